@@ -1,0 +1,131 @@
+//! `ops.rs`: `Opcode`, one struct per instruction and the `Instruction` enum over them.
+
+use super::ident;
+use super::shape::Scope;
+use crate::model::{Grammar, Instruction};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// The Rust variant name of a core instruction (`OpTypeInt` → `TypeInt`).
+pub fn variant(i: &Instruction) -> proc_macro2::Ident {
+    ident(i.opname.strip_prefix("Op").unwrap_or(&i.opname))
+}
+
+/// The struct for one instruction, named as given.
+pub fn op_struct(scope: &Scope, i: &Instruction, name: &proc_macro2::Ident, doc: &str) -> Result<TokenStream, String> {
+    let mut fields = Vec::new();
+    for o in &i.operands {
+        let f = ident(&o.field);
+        let t = scope.operand_ty(o)?;
+        let fdoc = if o.name.is_empty() { format!("`{}`.", o.kind) } else { format!("{} (`{}`).", o.name, o.kind) };
+        fields.push(quote!(#[doc = #fdoc] pub #f: #t));
+    }
+    Ok(quote! {
+        #[doc = #doc]
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct #name { #(#fields,)* }
+    })
+}
+
+/// The field of the first operand of a kind, if any.
+fn field(i: &Instruction, kind: &str) -> Option<proc_macro2::Ident> {
+    i.operands.iter().find(|o| o.kind == kind && o.quantifier == crate::model::Quantifier::One).map(|o| ident(&o.field))
+}
+
+/// Everything in `ops.rs`.
+pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
+    let scope = Scope { grammar: g, local: &[] };
+    let variants: Vec<_> = g.instructions.iter().map(variant).collect();
+    let structs: Vec<_> = g.instructions.iter().map(|i| ident(&i.opname)).collect();
+    let names: Vec<&str> = g.instructions.iter().map(|i| i.opname.as_str()).collect();
+    let codes: Vec<u16> = g
+        .instructions
+        .iter()
+        .map(|i| u16::try_from(i.opcode).map_err(|_| format!("{}: opcode over 16 bits", i.opname)))
+        .collect::<Result<_, _>>()?;
+    let mut parse_arms = Vec::new();
+    let mut defs = Vec::new();
+    let mut result_id_arms = Vec::new();
+    let mut result_type_arms = Vec::new();
+    for (i, v) in g.instructions.iter().zip(&variants) {
+        let all: Vec<&str> = std::iter::once(i.opname.as_str()).chain(i.aliases.iter().map(|s| s.as_str())).collect();
+        parse_arms.push(quote!(#(#all)|* => Ok(Self::#v)));
+        let doc = format!("`{}` (opcode {}, class {}).", i.opname, i.opcode, i.class);
+        defs.push(op_struct(&scope, i, &ident(&i.opname), &doc)?);
+        if let Some(f) = field(i, "IdResult") {
+            result_id_arms.push(quote!(Self::#v(op) => Some(op.#f)));
+        }
+        if let Some(f) = field(i, "IdResultType") {
+            result_type_arms.push(quote!(Self::#v(op) => Some(op.#f)));
+        }
+    }
+    let has_result: Vec<bool> = g.instructions.iter().map(|i| field(i, "IdResult").is_some()).collect();
+    let has_type: Vec<bool> = g.instructions.iter().map(|i| field(i, "IdResultType").is_some()).collect();
+    let max = codes.iter().copied().max().unwrap_or(0);
+    let _ = format_ident!("x");
+    Ok(quote! {
+        /// Every core opcode of the grammar.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u16)]
+        pub enum Opcode { #(#[doc = #names] #variants = #codes),* }
+
+        impl Opcode {
+            /// The largest opcode the grammar defines.
+            pub const MAX: u16 = #max;
+            /// Every opcode, ascending.
+            pub const ALL: &'static [Opcode] = &[#(Self::#variants),*];
+            /// The opcode with this number, if the grammar has one.
+            pub fn from_u16(v: u16) -> Option<Self> {
+                match v { #(#codes => Some(Self::#variants),)* _ => None }
+            }
+            /// The opcode's number.
+            pub fn value(self) -> u16 { self as u16 }
+            /// The grammar's name (`OpTypeInt`).
+            pub fn name(self) -> &'static str { match self { #(Self::#variants => #names,)* } }
+            /// Whether instructions of this opcode define a result id.
+            pub fn has_result_id(self) -> bool { match self { #(Self::#variants => #has_result,)* } }
+            /// Whether instructions of this opcode have a result type.
+            pub fn has_result_type(self) -> bool { match self { #(Self::#variants => #has_type,)* } }
+        }
+
+        impl core::fmt::Display for Opcode {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.write_str(self.name()) }
+        }
+
+        impl core::str::FromStr for Opcode {
+            type Err = UnknownName;
+            /// Parses an opcode name or alias (`OpSDotKHR`).
+            fn from_str(s: &str) -> Result<Self, UnknownName> {
+                match s { #(#parse_arms,)* _ => Err(UnknownName { kind: "not an opcode", name: s.to_string() }) }
+            }
+        }
+
+        #(#defs)*
+
+        /// One decoded instruction: a typed struct per opcode, or the raw words of an
+        /// instruction this grammar does not know (kept so that re-encoding loses nothing).
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Instruction {
+            #(#[doc = #names] #variants(#structs),)*
+            /// An opcode or enumerant this grammar does not know: its raw words.
+            Unknown(UnknownInstruction),
+        }
+
+        impl Instruction {
+            /// The opcode number.
+            pub fn opcode_value(&self) -> u16 {
+                match self { #(Self::#variants(_) => #codes,)* Self::Unknown(u) => u.opcode }
+            }
+            /// The opcode, unless the instruction is unknown.
+            pub fn opcode(&self) -> Option<Opcode> { Opcode::from_u16(self.opcode_value()) }
+            /// The result id, if the instruction defines one.
+            pub fn result_id(&self) -> Option<Id> {
+                match self { #(#result_id_arms,)* _ => None }
+            }
+            /// The result type, if the instruction has one.
+            pub fn result_type(&self) -> Option<Id> {
+                match self { #(#result_type_arms,)* _ => None }
+            }
+        }
+    })
+}

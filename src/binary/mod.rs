@@ -1,0 +1,22 @@
+//! The SPIR-V binary form: header, a streaming decoder of typed instructions, and an encoder.
+//!
+//! Decoding is one pass over the words. The only state kept is what context-dependent operands
+//! need ([`TypeTracker`]): numeric types, each value's type, and extended-set imports.
+//! Unknown opcodes and enumerants decode to [`crate::grammar::Instruction::Unknown`] with their
+//! raw words, and encode back unchanged.
+
+mod codec;
+mod error;
+mod header;
+mod reader;
+mod stream;
+mod types;
+mod writer;
+
+pub use codec::{decode_ext_operands, decode_operands, encode_ext_operands, encode_operands};
+pub use error::{DecodeError, DecodeErrorKind};
+pub use header::{words_from_bytes, Header, HEADER_WORDS};
+pub use reader::{Decode, Encode, OperandReader};
+pub use stream::{decode_module, Decoder, RawInstruction};
+pub use types::{NumericType, TypeTracker};
+pub use writer::{encode_instruction, encode_module, EncodeError};

@@ -1,0 +1,1 @@
+//! The SPIR-V assembly text form (spirv-dis / spirv-as compatible).
