@@ -29,6 +29,14 @@ mod ops {
 pub use ops::*;
 
 #[allow(clippy::all, non_camel_case_types, unused_imports)]
+mod ids {
+    use super::enums::*;
+    use super::ops::*;
+    use super::support::*;
+    include!(concat!(env!("OUT_DIR"), "/ids.rs"));
+}
+
+#[allow(clippy::all, non_camel_case_types, unused_imports)]
 mod availability {
     use super::enums::*;
     use super::ops::*;

@@ -202,7 +202,7 @@ pub fn kind(scope: &Scope, k: &OperandKind, interner: &mut Interner, path: &Toke
                 out.extend(quote! {
                     impl Requires for #path::#args {
                         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
-                            self.mask.visit_requirements(f);
+                            self.effective_mask().visit_requirements(f);
                             #(self.#fields.visit_requirements(f);)*
                         }
                     }

@@ -125,18 +125,14 @@ pub fn kind(scope: &Scope, k: &OperandKind, path: &TokenStream) -> Result<TokenS
             };
             if has_parameters(k) {
                 let args = format_ident!("{}Args", k.name);
-                let mut param_bits = 0u32;
                 let mut dec = Vec::new();
-                let mut enc_bits = Vec::new();
                 let mut enc = Vec::new();
                 for e in k.enumerants.iter().filter(|e| !e.parameters.is_empty()) {
                     let f = ident(&crate::model::snake_case(&e.name));
                     let bit = e.value;
-                    param_bits |= bit;
                     let reads: Vec<_> = e.parameters.iter().map(|_| quote!(r.read()?)).collect();
                     let value = if reads.len() == 1 { quote!(#(#reads)*) } else { quote!((#(#reads),*)) };
                     dec.push(quote!(if mask & #bit != 0 { args.#f = Some(#value); }));
-                    enc_bits.push(quote!(if self.#f.is_some() { mask |= #bit; }));
                     enc.push(quote!(if let Some(p) = &self.#f { p.encode(out); }));
                 }
                 out.extend(quote! {
@@ -151,9 +147,7 @@ pub fn kind(scope: &Scope, k: &OperandKind, path: &TokenStream) -> Result<TokenS
                     }
                     impl Encode for #path::#args {
                         fn encode(&self, out: &mut Vec<u32>) {
-                            let mut mask = self.mask.0 & !#param_bits;
-                            #(#enc_bits)*
-                            out.push(mask);
+                            out.push(self.effective_mask().0);
                             #(#enc)*
                         }
                     }

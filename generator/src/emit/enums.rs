@@ -202,11 +202,16 @@ fn bit_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
             k.name
         );
         let mut fields = Vec::new();
+        let mut param_bits = 0u32;
+        let mut set_bits = Vec::new();
         for e in k.enumerants.iter().filter(|e| !e.parameters.is_empty()) {
             let f = ident(&crate::model::snake_case(&e.name));
             let t = param_field_ty(scope, e)?;
             let fdoc = format!("Parameters of `{}`.", e.name);
             fields.push(quote!(#[doc = #fdoc] pub #f: Option<#t>));
+            let bit = e.value;
+            param_bits |= bit;
+            set_bits.push(quote!(if self.#f.is_some() { mask |= #bit; }));
         }
         out.extend(quote! {
             #[doc = #adoc]
@@ -215,6 +220,16 @@ fn bit_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
                 /// All the bits; on encoding, a bit that takes parameters is set exactly when its field is.
                 pub mask: #name,
                 #(#fields,)*
+            }
+
+            impl #args {
+                /// The mask as encoded: `mask`'s bits without parameters, plus the bit of every
+                /// present parameter.
+                pub fn effective_mask(&self) -> #name {
+                    let mut mask = self.mask.0 & !#param_bits;
+                    #(#set_bits)*
+                    #name(mask)
+                }
             }
         });
     }

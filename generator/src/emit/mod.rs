@@ -4,6 +4,7 @@ mod availability;
 mod codec;
 mod enums;
 mod ext;
+mod ids;
 mod ops;
 mod shape;
 mod tables;
@@ -71,6 +72,7 @@ pub fn all(g: &Grammar) -> Result<Vec<GeneratedFile>, String> {
     Ok(vec![
         format("enums.rs", g, enums::emit(g)?)?,
         format("ops.rs", g, ops::emit(g)?)?,
+        format("ids.rs", g, ids::emit(g)?)?,
         format("availability.rs", g, availability::emit(g)?)?,
         format("codec.rs", g, codec::emit(g)?)?,
         format("tables.rs", g, tables::emit(g)?)?,
