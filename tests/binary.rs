@@ -196,3 +196,27 @@ fn every_prefix_of_a_module_fails_cleanly_or_decodes() {
         let _ = decode_module(&w);
     }
 }
+
+#[test]
+fn fuzz_regressions_decode_and_re_encode_unchanged() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/decode");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let Ok(words) = words_from_bytes(&bytes) else { continue };
+        if let Ok((h, insts)) = decode_module(&words) {
+            assert_eq!(&encode_module(&h, &insts).unwrap()[..], &words[..]);
+        }
+        n += 1;
+    }
+    assert!(n > 0);
+}
+
+#[test]
+fn strings_with_nonzero_padding_are_kept_raw() {
+    // OpSourceExtension "B" with garbage after the nul.
+    let words = module(5, &[inst(4, &[0xC900_0042])]);
+    let (h, insts) = decode_module(&words).unwrap();
+    assert!(matches!(insts[0], Instruction::Unknown(_)));
+    assert_eq!(encode_module(&h, &insts).unwrap(), words);
+}

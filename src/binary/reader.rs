@@ -31,8 +31,12 @@ pub struct OperandReader<'a> {
 pub fn string_in(words: &[u32]) -> Result<(&str, usize), DecodeErrorKind> {
     let bytes: &[u8] = bytemuck_bytes(words);
     let nul = bytes.iter().position(|&b| b == 0).ok_or(DecodeErrorKind::UnterminatedString)?;
+    let used = nul / 4 + 1;
+    if bytes[nul..used * 4].iter().any(|&b| b != 0) {
+        return Err(DecodeErrorKind::StringPadding);
+    }
     let s = core::str::from_utf8(&bytes[..nul]).map_err(|_| DecodeErrorKind::InvalidUtf8)?;
-    Ok((s, nul / 4 + 1))
+    Ok((s, used))
 }
 
 /// The bytes of native words in memory order, which is the string order on little-endian
