@@ -57,6 +57,14 @@ pub struct Availability {
 pub trait Requires {
     /// Calls `f` with the availability of everything this value uses.
     fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
+
+    /// The availability of everything this value uses: the instruction's own, then that of
+    /// each enum operand and of their parameters, in operand order.
+    fn requirements(&self) -> Vec<&'static Availability> {
+        let mut v = Vec::new();
+        self.visit_requirements(&mut |a| v.push(a));
+        v
+    }
 }
 
 impl Requires for Id {}
