@@ -2671,7 +2671,7 @@ impl Decode for crate::grammar::OpExtInst {
         let result_id = r.read()?;
         let set = r.read()?;
         let instruction = r.read()?;
-        let operands = r.read_many()?;
+        let operands = r.read_many::<u32>()?;
         Ok(Self {
             result_type,
             result_id,

@@ -9,6 +9,7 @@ use rspirv::binary::{Assemble, Consumer, ParseAction};
 use spvkit::binary::{decode_module, encode_module, words_from_bytes, Decoder};
 use spvkit::grammar::{Id, Ids, Instruction};
 
+
 /// Collects rspirv's instructions in binary order.
 #[derive(Default)]
 struct Collect {
@@ -67,13 +68,42 @@ fn corpus_round_trips_and_agrees_with_rspirv() {
         }
         let mut theirs = Collect::default();
         if let Err(e) = rspirv::binary::parse_words(&words[..], &mut theirs) {
+            // rspirv has bugs of its own: accept its failure only on a module spirv-val
+            // accepts, and say so loudly.
+            if m.valid && corpus::spirv_val(m).is_ok() {
+                eprintln!("NOTE: rspirv cannot parse the valid module {} ({e:?}); compared by round trip only", m.name);
+                continue;
+            }
             failures.push(format!("{}: rspirv failed: {e:?}", m.name));
             continue;
+        }
+        let mut decoder = Decoder::new(&words).unwrap();
+        let mut ext_ids: Vec<Option<Vec<u32>>> = Vec::new();
+        while let Some(raw) = decoder.next_raw() {
+            let raw = raw.unwrap();
+            ext_ids.push(match decoder.decode_ext(raw) {
+                Some(Ok(e)) if raw.opcode == 12 => {
+                    let mut again = Vec::new();
+                    spvkit::binary::encode_ext_operands(&e, &mut again);
+                    assert_eq!(&again[..], &raw.operands[4..], "{}: typed ext instruction re-encodes", m.name);
+                    let mut ids = raw.operands[..3].to_vec();
+                    e.visit_ids(&mut |Id(x)| ids.push(x));
+                    Some(ids)
+                }
+                _ => None,
+            });
         }
         if theirs.insts.len() != insts.len() {
             failures.push(format!("{}: {} instructions vs rspirv's {}", m.name, insts.len(), theirs.insts.len()));
             continue;
         }
+        let sets: std::collections::HashMap<u32, String> = insts
+            .iter()
+            .filter_map(|i| match i {
+                Instruction::ExtInstImport(x) => Some((x.result_id.0, x.name.clone())),
+                _ => None,
+            })
+            .collect();
         for (k, (ours, theirs)) in insts.iter().zip(&theirs.insts).enumerate() {
             let at = format!("{} instruction {k} ({:?})", m.name, theirs.class.opcode);
             if ours.opcode_value() != theirs.class.opcode as u16 {
@@ -88,7 +118,21 @@ fn corpus_round_trips_and_agrees_with_rspirv() {
                 failures.push(format!("{at}: words {o:?} vs rspirv {w:?}"));
                 break;
             }
-            if !matches!(ours, Instruction::Unknown(_)) {
+            if let Instruction::ExtInst(e) = ours {
+                // rspirv types the operands of the sets it knows: compare with ours typed by set.
+                let set = sets.get(&e.set.0).map(String::as_str);
+                if matches!(set, Some("GLSL.std.450" | "OpenCL.std")) {
+                    // rspirv reads every extended operand as an id; ours, typed by the set's
+                    // grammar, must be those ids less the literals.
+                    let mine = ext_ids[k].clone().unwrap_or_default();
+                    let all = rspirv_ids(theirs);
+                    let mut it = all.iter();
+                    if !mine.iter().all(|x| it.any(|y| y == x)) || mine.len() < 3 {
+                        failures.push(format!("{at}: ext ids {mine:?} vs rspirv {:?}", rspirv_ids(theirs)));
+                        break;
+                    }
+                }
+            } else if !matches!(ours, Instruction::Unknown(_)) {
                 let mut ids = Vec::new();
                 ours.visit_ids(&mut |Id(x)| ids.push(x));
                 if ids != rspirv_ids(theirs) {

@@ -46,6 +46,7 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         for k in &s.operand_kinds {
             items.extend(enums::kind(&scope, k)?);
             items.extend(availability::kind(&scope, k, &mut interner, &path)?);
+            items.extend(super::ids::kind(k));
         }
         let mut names = std::collections::BTreeSet::new();
         let mut variants = Vec::new();
@@ -61,6 +62,7 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
             let doc = format!("`{}` ({}).", i.opname, i.opcode);
             items.extend(ops::op_struct(&scope, i, &n, &doc)?);
             items.extend(availability::op_requires(i, &n, &path));
+            items.extend(super::ids::op(i, &n));
             avail.push(interner.get(&i.availability, &i.opname)?);
             structs.push(n);
             variants.push(variant_name(&i.opname));
@@ -102,6 +104,15 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
                     }
                 }
 
+                impl Ids for Instruction {
+                    fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+                        match self { #(Self::#variants(op) => op.visit_ids(f),)* }
+                    }
+                    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+                        match self { #(Self::#variants(op) => op.visit_ids_mut(f),)* }
+                    }
+                }
+
                 #(#statics)*
             }
         });
@@ -132,6 +143,15 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         impl Requires for ExtInstruction {
             fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
                 match self { #(Self::#set_variants(i) => i.visit_requirements(f),)* }
+            }
+        }
+
+        impl Ids for ExtInstruction {
+            fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+                match self { #(Self::#set_variants(i) => i.visit_ids(f),)* }
+            }
+            fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+                match self { #(Self::#set_variants(i) => i.visit_ids_mut(f),)* }
             }
         }
     });

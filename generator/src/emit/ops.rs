@@ -16,7 +16,7 @@ pub fn op_struct(scope: &Scope, i: &Instruction, name: &proc_macro2::Ident, doc:
     let mut fields = Vec::new();
     for o in &i.operands {
         let f = ident(&o.field);
-        let t = scope.operand_ty(o)?;
+        let t = scope.field_ty(i, o)?;
         let fdoc = if o.name.is_empty() { format!("`{}`.", o.kind) } else { format!("{} (`{}`).", o.name, o.kind) };
         fields.push(quote!(#[doc = #fdoc] pub #f: #t));
     }

@@ -106,8 +106,20 @@ impl<'g> Scope<'g> {
         })
     }
 
+    /// The Rust type of an instruction's operand. `OpExtInst`'s trailing operands are words:
+    /// the imported set's grammar, not the core's, says which are ids and which literals.
+    pub fn field_ty(&self, inst: &Instruction, o: &Operand) -> Result<TokenStream, String> {
+        if is_ext_operands(inst, o) {
+            return Ok(quote!(Vec<u32>));
+        }
+        self.operand_ty(o)
+    }
+
     /// The expression that decodes an operand of `inst` from the reader `r`.
     pub fn decode_expr(&self, inst: &Instruction, o: &Operand) -> Result<TokenStream, String> {
+        if is_ext_operands(inst, o) {
+            return Ok(quote!(r.read_many::<u32>()?));
+        }
         let shape = self.shape(&o.kind)?;
         let q = o.quantifier;
         Ok(match shape {
@@ -146,6 +158,12 @@ fn field_of_kind(inst: &Instruction, kind: &str) -> Result<TokenStream, String> 
         .ok_or_else(|| format!("{}: context-dependent operand without {kind}", inst.opname))?;
     let f = ident(&o.field);
     Ok(quote!(#f))
+}
+
+/// Whether `o` is the trailing operand list of an extended instruction (it follows a
+/// `LiteralExtInstInteger`).
+pub fn is_ext_operands(inst: &Instruction, o: &Operand) -> bool {
+    o.quantifier == Quantifier::Many && inst.operands.iter().any(|p| p.kind == "LiteralExtInstInteger")
 }
 
 /// Whether any enumerant of a kind takes parameters.
