@@ -175,6 +175,13 @@ pub(crate) fn op_info(opcode: u16) -> Option<OpInfo> {
     Some(OpInfo { desc, has_type, has_result })
 }
 
+/// The name SPIRV-Tools prints for an instruction: its opcode table is sorted by opcode and
+/// then name, so of the names sharing an opcode the smallest wins
+/// (`OpTypeAccelerationStructureKHR`, not `...NV`).
+fn opcode_name(desc: &'static InstructionDesc) -> &'static str {
+    desc.aliases.iter().copied().fold(desc.name, |a, b| a.min(b))
+}
+
 /// The operations `OpSpecConstantOp` accepts in SPIRV-Tools 2023.1.
 const SPEC_CONSTANT_OPS: [&str; 60] = [
     "SConvert", "FConvert", "ConvertFToS", "ConvertSToF", "ConvertFToU", "ConvertUToF",
@@ -503,7 +510,7 @@ impl Printer<'_> {
         if info.has_type {
             inst.result_type = ops.first().copied().unwrap_or(0);
         }
-        self.buf.extend_from_slice(info.desc.name.as_bytes());
+        self.buf.extend_from_slice(opcode_name(info.desc).as_bytes());
         self.walk(&mut inst, info.desc.operands)?;
         if !inst.at_end() {
             return Err(inst.error(DecodeErrorKind::ExtraOperands(ops.len() - inst.pos)));
@@ -558,6 +565,15 @@ impl Printer<'_> {
             if inst.done {
                 break;
             }
+        }
+        Ok(())
+    }
+
+    /// Reads and prints an enumerant's parameters. SPIRV-Tools 2023.1 ignores their
+    /// quantifiers: each occurs exactly once (`BankBitsINTEL` takes one literal).
+    fn parameters(&mut self, inst: &mut Inst<'_>, params: &'static [OperandDesc]) -> Result<(), DecodeError> {
+        for p in params {
+            self.operand(inst, p.kind)?;
         }
         Ok(())
     }
@@ -637,9 +653,7 @@ impl Printer<'_> {
                 };
                 self.buf.push(b' ');
                 self.buf.extend_from_slice(e.name.as_bytes());
-                if !e.parameters.is_empty() {
-                    self.walk(inst, e.parameters)?;
-                }
+                self.parameters(inst, e.parameters)?;
             }
             KindClass::BitEnum => self.mask(inst, kind)?,
             KindClass::ExtInstNumber => self.ext_inst_number(inst)?,
@@ -654,7 +668,7 @@ impl Printer<'_> {
                     return Err(inst.error(DecodeErrorKind::UnknownEnumerant { kind: "OpSpecConstantOp opcode", value: w }));
                 };
                 self.buf.push(b' ');
-                let name = op.desc.name;
+                let name = opcode_name(op.desc);
                 self.buf.extend_from_slice(name.strip_prefix("Op").unwrap_or(name).as_bytes());
                 self.walk(inst, &op.desc.operands[2..])?;
             }
@@ -723,9 +737,7 @@ impl Printer<'_> {
             let bit = rest & rest.wrapping_neg();
             rest &= rest - 1;
             if let Some(e) = kind.enumerant(bit) {
-                if !e.parameters.is_empty() {
-                    self.walk(inst, e.parameters)?;
-                }
+                self.parameters(inst, e.parameters)?;
             }
         }
         Ok(())

@@ -317,13 +317,10 @@ impl Names {
                     if let Some(r) = w(0) {
                         buf.clear();
                         buf.extend_from_slice(b"Opaque_");
-                        let start = buf.len();
-                        buf.extend_from_slice(c_string(&ops[1..]));
-                        for c in &mut buf[start..] {
-                            if !(c.is_ascii_alphanumeric() || *c == b'_') {
-                                *c = b'_';
-                            }
-                        }
+                        let mut part = std::mem::take(&mut n.scratch);
+                        sanitize(c_string(&ops[1..]), &mut part);
+                        buf.extend_from_slice(&part);
+                        n.scratch = part;
                         n.save(r, &buf);
                     }
                 }
