@@ -28,7 +28,9 @@ use crate::grammar::tables::{
     CORE_INSTRUCTIONS, EXT_INST_SETS, GENERATOR_TOOLS, KIND_CAPABILITY, KIND_IMAGE_OPERANDS,
     KIND_PAIR_LITERAL_INTEGER_ID_REF, MAGIC_NUMBER,
 };
-use crate::grammar::{ExtInstSetDesc, InstructionDesc, KindClass, KindDesc, OperandDesc, Quantifier};
+use crate::grammar::{
+    ExtInstSetDesc, InstructionDesc, KindClass, KindDesc, OperandDesc, Quantifier,
+};
 use core::fmt;
 use std::collections::HashMap;
 use std::io::Write;
@@ -51,7 +53,12 @@ pub struct DisassembleOptions {
 impl Default for DisassembleOptions {
     /// `spirv-dis`'s defaults: friendly names, header, indentation, no offsets.
     fn default() -> Self {
-        DisassembleOptions { friendly_names: true, header: true, indent: true, offsets: false }
+        DisassembleOptions {
+            friendly_names: true,
+            header: true,
+            indent: true,
+            offsets: false,
+        }
     }
 }
 
@@ -160,7 +167,11 @@ pub(crate) struct OpInfo {
 pub(crate) fn op_info(opcode: u16) -> Option<OpInfo> {
     static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        let max = CORE_INSTRUCTIONS.iter().map(|i| i.opcode).max().unwrap_or(0) as usize;
+        let max = CORE_INSTRUCTIONS
+            .iter()
+            .map(|i| i.opcode)
+            .max()
+            .unwrap_or(0) as usize;
         let mut t = vec![u16::MAX; max + 1];
         for (k, i) in CORE_INSTRUCTIONS.iter().enumerate() {
             t[i.opcode as usize] = k as u16;
@@ -172,28 +183,84 @@ pub(crate) fn op_info(opcode: u16) -> Option<OpInfo> {
     let class = |i: usize| desc.operands.get(i).map(|o| o.kind.class);
     let has_type = class(0) == Some(KindClass::ResultType);
     let has_result = class(usize::from(has_type)) == Some(KindClass::Result);
-    Some(OpInfo { desc, has_type, has_result })
+    Some(OpInfo {
+        desc,
+        has_type,
+        has_result,
+    })
 }
 
 /// The name SPIRV-Tools prints for an instruction: its opcode table is sorted by opcode and
 /// then name, so of the names sharing an opcode the smallest wins
 /// (`OpTypeAccelerationStructureKHR`, not `...NV`).
 fn opcode_name(desc: &'static InstructionDesc) -> &'static str {
-    desc.aliases.iter().copied().fold(desc.name, |a, b| a.min(b))
+    desc.aliases
+        .iter()
+        .copied()
+        .fold(desc.name, |a, b| a.min(b))
 }
 
 /// The operations `OpSpecConstantOp` accepts in SPIRV-Tools 2023.1.
 const SPEC_CONSTANT_OPS: [&str; 60] = [
-    "SConvert", "FConvert", "ConvertFToS", "ConvertSToF", "ConvertFToU", "ConvertUToF",
-    "UConvert", "ConvertPtrToU", "ConvertUToPtr", "GenericCastToPtr", "PtrCastToGeneric",
-    "Bitcast", "QuantizeToF16", "SNegate", "Not", "IAdd", "ISub", "IMul", "UDiv", "SDiv",
-    "UMod", "SRem", "SMod", "ShiftRightLogical", "ShiftRightArithmetic", "ShiftLeftLogical",
-    "BitwiseOr", "BitwiseAnd", "BitwiseXor", "FNegate", "FAdd", "FSub", "FMul", "FDiv", "FRem",
-    "FMod", "VectorShuffle", "CompositeExtract", "CompositeInsert", "LogicalOr", "LogicalAnd",
-    "LogicalNot", "LogicalEqual", "LogicalNotEqual", "Select", "IEqual", "INotEqual",
-    "ULessThan", "SLessThan", "UGreaterThan", "SGreaterThan", "ULessThanEqual",
-    "SLessThanEqual", "UGreaterThanEqual", "SGreaterThanEqual", "AccessChain",
-    "InBoundsAccessChain", "PtrAccessChain", "InBoundsPtrAccessChain",
+    "SConvert",
+    "FConvert",
+    "ConvertFToS",
+    "ConvertSToF",
+    "ConvertFToU",
+    "ConvertUToF",
+    "UConvert",
+    "ConvertPtrToU",
+    "ConvertUToPtr",
+    "GenericCastToPtr",
+    "PtrCastToGeneric",
+    "Bitcast",
+    "QuantizeToF16",
+    "SNegate",
+    "Not",
+    "IAdd",
+    "ISub",
+    "IMul",
+    "UDiv",
+    "SDiv",
+    "UMod",
+    "SRem",
+    "SMod",
+    "ShiftRightLogical",
+    "ShiftRightArithmetic",
+    "ShiftLeftLogical",
+    "BitwiseOr",
+    "BitwiseAnd",
+    "BitwiseXor",
+    "FNegate",
+    "FAdd",
+    "FSub",
+    "FMul",
+    "FDiv",
+    "FRem",
+    "FMod",
+    "VectorShuffle",
+    "CompositeExtract",
+    "CompositeInsert",
+    "LogicalOr",
+    "LogicalAnd",
+    "LogicalNot",
+    "LogicalEqual",
+    "LogicalNotEqual",
+    "Select",
+    "IEqual",
+    "INotEqual",
+    "ULessThan",
+    "SLessThan",
+    "UGreaterThan",
+    "SGreaterThan",
+    "ULessThanEqual",
+    "SLessThanEqual",
+    "UGreaterThanEqual",
+    "SGreaterThanEqual",
+    "AccessChain",
+    "InBoundsAccessChain",
+    "PtrAccessChain",
+    "InBoundsPtrAccessChain",
     "CooperativeMatrixLengthNV",
 ];
 
@@ -201,7 +268,7 @@ const SPEC_CONSTANT_OPS: [&str; 60] = [
 /// those introduced after 1.5 that no capability or extension enables (aliases pool their
 /// extensions, so only enumerants without aliases are affected).
 fn available(kind: &KindDesc, value: u32) -> bool {
-    !((std::ptr::eq(kind, &KIND_CAPABILITY) && value == 71 /* UniformDecoration */)
+    !((std::ptr::eq(kind, &KIND_CAPABILITY) && value == 71/* UniformDecoration */)
         || (std::ptr::eq(kind, &KIND_IMAGE_OPERANDS) && value == 0x4000/* Nontemporal */))
 }
 
@@ -209,7 +276,10 @@ fn available(kind: &KindDesc, value: u32) -> bool {
 #[derive(Clone, Copy)]
 enum ExtSet {
     /// A set with a grammar; unknown instructions are errors unless it is non-semantic.
-    Known { desc: &'static ExtInstSetDesc, non_semantic: bool },
+    Known {
+        desc: &'static ExtInstSetDesc,
+        non_semantic: bool,
+    },
     /// Another `NonSemantic.*` set: instruction numbers and id operands.
     UnknownNonSemantic,
 }
@@ -261,7 +331,11 @@ const SLOT_SPARSE: u8 = 127;
 
 impl TypeSlots {
     fn new(len: usize) -> Self {
-        TypeSlots { dense: vec![0; len], sparse: HashMap::new(), slots: Vec::new() }
+        TypeSlots {
+            dense: vec![0; len],
+            sparse: HashMap::new(),
+            slots: Vec::new(),
+        }
     }
 
     /// `(is_type, slot)` of an id.
@@ -354,7 +428,10 @@ struct Inst<'a> {
 
 impl Inst<'_> {
     fn error(&self, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError { offset: self.base + self.pos, kind }
+        DecodeError {
+            offset: self.base + self.pos,
+            kind,
+        }
     }
 
     #[inline]
@@ -373,18 +450,33 @@ impl Inst<'_> {
     }
 }
 
-fn run<W: Write>(words: &[u32], opts: &DisassembleOptions, out: &mut W) -> Result<(), DisassembleError> {
+fn run<W: Write>(
+    words: &[u32],
+    opts: &DisassembleOptions,
+    out: &mut W,
+) -> Result<(), DisassembleError> {
     if words.len() < 5 {
-        return Err(DecodeError { offset: 0, kind: DecodeErrorKind::HeaderTooShort(words.len()) }.into());
+        return Err(DecodeError {
+            offset: 0,
+            kind: DecodeErrorKind::HeaderTooShort(words.len()),
+        }
+        .into());
     }
     if words[0] != MAGIC_NUMBER {
-        return Err(DecodeError { offset: 0, kind: DecodeErrorKind::BadMagic(words[0]) }.into());
+        return Err(DecodeError {
+            offset: 0,
+            kind: DecodeErrorKind::BadMagic(words[0]),
+        }
+        .into());
     }
     let version = words[1];
     if version & 0xffff_00ff != 0x0001_0000 || (version >> 8) & 0xff > 6 {
         return Err(DecodeError {
             offset: 1,
-            kind: DecodeErrorKind::UnknownEnumerant { kind: "SPIR-V version", value: version },
+            kind: DecodeErrorKind::UnknownEnumerant {
+                kind: "SPIR-V version",
+                value: version,
+            },
         }
         .into());
     }
@@ -409,7 +501,10 @@ fn run<W: Write>(words: &[u32], opts: &DisassembleOptions, out: &mut W) -> Resul
         let kind = if count == 0 {
             Some(DecodeErrorKind::ZeroWordCount)
         } else if count > left {
-            Some(DecodeErrorKind::WordCountPastEnd { count: count as u32, left })
+            Some(DecodeErrorKind::WordCountPastEnd {
+                count: count as u32,
+                left,
+            })
         } else {
             None
         };
@@ -479,10 +574,20 @@ impl Printer<'_> {
         let Some(info) = op_info(opcode) else {
             return Err(DecodeError {
                 offset,
-                kind: DecodeErrorKind::UnknownEnumerant { kind: "opcode", value: u32::from(opcode) },
+                kind: DecodeErrorKind::UnknownEnumerant {
+                    kind: "opcode",
+                    value: u32::from(opcode),
+                },
             });
         };
-        let mut inst = Inst { opcode, ops, pos: 0, base: offset + 1, result_type: 0, done: false };
+        let mut inst = Inst {
+            opcode,
+            ops,
+            pos: 0,
+            base: offset + 1,
+            result_type: 0,
+            done: false,
+        };
         let mut result = None;
         if info.has_result {
             let at = usize::from(info.has_type);
@@ -492,7 +597,10 @@ impl Printer<'_> {
             };
             if r == 0 || r >= self.bound {
                 inst.pos = at;
-                return Err(inst.error(DecodeErrorKind::IdOutOfBound { id: r, bound: self.bound }));
+                return Err(inst.error(DecodeErrorKind::IdOutOfBound {
+                    id: r,
+                    bound: self.bound,
+                }));
             }
             result = Some(r);
             let name_len = match self.names.as_ref().and_then(|n| n.get(r)) {
@@ -510,18 +618,35 @@ impl Printer<'_> {
         if info.has_type {
             inst.result_type = ops.first().copied().unwrap_or(0);
         }
-        self.buf.extend_from_slice(opcode_name(info.desc).as_bytes());
+        self.buf
+            .extend_from_slice(opcode_name(info.desc).as_bytes());
         self.walk(&mut inst, info.desc.operands)?;
         if !inst.at_end() {
             return Err(inst.error(DecodeErrorKind::ExtraOperands(ops.len() - inst.pos)));
         }
         match (opcode, result) {
             (21 /* OpTypeInt */, Some(r)) => {
-                let kind = if ops[2] != 0 { NumKind::Signed } else { NumKind::Unsigned };
-                self.types.define_type(r, NumType { kind, width: ops[1] });
+                let kind = if ops[2] != 0 {
+                    NumKind::Signed
+                } else {
+                    NumKind::Unsigned
+                };
+                self.types.define_type(
+                    r,
+                    NumType {
+                        kind,
+                        width: ops[1],
+                    },
+                );
             }
             (22 /* OpTypeFloat */, Some(r)) => {
-                self.types.define_type(r, NumType { kind: NumKind::Float, width: ops[1] });
+                self.types.define_type(
+                    r,
+                    NumType {
+                        kind: NumKind::Float,
+                        width: ops[1],
+                    },
+                );
             }
             (11 /* OpExtInstImport */, Some(r)) => {
                 let name = c_string(&ops[1..]);
@@ -547,7 +672,11 @@ impl Printer<'_> {
     }
 
     /// Reads and prints the operands described by `descs`.
-    fn walk(&mut self, inst: &mut Inst<'_>, descs: &'static [OperandDesc]) -> Result<(), DecodeError> {
+    fn walk(
+        &mut self,
+        inst: &mut Inst<'_>,
+        descs: &'static [OperandDesc],
+    ) -> Result<(), DecodeError> {
         for d in descs {
             match d.quantifier {
                 Quantifier::One => self.operand(inst, d.kind)?,
@@ -571,7 +700,11 @@ impl Printer<'_> {
 
     /// Reads and prints an enumerant's parameters. SPIRV-Tools 2023.1 ignores their
     /// quantifiers: each occurs exactly once (`BankBitsINTEL` takes one literal).
-    fn parameters(&mut self, inst: &mut Inst<'_>, params: &'static [OperandDesc]) -> Result<(), DecodeError> {
+    fn parameters(
+        &mut self,
+        inst: &mut Inst<'_>,
+        params: &'static [OperandDesc],
+    ) -> Result<(), DecodeError> {
         for p in params {
             self.operand(inst, p.kind)?;
         }
@@ -582,7 +715,10 @@ impl Printer<'_> {
         let id = inst.word(what)?;
         if id == 0 || id >= self.bound {
             inst.pos -= 1;
-            return Err(inst.error(DecodeErrorKind::IdOutOfBound { id, bound: self.bound }));
+            return Err(inst.error(DecodeErrorKind::IdOutOfBound {
+                id,
+                bound: self.bound,
+            }));
         }
         self.buf.push(b' ');
         self.write_id(id);
@@ -590,7 +726,12 @@ impl Printer<'_> {
     }
 
     /// A literal of numeric type `ty` (missing: the error names `of`).
-    fn typed_number(&mut self, inst: &mut Inst<'_>, ty: Option<NumType>, of: u32) -> Result<(), DecodeError> {
+    fn typed_number(
+        &mut self,
+        inst: &mut Inst<'_>,
+        ty: Option<NumType>,
+        of: u32,
+    ) -> Result<(), DecodeError> {
         if inst.at_end() {
             return Err(inst.error(DecodeErrorKind::MissingOperand("a literal number")));
         }
@@ -635,7 +776,10 @@ impl Printer<'_> {
                     if i == 0 && std::ptr::eq(kind, &KIND_PAIR_LITERAL_INTEGER_ID_REF) {
                         // OpSwitch: the literal is as wide as the selector's integer type.
                         let selector = inst.ops.first().copied().unwrap_or(0);
-                        let ty = self.types.type_of_value(selector).filter(|t| t.kind != NumKind::Float);
+                        let ty = self
+                            .types
+                            .type_of_value(selector)
+                            .filter(|t| t.kind != NumKind::Float);
                         self.typed_number(inst, ty, selector)?;
                     } else {
                         self.operand(inst, base)?;
@@ -648,7 +792,10 @@ impl Printer<'_> {
                     Some(e) if available(kind, w) => e,
                     _ => {
                         inst.pos -= 1;
-                        return Err(inst.error(DecodeErrorKind::UnknownEnumerant { kind: kind.name, value: w }));
+                        return Err(inst.error(DecodeErrorKind::UnknownEnumerant {
+                            kind: kind.name,
+                            value: w,
+                        }));
                     }
                 };
                 self.buf.push(b' ');
@@ -665,11 +812,15 @@ impl Printer<'_> {
                 });
                 let Some(op) = op else {
                     inst.pos -= 1;
-                    return Err(inst.error(DecodeErrorKind::UnknownEnumerant { kind: "OpSpecConstantOp opcode", value: w }));
+                    return Err(inst.error(DecodeErrorKind::UnknownEnumerant {
+                        kind: "OpSpecConstantOp opcode",
+                        value: w,
+                    }));
                 };
                 self.buf.push(b' ');
                 let name = opcode_name(op.desc);
-                self.buf.extend_from_slice(name.strip_prefix("Op").unwrap_or(name).as_bytes());
+                self.buf
+                    .extend_from_slice(name.strip_prefix("Op").unwrap_or(name).as_bytes());
                 self.walk(inst, &op.desc.operands[2..])?;
             }
         }
@@ -708,7 +859,10 @@ impl Printer<'_> {
             let bit = rest & rest.wrapping_neg();
             if kind.enumerant(bit).is_none() || !available(kind, bit) {
                 inst.pos -= 1;
-                return Err(inst.error(DecodeErrorKind::UnknownEnumerant { kind: kind.name, value: bit }));
+                return Err(inst.error(DecodeErrorKind::UnknownEnumerant {
+                    kind: kind.name,
+                    value: bit,
+                }));
             }
             rest &= rest - 1;
         }
@@ -768,7 +922,10 @@ impl Printer<'_> {
                 }
                 None => {
                     inst.pos -= 1;
-                    return Err(inst.error(DecodeErrorKind::UnknownEnumerant { kind: desc.name, value: number }));
+                    return Err(inst.error(DecodeErrorKind::UnknownEnumerant {
+                        kind: desc.name,
+                        value: number,
+                    }));
                 }
             },
             ExtSet::UnknownNonSemantic => {

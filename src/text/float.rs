@@ -85,9 +85,18 @@ struct Format {
     fraction_bits: u32,
 }
 
-const HALF: Format = Format { exponent_bits: 5, fraction_bits: 10 };
-const SINGLE: Format = Format { exponent_bits: 8, fraction_bits: 23 };
-const DOUBLE: Format = Format { exponent_bits: 11, fraction_bits: 52 };
+const HALF: Format = Format {
+    exponent_bits: 5,
+    fraction_bits: 10,
+};
+const SINGLE: Format = Format {
+    exponent_bits: 8,
+    fraction_bits: 23,
+};
+const DOUBLE: Format = Format {
+    exponent_bits: 11,
+    fraction_bits: 52,
+};
 
 /// Appends a float's bits as SPIRV-Tools' hex float: sign, `0x1.` and the fraction nibbles
 /// without trailing zeros (subnormals normalized), then `p` and the signed exponent.
@@ -148,7 +157,9 @@ fn write_general(out: &mut Vec<u8>, v: f64, precision: usize) {
         cursor.position() as usize
     };
     let text = &buf[..len];
-    let Some(e_at) = text.iter().position(|&c| c == b'e') else { return };
+    let Some(e_at) = text.iter().position(|&c| c == b'e') else {
+        return;
+    };
     let mut digits = [0u8; 24];
     let mut n = 0;
     for &c in &text[..e_at] {
@@ -285,7 +296,7 @@ mod tests {
         assert_eq!(f(1e10), "1e+10");
         assert_eq!(f(100.0), "100");
         assert_eq!(f(123456789.0), "123456792");
-        assert_eq!(f(1234567.125), "1234567.12");
+        assert_eq!(f(1_234_567.125_f64 as f32), "1234567.12");
         assert_eq!(f(1e-5), "9.99999975e-06");
         assert_eq!(f(0.0001), "9.99999975e-05");
         assert_eq!(f(-0.0), "-0");

@@ -34,7 +34,10 @@ struct IdTable {
 
 impl IdTable {
     fn new(len: usize) -> Self {
-        IdTable { dense: vec![0; len], sparse: HashMap::new() }
+        IdTable {
+            dense: vec![0; len],
+            sparse: HashMap::new(),
+        }
     }
 
     #[inline]
@@ -105,7 +108,13 @@ fn sanitize(s: &[u8], out: &mut Vec<u8>) {
         out.push(b'_');
         return;
     }
-    out.extend(s.iter().map(|&c| if c.is_ascii_alphanumeric() || c == b'_' { c } else { b'_' }));
+    out.extend(s.iter().map(|&c| {
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            c
+        } else {
+            b'_'
+        }
+    }));
 }
 
 /// The bytes of a nul-terminated string at the start of `words` (up to their end when the
@@ -199,7 +208,11 @@ impl Names {
             let ops = &words[pos + 1..pos + count];
             pos += count;
             let Some(info) = op_info(opcode) else { break };
-            let result = if info.has_result { ops.get(usize::from(info.has_type)).copied() } else { None };
+            let result = if info.has_result {
+                ops.get(usize::from(info.has_type)).copied()
+            } else {
+                None
+            };
             let w = |i: usize| ops.get(i).copied();
             match opcode {
                 5 /* OpName */ => {
