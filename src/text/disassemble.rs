@@ -626,7 +626,7 @@ impl Printer<'_> {
         }
         match (opcode, result) {
             (21 /* OpTypeInt */, Some(r)) => {
-                let kind = if ops[2] != 0 {
+                let kind = if ops.get(2).copied().unwrap_or(0) != 0 {
                     NumKind::Signed
                 } else {
                     NumKind::Unsigned
@@ -635,7 +635,7 @@ impl Printer<'_> {
                     r,
                     NumType {
                         kind,
-                        width: ops[1],
+                        width: ops.get(1).copied().unwrap_or(0),
                     },
                 );
             }
@@ -644,12 +644,12 @@ impl Printer<'_> {
                     r,
                     NumType {
                         kind: NumKind::Float,
-                        width: ops[1],
+                        width: ops.get(1).copied().unwrap_or(0),
                     },
                 );
             }
             (11 /* OpExtInstImport */, Some(r)) => {
-                let name = c_string(&ops[1..]);
+                let name = c_string(ops.get(1..).unwrap_or(&[]));
                 match ext_set(name) {
                     Some(set) => {
                         self.ext_sets.insert(r, set);
@@ -900,7 +900,7 @@ impl Printer<'_> {
     fn ext_inst_number(&mut self, inst: &mut Inst<'_>) -> Result<(), DecodeError> {
         // OpExtInst: result type, result, set, number.
         let set_id = match (inst.opcode, inst.pos) {
-            (12, 3) => inst.ops[2],
+            (12, 3) => inst.ops.get(2).copied().unwrap_or(0),
             _ => 0,
         };
         let Some(&set) = self.ext_sets.get(&set_id) else {

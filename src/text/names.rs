@@ -68,6 +68,9 @@ pub(crate) struct Names {
     set: Vec<u32>,
     /// Next suffix to try for a base name that was taken (the suffix loop restarts there).
     next_suffix: HashMap<Box<[u8]>, u32>,
+    /// Whether a stored name is the decimal spelling of a number (only then can an id's
+    /// decimal name be taken).
+    decimal_names: bool,
     scratch: Vec<u8>,
 }
 
@@ -84,7 +87,12 @@ fn hash(s: &[u8]) -> u64 {
         w[..rest.len()].copy_from_slice(rest);
         h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
-    h ^ (h >> 29)
+    // murmur3's finalizer: every input bit reaches the low bits used as the table index.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
 }
 
 /// Whether `s` is the decimal spelling of an id (no sign, no leading zero).
@@ -193,6 +201,7 @@ impl Names {
             arena: Vec::new(),
             set: vec![0; 64],
             next_suffix: HashMap::new(),
+            decimal_names: false,
             scratch: Vec::new(),
         };
         let mut numeric: HashMap<u32, NumType> = HashMap::new();
@@ -439,6 +448,9 @@ impl Names {
     /// Stores `s` (known not taken) as the name of `id`.
     fn assign(&mut self, id: u32, s: &[u8], h: u64) {
         let k = (self.starts.len() - 1) as u32;
+        if decimal_id(s).is_some() {
+            self.decimal_names = true;
+        }
         self.arena.extend_from_slice(s);
         self.starts.push(self.arena.len() as u32);
         if (k as usize + 1) * 2 > self.set.len() {
@@ -495,6 +507,10 @@ impl Names {
     /// Gives `id` its decimal name (or a suffixed form when that is taken) unless it has one.
     fn save_numeric(&mut self, id: u32) {
         if self.ids.get(id) != UNNAMED {
+            return;
+        }
+        if !self.decimal_names {
+            self.ids.set(id, NUMERIC);
             return;
         }
         let mut s = std::mem::take(&mut self.scratch);
