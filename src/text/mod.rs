@@ -1,1 +1,7 @@
 //! The SPIR-V assembly text form (spirv-dis / spirv-as compatible).
+
+pub mod disassemble;
+mod float;
+mod names;
+
+pub use disassemble::{disassemble, disassemble_to_string, DisassembleError, DisassembleOptions};
