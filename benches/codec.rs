@@ -11,7 +11,9 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use rspirv::binary::Assemble;
 
 fn words_of(bytes: &[u8]) -> Vec<u32> {
-    spvkit::binary::words_from_bytes(bytes).expect("valid module").into_owned()
+    spvkit::binary::words_from_bytes(bytes)
+        .expect("valid module")
+        .into_owned()
 }
 
 fn bench_set(c: &mut Criterion, name: &str, modules: &[Vec<u32>]) {
@@ -35,8 +37,14 @@ fn bench_set(c: &mut Criterion, name: &str, modules: &[Vec<u32>]) {
     });
     g.finish();
 
-    let ours: Vec<_> = modules.iter().map(|m| spvkit::binary::decode_module(m).expect("decodes")).collect();
-    let theirs: Vec<_> = modules.iter().map(|m| rspirv::dr::load_words(m).expect("loads")).collect();
+    let ours: Vec<_> = modules
+        .iter()
+        .map(|m| spvkit::binary::decode_module(m).expect("decodes"))
+        .collect();
+    let theirs: Vec<_> = modules
+        .iter()
+        .map(|m| rspirv::dr::load_words(m).expect("loads"))
+        .collect();
     let mut g = c.benchmark_group(format!("encode/{name}"));
     g.throughput(Throughput::Bytes(bytes as u64));
     g.sample_size(10);

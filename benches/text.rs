@@ -17,26 +17,61 @@ fn run(program: &str, args: &[&str], input: &Path) {
         .stdout(Stdio::null())
         .status()
         .unwrap_or_else(|e| panic!("{program}: {e}"));
-    assert!(st.success(), "{program} {args:?} {} failed", input.display());
+    assert!(
+        st.success(),
+        "{program} {args:?} {} failed",
+        input.display()
+    );
 }
 
 fn bench_files(c: &mut Criterion, name: &str, binaries: &[PathBuf], texts: &[PathBuf]) {
     let spvkit = env!("CARGO_BIN_EXE_spvkit");
-    let bin_bytes: u64 = binaries.iter().map(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)).sum();
+    let bin_bytes: u64 = binaries
+        .iter()
+        .map(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0))
+        .sum();
     let mut g = c.benchmark_group(format!("dis/{name}"));
     g.throughput(Throughput::Bytes(bin_bytes));
     g.sample_size(10);
-    g.bench_function("spvkit dis", |b| b.iter(|| binaries.iter().for_each(|p| run(spvkit, &["dis", "-o", "/dev/null"], p))));
-    g.bench_function("spirv-dis", |b| b.iter(|| binaries.iter().for_each(|p| run("spirv-dis", &["-o", "/dev/null"], p))));
+    g.bench_function("spvkit dis", |b| {
+        b.iter(|| {
+            binaries
+                .iter()
+                .for_each(|p| run(spvkit, &["dis", "-o", "/dev/null"], p))
+        })
+    });
+    g.bench_function("spirv-dis", |b| {
+        b.iter(|| {
+            binaries
+                .iter()
+                .for_each(|p| run("spirv-dis", &["-o", "/dev/null"], p))
+        })
+    });
     g.finish();
     let mut g = c.benchmark_group(format!("as/{name}"));
     g.throughput(Throughput::Bytes(bin_bytes));
     g.sample_size(10);
     g.bench_function("spvkit as", |b| {
-        b.iter(|| texts.iter().for_each(|p| run(spvkit, &["as", "--target-env", "spv1.6", "-o", "/dev/null"], p)))
+        b.iter(|| {
+            texts.iter().for_each(|p| {
+                run(
+                    spvkit,
+                    &["as", "--target-env", "spv1.6", "-o", "/dev/null"],
+                    p,
+                )
+            })
+        })
     });
     g.bench_function("spirv-as", |b| {
-        b.iter(|| texts.iter().for_each(|p| run("spirv-as", &["--target-env", "spv1.6", "-o", "/dev/null"], p)))
+        b.iter(|| {
+            texts.iter().for_each(|p| {
+                run(
+                    "spirv-as",
+                    &["--target-env", "spv1.6", "-o", "/dev/null"],
+                    p,
+                )
+            })
+        })
     });
     g.finish();
 }
@@ -48,7 +83,12 @@ fn texts_of(binaries: &[PathBuf]) -> Vec<PathBuf> {
         .map(|p| {
             let t = p.with_extension("spvasm.dis");
             if !t.exists() {
-                let st = Command::new("spirv-dis").arg(p).arg("-o").arg(&t).status().expect("spirv-dis");
+                let st = Command::new("spirv-dis")
+                    .arg(p)
+                    .arg("-o")
+                    .arg(&t)
+                    .status()
+                    .expect("spirv-dis");
                 assert!(st.success());
             }
             t

@@ -24,10 +24,12 @@ fn module(bound: u32, insts: &[Vec<u32>]) -> Vec<u32> {
 fn string_words(s: &str) -> Vec<u32> {
     let mut b = s.as_bytes().to_vec();
     b.push(0);
-    while b.len() % 4 != 0 {
+    while !b.len().is_multiple_of(4) {
         b.push(0);
     }
-    b.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 fn decode_err(words: &[u32]) -> spvkit::binary::DecodeError {
@@ -39,10 +41,10 @@ fn context_module() -> Vec<u32> {
     module(
         20,
         &[
-            inst(21, &[1, 64, 1]),                    // %1 = OpTypeInt 64 1
-            inst(22, &[2, 16]),                       // %2 = OpTypeFloat 16
-            inst(43, &[1, 3, 0xffff_fffe, 0xffff_ffff]), // %3 = OpConstant %1 -2
-            inst(43, &[2, 4, 0x3c00]),                // %4 = OpConstant %2 1.0
+            inst(21, &[1, 64, 1]),                                    // %1 = OpTypeInt 64 1
+            inst(22, &[2, 16]),                                       // %2 = OpTypeFloat 16
+            inst(43, &[1, 3, 0xffff_fffe, 0xffff_ffff]),              // %3 = OpConstant %1 -2
+            inst(43, &[2, 4, 0x3c00]),                                // %4 = OpConstant %2 1.0
             inst(251, &[3, 6, 1, 0, 7, 0x8000_0000, 0x7fff_ffff, 8]), // OpSwitch %3 %6 1 %7 ... %8
         ],
     )
@@ -66,7 +68,10 @@ fn context_dependent_literals_take_their_types_width() {
             assert_eq!(s.default, Id(6));
             assert_eq!(
                 s.targets,
-                vec![(LiteralNumber::DoubleWord(1), Id(7)), (LiteralNumber::DoubleWord(0x7fff_ffff_8000_0000), Id(8))]
+                vec![
+                    (LiteralNumber::DoubleWord(1), Id(7)),
+                    (LiteralNumber::DoubleWord(0x7fff_ffff_8000_0000), Id(8))
+                ]
             );
         }
         other => panic!("{other:?}"),
@@ -77,7 +82,14 @@ fn context_dependent_literals_take_their_types_width() {
 
 #[test]
 fn spec_constant_op_keeps_its_embedded_opcode() {
-    let words = module(10, &[inst(21, &[1, 32, 0]), inst(43, &[1, 2, 5]), inst(52, &[1, 3, 128, 2, 2])]);
+    let words = module(
+        10,
+        &[
+            inst(21, &[1, 32, 0]),
+            inst(43, &[1, 2, 5]),
+            inst(52, &[1, 3, 128, 2, 2]),
+        ],
+    );
     let (_, insts) = decode_module(&words).unwrap();
     match &insts[2] {
         Instruction::SpecConstantOp(op) => {
@@ -109,13 +121,16 @@ fn unknown_opcodes_and_enumerants_are_kept_raw() {
     let words = module(
         10,
         &[
-            inst(17, &[0x7777]),          // OpCapability with an unknown value
-            inst(0x7ffe, &[1, 2, 3]),     // an unknown opcode
-            inst(71, &[1, 0x7fff_0000]),  // OpDecorate with an unknown decoration
+            inst(17, &[0x7777]),         // OpCapability with an unknown value
+            inst(0x7ffe, &[1, 2, 3]),    // an unknown opcode
+            inst(71, &[1, 0x7fff_0000]), // OpDecorate with an unknown decoration
         ],
     );
     let (h, insts) = decode_module(&words).unwrap();
-    assert!(insts.iter().all(|i| matches!(i, Instruction::Unknown(_))), "{insts:?}");
+    assert!(
+        insts.iter().all(|i| matches!(i, Instruction::Unknown(_))),
+        "{insts:?}"
+    );
     assert_eq!(insts[1].opcode_value(), 0x7ffe);
     assert_eq!(encode_module(&h, &insts).unwrap(), words);
 }
@@ -157,7 +172,10 @@ fn malformed_modules_report_the_word_and_reason() {
     // A word count running past the end.
     let e = decode_err(&module(5, &[vec![0x0009_0011, 1]]));
     assert_eq!(e.offset, 5);
-    assert!(matches!(e.kind, DecodeErrorKind::WordCountPastEnd { count: 9, left: 2 }));
+    assert!(matches!(
+        e.kind,
+        DecodeErrorKind::WordCountPastEnd { count: 9, left: 2 }
+    ));
     // Missing operand: OpTypeInt with only a result id.
     let e = decode_err(&module(5, &[inst(21, &[1])]));
     assert!(matches!(e.kind, DecodeErrorKind::MissingOperand(_)), "{e}");
@@ -167,13 +185,19 @@ fn malformed_modules_report_the_word_and_reason() {
     assert_eq!((e.offset, e.kind), (9, DecodeErrorKind::ExtraOperands(1)));
     // An id at the bound.
     let e = decode_err(&module(5, &[inst(21, &[5, 32, 0])]));
-    assert_eq!((e.offset, e.kind), (6, DecodeErrorKind::IdOutOfBound { id: 5, bound: 5 }));
+    assert_eq!(
+        (e.offset, e.kind),
+        (6, DecodeErrorKind::IdOutOfBound { id: 5, bound: 5 })
+    );
     // An unterminated string (OpSourceExtension "abcd" with no nul word).
     let e = decode_err(&module(5, &[inst(4, &[u32::from_le_bytes(*b"abcd")])]));
     assert_eq!((e.offset, e.kind), (6, DecodeErrorKind::UnterminatedString));
     // A constant whose type is not numeric.
     let e = decode_err(&module(9, &[inst(19, &[1]), inst(43, &[1, 2, 0])]));
-    assert!(matches!(e.kind, DecodeErrorKind::NotNumericType { id: 1 }), "{e}");
+    assert!(
+        matches!(e.kind, DecodeErrorKind::NotNumericType { id: 1 }),
+        "{e}"
+    );
     // Messages name the word.
     assert!(e.to_string().starts_with("word "), "{e}");
 }
@@ -181,7 +205,13 @@ fn malformed_modules_report_the_word_and_reason() {
 #[test]
 fn a_huge_claimed_bound_does_not_allocate_by_claim() {
     // Bound 0xffffffff, ids near it: memory stays proportional to the input.
-    let words = module(u32::MAX, &[inst(21, &[0xffff_fff0, 32, 0]), inst(43, &[0xffff_fff0, 0xffff_fff1, 7])]);
+    let words = module(
+        u32::MAX,
+        &[
+            inst(21, &[0xffff_fff0, 32, 0]),
+            inst(43, &[0xffff_fff0, 0xffff_fff1, 7]),
+        ],
+    );
     let (_, insts) = decode_module(&words).unwrap();
     assert_eq!(insts.len(), 2);
 }
@@ -199,11 +229,14 @@ fn every_prefix_of_a_module_fails_cleanly_or_decodes() {
 
 #[test]
 fn fuzz_regressions_decode_and_re_encode_unchanged() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/decode");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/decode");
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
-        let Ok(words) = words_from_bytes(&bytes) else { continue };
+        let Ok(words) = words_from_bytes(&bytes) else {
+            continue;
+        };
         if let Ok((h, insts)) = decode_module(&words) {
             assert_eq!(&encode_module(&h, &insts).unwrap()[..], &words[..]);
         }

@@ -9,7 +9,6 @@ use rspirv::binary::{Assemble, Consumer, ParseAction};
 use spvkit::binary::{decode_module, encode_module, words_from_bytes, Decoder};
 use spvkit::grammar::{Id, Ids, Instruction};
 
-
 /// Collects rspirv's instructions in binary order.
 #[derive(Default)]
 struct Collect {
@@ -48,7 +47,11 @@ fn rspirv_ids(i: &rspirv::dr::Instruction) -> Vec<u32> {
 #[test]
 fn corpus_round_trips_and_agrees_with_rspirv() {
     let modules = corpus::build_all();
-    assert!(modules.len() >= 200, "corpus has only {} modules", modules.len());
+    assert!(
+        modules.len() >= 200,
+        "corpus has only {} modules",
+        modules.len()
+    );
     let mut compared = 0usize;
     let mut failures = Vec::new();
     for m in &modules {
@@ -85,7 +88,12 @@ fn corpus_round_trips_and_agrees_with_rspirv() {
                 Some(Ok(e)) if raw.opcode == 12 => {
                     let mut again = Vec::new();
                     spvkit::binary::encode_ext_operands(&e, &mut again);
-                    assert_eq!(&again[..], &raw.operands[4..], "{}: typed ext instruction re-encodes", m.name);
+                    assert_eq!(
+                        &again[..],
+                        &raw.operands[4..],
+                        "{}: typed ext instruction re-encodes",
+                        m.name
+                    );
                     let mut ids = raw.operands[..3].to_vec();
                     e.visit_ids(&mut |Id(x)| ids.push(x));
                     Some(ids)
@@ -94,7 +102,12 @@ fn corpus_round_trips_and_agrees_with_rspirv() {
             });
         }
         if theirs.insts.len() != insts.len() {
-            failures.push(format!("{}: {} instructions vs rspirv's {}", m.name, insts.len(), theirs.insts.len()));
+            failures.push(format!(
+                "{}: {} instructions vs rspirv's {}",
+                m.name,
+                insts.len(),
+                theirs.insts.len()
+            ));
             continue;
         }
         let sets: std::collections::HashMap<u32, String> = insts
@@ -128,7 +141,10 @@ fn corpus_round_trips_and_agrees_with_rspirv() {
                     let all = rspirv_ids(theirs);
                     let mut it = all.iter();
                     if !mine.iter().all(|x| it.any(|y| y == x)) || mine.len() < 3 {
-                        failures.push(format!("{at}: ext ids {mine:?} vs rspirv {:?}", rspirv_ids(theirs)));
+                        failures.push(format!(
+                            "{at}: ext ids {mine:?} vs rspirv {:?}",
+                            rspirv_ids(theirs)
+                        ));
                         break;
                     }
                 }
@@ -136,7 +152,10 @@ fn corpus_round_trips_and_agrees_with_rspirv() {
                 let mut ids = Vec::new();
                 ours.visit_ids(&mut |Id(x)| ids.push(x));
                 if ids != rspirv_ids(theirs) {
-                    failures.push(format!("{at}: ids {ids:?} vs rspirv {:?}", rspirv_ids(theirs)));
+                    failures.push(format!(
+                        "{at}: ids {ids:?} vs rspirv {:?}",
+                        rspirv_ids(theirs)
+                    ));
                     break;
                 }
                 assert_eq!(ours.result_id().map(|i| i.0), theirs.result_id, "{at}");
@@ -145,7 +164,12 @@ fn corpus_round_trips_and_agrees_with_rspirv() {
             compared += 1;
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(compared > 10_000, "only {compared} instructions compared");
 }
 

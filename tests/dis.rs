@@ -16,15 +16,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 // ---------------------------------------------------------------------------------------------
 // Tools
 
+/// The oracle tools are required: a missing one fails the test (run `bash scripts/setup.sh`).
 fn have(tool: &str) -> bool {
     let ok = Command::new(tool)
         .arg("--version")
         .output()
         .map(|o| o.status.success())
         .unwrap_or(false);
-    if !ok {
-        eprintln!("note: {tool} is not installed; skipping the checks that need it");
-    }
+    assert!(ok, "{tool} is not installed: run `bash scripts/setup.sh`");
     ok
 }
 

@@ -79,6 +79,10 @@ pub fn binary(min_bytes: usize) -> (PathBuf, Vec<u8>) {
         assert!(st.success(), "spirv-as failed on the generated module");
     }
     let bytes = std::fs::read(&spv).expect("reading the generated module");
-    assert!(bytes.len() >= min_bytes, "generated module is {} bytes, wanted {min_bytes}", bytes.len());
+    assert!(
+        bytes.len() >= min_bytes,
+        "generated module is {} bytes, wanted {min_bytes}",
+        bytes.len()
+    );
     (spv, bytes)
 }

@@ -79,23 +79,34 @@ impl fmt::Display for DecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::ByteLength(n) => write!(f, "file length {n} is not a multiple of 4 bytes"),
-            Self::HeaderTooShort(n) => write!(f, "module has {n} words, fewer than the 5-word header"),
+            Self::HeaderTooShort(n) => {
+                write!(f, "module has {n} words, fewer than the 5-word header")
+            }
             Self::BadMagic(m) => write!(f, "bad magic number 0x{m:08x}"),
             Self::ZeroWordCount => write!(f, "instruction word count is zero"),
             Self::WordCountPastEnd { count, left } => {
-                write!(f, "instruction word count {count} runs past the end ({left} words left)")
+                write!(
+                    f,
+                    "instruction word count {count} runs past the end ({left} words left)"
+                )
             }
             Self::MissingOperand(k) => write!(f, "missing operand ({k})"),
             Self::ExtraOperands(n) => write!(f, "{n} word(s) left after the last operand"),
-            Self::UnterminatedString => write!(f, "string is not nul-terminated within the instruction"),
+            Self::UnterminatedString => {
+                write!(f, "string is not nul-terminated within the instruction")
+            }
             Self::InvalidUtf8 => write!(f, "string is not valid UTF-8"),
             Self::StringPadding => write!(f, "string padding after the nul is not zero"),
-            Self::IdOutOfBound { id, bound } => write!(f, "id {id} is not in 1..{bound} (the bound)"),
+            Self::IdOutOfBound { id, bound } => {
+                write!(f, "id {id} is not in 1..{bound} (the bound)")
+            }
             Self::UnknownEnumerant { kind, value } => write!(f, "{value} is not a {kind} value"),
             Self::NotNumericType { id } => {
                 write!(f, "the type of %{id} is not a scalar integer or float type")
             }
-            Self::UnknownExtInstSet(id) => write!(f, "%{id} is not an extended instruction set import"),
+            Self::UnknownExtInstSet(id) => {
+                write!(f, "%{id} is not an extended instruction set import")
+            }
         }
     }
 }

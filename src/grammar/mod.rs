@@ -52,7 +52,13 @@ pub mod tables {
 }
 
 /// Extended instruction sets: a module per set, [`ext::ExtInstSet`] and [`ext::ExtInstruction`].
-#[allow(clippy::all, missing_docs, non_camel_case_types, unused_imports, non_snake_case)]
+#[allow(
+    clippy::all,
+    missing_docs,
+    non_camel_case_types,
+    unused_imports,
+    non_snake_case
+)]
 pub mod ext {
     use super::support::*;
     include!(concat!(env!("OUT_DIR"), "/ext.rs"));

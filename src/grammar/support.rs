@@ -202,7 +202,9 @@ impl SpecConstantOperation {
             .filter(|o| !matches!(o.kind.class, KindClass::ResultType | KindClass::Result));
         let mut last = None;
         for _ in 0..=i {
-            last = ops.next().or(last.filter(|o: &&OperandDesc| o.quantifier == Quantifier::Many));
+            last = ops
+                .next()
+                .or(last.filter(|o: &&OperandDesc| o.quantifier == Quantifier::Many));
         }
         last.is_some_and(|o| o.kind.class == KindClass::Id)
     }

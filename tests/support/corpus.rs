@@ -96,20 +96,30 @@ impl Module {
 
     /// The raw bytes of the built binary.
     pub fn bytes(&self) -> Vec<u8> {
-        fs::read(&self.path).unwrap_or_else(|e| panic!("spvkit corpus: cannot read {}: {e}", self.path.display()))
+        fs::read(&self.path)
+            .unwrap_or_else(|e| panic!("spvkit corpus: cannot read {}: {e}", self.path.display()))
     }
 
     /// The binary as little-endian 32-bit words.
     pub fn words(&self) -> Vec<u32> {
         let bytes = self.bytes();
-        assert!(bytes.len() % 4 == 0, "spvkit corpus: {} is not a whole number of words", self.path.display());
-        bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+        assert!(
+            bytes.len().is_multiple_of(4),
+            "spvkit corpus: {} is not a whole number of words",
+            self.path.display()
+        );
+        bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
     }
 }
 
 /// `tests/corpus/` of the crate under test.
 pub fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("corpus")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("corpus")
 }
 
 /// Directory the binaries are written to. `SPVKIT_CORPUS_OUT` overrides; otherwise
@@ -146,7 +156,11 @@ pub fn spirv_val(m: &Module) -> Result<(), String> {
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
 }
 
@@ -202,7 +216,9 @@ impl Tool {
     fn package_hint(self) -> &'static str {
         match self {
             Tool::Glslang => "Debian/Ubuntu: apt-get install glslang-tools",
-            Tool::SpirvAs | Tool::SpirvVal | Tool::SpirvDis => "Debian/Ubuntu: apt-get install spirv-tools",
+            Tool::SpirvAs | Tool::SpirvVal | Tool::SpirvDis => {
+                "Debian/Ubuntu: apt-get install spirv-tools"
+            }
             Tool::Clang => "Debian/Ubuntu: apt-get install clang-15",
             Tool::LlvmSpirv => "Debian/Ubuntu: apt-get install llvm-spirv-15",
         }
@@ -237,7 +253,9 @@ impl Tool {
     /// Panics with a loud message if the tool cannot be started.
     fn ensure_available(self) {
         let mut cmd = self.command();
-        cmd.arg("--version").stdout(Stdio::null()).stderr(Stdio::null());
+        cmd.arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
         if let Err(e) = cmd.status() {
             self.missing(&e);
         }
@@ -274,7 +292,14 @@ struct Header {
     values: BTreeMap<&'static str, String>,
 }
 
-const KEYS: [&str; 6] = ["args", "target-env", "valid", "entry", "triple", "llvm-spirv"];
+const KEYS: [&str; 6] = [
+    "args",
+    "target-env",
+    "valid",
+    "entry",
+    "triple",
+    "llvm-spirv",
+];
 
 impl Header {
     /// Scans the leading block of blank lines, comment lines and `#version` lines. A comment line of
@@ -287,10 +312,16 @@ impl Header {
             if line.is_empty() || line.starts_with("#version") {
                 continue;
             }
-            let Some(rest) = line.strip_prefix(comment) else { break };
+            let Some(rest) = line.strip_prefix(comment) else {
+                break;
+            };
             let rest = rest.trim_start();
-            let Some((key, value)) = rest.split_once(':') else { continue };
-            let Some(key) = KEYS.iter().copied().find(|k| *k == key) else { continue };
+            let Some((key, value)) = rest.split_once(':') else {
+                continue;
+            };
+            let Some(key) = KEYS.iter().copied().find(|k| *k == key) else {
+                continue;
+            };
             let value = value.trim().to_string();
             match h.values.get_mut(key) {
                 Some(existing) if key == "args" || key == "llvm-spirv" => {
@@ -310,14 +341,18 @@ impl Header {
     }
 
     fn words(&self, key: &str) -> Vec<String> {
-        self.get(key).map(|v| v.split_whitespace().map(str::to_string).collect()).unwrap_or_default()
+        self.get(key)
+            .map(|v| v.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
     }
 
     fn valid(&self, name: &str) -> Result<bool, String> {
         match self.get("valid") {
             None | Some("yes") | Some("true") => Ok(true),
             Some("no") | Some("false") => Ok(false),
-            Some(other) => Err(format!("{name}: header `valid: {other}` must be yes/no/true/false")),
+            Some(other) => Err(format!(
+                "{name}: header `valid: {other}` must be yes/no/true/false"
+            )),
         }
     }
 }
@@ -326,8 +361,8 @@ impl Header {
 // Jobs
 
 const GLSL_STAGES: [&str; 14] = [
-    "vert", "tesc", "tese", "geom", "frag", "comp", "mesh", "task", "rgen", "rint", "rahit", "rchit", "rmiss",
-    "rcall",
+    "vert", "tesc", "tese", "geom", "frag", "comp", "mesh", "task", "rgen", "rint", "rahit",
+    "rchit", "rmiss", "rcall",
 ];
 
 struct Job {
@@ -352,7 +387,10 @@ impl Job {
         match self.source {
             Source::Glsl | Source::Hlsl => {
                 let args = self.header.words("args");
-                let env = args.iter().position(|a| a == "--target-env").and_then(|i| args.get(i + 1));
+                let env = args
+                    .iter()
+                    .position(|a| a == "--target-env")
+                    .and_then(|i| args.get(i + 1));
                 Ok(match env.map(String::as_str) {
                     None => "vulkan1.0".to_string(),
                     Some("spirv1.4") => "vulkan1.1spv1.4".to_string(),
@@ -378,7 +416,9 @@ impl Job {
     }
 
     fn is_fresh(&self) -> bool {
-        let (Ok(src), Ok(out)) = (fs::metadata(&self.src), fs::metadata(&self.out)) else { return false };
+        let (Ok(src), Ok(out)) = (fs::metadata(&self.src), fs::metadata(&self.out)) else {
+            return false;
+        };
         match (src.modified(), out.modified()) {
             (Ok(s), Ok(o)) => out.len() > 0 && o >= s,
             _ => false,
@@ -394,8 +434,16 @@ impl Job {
             Source::Glsl => {
                 let mut cmd = Tool::Glslang.command();
                 // Run in the source directory with a relative name so -g output is machine independent.
-                cmd.current_dir(dir).arg("-V").args(&args).arg("-o").arg(tmp).arg(&self.file_name);
-                steps.push(Step { tool: Tool::Glslang, cmd });
+                cmd.current_dir(dir)
+                    .arg("-V")
+                    .args(&args)
+                    .arg("-o")
+                    .arg(tmp)
+                    .arg(&self.file_name);
+                steps.push(Step {
+                    tool: Tool::Glslang,
+                    cmd,
+                });
             }
             Source::Hlsl => {
                 let stage = hlsl_stage(&self.file_name).ok_or_else(|| {
@@ -412,16 +460,31 @@ impl Job {
                     .arg("-o")
                     .arg(tmp)
                     .arg(&self.file_name);
-                steps.push(Step { tool: Tool::Glslang, cmd });
+                steps.push(Step {
+                    tool: Tool::Glslang,
+                    cmd,
+                });
             }
             Source::SpvAsm => {
                 let env = self.target_env()?;
                 let mut cmd = Tool::SpirvAs.command();
-                cmd.current_dir(dir).arg("--target-env").arg(env).args(&args).arg("-o").arg(tmp).arg(&self.file_name);
-                steps.push(Step { tool: Tool::SpirvAs, cmd });
+                cmd.current_dir(dir)
+                    .arg("--target-env")
+                    .arg(env)
+                    .args(&args)
+                    .arg("-o")
+                    .arg(tmp)
+                    .arg(&self.file_name);
+                steps.push(Step {
+                    tool: Tool::SpirvAs,
+                    cmd,
+                });
             }
             Source::OpenCl => {
-                let triple = self.header.get("triple").unwrap_or("spir64-unknown-unknown");
+                let triple = self
+                    .header
+                    .get("triple")
+                    .unwrap_or("spir64-unknown-unknown");
                 let mut cc = Tool::Clang.command();
                 cc.current_dir(dir)
                     .args(["-cc1", "-triple", triple, "-cl-std=CL2.0", "-emit-llvm-bc"])
@@ -434,7 +497,10 @@ impl Job {
                     .arg("-o")
                     .arg(tmp_bc)
                     .arg(&self.file_name);
-                steps.push(Step { tool: Tool::Clang, cmd: cc });
+                steps.push(Step {
+                    tool: Tool::Clang,
+                    cmd: cc,
+                });
                 let mut ls = Tool::LlvmSpirv.command();
                 ls.current_dir(dir)
                     .arg("--spirv-max-version=1.0")
@@ -442,7 +508,10 @@ impl Job {
                     .arg(tmp_bc)
                     .arg("-o")
                     .arg(tmp);
-                steps.push(Step { tool: Tool::LlvmSpirv, cmd: ls });
+                steps.push(Step {
+                    tool: Tool::LlvmSpirv,
+                    cmd: ls,
+                });
             }
         }
         Ok(steps)
@@ -452,8 +521,15 @@ impl Job {
     /// concurrent test binaries never observe (or clobber each other with) partial output.
     fn build(&self) -> Result<(), String> {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let unique = format!("{}.{}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
-        let tmp = self.out.with_file_name(format!(".{}.{unique}.tmp", self.out.file_name().unwrap().to_string_lossy()));
+        let unique = format!(
+            "{}.{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let tmp = self.out.with_file_name(format!(
+            ".{}.{unique}.tmp",
+            self.out.file_name().unwrap().to_string_lossy()
+        ));
         let tmp_bc = tmp.with_extension("bc");
         let result = (|| {
             for Step { tool, mut cmd } in self.steps(&tmp, &tmp_bc)? {
@@ -471,11 +547,28 @@ impl Job {
             }
             match fs::metadata(&tmp) {
                 Ok(m) if m.len() > 0 && m.len() % 4 == 0 => {}
-                Ok(m) => return Err(format!("{}: tool produced a {}-byte file, not SPIR-V", self.name, m.len())),
-                Err(e) => return Err(format!("{}: tool reported success but wrote no output: {e}", self.name)),
+                Ok(m) => {
+                    return Err(format!(
+                        "{}: tool produced a {}-byte file, not SPIR-V",
+                        self.name,
+                        m.len()
+                    ))
+                }
+                Err(e) => {
+                    return Err(format!(
+                        "{}: tool reported success but wrote no output: {e}",
+                        self.name
+                    ))
+                }
             }
-            fs::rename(&tmp, &self.out)
-                .map_err(|e| format!("{}: cannot move {} to {}: {e}", self.name, tmp.display(), self.out.display()))
+            fs::rename(&tmp, &self.out).map_err(|e| {
+                format!(
+                    "{}: cannot move {} to {}: {e}",
+                    self.name,
+                    tmp.display(),
+                    self.out.display()
+                )
+            })
         })();
         let _ = fs::remove_file(&tmp_bc);
         if result.is_err() {
@@ -511,7 +604,9 @@ fn hlsl_stage(file_name: &str) -> Option<&'static str> {
 
 fn accepts(source: Source, file_name: &str) -> bool {
     match source {
-        Source::Glsl => file_name.rsplit_once('.').map_or(false, |(_, ext)| GLSL_STAGES.contains(&ext)),
+        Source::Glsl => file_name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| GLSL_STAGES.contains(&ext)),
         Source::Hlsl => file_name.ends_with(".hlsl"),
         Source::SpvAsm => file_name.ends_with(".spvasm"),
         Source::OpenCl => file_name.ends_with(".cl"),
@@ -524,16 +619,24 @@ fn collect_jobs(out_dir: &Path) -> Vec<Job> {
     let mut problems = Vec::new();
     for source in Source::ALL {
         let dir = root.join(source.dir_name());
-        let entries = fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("spvkit corpus: cannot read corpus directory {}: {e}", dir.display()));
+        let entries = fs::read_dir(&dir).unwrap_or_else(|e| {
+            panic!(
+                "spvkit corpus: cannot read corpus directory {}: {e}",
+                dir.display()
+            )
+        });
         for entry in entries {
-            let entry = entry.unwrap_or_else(|e| panic!("spvkit corpus: cannot list {}: {e}", dir.display()));
+            let entry = entry
+                .unwrap_or_else(|e| panic!("spvkit corpus: cannot list {}: {e}", dir.display()));
             let file_name = entry.file_name().to_string_lossy().into_owned();
             if file_name.starts_with('.') || !entry.path().is_file() {
                 continue;
             }
             if !accepts(source, &file_name) {
-                problems.push(format!("{}/{file_name}: unrecognised file name in the {source} corpus", source));
+                problems.push(format!(
+                    "{}/{file_name}: unrecognised file name in the {source} corpus",
+                    source
+                ));
                 continue;
             }
             let src = entry.path();
@@ -550,7 +653,10 @@ fn collect_jobs(out_dir: &Path) -> Vec<Job> {
         }
     }
     if !problems.is_empty() {
-        panic!("\n\n==== spvkit corpus: bad corpus layout ====\n{}\n(see tests/corpus/README.md)\n", problems.join("\n"));
+        panic!(
+            "\n\n==== spvkit corpus: bad corpus layout ====\n{}\n(see tests/corpus/README.md)\n",
+            problems.join("\n")
+        );
     }
     jobs.sort_by(|a, b| a.name.cmp(&b.name));
     jobs
@@ -558,14 +664,21 @@ fn collect_jobs(out_dir: &Path) -> Vec<Job> {
 
 fn build_all_uncached() -> Vec<Module> {
     let out_dir = output_dir();
-    fs::create_dir_all(&out_dir)
-        .unwrap_or_else(|e| panic!("spvkit corpus: cannot create output directory {}: {e}", out_dir.display()));
+    fs::create_dir_all(&out_dir).unwrap_or_else(|e| {
+        panic!(
+            "spvkit corpus: cannot create output directory {}: {e}",
+            out_dir.display()
+        )
+    });
     let jobs = collect_jobs(&out_dir);
 
     // Header errors first: they need no tools.
     let mut errors: Vec<String> = jobs.iter().filter_map(|j| j.module().err()).collect();
     if !errors.is_empty() {
-        panic!("\n\n==== spvkit corpus: bad source headers ====\n{}\n", errors.join("\n"));
+        panic!(
+            "\n\n==== spvkit corpus: bad source headers ====\n{}\n",
+            errors.join("\n")
+        );
     }
 
     let stale: Vec<&Job> = jobs.iter().filter(|j| !j.is_fresh()).collect();
@@ -582,7 +695,10 @@ fn build_all_uncached() -> Vec<Module> {
     }
 
     if !stale.is_empty() {
-        let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(stale.len()).max(1);
+        let threads = std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .min(stale.len())
+            .max(1);
         let next = AtomicUsize::new(0);
         let failures = Mutex::new(Vec::new());
         std::thread::scope(|scope| {
@@ -608,5 +724,7 @@ fn build_all_uncached() -> Vec<Module> {
         );
     }
 
-    jobs.iter().map(|j| j.module().expect("checked above")).collect()
+    jobs.iter()
+        .map(|j| j.module().expect("checked above"))
+        .collect()
 }

@@ -11,7 +11,10 @@ use quote::{format_ident, quote};
 
 /// Everything in `codec.rs`.
 pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
-    let scope = Scope { grammar: g, local: &[] };
+    let scope = Scope {
+        grammar: g,
+        local: &[],
+    };
     let mut out = TokenStream::new();
     for k in &g.operand_kinds {
         out.extend(kind(&scope, k, &quote!(crate::grammar))?);
@@ -50,11 +53,28 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
 }
 
 /// Decode/Encode for one instruction struct at `path::name`.
-pub fn op(scope: &Scope, i: &Instruction, name: &proc_macro2::Ident, path: &TokenStream) -> Result<TokenStream, String> {
+pub fn op(
+    scope: &Scope,
+    i: &Instruction,
+    name: &proc_macro2::Ident,
+    path: &TokenStream,
+) -> Result<TokenStream, String> {
     let fields: Vec<_> = i.operands.iter().map(|o| ident(&o.field)).collect();
-    let exprs = i.operands.iter().map(|o| scope.decode_expr(i, o)).collect::<Result<Vec<_>, _>>()?;
-    let out_param = if fields.is_empty() { quote!(_out) } else { quote!(out) };
-    let r_param = if fields.is_empty() { quote!(_r) } else { quote!(r) };
+    let exprs = i
+        .operands
+        .iter()
+        .map(|o| scope.decode_expr(i, o))
+        .collect::<Result<Vec<_>, _>>()?;
+    let out_param = if fields.is_empty() {
+        quote!(_out)
+    } else {
+        quote!(out)
+    };
+    let r_param = if fields.is_empty() {
+        quote!(_r)
+    } else {
+        quote!(r)
+    };
     Ok(quote! {
         impl Decode for #path::#name {
             fn decode(#r_param: &mut OperandReader<'_>) -> Result<Self, DecodeError> {
@@ -86,7 +106,9 @@ pub fn kind(scope: &Scope, k: &OperandKind, path: &TokenStream) -> Result<TokenS
                     enc.push(quote!(Self::#v => out.push(#val)));
                 } else {
                     let reads: Vec<_> = e.parameters.iter().map(|_| quote!(r.read()?)).collect();
-                    let binds: Vec<_> = (0..e.parameters.len()).map(|n| format_ident!("p{n}")).collect();
+                    let binds: Vec<_> = (0..e.parameters.len())
+                        .map(|n| format_ident!("p{n}"))
+                        .collect();
                     dec.push(quote!(#val => Self::#v(#(#reads),*)));
                     enc.push(quote!(Self::#v(#(#binds),*) => { out.push(#val); #(#binds.encode(out);)* }));
                 }
@@ -131,7 +153,11 @@ pub fn kind(scope: &Scope, k: &OperandKind, path: &TokenStream) -> Result<TokenS
                     let f = ident(&crate::model::snake_case(&e.name));
                     let bit = e.value;
                     let reads: Vec<_> = e.parameters.iter().map(|_| quote!(r.read()?)).collect();
-                    let value = if reads.len() == 1 { quote!(#(#reads)*) } else { quote!((#(#reads),*)) };
+                    let value = if reads.len() == 1 {
+                        quote!(#(#reads)*)
+                    } else {
+                        quote!((#(#reads),*))
+                    };
                     dec.push(quote!(if mask & #bit != 0 { args.#f = Some(#value); }));
                     enc.push(quote!(if let Some(p) = &self.#f { p.encode(out); }));
                 }

@@ -28,7 +28,11 @@ pub fn struct_name(opname: &str) -> proc_macro2::Ident {
 /// The `Instruction` variant of an extended instruction (`fmax_common` → `FmaxCommon`).
 pub fn variant_name(opname: &str) -> proc_macro2::Ident {
     let c = camel(opname);
-    if c.starts_with(|c: char| c.is_ascii_digit()) { ident(&format!("Op{c}")) } else { ident(&c) }
+    if c.starts_with(|c: char| c.is_ascii_digit()) {
+        ident(&format!("Op{c}"))
+    } else {
+        ident(&c)
+    }
 }
 
 /// Everything in `ext.rs`.
@@ -38,7 +42,10 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
     let mut set_names = Vec::new();
     let mut set_mods = Vec::new();
     for s in &g.ext_sets {
-        let scope = Scope { grammar: g, local: &s.operand_kinds };
+        let scope = Scope {
+            grammar: g,
+            local: &s.operand_kinds,
+        };
         let m = module_name(s);
         let mut items = TokenStream::new();
         let path = quote!(self);
@@ -164,7 +171,10 @@ pub fn codec(g: &Grammar) -> Result<TokenStream, String> {
     let mut set_arms = Vec::new();
     let mut enc_arms = Vec::new();
     for s in &g.ext_sets {
-        let scope = Scope { grammar: g, local: &s.operand_kinds };
+        let scope = Scope {
+            grammar: g,
+            local: &s.operand_kinds,
+        };
         let m = module_name(s);
         let path = quote!(crate::grammar::ext::#m);
         for k in &s.operand_kinds {

@@ -39,7 +39,11 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
 /// `Ids` for one instruction struct.
 pub fn op(i: &Instruction, name: &proc_macro2::Ident) -> TokenStream {
     let fields: Vec<_> = i.operands.iter().map(|o| ident(&o.field)).collect();
-    let f = if fields.is_empty() { quote!(_f) } else { quote!(f) };
+    let f = if fields.is_empty() {
+        quote!(_f)
+    } else {
+        quote!(f)
+    };
     quote! {
         impl Ids for #name {
             fn visit_ids(&self, #f: &mut dyn FnMut(Id)) { #(self.#fields.visit_ids(f);)* }
@@ -61,7 +65,9 @@ pub fn kind(k: &OperandKind) -> TokenStream {
                     arms.push(quote!(Self::#v => {}));
                     arms_mut.push(quote!(Self::#v => {}));
                 } else {
-                    let b: Vec<_> = (0..e.parameters.len()).map(|n| format_ident!("p{n}")).collect();
+                    let b: Vec<_> = (0..e.parameters.len())
+                        .map(|n| format_ident!("p{n}"))
+                        .collect();
                     arms.push(quote!(Self::#v(#(#b),*) => { #(#b.visit_ids(f);)* }));
                     arms_mut.push(quote!(Self::#v(#(#b),*) => { #(#b.visit_ids_mut(f);)* }));
                 }

@@ -55,7 +55,11 @@ pub fn extension_variant(name: &str) -> String {
     s
 }
 
-fn format(name: &'static str, grammar: &Grammar, tokens: TokenStream) -> Result<GeneratedFile, String> {
+fn format(
+    name: &'static str,
+    grammar: &Grammar,
+    tokens: TokenStream,
+) -> Result<GeneratedFile, String> {
     let file: syn::File =
         syn::parse2(tokens).map_err(|e| format!("{name}: generated code does not parse: {e}"))?;
     let body = prettyplease::unparse(&file);
@@ -64,7 +68,10 @@ fn format(name: &'static str, grammar: &Grammar, tokens: TokenStream) -> Result<
          // Do not edit: change the grammar or the generator and rebuild.\n\n",
         grammar.version.0, grammar.version.1, grammar.revision
     );
-    Ok(GeneratedFile { name, contents: header + &body })
+    Ok(GeneratedFile {
+        name,
+        contents: header + &body,
+    })
 }
 
 /// Every generated file.
