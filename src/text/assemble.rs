@@ -72,6 +72,7 @@ pub fn assemble(text: &str, opts: &AssembleOptions) -> Result<Vec<u32>, Assemble
             message: "Missing assembly text.".into(),
         });
     }
+    let full = text;
     let text = until_nul(text);
     if text.len() >= u32::MAX as usize {
         return Err(AssembleError {
@@ -80,7 +81,32 @@ pub fn assemble(text: &str, opts: &AssembleOptions) -> Result<Vec<u32>, Assemble
             message: "Assembly text too long.".into(),
         });
     }
-    Asm::new(text, opts).run()
+    if text.len() < full.len() {
+        // `spirv-as` reads a NUL that comes before any instruction as an empty word.
+        let mut lx = Lexer::new(text);
+        if lx.peek(0).is_none() {
+            let p = lx.position();
+            return Err(AssembleError {
+                line: p.line as usize,
+                column: p.column as usize,
+                message:
+                    "Expected <opcode> or <result-id> at the beginning of an instruction, found ''."
+                        .into(),
+            });
+        }
+    }
+    let version = opts.target_env.spirv_version();
+    // Like `spirv-as`, find the numeric ids to keep with a dry run that numbers every id in
+    // order; its errors (and their id numbers) are the ones reported.
+    let mut preserve = None;
+    if opts.preserve_numeric_ids {
+        let mut dry = Asm::new(text, version, None);
+        dry.run()?;
+        preserve = dry.numeric_ids();
+    }
+    let mut asm = Asm::new(text, version, preserve);
+    asm.run()?;
+    Ok(asm.out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -648,55 +674,56 @@ fn literal_u32(t: &[u8]) -> Option<u32> {
 }
 
 impl<'a> Asm<'a> {
-    fn new(text: &'a str, opts: &AssembleOptions) -> Self {
+    fn new(text: &'a str, version: Version, preserve: Option<IdTable<bool>>) -> Self {
         let limit = text.len() / 2 + 1024;
-        let mut a = Asm {
+        Asm {
             text,
             src: text.as_bytes(),
             lx: Lexer::new(text),
-            version: opts.target_env.spirv_version(),
+            version,
             out: Vec::with_capacity(text.len() / 5 + 16),
             names: FxMap::default(),
             numeric: Vec::new(),
             numeric_limit: limit,
             next_id: 1,
             bound: 1,
-            preserve: None,
+            preserve,
             types: IdTable::new(limit),
             value_types: IdTable::new(limit),
             defined: IdTable::new(limit),
             imports: FxMap::default(),
             stack: Vec::with_capacity(16),
             lookups: lookups(),
-        };
-        if opts.preserve_numeric_ids {
-            let mut set = IdTable::new(limit);
-            let mut any = false;
-            let mut lx = Lexer::new(text);
-            while let Some(t) = lx.next() {
-                let b = t.bytes(a.src);
-                if b.len() > 1 && b[0] == b'%' {
-                    if let Some(n) = literal::parse_u32(&t.text(text)[1..]) {
-                        set.set(n, true);
-                        any = true;
-                    }
-                }
-            }
-            if any {
-                a.preserve = Some(set);
-            }
         }
-        a
     }
 
-    fn run(mut self) -> Result<Vec<u32>, AssembleError> {
+    /// The values of the numeric id names seen (`%12`, also `%0x10` and octal `%010`), if any.
+    fn numeric_ids(&self) -> Option<IdTable<bool>> {
+        let mut set = IdTable::new(self.numeric_limit);
+        let mut any = false;
+        for (n, &id) in self.numeric.iter().enumerate() {
+            if id != 0 {
+                set.set(n as u32, true);
+                any = true;
+            }
+        }
+        for name in self.names.keys() {
+            if let Some(n) = literal::parse_u32(name) {
+                set.set(n, true);
+                any = true;
+            }
+        }
+        any.then_some(set)
+    }
+
+    fn run(&mut self) -> Result<(), AssembleError> {
         self.out
             .extend_from_slice(&[tables::MAGIC_NUMBER, self.version.word(), 0x0007_0000, 0, 0]);
         while let Some(first) = self.lx.peek(0) {
             self.instruction(first)?;
         }
         self.out[3] = self.bound;
-        Ok(self.out)
+        Ok(())
     }
 
     #[inline]
@@ -865,14 +892,7 @@ impl<'a> Asm<'a> {
         let desc = match self.lookups.opcodes.get(op_name) {
             Some(&(d, gate)) if gate_open(gate, self.version) => d,
             _ => {
-                // SPIRV-Tools quotes the text up to the next blank, comments included.
-                let rest = &self.src[name.start as usize..];
-                let end = rest
-                    .iter()
-                    .position(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b))
-                    .unwrap_or(rest.len());
-                let shown = String::from_utf8_lossy(&rest[..end]);
-                return Err(err_at(name, format!("Invalid Opcode name '{shown}'")));
+                return Err(err_at(name, format!("Invalid Opcode name '{op_name}'")));
             }
         };
         let has_result_type = desc
@@ -912,9 +932,17 @@ impl<'a> Asm<'a> {
         };
         self.out.push(0);
         self.stack.clear();
-        for o in desc.operands.iter().rev() {
-            self.stack.push(Expect::Operand(o.kind, o.quantifier));
-        }
+        // `OpExtInst`'s trailing operands are those of the extended instruction, pushed once
+        // its number is known.
+        let operands = match desc.operands.split_last() {
+            Some((last, rest))
+                if desc.opcode == OP_EXT_INST && last.quantifier == Quantifier::Many =>
+            {
+                rest
+            }
+            _ => desc.operands,
+        };
+        self.push_operands(operands);
         self.operands(&mut inst, op_name)?;
         self.finish(&inst, desc, has_result_type, has_result)
     }
@@ -981,7 +1009,10 @@ impl<'a> Asm<'a> {
         if count > 0xffff {
             return Err(err_at(
                 inst.name,
-                format!("Instruction too long: {count} words, but the limit is 65535"),
+                format!(
+                    "{} Instruction too long: {count} words, but the limit is 65535",
+                    self.word(inst.name)
+                ),
             ));
         }
         self.out[start] = (count as u32) << 16 | desc.opcode;
