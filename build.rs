@@ -4,13 +4,16 @@ use std::path::PathBuf;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=SPIRV_GRAMMAR_DIR");
-    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
     let dir = match std::env::var_os("SPIRV_GRAMMAR_DIR") {
         Some(d) => manifest.join(d),
         None => manifest.join("grammar"),
     };
     println!("cargo:rerun-if-changed={}", dir.display());
-    let loaded = spvkit_generator::load(&dir).unwrap_or_else(|e| panic!("reading the grammar in {}: {e}", dir.display()));
+    let loaded = spvkit_generator::load(&dir)
+        .unwrap_or_else(|e| panic!("reading the grammar in {}: {e}", dir.display()));
     for p in &loaded.inputs {
         println!("cargo:rerun-if-changed={}", p.display());
     }
@@ -18,9 +21,11 @@ fn main() {
         println!("cargo:warning=grammar key the generator does not understand: {k}");
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let files = spvkit_generator::generate(&loaded.grammar).unwrap_or_else(|e| panic!("generating from {}: {e}", dir.display()));
+    let files = spvkit_generator::generate(&loaded.grammar)
+        .unwrap_or_else(|e| panic!("generating from {}: {e}", dir.display()));
     for f in files {
-        std::fs::write(out.join(f.name), f.contents).unwrap_or_else(|e| panic!("writing {}: {e}", f.name));
+        std::fs::write(out.join(f.name), f.contents)
+            .unwrap_or_else(|e| panic!("writing {}: {e}", f.name));
     }
     println!("cargo:rustc-env=SPVKIT_GRAMMAR_DIR={}", dir.display());
 }

@@ -759,7 +759,7 @@ impl Requires for crate::grammar::ImageOperands {
 }
 impl Requires for crate::grammar::ImageOperandsArgs {
     fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
-        self.mask.visit_requirements(f);
+        self.effective_mask().visit_requirements(f);
         self.bias.visit_requirements(f);
         self.lod.visit_requirements(f);
         self.grad.visit_requirements(f);
@@ -842,7 +842,7 @@ impl Requires for crate::grammar::LoopControl {
 }
 impl Requires for crate::grammar::LoopControlArgs {
     fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
-        self.mask.visit_requirements(f);
+        self.effective_mask().visit_requirements(f);
         self.dependency_length.visit_requirements(f);
         self.min_iterations.visit_requirements(f);
         self.max_iterations.visit_requirements(f);
@@ -928,7 +928,7 @@ impl Requires for crate::grammar::MemoryAccess {
 }
 impl Requires for crate::grammar::MemoryAccessArgs {
     fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
-        self.mask.visit_requirements(f);
+        self.effective_mask().visit_requirements(f);
         self.aligned.visit_requirements(f);
         self.make_pointer_available.visit_requirements(f);
         self.make_pointer_visible.visit_requirements(f);

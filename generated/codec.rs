@@ -59,41 +59,7 @@ impl Decode for crate::grammar::ImageOperandsArgs {
 }
 impl Encode for crate::grammar::ImageOperandsArgs {
     fn encode(&self, out: &mut Vec<u32>) {
-        let mut mask = self.mask.0 & !66559u32;
-        if self.bias.is_some() {
-            mask |= 1u32;
-        }
-        if self.lod.is_some() {
-            mask |= 2u32;
-        }
-        if self.grad.is_some() {
-            mask |= 4u32;
-        }
-        if self.const_offset.is_some() {
-            mask |= 8u32;
-        }
-        if self.offset.is_some() {
-            mask |= 16u32;
-        }
-        if self.const_offsets.is_some() {
-            mask |= 32u32;
-        }
-        if self.sample.is_some() {
-            mask |= 64u32;
-        }
-        if self.min_lod.is_some() {
-            mask |= 128u32;
-        }
-        if self.make_texel_available.is_some() {
-            mask |= 256u32;
-        }
-        if self.make_texel_visible.is_some() {
-            mask |= 512u32;
-        }
-        if self.offsets.is_some() {
-            mask |= 65536u32;
-        }
-        out.push(mask);
+        out.push(self.effective_mask().0);
         if let Some(p) = &self.bias {
             p.encode(out);
         }
@@ -223,53 +189,7 @@ impl Decode for crate::grammar::LoopControlArgs {
 }
 impl Encode for crate::grammar::LoopControlArgs {
     fn encode(&self, out: &mut Vec<u32>) {
-        let mut mask = self.mask.0 & !58655224u32;
-        if self.dependency_length.is_some() {
-            mask |= 8u32;
-        }
-        if self.min_iterations.is_some() {
-            mask |= 16u32;
-        }
-        if self.max_iterations.is_some() {
-            mask |= 32u32;
-        }
-        if self.iteration_multiple.is_some() {
-            mask |= 64u32;
-        }
-        if self.peel_count.is_some() {
-            mask |= 128u32;
-        }
-        if self.partial_count.is_some() {
-            mask |= 256u32;
-        }
-        if self.initiation_interval_intel.is_some() {
-            mask |= 65536u32;
-        }
-        if self.max_concurrency_intel.is_some() {
-            mask |= 131072u32;
-        }
-        if self.dependency_array_intel.is_some() {
-            mask |= 262144u32;
-        }
-        if self.pipeline_enable_intel.is_some() {
-            mask |= 524288u32;
-        }
-        if self.loop_coalesce_intel.is_some() {
-            mask |= 1048576u32;
-        }
-        if self.max_interleaving_intel.is_some() {
-            mask |= 2097152u32;
-        }
-        if self.speculated_iterations_intel.is_some() {
-            mask |= 4194304u32;
-        }
-        if self.loop_count_intel.is_some() {
-            mask |= 16777216u32;
-        }
-        if self.max_reinvocation_delay_intel.is_some() {
-            mask |= 33554432u32;
-        }
-        out.push(mask);
+        out.push(self.effective_mask().0);
         if let Some(p) = &self.dependency_length {
             p.encode(out);
         }
@@ -381,23 +301,7 @@ impl Decode for crate::grammar::MemoryAccessArgs {
 }
 impl Encode for crate::grammar::MemoryAccessArgs {
     fn encode(&self, out: &mut Vec<u32>) {
-        let mut mask = self.mask.0 & !196634u32;
-        if self.aligned.is_some() {
-            mask |= 2u32;
-        }
-        if self.make_pointer_available.is_some() {
-            mask |= 8u32;
-        }
-        if self.make_pointer_visible.is_some() {
-            mask |= 16u32;
-        }
-        if self.alias_scope_intel_mask.is_some() {
-            mask |= 65536u32;
-        }
-        if self.no_alias_intel_mask.is_some() {
-            mask |= 131072u32;
-        }
-        out.push(mask);
+        out.push(self.effective_mask().0);
         if let Some(p) = &self.aligned {
             p.encode(out);
         }
@@ -2767,7 +2671,7 @@ impl Decode for crate::grammar::OpExtInst {
         let result_id = r.read()?;
         let set = r.read()?;
         let instruction = r.read()?;
-        let operands = r.read_many()?;
+        let operands = r.read_many::<u32>()?;
         Ok(Self {
             result_type,
             result_id,

@@ -166,6 +166,47 @@ pub struct ImageOperandsArgs {
     ///Parameters of `Offsets`.
     pub offsets: Option<Id>,
 }
+impl ImageOperandsArgs {
+    /// The mask as encoded: `mask`'s bits without parameters, plus the bit of every
+    /// present parameter.
+    pub fn effective_mask(&self) -> ImageOperands {
+        let mut mask = self.mask.0 & !66559u32;
+        if self.bias.is_some() {
+            mask |= 1u32;
+        }
+        if self.lod.is_some() {
+            mask |= 2u32;
+        }
+        if self.grad.is_some() {
+            mask |= 4u32;
+        }
+        if self.const_offset.is_some() {
+            mask |= 8u32;
+        }
+        if self.offset.is_some() {
+            mask |= 16u32;
+        }
+        if self.const_offsets.is_some() {
+            mask |= 32u32;
+        }
+        if self.sample.is_some() {
+            mask |= 64u32;
+        }
+        if self.min_lod.is_some() {
+            mask |= 128u32;
+        }
+        if self.make_texel_available.is_some() {
+            mask |= 256u32;
+        }
+        if self.make_texel_visible.is_some() {
+            mask |= 512u32;
+        }
+        if self.offsets.is_some() {
+            mask |= 65536u32;
+        }
+        ImageOperands(mask)
+    }
+}
 ///The `FPFastMathMode` bit-enum kind of the SPIR-V grammar: a set of flags.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct FPFastMathMode(pub u32);
@@ -533,6 +574,59 @@ pub struct LoopControlArgs {
     ///Parameters of `MaxReinvocationDelayINTEL`.
     pub max_reinvocation_delay_intel: Option<u32>,
 }
+impl LoopControlArgs {
+    /// The mask as encoded: `mask`'s bits without parameters, plus the bit of every
+    /// present parameter.
+    pub fn effective_mask(&self) -> LoopControl {
+        let mut mask = self.mask.0 & !58655224u32;
+        if self.dependency_length.is_some() {
+            mask |= 8u32;
+        }
+        if self.min_iterations.is_some() {
+            mask |= 16u32;
+        }
+        if self.max_iterations.is_some() {
+            mask |= 32u32;
+        }
+        if self.iteration_multiple.is_some() {
+            mask |= 64u32;
+        }
+        if self.peel_count.is_some() {
+            mask |= 128u32;
+        }
+        if self.partial_count.is_some() {
+            mask |= 256u32;
+        }
+        if self.initiation_interval_intel.is_some() {
+            mask |= 65536u32;
+        }
+        if self.max_concurrency_intel.is_some() {
+            mask |= 131072u32;
+        }
+        if self.dependency_array_intel.is_some() {
+            mask |= 262144u32;
+        }
+        if self.pipeline_enable_intel.is_some() {
+            mask |= 524288u32;
+        }
+        if self.loop_coalesce_intel.is_some() {
+            mask |= 1048576u32;
+        }
+        if self.max_interleaving_intel.is_some() {
+            mask |= 2097152u32;
+        }
+        if self.speculated_iterations_intel.is_some() {
+            mask |= 4194304u32;
+        }
+        if self.loop_count_intel.is_some() {
+            mask |= 16777216u32;
+        }
+        if self.max_reinvocation_delay_intel.is_some() {
+            mask |= 33554432u32;
+        }
+        LoopControl(mask)
+    }
+}
 ///The `FunctionControl` bit-enum kind of the SPIR-V grammar: a set of flags.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct FunctionControl(pub u32);
@@ -875,6 +969,29 @@ pub struct MemoryAccessArgs {
     pub alias_scope_intel_mask: Option<Id>,
     ///Parameters of `NoAliasINTELMask`.
     pub no_alias_intel_mask: Option<Id>,
+}
+impl MemoryAccessArgs {
+    /// The mask as encoded: `mask`'s bits without parameters, plus the bit of every
+    /// present parameter.
+    pub fn effective_mask(&self) -> MemoryAccess {
+        let mut mask = self.mask.0 & !196634u32;
+        if self.aligned.is_some() {
+            mask |= 2u32;
+        }
+        if self.make_pointer_available.is_some() {
+            mask |= 8u32;
+        }
+        if self.make_pointer_visible.is_some() {
+            mask |= 16u32;
+        }
+        if self.alias_scope_intel_mask.is_some() {
+            mask |= 65536u32;
+        }
+        if self.no_alias_intel_mask.is_some() {
+            mask |= 131072u32;
+        }
+        MemoryAccess(mask)
+    }
 }
 ///The `KernelProfilingInfo` bit-enum kind of the SPIR-V grammar: a set of flags.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]

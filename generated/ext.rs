@@ -169,6 +169,7 @@ pub mod debuginfo {
             visit_bits(self.0, Self::bit_availability, f);
         }
     }
+    impl Ids for DebugInfoFlags {}
     ///The `DebugBaseTypeAttributeEncoding` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -279,6 +280,7 @@ pub mod debuginfo {
             f(self.availability());
         }
     }
+    impl Ids for DebugBaseTypeAttributeEncoding {}
     ///The `DebugCompositeType` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -354,6 +356,7 @@ pub mod debuginfo {
             f(self.availability());
         }
     }
+    impl Ids for DebugCompositeType {}
     ///The `DebugTypeQualifier` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -429,6 +432,7 @@ pub mod debuginfo {
             f(self.availability());
         }
     }
+    impl Ids for DebugTypeQualifier {}
     ///The `DebugOperation` operand kind of the SPIR-V grammar.
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub enum DebugOperation {
@@ -545,11 +549,57 @@ pub mod debuginfo {
             }
         }
     }
+    impl Ids for DebugOperation {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::Deref => {}
+                Self::Plus => {}
+                Self::Minus => {}
+                Self::PlusUconst(p0) => {
+                    p0.visit_ids(f);
+                }
+                Self::BitPiece(p0, p1) => {
+                    p0.visit_ids(f);
+                    p1.visit_ids(f);
+                }
+                Self::Swap => {}
+                Self::Xderef => {}
+                Self::StackValue => {}
+                Self::Constu(p0) => {
+                    p0.visit_ids(f);
+                }
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::Deref => {}
+                Self::Plus => {}
+                Self::Minus => {}
+                Self::PlusUconst(p0) => {
+                    p0.visit_ids_mut(f);
+                }
+                Self::BitPiece(p0, p1) => {
+                    p0.visit_ids_mut(f);
+                    p1.visit_ids_mut(f);
+                }
+                Self::Swap => {}
+                Self::Xderef => {}
+                Self::StackValue => {}
+                Self::Constu(p0) => {
+                    p0.visit_ids_mut(f);
+                }
+            }
+        }
+    }
     ///`DebugInfoNone` (0).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugInfoNone {}
     impl Requires for self::OpDebugInfoNone {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
+    }
+    impl Ids for OpDebugInfoNone {
+        fn visit_ids(&self, _f: &mut dyn FnMut(Id)) {}
+        fn visit_ids_mut(&mut self, _f: &mut dyn FnMut(&mut Id)) {}
     }
     ///`DebugCompilationUnit` (1).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -566,6 +616,18 @@ pub mod debuginfo {
             self.source.visit_requirements(f);
             self.version.visit_requirements(f);
             self.dwarf_version.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugCompilationUnit {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.version.visit_ids(f);
+            self.dwarf_version.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.version.visit_ids_mut(f);
+            self.dwarf_version.visit_ids_mut(f);
         }
     }
     ///`DebugTypeBasic` (2).
@@ -585,6 +647,18 @@ pub mod debuginfo {
             self.encoding.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeBasic {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.size.visit_ids(f);
+            self.encoding.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.encoding.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypePointer` (3).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypePointer {
@@ -602,6 +676,18 @@ pub mod debuginfo {
             self.literal_flags.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypePointer {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.storage_class.visit_ids(f);
+            self.literal_flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.storage_class.visit_ids_mut(f);
+            self.literal_flags.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeQualifier` (4).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeQualifier {
@@ -614,6 +700,16 @@ pub mod debuginfo {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
             self.type_qualifier.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeQualifier {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.type_qualifier.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.type_qualifier.visit_ids_mut(f);
         }
     }
     ///`DebugTypeArray` (5).
@@ -630,6 +726,16 @@ pub mod debuginfo {
             self.component_counts.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeArray {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.component_counts.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.component_counts.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeVector` (6).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeVector {
@@ -642,6 +748,16 @@ pub mod debuginfo {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
             self.component_count.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeVector {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.component_count.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.component_count.visit_ids_mut(f);
         }
     }
     ///`DebugTypedef` (7).
@@ -670,6 +786,24 @@ pub mod debuginfo {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypedef {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.base_type.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.base_type.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeFunction` (8).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeFunction {
@@ -682,6 +816,16 @@ pub mod debuginfo {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.return_type.visit_requirements(f);
             self.paramter_types.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeFunction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.return_type.visit_ids(f);
+            self.paramter_types.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.return_type.visit_ids_mut(f);
+            self.paramter_types.visit_ids_mut(f);
         }
     }
     ///`DebugTypeEnum` (9).
@@ -719,6 +863,30 @@ pub mod debuginfo {
             self.values.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeEnum {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.underlying_type.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.values.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.underlying_type.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.values.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeComposite` (10).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeComposite {
@@ -752,6 +920,30 @@ pub mod debuginfo {
             self.size.visit_requirements(f);
             self.flags.visit_requirements(f);
             self.members.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeComposite {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.tag.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.members.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.tag.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.members.visit_ids_mut(f);
         }
     }
     ///`DebugTypeMember` (11).
@@ -792,6 +984,32 @@ pub mod debuginfo {
             self.value.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeMember {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.value.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeInheritance` (12).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeInheritance {
@@ -815,6 +1033,22 @@ pub mod debuginfo {
             self.flags.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeInheritance {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.child.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.child.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypePtrToMember` (13).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypePtrToMember {
@@ -829,6 +1063,16 @@ pub mod debuginfo {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypePtrToMember {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.member_type.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.member_type.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeTemplate` (14).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeTemplate {
@@ -841,6 +1085,16 @@ pub mod debuginfo {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.target.visit_requirements(f);
             self.parameters.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeTemplate {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.target.visit_ids(f);
+            self.parameters.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.target.visit_ids_mut(f);
+            self.parameters.visit_ids_mut(f);
         }
     }
     ///`DebugTypeTemplateParameter` (15).
@@ -869,6 +1123,24 @@ pub mod debuginfo {
             self.column.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeTemplateParameter {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.actual_type.visit_ids(f);
+            self.value.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.actual_type.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeTemplateTemplateParameter` (16).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeTemplateTemplateParameter {
@@ -892,6 +1164,22 @@ pub mod debuginfo {
             self.column.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeTemplateTemplateParameter {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.template_name.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.template_name.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeTemplateParameterPack` (17).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeTemplateParameterPack {
@@ -913,6 +1201,22 @@ pub mod debuginfo {
             self.line.visit_requirements(f);
             self.column.visit_requirements(f);
             self.template_parameters.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeTemplateParameterPack {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.template_parameters.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.template_parameters.visit_ids_mut(f);
         }
     }
     ///`DebugGlobalVariable` (18).
@@ -953,6 +1257,32 @@ pub mod debuginfo {
             self.static_member_declaration.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugGlobalVariable {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.variable.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.static_member_declaration.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.variable.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.static_member_declaration.visit_ids_mut(f);
+        }
+    }
     ///`DebugFunctionDeclaration` (19).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugFunctionDeclaration {
@@ -983,6 +1313,28 @@ pub mod debuginfo {
             self.parent.visit_requirements(f);
             self.linkage_name.visit_requirements(f);
             self.flags.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugFunctionDeclaration {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
         }
     }
     ///`DebugFunction` (20).
@@ -1026,6 +1378,34 @@ pub mod debuginfo {
             self.declaration.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugFunction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.scope_line.visit_ids(f);
+            self.function.visit_ids(f);
+            self.declaration.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.scope_line.visit_ids_mut(f);
+            self.function.visit_ids_mut(f);
+            self.declaration.visit_ids_mut(f);
+        }
+    }
     ///`DebugLexicalBlock` (21).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugLexicalBlock {
@@ -1049,6 +1429,22 @@ pub mod debuginfo {
             self.name.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugLexicalBlock {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.name.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.name.visit_ids_mut(f);
+        }
+    }
     ///`DebugLexicalBlockDiscriminator` (22).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugLexicalBlockDiscriminator {
@@ -1066,6 +1462,18 @@ pub mod debuginfo {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugLexicalBlockDiscriminator {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.scope.visit_ids(f);
+            self.discriminator.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.scope.visit_ids_mut(f);
+            self.discriminator.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugScope` (23).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugScope {
@@ -1080,11 +1488,25 @@ pub mod debuginfo {
             self.inlined_at.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugScope {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.scope.visit_ids(f);
+            self.inlined_at.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.scope.visit_ids_mut(f);
+            self.inlined_at.visit_ids_mut(f);
+        }
+    }
     ///`DebugNoScope` (24).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugNoScope {}
     impl Requires for self::OpDebugNoScope {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
+    }
+    impl Ids for OpDebugNoScope {
+        fn visit_ids(&self, _f: &mut dyn FnMut(Id)) {}
+        fn visit_ids_mut(&mut self, _f: &mut dyn FnMut(&mut Id)) {}
     }
     ///`DebugInlinedAt` (25).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -1101,6 +1523,18 @@ pub mod debuginfo {
             self.line.visit_requirements(f);
             self.scope.visit_requirements(f);
             self.inlined.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugInlinedAt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.line.visit_ids(f);
+            self.scope.visit_ids(f);
+            self.inlined.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.line.visit_ids_mut(f);
+            self.scope.visit_ids_mut(f);
+            self.inlined.visit_ids_mut(f);
         }
     }
     ///`DebugLocalVariable` (26).
@@ -1132,6 +1566,26 @@ pub mod debuginfo {
             self.arg_number.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugLocalVariable {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.arg_number.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.arg_number.visit_ids_mut(f);
+        }
+    }
     ///`DebugInlinedVariable` (27).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugInlinedVariable {
@@ -1144,6 +1598,16 @@ pub mod debuginfo {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.variable.visit_requirements(f);
             self.inlined.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugInlinedVariable {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.variable.visit_ids(f);
+            self.inlined.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.variable.visit_ids_mut(f);
+            self.inlined.visit_ids_mut(f);
         }
     }
     ///`DebugDeclare` (28).
@@ -1163,6 +1627,18 @@ pub mod debuginfo {
             self.expression.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugDeclare {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.local_variable.visit_ids(f);
+            self.variable.visit_ids(f);
+            self.expression.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.local_variable.visit_ids_mut(f);
+            self.variable.visit_ids_mut(f);
+            self.expression.visit_ids_mut(f);
+        }
+    }
     ///`DebugValue` (29).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugValue {
@@ -1180,6 +1656,18 @@ pub mod debuginfo {
             self.indexes.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugValue {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.value.visit_ids(f);
+            self.expression.visit_ids(f);
+            self.indexes.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.value.visit_ids_mut(f);
+            self.expression.visit_ids_mut(f);
+            self.indexes.visit_ids_mut(f);
+        }
+    }
     ///`DebugOperation` (30).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugOperation {
@@ -1194,6 +1682,16 @@ pub mod debuginfo {
             self.operands.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugOperation {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.op_code.visit_ids(f);
+            self.operands.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.op_code.visit_ids_mut(f);
+            self.operands.visit_ids_mut(f);
+        }
+    }
     ///`DebugExpression` (31).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugExpression {
@@ -1203,6 +1701,14 @@ pub mod debuginfo {
     impl Requires for self::OpDebugExpression {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.operands.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugExpression {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.operands.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.operands.visit_ids_mut(f);
         }
     }
     ///`DebugMacroDef` (32).
@@ -1225,6 +1731,20 @@ pub mod debuginfo {
             self.value.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugMacroDef {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.name.visit_ids(f);
+            self.value.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.name.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+        }
+    }
     ///`DebugMacroUndef` (33).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugMacroUndef {
@@ -1240,6 +1760,18 @@ pub mod debuginfo {
             self.source.visit_requirements(f);
             self.line.visit_requirements(f);
             self.macro_.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugMacroUndef {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.macro_.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.macro_.visit_ids_mut(f);
         }
     }
     /// One instruction of this set.
@@ -1480,6 +2012,84 @@ pub mod debuginfo {
             }
         }
     }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::DebugInfoNone(op) => op.visit_ids(f),
+                Self::DebugCompilationUnit(op) => op.visit_ids(f),
+                Self::DebugTypeBasic(op) => op.visit_ids(f),
+                Self::DebugTypePointer(op) => op.visit_ids(f),
+                Self::DebugTypeQualifier(op) => op.visit_ids(f),
+                Self::DebugTypeArray(op) => op.visit_ids(f),
+                Self::DebugTypeVector(op) => op.visit_ids(f),
+                Self::DebugTypedef(op) => op.visit_ids(f),
+                Self::DebugTypeFunction(op) => op.visit_ids(f),
+                Self::DebugTypeEnum(op) => op.visit_ids(f),
+                Self::DebugTypeComposite(op) => op.visit_ids(f),
+                Self::DebugTypeMember(op) => op.visit_ids(f),
+                Self::DebugTypeInheritance(op) => op.visit_ids(f),
+                Self::DebugTypePtrToMember(op) => op.visit_ids(f),
+                Self::DebugTypeTemplate(op) => op.visit_ids(f),
+                Self::DebugTypeTemplateParameter(op) => op.visit_ids(f),
+                Self::DebugTypeTemplateTemplateParameter(op) => op.visit_ids(f),
+                Self::DebugTypeTemplateParameterPack(op) => op.visit_ids(f),
+                Self::DebugGlobalVariable(op) => op.visit_ids(f),
+                Self::DebugFunctionDeclaration(op) => op.visit_ids(f),
+                Self::DebugFunction(op) => op.visit_ids(f),
+                Self::DebugLexicalBlock(op) => op.visit_ids(f),
+                Self::DebugLexicalBlockDiscriminator(op) => op.visit_ids(f),
+                Self::DebugScope(op) => op.visit_ids(f),
+                Self::DebugNoScope(op) => op.visit_ids(f),
+                Self::DebugInlinedAt(op) => op.visit_ids(f),
+                Self::DebugLocalVariable(op) => op.visit_ids(f),
+                Self::DebugInlinedVariable(op) => op.visit_ids(f),
+                Self::DebugDeclare(op) => op.visit_ids(f),
+                Self::DebugValue(op) => op.visit_ids(f),
+                Self::DebugOperation(op) => op.visit_ids(f),
+                Self::DebugExpression(op) => op.visit_ids(f),
+                Self::DebugMacroDef(op) => op.visit_ids(f),
+                Self::DebugMacroUndef(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::DebugInfoNone(op) => op.visit_ids_mut(f),
+                Self::DebugCompilationUnit(op) => op.visit_ids_mut(f),
+                Self::DebugTypeBasic(op) => op.visit_ids_mut(f),
+                Self::DebugTypePointer(op) => op.visit_ids_mut(f),
+                Self::DebugTypeQualifier(op) => op.visit_ids_mut(f),
+                Self::DebugTypeArray(op) => op.visit_ids_mut(f),
+                Self::DebugTypeVector(op) => op.visit_ids_mut(f),
+                Self::DebugTypedef(op) => op.visit_ids_mut(f),
+                Self::DebugTypeFunction(op) => op.visit_ids_mut(f),
+                Self::DebugTypeEnum(op) => op.visit_ids_mut(f),
+                Self::DebugTypeComposite(op) => op.visit_ids_mut(f),
+                Self::DebugTypeMember(op) => op.visit_ids_mut(f),
+                Self::DebugTypeInheritance(op) => op.visit_ids_mut(f),
+                Self::DebugTypePtrToMember(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplate(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplateParameter(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplateTemplateParameter(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplateParameterPack(op) => op.visit_ids_mut(f),
+                Self::DebugGlobalVariable(op) => op.visit_ids_mut(f),
+                Self::DebugFunctionDeclaration(op) => op.visit_ids_mut(f),
+                Self::DebugFunction(op) => op.visit_ids_mut(f),
+                Self::DebugLexicalBlock(op) => op.visit_ids_mut(f),
+                Self::DebugLexicalBlockDiscriminator(op) => op.visit_ids_mut(f),
+                Self::DebugScope(op) => op.visit_ids_mut(f),
+                Self::DebugNoScope(op) => op.visit_ids_mut(f),
+                Self::DebugInlinedAt(op) => op.visit_ids_mut(f),
+                Self::DebugLocalVariable(op) => op.visit_ids_mut(f),
+                Self::DebugInlinedVariable(op) => op.visit_ids_mut(f),
+                Self::DebugDeclare(op) => op.visit_ids_mut(f),
+                Self::DebugValue(op) => op.visit_ids_mut(f),
+                Self::DebugOperation(op) => op.visit_ids_mut(f),
+                Self::DebugExpression(op) => op.visit_ids_mut(f),
+                Self::DebugMacroDef(op) => op.visit_ids_mut(f),
+                Self::DebugMacroUndef(op) => op.visit_ids_mut(f),
+            }
+        }
+    }
     static AVAIL_0: crate::grammar::Availability = crate::grammar::Availability {
         version: Some(crate::grammar::Version(1u8, 0u8)),
         last_version: None,
@@ -1506,6 +2116,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpRound {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`RoundEven` (2).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpRoundEven {
@@ -1515,6 +2133,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpRoundEven {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpRoundEven {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Trunc` (3).
@@ -1528,6 +2154,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpTrunc {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`FAbs` (4).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFAbs {
@@ -1537,6 +2171,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpFAbs {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFAbs {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`SAbs` (5).
@@ -1550,6 +2192,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpSAbs {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`FSign` (6).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFSign {
@@ -1559,6 +2209,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpFSign {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFSign {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`SSign` (7).
@@ -1572,6 +2230,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpSSign {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Floor` (8).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFloor {
@@ -1581,6 +2247,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpFloor {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFloor {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Ceil` (9).
@@ -1594,6 +2268,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpCeil {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Fract` (10).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFract {
@@ -1603,6 +2285,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpFract {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFract {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Radians` (11).
@@ -1616,6 +2306,14 @@ pub mod glsl_std_450 {
             self.degrees.visit_requirements(f);
         }
     }
+    impl Ids for OpRadians {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.degrees.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.degrees.visit_ids_mut(f);
+        }
+    }
     ///`Degrees` (12).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDegrees {
@@ -1625,6 +2323,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpDegrees {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.radians.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDegrees {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.radians.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.radians.visit_ids_mut(f);
         }
     }
     ///`Sin` (13).
@@ -1638,6 +2344,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpSin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Cos` (14).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpCos {
@@ -1647,6 +2361,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpCos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpCos {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Tan` (15).
@@ -1660,6 +2382,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpTan {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Asin` (16).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpAsin {
@@ -1669,6 +2399,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpAsin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpAsin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Acos` (17).
@@ -1682,6 +2420,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpAcos {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Atan` (18).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpAtan {
@@ -1691,6 +2437,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpAtan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.y_over_x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpAtan {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.y_over_x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.y_over_x.visit_ids_mut(f);
         }
     }
     ///`Sinh` (19).
@@ -1704,6 +2458,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpSinh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Cosh` (20).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpCosh {
@@ -1713,6 +2475,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpCosh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpCosh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Tanh` (21).
@@ -1726,6 +2496,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpTanh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Asinh` (22).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpAsinh {
@@ -1735,6 +2513,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpAsinh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpAsinh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Acosh` (23).
@@ -1748,6 +2534,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpAcosh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Atanh` (24).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpAtanh {
@@ -1757,6 +2551,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpAtanh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpAtanh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Atan2` (25).
@@ -1773,6 +2575,16 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpAtan2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.y.visit_ids(f);
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.y.visit_ids_mut(f);
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Pow` (26).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPow {
@@ -1787,6 +2599,16 @@ pub mod glsl_std_450 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpPow {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`Exp` (27).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpExp {
@@ -1796,6 +2618,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpExp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpExp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Log` (28).
@@ -1809,6 +2639,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpLog {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Exp2` (29).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpExp2 {
@@ -1818,6 +2656,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpExp2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpExp2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Log2` (30).
@@ -1831,6 +2677,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpLog2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Sqrt` (31).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSqrt {
@@ -1840,6 +2694,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpSqrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSqrt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`InverseSqrt` (32).
@@ -1853,6 +2715,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpInverseSqrt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Determinant` (33).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDeterminant {
@@ -1864,6 +2734,14 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpDeterminant {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`MatrixInverse` (34).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpMatrixInverse {
@@ -1873,6 +2751,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpMatrixInverse {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpMatrixInverse {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Modf` (35).
@@ -1889,6 +2775,16 @@ pub mod glsl_std_450 {
             self.i.visit_requirements(f);
         }
     }
+    impl Ids for OpModf {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.i.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.i.visit_ids_mut(f);
+        }
+    }
     ///`ModfStruct` (36).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpModfStruct {
@@ -1898,6 +2794,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpModfStruct {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpModfStruct {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`FMin` (37).
@@ -1914,6 +2818,16 @@ pub mod glsl_std_450 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpFMin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`UMin` (38).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUMin {
@@ -1926,6 +2840,16 @@ pub mod glsl_std_450 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUMin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`SMin` (39).
@@ -1942,6 +2866,16 @@ pub mod glsl_std_450 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpSMin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`FMax` (40).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFMax {
@@ -1954,6 +2888,16 @@ pub mod glsl_std_450 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFMax {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`UMax` (41).
@@ -1970,6 +2914,16 @@ pub mod glsl_std_450 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpUMax {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`SMax` (42).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSMax {
@@ -1982,6 +2936,16 @@ pub mod glsl_std_450 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSMax {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`FClamp` (43).
@@ -2001,6 +2965,18 @@ pub mod glsl_std_450 {
             self.max_val.visit_requirements(f);
         }
     }
+    impl Ids for OpFClamp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.min_val.visit_ids(f);
+            self.max_val.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.min_val.visit_ids_mut(f);
+            self.max_val.visit_ids_mut(f);
+        }
+    }
     ///`UClamp` (44).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUClamp {
@@ -2016,6 +2992,18 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
             self.min_val.visit_requirements(f);
             self.max_val.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUClamp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.min_val.visit_ids(f);
+            self.max_val.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.min_val.visit_ids_mut(f);
+            self.max_val.visit_ids_mut(f);
         }
     }
     ///`SClamp` (45).
@@ -2035,6 +3023,18 @@ pub mod glsl_std_450 {
             self.max_val.visit_requirements(f);
         }
     }
+    impl Ids for OpSClamp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.min_val.visit_ids(f);
+            self.max_val.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.min_val.visit_ids_mut(f);
+            self.max_val.visit_ids_mut(f);
+        }
+    }
     ///`FMix` (46).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFMix {
@@ -2050,6 +3050,18 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
             self.a.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFMix {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.a.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.a.visit_ids_mut(f);
         }
     }
     ///`IMix` (47).
@@ -2069,6 +3081,18 @@ pub mod glsl_std_450 {
             self.a.visit_requirements(f);
         }
     }
+    impl Ids for OpIMix {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.a.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.a.visit_ids_mut(f);
+        }
+    }
     ///`Step` (48).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpStep {
@@ -2081,6 +3105,16 @@ pub mod glsl_std_450 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.edge.visit_requirements(f);
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpStep {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.edge.visit_ids(f);
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.edge.visit_ids_mut(f);
+            self.x.visit_ids_mut(f);
         }
     }
     ///`SmoothStep` (49).
@@ -2100,6 +3134,18 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpSmoothStep {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.edge0.visit_ids(f);
+            self.edge1.visit_ids(f);
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.edge0.visit_ids_mut(f);
+            self.edge1.visit_ids_mut(f);
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`Fma` (50).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFma {
@@ -2117,6 +3163,18 @@ pub mod glsl_std_450 {
             self.c.visit_requirements(f);
         }
     }
+    impl Ids for OpFma {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.a.visit_ids(f);
+            self.b.visit_ids(f);
+            self.c.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.a.visit_ids_mut(f);
+            self.b.visit_ids_mut(f);
+            self.c.visit_ids_mut(f);
+        }
+    }
     ///`Frexp` (51).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFrexp {
@@ -2131,6 +3189,16 @@ pub mod glsl_std_450 {
             self.exp.visit_requirements(f);
         }
     }
+    impl Ids for OpFrexp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.exp.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.exp.visit_ids_mut(f);
+        }
+    }
     ///`FrexpStruct` (52).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFrexpStruct {
@@ -2140,6 +3208,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpFrexpStruct {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFrexpStruct {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Ldexp` (53).
@@ -2156,6 +3232,16 @@ pub mod glsl_std_450 {
             self.exp.visit_requirements(f);
         }
     }
+    impl Ids for OpLdexp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.exp.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.exp.visit_ids_mut(f);
+        }
+    }
     ///`PackSnorm4x8` (54).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPackSnorm4x8 {
@@ -2165,6 +3251,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpPackSnorm4x8 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.v.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPackSnorm4x8 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.v.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.v.visit_ids_mut(f);
         }
     }
     ///`PackUnorm4x8` (55).
@@ -2178,6 +3272,14 @@ pub mod glsl_std_450 {
             self.v.visit_requirements(f);
         }
     }
+    impl Ids for OpPackUnorm4x8 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.v.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.v.visit_ids_mut(f);
+        }
+    }
     ///`PackSnorm2x16` (56).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPackSnorm2x16 {
@@ -2187,6 +3289,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpPackSnorm2x16 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.v.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPackSnorm2x16 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.v.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.v.visit_ids_mut(f);
         }
     }
     ///`PackUnorm2x16` (57).
@@ -2200,6 +3310,14 @@ pub mod glsl_std_450 {
             self.v.visit_requirements(f);
         }
     }
+    impl Ids for OpPackUnorm2x16 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.v.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.v.visit_ids_mut(f);
+        }
+    }
     ///`PackHalf2x16` (58).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPackHalf2x16 {
@@ -2209,6 +3327,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpPackHalf2x16 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.v.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPackHalf2x16 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.v.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.v.visit_ids_mut(f);
         }
     }
     ///`PackDouble2x32` (59).
@@ -2222,6 +3348,14 @@ pub mod glsl_std_450 {
             self.v.visit_requirements(f);
         }
     }
+    impl Ids for OpPackDouble2x32 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.v.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.v.visit_ids_mut(f);
+        }
+    }
     ///`UnpackSnorm2x16` (60).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUnpackSnorm2x16 {
@@ -2231,6 +3365,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpUnpackSnorm2x16 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUnpackSnorm2x16 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p.visit_ids_mut(f);
         }
     }
     ///`UnpackUnorm2x16` (61).
@@ -2244,6 +3386,14 @@ pub mod glsl_std_450 {
             self.p.visit_requirements(f);
         }
     }
+    impl Ids for OpUnpackUnorm2x16 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p.visit_ids_mut(f);
+        }
+    }
     ///`UnpackHalf2x16` (62).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUnpackHalf2x16 {
@@ -2253,6 +3403,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpUnpackHalf2x16 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.v.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUnpackHalf2x16 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.v.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.v.visit_ids_mut(f);
         }
     }
     ///`UnpackSnorm4x8` (63).
@@ -2266,6 +3424,14 @@ pub mod glsl_std_450 {
             self.p.visit_requirements(f);
         }
     }
+    impl Ids for OpUnpackSnorm4x8 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p.visit_ids_mut(f);
+        }
+    }
     ///`UnpackUnorm4x8` (64).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUnpackUnorm4x8 {
@@ -2275,6 +3441,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpUnpackUnorm4x8 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUnpackUnorm4x8 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p.visit_ids_mut(f);
         }
     }
     ///`UnpackDouble2x32` (65).
@@ -2288,6 +3462,14 @@ pub mod glsl_std_450 {
             self.v.visit_requirements(f);
         }
     }
+    impl Ids for OpUnpackDouble2x32 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.v.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.v.visit_ids_mut(f);
+        }
+    }
     ///`Length` (66).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpLength {
@@ -2297,6 +3479,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpLength {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpLength {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`Distance` (67).
@@ -2313,6 +3503,16 @@ pub mod glsl_std_450 {
             self.p1.visit_requirements(f);
         }
     }
+    impl Ids for OpDistance {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p0.visit_ids(f);
+            self.p1.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p0.visit_ids_mut(f);
+            self.p1.visit_ids_mut(f);
+        }
+    }
     ///`Cross` (68).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpCross {
@@ -2327,6 +3527,16 @@ pub mod glsl_std_450 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpCross {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`Normalize` (69).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNormalize {
@@ -2336,6 +3546,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpNormalize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNormalize {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`FaceForward` (70).
@@ -2355,6 +3573,18 @@ pub mod glsl_std_450 {
             self.nref.visit_requirements(f);
         }
     }
+    impl Ids for OpFaceForward {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.n.visit_ids(f);
+            self.i.visit_ids(f);
+            self.nref.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.n.visit_ids_mut(f);
+            self.i.visit_ids_mut(f);
+            self.nref.visit_ids_mut(f);
+        }
+    }
     ///`Reflect` (71).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpReflect {
@@ -2367,6 +3597,16 @@ pub mod glsl_std_450 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.i.visit_requirements(f);
             self.n.visit_requirements(f);
+        }
+    }
+    impl Ids for OpReflect {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.i.visit_ids(f);
+            self.n.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.i.visit_ids_mut(f);
+            self.n.visit_ids_mut(f);
         }
     }
     ///`Refract` (72).
@@ -2386,6 +3626,18 @@ pub mod glsl_std_450 {
             self.eta.visit_requirements(f);
         }
     }
+    impl Ids for OpRefract {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.i.visit_ids(f);
+            self.n.visit_ids(f);
+            self.eta.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.i.visit_ids_mut(f);
+            self.n.visit_ids_mut(f);
+            self.eta.visit_ids_mut(f);
+        }
+    }
     ///`FindILsb` (73).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFindILsb {
@@ -2395,6 +3647,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpFindILsb {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.value.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFindILsb {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.value.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.value.visit_ids_mut(f);
         }
     }
     ///`FindSMsb` (74).
@@ -2408,6 +3668,14 @@ pub mod glsl_std_450 {
             self.value.visit_requirements(f);
         }
     }
+    impl Ids for OpFindSMsb {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.value.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.value.visit_ids_mut(f);
+        }
+    }
     ///`FindUMsb` (75).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFindUMsb {
@@ -2419,6 +3687,14 @@ pub mod glsl_std_450 {
             self.value.visit_requirements(f);
         }
     }
+    impl Ids for OpFindUMsb {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.value.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.value.visit_ids_mut(f);
+        }
+    }
     ///`InterpolateAtCentroid` (76).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpInterpolateAtCentroid {
@@ -2428,6 +3704,14 @@ pub mod glsl_std_450 {
     impl Requires for self::OpInterpolateAtCentroid {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.interpolant.visit_requirements(f);
+        }
+    }
+    impl Ids for OpInterpolateAtCentroid {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.interpolant.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.interpolant.visit_ids_mut(f);
         }
     }
     ///`InterpolateAtSample` (77).
@@ -2444,6 +3728,16 @@ pub mod glsl_std_450 {
             self.sample.visit_requirements(f);
         }
     }
+    impl Ids for OpInterpolateAtSample {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.interpolant.visit_ids(f);
+            self.sample.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.interpolant.visit_ids_mut(f);
+            self.sample.visit_ids_mut(f);
+        }
+    }
     ///`InterpolateAtOffset` (78).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpInterpolateAtOffset {
@@ -2456,6 +3750,16 @@ pub mod glsl_std_450 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.interpolant.visit_requirements(f);
             self.offset.visit_requirements(f);
+        }
+    }
+    impl Ids for OpInterpolateAtOffset {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.interpolant.visit_ids(f);
+            self.offset.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.interpolant.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
         }
     }
     ///`NMin` (79).
@@ -2472,6 +3776,16 @@ pub mod glsl_std_450 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpNMin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`NMax` (80).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNMax {
@@ -2484,6 +3798,16 @@ pub mod glsl_std_450 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNMax {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`NClamp` (81).
@@ -2501,6 +3825,18 @@ pub mod glsl_std_450 {
             self.x.visit_requirements(f);
             self.min_val.visit_requirements(f);
             self.max_val.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNClamp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.min_val.visit_ids(f);
+            self.max_val.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.min_val.visit_ids_mut(f);
+            self.max_val.visit_ids_mut(f);
         }
     }
     /// One instruction of this set.
@@ -3017,6 +4353,178 @@ pub mod glsl_std_450 {
             }
         }
     }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::Round(op) => op.visit_ids(f),
+                Self::RoundEven(op) => op.visit_ids(f),
+                Self::Trunc(op) => op.visit_ids(f),
+                Self::FAbs(op) => op.visit_ids(f),
+                Self::SAbs(op) => op.visit_ids(f),
+                Self::FSign(op) => op.visit_ids(f),
+                Self::SSign(op) => op.visit_ids(f),
+                Self::Floor(op) => op.visit_ids(f),
+                Self::Ceil(op) => op.visit_ids(f),
+                Self::Fract(op) => op.visit_ids(f),
+                Self::Radians(op) => op.visit_ids(f),
+                Self::Degrees(op) => op.visit_ids(f),
+                Self::Sin(op) => op.visit_ids(f),
+                Self::Cos(op) => op.visit_ids(f),
+                Self::Tan(op) => op.visit_ids(f),
+                Self::Asin(op) => op.visit_ids(f),
+                Self::Acos(op) => op.visit_ids(f),
+                Self::Atan(op) => op.visit_ids(f),
+                Self::Sinh(op) => op.visit_ids(f),
+                Self::Cosh(op) => op.visit_ids(f),
+                Self::Tanh(op) => op.visit_ids(f),
+                Self::Asinh(op) => op.visit_ids(f),
+                Self::Acosh(op) => op.visit_ids(f),
+                Self::Atanh(op) => op.visit_ids(f),
+                Self::Atan2(op) => op.visit_ids(f),
+                Self::Pow(op) => op.visit_ids(f),
+                Self::Exp(op) => op.visit_ids(f),
+                Self::Log(op) => op.visit_ids(f),
+                Self::Exp2(op) => op.visit_ids(f),
+                Self::Log2(op) => op.visit_ids(f),
+                Self::Sqrt(op) => op.visit_ids(f),
+                Self::InverseSqrt(op) => op.visit_ids(f),
+                Self::Determinant(op) => op.visit_ids(f),
+                Self::MatrixInverse(op) => op.visit_ids(f),
+                Self::Modf(op) => op.visit_ids(f),
+                Self::ModfStruct(op) => op.visit_ids(f),
+                Self::FMin(op) => op.visit_ids(f),
+                Self::UMin(op) => op.visit_ids(f),
+                Self::SMin(op) => op.visit_ids(f),
+                Self::FMax(op) => op.visit_ids(f),
+                Self::UMax(op) => op.visit_ids(f),
+                Self::SMax(op) => op.visit_ids(f),
+                Self::FClamp(op) => op.visit_ids(f),
+                Self::UClamp(op) => op.visit_ids(f),
+                Self::SClamp(op) => op.visit_ids(f),
+                Self::FMix(op) => op.visit_ids(f),
+                Self::IMix(op) => op.visit_ids(f),
+                Self::Step(op) => op.visit_ids(f),
+                Self::SmoothStep(op) => op.visit_ids(f),
+                Self::Fma(op) => op.visit_ids(f),
+                Self::Frexp(op) => op.visit_ids(f),
+                Self::FrexpStruct(op) => op.visit_ids(f),
+                Self::Ldexp(op) => op.visit_ids(f),
+                Self::PackSnorm4x8(op) => op.visit_ids(f),
+                Self::PackUnorm4x8(op) => op.visit_ids(f),
+                Self::PackSnorm2x16(op) => op.visit_ids(f),
+                Self::PackUnorm2x16(op) => op.visit_ids(f),
+                Self::PackHalf2x16(op) => op.visit_ids(f),
+                Self::PackDouble2x32(op) => op.visit_ids(f),
+                Self::UnpackSnorm2x16(op) => op.visit_ids(f),
+                Self::UnpackUnorm2x16(op) => op.visit_ids(f),
+                Self::UnpackHalf2x16(op) => op.visit_ids(f),
+                Self::UnpackSnorm4x8(op) => op.visit_ids(f),
+                Self::UnpackUnorm4x8(op) => op.visit_ids(f),
+                Self::UnpackDouble2x32(op) => op.visit_ids(f),
+                Self::Length(op) => op.visit_ids(f),
+                Self::Distance(op) => op.visit_ids(f),
+                Self::Cross(op) => op.visit_ids(f),
+                Self::Normalize(op) => op.visit_ids(f),
+                Self::FaceForward(op) => op.visit_ids(f),
+                Self::Reflect(op) => op.visit_ids(f),
+                Self::Refract(op) => op.visit_ids(f),
+                Self::FindILsb(op) => op.visit_ids(f),
+                Self::FindSMsb(op) => op.visit_ids(f),
+                Self::FindUMsb(op) => op.visit_ids(f),
+                Self::InterpolateAtCentroid(op) => op.visit_ids(f),
+                Self::InterpolateAtSample(op) => op.visit_ids(f),
+                Self::InterpolateAtOffset(op) => op.visit_ids(f),
+                Self::NMin(op) => op.visit_ids(f),
+                Self::NMax(op) => op.visit_ids(f),
+                Self::NClamp(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::Round(op) => op.visit_ids_mut(f),
+                Self::RoundEven(op) => op.visit_ids_mut(f),
+                Self::Trunc(op) => op.visit_ids_mut(f),
+                Self::FAbs(op) => op.visit_ids_mut(f),
+                Self::SAbs(op) => op.visit_ids_mut(f),
+                Self::FSign(op) => op.visit_ids_mut(f),
+                Self::SSign(op) => op.visit_ids_mut(f),
+                Self::Floor(op) => op.visit_ids_mut(f),
+                Self::Ceil(op) => op.visit_ids_mut(f),
+                Self::Fract(op) => op.visit_ids_mut(f),
+                Self::Radians(op) => op.visit_ids_mut(f),
+                Self::Degrees(op) => op.visit_ids_mut(f),
+                Self::Sin(op) => op.visit_ids_mut(f),
+                Self::Cos(op) => op.visit_ids_mut(f),
+                Self::Tan(op) => op.visit_ids_mut(f),
+                Self::Asin(op) => op.visit_ids_mut(f),
+                Self::Acos(op) => op.visit_ids_mut(f),
+                Self::Atan(op) => op.visit_ids_mut(f),
+                Self::Sinh(op) => op.visit_ids_mut(f),
+                Self::Cosh(op) => op.visit_ids_mut(f),
+                Self::Tanh(op) => op.visit_ids_mut(f),
+                Self::Asinh(op) => op.visit_ids_mut(f),
+                Self::Acosh(op) => op.visit_ids_mut(f),
+                Self::Atanh(op) => op.visit_ids_mut(f),
+                Self::Atan2(op) => op.visit_ids_mut(f),
+                Self::Pow(op) => op.visit_ids_mut(f),
+                Self::Exp(op) => op.visit_ids_mut(f),
+                Self::Log(op) => op.visit_ids_mut(f),
+                Self::Exp2(op) => op.visit_ids_mut(f),
+                Self::Log2(op) => op.visit_ids_mut(f),
+                Self::Sqrt(op) => op.visit_ids_mut(f),
+                Self::InverseSqrt(op) => op.visit_ids_mut(f),
+                Self::Determinant(op) => op.visit_ids_mut(f),
+                Self::MatrixInverse(op) => op.visit_ids_mut(f),
+                Self::Modf(op) => op.visit_ids_mut(f),
+                Self::ModfStruct(op) => op.visit_ids_mut(f),
+                Self::FMin(op) => op.visit_ids_mut(f),
+                Self::UMin(op) => op.visit_ids_mut(f),
+                Self::SMin(op) => op.visit_ids_mut(f),
+                Self::FMax(op) => op.visit_ids_mut(f),
+                Self::UMax(op) => op.visit_ids_mut(f),
+                Self::SMax(op) => op.visit_ids_mut(f),
+                Self::FClamp(op) => op.visit_ids_mut(f),
+                Self::UClamp(op) => op.visit_ids_mut(f),
+                Self::SClamp(op) => op.visit_ids_mut(f),
+                Self::FMix(op) => op.visit_ids_mut(f),
+                Self::IMix(op) => op.visit_ids_mut(f),
+                Self::Step(op) => op.visit_ids_mut(f),
+                Self::SmoothStep(op) => op.visit_ids_mut(f),
+                Self::Fma(op) => op.visit_ids_mut(f),
+                Self::Frexp(op) => op.visit_ids_mut(f),
+                Self::FrexpStruct(op) => op.visit_ids_mut(f),
+                Self::Ldexp(op) => op.visit_ids_mut(f),
+                Self::PackSnorm4x8(op) => op.visit_ids_mut(f),
+                Self::PackUnorm4x8(op) => op.visit_ids_mut(f),
+                Self::PackSnorm2x16(op) => op.visit_ids_mut(f),
+                Self::PackUnorm2x16(op) => op.visit_ids_mut(f),
+                Self::PackHalf2x16(op) => op.visit_ids_mut(f),
+                Self::PackDouble2x32(op) => op.visit_ids_mut(f),
+                Self::UnpackSnorm2x16(op) => op.visit_ids_mut(f),
+                Self::UnpackUnorm2x16(op) => op.visit_ids_mut(f),
+                Self::UnpackHalf2x16(op) => op.visit_ids_mut(f),
+                Self::UnpackSnorm4x8(op) => op.visit_ids_mut(f),
+                Self::UnpackUnorm4x8(op) => op.visit_ids_mut(f),
+                Self::UnpackDouble2x32(op) => op.visit_ids_mut(f),
+                Self::Length(op) => op.visit_ids_mut(f),
+                Self::Distance(op) => op.visit_ids_mut(f),
+                Self::Cross(op) => op.visit_ids_mut(f),
+                Self::Normalize(op) => op.visit_ids_mut(f),
+                Self::FaceForward(op) => op.visit_ids_mut(f),
+                Self::Reflect(op) => op.visit_ids_mut(f),
+                Self::Refract(op) => op.visit_ids_mut(f),
+                Self::FindILsb(op) => op.visit_ids_mut(f),
+                Self::FindSMsb(op) => op.visit_ids_mut(f),
+                Self::FindUMsb(op) => op.visit_ids_mut(f),
+                Self::InterpolateAtCentroid(op) => op.visit_ids_mut(f),
+                Self::InterpolateAtSample(op) => op.visit_ids_mut(f),
+                Self::InterpolateAtOffset(op) => op.visit_ids_mut(f),
+                Self::NMin(op) => op.visit_ids_mut(f),
+                Self::NMax(op) => op.visit_ids_mut(f),
+                Self::NClamp(op) => op.visit_ids_mut(f),
+            }
+        }
+    }
     static AVAIL_0: crate::grammar::Availability = crate::grammar::Availability {
         version: Some(crate::grammar::Version(1u8, 0u8)),
         last_version: None,
@@ -3135,6 +4643,7 @@ pub mod nonsemantic_clspvreflection {
             visit_bits(self.0, Self::bit_availability, f);
         }
     }
+    impl Ids for KernelPropertyFlags {}
     ///`Kernel` (1).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpKernel {
@@ -3156,6 +4665,22 @@ pub mod nonsemantic_clspvreflection {
             self.num_arguments.visit_requirements(f);
             self.flags.visit_requirements(f);
             self.attributes.visit_requirements(f);
+        }
+    }
+    impl Ids for OpKernel {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.kernel.visit_ids(f);
+            self.name.visit_ids(f);
+            self.num_arguments.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.attributes.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.kernel.visit_ids_mut(f);
+            self.name.visit_ids_mut(f);
+            self.num_arguments.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.attributes.visit_ids_mut(f);
         }
     }
     ///`ArgumentInfo` (2).
@@ -3181,6 +4706,22 @@ pub mod nonsemantic_clspvreflection {
             self.type_qualifier.visit_requirements(f);
         }
     }
+    impl Ids for OpArgumentInfo {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_name.visit_ids(f);
+            self.address_qualifier.visit_ids(f);
+            self.access_qualifier.visit_ids(f);
+            self.type_qualifier.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_name.visit_ids_mut(f);
+            self.address_qualifier.visit_ids_mut(f);
+            self.access_qualifier.visit_ids_mut(f);
+            self.type_qualifier.visit_ids_mut(f);
+        }
+    }
     ///`ArgumentStorageBuffer` (3).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpArgumentStorageBuffer {
@@ -3204,6 +4745,22 @@ pub mod nonsemantic_clspvreflection {
             self.arg_info.visit_requirements(f);
         }
     }
+    impl Ids for OpArgumentStorageBuffer {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
+        }
+    }
     ///`ArgumentUniform` (4).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpArgumentUniform {
@@ -3225,6 +4782,22 @@ pub mod nonsemantic_clspvreflection {
             self.descriptor_set.visit_requirements(f);
             self.binding.visit_requirements(f);
             self.arg_info.visit_requirements(f);
+        }
+    }
+    impl Ids for OpArgumentUniform {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
         }
     }
     ///`ArgumentPodStorageBuffer` (5).
@@ -3256,6 +4829,26 @@ pub mod nonsemantic_clspvreflection {
             self.arg_info.visit_requirements(f);
         }
     }
+    impl Ids for OpArgumentPodStorageBuffer {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
+        }
+    }
     ///`ArgumentPodUniform` (6).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpArgumentPodUniform {
@@ -3285,6 +4878,26 @@ pub mod nonsemantic_clspvreflection {
             self.arg_info.visit_requirements(f);
         }
     }
+    impl Ids for OpArgumentPodUniform {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
+        }
+    }
     ///`ArgumentPodPushConstant` (7).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpArgumentPodPushConstant {
@@ -3306,6 +4919,22 @@ pub mod nonsemantic_clspvreflection {
             self.offset.visit_requirements(f);
             self.size.visit_requirements(f);
             self.arg_info.visit_requirements(f);
+        }
+    }
+    impl Ids for OpArgumentPodPushConstant {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
         }
     }
     ///`ArgumentSampledImage` (8).
@@ -3331,6 +4960,22 @@ pub mod nonsemantic_clspvreflection {
             self.arg_info.visit_requirements(f);
         }
     }
+    impl Ids for OpArgumentSampledImage {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
+        }
+    }
     ///`ArgumentStorageImage` (9).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpArgumentStorageImage {
@@ -3352,6 +4997,22 @@ pub mod nonsemantic_clspvreflection {
             self.descriptor_set.visit_requirements(f);
             self.binding.visit_requirements(f);
             self.arg_info.visit_requirements(f);
+        }
+    }
+    impl Ids for OpArgumentStorageImage {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
         }
     }
     ///`ArgumentSampler` (10).
@@ -3377,6 +5038,22 @@ pub mod nonsemantic_clspvreflection {
             self.arg_info.visit_requirements(f);
         }
     }
+    impl Ids for OpArgumentSampler {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
+        }
+    }
     ///`ArgumentWorkgroup` (11).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpArgumentWorkgroup {
@@ -3400,6 +5077,22 @@ pub mod nonsemantic_clspvreflection {
             self.arg_info.visit_requirements(f);
         }
     }
+    impl Ids for OpArgumentWorkgroup {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.spec_id.visit_ids(f);
+            self.elem_size.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.spec_id.visit_ids_mut(f);
+            self.elem_size.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
+        }
+    }
     ///`SpecConstantWorkgroupSize` (12).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSpecConstantWorkgroupSize {
@@ -3415,6 +5108,18 @@ pub mod nonsemantic_clspvreflection {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
             self.z.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSpecConstantWorkgroupSize {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
         }
     }
     ///`SpecConstantGlobalOffset` (13).
@@ -3434,6 +5139,18 @@ pub mod nonsemantic_clspvreflection {
             self.z.visit_requirements(f);
         }
     }
+    impl Ids for OpSpecConstantGlobalOffset {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
+        }
+    }
     ///`SpecConstantWorkDim` (14).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSpecConstantWorkDim {
@@ -3443,6 +5160,14 @@ pub mod nonsemantic_clspvreflection {
     impl Requires for self::OpSpecConstantWorkDim {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.dim.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSpecConstantWorkDim {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.dim.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.dim.visit_ids_mut(f);
         }
     }
     ///`PushConstantGlobalOffset` (15).
@@ -3459,6 +5184,16 @@ pub mod nonsemantic_clspvreflection {
             self.size.visit_requirements(f);
         }
     }
+    impl Ids for OpPushConstantGlobalOffset {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+        }
+    }
     ///`PushConstantEnqueuedLocalSize` (16).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPushConstantEnqueuedLocalSize {
@@ -3471,6 +5206,16 @@ pub mod nonsemantic_clspvreflection {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.offset.visit_requirements(f);
             self.size.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPushConstantEnqueuedLocalSize {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
         }
     }
     ///`PushConstantGlobalSize` (17).
@@ -3487,6 +5232,16 @@ pub mod nonsemantic_clspvreflection {
             self.size.visit_requirements(f);
         }
     }
+    impl Ids for OpPushConstantGlobalSize {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+        }
+    }
     ///`PushConstantRegionOffset` (18).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPushConstantRegionOffset {
@@ -3499,6 +5254,16 @@ pub mod nonsemantic_clspvreflection {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.offset.visit_requirements(f);
             self.size.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPushConstantRegionOffset {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
         }
     }
     ///`PushConstantNumWorkgroups` (19).
@@ -3515,6 +5280,16 @@ pub mod nonsemantic_clspvreflection {
             self.size.visit_requirements(f);
         }
     }
+    impl Ids for OpPushConstantNumWorkgroups {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+        }
+    }
     ///`PushConstantRegionGroupOffset` (20).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPushConstantRegionGroupOffset {
@@ -3527,6 +5302,16 @@ pub mod nonsemantic_clspvreflection {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.offset.visit_requirements(f);
             self.size.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPushConstantRegionGroupOffset {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
         }
     }
     ///`ConstantDataStorageBuffer` (21).
@@ -3546,6 +5331,18 @@ pub mod nonsemantic_clspvreflection {
             self.data.visit_requirements(f);
         }
     }
+    impl Ids for OpConstantDataStorageBuffer {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.data.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.data.visit_ids_mut(f);
+        }
+    }
     ///`ConstantDataUniform` (22).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpConstantDataUniform {
@@ -3563,6 +5360,18 @@ pub mod nonsemantic_clspvreflection {
             self.data.visit_requirements(f);
         }
     }
+    impl Ids for OpConstantDataUniform {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.data.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.data.visit_ids_mut(f);
+        }
+    }
     ///`LiteralSampler` (23).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpLiteralSampler {
@@ -3578,6 +5387,18 @@ pub mod nonsemantic_clspvreflection {
             self.descriptor_set.visit_requirements(f);
             self.binding.visit_requirements(f);
             self.mask.visit_requirements(f);
+        }
+    }
+    impl Ids for OpLiteralSampler {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.mask.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.mask.visit_ids_mut(f);
         }
     }
     ///`PropertyRequiredWorkgroupSize` (24).
@@ -3600,6 +5421,20 @@ pub mod nonsemantic_clspvreflection {
             self.z.visit_requirements(f);
         }
     }
+    impl Ids for OpPropertyRequiredWorkgroupSize {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.kernel.visit_ids(f);
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.kernel.visit_ids_mut(f);
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
+        }
+    }
     ///`SpecConstantSubgroupMaxSize` (25).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSpecConstantSubgroupMaxSize {
@@ -3609,6 +5444,14 @@ pub mod nonsemantic_clspvreflection {
     impl Requires for self::OpSpecConstantSubgroupMaxSize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.size.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSpecConstantSubgroupMaxSize {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.size.visit_ids_mut(f);
         }
     }
     ///`ArgumentPointerPushConstant` (26).
@@ -3632,6 +5475,22 @@ pub mod nonsemantic_clspvreflection {
             self.offset.visit_requirements(f);
             self.size.visit_requirements(f);
             self.arg_info.visit_requirements(f);
+        }
+    }
+    impl Ids for OpArgumentPointerPushConstant {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.kernel.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.kernel.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
         }
     }
     ///`ArgumentPointerUniform` (27).
@@ -3663,6 +5522,26 @@ pub mod nonsemantic_clspvreflection {
             self.arg_info.visit_requirements(f);
         }
     }
+    impl Ids for OpArgumentPointerUniform {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.kernel.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.kernel.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
+        }
+    }
     ///`ProgramScopeVariablesStorageBuffer` (28).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpProgramScopeVariablesStorageBuffer {
@@ -3680,6 +5559,18 @@ pub mod nonsemantic_clspvreflection {
             self.data.visit_requirements(f);
         }
     }
+    impl Ids for OpProgramScopeVariablesStorageBuffer {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.data.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.data.visit_ids_mut(f);
+        }
+    }
     ///`ProgramScopeVariablePointerRelocation` (29).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpProgramScopeVariablePointerRelocation {
@@ -3695,6 +5586,18 @@ pub mod nonsemantic_clspvreflection {
             self.object_offset.visit_requirements(f);
             self.pointer_offset.visit_requirements(f);
             self.pointer_size.visit_requirements(f);
+        }
+    }
+    impl Ids for OpProgramScopeVariablePointerRelocation {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.object_offset.visit_ids(f);
+            self.pointer_offset.visit_ids(f);
+            self.pointer_size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.object_offset.visit_ids_mut(f);
+            self.pointer_offset.visit_ids_mut(f);
+            self.pointer_size.visit_ids_mut(f);
         }
     }
     ///`ImageArgumentInfoChannelOrderPushConstant` (30).
@@ -3717,6 +5620,20 @@ pub mod nonsemantic_clspvreflection {
             self.size.visit_requirements(f);
         }
     }
+    impl Ids for OpImageArgumentInfoChannelOrderPushConstant {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.kernel.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.kernel.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+        }
+    }
     ///`ImageArgumentInfoChannelDataTypePushConstant` (31).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpImageArgumentInfoChannelDataTypePushConstant {
@@ -3735,6 +5652,20 @@ pub mod nonsemantic_clspvreflection {
             self.ordinal.visit_requirements(f);
             self.offset.visit_requirements(f);
             self.size.visit_requirements(f);
+        }
+    }
+    impl Ids for OpImageArgumentInfoChannelDataTypePushConstant {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.kernel.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.kernel.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
         }
     }
     ///`ImageArgumentInfoChannelOrderUniform` (32).
@@ -3763,6 +5694,24 @@ pub mod nonsemantic_clspvreflection {
             self.size.visit_requirements(f);
         }
     }
+    impl Ids for OpImageArgumentInfoChannelOrderUniform {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.kernel.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.kernel.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+        }
+    }
     ///`ImageArgumentInfoChannelDataTypeUniform` (33).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpImageArgumentInfoChannelDataTypeUniform {
@@ -3789,6 +5738,24 @@ pub mod nonsemantic_clspvreflection {
             self.size.visit_requirements(f);
         }
     }
+    impl Ids for OpImageArgumentInfoChannelDataTypeUniform {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.kernel.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.kernel.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+        }
+    }
     ///`ArgumentStorageTexelBuffer` (34).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpArgumentStorageTexelBuffer {
@@ -3810,6 +5777,22 @@ pub mod nonsemantic_clspvreflection {
             self.descriptor_set.visit_requirements(f);
             self.binding.visit_requirements(f);
             self.arg_info.visit_requirements(f);
+        }
+    }
+    impl Ids for OpArgumentStorageTexelBuffer {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
         }
     }
     ///`ArgumentUniformTexelBuffer` (35).
@@ -3835,6 +5818,22 @@ pub mod nonsemantic_clspvreflection {
             self.arg_info.visit_requirements(f);
         }
     }
+    impl Ids for OpArgumentUniformTexelBuffer {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.decl.visit_ids(f);
+            self.ordinal.visit_ids(f);
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.arg_info.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.decl.visit_ids_mut(f);
+            self.ordinal.visit_ids_mut(f);
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.arg_info.visit_ids_mut(f);
+        }
+    }
     ///`ConstantDataPointerPushConstant` (36).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpConstantDataPointerPushConstant {
@@ -3850,6 +5849,18 @@ pub mod nonsemantic_clspvreflection {
             self.offset.visit_requirements(f);
             self.size.visit_requirements(f);
             self.data.visit_requirements(f);
+        }
+    }
+    impl Ids for OpConstantDataPointerPushConstant {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.data.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.data.visit_ids_mut(f);
         }
     }
     ///`ProgramScopeVariablePointerPushConstant` (37).
@@ -3869,6 +5880,18 @@ pub mod nonsemantic_clspvreflection {
             self.data.visit_requirements(f);
         }
     }
+    impl Ids for OpProgramScopeVariablePointerPushConstant {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.data.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.data.visit_ids_mut(f);
+        }
+    }
     ///`PrintfInfo` (38).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPrintfInfo {
@@ -3884,6 +5907,18 @@ pub mod nonsemantic_clspvreflection {
             self.printf_id.visit_requirements(f);
             self.format_string.visit_requirements(f);
             self.argument_sizes.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPrintfInfo {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.printf_id.visit_ids(f);
+            self.format_string.visit_ids(f);
+            self.argument_sizes.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.printf_id.visit_ids_mut(f);
+            self.format_string.visit_ids_mut(f);
+            self.argument_sizes.visit_ids_mut(f);
         }
     }
     ///`PrintfBufferStorageBuffer` (39).
@@ -3903,6 +5938,18 @@ pub mod nonsemantic_clspvreflection {
             self.buffer_size.visit_requirements(f);
         }
     }
+    impl Ids for OpPrintfBufferStorageBuffer {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.descriptor_set.visit_ids(f);
+            self.binding.visit_ids(f);
+            self.buffer_size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.descriptor_set.visit_ids_mut(f);
+            self.binding.visit_ids_mut(f);
+            self.buffer_size.visit_ids_mut(f);
+        }
+    }
     ///`PrintfBufferPointerPushConstant` (40).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPrintfBufferPointerPushConstant {
@@ -3918,6 +5965,18 @@ pub mod nonsemantic_clspvreflection {
             self.offset.visit_requirements(f);
             self.size.visit_requirements(f);
             self.buffer_size.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPrintfBufferPointerPushConstant {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.buffer_size.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.buffer_size.visit_ids_mut(f);
         }
     }
     /// One instruction of this set.
@@ -4226,6 +6285,100 @@ pub mod nonsemantic_clspvreflection {
             }
         }
     }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::Kernel(op) => op.visit_ids(f),
+                Self::ArgumentInfo(op) => op.visit_ids(f),
+                Self::ArgumentStorageBuffer(op) => op.visit_ids(f),
+                Self::ArgumentUniform(op) => op.visit_ids(f),
+                Self::ArgumentPodStorageBuffer(op) => op.visit_ids(f),
+                Self::ArgumentPodUniform(op) => op.visit_ids(f),
+                Self::ArgumentPodPushConstant(op) => op.visit_ids(f),
+                Self::ArgumentSampledImage(op) => op.visit_ids(f),
+                Self::ArgumentStorageImage(op) => op.visit_ids(f),
+                Self::ArgumentSampler(op) => op.visit_ids(f),
+                Self::ArgumentWorkgroup(op) => op.visit_ids(f),
+                Self::SpecConstantWorkgroupSize(op) => op.visit_ids(f),
+                Self::SpecConstantGlobalOffset(op) => op.visit_ids(f),
+                Self::SpecConstantWorkDim(op) => op.visit_ids(f),
+                Self::PushConstantGlobalOffset(op) => op.visit_ids(f),
+                Self::PushConstantEnqueuedLocalSize(op) => op.visit_ids(f),
+                Self::PushConstantGlobalSize(op) => op.visit_ids(f),
+                Self::PushConstantRegionOffset(op) => op.visit_ids(f),
+                Self::PushConstantNumWorkgroups(op) => op.visit_ids(f),
+                Self::PushConstantRegionGroupOffset(op) => op.visit_ids(f),
+                Self::ConstantDataStorageBuffer(op) => op.visit_ids(f),
+                Self::ConstantDataUniform(op) => op.visit_ids(f),
+                Self::LiteralSampler(op) => op.visit_ids(f),
+                Self::PropertyRequiredWorkgroupSize(op) => op.visit_ids(f),
+                Self::SpecConstantSubgroupMaxSize(op) => op.visit_ids(f),
+                Self::ArgumentPointerPushConstant(op) => op.visit_ids(f),
+                Self::ArgumentPointerUniform(op) => op.visit_ids(f),
+                Self::ProgramScopeVariablesStorageBuffer(op) => op.visit_ids(f),
+                Self::ProgramScopeVariablePointerRelocation(op) => op.visit_ids(f),
+                Self::ImageArgumentInfoChannelOrderPushConstant(op) => op.visit_ids(f),
+                Self::ImageArgumentInfoChannelDataTypePushConstant(op) => op.visit_ids(f),
+                Self::ImageArgumentInfoChannelOrderUniform(op) => op.visit_ids(f),
+                Self::ImageArgumentInfoChannelDataTypeUniform(op) => op.visit_ids(f),
+                Self::ArgumentStorageTexelBuffer(op) => op.visit_ids(f),
+                Self::ArgumentUniformTexelBuffer(op) => op.visit_ids(f),
+                Self::ConstantDataPointerPushConstant(op) => op.visit_ids(f),
+                Self::ProgramScopeVariablePointerPushConstant(op) => op.visit_ids(f),
+                Self::PrintfInfo(op) => op.visit_ids(f),
+                Self::PrintfBufferStorageBuffer(op) => op.visit_ids(f),
+                Self::PrintfBufferPointerPushConstant(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::Kernel(op) => op.visit_ids_mut(f),
+                Self::ArgumentInfo(op) => op.visit_ids_mut(f),
+                Self::ArgumentStorageBuffer(op) => op.visit_ids_mut(f),
+                Self::ArgumentUniform(op) => op.visit_ids_mut(f),
+                Self::ArgumentPodStorageBuffer(op) => op.visit_ids_mut(f),
+                Self::ArgumentPodUniform(op) => op.visit_ids_mut(f),
+                Self::ArgumentPodPushConstant(op) => op.visit_ids_mut(f),
+                Self::ArgumentSampledImage(op) => op.visit_ids_mut(f),
+                Self::ArgumentStorageImage(op) => op.visit_ids_mut(f),
+                Self::ArgumentSampler(op) => op.visit_ids_mut(f),
+                Self::ArgumentWorkgroup(op) => op.visit_ids_mut(f),
+                Self::SpecConstantWorkgroupSize(op) => op.visit_ids_mut(f),
+                Self::SpecConstantGlobalOffset(op) => op.visit_ids_mut(f),
+                Self::SpecConstantWorkDim(op) => op.visit_ids_mut(f),
+                Self::PushConstantGlobalOffset(op) => op.visit_ids_mut(f),
+                Self::PushConstantEnqueuedLocalSize(op) => op.visit_ids_mut(f),
+                Self::PushConstantGlobalSize(op) => op.visit_ids_mut(f),
+                Self::PushConstantRegionOffset(op) => op.visit_ids_mut(f),
+                Self::PushConstantNumWorkgroups(op) => op.visit_ids_mut(f),
+                Self::PushConstantRegionGroupOffset(op) => op.visit_ids_mut(f),
+                Self::ConstantDataStorageBuffer(op) => op.visit_ids_mut(f),
+                Self::ConstantDataUniform(op) => op.visit_ids_mut(f),
+                Self::LiteralSampler(op) => op.visit_ids_mut(f),
+                Self::PropertyRequiredWorkgroupSize(op) => op.visit_ids_mut(f),
+                Self::SpecConstantSubgroupMaxSize(op) => op.visit_ids_mut(f),
+                Self::ArgumentPointerPushConstant(op) => op.visit_ids_mut(f),
+                Self::ArgumentPointerUniform(op) => op.visit_ids_mut(f),
+                Self::ProgramScopeVariablesStorageBuffer(op) => op.visit_ids_mut(f),
+                Self::ProgramScopeVariablePointerRelocation(op) => op.visit_ids_mut(f),
+                Self::ImageArgumentInfoChannelOrderPushConstant(op) => {
+                    op.visit_ids_mut(f)
+                }
+                Self::ImageArgumentInfoChannelDataTypePushConstant(op) => {
+                    op.visit_ids_mut(f)
+                }
+                Self::ImageArgumentInfoChannelOrderUniform(op) => op.visit_ids_mut(f),
+                Self::ImageArgumentInfoChannelDataTypeUniform(op) => op.visit_ids_mut(f),
+                Self::ArgumentStorageTexelBuffer(op) => op.visit_ids_mut(f),
+                Self::ArgumentUniformTexelBuffer(op) => op.visit_ids_mut(f),
+                Self::ConstantDataPointerPushConstant(op) => op.visit_ids_mut(f),
+                Self::ProgramScopeVariablePointerPushConstant(op) => op.visit_ids_mut(f),
+                Self::PrintfInfo(op) => op.visit_ids_mut(f),
+                Self::PrintfBufferStorageBuffer(op) => op.visit_ids_mut(f),
+                Self::PrintfBufferPointerPushConstant(op) => op.visit_ids_mut(f),
+            }
+        }
+    }
     static AVAIL_0: crate::grammar::Availability = crate::grammar::Availability {
         version: Some(crate::grammar::Version(1u8, 0u8)),
         last_version: None,
@@ -4253,6 +6406,16 @@ pub mod nonsemantic_debugprintf {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.format.visit_requirements(f);
             self.refs.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugPrintf {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.format.visit_ids(f);
+            self.refs.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.format.visit_ids_mut(f);
+            self.refs.visit_ids_mut(f);
         }
     }
     /// One instruction of this set.
@@ -4286,6 +6449,18 @@ pub mod nonsemantic_debugprintf {
             f(self.availability());
             match self {
                 Self::DebugPrintf(op) => op.visit_requirements(f),
+            }
+        }
+    }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::DebugPrintf(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::DebugPrintf(op) => op.visit_ids_mut(f),
             }
         }
     }
@@ -4485,6 +6660,7 @@ pub mod nonsemantic_shader_debuginfo_100 {
             visit_bits(self.0, Self::bit_availability, f);
         }
     }
+    impl Ids for DebugInfoFlags {}
     ///The `BuildIdentifierFlags` bit-enum kind of the SPIR-V grammar: a set of flags.
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
     pub struct BuildIdentifierFlags(pub u32);
@@ -4573,6 +6749,7 @@ pub mod nonsemantic_shader_debuginfo_100 {
             visit_bits(self.0, Self::bit_availability, f);
         }
     }
+    impl Ids for BuildIdentifierFlags {}
     ///The `DebugBaseTypeAttributeEncoding` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -4683,6 +6860,7 @@ pub mod nonsemantic_shader_debuginfo_100 {
             f(self.availability());
         }
     }
+    impl Ids for DebugBaseTypeAttributeEncoding {}
     ///The `DebugCompositeType` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -4758,6 +6936,7 @@ pub mod nonsemantic_shader_debuginfo_100 {
             f(self.availability());
         }
     }
+    impl Ids for DebugCompositeType {}
     ///The `DebugTypeQualifier` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -4840,6 +7019,7 @@ pub mod nonsemantic_shader_debuginfo_100 {
             f(self.availability());
         }
     }
+    impl Ids for DebugTypeQualifier {}
     ///The `DebugOperation` operand kind of the SPIR-V grammar.
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub enum DebugOperation {
@@ -4965,6 +7145,56 @@ pub mod nonsemantic_shader_debuginfo_100 {
             }
         }
     }
+    impl Ids for DebugOperation {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::Deref => {}
+                Self::Plus => {}
+                Self::Minus => {}
+                Self::PlusUconst(p0) => {
+                    p0.visit_ids(f);
+                }
+                Self::BitPiece(p0, p1) => {
+                    p0.visit_ids(f);
+                    p1.visit_ids(f);
+                }
+                Self::Swap => {}
+                Self::Xderef => {}
+                Self::StackValue => {}
+                Self::Constu(p0) => {
+                    p0.visit_ids(f);
+                }
+                Self::Fragment(p0, p1) => {
+                    p0.visit_ids(f);
+                    p1.visit_ids(f);
+                }
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::Deref => {}
+                Self::Plus => {}
+                Self::Minus => {}
+                Self::PlusUconst(p0) => {
+                    p0.visit_ids_mut(f);
+                }
+                Self::BitPiece(p0, p1) => {
+                    p0.visit_ids_mut(f);
+                    p1.visit_ids_mut(f);
+                }
+                Self::Swap => {}
+                Self::Xderef => {}
+                Self::StackValue => {}
+                Self::Constu(p0) => {
+                    p0.visit_ids_mut(f);
+                }
+                Self::Fragment(p0, p1) => {
+                    p0.visit_ids_mut(f);
+                    p1.visit_ids_mut(f);
+                }
+            }
+        }
+    }
     ///The `DebugImportedEntity` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -5033,11 +7263,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
             f(self.availability());
         }
     }
+    impl Ids for DebugImportedEntity {}
     ///`DebugInfoNone` (0).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugInfoNone {}
     impl Requires for self::OpDebugInfoNone {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
+    }
+    impl Ids for OpDebugInfoNone {
+        fn visit_ids(&self, _f: &mut dyn FnMut(Id)) {}
+        fn visit_ids_mut(&mut self, _f: &mut dyn FnMut(&mut Id)) {}
     }
     ///`DebugCompilationUnit` (1).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -5057,6 +7292,20 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.dwarf_version.visit_requirements(f);
             self.source.visit_requirements(f);
             self.language.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugCompilationUnit {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.version.visit_ids(f);
+            self.dwarf_version.visit_ids(f);
+            self.source.visit_ids(f);
+            self.language.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.version.visit_ids_mut(f);
+            self.dwarf_version.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.language.visit_ids_mut(f);
         }
     }
     ///`DebugTypeBasic` (2).
@@ -5079,6 +7328,20 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.flags.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeBasic {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.size.visit_ids(f);
+            self.encoding.visit_ids(f);
+            self.flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.encoding.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypePointer` (3).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypePointer {
@@ -5096,6 +7359,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.flags.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypePointer {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.storage_class.visit_ids(f);
+            self.flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.storage_class.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeQualifier` (4).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeQualifier {
@@ -5108,6 +7383,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
             self.type_qualifier.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeQualifier {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.type_qualifier.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.type_qualifier.visit_ids_mut(f);
         }
     }
     ///`DebugTypeArray` (5).
@@ -5124,6 +7409,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.component_counts.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeArray {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.component_counts.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.component_counts.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeVector` (6).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeVector {
@@ -5136,6 +7431,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
             self.component_count.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeVector {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.component_count.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.component_count.visit_ids_mut(f);
         }
     }
     ///`DebugTypedef` (7).
@@ -5164,6 +7469,24 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypedef {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.base_type.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.base_type.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeFunction` (8).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeFunction {
@@ -5179,6 +7502,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.flags.visit_requirements(f);
             self.return_type.visit_requirements(f);
             self.parameter_types.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeFunction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.flags.visit_ids(f);
+            self.return_type.visit_ids(f);
+            self.parameter_types.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.flags.visit_ids_mut(f);
+            self.return_type.visit_ids_mut(f);
+            self.parameter_types.visit_ids_mut(f);
         }
     }
     ///`DebugTypeEnum` (9).
@@ -5214,6 +7549,30 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.size.visit_requirements(f);
             self.flags.visit_requirements(f);
             self.values.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeEnum {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.underlying_type.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.values.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.underlying_type.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.values.visit_ids_mut(f);
         }
     }
     ///`DebugTypeComposite` (10).
@@ -5254,6 +7613,32 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.members.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeComposite {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.tag.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.members.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.tag.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.members.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeMember` (11).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeMember {
@@ -5289,6 +7674,30 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.value.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeMember {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.value.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeInheritance` (12).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeInheritance {
@@ -5309,6 +7718,20 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.flags.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeInheritance {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.parent.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.parent.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypePtrToMember` (13).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypePtrToMember {
@@ -5323,6 +7746,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypePtrToMember {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.member_type.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.member_type.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeTemplate` (14).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeTemplate {
@@ -5335,6 +7768,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.target.visit_requirements(f);
             self.parameters.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeTemplate {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.target.visit_ids(f);
+            self.parameters.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.target.visit_ids_mut(f);
+            self.parameters.visit_ids_mut(f);
         }
     }
     ///`DebugTypeTemplateParameter` (15).
@@ -5363,6 +7806,24 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.column.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeTemplateParameter {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.actual_type.visit_ids(f);
+            self.value.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.actual_type.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeTemplateTemplateParameter` (16).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeTemplateTemplateParameter {
@@ -5386,6 +7847,22 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.column.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeTemplateTemplateParameter {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.template_name.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.template_name.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeTemplateParameterPack` (17).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeTemplateParameterPack {
@@ -5407,6 +7884,22 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.line.visit_requirements(f);
             self.column.visit_requirements(f);
             self.template_parameters.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeTemplateParameterPack {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.template_parameters.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.template_parameters.visit_ids_mut(f);
         }
     }
     ///`DebugGlobalVariable` (18).
@@ -5447,6 +7940,32 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.static_member_declaration.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugGlobalVariable {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.variable.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.static_member_declaration.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.variable.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.static_member_declaration.visit_ids_mut(f);
+        }
+    }
     ///`DebugFunctionDeclaration` (19).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugFunctionDeclaration {
@@ -5477,6 +7996,28 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.parent.visit_requirements(f);
             self.linkage_name.visit_requirements(f);
             self.flags.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugFunctionDeclaration {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
         }
     }
     ///`DebugFunction` (20).
@@ -5517,6 +8058,32 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.declaration.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugFunction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.scope_line.visit_ids(f);
+            self.declaration.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.scope_line.visit_ids_mut(f);
+            self.declaration.visit_ids_mut(f);
+        }
+    }
     ///`DebugLexicalBlock` (21).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugLexicalBlock {
@@ -5540,6 +8107,22 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.name.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugLexicalBlock {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.name.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.name.visit_ids_mut(f);
+        }
+    }
     ///`DebugLexicalBlockDiscriminator` (22).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugLexicalBlockDiscriminator {
@@ -5557,6 +8140,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugLexicalBlockDiscriminator {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.discriminator.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.discriminator.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugScope` (23).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugScope {
@@ -5571,11 +8166,25 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.inlined_at.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugScope {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.scope.visit_ids(f);
+            self.inlined_at.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.scope.visit_ids_mut(f);
+            self.inlined_at.visit_ids_mut(f);
+        }
+    }
     ///`DebugNoScope` (24).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugNoScope {}
     impl Requires for self::OpDebugNoScope {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
+    }
+    impl Ids for OpDebugNoScope {
+        fn visit_ids(&self, _f: &mut dyn FnMut(Id)) {}
+        fn visit_ids_mut(&mut self, _f: &mut dyn FnMut(&mut Id)) {}
     }
     ///`DebugInlinedAt` (25).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -5592,6 +8201,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.line.visit_requirements(f);
             self.scope.visit_requirements(f);
             self.inlined.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugInlinedAt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.line.visit_ids(f);
+            self.scope.visit_ids(f);
+            self.inlined.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.line.visit_ids_mut(f);
+            self.scope.visit_ids_mut(f);
+            self.inlined.visit_ids_mut(f);
         }
     }
     ///`DebugLocalVariable` (26).
@@ -5626,6 +8247,28 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.arg_number.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugLocalVariable {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.arg_number.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.arg_number.visit_ids_mut(f);
+        }
+    }
     ///`DebugInlinedVariable` (27).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugInlinedVariable {
@@ -5638,6 +8281,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.variable.visit_requirements(f);
             self.inlined.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugInlinedVariable {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.variable.visit_ids(f);
+            self.inlined.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.variable.visit_ids_mut(f);
+            self.inlined.visit_ids_mut(f);
         }
     }
     ///`DebugDeclare` (28).
@@ -5660,6 +8313,20 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.indexes.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugDeclare {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.local_variable.visit_ids(f);
+            self.variable.visit_ids(f);
+            self.expression.visit_ids(f);
+            self.indexes.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.local_variable.visit_ids_mut(f);
+            self.variable.visit_ids_mut(f);
+            self.expression.visit_ids_mut(f);
+            self.indexes.visit_ids_mut(f);
+        }
+    }
     ///`DebugValue` (29).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugValue {
@@ -5680,6 +8347,20 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.indexes.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugValue {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.local_variable.visit_ids(f);
+            self.value.visit_ids(f);
+            self.expression.visit_ids(f);
+            self.indexes.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.local_variable.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+            self.expression.visit_ids_mut(f);
+            self.indexes.visit_ids_mut(f);
+        }
+    }
     ///`DebugOperation` (30).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugOperation {
@@ -5694,6 +8375,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.operands.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugOperation {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.op_code.visit_ids(f);
+            self.operands.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.op_code.visit_ids_mut(f);
+            self.operands.visit_ids_mut(f);
+        }
+    }
     ///`DebugExpression` (31).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugExpression {
@@ -5703,6 +8394,14 @@ pub mod nonsemantic_shader_debuginfo_100 {
     impl Requires for self::OpDebugExpression {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.operands.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugExpression {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.operands.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.operands.visit_ids_mut(f);
         }
     }
     ///`DebugMacroDef` (32).
@@ -5725,6 +8424,20 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.value.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugMacroDef {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.name.visit_ids(f);
+            self.value.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.name.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+        }
+    }
     ///`DebugMacroUndef` (33).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugMacroUndef {
@@ -5740,6 +8453,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.source.visit_requirements(f);
             self.line.visit_requirements(f);
             self.macro_.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugMacroUndef {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.macro_.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.macro_.visit_ids_mut(f);
         }
     }
     ///`DebugImportedEntity` (34).
@@ -5771,6 +8496,26 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugImportedEntity {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.tag.visit_ids(f);
+            self.source.visit_ids(f);
+            self.entity.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.tag.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.entity.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugSource` (35).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugSource {
@@ -5783,6 +8528,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.file.visit_requirements(f);
             self.text.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugSource {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.file.visit_ids(f);
+            self.text.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.file.visit_ids_mut(f);
+            self.text.visit_ids_mut(f);
         }
     }
     ///`DebugFunctionDefinition` (101).
@@ -5799,6 +8554,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.definition.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugFunctionDefinition {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.function.visit_ids(f);
+            self.definition.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.function.visit_ids_mut(f);
+            self.definition.visit_ids_mut(f);
+        }
+    }
     ///`DebugSourceContinued` (102).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugSourceContinued {
@@ -5808,6 +8573,14 @@ pub mod nonsemantic_shader_debuginfo_100 {
     impl Requires for self::OpDebugSourceContinued {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.text.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugSourceContinued {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.text.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.text.visit_ids_mut(f);
         }
     }
     ///`DebugLine` (103).
@@ -5833,11 +8606,31 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.column_end.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugLine {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.line_start.visit_ids(f);
+            self.line_end.visit_ids(f);
+            self.column_start.visit_ids(f);
+            self.column_end.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.line_start.visit_ids_mut(f);
+            self.line_end.visit_ids_mut(f);
+            self.column_start.visit_ids_mut(f);
+            self.column_end.visit_ids_mut(f);
+        }
+    }
     ///`DebugNoLine` (104).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugNoLine {}
     impl Requires for self::OpDebugNoLine {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
+    }
+    impl Ids for OpDebugNoLine {
+        fn visit_ids(&self, _f: &mut dyn FnMut(Id)) {}
+        fn visit_ids_mut(&mut self, _f: &mut dyn FnMut(&mut Id)) {}
     }
     ///`DebugBuildIdentifier` (105).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -5853,6 +8646,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.flags.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugBuildIdentifier {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.identifier.visit_ids(f);
+            self.flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.identifier.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+        }
+    }
     ///`DebugStoragePath` (106).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugStoragePath {
@@ -5862,6 +8665,14 @@ pub mod nonsemantic_shader_debuginfo_100 {
     impl Requires for self::OpDebugStoragePath {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.path.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugStoragePath {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.path.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.path.visit_ids_mut(f);
         }
     }
     ///`DebugEntryPoint` (107).
@@ -5884,6 +8695,20 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.command_line_arguments.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugEntryPoint {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.entry_point.visit_ids(f);
+            self.compilation_unit.visit_ids(f);
+            self.compiler_signature.visit_ids(f);
+            self.command_line_arguments.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.entry_point.visit_ids_mut(f);
+            self.compilation_unit.visit_ids_mut(f);
+            self.compiler_signature.visit_ids_mut(f);
+            self.command_line_arguments.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeMatrix` (108).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeMatrix {
@@ -5899,6 +8724,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
             self.vector_type.visit_requirements(f);
             self.vector_count.visit_requirements(f);
             self.column_major.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeMatrix {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.vector_type.visit_ids(f);
+            self.vector_count.visit_ids(f);
+            self.column_major.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.vector_type.visit_ids_mut(f);
+            self.vector_count.visit_ids_mut(f);
+            self.column_major.visit_ids_mut(f);
         }
     }
     /// One instruction of this set.
@@ -6199,6 +9036,104 @@ pub mod nonsemantic_shader_debuginfo_100 {
             }
         }
     }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::DebugInfoNone(op) => op.visit_ids(f),
+                Self::DebugCompilationUnit(op) => op.visit_ids(f),
+                Self::DebugTypeBasic(op) => op.visit_ids(f),
+                Self::DebugTypePointer(op) => op.visit_ids(f),
+                Self::DebugTypeQualifier(op) => op.visit_ids(f),
+                Self::DebugTypeArray(op) => op.visit_ids(f),
+                Self::DebugTypeVector(op) => op.visit_ids(f),
+                Self::DebugTypedef(op) => op.visit_ids(f),
+                Self::DebugTypeFunction(op) => op.visit_ids(f),
+                Self::DebugTypeEnum(op) => op.visit_ids(f),
+                Self::DebugTypeComposite(op) => op.visit_ids(f),
+                Self::DebugTypeMember(op) => op.visit_ids(f),
+                Self::DebugTypeInheritance(op) => op.visit_ids(f),
+                Self::DebugTypePtrToMember(op) => op.visit_ids(f),
+                Self::DebugTypeTemplate(op) => op.visit_ids(f),
+                Self::DebugTypeTemplateParameter(op) => op.visit_ids(f),
+                Self::DebugTypeTemplateTemplateParameter(op) => op.visit_ids(f),
+                Self::DebugTypeTemplateParameterPack(op) => op.visit_ids(f),
+                Self::DebugGlobalVariable(op) => op.visit_ids(f),
+                Self::DebugFunctionDeclaration(op) => op.visit_ids(f),
+                Self::DebugFunction(op) => op.visit_ids(f),
+                Self::DebugLexicalBlock(op) => op.visit_ids(f),
+                Self::DebugLexicalBlockDiscriminator(op) => op.visit_ids(f),
+                Self::DebugScope(op) => op.visit_ids(f),
+                Self::DebugNoScope(op) => op.visit_ids(f),
+                Self::DebugInlinedAt(op) => op.visit_ids(f),
+                Self::DebugLocalVariable(op) => op.visit_ids(f),
+                Self::DebugInlinedVariable(op) => op.visit_ids(f),
+                Self::DebugDeclare(op) => op.visit_ids(f),
+                Self::DebugValue(op) => op.visit_ids(f),
+                Self::DebugOperation(op) => op.visit_ids(f),
+                Self::DebugExpression(op) => op.visit_ids(f),
+                Self::DebugMacroDef(op) => op.visit_ids(f),
+                Self::DebugMacroUndef(op) => op.visit_ids(f),
+                Self::DebugImportedEntity(op) => op.visit_ids(f),
+                Self::DebugSource(op) => op.visit_ids(f),
+                Self::DebugFunctionDefinition(op) => op.visit_ids(f),
+                Self::DebugSourceContinued(op) => op.visit_ids(f),
+                Self::DebugLine(op) => op.visit_ids(f),
+                Self::DebugNoLine(op) => op.visit_ids(f),
+                Self::DebugBuildIdentifier(op) => op.visit_ids(f),
+                Self::DebugStoragePath(op) => op.visit_ids(f),
+                Self::DebugEntryPoint(op) => op.visit_ids(f),
+                Self::DebugTypeMatrix(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::DebugInfoNone(op) => op.visit_ids_mut(f),
+                Self::DebugCompilationUnit(op) => op.visit_ids_mut(f),
+                Self::DebugTypeBasic(op) => op.visit_ids_mut(f),
+                Self::DebugTypePointer(op) => op.visit_ids_mut(f),
+                Self::DebugTypeQualifier(op) => op.visit_ids_mut(f),
+                Self::DebugTypeArray(op) => op.visit_ids_mut(f),
+                Self::DebugTypeVector(op) => op.visit_ids_mut(f),
+                Self::DebugTypedef(op) => op.visit_ids_mut(f),
+                Self::DebugTypeFunction(op) => op.visit_ids_mut(f),
+                Self::DebugTypeEnum(op) => op.visit_ids_mut(f),
+                Self::DebugTypeComposite(op) => op.visit_ids_mut(f),
+                Self::DebugTypeMember(op) => op.visit_ids_mut(f),
+                Self::DebugTypeInheritance(op) => op.visit_ids_mut(f),
+                Self::DebugTypePtrToMember(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplate(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplateParameter(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplateTemplateParameter(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplateParameterPack(op) => op.visit_ids_mut(f),
+                Self::DebugGlobalVariable(op) => op.visit_ids_mut(f),
+                Self::DebugFunctionDeclaration(op) => op.visit_ids_mut(f),
+                Self::DebugFunction(op) => op.visit_ids_mut(f),
+                Self::DebugLexicalBlock(op) => op.visit_ids_mut(f),
+                Self::DebugLexicalBlockDiscriminator(op) => op.visit_ids_mut(f),
+                Self::DebugScope(op) => op.visit_ids_mut(f),
+                Self::DebugNoScope(op) => op.visit_ids_mut(f),
+                Self::DebugInlinedAt(op) => op.visit_ids_mut(f),
+                Self::DebugLocalVariable(op) => op.visit_ids_mut(f),
+                Self::DebugInlinedVariable(op) => op.visit_ids_mut(f),
+                Self::DebugDeclare(op) => op.visit_ids_mut(f),
+                Self::DebugValue(op) => op.visit_ids_mut(f),
+                Self::DebugOperation(op) => op.visit_ids_mut(f),
+                Self::DebugExpression(op) => op.visit_ids_mut(f),
+                Self::DebugMacroDef(op) => op.visit_ids_mut(f),
+                Self::DebugMacroUndef(op) => op.visit_ids_mut(f),
+                Self::DebugImportedEntity(op) => op.visit_ids_mut(f),
+                Self::DebugSource(op) => op.visit_ids_mut(f),
+                Self::DebugFunctionDefinition(op) => op.visit_ids_mut(f),
+                Self::DebugSourceContinued(op) => op.visit_ids_mut(f),
+                Self::DebugLine(op) => op.visit_ids_mut(f),
+                Self::DebugNoLine(op) => op.visit_ids_mut(f),
+                Self::DebugBuildIdentifier(op) => op.visit_ids_mut(f),
+                Self::DebugStoragePath(op) => op.visit_ids_mut(f),
+                Self::DebugEntryPoint(op) => op.visit_ids_mut(f),
+                Self::DebugTypeMatrix(op) => op.visit_ids_mut(f),
+            }
+        }
+    }
     static AVAIL_0: crate::grammar::Availability = crate::grammar::Availability {
         version: Some(crate::grammar::Version(1u8, 0u8)),
         last_version: None,
@@ -6390,6 +9325,7 @@ pub mod opencl_debuginfo_100 {
             visit_bits(self.0, Self::bit_availability, f);
         }
     }
+    impl Ids for DebugInfoFlags {}
     ///The `DebugBaseTypeAttributeEncoding` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -6500,6 +9436,7 @@ pub mod opencl_debuginfo_100 {
             f(self.availability());
         }
     }
+    impl Ids for DebugBaseTypeAttributeEncoding {}
     ///The `DebugCompositeType` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -6575,6 +9512,7 @@ pub mod opencl_debuginfo_100 {
             f(self.availability());
         }
     }
+    impl Ids for DebugCompositeType {}
     ///The `DebugTypeQualifier` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -6657,6 +9595,7 @@ pub mod opencl_debuginfo_100 {
             f(self.availability());
         }
     }
+    impl Ids for DebugTypeQualifier {}
     ///The `DebugOperation` operand kind of the SPIR-V grammar.
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub enum DebugOperation {
@@ -6782,6 +9721,56 @@ pub mod opencl_debuginfo_100 {
             }
         }
     }
+    impl Ids for DebugOperation {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::Deref => {}
+                Self::Plus => {}
+                Self::Minus => {}
+                Self::PlusUconst(p0) => {
+                    p0.visit_ids(f);
+                }
+                Self::BitPiece(p0, p1) => {
+                    p0.visit_ids(f);
+                    p1.visit_ids(f);
+                }
+                Self::Swap => {}
+                Self::Xderef => {}
+                Self::StackValue => {}
+                Self::Constu(p0) => {
+                    p0.visit_ids(f);
+                }
+                Self::Fragment(p0, p1) => {
+                    p0.visit_ids(f);
+                    p1.visit_ids(f);
+                }
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::Deref => {}
+                Self::Plus => {}
+                Self::Minus => {}
+                Self::PlusUconst(p0) => {
+                    p0.visit_ids_mut(f);
+                }
+                Self::BitPiece(p0, p1) => {
+                    p0.visit_ids_mut(f);
+                    p1.visit_ids_mut(f);
+                }
+                Self::Swap => {}
+                Self::Xderef => {}
+                Self::StackValue => {}
+                Self::Constu(p0) => {
+                    p0.visit_ids_mut(f);
+                }
+                Self::Fragment(p0, p1) => {
+                    p0.visit_ids_mut(f);
+                    p1.visit_ids_mut(f);
+                }
+            }
+        }
+    }
     ///The `DebugImportedEntity` operand kind of the SPIR-V grammar.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     #[repr(u32)]
@@ -6850,11 +9839,16 @@ pub mod opencl_debuginfo_100 {
             f(self.availability());
         }
     }
+    impl Ids for DebugImportedEntity {}
     ///`DebugInfoNone` (0).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugInfoNone {}
     impl Requires for self::OpDebugInfoNone {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
+    }
+    impl Ids for OpDebugInfoNone {
+        fn visit_ids(&self, _f: &mut dyn FnMut(Id)) {}
+        fn visit_ids_mut(&mut self, _f: &mut dyn FnMut(&mut Id)) {}
     }
     ///`DebugCompilationUnit` (1).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6876,6 +9870,20 @@ pub mod opencl_debuginfo_100 {
             self.language.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugCompilationUnit {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.version.visit_ids(f);
+            self.dwarf_version.visit_ids(f);
+            self.source.visit_ids(f);
+            self.language.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.version.visit_ids_mut(f);
+            self.dwarf_version.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.language.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeBasic` (2).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeBasic {
@@ -6891,6 +9899,18 @@ pub mod opencl_debuginfo_100 {
             self.name.visit_requirements(f);
             self.size.visit_requirements(f);
             self.encoding.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeBasic {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.size.visit_ids(f);
+            self.encoding.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.encoding.visit_ids_mut(f);
         }
     }
     ///`DebugTypePointer` (3).
@@ -6910,6 +9930,18 @@ pub mod opencl_debuginfo_100 {
             self.flags.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypePointer {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.storage_class.visit_ids(f);
+            self.flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.storage_class.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeQualifier` (4).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeQualifier {
@@ -6922,6 +9954,16 @@ pub mod opencl_debuginfo_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
             self.type_qualifier.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeQualifier {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.type_qualifier.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.type_qualifier.visit_ids_mut(f);
         }
     }
     ///`DebugTypeArray` (5).
@@ -6938,6 +9980,16 @@ pub mod opencl_debuginfo_100 {
             self.component_counts.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeArray {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.component_counts.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.component_counts.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeVector` (6).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeVector {
@@ -6950,6 +10002,16 @@ pub mod opencl_debuginfo_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
             self.component_count.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeVector {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.base_type.visit_ids(f);
+            self.component_count.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.base_type.visit_ids_mut(f);
+            self.component_count.visit_ids_mut(f);
         }
     }
     ///`DebugTypedef` (7).
@@ -6978,6 +10040,24 @@ pub mod opencl_debuginfo_100 {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypedef {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.base_type.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.base_type.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeFunction` (8).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeFunction {
@@ -6993,6 +10073,18 @@ pub mod opencl_debuginfo_100 {
             self.flags.visit_requirements(f);
             self.return_type.visit_requirements(f);
             self.parameter_types.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeFunction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.flags.visit_ids(f);
+            self.return_type.visit_ids(f);
+            self.parameter_types.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.flags.visit_ids_mut(f);
+            self.return_type.visit_ids_mut(f);
+            self.parameter_types.visit_ids_mut(f);
         }
     }
     ///`DebugTypeEnum` (9).
@@ -7028,6 +10120,30 @@ pub mod opencl_debuginfo_100 {
             self.size.visit_requirements(f);
             self.flags.visit_requirements(f);
             self.values.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeEnum {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.underlying_type.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.values.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.underlying_type.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.values.visit_ids_mut(f);
         }
     }
     ///`DebugTypeComposite` (10).
@@ -7068,6 +10184,32 @@ pub mod opencl_debuginfo_100 {
             self.members.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeComposite {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.tag.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.members.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.tag.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.members.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeMember` (11).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeMember {
@@ -7106,6 +10248,32 @@ pub mod opencl_debuginfo_100 {
             self.value.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeMember {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.value.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeInheritance` (12).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeInheritance {
@@ -7129,6 +10297,22 @@ pub mod opencl_debuginfo_100 {
             self.flags.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeInheritance {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.child.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.size.visit_ids(f);
+            self.flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.child.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.size.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypePtrToMember` (13).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypePtrToMember {
@@ -7143,6 +10327,16 @@ pub mod opencl_debuginfo_100 {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypePtrToMember {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.member_type.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.member_type.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeTemplate` (14).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeTemplate {
@@ -7155,6 +10349,16 @@ pub mod opencl_debuginfo_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.target.visit_requirements(f);
             self.parameters.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeTemplate {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.target.visit_ids(f);
+            self.parameters.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.target.visit_ids_mut(f);
+            self.parameters.visit_ids_mut(f);
         }
     }
     ///`DebugTypeTemplateParameter` (15).
@@ -7183,6 +10387,24 @@ pub mod opencl_debuginfo_100 {
             self.column.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeTemplateParameter {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.actual_type.visit_ids(f);
+            self.value.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.actual_type.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeTemplateTemplateParameter` (16).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeTemplateTemplateParameter {
@@ -7206,6 +10428,22 @@ pub mod opencl_debuginfo_100 {
             self.column.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugTypeTemplateTemplateParameter {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.template_name.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.template_name.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+        }
+    }
     ///`DebugTypeTemplateParameterPack` (17).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugTypeTemplateParameterPack {
@@ -7227,6 +10465,22 @@ pub mod opencl_debuginfo_100 {
             self.line.visit_requirements(f);
             self.column.visit_requirements(f);
             self.template_parameters.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugTypeTemplateParameterPack {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.template_parameters.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.template_parameters.visit_ids_mut(f);
         }
     }
     ///`DebugGlobalVariable` (18).
@@ -7267,6 +10521,32 @@ pub mod opencl_debuginfo_100 {
             self.static_member_declaration.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugGlobalVariable {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.variable.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.static_member_declaration.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.variable.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.static_member_declaration.visit_ids_mut(f);
+        }
+    }
     ///`DebugFunctionDeclaration` (19).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugFunctionDeclaration {
@@ -7297,6 +10577,28 @@ pub mod opencl_debuginfo_100 {
             self.parent.visit_requirements(f);
             self.linkage_name.visit_requirements(f);
             self.flags.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugFunctionDeclaration {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.flags.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
         }
     }
     ///`DebugFunction` (20).
@@ -7340,6 +10642,34 @@ pub mod opencl_debuginfo_100 {
             self.declaration.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugFunction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.linkage_name.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.scope_line.visit_ids(f);
+            self.function.visit_ids(f);
+            self.declaration.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.linkage_name.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.scope_line.visit_ids_mut(f);
+            self.function.visit_ids_mut(f);
+            self.declaration.visit_ids_mut(f);
+        }
+    }
     ///`DebugLexicalBlock` (21).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugLexicalBlock {
@@ -7363,6 +10693,22 @@ pub mod opencl_debuginfo_100 {
             self.name.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugLexicalBlock {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.name.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.name.visit_ids_mut(f);
+        }
+    }
     ///`DebugLexicalBlockDiscriminator` (22).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugLexicalBlockDiscriminator {
@@ -7380,6 +10726,18 @@ pub mod opencl_debuginfo_100 {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugLexicalBlockDiscriminator {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.discriminator.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.discriminator.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugScope` (23).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugScope {
@@ -7394,11 +10752,25 @@ pub mod opencl_debuginfo_100 {
             self.inlined_at.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugScope {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.scope.visit_ids(f);
+            self.inlined_at.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.scope.visit_ids_mut(f);
+            self.inlined_at.visit_ids_mut(f);
+        }
+    }
     ///`DebugNoScope` (24).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugNoScope {}
     impl Requires for self::OpDebugNoScope {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
+    }
+    impl Ids for OpDebugNoScope {
+        fn visit_ids(&self, _f: &mut dyn FnMut(Id)) {}
+        fn visit_ids_mut(&mut self, _f: &mut dyn FnMut(&mut Id)) {}
     }
     ///`DebugInlinedAt` (25).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7415,6 +10787,18 @@ pub mod opencl_debuginfo_100 {
             self.line.visit_requirements(f);
             self.scope.visit_requirements(f);
             self.inlined.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugInlinedAt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.line.visit_ids(f);
+            self.scope.visit_ids(f);
+            self.inlined.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.line.visit_ids_mut(f);
+            self.scope.visit_ids_mut(f);
+            self.inlined.visit_ids_mut(f);
         }
     }
     ///`DebugLocalVariable` (26).
@@ -7449,6 +10833,28 @@ pub mod opencl_debuginfo_100 {
             self.arg_number.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugLocalVariable {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.type_.visit_ids(f);
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.flags.visit_ids(f);
+            self.arg_number.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.type_.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.flags.visit_ids_mut(f);
+            self.arg_number.visit_ids_mut(f);
+        }
+    }
     ///`DebugInlinedVariable` (27).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugInlinedVariable {
@@ -7461,6 +10867,16 @@ pub mod opencl_debuginfo_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.variable.visit_requirements(f);
             self.inlined.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugInlinedVariable {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.variable.visit_ids(f);
+            self.inlined.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.variable.visit_ids_mut(f);
+            self.inlined.visit_ids_mut(f);
         }
     }
     ///`DebugDeclare` (28).
@@ -7478,6 +10894,18 @@ pub mod opencl_debuginfo_100 {
             self.local_variable.visit_requirements(f);
             self.variable.visit_requirements(f);
             self.expression.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugDeclare {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.local_variable.visit_ids(f);
+            self.variable.visit_ids(f);
+            self.expression.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.local_variable.visit_ids_mut(f);
+            self.variable.visit_ids_mut(f);
+            self.expression.visit_ids_mut(f);
         }
     }
     ///`DebugValue` (29).
@@ -7500,6 +10928,20 @@ pub mod opencl_debuginfo_100 {
             self.indexes.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugValue {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.local_variable.visit_ids(f);
+            self.value.visit_ids(f);
+            self.expression.visit_ids(f);
+            self.indexes.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.local_variable.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+            self.expression.visit_ids_mut(f);
+            self.indexes.visit_ids_mut(f);
+        }
+    }
     ///`DebugOperation` (30).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugOperation {
@@ -7514,6 +10956,16 @@ pub mod opencl_debuginfo_100 {
             self.operands.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugOperation {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.op_code.visit_ids(f);
+            self.operands.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.op_code.visit_ids_mut(f);
+            self.operands.visit_ids_mut(f);
+        }
+    }
     ///`DebugExpression` (31).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugExpression {
@@ -7523,6 +10975,14 @@ pub mod opencl_debuginfo_100 {
     impl Requires for self::OpDebugExpression {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.operands.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugExpression {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.operands.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.operands.visit_ids_mut(f);
         }
     }
     ///`DebugMacroDef` (32).
@@ -7545,6 +11005,20 @@ pub mod opencl_debuginfo_100 {
             self.value.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugMacroDef {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.name.visit_ids(f);
+            self.value.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.name.visit_ids_mut(f);
+            self.value.visit_ids_mut(f);
+        }
+    }
     ///`DebugMacroUndef` (33).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugMacroUndef {
@@ -7560,6 +11034,18 @@ pub mod opencl_debuginfo_100 {
             self.source.visit_requirements(f);
             self.line.visit_requirements(f);
             self.macro_.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugMacroUndef {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.source.visit_ids(f);
+            self.line.visit_ids(f);
+            self.macro_.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.source.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.macro_.visit_ids_mut(f);
         }
     }
     ///`DebugImportedEntity` (34).
@@ -7591,6 +11077,26 @@ pub mod opencl_debuginfo_100 {
             self.parent.visit_requirements(f);
         }
     }
+    impl Ids for OpDebugImportedEntity {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.tag.visit_ids(f);
+            self.source.visit_ids(f);
+            self.entity.visit_ids(f);
+            self.line.visit_ids(f);
+            self.column.visit_ids(f);
+            self.parent.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.tag.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.entity.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.column.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+        }
+    }
     ///`DebugSource` (35).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugSource {
@@ -7603,6 +11109,16 @@ pub mod opencl_debuginfo_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.file.visit_requirements(f);
             self.text.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugSource {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.file.visit_ids(f);
+            self.text.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.file.visit_ids_mut(f);
+            self.text.visit_ids_mut(f);
         }
     }
     ///`DebugModuleINTEL` (36).
@@ -7635,6 +11151,28 @@ pub mod opencl_debuginfo_100 {
             self.include_path.visit_requirements(f);
             self.api_notes_file.visit_requirements(f);
             self.is_declaration.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDebugModuleINTEL {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.name.visit_ids(f);
+            self.source.visit_ids(f);
+            self.parent.visit_ids(f);
+            self.line.visit_ids(f);
+            self.configuration_macros.visit_ids(f);
+            self.include_path.visit_ids(f);
+            self.api_notes_file.visit_ids(f);
+            self.is_declaration.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.name.visit_ids_mut(f);
+            self.source.visit_ids_mut(f);
+            self.parent.visit_ids_mut(f);
+            self.line.visit_ids_mut(f);
+            self.configuration_macros.visit_ids_mut(f);
+            self.include_path.visit_ids_mut(f);
+            self.api_notes_file.visit_ids_mut(f);
+            self.is_declaration.visit_ids_mut(f);
         }
     }
     /// One instruction of this set.
@@ -7893,6 +11431,90 @@ pub mod opencl_debuginfo_100 {
             }
         }
     }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::DebugInfoNone(op) => op.visit_ids(f),
+                Self::DebugCompilationUnit(op) => op.visit_ids(f),
+                Self::DebugTypeBasic(op) => op.visit_ids(f),
+                Self::DebugTypePointer(op) => op.visit_ids(f),
+                Self::DebugTypeQualifier(op) => op.visit_ids(f),
+                Self::DebugTypeArray(op) => op.visit_ids(f),
+                Self::DebugTypeVector(op) => op.visit_ids(f),
+                Self::DebugTypedef(op) => op.visit_ids(f),
+                Self::DebugTypeFunction(op) => op.visit_ids(f),
+                Self::DebugTypeEnum(op) => op.visit_ids(f),
+                Self::DebugTypeComposite(op) => op.visit_ids(f),
+                Self::DebugTypeMember(op) => op.visit_ids(f),
+                Self::DebugTypeInheritance(op) => op.visit_ids(f),
+                Self::DebugTypePtrToMember(op) => op.visit_ids(f),
+                Self::DebugTypeTemplate(op) => op.visit_ids(f),
+                Self::DebugTypeTemplateParameter(op) => op.visit_ids(f),
+                Self::DebugTypeTemplateTemplateParameter(op) => op.visit_ids(f),
+                Self::DebugTypeTemplateParameterPack(op) => op.visit_ids(f),
+                Self::DebugGlobalVariable(op) => op.visit_ids(f),
+                Self::DebugFunctionDeclaration(op) => op.visit_ids(f),
+                Self::DebugFunction(op) => op.visit_ids(f),
+                Self::DebugLexicalBlock(op) => op.visit_ids(f),
+                Self::DebugLexicalBlockDiscriminator(op) => op.visit_ids(f),
+                Self::DebugScope(op) => op.visit_ids(f),
+                Self::DebugNoScope(op) => op.visit_ids(f),
+                Self::DebugInlinedAt(op) => op.visit_ids(f),
+                Self::DebugLocalVariable(op) => op.visit_ids(f),
+                Self::DebugInlinedVariable(op) => op.visit_ids(f),
+                Self::DebugDeclare(op) => op.visit_ids(f),
+                Self::DebugValue(op) => op.visit_ids(f),
+                Self::DebugOperation(op) => op.visit_ids(f),
+                Self::DebugExpression(op) => op.visit_ids(f),
+                Self::DebugMacroDef(op) => op.visit_ids(f),
+                Self::DebugMacroUndef(op) => op.visit_ids(f),
+                Self::DebugImportedEntity(op) => op.visit_ids(f),
+                Self::DebugSource(op) => op.visit_ids(f),
+                Self::DebugModuleINTEL(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::DebugInfoNone(op) => op.visit_ids_mut(f),
+                Self::DebugCompilationUnit(op) => op.visit_ids_mut(f),
+                Self::DebugTypeBasic(op) => op.visit_ids_mut(f),
+                Self::DebugTypePointer(op) => op.visit_ids_mut(f),
+                Self::DebugTypeQualifier(op) => op.visit_ids_mut(f),
+                Self::DebugTypeArray(op) => op.visit_ids_mut(f),
+                Self::DebugTypeVector(op) => op.visit_ids_mut(f),
+                Self::DebugTypedef(op) => op.visit_ids_mut(f),
+                Self::DebugTypeFunction(op) => op.visit_ids_mut(f),
+                Self::DebugTypeEnum(op) => op.visit_ids_mut(f),
+                Self::DebugTypeComposite(op) => op.visit_ids_mut(f),
+                Self::DebugTypeMember(op) => op.visit_ids_mut(f),
+                Self::DebugTypeInheritance(op) => op.visit_ids_mut(f),
+                Self::DebugTypePtrToMember(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplate(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplateParameter(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplateTemplateParameter(op) => op.visit_ids_mut(f),
+                Self::DebugTypeTemplateParameterPack(op) => op.visit_ids_mut(f),
+                Self::DebugGlobalVariable(op) => op.visit_ids_mut(f),
+                Self::DebugFunctionDeclaration(op) => op.visit_ids_mut(f),
+                Self::DebugFunction(op) => op.visit_ids_mut(f),
+                Self::DebugLexicalBlock(op) => op.visit_ids_mut(f),
+                Self::DebugLexicalBlockDiscriminator(op) => op.visit_ids_mut(f),
+                Self::DebugScope(op) => op.visit_ids_mut(f),
+                Self::DebugNoScope(op) => op.visit_ids_mut(f),
+                Self::DebugInlinedAt(op) => op.visit_ids_mut(f),
+                Self::DebugLocalVariable(op) => op.visit_ids_mut(f),
+                Self::DebugInlinedVariable(op) => op.visit_ids_mut(f),
+                Self::DebugDeclare(op) => op.visit_ids_mut(f),
+                Self::DebugValue(op) => op.visit_ids_mut(f),
+                Self::DebugOperation(op) => op.visit_ids_mut(f),
+                Self::DebugExpression(op) => op.visit_ids_mut(f),
+                Self::DebugMacroDef(op) => op.visit_ids_mut(f),
+                Self::DebugMacroUndef(op) => op.visit_ids_mut(f),
+                Self::DebugImportedEntity(op) => op.visit_ids_mut(f),
+                Self::DebugSource(op) => op.visit_ids_mut(f),
+                Self::DebugModuleINTEL(op) => op.visit_ids_mut(f),
+            }
+        }
+    }
     static AVAIL_0: crate::grammar::Availability = crate::grammar::Availability {
         version: Some(crate::grammar::Version(1u8, 0u8)),
         last_version: None,
@@ -7926,6 +11548,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpAcos {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`acosh` (1).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpAcosh {
@@ -7935,6 +11565,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpAcosh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpAcosh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`acospi` (2).
@@ -7948,6 +11586,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpAcospi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`asin` (3).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpAsin {
@@ -7957,6 +11603,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpAsin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpAsin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`asinh` (4).
@@ -7970,6 +11624,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpAsinh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`asinpi` (5).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpAsinpi {
@@ -7981,6 +11643,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpAsinpi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`atan` (6).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpAtan {
@@ -7990,6 +11660,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpAtan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpAtan {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`atan2` (7).
@@ -8006,6 +11684,16 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpAtan2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.y.visit_ids(f);
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.y.visit_ids_mut(f);
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`atanh` (8).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpAtanh {
@@ -8017,6 +11705,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpAtanh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`atanpi` (9).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpAtanpi {
@@ -8026,6 +11722,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpAtanpi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpAtanpi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`atan2pi` (10).
@@ -8042,6 +11746,16 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpAtan2pi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.y.visit_ids(f);
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.y.visit_ids_mut(f);
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`cbrt` (11).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpCbrt {
@@ -8053,6 +11767,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpCbrt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`ceil` (12).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpCeil {
@@ -8062,6 +11784,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpCeil {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpCeil {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`copysign` (13).
@@ -8078,6 +11808,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpCopysign {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`cos` (14).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpCos {
@@ -8087,6 +11827,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpCos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpCos {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`cosh` (15).
@@ -8100,6 +11848,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpCosh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`cospi` (16).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpCospi {
@@ -8109,6 +11865,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpCospi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpCospi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`erfc` (17).
@@ -8122,6 +11886,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpErfc {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`erf` (18).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpErf {
@@ -8131,6 +11903,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpErf {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpErf {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`exp` (19).
@@ -8144,6 +11924,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpExp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`exp2` (20).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpExp2 {
@@ -8153,6 +11941,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpExp2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpExp2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`exp10` (21).
@@ -8166,6 +11962,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpExp10 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`expm1` (22).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpExpm1 {
@@ -8177,6 +11981,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpExpm1 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`fabs` (23).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFabs {
@@ -8186,6 +11998,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpFabs {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFabs {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`fdim` (24).
@@ -8202,6 +12022,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpFdim {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`floor` (25).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFloor {
@@ -8211,6 +12041,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpFloor {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFloor {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`fma` (26).
@@ -8230,6 +12068,18 @@ pub mod opencl_std_100 {
             self.c.visit_requirements(f);
         }
     }
+    impl Ids for OpFma {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.a.visit_ids(f);
+            self.b.visit_ids(f);
+            self.c.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.a.visit_ids_mut(f);
+            self.b.visit_ids_mut(f);
+            self.c.visit_ids_mut(f);
+        }
+    }
     ///`fmax` (27).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFmax {
@@ -8242,6 +12092,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFmax {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`fmin` (28).
@@ -8258,6 +12118,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpFmin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`fmod` (29).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFmod {
@@ -8270,6 +12140,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFmod {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`fract` (30).
@@ -8286,6 +12166,16 @@ pub mod opencl_std_100 {
             self.ptr.visit_requirements(f);
         }
     }
+    impl Ids for OpFract {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.ptr.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.ptr.visit_ids_mut(f);
+        }
+    }
     ///`frexp` (31).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFrexp {
@@ -8298,6 +12188,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.exp.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFrexp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.exp.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.exp.visit_ids_mut(f);
         }
     }
     ///`hypot` (32).
@@ -8314,6 +12214,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpHypot {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`ilogb` (33).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpIlogb {
@@ -8323,6 +12233,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpIlogb {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpIlogb {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`ldexp` (34).
@@ -8339,6 +12257,16 @@ pub mod opencl_std_100 {
             self.k.visit_requirements(f);
         }
     }
+    impl Ids for OpLdexp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.k.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.k.visit_ids_mut(f);
+        }
+    }
     ///`lgamma` (35).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpLgamma {
@@ -8348,6 +12276,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpLgamma {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpLgamma {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`lgamma_r` (36).
@@ -8364,6 +12300,16 @@ pub mod opencl_std_100 {
             self.signp.visit_requirements(f);
         }
     }
+    impl Ids for OpLgammaR {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.signp.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.signp.visit_ids_mut(f);
+        }
+    }
     ///`log` (37).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpLog {
@@ -8373,6 +12319,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpLog {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpLog {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`log2` (38).
@@ -8386,6 +12340,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpLog2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`log10` (39).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpLog10 {
@@ -8395,6 +12357,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpLog10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpLog10 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`log1p` (40).
@@ -8408,6 +12378,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpLog1p {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`logb` (41).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpLogb {
@@ -8417,6 +12395,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpLogb {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpLogb {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`mad` (42).
@@ -8436,6 +12422,18 @@ pub mod opencl_std_100 {
             self.c.visit_requirements(f);
         }
     }
+    impl Ids for OpMad {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.a.visit_ids(f);
+            self.b.visit_ids(f);
+            self.c.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.a.visit_ids_mut(f);
+            self.b.visit_ids_mut(f);
+            self.c.visit_ids_mut(f);
+        }
+    }
     ///`maxmag` (43).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpMaxmag {
@@ -8448,6 +12446,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpMaxmag {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`minmag` (44).
@@ -8464,6 +12472,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpMinmag {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`modf` (45).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpModf {
@@ -8478,6 +12496,16 @@ pub mod opencl_std_100 {
             self.iptr.visit_requirements(f);
         }
     }
+    impl Ids for OpModf {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.iptr.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.iptr.visit_ids_mut(f);
+        }
+    }
     ///`nan` (46).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNan {
@@ -8487,6 +12515,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpNan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.nancode.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNan {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.nancode.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.nancode.visit_ids_mut(f);
         }
     }
     ///`nextafter` (47).
@@ -8503,6 +12539,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpNextafter {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`pow` (48).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPow {
@@ -8515,6 +12561,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPow {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`pown` (49).
@@ -8531,6 +12587,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpPown {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`powr` (50).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPowr {
@@ -8545,6 +12611,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpPowr {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`remainder` (51).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpRemainder {
@@ -8557,6 +12633,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpRemainder {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`remquo` (52).
@@ -8576,6 +12662,18 @@ pub mod opencl_std_100 {
             self.quo.visit_requirements(f);
         }
     }
+    impl Ids for OpRemquo {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.quo.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.quo.visit_ids_mut(f);
+        }
+    }
     ///`rint` (53).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpRint {
@@ -8585,6 +12683,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpRint {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpRint {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`rootn` (54).
@@ -8601,6 +12707,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpRootn {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`round` (55).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpRound {
@@ -8610,6 +12726,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpRound {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpRound {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`rsqrt` (56).
@@ -8623,6 +12747,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpRsqrt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`sin` (57).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSin {
@@ -8632,6 +12764,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpSin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`sincos` (58).
@@ -8648,6 +12788,16 @@ pub mod opencl_std_100 {
             self.cosval.visit_requirements(f);
         }
     }
+    impl Ids for OpSincos {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.cosval.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.cosval.visit_ids_mut(f);
+        }
+    }
     ///`sinh` (59).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSinh {
@@ -8657,6 +12807,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpSinh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSinh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`sinpi` (60).
@@ -8670,6 +12828,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpSinpi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`sqrt` (61).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSqrt {
@@ -8679,6 +12845,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpSqrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSqrt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`tan` (62).
@@ -8692,6 +12866,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpTan {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`tanh` (63).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpTanh {
@@ -8701,6 +12883,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpTanh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpTanh {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`tanpi` (64).
@@ -8714,6 +12904,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpTanpi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`tgamma` (65).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpTgamma {
@@ -8723,6 +12921,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpTgamma {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpTgamma {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`trunc` (66).
@@ -8736,6 +12942,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpTrunc {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`half_cos` (67).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpHalfCos {
@@ -8745,6 +12959,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpHalfCos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpHalfCos {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`half_divide` (68).
@@ -8761,6 +12983,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpHalfDivide {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`half_exp` (69).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpHalfExp {
@@ -8770,6 +13002,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpHalfExp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpHalfExp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`half_exp2` (70).
@@ -8783,6 +13023,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpHalfExp2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`half_exp10` (71).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpHalfExp10 {
@@ -8792,6 +13040,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpHalfExp10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpHalfExp10 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`half_log` (72).
@@ -8805,6 +13061,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpHalfLog {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`half_log2` (73).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpHalfLog2 {
@@ -8816,6 +13080,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpHalfLog2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`half_log10` (74).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpHalfLog10 {
@@ -8825,6 +13097,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpHalfLog10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpHalfLog10 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`half_powr` (75).
@@ -8841,6 +13121,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpHalfPowr {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`half_recip` (76).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpHalfRecip {
@@ -8850,6 +13140,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpHalfRecip {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpHalfRecip {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`half_rsqrt` (77).
@@ -8863,6 +13161,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpHalfRsqrt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`half_sin` (78).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpHalfSin {
@@ -8872,6 +13178,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpHalfSin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpHalfSin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`half_sqrt` (79).
@@ -8885,6 +13199,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpHalfSqrt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`half_tan` (80).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpHalfTan {
@@ -8896,6 +13218,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpHalfTan {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`native_cos` (81).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNativeCos {
@@ -8905,6 +13235,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpNativeCos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNativeCos {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`native_divide` (82).
@@ -8921,6 +13259,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpNativeDivide {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`native_exp` (83).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNativeExp {
@@ -8930,6 +13278,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpNativeExp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNativeExp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`native_exp2` (84).
@@ -8943,6 +13299,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpNativeExp2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`native_exp10` (85).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNativeExp10 {
@@ -8952,6 +13316,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpNativeExp10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNativeExp10 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`native_log` (86).
@@ -8965,6 +13337,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpNativeLog {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`native_log2` (87).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNativeLog2 {
@@ -8976,6 +13356,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpNativeLog2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`native_log10` (88).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNativeLog10 {
@@ -8985,6 +13373,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpNativeLog10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNativeLog10 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`native_powr` (89).
@@ -9001,6 +13397,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpNativePowr {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`native_recip` (90).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNativeRecip {
@@ -9010,6 +13416,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpNativeRecip {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNativeRecip {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`native_rsqrt` (91).
@@ -9023,6 +13437,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpNativeRsqrt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`native_sin` (92).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNativeSin {
@@ -9032,6 +13454,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpNativeSin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNativeSin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`native_sqrt` (93).
@@ -9045,6 +13475,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpNativeSqrt {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`native_tan` (94).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNativeTan {
@@ -9054,6 +13492,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpNativeTan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNativeTan {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`fclamp` (95).
@@ -9073,6 +13519,18 @@ pub mod opencl_std_100 {
             self.maxval.visit_requirements(f);
         }
     }
+    impl Ids for OpFclamp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.minval.visit_ids(f);
+            self.maxval.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.minval.visit_ids_mut(f);
+            self.maxval.visit_ids_mut(f);
+        }
+    }
     ///`degrees` (96).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDegrees {
@@ -9082,6 +13540,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpDegrees {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.radians.visit_requirements(f);
+        }
+    }
+    impl Ids for OpDegrees {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.radians.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.radians.visit_ids_mut(f);
         }
     }
     ///`fmax_common` (97).
@@ -9098,6 +13564,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpFmaxCommon {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`fmin_common` (98).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFminCommon {
@@ -9110,6 +13586,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFminCommon {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`mix` (99).
@@ -9129,6 +13615,18 @@ pub mod opencl_std_100 {
             self.a.visit_requirements(f);
         }
     }
+    impl Ids for OpMix {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.a.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.a.visit_ids_mut(f);
+        }
+    }
     ///`radians` (100).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpRadians {
@@ -9138,6 +13636,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpRadians {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.degrees.visit_requirements(f);
+        }
+    }
+    impl Ids for OpRadians {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.degrees.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.degrees.visit_ids_mut(f);
         }
     }
     ///`step` (101).
@@ -9152,6 +13658,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.edge.visit_requirements(f);
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpStep {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.edge.visit_ids(f);
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.edge.visit_ids_mut(f);
+            self.x.visit_ids_mut(f);
         }
     }
     ///`smoothstep` (102).
@@ -9171,6 +13687,18 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpSmoothstep {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.edge0.visit_ids(f);
+            self.edge1.visit_ids(f);
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.edge0.visit_ids_mut(f);
+            self.edge1.visit_ids_mut(f);
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`sign` (103).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSign {
@@ -9180,6 +13708,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpSign {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSign {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`cross` (104).
@@ -9196,6 +13732,16 @@ pub mod opencl_std_100 {
             self.p1.visit_requirements(f);
         }
     }
+    impl Ids for OpCross {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p0.visit_ids(f);
+            self.p1.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p0.visit_ids_mut(f);
+            self.p1.visit_ids_mut(f);
+        }
+    }
     ///`distance` (105).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDistance {
@@ -9210,6 +13756,16 @@ pub mod opencl_std_100 {
             self.p1.visit_requirements(f);
         }
     }
+    impl Ids for OpDistance {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p0.visit_ids(f);
+            self.p1.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p0.visit_ids_mut(f);
+            self.p1.visit_ids_mut(f);
+        }
+    }
     ///`length` (106).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpLength {
@@ -9221,6 +13777,14 @@ pub mod opencl_std_100 {
             self.p.visit_requirements(f);
         }
     }
+    impl Ids for OpLength {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p.visit_ids_mut(f);
+        }
+    }
     ///`normalize` (107).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpNormalize {
@@ -9230,6 +13794,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpNormalize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
+        }
+    }
+    impl Ids for OpNormalize {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p.visit_ids_mut(f);
         }
     }
     ///`fast_distance` (108).
@@ -9246,6 +13818,16 @@ pub mod opencl_std_100 {
             self.p1.visit_requirements(f);
         }
     }
+    impl Ids for OpFastDistance {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p0.visit_ids(f);
+            self.p1.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p0.visit_ids_mut(f);
+            self.p1.visit_ids_mut(f);
+        }
+    }
     ///`fast_length` (109).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFastLength {
@@ -9255,6 +13837,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpFastLength {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFastLength {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p.visit_ids_mut(f);
         }
     }
     ///`fast_normalize` (110).
@@ -9268,6 +13858,14 @@ pub mod opencl_std_100 {
             self.p.visit_requirements(f);
         }
     }
+    impl Ids for OpFastNormalize {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p.visit_ids_mut(f);
+        }
+    }
     ///`s_abs` (141).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSAbs {
@@ -9277,6 +13875,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpSAbs {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSAbs {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`s_abs_diff` (142).
@@ -9293,6 +13899,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpSAbsDiff {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`s_add_sat` (143).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSAddSat {
@@ -9305,6 +13921,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSAddSat {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`u_add_sat` (144).
@@ -9321,6 +13947,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpUAddSat {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`s_hadd` (145).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSHadd {
@@ -9333,6 +13969,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSHadd {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`u_hadd` (146).
@@ -9349,6 +13995,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpUHadd {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`s_rhadd` (147).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSRhadd {
@@ -9363,6 +14019,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpSRhadd {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`u_rhadd` (148).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpURhadd {
@@ -9375,6 +14041,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpURhadd {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`s_clamp` (149).
@@ -9394,6 +14070,18 @@ pub mod opencl_std_100 {
             self.maxval.visit_requirements(f);
         }
     }
+    impl Ids for OpSClamp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.minval.visit_ids(f);
+            self.maxval.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.minval.visit_ids_mut(f);
+            self.maxval.visit_ids_mut(f);
+        }
+    }
     ///`u_clamp` (150).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUClamp {
@@ -9411,6 +14099,18 @@ pub mod opencl_std_100 {
             self.maxval.visit_requirements(f);
         }
     }
+    impl Ids for OpUClamp {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.minval.visit_ids(f);
+            self.maxval.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.minval.visit_ids_mut(f);
+            self.maxval.visit_ids_mut(f);
+        }
+    }
     ///`clz` (151).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpClz {
@@ -9422,6 +14122,14 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
         }
     }
+    impl Ids for OpClz {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+        }
+    }
     ///`ctz` (152).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpCtz {
@@ -9431,6 +14139,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpCtz {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpCtz {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`s_mad_hi` (153).
@@ -9450,6 +14166,18 @@ pub mod opencl_std_100 {
             self.c.visit_requirements(f);
         }
     }
+    impl Ids for OpSMadHi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.a.visit_ids(f);
+            self.b.visit_ids(f);
+            self.c.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.a.visit_ids_mut(f);
+            self.b.visit_ids_mut(f);
+            self.c.visit_ids_mut(f);
+        }
+    }
     ///`u_mad_sat` (154).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUMadSat {
@@ -9465,6 +14193,18 @@ pub mod opencl_std_100 {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
             self.z.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUMadSat {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
         }
     }
     ///`s_mad_sat` (155).
@@ -9484,6 +14224,18 @@ pub mod opencl_std_100 {
             self.z.visit_requirements(f);
         }
     }
+    impl Ids for OpSMadSat {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
+        }
+    }
     ///`s_max` (156).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSMax {
@@ -9496,6 +14248,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSMax {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`u_max` (157).
@@ -9512,6 +14274,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpUMax {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`s_min` (158).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSMin {
@@ -9524,6 +14296,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSMin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`u_min` (159).
@@ -9540,6 +14322,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpUMin {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`s_mul_hi` (160).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSMulHi {
@@ -9552,6 +14344,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSMulHi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`rotate` (161).
@@ -9568,6 +14370,16 @@ pub mod opencl_std_100 {
             self.i.visit_requirements(f);
         }
     }
+    impl Ids for OpRotate {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.v.visit_ids(f);
+            self.i.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.v.visit_ids_mut(f);
+            self.i.visit_ids_mut(f);
+        }
+    }
     ///`s_sub_sat` (162).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSSubSat {
@@ -9580,6 +14392,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSSubSat {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`u_sub_sat` (163).
@@ -9596,6 +14418,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpUSubSat {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`u_upsample` (164).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUUpsample {
@@ -9608,6 +14440,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.hi.visit_requirements(f);
             self.lo.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUUpsample {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.hi.visit_ids(f);
+            self.lo.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.hi.visit_ids_mut(f);
+            self.lo.visit_ids_mut(f);
         }
     }
     ///`s_upsample` (165).
@@ -9624,6 +14466,16 @@ pub mod opencl_std_100 {
             self.lo.visit_requirements(f);
         }
     }
+    impl Ids for OpSUpsample {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.hi.visit_ids(f);
+            self.lo.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.hi.visit_ids_mut(f);
+            self.lo.visit_ids_mut(f);
+        }
+    }
     ///`popcount` (166).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPopcount {
@@ -9633,6 +14485,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpPopcount {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPopcount {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`s_mad24` (167).
@@ -9652,6 +14512,18 @@ pub mod opencl_std_100 {
             self.z.visit_requirements(f);
         }
     }
+    impl Ids for OpSMad24 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
+        }
+    }
     ///`u_mad24` (168).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUMad24 {
@@ -9669,6 +14541,18 @@ pub mod opencl_std_100 {
             self.z.visit_requirements(f);
         }
     }
+    impl Ids for OpUMad24 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
+        }
+    }
     ///`s_mul24` (169).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSMul24 {
@@ -9683,6 +14567,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpSMul24 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`u_mul24` (170).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUMul24 {
@@ -9695,6 +14589,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUMul24 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`vloadn` (171).
@@ -9714,6 +14618,18 @@ pub mod opencl_std_100 {
             self.n.visit_requirements(f);
         }
     }
+    impl Ids for OpVloadn {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+            self.n.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
+            self.n.visit_ids_mut(f);
+        }
+    }
     ///`vstoren` (172).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpVstoren {
@@ -9731,6 +14647,18 @@ pub mod opencl_std_100 {
             self.p.visit_requirements(f);
         }
     }
+    impl Ids for OpVstoren {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.data.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.data.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
+        }
+    }
     ///`vload_half` (173).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpVloadHalf {
@@ -9743,6 +14671,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.offset.visit_requirements(f);
             self.p.visit_requirements(f);
+        }
+    }
+    impl Ids for OpVloadHalf {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
         }
     }
     ///`vload_halfn` (174).
@@ -9762,6 +14700,18 @@ pub mod opencl_std_100 {
             self.n.visit_requirements(f);
         }
     }
+    impl Ids for OpVloadHalfn {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+            self.n.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
+            self.n.visit_ids_mut(f);
+        }
+    }
     ///`vstore_half` (175).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpVstoreHalf {
@@ -9777,6 +14727,18 @@ pub mod opencl_std_100 {
             self.data.visit_requirements(f);
             self.offset.visit_requirements(f);
             self.p.visit_requirements(f);
+        }
+    }
+    impl Ids for OpVstoreHalf {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.data.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.data.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
         }
     }
     ///`vstore_half_r` (176).
@@ -9799,6 +14761,20 @@ pub mod opencl_std_100 {
             self.mode.visit_requirements(f);
         }
     }
+    impl Ids for OpVstoreHalfR {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.data.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+            self.mode.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.data.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
+            self.mode.visit_ids_mut(f);
+        }
+    }
     ///`vstore_halfn` (177).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpVstoreHalfn {
@@ -9814,6 +14790,18 @@ pub mod opencl_std_100 {
             self.data.visit_requirements(f);
             self.offset.visit_requirements(f);
             self.p.visit_requirements(f);
+        }
+    }
+    impl Ids for OpVstoreHalfn {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.data.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.data.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
         }
     }
     ///`vstore_halfn_r` (178).
@@ -9836,6 +14824,20 @@ pub mod opencl_std_100 {
             self.mode.visit_requirements(f);
         }
     }
+    impl Ids for OpVstoreHalfnR {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.data.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+            self.mode.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.data.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
+            self.mode.visit_ids_mut(f);
+        }
+    }
     ///`vloada_halfn` (179).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpVloadaHalfn {
@@ -9853,6 +14855,18 @@ pub mod opencl_std_100 {
             self.n.visit_requirements(f);
         }
     }
+    impl Ids for OpVloadaHalfn {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+            self.n.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
+            self.n.visit_ids_mut(f);
+        }
+    }
     ///`vstorea_halfn` (180).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpVstoreaHalfn {
@@ -9868,6 +14882,18 @@ pub mod opencl_std_100 {
             self.data.visit_requirements(f);
             self.offset.visit_requirements(f);
             self.p.visit_requirements(f);
+        }
+    }
+    impl Ids for OpVstoreaHalfn {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.data.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.data.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
         }
     }
     ///`vstorea_halfn_r` (181).
@@ -9890,6 +14916,20 @@ pub mod opencl_std_100 {
             self.mode.visit_requirements(f);
         }
     }
+    impl Ids for OpVstoreaHalfnR {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.data.visit_ids(f);
+            self.offset.visit_ids(f);
+            self.p.visit_ids(f);
+            self.mode.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.data.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+            self.p.visit_ids_mut(f);
+            self.mode.visit_ids_mut(f);
+        }
+    }
     ///`shuffle` (182).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpShuffle {
@@ -9902,6 +14942,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.shuffle_mask.visit_requirements(f);
+        }
+    }
+    impl Ids for OpShuffle {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.shuffle_mask.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.shuffle_mask.visit_ids_mut(f);
         }
     }
     ///`shuffle2` (183).
@@ -9921,6 +14971,18 @@ pub mod opencl_std_100 {
             self.shuffle_mask.visit_requirements(f);
         }
     }
+    impl Ids for OpShuffle2 {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.shuffle_mask.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.shuffle_mask.visit_ids_mut(f);
+        }
+    }
     ///`printf` (184).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPrintf {
@@ -9935,6 +14997,16 @@ pub mod opencl_std_100 {
             self.additional_arguments.visit_requirements(f);
         }
     }
+    impl Ids for OpPrintf {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.format.visit_ids(f);
+            self.additional_arguments.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.format.visit_ids_mut(f);
+            self.additional_arguments.visit_ids_mut(f);
+        }
+    }
     ///`prefetch` (185).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpPrefetch {
@@ -9947,6 +15019,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.ptr.visit_requirements(f);
             self.num_elements.visit_requirements(f);
+        }
+    }
+    impl Ids for OpPrefetch {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.ptr.visit_ids(f);
+            self.num_elements.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.ptr.visit_ids_mut(f);
+            self.num_elements.visit_ids_mut(f);
         }
     }
     ///`bitselect` (186).
@@ -9966,6 +15048,18 @@ pub mod opencl_std_100 {
             self.c.visit_requirements(f);
         }
     }
+    impl Ids for OpBitselect {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.a.visit_ids(f);
+            self.b.visit_ids(f);
+            self.c.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.a.visit_ids_mut(f);
+            self.b.visit_ids_mut(f);
+            self.c.visit_ids_mut(f);
+        }
+    }
     ///`select` (187).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSelect {
@@ -9983,6 +15077,18 @@ pub mod opencl_std_100 {
             self.c.visit_requirements(f);
         }
     }
+    impl Ids for OpSelect {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.a.visit_ids(f);
+            self.b.visit_ids(f);
+            self.c.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.a.visit_ids_mut(f);
+            self.b.visit_ids_mut(f);
+            self.c.visit_ids_mut(f);
+        }
+    }
     ///`u_abs` (201).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUAbs {
@@ -9992,6 +15098,14 @@ pub mod opencl_std_100 {
     impl Requires for self::OpUAbs {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUAbs {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
         }
     }
     ///`u_abs_diff` (202).
@@ -10008,6 +15122,16 @@ pub mod opencl_std_100 {
             self.y.visit_requirements(f);
         }
     }
+    impl Ids for OpUAbsDiff {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+        }
+    }
     ///`u_mul_hi` (203).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUMulHi {
@@ -10020,6 +15144,16 @@ pub mod opencl_std_100 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUMulHi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
         }
     }
     ///`u_mad_hi` (204).
@@ -10037,6 +15171,18 @@ pub mod opencl_std_100 {
             self.a.visit_requirements(f);
             self.b.visit_requirements(f);
             self.c.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUMadHi {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.a.visit_ids(f);
+            self.b.visit_ids(f);
+            self.c.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.a.visit_ids_mut(f);
+            self.b.visit_ids_mut(f);
+            self.c.visit_ids_mut(f);
         }
     }
     /// One instruction of this set.
@@ -11039,6 +16185,340 @@ pub mod opencl_std_100 {
             }
         }
     }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::Acos(op) => op.visit_ids(f),
+                Self::Acosh(op) => op.visit_ids(f),
+                Self::Acospi(op) => op.visit_ids(f),
+                Self::Asin(op) => op.visit_ids(f),
+                Self::Asinh(op) => op.visit_ids(f),
+                Self::Asinpi(op) => op.visit_ids(f),
+                Self::Atan(op) => op.visit_ids(f),
+                Self::Atan2(op) => op.visit_ids(f),
+                Self::Atanh(op) => op.visit_ids(f),
+                Self::Atanpi(op) => op.visit_ids(f),
+                Self::Atan2pi(op) => op.visit_ids(f),
+                Self::Cbrt(op) => op.visit_ids(f),
+                Self::Ceil(op) => op.visit_ids(f),
+                Self::Copysign(op) => op.visit_ids(f),
+                Self::Cos(op) => op.visit_ids(f),
+                Self::Cosh(op) => op.visit_ids(f),
+                Self::Cospi(op) => op.visit_ids(f),
+                Self::Erfc(op) => op.visit_ids(f),
+                Self::Erf(op) => op.visit_ids(f),
+                Self::Exp(op) => op.visit_ids(f),
+                Self::Exp2(op) => op.visit_ids(f),
+                Self::Exp10(op) => op.visit_ids(f),
+                Self::Expm1(op) => op.visit_ids(f),
+                Self::Fabs(op) => op.visit_ids(f),
+                Self::Fdim(op) => op.visit_ids(f),
+                Self::Floor(op) => op.visit_ids(f),
+                Self::Fma(op) => op.visit_ids(f),
+                Self::Fmax(op) => op.visit_ids(f),
+                Self::Fmin(op) => op.visit_ids(f),
+                Self::Fmod(op) => op.visit_ids(f),
+                Self::Fract(op) => op.visit_ids(f),
+                Self::Frexp(op) => op.visit_ids(f),
+                Self::Hypot(op) => op.visit_ids(f),
+                Self::Ilogb(op) => op.visit_ids(f),
+                Self::Ldexp(op) => op.visit_ids(f),
+                Self::Lgamma(op) => op.visit_ids(f),
+                Self::LgammaR(op) => op.visit_ids(f),
+                Self::Log(op) => op.visit_ids(f),
+                Self::Log2(op) => op.visit_ids(f),
+                Self::Log10(op) => op.visit_ids(f),
+                Self::Log1p(op) => op.visit_ids(f),
+                Self::Logb(op) => op.visit_ids(f),
+                Self::Mad(op) => op.visit_ids(f),
+                Self::Maxmag(op) => op.visit_ids(f),
+                Self::Minmag(op) => op.visit_ids(f),
+                Self::Modf(op) => op.visit_ids(f),
+                Self::Nan(op) => op.visit_ids(f),
+                Self::Nextafter(op) => op.visit_ids(f),
+                Self::Pow(op) => op.visit_ids(f),
+                Self::Pown(op) => op.visit_ids(f),
+                Self::Powr(op) => op.visit_ids(f),
+                Self::Remainder(op) => op.visit_ids(f),
+                Self::Remquo(op) => op.visit_ids(f),
+                Self::Rint(op) => op.visit_ids(f),
+                Self::Rootn(op) => op.visit_ids(f),
+                Self::Round(op) => op.visit_ids(f),
+                Self::Rsqrt(op) => op.visit_ids(f),
+                Self::Sin(op) => op.visit_ids(f),
+                Self::Sincos(op) => op.visit_ids(f),
+                Self::Sinh(op) => op.visit_ids(f),
+                Self::Sinpi(op) => op.visit_ids(f),
+                Self::Sqrt(op) => op.visit_ids(f),
+                Self::Tan(op) => op.visit_ids(f),
+                Self::Tanh(op) => op.visit_ids(f),
+                Self::Tanpi(op) => op.visit_ids(f),
+                Self::Tgamma(op) => op.visit_ids(f),
+                Self::Trunc(op) => op.visit_ids(f),
+                Self::HalfCos(op) => op.visit_ids(f),
+                Self::HalfDivide(op) => op.visit_ids(f),
+                Self::HalfExp(op) => op.visit_ids(f),
+                Self::HalfExp2(op) => op.visit_ids(f),
+                Self::HalfExp10(op) => op.visit_ids(f),
+                Self::HalfLog(op) => op.visit_ids(f),
+                Self::HalfLog2(op) => op.visit_ids(f),
+                Self::HalfLog10(op) => op.visit_ids(f),
+                Self::HalfPowr(op) => op.visit_ids(f),
+                Self::HalfRecip(op) => op.visit_ids(f),
+                Self::HalfRsqrt(op) => op.visit_ids(f),
+                Self::HalfSin(op) => op.visit_ids(f),
+                Self::HalfSqrt(op) => op.visit_ids(f),
+                Self::HalfTan(op) => op.visit_ids(f),
+                Self::NativeCos(op) => op.visit_ids(f),
+                Self::NativeDivide(op) => op.visit_ids(f),
+                Self::NativeExp(op) => op.visit_ids(f),
+                Self::NativeExp2(op) => op.visit_ids(f),
+                Self::NativeExp10(op) => op.visit_ids(f),
+                Self::NativeLog(op) => op.visit_ids(f),
+                Self::NativeLog2(op) => op.visit_ids(f),
+                Self::NativeLog10(op) => op.visit_ids(f),
+                Self::NativePowr(op) => op.visit_ids(f),
+                Self::NativeRecip(op) => op.visit_ids(f),
+                Self::NativeRsqrt(op) => op.visit_ids(f),
+                Self::NativeSin(op) => op.visit_ids(f),
+                Self::NativeSqrt(op) => op.visit_ids(f),
+                Self::NativeTan(op) => op.visit_ids(f),
+                Self::Fclamp(op) => op.visit_ids(f),
+                Self::Degrees(op) => op.visit_ids(f),
+                Self::FmaxCommon(op) => op.visit_ids(f),
+                Self::FminCommon(op) => op.visit_ids(f),
+                Self::Mix(op) => op.visit_ids(f),
+                Self::Radians(op) => op.visit_ids(f),
+                Self::Step(op) => op.visit_ids(f),
+                Self::Smoothstep(op) => op.visit_ids(f),
+                Self::Sign(op) => op.visit_ids(f),
+                Self::Cross(op) => op.visit_ids(f),
+                Self::Distance(op) => op.visit_ids(f),
+                Self::Length(op) => op.visit_ids(f),
+                Self::Normalize(op) => op.visit_ids(f),
+                Self::FastDistance(op) => op.visit_ids(f),
+                Self::FastLength(op) => op.visit_ids(f),
+                Self::FastNormalize(op) => op.visit_ids(f),
+                Self::SAbs(op) => op.visit_ids(f),
+                Self::SAbsDiff(op) => op.visit_ids(f),
+                Self::SAddSat(op) => op.visit_ids(f),
+                Self::UAddSat(op) => op.visit_ids(f),
+                Self::SHadd(op) => op.visit_ids(f),
+                Self::UHadd(op) => op.visit_ids(f),
+                Self::SRhadd(op) => op.visit_ids(f),
+                Self::URhadd(op) => op.visit_ids(f),
+                Self::SClamp(op) => op.visit_ids(f),
+                Self::UClamp(op) => op.visit_ids(f),
+                Self::Clz(op) => op.visit_ids(f),
+                Self::Ctz(op) => op.visit_ids(f),
+                Self::SMadHi(op) => op.visit_ids(f),
+                Self::UMadSat(op) => op.visit_ids(f),
+                Self::SMadSat(op) => op.visit_ids(f),
+                Self::SMax(op) => op.visit_ids(f),
+                Self::UMax(op) => op.visit_ids(f),
+                Self::SMin(op) => op.visit_ids(f),
+                Self::UMin(op) => op.visit_ids(f),
+                Self::SMulHi(op) => op.visit_ids(f),
+                Self::Rotate(op) => op.visit_ids(f),
+                Self::SSubSat(op) => op.visit_ids(f),
+                Self::USubSat(op) => op.visit_ids(f),
+                Self::UUpsample(op) => op.visit_ids(f),
+                Self::SUpsample(op) => op.visit_ids(f),
+                Self::Popcount(op) => op.visit_ids(f),
+                Self::SMad24(op) => op.visit_ids(f),
+                Self::UMad24(op) => op.visit_ids(f),
+                Self::SMul24(op) => op.visit_ids(f),
+                Self::UMul24(op) => op.visit_ids(f),
+                Self::Vloadn(op) => op.visit_ids(f),
+                Self::Vstoren(op) => op.visit_ids(f),
+                Self::VloadHalf(op) => op.visit_ids(f),
+                Self::VloadHalfn(op) => op.visit_ids(f),
+                Self::VstoreHalf(op) => op.visit_ids(f),
+                Self::VstoreHalfR(op) => op.visit_ids(f),
+                Self::VstoreHalfn(op) => op.visit_ids(f),
+                Self::VstoreHalfnR(op) => op.visit_ids(f),
+                Self::VloadaHalfn(op) => op.visit_ids(f),
+                Self::VstoreaHalfn(op) => op.visit_ids(f),
+                Self::VstoreaHalfnR(op) => op.visit_ids(f),
+                Self::Shuffle(op) => op.visit_ids(f),
+                Self::Shuffle2(op) => op.visit_ids(f),
+                Self::Printf(op) => op.visit_ids(f),
+                Self::Prefetch(op) => op.visit_ids(f),
+                Self::Bitselect(op) => op.visit_ids(f),
+                Self::Select(op) => op.visit_ids(f),
+                Self::UAbs(op) => op.visit_ids(f),
+                Self::UAbsDiff(op) => op.visit_ids(f),
+                Self::UMulHi(op) => op.visit_ids(f),
+                Self::UMadHi(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::Acos(op) => op.visit_ids_mut(f),
+                Self::Acosh(op) => op.visit_ids_mut(f),
+                Self::Acospi(op) => op.visit_ids_mut(f),
+                Self::Asin(op) => op.visit_ids_mut(f),
+                Self::Asinh(op) => op.visit_ids_mut(f),
+                Self::Asinpi(op) => op.visit_ids_mut(f),
+                Self::Atan(op) => op.visit_ids_mut(f),
+                Self::Atan2(op) => op.visit_ids_mut(f),
+                Self::Atanh(op) => op.visit_ids_mut(f),
+                Self::Atanpi(op) => op.visit_ids_mut(f),
+                Self::Atan2pi(op) => op.visit_ids_mut(f),
+                Self::Cbrt(op) => op.visit_ids_mut(f),
+                Self::Ceil(op) => op.visit_ids_mut(f),
+                Self::Copysign(op) => op.visit_ids_mut(f),
+                Self::Cos(op) => op.visit_ids_mut(f),
+                Self::Cosh(op) => op.visit_ids_mut(f),
+                Self::Cospi(op) => op.visit_ids_mut(f),
+                Self::Erfc(op) => op.visit_ids_mut(f),
+                Self::Erf(op) => op.visit_ids_mut(f),
+                Self::Exp(op) => op.visit_ids_mut(f),
+                Self::Exp2(op) => op.visit_ids_mut(f),
+                Self::Exp10(op) => op.visit_ids_mut(f),
+                Self::Expm1(op) => op.visit_ids_mut(f),
+                Self::Fabs(op) => op.visit_ids_mut(f),
+                Self::Fdim(op) => op.visit_ids_mut(f),
+                Self::Floor(op) => op.visit_ids_mut(f),
+                Self::Fma(op) => op.visit_ids_mut(f),
+                Self::Fmax(op) => op.visit_ids_mut(f),
+                Self::Fmin(op) => op.visit_ids_mut(f),
+                Self::Fmod(op) => op.visit_ids_mut(f),
+                Self::Fract(op) => op.visit_ids_mut(f),
+                Self::Frexp(op) => op.visit_ids_mut(f),
+                Self::Hypot(op) => op.visit_ids_mut(f),
+                Self::Ilogb(op) => op.visit_ids_mut(f),
+                Self::Ldexp(op) => op.visit_ids_mut(f),
+                Self::Lgamma(op) => op.visit_ids_mut(f),
+                Self::LgammaR(op) => op.visit_ids_mut(f),
+                Self::Log(op) => op.visit_ids_mut(f),
+                Self::Log2(op) => op.visit_ids_mut(f),
+                Self::Log10(op) => op.visit_ids_mut(f),
+                Self::Log1p(op) => op.visit_ids_mut(f),
+                Self::Logb(op) => op.visit_ids_mut(f),
+                Self::Mad(op) => op.visit_ids_mut(f),
+                Self::Maxmag(op) => op.visit_ids_mut(f),
+                Self::Minmag(op) => op.visit_ids_mut(f),
+                Self::Modf(op) => op.visit_ids_mut(f),
+                Self::Nan(op) => op.visit_ids_mut(f),
+                Self::Nextafter(op) => op.visit_ids_mut(f),
+                Self::Pow(op) => op.visit_ids_mut(f),
+                Self::Pown(op) => op.visit_ids_mut(f),
+                Self::Powr(op) => op.visit_ids_mut(f),
+                Self::Remainder(op) => op.visit_ids_mut(f),
+                Self::Remquo(op) => op.visit_ids_mut(f),
+                Self::Rint(op) => op.visit_ids_mut(f),
+                Self::Rootn(op) => op.visit_ids_mut(f),
+                Self::Round(op) => op.visit_ids_mut(f),
+                Self::Rsqrt(op) => op.visit_ids_mut(f),
+                Self::Sin(op) => op.visit_ids_mut(f),
+                Self::Sincos(op) => op.visit_ids_mut(f),
+                Self::Sinh(op) => op.visit_ids_mut(f),
+                Self::Sinpi(op) => op.visit_ids_mut(f),
+                Self::Sqrt(op) => op.visit_ids_mut(f),
+                Self::Tan(op) => op.visit_ids_mut(f),
+                Self::Tanh(op) => op.visit_ids_mut(f),
+                Self::Tanpi(op) => op.visit_ids_mut(f),
+                Self::Tgamma(op) => op.visit_ids_mut(f),
+                Self::Trunc(op) => op.visit_ids_mut(f),
+                Self::HalfCos(op) => op.visit_ids_mut(f),
+                Self::HalfDivide(op) => op.visit_ids_mut(f),
+                Self::HalfExp(op) => op.visit_ids_mut(f),
+                Self::HalfExp2(op) => op.visit_ids_mut(f),
+                Self::HalfExp10(op) => op.visit_ids_mut(f),
+                Self::HalfLog(op) => op.visit_ids_mut(f),
+                Self::HalfLog2(op) => op.visit_ids_mut(f),
+                Self::HalfLog10(op) => op.visit_ids_mut(f),
+                Self::HalfPowr(op) => op.visit_ids_mut(f),
+                Self::HalfRecip(op) => op.visit_ids_mut(f),
+                Self::HalfRsqrt(op) => op.visit_ids_mut(f),
+                Self::HalfSin(op) => op.visit_ids_mut(f),
+                Self::HalfSqrt(op) => op.visit_ids_mut(f),
+                Self::HalfTan(op) => op.visit_ids_mut(f),
+                Self::NativeCos(op) => op.visit_ids_mut(f),
+                Self::NativeDivide(op) => op.visit_ids_mut(f),
+                Self::NativeExp(op) => op.visit_ids_mut(f),
+                Self::NativeExp2(op) => op.visit_ids_mut(f),
+                Self::NativeExp10(op) => op.visit_ids_mut(f),
+                Self::NativeLog(op) => op.visit_ids_mut(f),
+                Self::NativeLog2(op) => op.visit_ids_mut(f),
+                Self::NativeLog10(op) => op.visit_ids_mut(f),
+                Self::NativePowr(op) => op.visit_ids_mut(f),
+                Self::NativeRecip(op) => op.visit_ids_mut(f),
+                Self::NativeRsqrt(op) => op.visit_ids_mut(f),
+                Self::NativeSin(op) => op.visit_ids_mut(f),
+                Self::NativeSqrt(op) => op.visit_ids_mut(f),
+                Self::NativeTan(op) => op.visit_ids_mut(f),
+                Self::Fclamp(op) => op.visit_ids_mut(f),
+                Self::Degrees(op) => op.visit_ids_mut(f),
+                Self::FmaxCommon(op) => op.visit_ids_mut(f),
+                Self::FminCommon(op) => op.visit_ids_mut(f),
+                Self::Mix(op) => op.visit_ids_mut(f),
+                Self::Radians(op) => op.visit_ids_mut(f),
+                Self::Step(op) => op.visit_ids_mut(f),
+                Self::Smoothstep(op) => op.visit_ids_mut(f),
+                Self::Sign(op) => op.visit_ids_mut(f),
+                Self::Cross(op) => op.visit_ids_mut(f),
+                Self::Distance(op) => op.visit_ids_mut(f),
+                Self::Length(op) => op.visit_ids_mut(f),
+                Self::Normalize(op) => op.visit_ids_mut(f),
+                Self::FastDistance(op) => op.visit_ids_mut(f),
+                Self::FastLength(op) => op.visit_ids_mut(f),
+                Self::FastNormalize(op) => op.visit_ids_mut(f),
+                Self::SAbs(op) => op.visit_ids_mut(f),
+                Self::SAbsDiff(op) => op.visit_ids_mut(f),
+                Self::SAddSat(op) => op.visit_ids_mut(f),
+                Self::UAddSat(op) => op.visit_ids_mut(f),
+                Self::SHadd(op) => op.visit_ids_mut(f),
+                Self::UHadd(op) => op.visit_ids_mut(f),
+                Self::SRhadd(op) => op.visit_ids_mut(f),
+                Self::URhadd(op) => op.visit_ids_mut(f),
+                Self::SClamp(op) => op.visit_ids_mut(f),
+                Self::UClamp(op) => op.visit_ids_mut(f),
+                Self::Clz(op) => op.visit_ids_mut(f),
+                Self::Ctz(op) => op.visit_ids_mut(f),
+                Self::SMadHi(op) => op.visit_ids_mut(f),
+                Self::UMadSat(op) => op.visit_ids_mut(f),
+                Self::SMadSat(op) => op.visit_ids_mut(f),
+                Self::SMax(op) => op.visit_ids_mut(f),
+                Self::UMax(op) => op.visit_ids_mut(f),
+                Self::SMin(op) => op.visit_ids_mut(f),
+                Self::UMin(op) => op.visit_ids_mut(f),
+                Self::SMulHi(op) => op.visit_ids_mut(f),
+                Self::Rotate(op) => op.visit_ids_mut(f),
+                Self::SSubSat(op) => op.visit_ids_mut(f),
+                Self::USubSat(op) => op.visit_ids_mut(f),
+                Self::UUpsample(op) => op.visit_ids_mut(f),
+                Self::SUpsample(op) => op.visit_ids_mut(f),
+                Self::Popcount(op) => op.visit_ids_mut(f),
+                Self::SMad24(op) => op.visit_ids_mut(f),
+                Self::UMad24(op) => op.visit_ids_mut(f),
+                Self::SMul24(op) => op.visit_ids_mut(f),
+                Self::UMul24(op) => op.visit_ids_mut(f),
+                Self::Vloadn(op) => op.visit_ids_mut(f),
+                Self::Vstoren(op) => op.visit_ids_mut(f),
+                Self::VloadHalf(op) => op.visit_ids_mut(f),
+                Self::VloadHalfn(op) => op.visit_ids_mut(f),
+                Self::VstoreHalf(op) => op.visit_ids_mut(f),
+                Self::VstoreHalfR(op) => op.visit_ids_mut(f),
+                Self::VstoreHalfn(op) => op.visit_ids_mut(f),
+                Self::VstoreHalfnR(op) => op.visit_ids_mut(f),
+                Self::VloadaHalfn(op) => op.visit_ids_mut(f),
+                Self::VstoreaHalfn(op) => op.visit_ids_mut(f),
+                Self::VstoreaHalfnR(op) => op.visit_ids_mut(f),
+                Self::Shuffle(op) => op.visit_ids_mut(f),
+                Self::Shuffle2(op) => op.visit_ids_mut(f),
+                Self::Printf(op) => op.visit_ids_mut(f),
+                Self::Prefetch(op) => op.visit_ids_mut(f),
+                Self::Bitselect(op) => op.visit_ids_mut(f),
+                Self::Select(op) => op.visit_ids_mut(f),
+                Self::UAbs(op) => op.visit_ids_mut(f),
+                Self::UAbsDiff(op) => op.visit_ids_mut(f),
+                Self::UMulHi(op) => op.visit_ids_mut(f),
+                Self::UMadHi(op) => op.visit_ids_mut(f),
+            }
+        }
+    }
     static AVAIL_0: crate::grammar::Availability = crate::grammar::Availability {
         version: Some(crate::grammar::Version(1u8, 0u8)),
         last_version: None,
@@ -11065,6 +16545,14 @@ pub mod spv_amd_gcn_shader {
             self.p.visit_requirements(f);
         }
     }
+    impl Ids for OpCubeFaceIndexAMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p.visit_ids_mut(f);
+        }
+    }
     ///`CubeFaceCoordAMD` (2).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpCubeFaceCoordAMD {
@@ -11076,11 +16564,23 @@ pub mod spv_amd_gcn_shader {
             self.p.visit_requirements(f);
         }
     }
+    impl Ids for OpCubeFaceCoordAMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.p.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.p.visit_ids_mut(f);
+        }
+    }
     ///`TimeAMD` (3).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpTimeAMD {}
     impl Requires for self::OpTimeAMD {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
+    }
+    impl Ids for OpTimeAMD {
+        fn visit_ids(&self, _f: &mut dyn FnMut(Id)) {}
+        fn visit_ids_mut(&mut self, _f: &mut dyn FnMut(&mut Id)) {}
     }
     /// One instruction of this set.
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11128,6 +16628,22 @@ pub mod spv_amd_gcn_shader {
             }
         }
     }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::CubeFaceIndexAMD(op) => op.visit_ids(f),
+                Self::CubeFaceCoordAMD(op) => op.visit_ids(f),
+                Self::TimeAMD(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::CubeFaceIndexAMD(op) => op.visit_ids_mut(f),
+                Self::CubeFaceCoordAMD(op) => op.visit_ids_mut(f),
+                Self::TimeAMD(op) => op.visit_ids_mut(f),
+            }
+        }
+    }
     static AVAIL_0: crate::grammar::Availability = crate::grammar::Availability {
         version: Some(crate::grammar::Version(1u8, 0u8)),
         last_version: None,
@@ -11157,6 +16673,16 @@ pub mod spv_amd_shader_ballot {
             self.offset.visit_requirements(f);
         }
     }
+    impl Ids for OpSwizzleInvocationsAMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.data.visit_ids(f);
+            self.offset.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.data.visit_ids_mut(f);
+            self.offset.visit_ids_mut(f);
+        }
+    }
     ///`SwizzleInvocationsMaskedAMD` (2).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSwizzleInvocationsMaskedAMD {
@@ -11169,6 +16695,16 @@ pub mod spv_amd_shader_ballot {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.data.visit_requirements(f);
             self.mask.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSwizzleInvocationsMaskedAMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.data.visit_ids(f);
+            self.mask.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.data.visit_ids_mut(f);
+            self.mask.visit_ids_mut(f);
         }
     }
     ///`WriteInvocationAMD` (3).
@@ -11188,6 +16724,18 @@ pub mod spv_amd_shader_ballot {
             self.invocation_index.visit_requirements(f);
         }
     }
+    impl Ids for OpWriteInvocationAMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.input_value.visit_ids(f);
+            self.write_value.visit_ids(f);
+            self.invocation_index.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.input_value.visit_ids_mut(f);
+            self.write_value.visit_ids_mut(f);
+            self.invocation_index.visit_ids_mut(f);
+        }
+    }
     ///`MbcntAMD` (4).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpMbcntAMD {
@@ -11197,6 +16745,14 @@ pub mod spv_amd_shader_ballot {
     impl Requires for self::OpMbcntAMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.mask.visit_requirements(f);
+        }
+    }
+    impl Ids for OpMbcntAMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.mask.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.mask.visit_ids_mut(f);
         }
     }
     /// One instruction of this set.
@@ -11251,6 +16807,24 @@ pub mod spv_amd_shader_ballot {
             }
         }
     }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::SwizzleInvocationsAMD(op) => op.visit_ids(f),
+                Self::SwizzleInvocationsMaskedAMD(op) => op.visit_ids(f),
+                Self::WriteInvocationAMD(op) => op.visit_ids(f),
+                Self::MbcntAMD(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::SwizzleInvocationsAMD(op) => op.visit_ids_mut(f),
+                Self::SwizzleInvocationsMaskedAMD(op) => op.visit_ids_mut(f),
+                Self::WriteInvocationAMD(op) => op.visit_ids_mut(f),
+                Self::MbcntAMD(op) => op.visit_ids_mut(f),
+            }
+        }
+    }
     static AVAIL_0: crate::grammar::Availability = crate::grammar::Availability {
         version: Some(crate::grammar::Version(1u8, 0u8)),
         last_version: None,
@@ -11278,6 +16852,16 @@ pub mod spv_amd_shader_explicit_vertex_parameter {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.interpolant.visit_requirements(f);
             self.vertex_idx.visit_requirements(f);
+        }
+    }
+    impl Ids for OpInterpolateAtVertexAMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.interpolant.visit_ids(f);
+            self.vertex_idx.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.interpolant.visit_ids_mut(f);
+            self.vertex_idx.visit_ids_mut(f);
         }
     }
     /// One instruction of this set.
@@ -11311,6 +16895,18 @@ pub mod spv_amd_shader_explicit_vertex_parameter {
             f(self.availability());
             match self {
                 Self::InterpolateAtVertexAMD(op) => op.visit_requirements(f),
+            }
+        }
+    }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::InterpolateAtVertexAMD(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::InterpolateAtVertexAMD(op) => op.visit_ids_mut(f),
             }
         }
     }
@@ -11348,6 +16944,18 @@ pub mod spv_amd_shader_trinary_minmax {
             self.z.visit_requirements(f);
         }
     }
+    impl Ids for OpFMin3AMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
+        }
+    }
     ///`UMin3AMD` (2).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUMin3AMD {
@@ -11363,6 +16971,18 @@ pub mod spv_amd_shader_trinary_minmax {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
             self.z.visit_requirements(f);
+        }
+    }
+    impl Ids for OpUMin3AMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
         }
     }
     ///`SMin3AMD` (3).
@@ -11382,6 +17002,18 @@ pub mod spv_amd_shader_trinary_minmax {
             self.z.visit_requirements(f);
         }
     }
+    impl Ids for OpSMin3AMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
+        }
+    }
     ///`FMax3AMD` (4).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpFMax3AMD {
@@ -11397,6 +17029,18 @@ pub mod spv_amd_shader_trinary_minmax {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
             self.z.visit_requirements(f);
+        }
+    }
+    impl Ids for OpFMax3AMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
         }
     }
     ///`UMax3AMD` (5).
@@ -11416,6 +17060,18 @@ pub mod spv_amd_shader_trinary_minmax {
             self.z.visit_requirements(f);
         }
     }
+    impl Ids for OpUMax3AMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
+        }
+    }
     ///`SMax3AMD` (6).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSMax3AMD {
@@ -11431,6 +17087,18 @@ pub mod spv_amd_shader_trinary_minmax {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
             self.z.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSMax3AMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
         }
     }
     ///`FMid3AMD` (7).
@@ -11450,6 +17118,18 @@ pub mod spv_amd_shader_trinary_minmax {
             self.z.visit_requirements(f);
         }
     }
+    impl Ids for OpFMid3AMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
+        }
+    }
     ///`UMid3AMD` (8).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpUMid3AMD {
@@ -11467,6 +17147,18 @@ pub mod spv_amd_shader_trinary_minmax {
             self.z.visit_requirements(f);
         }
     }
+    impl Ids for OpUMid3AMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
+        }
+    }
     ///`SMid3AMD` (9).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpSMid3AMD {
@@ -11482,6 +17174,18 @@ pub mod spv_amd_shader_trinary_minmax {
             self.x.visit_requirements(f);
             self.y.visit_requirements(f);
             self.z.visit_requirements(f);
+        }
+    }
+    impl Ids for OpSMid3AMD {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            self.x.visit_ids(f);
+            self.y.visit_ids(f);
+            self.z.visit_ids(f);
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            self.x.visit_ids_mut(f);
+            self.y.visit_ids_mut(f);
+            self.z.visit_ids_mut(f);
         }
     }
     /// One instruction of this set.
@@ -11563,6 +17267,34 @@ pub mod spv_amd_shader_trinary_minmax {
                 Self::FMid3AMD(op) => op.visit_requirements(f),
                 Self::UMid3AMD(op) => op.visit_requirements(f),
                 Self::SMid3AMD(op) => op.visit_requirements(f),
+            }
+        }
+    }
+    impl Ids for Instruction {
+        fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+            match self {
+                Self::FMin3AMD(op) => op.visit_ids(f),
+                Self::UMin3AMD(op) => op.visit_ids(f),
+                Self::SMin3AMD(op) => op.visit_ids(f),
+                Self::FMax3AMD(op) => op.visit_ids(f),
+                Self::UMax3AMD(op) => op.visit_ids(f),
+                Self::SMax3AMD(op) => op.visit_ids(f),
+                Self::FMid3AMD(op) => op.visit_ids(f),
+                Self::UMid3AMD(op) => op.visit_ids(f),
+                Self::SMid3AMD(op) => op.visit_ids(f),
+            }
+        }
+        fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+            match self {
+                Self::FMin3AMD(op) => op.visit_ids_mut(f),
+                Self::UMin3AMD(op) => op.visit_ids_mut(f),
+                Self::SMin3AMD(op) => op.visit_ids_mut(f),
+                Self::FMax3AMD(op) => op.visit_ids_mut(f),
+                Self::UMax3AMD(op) => op.visit_ids_mut(f),
+                Self::SMax3AMD(op) => op.visit_ids_mut(f),
+                Self::FMid3AMD(op) => op.visit_ids_mut(f),
+                Self::UMid3AMD(op) => op.visit_ids_mut(f),
+                Self::SMid3AMD(op) => op.visit_ids_mut(f),
             }
         }
     }
@@ -11683,6 +17415,38 @@ impl Requires for ExtInstruction {
             Self::SpvAmdShaderBallot(i) => i.visit_requirements(f),
             Self::SpvAmdShaderExplicitVertexParameter(i) => i.visit_requirements(f),
             Self::SpvAmdShaderTrinaryMinmax(i) => i.visit_requirements(f),
+        }
+    }
+}
+impl Ids for ExtInstruction {
+    fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+        match self {
+            Self::Debuginfo(i) => i.visit_ids(f),
+            Self::GlslStd450(i) => i.visit_ids(f),
+            Self::NonsemanticClspvreflection(i) => i.visit_ids(f),
+            Self::NonsemanticDebugprintf(i) => i.visit_ids(f),
+            Self::NonsemanticShaderDebuginfo100(i) => i.visit_ids(f),
+            Self::OpenclDebuginfo100(i) => i.visit_ids(f),
+            Self::OpenclStd100(i) => i.visit_ids(f),
+            Self::SpvAmdGcnShader(i) => i.visit_ids(f),
+            Self::SpvAmdShaderBallot(i) => i.visit_ids(f),
+            Self::SpvAmdShaderExplicitVertexParameter(i) => i.visit_ids(f),
+            Self::SpvAmdShaderTrinaryMinmax(i) => i.visit_ids(f),
+        }
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        match self {
+            Self::Debuginfo(i) => i.visit_ids_mut(f),
+            Self::GlslStd450(i) => i.visit_ids_mut(f),
+            Self::NonsemanticClspvreflection(i) => i.visit_ids_mut(f),
+            Self::NonsemanticDebugprintf(i) => i.visit_ids_mut(f),
+            Self::NonsemanticShaderDebuginfo100(i) => i.visit_ids_mut(f),
+            Self::OpenclDebuginfo100(i) => i.visit_ids_mut(f),
+            Self::OpenclStd100(i) => i.visit_ids_mut(f),
+            Self::SpvAmdGcnShader(i) => i.visit_ids_mut(f),
+            Self::SpvAmdShaderBallot(i) => i.visit_ids_mut(f),
+            Self::SpvAmdShaderExplicitVertexParameter(i) => i.visit_ids_mut(f),
+            Self::SpvAmdShaderTrinaryMinmax(i) => i.visit_ids_mut(f),
         }
     }
 }

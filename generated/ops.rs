@@ -6350,7 +6350,7 @@ pub struct OpExtInst {
     ///Instruction (`LiteralExtInstInteger`).
     pub instruction: u32,
     ///Operand 1 , Operand 2 , ... (`IdRef`).
-    pub operands: Vec<Id>,
+    pub operands: Vec<u32>,
 }
 ///`OpMemoryModel` (opcode 14, class Mode-Setting).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

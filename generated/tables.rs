@@ -28804,9 +28804,10 @@ pub fn kind_by_name(name: &str) -> Option<&'static KindDesc> {
     }
 }
 /// For a core name whose value no capability or extension enables (under any of its
-/// names) and that some core version lacks: the first and last versions with it. `kind` is the operand kind's name, or
-/// empty for an instruction name. A version-aware assembler such as `spirv-as` knows
-/// such a name only when assembling for one of those versions.
+/// names) and that some core version lacks: the first and last versions with it.
+/// `kind` is the operand kind's name, or empty for an instruction name. A
+/// version-aware assembler such as `spirv-as` knows such a name only when assembling
+/// for one of those versions.
 pub fn core_only_name_versions(
     kind: &str,
     name: &str,

@@ -82,7 +82,11 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
         .collect();
     entries.sort();
     for path in entries {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
         if let Some(stem) = name
             .strip_prefix("extinst.")
             .and_then(|n| n.strip_suffix(".grammar.json"))
@@ -102,7 +106,11 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
         Vec::new()
     };
     let grammar = Grammar::normalize(&core, &ext, tools)?;
-    Ok(Loaded { grammar, unknown_keys, inputs })
+    Ok(Loaded {
+        grammar,
+        unknown_keys,
+        inputs,
+    })
 }
 
 /// Generates every output file from a loaded grammar.

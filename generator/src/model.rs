@@ -184,8 +184,12 @@ fn parse_version(v: &Option<String>, what: &str) -> Result<Option<Version>, Stri
             let (a, b) = s
                 .split_once('.')
                 .ok_or_else(|| format!("{what}: bad version {s:?}"))?;
-            let a = a.parse().map_err(|_| format!("{what}: bad version {s:?}"))?;
-            let b = b.parse().map_err(|_| format!("{what}: bad version {s:?}"))?;
+            let a = a
+                .parse()
+                .map_err(|_| format!("{what}: bad version {s:?}"))?;
+            let b = b
+                .parse()
+                .map_err(|_| format!("{what}: bad version {s:?}"))?;
             Ok(Some(Version(a, b)))
         }
     }
@@ -223,9 +227,9 @@ pub fn clean_name(name: &str) -> String {
 const KEYWORDS: &[&str] = &[
     "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
     "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
-    "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
-    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+    "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe",
+    "use", "where", "while", "abstract", "become", "box", "do", "final", "macro", "override",
+    "priv", "try", "typeof", "unsized", "virtual", "yield",
 ];
 
 /// `Memory Semantics` → `memory_semantics`; `IdResultType` → `id_result_type`.
@@ -311,7 +315,12 @@ fn operands(ops: &[raw::Operand], what: &str) -> Result<Vec<Operand>, String> {
             field = format!("{}_{n}", stem.trim_end_matches('_'));
             n += 1;
         }
-        out.push(Operand { kind: op.kind.clone(), name, field, quantifier });
+        out.push(Operand {
+            kind: op.kind.clone(),
+            name,
+            field,
+            quantifier,
+        });
     }
     Ok(out)
 }
@@ -365,7 +374,11 @@ fn merge_availability(into: &mut Availability, other: &Availability) {
             into.extensions.push(e.clone());
         }
     }
-    into.version = into.version.min(other.version).or(into.version).or(other.version);
+    into.version = into
+        .version
+        .min(other.version)
+        .or(into.version)
+        .or(other.version);
 }
 
 fn enum_value(v: &serde_json::Value, what: &str) -> Result<u32, String> {
@@ -504,8 +517,10 @@ impl Grammar {
         tools: Vec<Tool>,
     ) -> Result<Grammar, String> {
         let version = Version(
-            core.major_version.ok_or("core grammar has no major_version")? as u8,
-            core.minor_version.ok_or("core grammar has no minor_version")? as u8,
+            core.major_version
+                .ok_or("core grammar has no major_version")? as u8,
+            core.minor_version
+                .ok_or("core grammar has no minor_version")? as u8,
         );
         let magic = enum_value(
             &serde_json::Value::String(core.magic_number.clone().unwrap_or_default()),
@@ -527,10 +542,16 @@ impl Grammar {
         ext_sets.sort_by(|a, b| a.import_name.cmp(&b.import_name));
         let mut extensions = BTreeSet::new();
         let mut note = |a: &Availability| extensions.extend(a.extensions.iter().cloned());
-        for i in core_instructions.iter().chain(ext_sets.iter().flat_map(|s| &s.instructions)) {
+        for i in core_instructions
+            .iter()
+            .chain(ext_sets.iter().flat_map(|s| &s.instructions))
+        {
             note(&i.availability);
         }
-        for k in core_kinds.iter().chain(ext_sets.iter().flat_map(|s| &s.operand_kinds)) {
+        for k in core_kinds
+            .iter()
+            .chain(ext_sets.iter().flat_map(|s| &s.operand_kinds))
+        {
             for e in &k.enumerants {
                 note(&e.availability);
             }

@@ -32,7 +32,11 @@ pub fn tools(xml: &str) -> Vec<Tool> {
             continue;
         };
         if let Ok(id) = value.trim().parse() {
-            out.push(Tool { id, vendor, tool: attr(tag, "tool") });
+            out.push(Tool {
+                id,
+                vendor,
+                tool: attr(tag, "tool"),
+            });
         }
     }
     out

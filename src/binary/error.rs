@@ -26,8 +26,11 @@ pub enum DecodeErrorKind {
     ExtraOperands(usize),
     /// A string has no nul terminator within its instruction.
     UnterminatedString,
-    /// A string is not UTF-8.
+    /// A string is not UTF-8 (the instruction is kept raw).
     InvalidUtf8,
+    /// A string's padding after its nul is not zero (the instruction is kept raw, so that
+    /// re-encoding reproduces those bytes).
+    StringPadding,
     /// An id is zero or not below the header's bound.
     IdOutOfBound {
         /// The id.
@@ -65,7 +68,9 @@ impl DecodeError {
     pub fn is_unknown_value(&self) -> bool {
         matches!(
             self.kind,
-            DecodeErrorKind::UnknownEnumerant { .. } | DecodeErrorKind::InvalidUtf8
+            DecodeErrorKind::UnknownEnumerant { .. }
+                | DecodeErrorKind::InvalidUtf8
+                | DecodeErrorKind::StringPadding
         )
     }
 }
@@ -74,22 +79,34 @@ impl fmt::Display for DecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::ByteLength(n) => write!(f, "file length {n} is not a multiple of 4 bytes"),
-            Self::HeaderTooShort(n) => write!(f, "module has {n} words, fewer than the 5-word header"),
+            Self::HeaderTooShort(n) => {
+                write!(f, "module has {n} words, fewer than the 5-word header")
+            }
             Self::BadMagic(m) => write!(f, "bad magic number 0x{m:08x}"),
             Self::ZeroWordCount => write!(f, "instruction word count is zero"),
             Self::WordCountPastEnd { count, left } => {
-                write!(f, "instruction word count {count} runs past the end ({left} words left)")
+                write!(
+                    f,
+                    "instruction word count {count} runs past the end ({left} words left)"
+                )
             }
             Self::MissingOperand(k) => write!(f, "missing operand ({k})"),
             Self::ExtraOperands(n) => write!(f, "{n} word(s) left after the last operand"),
-            Self::UnterminatedString => write!(f, "string is not nul-terminated within the instruction"),
+            Self::UnterminatedString => {
+                write!(f, "string is not nul-terminated within the instruction")
+            }
             Self::InvalidUtf8 => write!(f, "string is not valid UTF-8"),
-            Self::IdOutOfBound { id, bound } => write!(f, "id {id} is not in 1..{bound} (the bound)"),
+            Self::StringPadding => write!(f, "string padding after the nul is not zero"),
+            Self::IdOutOfBound { id, bound } => {
+                write!(f, "id {id} is not in 1..{bound} (the bound)")
+            }
             Self::UnknownEnumerant { kind, value } => write!(f, "{value} is not a {kind} value"),
             Self::NotNumericType { id } => {
                 write!(f, "the type of %{id} is not a scalar integer or float type")
             }
-            Self::UnknownExtInstSet(id) => write!(f, "%{id} is not an extended instruction set import"),
+            Self::UnknownExtInstSet(id) => {
+                write!(f, "%{id} is not an extended instruction set import")
+            }
         }
     }
 }

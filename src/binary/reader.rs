@@ -30,9 +30,16 @@ pub struct OperandReader<'a> {
 /// Reads a nul-terminated string from the start of `words`: the string and the words it used.
 pub fn string_in(words: &[u32]) -> Result<(&str, usize), DecodeErrorKind> {
     let bytes: &[u8] = bytemuck_bytes(words);
-    let nul = bytes.iter().position(|&b| b == 0).ok_or(DecodeErrorKind::UnterminatedString)?;
+    let nul = bytes
+        .iter()
+        .position(|&b| b == 0)
+        .ok_or(DecodeErrorKind::UnterminatedString)?;
+    let used = nul / 4 + 1;
+    if bytes[nul..used * 4].iter().any(|&b| b != 0) {
+        return Err(DecodeErrorKind::StringPadding);
+    }
     let s = core::str::from_utf8(&bytes[..nul]).map_err(|_| DecodeErrorKind::InvalidUtf8)?;
-    Ok((s, nul / 4 + 1))
+    Ok((s, used))
 }
 
 /// The bytes of native words in memory order, which is the string order on little-endian
@@ -42,17 +49,29 @@ fn bytemuck_bytes(words: &[u32]) -> &[u8] {
     bytemuck::cast_slice(words)
 }
 
-const _: () = assert!(cfg!(target_endian = "little"), "spvkit's string decoding assumes a little-endian host");
+const _: () = assert!(
+    cfg!(target_endian = "little"),
+    "spvkit's string decoding assumes a little-endian host"
+);
 
 impl<'a> OperandReader<'a> {
     /// A reader over `words`, which start at word `base` of a module with id bound `bound`.
     pub fn new(words: &'a [u32], base: usize, bound: u32, types: &'a TypeTracker) -> Self {
-        OperandReader { words, pos: 0, base, bound, types }
+        OperandReader {
+            words,
+            pos: 0,
+            base,
+            bound,
+            types,
+        }
     }
 
     /// An error at the current word.
     pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError { offset: self.base + self.pos, kind }
+        DecodeError {
+            offset: self.base + self.pos,
+            kind,
+        }
     }
 
     /// Whether every word was read.
@@ -160,7 +179,10 @@ impl<'a> OperandReader<'a> {
     }
 
     /// `OpSwitch`'s (literal, label) pairs, literals as wide as the selector's type.
-    pub fn read_switch_targets(&mut self, selector: Id) -> Result<Vec<(LiteralNumber, Id)>, DecodeError> {
+    pub fn read_switch_targets(
+        &mut self,
+        selector: Id,
+    ) -> Result<Vec<(LiteralNumber, Id)>, DecodeError> {
         if self.is_empty() {
             return Ok(Vec::new());
         }
@@ -184,7 +206,10 @@ impl<'a> OperandReader<'a> {
             .ok()
             .and_then(Opcode::from_u16)
             .ok_or_else(|| self.unknown_enumerant("opcode", w))?;
-        Ok(SpecConstantOperation { opcode, operands: self.take_rest().to_vec() })
+        Ok(SpecConstantOperation {
+            opcode,
+            operands: self.take_rest().to_vec(),
+        })
     }
 }
 
@@ -194,7 +219,10 @@ impl Decode for Id {
         let at = r.pos;
         let id = r.word()?;
         if id == 0 || id >= r.bound {
-            return Err(DecodeError { offset: r.base + at, kind: DecodeErrorKind::IdOutOfBound { id, bound: r.bound } });
+            return Err(DecodeError {
+                offset: r.base + at,
+                kind: DecodeErrorKind::IdOutOfBound { id, bound: r.bound },
+            });
         }
         Ok(Id(id))
     }

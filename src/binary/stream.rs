@@ -32,7 +32,12 @@ impl<'a> Decoder<'a> {
     /// Starts decoding: reads and checks the header.
     pub fn new(words: &'a [u32]) -> Result<Self, DecodeError> {
         let header = Header::parse(words)?;
-        Ok(Decoder { words, pos: HEADER_WORDS, header, types: TypeTracker::new(words.len()) })
+        Ok(Decoder {
+            words,
+            pos: HEADER_WORDS,
+            header,
+            types: TypeTracker::new(words.len()),
+        })
     }
 
     /// The module header.
@@ -58,7 +63,10 @@ impl<'a> Decoder<'a> {
         let kind = if count == 0 {
             Some(DecodeErrorKind::ZeroWordCount)
         } else if count > left {
-            Some(DecodeErrorKind::WordCountPastEnd { count: count as u32, left })
+            Some(DecodeErrorKind::WordCountPastEnd {
+                count: count as u32,
+                left,
+            })
         } else {
             None
         };
@@ -67,14 +75,19 @@ impl<'a> Decoder<'a> {
             return Some(Err(DecodeError { offset, kind }));
         }
         self.pos += count;
-        let raw = RawInstruction { offset, opcode: first as u16, operands: &self.words[offset + 1..offset + count] };
+        let raw = RawInstruction {
+            offset,
+            opcode: first as u16,
+            operands: &self.words[offset + 1..offset + count],
+        };
         self.types.observe(raw.opcode, raw.operands);
         Some(Ok(raw))
     }
 
     /// Decodes a raw instruction (from this decoder) into its typed form.
     pub fn decode(&self, raw: RawInstruction<'_>) -> Result<Instruction, DecodeError> {
-        let mut r = OperandReader::new(raw.operands, raw.offset + 1, self.header.bound, &self.types);
+        let mut r =
+            OperandReader::new(raw.operands, raw.offset + 1, self.header.bound, &self.types);
         let result = decode_operands(raw.opcode, &mut r).and_then(|i| r.finish().map(|()| i));
         match result {
             Err(e) if e.is_unknown_value() => Ok(Instruction::Unknown(UnknownInstruction {
@@ -87,17 +100,31 @@ impl<'a> Decoder<'a> {
 
     /// Decodes the operands of an `OpExtInst` into the typed instruction of its set.
     /// `None` when the set is not one this grammar knows.
-    pub fn decode_ext(&self, raw: RawInstruction<'_>) -> Option<Result<ExtInstruction, DecodeError>> {
+    pub fn decode_ext(
+        &self,
+        raw: RawInstruction<'_>,
+    ) -> Option<Result<ExtInstruction, DecodeError>> {
         let [_, _, set, number, ..] = *raw.operands else {
-            return Some(Err(DecodeError { offset: raw.offset, kind: DecodeErrorKind::MissingOperand("OpExtInst operands") }));
+            return Some(Err(DecodeError {
+                offset: raw.offset,
+                kind: DecodeErrorKind::MissingOperand("OpExtInst operands"),
+            }));
         };
         let set = match self.types.ext_set(set) {
             None => {
-                return Some(Err(DecodeError { offset: raw.offset + 3, kind: DecodeErrorKind::UnknownExtInstSet(set) }))
+                return Some(Err(DecodeError {
+                    offset: raw.offset + 3,
+                    kind: DecodeErrorKind::UnknownExtInstSet(set),
+                }))
             }
             Some(s) => s?,
         };
-        let mut r = OperandReader::new(&raw.operands[4..], raw.offset + 5, self.header.bound, &self.types);
+        let mut r = OperandReader::new(
+            &raw.operands[4..],
+            raw.offset + 5,
+            self.header.bound,
+            &self.types,
+        );
         Some(decode_ext_operands(set, number, &mut r).and_then(|i| r.finish().map(|()| i)))
     }
 }

@@ -48,7 +48,8 @@ impl IdMap {
         if i < self.dense.len() {
             self.dense[i] = v;
         } else if i < self.limit {
-            self.dense.resize((i + 1).max(self.dense.len() * 2).min(self.limit), 0);
+            self.dense
+                .resize((i + 1).max(self.dense.len() * 2).min(self.limit), 0);
             self.dense[i] = v;
         } else {
             self.sparse.insert(id, v);
@@ -75,7 +76,10 @@ impl TypeTracker {
     /// A tracker for a module of `words` words.
     pub fn new(words: usize) -> Self {
         TypeTracker {
-            value_types: IdMap { limit: words.saturating_mul(2).max(1024), ..IdMap::default() },
+            value_types: IdMap {
+                limit: words.saturating_mul(2).max(1024),
+                ..IdMap::default()
+            },
             ..TypeTracker::default()
         }
     }

@@ -21,7 +21,10 @@ impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EncodeError::TooLong { index, words } => {
-                write!(f, "instruction {index} needs {words} words; the limit is 65535")
+                write!(
+                    f,
+                    "instruction {index} needs {words} words; the limit is 65535"
+                )
             }
         }
     }
@@ -49,7 +52,8 @@ pub fn encode_module(header: &Header, insts: &[Instruction]) -> Result<Vec<u32>,
     let mut out = Vec::with_capacity(5 + insts.len() * 4);
     out.extend_from_slice(&header.words());
     for (index, inst) in insts.iter().enumerate() {
-        encode_instruction(inst, &mut out).map_err(|words| EncodeError::TooLong { index, words })?;
+        encode_instruction(inst, &mut out)
+            .map_err(|words| EncodeError::TooLong { index, words })?;
     }
     Ok(out)
 }

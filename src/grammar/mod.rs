@@ -29,6 +29,14 @@ mod ops {
 pub use ops::*;
 
 #[allow(clippy::all, non_camel_case_types, unused_imports)]
+mod ids {
+    use super::enums::*;
+    use super::ops::*;
+    use super::support::*;
+    include!(concat!(env!("OUT_DIR"), "/ids.rs"));
+}
+
+#[allow(clippy::all, non_camel_case_types, unused_imports)]
 mod availability {
     use super::enums::*;
     use super::ops::*;
@@ -44,7 +52,13 @@ pub mod tables {
 }
 
 /// Extended instruction sets: a module per set, [`ext::ExtInstSet`] and [`ext::ExtInstruction`].
-#[allow(clippy::all, missing_docs, non_camel_case_types, unused_imports, non_snake_case)]
+#[allow(
+    clippy::all,
+    missing_docs,
+    non_camel_case_types,
+    unused_imports,
+    non_snake_case
+)]
 pub mod ext {
     use super::support::*;
     include!(concat!(env!("OUT_DIR"), "/ext.rs"));

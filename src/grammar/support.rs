@@ -57,6 +57,14 @@ pub struct Availability {
 pub trait Requires {
     /// Calls `f` with the availability of everything this value uses.
     fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
+
+    /// The availability of everything this value uses: the instruction's own, then that of
+    /// each enum operand and of their parameters, in operand order.
+    fn requirements(&self) -> Vec<&'static Availability> {
+        let mut v = Vec::new();
+        self.visit_requirements(&mut |a| v.push(a));
+        v
+    }
 }
 
 impl Requires for Id {}
@@ -93,6 +101,112 @@ impl<A: Requires, B: Requires, C: Requires> Requires for (A, B, C) {
 impl Requires for SpecConstantOperation {
     fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
         f(self.opcode.availability())
+    }
+}
+
+/// Things that mention `<id>`s: instructions and operands.
+pub trait Ids {
+    /// Calls `f` with every id, in operand order (result type and result id included).
+    fn visit_ids(&self, _f: &mut dyn FnMut(Id)) {}
+    /// Calls `f` with a mutable reference to every id, in operand order.
+    fn visit_ids_mut(&mut self, _f: &mut dyn FnMut(&mut Id)) {}
+}
+
+impl Ids for Id {
+    fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+        f(*self)
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        f(self)
+    }
+}
+impl Ids for u32 {}
+impl Ids for String {}
+impl Ids for LiteralNumber {}
+impl<T: Ids> Ids for Option<T> {
+    fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+        if let Some(v) = self {
+            v.visit_ids(f)
+        }
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        if let Some(v) = self {
+            v.visit_ids_mut(f)
+        }
+    }
+}
+impl<T: Ids> Ids for Vec<T> {
+    fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+        for v in self {
+            v.visit_ids(f)
+        }
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        for v in self {
+            v.visit_ids_mut(f)
+        }
+    }
+}
+impl<A: Ids, B: Ids> Ids for (A, B) {
+    fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+        self.0.visit_ids(f);
+        self.1.visit_ids(f);
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        self.0.visit_ids_mut(f);
+        self.1.visit_ids_mut(f);
+    }
+}
+impl<A: Ids, B: Ids, C: Ids> Ids for (A, B, C) {
+    fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+        self.0.visit_ids(f);
+        self.1.visit_ids(f);
+        self.2.visit_ids(f);
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        self.0.visit_ids_mut(f);
+        self.1.visit_ids_mut(f);
+        self.2.visit_ids_mut(f);
+    }
+}
+impl Ids for SpecConstantOperation {
+    /// The embedded operation's id operands, per the grammar's operand list of its opcode
+    /// (its literal indices are not ids).
+    fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+        for (i, w) in self.operands.iter().enumerate() {
+            if self.operand_is_id(i) {
+                f(Id(*w))
+            }
+        }
+    }
+    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+        for i in 0..self.operands.len() {
+            if self.operand_is_id(i) {
+                let mut id = Id(self.operands[i]);
+                f(&mut id);
+                self.operands[i] = id.0;
+            }
+        }
+    }
+}
+
+impl SpecConstantOperation {
+    /// Whether operand word `i` is an id, per the embedded opcode's grammar entry.
+    pub fn operand_is_id(&self, i: usize) -> bool {
+        let Some(desc) = super::tables::core_instruction(self.opcode.value()) else {
+            return false;
+        };
+        let mut ops = desc
+            .operands
+            .iter()
+            .filter(|o| !matches!(o.kind.class, KindClass::ResultType | KindClass::Result));
+        let mut last = None;
+        for _ in 0..=i {
+            last = ops
+                .next()
+                .or(last.filter(|o: &&OperandDesc| o.quantifier == Quantifier::Many));
+        }
+        last.is_some_and(|o| o.kind.class == KindClass::Id)
     }
 }
 

@@ -24,13 +24,22 @@ pub struct Interner<'g> {
 impl<'g> Interner<'g> {
     /// An interner whose statics are named `<prefix>_<n>`.
     pub fn new(grammar: &'g Grammar, path: TokenStream, prefix: &'static str) -> Self {
-        Interner { grammar, path, seen: BTreeMap::new(), statics: Vec::new(), prefix }
+        Interner {
+            grammar,
+            path,
+            seen: BTreeMap::new(),
+            statics: Vec::new(),
+            prefix,
+        }
     }
 
     /// A reference expression to the static for `a`.
     pub fn get(&mut self, a: &Availability, what: &str) -> Result<TokenStream, String> {
         let path = &self.path;
-        let cap_kind = self.grammar.kind("Capability").ok_or("the grammar has no Capability kind")?;
+        let cap_kind = self
+            .grammar
+            .kind("Capability")
+            .ok_or("the grammar has no Capability kind")?;
         let mut caps = Vec::new();
         for c in &a.capabilities {
             let e = cap_kind
@@ -41,10 +50,14 @@ impl<'g> Interner<'g> {
             let v = ident(&variant_name("Capability", &e.name));
             caps.push(quote!(#path::Capability::#v));
         }
-        let exts: Vec<_> = a.extensions.iter().map(|e| {
-            let v = ident(&extension_variant(e));
-            quote!(#path::Extension::#v)
-        }).collect();
+        let exts: Vec<_> = a
+            .extensions
+            .iter()
+            .map(|e| {
+                let v = ident(&extension_variant(e));
+                quote!(#path::Extension::#v)
+            })
+            .collect();
         let version = opt_version(a.version.map(|v| (v.0, v.1)), path);
         let last = opt_version(a.last_version.map(|v| (v.0, v.1)), path);
         let provisional = a.provisional;
@@ -60,9 +73,14 @@ impl<'g> Interner<'g> {
         let key = value.to_string();
         let n = self.seen.len();
         let prefix = self.prefix;
-        let name = self.seen.entry(key).or_insert_with(|| format_ident!("{prefix}_{n}")).clone();
+        let name = self
+            .seen
+            .entry(key)
+            .or_insert_with(|| format_ident!("{prefix}_{n}"))
+            .clone();
         if self.statics.len() < self.seen.len() {
-            self.statics.push(quote!(static #name: #path::Availability = #value;));
+            self.statics
+                .push(quote!(static #name: #path::Availability = #value;));
         }
         Ok(quote!(&#name))
     }
@@ -77,7 +95,10 @@ fn opt_version(v: Option<(u8, u8)>, path: &TokenStream) -> TokenStream {
 
 /// Everything in `availability.rs`.
 pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
-    let scope = Scope { grammar: g, local: &[] };
+    let scope = Scope {
+        grammar: g,
+        local: &[],
+    };
     let path = quote!(crate::grammar);
     let mut interner = Interner::new(g, path.clone(), "AVAIL");
     let mut arms = Vec::new();
@@ -121,7 +142,11 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
 /// `Requires` for an instruction struct: the requirements of its operands.
 pub fn op_requires(i: &Instruction, name: &proc_macro2::Ident, path: &TokenStream) -> TokenStream {
     let fields: Vec<_> = i.operands.iter().map(|o| ident(&o.field)).collect();
-    let f = if fields.is_empty() { quote!(_f) } else { quote!(f) };
+    let f = if fields.is_empty() {
+        quote!(_f)
+    } else {
+        quote!(f)
+    };
     quote! {
         impl Requires for #path::#name {
             fn visit_requirements(&self, #f: &mut dyn FnMut(&'static Availability)) {
@@ -132,7 +157,12 @@ pub fn op_requires(i: &Instruction, name: &proc_macro2::Ident, path: &TokenStrea
 }
 
 /// Availability accessors and `Requires` for one enum kind.
-pub fn kind(scope: &Scope, k: &OperandKind, interner: &mut Interner, path: &TokenStream) -> Result<TokenStream, String> {
+pub fn kind(
+    scope: &Scope,
+    k: &OperandKind,
+    interner: &mut Interner,
+    path: &TokenStream,
+) -> Result<TokenStream, String> {
     let name = ident(&k.name);
     let _ = scope;
     match k.category {
@@ -150,12 +180,20 @@ pub fn kind(scope: &Scope, k: &OperandKind, interner: &mut Interner, path: &Toke
                     }
                 } else {
                     arms.push(quote!(Self::#v(..) => #a));
-                    let binds: Vec<_> = (0..e.parameters.len()).map(|n| format_ident!("p{n}")).collect();
-                    visit.push(quote!(Self::#v(#(#binds),*) => { #(#binds.visit_requirements(f);)* }));
+                    let binds: Vec<_> = (0..e.parameters.len())
+                        .map(|n| format_ident!("p{n}"))
+                        .collect();
+                    visit.push(
+                        quote!(Self::#v(#(#binds),*) => { #(#binds.visit_requirements(f);)* }),
+                    );
                 }
             }
             let self_ref = if plain { quote!(self) } else { quote!(&self) };
-            let params = if plain { quote!() } else { quote!(match self { #(#visit,)* }) };
+            let params = if plain {
+                quote!()
+            } else {
+                quote!(match self { #(#visit,)* })
+            };
             Ok(quote! {
                 impl #path::#name {
                     /// When this enumerant is available.
@@ -202,7 +240,7 @@ pub fn kind(scope: &Scope, k: &OperandKind, interner: &mut Interner, path: &Toke
                 out.extend(quote! {
                     impl Requires for #path::#args {
                         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
-                            self.mask.visit_requirements(f);
+                            self.effective_mask().visit_requirements(f);
                             #(self.#fields.visit_requirements(f);)*
                         }
                     }

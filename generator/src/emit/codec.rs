@@ -11,7 +11,10 @@ use quote::{format_ident, quote};
 
 /// Everything in `codec.rs`.
 pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
-    let scope = Scope { grammar: g, local: &[] };
+    let scope = Scope {
+        grammar: g,
+        local: &[],
+    };
     let mut out = TokenStream::new();
     for k in &g.operand_kinds {
         out.extend(kind(&scope, k, &quote!(crate::grammar))?);
@@ -50,11 +53,28 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
 }
 
 /// Decode/Encode for one instruction struct at `path::name`.
-pub fn op(scope: &Scope, i: &Instruction, name: &proc_macro2::Ident, path: &TokenStream) -> Result<TokenStream, String> {
+pub fn op(
+    scope: &Scope,
+    i: &Instruction,
+    name: &proc_macro2::Ident,
+    path: &TokenStream,
+) -> Result<TokenStream, String> {
     let fields: Vec<_> = i.operands.iter().map(|o| ident(&o.field)).collect();
-    let exprs = i.operands.iter().map(|o| scope.decode_expr(i, o)).collect::<Result<Vec<_>, _>>()?;
-    let out_param = if fields.is_empty() { quote!(_out) } else { quote!(out) };
-    let r_param = if fields.is_empty() { quote!(_r) } else { quote!(r) };
+    let exprs = i
+        .operands
+        .iter()
+        .map(|o| scope.decode_expr(i, o))
+        .collect::<Result<Vec<_>, _>>()?;
+    let out_param = if fields.is_empty() {
+        quote!(_out)
+    } else {
+        quote!(out)
+    };
+    let r_param = if fields.is_empty() {
+        quote!(_r)
+    } else {
+        quote!(r)
+    };
     Ok(quote! {
         impl Decode for #path::#name {
             fn decode(#r_param: &mut OperandReader<'_>) -> Result<Self, DecodeError> {
@@ -86,7 +106,9 @@ pub fn kind(scope: &Scope, k: &OperandKind, path: &TokenStream) -> Result<TokenS
                     enc.push(quote!(Self::#v => out.push(#val)));
                 } else {
                     let reads: Vec<_> = e.parameters.iter().map(|_| quote!(r.read()?)).collect();
-                    let binds: Vec<_> = (0..e.parameters.len()).map(|n| format_ident!("p{n}")).collect();
+                    let binds: Vec<_> = (0..e.parameters.len())
+                        .map(|n| format_ident!("p{n}"))
+                        .collect();
                     dec.push(quote!(#val => Self::#v(#(#reads),*)));
                     enc.push(quote!(Self::#v(#(#binds),*) => { out.push(#val); #(#binds.encode(out);)* }));
                 }
@@ -125,18 +147,18 @@ pub fn kind(scope: &Scope, k: &OperandKind, path: &TokenStream) -> Result<TokenS
             };
             if has_parameters(k) {
                 let args = format_ident!("{}Args", k.name);
-                let mut param_bits = 0u32;
                 let mut dec = Vec::new();
-                let mut enc_bits = Vec::new();
                 let mut enc = Vec::new();
                 for e in k.enumerants.iter().filter(|e| !e.parameters.is_empty()) {
                     let f = ident(&crate::model::snake_case(&e.name));
                     let bit = e.value;
-                    param_bits |= bit;
                     let reads: Vec<_> = e.parameters.iter().map(|_| quote!(r.read()?)).collect();
-                    let value = if reads.len() == 1 { quote!(#(#reads)*) } else { quote!((#(#reads),*)) };
+                    let value = if reads.len() == 1 {
+                        quote!(#(#reads)*)
+                    } else {
+                        quote!((#(#reads),*))
+                    };
                     dec.push(quote!(if mask & #bit != 0 { args.#f = Some(#value); }));
-                    enc_bits.push(quote!(if self.#f.is_some() { mask |= #bit; }));
                     enc.push(quote!(if let Some(p) = &self.#f { p.encode(out); }));
                 }
                 out.extend(quote! {
@@ -151,9 +173,7 @@ pub fn kind(scope: &Scope, k: &OperandKind, path: &TokenStream) -> Result<TokenS
                     }
                     impl Encode for #path::#args {
                         fn encode(&self, out: &mut Vec<u32>) {
-                            let mut mask = self.mask.0 & !#param_bits;
-                            #(#enc_bits)*
-                            out.push(mask);
+                            out.push(self.effective_mask().0);
                             #(#enc)*
                         }
                     }

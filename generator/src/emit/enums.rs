@@ -9,7 +9,10 @@ use quote::{format_ident, quote};
 
 /// Every core operand kind's type.
 pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
-    let scope = Scope { grammar: g, local: &[] };
+    let scope = Scope {
+        grammar: g,
+        local: &[],
+    };
     let mut out = TokenStream::new();
     for k in &g.operand_kinds {
         out.extend(kind(&scope, k)?);
@@ -33,13 +36,19 @@ pub fn parameter_types(scope: &Scope, e: &Enumerant) -> Result<Vec<TokenStream>,
 }
 
 fn names_with_aliases(e: &Enumerant) -> Vec<&str> {
-    std::iter::once(e.name.as_str()).chain(e.aliases.iter().map(|a| a.as_str())).collect()
+    std::iter::once(e.name.as_str())
+        .chain(e.aliases.iter().map(|a| a.as_str()))
+        .collect()
 }
 
 fn value_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
     let name = ident(&k.name);
     let doc = format!("The `{}` operand kind of the SPIR-V grammar.", k.name);
-    let variants: Vec<_> = k.enumerants.iter().map(|e| ident(&variant_name(&k.name, &e.name))).collect();
+    let variants: Vec<_> = k
+        .enumerants
+        .iter()
+        .map(|e| ident(&variant_name(&k.name, &e.name)))
+        .collect();
     let spellings: Vec<&str> = k.enumerants.iter().map(|e| e.name.as_str()).collect();
     let values: Vec<u32> = k.enumerants.iter().map(|e| e.value).collect();
     let mut defs = Vec::new();
@@ -69,7 +78,11 @@ fn value_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
     } else {
         quote!(#(#defs),*)
     };
-    let self_ref = if is_plain { quote!(self) } else { quote!(&self) };
+    let self_ref = if is_plain {
+        quote!(self)
+    } else {
+        quote!(&self)
+    };
     let from_value = if is_plain {
         quote! {
             /// The enumerant with this value, if the grammar has one.
@@ -116,7 +129,10 @@ fn value_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
 
 fn bit_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
     let name = ident(&k.name);
-    let doc = format!("The `{}` bit-enum kind of the SPIR-V grammar: a set of flags.", k.name);
+    let doc = format!(
+        "The `{}` bit-enum kind of the SPIR-V grammar: a set of flags.",
+        k.name
+    );
     let mut consts = Vec::new();
     let mut display_bits = Vec::new();
     let mut parse_arms = Vec::new();
@@ -126,7 +142,7 @@ fn bit_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
         let v = e.value;
         let edoc = format!("`{}` (0x{:x}).", e.name, e.value);
         consts.push(quote!(#[doc = #edoc] pub const #c: Self = Self(#v);));
-        let names = names_with_aliases(&e);
+        let names = names_with_aliases(e);
         parse_arms.push(quote!(#(#names)|* => #v));
         if v == 0 {
             zero_name = e.name.clone();
@@ -202,11 +218,16 @@ fn bit_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
             k.name
         );
         let mut fields = Vec::new();
+        let mut param_bits = 0u32;
+        let mut set_bits = Vec::new();
         for e in k.enumerants.iter().filter(|e| !e.parameters.is_empty()) {
             let f = ident(&crate::model::snake_case(&e.name));
             let t = param_field_ty(scope, e)?;
             let fdoc = format!("Parameters of `{}`.", e.name);
             fields.push(quote!(#[doc = #fdoc] pub #f: Option<#t>));
+            let bit = e.value;
+            param_bits |= bit;
+            set_bits.push(quote!(if self.#f.is_some() { mask |= #bit; }));
         }
         out.extend(quote! {
             #[doc = #adoc]
@@ -216,6 +237,16 @@ fn bit_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
                 pub mask: #name,
                 #(#fields,)*
             }
+
+            impl #args {
+                /// The mask as encoded: `mask`'s bits without parameters, plus the bit of every
+                /// present parameter.
+                pub fn effective_mask(&self) -> #name {
+                    let mut mask = self.mask.0 & !#param_bits;
+                    #(#set_bits)*
+                    #name(mask)
+                }
+            }
         });
     }
     Ok(out)
@@ -224,11 +255,19 @@ fn bit_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
 /// The type of a bit's parameters inside an `…Args` struct.
 pub fn param_field_ty(scope: &Scope, e: &Enumerant) -> Result<TokenStream, String> {
     let ts = parameter_types(scope, e)?;
-    Ok(if ts.len() == 1 { ts[0].clone() } else { quote!((#(#ts),*)) })
+    Ok(if ts.len() == 1 {
+        ts[0].clone()
+    } else {
+        quote!((#(#ts),*))
+    })
 }
 
 fn extensions(g: &Grammar) -> TokenStream {
-    let variants: Vec<_> = g.extensions.iter().map(|e| ident(&extension_variant(e))).collect();
+    let variants: Vec<_> = g
+        .extensions
+        .iter()
+        .map(|e| ident(&extension_variant(e)))
+        .collect();
     let names = &g.extensions;
     quote! {
         /// Every extension the grammar names, in its spelling.
@@ -255,4 +294,3 @@ fn extensions(g: &Grammar) -> TokenStream {
         }
     }
 }
-

@@ -28,7 +28,11 @@ pub fn struct_name(opname: &str) -> proc_macro2::Ident {
 /// The `Instruction` variant of an extended instruction (`fmax_common` → `FmaxCommon`).
 pub fn variant_name(opname: &str) -> proc_macro2::Ident {
     let c = camel(opname);
-    if c.starts_with(|c: char| c.is_ascii_digit()) { ident(&format!("Op{c}")) } else { ident(&c) }
+    if c.starts_with(|c: char| c.is_ascii_digit()) {
+        ident(&format!("Op{c}"))
+    } else {
+        ident(&c)
+    }
 }
 
 /// Everything in `ext.rs`.
@@ -38,7 +42,10 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
     let mut set_names = Vec::new();
     let mut set_mods = Vec::new();
     for s in &g.ext_sets {
-        let scope = Scope { grammar: g, local: &s.operand_kinds };
+        let scope = Scope {
+            grammar: g,
+            local: &s.operand_kinds,
+        };
         let m = module_name(s);
         let mut items = TokenStream::new();
         let path = quote!(self);
@@ -46,6 +53,7 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         for k in &s.operand_kinds {
             items.extend(enums::kind(&scope, k)?);
             items.extend(availability::kind(&scope, k, &mut interner, &path)?);
+            items.extend(super::ids::kind(k));
         }
         let mut names = std::collections::BTreeSet::new();
         let mut variants = Vec::new();
@@ -61,6 +69,7 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
             let doc = format!("`{}` ({}).", i.opname, i.opcode);
             items.extend(ops::op_struct(&scope, i, &n, &doc)?);
             items.extend(availability::op_requires(i, &n, &path));
+            items.extend(super::ids::op(i, &n));
             avail.push(interner.get(&i.availability, &i.opname)?);
             structs.push(n);
             variants.push(variant_name(&i.opname));
@@ -102,6 +111,15 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
                     }
                 }
 
+                impl Ids for Instruction {
+                    fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+                        match self { #(Self::#variants(op) => op.visit_ids(f),)* }
+                    }
+                    fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+                        match self { #(Self::#variants(op) => op.visit_ids_mut(f),)* }
+                    }
+                }
+
                 #(#statics)*
             }
         });
@@ -134,6 +152,15 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
                 match self { #(Self::#set_variants(i) => i.visit_requirements(f),)* }
             }
         }
+
+        impl Ids for ExtInstruction {
+            fn visit_ids(&self, f: &mut dyn FnMut(Id)) {
+                match self { #(Self::#set_variants(i) => i.visit_ids(f),)* }
+            }
+            fn visit_ids_mut(&mut self, f: &mut dyn FnMut(&mut Id)) {
+                match self { #(Self::#set_variants(i) => i.visit_ids_mut(f),)* }
+            }
+        }
     });
     Ok(out)
 }
@@ -144,7 +171,10 @@ pub fn codec(g: &Grammar) -> Result<TokenStream, String> {
     let mut set_arms = Vec::new();
     let mut enc_arms = Vec::new();
     for s in &g.ext_sets {
-        let scope = Scope { grammar: g, local: &s.operand_kinds };
+        let scope = Scope {
+            grammar: g,
+            local: &s.operand_kinds,
+        };
         let m = module_name(s);
         let path = quote!(crate::grammar::ext::#m);
         for k in &s.operand_kinds {

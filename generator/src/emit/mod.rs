@@ -4,6 +4,7 @@ mod availability;
 mod codec;
 mod enums;
 mod ext;
+mod ids;
 mod ops;
 mod shape;
 mod tables;
@@ -54,7 +55,11 @@ pub fn extension_variant(name: &str) -> String {
     s
 }
 
-fn format(name: &'static str, grammar: &Grammar, tokens: TokenStream) -> Result<GeneratedFile, String> {
+fn format(
+    name: &'static str,
+    grammar: &Grammar,
+    tokens: TokenStream,
+) -> Result<GeneratedFile, String> {
     let file: syn::File =
         syn::parse2(tokens).map_err(|e| format!("{name}: generated code does not parse: {e}"))?;
     let body = prettyplease::unparse(&file);
@@ -63,7 +68,10 @@ fn format(name: &'static str, grammar: &Grammar, tokens: TokenStream) -> Result<
          // Do not edit: change the grammar or the generator and rebuild.\n\n",
         grammar.version.0, grammar.version.1, grammar.revision
     );
-    Ok(GeneratedFile { name, contents: header + &body })
+    Ok(GeneratedFile {
+        name,
+        contents: header + &body,
+    })
 }
 
 /// Every generated file.
@@ -71,6 +79,7 @@ pub fn all(g: &Grammar) -> Result<Vec<GeneratedFile>, String> {
     Ok(vec![
         format("enums.rs", g, enums::emit(g)?)?,
         format("ops.rs", g, ops::emit(g)?)?,
+        format("ids.rs", g, ids::emit(g)?)?,
         format("availability.rs", g, availability::emit(g)?)?,
         format("codec.rs", g, codec::emit(g)?)?,
         format("tables.rs", g, tables::emit(g)?)?,

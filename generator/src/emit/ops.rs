@@ -12,12 +12,21 @@ pub fn variant(i: &Instruction) -> proc_macro2::Ident {
 }
 
 /// The struct for one instruction, named as given.
-pub fn op_struct(scope: &Scope, i: &Instruction, name: &proc_macro2::Ident, doc: &str) -> Result<TokenStream, String> {
+pub fn op_struct(
+    scope: &Scope,
+    i: &Instruction,
+    name: &proc_macro2::Ident,
+    doc: &str,
+) -> Result<TokenStream, String> {
     let mut fields = Vec::new();
     for o in &i.operands {
         let f = ident(&o.field);
-        let t = scope.operand_ty(o)?;
-        let fdoc = if o.name.is_empty() { format!("`{}`.", o.kind) } else { format!("{} (`{}`).", o.name, o.kind) };
+        let t = scope.field_ty(i, o)?;
+        let fdoc = if o.name.is_empty() {
+            format!("`{}`.", o.kind)
+        } else {
+            format!("{} (`{}`).", o.name, o.kind)
+        };
         fields.push(quote!(#[doc = #fdoc] pub #f: #t));
     }
     Ok(quote! {
@@ -29,12 +38,18 @@ pub fn op_struct(scope: &Scope, i: &Instruction, name: &proc_macro2::Ident, doc:
 
 /// The field of the first operand of a kind, if any.
 fn field(i: &Instruction, kind: &str) -> Option<proc_macro2::Ident> {
-    i.operands.iter().find(|o| o.kind == kind && o.quantifier == crate::model::Quantifier::One).map(|o| ident(&o.field))
+    i.operands
+        .iter()
+        .find(|o| o.kind == kind && o.quantifier == crate::model::Quantifier::One)
+        .map(|o| ident(&o.field))
 }
 
 /// Everything in `ops.rs`.
 pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
-    let scope = Scope { grammar: g, local: &[] };
+    let scope = Scope {
+        grammar: g,
+        local: &[],
+    };
     let variants: Vec<_> = g.instructions.iter().map(variant).collect();
     let structs: Vec<_> = g.instructions.iter().map(|i| ident(&i.opname)).collect();
     let names: Vec<&str> = g.instructions.iter().map(|i| i.opname.as_str()).collect();
@@ -48,7 +63,9 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
     let mut result_id_arms = Vec::new();
     let mut result_type_arms = Vec::new();
     for (i, v) in g.instructions.iter().zip(&variants) {
-        let all: Vec<&str> = std::iter::once(i.opname.as_str()).chain(i.aliases.iter().map(|s| s.as_str())).collect();
+        let all: Vec<&str> = std::iter::once(i.opname.as_str())
+            .chain(i.aliases.iter().map(|s| s.as_str()))
+            .collect();
         parse_arms.push(quote!(#(#all)|* => Ok(Self::#v)));
         let doc = format!("`{}` (opcode {}, class {}).", i.opname, i.opcode, i.class);
         defs.push(op_struct(&scope, i, &ident(&i.opname), &doc)?);
@@ -59,8 +76,16 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
             result_type_arms.push(quote!(Self::#v(op) => Some(op.#f)));
         }
     }
-    let has_result: Vec<bool> = g.instructions.iter().map(|i| field(i, "IdResult").is_some()).collect();
-    let has_type: Vec<bool> = g.instructions.iter().map(|i| field(i, "IdResultType").is_some()).collect();
+    let has_result: Vec<bool> = g
+        .instructions
+        .iter()
+        .map(|i| field(i, "IdResult").is_some())
+        .collect();
+    let has_type: Vec<bool> = g
+        .instructions
+        .iter()
+        .map(|i| field(i, "IdResultType").is_some())
+        .collect();
     let max = codes.iter().copied().max().unwrap_or(0);
     let _ = format_ident!("x");
     Ok(quote! {

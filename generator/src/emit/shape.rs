@@ -41,12 +41,17 @@ pub struct Scope<'g> {
 impl<'g> Scope<'g> {
     /// Resolves a kind name.
     pub fn kind(&self, name: &str) -> Option<&'g OperandKind> {
-        self.local.iter().find(|k| k.name == name).or_else(|| self.grammar.kind(name))
+        self.local
+            .iter()
+            .find(|k| k.name == name)
+            .or_else(|| self.grammar.kind(name))
     }
 
     /// The shape of a kind.
     pub fn shape(&self, name: &str) -> Result<Shape<'g>, String> {
-        let k = self.kind(name).ok_or_else(|| format!("unknown operand kind {name:?}"))?;
+        let k = self
+            .kind(name)
+            .ok_or_else(|| format!("unknown operand kind {name:?}"))?;
         Ok(match k.category {
             Category::Id => Shape::Id,
             Category::ValueEnum => Shape::ValueEnum(k),
@@ -57,7 +62,11 @@ impl<'g> Scope<'g> {
                 "LiteralString" => Shape::String,
                 "LiteralContextDependentNumber" => Shape::ContextNumber,
                 "LiteralSpecConstantOpInteger" => Shape::SpecConstantOperation,
-                other => return Err(format!("literal kind {other:?} needs a codec in the generator")),
+                other => {
+                    return Err(format!(
+                        "literal kind {other:?} needs a codec in the generator"
+                    ))
+                }
             },
             Category::Composite => match (name, k.bases.as_slice()) {
                 ("PairLiteralIntegerIdRef", _) => Shape::SwitchTarget,
@@ -106,8 +115,20 @@ impl<'g> Scope<'g> {
         })
     }
 
+    /// The Rust type of an instruction's operand. `OpExtInst`'s trailing operands are words:
+    /// the imported set's grammar, not the core's, says which are ids and which literals.
+    pub fn field_ty(&self, inst: &Instruction, o: &Operand) -> Result<TokenStream, String> {
+        if is_ext_operands(inst, o) {
+            return Ok(quote!(Vec<u32>));
+        }
+        self.operand_ty(o)
+    }
+
     /// The expression that decodes an operand of `inst` from the reader `r`.
     pub fn decode_expr(&self, inst: &Instruction, o: &Operand) -> Result<TokenStream, String> {
+        if is_ext_operands(inst, o) {
+            return Ok(quote!(r.read_many::<u32>()?));
+        }
         let shape = self.shape(&o.kind)?;
         let q = o.quantifier;
         Ok(match shape {
@@ -146,6 +167,16 @@ fn field_of_kind(inst: &Instruction, kind: &str) -> Result<TokenStream, String> 
         .ok_or_else(|| format!("{}: context-dependent operand without {kind}", inst.opname))?;
     let f = ident(&o.field);
     Ok(quote!(#f))
+}
+
+/// Whether `o` is the trailing operand list of an extended instruction (it follows a
+/// `LiteralExtInstInteger`).
+pub fn is_ext_operands(inst: &Instruction, o: &Operand) -> bool {
+    o.quantifier == Quantifier::Many
+        && inst
+            .operands
+            .iter()
+            .any(|p| p.kind == "LiteralExtInstInteger")
 }
 
 /// Whether any enumerant of a kind takes parameters.

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the system packages spvkit's tools and tests use (Debian 12). Idempotent and quiet
+# when everything is already there.
+set -euo pipefail
+
+packages=(
+  spirv-tools      # spirv-as, spirv-dis, spirv-val: the oracles of the text codec and validator
+  spirv-headers    # the grammar and spir-v.xml that grammar/ is copied from
+  glslang-tools    # glslangValidator: GLSL and HLSL to SPIR-V for the test corpus
+  llvm-spirv-15    # SPIRV-LLVM-Translator: OpenCL kernels for the test corpus
+  clang-15         # OpenCL C to LLVM bitcode for the test corpus
+  hyperfine        # whole-process timing in benchmarks
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "setup: cargo not found; install a Rust toolchain (1.80 or newer) with rustup first" >&2
+  exit 1
+fi

@@ -1,0 +1,99 @@
+//! The `spvkit` command line: argument parsing and file handling only; every command is a
+//! library call.
+
+mod io;
+
+use crate::text::{AssembleOptions, DisassembleOptions};
+use clap::{Parser, Subcommand};
+use io::{read_input, write_output, Input};
+use std::process::ExitCode;
+
+/// spvkit: a grammar-driven SPIR-V toolkit.
+#[derive(Parser)]
+#[command(name = "spvkit", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Disassemble a SPIR-V binary (output identical to spirv-dis).
+    Dis {
+        /// The binary, or `-` for standard input.
+        input: String,
+        /// Where to write the text (default: standard output; `-` too).
+        #[arg(short = 'o')]
+        output: Option<String>,
+        /// Print ids as numbers, not friendly names.
+        #[arg(long)]
+        raw_id: bool,
+        /// Leave out the header comment.
+        #[arg(long)]
+        no_header: bool,
+        /// Do not indent or align instructions.
+        #[arg(long)]
+        no_indent: bool,
+        /// Show each instruction's word offset.
+        #[arg(long)]
+        offsets: bool,
+    },
+    /// Assemble SPIR-V text (bytes identical to spirv-as).
+    As {
+        /// The text, or `-` for standard input.
+        input: String,
+        /// Where to write the binary (default: `out.spv` as spirv-as; `-` for standard output).
+        #[arg(short = 'o')]
+        output: Option<String>,
+        /// The target environment, which sets the version word (spirv-as's names).
+        #[arg(long, default_value_t = AssembleOptions::default().target_env.to_string())]
+        target_env: String,
+        /// Keep numeric ids (`%12`) as the ids they name.
+        #[arg(long)]
+        preserve_numeric_ids: bool,
+    },
+}
+
+/// Runs the command line; the exit code is 0 on success and 1 on any error.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Dis { input, output, raw_id, no_header, no_indent, offsets } => {
+            let Input { name, bytes } = read_input(&input)?;
+            let words = crate::binary::words_from_bytes(&bytes).map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            let opts = DisassembleOptions { friendly_names: !raw_id, header: !no_header, indent: !no_indent, offsets };
+            io::with_output(output.as_deref(), |w| {
+                crate::text::disassemble(&words, &opts, &mut &mut *w).map_err(|e| match e {
+                    crate::text::DisassembleError::Decode(d) => format!("{name}: word {}: error: {}", d.offset, d.kind),
+                    other => format!("{name}: error: {other}"),
+                })
+            })
+        }
+        Command::As { input, output, target_env, preserve_numeric_ids } => {
+            let Input { name, bytes } = read_input(&input)?;
+            let text = String::from_utf8(bytes).map_err(|e| format!("{name}: error: not UTF-8 text: {e}"))?;
+            let target_env = target_env.parse().map_err(|e| format!("error: --target-env: {e}"))?;
+            let opts = AssembleOptions { target_env, preserve_numeric_ids };
+            let words = crate::text::assemble(&text, &opts)
+                .map_err(|e| format!("{name}:{}:{}: error: {}", e.line, e.column, e.message))?;
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            write_output(output.as_deref().unwrap_or("out.spv"), &bytes)
+        }
+    }
+}

@@ -1,0 +1,947 @@
+//! The disassembler: SPIR-V binary → assembly text, byte-for-byte what `spirv-dis` of
+//! SPIRV-Tools 2023.1 prints (target environment SPIR-V 1.5, its default).
+//!
+//! One optional pass collects friendly names ([`super::names`]); a second walks every
+//! instruction once, checks each operand against the grammar tables and writes its text to a
+//! small buffer that is flushed to the output as it fills. Besides the names, the only state
+//! kept is a byte per id (the numeric type of types and values, for `OpConstant` and `OpSwitch`
+//! literals) and the extended-instruction-set imports.
+//!
+//! SPIRV-Tools' behaviours reproduced here include:
+//! - result ids right-aligned so that opcodes start at column 15 when indenting;
+//! - numbers typed by their result or selector type (signed, unsigned, 16/32/64-bit floats,
+//!   hex floats for subnormals, infinities and NaNs, nothing for literals wider than 64 bits);
+//! - masks as `A|B` from the lowest bit, `None` for zero;
+//! - `OpSpecConstantOp` operations without their `Op`;
+//! - extended instructions by name; numbers for unknown instructions of non-semantic sets
+//!   (`NonSemantic.*` other than `Shader.DebugInfo.100` and `ClspvReflection.*` are unknown to
+//!   SPIRV-Tools 2023.1, `NonSemantic.DebugPrintf` included);
+//! - enumerants that SPIR-V 1.5 lacks and no capability or extension enables are errors.
+//!
+//! Unlike `spirv-dis`, ids are checked against the header's bound, and an id defined twice is
+//! not reported.
+
+use super::float::{write_f32, write_hex_padded, write_literal_number, write_u32};
+use super::names::{c_string, Names};
+use crate::binary::{DecodeError, DecodeErrorKind};
+use crate::grammar::tables::{
+    CORE_INSTRUCTIONS, EXT_INST_SETS, GENERATOR_TOOLS, KIND_CAPABILITY, KIND_IMAGE_OPERANDS,
+    KIND_PAIR_LITERAL_INTEGER_ID_REF, MAGIC_NUMBER,
+};
+use crate::grammar::{
+    ExtInstSetDesc, InstructionDesc, KindClass, KindDesc, OperandDesc, Quantifier,
+};
+use core::fmt;
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::OnceLock;
+
+/// Options mirroring `spirv-dis`'s flags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DisassembleOptions {
+    /// Name ids after `OpName`, types and constants (`spirv-dis` without `--raw-id`).
+    pub friendly_names: bool,
+    /// Start with the `; SPIR-V` header comment (`spirv-dis` without `--no-header`).
+    pub header: bool,
+    /// Align instructions so that opcodes start at column 15 (`spirv-dis` without
+    /// `--no-indent`).
+    pub indent: bool,
+    /// End each instruction with a `; 0x…` byte-offset comment (`spirv-dis --offsets`).
+    pub offsets: bool,
+}
+
+impl Default for DisassembleOptions {
+    /// `spirv-dis`'s defaults: friendly names, header, indentation, no offsets.
+    fn default() -> Self {
+        DisassembleOptions {
+            friendly_names: true,
+            header: true,
+            indent: true,
+            offsets: false,
+        }
+    }
+}
+
+/// Why disassembly failed.
+#[derive(Debug)]
+pub enum DisassembleError {
+    /// The module is malformed; the error has the word offset.
+    Decode(DecodeError),
+    /// Writing the text failed.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for DisassembleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DisassembleError::Decode(e) => e.fmt(f),
+            DisassembleError::Io(e) => write!(f, "writing the disassembly: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for DisassembleError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DisassembleError::Decode(e) => Some(e),
+            DisassembleError::Io(e) => Some(e),
+        }
+    }
+}
+
+impl From<DecodeError> for DisassembleError {
+    fn from(e: DecodeError) -> Self {
+        DisassembleError::Decode(e)
+    }
+}
+
+impl From<std::io::Error> for DisassembleError {
+    fn from(e: std::io::Error) -> Self {
+        DisassembleError::Io(e)
+    }
+}
+
+/// Disassembles a module (native-order words; a byte-swapped module is accepted too) and
+/// writes the text to `out` as it goes.
+pub fn disassemble<W: Write>(
+    words: &[u32],
+    opts: &DisassembleOptions,
+    out: &mut W,
+) -> Result<(), DisassembleError> {
+    if words.first() == Some(&MAGIC_NUMBER.swap_bytes()) {
+        let swapped: Vec<u32> = words.iter().map(|w| w.swap_bytes()).collect();
+        return run(&swapped, opts, out);
+    }
+    run(words, opts, out)
+}
+
+/// Disassembles a module into a string. Bytes of the module's strings that are not UTF-8 are
+/// replaced by U+FFFD.
+pub fn disassemble_to_string(
+    words: &[u32],
+    opts: &DisassembleOptions,
+) -> Result<String, DisassembleError> {
+    let mut out = Vec::with_capacity(words.len() * 6);
+    disassemble(words, opts, &mut out)?;
+    Ok(match String::from_utf8(out) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// What a numeric type is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NumKind {
+    /// A signed integer.
+    Signed,
+    /// An unsigned integer.
+    Unsigned,
+    /// A float.
+    Float,
+}
+
+/// A scalar numeric type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NumType {
+    pub(crate) kind: NumKind,
+    pub(crate) width: u32,
+}
+
+impl NumType {
+    /// Words of a literal of this type.
+    pub(crate) fn words(self) -> usize {
+        (self.width as usize).div_ceil(32)
+    }
+}
+
+/// A core instruction and where its result type and result id are.
+#[derive(Clone, Copy)]
+pub(crate) struct OpInfo {
+    pub(crate) desc: &'static InstructionDesc,
+    pub(crate) has_type: bool,
+    pub(crate) has_result: bool,
+}
+
+/// The core instruction with this opcode.
+#[inline]
+pub(crate) fn op_info(opcode: u16) -> Option<OpInfo> {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let max = CORE_INSTRUCTIONS
+            .iter()
+            .map(|i| i.opcode)
+            .max()
+            .unwrap_or(0) as usize;
+        let mut t = vec![u16::MAX; max + 1];
+        for (k, i) in CORE_INSTRUCTIONS.iter().enumerate() {
+            t[i.opcode as usize] = k as u16;
+        }
+        t
+    });
+    let k = *table.get(usize::from(opcode))?;
+    let desc = CORE_INSTRUCTIONS.get(usize::from(k))?;
+    let class = |i: usize| desc.operands.get(i).map(|o| o.kind.class);
+    let has_type = class(0) == Some(KindClass::ResultType);
+    let has_result = class(usize::from(has_type)) == Some(KindClass::Result);
+    Some(OpInfo {
+        desc,
+        has_type,
+        has_result,
+    })
+}
+
+/// The name SPIRV-Tools prints for an instruction: its opcode table is sorted by opcode and
+/// then name, so of the names sharing an opcode the smallest wins
+/// (`OpTypeAccelerationStructureKHR`, not `...NV`).
+fn opcode_name(desc: &'static InstructionDesc) -> &'static str {
+    desc.aliases
+        .iter()
+        .copied()
+        .fold(desc.name, |a, b| a.min(b))
+}
+
+/// The operations `OpSpecConstantOp` accepts in SPIRV-Tools 2023.1.
+const SPEC_CONSTANT_OPS: [&str; 60] = [
+    "SConvert",
+    "FConvert",
+    "ConvertFToS",
+    "ConvertSToF",
+    "ConvertFToU",
+    "ConvertUToF",
+    "UConvert",
+    "ConvertPtrToU",
+    "ConvertUToPtr",
+    "GenericCastToPtr",
+    "PtrCastToGeneric",
+    "Bitcast",
+    "QuantizeToF16",
+    "SNegate",
+    "Not",
+    "IAdd",
+    "ISub",
+    "IMul",
+    "UDiv",
+    "SDiv",
+    "UMod",
+    "SRem",
+    "SMod",
+    "ShiftRightLogical",
+    "ShiftRightArithmetic",
+    "ShiftLeftLogical",
+    "BitwiseOr",
+    "BitwiseAnd",
+    "BitwiseXor",
+    "FNegate",
+    "FAdd",
+    "FSub",
+    "FMul",
+    "FDiv",
+    "FRem",
+    "FMod",
+    "VectorShuffle",
+    "CompositeExtract",
+    "CompositeInsert",
+    "LogicalOr",
+    "LogicalAnd",
+    "LogicalNot",
+    "LogicalEqual",
+    "LogicalNotEqual",
+    "Select",
+    "IEqual",
+    "INotEqual",
+    "ULessThan",
+    "SLessThan",
+    "UGreaterThan",
+    "SGreaterThan",
+    "ULessThanEqual",
+    "SLessThanEqual",
+    "UGreaterThanEqual",
+    "SGreaterThanEqual",
+    "AccessChain",
+    "InBoundsAccessChain",
+    "PtrAccessChain",
+    "InBoundsPtrAccessChain",
+    "CooperativeMatrixLengthNV",
+];
+
+/// Whether SPIRV-Tools (target SPIR-V 1.5) accepts an enumerant the grammar has: it rejects
+/// those introduced after 1.5 that no capability or extension enables (aliases pool their
+/// extensions, so only enumerants without aliases are affected).
+fn available(kind: &KindDesc, value: u32) -> bool {
+    !((std::ptr::eq(kind, &KIND_CAPABILITY) && value == 71/* UniformDecoration */)
+        || (std::ptr::eq(kind, &KIND_IMAGE_OPERANDS) && value == 0x4000/* Nontemporal */))
+}
+
+/// An `OpExtInstImport`ed set, as SPIRV-Tools 2023.1 knows it.
+#[derive(Clone, Copy)]
+enum ExtSet {
+    /// A set with a grammar; unknown instructions are errors unless it is non-semantic.
+    Known {
+        desc: &'static ExtInstSetDesc,
+        non_semantic: bool,
+    },
+    /// Another `NonSemantic.*` set: instruction numbers and id operands.
+    UnknownNonSemantic,
+}
+
+fn ext_set(name: &[u8]) -> Option<ExtSet> {
+    const CLSPV: &[u8] = b"NonSemantic.ClspvReflection.";
+    let find = |n: &[u8]| {
+        EXT_INST_SETS.iter().find(|s| {
+            let s = s.name.as_bytes();
+            if n == CLSPV {
+                s.starts_with(CLSPV)
+            } else {
+                s == n
+            }
+        })
+    };
+    let (key, non_semantic): (&[u8], bool) = match name {
+        b"GLSL.std.450"
+        | b"OpenCL.std"
+        | b"SPV_AMD_shader_explicit_vertex_parameter"
+        | b"SPV_AMD_shader_trinary_minmax"
+        | b"SPV_AMD_gcn_shader"
+        | b"SPV_AMD_shader_ballot"
+        | b"DebugInfo"
+        | b"OpenCL.DebugInfo.100" => (name, false),
+        b"NonSemantic.Shader.DebugInfo.100" => (name, true),
+        _ if name.starts_with(CLSPV) => (CLSPV, true),
+        _ if name.starts_with(b"NonSemantic.") => return Some(ExtSet::UnknownNonSemantic),
+        _ => return None,
+    };
+    match find(key) {
+        Some(desc) => Some(ExtSet::Known { desc, non_semantic }),
+        None if non_semantic => Some(ExtSet::UnknownNonSemantic),
+        None => None,
+    }
+}
+
+/// The numeric type of each type and value id, a byte per id.
+///
+/// A byte holds `1..=126` for a value of numeric type slot `s`, `0x80 | s` for the type itself;
+/// ids beyond the dense part and slots above 126 live in `sparse` as `slot << 1 | is_type`.
+struct TypeSlots {
+    dense: Vec<u8>,
+    sparse: HashMap<u32, u32>,
+    slots: Vec<NumType>,
+}
+
+const SLOT_SPARSE: u8 = 127;
+
+impl TypeSlots {
+    fn new(len: usize) -> Self {
+        TypeSlots {
+            dense: vec![0; len],
+            sparse: HashMap::new(),
+            slots: Vec::new(),
+        }
+    }
+
+    /// `(is_type, slot)` of an id.
+    #[inline]
+    fn get(&self, id: u32) -> Option<(bool, u32)> {
+        let b = match self.dense.get(id as usize) {
+            Some(&b) => b,
+            None => SLOT_SPARSE,
+        };
+        match b {
+            0 => None,
+            SLOT_SPARSE | 0xff => self.sparse.get(&id).map(|&v| (v & 1 == 1, v >> 1)),
+            _ => Some((b & 0x80 != 0, u32::from(b & 0x7f))),
+        }
+    }
+
+    fn set(&mut self, id: u32, is_type: bool, slot: u32) {
+        match self.dense.get_mut(id as usize) {
+            Some(b) if slot < u32::from(SLOT_SPARSE) => {
+                *b = slot as u8 | if is_type { 0x80 } else { 0 };
+            }
+            other => {
+                if let Some(b) = other {
+                    *b = if is_type { 0xff } else { SLOT_SPARSE };
+                }
+                self.sparse.insert(id, slot << 1 | u32::from(is_type));
+            }
+        }
+    }
+
+    fn define_type(&mut self, id: u32, t: NumType) {
+        self.slots.push(t);
+        let slot = self.slots.len() as u32;
+        self.set(id, true, slot);
+    }
+
+    /// Records a value of type `ty`, if that is a numeric type.
+    #[inline]
+    fn define_value(&mut self, id: u32, ty: u32) {
+        if let Some((true, slot)) = self.get(ty) {
+            self.set(id, false, slot);
+        }
+    }
+
+    fn slot(&self, slot: u32) -> Option<NumType> {
+        self.slots.get((slot as usize).checked_sub(1)?).copied()
+    }
+
+    /// The numeric type with this id.
+    fn numeric_type(&self, ty: u32) -> Option<NumType> {
+        match self.get(ty)? {
+            (true, slot) => self.slot(slot),
+            _ => None,
+        }
+    }
+
+    /// The numeric type of this value.
+    fn type_of_value(&self, value: u32) -> Option<NumType> {
+        match self.get(value)? {
+            (false, slot) => self.slot(slot),
+            _ => None,
+        }
+    }
+}
+
+/// Output is flushed whenever the buffer grows past this.
+const FLUSH_AT: usize = 1 << 16;
+
+struct Printer<'a> {
+    bound: u32,
+    opts: &'a DisassembleOptions,
+    names: Option<Names>,
+    buf: Vec<u8>,
+    types: TypeSlots,
+    ext_sets: HashMap<u32, ExtSet>,
+}
+
+/// The instruction being printed.
+struct Inst<'a> {
+    opcode: u16,
+    ops: &'a [u32],
+    /// Next operand word.
+    pos: usize,
+    /// Word offset of `ops[0]` in the module.
+    base: usize,
+    result_type: u32,
+    /// The operands of a known extended instruction were read: nothing else may follow.
+    done: bool,
+}
+
+impl Inst<'_> {
+    fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError {
+            offset: self.base + self.pos,
+            kind,
+        }
+    }
+
+    #[inline]
+    fn word(&mut self, what: &'static str) -> Result<u32, DecodeError> {
+        match self.ops.get(self.pos) {
+            Some(&w) => {
+                self.pos += 1;
+                Ok(w)
+            }
+            None => Err(self.error(DecodeErrorKind::MissingOperand(what))),
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.ops.len()
+    }
+}
+
+fn run<W: Write>(
+    words: &[u32],
+    opts: &DisassembleOptions,
+    out: &mut W,
+) -> Result<(), DisassembleError> {
+    if words.len() < 5 {
+        return Err(DecodeError {
+            offset: 0,
+            kind: DecodeErrorKind::HeaderTooShort(words.len()),
+        }
+        .into());
+    }
+    if words[0] != MAGIC_NUMBER {
+        return Err(DecodeError {
+            offset: 0,
+            kind: DecodeErrorKind::BadMagic(words[0]),
+        }
+        .into());
+    }
+    let version = words[1];
+    if version & 0xffff_00ff != 0x0001_0000 || (version >> 8) & 0xff > 6 {
+        return Err(DecodeError {
+            offset: 1,
+            kind: DecodeErrorKind::UnknownEnumerant {
+                kind: "SPIR-V version",
+                value: version,
+            },
+        }
+        .into());
+    }
+    let bound = words[3];
+    let names = opts.friendly_names.then(|| Names::build(words, bound));
+    let mut p = Printer {
+        bound,
+        opts,
+        names,
+        buf: Vec::with_capacity(FLUSH_AT + 4096),
+        types: TypeSlots::new((bound as usize).min(words.len() + 1)),
+        ext_sets: HashMap::new(),
+    };
+    if opts.header {
+        p.header(words);
+    }
+    let mut pos = 5;
+    while pos < words.len() {
+        let first = words[pos];
+        let count = (first >> 16) as usize;
+        let left = words.len() - pos;
+        let kind = if count == 0 {
+            Some(DecodeErrorKind::ZeroWordCount)
+        } else if count > left {
+            Some(DecodeErrorKind::WordCountPastEnd {
+                count: count as u32,
+                left,
+            })
+        } else {
+            None
+        };
+        if let Some(kind) = kind {
+            out.write_all(&p.buf)?;
+            return Err(DecodeError { offset: pos, kind }.into());
+        }
+        let line_start = p.buf.len();
+        if let Err(e) = p.instruction(pos, first as u16, &words[pos + 1..pos + count]) {
+            p.buf.truncate(line_start);
+            out.write_all(&p.buf)?;
+            return Err(e.into());
+        }
+        if p.buf.len() >= FLUSH_AT {
+            out.write_all(&p.buf)?;
+            p.buf.clear();
+        }
+        pos += count;
+    }
+    out.write_all(&p.buf)?;
+    out.flush()?;
+    Ok(())
+}
+
+impl Printer<'_> {
+    fn header(&mut self, words: &[u32]) {
+        let b = &mut self.buf;
+        b.extend_from_slice(b"; SPIR-V\n; Version: ");
+        write_u32(b, (words[1] >> 16) & 0xff);
+        b.push(b'.');
+        write_u32(b, (words[1] >> 8) & 0xff);
+        b.extend_from_slice(b"\n; Generator: ");
+        let tool = words[2] >> 16;
+        match GENERATOR_TOOLS.iter().find(|t| t.id == tool) {
+            Some(t) => {
+                b.extend_from_slice(t.vendor.as_bytes());
+                if let Some(name) = t.tool {
+                    b.push(b' ');
+                    b.extend_from_slice(name.as_bytes());
+                }
+            }
+            None => {
+                b.extend_from_slice(b"Unknown(");
+                write_u32(b, tool);
+                b.push(b')');
+            }
+        }
+        b.extend_from_slice(b"; ");
+        write_u32(b, words[2] & 0xffff);
+        b.extend_from_slice(b"\n; Bound: ");
+        write_u32(b, words[3]);
+        b.extend_from_slice(b"\n; Schema: ");
+        write_u32(b, words[4]);
+        b.push(b'\n');
+    }
+
+    #[inline]
+    fn write_id(&mut self, id: u32) {
+        self.buf.push(b'%');
+        match self.names.as_ref().and_then(|n| n.get(id)) {
+            Some(s) => self.buf.extend_from_slice(s),
+            None => write_u32(&mut self.buf, id),
+        }
+    }
+
+    fn instruction(&mut self, offset: usize, opcode: u16, ops: &[u32]) -> Result<(), DecodeError> {
+        let Some(info) = op_info(opcode) else {
+            return Err(DecodeError {
+                offset,
+                kind: DecodeErrorKind::UnknownEnumerant {
+                    kind: "opcode",
+                    value: u32::from(opcode),
+                },
+            });
+        };
+        let mut inst = Inst {
+            opcode,
+            ops,
+            pos: 0,
+            base: offset + 1,
+            result_type: 0,
+            done: false,
+        };
+        let mut result = None;
+        if info.has_result {
+            let at = usize::from(info.has_type);
+            let Some(&r) = ops.get(at) else {
+                inst.pos = ops.len();
+                return Err(inst.error(DecodeErrorKind::MissingOperand("IdResult")));
+            };
+            if r == 0 || r >= self.bound {
+                inst.pos = at;
+                return Err(inst.error(DecodeErrorKind::IdOutOfBound {
+                    id: r,
+                    bound: self.bound,
+                }));
+            }
+            result = Some(r);
+            let name_len = match self.names.as_ref().and_then(|n| n.get(r)) {
+                Some(s) => s.len(),
+                None => decimal_len(r),
+            };
+            if self.opts.indent && name_len < 11 {
+                self.buf.extend_from_slice(&b"           "[..11 - name_len]);
+            }
+            self.write_id(r);
+            self.buf.extend_from_slice(b" = ");
+        } else if self.opts.indent {
+            self.buf.extend_from_slice(b"               ");
+        }
+        if info.has_type {
+            inst.result_type = ops.first().copied().unwrap_or(0);
+        }
+        self.buf
+            .extend_from_slice(opcode_name(info.desc).as_bytes());
+        self.walk(&mut inst, info.desc.operands)?;
+        if !inst.at_end() {
+            return Err(inst.error(DecodeErrorKind::ExtraOperands(ops.len() - inst.pos)));
+        }
+        match (opcode, result) {
+            (21 /* OpTypeInt */, Some(r)) => {
+                let kind = if ops.get(2).copied().unwrap_or(0) != 0 {
+                    NumKind::Signed
+                } else {
+                    NumKind::Unsigned
+                };
+                self.types.define_type(
+                    r,
+                    NumType {
+                        kind,
+                        width: ops.get(1).copied().unwrap_or(0),
+                    },
+                );
+            }
+            (22 /* OpTypeFloat */, Some(r)) => {
+                self.types.define_type(
+                    r,
+                    NumType {
+                        kind: NumKind::Float,
+                        width: ops.get(1).copied().unwrap_or(0),
+                    },
+                );
+            }
+            (11 /* OpExtInstImport */, Some(r)) => {
+                let name = c_string(ops.get(1..).unwrap_or(&[]));
+                match ext_set(name) {
+                    Some(set) => {
+                        self.ext_sets.insert(r, set);
+                    }
+                    None => {
+                        inst.pos = 1;
+                        return Err(inst.error(DecodeErrorKind::UnknownExtInstSet(r)));
+                    }
+                }
+            }
+            (_, Some(r)) if info.has_type => self.types.define_value(r, inst.result_type),
+            _ => {}
+        }
+        if self.opts.offsets {
+            self.buf.extend_from_slice(b" ; 0x");
+            write_hex_padded(&mut self.buf, offset as u64 * 4, 8);
+        }
+        self.buf.push(b'\n');
+        Ok(())
+    }
+
+    /// Reads and prints the operands described by `descs`.
+    fn walk(
+        &mut self,
+        inst: &mut Inst<'_>,
+        descs: &'static [OperandDesc],
+    ) -> Result<(), DecodeError> {
+        for d in descs {
+            match d.quantifier {
+                Quantifier::One => self.operand(inst, d.kind)?,
+                Quantifier::Optional => {
+                    if !inst.at_end() {
+                        self.operand(inst, d.kind)?;
+                    }
+                }
+                Quantifier::Many => {
+                    while !inst.at_end() && !inst.done {
+                        self.operand(inst, d.kind)?;
+                    }
+                }
+            }
+            if inst.done {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads and prints an enumerant's parameters. SPIRV-Tools 2023.1 ignores their
+    /// quantifiers: each occurs exactly once (`BankBitsINTEL` takes one literal).
+    fn parameters(
+        &mut self,
+        inst: &mut Inst<'_>,
+        params: &'static [OperandDesc],
+    ) -> Result<(), DecodeError> {
+        for p in params {
+            self.operand(inst, p.kind)?;
+        }
+        Ok(())
+    }
+
+    fn id(&mut self, inst: &mut Inst<'_>, what: &'static str) -> Result<(), DecodeError> {
+        let id = inst.word(what)?;
+        if id == 0 || id >= self.bound {
+            inst.pos -= 1;
+            return Err(inst.error(DecodeErrorKind::IdOutOfBound {
+                id,
+                bound: self.bound,
+            }));
+        }
+        self.buf.push(b' ');
+        self.write_id(id);
+        Ok(())
+    }
+
+    /// A literal of numeric type `ty` (missing: the error names `of`).
+    fn typed_number(
+        &mut self,
+        inst: &mut Inst<'_>,
+        ty: Option<NumType>,
+        of: u32,
+    ) -> Result<(), DecodeError> {
+        if inst.at_end() {
+            return Err(inst.error(DecodeErrorKind::MissingOperand("a literal number")));
+        }
+        let t = match ty {
+            Some(t) if t.width > 0 => t,
+            _ => return Err(inst.error(DecodeErrorKind::NotNumericType { id: of })),
+        };
+        let n = t.words();
+        if inst.ops.len() - inst.pos < n {
+            return Err(inst.error(DecodeErrorKind::MissingOperand("a literal number")));
+        }
+        self.buf.push(b' ');
+        write_literal_number(&mut self.buf, t, &inst.ops[inst.pos..inst.pos + n]);
+        inst.pos += n;
+        Ok(())
+    }
+
+    fn operand(&mut self, inst: &mut Inst<'_>, kind: &'static KindDesc) -> Result<(), DecodeError> {
+        match kind.class {
+            KindClass::Result => {
+                // Checked and printed before the opcode.
+                inst.word(kind.name)?;
+            }
+            KindClass::ResultType | KindClass::Id => self.id(inst, kind.name)?,
+            KindClass::Integer => {
+                let w = inst.word(kind.name)?;
+                self.buf.push(b' ');
+                write_u32(&mut self.buf, w);
+            }
+            KindClass::Float => {
+                let w = inst.word(kind.name)?;
+                self.buf.push(b' ');
+                write_f32(&mut self.buf, w);
+            }
+            KindClass::String => self.string(inst)?,
+            KindClass::ContextNumber => {
+                let ty = inst.result_type;
+                self.typed_number(inst, self.types.numeric_type(ty), ty)?;
+            }
+            KindClass::Composite => {
+                for (i, base) in kind.bases.iter().enumerate() {
+                    if i == 0 && std::ptr::eq(kind, &KIND_PAIR_LITERAL_INTEGER_ID_REF) {
+                        // OpSwitch: the literal is as wide as the selector's integer type.
+                        let selector = inst.ops.first().copied().unwrap_or(0);
+                        let ty = self
+                            .types
+                            .type_of_value(selector)
+                            .filter(|t| t.kind != NumKind::Float);
+                        self.typed_number(inst, ty, selector)?;
+                    } else {
+                        self.operand(inst, base)?;
+                    }
+                }
+            }
+            KindClass::ValueEnum => {
+                let w = inst.word(kind.name)?;
+                let e = match kind.enumerant(w) {
+                    Some(e) if available(kind, w) => e,
+                    _ => {
+                        inst.pos -= 1;
+                        return Err(inst.error(DecodeErrorKind::UnknownEnumerant {
+                            kind: kind.name,
+                            value: w,
+                        }));
+                    }
+                };
+                self.buf.push(b' ');
+                self.buf.extend_from_slice(e.name.as_bytes());
+                self.parameters(inst, e.parameters)?;
+            }
+            KindClass::BitEnum => self.mask(inst, kind)?,
+            KindClass::ExtInstNumber => self.ext_inst_number(inst)?,
+            KindClass::SpecConstantOpcode => {
+                let w = inst.word(kind.name)?;
+                let op = u16::try_from(w).ok().and_then(op_info).filter(|i| {
+                    let name = i.desc.name.strip_prefix("Op").unwrap_or(i.desc.name);
+                    i.desc.operands.len() >= 2 && SPEC_CONSTANT_OPS.contains(&name)
+                });
+                let Some(op) = op else {
+                    inst.pos -= 1;
+                    return Err(inst.error(DecodeErrorKind::UnknownEnumerant {
+                        kind: "OpSpecConstantOp opcode",
+                        value: w,
+                    }));
+                };
+                self.buf.push(b' ');
+                let name = opcode_name(op.desc);
+                self.buf
+                    .extend_from_slice(name.strip_prefix("Op").unwrap_or(name).as_bytes());
+                self.walk(inst, &op.desc.operands[2..])?;
+            }
+        }
+        Ok(())
+    }
+
+    fn string(&mut self, inst: &mut Inst<'_>) -> Result<(), DecodeError> {
+        let rest = &inst.ops[inst.pos.min(inst.ops.len())..];
+        if rest.is_empty() {
+            return Err(inst.error(DecodeErrorKind::MissingOperand("LiteralString")));
+        }
+        let bytes: &[u8] = bytemuck::cast_slice(rest);
+        let Some(len) = bytes.iter().position(|&b| b == 0) else {
+            return Err(inst.error(DecodeErrorKind::UnterminatedString));
+        };
+        self.buf.extend_from_slice(b" \"");
+        let s = &bytes[..len];
+        let mut from = 0;
+        for (i, &c) in s.iter().enumerate() {
+            if c == b'"' || c == b'\\' {
+                self.buf.extend_from_slice(&s[from..i]);
+                self.buf.push(b'\\');
+                from = i;
+            }
+        }
+        self.buf.extend_from_slice(&s[from..]);
+        self.buf.push(b'"');
+        inst.pos += len / 4 + 1;
+        Ok(())
+    }
+
+    fn mask(&mut self, inst: &mut Inst<'_>, kind: &'static KindDesc) -> Result<(), DecodeError> {
+        let w = inst.word(kind.name)?;
+        let mut rest = w;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            if kind.enumerant(bit).is_none() || !available(kind, bit) {
+                inst.pos -= 1;
+                return Err(inst.error(DecodeErrorKind::UnknownEnumerant {
+                    kind: kind.name,
+                    value: bit,
+                }));
+            }
+            rest &= rest - 1;
+        }
+        self.buf.push(b' ');
+        if w == 0 {
+            if let Some(e) = kind.enumerant(0) {
+                self.buf.extend_from_slice(e.name.as_bytes());
+            }
+            return Ok(());
+        }
+        let mut rest = w;
+        let mut first = true;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if let Some(e) = kind.enumerant(bit) {
+                if !first {
+                    self.buf.push(b'|');
+                }
+                first = false;
+                self.buf.extend_from_slice(e.name.as_bytes());
+            }
+        }
+        let mut rest = w;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if let Some(e) = kind.enumerant(bit) {
+                self.parameters(inst, e.parameters)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn ext_inst_number(&mut self, inst: &mut Inst<'_>) -> Result<(), DecodeError> {
+        // OpExtInst: result type, result, set, number.
+        let set_id = match (inst.opcode, inst.pos) {
+            (12, 3) => inst.ops.get(2).copied().unwrap_or(0),
+            _ => 0,
+        };
+        let Some(&set) = self.ext_sets.get(&set_id) else {
+            inst.pos = inst.pos.saturating_sub(1);
+            return Err(inst.error(DecodeErrorKind::UnknownExtInstSet(set_id)));
+        };
+        let number = inst.word("LiteralExtInstInteger")?;
+        match set {
+            ExtSet::Known { desc, non_semantic } => match desc.instruction(number) {
+                Some(i) => {
+                    self.buf.push(b' ');
+                    self.buf.extend_from_slice(i.name.as_bytes());
+                    self.walk(inst, i.operands)?;
+                    inst.done = true;
+                }
+                None if non_semantic => {
+                    self.buf.push(b' ');
+                    write_u32(&mut self.buf, number);
+                }
+                None => {
+                    inst.pos -= 1;
+                    return Err(inst.error(DecodeErrorKind::UnknownEnumerant {
+                        kind: desc.name,
+                        value: number,
+                    }));
+                }
+            },
+            ExtSet::UnknownNonSemantic => {
+                self.buf.push(b' ');
+                write_u32(&mut self.buf, number);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn decimal_len(mut v: u32) -> usize {
+    let mut n = 1;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
+    }
+    n
+}
