@@ -4,8 +4,12 @@
 //! Modules come from inline assembly, from the grammar tables (every instruction and
 //! enumerant), and from shaders compiled at test time (glslangValidator for GLSL and HLSL,
 //! clang-15 and llvm-spirv-15 for OpenCL C) and disassembled by `spirv-dis` with friendly names,
-//! raw ids and comments. Tests that need a tool skip (with a note) where it is not installed;
-//! the error tests and the expected-words tests need nothing.
+//! raw ids and comments, and from the shared corpus (`tests/support/corpus.rs`). The oracle
+//! tools are required, as in the other suites: a missing one fails the tests that need it (run
+//! `bash scripts/setup.sh`); the error tests and the expected-words tests need none.
+
+#[path = "support/corpus.rs"]
+mod corpus;
 
 use spvkit::grammar::tables::{self, CORE_INSTRUCTIONS};
 use spvkit::grammar::{KindClass, KindDesc, Quantifier};
@@ -20,21 +24,20 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 // ---------------------------------------------------------------------------------------------
 // Tools.
 
+/// The oracle tools are required: a missing one fails the test (run `bash scripts/setup.sh`).
 fn have(tool: &str) -> bool {
-    Command::new(tool)
+    let ok = Command::new(tool)
         .arg("--version")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .is_ok()
+        .is_ok();
+    assert!(ok, "{tool} is not installed: run `bash scripts/setup.sh`");
+    ok
 }
 
 fn have_spirv_as() -> bool {
-    let ok = have("spirv-as");
-    if !ok {
-        eprintln!("note: spirv-as is not installed; comparison skipped");
-    }
-    ok
+    have("spirv-as")
 }
 
 /// A fresh scratch directory for one test.
@@ -939,7 +942,7 @@ fn run(cmd: &mut Command) -> bool {
 /// Compiles the test shaders into `dir`; returns the modules built.
 fn build_modules(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if have("glslangValidator") {
+    if have("glslangValidator") && have("clang-15") && have("llvm-spirv-15") {
         for (stage, src) in GLSL {
             let input = dir.join(format!("s.{stage}"));
             std::fs::write(&input, src).expect("write shader");
@@ -974,10 +977,7 @@ fn build_modules(dir: &Path) -> Vec<PathBuf> {
         {
             out.push(spv);
         }
-    } else {
-        eprintln!("note: glslangValidator is not installed; GLSL and HLSL modules skipped");
-    }
-    if have("clang-15") && have("llvm-spirv-15") {
+
         let input = dir.join("k.cl");
         std::fs::write(&input, OPENCL).expect("write OpenCL C");
         let bc = dir.join("k.bc");
@@ -990,8 +990,6 @@ fn build_modules(dir: &Path) -> Vec<PathBuf> {
         {
             out.push(spv);
         }
-    } else {
-        eprintln!("note: clang-15 or llvm-spirv-15 is not installed; OpenCL modules skipped");
     }
     out
 }
@@ -1056,6 +1054,92 @@ fn compiled_modules_against_spirv_as() {
         "compared {texts} disassemblies of {} modules",
         modules.len()
     );
+}
+
+/// Every corpus module, disassembled by spirv-dis with friendly names and with raw ids, in its
+/// target environment: assembled as spirv-as assembles it (and, from raw ids with ids kept,
+/// back to the module itself).
+#[test]
+fn corpus_against_spirv_as() {
+    if !have_spirv_as() || !have("spirv-dis") {
+        return;
+    }
+    let modules = corpus::build_all();
+    let failures = std::sync::Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(m) = modules.get(i) else { break };
+                let env: TargetEnv = match m.target_env.parse() {
+                    Ok(e) => e,
+                    Err(e) => panic!("{}: {e}", m.name),
+                };
+                for flags in [&[][..], &["--raw-id"]] {
+                    let Some(text) = disassemble(&m.path, flags) else {
+                        failures
+                            .lock()
+                            .unwrap()
+                            .push(format!("{}: spirv-dis failed", m.name));
+                        continue;
+                    };
+                    let what = format!("{} {}", m.name, flags.join(" "));
+                    for o in [opts(env, false), opts(env, true)] {
+                        let r = std::panic::catch_unwind(|| check(&what, &text, &o));
+                        if let Err(p) = r {
+                            let msg = p
+                                .downcast_ref::<String>()
+                                .cloned()
+                                .unwrap_or_else(|| "panic".into());
+                            failures.lock().unwrap().push(msg);
+                        }
+                    }
+                    if flags.contains(&"--raw-id") {
+                        let original = m.words();
+                        match assemble(&text, &opts(env, true)) {
+                            Ok(w) if w[3..] == original[3..] => {}
+                            Ok(_) => failures
+                                .lock()
+                                .unwrap()
+                                .push(format!("{what}: not the original module")),
+                            Err(e) => failures.lock().unwrap().push(format!("{what}: {e}")),
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    eprintln!(
+        "corpus: {} modules, {} failures",
+        modules.len(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The corpus's hand-written assembly sources assemble to what spirv-as made of them.
+#[test]
+fn corpus_sources_assemble_like_spirv_as() {
+    let modules = corpus::build_all();
+    let mut n = 0;
+    for m in modules
+        .iter()
+        .filter(|m| m.source == corpus::Source::SpvAsm)
+    {
+        let text = std::fs::read_to_string(m.source_path()).expect("corpus source");
+        let preserve = text
+            .lines()
+            .take_while(|l| l.trim().is_empty() || l.starts_with(';'))
+            .any(|l| l.starts_with("; args:") && l.contains("--preserve-numeric-ids"));
+        let env: TargetEnv = m.target_env.parse().expect("corpus target env");
+        let words =
+            assemble(&text, &opts(env, preserve)).unwrap_or_else(|e| panic!("{}: {e}", m.name));
+        assert!(words == m.words(), "{}: differs from spirv-as", m.name);
+        n += 1;
+    }
+    assert!(n > 0, "no assembly sources in the corpus");
 }
 
 // ---------------------------------------------------------------------------------------------
