@@ -1102,6 +1102,10 @@ impl<'a> Asm<'a> {
                             self.stack.push(Expect::Typed { optional: true });
                         }
                         _ if k.class == KindClass::Composite => {
+                            if k.bases.is_empty() {
+                                // Nothing to read: drop the list rather than loop.
+                                self.stack.pop();
+                            }
                             for (i, b) in k.bases.iter().enumerate().rev() {
                                 let q = if i == 0 {
                                     Quantifier::Optional
