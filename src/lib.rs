@@ -9,5 +9,6 @@
 
 pub mod binary;
 pub mod grammar;
+pub mod requirements;
 pub mod target_env;
 pub mod text;
