@@ -10,4 +10,5 @@
 pub mod binary;
 pub mod grammar;
 pub mod requirements;
+pub mod target_env;
 pub mod text;
