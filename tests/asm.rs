@@ -1230,7 +1230,8 @@ fn throughput_against_spirv_as() {
 
 #[test]
 fn fuzz_regressions_assemble_without_panicking() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/assemble");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/assemble");
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();

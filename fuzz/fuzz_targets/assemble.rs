@@ -7,19 +7,44 @@ use libfuzzer_sys::fuzz_target;
 use spvkit::text::{assemble, AssembleOptions, DisassembleOptions};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let opts = AssembleOptions::default();
     if let Ok(words) = assemble(text, &opts) {
-        let raw = DisassembleOptions { friendly_names: false, ..DisassembleOptions::default() };
+        let raw = DisassembleOptions {
+            friendly_names: false,
+            ..DisassembleOptions::default()
+        };
         let mut bytes = Vec::new();
         // Strings given as `!<n>` words need not be UTF-8; such text cannot be re-assembled.
-        let text = spvkit::text::disassemble(&words, &raw, &mut bytes).ok().and_then(|()| String::from_utf8(bytes).ok());
+        let text = spvkit::text::disassemble(&words, &raw, &mut bytes)
+            .ok()
+            .and_then(|()| String::from_utf8(bytes).ok());
         if let Some(dis) = text {
-            let again = assemble(&dis, &AssembleOptions { preserve_numeric_ids: true, ..opts })
-                .expect("the disassembly of an assembled module assembles");
-            assert_eq!(again.len(), words.len(), "assemble(disassemble(x)) changed the length");
-            assert_eq!(again[..3], words[..3], "assemble(disassemble(x)) changed the header");
-            assert_eq!(again[4..], words[4..], "assemble(disassemble(x)) changed the module");
+            let again = assemble(
+                &dis,
+                &AssembleOptions {
+                    preserve_numeric_ids: true,
+                    ..opts
+                },
+            )
+            .expect("the disassembly of an assembled module assembles");
+            assert_eq!(
+                again.len(),
+                words.len(),
+                "assemble(disassemble(x)) changed the length"
+            );
+            assert_eq!(
+                again[..3],
+                words[..3],
+                "assemble(disassemble(x)) changed the header"
+            );
+            assert_eq!(
+                again[4..],
+                words[4..],
+                "assemble(disassemble(x)) changed the module"
+            );
         }
     }
 });

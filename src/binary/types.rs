@@ -118,7 +118,11 @@ impl TypeTracker {
 
     /// The numeric type with this id.
     pub fn numeric_type(&self, type_id: u32) -> Option<NumericType> {
-        self.numeric.iter().rev().find(|(id, _)| *id == type_id).map(|(_, t)| *t)
+        self.numeric
+            .iter()
+            .rev()
+            .find(|(id, _)| *id == type_id)
+            .map(|(_, t)| *t)
     }
 
     /// The type id of a value.
@@ -129,6 +133,10 @@ impl TypeTracker {
     /// The set an `OpExtInstImport` id imports: `None` if the id is not an import,
     /// `Some(None)` if the set is unknown to this grammar.
     pub fn ext_set(&self, id: u32) -> Option<Option<ExtInstSet>> {
-        self.ext_sets.iter().rev().find(|(i, _)| *i == id).map(|(_, s)| *s)
+        self.ext_sets
+            .iter()
+            .rev()
+            .find(|(i, _)| *i == id)
+            .map(|(_, s)| *s)
     }
 }
