@@ -3,10 +3,13 @@
 //! - [`grammar`]: typed ops, enums, availability and descriptor tables generated from the
 //!   Khronos grammar at build time;
 //! - [`binary`]: the binary form (streaming decoder, encoder);
-//! - [`text`]: the assembly text form, byte-for-byte compatible with SPIRV-Tools.
+//! - [`text`]: the assembly text form, byte-for-byte compatible with SPIRV-Tools;
+//! - [`ir`]: a semantic model of a module (uniqued types and constants, symbols, isolated
+//!   functions with block arguments and structured control flow), to and from binaries.
 
 #![warn(missing_docs)]
 
 pub mod binary;
 pub mod grammar;
+pub mod ir;
 pub mod text;

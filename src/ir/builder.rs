@@ -1,0 +1,4 @@
+//! Building IR from Rust.
+
+/// Builds a module.
+pub struct Builder;

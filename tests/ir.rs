@@ -1,0 +1,137 @@
+//! The IR over the whole corpus: for every valid module `m`, `serialize(deserialize(m))`
+//! passes spirv-val in `m`'s environment, and `deserialize(serialize(deserialize(m)))` equals
+//! `deserialize(m)`. Modules marked invalid must not make the IR panic, and when they
+//! deserialize, they round-trip to the same IR too.
+
+#[path = "support/corpus.rs"]
+mod corpus;
+
+use spvkit::ir::{deserialize, serialize, Module};
+use std::path::PathBuf;
+
+/// Where the re-serialized binaries are written for spirv-val.
+fn out_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ir-roundtrip");
+    std::fs::create_dir_all(&dir).expect("create the round-trip output directory");
+    dir
+}
+
+/// The first part of two IRs that differs, for a readable failure.
+fn first_difference(a: &Module, b: &Module) -> String {
+    macro_rules! check {
+        ($($field:ident),*) => {
+            $(
+                if a.$field != b.$field {
+                    let (x, y) = (format!("{:#?}", a.$field), format!("{:#?}", b.$field));
+                    let line = x
+                        .lines()
+                        .zip(y.lines())
+                        .position(|(p, q)| p != q)
+                        .unwrap_or(0);
+                    let around = |s: &str| {
+                        s.lines().skip(line.saturating_sub(3)).take(6).collect::<Vec<_>>().join("\n")
+                    };
+                    return format!(
+                        "`{}` differs near line {line}:\n--- first\n{}\n--- second\n{}",
+                        stringify!($field),
+                        around(&x),
+                        around(&y)
+                    );
+                }
+            )*
+        };
+    }
+    check!(
+        version,
+        generator,
+        capabilities,
+        extensions,
+        ext_inst_imports,
+        addressing_model,
+        memory_model,
+        entry_points,
+        execution_modes,
+        strings,
+        sources,
+        source_extensions,
+        processes,
+        types,
+        type_names,
+        type_decorations,
+        constants,
+        spec_constants,
+        globals,
+        ext_insts,
+        functions
+    );
+    "no difference found".into()
+}
+
+#[test]
+fn corpus_round_trips_through_the_ir() {
+    let modules = corpus::build_all();
+    assert!(
+        modules.len() >= 200,
+        "corpus has only {} modules",
+        modules.len()
+    );
+    let dir = out_dir();
+    let (mut valid, mut valid_passed, mut equal, mut invalid_deserialized) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for m in &modules {
+        let words = m.words();
+        let ir = match deserialize(&words) {
+            Ok(ir) => ir,
+            Err(e) => {
+                if m.valid {
+                    failures.push(format!("{}: deserialize: {e}", m.name));
+                }
+                continue;
+            }
+        };
+        let out = serialize(&ir);
+        if m.valid {
+            valid += 1;
+            let path = dir.join(m.path.file_name().expect("corpus paths have file names"));
+            let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+            std::fs::write(&path, bytes).expect("write the re-serialized module");
+            let copy = corpus::Module {
+                path: path.clone(),
+                ..m.clone()
+            };
+            match corpus::spirv_val(&copy) {
+                Ok(()) => valid_passed += 1,
+                Err(e) => failures.push(format!(
+                    "{}: serialize(deserialize(m)) fails spirv-val --target-env {} ({}):\n{e}",
+                    m.name,
+                    m.target_env,
+                    path.display()
+                )),
+            }
+        } else {
+            invalid_deserialized += 1;
+        }
+        match deserialize(&out) {
+            Ok(again) if again == ir => equal += 1,
+            Ok(again) => failures.push(format!(
+                "{}: deserialize(serialize(ir)) != ir: {}",
+                m.name,
+                first_difference(&ir, &again)
+            )),
+            Err(e) => failures.push(format!("{}: deserializing the output: {e}", m.name)),
+        }
+    }
+    eprintln!(
+        "IR round trip: {} modules; valid: {valid} deserialized, {valid_passed} pass spirv-val after the round trip; \
+         invalid-but-deserializable: {invalid_deserialized}; IR equal after the round trip: {equal}",
+        modules.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    let expected_valid = modules.iter().filter(|m| m.valid).count();
+    assert_eq!(valid, expected_valid, "every valid module deserializes");
+}
