@@ -135,3 +135,54 @@ fn corpus_round_trips_through_the_ir() {
     let expected_valid = modules.iter().filter(|m| m.valid).count();
     assert_eq!(valid, expected_valid, "every valid module deserializes");
 }
+
+/// A small deterministic generator for mutations.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+#[test]
+fn malformed_modules_are_errors_not_panics() {
+    let modules = corpus::build_all();
+    let mut rng = Lcg(0x5eed);
+    let (mut tried, mut rejected) = (0usize, 0usize);
+    for m in modules.iter().step_by(3) {
+        let words = m.words();
+        // Truncations at every instruction-ish boundary, and random word mutations.
+        for cut in (5..words.len()).step_by((words.len() / 16).max(1)) {
+            tried += 1;
+            rejected += usize::from(deserialize(&words[..cut]).is_err());
+        }
+        for _ in 0..40 {
+            let mut w = words.clone();
+            let i = 5 + (rng.next() as usize) % (w.len() - 5);
+            w[i] = match rng.next() % 4 {
+                0 => rng.next() as u32,
+                1 => w[i] ^ (1 << (rng.next() % 32)),
+                2 => w[i].wrapping_add(1),
+                _ => 0,
+            };
+            tried += 1;
+            match deserialize(&w) {
+                Ok(ir) => {
+                    let out = serialize(&ir);
+                    // Whatever was accepted serializes, and reads back.
+                    let _ = deserialize(&out);
+                }
+                Err(e) => {
+                    rejected += 1;
+                    assert!(e.offset <= w.len(), "{}: error offset {} past the end", m.name, e.offset);
+                }
+            }
+        }
+    }
+    eprintln!("malformed input: {tried} tried, {rejected} rejected, none panicked");
+}

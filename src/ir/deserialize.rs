@@ -128,6 +128,8 @@ struct Reader<'a> {
     phis: Vec<(Handle<Block>, Vec<(Id, Id)>, usize)>,
     /// Reused per function: the ids it defines, forgotten when it ends.
     local_ids: Vec<u32>,
+    /// Reused per function: the number of ops of each block.
+    block_sizes: Vec<u32>,
 }
 
 /// A block being read.
@@ -169,6 +171,7 @@ impl<'a> Reader<'a> {
             decoration_fixups: Vec::new(),
             phis: Vec::new(),
             local_ids: Vec::new(),
+            block_sizes: Vec::new(),
         })
     }
 
@@ -942,6 +945,7 @@ impl<'a> Reader<'a> {
     /// `pos` (the word after `OpFunction`). Returns (ops, blocks).
     fn number_function_body(&mut self, mut pos: usize) -> Result<(usize, usize)> {
         let (mut params, mut blocks, mut args, mut ops) = (0u32, 0usize, 0usize, 0usize);
+        self.block_sizes.clear();
         while let Some(&first) = self.words.get(pos) {
             let count = (first >> 16) as usize;
             if count == 0 || pos + count > self.words.len() {
@@ -976,6 +980,7 @@ impl<'a> Reader<'a> {
                 }
                 Opcode::Label => {
                     blocks += 1;
+                    self.block_sizes.push(0);
                     Some(Value::Block(Handle::new(blocks - 1)))
                 }
                 Opcode::Phi => {
@@ -998,6 +1003,9 @@ impl<'a> Reader<'a> {
                 op if is_block_terminator(op) => None,
                 _ => {
                     ops += 1;
+                    if let Some(n) = self.block_sizes.last_mut() {
+                        *n += 1;
+                    }
                     Some(Value::Op(Handle::new(ops - 1)))
                 }
             };
@@ -1089,11 +1097,13 @@ impl<'a> Reader<'a> {
                             IrErrorKind::Unsupported("decorations of a block label"),
                         ));
                     }
+                    let label = f.blocks.next_handle();
+                    let size = self.block_sizes.get(label.index()).copied().unwrap_or(0);
                     open = Some(OpenBlock {
-                        label: f.blocks.next_handle(),
+                        label,
                         name,
                         args: Vec::new(),
-                        ops: Vec::new(),
+                        ops: Vec::with_capacity(size as usize),
                         structure: None,
                     });
                 }
