@@ -18,7 +18,9 @@ fn best<T>(n: usize, mut f: impl FnMut() -> T) -> Duration {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let path = args.next().expect("usage: ir_speed module.spv [iterations]");
+    let path = args
+        .next()
+        .expect("usage: ir_speed module.spv [iterations]");
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(5);
     let bytes = std::fs::read(&path).expect("readable module");
     let words = spvkit::binary::words_from_bytes(&bytes).expect("a SPIR-V module");
@@ -41,8 +43,12 @@ fn main() {
     let ir = spvkit::ir::deserialize(&words).expect("deserializes");
     let d = best(n, || spvkit::ir::deserialize(&words).expect("deserializes"));
     let s = best(n, || spvkit::ir::serialize(&ir));
-    let b = best(n, || spvkit::binary::decode_module(&words).expect("decodes"));
-    let r = best(n, || rspirv::dr::load_words(&words[..]).expect("rspirv loads"));
+    let b = best(n, || {
+        spvkit::binary::decode_module(&words).expect("decodes")
+    });
+    let r = best(n, || {
+        rspirv::dr::load_words(&words[..]).expect("rspirv loads")
+    });
     println!(
         "{:.1} MB: deserialize {:.0} MB/s, serialize {:.0} MB/s | binary decode {:.0} MB/s | rspirv load_words {:.0} MB/s: deserialize is {:.2}x rspirv",
         mb,

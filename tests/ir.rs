@@ -179,7 +179,12 @@ fn malformed_modules_are_errors_not_panics() {
                 }
                 Err(e) => {
                     rejected += 1;
-                    assert!(e.offset <= w.len(), "{}: error offset {} past the end", m.name, e.offset);
+                    assert!(
+                        e.offset <= w.len(),
+                        "{}: error offset {} past the end",
+                        m.name,
+                        e.offset
+                    );
                 }
             }
         }
