@@ -113,6 +113,15 @@ pub fn walk(
     pos
 }
 
+/// Walks the words of one operand of `kind` (with its enumerant parameters), as [`walk`] does.
+pub fn walk_kind(
+    kind: &'static KindDesc,
+    words: &[u32],
+    f: &mut dyn FnMut(&'static KindDesc, Range<usize>),
+) -> usize {
+    one(kind, words, 0, 1, f)
+}
+
 fn one(
     kind: &'static KindDesc,
     words: &[u32],
