@@ -1,5 +1,6 @@
 //! Any text: assembling never panics; what assembles disassembles and re-assembles to the
-//! same words.
+//! same words (but the bound: a `!<n>` escape can put an id where no id belongs, which the
+//! disassembly then shows as a number, as with SPIRV-Tools).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,7 +14,9 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(dis) = disassemble_to_string(&words, &raw) {
             let again = assemble(&dis, &AssembleOptions { preserve_numeric_ids: true, ..opts })
                 .expect("the disassembly of an assembled module assembles");
-            assert_eq!(again, words, "assemble(disassemble(x)) changed the module");
+            assert_eq!(again.len(), words.len(), "assemble(disassemble(x)) changed the length");
+            assert_eq!(again[..3], words[..3], "assemble(disassemble(x)) changed the header");
+            assert_eq!(again[4..], words[4..], "assemble(disassemble(x)) changed the module");
         }
     }
 });

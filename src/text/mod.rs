@@ -1,7 +1,11 @@
 //! The SPIR-V assembly text form (spirv-dis / spirv-as compatible).
 
+pub mod assemble;
 pub mod disassemble;
 mod float;
+pub mod lexer;
+pub mod literal;
 mod names;
 
+pub use assemble::{assemble, AssembleError, AssembleOptions};
 pub use disassemble::{disassemble, disassemble_to_string, DisassembleError, DisassembleOptions};
