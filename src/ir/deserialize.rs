@@ -125,12 +125,22 @@ struct Reader<'a> {
     ext_inst_offsets: Vec<usize>,
     decoration_fixups: Vec<(usize, DecorationSite)>,
     /// Reused per function: (block of each `OpPhi`'s argument, its incoming pairs, offset).
-    phis: Vec<(Handle<Block>, Vec<(Id, Id)>, usize)>,
+    phis: Vec<PendingPhi>,
     /// Reused per function: the ids it defines, forgotten when it ends.
     local_ids: Vec<u32>,
     /// Reused per function: the number of ops of each block.
     block_sizes: Vec<u32>,
 }
+
+/// An `OpPhi` read: its block and its (value, parent) pairs, resolved when the function ends.
+struct PendingPhi {
+    block: Handle<Block>,
+    pairs: Vec<(Id, Id)>,
+    offset: usize,
+}
+
+/// The (parent, value) pairs of one block argument, and where its `OpPhi` was.
+type Incoming = (Vec<(Handle<Block>, Value)>, usize);
 
 /// A block being read.
 struct OpenBlock {
@@ -1133,7 +1143,11 @@ impl<'a> Reader<'a> {
                         loc: self.loc,
                     });
                     b.args.push(h);
-                    self.phis.push((b.label, op.variables, off));
+                    self.phis.push(PendingPhi {
+                        block: b.label,
+                        pairs: op.variables,
+                        offset: off,
+                    });
                 }
                 I::SelectionMerge(op) => {
                     let s = Structure::Selection {
@@ -1308,15 +1322,17 @@ impl<'a> Reader<'a> {
             return Ok(());
         }
         // Per target block: its phis' incoming (parent, value) pairs, in argument order.
-        let mut incoming: Vec<Vec<(Vec<(Handle<Block>, Value)>, usize)>> =
-            vec![Vec::new(); f.blocks.len()];
+        let mut incoming: Vec<Vec<Incoming>> = vec![Vec::new(); f.blocks.len()];
         let phis = core::mem::take(&mut self.phis);
-        for (block, pairs, off) in &phis {
-            let mut v = Vec::with_capacity(pairs.len());
-            for &(value, parent) in pairs {
-                v.push((self.block(parent, *off)?, self.value(value, *off)?));
+        for phi in &phis {
+            let mut v = Vec::with_capacity(phi.pairs.len());
+            for &(value, parent) in &phi.pairs {
+                v.push((
+                    self.block(parent, phi.offset)?,
+                    self.value(value, phi.offset)?,
+                ));
             }
-            incoming[block.index()].push((v, *off));
+            incoming[phi.block.index()].push((v, phi.offset));
         }
         self.phis = phis;
         for (pred, block) in f.blocks.iter_mut() {

@@ -292,22 +292,26 @@ impl Terminator {
         a.into_iter().chain(b).chain(rest.iter().map(|(_, s)| s))
     }
 
-    /// The successors, mutably.
-    pub fn successors_mut(&mut self) -> Vec<&mut Successor> {
-        match self {
-            Terminator::Branch(s) => vec![s],
+    /// The successors, mutably, in operand order.
+    pub fn successors_mut(&mut self) -> impl Iterator<Item = &mut Successor> {
+        type Parts<'a> = (
+            Option<&'a mut Successor>,
+            Option<&'a mut Successor>,
+            &'a mut [(LiteralNumber, Successor)],
+        );
+        let (a, b, rest): Parts<'_> = match self {
+            Terminator::Branch(s) => (Some(s), None, &mut []),
             Terminator::BranchConditional {
                 true_target,
                 false_target,
                 ..
-            } => vec![true_target, false_target],
-            Terminator::Switch { default, cases, .. } => {
-                let mut v = vec![default];
-                v.extend(cases.iter_mut().map(|(_, s)| s));
-                v
-            }
-            _ => Vec::new(),
-        }
+            } => (Some(true_target), Some(false_target), &mut []),
+            Terminator::Switch { default, cases, .. } => (Some(default), None, cases),
+            _ => (None, None, &mut []),
+        };
+        a.into_iter()
+            .chain(b)
+            .chain(rest.iter_mut().map(|(_, s)| s))
     }
 
     /// Calls `f` with every value the terminator uses (successor arguments included).
