@@ -490,7 +490,7 @@ impl FunctionBuilder<'_> {
     pub fn decorate(&mut self, v: Value, d: Decoration) {
         let f = self.func();
         let list = match v {
-            Value::Op(h) => f.ops.get_mut(h).map(|o| &mut o.decorations),
+            Value::Op(h) => f.ops.get_mut(h).map(|o| &mut o.attrs_mut().decorations),
             Value::Param(i) => f.params.get_mut(i as usize).map(|p| &mut p.decorations),
             Value::BlockArg(h) => f.block_args.get_mut(h).map(|a| &mut a.decorations),
             _ => None,
@@ -504,7 +504,7 @@ impl FunctionBuilder<'_> {
     pub fn name(&mut self, v: Value, name: &str) {
         let f = self.func();
         let slot = match v {
-            Value::Op(h) => f.ops.get_mut(h).map(|o| &mut o.name),
+            Value::Op(h) => f.ops.get_mut(h).map(|o| &mut o.attrs_mut().name),
             Value::Param(i) => f.params.get_mut(i as usize).map(|p| &mut p.name),
             Value::BlockArg(h) => f.block_args.get_mut(h).map(|a| &mut a.name),
             Value::Block(h) => f.blocks.get_mut(h).map(|b| &mut b.name),

@@ -20,7 +20,8 @@ use super::arena::{FxHashMap, Handle};
 use super::constants::{Constant, ConstantValue, SpecConstant, SpecValue};
 use super::error::{IrError, IrErrorKind};
 use super::function::{
-    is_block_terminator, Block, BlockArg, Function, Op, Param, Structure, Successor, Terminator,
+    is_block_terminator, is_terminator_opcode, Attrs, Block, BlockArg, Function, Op, Param, Structure,
+    Successor, Terminator,
 };
 use super::module::{
     EntryPoint, ExecutionModeDecl, ExtInst, ExtInstImport, GlobalVariable, Loc, Module, Source,
@@ -31,7 +32,8 @@ use super::value::{Value, MAX_PACKED_INDEX};
 use crate::binary::{Decoder, RawInstruction};
 use crate::grammar::tables::EXT_INST_SETS;
 use crate::grammar::{
-    AddressingModel, Decoration, ExtInstSetDesc, Id, Ids, Instruction, MemoryModel, Opcode, Version,
+    result_shape, AddressingModel, Decoration, ExtInstSetDesc, Id, Ids, Instruction, MemoryModel,
+    Opcode, Version,
 };
 
 type Result<T> = core::result::Result<T, IrError>;
@@ -963,41 +965,34 @@ impl<'a> Reader<'a> {
             }
             let opcode = first as u16;
             let operands = &self.words[pos + 1..pos + count];
-            let Some(op) = Opcode::from_u16(opcode) else {
-                ops += 1; // reported when decoded
-                pos += count;
-                continue;
-            };
-            let result = if op.has_result_id() {
-                operands
-                    .get(usize::from(op.has_result_type()))
-                    .copied()
-                    .map(Id)
+            let (has_type, has_result) = result_shape(opcode);
+            let result = if has_result {
+                operands.get(usize::from(has_type)).copied().map(Id)
             } else {
                 None
             };
-            let value = match op {
-                Opcode::FunctionEnd => break,
-                Opcode::Function => {
+            let value = match BodyKind::of(opcode) {
+                BodyKind::FunctionEnd => break,
+                BodyKind::Function => {
                     return Err(IrError::new(
                         pos,
                         IrErrorKind::Misplaced("OpFunction inside a function"),
                     ))
                 }
-                Opcode::FunctionParameter => {
+                BodyKind::Param => {
                     params += 1;
                     Some(Value::Param(params - 1))
                 }
-                Opcode::Label => {
+                BodyKind::Label => {
                     blocks += 1;
                     self.block_sizes.push(0);
                     Some(Value::Block(Handle::new(blocks - 1)))
                 }
-                Opcode::Phi => {
+                BodyKind::Phi => {
                     args += 1;
                     Some(Value::BlockArg(Handle::new(args - 1)))
                 }
-                Opcode::Undef => {
+                BodyKind::Undef => {
                     // A function-local OpUndef is the module's undefined constant of its type.
                     if let [ty, id, ..] = *operands {
                         let ty = self.ty(Id(ty), pos)?;
@@ -1005,13 +1000,8 @@ impl<'a> Reader<'a> {
                     }
                     None
                 }
-                Opcode::Line
-                | Opcode::NoLine
-                | Opcode::Nop
-                | Opcode::SelectionMerge
-                | Opcode::LoopMerge => None,
-                op if is_block_terminator(op) => None,
-                _ => {
+                BodyKind::Other => None,
+                BodyKind::Op => {
                     ops += 1;
                     if let Some(n) = self.block_sizes.last_mut() {
                         *n += 1;
@@ -1057,6 +1047,44 @@ impl<'a> Reader<'a> {
         while let Some(raw) = self.dec.next_raw() {
             let raw = raw?;
             let off = raw.offset;
+            // The common case, an op inside a block, goes straight into the op arena and is
+            // rewritten there.
+            if let Some(b) = open.as_mut().filter(|b| b.structure.is_none()) {
+                if BodyKind::of(raw.opcode) == BodyKind::Op {
+                    let (has_type, has_result) = result_shape(raw.opcode);
+                    let result = has_result
+                        .then(|| raw.operands.get(usize::from(has_type)).copied())
+                        .flatten();
+                    let h = f.ops.append(Op {
+                        inst: self.dec.decode(raw)?,
+                        loc: self.loc,
+                        attrs: None,
+                    });
+                    b.ops.push(h);
+                    let op = &mut f.ops[h];
+                    if let Instruction::Unknown(_) = op.inst {
+                        return Err(IrError::new(
+                            off,
+                            IrErrorKind::Unsupported(
+                                "an instruction with an opcode or operand value the grammar does not know",
+                            ),
+                        ));
+                    }
+                    self.remap(&mut op.inst, off)?;
+                    if let Some(id) = result {
+                        let (name, mut decorations) = self.name_and_decorations(Id(id), off)?;
+                        if !decorations.is_empty() {
+                            self.fold_decorations(
+                                &mut decorations,
+                                DecorationSite::Op(handle, h),
+                                off,
+                            );
+                        }
+                        f.ops[h].attrs = Attrs::boxed(name, decorations);
+                    }
+                    continue;
+                }
+            }
             let inst = self.dec.decode(raw)?;
             use Instruction as I;
             match inst {
@@ -1239,9 +1267,8 @@ impl<'a> Reader<'a> {
                     }
                     f.ops.append(Op {
                         inst,
-                        name,
-                        decorations,
                         loc: self.loc,
+                        attrs: Attrs::boxed(name, decorations),
                     });
                     b.ops.push(h);
                     if header_block.is_some() {
@@ -1426,7 +1453,7 @@ impl<'a> Reader<'a> {
                 DecorationSite::Spec(h) => &mut self.m.spec_constants[h].decorations,
                 DecorationSite::Function(h) => &mut self.m.functions[h].decorations,
                 DecorationSite::Param(h, i) => &mut self.m.functions[h].params[i].decorations,
-                DecorationSite::Op(h, o) => &mut self.m.functions[h].ops[o].decorations,
+                DecorationSite::Op(h, o) => &mut self.m.functions[h].ops[o].attrs_mut().decorations,
                 DecorationSite::BlockArg(h, a) => {
                     &mut self.m.functions[h].block_args[a].decorations
                 }
@@ -1467,6 +1494,49 @@ fn take_stride(decorations: &mut Vec<Decoration>) -> Option<u32> {
     match decorations.remove(i) {
         Decoration::ArrayStride(s) => Some(s),
         _ => None,
+    }
+}
+
+/// What an instruction of a function body is to the reader, by opcode number.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BodyKind {
+    /// An op of a block.
+    Op,
+    FunctionEnd,
+    Function,
+    Param,
+    Label,
+    Phi,
+    Undef,
+    /// Line information, merges, terminators, `OpNop`.
+    Other,
+}
+
+impl BodyKind {
+    #[inline]
+    fn of(opcode: u16) -> BodyKind {
+        const FUNCTION_END: u16 = Opcode::FunctionEnd as u16;
+        const FUNCTION: u16 = Opcode::Function as u16;
+        const PARAM: u16 = Opcode::FunctionParameter as u16;
+        const LABEL: u16 = Opcode::Label as u16;
+        const PHI: u16 = Opcode::Phi as u16;
+        const UNDEF: u16 = Opcode::Undef as u16;
+        const LINE: u16 = Opcode::Line as u16;
+        const NO_LINE: u16 = Opcode::NoLine as u16;
+        const NOP: u16 = Opcode::Nop as u16;
+        const SELECTION_MERGE: u16 = Opcode::SelectionMerge as u16;
+        const LOOP_MERGE: u16 = Opcode::LoopMerge as u16;
+        match opcode {
+            FUNCTION_END => BodyKind::FunctionEnd,
+            FUNCTION => BodyKind::Function,
+            PARAM => BodyKind::Param,
+            LABEL => BodyKind::Label,
+            PHI => BodyKind::Phi,
+            UNDEF => BodyKind::Undef,
+            LINE | NO_LINE | NOP | SELECTION_MERGE | LOOP_MERGE => BodyKind::Other,
+            o if is_terminator_opcode(o) => BodyKind::Other,
+            _ => BodyKind::Op,
+        }
     }
 }
 

@@ -13,20 +13,26 @@ use crate::grammar::{
 /// Whether an opcode ends a block (the spec's "block termination instructions"; the grammar
 /// does not mark them).
 pub fn is_block_terminator(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::Branch
-            | Opcode::BranchConditional
-            | Opcode::Switch
-            | Opcode::Return
-            | Opcode::ReturnValue
-            | Opcode::Kill
-            | Opcode::Unreachable
-            | Opcode::TerminateInvocation
-            | Opcode::IgnoreIntersectionKHR
-            | Opcode::TerminateRayKHR
-            | Opcode::EmitMeshTasksEXT
-    )
+    is_terminator_opcode(op as u16)
+}
+
+/// [`is_block_terminator`] by opcode number.
+#[inline]
+pub(crate) fn is_terminator_opcode(opcode: u16) -> bool {
+    const TERMINATORS: [u16; 11] = [
+        Opcode::Branch as u16,
+        Opcode::BranchConditional as u16,
+        Opcode::Switch as u16,
+        Opcode::Return as u16,
+        Opcode::ReturnValue as u16,
+        Opcode::Kill as u16,
+        Opcode::Unreachable as u16,
+        Opcode::TerminateInvocation as u16,
+        Opcode::IgnoreIntersectionKHR as u16,
+        Opcode::TerminateRayKHR as u16,
+        Opcode::EmitMeshTasksEXT as u16,
+    ];
+    TERMINATORS.contains(&opcode)
 }
 
 /// A function definition or declaration.
@@ -116,12 +122,31 @@ pub struct Op {
     /// The generated instruction struct. Its `Id` fields hold packed [`Value`]s: `result_type`
     /// a [`Value::Type`], `result_id` the op's own [`Value::Op`], operands the values used.
     pub inst: Instruction,
-    /// The debug name of the result.
-    pub name: Option<String>,
-    /// Decorations of the result (`RelaxedPrecision`, `NoContraction`, ...).
-    pub decorations: Vec<Decoration>,
     /// The source location (`OpLine`) in effect at the op.
     pub loc: Option<Loc>,
+    /// The result's debug name and decorations; `None` when it has neither (most ops), which
+    /// keeps ops small.
+    pub attrs: Option<Box<Attrs>>,
+}
+
+/// The debug name and decorations of an op's result.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Attrs {
+    /// The debug name (`OpName`).
+    pub name: Option<String>,
+    /// Decorations (`RelaxedPrecision`, `NoContraction`, ...).
+    pub decorations: Vec<Decoration>,
+}
+
+impl Attrs {
+    /// The attributes, boxed, unless there are none.
+    pub fn boxed(name: Option<String>, decorations: Vec<Decoration>) -> Option<Box<Attrs>> {
+        if name.is_none() && decorations.is_empty() {
+            None
+        } else {
+            Some(Box::new(Attrs { name, decorations }))
+        }
+    }
 }
 
 impl Op {
@@ -129,10 +154,24 @@ impl Op {
     pub fn new(inst: Instruction) -> Self {
         Op {
             inst,
-            name: None,
-            decorations: Vec::new(),
             loc: None,
+            attrs: None,
         }
+    }
+
+    /// The result's debug name.
+    pub fn name(&self) -> Option<&str> {
+        self.attrs.as_ref()?.name.as_deref()
+    }
+
+    /// The result's decorations.
+    pub fn decorations(&self) -> &[Decoration] {
+        self.attrs.as_ref().map_or(&[], |a| &a.decorations)
+    }
+
+    /// The name and decorations, mutably (created empty if there are none).
+    pub fn attrs_mut(&mut self) -> &mut Attrs {
+        self.attrs.get_or_insert_with(Box::default)
     }
 
     /// The result type, if the op has one.

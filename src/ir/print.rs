@@ -414,7 +414,7 @@ impl<'m> Printer<'m> {
     fn op_line(
         &self,
         inst: &Instruction,
-        name: &Option<String>,
+        name: Option<&str>,
         decorations: &[Decoration],
         loc: &Option<Loc>,
     ) -> String {
@@ -493,7 +493,7 @@ impl<'m> Printer<'m> {
             Terminator::ReturnValue(v) => format!("spirv.ReturnValue {}", self.value(*v)),
             Terminator::Unreachable => "spirv.Unreachable".into(),
             Terminator::Kill => "spirv.Kill".into(),
-            Terminator::Other(inst) => self.op_line(inst, &None, &[], &None),
+            Terminator::Other(inst) => self.op_line(inst, None, &[], &None),
         }
     }
 
@@ -654,7 +654,7 @@ impl<'m> Printer<'m> {
         }
         for (h, e) in m.ext_insts.iter() {
             let inst = Instruction::ExtInst(e.inst.clone());
-            let mut l = self.op_line(&inst, &e.name, &[], &e.loc);
+            let mut l = self.op_line(&inst, e.name.as_deref(), &[], &e.loc);
             if e.after_functions {
                 l.push_str(" {after_functions}");
             }
@@ -745,7 +745,7 @@ impl<'m> Printer<'m> {
         self.line(1, &head);
         for &o in &f.header {
             if let Some(op) = f.ops.get(o) {
-                let l = self.op_line(&op.inst, &op.name, &op.decorations, &op.loc);
+                let l = self.op_line(&op.inst, op.name(), op.decorations(), &op.loc);
                 self.line(2, &l);
             }
         }
@@ -804,7 +804,7 @@ impl<'m> Printer<'m> {
             }
             for &o in &b.ops {
                 if let Some(op) = f.ops.get(o) {
-                    let l = self.op_line(&op.inst, &op.name, &op.decorations, &op.loc);
+                    let l = self.op_line(&op.inst, op.name(), op.decorations(), &op.loc);
                     self.line(2, &l);
                 }
             }

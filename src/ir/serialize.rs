@@ -946,8 +946,10 @@ impl<'m> Writer<'m> {
         self.set_loc(op.loc, true);
         Self::emit(&mut self.functions_out, &inst);
         if let Some(id) = inst.result_id() {
-            self.name(id, &op.name);
-            self.decorations(id, None, &op.decorations);
+            if let Some(a) = &op.attrs {
+                self.name(id, &a.name);
+                self.decorations(id, None, &a.decorations);
+            }
         }
     }
 
