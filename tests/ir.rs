@@ -90,6 +90,8 @@ fn corpus_round_trips_through_the_ir() {
             }
         };
         let out = serialize(&ir);
+        let text = spvkit::ir::print(&ir);
+        assert!(text.starts_with("spirv.module "), "{}: print", m.name);
         if m.valid {
             valid += 1;
             let path = dir.join(m.path.file_name().expect("corpus paths have file names"));
@@ -173,6 +175,7 @@ fn malformed_modules_are_errors_not_panics() {
             tried += 1;
             match deserialize(&w) {
                 Ok(ir) => {
+                    let _ = spvkit::ir::print(&ir);
                     let out = serialize(&ir);
                     // Whatever was accepted serializes, and reads back.
                     let _ = deserialize(&out);

@@ -20,8 +20,8 @@ use super::arena::{FxHashMap, Handle};
 use super::constants::{Constant, ConstantValue, SpecConstant, SpecValue};
 use super::error::{IrError, IrErrorKind};
 use super::function::{
-    is_block_terminator, is_terminator_opcode, Attrs, Block, BlockArg, Function, Op, Param, Structure,
-    Successor, Terminator,
+    is_block_terminator, is_terminator_opcode, Attrs, Block, BlockArg, Function, Op, Param,
+    Structure, Successor, Terminator,
 };
 use super::module::{
     EntryPoint, ExecutionModeDecl, ExtInst, ExtInstImport, GlobalVariable, Loc, Module, Source,

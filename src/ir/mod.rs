@@ -78,7 +78,8 @@ pub use constants::{Constant, ConstantValue, SpecConstant, SpecValue};
 pub use deserialize::deserialize;
 pub use error::{IrError, IrErrorKind};
 pub use function::{
-    is_block_terminator, Attrs, Block, BlockArg, Function, Op, Param, Structure, Successor, Terminator,
+    is_block_terminator, Attrs, Block, BlockArg, Function, Op, Param, Structure, Successor,
+    Terminator,
 };
 pub use module::{
     EntryPoint, ExecutionModeDecl, ExtInst, ExtInstImport, GlobalVariable, Loc, Module, Source,
