@@ -172,14 +172,14 @@ fn recursive_pointer_types_round_trip_with_forward_pointers() {
 
 #[test]
 fn lines_become_locations_and_nonsemantic_instructions_survive() {
-    let m = ir_of(&format!(
+    let m = ir_of(
         "OpCapability Shader\nOpCapability Linkage\nOpExtension \"SPV_KHR_non_semantic_info\"\n\
          %ns = OpExtInstImport \"NonSemantic.Vendor.Thing\"\nOpMemoryModel Logical GLSL450\n\
          %file = OpString \"a.glsl\"\n%void = OpTypeVoid\n%int = OpTypeInt 32 1\n%one = OpConstant %int 1\n\
          %fn = OpTypeFunction %void\n%info = OpExtInst %void %ns 7 %one %file\n\
          %f = OpFunction %void None %fn\n%l = OpLabel\nOpLine %file 3 4\n%x = OpIAdd %int %one %one\n\
-         OpNoLine\n%y = OpIAdd %int %x %one\nOpReturn\nOpFunctionEnd\n"
-    ));
+         OpNoLine\n%y = OpIAdd %int %x %one\nOpReturn\nOpFunctionEnd\n",
+    );
     let (_, f) = m.functions.iter().next().unwrap();
     let ops: Vec<_> = f.ops.iter().map(|(_, o)| o).collect();
     let loc = ops[0].loc.expect("the first op has a location");
