@@ -58,6 +58,19 @@
 //! section; names and decorations folded ↔ re-emitted; merge instructions ↔ structured
 //! constructs; `OpPhi` ↔ block arguments; `OpLine`/`OpNoLine` ↔ locations.
 //! `deserialize(serialize(m)) == m` for every module `m` that `deserialize` produced.
+//!
+//! What the binary form has and the IR does not keep: duplicate declarations of equal
+//! non-struct types and of equal constants (merged), `OpNop`, decoration groups (expanded),
+//! the id numbering and the order of debug and annotation instructions, and an `OpLine` that
+//! applies to nothing but types and constants (which have no location of their own).
+//! Locations are kept on functions, parameters, block arguments, ops, merges, terminators,
+//! global variables, specialization constants and module-level extended instructions.
+//!
+//! What `deserialize` rejects, with the word offset and a reason: anything the binary decoder
+//! rejects; instructions the grammar does not know, and extended instructions of sets it does
+//! not know (other than `NonSemantic.*`), since their ids cannot be told from literals; ids
+//! used but never defined; and structural breakage (a block without a terminator, an `OpPhi`
+//! without a value for one of its predecessors, a forward pointer never defined, ...).
 
 mod arena;
 pub mod builder;
