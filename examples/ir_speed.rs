@@ -1,6 +1,6 @@
 //! `cargo run --release --example ir_speed -- module.spv [iterations]`: IR deserialize and
 //! serialize throughput against rspirv's `dr::load_words` and binary decoding (best of the
-//! iterations). With `IR_SPEED_ONLY=deserialize` (or `rspirv`) it only does that, for profiling.
+//! iterations). With `IR_SPEED_ONLY=deserialize` (or `decode`, `rspirv`) it only does that, for profiling.
 use std::time::{Duration, Instant};
 
 fn best<T>(n: usize, mut f: impl FnMut() -> T) -> Duration {
@@ -28,6 +28,12 @@ fn main() {
         Ok("deserialize") => {
             for _ in 0..n {
                 std::hint::black_box(spvkit::ir::deserialize(&words).expect("deserializes"));
+            }
+            return;
+        }
+        Ok("decode") => {
+            for _ in 0..n {
+                std::hint::black_box(spvkit::binary::decode_module(&words).expect("decodes"));
             }
             return;
         }

@@ -118,6 +118,15 @@ impl<T> Arena<T> {
         h
     }
 
+    /// Adds an element made by `f` in place (cheaper than [`Arena::append`] for large
+    /// elements built from small parts) and returns its handle.
+    #[inline]
+    pub fn append_with(&mut self, f: impl FnMut() -> T) -> Handle<T> {
+        let h = Handle::new(self.items.len());
+        self.items.resize_with(self.items.len() + 1, f);
+        h
+    }
+
     /// The handle the next [`Arena::append`] will return.
     pub fn next_handle(&self) -> Handle<T> {
         Handle::new(self.items.len())

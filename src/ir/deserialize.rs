@@ -29,11 +29,11 @@ use super::module::{
 use super::operands::{self, ExtOperands};
 use super::types::{ImageDepth, ImageSampling, ImageType, Member, StructType, Type};
 use super::value::{Value, MAX_PACKED_INDEX};
-use crate::binary::{Decoder, RawInstruction};
+use crate::binary::{decode_operands, Decoder, OperandReader, RawInstruction};
 use crate::grammar::tables::EXT_INST_SETS;
 use crate::grammar::{
     result_shape, AddressingModel, Decoration, ExtInstSetDesc, Id, Ids, Instruction, MemoryModel,
-    Opcode, Version,
+    OpNop, Opcode, Version,
 };
 
 type Result<T> = core::result::Result<T, IrError>;
@@ -1055,21 +1055,39 @@ impl<'a> Reader<'a> {
                     let result = has_result
                         .then(|| raw.operands.get(usize::from(has_type)).copied())
                         .flatten();
-                    let h = f.ops.append(Op {
-                        inst: self.dec.decode(raw)?,
-                        loc: self.loc,
-                        attrs: None,
-                    });
+                    // Decoded here rather than with `Decoder::decode`: the IR rejects what that
+                    // would keep raw, and the instruction is moved once less.
+                    let mut r = OperandReader::new(
+                        raw.operands,
+                        off + 1,
+                        self.dec.header().bound,
+                        self.dec.types(),
+                    );
+                    // The op's slot is made first and the instruction decoded into it, which
+                    // saves moving the (large) instruction around.
+                    let h = f.ops.append_with(|| Op::new(Instruction::Nop(OpNop {})));
                     b.ops.push(h);
                     let op = &mut f.ops[h];
-                    if let Instruction::Unknown(_) = op.inst {
-                        return Err(IrError::new(
+                    op.loc = self.loc;
+                    op.inst = match decode_operands(raw.opcode, &mut r) {
+                        Ok(Instruction::Unknown(_)) => {
+                            return Err(IrError::new(
+                                off,
+                                IrErrorKind::Unsupported(
+                                    "an instruction with an opcode the grammar does not know",
+                                ),
+                            ))
+                        }
+                        Ok(inst) => inst,
+                        Err(e) if e.is_unknown_value() => return Err(IrError::new(
                             off,
                             IrErrorKind::Unsupported(
-                                "an instruction with an opcode or operand value the grammar does not know",
+                                "an instruction with an operand value the grammar does not know",
                             ),
-                        ));
-                    }
+                        )),
+                        Err(e) => return Err(e.into()),
+                    };
+                    r.finish()?;
                     self.remap(&mut op.inst, off)?;
                     if let Some(id) = result {
                         let (name, mut decorations) = self.name_and_decorations(Id(id), off)?;
