@@ -306,13 +306,16 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
 
     /// The handle of a value equal to `value`, adding it if there is none.
     pub fn insert(&mut self, value: T) -> Handle<T> {
-        if let Some(&h) = self.index.get(&value) {
-            return h;
+        use std::collections::hash_map::Entry;
+        let next = Handle::new(self.items.len());
+        match self.index.entry(value) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                self.items.push(e.key().clone());
+                e.insert(next);
+                next
+            }
         }
-        let h = Handle::new(self.items.len());
-        self.items.push(value.clone());
-        self.index.insert(value, h);
-        h
     }
 
     /// Adds `value` with a handle of its own even if an equal value exists (for types with
