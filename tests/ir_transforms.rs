@@ -217,6 +217,25 @@ fn errors_have_offsets_and_reasons() {
 }
 
 #[test]
+fn operand_values_include_extended_instruction_operands() {
+    let m = ir_of(&format!(
+        "{HEADER}%glsl = OpExtInstImport \"GLSL.std.450\"\n%float = OpTypeFloat 32\n\
+         %fn = OpTypeFunction %float %float\n%f = OpFunction %float None %fn\n\
+         %x = OpFunctionParameter %float\n%l = OpLabel\n%y = OpExtInst %float %glsl FMax %x %x\n\
+         OpReturnValue %y\nOpFunctionEnd\n"
+    ));
+    let (_, f) = m.functions.iter().next().unwrap();
+    let (h, op) = f.ops.iter().next().unwrap();
+    let mut vs = Vec::new();
+    m.visit_values(&op.inst, |v| vs.push(v));
+    assert!(matches!(
+        vs[..],
+        [Value::Type(_), Value::Op(r), Value::ExtInstSet(_), Value::Param(0), Value::Param(0)] if r == h
+    ));
+    assert!(ir::print(&m).contains("= spirv.GL.FMax %arg0, %arg0 : f32"));
+}
+
+#[test]
 fn printing_is_mlir_like() {
     let m = ir_of(&format!(
         "{HEADER}%float = OpTypeFloat 32\n%fn = OpTypeFunction %float %float\n\

@@ -86,7 +86,7 @@ mod types;
 mod value;
 
 pub use arena::{Arena, Handle, UniqueArena};
-pub use builder::Builder;
+pub use builder::{Builder, FunctionBuilder};
 pub use constants::{Constant, ConstantValue, SpecConstant, SpecValue};
 pub use deserialize::deserialize;
 pub use error::{IrError, IrErrorKind};

@@ -94,6 +94,35 @@ impl Module {
         }
     }
 
+    /// Calls `f` with every value an instruction of this module refers to, in operand order:
+    /// its result type and own result included, and the operands of an `OpExtInst` that its
+    /// set's grammar types as ids (every operand, for non-semantic sets).
+    pub fn visit_values(&self, inst: &crate::grammar::Instruction, mut f: impl FnMut(Value)) {
+        use super::operands::ExtOperands;
+        use crate::grammar::{Ids, Instruction};
+        let mut g = |id: crate::grammar::Id| {
+            if let Some(v) = Value::from_id(id) {
+                f(v)
+            }
+        };
+        match inst {
+            Instruction::ExtInst(op) => {
+                g(op.result_type);
+                g(op.result_id);
+                g(op.set);
+                let mode = match Value::from_id(op.set) {
+                    Some(Value::ExtInstSet(h)) => self
+                        .ext_inst_imports
+                        .get(h)
+                        .map_or(ExtOperands::Unknown, |i| ExtOperands::of(i, op.instruction)),
+                    _ => ExtOperands::Unknown,
+                };
+                mode.visit_ids(&op.operands, &mut g);
+            }
+            inst => inst.visit_ids(&mut g),
+        }
+    }
+
     /// The type of a value, where it has one (`None` for blocks, types, strings, imports,
     /// and local values of a function other than `function`).
     pub fn type_of(&self, function: Option<&Function>, v: Value) -> Option<Handle<Type>> {

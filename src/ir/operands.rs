@@ -35,6 +35,22 @@ impl ExtOperands {
     }
 
     /// Calls `f` with every operand word that is an id.
+    pub fn visit_ids(&self, words: &[u32], f: &mut dyn FnMut(Id)) {
+        match self {
+            ExtOperands::AllIds => words.iter().for_each(|&w| f(Id(w))),
+            ExtOperands::Grammar(desc) => {
+                walk(desc.operands, words, 1, &mut |kind, range| {
+                    if kind.class == KindClass::Id {
+                        let ids = words.get(range).unwrap_or(&[]);
+                        ids.iter().for_each(|&w| f(Id(w)));
+                    }
+                });
+            }
+            ExtOperands::Unknown => {}
+        }
+    }
+
+    /// Calls `f` with a mutable reference to every operand word that is an id.
     pub fn visit_ids_mut(&self, words: &mut [u32], f: &mut dyn FnMut(&mut Id)) {
         let mut each = |w: &mut u32| {
             let mut id = Id(*w);

@@ -769,17 +769,7 @@ impl<'m> Writer<'m> {
         let e = &m.ext_insts[h];
         let mut inst = Instruction::ExtInst(e.inst.clone());
         let mut vs = Vec::new();
-        operands::visit_ids_mut(
-            &mut inst,
-            |set, number| match Value::from_id(set) {
-                Some(Value::ExtInstSet(s)) => m
-                    .ext_inst_imports
-                    .get(s)
-                    .map_or(ExtOperands::Unknown, |i| ExtOperands::of(i, number)),
-                _ => ExtOperands::Unknown,
-            },
-            &mut |id| vs.extend(Value::from_id(*id)),
-        );
+        m.visit_values(&inst, |v| vs.push(v));
         for v in vs {
             self.ensure_value(v);
         }
