@@ -1227,3 +1227,18 @@ fn throughput_against_spirv_as() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn fuzz_regressions_assemble_without_panicking() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/assemble");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            let _ = spvkit::text::assemble(text, &spvkit::text::AssembleOptions::default());
+        }
+        n += 1;
+    }
+    assert!(n > 0);
+}
