@@ -1,7 +1,7 @@
 //! The IR over the whole corpus: for every valid module `m`, `serialize(deserialize(m))`
 //! passes spirv-val in `m`'s environment, and `deserialize(serialize(deserialize(m)))` equals
-//! `deserialize(m)`. Modules marked invalid must not make the IR panic, and when they
-//! deserialize, they round-trip to the same IR too.
+//! `deserialize(m)`. Modules marked invalid, and random mutations of the corpus, must not make
+//! the IR panic, and when they deserialize, they round-trip to the same IR too.
 
 #[path = "support/corpus.rs"]
 mod corpus;
@@ -177,8 +177,16 @@ fn malformed_modules_are_errors_not_panics() {
                 Ok(ir) => {
                     let _ = spvkit::ir::print(&ir);
                     let out = serialize(&ir);
-                    // Whatever was accepted serializes, and reads back.
-                    let _ = deserialize(&out);
+                    // Whatever was accepted serializes, and reads back into the same IR.
+                    match deserialize(&out) {
+                        Ok(again) => assert!(
+                            again == ir,
+                            "{}: a mutation's IR changes in a round trip: {}",
+                            m.name,
+                            first_difference(&ir, &again)
+                        ),
+                        Err(e) => panic!("{}: a mutation's output does not read back: {e}", m.name),
+                    }
                 }
                 Err(e) => {
                     rejected += 1;

@@ -126,7 +126,7 @@ struct Reader<'a> {
     execution_modes: Vec<(usize, Id, crate::grammar::ExecutionMode)>,
     ext_inst_offsets: Vec<usize>,
     decoration_fixups: Vec<(usize, DecorationSite)>,
-    /// Reused per function: (block of each `OpPhi`'s argument, its incoming pairs, offset).
+    /// Reused per function: the `OpPhi`s read, resolved when the function ends.
     phis: Vec<PendingPhi>,
     /// Reused per function: the ids it defines, forgotten when it ends.
     local_ids: Vec<u32>,
