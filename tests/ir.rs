@@ -202,3 +202,32 @@ fn malformed_modules_are_errors_not_panics() {
     }
     eprintln!("malformed input: {tried} tried, {rejected} rejected, none panicked");
 }
+
+/// Inputs the `ir` fuzz target found: whatever deserializes reads back into the same IR.
+#[test]
+fn fuzz_regressions_round_trip() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/ir");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("the regression directory") {
+        let path = entry.expect("a directory entry").path();
+        let bytes = std::fs::read(&path).expect("a regression input");
+        n += 1;
+        let Ok(words) = spvkit::binary::words_from_bytes(&bytes) else {
+            continue;
+        };
+        if let Ok(ir) = deserialize(&words) {
+            let _ = spvkit::ir::print(&ir);
+            let out = serialize(&ir);
+            let again = deserialize(&out).unwrap_or_else(|e| {
+                panic!("{}: the output does not read back: {e}", path.display())
+            });
+            assert!(
+                again == ir,
+                "{}: {}",
+                path.display(),
+                first_difference(&ir, &again)
+            );
+        }
+    }
+    assert!(n > 0, "no regression inputs in {}", dir.display());
+}

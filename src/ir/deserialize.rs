@@ -122,6 +122,7 @@ struct Reader<'a> {
     loc: Option<Loc>,
     memory_model_seen: bool,
     functions_numbered: bool,
+    definition_seen: bool,
     entry_points: Vec<(usize, crate::grammar::OpEntryPoint)>,
     execution_modes: Vec<(usize, Id, crate::grammar::ExecutionMode)>,
     ext_inst_offsets: Vec<usize>,
@@ -177,6 +178,7 @@ impl<'a> Reader<'a> {
             loc: None,
             memory_model_seen: false,
             functions_numbered: false,
+            definition_seen: false,
             entry_points: Vec::new(),
             execution_modes: Vec::new(),
             ext_inst_offsets: Vec::new(),
@@ -1306,6 +1308,15 @@ impl<'a> Reader<'a> {
         for id in self.local_ids.drain(..) {
             self.ids.set(id, 0);
         }
+        // Declarations precede definitions in the binary form (and serialization writes them
+        // so), so that the functions' order is what it was.
+        if f.is_declaration() && self.definition_seen {
+            return Err(IrError::new(
+                offset,
+                IrErrorKind::Misplaced("a function declaration after a function definition"),
+            ));
+        }
+        self.definition_seen |= !f.is_declaration();
         self.m.functions.append(f);
         Ok(())
     }
