@@ -21,8 +21,9 @@ use crate::grammar::tables::{
 use crate::grammar::{
     Decoration, ExecutionMode, Id, Instruction, KindClass, KindDesc, LiteralNumber, Opcode,
 };
+use core::cell::RefCell;
 use core::fmt::Write as _;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// The IR as readable text.
 pub fn print(m: &Module) -> String {
@@ -42,7 +43,16 @@ struct Printer<'m> {
     out: String,
     struct_names: HashMap<Handle<Type>, String>,
     symbols: HashMap<Value, String>,
+    /// The types being printed, innermost last: a pointer may point (through arrays and
+    /// other pointers, not only structs) back to itself.
+    printing: RefCell<Vec<Handle<Type>>>,
+    /// Types printed by number (`!t3`) because they are recursive or nested too deep; their
+    /// definitions follow the module.
+    by_number: RefCell<BTreeSet<Handle<Type>>>,
 }
+
+/// Types nested deeper than this print by number.
+const MAX_TYPE_DEPTH: usize = 32;
 
 /// A symbol or alias name: the debug name when it is a plain identifier, quoted otherwise.
 fn symbol(name: &str) -> String {
@@ -101,6 +111,8 @@ impl<'m> Printer<'m> {
             out: String::new(),
             struct_names,
             symbols,
+            printing: RefCell::new(Vec::new()),
+            by_number: RefCell::new(BTreeSet::new()),
         }
     }
 
@@ -137,6 +149,20 @@ impl<'m> Printer<'m> {
     }
 
     fn ty(&self, t: Handle<Type>) -> String {
+        {
+            let printing = self.printing.borrow();
+            if printing.contains(&t) || printing.len() > MAX_TYPE_DEPTH {
+                self.by_number.borrow_mut().insert(t);
+                return format!("!t{}", t.index());
+            }
+        }
+        self.printing.borrow_mut().push(t);
+        let s = self.ty_inner(t);
+        self.printing.borrow_mut().pop();
+        s
+    }
+
+    fn ty_inner(&self, t: Handle<Type>) -> String {
         let Some(ty) = self.m.types.get(t) else {
             return format!("!<bad type {}>", t.index());
         };
@@ -685,6 +711,18 @@ impl<'m> Printer<'m> {
             self.line(1, &l);
         }
         self.out.push_str("}\n");
+        // Types printed by number, defined one level deep (and so on, as printing them may
+        // refer to more).
+        let mut done = BTreeSet::new();
+        loop {
+            let next = self.by_number.borrow().difference(&done).next().copied();
+            let Some(t) = next else { break };
+            done.insert(t);
+            self.printing.borrow_mut().push(t);
+            let l = format!("// !t{} = {}", t.index(), self.ty_inner(t));
+            self.printing.borrow_mut().pop();
+            self.line(0, &l);
+        }
     }
 
     fn scalar(&self, n: &LiteralNumber, ty: Handle<Type>) -> String {
