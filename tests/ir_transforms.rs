@@ -259,3 +259,40 @@ fn printing_is_mlir_like() {
     );
     assert!(text.contains("spirv.ReturnValue %0"), "{text}");
 }
+
+#[test]
+fn long_chains_of_forward_pointers_do_not_recurse_deeply() {
+    // p0 -> s0 { int, p1 } ... p(n-1) -> s(n-1) { int, int }: every pointer is forward-declared
+    // before any struct, so each is completed only after a later type.
+    let n = 3000;
+    let mut text = String::from(
+        "OpCapability Shader\nOpCapability Linkage\nOpCapability PhysicalStorageBufferAddresses\n\
+         OpMemoryModel PhysicalStorageBuffer64 GLSL450\n",
+    );
+    for i in 0..n {
+        text += &format!("OpTypeForwardPointer %p{i} PhysicalStorageBuffer\n");
+    }
+    text += "%int = OpTypeInt 32 1\n";
+    for i in 0..n {
+        let next = if i + 1 < n {
+            format!("%p{}", i + 1)
+        } else {
+            "%int".into()
+        };
+        text += &format!(
+            "%s{i} = OpTypeStruct %int {next}\n%p{i} = OpTypePointer PhysicalStorageBuffer %s{i}\n"
+        );
+    }
+    let words = words(&text);
+    // A small stack: recursion along the chain would overflow it.
+    let t = std::thread::Builder::new()
+        .stack_size(512 << 10)
+        .spawn(move || {
+            let m = ir::deserialize(&words).expect("deserializes");
+            let _ = ir::print(&m);
+            let again = ir::deserialize(&ir::serialize(&m)).expect("reads back");
+            assert!(again == m);
+        })
+        .expect("a thread");
+    t.join().expect("no stack overflow");
+}

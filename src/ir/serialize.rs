@@ -326,7 +326,17 @@ impl<'m> Writer<'m> {
                     self.forward_declare(t, storage_class);
                 }
             }
-            State::Forward if !allow_forward => self.complete_pointer(t),
+            State::Forward if !allow_forward => {
+                // Needed complete (by a constant or variable): write the pointee first.
+                if let Some(&Type::Pointer { pointee, .. }) = self.m.types.get(t) {
+                    if pointee != t {
+                        self.ensure_type(pointee, false);
+                    }
+                }
+                if self.type_state[i] == State::Forward {
+                    self.complete_pointer(t);
+                }
+            }
             _ => {}
         }
     }
@@ -397,13 +407,14 @@ impl<'m> Writer<'m> {
             ..
         } = ty
         {
-            // A pointer declared before its pointee was forward-declared there.
-            if pointee.index() > t.index()
-                && self.type_state.get(pointee.index()) == Some(&State::NotStarted)
-            {
-                self.forward_declare(t, *storage_class);
+            // A pointer before its pointee (in handle order) was forward-declared there; it
+            // is completed when the pointee is written, which the handle order does without
+            // recursing along chains of such pointers.
+            let later = pointee.index() > t.index()
+                && self.type_state.get(pointee.index()) == Some(&State::NotStarted);
+            if !later {
+                self.ensure_type(*pointee, false);
             }
-            self.ensure_type(*pointee, false);
             let pointee_done = self
                 .type_state
                 .get(pointee.index())
