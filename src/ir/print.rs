@@ -86,6 +86,7 @@ impl<'m> Printer<'m> {
                 let base = s
                     .name
                     .as_deref()
+                    .filter(|n| !n.is_empty())
                     .map_or(format!("struct{}", h.index()), symbol);
                 struct_names.insert(h, unique(base, format!("struct{}", h.index())));
             }
@@ -93,17 +94,29 @@ impl<'m> Printer<'m> {
         let mut symbols = HashMap::new();
         for (h, f) in m.functions.iter() {
             let fallback = format!("fn{}", h.index());
-            let base = f.name.as_deref().map_or(fallback.clone(), symbol);
+            let base = f
+                .name
+                .as_deref()
+                .filter(|n| !n.is_empty())
+                .map_or(fallback.clone(), symbol);
             symbols.insert(Value::Function(h), unique(base, fallback));
         }
         for (h, g) in m.globals.iter() {
             let fallback = format!("global{}", h.index());
-            let base = g.name.as_deref().map_or(fallback.clone(), symbol);
+            let base = g
+                .name
+                .as_deref()
+                .filter(|n| !n.is_empty())
+                .map_or(fallback.clone(), symbol);
             symbols.insert(Value::Global(h), unique(base, fallback));
         }
         for (h, s) in m.spec_constants.iter() {
             let fallback = format!("spec{}", h.index());
-            let base = s.name.as_deref().map_or(fallback.clone(), symbol);
+            let base = s
+                .name
+                .as_deref()
+                .filter(|n| !n.is_empty())
+                .map_or(fallback.clone(), symbol);
             symbols.insert(Value::SpecConstant(h), unique(base, fallback));
         }
         Printer {
