@@ -1126,7 +1126,12 @@ impl<'m> Writer<'m> {
         for s in &m.sources {
             let file = s.file.map(|f| self.id(Value::String(f)));
             let mut chunks = s.text.as_deref().map(|t| split_source(t, file.is_some()));
-            let first = chunks.as_mut().and_then(|c| c.next());
+            // The text operand follows the file operand, so without a file all the text goes
+            // into `OpSourceContinued`.
+            let first = match file {
+                Some(_) => chunks.as_mut().and_then(|c| c.next()),
+                None => None,
+            };
             Self::emit(
                 &mut head,
                 &Instruction::Source(OpSource {
