@@ -9,4 +9,5 @@
 
 pub mod binary;
 pub mod grammar;
+pub mod target_env;
 pub mod text;
