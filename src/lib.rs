@@ -11,3 +11,4 @@ pub mod binary;
 pub mod grammar;
 pub mod target_env;
 pub mod text;
+pub mod validate;

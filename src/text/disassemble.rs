@@ -945,3 +945,71 @@ fn decimal_len(mut v: u32) -> usize {
     }
     n
 }
+
+/// The text of the instructions at the given word offsets, as `spirv-dis --raw-id
+/// --no-indent --no-header` prints them (`%5 = OpIAdd %1 %3 %4`), for messages that name an
+/// instruction. One pass over the module keeps the types literals need; an instruction that
+/// cannot be printed (unknown opcode or enumerant) is shown as its opcode and raw words.
+/// Offsets that are not the start of an instruction get an empty string.
+pub fn instruction_texts(words: &[u32], offsets: &[usize]) -> Vec<String> {
+    let mut out = vec![String::new(); offsets.len()];
+    if words.len() < 5 || offsets.is_empty() {
+        return out;
+    }
+    let mut wanted: Vec<(usize, usize)> = offsets.iter().copied().zip(0..).collect();
+    wanted.sort_unstable();
+    let opts = DisassembleOptions {
+        friendly_names: false,
+        header: false,
+        indent: false,
+        offsets: false,
+    };
+    let mut p = Printer {
+        bound: words[3],
+        opts: &opts,
+        names: None,
+        buf: Vec::with_capacity(256),
+        types: TypeSlots::new((words[3] as usize).min(words.len() + 1)),
+        ext_sets: HashMap::new(),
+    };
+    let mut next = 0;
+    let mut pos = 5;
+    while pos < words.len() && next < wanted.len() {
+        let first = words[pos];
+        let count = (first >> 16) as usize;
+        if count == 0 || count > words.len() - pos {
+            break;
+        }
+        let opcode = first as u16;
+        let ops = &words[pos + 1..pos + count];
+        p.buf.clear();
+        let printed = p.instruction(pos, opcode, ops).is_ok();
+        while next < wanted.len() && wanted[next].0 <= pos {
+            if wanted[next].0 == pos {
+                let text = if printed {
+                    String::from_utf8_lossy(p.buf.strip_suffix(b"\n").unwrap_or(&p.buf))
+                        .into_owned()
+                } else {
+                    raw_instruction_text(opcode, ops)
+                };
+                out[wanted[next].1] = text;
+            }
+            next += 1;
+        }
+        pos += count;
+    }
+    out
+}
+
+/// `OpName w1 w2 ...` (or `Op<n>` when the opcode is unknown), for instructions that cannot be
+/// disassembled.
+fn raw_instruction_text(opcode: u16, ops: &[u32]) -> String {
+    let mut s = match op_info(opcode) {
+        Some(info) => opcode_name(info.desc).to_string(),
+        None => format!("Op<{opcode}>"),
+    };
+    for w in ops {
+        s.push_str(&format!(" 0x{w:x}"));
+    }
+    s
+}

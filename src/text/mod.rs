@@ -4,4 +4,6 @@ pub mod disassemble;
 mod float;
 mod names;
 
-pub use disassemble::{disassemble, disassemble_to_string, DisassembleError, DisassembleOptions};
+pub use disassemble::{
+    disassemble, disassemble_to_string, instruction_texts, DisassembleError, DisassembleOptions,
+};
