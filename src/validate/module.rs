@@ -478,3 +478,62 @@ pub(super) fn string_at(words: &[u32]) -> String {
     }
     String::from_utf8_lossy(&bytes).into_owned()
 }
+
+/// Decoration values the rules look up in the index (the grammar's; a test checks them).
+pub(super) mod deco {
+    pub const SPEC_ID: u32 = 1;
+    pub const BLOCK: u32 = 2;
+    pub const BUFFER_BLOCK: u32 = 3;
+    pub const ROW_MAJOR: u32 = 4;
+    pub const COL_MAJOR: u32 = 5;
+    pub const ARRAY_STRIDE: u32 = 6;
+    pub const MATRIX_STRIDE: u32 = 7;
+    pub const BUILT_IN: u32 = 11;
+    pub const NON_WRITABLE: u32 = 24;
+    pub const NON_READABLE: u32 = 25;
+    pub const LOCATION: u32 = 30;
+    pub const COMPONENT: u32 = 31;
+    pub const BINDING: u32 = 33;
+    pub const DESCRIPTOR_SET: u32 = 34;
+    pub const OFFSET: u32 = 35;
+    pub const FUNC_PARAM_ATTR: u32 = 38;
+    pub const LINKAGE_ATTRIBUTES: u32 = 41;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::deco;
+    use crate::grammar::{BuiltIn, Decoration, FunctionParameterAttribute, LinkageType};
+
+    #[test]
+    fn decoration_values_match_the_grammar() {
+        let cases = [
+            (Decoration::SpecId(0), deco::SPEC_ID),
+            (Decoration::Block, deco::BLOCK),
+            (Decoration::BufferBlock, deco::BUFFER_BLOCK),
+            (Decoration::RowMajor, deco::ROW_MAJOR),
+            (Decoration::ColMajor, deco::COL_MAJOR),
+            (Decoration::ArrayStride(0), deco::ARRAY_STRIDE),
+            (Decoration::MatrixStride(0), deco::MATRIX_STRIDE),
+            (Decoration::BuiltIn(BuiltIn::Position), deco::BUILT_IN),
+            (Decoration::NonWritable, deco::NON_WRITABLE),
+            (Decoration::NonReadable, deco::NON_READABLE),
+            (Decoration::Location(0), deco::LOCATION),
+            (Decoration::Component(0), deco::COMPONENT),
+            (Decoration::Binding(0), deco::BINDING),
+            (Decoration::DescriptorSet(0), deco::DESCRIPTOR_SET),
+            (Decoration::Offset(0), deco::OFFSET),
+            (
+                Decoration::FuncParamAttr(FunctionParameterAttribute::Zext),
+                deco::FUNC_PARAM_ATTR,
+            ),
+            (
+                Decoration::LinkageAttributes(String::new(), LinkageType::Export),
+                deco::LINKAGE_ATTRIBUTES,
+            ),
+        ];
+        for (d, v) in cases {
+            assert_eq!(d.value(), v, "{}", d.name());
+        }
+    }
+}
