@@ -34,11 +34,7 @@ fn env_of(m: &corpus::Module) -> TargetEnv {
 }
 
 fn show(errors: &[ValidationError]) -> String {
-    errors
-        .iter()
-        .take(8)
-        .map(|e| format!("  {e}\n"))
-        .collect()
+    errors.iter().take(8).map(|e| format!("  {e}\n")).collect()
 }
 
 #[test]
@@ -202,7 +198,10 @@ fn mutations_agree_with_spirv_val() {
                 r.module,
                 r.what,
                 format!("{:?}", r.kind),
-                r.spirv_val.as_ref().err().map_or("", |e| e.lines().next().unwrap_or(""))
+                r.spirv_val
+                    .as_ref()
+                    .err()
+                    .map_or("", |e| e.lines().next().unwrap_or(""))
             ));
         }
         for r in &extra {

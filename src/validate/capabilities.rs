@@ -118,7 +118,9 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
     let mut rounding = None;
     if let Some(d) = decoration {
         match d {
-            Decoration::BuiltIn(BuiltIn::PointSize | BuiltIn::ClipDistance | BuiltIn::CullDistance) => {
+            Decoration::BuiltIn(
+                BuiltIn::PointSize | BuiltIn::ClipDistance | BuiltIn::CullDistance,
+            ) => {
                 reqs.truncate(2);
             }
             Decoration::FPRoundingMode(_) if cx.env.is_vulkan() => rounding = Some(1),
@@ -192,7 +194,10 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
             cx.err(
                 inst,
                 "core:ext-inst-import",
-                format!("{:?} is not an extended instruction set this validator knows", i.name),
+                format!(
+                    "{:?} is not an extended instruction set this validator knows",
+                    i.name
+                ),
             );
         }
     }

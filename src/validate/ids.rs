@@ -178,6 +178,21 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction,
                 ),
             );
         }
+        if def_op == Opcode::Function
+            && !non_semantic
+            && !super::functions::may_name_function(op, k)
+        {
+            cx.err(
+                inst,
+                "core:id-kind",
+                format!("invalid use of function %{id}"),
+            );
+        }
+        if def_op == Opcode::Variable && cx.m.function_at(def).is_none() {
+            if let Some(f) = current_fn {
+                cx.functions.use_global(f.id, id);
+            }
+        }
         // Function scope.
         if let Some(owner) = cx.m.function_at(def) {
             if owner.start != def && !is_annotation(op) && !is_debug(op) {

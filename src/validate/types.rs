@@ -114,7 +114,10 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
                 cx.err(
                     inst,
                     RULE,
-                    format!("vector component type %{} is not a scalar type", t.component_type.0),
+                    format!(
+                        "vector component type %{} is not a scalar type",
+                        t.component_type.0
+                    ),
                 );
             }
             match t.component_count {
@@ -154,7 +157,11 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
                 Some(d) if d.op().is_some_and(is_constant_op) => {
                     let ty = d.result_type().unwrap_or(0);
                     if !m.is_int_scalar(ty) {
-                        cx.err(inst, RULE, format!("array length %{len} is not an integer constant"));
+                        cx.err(
+                            inst,
+                            RULE,
+                            format!("array length %{len} is not an integer constant"),
+                        );
                     } else {
                         match d.op() {
                             Some(Opcode::Constant | Opcode::SpecConstant) => {
@@ -187,13 +194,20 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
                 cx.err(
                     inst,
                     "vulkan:storage-class",
-                    format!("storage class {} is not valid in Vulkan", t.storage_class.name()),
+                    format!(
+                        "storage class {} is not valid in Vulkan",
+                        t.storage_class.name()
+                    ),
                 );
             }
         }
         Instruction::TypeFunction(t) => {
             if !m.is_type(t.return_type.0) {
-                cx.err(inst, RULE, format!("return type %{} is not a type", t.return_type.0));
+                cx.err(
+                    inst,
+                    RULE,
+                    format!("return type %{} is not a type", t.return_type.0),
+                );
             }
             for p in &t.parameter_types {
                 if !m.is_type(p.0) {
@@ -301,7 +315,11 @@ fn const_literal(cx: &Cx<'_>, d: &Inst<'_>, ty: u32) -> i128 {
 /// An array's element type.
 fn element(cx: &mut Cx<'_>, inst: &Inst<'_>, elem: u32, what: &str) {
     match cx.m.ty(elem) {
-        None => cx.err(inst, RULE, format!("{what} element type %{elem} is not a type")),
+        None => cx.err(
+            inst,
+            RULE,
+            format!("{what} element type %{elem} is not a type"),
+        ),
         Some(Ty::Void) => cx.err(inst, RULE, format!("{what} element type cannot be void")),
         Some(Ty::RuntimeArray { .. }) if cx.env.is_vulkan() => cx.err(
             inst,
@@ -323,17 +341,20 @@ fn structure(cx: &mut Cx<'_>, inst: &Inst<'_>, id: u32, members: &[crate::gramma
         match m.ty(mem) {
             None => {
                 if !m.forward_pointers.contains(&mem) {
-                    cx.err(inst, RULE, format!("structure member type %{mem} is not a type"));
+                    cx.err(
+                        inst,
+                        RULE,
+                        format!("structure member type %{mem} is not a type"),
+                    );
                 }
             }
             Some(Ty::Void) => cx.err(inst, RULE, "structures cannot contain a void member"),
-            Some(Ty::RuntimeArray { .. }) if cx.env.is_vulkan() && k + 1 != members.len() => {
-                cx.err(
+            Some(Ty::RuntimeArray { .. }) if cx.env.is_vulkan() && k + 1 != members.len() => cx
+                .err(
                     inst,
                     "vulkan:runtime-array",
                     "in Vulkan a runtime array must be the last member of a structure",
-                )
-            }
+                ),
             Some(Ty::Struct { .. }) => {
                 if struct_has_builtin_member(cx, mem) {
                     cx.err(
@@ -366,7 +387,8 @@ fn structure(cx: &mut Cx<'_>, inst: &Inst<'_>, id: u32, members: &[crate::gramma
         );
     }
     // No Block or BufferBlock inside another.
-    let block = |s: u32| m.has_decoration(s, deco::BLOCK) || m.has_decoration(s, deco::BUFFER_BLOCK);
+    let block =
+        |s: u32| m.has_decoration(s, deco::BLOCK) || m.has_decoration(s, deco::BUFFER_BLOCK);
     if block(id) && members.iter().any(|mem| nests_block(cx, mem.0, 0)) {
         cx.err(
             inst,
@@ -429,7 +451,10 @@ fn image(cx: &mut Cx<'_>, inst: &Inst<'_>) {
     let m = cx.m;
     let info = ImageTy::from_words(inst.rest(1));
     let st = info.sampled_type;
-    if m.is_int_scalar(st) && m.bit_width(st) == 64 && !m.capabilities.has(Capability::Int64ImageEXT) {
+    if m.is_int_scalar(st)
+        && m.bit_width(st) == 64
+        && !m.capabilities.has(Capability::Int64ImageEXT)
+    {
         cx.err(
             inst,
             "core:capability-required",
@@ -440,8 +465,7 @@ fn image(cx: &mut Cx<'_>, inst: &Inst<'_>) {
         ClientApi::Vulkan => {
             let w = m.bit_width(st);
             let scalar = m.is_float_scalar(st) || m.is_int_scalar(st);
-            if !scalar || (w != 32 && !(w == 64 && m.capabilities.has(Capability::Int64ImageEXT)))
-            {
+            if !scalar || (w != 32 && !(w == 64 && m.capabilities.has(Capability::Int64ImageEXT))) {
                 cx.err(
                     inst,
                     "vulkan:image",
@@ -470,16 +494,32 @@ fn image(cx: &mut Cx<'_>, inst: &Inst<'_>) {
         }
     }
     if info.depth > 2 {
-        cx.err(inst, RULE, format!("invalid Depth {} (must be 0, 1 or 2)", info.depth));
+        cx.err(
+            inst,
+            RULE,
+            format!("invalid Depth {} (must be 0, 1 or 2)", info.depth),
+        );
     }
     if info.arrayed > 1 {
-        cx.err(inst, RULE, format!("invalid Arrayed {} (must be 0 or 1)", info.arrayed));
+        cx.err(
+            inst,
+            RULE,
+            format!("invalid Arrayed {} (must be 0 or 1)", info.arrayed),
+        );
     }
     if info.ms > 1 {
-        cx.err(inst, RULE, format!("invalid MS {} (must be 0 or 1)", info.ms));
+        cx.err(
+            inst,
+            RULE,
+            format!("invalid MS {} (must be 0 or 1)", info.ms),
+        );
     }
     if info.sampled > 2 {
-        cx.err(inst, RULE, format!("invalid Sampled {} (must be 0, 1 or 2)", info.sampled));
+        cx.err(
+            inst,
+            RULE,
+            format!("invalid Sampled {} (must be 0, 1 or 2)", info.sampled),
+        );
     }
     if info.dim == Dim::SubpassData as u32 {
         if info.sampled != 2 {

@@ -257,7 +257,9 @@ pub fn mutate(words: &[u32], kind: Kind, rng: &mut Rng) -> Option<(Vec<u32>, Str
             format!("drop extension instruction {i}")
         }
         Kind::BreakMerge => {
-            let c = indices(&s, |o| matches!(o, Opcode::SelectionMerge | Opcode::LoopMerge));
+            let c = indices(&s, |o| {
+                matches!(o, Opcode::SelectionMerge | Opcode::LoopMerge)
+            });
             let i = rng.pick(&c)?;
             if rng.below(3) == 0 {
                 s.insts.remove(i);
@@ -292,7 +294,11 @@ pub fn mutate(words: &[u32], kind: Kind, rng: &mut Rng) -> Option<(Vec<u32>, Str
         Kind::StorageClass => {
             let c = indices(&s, |o| matches!(o, Opcode::Variable | Opcode::TypePointer));
             let i = rng.pick(&c)?;
-            let slot = if opcode(&s, i) == Some(Opcode::Variable) { 3 } else { 2 };
+            let slot = if opcode(&s, i) == Some(Opcode::Variable) {
+                3
+            } else {
+                2
+            };
             let old = s.insts[i].get(slot).copied()?;
             // Function, Private, Workgroup, Uniform, StorageBuffer, Input, Output,
             // CrossWorkgroup, UniformConstant, PushConstant, Generic.
@@ -374,7 +380,11 @@ pub fn mutate(words: &[u32], kind: Kind, rng: &mut Rng) -> Option<(Vec<u32>, Str
                 matches!(o, Opcode::CompositeExtract | Opcode::CompositeInsert)
             });
             let i = rng.pick(&c)?;
-            let first = if opcode(&s, i) == Some(Opcode::CompositeExtract) { 4 } else { 5 };
+            let first = if opcode(&s, i) == Some(Opcode::CompositeExtract) {
+                4
+            } else {
+                5
+            };
             let len = s.insts[i].len();
             if len <= first {
                 return None;
@@ -386,7 +396,9 @@ pub fn mutate(words: &[u32], kind: Kind, rng: &mut Rng) -> Option<(Vec<u32>, Str
             format!("instruction {i}: literal index {old} -> {new}")
         }
         Kind::Models => {
-            let c = indices(&s, |o| matches!(o, Opcode::MemoryModel | Opcode::EntryPoint));
+            let c = indices(&s, |o| {
+                matches!(o, Opcode::MemoryModel | Opcode::EntryPoint)
+            });
             let i = rng.pick(&c)?;
             if opcode(&s, i) == Some(Opcode::MemoryModel) {
                 let slot = 1 + rng.below(2);
