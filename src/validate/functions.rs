@@ -260,5 +260,40 @@ pub(super) fn recursive_calls(cx: &Cx<'_>) -> Vec<(u32, u32)> {
     found
 }
 
+/// For each entry point function, the global variables its static call tree uses.
+pub(super) fn entry_point_globals(cx: &Cx<'_>) -> Vec<(u32, HashSet<u32>)> {
+    let mut callees: HashMap<u32, Vec<u32>> = HashMap::new();
+    for &(from, to, _) in &cx.functions.calls {
+        callees.entry(from).or_default().push(to);
+    }
+    let mut used: HashMap<u32, Vec<u32>> = HashMap::new();
+    for &(f, v) in &cx.functions.globals {
+        used.entry(f).or_default().push(v);
+    }
+    let mut out: Vec<(u32, HashSet<u32>)> = Vec::new();
+    for &i in &cx.m.entry_points {
+        let ep = cx.m.inst(i).word(1);
+        if out.iter().any(|(f, _)| *f == ep) {
+            continue;
+        }
+        let mut seen = HashSet::new();
+        let mut globals = HashSet::new();
+        let mut stack = vec![ep];
+        while let Some(f) = stack.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            if let Some(c) = callees.get(&f) {
+                stack.extend_from_slice(c);
+            }
+            if let Some(v) = used.get(&f) {
+                globals.extend(v.iter().copied());
+            }
+        }
+        out.push((ep, globals));
+    }
+    out
+}
+
 /// Module-level function rules (none for every environment; see the environment modules).
 pub(super) fn finish(_cx: &mut Cx<'_>) {}

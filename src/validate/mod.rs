@@ -26,6 +26,7 @@ mod capabilities;
 mod cfg;
 mod composites;
 mod constants;
+mod decorations;
 mod functions;
 mod ids;
 mod layout;
@@ -237,6 +238,7 @@ impl<'m> Cx<'m> {
         capabilities::instruction(self, inst, typed);
         types::instruction(self, inst, typed);
         constants::instruction(self, inst, typed);
+        decorations::instruction(self, inst, typed);
         operands::instruction(self, inst, typed);
         composites::instruction(self, inst, typed);
         memory::instruction(self, inst, typed);
@@ -257,6 +259,7 @@ impl<'m> Cx<'m> {
         layout::finish(self);
         ids::finish(self);
         functions::finish(self);
+        decorations::finish(self);
         modes::finish(self);
         block_layout::finish(self);
         if self.env.is_vulkan() {

@@ -53,13 +53,6 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
                              Vulkan",
                         );
                     }
-                    if !matches!(mo, MemoryModel::GLSL450 | MemoryModel::Vulkan) {
-                        cx.err(
-                            inst,
-                            "vulkan:memory-model",
-                            "the memory model must be GLSL450 or Vulkan in Vulkan",
-                        );
-                    }
                 }
                 _ => {}
             }
@@ -347,14 +340,7 @@ fn interfaces(cx: &mut Cx<'_>) {
         return;
     }
     let v14 = m.version >= Version(1, 4);
-    let mut callees: HashMap<u32, Vec<u32>> = HashMap::new();
-    for &(from, to, _) in &cx.functions.calls {
-        callees.entry(from).or_default().push(to);
-    }
-    let mut used: HashMap<u32, Vec<u32>> = HashMap::new();
-    for &(f, v) in &cx.functions.globals {
-        used.entry(f).or_default().push(v);
-    }
+    let globals = super::functions::entry_point_globals(cx);
     for &i in &m.entry_points {
         let e = m.inst(i);
         let listed: HashSet<u32> = e
@@ -362,17 +348,13 @@ fn interfaces(cx: &mut Cx<'_>) {
             .iter()
             .copied()
             .collect();
-        let mut seen = HashSet::new();
-        let mut stack = vec![e.word(1)];
-        let mut missing = Vec::new();
-        while let Some(f) = stack.pop() {
-            if !seen.insert(f) {
-                continue;
-            }
-            if let Some(c) = callees.get(&f) {
-                stack.extend_from_slice(c);
-            }
-            for &v in used.get(&f).map_or(&[][..], |v| &v[..]) {
+        let Some((_, used)) = globals.iter().find(|(f, _)| *f == e.word(1)) else {
+            continue;
+        };
+        let mut missing: Vec<u32> = used
+            .iter()
+            .copied()
+            .filter(|&v| {
                 let sc = m.def(v).map_or(0, |d| d.word(2));
                 let interface = if v14 {
                     sc != crate::grammar::StorageClass::Function.value()
@@ -380,11 +362,9 @@ fn interfaces(cx: &mut Cx<'_>) {
                     sc == crate::grammar::StorageClass::Input.value()
                         || sc == crate::grammar::StorageClass::Output.value()
                 };
-                if interface && !listed.contains(&v) && !missing.contains(&v) {
-                    missing.push(v);
-                }
-            }
-        }
+                interface && !listed.contains(&v)
+            })
+            .collect();
         missing.sort_unstable();
         for v in missing {
             cx.err(

@@ -347,6 +347,7 @@ impl<'a> Module<'a> {
         }
         let mut added = Vec::new();
         for &(i, member) in groups {
+            // Expanded decorations keep the decorating instruction of the group.
             let inst = self.inst(i);
             let Some(decos) = by_group.get(&inst.word(0)) else {
                 continue;
@@ -362,7 +363,6 @@ impl<'a> Module<'a> {
                         } else {
                             u32::MAX
                         },
-                        inst: i,
                         ..*d
                     });
                 }
