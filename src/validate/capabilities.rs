@@ -16,6 +16,7 @@
 
 use super::module::Inst;
 use super::Cx;
+use crate::target_env::TargetEnv;
 use crate::grammar::{
     Availability, BuiltIn, Capability, Decoration, Extension, Instruction, Opcode, Requires,
     Version,
@@ -31,7 +32,11 @@ pub(super) fn module(cx: &mut Cx<'_>) {
         Some(v) if v.0 == 1 && v.1 <= 6 => {
             if !cx.env.accepts_version(v) {
                 cx.err_module(
-                    "env:version",
+                    if cx.env == TargetEnv::LevelZero {
+                        "level-zero:spirv-version"
+                    } else {
+                        "env:version"
+                    },
                     format!(
                         "SPIR-V {v} is newer than {} accepts (at most {})",
                         cx.env,
@@ -61,7 +66,11 @@ pub(super) fn module(cx: &mut Cx<'_>) {
             let inst = m.inst(i);
             cx.err(
                 &inst,
-                "env:capability",
+                if cx.env == TargetEnv::LevelZero {
+                    "level-zero:capability"
+                } else {
+                    "env:capability"
+                },
                 format!(
                     "capability {} is not accepted by {} (or needs an extension or another \
                      capability)",
@@ -76,7 +85,11 @@ pub(super) fn module(cx: &mut Cx<'_>) {
             let inst = m.inst(*i);
             cx.err(
                 &inst,
-                "env:extension",
+                if cx.env == TargetEnv::LevelZero {
+                    "level-zero:extension"
+                } else {
+                    "env:extension"
+                },
                 format!("extension {name} is not accepted by {}", cx.env),
             );
         }

@@ -221,7 +221,8 @@ pub(super) fn may_name_function(op: Opcode, k: usize) -> bool {
     }
 }
 
-/// The static call graph: functions that can reach themselves.
+/// Cycles in the static call graphs of the entry points: (a function on the cycle, the call
+/// closing it).
 pub(super) fn recursive_calls(cx: &Cx<'_>) -> Vec<(u32, u32)> {
     let mut graph: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
     for &(from, to, at) in &cx.functions.calls {
@@ -230,7 +231,12 @@ pub(super) fn recursive_calls(cx: &Cx<'_>) -> Vec<(u32, u32)> {
     // Iterative DFS with colours; a back edge closes a cycle.
     let mut colour: HashMap<u32, u8> = HashMap::new();
     let mut found = Vec::new();
-    let mut roots: Vec<u32> = cx.m.functions.iter().map(|f| f.id).collect();
+    let mut roots: Vec<u32> = cx
+        .m
+        .entry_points
+        .iter()
+        .map(|&i| cx.m.inst(i).word(1))
+        .collect();
     roots.sort_unstable();
     for root in roots {
         if colour.contains_key(&root) {

@@ -21,6 +21,7 @@
 //! `core:*` for the SPIR-V specification, `env:*` for what an environment accepts,
 //! `vulkan:*` for Vulkan's shader rules and `level-zero:*` for the Level Zero environment.
 
+mod atomics;
 mod block_layout;
 mod capabilities;
 mod cfg;
@@ -242,6 +243,7 @@ impl<'m> Cx<'m> {
         operands::instruction(self, inst, typed);
         composites::instruction(self, inst, typed);
         memory::instruction(self, inst, typed);
+        atomics::instruction(self, inst, typed);
         functions::instruction(self, inst, typed);
         modes::instruction(self, inst, typed);
         cfg::instruction(self, inst, typed);
