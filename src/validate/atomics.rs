@@ -111,7 +111,9 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
             cx.err(
                 inst,
                 "core:scope",
-                format!("{op}: the QueueFamily memory scope requires the VulkanMemoryModel capability"),
+                format!(
+                    "{op}: the QueueFamily memory scope requires the VulkanMemoryModel capability"
+                ),
             );
         }
     }
@@ -132,11 +134,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
             _ => (m.is_int_scalar(rt), "an integer scalar"),
         };
         if !ok {
-            return cx.err(
-                inst,
-                RULE,
-                format!("{op}: the result type must be {what}"),
-            );
+            return cx.err(inst, RULE, format!("{op}: the result type must be {what}"));
         }
     }
     let Some((storage, pointee)) = m.type_of(a.pointer).and_then(|t| m.pointer(t)) else {
@@ -215,7 +213,10 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
             return cx.err(
                 inst,
                 "core:capability-required",
-                format!("{op}: {w}-bit float atomics require the {} capability", c.name()),
+                format!(
+                    "{op}: {w}-bit float atomics require the {} capability",
+                    c.name()
+                ),
             );
         }
     }
@@ -275,7 +276,11 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
             }
             if let Some(v) = a.value {
                 if m.type_of(v) != Some(rt) {
-                    cx.err(inst, RULE, format!("{op}: the Value must be of the result type"));
+                    cx.err(
+                        inst,
+                        RULE,
+                        format!("{op}: the Value must be of the result type"),
+                    );
                 }
             }
         }

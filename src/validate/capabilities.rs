@@ -16,11 +16,11 @@
 
 use super::module::Inst;
 use super::Cx;
-use crate::target_env::TargetEnv;
 use crate::grammar::{
     Availability, BuiltIn, Capability, Decoration, Extension, Instruction, Opcode, Requires,
     Version,
 };
+use crate::target_env::TargetEnv;
 
 /// The largest id bound `spirv-val` accepts by default.
 const MAX_ID_BOUND: u32 = 0x3F_FFFF;

@@ -231,12 +231,11 @@ pub(super) fn recursive_calls(cx: &Cx<'_>) -> Vec<(u32, u32)> {
     // Iterative DFS with colours; a back edge closes a cycle.
     let mut colour: HashMap<u32, u8> = HashMap::new();
     let mut found = Vec::new();
-    let mut roots: Vec<u32> = cx
-        .m
-        .entry_points
-        .iter()
-        .map(|&i| cx.m.inst(i).word(1))
-        .collect();
+    let mut roots: Vec<u32> =
+        cx.m.entry_points
+            .iter()
+            .map(|&i| cx.m.inst(i).word(1))
+            .collect();
     roots.sort_unstable();
     for root in roots {
         if colour.contains_key(&root) {

@@ -86,7 +86,10 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
                 cx.err(
                     inst,
                     "level-zero:memory-model",
-                    format!("the memory model must be OpenCL, not {}", mm.memory_model.name()),
+                    format!(
+                        "the memory model must be OpenCL, not {}",
+                        mm.memory_model.name()
+                    ),
                 );
             }
         }
@@ -113,7 +116,10 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
             }
         }
         Instruction::ImageRead(r) => {
-            if r.image_operands.as_ref().is_some_and(|o| o.const_offset.is_some()) {
+            if r.image_operands
+                .as_ref()
+                .is_some_and(|o| o.const_offset.is_some())
+            {
                 cx.err(
                     inst,
                     "level-zero:image-read-const-offset",
@@ -238,7 +244,11 @@ fn image(cx: &mut Cx<'_>, inst: &Inst<'_>) {
         );
     }
     if m.ty(i.sampled_type) != Some(Ty::Void) {
-        cx.err(inst, "level-zero:image-sampled-type", "the Sampled Type must be OpTypeVoid");
+        cx.err(
+            inst,
+            "level-zero:image-sampled-type",
+            "the Sampled Type must be OpTypeVoid",
+        );
     }
     if i.sampled != 0 {
         cx.err(inst, "level-zero:image-sampled", "Sampled must be 0");
@@ -247,7 +257,11 @@ fn image(cx: &mut Cx<'_>, inst: &Inst<'_>) {
         cx.err(inst, "level-zero:image-ms", "MS must be 0");
     }
     if i.format != ImageFormat::Unknown as u32 {
-        cx.err(inst, "level-zero:image-format", "the Image Format must be Unknown");
+        cx.err(
+            inst,
+            "level-zero:image-format",
+            "the Image Format must be Unknown",
+        );
     }
     if i.access.is_none() {
         cx.err(
@@ -261,7 +275,11 @@ fn image(cx: &mut Cx<'_>, inst: &Inst<'_>) {
 /// Kernel return and argument types.
 fn kernel_signature(cx: &mut Cx<'_>, inst: &Inst<'_>, f: u32) {
     let m = cx.m;
-    let Some(fty) = m.def(f).filter(|d| d.op() == Some(Opcode::Function)).map(|d| d.word(3)) else {
+    let Some(fty) = m
+        .def(f)
+        .filter(|d| d.op() == Some(Opcode::Function))
+        .map(|d| d.word(3))
+    else {
         return;
     };
     let Some(Ty::Function { ret, params }) = m.ty(fty) else {
@@ -309,7 +327,9 @@ fn argument_type(cx: &Cx<'_>, t: u32) -> Result<(), String> {
             if width == 16 || width == 32 {
                 Ok(())
             } else {
-                Err(format!("{width}-bit float arguments are not supported (16 or 32)"))
+                Err(format!(
+                    "{width}-bit float arguments are not supported (16 or 32)"
+                ))
             }
         }
         Some(Ty::Vector { .. } | Ty::Sampler | Ty::Image(_)) => Ok(()),
@@ -328,9 +348,11 @@ fn argument_type(cx: &Cx<'_>, t: u32) -> Result<(), String> {
                 ))
             }
         }
-        _ => Err("the type is not one of OpTypeInt, OpTypeFloat, OpTypeStruct, OpTypeVector, \
+        _ => Err(
+            "the type is not one of OpTypeInt, OpTypeFloat, OpTypeStruct, OpTypeVector, \
                   OpTypePointer, OpTypeSampler, OpTypeImage"
-            .into()),
+                .into(),
+        ),
     }
 }
 
@@ -379,7 +401,10 @@ fn atomics(cx: &mut Cx<'_>, inst: &Inst<'_>, op: Opcode) {
         op.name(),
         "OpAtomicFAddEXT" | "OpAtomicFMinEXT" | "OpAtomicFMaxEXT"
     );
-    let load_store = matches!(op, Opcode::AtomicLoad | Opcode::AtomicStore | Opcode::AtomicExchange);
+    let load_store = matches!(
+        op,
+        Opcode::AtomicLoad | Opcode::AtomicStore | Opcode::AtomicExchange
+    );
     match m.ty(dt) {
         Some(Ty::Int { width: 32, .. }) if !float_op => {}
         Some(Ty::Int { width: 64, .. }) if !float_op => {
@@ -527,10 +552,20 @@ fn subgroups(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction) {
     if let Some(t) = shuffle {
         let ok = match shape(cx, t) {
             Some((Ty::Float { width: 32 }, n))
-            | Some((Ty::Int { width: 8 | 16 | 32, signed: false }, n)) => {
-                [1, 2, 4, 8, 16].contains(&n)
-            }
-            Some((Ty::Int { width: 64, signed: false }, n)) => [1, 2, 4, 8, 16].contains(&n),
+            | Some((
+                Ty::Int {
+                    width: 8 | 16 | 32,
+                    signed: false,
+                },
+                n,
+            )) => [1, 2, 4, 8, 16].contains(&n),
+            Some((
+                Ty::Int {
+                    width: 64,
+                    signed: false,
+                },
+                n,
+            )) => [1, 2, 4, 8, 16].contains(&n),
             Some((Ty::Float { width: 16 }, 1)) => m.capabilities.has(Capability::Float16),
             Some((Ty::Float { width: 64 }, 1)) => m.capabilities.has(Capability::Float64),
             _ => false,
@@ -549,7 +584,13 @@ fn subgroups(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction) {
     let block_type = |cx: &mut Cx<'_>, t: u32| {
         let ok = matches!(
             shape(cx, t),
-            Some((Ty::Int { width: 16 | 32, signed: false }, 1 | 2 | 4 | 8))
+            Some((
+                Ty::Int {
+                    width: 16 | 32,
+                    signed: false
+                },
+                1 | 2 | 4 | 8
+            ))
         );
         if !ok {
             cx.err(
@@ -586,8 +627,8 @@ fn subgroups(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction) {
             );
         }
         let ct = m.type_of(coord).unwrap_or(0);
-        let int2 = m.is_int_vector(ct)
-            && matches!(shape(cx, ct), Some((Ty::Int { width: 32, .. }, 2)));
+        let int2 =
+            m.is_int_vector(ct) && matches!(shape(cx, ct), Some((Ty::Int { width: 32, .. }, 2)));
         if !int2 {
             cx.err(
                 inst,
