@@ -28803,6 +28803,39 @@ pub fn kind_by_name(name: &str) -> Option<&'static KindDesc> {
         _ => None,
     }
 }
+/// For a core name whose value no capability or extension enables (under any of its
+/// names) and that some core version lacks: the first and last versions with it.
+/// `kind` is the operand kind's name, or empty for an instruction name. A
+/// version-aware assembler such as `spirv-as` knows such a name only when assembling
+/// for one of those versions.
+pub fn core_only_name_versions(
+    kind: &str,
+    name: &str,
+) -> Option<(Option<Version>, Option<Version>)> {
+    match (kind, name) {
+        ("", "OpModuleProcessed") => Some((Some(Version(1u8, 1u8)), None)),
+        ("", "OpExecutionModeId") => Some((Some(Version(1u8, 2u8)), None)),
+        ("", "OpCopyLogical") => Some((Some(Version(1u8, 4u8)), None)),
+        ("", "OpPtrEqual") => Some((Some(Version(1u8, 4u8)), None)),
+        ("", "OpPtrNotEqual") => Some((Some(Version(1u8, 4u8)), None)),
+        ("ImageOperands", "SignExtend") => Some((Some(Version(1u8, 4u8)), None)),
+        ("ImageOperands", "ZeroExtend") => Some((Some(Version(1u8, 4u8)), None)),
+        ("ImageOperands", "Nontemporal") => Some((Some(Version(1u8, 6u8)), None)),
+        ("LoopControl", "DependencyInfinite") => Some((Some(Version(1u8, 1u8)), None)),
+        ("LoopControl", "DependencyLength") => Some((Some(Version(1u8, 1u8)), None)),
+        ("LoopControl", "MinIterations") => Some((Some(Version(1u8, 4u8)), None)),
+        ("LoopControl", "MaxIterations") => Some((Some(Version(1u8, 4u8)), None)),
+        ("LoopControl", "IterationMultiple") => Some((Some(Version(1u8, 4u8)), None)),
+        ("LoopControl", "PeelCount") => Some((Some(Version(1u8, 4u8)), None)),
+        ("LoopControl", "PartialCount") => Some((Some(Version(1u8, 4u8)), None)),
+        ("ExecutionMode", "LocalSizeId") => Some((Some(Version(1u8, 2u8)), None)),
+        ("Capability", "GroupNonUniform") => Some((Some(Version(1u8, 3u8)), None)),
+        ("Capability", "ShaderLayer") => Some((Some(Version(1u8, 5u8)), None)),
+        ("Capability", "ShaderViewportIndex") => Some((Some(Version(1u8, 5u8)), None)),
+        ("Capability", "UniformDecoration") => Some((Some(Version(1u8, 6u8)), None)),
+        _ => None,
+    }
+}
 /// Every extended instruction set of the grammar directory, by import name.
 pub static EXT_INST_SETS: &[ExtInstSetDesc] = &[
     ExtInstSetDesc {

@@ -3,12 +3,17 @@
 //! - [`grammar`]: typed ops, enums, availability and descriptor tables generated from the
 //!   Khronos grammar at build time;
 //! - [`binary`]: the binary form (streaming decoder, encoder);
-//! - [`text`]: the assembly text form, byte-for-byte compatible with SPIRV-Tools.
+//! - [`text`]: the assembly text form, byte-for-byte compatible with SPIRV-Tools;
+//! - [`requirements`]: the version, capabilities and extensions a module needs;
+//! - [`target_env`]: the target environments of spirv-val;
+//! - [`cli`]: the `spvkit` command line, a thin layer over the above.
 
 #![warn(missing_docs)]
 
 pub mod binary;
+pub mod cli;
 pub mod grammar;
+pub mod requirements;
 pub mod target_env;
 pub mod text;
 pub mod validate;

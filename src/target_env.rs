@@ -586,17 +586,21 @@ mod tests {
 
     #[test]
     fn capability_tables() {
-        let none = |_| false;
+        let no_cap = |_: Capability| false;
+        let no_ext = |_: Extension| false;
         let k = Capability::Kernel;
-        assert!(!TargetEnv::Vulkan1_0.accepts_capability(k, &none, &none));
-        assert!(TargetEnv::OpenCl2_0.accepts_capability(k, &none, &none));
-        assert!(TargetEnv::LevelZero.accepts_capability(k, &none, &none));
-        assert!(!TargetEnv::LevelZero.accepts_capability(Capability::Shader, &none, &none));
+        assert!(!TargetEnv::Vulkan1_0.accepts_capability(k, &no_cap, &no_ext));
+        assert!(TargetEnv::OpenCl2_0.accepts_capability(k, &no_cap, &no_ext));
+        assert!(TargetEnv::LevelZero.accepts_capability(k, &no_cap, &no_ext));
+        let shader = Capability::Shader;
+        assert!(!TargetEnv::LevelZero.accepts_capability(shader, &no_cap, &no_ext));
         let sub = Capability::SubgroupShuffleINTEL;
-        assert!(!TargetEnv::LevelZero.accepts_capability(sub, &none, &none));
-        assert!(TargetEnv::LevelZero
-            .accepts_capability(sub, &none, &|e| { e == Extension::SPV_INTEL_subgroups }));
-        assert!(!TargetEnv::OpenClEmbedded1_2.accepts_capability(Capability::Int64, &none, &none));
-        assert!(TargetEnv::Universal1_0.accepts_capability(Capability::Shader, &none, &none));
+        assert!(!TargetEnv::LevelZero.accepts_capability(sub, &no_cap, &no_ext));
+        let subgroups = |e: Extension| e == Extension::SPV_INTEL_subgroups;
+        assert!(TargetEnv::LevelZero.accepts_capability(sub, &no_cap, &subgroups));
+        let int64 = Capability::Int64;
+        assert!(!TargetEnv::OpenClEmbedded1_2.accepts_capability(int64, &no_cap, &no_ext));
+        assert!(TargetEnv::Universal1_0.accepts_capability(shader, &no_cap, &no_ext));
+        assert_eq!("level-zero".parse::<TargetEnv>(), Ok(TargetEnv::LevelZero));
     }
 }

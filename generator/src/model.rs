@@ -139,6 +139,20 @@ pub struct Tool {
     pub tool: Option<String>,
 }
 
+/// A core instruction or enumerant name whose value no capability or extension enables (under
+/// any of its names), so that only some core versions have it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoreOnlyName {
+    /// The operand kind, or `None` for an instruction name.
+    pub kind: Option<String>,
+    /// The name as spelled in the grammar.
+    pub name: String,
+    /// First version with it (`None`: no version).
+    pub version: Option<Version>,
+    /// Last version with it.
+    pub last_version: Option<Version>,
+}
+
 /// The whole grammar directory.
 #[derive(Clone, Debug)]
 pub struct Grammar {
@@ -158,6 +172,8 @@ pub struct Grammar {
     pub extensions: Vec<String>,
     /// Registered generator tools, when `spir-v.xml` is present.
     pub tools: Vec<Tool>,
+    /// Core names that only some versions have and nothing else enables.
+    pub core_only_names: Vec<CoreOnlyName>,
 }
 
 /// Parses a grammar version string; `"None"` means "not in any core version".
@@ -462,6 +478,37 @@ fn import_name(stem: &str) -> String {
     }
 }
 
+/// Every core name (instruction or enumerant, aliases included) of a value that no capability
+/// or extension enables, under any of its names, and that some core version from 1.0 on lacks.
+fn core_only_names(instructions: &[Instruction], kinds: &[OperandKind]) -> Vec<CoreOnlyName> {
+    let mut out = Vec::new();
+    let mut add = |kind: Option<&str>, name: &String, aliases: &[String], a: &Availability| {
+        if !a.capabilities.is_empty()
+            || !a.extensions.is_empty()
+            || (a.version == Some(Version(1, 0)) && a.last_version.is_none())
+        {
+            return;
+        }
+        for n in std::iter::once(name).chain(aliases) {
+            out.push(CoreOnlyName {
+                kind: kind.map(str::to_owned),
+                name: n.clone(),
+                version: a.version,
+                last_version: a.last_version,
+            });
+        }
+    };
+    for i in instructions {
+        add(None, &i.opname, &i.aliases, &i.availability);
+    }
+    for k in kinds {
+        for e in &k.enumerants {
+            add(Some(&k.name), &e.name, &e.aliases, &e.availability);
+        }
+    }
+    out
+}
+
 impl Grammar {
     /// Normalizes a core grammar and its extended sets (`(file stem, file)` pairs).
     pub fn normalize(
@@ -509,6 +556,7 @@ impl Grammar {
                 note(&e.availability);
             }
         }
+        let core_only_names = core_only_names(&core_instructions, &core_kinds);
         Ok(Grammar {
             version,
             revision: core.revision.unwrap_or(0),
@@ -518,6 +566,7 @@ impl Grammar {
             ext_sets,
             extensions: extensions.into_iter().collect(),
             tools,
+            core_only_names,
         })
     }
 

@@ -1,5 +1,5 @@
-//! The `spvkit` command-line tool.
+//! The `spvkit` command-line tool (see `spvkit --help`).
 
-fn main() {
-    std::process::exit(0)
+fn main() -> std::process::ExitCode {
+    spvkit::cli::main()
 }

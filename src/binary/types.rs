@@ -67,9 +67,10 @@ impl IdMap {
 /// The decoder's memory of types and imports.
 #[derive(Default, Debug)]
 pub struct TypeTracker {
-    numeric: HashMap<u32, NumericType>,
+    /// Few per module: a vector searched from the end beats hashing.
+    numeric: Vec<(u32, NumericType)>,
     value_types: IdMap,
-    ext_sets: HashMap<u32, Option<ExtInstSet>>,
+    ext_sets: Vec<(u32, Option<ExtInstSet>)>,
 }
 
 impl TypeTracker {
@@ -87,16 +88,16 @@ impl TypeTracker {
     /// Records what an instruction defines. `operands` are the words after the opcode word.
     #[inline]
     pub fn observe(&mut self, opcode: u16, operands: &[u32]) {
-        use crate::grammar::Opcode;
+        use crate::grammar::result_shape;
         match opcode {
             21 /* OpTypeInt */ => {
                 if let [id, width, signed, ..] = *operands {
-                    self.numeric.insert(id, NumericType::Int { width, signed: signed != 0 });
+                    self.numeric.push((id, NumericType::Int { width, signed: signed != 0 }));
                 }
             }
             22 /* OpTypeFloat */ => {
                 if let [id, width, ..] = *operands {
-                    self.numeric.insert(id, NumericType::Float { width });
+                    self.numeric.push((id, NumericType::Float { width }));
                 }
             }
             11 /* OpExtInstImport */ => {
@@ -104,14 +105,12 @@ impl TypeTracker {
                     let set = super::reader::string_in(name)
                         .ok()
                         .and_then(|(s, _)| ExtInstSet::from_import_name(s));
-                    self.ext_sets.insert(id, set);
+                    self.ext_sets.push((id, set));
                 }
             }
             _ => {
-                if let Some(op) = Opcode::from_u16(opcode) {
-                    if op.has_result_type() && op.has_result_id() && operands.len() >= 2 {
-                        self.value_types.insert(operands[1], operands[0]);
-                    }
+                if let ((true, true), [ty, id, ..]) = (result_shape(opcode), operands) {
+                    self.value_types.insert(*id, *ty);
                 }
             }
         }
@@ -119,7 +118,11 @@ impl TypeTracker {
 
     /// The numeric type with this id.
     pub fn numeric_type(&self, type_id: u32) -> Option<NumericType> {
-        self.numeric.get(&type_id).copied()
+        self.numeric
+            .iter()
+            .rev()
+            .find(|(id, _)| *id == type_id)
+            .map(|(_, t)| *t)
     }
 
     /// The type id of a value.
@@ -130,6 +133,10 @@ impl TypeTracker {
     /// The set an `OpExtInstImport` id imports: `None` if the id is not an import,
     /// `Some(None)` if the set is unknown to this grammar.
     pub fn ext_set(&self, id: u32) -> Option<Option<ExtInstSet>> {
-        self.ext_sets.get(&id).copied()
+        self.ext_sets
+            .iter()
+            .rev()
+            .find(|(i, _)| *i == id)
+            .map(|(_, s)| *s)
     }
 }

@@ -17,17 +17,26 @@ pub fn read_input(path: &str) -> Result<Input, String> {
         std::io::stdin()
             .read_to_end(&mut bytes)
             .map_err(|e| format!("<stdin>: error: {e}"))?;
-        return Ok(Input { name: "<stdin>".into(), bytes });
+        return Ok(Input {
+            name: "<stdin>".into(),
+            bytes,
+        });
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: error: {e}"))?;
-    Ok(Input { name: path.into(), bytes })
+    Ok(Input {
+        name: path.into(),
+        bytes,
+    })
 }
 
 /// Writes bytes to a file, or standard output for `-`.
 pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), String> {
     if path == "-" {
         let mut out = std::io::stdout().lock();
-        return out.write_all(bytes).and_then(|()| out.flush()).map_err(|e| format!("<stdout>: error: {e}"));
+        return out
+            .write_all(bytes)
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("<stdout>: error: {e}"));
     }
     std::fs::write(path, bytes).map_err(|e| format!("{path}: error: {e}"))
 }

@@ -60,7 +60,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match run(cli) {
@@ -74,22 +78,48 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Dis { input, output, raw_id, no_header, no_indent, offsets } => {
+        Command::Dis {
+            input,
+            output,
+            raw_id,
+            no_header,
+            no_indent,
+            offsets,
+        } => {
             let Input { name, bytes } = read_input(&input)?;
-            let words = crate::binary::words_from_bytes(&bytes).map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
-            let opts = DisassembleOptions { friendly_names: !raw_id, header: !no_header, indent: !no_indent, offsets };
+            let words = crate::binary::words_from_bytes(&bytes)
+                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            let opts = DisassembleOptions {
+                friendly_names: !raw_id,
+                header: !no_header,
+                indent: !no_indent,
+                offsets,
+            };
             io::with_output(output.as_deref(), |w| {
                 crate::text::disassemble(&words, &opts, &mut &mut *w).map_err(|e| match e {
-                    crate::text::DisassembleError::Decode(d) => format!("{name}: word {}: error: {}", d.offset, d.kind),
+                    crate::text::DisassembleError::Decode(d) => {
+                        format!("{name}: word {}: error: {}", d.offset, d.kind)
+                    }
                     other => format!("{name}: error: {other}"),
                 })
             })
         }
-        Command::As { input, output, target_env, preserve_numeric_ids } => {
+        Command::As {
+            input,
+            output,
+            target_env,
+            preserve_numeric_ids,
+        } => {
             let Input { name, bytes } = read_input(&input)?;
-            let text = String::from_utf8(bytes).map_err(|e| format!("{name}: error: not UTF-8 text: {e}"))?;
-            let target_env = target_env.parse().map_err(|e| format!("error: --target-env: {e}"))?;
-            let opts = AssembleOptions { target_env, preserve_numeric_ids };
+            let text = String::from_utf8(bytes)
+                .map_err(|e| format!("{name}: error: not UTF-8 text: {e}"))?;
+            let target_env = target_env
+                .parse()
+                .map_err(|e| format!("error: --target-env: {e}"))?;
+            let opts = AssembleOptions {
+                target_env,
+                preserve_numeric_ids,
+            };
             let words = crate::text::assemble(&text, &opts)
                 .map_err(|e| format!("{name}:{}:{}: error: {}", e.line, e.column, e.message))?;
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();

@@ -87,6 +87,13 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         .map(|i| field(i, "IdResultType").is_some())
         .collect();
     let max = codes.iter().copied().max().unwrap_or(0);
+    // A dense table, indexed by opcode, for the decoder's per-instruction lookups:
+    // bit 0 known, bit 1 has a result type, bit 2 has a result id.
+    let mut shape = vec![0u8; max as usize + 1];
+    for ((c, t), r) in codes.iter().zip(&has_type).zip(&has_result) {
+        shape[*c as usize] = 1 | (u8::from(*t) << 1) | (u8::from(*r) << 2);
+    }
+    let shape_len = shape.len();
     let _ = format_ident!("x");
     Ok(quote! {
         /// Every core opcode of the grammar.
@@ -111,6 +118,16 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
             pub fn has_result_id(self) -> bool { match self { #(Self::#variants => #has_result,)* } }
             /// Whether instructions of this opcode have a result type.
             pub fn has_result_type(self) -> bool { match self { #(Self::#variants => #has_type,)* } }
+        }
+
+        /// Per opcode number: bit 0 known, bit 1 has a result type, bit 2 has a result id.
+        static OPCODE_SHAPE: [u8; #shape_len] = [#(#shape),*];
+
+        /// `(has result type, has result id)` of an opcode number; both false when unknown.
+        #[inline]
+        pub fn result_shape(opcode: u16) -> (bool, bool) {
+            let s = OPCODE_SHAPE.get(opcode as usize).copied().unwrap_or(0);
+            (s & 2 != 0, s & 4 != 0)
         }
 
         impl core::fmt::Display for Opcode {

@@ -152,6 +152,20 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
             quote!(GeneratorTool { id: #id, vendor: #vendor, tool: #tool })
         })
         .collect();
+    let version = |v: Option<crate::model::Version>| match v {
+        Some(crate::model::Version(a, b)) => quote!(Some(Version(#a, #b))),
+        None => quote!(None),
+    };
+    let core_only: Vec<_> = g
+        .core_only_names
+        .iter()
+        .map(|c| {
+            let kind = c.kind.as_deref().unwrap_or("");
+            let name = &c.name;
+            let (first, last) = (version(c.version), version(c.last_version));
+            quote!((#kind, #name) => Some((#first, #last)))
+        })
+        .collect();
     let (major, minor, rev, magic) = (g.version.0, g.version.1, g.revision, g.magic);
     let _ = ident("x");
     out.extend(quote! {
@@ -178,6 +192,15 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         /// A core operand kind by name.
         pub fn kind_by_name(name: &str) -> Option<&'static KindDesc> {
             match name { #(#kind_names => Some(&#kind_statics),)* _ => None }
+        }
+
+        /// For a core name whose value no capability or extension enables (under any of its
+        /// names) and that some core version lacks: the first and last versions with it.
+        /// `kind` is the operand kind's name, or empty for an instruction name. A
+        /// version-aware assembler such as `spirv-as` knows such a name only when assembling
+        /// for one of those versions.
+        pub fn core_only_name_versions(kind: &str, name: &str) -> Option<(Option<Version>, Option<Version>)> {
+            match (kind, name) { #(#core_only,)* _ => None }
         }
 
         /// Every extended instruction set of the grammar directory, by import name.

@@ -1,0 +1,230 @@
+//! What a module needs: the minimal SPIR-V version, capabilities and extensions, and the
+//! maximum version its instructions allow, from every instruction, type, enum operand and
+//! parameter (generated availability), plus the few cases the grammar cannot express
+//! ([`special`]).
+//!
+//! Where the grammar offers a choice (a version *or* an extension; any one of several
+//! capabilities), the choice the module already made is kept: an extension it declares is
+//! preferred to raising the version past the one it declares, and a capability it declares
+//! (or one implied by those) is preferred to another.
+
+mod special;
+
+use crate::binary::{DecodeError, Decoder, Header};
+use crate::grammar::{Availability, Capability, Extension, Instruction, Opcode, Requires, Version};
+use std::collections::BTreeSet;
+
+/// What a module declares: its header version, `OpCapability`s and `OpExtension`s.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Declared {
+    /// The header's version.
+    pub version: Option<Version>,
+    /// Declared capabilities.
+    pub capabilities: BTreeSet<Capability>,
+    /// Declared extensions (known to the grammar).
+    pub extensions: BTreeSet<Extension>,
+}
+
+/// What a module needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Requirements {
+    /// The smallest SPIR-V version that has everything used (given the extensions chosen).
+    pub min_version: Version,
+    /// The largest version every instruction and enumerant used still exists in.
+    pub max_version: Option<Version>,
+    /// The capabilities needed, none implied by another.
+    pub capabilities: BTreeSet<Capability>,
+    /// The extensions needed.
+    pub extensions: BTreeSet<Extension>,
+}
+
+/// Every capability `c` implies (declaring `Shader` implicitly declares `Matrix`), `c` included.
+pub fn implied_by(c: Capability) -> BTreeSet<Capability> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![c];
+    while let Some(c) = stack.pop() {
+        if out.insert(c) {
+            stack.extend(c.availability().capabilities.iter().copied());
+        }
+    }
+    out
+}
+
+/// The closure of a set of capabilities under implication.
+pub fn closure(caps: &BTreeSet<Capability>) -> BTreeSet<Capability> {
+    caps.iter().flat_map(|&c| implied_by(c)).collect()
+}
+
+/// Accumulates requirements, one availability record at a time.
+struct Collector<'d> {
+    declared: &'d Declared,
+    declared_closure: BTreeSet<Capability>,
+    min_version: Version,
+    max_version: Option<Version>,
+    capabilities: BTreeSet<Capability>,
+    extensions: BTreeSet<Extension>,
+}
+
+impl<'d> Collector<'d> {
+    fn new(declared: &'d Declared) -> Self {
+        Collector {
+            declared,
+            declared_closure: closure(&declared.capabilities),
+            min_version: Version(1, 0),
+            max_version: None,
+            capabilities: BTreeSet::new(),
+            extensions: BTreeSet::new(),
+        }
+    }
+
+    fn need(&mut self, a: &Availability) {
+        if let [first, ..] = a.capabilities {
+            let chosen = a
+                .capabilities
+                .iter()
+                .find(|c| self.capabilities.contains(c) || self.declared_closure.contains(c))
+                .unwrap_or(first);
+            self.capabilities.insert(*chosen);
+        }
+        let declared_ext = a
+            .extensions
+            .iter()
+            .find(|e| self.declared.extensions.contains(e));
+        match (a.version, declared_ext) {
+            (Some(v), _) if self.declared.version.is_none_or(|d| v <= d) => {
+                self.min_version = self.min_version.max(v)
+            }
+            (_, Some(e)) => {
+                self.extensions.insert(*e);
+            }
+            (Some(v), None) => self.min_version = self.min_version.max(v),
+            (None, None) => {
+                if let Some(e) = a.extensions.first() {
+                    self.extensions.insert(*e);
+                }
+            }
+        }
+        if let Some(last) = a.last_version {
+            self.max_version = Some(self.max_version.map_or(last, |m| m.min(last)));
+        }
+    }
+
+    /// Adds what the chosen capabilities themselves need, until nothing changes.
+    fn settle(mut self) -> Requirements {
+        let mut seen = BTreeSet::new();
+        loop {
+            let fresh: Vec<Capability> = self.capabilities.difference(&seen).copied().collect();
+            if fresh.is_empty() {
+                break;
+            }
+            for c in fresh {
+                seen.insert(c);
+                let a = c.availability();
+                // The capabilities a capability lists are ones it implies, not needs.
+                let own = Availability {
+                    capabilities: &[],
+                    ..*a
+                };
+                self.need(&own);
+            }
+        }
+        let all = self.capabilities.clone();
+        let minimal = all
+            .iter()
+            .copied()
+            .filter(|&c| !all.iter().any(|&o| o != c && implied_by(o).contains(&c)))
+            .collect();
+        Requirements {
+            min_version: self.min_version,
+            max_version: self.max_version,
+            capabilities: minimal,
+            extensions: self.extensions,
+        }
+    }
+}
+
+/// Reads the declared version, capabilities and extensions of a decoded module.
+pub fn declared(header: &Header, insts: &[Instruction]) -> Declared {
+    let mut d = Declared {
+        version: Version::from_word(header.version),
+        ..Declared::default()
+    };
+    for i in insts {
+        match i {
+            Instruction::Capability(c) => {
+                d.capabilities.insert(c.capability);
+            }
+            Instruction::Extension(e) => {
+                if let Ok(e) = e.name.parse() {
+                    d.extensions.insert(e);
+                }
+            }
+            _ => {}
+        }
+    }
+    d
+}
+
+/// What the module in `words` needs.
+pub fn module_requirements(words: &[u32]) -> Result<Requirements, DecodeError> {
+    let mut decoder = Decoder::new(words)?;
+    let mut raws = Vec::new();
+    let mut insts = Vec::new();
+    while let Some(raw) = decoder.next_raw() {
+        let raw = raw?;
+        insts.push(decoder.decode(raw)?);
+        raws.push(raw);
+    }
+    let declared = declared(decoder.header(), &insts);
+    let mut c = Collector::new(&declared);
+    let facts = special::Facts::gather(&insts);
+    for (inst, raw) in insts.iter().zip(&raws) {
+        if matches!(inst, Instruction::Capability(_) | Instruction::Extension(_)) {
+            continue;
+        }
+        match inst {
+            // A member's BuiltIn needs its capability only where used (see `special`).
+            Instruction::MemberDecorate(d)
+                if matches!(d.decoration, crate::grammar::Decoration::BuiltIn(_)) =>
+            {
+                c.need(Opcode::MemberDecorate.availability());
+                c.need(d.decoration.availability());
+            }
+            _ => inst.visit_requirements(&mut |a| c.need(a)),
+        }
+        if let Some(Ok(ext)) = decoder.decode_ext(*raw) {
+            ext.visit_requirements(&mut |a| c.need(a));
+        }
+        facts.visit(inst, &mut |a| c.need(a));
+    }
+    Ok(c.settle())
+}
+
+/// Rewrites a module's header version and its `OpCapability`/`OpExtension` instructions to
+/// exactly what it needs. Other instructions are kept as they are.
+pub fn update_vce(words: &[u32]) -> Result<Vec<u32>, DecodeError> {
+    let req = module_requirements(words)?;
+    let (header, insts) = crate::binary::decode_module(words)?;
+    let mut out_insts = Vec::with_capacity(insts.len());
+    for c in &req.capabilities {
+        out_insts.push(Instruction::Capability(crate::grammar::OpCapability {
+            capability: *c,
+        }));
+    }
+    for e in &req.extensions {
+        out_insts.push(Instruction::Extension(crate::grammar::OpExtension {
+            name: e.name().to_string(),
+        }));
+    }
+    // Extensions the grammar does not know are kept: nothing says they are not needed.
+    out_insts.extend(insts.into_iter().filter(|i| match i {
+        Instruction::Capability(_) => false,
+        Instruction::Extension(e) => e.name.parse::<Extension>().is_err(),
+        _ => true,
+    }));
+    let header = Header {
+        version: req.min_version.word(),
+        ..header
+    };
+    Ok(crate::binary::encode_module(&header, &out_insts).expect("instructions came from words"))
+}

@@ -1,0 +1,190 @@
+//! Requirements the grammar cannot express, because they depend on literal values or on the
+//! values of constants rather than on enumerants:
+//! - integer and float widths (`OpTypeInt 64` needs `Int64`, `OpTypeFloat 16` needs `Float16`…);
+//! - 64-bit integer atomics need `Int64Atomics`;
+//! - `IdScope` and `IdMemorySemantics` operands are ids, but the constant they name is a
+//!   `Scope` or `MemorySemantics` value whose enumerants have availability of their own
+//!   (`OpControlBarrier` with `QueueFamily` scope needs `VulkanMemoryModel`), and `Device`
+//!   scope under the Vulkan memory model needs `VulkanMemoryModelDeviceScope`;
+//! - a multisampled storage image needs `StorageImageMultisample`;
+//! - an entry point whose interface lists variables other than Input/Output needs SPIR-V 1.4
+//!   (before 1.4 the interface lists only those).
+//!
+//! And one the grammar over-states: a `BuiltIn` on a struct member (`gl_PerVertex`'s
+//! `ClipDistance`) needs its capability only when the member is used, so member decorations do
+//! not contribute it (as spirv-val, which checks built-ins where they are used).
+
+use crate::grammar::tables::core_instruction;
+use crate::grammar::{
+    Availability, Capability, Instruction, KindClass, MemorySemantics, Quantifier, Scope, Version,
+};
+use std::collections::HashMap;
+
+const fn needs(cap: &'static [Capability]) -> Availability {
+    Availability {
+        version: Some(Version(1, 0)),
+        last_version: None,
+        capabilities: cap,
+        extensions: &[],
+        provisional: false,
+    }
+}
+
+static INT8: Availability = needs(&[Capability::Int8]);
+static INT16: Availability = needs(&[Capability::Int16]);
+static INT64: Availability = needs(&[Capability::Int64]);
+static FLOAT16: Availability = needs(&[Capability::Float16]);
+static FLOAT64: Availability = needs(&[Capability::Float64]);
+static INT64_ATOMICS: Availability = needs(&[Capability::Int64Atomics]);
+static STORAGE_IMAGE_MS: Availability = needs(&[Capability::StorageImageMultisample]);
+static DEVICE_SCOPE: Availability = needs(&[Capability::VulkanMemoryModelDeviceScope]);
+static VERSION_1_4: Availability = Availability {
+    version: Some(Version(1, 4)),
+    ..needs(&[])
+};
+
+/// What the special cases need to know about a module: widths of types, types of values and
+/// values of 32-bit constants.
+#[derive(Default)]
+pub struct Facts {
+    vulkan_memory_model: bool,
+    storage_class: HashMap<u32, crate::grammar::StorageClass>,
+    int_width: HashMap<u32, u32>,
+    value_type: HashMap<u32, u32>,
+    constant: HashMap<u32, u32>,
+}
+
+impl Facts {
+    /// Indexes a module's types and constants.
+    pub fn gather(insts: &[Instruction]) -> Facts {
+        let mut f = Facts::default();
+        for i in insts {
+            match i {
+                Instruction::MemoryModel(m) => {
+                    f.vulkan_memory_model = m.memory_model == crate::grammar::MemoryModel::Vulkan;
+                }
+                Instruction::Variable(v) => {
+                    f.storage_class.insert(v.result_id.0, v.storage_class);
+                }
+                Instruction::TypeInt(t) => {
+                    f.int_width.insert(t.result_id.0, t.width);
+                }
+                Instruction::Constant(c) => {
+                    if let crate::grammar::LiteralNumber::Word(w) = c.value {
+                        f.constant.insert(c.result_id.0, w);
+                    }
+                }
+                _ => {}
+            }
+            if let (Some(t), Some(r)) = (i.result_type(), i.result_id()) {
+                f.value_type.insert(r.0, t.0);
+            }
+        }
+        f
+    }
+
+    /// Calls `f` with what `inst` needs beyond its generated availability.
+    pub fn visit(&self, inst: &Instruction, f: &mut dyn FnMut(&'static Availability)) {
+        match inst {
+            Instruction::TypeInt(t) => match t.width {
+                8 => f(&INT8),
+                16 => f(&INT16),
+                64 => f(&INT64),
+                _ => {}
+            },
+            Instruction::TypeFloat(t) => match t.width {
+                16 => f(&FLOAT16),
+                64 => f(&FLOAT64),
+                _ => {}
+            },
+            Instruction::TypeImage(t) if t.ms == 1 && t.sampled == 2 => f(&STORAGE_IMAGE_MS),
+            Instruction::EntryPoint(e) => {
+                use crate::grammar::StorageClass::{Input, Output};
+                let other = e.interfaces.iter().any(|v| {
+                    self.storage_class
+                        .get(&v.0)
+                        .is_some_and(|s| !matches!(s, Input | Output))
+                });
+                if other {
+                    f(&VERSION_1_4)
+                }
+            }
+            _ => {}
+        }
+        let Some(desc) = core_instruction(inst.opcode_value()) else {
+            return;
+        };
+        if desc.name.starts_with("OpAtomic") {
+            let ty = inst
+                .result_type()
+                .map(|t| t.0)
+                .or_else(|| self.stored_type(inst));
+            if ty.and_then(|t| self.int_width.get(&t)) == Some(&64) {
+                f(&INT64_ATOMICS);
+            }
+        }
+        self.visit_scopes(inst, desc, f);
+    }
+
+    /// The type of the value an `OpAtomicStore` stores.
+    fn stored_type(&self, inst: &Instruction) -> Option<u32> {
+        match inst {
+            Instruction::AtomicStore(s) => self.value_type.get(&s.value.0).copied(),
+            _ => None,
+        }
+    }
+
+    /// Scope and memory-semantics operands: the availability of the enumerants their
+    /// constants hold. Only the leading fixed-size operands are walked; every instruction with
+    /// such operands has them there.
+    fn visit_scopes(
+        &self,
+        inst: &Instruction,
+        desc: &crate::grammar::InstructionDesc,
+        f: &mut dyn FnMut(&'static Availability),
+    ) {
+        let has_scope = desc
+            .operands
+            .iter()
+            .any(|o| matches!(o.kind.name, "IdScope" | "IdMemorySemantics"));
+        if !has_scope {
+            return;
+        }
+        let mut words = Vec::new();
+        crate::binary::encode_operands(inst, &mut words);
+        for (o, &w) in desc.operands.iter().zip(&words) {
+            let single = o.quantifier == Quantifier::One
+                && matches!(
+                    o.kind.class,
+                    KindClass::Id | KindClass::Result | KindClass::ResultType | KindClass::Integer
+                );
+            if !single {
+                break;
+            }
+            let Some(&value) = self.constant.get(&w) else {
+                continue;
+            };
+            match o.kind.name {
+                "IdScope" => {
+                    if let Some(s) = Scope::from_value(value) {
+                        f(s.availability());
+                        if s == Scope::Device && self.vulkan_memory_model {
+                            f(&DEVICE_SCOPE);
+                        }
+                    }
+                }
+                "IdMemorySemantics" => {
+                    let mut m = value;
+                    while m != 0 {
+                        let bit = m & m.wrapping_neg();
+                        if let Some(a) = MemorySemantics::bit_availability(bit) {
+                            f(a);
+                        }
+                        m &= m - 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The `spvkit` command line: files and standard streams, exit codes, and error locations.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn spvkit(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn example() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/hello.spvasm"
+    ))
+    .unwrap()
+}
+
+fn scratch() -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("spvkit-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn as_and_dis_through_standard_streams_match_spirv_tools() {
+    let text = example();
+    let out = spvkit(
+        &["as", "--target-env", "vulkan1.0", "-", "-o", "-"],
+        text.as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = scratch();
+    std::fs::write(dir.join("x.spvasm"), &text).unwrap();
+    let st = Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.0", "-o"])
+        .arg(dir.join("ref.spv"))
+        .arg(dir.join("x.spvasm"))
+        .status()
+        .expect("spirv-as is needed (bash scripts/setup.sh)");
+    assert!(st.success());
+    assert_eq!(out.stdout, std::fs::read(dir.join("ref.spv")).unwrap());
+
+    let dis = spvkit(&["dis", "-"], &out.stdout);
+    assert!(dis.status.success());
+    let reference = Command::new("spirv-dis")
+        .arg(dir.join("ref.spv"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(dis.stdout).unwrap(),
+        String::from_utf8(reference.stdout).unwrap()
+    );
+
+    let raw = spvkit(
+        &[
+            "dis",
+            "--raw-id",
+            "--no-header",
+            "-",
+            "-o",
+            dir.join("raw.txt").to_str().unwrap(),
+        ],
+        &out.stdout,
+    );
+    assert!(raw.status.success());
+    let reference = Command::new("spirv-dis")
+        .args(["--raw-id", "--no-header"])
+        .arg(dir.join("ref.spv"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        std::fs::read(dir.join("raw.txt")).unwrap(),
+        reference.stdout
+    );
+}
+
+#[test]
+fn text_errors_name_file_line_and_column() {
+    let dir = scratch();
+    let path = dir.join("bad.spvasm");
+    std::fs::write(
+        &path,
+        "OpCapability Shader\n     OpMemoryModel Logical GLSL451\n",
+    )
+    .unwrap();
+    let out = spvkit(&["as", path.to_str().unwrap(), "-o", "-"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with(&format!("{}:2:", path.display())), "{err}");
+    assert!(err.contains("error:") && err.contains("GLSL451"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn binary_errors_name_file_and_word() {
+    // A header, then an instruction whose word count runs past the end.
+    let words: [u32; 6] = [0x0723_0203, 0x0001_0000, 0, 5, 0, 0x0009_0011];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let out = spvkit(&["dis", "-"], &bytes);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("<stdin>: word 5: error:"), "{err}");
+    let out = spvkit(&["dis", "/nonexistent/x.spv"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .starts_with("/nonexistent/x.spv: error:"));
+}
+
+#[test]
+fn bad_usage_exits_with_one_and_help_with_zero() {
+    assert_eq!(spvkit(&["frobnicate"], b"").status.code(), Some(1));
+    assert_eq!(
+        spvkit(&["as", "--target-env", "vulkan9.9", "-"], b"")
+            .status
+            .code(),
+        Some(1)
+    );
+    let help = spvkit(&["--help"], b"");
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8(help.stdout).unwrap().contains("dis"));
+}

@@ -1,0 +1,179 @@
+//! Module requirements (minimal version, capabilities, extensions) on the corpus and on small
+//! hand-written modules, with spirv-val as the oracle for `update_vce`'s output.
+
+#[path = "support/corpus.rs"]
+mod corpus;
+
+use spvkit::binary::{decode_module, words_from_bytes};
+use spvkit::grammar::{Capability, Version};
+use spvkit::requirements::{closure, declared, module_requirements, update_vce};
+use std::process::Command;
+
+fn assemble(text: &str, env: &str) -> Vec<u32> {
+    let dir =
+        std::env::temp_dir().join(format!("spvkit-req-{}-{}", std::process::id(), text.len()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("m.spvasm"), text).unwrap();
+    let st = Command::new("spirv-as")
+        .args(["--target-env", env, "-o"])
+        .arg(dir.join("m.spv"))
+        .arg(dir.join("m.spvasm"))
+        .status()
+        .expect("spirv-as is needed (bash scripts/setup.sh)");
+    assert!(st.success());
+    let bytes = std::fs::read(dir.join("m.spv")).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    words_from_bytes(&bytes).unwrap().into_owned()
+}
+
+#[test]
+fn every_valid_corpus_module_declares_what_it_needs_and_update_vce_stays_valid() {
+    let modules = corpus::build_all();
+    let dir = std::env::temp_dir().join(format!("spvkit-vce-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for m in modules.iter().filter(|m| m.valid) {
+        let words = m.words();
+        let req = module_requirements(&words).unwrap();
+        let (h, insts) = decode_module(&words).unwrap();
+        let d = declared(&h, &insts);
+        let have = closure(&d.capabilities);
+        for c in &req.capabilities {
+            if !have.contains(c) {
+                failures.push(format!(
+                    "{}: needs {c} but declares {:?}",
+                    m.name, d.capabilities
+                ));
+            }
+        }
+        for e in &req.extensions {
+            if !d.extensions.contains(e) {
+                failures.push(format!(
+                    "{}: needs {e} but declares {:?}",
+                    m.name, d.extensions
+                ));
+            }
+        }
+        if let Some(v) = d.version {
+            if req.min_version > v {
+                failures.push(format!(
+                    "{}: needs version {} but is {v}",
+                    m.name, req.min_version
+                ));
+            }
+        }
+        let updated = update_vce(&words).unwrap();
+        let path = dir.join(format!("{checked}.spv"));
+        std::fs::write(
+            &path,
+            updated
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect::<Vec<u8>>(),
+        )
+        .unwrap();
+        let copy = corpus::Module { path, ..m.clone() };
+        if let Err(e) = corpus::spirv_val(&copy) {
+            failures.push(format!("{}: update_vce output is invalid: {e}", m.name));
+        }
+        checked += 1;
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    // Work in progress (issue 3): spirv-val's operand-capability exceptions and value-dependent
+    // rules (Float16 vs Float16Buffer in kernels, image dims in storage images, runtime
+    // descriptor arrays, ...) are not all modelled yet. Every failure is printed; the share of
+    // modules that pass may only go up.
+    let failing: std::collections::BTreeSet<&str> = failures
+        .iter()
+        .filter_map(|f| f.split(':').next())
+        .collect();
+    eprintln!(
+        "requirements: {} of {checked} valid modules fail:\n{}",
+        failing.len(),
+        failures.join("\n")
+    );
+    let passing = checked - failing.len();
+    assert!(
+        passing * 100 >= checked * 84,
+        "only {passing} of {checked} pass:\n{}",
+        failures.join("\n")
+    );
+    assert!(checked > 200);
+}
+
+const HEADER: &str = "OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n";
+
+#[test]
+fn widths_and_scope_constants_need_capabilities() {
+    let text = format!(
+        "OpCapability Shader\nOpCapability Int64\nOpCapability Float64\nOpCapability VulkanMemoryModel\nOpCapability Geometry\n{HEADER}\
+         %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n%long = OpTypeInt 64 1\n%double = OpTypeFloat 64\n\
+         %queue_family = OpConstant %uint 5\n%sem = OpConstant %uint 0x108\n\
+         %main = OpFunction %void None %fn\n%l = OpLabel\nOpControlBarrier %queue_family %queue_family %sem\nOpReturn\nOpFunctionEnd\n"
+    );
+    let words = assemble(&text, "spv1.5");
+    let req = module_requirements(&words).unwrap();
+    for c in [
+        Capability::Shader,
+        Capability::Int64,
+        Capability::Float64,
+        Capability::VulkanMemoryModel,
+    ] {
+        assert!(
+            req.capabilities.contains(&c),
+            "{c} missing from {:?}",
+            req.capabilities
+        );
+    }
+    // Geometry is declared but not needed; Matrix is implied by Shader, so not listed.
+    assert!(!req.capabilities.contains(&Capability::Geometry));
+    assert!(!req.capabilities.contains(&Capability::Matrix));
+    // VulkanMemoryModel is core in 1.5.
+    assert_eq!(req.min_version, Version(1, 5));
+    assert!(req.extensions.is_empty(), "{:?}", req.extensions);
+}
+
+#[test]
+fn update_vce_drops_unneeded_capabilities_and_lowers_the_version() {
+    let text = format!(
+        "OpCapability Shader\nOpCapability Int64\nOpCapability Geometry\n{HEADER}\
+         %void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+         %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n"
+    );
+    let words = assemble(&text, "spv1.3");
+    let out = update_vce(&words).unwrap();
+    assert_eq!(out[1], Version(1, 0).word());
+    let (h, insts) = decode_module(&out).unwrap();
+    let d = declared(&h, &insts);
+    assert_eq!(
+        d.capabilities.into_iter().collect::<Vec<_>>(),
+        vec![Capability::Shader]
+    );
+    assert_eq!(insts.len(), words_len_without_caps(&words) + 1);
+}
+
+fn words_len_without_caps(words: &[u32]) -> usize {
+    let (_, insts) = decode_module(words).unwrap();
+    insts
+        .iter()
+        .filter(|i| !matches!(i, spvkit::grammar::Instruction::Capability(_)))
+        .count()
+}
+
+#[test]
+fn a_declared_extension_is_preferred_to_a_newer_version() {
+    let text = format!(
+        "OpCapability Shader\nOpExtension \"SPV_KHR_storage_buffer_storage_class\"\n{HEADER}\
+         %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n\
+         %S = OpTypeStruct %uint\n%p = OpTypePointer StorageBuffer %S\n\
+         %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n"
+    );
+    let words = assemble(&text, "vulkan1.0");
+    let req = module_requirements(&words).unwrap();
+    assert_eq!(req.min_version, Version(1, 0));
+    assert_eq!(
+        req.extensions.iter().map(|e| e.name()).collect::<Vec<_>>(),
+        vec!["SPV_KHR_storage_buffer_storage_class"]
+    );
+}
