@@ -52,6 +52,14 @@ enum Command {
         #[arg(long)]
         preserve_numeric_ids: bool,
     },
+    /// Validate a SPIR-V binary: exit 0 when valid, 1 with one line per error.
+    Val {
+        /// The binary, or `-` for standard input.
+        input: String,
+        /// The environment to validate for (spirv-val's names, or `level-zero`).
+        #[arg(long, default_value_t = crate::target_env::TargetEnv::default().to_string())]
+        target_env: String,
+    },
 }
 
 /// Runs the command line; the exit code is 0 on success and 1 on any error.
@@ -124,6 +132,24 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| format!("{name}:{}:{}: error: {}", e.line, e.column, e.message))?;
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             write_output(output.as_deref().unwrap_or("out.spv"), &bytes)
+        }
+        Command::Val { input, target_env } => {
+            let Input { name, bytes } = read_input(&input)?;
+            let env: crate::target_env::TargetEnv = target_env
+                .parse()
+                .map_err(|e| format!("error: --target-env: {e}"))?;
+            let words = crate::binary::words_from_bytes(&bytes)
+                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            crate::validate::validate(&words, env).map_err(|errors| {
+                let mut out = String::new();
+                for (i, e) in errors.iter().enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                    }
+                    out.push_str(&format!("{name}: {e}"));
+                }
+                out
+            })
         }
     }
 }

@@ -346,21 +346,9 @@ fn analyze(cx: &mut Cx<'_>, end: &Inst<'_>) {
         }
     }
     if cx.shader {
-        structured(
-            cx,
-            &blocks,
-            &index,
-            &succ,
-            &order,
-            &reachable_vec(&rpo_num),
-            &idom,
-        );
+        structured(cx, &blocks, &index, &succ);
     }
     let _ = end;
-}
-
-fn reachable_vec(rpo_num: &[u32]) -> Vec<bool> {
-    rpo_num.iter().map(|&r| r != UNDEF).collect()
 }
 
 /// Blocks reachable from block 0 in postorder (iterative depth-first search).
@@ -425,6 +413,91 @@ fn dominators(order: &[u32], rpo_num: &[u32], preds: &[Vec<u32>]) -> Vec<u32> {
     idom
 }
 
+/// Immediate post-dominators over the reachable blocks: block index `n` is a virtual exit that
+/// every block without successors branches to; a block that cannot reach an exit (an infinite
+/// loop) has itself.
+fn post_dominators(succ: &[Vec<u32>], reachable: &[bool]) -> Vec<u32> {
+    let n = succ.len();
+    // The reverse graph: from the exit to blocks without successors, then along predecessors.
+    let mut rsucc: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
+    for (b, s) in succ.iter().enumerate() {
+        if !reachable[b] {
+            continue;
+        }
+        if s.is_empty() {
+            rsucc[n].push(b as u32);
+        }
+        for &t in s {
+            rsucc[t as usize].push(b as u32);
+        }
+    }
+    // Postorder from the exit over the reverse graph.
+    let mut seen = vec![false; n + 1];
+    let mut order = Vec::with_capacity(n + 1);
+    let mut stack: Vec<(u32, usize)> = vec![(n as u32, 0)];
+    seen[n] = true;
+    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+        let s = &rsucc[b as usize];
+        if *next < s.len() {
+            let t = s[*next];
+            *next += 1;
+            if !seen[t as usize] {
+                seen[t as usize] = true;
+                stack.push((t, 0));
+            }
+        } else {
+            order.push(b);
+            stack.pop();
+        }
+    }
+    let mut num = vec![UNDEF; n + 1];
+    for (k, &b) in order.iter().rev().enumerate() {
+        num[b as usize] = k as u32;
+    }
+    // Predecessors in the reverse graph are successors in the CFG (plus the exit).
+    let mut rpreds: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
+    for (b, s) in rsucc.iter().enumerate() {
+        if num[b] != UNDEF {
+            for &t in s {
+                rpreds[t as usize].push(b as u32);
+            }
+        }
+    }
+    let mut ipdom = vec![UNDEF; n + 1];
+    ipdom[n] = n as u32;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in order.iter().rev() {
+            if b as usize == n {
+                continue;
+            }
+            let mut new = UNDEF;
+            for &p in &rpreds[b as usize] {
+                if ipdom[p as usize] == UNDEF {
+                    continue;
+                }
+                new = if new == UNDEF {
+                    p
+                } else {
+                    intersect(&ipdom, &num, p, new)
+                };
+            }
+            if new != UNDEF && ipdom[b as usize] != new {
+                ipdom[b as usize] = new;
+                changed = true;
+            }
+        }
+    }
+    for (b, d) in ipdom.iter_mut().enumerate().take(n) {
+        if *d == UNDEF {
+            *d = b as u32;
+        }
+    }
+    ipdom.truncate(n);
+    ipdom
+}
+
 fn intersect(idom: &[u32], rpo_num: &[u32], mut a: u32, mut b: u32) -> u32 {
     while a != b {
         while rpo_num[a as usize] > rpo_num[b as usize] {
@@ -438,15 +511,39 @@ fn intersect(idom: &[u32], rpo_num: &[u32], mut a: u32, mut b: u32) -> u32 {
 }
 
 /// Structured control flow rules (modules with the `Shader` capability).
-fn structured(
-    cx: &mut Cx<'_>,
-    blocks: &[Block],
-    index: &HashMap<u32, u32>,
-    succ: &[Vec<u32>],
-    order: &[u32],
-    reachable: &[bool],
-    idom: &[u32],
-) {
+fn structured(cx: &mut Cx<'_>, blocks: &[Block], index: &HashMap<u32, u32>, succ: &[Vec<u32>]) {
+    // The structural CFG: branch edges plus header -> merge and header -> continue edges;
+    // constructs and their dominance are defined on it.
+    let n = blocks.len();
+    let ssucc: Vec<Vec<u32>> = blocks
+        .iter()
+        .zip(succ)
+        .map(|(b, s)| {
+            let mut s = s.clone();
+            if let Some((_, is_loop, merge, cont)) = b.merge {
+                s.extend(index.get(&merge).copied());
+                if is_loop {
+                    s.extend(index.get(&cont).copied());
+                }
+            }
+            s
+        })
+        .collect();
+    let order = postorder(&ssucc);
+    let mut rpo_num = vec![UNDEF; n];
+    for (k, &b) in order.iter().rev().enumerate() {
+        rpo_num[b as usize] = k as u32;
+    }
+    let reachable: Vec<bool> = rpo_num.iter().map(|&r| r != UNDEF).collect();
+    let mut spreds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (b, s) in ssucc.iter().enumerate() {
+        if reachable[b] {
+            for &t in s {
+                spreds[t as usize].push(b as u32);
+            }
+        }
+    }
+    let idom = dominators(&order, &rpo_num, &spreds);
     let dominates = |a: usize, mut b: usize| -> bool {
         if !reachable[a] || !reachable[b] {
             return false;
@@ -542,6 +639,95 @@ fn structured(
                     b.label, back_edges[h]
                 ),
             );
+        }
+    }
+    // No block outside a construct branches into it except to its header, and the back-edge
+    // block of a loop post-dominates its continue target.
+    let n = blocks.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (b, s) in succ.iter().enumerate() {
+        if reachable[b] {
+            for &t in s {
+                preds[t as usize].push(b as u32);
+            }
+        }
+    }
+    let ipdom = post_dominators(&ssucc, &reachable);
+    let post_dominates = |a: usize, mut b: usize| -> bool {
+        for _ in 0..=n {
+            if a == b {
+                return true;
+            }
+            let d = ipdom[b] as usize;
+            if d == b || d >= n {
+                return false;
+            }
+            b = d;
+        }
+        false
+    };
+    'headers: for (h, hb) in blocks.iter().enumerate() {
+        let Some((mi, is_loop, merge, cont)) = hb.merge else {
+            continue;
+        };
+        if !reachable[h] {
+            continue;
+        }
+        let Some(&m) = index.get(&merge) else {
+            continue;
+        };
+        let m = m as usize;
+        let c = index.get(&cont).map(|&c| c as usize);
+        let in_construct = |b: usize| -> bool {
+            dominates(h, b)
+                && !(reachable[m] && dominates(m, b))
+                && !(is_loop && c.is_some_and(|c| c != h && reachable[c] && dominates(c, b)))
+        };
+        let what = if is_loop { "loop" } else { "selection" };
+        for b in 0..n {
+            if b == h || !reachable[b] || !in_construct(b) {
+                continue;
+            }
+            for &p in &preds[b] {
+                let p = p as usize;
+                let back_edge_from_continue =
+                    is_loop && c.is_some_and(|c| reachable[c] && dominates(c, p));
+                if !in_construct(p) && !back_edge_from_continue {
+                    let inst = cx.m.inst(blocks[p].last);
+                    cx.err(
+                        &inst,
+                        "core:structured-cfg",
+                        format!(
+                            "block %{} branches to the {what} construct of %{}, but not to its \
+                             header",
+                            blocks[p].label, hb.label
+                        ),
+                    );
+                    continue 'headers;
+                }
+            }
+        }
+        if let (true, Some(c)) = (is_loop, c) {
+            if c != h && reachable[c] {
+                let back_edge = preds[h]
+                    .iter()
+                    .map(|&p| p as usize)
+                    .find(|&p| dominates(h, p));
+                if let Some(b) = back_edge {
+                    if !post_dominates(b, c) {
+                        let inst = cx.m.inst(mi);
+                        cx.err(
+                            &inst,
+                            "core:structured-cfg",
+                            format!(
+                                "the continue construct with the continue target %{cont} is not \
+                                 post-dominated by the back-edge block %{}",
+                                blocks[b].label
+                            ),
+                        );
+                    }
+                }
+            }
         }
     }
     // Conditional branches and switches need merges (spirv-val's "structured selections").

@@ -236,6 +236,12 @@ fn mode(cx: &mut Cx<'_>, inst: &Inst<'_>, f: u32, mode: &M) {
 /// Module-level rules: modes each entry point needs, unique entry points, interfaces.
 pub(super) fn finish(cx: &mut Cx<'_>) {
     let m = cx.m;
+    if m.entry_points.is_empty() && !m.capabilities.has(crate::grammar::Capability::Linkage) {
+        cx.err_module(
+            RULE,
+            "a module without OpEntryPoint must declare the Linkage capability",
+        );
+    }
     let mut modes: HashMap<u32, Vec<u32>> = HashMap::new();
     for &i in &m.execution_modes {
         let e = m.inst(i);
