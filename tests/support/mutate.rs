@@ -67,11 +67,16 @@ pub enum Kind {
     DropExtension,
     Models,
     ReuseResultId,
+    MoveInstruction,
+    DuplicateInstruction,
+    ChangeEnum,
+    ChangeBranchTarget,
+    DropLastWord,
 }
 
 impl Kind {
     /// Every kind, in the order mutations cycle through them.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 19] = [
         Kind::DropInstruction,
         Kind::ChangeId,
         Kind::SwapInstructions,
@@ -86,6 +91,11 @@ impl Kind {
         Kind::CompositeIndex,
         Kind::Models,
         Kind::ReuseResultId,
+        Kind::MoveInstruction,
+        Kind::DuplicateInstruction,
+        Kind::ChangeEnum,
+        Kind::ChangeBranchTarget,
+        Kind::DropLastWord,
     ];
 }
 
@@ -444,6 +454,77 @@ pub fn mutate(words: &[u32], kind: Kind, rng: &mut Rng) -> Option<(Vec<u32>, Str
                 return None;
             }
             format!("instruction {i}: result id %{old} -> %{new}")
+        }
+        Kind::MoveInstruction => {
+            let i = rng.below(n);
+            let j = rng.below(n);
+            if i == j {
+                return None;
+            }
+            let w = s.insts.remove(i);
+            let t = s.typed.remove(i);
+            s.insts.insert(j, w);
+            s.typed.insert(j, t);
+            format!("move instruction {i} to {j}")
+        }
+        Kind::DuplicateInstruction => {
+            let i = rng.below(n);
+            let j = rng.below(n + 1);
+            s.insts.insert(j, s.insts[i].clone());
+            s.typed.insert(j, s.typed[i].clone());
+            format!("copy instruction {i} to {j}")
+        }
+        Kind::ChangeEnum => {
+            // The first value-enum operand word of an instruction, per the grammar tables.
+            use spvkit::grammar::{tables::core_instruction, KindClass};
+            let c: Vec<(usize, usize, &'static spvkit::grammar::KindDesc)> = (0..n)
+                .filter_map(|i| {
+                    let desc = core_instruction(s.insts[i][0] as u16)?;
+                    let mut pos = 1;
+                    for o in desc.operands {
+                        match o.kind.class {
+                            KindClass::ValueEnum => return Some((i, pos, o.kind)),
+                            KindClass::Id
+                            | KindClass::ResultType
+                            | KindClass::Result
+                            | KindClass::Integer => pos += 1,
+                            _ => return None,
+                        }
+                    }
+                    None
+                })
+                .filter(|&(i, pos, _)| pos < s.insts[i].len())
+                .collect();
+            let (i, pos, kind) = rng.pick(&c)?;
+            let e = kind.enumerants.get(rng.below(kind.enumerants.len().max(1)))?;
+            let old = s.insts[i][pos];
+            if e.value == old || !e.parameters.is_empty() {
+                return None;
+            }
+            s.insts[i][pos] = e.value;
+            format!("instruction {i}: {} {old} -> {} ({})", kind.name, e.value, e.name)
+        }
+        Kind::ChangeBranchTarget => {
+            let c = indices(&s, |o| matches!(o, Opcode::Branch | Opcode::BranchConditional));
+            let i = rng.pick(&c)?;
+            let slot = if opcode(&s, i) == Some(Opcode::Branch) {
+                1
+            } else {
+                2 + rng.below(2)
+            };
+            let new = rng.pick(&labels)?;
+            let old = *s.insts[i].get(slot)?;
+            if old == new {
+                return None;
+            }
+            s.insts[i][slot] = new;
+            format!("instruction {i}: branch target %{old} -> %{new}")
+        }
+        Kind::DropLastWord => {
+            let c: Vec<usize> = (0..n).filter(|&i| s.insts[i].len() > 2).collect();
+            let i = rng.pick(&c)?;
+            s.insts[i].pop();
+            format!("instruction {i}: drop the last word")
         }
     };
     let out = join(&s);
