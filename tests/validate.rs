@@ -599,3 +599,27 @@ fn damaged_modules_never_panic() {
     }
     assert!(runs > 1000);
 }
+
+/// Inputs the `validate` fuzz target once crashed on (the first byte picks the environment,
+/// as in the target); every environment is tried.
+#[test]
+fn fuzz_regressions_do_not_panic() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/validate");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let Some((_, rest)) = bytes.split_first() else {
+            continue;
+        };
+        let Ok(words) = words_from_bytes(rest) else {
+            continue;
+        };
+        for env in TargetEnv::ALL {
+            if let Err(e) = validate(&words, env) {
+                assert!(!e.is_empty());
+            }
+        }
+        n += 1;
+    }
+    assert!(n > 0);
+}

@@ -90,6 +90,13 @@ pub(super) fn scopes(inst: &Inst<'_>) -> Vec<(&'static str, u32, bool)> {
     out
 }
 
+/// Whether the module uses the Vulkan memory model.
+fn vulkan_memory_model(cx: &Cx<'_>) -> bool {
+    cx.m.memory_models
+        .first()
+        .is_some_and(|&i| cx.m.inst(i).word(1) == crate::grammar::MemoryModel::Vulkan.value())
+}
+
 /// Checks atomics and scope operands.
 pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction) {
     let m = cx.m;

@@ -113,14 +113,16 @@ impl Layout<'_> {
         match self.m.ty(t) {
             Some(Ty::Int { width, .. } | Ty::Float { width }) => width / 8,
             Some(Ty::Vector { component, count }) => {
-                self.base_alignment(component, c, depth + 1) * if count == 3 { 4 } else { count }
+                self.base_alignment(component, c, depth + 1)
+                    .saturating_mul(if count == 3 { 4 } else { count })
             }
             Some(Ty::Matrix { column, count }) => {
                 let a = if !c.row_major {
                     self.base_alignment(column, c, depth + 1)
                 } else {
                     let comp = self.m.component_type(column).unwrap_or(0);
-                    self.base_alignment(comp, c, depth + 1) * if count == 3 { 4 } else { count }
+                    self.base_alignment(comp, c, depth + 1)
+                        .saturating_mul(if count == 3 { 4 } else { count })
                 };
                 if round {
                     align(a, 16)

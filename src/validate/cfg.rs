@@ -46,6 +46,8 @@ struct Use {
 pub(super) struct State {
     blocks: Vec<Block>,
     uses: Vec<Use>,
+    /// `OpPhi`s of the function: (instruction index, block index).
+    phis: Vec<(u32, u32)>,
 }
 
 impl State {
@@ -64,6 +66,57 @@ impl State {
 }
 
 const RULE_LABEL: &str = "core:branch-target";
+const RULE_PHI: &str = "core:phi";
+
+/// Each `OpPhi` names every predecessor of its block once.
+fn phis(cx: &mut Cx<'_>) {
+    let blocks = &cx.cfg.blocks;
+    if cx.cfg.phis.is_empty() {
+        return;
+    }
+    let index: HashMap<u32, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.label, i))
+        .collect();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); blocks.len()];
+    for b in blocks {
+        for t in &b.succ {
+            if let Some(&ti) = index.get(t) {
+                if !preds[ti].contains(&b.label) {
+                    preds[ti].push(b.label);
+                }
+            }
+        }
+    }
+    let mut errors = Vec::new();
+    for &(i, b) in &cx.cfg.phis {
+        let inst = cx.m.inst(i);
+        let parents: Vec<u32> = inst.rest(2).chunks(2).filter_map(|c| c.get(1).copied()).collect();
+        let p = &preds[b as usize];
+        if parents.len() != p.len() {
+            errors.push((
+                inst,
+                format!(
+                    "OpPhi has {} incoming blocks, its block has {} predecessors",
+                    parents.len(),
+                    p.len()
+                ),
+            ));
+        } else if let Some(x) = parents.iter().find(|x| !p.contains(x)) {
+            errors.push((
+                inst,
+                format!(
+                    "OpPhi: incoming block %{x} is not a predecessor of %{}",
+                    blocks[b as usize].label
+                ),
+            ));
+        }
+    }
+    for (inst, msg) in errors {
+        cx.err(&inst, RULE_PHI, msg);
+    }
+}
 
 /// Checks a branch target: an `OpLabel` of the current function.
 fn target(cx: &mut Cx<'_>, inst: &Inst<'_>, what: &str, id: u32) {
@@ -103,9 +156,11 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
             return;
         }
         Instruction::FunctionEnd(_) => {
+            phis(cx);
             analyze(cx, inst);
             cx.cfg.blocks.clear();
             cx.cfg.uses.clear();
+            cx.cfg.phis.clear();
             return;
         }
         _ => {}
@@ -115,6 +170,45 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
     }
     let mut succ = Vec::new();
     match typed {
+        Instruction::Phi(p) => {
+            let m = cx.m;
+            if let Some(b) = cx.cfg.blocks.len().checked_sub(1) {
+                cx.cfg.phis.push((inst.index, b as u32));
+            }
+            let rt = p.result_type.0;
+            if m.ty(rt) == Some(super::query::Ty::Void) {
+                return cx.err(inst, RULE_PHI, "OpPhi must not have a void result type");
+            }
+            if cx.logical
+                && m.is_pointer(rt)
+                && !m.capabilities.has(crate::grammar::Capability::VariablePointers)
+                && !m
+                    .capabilities
+                    .has(crate::grammar::Capability::VariablePointersStorageBuffer)
+            {
+                return cx.err(
+                    inst,
+                    RULE_PHI,
+                    "OpPhi of pointers requires the VariablePointers capabilities",
+                );
+            }
+            for (v, parent) in &p.variables {
+                if m.type_of(v.0) != Some(rt) {
+                    return cx.err(
+                        inst,
+                        RULE_PHI,
+                        format!("OpPhi: incoming value %{} is not of the result type", v.0),
+                    );
+                }
+                if m.def_op(parent.0) != Some(Opcode::Label) {
+                    return cx.err(
+                        inst,
+                        RULE_PHI,
+                        format!("OpPhi: incoming block %{} is not an OpLabel", parent.0),
+                    );
+                }
+            }
+        }
         Instruction::Branch(b) => {
             target(cx, inst, "OpBranch target", b.target_label.0);
             succ.push(b.target_label.0);

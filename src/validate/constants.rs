@@ -17,6 +17,16 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
     let m = cx.m;
     let Some(op) = inst.op() else { return };
     let rt = inst.word(0);
+    if cx.shader && super::query::is_constant_op(op) && limited_use(cx, rt, 0) {
+        cx.err(
+            inst,
+            RULE,
+            format!(
+                "{op}: constants of 8- or 16-bit types need the Int8, Int16 or Float16 capability \
+                 in shaders"
+            ),
+        );
+    }
     let mut err = |msg: String| cx.sink.push(inst.offset, RULE, format!("{op}: {msg}"));
     match typed {
         Instruction::ConstantTrue(_)
@@ -45,6 +55,28 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
         Instruction::ConstantComposite(c) => composite(cx, inst, op, rt, &c.constituents),
         Instruction::SpecConstantComposite(c) => composite(cx, inst, op, rt, &c.constituents),
         _ => {}
+    }
+}
+
+/// Whether `t` contains a type only storage capabilities enable (8-bit integers without
+/// `Int8`, 16-bit integers without `Int16`, 16-bit floats without `Float16`), not looking
+/// through pointers.
+fn limited_use(cx: &Cx<'_>, t: u32, depth: u32) -> bool {
+    use crate::grammar::Capability as C;
+    if depth > 32 {
+        return false;
+    }
+    let m = cx.m;
+    match m.ty(t) {
+        Some(Ty::Int { width: 8, .. }) => !m.capabilities.has(C::Int8),
+        Some(Ty::Int { width: 16, .. }) => !m.capabilities.has(C::Int16),
+        Some(Ty::Float { width: 16 }) => !m.capabilities.has(C::Float16),
+        Some(Ty::Vector { component: e, .. })
+        | Some(Ty::Matrix { column: e, .. })
+        | Some(Ty::Array { element: e, .. })
+        | Some(Ty::RuntimeArray { element: e }) => limited_use(cx, e, depth + 1),
+        Some(Ty::Struct { members }) => members.iter().any(|&x| limited_use(cx, x, depth + 1)),
+        _ => false,
     }
 }
 

@@ -24,6 +24,21 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
     match typed {
         Instruction::MemoryModel(mm) => {
             let (a, mo) = (mm.addressing_model, mm.memory_model);
+            let vmm = m.capabilities.has(crate::grammar::Capability::VulkanMemoryModel);
+            if mo == MemoryModel::Vulkan && !vmm {
+                cx.err(
+                    inst,
+                    "core:memory-model",
+                    "the Vulkan memory model requires the VulkanMemoryModel capability",
+                );
+            } else if mo != MemoryModel::Vulkan && vmm {
+                cx.err(
+                    inst,
+                    "core:memory-model",
+                    "the VulkanMemoryModel capability may only be declared with the Vulkan memory \
+                     model",
+                );
+            }
             match cx.env.client_api() {
                 ClientApi::OpenCl => {
                     if !matches!(a, AddressingModel::Physical32 | AddressingModel::Physical64) {

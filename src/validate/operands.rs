@@ -635,7 +635,8 @@ fn bitcast(cx: &mut Cx<'_>, inst: &Inst<'_>, rt: u32, input: u32) {
             return err("a pointer converts only to a pointer or int scalar");
         }
     }
-    if !rp && !ip && m.bit_width(rt) * m.dimension(rt) != m.bit_width(input) * m.dimension(input) {
+    let total = |t: u32| u64::from(m.bit_width(t)) * u64::from(m.dimension(t));
+    if !rp && !ip && total(rt) != total(input) {
         err("the input must have the total bit width of the result type");
     }
 }
