@@ -28,7 +28,10 @@ fn run(cmd: &mut Command) {
 fn peak_rss(cmd: &mut Command) -> u64 {
     // `/usr/bin/time -f %M` reports kilobytes of the child alone.
     let mut t = Command::new("/usr/bin/time");
-    t.arg("-f").arg("%M").arg(cmd.get_program()).args(cmd.get_args());
+    t.arg("-f")
+        .arg("%M")
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
     let out = t.output().expect("/usr/bin/time runs");
     let err = String::from_utf8_lossy(&out.stderr);
     err.lines()
@@ -39,7 +42,9 @@ fn peak_rss(cmd: &mut Command) -> u64 {
 
 fn bench_file(c: &mut Criterion, name: &str, path: &Path, env: &str) {
     let bytes = std::fs::read(path).expect("module");
-    let words = spvkit::binary::words_from_bytes(&bytes).unwrap().into_owned();
+    let words = spvkit::binary::words_from_bytes(&bytes)
+        .unwrap()
+        .into_owned();
     let target: spvkit::target_env::TargetEnv = env.parse().unwrap();
     assert!(
         spvkit::validate::validate(&words, target).is_ok(),

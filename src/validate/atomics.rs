@@ -122,6 +122,20 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                     "{op}: the QueueFamily memory scope requires the VulkanMemoryModel capability"
                 ),
             );
+        } else if scope
+            && name == "Memory"
+            && m.const_int(id) == Some(i128::from(crate::grammar::Scope::Device.value()))
+            && vulkan_memory_model(cx)
+            && !m.capabilities.has(Capability::VulkanMemoryModelDeviceScope)
+        {
+            cx.err(
+                inst,
+                "core:scope",
+                format!(
+                    "{op}: the Device memory scope with the Vulkan memory model requires the \
+                     VulkanMemoryModelDeviceScope capability"
+                ),
+            );
         }
     }
     let Some(a) = atomic(cx, inst) else { return };

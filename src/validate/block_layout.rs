@@ -112,10 +112,9 @@ impl Layout<'_> {
         let round = self.block_rules;
         match self.m.ty(t) {
             Some(Ty::Int { width, .. } | Ty::Float { width }) => width / 8,
-            Some(Ty::Vector { component, count }) => {
-                self.base_alignment(component, c, depth + 1)
-                    .saturating_mul(if count == 3 { 4 } else { count })
-            }
+            Some(Ty::Vector { component, count }) => self
+                .base_alignment(component, c, depth + 1)
+                .saturating_mul(if count == 3 { 4 } else { count }),
             Some(Ty::Matrix { column, count }) => {
                 let a = if !c.row_major {
                     self.base_alignment(column, c, depth + 1)

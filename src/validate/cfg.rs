@@ -92,7 +92,11 @@ fn phis(cx: &mut Cx<'_>) {
     let mut errors = Vec::new();
     for &(i, b) in &cx.cfg.phis {
         let inst = cx.m.inst(i);
-        let parents: Vec<u32> = inst.rest(2).chunks(2).filter_map(|c| c.get(1).copied()).collect();
+        let parents: Vec<u32> = inst
+            .rest(2)
+            .chunks(2)
+            .filter_map(|c| c.get(1).copied())
+            .collect();
         let p = &preds[b as usize];
         if parents.len() != p.len() {
             errors.push((
@@ -181,7 +185,9 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
             }
             if cx.logical
                 && m.is_pointer(rt)
-                && !m.capabilities.has(crate::grammar::Capability::VariablePointers)
+                && !m
+                    .capabilities
+                    .has(crate::grammar::Capability::VariablePointers)
                 && !m
                     .capabilities
                     .has(crate::grammar::Capability::VariablePointersStorageBuffer)

@@ -30,6 +30,7 @@ mod constants;
 mod decorations;
 mod functions;
 mod ids;
+mod images;
 mod layout;
 mod level_zero;
 mod memory;
@@ -244,6 +245,7 @@ impl<'m> Cx<'m> {
         composites::instruction(self, inst, typed);
         memory::instruction(self, inst, typed);
         atomics::instruction(self, inst, typed);
+        images::instruction(self, inst, typed);
         functions::instruction(self, inst, typed);
         modes::instruction(self, inst, typed);
         cfg::instruction(self, inst, typed);

@@ -24,7 +24,9 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
     match typed {
         Instruction::MemoryModel(mm) => {
             let (a, mo) = (mm.addressing_model, mm.memory_model);
-            let vmm = m.capabilities.has(crate::grammar::Capability::VulkanMemoryModel);
+            let vmm = m
+                .capabilities
+                .has(crate::grammar::Capability::VulkanMemoryModel);
             if mo == MemoryModel::Vulkan && !vmm {
                 cx.err(
                     inst,

@@ -496,16 +496,23 @@ pub fn mutate(words: &[u32], kind: Kind, rng: &mut Rng) -> Option<(Vec<u32>, Str
                 .filter(|&(i, pos, _)| pos < s.insts[i].len())
                 .collect();
             let (i, pos, kind) = rng.pick(&c)?;
-            let e = kind.enumerants.get(rng.below(kind.enumerants.len().max(1)))?;
+            let e = kind
+                .enumerants
+                .get(rng.below(kind.enumerants.len().max(1)))?;
             let old = s.insts[i][pos];
             if e.value == old || !e.parameters.is_empty() {
                 return None;
             }
             s.insts[i][pos] = e.value;
-            format!("instruction {i}: {} {old} -> {} ({})", kind.name, e.value, e.name)
+            format!(
+                "instruction {i}: {} {old} -> {} ({})",
+                kind.name, e.value, e.name
+            )
         }
         Kind::ChangeBranchTarget => {
-            let c = indices(&s, |o| matches!(o, Opcode::Branch | Opcode::BranchConditional));
+            let c = indices(&s, |o| {
+                matches!(o, Opcode::Branch | Opcode::BranchConditional)
+            });
             let i = rng.pick(&c)?;
             let slot = if opcode(&s, i) == Some(Opcode::Branch) {
                 1
