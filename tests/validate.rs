@@ -194,10 +194,10 @@ fn mutations_agree_with_spirv_val() {
         let mut s = String::new();
         for r in &missed {
             s.push_str(&format!(
-                "MISSED {} [{}]: {}\n  spirv-val: {}\n",
+                "MISSED {} [{}]: {:?}\n  spirv-val: {}\n",
                 r.module,
                 r.what,
-                format!("{:?}", r.kind),
+                r.kind,
                 r.spirv_val
                     .as_ref()
                     .err()

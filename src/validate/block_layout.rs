@@ -48,7 +48,7 @@ fn aligned(offset: u32, a: u32) -> bool {
     if a == 0 {
         offset == 0
     } else {
-        offset % a == 0
+        offset.is_multiple_of(a)
     }
 }
 
@@ -212,7 +212,7 @@ impl Layout<'_> {
                 }
             }
             Some(Ty::Struct { members }) => {
-                let Some((last, &lt)) = members.iter().enumerate().last() else {
+                let Some((last, &lt)) = members.iter().enumerate().next_back() else {
                     return 0;
                 };
                 let offset = self

@@ -444,13 +444,6 @@ impl<'a> Module<'a> {
         (i <= f.end).then_some(f)
     }
 
-    /// The function with id `id`.
-    pub fn function(&self, id: u32) -> Option<&Func> {
-        let i = self.def_index(id)?;
-        let k = self.functions.partition_point(|f| f.start < i);
-        self.functions.get(k).filter(|f| f.start == i)
-    }
-
     /// Whether the module declares extension `name`.
     pub fn has_extension(&self, name: &str) -> bool {
         self.extensions.iter().any(|(_, e)| e == name)
@@ -481,7 +474,6 @@ pub(super) fn string_at(words: &[u32]) -> String {
 
 /// Decoration values the rules look up in the index (the grammar's; a test checks them).
 pub(super) mod deco {
-    pub const SPEC_ID: u32 = 1;
     pub const BLOCK: u32 = 2;
     pub const BUFFER_BLOCK: u32 = 3;
     pub const ROW_MAJOR: u32 = 4;
@@ -489,26 +481,22 @@ pub(super) mod deco {
     pub const ARRAY_STRIDE: u32 = 6;
     pub const MATRIX_STRIDE: u32 = 7;
     pub const BUILT_IN: u32 = 11;
-    pub const NON_WRITABLE: u32 = 24;
-    pub const NON_READABLE: u32 = 25;
     pub const LOCATION: u32 = 30;
     pub const COMPONENT: u32 = 31;
     pub const BINDING: u32 = 33;
     pub const DESCRIPTOR_SET: u32 = 34;
     pub const OFFSET: u32 = 35;
-    pub const FUNC_PARAM_ATTR: u32 = 38;
     pub const LINKAGE_ATTRIBUTES: u32 = 41;
 }
 
 #[cfg(test)]
 mod tests {
     use super::deco;
-    use crate::grammar::{BuiltIn, Decoration, FunctionParameterAttribute, LinkageType};
+    use crate::grammar::{BuiltIn, Decoration, LinkageType};
 
     #[test]
     fn decoration_values_match_the_grammar() {
         let cases = [
-            (Decoration::SpecId(0), deco::SPEC_ID),
             (Decoration::Block, deco::BLOCK),
             (Decoration::BufferBlock, deco::BUFFER_BLOCK),
             (Decoration::RowMajor, deco::ROW_MAJOR),
@@ -516,17 +504,11 @@ mod tests {
             (Decoration::ArrayStride(0), deco::ARRAY_STRIDE),
             (Decoration::MatrixStride(0), deco::MATRIX_STRIDE),
             (Decoration::BuiltIn(BuiltIn::Position), deco::BUILT_IN),
-            (Decoration::NonWritable, deco::NON_WRITABLE),
-            (Decoration::NonReadable, deco::NON_READABLE),
             (Decoration::Location(0), deco::LOCATION),
             (Decoration::Component(0), deco::COMPONENT),
             (Decoration::Binding(0), deco::BINDING),
             (Decoration::DescriptorSet(0), deco::DESCRIPTOR_SET),
             (Decoration::Offset(0), deco::OFFSET),
-            (
-                Decoration::FuncParamAttr(FunctionParameterAttribute::Zext),
-                deco::FUNC_PARAM_ATTR,
-            ),
             (
                 Decoration::LinkageAttributes(String::new(), LinkageType::Export),
                 deco::LINKAGE_ATTRIBUTES,

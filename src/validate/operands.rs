@@ -83,7 +83,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("both operands must be float vectors of the same type".into());
             }
             if m.component_type(a) != Some(rt) {
-                return err("the vectors' component type must be the result type".into());
+                err("the vectors' component type must be the result type".into())
             }
         }
         O::VectorTimesScalar => {
@@ -94,7 +94,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("the vector must be of the result type".into());
             }
             if m.component_type(rt) != Some(ty(3)) {
-                return err("the scalar must be of the result's component type".into());
+                err("the scalar must be of the result's component type".into())
             }
         }
         O::MatrixTimesScalar => {
@@ -108,7 +108,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("the matrix must be of the result type".into());
             }
             if matrix_component(m, rt) != Some(ty(3)) {
-                return err("the scalar must be of the matrix component type".into());
+                err("the scalar must be of the matrix component type".into())
             }
         }
         O::VectorTimesMatrix | O::MatrixTimesVector => {
@@ -138,7 +138,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 (cols, rows)
             };
             if m.dimension(v) != vin || m.dimension(rt) != vout {
-                return err("the dimensions of the vector, matrix and result do not match".into());
+                err("the dimensions of the vector, matrix and result do not match".into())
             }
         }
         O::MatrixTimesMatrix => {
@@ -167,7 +167,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("component types must match the result's".into());
             }
             if m.dimension(lc) != m.dimension(rc) || xn != rn || ln != m.dimension(xc) {
-                return err("the matrix dimensions do not match".into());
+                err("the matrix dimensions do not match".into())
             }
         }
         O::OuterProduct => {
@@ -185,7 +185,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 || m.component_type(v2) != m.component_type(column)
                 || m.dimension(v2) != count
             {
-                return err("vector 2 must be a float vector with one component per column".into());
+                err("vector 2 must be a float vector with one component per column".into())
             }
         }
         O::IAddCarry | O::ISubBorrow | O::UMulExtended | O::SMulExtended => {
@@ -206,7 +206,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("the result members must be int scalars or vectors".into());
             }
             if ty(2) != mt || ty(3) != mt {
-                return err("the operands must be of the result members' type".into());
+                err("the operands must be of the result members' type".into())
             }
         }
         O::ShiftRightLogical | O::ShiftRightArithmetic | O::ShiftLeftLogical => {
@@ -227,7 +227,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("the shift must be an int scalar or vector".into());
             }
             if m.dimension(s) != m.dimension(rt) {
-                return err("the shift must have as many components as the result type".into());
+                err("the shift must have as many components as the result type".into())
             }
         }
         O::BitwiseOr | O::BitwiseXor | O::BitwiseAnd | O::Not => {
@@ -269,7 +269,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 3
             };
             if !m.is_int_scalar(ty(first)) || !m.is_int_scalar(ty(first + 1)) {
-                return err("the offset and count must be int scalars".into());
+                err("the offset and count must be int scalars".into())
             }
         }
         O::BitReverse => {
@@ -277,7 +277,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("expected an int scalar or vector result type".into());
             }
             if ty(2) != rt {
-                return err("the base must be of the result type".into());
+                err("the base must be of the result type".into())
             }
         }
         O::BitCount => {
@@ -289,7 +289,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("the base must be an int scalar or vector".into());
             }
             if m.dimension(b) != m.dimension(rt) {
-                return err("the base must have as many components as the result type".into());
+                err("the base must have as many components as the result type".into())
             }
         }
         O::Any | O::All => {
@@ -297,7 +297,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("expected a bool scalar result type".into());
             }
             if !m.is_bool_vector(ty(2)) {
-                return err("the operand must be a bool vector".into());
+                err("the operand must be a bool vector".into())
             }
         }
         O::IsNan | O::IsInf | O::IsFinite | O::IsNormal | O::SignBitSet => {
@@ -309,7 +309,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("the operand must be a float scalar or vector".into());
             }
             if m.dimension(t) != m.dimension(rt) {
-                return err("the operand must have as many components as the result type".into());
+                err("the operand must have as many components as the result type".into())
             }
         }
         O::FOrdEqual
@@ -338,7 +338,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("the operands must have as many components as the result type".into());
             }
             if a != b {
-                return err("both operands must have the same type".into());
+                err("both operands must have the same type".into())
             }
         }
         O::LogicalEqual | O::LogicalNotEqual | O::LogicalOr | O::LogicalAnd => {
@@ -346,7 +346,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("expected a bool scalar or vector result type".into());
             }
             if ty(2) != rt || ty(3) != rt {
-                return err("both operands must be of the result type".into());
+                err("both operands must be of the result type".into())
             }
         }
         O::LogicalNot => {
@@ -354,7 +354,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("expected a bool scalar or vector result type".into());
             }
             if ty(2) != rt {
-                return err("the operand must be of the result type".into());
+                err("the operand must be of the result type".into())
             }
         }
         O::Select => select(cx, inst, rt),
@@ -385,7 +385,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
                 return err("the operands must have as many components as the result type".into());
             }
             if m.bit_width(a) != m.bit_width(b) {
-                return err("both operands must have the same component bit width".into());
+                err("both operands must have the same component bit width".into())
             }
         }
         _ => conversion(cx, inst, op, rt),

@@ -212,12 +212,6 @@ impl<'a> Module<'a> {
         self.def_op(id).is_some_and(is_type_op)
     }
 
-    /// The type of value `id`, as a declaration.
-    #[inline]
-    pub fn value_ty(&self, id: u32) -> Option<Ty<'a>> {
-        self.ty(self.type_of(id)?)
-    }
-
     /// The scalar component type of a scalar or vector type (the type itself for scalars).
     pub fn component_type(&self, ty: u32) -> Option<u32> {
         match self.ty(ty)? {
@@ -256,11 +250,6 @@ impl<'a> Module<'a> {
     /// `OpTypeInt` scalar with signedness 0.
     pub fn is_unsigned_int_scalar(&self, ty: u32) -> bool {
         matches!(self.ty(ty), Some(Ty::Int { signed: false, .. }))
-    }
-
-    /// `OpTypeInt` scalar with signedness 1.
-    pub fn is_signed_int_scalar(&self, ty: u32) -> bool {
-        matches!(self.ty(ty), Some(Ty::Int { signed: true, .. }))
     }
 
     /// Vector of `OpTypeInt`.
@@ -396,11 +385,6 @@ impl<'a> Module<'a> {
             }
             _ => None,
         }
-    }
-
-    /// Whether `id` is an `OpConstant*`/`OpSpecConstant*` (or `OpUndef` when `undef`).
-    pub fn is_constant(&self, id: u32) -> bool {
-        self.def_op(id).is_some_and(is_constant_op)
     }
 
     /// The type reached by indexing `ty` with literal indexes, as `OpCompositeExtract` does.
