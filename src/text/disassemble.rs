@@ -411,6 +411,9 @@ struct Printer<'a> {
     buf: Vec<u8>,
     types: TypeSlots,
     ext_sets: HashMap<u32, ExtSet>,
+    /// Whether a second definition of an id is an error (not when printing single
+    /// instructions for messages about possibly invalid modules).
+    reject_redefinition: bool,
     /// Result ids seen so far: a bit per id below the dense limit, a set above it.
     defined: Vec<u64>,
     defined_sparse: std::collections::HashSet<u32>,
@@ -492,6 +495,7 @@ fn run<W: Write>(
         buf: Vec::with_capacity(FLUSH_AT + 4096),
         types: TypeSlots::new((bound as usize).min(words.len() + 1)),
         ext_sets: HashMap::new(),
+        reject_redefinition: true,
         defined: vec![0; (bound as usize).min(words.len() + 1).div_ceil(64)],
         defined_sparse: std::collections::HashSet::new(),
     };
@@ -607,15 +611,16 @@ impl Printer<'_> {
                     bound: self.bound,
                 }));
             }
-            let fresh = match self.defined.get_mut(r as usize / 64) {
-                Some(w) => {
-                    let bit = 1u64 << (r % 64);
-                    let fresh = *w & bit == 0;
-                    *w |= bit;
-                    fresh
-                }
-                None => self.defined_sparse.insert(r),
-            };
+            let fresh = !self.reject_redefinition
+                || match self.defined.get_mut(r as usize / 64) {
+                    Some(w) => {
+                        let bit = 1u64 << (r % 64);
+                        let fresh = *w & bit == 0;
+                        *w |= bit;
+                        fresh
+                    }
+                    None => self.defined_sparse.insert(r),
+                };
             if !fresh {
                 inst.pos = at;
                 return Err(inst.error(DecodeErrorKind::DuplicateId(r)));
@@ -962,4 +967,75 @@ fn decimal_len(mut v: u32) -> usize {
         n += 1;
     }
     n
+}
+
+/// The text of the instructions at the given word offsets, as `spirv-dis --raw-id
+/// --no-indent --no-header` prints them (`%5 = OpIAdd %1 %3 %4`), for messages that name an
+/// instruction. One pass over the module keeps the types literals need; an instruction that
+/// cannot be printed (unknown opcode or enumerant) is shown as its opcode and raw words.
+/// Offsets that are not the start of an instruction get an empty string.
+pub fn instruction_texts(words: &[u32], offsets: &[usize]) -> Vec<String> {
+    let mut out = vec![String::new(); offsets.len()];
+    if words.len() < 5 || offsets.is_empty() {
+        return out;
+    }
+    let mut wanted: Vec<(usize, usize)> = offsets.iter().copied().zip(0..).collect();
+    wanted.sort_unstable();
+    let opts = DisassembleOptions {
+        friendly_names: false,
+        header: false,
+        indent: false,
+        offsets: false,
+    };
+    let mut p = Printer {
+        bound: words[3],
+        opts: &opts,
+        names: None,
+        buf: Vec::with_capacity(256),
+        types: TypeSlots::new((words[3] as usize).min(words.len() + 1)),
+        ext_sets: HashMap::new(),
+        reject_redefinition: false,
+        defined: Vec::new(),
+        defined_sparse: std::collections::HashSet::new(),
+    };
+    let mut next = 0;
+    let mut pos = 5;
+    while pos < words.len() && next < wanted.len() {
+        let first = words[pos];
+        let count = (first >> 16) as usize;
+        if count == 0 || count > words.len() - pos {
+            break;
+        }
+        let opcode = first as u16;
+        let ops = &words[pos + 1..pos + count];
+        p.buf.clear();
+        let printed = p.instruction(pos, opcode, ops).is_ok();
+        while next < wanted.len() && wanted[next].0 <= pos {
+            if wanted[next].0 == pos {
+                let text = if printed {
+                    String::from_utf8_lossy(p.buf.strip_suffix(b"\n").unwrap_or(&p.buf))
+                        .into_owned()
+                } else {
+                    raw_instruction_text(opcode, ops)
+                };
+                out[wanted[next].1] = text;
+            }
+            next += 1;
+        }
+        pos += count;
+    }
+    out
+}
+
+/// `OpName w1 w2 ...` (or `Op<n>` when the opcode is unknown), for instructions that cannot be
+/// disassembled.
+fn raw_instruction_text(opcode: u16, ops: &[u32]) -> String {
+    let mut s = match op_info(opcode) {
+        Some(info) => opcode_name(info.desc).to_string(),
+        None => format!("Op<{opcode}>"),
+    };
+    for w in ops {
+        s.push_str(&format!(" 0x{w:x}"));
+    }
+    s
 }
