@@ -1469,6 +1469,21 @@ impl ExecutionModel {
         }
     }
 }
+#[allow(non_upper_case_globals)]
+impl ExecutionModel {
+    ///Alias of `RayGenerationNV`.
+    pub const RayGenerationKHR: Self = Self::RayGenerationNV;
+    ///Alias of `IntersectionNV`.
+    pub const IntersectionKHR: Self = Self::IntersectionNV;
+    ///Alias of `AnyHitNV`.
+    pub const AnyHitKHR: Self = Self::AnyHitNV;
+    ///Alias of `ClosestHitNV`.
+    pub const ClosestHitKHR: Self = Self::ClosestHitNV;
+    ///Alias of `MissNV`.
+    pub const MissKHR: Self = Self::MissNV;
+    ///Alias of `CallableNV`.
+    pub const CallableKHR: Self = Self::CallableNV;
+}
 impl core::fmt::Display for ExecutionModel {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
@@ -1548,6 +1563,11 @@ impl AddressingModel {
         }
     }
 }
+#[allow(non_upper_case_globals)]
+impl AddressingModel {
+    ///Alias of `PhysicalStorageBuffer64`.
+    pub const PhysicalStorageBuffer64EXT: Self = Self::PhysicalStorageBuffer64;
+}
 impl core::fmt::Display for AddressingModel {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
@@ -1615,6 +1635,11 @@ impl MemoryModel {
             _ => None,
         }
     }
+}
+#[allow(non_upper_case_globals)]
+impl MemoryModel {
+    ///Alias of `Vulkan`.
+    pub const VulkanKHR: Self = Self::Vulkan;
 }
 impl core::fmt::Display for MemoryModel {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -2176,6 +2201,23 @@ impl StorageClass {
             _ => None,
         }
     }
+}
+#[allow(non_upper_case_globals)]
+impl StorageClass {
+    ///Alias of `CallableDataNV`.
+    pub const CallableDataKHR: Self = Self::CallableDataNV;
+    ///Alias of `IncomingCallableDataNV`.
+    pub const IncomingCallableDataKHR: Self = Self::IncomingCallableDataNV;
+    ///Alias of `RayPayloadNV`.
+    pub const RayPayloadKHR: Self = Self::RayPayloadNV;
+    ///Alias of `HitAttributeNV`.
+    pub const HitAttributeKHR: Self = Self::HitAttributeNV;
+    ///Alias of `IncomingRayPayloadNV`.
+    pub const IncomingRayPayloadKHR: Self = Self::IncomingRayPayloadNV;
+    ///Alias of `ShaderRecordBufferNV`.
+    pub const ShaderRecordBufferKHR: Self = Self::ShaderRecordBufferNV;
+    ///Alias of `PhysicalStorageBuffer`.
+    pub const PhysicalStorageBufferEXT: Self = Self::PhysicalStorageBuffer;
 }
 impl core::fmt::Display for StorageClass {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -4690,6 +4732,53 @@ impl BuiltIn {
         }
     }
 }
+#[allow(non_upper_case_globals)]
+impl BuiltIn {
+    ///Alias of `SubgroupEqMask`.
+    pub const SubgroupEqMaskKHR: Self = Self::SubgroupEqMask;
+    ///Alias of `SubgroupGeMask`.
+    pub const SubgroupGeMaskKHR: Self = Self::SubgroupGeMask;
+    ///Alias of `SubgroupGtMask`.
+    pub const SubgroupGtMaskKHR: Self = Self::SubgroupGtMask;
+    ///Alias of `SubgroupLeMask`.
+    pub const SubgroupLeMaskKHR: Self = Self::SubgroupLeMask;
+    ///Alias of `SubgroupLtMask`.
+    pub const SubgroupLtMaskKHR: Self = Self::SubgroupLtMask;
+    ///Alias of `BaryCoordKHR`.
+    pub const BaryCoordNV: Self = Self::BaryCoordKHR;
+    ///Alias of `BaryCoordNoPerspKHR`.
+    pub const BaryCoordNoPerspNV: Self = Self::BaryCoordNoPerspKHR;
+    ///Alias of `FragSizeEXT`.
+    pub const FragmentSizeNV: Self = Self::FragSizeEXT;
+    ///Alias of `FragInvocationCountEXT`.
+    pub const InvocationsPerPixelNV: Self = Self::FragInvocationCountEXT;
+    ///Alias of `LaunchIdNV`.
+    pub const LaunchIdKHR: Self = Self::LaunchIdNV;
+    ///Alias of `LaunchSizeNV`.
+    pub const LaunchSizeKHR: Self = Self::LaunchSizeNV;
+    ///Alias of `WorldRayOriginNV`.
+    pub const WorldRayOriginKHR: Self = Self::WorldRayOriginNV;
+    ///Alias of `WorldRayDirectionNV`.
+    pub const WorldRayDirectionKHR: Self = Self::WorldRayDirectionNV;
+    ///Alias of `ObjectRayOriginNV`.
+    pub const ObjectRayOriginKHR: Self = Self::ObjectRayOriginNV;
+    ///Alias of `ObjectRayDirectionNV`.
+    pub const ObjectRayDirectionKHR: Self = Self::ObjectRayDirectionNV;
+    ///Alias of `RayTminNV`.
+    pub const RayTminKHR: Self = Self::RayTminNV;
+    ///Alias of `RayTmaxNV`.
+    pub const RayTmaxKHR: Self = Self::RayTmaxNV;
+    ///Alias of `InstanceCustomIndexNV`.
+    pub const InstanceCustomIndexKHR: Self = Self::InstanceCustomIndexNV;
+    ///Alias of `ObjectToWorldNV`.
+    pub const ObjectToWorldKHR: Self = Self::ObjectToWorldNV;
+    ///Alias of `WorldToObjectNV`.
+    pub const WorldToObjectKHR: Self = Self::WorldToObjectNV;
+    ///Alias of `HitKindNV`.
+    pub const HitKindKHR: Self = Self::HitKindNV;
+    ///Alias of `IncomingRayFlagsNV`.
+    pub const IncomingRayFlagsKHR: Self = Self::IncomingRayFlagsNV;
+}
 impl core::fmt::Display for BuiltIn {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
@@ -4883,6 +4972,11 @@ impl Scope {
             _ => None,
         }
     }
+}
+#[allow(non_upper_case_globals)]
+impl Scope {
+    ///Alias of `QueueFamily`.
+    pub const QueueFamilyKHR: Self = Self::QueueFamily;
 }
 impl core::fmt::Display for Scope {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -6151,6 +6245,59 @@ impl Capability {
         }
     }
 }
+#[allow(non_upper_case_globals)]
+impl Capability {
+    ///Alias of `StorageBuffer16BitAccess`.
+    pub const StorageUniformBufferBlock16: Self = Self::StorageBuffer16BitAccess;
+    ///Alias of `UniformAndStorageBuffer16BitAccess`.
+    pub const StorageUniform16: Self = Self::UniformAndStorageBuffer16BitAccess;
+    ///Alias of `ShaderViewportIndexLayerEXT`.
+    pub const ShaderViewportIndexLayerNV: Self = Self::ShaderViewportIndexLayerEXT;
+    ///Alias of `FragmentBarycentricKHR`.
+    pub const FragmentBarycentricNV: Self = Self::FragmentBarycentricKHR;
+    ///Alias of `FragmentDensityEXT`.
+    pub const ShadingRateNV: Self = Self::FragmentDensityEXT;
+    ///Alias of `ShaderNonUniform`.
+    pub const ShaderNonUniformEXT: Self = Self::ShaderNonUniform;
+    ///Alias of `RuntimeDescriptorArray`.
+    pub const RuntimeDescriptorArrayEXT: Self = Self::RuntimeDescriptorArray;
+    ///Alias of `InputAttachmentArrayDynamicIndexing`.
+    pub const InputAttachmentArrayDynamicIndexingEXT: Self = Self::InputAttachmentArrayDynamicIndexing;
+    ///Alias of `UniformTexelBufferArrayDynamicIndexing`.
+    pub const UniformTexelBufferArrayDynamicIndexingEXT: Self = Self::UniformTexelBufferArrayDynamicIndexing;
+    ///Alias of `StorageTexelBufferArrayDynamicIndexing`.
+    pub const StorageTexelBufferArrayDynamicIndexingEXT: Self = Self::StorageTexelBufferArrayDynamicIndexing;
+    ///Alias of `UniformBufferArrayNonUniformIndexing`.
+    pub const UniformBufferArrayNonUniformIndexingEXT: Self = Self::UniformBufferArrayNonUniformIndexing;
+    ///Alias of `SampledImageArrayNonUniformIndexing`.
+    pub const SampledImageArrayNonUniformIndexingEXT: Self = Self::SampledImageArrayNonUniformIndexing;
+    ///Alias of `StorageBufferArrayNonUniformIndexing`.
+    pub const StorageBufferArrayNonUniformIndexingEXT: Self = Self::StorageBufferArrayNonUniformIndexing;
+    ///Alias of `StorageImageArrayNonUniformIndexing`.
+    pub const StorageImageArrayNonUniformIndexingEXT: Self = Self::StorageImageArrayNonUniformIndexing;
+    ///Alias of `InputAttachmentArrayNonUniformIndexing`.
+    pub const InputAttachmentArrayNonUniformIndexingEXT: Self = Self::InputAttachmentArrayNonUniformIndexing;
+    ///Alias of `UniformTexelBufferArrayNonUniformIndexing`.
+    pub const UniformTexelBufferArrayNonUniformIndexingEXT: Self = Self::UniformTexelBufferArrayNonUniformIndexing;
+    ///Alias of `StorageTexelBufferArrayNonUniformIndexing`.
+    pub const StorageTexelBufferArrayNonUniformIndexingEXT: Self = Self::StorageTexelBufferArrayNonUniformIndexing;
+    ///Alias of `VulkanMemoryModel`.
+    pub const VulkanMemoryModelKHR: Self = Self::VulkanMemoryModel;
+    ///Alias of `VulkanMemoryModelDeviceScope`.
+    pub const VulkanMemoryModelDeviceScopeKHR: Self = Self::VulkanMemoryModelDeviceScope;
+    ///Alias of `PhysicalStorageBufferAddresses`.
+    pub const PhysicalStorageBufferAddressesEXT: Self = Self::PhysicalStorageBufferAddresses;
+    ///Alias of `DemoteToHelperInvocation`.
+    pub const DemoteToHelperInvocationEXT: Self = Self::DemoteToHelperInvocation;
+    ///Alias of `DotProductInputAll`.
+    pub const DotProductInputAllKHR: Self = Self::DotProductInputAll;
+    ///Alias of `DotProductInput4x8Bit`.
+    pub const DotProductInput4x8BitKHR: Self = Self::DotProductInput4x8Bit;
+    ///Alias of `DotProductInput4x8BitPacked`.
+    pub const DotProductInput4x8BitPackedKHR: Self = Self::DotProductInput4x8BitPacked;
+    ///Alias of `DotProduct`.
+    pub const DotProductKHR: Self = Self::DotProduct;
+}
 impl core::fmt::Display for Capability {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
@@ -6685,6 +6832,11 @@ impl PackedVectorFormat {
             _ => None,
         }
     }
+}
+#[allow(non_upper_case_globals)]
+impl PackedVectorFormat {
+    ///Alias of `PackedVectorFormat4x8Bit`.
+    pub const PackedVectorFormat4x8BitKHR: Self = Self::PackedVectorFormat4x8Bit;
 }
 impl core::fmt::Display for PackedVectorFormat {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

@@ -594,6 +594,13 @@ pub mod debuginfo {
     ///`DebugInfoNone` (0).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugInfoNone {}
+    impl OpDebugInfoNone {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
     impl Requires for self::OpDebugInfoNone {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
     }
@@ -610,6 +617,17 @@ pub mod debuginfo {
         pub version: u32,
         ///DWARF Version (`LiteralInteger`).
         pub dwarf_version: u32,
+    }
+    impl OpDebugCompilationUnit {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, version: u32, dwarf_version: u32) -> Self {
+            Self {
+                source,
+                version,
+                dwarf_version,
+            }
+        }
     }
     impl Requires for self::OpDebugCompilationUnit {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -640,6 +658,17 @@ pub mod debuginfo {
         ///Encoding (`DebugBaseTypeAttributeEncoding`).
         pub encoding: DebugBaseTypeAttributeEncoding,
     }
+    impl OpDebugTypeBasic {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            size: Id,
+            encoding: DebugBaseTypeAttributeEncoding,
+        ) -> Self {
+            Self { name, size, encoding }
+        }
+    }
     impl Requires for self::OpDebugTypeBasic {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -669,6 +698,21 @@ pub mod debuginfo {
         ///Literal Flags (`DebugInfoFlags`).
         pub literal_flags: DebugInfoFlags,
     }
+    impl OpDebugTypePointer {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            base_type: Id,
+            storage_class: StorageClass,
+            literal_flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                base_type,
+                storage_class,
+                literal_flags,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypePointer {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
@@ -696,6 +740,13 @@ pub mod debuginfo {
         ///Type Qualifier (`DebugTypeQualifier`).
         pub type_qualifier: DebugTypeQualifier,
     }
+    impl OpDebugTypeQualifier {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(base_type: Id, type_qualifier: DebugTypeQualifier) -> Self {
+            Self { base_type, type_qualifier }
+        }
+    }
     impl Requires for self::OpDebugTypeQualifier {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
@@ -720,6 +771,16 @@ pub mod debuginfo {
         ///Component Counts (`IdRef`).
         pub component_counts: Vec<Id>,
     }
+    impl OpDebugTypeArray {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(base_type: Id) -> Self {
+            Self {
+                base_type,
+                component_counts: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeArray {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
@@ -743,6 +804,13 @@ pub mod debuginfo {
         pub base_type: Id,
         ///Component Count (`LiteralInteger`).
         pub component_count: u32,
+    }
+    impl OpDebugTypeVector {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(base_type: Id, component_count: u32) -> Self {
+            Self { base_type, component_count }
+        }
     }
     impl Requires for self::OpDebugTypeVector {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -775,6 +843,27 @@ pub mod debuginfo {
         pub column: u32,
         ///Parent (`IdRef`).
         pub parent: Id,
+    }
+    impl OpDebugTypedef {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            base_type: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+        ) -> Self {
+            Self {
+                name,
+                base_type,
+                source,
+                line,
+                column,
+                parent,
+            }
+        }
     }
     impl Requires for self::OpDebugTypedef {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -811,6 +900,16 @@ pub mod debuginfo {
         pub return_type: Id,
         ///Paramter Types (`IdRef`).
         pub paramter_types: Vec<Id>,
+    }
+    impl OpDebugTypeFunction {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(return_type: Id) -> Self {
+            Self {
+                return_type,
+                paramter_types: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeFunction {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -849,6 +948,32 @@ pub mod debuginfo {
         pub flags: DebugInfoFlags,
         ///Value, Name, Value, Name, ... (`PairIdRefIdRef`).
         pub values: Vec<(Id, Id)>,
+    }
+    impl OpDebugTypeEnum {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            underlying_type: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            size: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                underlying_type,
+                source,
+                line,
+                column,
+                parent,
+                size,
+                flags,
+                values: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeEnum {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -908,6 +1033,32 @@ pub mod debuginfo {
         pub flags: DebugInfoFlags,
         ///Members (`IdRef`).
         pub members: Vec<Id>,
+    }
+    impl OpDebugTypeComposite {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            tag: DebugCompositeType,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            size: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                tag,
+                source,
+                line,
+                column,
+                parent,
+                size,
+                flags,
+                members: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeComposite {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -970,6 +1121,34 @@ pub mod debuginfo {
         ///Value (`IdRef`).
         pub value: Option<Id>,
     }
+    impl OpDebugTypeMember {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            offset: Id,
+            size: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                offset,
+                size,
+                flags,
+                value: None,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeMember {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -1024,6 +1203,25 @@ pub mod debuginfo {
         ///Flags (`DebugInfoFlags`).
         pub flags: DebugInfoFlags,
     }
+    impl OpDebugTypeInheritance {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            child: Id,
+            parent: Id,
+            offset: Id,
+            size: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                child,
+                parent,
+                offset,
+                size,
+                flags,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeInheritance {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.child.visit_requirements(f);
@@ -1057,6 +1255,13 @@ pub mod debuginfo {
         ///Parent (`IdRef`).
         pub parent: Id,
     }
+    impl OpDebugTypePtrToMember {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(member_type: Id, parent: Id) -> Self {
+            Self { member_type, parent }
+        }
+    }
     impl Requires for self::OpDebugTypePtrToMember {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.member_type.visit_requirements(f);
@@ -1080,6 +1285,16 @@ pub mod debuginfo {
         pub target: Id,
         ///Parameters (`IdRef`).
         pub parameters: Vec<Id>,
+    }
+    impl OpDebugTypeTemplate {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(target: Id) -> Self {
+            Self {
+                target,
+                parameters: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeTemplate {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -1112,6 +1327,27 @@ pub mod debuginfo {
         pub line: u32,
         ///Column (`LiteralInteger`).
         pub column: u32,
+    }
+    impl OpDebugTypeTemplateParameter {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            actual_type: Id,
+            value: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+        ) -> Self {
+            Self {
+                name,
+                actual_type,
+                value,
+                source,
+                line,
+                column,
+            }
+        }
     }
     impl Requires for self::OpDebugTypeTemplateParameter {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -1155,6 +1391,25 @@ pub mod debuginfo {
         ///Column (`LiteralInteger`).
         pub column: u32,
     }
+    impl OpDebugTypeTemplateTemplateParameter {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            template_name: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+        ) -> Self {
+            Self {
+                name,
+                template_name,
+                source,
+                line,
+                column,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeTemplateTemplateParameter {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -1193,6 +1448,19 @@ pub mod debuginfo {
         pub column: u32,
         ///Template Parameters (`IdRef`).
         pub template_parameters: Vec<Id>,
+    }
+    impl OpDebugTypeTemplateParameterPack {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(name: Id, source: Id, line: u32, column: u32) -> Self {
+            Self {
+                name,
+                source,
+                line,
+                column,
+                template_parameters: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeTemplateParameterPack {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -1242,6 +1510,34 @@ pub mod debuginfo {
         pub flags: DebugInfoFlags,
         ///Static Member Declaration (`IdRef`).
         pub static_member_declaration: Option<Id>,
+    }
+    impl OpDebugGlobalVariable {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            linkage_name: Id,
+            variable: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                variable,
+                flags,
+                static_member_declaration: None,
+            }
+        }
     }
     impl Requires for self::OpDebugGlobalVariable {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -1303,6 +1599,31 @@ pub mod debuginfo {
         ///Flags (`DebugInfoFlags`).
         pub flags: DebugInfoFlags,
     }
+    impl OpDebugFunctionDeclaration {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            linkage_name: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                flags,
+            }
+        }
+    }
     impl Requires for self::OpDebugFunctionDeclaration {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -1363,6 +1684,36 @@ pub mod debuginfo {
         ///Declaration (`IdRef`).
         pub declaration: Option<Id>,
     }
+    impl OpDebugFunction {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            linkage_name: Id,
+            flags: DebugInfoFlags,
+            scope_line: u32,
+            function: Id,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                flags,
+                scope_line,
+                function,
+                declaration: None,
+            }
+        }
+    }
     impl Requires for self::OpDebugFunction {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -1420,6 +1771,19 @@ pub mod debuginfo {
         ///Name (`IdRef`).
         pub name: Option<Id>,
     }
+    impl OpDebugLexicalBlock {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, line: u32, column: u32, parent: Id) -> Self {
+            Self {
+                source,
+                line,
+                column,
+                parent,
+                name: None,
+            }
+        }
+    }
     impl Requires for self::OpDebugLexicalBlock {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.source.visit_requirements(f);
@@ -1455,6 +1819,17 @@ pub mod debuginfo {
         ///Parent (`IdRef`).
         pub parent: Id,
     }
+    impl OpDebugLexicalBlockDiscriminator {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(scope: Id, discriminator: u32, parent: Id) -> Self {
+            Self {
+                scope,
+                discriminator,
+                parent,
+            }
+        }
+    }
     impl Requires for self::OpDebugLexicalBlockDiscriminator {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.scope.visit_requirements(f);
@@ -1482,6 +1857,13 @@ pub mod debuginfo {
         ///Inlined At (`IdRef`).
         pub inlined_at: Option<Id>,
     }
+    impl OpDebugScope {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(scope: Id) -> Self {
+            Self { scope, inlined_at: None }
+        }
+    }
     impl Requires for self::OpDebugScope {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.scope.visit_requirements(f);
@@ -1501,6 +1883,13 @@ pub mod debuginfo {
     ///`DebugNoScope` (24).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugNoScope {}
+    impl OpDebugNoScope {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
     impl Requires for self::OpDebugNoScope {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
     }
@@ -1517,6 +1906,13 @@ pub mod debuginfo {
         pub scope: Id,
         ///Inlined (`IdRef`).
         pub inlined: Option<Id>,
+    }
+    impl OpDebugInlinedAt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(line: u32, scope: Id) -> Self {
+            Self { line, scope, inlined: None }
+        }
     }
     impl Requires for self::OpDebugInlinedAt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -1554,6 +1950,28 @@ pub mod debuginfo {
         pub parent: Id,
         ///Arg Number (`LiteralInteger`).
         pub arg_number: Option<u32>,
+    }
+    impl OpDebugLocalVariable {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                arg_number: None,
+            }
+        }
     }
     impl Requires for self::OpDebugLocalVariable {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -1594,6 +2012,13 @@ pub mod debuginfo {
         ///Inlined (`IdRef`).
         pub inlined: Id,
     }
+    impl OpDebugInlinedVariable {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(variable: Id, inlined: Id) -> Self {
+            Self { variable, inlined }
+        }
+    }
     impl Requires for self::OpDebugInlinedVariable {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.variable.visit_requirements(f);
@@ -1619,6 +2044,17 @@ pub mod debuginfo {
         pub variable: Id,
         ///Expression (`IdRef`).
         pub expression: Id,
+    }
+    impl OpDebugDeclare {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(local_variable: Id, variable: Id, expression: Id) -> Self {
+            Self {
+                local_variable,
+                variable,
+                expression,
+            }
+        }
     }
     impl Requires for self::OpDebugDeclare {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -1649,6 +2085,17 @@ pub mod debuginfo {
         ///Indexes (`IdRef`).
         pub indexes: Vec<Id>,
     }
+    impl OpDebugValue {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(value: Id, expression: Id) -> Self {
+            Self {
+                value,
+                expression,
+                indexes: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpDebugValue {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.value.visit_requirements(f);
@@ -1676,6 +2123,16 @@ pub mod debuginfo {
         ///Operands ... (`LiteralInteger`).
         pub operands: Vec<u32>,
     }
+    impl OpDebugOperation {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(op_code: DebugOperation) -> Self {
+            Self {
+                op_code,
+                operands: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpDebugOperation {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.op_code.visit_requirements(f);
@@ -1697,6 +2154,13 @@ pub mod debuginfo {
     pub struct OpDebugExpression {
         ///Operands ... (`IdRef`).
         pub operands: Vec<Id>,
+    }
+    impl OpDebugExpression {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self { operands: Vec::new() }
+        }
     }
     impl Requires for self::OpDebugExpression {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -1722,6 +2186,18 @@ pub mod debuginfo {
         pub name: Id,
         ///Value (`IdRef`).
         pub value: Option<Id>,
+    }
+    impl OpDebugMacroDef {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, line: u32, name: Id) -> Self {
+            Self {
+                source,
+                line,
+                name,
+                value: None,
+            }
+        }
     }
     impl Requires for self::OpDebugMacroDef {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -1754,6 +2230,13 @@ pub mod debuginfo {
         pub line: u32,
         ///Macro (`IdRef`).
         pub macro_: Id,
+    }
+    impl OpDebugMacroUndef {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, line: u32, macro_: Id) -> Self {
+            Self { source, line, macro_ }
+        }
     }
     impl Requires for self::OpDebugMacroUndef {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2111,6 +2594,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpRound {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpRound {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2129,6 +2619,13 @@ pub mod glsl_std_450 {
     pub struct OpRoundEven {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpRoundEven {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpRoundEven {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2149,6 +2646,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpTrunc {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpTrunc {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2167,6 +2671,13 @@ pub mod glsl_std_450 {
     pub struct OpFAbs {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpFAbs {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpFAbs {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2187,6 +2698,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpSAbs {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpSAbs {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2205,6 +2723,13 @@ pub mod glsl_std_450 {
     pub struct OpFSign {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpFSign {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpFSign {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2225,6 +2750,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpSSign {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpSSign {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2243,6 +2775,13 @@ pub mod glsl_std_450 {
     pub struct OpFloor {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpFloor {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpFloor {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2263,6 +2802,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpCeil {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpCeil {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2281,6 +2827,13 @@ pub mod glsl_std_450 {
     pub struct OpFract {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpFract {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpFract {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2301,6 +2854,13 @@ pub mod glsl_std_450 {
         ///degrees (`IdRef`).
         pub degrees: Id,
     }
+    impl OpRadians {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(degrees: Id) -> Self {
+            Self { degrees }
+        }
+    }
     impl Requires for self::OpRadians {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.degrees.visit_requirements(f);
@@ -2319,6 +2879,13 @@ pub mod glsl_std_450 {
     pub struct OpDegrees {
         ///radians (`IdRef`).
         pub radians: Id,
+    }
+    impl OpDegrees {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(radians: Id) -> Self {
+            Self { radians }
+        }
     }
     impl Requires for self::OpDegrees {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2339,6 +2906,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpSin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpSin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2357,6 +2931,13 @@ pub mod glsl_std_450 {
     pub struct OpCos {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpCos {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpCos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2377,6 +2958,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpTan {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpTan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2395,6 +2983,13 @@ pub mod glsl_std_450 {
     pub struct OpAsin {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpAsin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpAsin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2415,6 +3010,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpAcos {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpAcos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2433,6 +3035,13 @@ pub mod glsl_std_450 {
     pub struct OpAtan {
         ///y_over_x (`IdRef`).
         pub y_over_x: Id,
+    }
+    impl OpAtan {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(y_over_x: Id) -> Self {
+            Self { y_over_x }
+        }
     }
     impl Requires for self::OpAtan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2453,6 +3062,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpSinh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpSinh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2471,6 +3087,13 @@ pub mod glsl_std_450 {
     pub struct OpCosh {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpCosh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpCosh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2491,6 +3114,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpTanh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpTanh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2509,6 +3139,13 @@ pub mod glsl_std_450 {
     pub struct OpAsinh {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpAsinh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpAsinh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2529,6 +3166,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpAcosh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpAcosh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2547,6 +3191,13 @@ pub mod glsl_std_450 {
     pub struct OpAtanh {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpAtanh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpAtanh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2568,6 +3219,13 @@ pub mod glsl_std_450 {
         pub y: Id,
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpAtan2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(y: Id, x: Id) -> Self {
+            Self { y, x }
+        }
     }
     impl Requires for self::OpAtan2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2593,6 +3251,13 @@ pub mod glsl_std_450 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpPow {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpPow {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2615,6 +3280,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpExp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpExp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2633,6 +3305,13 @@ pub mod glsl_std_450 {
     pub struct OpLog {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpLog {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpLog {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2653,6 +3332,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpExp2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpExp2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2671,6 +3357,13 @@ pub mod glsl_std_450 {
     pub struct OpLog2 {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpLog2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpLog2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2691,6 +3384,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpSqrt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpSqrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2709,6 +3409,13 @@ pub mod glsl_std_450 {
     pub struct OpInverseSqrt {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpInverseSqrt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpInverseSqrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2729,6 +3436,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpDeterminant {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpDeterminant {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2747,6 +3461,13 @@ pub mod glsl_std_450 {
     pub struct OpMatrixInverse {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpMatrixInverse {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpMatrixInverse {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2768,6 +3489,13 @@ pub mod glsl_std_450 {
         pub x: Id,
         ///i (`IdRef`).
         pub i: Id,
+    }
+    impl OpModf {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, i: Id) -> Self {
+            Self { x, i }
+        }
     }
     impl Requires for self::OpModf {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2791,6 +3519,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpModfStruct {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpModfStruct {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2811,6 +3546,13 @@ pub mod glsl_std_450 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpFMin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpFMin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2836,6 +3578,13 @@ pub mod glsl_std_450 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpUMin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpUMin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2859,6 +3608,13 @@ pub mod glsl_std_450 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpSMin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpSMin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2884,6 +3640,13 @@ pub mod glsl_std_450 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpFMax {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpFMax {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2908,6 +3671,13 @@ pub mod glsl_std_450 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpUMax {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpUMax {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -2931,6 +3701,13 @@ pub mod glsl_std_450 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpSMax {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpSMax {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2957,6 +3734,13 @@ pub mod glsl_std_450 {
         pub min_val: Id,
         ///maxVal (`IdRef`).
         pub max_val: Id,
+    }
+    impl OpFClamp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, min_val: Id, max_val: Id) -> Self {
+            Self { x, min_val, max_val }
+        }
     }
     impl Requires for self::OpFClamp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -2987,6 +3771,13 @@ pub mod glsl_std_450 {
         ///maxVal (`IdRef`).
         pub max_val: Id,
     }
+    impl OpUClamp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, min_val: Id, max_val: Id) -> Self {
+            Self { x, min_val, max_val }
+        }
+    }
     impl Requires for self::OpUClamp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -3015,6 +3806,13 @@ pub mod glsl_std_450 {
         pub min_val: Id,
         ///maxVal (`IdRef`).
         pub max_val: Id,
+    }
+    impl OpSClamp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, min_val: Id, max_val: Id) -> Self {
+            Self { x, min_val, max_val }
+        }
     }
     impl Requires for self::OpSClamp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3045,6 +3843,13 @@ pub mod glsl_std_450 {
         ///a (`IdRef`).
         pub a: Id,
     }
+    impl OpFMix {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, a: Id) -> Self {
+            Self { x, y, a }
+        }
+    }
     impl Requires for self::OpFMix {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -3074,6 +3879,13 @@ pub mod glsl_std_450 {
         ///a (`IdRef`).
         pub a: Id,
     }
+    impl OpIMix {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, a: Id) -> Self {
+            Self { x, y, a }
+        }
+    }
     impl Requires for self::OpIMix {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -3101,6 +3913,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpStep {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(edge: Id, x: Id) -> Self {
+            Self { edge, x }
+        }
+    }
     impl Requires for self::OpStep {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.edge.visit_requirements(f);
@@ -3126,6 +3945,13 @@ pub mod glsl_std_450 {
         pub edge1: Id,
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpSmoothStep {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(edge0: Id, edge1: Id, x: Id) -> Self {
+            Self { edge0, edge1, x }
+        }
     }
     impl Requires for self::OpSmoothStep {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3156,6 +3982,13 @@ pub mod glsl_std_450 {
         ///c (`IdRef`).
         pub c: Id,
     }
+    impl OpFma {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(a: Id, b: Id, c: Id) -> Self {
+            Self { a, b, c }
+        }
+    }
     impl Requires for self::OpFma {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.a.visit_requirements(f);
@@ -3183,6 +4016,13 @@ pub mod glsl_std_450 {
         ///exp (`IdRef`).
         pub exp: Id,
     }
+    impl OpFrexp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, exp: Id) -> Self {
+            Self { x, exp }
+        }
+    }
     impl Requires for self::OpFrexp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -3205,6 +4045,13 @@ pub mod glsl_std_450 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpFrexpStruct {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpFrexpStruct {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -3225,6 +4072,13 @@ pub mod glsl_std_450 {
         pub x: Id,
         ///exp (`IdRef`).
         pub exp: Id,
+    }
+    impl OpLdexp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, exp: Id) -> Self {
+            Self { x, exp }
+        }
     }
     impl Requires for self::OpLdexp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3248,6 +4102,13 @@ pub mod glsl_std_450 {
         ///v (`IdRef`).
         pub v: Id,
     }
+    impl OpPackSnorm4x8 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(v: Id) -> Self {
+            Self { v }
+        }
+    }
     impl Requires for self::OpPackSnorm4x8 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.v.visit_requirements(f);
@@ -3266,6 +4127,13 @@ pub mod glsl_std_450 {
     pub struct OpPackUnorm4x8 {
         ///v (`IdRef`).
         pub v: Id,
+    }
+    impl OpPackUnorm4x8 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(v: Id) -> Self {
+            Self { v }
+        }
     }
     impl Requires for self::OpPackUnorm4x8 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3286,6 +4154,13 @@ pub mod glsl_std_450 {
         ///v (`IdRef`).
         pub v: Id,
     }
+    impl OpPackSnorm2x16 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(v: Id) -> Self {
+            Self { v }
+        }
+    }
     impl Requires for self::OpPackSnorm2x16 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.v.visit_requirements(f);
@@ -3304,6 +4179,13 @@ pub mod glsl_std_450 {
     pub struct OpPackUnorm2x16 {
         ///v (`IdRef`).
         pub v: Id,
+    }
+    impl OpPackUnorm2x16 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(v: Id) -> Self {
+            Self { v }
+        }
     }
     impl Requires for self::OpPackUnorm2x16 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3324,6 +4206,13 @@ pub mod glsl_std_450 {
         ///v (`IdRef`).
         pub v: Id,
     }
+    impl OpPackHalf2x16 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(v: Id) -> Self {
+            Self { v }
+        }
+    }
     impl Requires for self::OpPackHalf2x16 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.v.visit_requirements(f);
@@ -3342,6 +4231,13 @@ pub mod glsl_std_450 {
     pub struct OpPackDouble2x32 {
         ///v (`IdRef`).
         pub v: Id,
+    }
+    impl OpPackDouble2x32 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(v: Id) -> Self {
+            Self { v }
+        }
     }
     impl Requires for self::OpPackDouble2x32 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3362,6 +4258,13 @@ pub mod glsl_std_450 {
         ///p (`IdRef`).
         pub p: Id,
     }
+    impl OpUnpackSnorm2x16 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p: Id) -> Self {
+            Self { p }
+        }
+    }
     impl Requires for self::OpUnpackSnorm2x16 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
@@ -3380,6 +4283,13 @@ pub mod glsl_std_450 {
     pub struct OpUnpackUnorm2x16 {
         ///p (`IdRef`).
         pub p: Id,
+    }
+    impl OpUnpackUnorm2x16 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p: Id) -> Self {
+            Self { p }
+        }
     }
     impl Requires for self::OpUnpackUnorm2x16 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3400,6 +4310,13 @@ pub mod glsl_std_450 {
         ///v (`IdRef`).
         pub v: Id,
     }
+    impl OpUnpackHalf2x16 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(v: Id) -> Self {
+            Self { v }
+        }
+    }
     impl Requires for self::OpUnpackHalf2x16 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.v.visit_requirements(f);
@@ -3418,6 +4335,13 @@ pub mod glsl_std_450 {
     pub struct OpUnpackSnorm4x8 {
         ///p (`IdRef`).
         pub p: Id,
+    }
+    impl OpUnpackSnorm4x8 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p: Id) -> Self {
+            Self { p }
+        }
     }
     impl Requires for self::OpUnpackSnorm4x8 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3438,6 +4362,13 @@ pub mod glsl_std_450 {
         ///p (`IdRef`).
         pub p: Id,
     }
+    impl OpUnpackUnorm4x8 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p: Id) -> Self {
+            Self { p }
+        }
+    }
     impl Requires for self::OpUnpackUnorm4x8 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
@@ -3457,6 +4388,13 @@ pub mod glsl_std_450 {
         ///v (`IdRef`).
         pub v: Id,
     }
+    impl OpUnpackDouble2x32 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(v: Id) -> Self {
+            Self { v }
+        }
+    }
     impl Requires for self::OpUnpackDouble2x32 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.v.visit_requirements(f);
@@ -3475,6 +4413,13 @@ pub mod glsl_std_450 {
     pub struct OpLength {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpLength {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpLength {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3496,6 +4441,13 @@ pub mod glsl_std_450 {
         pub p0: Id,
         ///p1 (`IdRef`).
         pub p1: Id,
+    }
+    impl OpDistance {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p0: Id, p1: Id) -> Self {
+            Self { p0, p1 }
+        }
     }
     impl Requires for self::OpDistance {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3521,6 +4473,13 @@ pub mod glsl_std_450 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpCross {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpCross {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -3542,6 +4501,13 @@ pub mod glsl_std_450 {
     pub struct OpNormalize {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpNormalize {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpNormalize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3565,6 +4531,13 @@ pub mod glsl_std_450 {
         pub i: Id,
         ///Nref (`IdRef`).
         pub nref: Id,
+    }
+    impl OpFaceForward {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(n: Id, i: Id, nref: Id) -> Self {
+            Self { n, i, nref }
+        }
     }
     impl Requires for self::OpFaceForward {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3593,6 +4566,13 @@ pub mod glsl_std_450 {
         ///N (`IdRef`).
         pub n: Id,
     }
+    impl OpReflect {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(i: Id, n: Id) -> Self {
+            Self { i, n }
+        }
+    }
     impl Requires for self::OpReflect {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.i.visit_requirements(f);
@@ -3619,6 +4599,13 @@ pub mod glsl_std_450 {
         ///eta (`IdRef`).
         pub eta: Id,
     }
+    impl OpRefract {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(i: Id, n: Id, eta: Id) -> Self {
+            Self { i, n, eta }
+        }
+    }
     impl Requires for self::OpRefract {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.i.visit_requirements(f);
@@ -3644,6 +4631,13 @@ pub mod glsl_std_450 {
         ///Value (`IdRef`).
         pub value: Id,
     }
+    impl OpFindILsb {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(value: Id) -> Self {
+            Self { value }
+        }
+    }
     impl Requires for self::OpFindILsb {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.value.visit_requirements(f);
@@ -3662,6 +4656,13 @@ pub mod glsl_std_450 {
     pub struct OpFindSMsb {
         ///Value (`IdRef`).
         pub value: Id,
+    }
+    impl OpFindSMsb {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(value: Id) -> Self {
+            Self { value }
+        }
     }
     impl Requires for self::OpFindSMsb {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3682,6 +4683,13 @@ pub mod glsl_std_450 {
         ///Value (`IdRef`).
         pub value: Id,
     }
+    impl OpFindUMsb {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(value: Id) -> Self {
+            Self { value }
+        }
+    }
     impl Requires for self::OpFindUMsb {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.value.visit_requirements(f);
@@ -3700,6 +4708,13 @@ pub mod glsl_std_450 {
     pub struct OpInterpolateAtCentroid {
         ///interpolant (`IdRef`).
         pub interpolant: Id,
+    }
+    impl OpInterpolateAtCentroid {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(interpolant: Id) -> Self {
+            Self { interpolant }
+        }
     }
     impl Requires for self::OpInterpolateAtCentroid {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3721,6 +4736,13 @@ pub mod glsl_std_450 {
         pub interpolant: Id,
         ///sample (`IdRef`).
         pub sample: Id,
+    }
+    impl OpInterpolateAtSample {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(interpolant: Id, sample: Id) -> Self {
+            Self { interpolant, sample }
+        }
     }
     impl Requires for self::OpInterpolateAtSample {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3746,6 +4768,13 @@ pub mod glsl_std_450 {
         ///offset (`IdRef`).
         pub offset: Id,
     }
+    impl OpInterpolateAtOffset {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(interpolant: Id, offset: Id) -> Self {
+            Self { interpolant, offset }
+        }
+    }
     impl Requires for self::OpInterpolateAtOffset {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.interpolant.visit_requirements(f);
@@ -3770,6 +4799,13 @@ pub mod glsl_std_450 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpNMin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpNMin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -3793,6 +4829,13 @@ pub mod glsl_std_450 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpNMax {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpNMax {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -3819,6 +4862,13 @@ pub mod glsl_std_450 {
         pub min_val: Id,
         ///maxVal (`IdRef`).
         pub max_val: Id,
+    }
+    impl OpNClamp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, min_val: Id, max_val: Id) -> Self {
+            Self { x, min_val, max_val }
+        }
     }
     impl Requires for self::OpNClamp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -4658,6 +5708,19 @@ pub mod nonsemantic_clspvreflection {
         ///Attributes (`IdRef`).
         pub attributes: Option<Id>,
     }
+    impl OpKernel {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(kernel: Id, name: Id) -> Self {
+            Self {
+                kernel,
+                name,
+                num_arguments: None,
+                flags: None,
+                attributes: None,
+            }
+        }
+    }
     impl Requires for self::OpKernel {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.kernel.visit_requirements(f);
@@ -4696,6 +5759,19 @@ pub mod nonsemantic_clspvreflection {
         pub access_qualifier: Option<Id>,
         ///Type Qualifier (`IdRef`).
         pub type_qualifier: Option<Id>,
+    }
+    impl OpArgumentInfo {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(name: Id) -> Self {
+            Self {
+                name,
+                type_name: None,
+                address_qualifier: None,
+                access_qualifier: None,
+                type_qualifier: None,
+            }
+        }
     }
     impl Requires for self::OpArgumentInfo {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -4736,6 +5812,19 @@ pub mod nonsemantic_clspvreflection {
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
     }
+    impl OpArgumentStorageBuffer {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(decl: Id, ordinal: Id, descriptor_set: Id, binding: Id) -> Self {
+            Self {
+                decl,
+                ordinal,
+                descriptor_set,
+                binding,
+                arg_info: None,
+            }
+        }
+    }
     impl Requires for self::OpArgumentStorageBuffer {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.decl.visit_requirements(f);
@@ -4774,6 +5863,19 @@ pub mod nonsemantic_clspvreflection {
         pub binding: Id,
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
+    }
+    impl OpArgumentUniform {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(decl: Id, ordinal: Id, descriptor_set: Id, binding: Id) -> Self {
+            Self {
+                decl,
+                ordinal,
+                descriptor_set,
+                binding,
+                arg_info: None,
+            }
+        }
     }
     impl Requires for self::OpArgumentUniform {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -4817,6 +5919,28 @@ pub mod nonsemantic_clspvreflection {
         pub size: Id,
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
+    }
+    impl OpArgumentPodStorageBuffer {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            decl: Id,
+            ordinal: Id,
+            descriptor_set: Id,
+            binding: Id,
+            offset: Id,
+            size: Id,
+        ) -> Self {
+            Self {
+                decl,
+                ordinal,
+                descriptor_set,
+                binding,
+                offset,
+                size,
+                arg_info: None,
+            }
+        }
     }
     impl Requires for self::OpArgumentPodStorageBuffer {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -4867,6 +5991,28 @@ pub mod nonsemantic_clspvreflection {
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
     }
+    impl OpArgumentPodUniform {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            decl: Id,
+            ordinal: Id,
+            descriptor_set: Id,
+            binding: Id,
+            offset: Id,
+            size: Id,
+        ) -> Self {
+            Self {
+                decl,
+                ordinal,
+                descriptor_set,
+                binding,
+                offset,
+                size,
+                arg_info: None,
+            }
+        }
+    }
     impl Requires for self::OpArgumentPodUniform {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.decl.visit_requirements(f);
@@ -4912,6 +6058,19 @@ pub mod nonsemantic_clspvreflection {
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
     }
+    impl OpArgumentPodPushConstant {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(decl: Id, ordinal: Id, offset: Id, size: Id) -> Self {
+            Self {
+                decl,
+                ordinal,
+                offset,
+                size,
+                arg_info: None,
+            }
+        }
+    }
     impl Requires for self::OpArgumentPodPushConstant {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.decl.visit_requirements(f);
@@ -4950,6 +6109,19 @@ pub mod nonsemantic_clspvreflection {
         pub binding: Id,
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
+    }
+    impl OpArgumentSampledImage {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(decl: Id, ordinal: Id, descriptor_set: Id, binding: Id) -> Self {
+            Self {
+                decl,
+                ordinal,
+                descriptor_set,
+                binding,
+                arg_info: None,
+            }
+        }
     }
     impl Requires for self::OpArgumentSampledImage {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -4990,6 +6162,19 @@ pub mod nonsemantic_clspvreflection {
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
     }
+    impl OpArgumentStorageImage {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(decl: Id, ordinal: Id, descriptor_set: Id, binding: Id) -> Self {
+            Self {
+                decl,
+                ordinal,
+                descriptor_set,
+                binding,
+                arg_info: None,
+            }
+        }
+    }
     impl Requires for self::OpArgumentStorageImage {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.decl.visit_requirements(f);
@@ -5028,6 +6213,19 @@ pub mod nonsemantic_clspvreflection {
         pub binding: Id,
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
+    }
+    impl OpArgumentSampler {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(decl: Id, ordinal: Id, descriptor_set: Id, binding: Id) -> Self {
+            Self {
+                decl,
+                ordinal,
+                descriptor_set,
+                binding,
+                arg_info: None,
+            }
+        }
     }
     impl Requires for self::OpArgumentSampler {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5068,6 +6266,19 @@ pub mod nonsemantic_clspvreflection {
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
     }
+    impl OpArgumentWorkgroup {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(decl: Id, ordinal: Id, spec_id: Id, elem_size: Id) -> Self {
+            Self {
+                decl,
+                ordinal,
+                spec_id,
+                elem_size,
+                arg_info: None,
+            }
+        }
+    }
     impl Requires for self::OpArgumentWorkgroup {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.decl.visit_requirements(f);
@@ -5103,6 +6314,13 @@ pub mod nonsemantic_clspvreflection {
         ///Z (`IdRef`).
         pub z: Id,
     }
+    impl OpSpecConstantWorkgroupSize {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
+    }
     impl Requires for self::OpSpecConstantWorkgroupSize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -5132,6 +6350,13 @@ pub mod nonsemantic_clspvreflection {
         ///Z (`IdRef`).
         pub z: Id,
     }
+    impl OpSpecConstantGlobalOffset {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
+    }
     impl Requires for self::OpSpecConstantGlobalOffset {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -5157,6 +6382,13 @@ pub mod nonsemantic_clspvreflection {
         ///Dim (`IdRef`).
         pub dim: Id,
     }
+    impl OpSpecConstantWorkDim {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(dim: Id) -> Self {
+            Self { dim }
+        }
+    }
     impl Requires for self::OpSpecConstantWorkDim {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.dim.visit_requirements(f);
@@ -5177,6 +6409,13 @@ pub mod nonsemantic_clspvreflection {
         pub offset: Id,
         ///Size (`IdRef`).
         pub size: Id,
+    }
+    impl OpPushConstantGlobalOffset {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, size: Id) -> Self {
+            Self { offset, size }
+        }
     }
     impl Requires for self::OpPushConstantGlobalOffset {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5202,6 +6441,13 @@ pub mod nonsemantic_clspvreflection {
         ///Size (`IdRef`).
         pub size: Id,
     }
+    impl OpPushConstantEnqueuedLocalSize {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, size: Id) -> Self {
+            Self { offset, size }
+        }
+    }
     impl Requires for self::OpPushConstantEnqueuedLocalSize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.offset.visit_requirements(f);
@@ -5225,6 +6471,13 @@ pub mod nonsemantic_clspvreflection {
         pub offset: Id,
         ///Size (`IdRef`).
         pub size: Id,
+    }
+    impl OpPushConstantGlobalSize {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, size: Id) -> Self {
+            Self { offset, size }
+        }
     }
     impl Requires for self::OpPushConstantGlobalSize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5250,6 +6503,13 @@ pub mod nonsemantic_clspvreflection {
         ///Size (`IdRef`).
         pub size: Id,
     }
+    impl OpPushConstantRegionOffset {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, size: Id) -> Self {
+            Self { offset, size }
+        }
+    }
     impl Requires for self::OpPushConstantRegionOffset {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.offset.visit_requirements(f);
@@ -5274,6 +6534,13 @@ pub mod nonsemantic_clspvreflection {
         ///Size (`IdRef`).
         pub size: Id,
     }
+    impl OpPushConstantNumWorkgroups {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, size: Id) -> Self {
+            Self { offset, size }
+        }
+    }
     impl Requires for self::OpPushConstantNumWorkgroups {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.offset.visit_requirements(f);
@@ -5297,6 +6564,13 @@ pub mod nonsemantic_clspvreflection {
         pub offset: Id,
         ///Size (`IdRef`).
         pub size: Id,
+    }
+    impl OpPushConstantRegionGroupOffset {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, size: Id) -> Self {
+            Self { offset, size }
+        }
     }
     impl Requires for self::OpPushConstantRegionGroupOffset {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5323,6 +6597,17 @@ pub mod nonsemantic_clspvreflection {
         pub binding: Id,
         ///Data (`IdRef`).
         pub data: Id,
+    }
+    impl OpConstantDataStorageBuffer {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(descriptor_set: Id, binding: Id, data: Id) -> Self {
+            Self {
+                descriptor_set,
+                binding,
+                data,
+            }
+        }
     }
     impl Requires for self::OpConstantDataStorageBuffer {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5353,6 +6638,17 @@ pub mod nonsemantic_clspvreflection {
         ///Data (`IdRef`).
         pub data: Id,
     }
+    impl OpConstantDataUniform {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(descriptor_set: Id, binding: Id, data: Id) -> Self {
+            Self {
+                descriptor_set,
+                binding,
+                data,
+            }
+        }
+    }
     impl Requires for self::OpConstantDataUniform {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.descriptor_set.visit_requirements(f);
@@ -5381,6 +6677,17 @@ pub mod nonsemantic_clspvreflection {
         pub binding: Id,
         ///Mask (`IdRef`).
         pub mask: Id,
+    }
+    impl OpLiteralSampler {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(descriptor_set: Id, binding: Id, mask: Id) -> Self {
+            Self {
+                descriptor_set,
+                binding,
+                mask,
+            }
+        }
     }
     impl Requires for self::OpLiteralSampler {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5413,6 +6720,13 @@ pub mod nonsemantic_clspvreflection {
         ///Z (`IdRef`).
         pub z: Id,
     }
+    impl OpPropertyRequiredWorkgroupSize {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(kernel: Id, x: Id, y: Id, z: Id) -> Self {
+            Self { kernel, x, y, z }
+        }
+    }
     impl Requires for self::OpPropertyRequiredWorkgroupSize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.kernel.visit_requirements(f);
@@ -5441,6 +6755,13 @@ pub mod nonsemantic_clspvreflection {
         ///Size (`IdRef`).
         pub size: Id,
     }
+    impl OpSpecConstantSubgroupMaxSize {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(size: Id) -> Self {
+            Self { size }
+        }
+    }
     impl Requires for self::OpSpecConstantSubgroupMaxSize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.size.visit_requirements(f);
@@ -5467,6 +6788,19 @@ pub mod nonsemantic_clspvreflection {
         pub size: Id,
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
+    }
+    impl OpArgumentPointerPushConstant {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(kernel: Id, ordinal: Id, offset: Id, size: Id) -> Self {
+            Self {
+                kernel,
+                ordinal,
+                offset,
+                size,
+                arg_info: None,
+            }
+        }
     }
     impl Requires for self::OpArgumentPointerPushConstant {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5511,6 +6845,28 @@ pub mod nonsemantic_clspvreflection {
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
     }
+    impl OpArgumentPointerUniform {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            kernel: Id,
+            ordinal: Id,
+            descriptor_set: Id,
+            binding: Id,
+            offset: Id,
+            size: Id,
+        ) -> Self {
+            Self {
+                kernel,
+                ordinal,
+                descriptor_set,
+                binding,
+                offset,
+                size,
+                arg_info: None,
+            }
+        }
+    }
     impl Requires for self::OpArgumentPointerUniform {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.kernel.visit_requirements(f);
@@ -5552,6 +6908,17 @@ pub mod nonsemantic_clspvreflection {
         ///Data (`IdRef`).
         pub data: Id,
     }
+    impl OpProgramScopeVariablesStorageBuffer {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(descriptor_set: Id, binding: Id, data: Id) -> Self {
+            Self {
+                descriptor_set,
+                binding,
+                data,
+            }
+        }
+    }
     impl Requires for self::OpProgramScopeVariablesStorageBuffer {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.descriptor_set.visit_requirements(f);
@@ -5580,6 +6947,17 @@ pub mod nonsemantic_clspvreflection {
         pub pointer_offset: Id,
         ///PointerSize (`IdRef`).
         pub pointer_size: Id,
+    }
+    impl OpProgramScopeVariablePointerRelocation {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(object_offset: Id, pointer_offset: Id, pointer_size: Id) -> Self {
+            Self {
+                object_offset,
+                pointer_offset,
+                pointer_size,
+            }
+        }
     }
     impl Requires for self::OpProgramScopeVariablePointerRelocation {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5611,6 +6989,18 @@ pub mod nonsemantic_clspvreflection {
         pub offset: Id,
         ///Size (`IdRef`).
         pub size: Id,
+    }
+    impl OpImageArgumentInfoChannelOrderPushConstant {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(kernel: Id, ordinal: Id, offset: Id, size: Id) -> Self {
+            Self {
+                kernel,
+                ordinal,
+                offset,
+                size,
+            }
+        }
     }
     impl Requires for self::OpImageArgumentInfoChannelOrderPushConstant {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5645,6 +7035,18 @@ pub mod nonsemantic_clspvreflection {
         pub offset: Id,
         ///Size (`IdRef`).
         pub size: Id,
+    }
+    impl OpImageArgumentInfoChannelDataTypePushConstant {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(kernel: Id, ordinal: Id, offset: Id, size: Id) -> Self {
+            Self {
+                kernel,
+                ordinal,
+                offset,
+                size,
+            }
+        }
     }
     impl Requires for self::OpImageArgumentInfoChannelDataTypePushConstant {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5683,6 +7085,27 @@ pub mod nonsemantic_clspvreflection {
         pub offset: Id,
         ///Size (`IdRef`).
         pub size: Id,
+    }
+    impl OpImageArgumentInfoChannelOrderUniform {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            kernel: Id,
+            ordinal: Id,
+            descriptor_set: Id,
+            binding: Id,
+            offset: Id,
+            size: Id,
+        ) -> Self {
+            Self {
+                kernel,
+                ordinal,
+                descriptor_set,
+                binding,
+                offset,
+                size,
+            }
+        }
     }
     impl Requires for self::OpImageArgumentInfoChannelOrderUniform {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5728,6 +7151,27 @@ pub mod nonsemantic_clspvreflection {
         ///Size (`IdRef`).
         pub size: Id,
     }
+    impl OpImageArgumentInfoChannelDataTypeUniform {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            kernel: Id,
+            ordinal: Id,
+            descriptor_set: Id,
+            binding: Id,
+            offset: Id,
+            size: Id,
+        ) -> Self {
+            Self {
+                kernel,
+                ordinal,
+                descriptor_set,
+                binding,
+                offset,
+                size,
+            }
+        }
+    }
     impl Requires for self::OpImageArgumentInfoChannelDataTypeUniform {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.kernel.visit_requirements(f);
@@ -5770,6 +7214,19 @@ pub mod nonsemantic_clspvreflection {
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
     }
+    impl OpArgumentStorageTexelBuffer {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(decl: Id, ordinal: Id, descriptor_set: Id, binding: Id) -> Self {
+            Self {
+                decl,
+                ordinal,
+                descriptor_set,
+                binding,
+                arg_info: None,
+            }
+        }
+    }
     impl Requires for self::OpArgumentStorageTexelBuffer {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.decl.visit_requirements(f);
@@ -5809,6 +7266,19 @@ pub mod nonsemantic_clspvreflection {
         ///ArgInfo (`IdRef`).
         pub arg_info: Option<Id>,
     }
+    impl OpArgumentUniformTexelBuffer {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(decl: Id, ordinal: Id, descriptor_set: Id, binding: Id) -> Self {
+            Self {
+                decl,
+                ordinal,
+                descriptor_set,
+                binding,
+                arg_info: None,
+            }
+        }
+    }
     impl Requires for self::OpArgumentUniformTexelBuffer {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.decl.visit_requirements(f);
@@ -5844,6 +7314,13 @@ pub mod nonsemantic_clspvreflection {
         ///Data (`IdRef`).
         pub data: Id,
     }
+    impl OpConstantDataPointerPushConstant {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, size: Id, data: Id) -> Self {
+            Self { offset, size, data }
+        }
+    }
     impl Requires for self::OpConstantDataPointerPushConstant {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.offset.visit_requirements(f);
@@ -5872,6 +7349,13 @@ pub mod nonsemantic_clspvreflection {
         pub size: Id,
         ///Data (`IdRef`).
         pub data: Id,
+    }
+    impl OpProgramScopeVariablePointerPushConstant {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, size: Id, data: Id) -> Self {
+            Self { offset, size, data }
+        }
     }
     impl Requires for self::OpProgramScopeVariablePointerPushConstant {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -5902,6 +7386,17 @@ pub mod nonsemantic_clspvreflection {
         ///ArgumentSizes (`IdRef`).
         pub argument_sizes: Vec<Id>,
     }
+    impl OpPrintfInfo {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(printf_id: Id, format_string: Id) -> Self {
+            Self {
+                printf_id,
+                format_string,
+                argument_sizes: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpPrintfInfo {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.printf_id.visit_requirements(f);
@@ -5931,6 +7426,17 @@ pub mod nonsemantic_clspvreflection {
         ///BufferSize (`IdRef`).
         pub buffer_size: Id,
     }
+    impl OpPrintfBufferStorageBuffer {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(descriptor_set: Id, binding: Id, buffer_size: Id) -> Self {
+            Self {
+                descriptor_set,
+                binding,
+                buffer_size,
+            }
+        }
+    }
     impl Requires for self::OpPrintfBufferStorageBuffer {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.descriptor_set.visit_requirements(f);
@@ -5959,6 +7465,13 @@ pub mod nonsemantic_clspvreflection {
         pub size: Id,
         ///BufferSize (`IdRef`).
         pub buffer_size: Id,
+    }
+    impl OpPrintfBufferPointerPushConstant {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, size: Id, buffer_size: Id) -> Self {
+            Self { offset, size, buffer_size }
+        }
     }
     impl Requires for self::OpPrintfBufferPointerPushConstant {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -6401,6 +7914,13 @@ pub mod nonsemantic_debugprintf {
         pub format: Id,
         ///`IdRef`.
         pub refs: Vec<Id>,
+    }
+    impl OpDebugPrintf {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(format: Id) -> Self {
+            Self { format, refs: Vec::new() }
+        }
     }
     impl Requires for self::OpDebugPrintf {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7267,6 +8787,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
     ///`DebugInfoNone` (0).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugInfoNone {}
+    impl OpDebugInfoNone {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
     impl Requires for self::OpDebugInfoNone {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
     }
@@ -7285,6 +8812,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub source: Id,
         ///Language (`IdRef`).
         pub language: Id,
+    }
+    impl OpDebugCompilationUnit {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(version: Id, dwarf_version: Id, source: Id, language: Id) -> Self {
+            Self {
+                version,
+                dwarf_version,
+                source,
+                language,
+            }
+        }
     }
     impl Requires for self::OpDebugCompilationUnit {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7320,6 +8859,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Flags (`IdRef`).
         pub flags: Id,
     }
+    impl OpDebugTypeBasic {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(name: Id, size: Id, encoding: Id, flags: Id) -> Self {
+            Self {
+                name,
+                size,
+                encoding,
+                flags,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeBasic {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -7352,6 +8903,17 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Flags (`IdRef`).
         pub flags: Id,
     }
+    impl OpDebugTypePointer {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(base_type: Id, storage_class: Id, flags: Id) -> Self {
+            Self {
+                base_type,
+                storage_class,
+                flags,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypePointer {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
@@ -7379,6 +8941,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Type Qualifier (`IdRef`).
         pub type_qualifier: Id,
     }
+    impl OpDebugTypeQualifier {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(base_type: Id, type_qualifier: Id) -> Self {
+            Self { base_type, type_qualifier }
+        }
+    }
     impl Requires for self::OpDebugTypeQualifier {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
@@ -7403,6 +8972,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Component Counts (`IdRef`).
         pub component_counts: Vec<Id>,
     }
+    impl OpDebugTypeArray {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(base_type: Id) -> Self {
+            Self {
+                base_type,
+                component_counts: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeArray {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
@@ -7426,6 +9005,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub base_type: Id,
         ///Component Count (`IdRef`).
         pub component_count: Id,
+    }
+    impl OpDebugTypeVector {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(base_type: Id, component_count: Id) -> Self {
+            Self { base_type, component_count }
+        }
     }
     impl Requires for self::OpDebugTypeVector {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7458,6 +9044,27 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub column: Id,
         ///Parent (`IdRef`).
         pub parent: Id,
+    }
+    impl OpDebugTypedef {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            base_type: Id,
+            source: Id,
+            line: Id,
+            column: Id,
+            parent: Id,
+        ) -> Self {
+            Self {
+                name,
+                base_type,
+                source,
+                line,
+                column,
+                parent,
+            }
+        }
     }
     impl Requires for self::OpDebugTypedef {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7496,6 +9103,17 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub return_type: Id,
         ///Parameter Types (`IdRef`).
         pub parameter_types: Vec<Id>,
+    }
+    impl OpDebugTypeFunction {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(flags: Id, return_type: Id) -> Self {
+            Self {
+                flags,
+                return_type,
+                parameter_types: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeFunction {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7537,6 +9155,32 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub flags: Id,
         ///Value, Name, Value, Name, ... (`PairIdRefIdRef`).
         pub values: Vec<(Id, Id)>,
+    }
+    impl OpDebugTypeEnum {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            underlying_type: Id,
+            source: Id,
+            line: Id,
+            column: Id,
+            parent: Id,
+            size: Id,
+            flags: Id,
+        ) -> Self {
+            Self {
+                name,
+                underlying_type,
+                source,
+                line,
+                column,
+                parent,
+                size,
+                flags,
+                values: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeEnum {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7598,6 +9242,34 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub flags: Id,
         ///Members (`IdRef`).
         pub members: Vec<Id>,
+    }
+    impl OpDebugTypeComposite {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            tag: Id,
+            source: Id,
+            line: Id,
+            column: Id,
+            parent: Id,
+            linkage_name: Id,
+            size: Id,
+            flags: Id,
+        ) -> Self {
+            Self {
+                name,
+                tag,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                size,
+                flags,
+                members: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeComposite {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7661,6 +9333,32 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Value (`IdRef`).
         pub value: Option<Id>,
     }
+    impl OpDebugTypeMember {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: Id,
+            column: Id,
+            offset: Id,
+            size: Id,
+            flags: Id,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                offset,
+                size,
+                flags,
+                value: None,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeMember {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -7710,6 +9408,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Flags (`IdRef`).
         pub flags: Id,
     }
+    impl OpDebugTypeInheritance {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(parent: Id, offset: Id, size: Id, flags: Id) -> Self {
+            Self {
+                parent,
+                offset,
+                size,
+                flags,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeInheritance {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.parent.visit_requirements(f);
@@ -7740,6 +9450,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Parent (`IdRef`).
         pub parent: Id,
     }
+    impl OpDebugTypePtrToMember {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(member_type: Id, parent: Id) -> Self {
+            Self { member_type, parent }
+        }
+    }
     impl Requires for self::OpDebugTypePtrToMember {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.member_type.visit_requirements(f);
@@ -7763,6 +9480,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub target: Id,
         ///Parameters (`IdRef`).
         pub parameters: Vec<Id>,
+    }
+    impl OpDebugTypeTemplate {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(target: Id) -> Self {
+            Self {
+                target,
+                parameters: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeTemplate {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7795,6 +9522,27 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub line: Id,
         ///Column (`IdRef`).
         pub column: Id,
+    }
+    impl OpDebugTypeTemplateParameter {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            actual_type: Id,
+            value: Id,
+            source: Id,
+            line: Id,
+            column: Id,
+        ) -> Self {
+            Self {
+                name,
+                actual_type,
+                value,
+                source,
+                line,
+                column,
+            }
+        }
     }
     impl Requires for self::OpDebugTypeTemplateParameter {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7838,6 +9586,25 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Column (`IdRef`).
         pub column: Id,
     }
+    impl OpDebugTypeTemplateTemplateParameter {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            template_name: Id,
+            source: Id,
+            line: Id,
+            column: Id,
+        ) -> Self {
+            Self {
+                name,
+                template_name,
+                source,
+                line,
+                column,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeTemplateTemplateParameter {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -7876,6 +9643,19 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub column: Id,
         ///Template Parameters (`IdRef`).
         pub template_parameters: Vec<Id>,
+    }
+    impl OpDebugTypeTemplateParameterPack {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(name: Id, source: Id, line: Id, column: Id) -> Self {
+            Self {
+                name,
+                source,
+                line,
+                column,
+                template_parameters: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeTemplateParameterPack {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7925,6 +9705,34 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub flags: Id,
         ///Static Member Declaration (`IdRef`).
         pub static_member_declaration: Option<Id>,
+    }
+    impl OpDebugGlobalVariable {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: Id,
+            column: Id,
+            parent: Id,
+            linkage_name: Id,
+            variable: Id,
+            flags: Id,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                variable,
+                flags,
+                static_member_declaration: None,
+            }
+        }
     }
     impl Requires for self::OpDebugGlobalVariable {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -7986,6 +9794,31 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Flags (`IdRef`).
         pub flags: Id,
     }
+    impl OpDebugFunctionDeclaration {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: Id,
+            column: Id,
+            parent: Id,
+            linkage_name: Id,
+            flags: Id,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                flags,
+            }
+        }
+    }
     impl Requires for self::OpDebugFunctionDeclaration {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -8044,6 +9877,34 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Declaration (`IdRef`).
         pub declaration: Option<Id>,
     }
+    impl OpDebugFunction {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: Id,
+            column: Id,
+            parent: Id,
+            linkage_name: Id,
+            flags: Id,
+            scope_line: Id,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                flags,
+                scope_line,
+                declaration: None,
+            }
+        }
+    }
     impl Requires for self::OpDebugFunction {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -8098,6 +9959,19 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Name (`IdRef`).
         pub name: Option<Id>,
     }
+    impl OpDebugLexicalBlock {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, line: Id, column: Id, parent: Id) -> Self {
+            Self {
+                source,
+                line,
+                column,
+                parent,
+                name: None,
+            }
+        }
+    }
     impl Requires for self::OpDebugLexicalBlock {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.source.visit_requirements(f);
@@ -8133,6 +10007,17 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Parent (`IdRef`).
         pub parent: Id,
     }
+    impl OpDebugLexicalBlockDiscriminator {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, discriminator: Id, parent: Id) -> Self {
+            Self {
+                source,
+                discriminator,
+                parent,
+            }
+        }
+    }
     impl Requires for self::OpDebugLexicalBlockDiscriminator {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.source.visit_requirements(f);
@@ -8160,6 +10045,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Inlined At (`IdRef`).
         pub inlined_at: Option<Id>,
     }
+    impl OpDebugScope {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(scope: Id) -> Self {
+            Self { scope, inlined_at: None }
+        }
+    }
     impl Requires for self::OpDebugScope {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.scope.visit_requirements(f);
@@ -8179,6 +10071,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
     ///`DebugNoScope` (24).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugNoScope {}
+    impl OpDebugNoScope {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
     impl Requires for self::OpDebugNoScope {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
     }
@@ -8195,6 +10094,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub scope: Id,
         ///Inlined (`IdRef`).
         pub inlined: Option<Id>,
+    }
+    impl OpDebugInlinedAt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(line: Id, scope: Id) -> Self {
+            Self { line, scope, inlined: None }
+        }
     }
     impl Requires for self::OpDebugInlinedAt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8234,6 +10140,30 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub flags: Id,
         ///Arg Number (`IdRef`).
         pub arg_number: Option<Id>,
+    }
+    impl OpDebugLocalVariable {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: Id,
+            column: Id,
+            parent: Id,
+            flags: Id,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                flags,
+                arg_number: None,
+            }
+        }
     }
     impl Requires for self::OpDebugLocalVariable {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8277,6 +10207,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Inlined (`IdRef`).
         pub inlined: Id,
     }
+    impl OpDebugInlinedVariable {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(variable: Id, inlined: Id) -> Self {
+            Self { variable, inlined }
+        }
+    }
     impl Requires for self::OpDebugInlinedVariable {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.variable.visit_requirements(f);
@@ -8304,6 +10241,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub expression: Id,
         ///Indexes (`IdRef`).
         pub indexes: Vec<Id>,
+    }
+    impl OpDebugDeclare {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(local_variable: Id, variable: Id, expression: Id) -> Self {
+            Self {
+                local_variable,
+                variable,
+                expression,
+                indexes: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugDeclare {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8339,6 +10288,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Indexes (`IdRef`).
         pub indexes: Vec<Id>,
     }
+    impl OpDebugValue {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(local_variable: Id, value: Id, expression: Id) -> Self {
+            Self {
+                local_variable,
+                value,
+                expression,
+                indexes: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpDebugValue {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.local_variable.visit_requirements(f);
@@ -8369,6 +10330,16 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Operands ... (`IdRef`).
         pub operands: Vec<Id>,
     }
+    impl OpDebugOperation {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(op_code: Id) -> Self {
+            Self {
+                op_code,
+                operands: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpDebugOperation {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.op_code.visit_requirements(f);
@@ -8390,6 +10361,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
     pub struct OpDebugExpression {
         ///Operands ... (`IdRef`).
         pub operands: Vec<Id>,
+    }
+    impl OpDebugExpression {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self { operands: Vec::new() }
+        }
     }
     impl Requires for self::OpDebugExpression {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8415,6 +10393,18 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub name: Id,
         ///Value (`IdRef`).
         pub value: Option<Id>,
+    }
+    impl OpDebugMacroDef {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, line: Id, name: Id) -> Self {
+            Self {
+                source,
+                line,
+                name,
+                value: None,
+            }
+        }
     }
     impl Requires for self::OpDebugMacroDef {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8447,6 +10437,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub line: Id,
         ///Macro (`IdRef`).
         pub macro_: Id,
+    }
+    impl OpDebugMacroUndef {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, line: Id, macro_: Id) -> Self {
+            Self { source, line, macro_ }
+        }
     }
     impl Requires for self::OpDebugMacroUndef {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8484,6 +10481,29 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub column: Id,
         ///Parent (`IdRef`).
         pub parent: Id,
+    }
+    impl OpDebugImportedEntity {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            tag: Id,
+            source: Id,
+            entity: Id,
+            line: Id,
+            column: Id,
+            parent: Id,
+        ) -> Self {
+            Self {
+                name,
+                tag,
+                source,
+                entity,
+                line,
+                column,
+                parent,
+            }
+        }
     }
     impl Requires for self::OpDebugImportedEntity {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8524,6 +10544,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Text (`IdRef`).
         pub text: Option<Id>,
     }
+    impl OpDebugSource {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(file: Id) -> Self {
+            Self { file, text: None }
+        }
+    }
     impl Requires for self::OpDebugSource {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.file.visit_requirements(f);
@@ -8548,6 +10575,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///Definition (`IdRef`).
         pub definition: Id,
     }
+    impl OpDebugFunctionDefinition {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(function: Id, definition: Id) -> Self {
+            Self { function, definition }
+        }
+    }
     impl Requires for self::OpDebugFunctionDefinition {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.function.visit_requirements(f);
@@ -8569,6 +10603,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
     pub struct OpDebugSourceContinued {
         ///Text (`IdRef`).
         pub text: Id,
+    }
+    impl OpDebugSourceContinued {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(text: Id) -> Self {
+            Self { text }
+        }
     }
     impl Requires for self::OpDebugSourceContinued {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8596,6 +10637,25 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub column_start: Id,
         ///Column End (`IdRef`).
         pub column_end: Id,
+    }
+    impl OpDebugLine {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            source: Id,
+            line_start: Id,
+            line_end: Id,
+            column_start: Id,
+            column_end: Id,
+        ) -> Self {
+            Self {
+                source,
+                line_start,
+                line_end,
+                column_start,
+                column_end,
+            }
+        }
     }
     impl Requires for self::OpDebugLine {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8625,6 +10685,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
     ///`DebugNoLine` (104).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugNoLine {}
+    impl OpDebugNoLine {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
     impl Requires for self::OpDebugNoLine {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
     }
@@ -8639,6 +10706,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub identifier: Id,
         ///Flags (`IdRef`).
         pub flags: Id,
+    }
+    impl OpDebugBuildIdentifier {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(identifier: Id, flags: Id) -> Self {
+            Self { identifier, flags }
+        }
     }
     impl Requires for self::OpDebugBuildIdentifier {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8661,6 +10735,13 @@ pub mod nonsemantic_shader_debuginfo_100 {
     pub struct OpDebugStoragePath {
         ///Path (`IdRef`).
         pub path: Id,
+    }
+    impl OpDebugStoragePath {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(path: Id) -> Self {
+            Self { path }
+        }
     }
     impl Requires for self::OpDebugStoragePath {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8686,6 +10767,23 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub compiler_signature: Id,
         ///Command-line Arguments (`IdRef`).
         pub command_line_arguments: Id,
+    }
+    impl OpDebugEntryPoint {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            entry_point: Id,
+            compilation_unit: Id,
+            compiler_signature: Id,
+            command_line_arguments: Id,
+        ) -> Self {
+            Self {
+                entry_point,
+                compilation_unit,
+                compiler_signature,
+                command_line_arguments,
+            }
+        }
     }
     impl Requires for self::OpDebugEntryPoint {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -8718,6 +10816,17 @@ pub mod nonsemantic_shader_debuginfo_100 {
         pub vector_count: Id,
         ///Column Major (`IdRef`).
         pub column_major: Id,
+    }
+    impl OpDebugTypeMatrix {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(vector_type: Id, vector_count: Id, column_major: Id) -> Self {
+            Self {
+                vector_type,
+                vector_count,
+                column_major,
+            }
+        }
     }
     impl Requires for self::OpDebugTypeMatrix {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -9843,6 +11952,13 @@ pub mod opencl_debuginfo_100 {
     ///`DebugInfoNone` (0).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugInfoNone {}
+    impl OpDebugInfoNone {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
     impl Requires for self::OpDebugInfoNone {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
     }
@@ -9861,6 +11977,23 @@ pub mod opencl_debuginfo_100 {
         pub source: Id,
         ///Language (`SourceLanguage`).
         pub language: SourceLanguage,
+    }
+    impl OpDebugCompilationUnit {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            version: u32,
+            dwarf_version: u32,
+            source: Id,
+            language: SourceLanguage,
+        ) -> Self {
+            Self {
+                version,
+                dwarf_version,
+                source,
+                language,
+            }
+        }
     }
     impl Requires for self::OpDebugCompilationUnit {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -9894,6 +12027,17 @@ pub mod opencl_debuginfo_100 {
         ///Encoding (`DebugBaseTypeAttributeEncoding`).
         pub encoding: DebugBaseTypeAttributeEncoding,
     }
+    impl OpDebugTypeBasic {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            size: Id,
+            encoding: DebugBaseTypeAttributeEncoding,
+        ) -> Self {
+            Self { name, size, encoding }
+        }
+    }
     impl Requires for self::OpDebugTypeBasic {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -9923,6 +12067,21 @@ pub mod opencl_debuginfo_100 {
         ///Flags (`DebugInfoFlags`).
         pub flags: DebugInfoFlags,
     }
+    impl OpDebugTypePointer {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            base_type: Id,
+            storage_class: StorageClass,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                base_type,
+                storage_class,
+                flags,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypePointer {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
@@ -9950,6 +12109,13 @@ pub mod opencl_debuginfo_100 {
         ///Type Qualifier (`DebugTypeQualifier`).
         pub type_qualifier: DebugTypeQualifier,
     }
+    impl OpDebugTypeQualifier {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(base_type: Id, type_qualifier: DebugTypeQualifier) -> Self {
+            Self { base_type, type_qualifier }
+        }
+    }
     impl Requires for self::OpDebugTypeQualifier {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
@@ -9974,6 +12140,16 @@ pub mod opencl_debuginfo_100 {
         ///Component Counts (`IdRef`).
         pub component_counts: Vec<Id>,
     }
+    impl OpDebugTypeArray {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(base_type: Id) -> Self {
+            Self {
+                base_type,
+                component_counts: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeArray {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.base_type.visit_requirements(f);
@@ -9997,6 +12173,13 @@ pub mod opencl_debuginfo_100 {
         pub base_type: Id,
         ///Component Count (`LiteralInteger`).
         pub component_count: u32,
+    }
+    impl OpDebugTypeVector {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(base_type: Id, component_count: u32) -> Self {
+            Self { base_type, component_count }
+        }
     }
     impl Requires for self::OpDebugTypeVector {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10029,6 +12212,27 @@ pub mod opencl_debuginfo_100 {
         pub column: u32,
         ///Parent (`IdRef`).
         pub parent: Id,
+    }
+    impl OpDebugTypedef {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            base_type: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+        ) -> Self {
+            Self {
+                name,
+                base_type,
+                source,
+                line,
+                column,
+                parent,
+            }
+        }
     }
     impl Requires for self::OpDebugTypedef {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10067,6 +12271,17 @@ pub mod opencl_debuginfo_100 {
         pub return_type: Id,
         ///Parameter Types (`IdRef`).
         pub parameter_types: Vec<Id>,
+    }
+    impl OpDebugTypeFunction {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(flags: DebugInfoFlags, return_type: Id) -> Self {
+            Self {
+                flags,
+                return_type,
+                parameter_types: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeFunction {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10108,6 +12323,32 @@ pub mod opencl_debuginfo_100 {
         pub flags: DebugInfoFlags,
         ///Value, Name, Value, Name, ... (`PairIdRefIdRef`).
         pub values: Vec<(Id, Id)>,
+    }
+    impl OpDebugTypeEnum {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            underlying_type: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            size: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                underlying_type,
+                source,
+                line,
+                column,
+                parent,
+                size,
+                flags,
+                values: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeEnum {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10169,6 +12410,34 @@ pub mod opencl_debuginfo_100 {
         pub flags: DebugInfoFlags,
         ///Members (`IdRef`).
         pub members: Vec<Id>,
+    }
+    impl OpDebugTypeComposite {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            tag: DebugCompositeType,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            linkage_name: Id,
+            size: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                tag,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                size,
+                flags,
+                members: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeComposite {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10234,6 +12503,34 @@ pub mod opencl_debuginfo_100 {
         ///Value (`IdRef`).
         pub value: Option<Id>,
     }
+    impl OpDebugTypeMember {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            offset: Id,
+            size: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                offset,
+                size,
+                flags,
+                value: None,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeMember {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -10288,6 +12585,25 @@ pub mod opencl_debuginfo_100 {
         ///Flags (`DebugInfoFlags`).
         pub flags: DebugInfoFlags,
     }
+    impl OpDebugTypeInheritance {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            child: Id,
+            parent: Id,
+            offset: Id,
+            size: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                child,
+                parent,
+                offset,
+                size,
+                flags,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeInheritance {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.child.visit_requirements(f);
@@ -10321,6 +12637,13 @@ pub mod opencl_debuginfo_100 {
         ///Parent (`IdRef`).
         pub parent: Id,
     }
+    impl OpDebugTypePtrToMember {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(member_type: Id, parent: Id) -> Self {
+            Self { member_type, parent }
+        }
+    }
     impl Requires for self::OpDebugTypePtrToMember {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.member_type.visit_requirements(f);
@@ -10344,6 +12667,16 @@ pub mod opencl_debuginfo_100 {
         pub target: Id,
         ///Parameters (`IdRef`).
         pub parameters: Vec<Id>,
+    }
+    impl OpDebugTypeTemplate {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(target: Id) -> Self {
+            Self {
+                target,
+                parameters: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeTemplate {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10376,6 +12709,27 @@ pub mod opencl_debuginfo_100 {
         pub line: u32,
         ///Column (`LiteralInteger`).
         pub column: u32,
+    }
+    impl OpDebugTypeTemplateParameter {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            actual_type: Id,
+            value: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+        ) -> Self {
+            Self {
+                name,
+                actual_type,
+                value,
+                source,
+                line,
+                column,
+            }
+        }
     }
     impl Requires for self::OpDebugTypeTemplateParameter {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10419,6 +12773,25 @@ pub mod opencl_debuginfo_100 {
         ///Column (`LiteralInteger`).
         pub column: u32,
     }
+    impl OpDebugTypeTemplateTemplateParameter {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            template_name: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+        ) -> Self {
+            Self {
+                name,
+                template_name,
+                source,
+                line,
+                column,
+            }
+        }
+    }
     impl Requires for self::OpDebugTypeTemplateTemplateParameter {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -10457,6 +12830,19 @@ pub mod opencl_debuginfo_100 {
         pub column: u32,
         ///Template Parameters (`IdRef`).
         pub template_parameters: Vec<Id>,
+    }
+    impl OpDebugTypeTemplateParameterPack {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(name: Id, source: Id, line: u32, column: u32) -> Self {
+            Self {
+                name,
+                source,
+                line,
+                column,
+                template_parameters: Vec::new(),
+            }
+        }
     }
     impl Requires for self::OpDebugTypeTemplateParameterPack {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10506,6 +12892,34 @@ pub mod opencl_debuginfo_100 {
         pub flags: DebugInfoFlags,
         ///Static Member Declaration (`IdRef`).
         pub static_member_declaration: Option<Id>,
+    }
+    impl OpDebugGlobalVariable {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            linkage_name: Id,
+            variable: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                variable,
+                flags,
+                static_member_declaration: None,
+            }
+        }
     }
     impl Requires for self::OpDebugGlobalVariable {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10567,6 +12981,31 @@ pub mod opencl_debuginfo_100 {
         ///Flags (`DebugInfoFlags`).
         pub flags: DebugInfoFlags,
     }
+    impl OpDebugFunctionDeclaration {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            linkage_name: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                flags,
+            }
+        }
+    }
     impl Requires for self::OpDebugFunctionDeclaration {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -10627,6 +13066,36 @@ pub mod opencl_debuginfo_100 {
         ///Declaration (`IdRef`).
         pub declaration: Option<Id>,
     }
+    impl OpDebugFunction {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            linkage_name: Id,
+            flags: DebugInfoFlags,
+            scope_line: u32,
+            function: Id,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                linkage_name,
+                flags,
+                scope_line,
+                function,
+                declaration: None,
+            }
+        }
+    }
     impl Requires for self::OpDebugFunction {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.name.visit_requirements(f);
@@ -10684,6 +13153,19 @@ pub mod opencl_debuginfo_100 {
         ///Name (`IdRef`).
         pub name: Option<Id>,
     }
+    impl OpDebugLexicalBlock {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, line: u32, column: u32, parent: Id) -> Self {
+            Self {
+                source,
+                line,
+                column,
+                parent,
+                name: None,
+            }
+        }
+    }
     impl Requires for self::OpDebugLexicalBlock {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.source.visit_requirements(f);
@@ -10719,6 +13201,17 @@ pub mod opencl_debuginfo_100 {
         ///Parent (`IdRef`).
         pub parent: Id,
     }
+    impl OpDebugLexicalBlockDiscriminator {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, discriminator: u32, parent: Id) -> Self {
+            Self {
+                source,
+                discriminator,
+                parent,
+            }
+        }
+    }
     impl Requires for self::OpDebugLexicalBlockDiscriminator {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.source.visit_requirements(f);
@@ -10746,6 +13239,13 @@ pub mod opencl_debuginfo_100 {
         ///Inlined At (`IdRef`).
         pub inlined_at: Option<Id>,
     }
+    impl OpDebugScope {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(scope: Id) -> Self {
+            Self { scope, inlined_at: None }
+        }
+    }
     impl Requires for self::OpDebugScope {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.scope.visit_requirements(f);
@@ -10765,6 +13265,13 @@ pub mod opencl_debuginfo_100 {
     ///`DebugNoScope` (24).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpDebugNoScope {}
+    impl OpDebugNoScope {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
     impl Requires for self::OpDebugNoScope {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
     }
@@ -10781,6 +13288,13 @@ pub mod opencl_debuginfo_100 {
         pub scope: Id,
         ///Inlined (`IdRef`).
         pub inlined: Option<Id>,
+    }
+    impl OpDebugInlinedAt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(line: u32, scope: Id) -> Self {
+            Self { line, scope, inlined: None }
+        }
     }
     impl Requires for self::OpDebugInlinedAt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10820,6 +13334,30 @@ pub mod opencl_debuginfo_100 {
         pub flags: DebugInfoFlags,
         ///Arg Number (`LiteralInteger`).
         pub arg_number: Option<u32>,
+    }
+    impl OpDebugLocalVariable {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            type_: Id,
+            source: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+            flags: DebugInfoFlags,
+        ) -> Self {
+            Self {
+                name,
+                type_,
+                source,
+                line,
+                column,
+                parent,
+                flags,
+                arg_number: None,
+            }
+        }
     }
     impl Requires for self::OpDebugLocalVariable {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10863,6 +13401,13 @@ pub mod opencl_debuginfo_100 {
         ///Inlined (`IdRef`).
         pub inlined: Id,
     }
+    impl OpDebugInlinedVariable {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(variable: Id, inlined: Id) -> Self {
+            Self { variable, inlined }
+        }
+    }
     impl Requires for self::OpDebugInlinedVariable {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.variable.visit_requirements(f);
@@ -10888,6 +13433,17 @@ pub mod opencl_debuginfo_100 {
         pub variable: Id,
         ///Expression (`IdRef`).
         pub expression: Id,
+    }
+    impl OpDebugDeclare {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(local_variable: Id, variable: Id, expression: Id) -> Self {
+            Self {
+                local_variable,
+                variable,
+                expression,
+            }
+        }
     }
     impl Requires for self::OpDebugDeclare {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10920,6 +13476,18 @@ pub mod opencl_debuginfo_100 {
         ///Indexes (`IdRef`).
         pub indexes: Vec<Id>,
     }
+    impl OpDebugValue {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(local_variable: Id, value: Id, expression: Id) -> Self {
+            Self {
+                local_variable,
+                value,
+                expression,
+                indexes: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpDebugValue {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.local_variable.visit_requirements(f);
@@ -10950,6 +13518,16 @@ pub mod opencl_debuginfo_100 {
         ///Operands ... (`LiteralInteger`).
         pub operands: Vec<u32>,
     }
+    impl OpDebugOperation {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(op_code: DebugOperation) -> Self {
+            Self {
+                op_code,
+                operands: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpDebugOperation {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.op_code.visit_requirements(f);
@@ -10971,6 +13549,13 @@ pub mod opencl_debuginfo_100 {
     pub struct OpDebugExpression {
         ///Operands ... (`IdRef`).
         pub operands: Vec<Id>,
+    }
+    impl OpDebugExpression {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self { operands: Vec::new() }
+        }
     }
     impl Requires for self::OpDebugExpression {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -10996,6 +13581,18 @@ pub mod opencl_debuginfo_100 {
         pub name: Id,
         ///Value (`IdRef`).
         pub value: Option<Id>,
+    }
+    impl OpDebugMacroDef {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, line: u32, name: Id) -> Self {
+            Self {
+                source,
+                line,
+                name,
+                value: None,
+            }
+        }
     }
     impl Requires for self::OpDebugMacroDef {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11028,6 +13625,13 @@ pub mod opencl_debuginfo_100 {
         pub line: u32,
         ///Macro (`IdRef`).
         pub macro_: Id,
+    }
+    impl OpDebugMacroUndef {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(source: Id, line: u32, macro_: Id) -> Self {
+            Self { source, line, macro_ }
+        }
     }
     impl Requires for self::OpDebugMacroUndef {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11065,6 +13669,29 @@ pub mod opencl_debuginfo_100 {
         pub column: u32,
         ///Parent (`IdRef`).
         pub parent: Id,
+    }
+    impl OpDebugImportedEntity {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            tag: DebugImportedEntity,
+            source: Id,
+            entity: Id,
+            line: u32,
+            column: u32,
+            parent: Id,
+        ) -> Self {
+            Self {
+                name,
+                tag,
+                source,
+                entity,
+                line,
+                column,
+                parent,
+            }
+        }
     }
     impl Requires for self::OpDebugImportedEntity {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11105,6 +13732,13 @@ pub mod opencl_debuginfo_100 {
         ///Text (`IdRef`).
         pub text: Option<Id>,
     }
+    impl OpDebugSource {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(file: Id) -> Self {
+            Self { file, text: None }
+        }
+    }
     impl Requires for self::OpDebugSource {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.file.visit_requirements(f);
@@ -11140,6 +13774,31 @@ pub mod opencl_debuginfo_100 {
         pub api_notes_file: Id,
         ///IsDeclaration (`LiteralInteger`).
         pub is_declaration: u32,
+    }
+    impl OpDebugModuleINTEL {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(
+            name: Id,
+            source: Id,
+            parent: Id,
+            line: u32,
+            configuration_macros: Id,
+            include_path: Id,
+            api_notes_file: Id,
+            is_declaration: u32,
+        ) -> Self {
+            Self {
+                name,
+                source,
+                parent,
+                line,
+                configuration_macros,
+                include_path,
+                api_notes_file,
+                is_declaration,
+            }
+        }
     }
     impl Requires for self::OpDebugModuleINTEL {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11543,6 +14202,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpAcos {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpAcos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11561,6 +14227,13 @@ pub mod opencl_std_100 {
     pub struct OpAcosh {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpAcosh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpAcosh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11581,6 +14254,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpAcospi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpAcospi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11599,6 +14279,13 @@ pub mod opencl_std_100 {
     pub struct OpAsin {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpAsin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpAsin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11619,6 +14306,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpAsinh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpAsinh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11638,6 +14332,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpAsinpi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpAsinpi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11656,6 +14357,13 @@ pub mod opencl_std_100 {
     pub struct OpAtan {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpAtan {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpAtan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11677,6 +14385,13 @@ pub mod opencl_std_100 {
         pub y: Id,
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpAtan2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(y: Id, x: Id) -> Self {
+            Self { y, x }
+        }
     }
     impl Requires for self::OpAtan2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11700,6 +14415,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpAtanh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpAtanh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11718,6 +14440,13 @@ pub mod opencl_std_100 {
     pub struct OpAtanpi {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpAtanpi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpAtanpi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11739,6 +14468,13 @@ pub mod opencl_std_100 {
         pub y: Id,
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpAtan2pi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(y: Id, x: Id) -> Self {
+            Self { y, x }
+        }
     }
     impl Requires for self::OpAtan2pi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11762,6 +14498,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpCbrt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpCbrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11780,6 +14523,13 @@ pub mod opencl_std_100 {
     pub struct OpCeil {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpCeil {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpCeil {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11801,6 +14551,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpCopysign {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpCopysign {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11824,6 +14581,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpCos {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpCos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11842,6 +14606,13 @@ pub mod opencl_std_100 {
     pub struct OpCosh {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpCosh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpCosh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11862,6 +14633,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpCospi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpCospi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11880,6 +14658,13 @@ pub mod opencl_std_100 {
     pub struct OpErfc {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpErfc {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpErfc {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11900,6 +14685,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpErf {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpErf {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11918,6 +14710,13 @@ pub mod opencl_std_100 {
     pub struct OpExp {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpExp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpExp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11938,6 +14737,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpExp2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpExp2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11956,6 +14762,13 @@ pub mod opencl_std_100 {
     pub struct OpExp10 {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpExp10 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpExp10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -11976,6 +14789,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpExpm1 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpExpm1 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -11994,6 +14814,13 @@ pub mod opencl_std_100 {
     pub struct OpFabs {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpFabs {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpFabs {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12015,6 +14842,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpFdim {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpFdim {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12038,6 +14872,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpFloor {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpFloor {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12060,6 +14901,13 @@ pub mod opencl_std_100 {
         pub b: Id,
         ///c (`IdRef`).
         pub c: Id,
+    }
+    impl OpFma {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(a: Id, b: Id, c: Id) -> Self {
+            Self { a, b, c }
+        }
     }
     impl Requires for self::OpFma {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12088,6 +14936,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpFmax {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpFmax {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12111,6 +14966,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpFmin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpFmin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12136,6 +14998,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpFmod {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpFmod {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12159,6 +15028,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///ptr (`IdRef`).
         pub ptr: Id,
+    }
+    impl OpFract {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, ptr: Id) -> Self {
+            Self { x, ptr }
+        }
     }
     impl Requires for self::OpFract {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12184,6 +15060,13 @@ pub mod opencl_std_100 {
         ///exp (`IdRef`).
         pub exp: Id,
     }
+    impl OpFrexp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, exp: Id) -> Self {
+            Self { x, exp }
+        }
+    }
     impl Requires for self::OpFrexp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12208,6 +15091,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpHypot {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpHypot {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12230,6 +15120,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpIlogb {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpIlogb {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12250,6 +15147,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///k (`IdRef`).
         pub k: Id,
+    }
+    impl OpLdexp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, k: Id) -> Self {
+            Self { x, k }
+        }
     }
     impl Requires for self::OpLdexp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12273,6 +15177,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpLgamma {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpLgamma {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12293,6 +15204,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///signp (`IdRef`).
         pub signp: Id,
+    }
+    impl OpLgammaR {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, signp: Id) -> Self {
+            Self { x, signp }
+        }
     }
     impl Requires for self::OpLgammaR {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12316,6 +15234,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpLog {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpLog {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12334,6 +15259,13 @@ pub mod opencl_std_100 {
     pub struct OpLog2 {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpLog2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpLog2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12354,6 +15286,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpLog10 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpLog10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12373,6 +15312,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpLog1p {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpLog1p {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12391,6 +15337,13 @@ pub mod opencl_std_100 {
     pub struct OpLogb {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpLogb {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpLogb {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12414,6 +15367,13 @@ pub mod opencl_std_100 {
         pub b: Id,
         ///c (`IdRef`).
         pub c: Id,
+    }
+    impl OpMad {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(a: Id, b: Id, c: Id) -> Self {
+            Self { a, b, c }
+        }
     }
     impl Requires for self::OpMad {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12442,6 +15402,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpMaxmag {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpMaxmag {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12465,6 +15432,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpMinmag {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpMinmag {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12490,6 +15464,13 @@ pub mod opencl_std_100 {
         ///iptr (`IdRef`).
         pub iptr: Id,
     }
+    impl OpModf {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, iptr: Id) -> Self {
+            Self { x, iptr }
+        }
+    }
     impl Requires for self::OpModf {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12512,6 +15493,13 @@ pub mod opencl_std_100 {
         ///nancode (`IdRef`).
         pub nancode: Id,
     }
+    impl OpNan {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(nancode: Id) -> Self {
+            Self { nancode }
+        }
+    }
     impl Requires for self::OpNan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.nancode.visit_requirements(f);
@@ -12532,6 +15520,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpNextafter {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpNextafter {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12557,6 +15552,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpPow {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpPow {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12580,6 +15582,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpPown {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpPown {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12605,6 +15614,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpPowr {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpPowr {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12628,6 +15644,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpRemainder {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpRemainder {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12655,6 +15678,13 @@ pub mod opencl_std_100 {
         ///quo (`IdRef`).
         pub quo: Id,
     }
+    impl OpRemquo {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, quo: Id) -> Self {
+            Self { x, y, quo }
+        }
+    }
     impl Requires for self::OpRemquo {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12680,6 +15710,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpRint {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpRint {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12700,6 +15737,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpRootn {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpRootn {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12723,6 +15767,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpRound {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpRound {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12742,6 +15793,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpRsqrt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpRsqrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12760,6 +15818,13 @@ pub mod opencl_std_100 {
     pub struct OpSin {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpSin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpSin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12781,6 +15846,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///cosval (`IdRef`).
         pub cosval: Id,
+    }
+    impl OpSincos {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, cosval: Id) -> Self {
+            Self { x, cosval }
+        }
     }
     impl Requires for self::OpSincos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12804,6 +15876,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpSinh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpSinh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12822,6 +15901,13 @@ pub mod opencl_std_100 {
     pub struct OpSinpi {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpSinpi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpSinpi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12842,6 +15928,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpSqrt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpSqrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12860,6 +15953,13 @@ pub mod opencl_std_100 {
     pub struct OpTan {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpTan {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpTan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12880,6 +15980,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpTanh {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpTanh {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12898,6 +16005,13 @@ pub mod opencl_std_100 {
     pub struct OpTanpi {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpTanpi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpTanpi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12918,6 +16032,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpTgamma {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpTgamma {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12937,6 +16058,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpTrunc {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpTrunc {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -12955,6 +16083,13 @@ pub mod opencl_std_100 {
     pub struct OpHalfCos {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpHalfCos {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpHalfCos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12976,6 +16111,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpHalfDivide {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpHalfDivide {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -12999,6 +16141,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpHalfExp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpHalfExp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13017,6 +16166,13 @@ pub mod opencl_std_100 {
     pub struct OpHalfExp2 {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpHalfExp2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpHalfExp2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13037,6 +16193,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpHalfExp10 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpHalfExp10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13055,6 +16218,13 @@ pub mod opencl_std_100 {
     pub struct OpHalfLog {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpHalfLog {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpHalfLog {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13075,6 +16245,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpHalfLog2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpHalfLog2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13093,6 +16270,13 @@ pub mod opencl_std_100 {
     pub struct OpHalfLog10 {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpHalfLog10 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpHalfLog10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13114,6 +16298,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpHalfPowr {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpHalfPowr {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13137,6 +16328,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpHalfRecip {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpHalfRecip {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13155,6 +16353,13 @@ pub mod opencl_std_100 {
     pub struct OpHalfRsqrt {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpHalfRsqrt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpHalfRsqrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13175,6 +16380,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpHalfSin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpHalfSin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13193,6 +16405,13 @@ pub mod opencl_std_100 {
     pub struct OpHalfSqrt {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpHalfSqrt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpHalfSqrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13213,6 +16432,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpHalfTan {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpHalfTan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13231,6 +16457,13 @@ pub mod opencl_std_100 {
     pub struct OpNativeCos {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpNativeCos {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpNativeCos {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13252,6 +16485,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpNativeDivide {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpNativeDivide {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13275,6 +16515,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpNativeExp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpNativeExp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13293,6 +16540,13 @@ pub mod opencl_std_100 {
     pub struct OpNativeExp2 {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpNativeExp2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpNativeExp2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13313,6 +16567,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpNativeExp10 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpNativeExp10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13331,6 +16592,13 @@ pub mod opencl_std_100 {
     pub struct OpNativeLog {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpNativeLog {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpNativeLog {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13351,6 +16619,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpNativeLog2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpNativeLog2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13369,6 +16644,13 @@ pub mod opencl_std_100 {
     pub struct OpNativeLog10 {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpNativeLog10 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpNativeLog10 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13390,6 +16672,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpNativePowr {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpNativePowr {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13413,6 +16702,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpNativeRecip {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpNativeRecip {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13431,6 +16727,13 @@ pub mod opencl_std_100 {
     pub struct OpNativeRsqrt {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpNativeRsqrt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpNativeRsqrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13451,6 +16754,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpNativeSin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpNativeSin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13470,6 +16780,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpNativeSqrt {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpNativeSqrt {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13488,6 +16805,13 @@ pub mod opencl_std_100 {
     pub struct OpNativeTan {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpNativeTan {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpNativeTan {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13511,6 +16835,13 @@ pub mod opencl_std_100 {
         pub minval: Id,
         ///maxval (`IdRef`).
         pub maxval: Id,
+    }
+    impl OpFclamp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, minval: Id, maxval: Id) -> Self {
+            Self { x, minval, maxval }
+        }
     }
     impl Requires for self::OpFclamp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13537,6 +16868,13 @@ pub mod opencl_std_100 {
         ///radians (`IdRef`).
         pub radians: Id,
     }
+    impl OpDegrees {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(radians: Id) -> Self {
+            Self { radians }
+        }
+    }
     impl Requires for self::OpDegrees {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.radians.visit_requirements(f);
@@ -13557,6 +16895,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpFmaxCommon {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpFmaxCommon {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13581,6 +16926,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpFminCommon {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpFminCommon {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13608,6 +16960,13 @@ pub mod opencl_std_100 {
         ///a (`IdRef`).
         pub a: Id,
     }
+    impl OpMix {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, a: Id) -> Self {
+            Self { x, y, a }
+        }
+    }
     impl Requires for self::OpMix {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13633,6 +16992,13 @@ pub mod opencl_std_100 {
         ///degrees (`IdRef`).
         pub degrees: Id,
     }
+    impl OpRadians {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(degrees: Id) -> Self {
+            Self { degrees }
+        }
+    }
     impl Requires for self::OpRadians {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.degrees.visit_requirements(f);
@@ -13653,6 +17019,13 @@ pub mod opencl_std_100 {
         pub edge: Id,
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpStep {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(edge: Id, x: Id) -> Self {
+            Self { edge, x }
+        }
     }
     impl Requires for self::OpStep {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13680,6 +17053,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpSmoothstep {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(edge0: Id, edge1: Id, x: Id) -> Self {
+            Self { edge0, edge1, x }
+        }
+    }
     impl Requires for self::OpSmoothstep {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.edge0.visit_requirements(f);
@@ -13705,6 +17085,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpSign {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpSign {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13725,6 +17112,13 @@ pub mod opencl_std_100 {
         pub p0: Id,
         ///p1 (`IdRef`).
         pub p1: Id,
+    }
+    impl OpCross {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p0: Id, p1: Id) -> Self {
+            Self { p0, p1 }
+        }
     }
     impl Requires for self::OpCross {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13750,6 +17144,13 @@ pub mod opencl_std_100 {
         ///p1 (`IdRef`).
         pub p1: Id,
     }
+    impl OpDistance {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p0: Id, p1: Id) -> Self {
+            Self { p0, p1 }
+        }
+    }
     impl Requires for self::OpDistance {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p0.visit_requirements(f);
@@ -13772,6 +17173,13 @@ pub mod opencl_std_100 {
         ///p (`IdRef`).
         pub p: Id,
     }
+    impl OpLength {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p: Id) -> Self {
+            Self { p }
+        }
+    }
     impl Requires for self::OpLength {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
@@ -13790,6 +17198,13 @@ pub mod opencl_std_100 {
     pub struct OpNormalize {
         ///p (`IdRef`).
         pub p: Id,
+    }
+    impl OpNormalize {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p: Id) -> Self {
+            Self { p }
+        }
     }
     impl Requires for self::OpNormalize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13811,6 +17226,13 @@ pub mod opencl_std_100 {
         pub p0: Id,
         ///p1 (`IdRef`).
         pub p1: Id,
+    }
+    impl OpFastDistance {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p0: Id, p1: Id) -> Self {
+            Self { p0, p1 }
+        }
     }
     impl Requires for self::OpFastDistance {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13834,6 +17256,13 @@ pub mod opencl_std_100 {
         ///p (`IdRef`).
         pub p: Id,
     }
+    impl OpFastLength {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p: Id) -> Self {
+            Self { p }
+        }
+    }
     impl Requires for self::OpFastLength {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
@@ -13853,6 +17282,13 @@ pub mod opencl_std_100 {
         ///p (`IdRef`).
         pub p: Id,
     }
+    impl OpFastNormalize {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p: Id) -> Self {
+            Self { p }
+        }
+    }
     impl Requires for self::OpFastNormalize {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
@@ -13871,6 +17307,13 @@ pub mod opencl_std_100 {
     pub struct OpSAbs {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpSAbs {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpSAbs {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13892,6 +17335,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpSAbsDiff {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpSAbsDiff {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13917,6 +17367,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpSAddSat {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpSAddSat {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13940,6 +17397,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpUAddSat {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpUAddSat {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -13965,6 +17429,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpSHadd {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpSHadd {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -13988,6 +17459,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpUHadd {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpUHadd {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14013,6 +17491,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpSRhadd {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpSRhadd {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14036,6 +17521,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpURhadd {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpURhadd {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14062,6 +17554,13 @@ pub mod opencl_std_100 {
         pub minval: Id,
         ///maxval (`IdRef`).
         pub maxval: Id,
+    }
+    impl OpSClamp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, minval: Id, maxval: Id) -> Self {
+            Self { x, minval, maxval }
+        }
     }
     impl Requires for self::OpSClamp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14092,6 +17591,13 @@ pub mod opencl_std_100 {
         ///maxval (`IdRef`).
         pub maxval: Id,
     }
+    impl OpUClamp {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, minval: Id, maxval: Id) -> Self {
+            Self { x, minval, maxval }
+        }
+    }
     impl Requires for self::OpUClamp {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14117,6 +17623,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpClz {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpClz {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14135,6 +17648,13 @@ pub mod opencl_std_100 {
     pub struct OpCtz {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpCtz {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpCtz {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14158,6 +17678,13 @@ pub mod opencl_std_100 {
         pub b: Id,
         ///c (`IdRef`).
         pub c: Id,
+    }
+    impl OpSMadHi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(a: Id, b: Id, c: Id) -> Self {
+            Self { a, b, c }
+        }
     }
     impl Requires for self::OpSMadHi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14188,6 +17715,13 @@ pub mod opencl_std_100 {
         ///z (`IdRef`).
         pub z: Id,
     }
+    impl OpUMadSat {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
+    }
     impl Requires for self::OpUMadSat {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14217,6 +17751,13 @@ pub mod opencl_std_100 {
         ///z (`IdRef`).
         pub z: Id,
     }
+    impl OpSMadSat {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
+    }
     impl Requires for self::OpSMadSat {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14244,6 +17785,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpSMax {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpSMax {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14267,6 +17815,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpUMax {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpUMax {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14292,6 +17847,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpSMin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpSMin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14315,6 +17877,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpUMin {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpUMin {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14340,6 +17909,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpSMulHi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpSMulHi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14363,6 +17939,13 @@ pub mod opencl_std_100 {
         pub v: Id,
         ///i (`IdRef`).
         pub i: Id,
+    }
+    impl OpRotate {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(v: Id, i: Id) -> Self {
+            Self { v, i }
+        }
     }
     impl Requires for self::OpRotate {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14388,6 +17971,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpSSubSat {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpSSubSat {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14411,6 +18001,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpUSubSat {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpUSubSat {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14436,6 +18033,13 @@ pub mod opencl_std_100 {
         ///lo (`IdRef`).
         pub lo: Id,
     }
+    impl OpUUpsample {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(hi: Id, lo: Id) -> Self {
+            Self { hi, lo }
+        }
+    }
     impl Requires for self::OpUUpsample {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.hi.visit_requirements(f);
@@ -14460,6 +18064,13 @@ pub mod opencl_std_100 {
         ///lo (`IdRef`).
         pub lo: Id,
     }
+    impl OpSUpsample {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(hi: Id, lo: Id) -> Self {
+            Self { hi, lo }
+        }
+    }
     impl Requires for self::OpSUpsample {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.hi.visit_requirements(f);
@@ -14481,6 +18092,13 @@ pub mod opencl_std_100 {
     pub struct OpPopcount {
         ///x (`IdRef`).
         pub x: Id,
+    }
+    impl OpPopcount {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
     }
     impl Requires for self::OpPopcount {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14504,6 +18122,13 @@ pub mod opencl_std_100 {
         pub y: Id,
         ///z (`IdRef`).
         pub z: Id,
+    }
+    impl OpSMad24 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
     }
     impl Requires for self::OpSMad24 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14534,6 +18159,13 @@ pub mod opencl_std_100 {
         ///z (`IdRef`).
         pub z: Id,
     }
+    impl OpUMad24 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
+    }
     impl Requires for self::OpUMad24 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14561,6 +18193,13 @@ pub mod opencl_std_100 {
         ///y (`IdRef`).
         pub y: Id,
     }
+    impl OpSMul24 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
+    }
     impl Requires for self::OpSMul24 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14584,6 +18223,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpUMul24 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpUMul24 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14610,6 +18256,13 @@ pub mod opencl_std_100 {
         pub p: Id,
         ///n (`LiteralInteger`).
         pub n: u32,
+    }
+    impl OpVloadn {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, p: Id, n: u32) -> Self {
+            Self { offset, p, n }
+        }
     }
     impl Requires for self::OpVloadn {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14640,6 +18293,13 @@ pub mod opencl_std_100 {
         ///p (`IdRef`).
         pub p: Id,
     }
+    impl OpVstoren {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(data: Id, offset: Id, p: Id) -> Self {
+            Self { data, offset, p }
+        }
+    }
     impl Requires for self::OpVstoren {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.data.visit_requirements(f);
@@ -14667,6 +18327,13 @@ pub mod opencl_std_100 {
         ///p (`IdRef`).
         pub p: Id,
     }
+    impl OpVloadHalf {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, p: Id) -> Self {
+            Self { offset, p }
+        }
+    }
     impl Requires for self::OpVloadHalf {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.offset.visit_requirements(f);
@@ -14692,6 +18359,13 @@ pub mod opencl_std_100 {
         pub p: Id,
         ///n (`LiteralInteger`).
         pub n: u32,
+    }
+    impl OpVloadHalfn {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, p: Id, n: u32) -> Self {
+            Self { offset, p, n }
+        }
     }
     impl Requires for self::OpVloadHalfn {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14721,6 +18395,13 @@ pub mod opencl_std_100 {
         pub offset: Id,
         ///p (`IdRef`).
         pub p: Id,
+    }
+    impl OpVstoreHalf {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(data: Id, offset: Id, p: Id) -> Self {
+            Self { data, offset, p }
+        }
     }
     impl Requires for self::OpVstoreHalf {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14752,6 +18433,13 @@ pub mod opencl_std_100 {
         pub p: Id,
         ///mode (`FPRoundingMode`).
         pub mode: FPRoundingMode,
+    }
+    impl OpVstoreHalfR {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(data: Id, offset: Id, p: Id, mode: FPRoundingMode) -> Self {
+            Self { data, offset, p, mode }
+        }
     }
     impl Requires for self::OpVstoreHalfR {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14785,6 +18473,13 @@ pub mod opencl_std_100 {
         ///p (`IdRef`).
         pub p: Id,
     }
+    impl OpVstoreHalfn {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(data: Id, offset: Id, p: Id) -> Self {
+            Self { data, offset, p }
+        }
+    }
     impl Requires for self::OpVstoreHalfn {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.data.visit_requirements(f);
@@ -14815,6 +18510,13 @@ pub mod opencl_std_100 {
         pub p: Id,
         ///mode (`FPRoundingMode`).
         pub mode: FPRoundingMode,
+    }
+    impl OpVstoreHalfnR {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(data: Id, offset: Id, p: Id, mode: FPRoundingMode) -> Self {
+            Self { data, offset, p, mode }
+        }
     }
     impl Requires for self::OpVstoreHalfnR {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14848,6 +18550,13 @@ pub mod opencl_std_100 {
         ///n (`LiteralInteger`).
         pub n: u32,
     }
+    impl OpVloadaHalfn {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(offset: Id, p: Id, n: u32) -> Self {
+            Self { offset, p, n }
+        }
+    }
     impl Requires for self::OpVloadaHalfn {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.offset.visit_requirements(f);
@@ -14876,6 +18585,13 @@ pub mod opencl_std_100 {
         pub offset: Id,
         ///p (`IdRef`).
         pub p: Id,
+    }
+    impl OpVstoreaHalfn {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(data: Id, offset: Id, p: Id) -> Self {
+            Self { data, offset, p }
+        }
     }
     impl Requires for self::OpVstoreaHalfn {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14908,6 +18624,13 @@ pub mod opencl_std_100 {
         ///mode (`FPRoundingMode`).
         pub mode: FPRoundingMode,
     }
+    impl OpVstoreaHalfnR {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(data: Id, offset: Id, p: Id, mode: FPRoundingMode) -> Self {
+            Self { data, offset, p, mode }
+        }
+    }
     impl Requires for self::OpVstoreaHalfnR {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.data.visit_requirements(f);
@@ -14938,6 +18661,13 @@ pub mod opencl_std_100 {
         ///shuffle mask (`IdRef`).
         pub shuffle_mask: Id,
     }
+    impl OpShuffle {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, shuffle_mask: Id) -> Self {
+            Self { x, shuffle_mask }
+        }
+    }
     impl Requires for self::OpShuffle {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -14963,6 +18693,13 @@ pub mod opencl_std_100 {
         pub y: Id,
         ///shuffle mask (`IdRef`).
         pub shuffle_mask: Id,
+    }
+    impl OpShuffle2 {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, shuffle_mask: Id) -> Self {
+            Self { x, y, shuffle_mask }
+        }
     }
     impl Requires for self::OpShuffle2 {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -14991,6 +18728,16 @@ pub mod opencl_std_100 {
         ///additional arguments (`IdRef`).
         pub additional_arguments: Vec<Id>,
     }
+    impl OpPrintf {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(format: Id) -> Self {
+            Self {
+                format,
+                additional_arguments: Vec::new(),
+            }
+        }
+    }
     impl Requires for self::OpPrintf {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.format.visit_requirements(f);
@@ -15014,6 +18761,13 @@ pub mod opencl_std_100 {
         pub ptr: Id,
         ///num elements (`IdRef`).
         pub num_elements: Id,
+    }
+    impl OpPrefetch {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(ptr: Id, num_elements: Id) -> Self {
+            Self { ptr, num_elements }
+        }
     }
     impl Requires for self::OpPrefetch {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -15040,6 +18794,13 @@ pub mod opencl_std_100 {
         pub b: Id,
         ///c (`IdRef`).
         pub c: Id,
+    }
+    impl OpBitselect {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(a: Id, b: Id, c: Id) -> Self {
+            Self { a, b, c }
+        }
     }
     impl Requires for self::OpBitselect {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -15070,6 +18831,13 @@ pub mod opencl_std_100 {
         ///c (`IdRef`).
         pub c: Id,
     }
+    impl OpSelect {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(a: Id, b: Id, c: Id) -> Self {
+            Self { a, b, c }
+        }
+    }
     impl Requires for self::OpSelect {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.a.visit_requirements(f);
@@ -15095,6 +18863,13 @@ pub mod opencl_std_100 {
         ///x (`IdRef`).
         pub x: Id,
     }
+    impl OpUAbs {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id) -> Self {
+            Self { x }
+        }
+    }
     impl Requires for self::OpUAbs {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -15115,6 +18890,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpUAbsDiff {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpUAbsDiff {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -15139,6 +18921,13 @@ pub mod opencl_std_100 {
         pub x: Id,
         ///y (`IdRef`).
         pub y: Id,
+    }
+    impl OpUMulHi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id) -> Self {
+            Self { x, y }
+        }
     }
     impl Requires for self::OpUMulHi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -15165,6 +18954,13 @@ pub mod opencl_std_100 {
         pub b: Id,
         ///c (`IdRef`).
         pub c: Id,
+    }
+    impl OpUMadHi {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(a: Id, b: Id, c: Id) -> Self {
+            Self { a, b, c }
+        }
     }
     impl Requires for self::OpUMadHi {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -16540,6 +20336,13 @@ pub mod spv_amd_gcn_shader {
         ///P (`IdRef`).
         pub p: Id,
     }
+    impl OpCubeFaceIndexAMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p: Id) -> Self {
+            Self { p }
+        }
+    }
     impl Requires for self::OpCubeFaceIndexAMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
@@ -16559,6 +20362,13 @@ pub mod spv_amd_gcn_shader {
         ///P (`IdRef`).
         pub p: Id,
     }
+    impl OpCubeFaceCoordAMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(p: Id) -> Self {
+            Self { p }
+        }
+    }
     impl Requires for self::OpCubeFaceCoordAMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.p.visit_requirements(f);
@@ -16575,6 +20385,13 @@ pub mod spv_amd_gcn_shader {
     ///`TimeAMD` (3).
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     pub struct OpTimeAMD {}
+    impl OpTimeAMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
     impl Requires for self::OpTimeAMD {
         fn visit_requirements(&self, _f: &mut dyn FnMut(&'static Availability)) {}
     }
@@ -16667,6 +20484,13 @@ pub mod spv_amd_shader_ballot {
         ///offset (`IdRef`).
         pub offset: Id,
     }
+    impl OpSwizzleInvocationsAMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(data: Id, offset: Id) -> Self {
+            Self { data, offset }
+        }
+    }
     impl Requires for self::OpSwizzleInvocationsAMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.data.visit_requirements(f);
@@ -16690,6 +20514,13 @@ pub mod spv_amd_shader_ballot {
         pub data: Id,
         ///mask (`IdRef`).
         pub mask: Id,
+    }
+    impl OpSwizzleInvocationsMaskedAMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(data: Id, mask: Id) -> Self {
+            Self { data, mask }
+        }
     }
     impl Requires for self::OpSwizzleInvocationsMaskedAMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -16717,6 +20548,17 @@ pub mod spv_amd_shader_ballot {
         ///invocationIndex (`IdRef`).
         pub invocation_index: Id,
     }
+    impl OpWriteInvocationAMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(input_value: Id, write_value: Id, invocation_index: Id) -> Self {
+            Self {
+                input_value,
+                write_value,
+                invocation_index,
+            }
+        }
+    }
     impl Requires for self::OpWriteInvocationAMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.input_value.visit_requirements(f);
@@ -16741,6 +20583,13 @@ pub mod spv_amd_shader_ballot {
     pub struct OpMbcntAMD {
         ///mask (`IdRef`).
         pub mask: Id,
+    }
+    impl OpMbcntAMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(mask: Id) -> Self {
+            Self { mask }
+        }
     }
     impl Requires for self::OpMbcntAMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -16848,6 +20697,13 @@ pub mod spv_amd_shader_explicit_vertex_parameter {
         ///vertexIdx (`IdRef`).
         pub vertex_idx: Id,
     }
+    impl OpInterpolateAtVertexAMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(interpolant: Id, vertex_idx: Id) -> Self {
+            Self { interpolant, vertex_idx }
+        }
+    }
     impl Requires for self::OpInterpolateAtVertexAMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.interpolant.visit_requirements(f);
@@ -16937,6 +20793,13 @@ pub mod spv_amd_shader_trinary_minmax {
         ///z (`IdRef`).
         pub z: Id,
     }
+    impl OpFMin3AMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
+    }
     impl Requires for self::OpFMin3AMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -16965,6 +20828,13 @@ pub mod spv_amd_shader_trinary_minmax {
         pub y: Id,
         ///z (`IdRef`).
         pub z: Id,
+    }
+    impl OpUMin3AMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
     }
     impl Requires for self::OpUMin3AMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -16995,6 +20865,13 @@ pub mod spv_amd_shader_trinary_minmax {
         ///z (`IdRef`).
         pub z: Id,
     }
+    impl OpSMin3AMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
+    }
     impl Requires for self::OpSMin3AMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -17023,6 +20900,13 @@ pub mod spv_amd_shader_trinary_minmax {
         pub y: Id,
         ///z (`IdRef`).
         pub z: Id,
+    }
+    impl OpFMax3AMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
     }
     impl Requires for self::OpFMax3AMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -17053,6 +20937,13 @@ pub mod spv_amd_shader_trinary_minmax {
         ///z (`IdRef`).
         pub z: Id,
     }
+    impl OpUMax3AMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
+    }
     impl Requires for self::OpUMax3AMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -17081,6 +20972,13 @@ pub mod spv_amd_shader_trinary_minmax {
         pub y: Id,
         ///z (`IdRef`).
         pub z: Id,
+    }
+    impl OpSMax3AMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
     }
     impl Requires for self::OpSMax3AMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
@@ -17111,6 +21009,13 @@ pub mod spv_amd_shader_trinary_minmax {
         ///z (`IdRef`).
         pub z: Id,
     }
+    impl OpFMid3AMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
+    }
     impl Requires for self::OpFMid3AMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -17140,6 +21045,13 @@ pub mod spv_amd_shader_trinary_minmax {
         ///z (`IdRef`).
         pub z: Id,
     }
+    impl OpUMid3AMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
+    }
     impl Requires for self::OpUMid3AMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {
             self.x.visit_requirements(f);
@@ -17168,6 +21080,13 @@ pub mod spv_amd_shader_trinary_minmax {
         pub y: Id,
         ///z (`IdRef`).
         pub z: Id,
+    }
+    impl OpSMid3AMD {
+        /// The instruction with its required operands; optional ones absent, lists empty.
+        #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+        pub fn new(x: Id, y: Id, z: Id) -> Self {
+            Self { x, y, z }
+        }
     }
     impl Requires for self::OpSMid3AMD {
         fn visit_requirements(&self, f: &mut dyn FnMut(&'static Availability)) {

@@ -6642,6 +6642,13 @@ impl core::str::FromStr for Opcode {
 ///`OpNop` (opcode 0, class Miscellaneous).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpNop {}
+impl OpNop {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpUndef` (opcode 1, class Miscellaneous).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUndef {
@@ -6650,11 +6657,25 @@ pub struct OpUndef {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpUndef {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
+}
 ///`OpSourceContinued` (opcode 2, class Debug).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSourceContinued {
     ///Continued Source (`LiteralString`).
     pub continued_source: String,
+}
+impl OpSourceContinued {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(continued_source: String) -> Self {
+        Self { continued_source }
+    }
 }
 ///`OpSource` (opcode 3, class Debug).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6668,11 +6689,30 @@ pub struct OpSource {
     ///Source (`LiteralString`).
     pub source: Option<String>,
 }
+impl OpSource {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(source_language: SourceLanguage, version: u32) -> Self {
+        Self {
+            source_language,
+            version,
+            file: None,
+            source: None,
+        }
+    }
+}
 ///`OpSourceExtension` (opcode 4, class Debug).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSourceExtension {
     ///Extension (`LiteralString`).
     pub extension: String,
+}
+impl OpSourceExtension {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(extension: String) -> Self {
+        Self { extension }
+    }
 }
 ///`OpName` (opcode 5, class Debug).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6681,6 +6721,13 @@ pub struct OpName {
     pub target: Id,
     ///Name (`LiteralString`).
     pub name: String,
+}
+impl OpName {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(target: Id, name: String) -> Self {
+        Self { target, name }
+    }
 }
 ///`OpMemberName` (opcode 6, class Debug).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6692,6 +6739,13 @@ pub struct OpMemberName {
     ///Name (`LiteralString`).
     pub name: String,
 }
+impl OpMemberName {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(type_: Id, member: u32, name: String) -> Self {
+        Self { type_, member, name }
+    }
+}
 ///`OpString` (opcode 7, class Debug).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpString {
@@ -6699,6 +6753,13 @@ pub struct OpString {
     pub result_id: Id,
     ///String (`LiteralString`).
     pub string: String,
+}
+impl OpString {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, string: String) -> Self {
+        Self { result_id, string }
+    }
 }
 ///`OpLine` (opcode 8, class Debug).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6710,11 +6771,25 @@ pub struct OpLine {
     ///Column (`LiteralInteger`).
     pub column: u32,
 }
+impl OpLine {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(file: Id, line: u32, column: u32) -> Self {
+        Self { file, line, column }
+    }
+}
 ///`OpExtension` (opcode 10, class Extension).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpExtension {
     ///Name (`LiteralString`).
     pub name: String,
+}
+impl OpExtension {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(name: String) -> Self {
+        Self { name }
+    }
 }
 ///`OpExtInstImport` (opcode 11, class Extension).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6723,6 +6798,13 @@ pub struct OpExtInstImport {
     pub result_id: Id,
     ///Name (`LiteralString`).
     pub name: String,
+}
+impl OpExtInstImport {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, name: String) -> Self {
+        Self { result_id, name }
+    }
 }
 ///`OpExtInst` (opcode 12, class Extension).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6738,6 +6820,19 @@ pub struct OpExtInst {
     ///Operand 1 , Operand 2 , ... (`IdRef`).
     pub operands: Vec<u32>,
 }
+impl OpExtInst {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, set: Id, instruction: u32) -> Self {
+        Self {
+            result_type,
+            result_id,
+            set,
+            instruction,
+            operands: Vec::new(),
+        }
+    }
+}
 ///`OpMemoryModel` (opcode 14, class Mode-Setting).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpMemoryModel {
@@ -6745,6 +6840,16 @@ pub struct OpMemoryModel {
     pub addressing_model: AddressingModel,
     ///`MemoryModel`.
     pub memory_model: MemoryModel,
+}
+impl OpMemoryModel {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(addressing_model: AddressingModel, memory_model: MemoryModel) -> Self {
+        Self {
+            addressing_model,
+            memory_model,
+        }
+    }
 }
 ///`OpEntryPoint` (opcode 15, class Mode-Setting).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6758,6 +6863,18 @@ pub struct OpEntryPoint {
     ///Interface (`IdRef`).
     pub interfaces: Vec<Id>,
 }
+impl OpEntryPoint {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(execution_model: ExecutionModel, entry_point: Id, name: String) -> Self {
+        Self {
+            execution_model,
+            entry_point,
+            name,
+            interfaces: Vec::new(),
+        }
+    }
+}
 ///`OpExecutionMode` (opcode 16, class Mode-Setting).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpExecutionMode {
@@ -6766,11 +6883,25 @@ pub struct OpExecutionMode {
     ///Mode (`ExecutionMode`).
     pub mode: ExecutionMode,
 }
+impl OpExecutionMode {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(entry_point: Id, mode: ExecutionMode) -> Self {
+        Self { entry_point, mode }
+    }
+}
 ///`OpCapability` (opcode 17, class Mode-Setting).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpCapability {
     ///Capability (`Capability`).
     pub capability: Capability,
+}
+impl OpCapability {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(capability: Capability) -> Self {
+        Self { capability }
+    }
 }
 ///`OpTypeVoid` (opcode 19, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6778,11 +6909,25 @@ pub struct OpTypeVoid {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpTypeVoid {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
+}
 ///`OpTypeBool` (opcode 20, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeBool {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeBool {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpTypeInt` (opcode 21, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6794,6 +6939,17 @@ pub struct OpTypeInt {
     ///Signedness (`LiteralInteger`).
     pub signedness: u32,
 }
+impl OpTypeInt {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, width: u32, signedness: u32) -> Self {
+        Self {
+            result_id,
+            width,
+            signedness,
+        }
+    }
+}
 ///`OpTypeFloat` (opcode 22, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeFloat {
@@ -6801,6 +6957,13 @@ pub struct OpTypeFloat {
     pub result_id: Id,
     ///Width (`LiteralInteger`).
     pub width: u32,
+}
+impl OpTypeFloat {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, width: u32) -> Self {
+        Self { result_id, width }
+    }
 }
 ///`OpTypeVector` (opcode 23, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6812,6 +6975,17 @@ pub struct OpTypeVector {
     ///Component Count (`LiteralInteger`).
     pub component_count: u32,
 }
+impl OpTypeVector {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, component_type: Id, component_count: u32) -> Self {
+        Self {
+            result_id,
+            component_type,
+            component_count,
+        }
+    }
+}
 ///`OpTypeMatrix` (opcode 24, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeMatrix {
@@ -6821,6 +6995,17 @@ pub struct OpTypeMatrix {
     pub column_type: Id,
     ///Column Count (`LiteralInteger`).
     pub column_count: u32,
+}
+impl OpTypeMatrix {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, column_type: Id, column_count: u32) -> Self {
+        Self {
+            result_id,
+            column_type,
+            column_count,
+        }
+    }
 }
 ///`OpTypeImage` (opcode 25, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6844,11 +7029,44 @@ pub struct OpTypeImage {
     ///`AccessQualifier`.
     pub access_qualifier: Option<AccessQualifier>,
 }
+impl OpTypeImage {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_id: Id,
+        sampled_type: Id,
+        dim: Dim,
+        depth: u32,
+        arrayed: u32,
+        ms: u32,
+        sampled: u32,
+        image_format: ImageFormat,
+    ) -> Self {
+        Self {
+            result_id,
+            sampled_type,
+            dim,
+            depth,
+            arrayed,
+            ms,
+            sampled,
+            image_format,
+            access_qualifier: None,
+        }
+    }
+}
 ///`OpTypeSampler` (opcode 26, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeSampler {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeSampler {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpTypeSampledImage` (opcode 27, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6857,6 +7075,13 @@ pub struct OpTypeSampledImage {
     pub result_id: Id,
     ///Image Type (`IdRef`).
     pub image_type: Id,
+}
+impl OpTypeSampledImage {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, image_type: Id) -> Self {
+        Self { result_id, image_type }
+    }
 }
 ///`OpTypeArray` (opcode 28, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6868,6 +7093,17 @@ pub struct OpTypeArray {
     ///Length (`IdRef`).
     pub length: Id,
 }
+impl OpTypeArray {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, element_type: Id, length: Id) -> Self {
+        Self {
+            result_id,
+            element_type,
+            length,
+        }
+    }
+}
 ///`OpTypeRuntimeArray` (opcode 29, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeRuntimeArray {
@@ -6875,6 +7111,13 @@ pub struct OpTypeRuntimeArray {
     pub result_id: Id,
     ///Element Type (`IdRef`).
     pub element_type: Id,
+}
+impl OpTypeRuntimeArray {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, element_type: Id) -> Self {
+        Self { result_id, element_type }
+    }
 }
 ///`OpTypeStruct` (opcode 30, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6884,6 +7127,16 @@ pub struct OpTypeStruct {
     ///Member 0 type , member 1 type , ... (`IdRef`).
     pub member_types: Vec<Id>,
 }
+impl OpTypeStruct {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self {
+            result_id,
+            member_types: Vec::new(),
+        }
+    }
+}
 ///`OpTypeOpaque` (opcode 31, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeOpaque {
@@ -6891,6 +7144,16 @@ pub struct OpTypeOpaque {
     pub result_id: Id,
     ///The name of the opaque type. (`LiteralString`).
     pub the_name_of_the_opaque_type: String,
+}
+impl OpTypeOpaque {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, the_name_of_the_opaque_type: String) -> Self {
+        Self {
+            result_id,
+            the_name_of_the_opaque_type,
+        }
+    }
 }
 ///`OpTypePointer` (opcode 32, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6902,6 +7165,17 @@ pub struct OpTypePointer {
     ///Type (`IdRef`).
     pub type_: Id,
 }
+impl OpTypePointer {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, storage_class: StorageClass, type_: Id) -> Self {
+        Self {
+            result_id,
+            storage_class,
+            type_,
+        }
+    }
+}
 ///`OpTypeFunction` (opcode 33, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeFunction {
@@ -6912,11 +7186,29 @@ pub struct OpTypeFunction {
     ///Parameter 0 Type , Parameter 1 Type , ... (`IdRef`).
     pub parameter_types: Vec<Id>,
 }
+impl OpTypeFunction {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, return_type: Id) -> Self {
+        Self {
+            result_id,
+            return_type,
+            parameter_types: Vec::new(),
+        }
+    }
+}
 ///`OpTypeEvent` (opcode 34, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeEvent {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeEvent {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpTypeDeviceEvent` (opcode 35, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6924,17 +7216,38 @@ pub struct OpTypeDeviceEvent {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpTypeDeviceEvent {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
+}
 ///`OpTypeReserveId` (opcode 36, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeReserveId {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpTypeReserveId {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
+}
 ///`OpTypeQueue` (opcode 37, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeQueue {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeQueue {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpTypePipe` (opcode 38, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6944,6 +7257,13 @@ pub struct OpTypePipe {
     ///Qualifier (`AccessQualifier`).
     pub qualifier: AccessQualifier,
 }
+impl OpTypePipe {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, qualifier: AccessQualifier) -> Self {
+        Self { result_id, qualifier }
+    }
+}
 ///`OpTypeForwardPointer` (opcode 39, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeForwardPointer {
@@ -6951,6 +7271,16 @@ pub struct OpTypeForwardPointer {
     pub pointer_type: Id,
     ///`StorageClass`.
     pub storage_class: StorageClass,
+}
+impl OpTypeForwardPointer {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(pointer_type: Id, storage_class: StorageClass) -> Self {
+        Self {
+            pointer_type,
+            storage_class,
+        }
+    }
 }
 ///`OpConstantTrue` (opcode 41, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6960,6 +7290,13 @@ pub struct OpConstantTrue {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpConstantTrue {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
+}
 ///`OpConstantFalse` (opcode 42, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpConstantFalse {
@@ -6967,6 +7304,13 @@ pub struct OpConstantFalse {
     pub result_type: Id,
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpConstantFalse {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
 }
 ///`OpConstant` (opcode 43, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -6978,6 +7322,17 @@ pub struct OpConstant {
     ///Value (`LiteralContextDependentNumber`).
     pub value: LiteralNumber,
 }
+impl OpConstant {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, value: LiteralNumber) -> Self {
+        Self {
+            result_type,
+            result_id,
+            value,
+        }
+    }
+}
 ///`OpConstantComposite` (opcode 44, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpConstantComposite {
@@ -6987,6 +7342,17 @@ pub struct OpConstantComposite {
     pub result_id: Id,
     ///Constituents (`IdRef`).
     pub constituents: Vec<Id>,
+}
+impl OpConstantComposite {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            constituents: Vec::new(),
+        }
+    }
 }
 ///`OpConstantSampler` (opcode 45, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7002,6 +7368,25 @@ pub struct OpConstantSampler {
     ///`SamplerFilterMode`.
     pub sampler_filter_mode: SamplerFilterMode,
 }
+impl OpConstantSampler {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampler_addressing_mode: SamplerAddressingMode,
+        param: u32,
+        sampler_filter_mode: SamplerFilterMode,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampler_addressing_mode,
+            param,
+            sampler_filter_mode,
+        }
+    }
+}
 ///`OpConstantNull` (opcode 46, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpConstantNull {
@@ -7009,6 +7394,13 @@ pub struct OpConstantNull {
     pub result_type: Id,
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpConstantNull {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
 }
 ///`OpSpecConstantTrue` (opcode 48, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7018,6 +7410,13 @@ pub struct OpSpecConstantTrue {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpSpecConstantTrue {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
+}
 ///`OpSpecConstantFalse` (opcode 49, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSpecConstantFalse {
@@ -7025,6 +7424,13 @@ pub struct OpSpecConstantFalse {
     pub result_type: Id,
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpSpecConstantFalse {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
 }
 ///`OpSpecConstant` (opcode 50, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7036,6 +7442,17 @@ pub struct OpSpecConstant {
     ///Value (`LiteralContextDependentNumber`).
     pub value: LiteralNumber,
 }
+impl OpSpecConstant {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, value: LiteralNumber) -> Self {
+        Self {
+            result_type,
+            result_id,
+            value,
+        }
+    }
+}
 ///`OpSpecConstantComposite` (opcode 51, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSpecConstantComposite {
@@ -7046,6 +7463,17 @@ pub struct OpSpecConstantComposite {
     ///Constituents (`IdRef`).
     pub constituents: Vec<Id>,
 }
+impl OpSpecConstantComposite {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            constituents: Vec::new(),
+        }
+    }
+}
 ///`OpSpecConstantOp` (opcode 52, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSpecConstantOp {
@@ -7055,6 +7483,17 @@ pub struct OpSpecConstantOp {
     pub result_id: Id,
     ///Opcode (`LiteralSpecConstantOpInteger`).
     pub opcode: SpecConstantOperation,
+}
+impl OpSpecConstantOp {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, opcode: SpecConstantOperation) -> Self {
+        Self {
+            result_type,
+            result_id,
+            opcode,
+        }
+    }
 }
 ///`OpFunction` (opcode 54, class Function).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7068,6 +7507,23 @@ pub struct OpFunction {
     ///Function Type (`IdRef`).
     pub function_type: Id,
 }
+impl OpFunction {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        function_control: FunctionControl,
+        function_type: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            function_control,
+            function_type,
+        }
+    }
+}
 ///`OpFunctionParameter` (opcode 55, class Function).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFunctionParameter {
@@ -7076,9 +7532,23 @@ pub struct OpFunctionParameter {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpFunctionParameter {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
+}
 ///`OpFunctionEnd` (opcode 56, class Function).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFunctionEnd {}
+impl OpFunctionEnd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpFunctionCall` (opcode 57, class Function).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFunctionCall {
@@ -7091,6 +7561,18 @@ pub struct OpFunctionCall {
     ///Argument 0 , Argument 1 , ... (`IdRef`).
     pub arguments: Vec<Id>,
 }
+impl OpFunctionCall {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, function: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            function,
+            arguments: Vec::new(),
+        }
+    }
+}
 ///`OpVariable` (opcode 59, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpVariable {
@@ -7102,6 +7584,18 @@ pub struct OpVariable {
     pub storage_class: StorageClass,
     ///Initializer (`IdRef`).
     pub initializer: Option<Id>,
+}
+impl OpVariable {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, storage_class: StorageClass) -> Self {
+        Self {
+            result_type,
+            result_id,
+            storage_class,
+            initializer: None,
+        }
+    }
 }
 ///`OpImageTexelPointer` (opcode 60, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7117,6 +7611,25 @@ pub struct OpImageTexelPointer {
     ///Sample (`IdRef`).
     pub sample: Id,
 }
+impl OpImageTexelPointer {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        image: Id,
+        coordinate: Id,
+        sample: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            coordinate,
+            sample,
+        }
+    }
+}
 ///`OpLoad` (opcode 61, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpLoad {
@@ -7129,6 +7642,18 @@ pub struct OpLoad {
     ///`MemoryAccess`.
     pub memory_access: Option<MemoryAccessArgs>,
 }
+impl OpLoad {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, pointer: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory_access: None,
+        }
+    }
+}
 ///`OpStore` (opcode 62, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpStore {
@@ -7138,6 +7663,17 @@ pub struct OpStore {
     pub object: Id,
     ///`MemoryAccess`.
     pub memory_access: Option<MemoryAccessArgs>,
+}
+impl OpStore {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(pointer: Id, object: Id) -> Self {
+        Self {
+            pointer,
+            object,
+            memory_access: None,
+        }
+    }
 }
 ///`OpCopyMemory` (opcode 63, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7150,6 +7686,18 @@ pub struct OpCopyMemory {
     pub memory_access: Option<MemoryAccessArgs>,
     ///`MemoryAccess`.
     pub memory_access_2: Option<MemoryAccessArgs>,
+}
+impl OpCopyMemory {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(target: Id, source: Id) -> Self {
+        Self {
+            target,
+            source,
+            memory_access: None,
+            memory_access_2: None,
+        }
+    }
 }
 ///`OpCopyMemorySized` (opcode 64, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7165,6 +7713,19 @@ pub struct OpCopyMemorySized {
     ///`MemoryAccess`.
     pub memory_access_2: Option<MemoryAccessArgs>,
 }
+impl OpCopyMemorySized {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(target: Id, source: Id, size: Id) -> Self {
+        Self {
+            target,
+            source,
+            size,
+            memory_access: None,
+            memory_access_2: None,
+        }
+    }
+}
 ///`OpAccessChain` (opcode 65, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAccessChain {
@@ -7177,6 +7738,18 @@ pub struct OpAccessChain {
     ///Indexes (`IdRef`).
     pub indexes: Vec<Id>,
 }
+impl OpAccessChain {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+            indexes: Vec::new(),
+        }
+    }
+}
 ///`OpInBoundsAccessChain` (opcode 66, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpInBoundsAccessChain {
@@ -7188,6 +7761,18 @@ pub struct OpInBoundsAccessChain {
     pub base: Id,
     ///Indexes (`IdRef`).
     pub indexes: Vec<Id>,
+}
+impl OpInBoundsAccessChain {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+            indexes: Vec::new(),
+        }
+    }
 }
 ///`OpPtrAccessChain` (opcode 67, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7203,6 +7788,19 @@ pub struct OpPtrAccessChain {
     ///Indexes (`IdRef`).
     pub indexes: Vec<Id>,
 }
+impl OpPtrAccessChain {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id, element: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+            element,
+            indexes: Vec::new(),
+        }
+    }
+}
 ///`OpArrayLength` (opcode 68, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArrayLength {
@@ -7215,6 +7813,23 @@ pub struct OpArrayLength {
     ///Array member (`LiteralInteger`).
     pub array_member: u32,
 }
+impl OpArrayLength {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        structure: Id,
+        array_member: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            structure,
+            array_member,
+        }
+    }
+}
 ///`OpGenericPtrMemSemantics` (opcode 69, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGenericPtrMemSemantics {
@@ -7224,6 +7839,17 @@ pub struct OpGenericPtrMemSemantics {
     pub result_id: Id,
     ///Pointer (`IdRef`).
     pub pointer: Id,
+}
+impl OpGenericPtrMemSemantics {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, pointer: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+        }
+    }
 }
 ///`OpInBoundsPtrAccessChain` (opcode 70, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7239,6 +7865,19 @@ pub struct OpInBoundsPtrAccessChain {
     ///Indexes (`IdRef`).
     pub indexes: Vec<Id>,
 }
+impl OpInBoundsPtrAccessChain {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id, element: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+            element,
+            indexes: Vec::new(),
+        }
+    }
+}
 ///`OpDecorate` (opcode 71, class Annotation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpDecorate {
@@ -7246,6 +7885,13 @@ pub struct OpDecorate {
     pub target: Id,
     ///`Decoration`.
     pub decoration: Decoration,
+}
+impl OpDecorate {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(target: Id, decoration: Decoration) -> Self {
+        Self { target, decoration }
+    }
 }
 ///`OpMemberDecorate` (opcode 72, class Annotation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7257,11 +7903,29 @@ pub struct OpMemberDecorate {
     ///`Decoration`.
     pub decoration: Decoration,
 }
+impl OpMemberDecorate {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(structure_type: Id, member: u32, decoration: Decoration) -> Self {
+        Self {
+            structure_type,
+            member,
+            decoration,
+        }
+    }
+}
 ///`OpDecorationGroup` (opcode 73, class Annotation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpDecorationGroup {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpDecorationGroup {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpGroupDecorate` (opcode 74, class Annotation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7271,6 +7935,16 @@ pub struct OpGroupDecorate {
     ///Targets (`IdRef`).
     pub targets: Vec<Id>,
 }
+impl OpGroupDecorate {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(decoration_group: Id) -> Self {
+        Self {
+            decoration_group,
+            targets: Vec::new(),
+        }
+    }
+}
 ///`OpGroupMemberDecorate` (opcode 75, class Annotation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupMemberDecorate {
@@ -7278,6 +7952,16 @@ pub struct OpGroupMemberDecorate {
     pub decoration_group: Id,
     ///Targets (`PairIdRefLiteralInteger`).
     pub targets: Vec<(Id, u32)>,
+}
+impl OpGroupMemberDecorate {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(decoration_group: Id) -> Self {
+        Self {
+            decoration_group,
+            targets: Vec::new(),
+        }
+    }
 }
 ///`OpVectorExtractDynamic` (opcode 77, class Composite).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7290,6 +7974,18 @@ pub struct OpVectorExtractDynamic {
     pub vector: Id,
     ///Index (`IdRef`).
     pub index: Id,
+}
+impl OpVectorExtractDynamic {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector: Id, index: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector,
+            index,
+        }
+    }
 }
 ///`OpVectorInsertDynamic` (opcode 78, class Composite).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7305,6 +8001,25 @@ pub struct OpVectorInsertDynamic {
     ///Index (`IdRef`).
     pub index: Id,
 }
+impl OpVectorInsertDynamic {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        vector: Id,
+        component: Id,
+        index: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector,
+            component,
+            index,
+        }
+    }
+}
 ///`OpVectorShuffle` (opcode 79, class Composite).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpVectorShuffle {
@@ -7319,6 +8034,19 @@ pub struct OpVectorShuffle {
     ///Components (`LiteralInteger`).
     pub components: Vec<u32>,
 }
+impl OpVectorShuffle {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector_1: Id, vector_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector_1,
+            vector_2,
+            components: Vec::new(),
+        }
+    }
+}
 ///`OpCompositeConstruct` (opcode 80, class Composite).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpCompositeConstruct {
@@ -7328,6 +8056,17 @@ pub struct OpCompositeConstruct {
     pub result_id: Id,
     ///Constituents (`IdRef`).
     pub constituents: Vec<Id>,
+}
+impl OpCompositeConstruct {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            constituents: Vec::new(),
+        }
+    }
 }
 ///`OpCompositeExtract` (opcode 81, class Composite).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7340,6 +8079,18 @@ pub struct OpCompositeExtract {
     pub composite: Id,
     ///Indexes (`LiteralInteger`).
     pub indexes: Vec<u32>,
+}
+impl OpCompositeExtract {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, composite: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            composite,
+            indexes: Vec::new(),
+        }
+    }
 }
 ///`OpCompositeInsert` (opcode 82, class Composite).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7355,6 +8106,19 @@ pub struct OpCompositeInsert {
     ///Indexes (`LiteralInteger`).
     pub indexes: Vec<u32>,
 }
+impl OpCompositeInsert {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, object: Id, composite: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            object,
+            composite,
+            indexes: Vec::new(),
+        }
+    }
+}
 ///`OpCopyObject` (opcode 83, class Composite).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpCopyObject {
@@ -7365,6 +8129,17 @@ pub struct OpCopyObject {
     ///Operand (`IdRef`).
     pub operand: Id,
 }
+impl OpCopyObject {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
+}
 ///`OpTranspose` (opcode 84, class Composite).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTranspose {
@@ -7374,6 +8149,17 @@ pub struct OpTranspose {
     pub result_id: Id,
     ///Matrix (`IdRef`).
     pub matrix: Id,
+}
+impl OpTranspose {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, matrix: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            matrix,
+        }
+    }
 }
 ///`OpSampledImage` (opcode 86, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7386,6 +8172,18 @@ pub struct OpSampledImage {
     pub image: Id,
     ///Sampler (`IdRef`).
     pub sampler: Id,
+}
+impl OpSampledImage {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id, sampler: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            sampler,
+        }
+    }
 }
 ///`OpImageSampleImplicitLod` (opcode 87, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7401,6 +8199,24 @@ pub struct OpImageSampleImplicitLod {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSampleImplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageSampleExplicitLod` (opcode 88, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSampleExplicitLod {
@@ -7414,6 +8230,25 @@ pub struct OpImageSampleExplicitLod {
     pub coordinate: Id,
     ///`ImageOperands`.
     pub image_operands: ImageOperandsArgs,
+}
+impl OpImageSampleExplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        image_operands: ImageOperandsArgs,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            image_operands,
+        }
+    }
 }
 ///`OpImageSampleDrefImplicitLod` (opcode 89, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7431,6 +8266,26 @@ pub struct OpImageSampleDrefImplicitLod {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSampleDrefImplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        d_ref: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            d_ref,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageSampleDrefExplicitLod` (opcode 90, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSampleDrefExplicitLod {
@@ -7447,6 +8302,27 @@ pub struct OpImageSampleDrefExplicitLod {
     ///`ImageOperands`.
     pub image_operands: ImageOperandsArgs,
 }
+impl OpImageSampleDrefExplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        d_ref: Id,
+        image_operands: ImageOperandsArgs,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            d_ref,
+            image_operands,
+        }
+    }
+}
 ///`OpImageSampleProjImplicitLod` (opcode 91, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSampleProjImplicitLod {
@@ -7461,6 +8337,24 @@ pub struct OpImageSampleProjImplicitLod {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSampleProjImplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageSampleProjExplicitLod` (opcode 92, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSampleProjExplicitLod {
@@ -7474,6 +8368,25 @@ pub struct OpImageSampleProjExplicitLod {
     pub coordinate: Id,
     ///`ImageOperands`.
     pub image_operands: ImageOperandsArgs,
+}
+impl OpImageSampleProjExplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        image_operands: ImageOperandsArgs,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            image_operands,
+        }
+    }
 }
 ///`OpImageSampleProjDrefImplicitLod` (opcode 93, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7491,6 +8404,26 @@ pub struct OpImageSampleProjDrefImplicitLod {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSampleProjDrefImplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        d_ref: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            d_ref,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageSampleProjDrefExplicitLod` (opcode 94, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSampleProjDrefExplicitLod {
@@ -7507,6 +8440,27 @@ pub struct OpImageSampleProjDrefExplicitLod {
     ///`ImageOperands`.
     pub image_operands: ImageOperandsArgs,
 }
+impl OpImageSampleProjDrefExplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        d_ref: Id,
+        image_operands: ImageOperandsArgs,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            d_ref,
+            image_operands,
+        }
+    }
+}
 ///`OpImageFetch` (opcode 95, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageFetch {
@@ -7520,6 +8474,19 @@ pub struct OpImageFetch {
     pub coordinate: Id,
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
+}
+impl OpImageFetch {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id, coordinate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            coordinate,
+            image_operands: None,
+        }
+    }
 }
 ///`OpImageGather` (opcode 96, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7537,6 +8504,26 @@ pub struct OpImageGather {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageGather {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        component: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            component,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageDrefGather` (opcode 97, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageDrefGather {
@@ -7553,6 +8540,26 @@ pub struct OpImageDrefGather {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageDrefGather {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        d_ref: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            d_ref,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageRead` (opcode 98, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageRead {
@@ -7567,6 +8574,19 @@ pub struct OpImageRead {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageRead {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id, coordinate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            coordinate,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageWrite` (opcode 99, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageWrite {
@@ -7579,6 +8599,18 @@ pub struct OpImageWrite {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageWrite {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(image: Id, coordinate: Id, texel: Id) -> Self {
+        Self {
+            image,
+            coordinate,
+            texel,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImage` (opcode 100, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImage {
@@ -7588,6 +8620,17 @@ pub struct OpImage {
     pub result_id: Id,
     ///Sampled Image (`IdRef`).
     pub sampled_image: Id,
+}
+impl OpImage {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, sampled_image: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+        }
+    }
 }
 ///`OpImageQueryFormat` (opcode 101, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7599,6 +8642,17 @@ pub struct OpImageQueryFormat {
     ///Image (`IdRef`).
     pub image: Id,
 }
+impl OpImageQueryFormat {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+        }
+    }
+}
 ///`OpImageQueryOrder` (opcode 102, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageQueryOrder {
@@ -7608,6 +8662,17 @@ pub struct OpImageQueryOrder {
     pub result_id: Id,
     ///Image (`IdRef`).
     pub image: Id,
+}
+impl OpImageQueryOrder {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+        }
+    }
 }
 ///`OpImageQuerySizeLod` (opcode 103, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7621,6 +8686,18 @@ pub struct OpImageQuerySizeLod {
     ///Level of Detail (`IdRef`).
     pub level_of_detail: Id,
 }
+impl OpImageQuerySizeLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id, level_of_detail: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            level_of_detail,
+        }
+    }
+}
 ///`OpImageQuerySize` (opcode 104, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageQuerySize {
@@ -7630,6 +8707,17 @@ pub struct OpImageQuerySize {
     pub result_id: Id,
     ///Image (`IdRef`).
     pub image: Id,
+}
+impl OpImageQuerySize {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+        }
+    }
 }
 ///`OpImageQueryLod` (opcode 105, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7643,6 +8731,23 @@ pub struct OpImageQueryLod {
     ///Coordinate (`IdRef`).
     pub coordinate: Id,
 }
+impl OpImageQueryLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+        }
+    }
+}
 ///`OpImageQueryLevels` (opcode 106, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageQueryLevels {
@@ -7652,6 +8757,17 @@ pub struct OpImageQueryLevels {
     pub result_id: Id,
     ///Image (`IdRef`).
     pub image: Id,
+}
+impl OpImageQueryLevels {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+        }
+    }
 }
 ///`OpImageQuerySamples` (opcode 107, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7663,6 +8779,17 @@ pub struct OpImageQuerySamples {
     ///Image (`IdRef`).
     pub image: Id,
 }
+impl OpImageQuerySamples {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+        }
+    }
+}
 ///`OpConvertFToU` (opcode 109, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpConvertFToU {
@@ -7672,6 +8799,17 @@ pub struct OpConvertFToU {
     pub result_id: Id,
     ///Float Value (`IdRef`).
     pub float_value: Id,
+}
+impl OpConvertFToU {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, float_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            float_value,
+        }
+    }
 }
 ///`OpConvertFToS` (opcode 110, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7683,6 +8821,17 @@ pub struct OpConvertFToS {
     ///Float Value (`IdRef`).
     pub float_value: Id,
 }
+impl OpConvertFToS {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, float_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            float_value,
+        }
+    }
+}
 ///`OpConvertSToF` (opcode 111, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpConvertSToF {
@@ -7692,6 +8841,17 @@ pub struct OpConvertSToF {
     pub result_id: Id,
     ///Signed Value (`IdRef`).
     pub signed_value: Id,
+}
+impl OpConvertSToF {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, signed_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            signed_value,
+        }
+    }
 }
 ///`OpConvertUToF` (opcode 112, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7703,6 +8863,17 @@ pub struct OpConvertUToF {
     ///Unsigned Value (`IdRef`).
     pub unsigned_value: Id,
 }
+impl OpConvertUToF {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, unsigned_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            unsigned_value,
+        }
+    }
+}
 ///`OpUConvert` (opcode 113, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUConvert {
@@ -7712,6 +8883,17 @@ pub struct OpUConvert {
     pub result_id: Id,
     ///Unsigned Value (`IdRef`).
     pub unsigned_value: Id,
+}
+impl OpUConvert {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, unsigned_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            unsigned_value,
+        }
+    }
 }
 ///`OpSConvert` (opcode 114, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7723,6 +8905,17 @@ pub struct OpSConvert {
     ///Signed Value (`IdRef`).
     pub signed_value: Id,
 }
+impl OpSConvert {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, signed_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            signed_value,
+        }
+    }
+}
 ///`OpFConvert` (opcode 115, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFConvert {
@@ -7732,6 +8925,17 @@ pub struct OpFConvert {
     pub result_id: Id,
     ///Float Value (`IdRef`).
     pub float_value: Id,
+}
+impl OpFConvert {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, float_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            float_value,
+        }
+    }
 }
 ///`OpQuantizeToF16` (opcode 116, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7743,6 +8947,17 @@ pub struct OpQuantizeToF16 {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpQuantizeToF16 {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            value,
+        }
+    }
+}
 ///`OpConvertPtrToU` (opcode 117, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpConvertPtrToU {
@@ -7752,6 +8967,17 @@ pub struct OpConvertPtrToU {
     pub result_id: Id,
     ///Pointer (`IdRef`).
     pub pointer: Id,
+}
+impl OpConvertPtrToU {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, pointer: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+        }
+    }
 }
 ///`OpSatConvertSToU` (opcode 118, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7763,6 +8989,17 @@ pub struct OpSatConvertSToU {
     ///Signed Value (`IdRef`).
     pub signed_value: Id,
 }
+impl OpSatConvertSToU {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, signed_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            signed_value,
+        }
+    }
+}
 ///`OpSatConvertUToS` (opcode 119, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSatConvertUToS {
@@ -7772,6 +9009,17 @@ pub struct OpSatConvertUToS {
     pub result_id: Id,
     ///Unsigned Value (`IdRef`).
     pub unsigned_value: Id,
+}
+impl OpSatConvertUToS {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, unsigned_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            unsigned_value,
+        }
+    }
 }
 ///`OpConvertUToPtr` (opcode 120, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7783,6 +9031,17 @@ pub struct OpConvertUToPtr {
     ///Integer Value (`IdRef`).
     pub integer_value: Id,
 }
+impl OpConvertUToPtr {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, integer_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            integer_value,
+        }
+    }
+}
 ///`OpPtrCastToGeneric` (opcode 121, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpPtrCastToGeneric {
@@ -7793,6 +9052,17 @@ pub struct OpPtrCastToGeneric {
     ///Pointer (`IdRef`).
     pub pointer: Id,
 }
+impl OpPtrCastToGeneric {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, pointer: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+        }
+    }
+}
 ///`OpGenericCastToPtr` (opcode 122, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGenericCastToPtr {
@@ -7802,6 +9072,17 @@ pub struct OpGenericCastToPtr {
     pub result_id: Id,
     ///Pointer (`IdRef`).
     pub pointer: Id,
+}
+impl OpGenericCastToPtr {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, pointer: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+        }
+    }
 }
 ///`OpGenericCastToPtrExplicit` (opcode 123, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7815,6 +9096,23 @@ pub struct OpGenericCastToPtrExplicit {
     ///Storage (`StorageClass`).
     pub storage: StorageClass,
 }
+impl OpGenericCastToPtrExplicit {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        storage: StorageClass,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            storage,
+        }
+    }
+}
 ///`OpBitcast` (opcode 124, class Conversion).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpBitcast {
@@ -7824,6 +9122,17 @@ pub struct OpBitcast {
     pub result_id: Id,
     ///Operand (`IdRef`).
     pub operand: Id,
+}
+impl OpBitcast {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
 }
 ///`OpSNegate` (opcode 126, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7835,6 +9144,17 @@ pub struct OpSNegate {
     ///Operand (`IdRef`).
     pub operand: Id,
 }
+impl OpSNegate {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
+}
 ///`OpFNegate` (opcode 127, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFNegate {
@@ -7844,6 +9164,17 @@ pub struct OpFNegate {
     pub result_id: Id,
     ///Operand (`IdRef`).
     pub operand: Id,
+}
+impl OpFNegate {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
 }
 ///`OpIAdd` (opcode 128, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7857,6 +9188,18 @@ pub struct OpIAdd {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpIAdd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpFAdd` (opcode 129, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFAdd {
@@ -7868,6 +9211,18 @@ pub struct OpFAdd {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpFAdd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpISub` (opcode 130, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7881,6 +9236,18 @@ pub struct OpISub {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpISub {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpFSub` (opcode 131, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFSub {
@@ -7892,6 +9259,18 @@ pub struct OpFSub {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpFSub {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpIMul` (opcode 132, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7905,6 +9284,18 @@ pub struct OpIMul {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpIMul {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpFMul` (opcode 133, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFMul {
@@ -7916,6 +9307,18 @@ pub struct OpFMul {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpFMul {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpUDiv` (opcode 134, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7929,6 +9332,18 @@ pub struct OpUDiv {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpUDiv {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpSDiv` (opcode 135, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSDiv {
@@ -7940,6 +9355,18 @@ pub struct OpSDiv {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpSDiv {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpFDiv` (opcode 136, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7953,6 +9380,18 @@ pub struct OpFDiv {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpFDiv {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpUMod` (opcode 137, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUMod {
@@ -7964,6 +9403,18 @@ pub struct OpUMod {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpUMod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpSRem` (opcode 138, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -7977,6 +9428,18 @@ pub struct OpSRem {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpSRem {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpSMod` (opcode 139, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSMod {
@@ -7988,6 +9451,18 @@ pub struct OpSMod {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpSMod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpFRem` (opcode 140, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8001,6 +9476,18 @@ pub struct OpFRem {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpFRem {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpFMod` (opcode 141, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFMod {
@@ -8012,6 +9499,18 @@ pub struct OpFMod {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpFMod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpVectorTimesScalar` (opcode 142, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8025,6 +9524,18 @@ pub struct OpVectorTimesScalar {
     ///Scalar (`IdRef`).
     pub scalar: Id,
 }
+impl OpVectorTimesScalar {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector: Id, scalar: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector,
+            scalar,
+        }
+    }
+}
 ///`OpMatrixTimesScalar` (opcode 143, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpMatrixTimesScalar {
@@ -8036,6 +9547,18 @@ pub struct OpMatrixTimesScalar {
     pub matrix: Id,
     ///Scalar (`IdRef`).
     pub scalar: Id,
+}
+impl OpMatrixTimesScalar {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, matrix: Id, scalar: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            matrix,
+            scalar,
+        }
+    }
 }
 ///`OpVectorTimesMatrix` (opcode 144, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8049,6 +9572,18 @@ pub struct OpVectorTimesMatrix {
     ///Matrix (`IdRef`).
     pub matrix: Id,
 }
+impl OpVectorTimesMatrix {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector: Id, matrix: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector,
+            matrix,
+        }
+    }
+}
 ///`OpMatrixTimesVector` (opcode 145, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpMatrixTimesVector {
@@ -8060,6 +9595,18 @@ pub struct OpMatrixTimesVector {
     pub matrix: Id,
     ///Vector (`IdRef`).
     pub vector: Id,
+}
+impl OpMatrixTimesVector {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, matrix: Id, vector: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            matrix,
+            vector,
+        }
+    }
 }
 ///`OpMatrixTimesMatrix` (opcode 146, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8073,6 +9620,23 @@ pub struct OpMatrixTimesMatrix {
     ///RightMatrix (`IdRef`).
     pub right_matrix: Id,
 }
+impl OpMatrixTimesMatrix {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        left_matrix: Id,
+        right_matrix: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            left_matrix,
+            right_matrix,
+        }
+    }
+}
 ///`OpOuterProduct` (opcode 147, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpOuterProduct {
@@ -8084,6 +9648,18 @@ pub struct OpOuterProduct {
     pub vector_1: Id,
     ///Vector 2 (`IdRef`).
     pub vector_2: Id,
+}
+impl OpOuterProduct {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector_1: Id, vector_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector_1,
+            vector_2,
+        }
+    }
 }
 ///`OpDot` (opcode 148, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8097,6 +9673,18 @@ pub struct OpDot {
     ///Vector 2 (`IdRef`).
     pub vector_2: Id,
 }
+impl OpDot {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector_1: Id, vector_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector_1,
+            vector_2,
+        }
+    }
+}
 ///`OpIAddCarry` (opcode 149, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpIAddCarry {
@@ -8108,6 +9696,18 @@ pub struct OpIAddCarry {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpIAddCarry {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpISubBorrow` (opcode 150, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8121,6 +9721,18 @@ pub struct OpISubBorrow {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpISubBorrow {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpUMulExtended` (opcode 151, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUMulExtended {
@@ -8132,6 +9744,18 @@ pub struct OpUMulExtended {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpUMulExtended {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpSMulExtended` (opcode 152, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8145,6 +9769,18 @@ pub struct OpSMulExtended {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpSMulExtended {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpAny` (opcode 154, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAny {
@@ -8154,6 +9790,17 @@ pub struct OpAny {
     pub result_id: Id,
     ///Vector (`IdRef`).
     pub vector: Id,
+}
+impl OpAny {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector,
+        }
+    }
 }
 ///`OpAll` (opcode 155, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8165,6 +9812,17 @@ pub struct OpAll {
     ///Vector (`IdRef`).
     pub vector: Id,
 }
+impl OpAll {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector,
+        }
+    }
+}
 ///`OpIsNan` (opcode 156, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsNan {
@@ -8174,6 +9832,13 @@ pub struct OpIsNan {
     pub result_id: Id,
     ///x (`IdRef`).
     pub x: Id,
+}
+impl OpIsNan {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, x: Id) -> Self {
+        Self { result_type, result_id, x }
+    }
 }
 ///`OpIsInf` (opcode 157, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8185,6 +9850,13 @@ pub struct OpIsInf {
     ///x (`IdRef`).
     pub x: Id,
 }
+impl OpIsInf {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, x: Id) -> Self {
+        Self { result_type, result_id, x }
+    }
+}
 ///`OpIsFinite` (opcode 158, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsFinite {
@@ -8194,6 +9866,13 @@ pub struct OpIsFinite {
     pub result_id: Id,
     ///x (`IdRef`).
     pub x: Id,
+}
+impl OpIsFinite {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, x: Id) -> Self {
+        Self { result_type, result_id, x }
+    }
 }
 ///`OpIsNormal` (opcode 159, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8205,6 +9884,13 @@ pub struct OpIsNormal {
     ///x (`IdRef`).
     pub x: Id,
 }
+impl OpIsNormal {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, x: Id) -> Self {
+        Self { result_type, result_id, x }
+    }
+}
 ///`OpSignBitSet` (opcode 160, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSignBitSet {
@@ -8214,6 +9900,13 @@ pub struct OpSignBitSet {
     pub result_id: Id,
     ///x (`IdRef`).
     pub x: Id,
+}
+impl OpSignBitSet {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, x: Id) -> Self {
+        Self { result_type, result_id, x }
+    }
 }
 ///`OpLessOrGreater` (opcode 161, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8227,6 +9920,18 @@ pub struct OpLessOrGreater {
     ///y (`IdRef`).
     pub y: Id,
 }
+impl OpLessOrGreater {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, x: Id, y: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            x,
+            y,
+        }
+    }
+}
 ///`OpOrdered` (opcode 162, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpOrdered {
@@ -8238,6 +9943,18 @@ pub struct OpOrdered {
     pub x: Id,
     ///y (`IdRef`).
     pub y: Id,
+}
+impl OpOrdered {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, x: Id, y: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            x,
+            y,
+        }
+    }
 }
 ///`OpUnordered` (opcode 163, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8251,6 +9968,18 @@ pub struct OpUnordered {
     ///y (`IdRef`).
     pub y: Id,
 }
+impl OpUnordered {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, x: Id, y: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            x,
+            y,
+        }
+    }
+}
 ///`OpLogicalEqual` (opcode 164, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpLogicalEqual {
@@ -8262,6 +9991,18 @@ pub struct OpLogicalEqual {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpLogicalEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpLogicalNotEqual` (opcode 165, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8275,6 +10016,18 @@ pub struct OpLogicalNotEqual {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpLogicalNotEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpLogicalOr` (opcode 166, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpLogicalOr {
@@ -8286,6 +10039,18 @@ pub struct OpLogicalOr {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpLogicalOr {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpLogicalAnd` (opcode 167, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8299,6 +10064,18 @@ pub struct OpLogicalAnd {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpLogicalAnd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpLogicalNot` (opcode 168, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpLogicalNot {
@@ -8308,6 +10085,17 @@ pub struct OpLogicalNot {
     pub result_id: Id,
     ///Operand (`IdRef`).
     pub operand: Id,
+}
+impl OpLogicalNot {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
 }
 ///`OpSelect` (opcode 169, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8323,6 +10111,25 @@ pub struct OpSelect {
     ///Object 2 (`IdRef`).
     pub object_2: Id,
 }
+impl OpSelect {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        condition: Id,
+        object_1: Id,
+        object_2: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            condition,
+            object_1,
+            object_2,
+        }
+    }
+}
 ///`OpIEqual` (opcode 170, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpIEqual {
@@ -8334,6 +10141,18 @@ pub struct OpIEqual {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpIEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpINotEqual` (opcode 171, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8347,6 +10166,18 @@ pub struct OpINotEqual {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpINotEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpUGreaterThan` (opcode 172, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUGreaterThan {
@@ -8358,6 +10189,18 @@ pub struct OpUGreaterThan {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpUGreaterThan {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpSGreaterThan` (opcode 173, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8371,6 +10214,18 @@ pub struct OpSGreaterThan {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpSGreaterThan {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpUGreaterThanEqual` (opcode 174, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUGreaterThanEqual {
@@ -8382,6 +10237,18 @@ pub struct OpUGreaterThanEqual {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpUGreaterThanEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpSGreaterThanEqual` (opcode 175, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8395,6 +10262,18 @@ pub struct OpSGreaterThanEqual {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpSGreaterThanEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpULessThan` (opcode 176, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpULessThan {
@@ -8406,6 +10285,18 @@ pub struct OpULessThan {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpULessThan {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpSLessThan` (opcode 177, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8419,6 +10310,18 @@ pub struct OpSLessThan {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpSLessThan {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpULessThanEqual` (opcode 178, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpULessThanEqual {
@@ -8430,6 +10333,18 @@ pub struct OpULessThanEqual {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpULessThanEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpSLessThanEqual` (opcode 179, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8443,6 +10358,18 @@ pub struct OpSLessThanEqual {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpSLessThanEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpFOrdEqual` (opcode 180, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFOrdEqual {
@@ -8454,6 +10381,18 @@ pub struct OpFOrdEqual {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpFOrdEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpFUnordEqual` (opcode 181, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8467,6 +10406,18 @@ pub struct OpFUnordEqual {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpFUnordEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpFOrdNotEqual` (opcode 182, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFOrdNotEqual {
@@ -8478,6 +10429,18 @@ pub struct OpFOrdNotEqual {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpFOrdNotEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpFUnordNotEqual` (opcode 183, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8491,6 +10454,18 @@ pub struct OpFUnordNotEqual {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpFUnordNotEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpFOrdLessThan` (opcode 184, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFOrdLessThan {
@@ -8502,6 +10477,18 @@ pub struct OpFOrdLessThan {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpFOrdLessThan {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpFUnordLessThan` (opcode 185, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8515,6 +10502,18 @@ pub struct OpFUnordLessThan {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpFUnordLessThan {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpFOrdGreaterThan` (opcode 186, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFOrdGreaterThan {
@@ -8526,6 +10525,18 @@ pub struct OpFOrdGreaterThan {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpFOrdGreaterThan {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpFUnordGreaterThan` (opcode 187, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8539,6 +10550,18 @@ pub struct OpFUnordGreaterThan {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpFUnordGreaterThan {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpFOrdLessThanEqual` (opcode 188, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFOrdLessThanEqual {
@@ -8550,6 +10573,18 @@ pub struct OpFOrdLessThanEqual {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpFOrdLessThanEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpFUnordLessThanEqual` (opcode 189, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8563,6 +10598,18 @@ pub struct OpFUnordLessThanEqual {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpFUnordLessThanEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpFOrdGreaterThanEqual` (opcode 190, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFOrdGreaterThanEqual {
@@ -8574,6 +10621,18 @@ pub struct OpFOrdGreaterThanEqual {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpFOrdGreaterThanEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpFUnordGreaterThanEqual` (opcode 191, class Relational_and_Logical).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8587,6 +10646,18 @@ pub struct OpFUnordGreaterThanEqual {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpFUnordGreaterThanEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpShiftRightLogical` (opcode 194, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpShiftRightLogical {
@@ -8598,6 +10669,18 @@ pub struct OpShiftRightLogical {
     pub base: Id,
     ///Shift (`IdRef`).
     pub shift: Id,
+}
+impl OpShiftRightLogical {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id, shift: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+            shift,
+        }
+    }
 }
 ///`OpShiftRightArithmetic` (opcode 195, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8611,6 +10694,18 @@ pub struct OpShiftRightArithmetic {
     ///Shift (`IdRef`).
     pub shift: Id,
 }
+impl OpShiftRightArithmetic {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id, shift: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+            shift,
+        }
+    }
+}
 ///`OpShiftLeftLogical` (opcode 196, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpShiftLeftLogical {
@@ -8622,6 +10717,18 @@ pub struct OpShiftLeftLogical {
     pub base: Id,
     ///Shift (`IdRef`).
     pub shift: Id,
+}
+impl OpShiftLeftLogical {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id, shift: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+            shift,
+        }
+    }
 }
 ///`OpBitwiseOr` (opcode 197, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8635,6 +10742,18 @@ pub struct OpBitwiseOr {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpBitwiseOr {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpBitwiseXor` (opcode 198, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpBitwiseXor {
@@ -8646,6 +10765,18 @@ pub struct OpBitwiseXor {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpBitwiseXor {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpBitwiseAnd` (opcode 199, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8659,6 +10790,18 @@ pub struct OpBitwiseAnd {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpBitwiseAnd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpNot` (opcode 200, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpNot {
@@ -8668,6 +10811,17 @@ pub struct OpNot {
     pub result_id: Id,
     ///Operand (`IdRef`).
     pub operand: Id,
+}
+impl OpNot {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
 }
 ///`OpBitFieldInsert` (opcode 201, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8685,6 +10839,27 @@ pub struct OpBitFieldInsert {
     ///Count (`IdRef`).
     pub count: Id,
 }
+impl OpBitFieldInsert {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        base: Id,
+        insert: Id,
+        offset: Id,
+        count: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+            insert,
+            offset,
+            count,
+        }
+    }
+}
 ///`OpBitFieldSExtract` (opcode 202, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpBitFieldSExtract {
@@ -8698,6 +10873,19 @@ pub struct OpBitFieldSExtract {
     pub offset: Id,
     ///Count (`IdRef`).
     pub count: Id,
+}
+impl OpBitFieldSExtract {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id, offset: Id, count: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+            offset,
+            count,
+        }
+    }
 }
 ///`OpBitFieldUExtract` (opcode 203, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8713,6 +10901,19 @@ pub struct OpBitFieldUExtract {
     ///Count (`IdRef`).
     pub count: Id,
 }
+impl OpBitFieldUExtract {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id, offset: Id, count: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+            offset,
+            count,
+        }
+    }
+}
 ///`OpBitReverse` (opcode 204, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpBitReverse {
@@ -8722,6 +10923,17 @@ pub struct OpBitReverse {
     pub result_id: Id,
     ///Base (`IdRef`).
     pub base: Id,
+}
+impl OpBitReverse {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+        }
+    }
 }
 ///`OpBitCount` (opcode 205, class Bit).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8733,6 +10945,17 @@ pub struct OpBitCount {
     ///Base (`IdRef`).
     pub base: Id,
 }
+impl OpBitCount {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, base: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            base,
+        }
+    }
+}
 ///`OpDPdx` (opcode 207, class Derivative).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpDPdx {
@@ -8742,6 +10965,13 @@ pub struct OpDPdx {
     pub result_id: Id,
     ///P (`IdRef`).
     pub p: Id,
+}
+impl OpDPdx {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, p: Id) -> Self {
+        Self { result_type, result_id, p }
+    }
 }
 ///`OpDPdy` (opcode 208, class Derivative).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8753,6 +10983,13 @@ pub struct OpDPdy {
     ///P (`IdRef`).
     pub p: Id,
 }
+impl OpDPdy {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, p: Id) -> Self {
+        Self { result_type, result_id, p }
+    }
+}
 ///`OpFwidth` (opcode 209, class Derivative).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFwidth {
@@ -8762,6 +10999,13 @@ pub struct OpFwidth {
     pub result_id: Id,
     ///P (`IdRef`).
     pub p: Id,
+}
+impl OpFwidth {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, p: Id) -> Self {
+        Self { result_type, result_id, p }
+    }
 }
 ///`OpDPdxFine` (opcode 210, class Derivative).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8773,6 +11017,13 @@ pub struct OpDPdxFine {
     ///P (`IdRef`).
     pub p: Id,
 }
+impl OpDPdxFine {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, p: Id) -> Self {
+        Self { result_type, result_id, p }
+    }
+}
 ///`OpDPdyFine` (opcode 211, class Derivative).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpDPdyFine {
@@ -8782,6 +11033,13 @@ pub struct OpDPdyFine {
     pub result_id: Id,
     ///P (`IdRef`).
     pub p: Id,
+}
+impl OpDPdyFine {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, p: Id) -> Self {
+        Self { result_type, result_id, p }
+    }
 }
 ///`OpFwidthFine` (opcode 212, class Derivative).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8793,6 +11051,13 @@ pub struct OpFwidthFine {
     ///P (`IdRef`).
     pub p: Id,
 }
+impl OpFwidthFine {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, p: Id) -> Self {
+        Self { result_type, result_id, p }
+    }
+}
 ///`OpDPdxCoarse` (opcode 213, class Derivative).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpDPdxCoarse {
@@ -8802,6 +11067,13 @@ pub struct OpDPdxCoarse {
     pub result_id: Id,
     ///P (`IdRef`).
     pub p: Id,
+}
+impl OpDPdxCoarse {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, p: Id) -> Self {
+        Self { result_type, result_id, p }
+    }
 }
 ///`OpDPdyCoarse` (opcode 214, class Derivative).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8813,6 +11085,13 @@ pub struct OpDPdyCoarse {
     ///P (`IdRef`).
     pub p: Id,
 }
+impl OpDPdyCoarse {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, p: Id) -> Self {
+        Self { result_type, result_id, p }
+    }
+}
 ///`OpFwidthCoarse` (opcode 215, class Derivative).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFwidthCoarse {
@@ -8823,23 +11102,58 @@ pub struct OpFwidthCoarse {
     ///P (`IdRef`).
     pub p: Id,
 }
+impl OpFwidthCoarse {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, p: Id) -> Self {
+        Self { result_type, result_id, p }
+    }
+}
 ///`OpEmitVertex` (opcode 218, class Primitive).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpEmitVertex {}
+impl OpEmitVertex {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpEndPrimitive` (opcode 219, class Primitive).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpEndPrimitive {}
+impl OpEndPrimitive {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpEmitStreamVertex` (opcode 220, class Primitive).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpEmitStreamVertex {
     ///Stream (`IdRef`).
     pub stream: Id,
 }
+impl OpEmitStreamVertex {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(stream: Id) -> Self {
+        Self { stream }
+    }
+}
 ///`OpEndStreamPrimitive` (opcode 221, class Primitive).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpEndStreamPrimitive {
     ///Stream (`IdRef`).
     pub stream: Id,
+}
+impl OpEndStreamPrimitive {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(stream: Id) -> Self {
+        Self { stream }
+    }
 }
 ///`OpControlBarrier` (opcode 224, class Barrier).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8851,6 +11165,17 @@ pub struct OpControlBarrier {
     ///Semantics (`IdMemorySemantics`).
     pub semantics: Id,
 }
+impl OpControlBarrier {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(execution: Id, memory: Id, semantics: Id) -> Self {
+        Self {
+            execution,
+            memory,
+            semantics,
+        }
+    }
+}
 ///`OpMemoryBarrier` (opcode 225, class Barrier).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpMemoryBarrier {
@@ -8858,6 +11183,13 @@ pub struct OpMemoryBarrier {
     pub memory: Id,
     ///Semantics (`IdMemorySemantics`).
     pub semantics: Id,
+}
+impl OpMemoryBarrier {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(memory: Id, semantics: Id) -> Self {
+        Self { memory, semantics }
+    }
 }
 ///`OpAtomicLoad` (opcode 227, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8873,6 +11205,25 @@ pub struct OpAtomicLoad {
     ///Semantics (`IdMemorySemantics`).
     pub semantics: Id,
 }
+impl OpAtomicLoad {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+        }
+    }
+}
 ///`OpAtomicStore` (opcode 228, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicStore {
@@ -8884,6 +11235,18 @@ pub struct OpAtomicStore {
     pub semantics: Id,
     ///Value (`IdRef`).
     pub value: Id,
+}
+impl OpAtomicStore {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(pointer: Id, memory: Id, semantics: Id, value: Id) -> Self {
+        Self {
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
 }
 ///`OpAtomicExchange` (opcode 229, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8900,6 +11263,27 @@ pub struct OpAtomicExchange {
     pub semantics: Id,
     ///Value (`IdRef`).
     pub value: Id,
+}
+impl OpAtomicExchange {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
 }
 ///`OpAtomicCompareExchange` (opcode 230, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8921,6 +11305,31 @@ pub struct OpAtomicCompareExchange {
     ///Comparator (`IdRef`).
     pub comparator: Id,
 }
+impl OpAtomicCompareExchange {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        equal: Id,
+        unequal: Id,
+        value: Id,
+        comparator: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            equal,
+            unequal,
+            value,
+            comparator,
+        }
+    }
+}
 ///`OpAtomicCompareExchangeWeak` (opcode 231, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicCompareExchangeWeak {
@@ -8941,6 +11350,31 @@ pub struct OpAtomicCompareExchangeWeak {
     ///Comparator (`IdRef`).
     pub comparator: Id,
 }
+impl OpAtomicCompareExchangeWeak {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        equal: Id,
+        unequal: Id,
+        value: Id,
+        comparator: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            equal,
+            unequal,
+            value,
+            comparator,
+        }
+    }
+}
 ///`OpAtomicIIncrement` (opcode 232, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicIIncrement {
@@ -8955,6 +11389,25 @@ pub struct OpAtomicIIncrement {
     ///Semantics (`IdMemorySemantics`).
     pub semantics: Id,
 }
+impl OpAtomicIIncrement {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+        }
+    }
+}
 ///`OpAtomicIDecrement` (opcode 233, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicIDecrement {
@@ -8968,6 +11421,25 @@ pub struct OpAtomicIDecrement {
     pub memory: Id,
     ///Semantics (`IdMemorySemantics`).
     pub semantics: Id,
+}
+impl OpAtomicIDecrement {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+        }
+    }
 }
 ///`OpAtomicIAdd` (opcode 234, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -8985,6 +11457,27 @@ pub struct OpAtomicIAdd {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpAtomicIAdd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
+}
 ///`OpAtomicISub` (opcode 235, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicISub {
@@ -9000,6 +11493,27 @@ pub struct OpAtomicISub {
     pub semantics: Id,
     ///Value (`IdRef`).
     pub value: Id,
+}
+impl OpAtomicISub {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
 }
 ///`OpAtomicSMin` (opcode 236, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9017,6 +11531,27 @@ pub struct OpAtomicSMin {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpAtomicSMin {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
+}
 ///`OpAtomicUMin` (opcode 237, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicUMin {
@@ -9032,6 +11567,27 @@ pub struct OpAtomicUMin {
     pub semantics: Id,
     ///Value (`IdRef`).
     pub value: Id,
+}
+impl OpAtomicUMin {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
 }
 ///`OpAtomicSMax` (opcode 238, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9049,6 +11605,27 @@ pub struct OpAtomicSMax {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpAtomicSMax {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
+}
 ///`OpAtomicUMax` (opcode 239, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicUMax {
@@ -9064,6 +11641,27 @@ pub struct OpAtomicUMax {
     pub semantics: Id,
     ///Value (`IdRef`).
     pub value: Id,
+}
+impl OpAtomicUMax {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
 }
 ///`OpAtomicAnd` (opcode 240, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9081,6 +11679,27 @@ pub struct OpAtomicAnd {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpAtomicAnd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
+}
 ///`OpAtomicOr` (opcode 241, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicOr {
@@ -9096,6 +11715,27 @@ pub struct OpAtomicOr {
     pub semantics: Id,
     ///Value (`IdRef`).
     pub value: Id,
+}
+impl OpAtomicOr {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
 }
 ///`OpAtomicXor` (opcode 242, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9113,6 +11753,27 @@ pub struct OpAtomicXor {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpAtomicXor {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
+}
 ///`OpPhi` (opcode 245, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpPhi {
@@ -9122,6 +11783,17 @@ pub struct OpPhi {
     pub result_id: Id,
     ///Variable, Parent, ... (`PairIdRefIdRef`).
     pub variables: Vec<(Id, Id)>,
+}
+impl OpPhi {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            variables: Vec::new(),
+        }
+    }
 }
 ///`OpLoopMerge` (opcode 246, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9133,6 +11805,21 @@ pub struct OpLoopMerge {
     ///`LoopControl`.
     pub loop_control: LoopControlArgs,
 }
+impl OpLoopMerge {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        merge_block: Id,
+        continue_target: Id,
+        loop_control: LoopControlArgs,
+    ) -> Self {
+        Self {
+            merge_block,
+            continue_target,
+            loop_control,
+        }
+    }
+}
 ///`OpSelectionMerge` (opcode 247, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSelectionMerge {
@@ -9141,17 +11828,41 @@ pub struct OpSelectionMerge {
     ///`SelectionControl`.
     pub selection_control: SelectionControl,
 }
+impl OpSelectionMerge {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(merge_block: Id, selection_control: SelectionControl) -> Self {
+        Self {
+            merge_block,
+            selection_control,
+        }
+    }
+}
 ///`OpLabel` (opcode 248, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpLabel {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpLabel {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
+}
 ///`OpBranch` (opcode 249, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpBranch {
     ///Target Label (`IdRef`).
     pub target_label: Id,
+}
+impl OpBranch {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(target_label: Id) -> Self {
+        Self { target_label }
+    }
 }
 ///`OpBranchConditional` (opcode 250, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9165,6 +11876,18 @@ pub struct OpBranchConditional {
     ///Branch weights (`LiteralInteger`).
     pub branch_weights: Vec<u32>,
 }
+impl OpBranchConditional {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(condition: Id, true_label: Id, false_label: Id) -> Self {
+        Self {
+            condition,
+            true_label,
+            false_label,
+            branch_weights: Vec::new(),
+        }
+    }
+}
 ///`OpSwitch` (opcode 251, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSwitch {
@@ -9175,21 +11898,60 @@ pub struct OpSwitch {
     ///Target (`PairLiteralIntegerIdRef`).
     pub targets: Vec<(LiteralNumber, Id)>,
 }
+impl OpSwitch {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(selector: Id, default: Id) -> Self {
+        Self {
+            selector,
+            default,
+            targets: Vec::new(),
+        }
+    }
+}
 ///`OpKill` (opcode 252, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpKill {}
+impl OpKill {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpReturn` (opcode 253, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpReturn {}
+impl OpReturn {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpReturnValue` (opcode 254, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpReturnValue {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpReturnValue {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(value: Id) -> Self {
+        Self { value }
+    }
+}
 ///`OpUnreachable` (opcode 255, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUnreachable {}
+impl OpUnreachable {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpLifetimeStart` (opcode 256, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpLifetimeStart {
@@ -9198,6 +11960,13 @@ pub struct OpLifetimeStart {
     ///Size (`LiteralInteger`).
     pub size: u32,
 }
+impl OpLifetimeStart {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(pointer: Id, size: u32) -> Self {
+        Self { pointer, size }
+    }
+}
 ///`OpLifetimeStop` (opcode 257, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpLifetimeStop {
@@ -9205,6 +11974,13 @@ pub struct OpLifetimeStop {
     pub pointer: Id,
     ///Size (`LiteralInteger`).
     pub size: u32,
+}
+impl OpLifetimeStop {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(pointer: Id, size: u32) -> Self {
+        Self { pointer, size }
+    }
 }
 ///`OpGroupAsyncCopy` (opcode 259, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9226,6 +12002,31 @@ pub struct OpGroupAsyncCopy {
     ///Event (`IdRef`).
     pub event: Id,
 }
+impl OpGroupAsyncCopy {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        destination: Id,
+        source: Id,
+        num_elements: Id,
+        stride: Id,
+        event: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            destination,
+            source,
+            num_elements,
+            stride,
+            event,
+        }
+    }
+}
 ///`OpGroupWaitEvents` (opcode 260, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupWaitEvents {
@@ -9235,6 +12036,17 @@ pub struct OpGroupWaitEvents {
     pub num_events: Id,
     ///Events List (`IdRef`).
     pub events_list: Id,
+}
+impl OpGroupWaitEvents {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(execution: Id, num_events: Id, events_list: Id) -> Self {
+        Self {
+            execution,
+            num_events,
+            events_list,
+        }
+    }
 }
 ///`OpGroupAll` (opcode 261, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9248,6 +12060,18 @@ pub struct OpGroupAll {
     ///Predicate (`IdRef`).
     pub predicate: Id,
 }
+impl OpGroupAll {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id, predicate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            predicate,
+        }
+    }
+}
 ///`OpGroupAny` (opcode 262, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupAny {
@@ -9259,6 +12083,18 @@ pub struct OpGroupAny {
     pub execution: Id,
     ///Predicate (`IdRef`).
     pub predicate: Id,
+}
+impl OpGroupAny {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id, predicate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            predicate,
+        }
+    }
 }
 ///`OpGroupBroadcast` (opcode 263, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9274,6 +12110,25 @@ pub struct OpGroupBroadcast {
     ///LocalId (`IdRef`).
     pub local_id: Id,
 }
+impl OpGroupBroadcast {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        value: Id,
+        local_id: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+            local_id,
+        }
+    }
+}
 ///`OpGroupIAdd` (opcode 264, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupIAdd {
@@ -9287,6 +12142,25 @@ pub struct OpGroupIAdd {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupIAdd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 ///`OpGroupFAdd` (opcode 265, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9302,6 +12176,25 @@ pub struct OpGroupFAdd {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupFAdd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupFMin` (opcode 266, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupFMin {
@@ -9315,6 +12208,25 @@ pub struct OpGroupFMin {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupFMin {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 ///`OpGroupUMin` (opcode 267, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9330,6 +12242,25 @@ pub struct OpGroupUMin {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupUMin {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupSMin` (opcode 268, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupSMin {
@@ -9343,6 +12274,25 @@ pub struct OpGroupSMin {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupSMin {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 ///`OpGroupFMax` (opcode 269, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9358,6 +12308,25 @@ pub struct OpGroupFMax {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupFMax {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupUMax` (opcode 270, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupUMax {
@@ -9372,6 +12341,25 @@ pub struct OpGroupUMax {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupUMax {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupSMax` (opcode 271, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupSMax {
@@ -9385,6 +12373,25 @@ pub struct OpGroupSMax {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupSMax {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 ///`OpReadPipe` (opcode 274, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9402,6 +12409,27 @@ pub struct OpReadPipe {
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
 }
+impl OpReadPipe {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pipe: Id,
+        pointer: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pipe,
+            pointer,
+            packet_size,
+            packet_alignment,
+        }
+    }
+}
 ///`OpWritePipe` (opcode 275, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpWritePipe {
@@ -9417,6 +12445,27 @@ pub struct OpWritePipe {
     pub packet_size: Id,
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
+}
+impl OpWritePipe {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pipe: Id,
+        pointer: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pipe,
+            pointer,
+            packet_size,
+            packet_alignment,
+        }
+    }
 }
 ///`OpReservedReadPipe` (opcode 276, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9438,6 +12487,31 @@ pub struct OpReservedReadPipe {
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
 }
+impl OpReservedReadPipe {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pipe: Id,
+        reserve_id: Id,
+        index: Id,
+        pointer: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pipe,
+            reserve_id,
+            index,
+            pointer,
+            packet_size,
+            packet_alignment,
+        }
+    }
+}
 ///`OpReservedWritePipe` (opcode 277, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpReservedWritePipe {
@@ -9458,6 +12532,31 @@ pub struct OpReservedWritePipe {
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
 }
+impl OpReservedWritePipe {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pipe: Id,
+        reserve_id: Id,
+        index: Id,
+        pointer: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pipe,
+            reserve_id,
+            index,
+            pointer,
+            packet_size,
+            packet_alignment,
+        }
+    }
+}
 ///`OpReserveReadPipePackets` (opcode 278, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpReserveReadPipePackets {
@@ -9473,6 +12572,27 @@ pub struct OpReserveReadPipePackets {
     pub packet_size: Id,
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
+}
+impl OpReserveReadPipePackets {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pipe: Id,
+        num_packets: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pipe,
+            num_packets,
+            packet_size,
+            packet_alignment,
+        }
+    }
 }
 ///`OpReserveWritePipePackets` (opcode 279, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9490,6 +12610,27 @@ pub struct OpReserveWritePipePackets {
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
 }
+impl OpReserveWritePipePackets {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pipe: Id,
+        num_packets: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pipe,
+            num_packets,
+            packet_size,
+            packet_alignment,
+        }
+    }
+}
 ///`OpCommitReadPipe` (opcode 280, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpCommitReadPipe {
@@ -9501,6 +12642,18 @@ pub struct OpCommitReadPipe {
     pub packet_size: Id,
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
+}
+impl OpCommitReadPipe {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(pipe: Id, reserve_id: Id, packet_size: Id, packet_alignment: Id) -> Self {
+        Self {
+            pipe,
+            reserve_id,
+            packet_size,
+            packet_alignment,
+        }
+    }
 }
 ///`OpCommitWritePipe` (opcode 281, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9514,6 +12667,18 @@ pub struct OpCommitWritePipe {
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
 }
+impl OpCommitWritePipe {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(pipe: Id, reserve_id: Id, packet_size: Id, packet_alignment: Id) -> Self {
+        Self {
+            pipe,
+            reserve_id,
+            packet_size,
+            packet_alignment,
+        }
+    }
+}
 ///`OpIsValidReserveId` (opcode 282, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsValidReserveId {
@@ -9523,6 +12688,17 @@ pub struct OpIsValidReserveId {
     pub result_id: Id,
     ///Reserve Id (`IdRef`).
     pub reserve_id: Id,
+}
+impl OpIsValidReserveId {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, reserve_id: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            reserve_id,
+        }
+    }
 }
 ///`OpGetNumPipePackets` (opcode 283, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9538,6 +12714,25 @@ pub struct OpGetNumPipePackets {
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
 }
+impl OpGetNumPipePackets {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pipe: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pipe,
+            packet_size,
+            packet_alignment,
+        }
+    }
+}
 ///`OpGetMaxPipePackets` (opcode 284, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGetMaxPipePackets {
@@ -9551,6 +12746,25 @@ pub struct OpGetMaxPipePackets {
     pub packet_size: Id,
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
+}
+impl OpGetMaxPipePackets {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pipe: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pipe,
+            packet_size,
+            packet_alignment,
+        }
+    }
 }
 ///`OpGroupReserveReadPipePackets` (opcode 285, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9570,6 +12784,29 @@ pub struct OpGroupReserveReadPipePackets {
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
 }
+impl OpGroupReserveReadPipePackets {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        pipe: Id,
+        num_packets: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            pipe,
+            num_packets,
+            packet_size,
+            packet_alignment,
+        }
+    }
+}
 ///`OpGroupReserveWritePipePackets` (opcode 286, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupReserveWritePipePackets {
@@ -9588,6 +12825,29 @@ pub struct OpGroupReserveWritePipePackets {
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
 }
+impl OpGroupReserveWritePipePackets {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        pipe: Id,
+        num_packets: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            pipe,
+            num_packets,
+            packet_size,
+            packet_alignment,
+        }
+    }
+}
 ///`OpGroupCommitReadPipe` (opcode 287, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupCommitReadPipe {
@@ -9602,6 +12862,25 @@ pub struct OpGroupCommitReadPipe {
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
 }
+impl OpGroupCommitReadPipe {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        execution: Id,
+        pipe: Id,
+        reserve_id: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            execution,
+            pipe,
+            reserve_id,
+            packet_size,
+            packet_alignment,
+        }
+    }
+}
 ///`OpGroupCommitWritePipe` (opcode 288, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupCommitWritePipe {
@@ -9615,6 +12894,25 @@ pub struct OpGroupCommitWritePipe {
     pub packet_size: Id,
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
+}
+impl OpGroupCommitWritePipe {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        execution: Id,
+        pipe: Id,
+        reserve_id: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            execution,
+            pipe,
+            reserve_id,
+            packet_size,
+            packet_alignment,
+        }
+    }
 }
 ///`OpEnqueueMarker` (opcode 291, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9631,6 +12929,27 @@ pub struct OpEnqueueMarker {
     pub wait_events: Id,
     ///Ret Event (`IdRef`).
     pub ret_event: Id,
+}
+impl OpEnqueueMarker {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        queue: Id,
+        num_events: Id,
+        wait_events: Id,
+        ret_event: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            queue,
+            num_events,
+            wait_events,
+            ret_event,
+        }
+    }
 }
 ///`OpEnqueueKernel` (opcode 292, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9662,6 +12981,40 @@ pub struct OpEnqueueKernel {
     ///Local Size (`IdRef`).
     pub local_sizes: Vec<Id>,
 }
+impl OpEnqueueKernel {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        queue: Id,
+        flags: Id,
+        nd_range: Id,
+        num_events: Id,
+        wait_events: Id,
+        ret_event: Id,
+        invoke: Id,
+        param: Id,
+        param_size: Id,
+        param_align: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            queue,
+            flags,
+            nd_range,
+            num_events,
+            wait_events,
+            ret_event,
+            invoke,
+            param,
+            param_size,
+            param_align,
+            local_sizes: Vec::new(),
+        }
+    }
+}
 ///`OpGetKernelNDrangeSubGroupCount` (opcode 293, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGetKernelNDrangeSubGroupCount {
@@ -9679,6 +13032,29 @@ pub struct OpGetKernelNDrangeSubGroupCount {
     pub param_size: Id,
     ///Param Align (`IdRef`).
     pub param_align: Id,
+}
+impl OpGetKernelNDrangeSubGroupCount {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        nd_range: Id,
+        invoke: Id,
+        param: Id,
+        param_size: Id,
+        param_align: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            nd_range,
+            invoke,
+            param,
+            param_size,
+            param_align,
+        }
+    }
 }
 ///`OpGetKernelNDrangeMaxSubGroupSize` (opcode 294, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9698,6 +13074,29 @@ pub struct OpGetKernelNDrangeMaxSubGroupSize {
     ///Param Align (`IdRef`).
     pub param_align: Id,
 }
+impl OpGetKernelNDrangeMaxSubGroupSize {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        nd_range: Id,
+        invoke: Id,
+        param: Id,
+        param_size: Id,
+        param_align: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            nd_range,
+            invoke,
+            param,
+            param_size,
+            param_align,
+        }
+    }
+}
 ///`OpGetKernelWorkGroupSize` (opcode 295, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGetKernelWorkGroupSize {
@@ -9713,6 +13112,27 @@ pub struct OpGetKernelWorkGroupSize {
     pub param_size: Id,
     ///Param Align (`IdRef`).
     pub param_align: Id,
+}
+impl OpGetKernelWorkGroupSize {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        invoke: Id,
+        param: Id,
+        param_size: Id,
+        param_align: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            invoke,
+            param,
+            param_size,
+            param_align,
+        }
+    }
 }
 ///`OpGetKernelPreferredWorkGroupSizeMultiple` (opcode 296, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9730,17 +13150,52 @@ pub struct OpGetKernelPreferredWorkGroupSizeMultiple {
     ///Param Align (`IdRef`).
     pub param_align: Id,
 }
+impl OpGetKernelPreferredWorkGroupSizeMultiple {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        invoke: Id,
+        param: Id,
+        param_size: Id,
+        param_align: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            invoke,
+            param,
+            param_size,
+            param_align,
+        }
+    }
+}
 ///`OpRetainEvent` (opcode 297, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRetainEvent {
     ///Event (`IdRef`).
     pub event: Id,
 }
+impl OpRetainEvent {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(event: Id) -> Self {
+        Self { event }
+    }
+}
 ///`OpReleaseEvent` (opcode 298, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpReleaseEvent {
     ///Event (`IdRef`).
     pub event: Id,
+}
+impl OpReleaseEvent {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(event: Id) -> Self {
+        Self { event }
+    }
 }
 ///`OpCreateUserEvent` (opcode 299, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9749,6 +13204,13 @@ pub struct OpCreateUserEvent {
     pub result_type: Id,
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpCreateUserEvent {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
 }
 ///`OpIsValidEvent` (opcode 300, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9760,6 +13222,17 @@ pub struct OpIsValidEvent {
     ///Event (`IdRef`).
     pub event: Id,
 }
+impl OpIsValidEvent {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, event: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            event,
+        }
+    }
+}
 ///`OpSetUserEventStatus` (opcode 301, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSetUserEventStatus {
@@ -9767,6 +13240,13 @@ pub struct OpSetUserEventStatus {
     pub event: Id,
     ///Status (`IdRef`).
     pub status: Id,
+}
+impl OpSetUserEventStatus {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(event: Id, status: Id) -> Self {
+        Self { event, status }
+    }
 }
 ///`OpCaptureEventProfilingInfo` (opcode 302, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9778,6 +13258,17 @@ pub struct OpCaptureEventProfilingInfo {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpCaptureEventProfilingInfo {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(event: Id, profiling_info: Id, value: Id) -> Self {
+        Self {
+            event,
+            profiling_info,
+            value,
+        }
+    }
+}
 ///`OpGetDefaultQueue` (opcode 303, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGetDefaultQueue {
@@ -9785,6 +13276,13 @@ pub struct OpGetDefaultQueue {
     pub result_type: Id,
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpGetDefaultQueue {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
 }
 ///`OpBuildNDRange` (opcode 304, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9800,6 +13298,25 @@ pub struct OpBuildNDRange {
     ///GlobalWorkOffset (`IdRef`).
     pub global_work_offset: Id,
 }
+impl OpBuildNDRange {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        global_work_size: Id,
+        local_work_size: Id,
+        global_work_offset: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            global_work_size,
+            local_work_size,
+            global_work_offset,
+        }
+    }
+}
 ///`OpImageSparseSampleImplicitLod` (opcode 305, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSparseSampleImplicitLod {
@@ -9814,6 +13331,24 @@ pub struct OpImageSparseSampleImplicitLod {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSparseSampleImplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageSparseSampleExplicitLod` (opcode 306, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSparseSampleExplicitLod {
@@ -9827,6 +13362,25 @@ pub struct OpImageSparseSampleExplicitLod {
     pub coordinate: Id,
     ///`ImageOperands`.
     pub image_operands: ImageOperandsArgs,
+}
+impl OpImageSparseSampleExplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        image_operands: ImageOperandsArgs,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            image_operands,
+        }
+    }
 }
 ///`OpImageSparseSampleDrefImplicitLod` (opcode 307, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9844,6 +13398,26 @@ pub struct OpImageSparseSampleDrefImplicitLod {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSparseSampleDrefImplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        d_ref: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            d_ref,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageSparseSampleDrefExplicitLod` (opcode 308, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSparseSampleDrefExplicitLod {
@@ -9860,6 +13434,27 @@ pub struct OpImageSparseSampleDrefExplicitLod {
     ///`ImageOperands`.
     pub image_operands: ImageOperandsArgs,
 }
+impl OpImageSparseSampleDrefExplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        d_ref: Id,
+        image_operands: ImageOperandsArgs,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            d_ref,
+            image_operands,
+        }
+    }
+}
 ///`OpImageSparseSampleProjImplicitLod` (opcode 309, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSparseSampleProjImplicitLod {
@@ -9874,6 +13469,24 @@ pub struct OpImageSparseSampleProjImplicitLod {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSparseSampleProjImplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageSparseSampleProjExplicitLod` (opcode 310, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSparseSampleProjExplicitLod {
@@ -9887,6 +13500,25 @@ pub struct OpImageSparseSampleProjExplicitLod {
     pub coordinate: Id,
     ///`ImageOperands`.
     pub image_operands: ImageOperandsArgs,
+}
+impl OpImageSparseSampleProjExplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        image_operands: ImageOperandsArgs,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            image_operands,
+        }
+    }
 }
 ///`OpImageSparseSampleProjDrefImplicitLod` (opcode 311, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9904,6 +13536,26 @@ pub struct OpImageSparseSampleProjDrefImplicitLod {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSparseSampleProjDrefImplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        d_ref: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            d_ref,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageSparseSampleProjDrefExplicitLod` (opcode 312, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSparseSampleProjDrefExplicitLod {
@@ -9920,6 +13572,27 @@ pub struct OpImageSparseSampleProjDrefExplicitLod {
     ///`ImageOperands`.
     pub image_operands: ImageOperandsArgs,
 }
+impl OpImageSparseSampleProjDrefExplicitLod {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        d_ref: Id,
+        image_operands: ImageOperandsArgs,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            d_ref,
+            image_operands,
+        }
+    }
+}
 ///`OpImageSparseFetch` (opcode 313, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSparseFetch {
@@ -9933,6 +13606,19 @@ pub struct OpImageSparseFetch {
     pub coordinate: Id,
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
+}
+impl OpImageSparseFetch {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id, coordinate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            coordinate,
+            image_operands: None,
+        }
+    }
 }
 ///`OpImageSparseGather` (opcode 314, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -9950,6 +13636,26 @@ pub struct OpImageSparseGather {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSparseGather {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        component: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            component,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageSparseDrefGather` (opcode 315, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSparseDrefGather {
@@ -9966,6 +13672,26 @@ pub struct OpImageSparseDrefGather {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSparseDrefGather {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        d_ref: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            d_ref,
+            image_operands: None,
+        }
+    }
+}
 ///`OpImageSparseTexelsResident` (opcode 316, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpImageSparseTexelsResident {
@@ -9976,9 +13702,27 @@ pub struct OpImageSparseTexelsResident {
     ///Resident Code (`IdRef`).
     pub resident_code: Id,
 }
+impl OpImageSparseTexelsResident {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, resident_code: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            resident_code,
+        }
+    }
+}
 ///`OpNoLine` (opcode 317, class Debug).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpNoLine {}
+impl OpNoLine {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpAtomicFlagTestAndSet` (opcode 318, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicFlagTestAndSet {
@@ -9993,6 +13737,25 @@ pub struct OpAtomicFlagTestAndSet {
     ///Semantics (`IdMemorySemantics`).
     pub semantics: Id,
 }
+impl OpAtomicFlagTestAndSet {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+        }
+    }
+}
 ///`OpAtomicFlagClear` (opcode 319, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicFlagClear {
@@ -10002,6 +13765,13 @@ pub struct OpAtomicFlagClear {
     pub memory: Id,
     ///Semantics (`IdMemorySemantics`).
     pub semantics: Id,
+}
+impl OpAtomicFlagClear {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(pointer: Id, memory: Id, semantics: Id) -> Self {
+        Self { pointer, memory, semantics }
+    }
 }
 ///`OpImageSparseRead` (opcode 320, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10017,6 +13787,19 @@ pub struct OpImageSparseRead {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSparseRead {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id, coordinate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            coordinate,
+            image_operands: None,
+        }
+    }
+}
 ///`OpSizeOf` (opcode 321, class Miscellaneous).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSizeOf {
@@ -10027,11 +13810,29 @@ pub struct OpSizeOf {
     ///Pointer (`IdRef`).
     pub pointer: Id,
 }
+impl OpSizeOf {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, pointer: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+        }
+    }
+}
 ///`OpTypePipeStorage` (opcode 322, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypePipeStorage {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypePipeStorage {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpConstantPipeStorage` (opcode 323, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10047,6 +13848,25 @@ pub struct OpConstantPipeStorage {
     ///Capacity (`LiteralInteger`).
     pub capacity: u32,
 }
+impl OpConstantPipeStorage {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        packet_size: u32,
+        packet_alignment: u32,
+        capacity: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            packet_size,
+            packet_alignment,
+            capacity,
+        }
+    }
+}
 ///`OpCreatePipeFromPipeStorage` (opcode 324, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpCreatePipeFromPipeStorage {
@@ -10056,6 +13876,17 @@ pub struct OpCreatePipeFromPipeStorage {
     pub result_id: Id,
     ///Pipe Storage (`IdRef`).
     pub pipe_storage: Id,
+}
+impl OpCreatePipeFromPipeStorage {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, pipe_storage: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pipe_storage,
+        }
+    }
 }
 ///`OpGetKernelLocalSizeForSubgroupCount` (opcode 325, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10075,6 +13906,29 @@ pub struct OpGetKernelLocalSizeForSubgroupCount {
     ///Param Align (`IdRef`).
     pub param_align: Id,
 }
+impl OpGetKernelLocalSizeForSubgroupCount {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        subgroup_count: Id,
+        invoke: Id,
+        param: Id,
+        param_size: Id,
+        param_align: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            subgroup_count,
+            invoke,
+            param,
+            param_size,
+            param_align,
+        }
+    }
+}
 ///`OpGetKernelMaxNumSubgroups` (opcode 326, class Device-Side_Enqueue).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGetKernelMaxNumSubgroups {
@@ -10091,11 +13945,39 @@ pub struct OpGetKernelMaxNumSubgroups {
     ///Param Align (`IdRef`).
     pub param_align: Id,
 }
+impl OpGetKernelMaxNumSubgroups {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        invoke: Id,
+        param: Id,
+        param_size: Id,
+        param_align: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            invoke,
+            param,
+            param_size,
+            param_align,
+        }
+    }
+}
 ///`OpTypeNamedBarrier` (opcode 327, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeNamedBarrier {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeNamedBarrier {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpNamedBarrierInitialize` (opcode 328, class Barrier).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10107,6 +13989,17 @@ pub struct OpNamedBarrierInitialize {
     ///Subgroup Count (`IdRef`).
     pub subgroup_count: Id,
 }
+impl OpNamedBarrierInitialize {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, subgroup_count: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            subgroup_count,
+        }
+    }
+}
 ///`OpMemoryNamedBarrier` (opcode 329, class Barrier).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpMemoryNamedBarrier {
@@ -10117,11 +14010,29 @@ pub struct OpMemoryNamedBarrier {
     ///Semantics (`IdMemorySemantics`).
     pub semantics: Id,
 }
+impl OpMemoryNamedBarrier {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(named_barrier: Id, memory: Id, semantics: Id) -> Self {
+        Self {
+            named_barrier,
+            memory,
+            semantics,
+        }
+    }
+}
 ///`OpModuleProcessed` (opcode 330, class Debug).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpModuleProcessed {
     ///Process (`LiteralString`).
     pub process: String,
+}
+impl OpModuleProcessed {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(process: String) -> Self {
+        Self { process }
+    }
 }
 ///`OpExecutionModeId` (opcode 331, class Mode-Setting).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10131,6 +14042,13 @@ pub struct OpExecutionModeId {
     ///Mode (`ExecutionMode`).
     pub mode: ExecutionMode,
 }
+impl OpExecutionModeId {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(entry_point: Id, mode: ExecutionMode) -> Self {
+        Self { entry_point, mode }
+    }
+}
 ///`OpDecorateId` (opcode 332, class Annotation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpDecorateId {
@@ -10138,6 +14056,13 @@ pub struct OpDecorateId {
     pub target: Id,
     ///`Decoration`.
     pub decoration: Decoration,
+}
+impl OpDecorateId {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(target: Id, decoration: Decoration) -> Self {
+        Self { target, decoration }
+    }
 }
 ///`OpGroupNonUniformElect` (opcode 333, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10148,6 +14073,17 @@ pub struct OpGroupNonUniformElect {
     pub result_id: Id,
     ///Execution (`IdScope`).
     pub execution: Id,
+}
+impl OpGroupNonUniformElect {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+        }
+    }
 }
 ///`OpGroupNonUniformAll` (opcode 334, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10161,6 +14097,18 @@ pub struct OpGroupNonUniformAll {
     ///Predicate (`IdRef`).
     pub predicate: Id,
 }
+impl OpGroupNonUniformAll {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id, predicate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            predicate,
+        }
+    }
+}
 ///`OpGroupNonUniformAny` (opcode 335, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformAny {
@@ -10173,6 +14121,18 @@ pub struct OpGroupNonUniformAny {
     ///Predicate (`IdRef`).
     pub predicate: Id,
 }
+impl OpGroupNonUniformAny {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id, predicate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            predicate,
+        }
+    }
+}
 ///`OpGroupNonUniformAllEqual` (opcode 336, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformAllEqual {
@@ -10184,6 +14144,18 @@ pub struct OpGroupNonUniformAllEqual {
     pub execution: Id,
     ///Value (`IdRef`).
     pub value: Id,
+}
+impl OpGroupNonUniformAllEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id, value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+        }
+    }
 }
 ///`OpGroupNonUniformBroadcast` (opcode 337, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10199,6 +14171,25 @@ pub struct OpGroupNonUniformBroadcast {
     ///Id (`IdRef`).
     pub id: Id,
 }
+impl OpGroupNonUniformBroadcast {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        value: Id,
+        id: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+            id,
+        }
+    }
+}
 ///`OpGroupNonUniformBroadcastFirst` (opcode 338, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformBroadcastFirst {
@@ -10210,6 +14201,18 @@ pub struct OpGroupNonUniformBroadcastFirst {
     pub execution: Id,
     ///Value (`IdRef`).
     pub value: Id,
+}
+impl OpGroupNonUniformBroadcastFirst {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id, value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+        }
+    }
 }
 ///`OpGroupNonUniformBallot` (opcode 339, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10223,6 +14226,18 @@ pub struct OpGroupNonUniformBallot {
     ///Predicate (`IdRef`).
     pub predicate: Id,
 }
+impl OpGroupNonUniformBallot {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id, predicate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            predicate,
+        }
+    }
+}
 ///`OpGroupNonUniformInverseBallot` (opcode 340, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformInverseBallot {
@@ -10234,6 +14249,18 @@ pub struct OpGroupNonUniformInverseBallot {
     pub execution: Id,
     ///Value (`IdRef`).
     pub value: Id,
+}
+impl OpGroupNonUniformInverseBallot {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id, value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+        }
+    }
 }
 ///`OpGroupNonUniformBallotBitExtract` (opcode 341, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10249,6 +14276,25 @@ pub struct OpGroupNonUniformBallotBitExtract {
     ///Index (`IdRef`).
     pub index: Id,
 }
+impl OpGroupNonUniformBallotBitExtract {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        value: Id,
+        index: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+            index,
+        }
+    }
+}
 ///`OpGroupNonUniformBallotBitCount` (opcode 342, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformBallotBitCount {
@@ -10263,6 +14309,25 @@ pub struct OpGroupNonUniformBallotBitCount {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpGroupNonUniformBallotBitCount {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+        }
+    }
+}
 ///`OpGroupNonUniformBallotFindLSB` (opcode 343, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformBallotFindLSB {
@@ -10275,6 +14340,18 @@ pub struct OpGroupNonUniformBallotFindLSB {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpGroupNonUniformBallotFindLSB {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id, value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+        }
+    }
+}
 ///`OpGroupNonUniformBallotFindMSB` (opcode 344, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformBallotFindMSB {
@@ -10286,6 +14363,18 @@ pub struct OpGroupNonUniformBallotFindMSB {
     pub execution: Id,
     ///Value (`IdRef`).
     pub value: Id,
+}
+impl OpGroupNonUniformBallotFindMSB {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, execution: Id, value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+        }
+    }
 }
 ///`OpGroupNonUniformShuffle` (opcode 345, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10301,6 +14390,25 @@ pub struct OpGroupNonUniformShuffle {
     ///Id (`IdRef`).
     pub id: Id,
 }
+impl OpGroupNonUniformShuffle {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        value: Id,
+        id: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+            id,
+        }
+    }
+}
 ///`OpGroupNonUniformShuffleXor` (opcode 346, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformShuffleXor {
@@ -10314,6 +14422,25 @@ pub struct OpGroupNonUniformShuffleXor {
     pub value: Id,
     ///Mask (`IdRef`).
     pub mask: Id,
+}
+impl OpGroupNonUniformShuffleXor {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        value: Id,
+        mask: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+            mask,
+        }
+    }
 }
 ///`OpGroupNonUniformShuffleUp` (opcode 347, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10329,6 +14456,25 @@ pub struct OpGroupNonUniformShuffleUp {
     ///Delta (`IdRef`).
     pub delta: Id,
 }
+impl OpGroupNonUniformShuffleUp {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        value: Id,
+        delta: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+            delta,
+        }
+    }
+}
 ///`OpGroupNonUniformShuffleDown` (opcode 348, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformShuffleDown {
@@ -10342,6 +14488,25 @@ pub struct OpGroupNonUniformShuffleDown {
     pub value: Id,
     ///Delta (`IdRef`).
     pub delta: Id,
+}
+impl OpGroupNonUniformShuffleDown {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        value: Id,
+        delta: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+            delta,
+        }
+    }
 }
 ///`OpGroupNonUniformIAdd` (opcode 349, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10359,6 +14524,26 @@ pub struct OpGroupNonUniformIAdd {
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
 }
+impl OpGroupNonUniformIAdd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
+}
 ///`OpGroupNonUniformFAdd` (opcode 350, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformFAdd {
@@ -10374,6 +14559,26 @@ pub struct OpGroupNonUniformFAdd {
     pub value: Id,
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
+}
+impl OpGroupNonUniformFAdd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
 }
 ///`OpGroupNonUniformIMul` (opcode 351, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10391,6 +14596,26 @@ pub struct OpGroupNonUniformIMul {
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
 }
+impl OpGroupNonUniformIMul {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
+}
 ///`OpGroupNonUniformFMul` (opcode 352, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformFMul {
@@ -10406,6 +14631,26 @@ pub struct OpGroupNonUniformFMul {
     pub value: Id,
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
+}
+impl OpGroupNonUniformFMul {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
 }
 ///`OpGroupNonUniformSMin` (opcode 353, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10423,6 +14668,26 @@ pub struct OpGroupNonUniformSMin {
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
 }
+impl OpGroupNonUniformSMin {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
+}
 ///`OpGroupNonUniformUMin` (opcode 354, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformUMin {
@@ -10438,6 +14703,26 @@ pub struct OpGroupNonUniformUMin {
     pub value: Id,
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
+}
+impl OpGroupNonUniformUMin {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
 }
 ///`OpGroupNonUniformFMin` (opcode 355, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10455,6 +14740,26 @@ pub struct OpGroupNonUniformFMin {
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
 }
+impl OpGroupNonUniformFMin {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
+}
 ///`OpGroupNonUniformSMax` (opcode 356, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformSMax {
@@ -10470,6 +14775,26 @@ pub struct OpGroupNonUniformSMax {
     pub value: Id,
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
+}
+impl OpGroupNonUniformSMax {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
 }
 ///`OpGroupNonUniformUMax` (opcode 357, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10487,6 +14812,26 @@ pub struct OpGroupNonUniformUMax {
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
 }
+impl OpGroupNonUniformUMax {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
+}
 ///`OpGroupNonUniformFMax` (opcode 358, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformFMax {
@@ -10502,6 +14847,26 @@ pub struct OpGroupNonUniformFMax {
     pub value: Id,
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
+}
+impl OpGroupNonUniformFMax {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
 }
 ///`OpGroupNonUniformBitwiseAnd` (opcode 359, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10519,6 +14884,26 @@ pub struct OpGroupNonUniformBitwiseAnd {
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
 }
+impl OpGroupNonUniformBitwiseAnd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
+}
 ///`OpGroupNonUniformBitwiseOr` (opcode 360, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformBitwiseOr {
@@ -10534,6 +14919,26 @@ pub struct OpGroupNonUniformBitwiseOr {
     pub value: Id,
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
+}
+impl OpGroupNonUniformBitwiseOr {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
 }
 ///`OpGroupNonUniformBitwiseXor` (opcode 361, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10551,6 +14956,26 @@ pub struct OpGroupNonUniformBitwiseXor {
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
 }
+impl OpGroupNonUniformBitwiseXor {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
+}
 ///`OpGroupNonUniformLogicalAnd` (opcode 362, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformLogicalAnd {
@@ -10566,6 +14991,26 @@ pub struct OpGroupNonUniformLogicalAnd {
     pub value: Id,
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
+}
+impl OpGroupNonUniformLogicalAnd {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
 }
 ///`OpGroupNonUniformLogicalOr` (opcode 363, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10583,6 +15028,26 @@ pub struct OpGroupNonUniformLogicalOr {
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
 }
+impl OpGroupNonUniformLogicalOr {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
+}
 ///`OpGroupNonUniformLogicalXor` (opcode 364, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformLogicalXor {
@@ -10599,6 +15064,26 @@ pub struct OpGroupNonUniformLogicalXor {
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
 }
+impl OpGroupNonUniformLogicalXor {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            value,
+            cluster_size: None,
+        }
+    }
+}
 ///`OpGroupNonUniformQuadBroadcast` (opcode 365, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupNonUniformQuadBroadcast {
@@ -10612,6 +15097,25 @@ pub struct OpGroupNonUniformQuadBroadcast {
     pub value: Id,
     ///Index (`IdRef`).
     pub index: Id,
+}
+impl OpGroupNonUniformQuadBroadcast {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        value: Id,
+        index: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+            index,
+        }
+    }
 }
 ///`OpGroupNonUniformQuadSwap` (opcode 366, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10627,6 +15131,25 @@ pub struct OpGroupNonUniformQuadSwap {
     ///Direction (`IdRef`).
     pub direction: Id,
 }
+impl OpGroupNonUniformQuadSwap {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        value: Id,
+        direction: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+            direction,
+        }
+    }
+}
 ///`OpCopyLogical` (opcode 400, class Composite).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpCopyLogical {
@@ -10636,6 +15159,17 @@ pub struct OpCopyLogical {
     pub result_id: Id,
     ///Operand (`IdRef`).
     pub operand: Id,
+}
+impl OpCopyLogical {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
 }
 ///`OpPtrEqual` (opcode 401, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10649,6 +15183,18 @@ pub struct OpPtrEqual {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpPtrEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpPtrNotEqual` (opcode 402, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpPtrNotEqual {
@@ -10660,6 +15206,18 @@ pub struct OpPtrNotEqual {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpPtrNotEqual {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpPtrDiff` (opcode 403, class Memory).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10673,9 +15231,28 @@ pub struct OpPtrDiff {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpPtrDiff {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpTerminateInvocation` (opcode 4416, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTerminateInvocation {}
+impl OpTerminateInvocation {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpSubgroupBallotKHR` (opcode 4421, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupBallotKHR {
@@ -10685,6 +15262,17 @@ pub struct OpSubgroupBallotKHR {
     pub result_id: Id,
     ///Predicate (`IdRef`).
     pub predicate: Id,
+}
+impl OpSubgroupBallotKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, predicate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            predicate,
+        }
+    }
 }
 ///`OpSubgroupFirstInvocationKHR` (opcode 4422, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10696,6 +15284,17 @@ pub struct OpSubgroupFirstInvocationKHR {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpSubgroupFirstInvocationKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            value,
+        }
+    }
+}
 ///`OpSubgroupAllKHR` (opcode 4428, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAllKHR {
@@ -10705,6 +15304,17 @@ pub struct OpSubgroupAllKHR {
     pub result_id: Id,
     ///Predicate (`IdRef`).
     pub predicate: Id,
+}
+impl OpSubgroupAllKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, predicate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            predicate,
+        }
+    }
 }
 ///`OpSubgroupAnyKHR` (opcode 4429, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10716,6 +15326,17 @@ pub struct OpSubgroupAnyKHR {
     ///Predicate (`IdRef`).
     pub predicate: Id,
 }
+impl OpSubgroupAnyKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, predicate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            predicate,
+        }
+    }
+}
 ///`OpSubgroupAllEqualKHR` (opcode 4430, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAllEqualKHR {
@@ -10725,6 +15346,17 @@ pub struct OpSubgroupAllEqualKHR {
     pub result_id: Id,
     ///Predicate (`IdRef`).
     pub predicate: Id,
+}
+impl OpSubgroupAllEqualKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, predicate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            predicate,
+        }
+    }
 }
 ///`OpGroupNonUniformRotateKHR` (opcode 4431, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10742,6 +15374,26 @@ pub struct OpGroupNonUniformRotateKHR {
     ///ClusterSize (`IdRef`).
     pub cluster_size: Option<Id>,
 }
+impl OpGroupNonUniformRotateKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        value: Id,
+        delta: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            value,
+            delta,
+            cluster_size: None,
+        }
+    }
+}
 ///`OpSubgroupReadInvocationKHR` (opcode 4432, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupReadInvocationKHR {
@@ -10753,6 +15405,18 @@ pub struct OpSubgroupReadInvocationKHR {
     pub value: Id,
     ///Index (`IdRef`).
     pub index: Id,
+}
+impl OpSubgroupReadInvocationKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, value: Id, index: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            value,
+            index,
+        }
+    }
 }
 ///`OpTraceRayKHR` (opcode 4445, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10780,6 +15444,37 @@ pub struct OpTraceRayKHR {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpTraceRayKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        accel: Id,
+        ray_flags: Id,
+        cull_mask: Id,
+        sbt_offset: Id,
+        sbt_stride: Id,
+        miss_index: Id,
+        ray_origin: Id,
+        ray_tmin: Id,
+        ray_direction: Id,
+        ray_tmax: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            accel,
+            ray_flags,
+            cull_mask,
+            sbt_offset,
+            sbt_stride,
+            miss_index,
+            ray_origin,
+            ray_tmin,
+            ray_direction,
+            ray_tmax,
+            payload,
+        }
+    }
+}
 ///`OpExecuteCallableKHR` (opcode 4446, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpExecuteCallableKHR {
@@ -10787,6 +15482,13 @@ pub struct OpExecuteCallableKHR {
     pub sbt_index: Id,
     ///Callable Data (`IdRef`).
     pub callable_data: Id,
+}
+impl OpExecuteCallableKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(sbt_index: Id, callable_data: Id) -> Self {
+        Self { sbt_index, callable_data }
+    }
 }
 ///`OpConvertUToAccelerationStructureKHR` (opcode 4447, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10798,12 +15500,37 @@ pub struct OpConvertUToAccelerationStructureKHR {
     ///Accel (`IdRef`).
     pub accel: Id,
 }
+impl OpConvertUToAccelerationStructureKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, accel: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            accel,
+        }
+    }
+}
 ///`OpIgnoreIntersectionKHR` (opcode 4448, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpIgnoreIntersectionKHR {}
+impl OpIgnoreIntersectionKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpTerminateRayKHR` (opcode 4449, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTerminateRayKHR {}
+impl OpTerminateRayKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpSDot` (opcode 4450, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSDot {
@@ -10817,6 +15544,19 @@ pub struct OpSDot {
     pub vector_2: Id,
     ///Packed Vector Format (`PackedVectorFormat`).
     pub packed_vector_format: Option<PackedVectorFormat>,
+}
+impl OpSDot {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector_1: Id, vector_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector_1,
+            vector_2,
+            packed_vector_format: None,
+        }
+    }
 }
 ///`OpUDot` (opcode 4451, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10832,6 +15572,19 @@ pub struct OpUDot {
     ///Packed Vector Format (`PackedVectorFormat`).
     pub packed_vector_format: Option<PackedVectorFormat>,
 }
+impl OpUDot {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector_1: Id, vector_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector_1,
+            vector_2,
+            packed_vector_format: None,
+        }
+    }
+}
 ///`OpSUDot` (opcode 4452, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSUDot {
@@ -10845,6 +15598,19 @@ pub struct OpSUDot {
     pub vector_2: Id,
     ///Packed Vector Format (`PackedVectorFormat`).
     pub packed_vector_format: Option<PackedVectorFormat>,
+}
+impl OpSUDot {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, vector_1: Id, vector_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector_1,
+            vector_2,
+            packed_vector_format: None,
+        }
+    }
 }
 ///`OpSDotAccSat` (opcode 4453, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10862,6 +15628,26 @@ pub struct OpSDotAccSat {
     ///Packed Vector Format (`PackedVectorFormat`).
     pub packed_vector_format: Option<PackedVectorFormat>,
 }
+impl OpSDotAccSat {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        vector_1: Id,
+        vector_2: Id,
+        accumulator: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector_1,
+            vector_2,
+            accumulator,
+            packed_vector_format: None,
+        }
+    }
+}
 ///`OpUDotAccSat` (opcode 4454, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUDotAccSat {
@@ -10877,6 +15663,26 @@ pub struct OpUDotAccSat {
     pub accumulator: Id,
     ///Packed Vector Format (`PackedVectorFormat`).
     pub packed_vector_format: Option<PackedVectorFormat>,
+}
+impl OpUDotAccSat {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        vector_1: Id,
+        vector_2: Id,
+        accumulator: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector_1,
+            vector_2,
+            accumulator,
+            packed_vector_format: None,
+        }
+    }
 }
 ///`OpSUDotAccSat` (opcode 4455, class Arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10894,11 +15700,38 @@ pub struct OpSUDotAccSat {
     ///Packed Vector Format (`PackedVectorFormat`).
     pub packed_vector_format: Option<PackedVectorFormat>,
 }
+impl OpSUDotAccSat {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        vector_1: Id,
+        vector_2: Id,
+        accumulator: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            vector_1,
+            vector_2,
+            accumulator,
+            packed_vector_format: None,
+        }
+    }
+}
 ///`OpTypeRayQueryKHR` (opcode 4472, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeRayQueryKHR {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeRayQueryKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpRayQueryInitializeKHR` (opcode 4473, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10920,11 +15753,43 @@ pub struct OpRayQueryInitializeKHR {
     ///RayTMax (`IdRef`).
     pub ray_t_max: Id,
 }
+impl OpRayQueryInitializeKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        ray_query: Id,
+        accel: Id,
+        ray_flags: Id,
+        cull_mask: Id,
+        ray_origin: Id,
+        ray_t_min: Id,
+        ray_direction: Id,
+        ray_t_max: Id,
+    ) -> Self {
+        Self {
+            ray_query,
+            accel,
+            ray_flags,
+            cull_mask,
+            ray_origin,
+            ray_t_min,
+            ray_direction,
+            ray_t_max,
+        }
+    }
+}
 ///`OpRayQueryTerminateKHR` (opcode 4474, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryTerminateKHR {
     ///RayQuery (`IdRef`).
     pub ray_query: Id,
+}
+impl OpRayQueryTerminateKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(ray_query: Id) -> Self {
+        Self { ray_query }
+    }
 }
 ///`OpRayQueryGenerateIntersectionKHR` (opcode 4475, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10934,11 +15799,25 @@ pub struct OpRayQueryGenerateIntersectionKHR {
     ///HitT (`IdRef`).
     pub hit_t: Id,
 }
+impl OpRayQueryGenerateIntersectionKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(ray_query: Id, hit_t: Id) -> Self {
+        Self { ray_query, hit_t }
+    }
+}
 ///`OpRayQueryConfirmIntersectionKHR` (opcode 4476, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryConfirmIntersectionKHR {
     ///RayQuery (`IdRef`).
     pub ray_query: Id,
+}
+impl OpRayQueryConfirmIntersectionKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(ray_query: Id) -> Self {
+        Self { ray_query }
+    }
 }
 ///`OpRayQueryProceedKHR` (opcode 4477, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10949,6 +15828,17 @@ pub struct OpRayQueryProceedKHR {
     pub result_id: Id,
     ///RayQuery (`IdRef`).
     pub ray_query: Id,
+}
+impl OpRayQueryProceedKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+        }
+    }
 }
 ///`OpRayQueryGetIntersectionTypeKHR` (opcode 4479, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10961,6 +15851,18 @@ pub struct OpRayQueryGetIntersectionTypeKHR {
     pub ray_query: Id,
     ///Intersection (`IdRef`).
     pub intersection: Id,
+}
+impl OpRayQueryGetIntersectionTypeKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
 }
 ///`OpGroupIAddNonUniformAMD` (opcode 5000, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -10976,6 +15878,25 @@ pub struct OpGroupIAddNonUniformAMD {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupIAddNonUniformAMD {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupFAddNonUniformAMD` (opcode 5001, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupFAddNonUniformAMD {
@@ -10989,6 +15910,25 @@ pub struct OpGroupFAddNonUniformAMD {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupFAddNonUniformAMD {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 ///`OpGroupFMinNonUniformAMD` (opcode 5002, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11004,6 +15944,25 @@ pub struct OpGroupFMinNonUniformAMD {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupFMinNonUniformAMD {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupUMinNonUniformAMD` (opcode 5003, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupUMinNonUniformAMD {
@@ -11017,6 +15976,25 @@ pub struct OpGroupUMinNonUniformAMD {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupUMinNonUniformAMD {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 ///`OpGroupSMinNonUniformAMD` (opcode 5004, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11032,6 +16010,25 @@ pub struct OpGroupSMinNonUniformAMD {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupSMinNonUniformAMD {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupFMaxNonUniformAMD` (opcode 5005, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupFMaxNonUniformAMD {
@@ -11045,6 +16042,25 @@ pub struct OpGroupFMaxNonUniformAMD {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupFMaxNonUniformAMD {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 ///`OpGroupUMaxNonUniformAMD` (opcode 5006, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11060,6 +16076,25 @@ pub struct OpGroupUMaxNonUniformAMD {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupUMaxNonUniformAMD {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupSMaxNonUniformAMD` (opcode 5007, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupSMaxNonUniformAMD {
@@ -11074,6 +16109,25 @@ pub struct OpGroupSMaxNonUniformAMD {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupSMaxNonUniformAMD {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpFragmentMaskFetchAMD` (opcode 5011, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFragmentMaskFetchAMD {
@@ -11085,6 +16139,18 @@ pub struct OpFragmentMaskFetchAMD {
     pub image: Id,
     ///Coordinate (`IdRef`).
     pub coordinate: Id,
+}
+impl OpFragmentMaskFetchAMD {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id, coordinate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            coordinate,
+        }
+    }
 }
 ///`OpFragmentFetchAMD` (opcode 5012, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11100,6 +16166,25 @@ pub struct OpFragmentFetchAMD {
     ///Fragment Index (`IdRef`).
     pub fragment_index: Id,
 }
+impl OpFragmentFetchAMD {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        image: Id,
+        coordinate: Id,
+        fragment_index: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            coordinate,
+            fragment_index,
+        }
+    }
+}
 ///`OpReadClockKHR` (opcode 5056, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpReadClockKHR {
@@ -11109,6 +16194,17 @@ pub struct OpReadClockKHR {
     pub result_id: Id,
     ///Scope (`IdScope`).
     pub scope: Id,
+}
+impl OpReadClockKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, scope: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            scope,
+        }
+    }
 }
 ///`OpHitObjectRecordHitMotionNV` (opcode 5249, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11142,6 +16238,43 @@ pub struct OpHitObjectRecordHitMotionNV {
     ///HitObject Attributes (`IdRef`).
     pub hit_object_attributes: Id,
 }
+impl OpHitObjectRecordHitMotionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        hit_object: Id,
+        acceleration_structure: Id,
+        instance_id: Id,
+        primitive_id: Id,
+        geometry_index: Id,
+        hit_kind: Id,
+        sbt_record_offset: Id,
+        sbt_record_stride: Id,
+        origin: Id,
+        t_min: Id,
+        direction: Id,
+        t_max: Id,
+        current_time: Id,
+        hit_object_attributes: Id,
+    ) -> Self {
+        Self {
+            hit_object,
+            acceleration_structure,
+            instance_id,
+            primitive_id,
+            geometry_index,
+            hit_kind,
+            sbt_record_offset,
+            sbt_record_stride,
+            origin,
+            t_min,
+            direction,
+            t_max,
+            current_time,
+            hit_object_attributes,
+        }
+    }
+}
 ///`OpHitObjectRecordHitWithIndexMotionNV` (opcode 5250, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectRecordHitWithIndexMotionNV {
@@ -11172,6 +16305,41 @@ pub struct OpHitObjectRecordHitWithIndexMotionNV {
     ///HitObject Attributes (`IdRef`).
     pub hit_object_attributes: Id,
 }
+impl OpHitObjectRecordHitWithIndexMotionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        hit_object: Id,
+        acceleration_structure: Id,
+        instance_id: Id,
+        primitive_id: Id,
+        geometry_index: Id,
+        hit_kind: Id,
+        sbt_record_index: Id,
+        origin: Id,
+        t_min: Id,
+        direction: Id,
+        t_max: Id,
+        current_time: Id,
+        hit_object_attributes: Id,
+    ) -> Self {
+        Self {
+            hit_object,
+            acceleration_structure,
+            instance_id,
+            primitive_id,
+            geometry_index,
+            hit_kind,
+            sbt_record_index,
+            origin,
+            t_min,
+            direction,
+            t_max,
+            current_time,
+            hit_object_attributes,
+        }
+    }
+}
 ///`OpHitObjectRecordMissMotionNV` (opcode 5251, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectRecordMissMotionNV {
@@ -11190,6 +16358,29 @@ pub struct OpHitObjectRecordMissMotionNV {
     ///Current Time (`IdRef`).
     pub current_time: Id,
 }
+impl OpHitObjectRecordMissMotionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        hit_object: Id,
+        sbt_index: Id,
+        origin: Id,
+        t_min: Id,
+        direction: Id,
+        t_max: Id,
+        current_time: Id,
+    ) -> Self {
+        Self {
+            hit_object,
+            sbt_index,
+            origin,
+            t_min,
+            direction,
+            t_max,
+            current_time,
+        }
+    }
+}
 ///`OpHitObjectGetWorldToObjectNV` (opcode 5252, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectGetWorldToObjectNV {
@@ -11199,6 +16390,17 @@ pub struct OpHitObjectGetWorldToObjectNV {
     pub result_id: Id,
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
+}
+impl OpHitObjectGetWorldToObjectNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
 }
 ///`OpHitObjectGetObjectToWorldNV` (opcode 5253, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11210,6 +16412,17 @@ pub struct OpHitObjectGetObjectToWorldNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
 }
+impl OpHitObjectGetObjectToWorldNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
+}
 ///`OpHitObjectGetObjectRayDirectionNV` (opcode 5254, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectGetObjectRayDirectionNV {
@@ -11220,6 +16433,17 @@ pub struct OpHitObjectGetObjectRayDirectionNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
 }
+impl OpHitObjectGetObjectRayDirectionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
+}
 ///`OpHitObjectGetObjectRayOriginNV` (opcode 5255, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectGetObjectRayOriginNV {
@@ -11229,6 +16453,17 @@ pub struct OpHitObjectGetObjectRayOriginNV {
     pub result_id: Id,
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
+}
+impl OpHitObjectGetObjectRayOriginNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
 }
 ///`OpHitObjectTraceRayMotionNV` (opcode 5256, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11260,6 +16495,41 @@ pub struct OpHitObjectTraceRayMotionNV {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpHitObjectTraceRayMotionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        hit_object: Id,
+        acceleration_structure: Id,
+        ray_flags: Id,
+        cullmask: Id,
+        sbt_record_offset: Id,
+        sbt_record_stride: Id,
+        miss_index: Id,
+        origin: Id,
+        t_min: Id,
+        direction: Id,
+        t_max: Id,
+        time: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            hit_object,
+            acceleration_structure,
+            ray_flags,
+            cullmask,
+            sbt_record_offset,
+            sbt_record_stride,
+            miss_index,
+            origin,
+            t_min,
+            direction,
+            t_max,
+            time,
+            payload,
+        }
+    }
+}
 ///`OpHitObjectGetShaderRecordBufferHandleNV` (opcode 5257, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectGetShaderRecordBufferHandleNV {
@@ -11269,6 +16539,17 @@ pub struct OpHitObjectGetShaderRecordBufferHandleNV {
     pub result_id: Id,
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
+}
+impl OpHitObjectGetShaderRecordBufferHandleNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
 }
 ///`OpHitObjectGetShaderBindingTableRecordIndexNV` (opcode 5258, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11280,11 +16561,29 @@ pub struct OpHitObjectGetShaderBindingTableRecordIndexNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
 }
+impl OpHitObjectGetShaderBindingTableRecordIndexNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
+}
 ///`OpHitObjectRecordEmptyNV` (opcode 5259, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectRecordEmptyNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
+}
+impl OpHitObjectRecordEmptyNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(hit_object: Id) -> Self {
+        Self { hit_object }
+    }
 }
 ///`OpHitObjectTraceRayNV` (opcode 5260, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11313,6 +16612,39 @@ pub struct OpHitObjectTraceRayNV {
     pub t_max: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpHitObjectTraceRayNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        hit_object: Id,
+        acceleration_structure: Id,
+        ray_flags: Id,
+        cullmask: Id,
+        sbt_record_offset: Id,
+        sbt_record_stride: Id,
+        miss_index: Id,
+        origin: Id,
+        t_min: Id,
+        direction: Id,
+        t_max: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            hit_object,
+            acceleration_structure,
+            ray_flags,
+            cullmask,
+            sbt_record_offset,
+            sbt_record_stride,
+            miss_index,
+            origin,
+            t_min,
+            direction,
+            t_max,
+            payload,
+        }
+    }
 }
 ///`OpHitObjectRecordHitNV` (opcode 5261, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11344,6 +16676,41 @@ pub struct OpHitObjectRecordHitNV {
     ///HitObject Attributes (`IdRef`).
     pub hit_object_attributes: Id,
 }
+impl OpHitObjectRecordHitNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        hit_object: Id,
+        acceleration_structure: Id,
+        instance_id: Id,
+        primitive_id: Id,
+        geometry_index: Id,
+        hit_kind: Id,
+        sbt_record_offset: Id,
+        sbt_record_stride: Id,
+        origin: Id,
+        t_min: Id,
+        direction: Id,
+        t_max: Id,
+        hit_object_attributes: Id,
+    ) -> Self {
+        Self {
+            hit_object,
+            acceleration_structure,
+            instance_id,
+            primitive_id,
+            geometry_index,
+            hit_kind,
+            sbt_record_offset,
+            sbt_record_stride,
+            origin,
+            t_min,
+            direction,
+            t_max,
+            hit_object_attributes,
+        }
+    }
+}
 ///`OpHitObjectRecordHitWithIndexNV` (opcode 5262, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectRecordHitWithIndexNV {
@@ -11372,6 +16739,39 @@ pub struct OpHitObjectRecordHitWithIndexNV {
     ///HitObject Attributes (`IdRef`).
     pub hit_object_attributes: Id,
 }
+impl OpHitObjectRecordHitWithIndexNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        hit_object: Id,
+        acceleration_structure: Id,
+        instance_id: Id,
+        primitive_id: Id,
+        geometry_index: Id,
+        hit_kind: Id,
+        sbt_record_index: Id,
+        origin: Id,
+        t_min: Id,
+        direction: Id,
+        t_max: Id,
+        hit_object_attributes: Id,
+    ) -> Self {
+        Self {
+            hit_object,
+            acceleration_structure,
+            instance_id,
+            primitive_id,
+            geometry_index,
+            hit_kind,
+            sbt_record_index,
+            origin,
+            t_min,
+            direction,
+            t_max,
+            hit_object_attributes,
+        }
+    }
+}
 ///`OpHitObjectRecordMissNV` (opcode 5263, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectRecordMissNV {
@@ -11388,6 +16788,27 @@ pub struct OpHitObjectRecordMissNV {
     ///TMax (`IdRef`).
     pub t_max: Id,
 }
+impl OpHitObjectRecordMissNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        hit_object: Id,
+        sbt_index: Id,
+        origin: Id,
+        t_min: Id,
+        direction: Id,
+        t_max: Id,
+    ) -> Self {
+        Self {
+            hit_object,
+            sbt_index,
+            origin,
+            t_min,
+            direction,
+            t_max,
+        }
+    }
+}
 ///`OpHitObjectExecuteShaderNV` (opcode 5264, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectExecuteShaderNV {
@@ -11395,6 +16816,13 @@ pub struct OpHitObjectExecuteShaderNV {
     pub hit_object: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpHitObjectExecuteShaderNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(hit_object: Id, payload: Id) -> Self {
+        Self { hit_object, payload }
+    }
 }
 ///`OpHitObjectGetCurrentTimeNV` (opcode 5265, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11406,6 +16834,17 @@ pub struct OpHitObjectGetCurrentTimeNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
 }
+impl OpHitObjectGetCurrentTimeNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
+}
 ///`OpHitObjectGetAttributesNV` (opcode 5266, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectGetAttributesNV {
@@ -11413,6 +16852,16 @@ pub struct OpHitObjectGetAttributesNV {
     pub hit_object: Id,
     ///Hit Object Attribute (`IdRef`).
     pub hit_object_attribute: Id,
+}
+impl OpHitObjectGetAttributesNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(hit_object: Id, hit_object_attribute: Id) -> Self {
+        Self {
+            hit_object,
+            hit_object_attribute,
+        }
+    }
 }
 ///`OpHitObjectGetHitKindNV` (opcode 5267, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11424,6 +16873,17 @@ pub struct OpHitObjectGetHitKindNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
 }
+impl OpHitObjectGetHitKindNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
+}
 ///`OpHitObjectGetPrimitiveIndexNV` (opcode 5268, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectGetPrimitiveIndexNV {
@@ -11433,6 +16893,17 @@ pub struct OpHitObjectGetPrimitiveIndexNV {
     pub result_id: Id,
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
+}
+impl OpHitObjectGetPrimitiveIndexNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
 }
 ///`OpHitObjectGetGeometryIndexNV` (opcode 5269, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11444,6 +16915,17 @@ pub struct OpHitObjectGetGeometryIndexNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
 }
+impl OpHitObjectGetGeometryIndexNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
+}
 ///`OpHitObjectGetInstanceIdNV` (opcode 5270, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectGetInstanceIdNV {
@@ -11453,6 +16935,17 @@ pub struct OpHitObjectGetInstanceIdNV {
     pub result_id: Id,
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
+}
+impl OpHitObjectGetInstanceIdNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
 }
 ///`OpHitObjectGetInstanceCustomIndexNV` (opcode 5271, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11464,6 +16957,17 @@ pub struct OpHitObjectGetInstanceCustomIndexNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
 }
+impl OpHitObjectGetInstanceCustomIndexNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
+}
 ///`OpHitObjectGetWorldRayDirectionNV` (opcode 5272, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectGetWorldRayDirectionNV {
@@ -11473,6 +16977,17 @@ pub struct OpHitObjectGetWorldRayDirectionNV {
     pub result_id: Id,
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
+}
+impl OpHitObjectGetWorldRayDirectionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
 }
 ///`OpHitObjectGetWorldRayOriginNV` (opcode 5273, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11484,6 +16999,17 @@ pub struct OpHitObjectGetWorldRayOriginNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
 }
+impl OpHitObjectGetWorldRayOriginNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
+}
 ///`OpHitObjectGetRayTMaxNV` (opcode 5274, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectGetRayTMaxNV {
@@ -11493,6 +17019,17 @@ pub struct OpHitObjectGetRayTMaxNV {
     pub result_id: Id,
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
+}
+impl OpHitObjectGetRayTMaxNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
 }
 ///`OpHitObjectGetRayTMinNV` (opcode 5275, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11504,6 +17041,17 @@ pub struct OpHitObjectGetRayTMinNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
 }
+impl OpHitObjectGetRayTMinNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
+}
 ///`OpHitObjectIsEmptyNV` (opcode 5276, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectIsEmptyNV {
@@ -11513,6 +17061,17 @@ pub struct OpHitObjectIsEmptyNV {
     pub result_id: Id,
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
+}
+impl OpHitObjectIsEmptyNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
 }
 ///`OpHitObjectIsHitNV` (opcode 5277, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11524,6 +17083,17 @@ pub struct OpHitObjectIsHitNV {
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
 }
+impl OpHitObjectIsHitNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
+}
 ///`OpHitObjectIsMissNV` (opcode 5278, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpHitObjectIsMissNV {
@@ -11533,6 +17103,17 @@ pub struct OpHitObjectIsMissNV {
     pub result_id: Id,
     ///Hit Object (`IdRef`).
     pub hit_object: Id,
+}
+impl OpHitObjectIsMissNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit_object: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit_object,
+        }
+    }
 }
 ///`OpReorderThreadWithHitObjectNV` (opcode 5279, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11544,6 +17125,17 @@ pub struct OpReorderThreadWithHitObjectNV {
     ///Bits (`IdRef`).
     pub bits: Option<Id>,
 }
+impl OpReorderThreadWithHitObjectNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(hit_object: Id) -> Self {
+        Self {
+            hit_object,
+            hint: None,
+            bits: None,
+        }
+    }
+}
 ///`OpReorderThreadWithHintNV` (opcode 5280, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpReorderThreadWithHintNV {
@@ -11552,11 +17144,25 @@ pub struct OpReorderThreadWithHintNV {
     ///Bits (`IdRef`).
     pub bits: Id,
 }
+impl OpReorderThreadWithHintNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(hint: Id, bits: Id) -> Self {
+        Self { hint, bits }
+    }
+}
 ///`OpTypeHitObjectNV` (opcode 5281, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeHitObjectNV {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeHitObjectNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpImageSampleFootprintNV` (opcode 5283, class Image).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11576,6 +17182,28 @@ pub struct OpImageSampleFootprintNV {
     ///`ImageOperands`.
     pub image_operands: Option<ImageOperandsArgs>,
 }
+impl OpImageSampleFootprintNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        sampled_image: Id,
+        coordinate: Id,
+        granularity: Id,
+        coarse: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            sampled_image,
+            coordinate,
+            granularity,
+            coarse,
+            image_operands: None,
+        }
+    }
+}
 ///`OpEmitMeshTasksEXT` (opcode 5294, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpEmitMeshTasksEXT {
@@ -11588,6 +17216,18 @@ pub struct OpEmitMeshTasksEXT {
     ///Payload (`IdRef`).
     pub payload: Option<Id>,
 }
+impl OpEmitMeshTasksEXT {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(group_count_x: Id, group_count_y: Id, group_count_z: Id) -> Self {
+        Self {
+            group_count_x,
+            group_count_y,
+            group_count_z,
+            payload: None,
+        }
+    }
+}
 ///`OpSetMeshOutputsEXT` (opcode 5295, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSetMeshOutputsEXT {
@@ -11595,6 +17235,16 @@ pub struct OpSetMeshOutputsEXT {
     pub vertex_count: Id,
     ///Primitive Count (`IdRef`).
     pub primitive_count: Id,
+}
+impl OpSetMeshOutputsEXT {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(vertex_count: Id, primitive_count: Id) -> Self {
+        Self {
+            vertex_count,
+            primitive_count,
+        }
+    }
 }
 ///`OpGroupNonUniformPartitionNV` (opcode 5296, class Non-Uniform).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11606,6 +17256,17 @@ pub struct OpGroupNonUniformPartitionNV {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpGroupNonUniformPartitionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            value,
+        }
+    }
+}
 ///`OpWritePackedPrimitiveIndices4x8NV` (opcode 5299, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpWritePackedPrimitiveIndices4x8NV {
@@ -11613,6 +17274,16 @@ pub struct OpWritePackedPrimitiveIndices4x8NV {
     pub index_offset: Id,
     ///Packed Indices (`IdRef`).
     pub packed_indices: Id,
+}
+impl OpWritePackedPrimitiveIndices4x8NV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(index_offset: Id, packed_indices: Id) -> Self {
+        Self {
+            index_offset,
+            packed_indices,
+        }
+    }
 }
 ///`OpReportIntersectionNV` (opcode 5334, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11626,12 +17297,38 @@ pub struct OpReportIntersectionNV {
     ///HitKind (`IdRef`).
     pub hit_kind: Id,
 }
+impl OpReportIntersectionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, hit: Id, hit_kind: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            hit,
+            hit_kind,
+        }
+    }
+}
 ///`OpIgnoreIntersectionNV` (opcode 5335, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpIgnoreIntersectionNV {}
+impl OpIgnoreIntersectionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpTerminateRayNV` (opcode 5336, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTerminateRayNV {}
+impl OpTerminateRayNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpTraceNV` (opcode 5337, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTraceNV {
@@ -11657,6 +17354,37 @@ pub struct OpTraceNV {
     pub ray_tmax: Id,
     ///PayloadId (`IdRef`).
     pub payload_id: Id,
+}
+impl OpTraceNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        accel: Id,
+        ray_flags: Id,
+        cull_mask: Id,
+        sbt_offset: Id,
+        sbt_stride: Id,
+        miss_index: Id,
+        ray_origin: Id,
+        ray_tmin: Id,
+        ray_direction: Id,
+        ray_tmax: Id,
+        payload_id: Id,
+    ) -> Self {
+        Self {
+            accel,
+            ray_flags,
+            cull_mask,
+            sbt_offset,
+            sbt_stride,
+            miss_index,
+            ray_origin,
+            ray_tmin,
+            ray_direction,
+            ray_tmax,
+            payload_id,
+        }
+    }
 }
 ///`OpTraceMotionNV` (opcode 5338, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11686,6 +17414,39 @@ pub struct OpTraceMotionNV {
     ///PayloadId (`IdRef`).
     pub payload_id: Id,
 }
+impl OpTraceMotionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        accel: Id,
+        ray_flags: Id,
+        cull_mask: Id,
+        sbt_offset: Id,
+        sbt_stride: Id,
+        miss_index: Id,
+        ray_origin: Id,
+        ray_tmin: Id,
+        ray_direction: Id,
+        ray_tmax: Id,
+        time: Id,
+        payload_id: Id,
+    ) -> Self {
+        Self {
+            accel,
+            ray_flags,
+            cull_mask,
+            sbt_offset,
+            sbt_stride,
+            miss_index,
+            ray_origin,
+            ray_tmin,
+            ray_direction,
+            ray_tmax,
+            time,
+            payload_id,
+        }
+    }
+}
 ///`OpTraceRayMotionNV` (opcode 5339, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTraceRayMotionNV {
@@ -11714,11 +17475,51 @@ pub struct OpTraceRayMotionNV {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpTraceRayMotionNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        accel: Id,
+        ray_flags: Id,
+        cull_mask: Id,
+        sbt_offset: Id,
+        sbt_stride: Id,
+        miss_index: Id,
+        ray_origin: Id,
+        ray_tmin: Id,
+        ray_direction: Id,
+        ray_tmax: Id,
+        time: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            accel,
+            ray_flags,
+            cull_mask,
+            sbt_offset,
+            sbt_stride,
+            miss_index,
+            ray_origin,
+            ray_tmin,
+            ray_direction,
+            ray_tmax,
+            time,
+            payload,
+        }
+    }
+}
 ///`OpTypeAccelerationStructureNV` (opcode 5341, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeAccelerationStructureNV {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeAccelerationStructureNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpExecuteCallableNV` (opcode 5344, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11727,6 +17528,16 @@ pub struct OpExecuteCallableNV {
     pub sbt_index: Id,
     ///Callable DataId (`IdRef`).
     pub callable_data_id: Id,
+}
+impl OpExecuteCallableNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(sbt_index: Id, callable_data_id: Id) -> Self {
+        Self {
+            sbt_index,
+            callable_data_id,
+        }
+    }
 }
 ///`OpTypeCooperativeMatrixNV` (opcode 5358, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11741,6 +17552,25 @@ pub struct OpTypeCooperativeMatrixNV {
     pub rows: Id,
     ///Columns (`IdRef`).
     pub columns: Id,
+}
+impl OpTypeCooperativeMatrixNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_id: Id,
+        component_type: Id,
+        execution: Id,
+        rows: Id,
+        columns: Id,
+    ) -> Self {
+        Self {
+            result_id,
+            component_type,
+            execution,
+            rows,
+            columns,
+        }
+    }
 }
 ///`OpCooperativeMatrixLoadNV` (opcode 5359, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11758,6 +17588,26 @@ pub struct OpCooperativeMatrixLoadNV {
     ///`MemoryAccess`.
     pub memory_access: Option<MemoryAccessArgs>,
 }
+impl OpCooperativeMatrixLoadNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        stride: Id,
+        column_major: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            stride,
+            column_major,
+            memory_access: None,
+        }
+    }
+}
 ///`OpCooperativeMatrixStoreNV` (opcode 5360, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpCooperativeMatrixStoreNV {
@@ -11771,6 +17621,19 @@ pub struct OpCooperativeMatrixStoreNV {
     pub column_major: Id,
     ///`MemoryAccess`.
     pub memory_access: Option<MemoryAccessArgs>,
+}
+impl OpCooperativeMatrixStoreNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(pointer: Id, object: Id, stride: Id, column_major: Id) -> Self {
+        Self {
+            pointer,
+            object,
+            stride,
+            column_major,
+            memory_access: None,
+        }
+    }
 }
 ///`OpCooperativeMatrixMulAddNV` (opcode 5361, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11786,6 +17649,19 @@ pub struct OpCooperativeMatrixMulAddNV {
     ///C (`IdRef`).
     pub c: Id,
 }
+impl OpCooperativeMatrixMulAddNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, a: Id, b: Id, c: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            b,
+            c,
+        }
+    }
+}
 ///`OpCooperativeMatrixLengthNV` (opcode 5362, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpCooperativeMatrixLengthNV {
@@ -11796,15 +17672,47 @@ pub struct OpCooperativeMatrixLengthNV {
     ///Type (`IdRef`).
     pub type_: Id,
 }
+impl OpCooperativeMatrixLengthNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, type_: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            type_,
+        }
+    }
+}
 ///`OpBeginInvocationInterlockEXT` (opcode 5364, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpBeginInvocationInterlockEXT {}
+impl OpBeginInvocationInterlockEXT {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpEndInvocationInterlockEXT` (opcode 5365, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpEndInvocationInterlockEXT {}
+impl OpEndInvocationInterlockEXT {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpDemoteToHelperInvocation` (opcode 5380, class Control-Flow).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpDemoteToHelperInvocation {}
+impl OpDemoteToHelperInvocation {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {}
+    }
+}
 ///`OpIsHelperInvocationEXT` (opcode 5381, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsHelperInvocationEXT {
@@ -11812,6 +17720,13 @@ pub struct OpIsHelperInvocationEXT {
     pub result_type: Id,
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpIsHelperInvocationEXT {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
 }
 ///`OpConvertUToImageNV` (opcode 5391, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11823,6 +17738,17 @@ pub struct OpConvertUToImageNV {
     ///Operand (`IdRef`).
     pub operand: Id,
 }
+impl OpConvertUToImageNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
+}
 ///`OpConvertUToSamplerNV` (opcode 5392, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpConvertUToSamplerNV {
@@ -11832,6 +17758,17 @@ pub struct OpConvertUToSamplerNV {
     pub result_id: Id,
     ///Operand (`IdRef`).
     pub operand: Id,
+}
+impl OpConvertUToSamplerNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
 }
 ///`OpConvertImageToUNV` (opcode 5393, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11843,6 +17780,17 @@ pub struct OpConvertImageToUNV {
     ///Operand (`IdRef`).
     pub operand: Id,
 }
+impl OpConvertImageToUNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
+}
 ///`OpConvertSamplerToUNV` (opcode 5394, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpConvertSamplerToUNV {
@@ -11852,6 +17800,17 @@ pub struct OpConvertSamplerToUNV {
     pub result_id: Id,
     ///Operand (`IdRef`).
     pub operand: Id,
+}
+impl OpConvertSamplerToUNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
 }
 ///`OpConvertUToSampledImageNV` (opcode 5395, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11863,6 +17822,17 @@ pub struct OpConvertUToSampledImageNV {
     ///Operand (`IdRef`).
     pub operand: Id,
 }
+impl OpConvertUToSampledImageNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
+}
 ///`OpConvertSampledImageToUNV` (opcode 5396, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpConvertSampledImageToUNV {
@@ -11873,11 +17843,29 @@ pub struct OpConvertSampledImageToUNV {
     ///Operand (`IdRef`).
     pub operand: Id,
 }
+impl OpConvertSampledImageToUNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
+}
 ///`OpSamplerImageAddressingModeNV` (opcode 5397, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSamplerImageAddressingModeNV {
     ///Bit Width (`LiteralInteger`).
     pub bit_width: u32,
+}
+impl OpSamplerImageAddressingModeNV {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(bit_width: u32) -> Self {
+        Self { bit_width }
+    }
 }
 ///`OpSubgroupShuffleINTEL` (opcode 5571, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11890,6 +17878,18 @@ pub struct OpSubgroupShuffleINTEL {
     pub data: Id,
     ///InvocationId (`IdRef`).
     pub invocation_id: Id,
+}
+impl OpSubgroupShuffleINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, data: Id, invocation_id: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            data,
+            invocation_id,
+        }
+    }
 }
 ///`OpSubgroupShuffleDownINTEL` (opcode 5572, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11905,6 +17905,25 @@ pub struct OpSubgroupShuffleDownINTEL {
     ///Delta (`IdRef`).
     pub delta: Id,
 }
+impl OpSubgroupShuffleDownINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        current: Id,
+        next: Id,
+        delta: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            current,
+            next,
+            delta,
+        }
+    }
+}
 ///`OpSubgroupShuffleUpINTEL` (opcode 5573, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupShuffleUpINTEL {
@@ -11919,6 +17938,25 @@ pub struct OpSubgroupShuffleUpINTEL {
     ///Delta (`IdRef`).
     pub delta: Id,
 }
+impl OpSubgroupShuffleUpINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        previous: Id,
+        current: Id,
+        delta: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            previous,
+            current,
+            delta,
+        }
+    }
+}
 ///`OpSubgroupShuffleXorINTEL` (opcode 5574, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupShuffleXorINTEL {
@@ -11931,6 +17969,18 @@ pub struct OpSubgroupShuffleXorINTEL {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpSubgroupShuffleXorINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, data: Id, value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            data,
+            value,
+        }
+    }
+}
 ///`OpSubgroupBlockReadINTEL` (opcode 5575, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupBlockReadINTEL {
@@ -11941,6 +17991,17 @@ pub struct OpSubgroupBlockReadINTEL {
     ///Ptr (`IdRef`).
     pub ptr: Id,
 }
+impl OpSubgroupBlockReadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ptr: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ptr,
+        }
+    }
+}
 ///`OpSubgroupBlockWriteINTEL` (opcode 5576, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupBlockWriteINTEL {
@@ -11948,6 +18009,13 @@ pub struct OpSubgroupBlockWriteINTEL {
     pub ptr: Id,
     ///Data (`IdRef`).
     pub data: Id,
+}
+impl OpSubgroupBlockWriteINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(ptr: Id, data: Id) -> Self {
+        Self { ptr, data }
+    }
 }
 ///`OpSubgroupImageBlockReadINTEL` (opcode 5577, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11961,6 +18029,18 @@ pub struct OpSubgroupImageBlockReadINTEL {
     ///Coordinate (`IdRef`).
     pub coordinate: Id,
 }
+impl OpSubgroupImageBlockReadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image: Id, coordinate: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            coordinate,
+        }
+    }
+}
 ///`OpSubgroupImageBlockWriteINTEL` (opcode 5578, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupImageBlockWriteINTEL {
@@ -11970,6 +18050,13 @@ pub struct OpSubgroupImageBlockWriteINTEL {
     pub coordinate: Id,
     ///Data (`IdRef`).
     pub data: Id,
+}
+impl OpSubgroupImageBlockWriteINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(image: Id, coordinate: Id, data: Id) -> Self {
+        Self { image, coordinate, data }
+    }
 }
 ///`OpSubgroupImageMediaBlockReadINTEL` (opcode 5580, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -11987,6 +18074,27 @@ pub struct OpSubgroupImageMediaBlockReadINTEL {
     ///Height (`IdRef`).
     pub height: Id,
 }
+impl OpSubgroupImageMediaBlockReadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        image: Id,
+        coordinate: Id,
+        width: Id,
+        height: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image,
+            coordinate,
+            width,
+            height,
+        }
+    }
+}
 ///`OpSubgroupImageMediaBlockWriteINTEL` (opcode 5581, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupImageMediaBlockWriteINTEL {
@@ -12001,6 +18109,19 @@ pub struct OpSubgroupImageMediaBlockWriteINTEL {
     ///Data (`IdRef`).
     pub data: Id,
 }
+impl OpSubgroupImageMediaBlockWriteINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(image: Id, coordinate: Id, width: Id, height: Id, data: Id) -> Self {
+        Self {
+            image,
+            coordinate,
+            width,
+            height,
+            data,
+        }
+    }
+}
 ///`OpUCountLeadingZerosINTEL` (opcode 5585, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUCountLeadingZerosINTEL {
@@ -12011,6 +18132,17 @@ pub struct OpUCountLeadingZerosINTEL {
     ///Operand (`IdRef`).
     pub operand: Id,
 }
+impl OpUCountLeadingZerosINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
+}
 ///`OpUCountTrailingZerosINTEL` (opcode 5586, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUCountTrailingZerosINTEL {
@@ -12020,6 +18152,17 @@ pub struct OpUCountTrailingZerosINTEL {
     pub result_id: Id,
     ///Operand (`IdRef`).
     pub operand: Id,
+}
+impl OpUCountTrailingZerosINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand,
+        }
+    }
 }
 ///`OpAbsISubINTEL` (opcode 5587, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12033,6 +18176,18 @@ pub struct OpAbsISubINTEL {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpAbsISubINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpAbsUSubINTEL` (opcode 5588, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAbsUSubINTEL {
@@ -12044,6 +18199,18 @@ pub struct OpAbsUSubINTEL {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpAbsUSubINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpIAddSatINTEL` (opcode 5589, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12057,6 +18224,18 @@ pub struct OpIAddSatINTEL {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpIAddSatINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpUAddSatINTEL` (opcode 5590, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUAddSatINTEL {
@@ -12068,6 +18247,18 @@ pub struct OpUAddSatINTEL {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpUAddSatINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpIAverageINTEL` (opcode 5591, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12081,6 +18272,18 @@ pub struct OpIAverageINTEL {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpIAverageINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpUAverageINTEL` (opcode 5592, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUAverageINTEL {
@@ -12092,6 +18295,18 @@ pub struct OpUAverageINTEL {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpUAverageINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpIAverageRoundedINTEL` (opcode 5593, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12105,6 +18320,18 @@ pub struct OpIAverageRoundedINTEL {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpIAverageRoundedINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpUAverageRoundedINTEL` (opcode 5594, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUAverageRoundedINTEL {
@@ -12116,6 +18343,18 @@ pub struct OpUAverageRoundedINTEL {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpUAverageRoundedINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpISubSatINTEL` (opcode 5595, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12129,6 +18368,18 @@ pub struct OpISubSatINTEL {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpISubSatINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpUSubSatINTEL` (opcode 5596, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUSubSatINTEL {
@@ -12140,6 +18391,18 @@ pub struct OpUSubSatINTEL {
     pub operand_1: Id,
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
+}
+impl OpUSubSatINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
 }
 ///`OpIMul32x16INTEL` (opcode 5597, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12153,6 +18416,18 @@ pub struct OpIMul32x16INTEL {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpIMul32x16INTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpUMul32x16INTEL` (opcode 5598, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpUMul32x16INTEL {
@@ -12165,6 +18440,18 @@ pub struct OpUMul32x16INTEL {
     ///Operand 2 (`IdRef`).
     pub operand_2: Id,
 }
+impl OpUMul32x16INTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, operand_1: Id, operand_2: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1,
+            operand_2,
+        }
+    }
+}
 ///`OpConstantFunctionPointerINTEL` (opcode 5600, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpConstantFunctionPointerINTEL {
@@ -12174,6 +18461,17 @@ pub struct OpConstantFunctionPointerINTEL {
     pub result_id: Id,
     ///Function (`IdRef`).
     pub function: Id,
+}
+impl OpConstantFunctionPointerINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, function: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            function,
+        }
+    }
 }
 ///`OpFunctionPointerCallINTEL` (opcode 5601, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12185,6 +18483,17 @@ pub struct OpFunctionPointerCallINTEL {
     ///Operand 1 (`IdRef`).
     pub operand_1s: Vec<Id>,
 }
+impl OpFunctionPointerCallINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            operand_1s: Vec::new(),
+        }
+    }
+}
 ///`OpAsmTargetINTEL` (opcode 5609, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAsmTargetINTEL {
@@ -12194,6 +18503,17 @@ pub struct OpAsmTargetINTEL {
     pub result_id: Id,
     ///Asm target (`LiteralString`).
     pub asm_target: String,
+}
+impl OpAsmTargetINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, asm_target: String) -> Self {
+        Self {
+            result_type,
+            result_id,
+            asm_target,
+        }
+    }
 }
 ///`OpAsmINTEL` (opcode 5610, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12211,6 +18531,27 @@ pub struct OpAsmINTEL {
     ///Constraints (`LiteralString`).
     pub constraints: String,
 }
+impl OpAsmINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        asm_type: Id,
+        target: Id,
+        asm_instructions: String,
+        constraints: String,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            asm_type,
+            target,
+            asm_instructions,
+            constraints,
+        }
+    }
+}
 ///`OpAsmCallINTEL` (opcode 5611, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAsmCallINTEL {
@@ -12222,6 +18563,18 @@ pub struct OpAsmCallINTEL {
     pub asm: Id,
     ///Argument 0 (`IdRef`).
     pub argument_0s: Vec<Id>,
+}
+impl OpAsmCallINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, asm: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            asm,
+            argument_0s: Vec::new(),
+        }
+    }
 }
 ///`OpAtomicFMinEXT` (opcode 5614, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12239,6 +18592,27 @@ pub struct OpAtomicFMinEXT {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpAtomicFMinEXT {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
+}
 ///`OpAtomicFMaxEXT` (opcode 5615, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomicFMaxEXT {
@@ -12255,11 +18629,39 @@ pub struct OpAtomicFMaxEXT {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpAtomicFMaxEXT {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
+}
 ///`OpAssumeTrueKHR` (opcode 5630, class Miscellaneous).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAssumeTrueKHR {
     ///Condition (`IdRef`).
     pub condition: Id,
+}
+impl OpAssumeTrueKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(condition: Id) -> Self {
+        Self { condition }
+    }
 }
 ///`OpExpectKHR` (opcode 5631, class Miscellaneous).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12273,6 +18675,18 @@ pub struct OpExpectKHR {
     ///ExpectedValue (`IdRef`).
     pub expected_value: Id,
 }
+impl OpExpectKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, value: Id, expected_value: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            value,
+            expected_value,
+        }
+    }
+}
 ///`OpDecorateString` (opcode 5632, class Annotation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpDecorateString {
@@ -12280,6 +18694,13 @@ pub struct OpDecorateString {
     pub target: Id,
     ///`Decoration`.
     pub decoration: Decoration,
+}
+impl OpDecorateString {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(target: Id, decoration: Decoration) -> Self {
+        Self { target, decoration }
+    }
 }
 ///`OpMemberDecorateString` (opcode 5633, class Annotation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12290,6 +18711,17 @@ pub struct OpMemberDecorateString {
     pub member: u32,
     ///`Decoration`.
     pub decoration: Decoration,
+}
+impl OpMemberDecorateString {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(struct_type: Id, member: u32, decoration: Decoration) -> Self {
+        Self {
+            struct_type,
+            member,
+            decoration,
+        }
+    }
 }
 ///`OpVmeImageINTEL` (opcode 5699, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12303,6 +18735,18 @@ pub struct OpVmeImageINTEL {
     ///Sampler (`IdRef`).
     pub sampler: Id,
 }
+impl OpVmeImageINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image_type: Id, sampler: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image_type,
+            sampler,
+        }
+    }
+}
 ///`OpTypeVmeImageINTEL` (opcode 5700, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeVmeImageINTEL {
@@ -12311,11 +18755,25 @@ pub struct OpTypeVmeImageINTEL {
     ///Image Type (`IdRef`).
     pub image_type: Id,
 }
+impl OpTypeVmeImageINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, image_type: Id) -> Self {
+        Self { result_id, image_type }
+    }
+}
 ///`OpTypeAvcImePayloadINTEL` (opcode 5701, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeAvcImePayloadINTEL {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeAvcImePayloadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpTypeAvcRefPayloadINTEL` (opcode 5702, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12323,11 +18781,25 @@ pub struct OpTypeAvcRefPayloadINTEL {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpTypeAvcRefPayloadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
+}
 ///`OpTypeAvcSicPayloadINTEL` (opcode 5703, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeAvcSicPayloadINTEL {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeAvcSicPayloadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpTypeAvcMcePayloadINTEL` (opcode 5704, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12335,11 +18807,25 @@ pub struct OpTypeAvcMcePayloadINTEL {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpTypeAvcMcePayloadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
+}
 ///`OpTypeAvcMceResultINTEL` (opcode 5705, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeAvcMceResultINTEL {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeAvcMceResultINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpTypeAvcImeResultINTEL` (opcode 5706, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12347,11 +18833,25 @@ pub struct OpTypeAvcImeResultINTEL {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpTypeAvcImeResultINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
+}
 ///`OpTypeAvcImeResultSingleReferenceStreamoutINTEL` (opcode 5707, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeAvcImeResultSingleReferenceStreamoutINTEL {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeAvcImeResultSingleReferenceStreamoutINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpTypeAvcImeResultDualReferenceStreamoutINTEL` (opcode 5708, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12359,11 +18859,25 @@ pub struct OpTypeAvcImeResultDualReferenceStreamoutINTEL {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpTypeAvcImeResultDualReferenceStreamoutINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
+}
 ///`OpTypeAvcImeSingleReferenceStreaminINTEL` (opcode 5709, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeAvcImeSingleReferenceStreaminINTEL {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeAvcImeSingleReferenceStreaminINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpTypeAvcImeDualReferenceStreaminINTEL` (opcode 5710, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12371,17 +18885,38 @@ pub struct OpTypeAvcImeDualReferenceStreaminINTEL {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpTypeAvcImeDualReferenceStreaminINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
+}
 ///`OpTypeAvcRefResultINTEL` (opcode 5711, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeAvcRefResultINTEL {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpTypeAvcRefResultINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
+}
 ///`OpTypeAvcSicResultINTEL` (opcode 5712, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeAvcSicResultINTEL {
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpTypeAvcSicResultINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id }
+    }
 }
 ///`OpSubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL` (opcode 5713, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12395,6 +18930,18 @@ pub struct OpSubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL {
     ///Qp (`IdRef`).
     pub qp: Id,
 }
+impl OpSubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, slice_type: Id, qp: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            slice_type,
+            qp,
+        }
+    }
+}
 ///`OpSubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL` (opcode 5714, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL {
@@ -12406,6 +18953,23 @@ pub struct OpSubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL {
     pub reference_base_penalty: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        reference_base_penalty: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            reference_base_penalty,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceGetDefaultInterShapePenaltyINTEL` (opcode 5715, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12419,6 +18983,18 @@ pub struct OpSubgroupAvcMceGetDefaultInterShapePenaltyINTEL {
     ///Qp (`IdRef`).
     pub qp: Id,
 }
+impl OpSubgroupAvcMceGetDefaultInterShapePenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, slice_type: Id, qp: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            slice_type,
+            qp,
+        }
+    }
+}
 ///`OpSubgroupAvcMceSetInterShapePenaltyINTEL` (opcode 5716, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceSetInterShapePenaltyINTEL {
@@ -12430,6 +19006,23 @@ pub struct OpSubgroupAvcMceSetInterShapePenaltyINTEL {
     pub packed_shape_penalty: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceSetInterShapePenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        packed_shape_penalty: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            packed_shape_penalty,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL` (opcode 5717, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12443,6 +19036,18 @@ pub struct OpSubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL {
     ///Qp (`IdRef`).
     pub qp: Id,
 }
+impl OpSubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, slice_type: Id, qp: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            slice_type,
+            qp,
+        }
+    }
+}
 ///`OpSubgroupAvcMceSetInterDirectionPenaltyINTEL` (opcode 5718, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceSetInterDirectionPenaltyINTEL {
@@ -12454,6 +19059,18 @@ pub struct OpSubgroupAvcMceSetInterDirectionPenaltyINTEL {
     pub direction_cost: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceSetInterDirectionPenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, direction_cost: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            direction_cost,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL` (opcode 5719, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12467,6 +19084,18 @@ pub struct OpSubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL {
     ///Qp (`IdRef`).
     pub qp: Id,
 }
+impl OpSubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, slice_type: Id, qp: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            slice_type,
+            qp,
+        }
+    }
+}
 ///`OpSubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL` (opcode 5720, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL {
@@ -12479,6 +19108,18 @@ pub struct OpSubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL {
     ///Qp (`IdRef`).
     pub qp: Id,
 }
+impl OpSubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, slice_type: Id, qp: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            slice_type,
+            qp,
+        }
+    }
+}
 ///`OpSubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL` (opcode 5721, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL {
@@ -12486,6 +19127,13 @@ pub struct OpSubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL {
     pub result_type: Id,
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpSubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
 }
 ///`OpSubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL` (opcode 5722, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12495,6 +19143,13 @@ pub struct OpSubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpSubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
+}
 ///`OpSubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL` (opcode 5723, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL {
@@ -12502,6 +19157,13 @@ pub struct OpSubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL {
     pub result_type: Id,
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpSubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
 }
 ///`OpSubgroupAvcMceSetMotionVectorCostFunctionINTEL` (opcode 5724, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12519,6 +19181,27 @@ pub struct OpSubgroupAvcMceSetMotionVectorCostFunctionINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceSetMotionVectorCostFunctionINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        packed_cost_center_delta: Id,
+        packed_cost_table: Id,
+        cost_precision: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            packed_cost_center_delta,
+            packed_cost_table,
+            cost_precision,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL` (opcode 5725, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL {
@@ -12531,6 +19214,18 @@ pub struct OpSubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL {
     ///Qp (`IdRef`).
     pub qp: Id,
 }
+impl OpSubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, slice_type: Id, qp: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            slice_type,
+            qp,
+        }
+    }
+}
 ///`OpSubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL` (opcode 5726, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL {
@@ -12539,6 +19234,13 @@ pub struct OpSubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpSubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
+}
 ///`OpSubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL` (opcode 5727, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL {
@@ -12546,6 +19248,13 @@ pub struct OpSubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL {
     pub result_type: Id,
     ///`IdResult`.
     pub result_id: Id,
+}
+impl OpSubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
 }
 ///`OpSubgroupAvcMceSetAcOnlyHaarINTEL` (opcode 5728, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12556,6 +19265,17 @@ pub struct OpSubgroupAvcMceSetAcOnlyHaarINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceSetAcOnlyHaarINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL` (opcode 5729, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12569,6 +19289,23 @@ pub struct OpSubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        source_field_polarity: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            source_field_polarity,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL` (opcode 5730, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL {
@@ -12580,6 +19317,23 @@ pub struct OpSubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL {
     pub reference_field_polarity: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        reference_field_polarity: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            reference_field_polarity,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL` (opcode 5731, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12595,6 +19349,25 @@ pub struct OpSubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        forward_reference_field_polarity: Id,
+        backward_reference_field_polarity: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            forward_reference_field_polarity,
+            backward_reference_field_polarity,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcMceConvertToImePayloadINTEL` (opcode 5732, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceConvertToImePayloadINTEL {
@@ -12604,6 +19377,17 @@ pub struct OpSubgroupAvcMceConvertToImePayloadINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceConvertToImePayloadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceConvertToImeResultINTEL` (opcode 5733, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12615,6 +19399,17 @@ pub struct OpSubgroupAvcMceConvertToImeResultINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceConvertToImeResultINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcMceConvertToRefPayloadINTEL` (opcode 5734, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceConvertToRefPayloadINTEL {
@@ -12624,6 +19419,17 @@ pub struct OpSubgroupAvcMceConvertToRefPayloadINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceConvertToRefPayloadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceConvertToRefResultINTEL` (opcode 5735, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12635,6 +19441,17 @@ pub struct OpSubgroupAvcMceConvertToRefResultINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceConvertToRefResultINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcMceConvertToSicPayloadINTEL` (opcode 5736, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceConvertToSicPayloadINTEL {
@@ -12644,6 +19461,17 @@ pub struct OpSubgroupAvcMceConvertToSicPayloadINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceConvertToSicPayloadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceConvertToSicResultINTEL` (opcode 5737, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12655,6 +19483,17 @@ pub struct OpSubgroupAvcMceConvertToSicResultINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceConvertToSicResultINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcMceGetMotionVectorsINTEL` (opcode 5738, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetMotionVectorsINTEL {
@@ -12664,6 +19503,17 @@ pub struct OpSubgroupAvcMceGetMotionVectorsINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceGetMotionVectorsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceGetInterDistortionsINTEL` (opcode 5739, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12675,6 +19525,17 @@ pub struct OpSubgroupAvcMceGetInterDistortionsINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceGetInterDistortionsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcMceGetBestInterDistortionsINTEL` (opcode 5740, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetBestInterDistortionsINTEL {
@@ -12684,6 +19545,17 @@ pub struct OpSubgroupAvcMceGetBestInterDistortionsINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceGetBestInterDistortionsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceGetInterMajorShapeINTEL` (opcode 5741, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12695,6 +19567,17 @@ pub struct OpSubgroupAvcMceGetInterMajorShapeINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceGetInterMajorShapeINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcMceGetInterMinorShapeINTEL` (opcode 5742, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetInterMinorShapeINTEL {
@@ -12704,6 +19587,17 @@ pub struct OpSubgroupAvcMceGetInterMinorShapeINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceGetInterMinorShapeINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceGetInterDirectionsINTEL` (opcode 5743, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12715,6 +19609,17 @@ pub struct OpSubgroupAvcMceGetInterDirectionsINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceGetInterDirectionsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcMceGetInterMotionVectorCountINTEL` (opcode 5744, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetInterMotionVectorCountINTEL {
@@ -12725,6 +19630,17 @@ pub struct OpSubgroupAvcMceGetInterMotionVectorCountINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceGetInterMotionVectorCountINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcMceGetInterReferenceIdsINTEL` (opcode 5745, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcMceGetInterReferenceIdsINTEL {
@@ -12734,6 +19650,17 @@ pub struct OpSubgroupAvcMceGetInterReferenceIdsINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcMceGetInterReferenceIdsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL` (opcode 5746, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12749,6 +19676,25 @@ pub struct OpSubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        packed_reference_ids: Id,
+        packed_reference_parameter_field_polarities: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            packed_reference_ids,
+            packed_reference_parameter_field_polarities,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeInitializeINTEL` (opcode 5747, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeInitializeINTEL {
@@ -12763,6 +19709,25 @@ pub struct OpSubgroupAvcImeInitializeINTEL {
     ///SAD Adjustment (`IdRef`).
     pub sad_adjustment: Id,
 }
+impl OpSubgroupAvcImeInitializeINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_coord: Id,
+        partition_mask: Id,
+        sad_adjustment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_coord,
+            partition_mask,
+            sad_adjustment,
+        }
+    }
+}
 ///`OpSubgroupAvcImeSetSingleReferenceINTEL` (opcode 5748, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeSetSingleReferenceINTEL {
@@ -12776,6 +19741,25 @@ pub struct OpSubgroupAvcImeSetSingleReferenceINTEL {
     pub search_window_config: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeSetSingleReferenceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        ref_offset: Id,
+        search_window_config: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ref_offset,
+            search_window_config,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcImeSetDualReferenceINTEL` (opcode 5749, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12793,6 +19777,27 @@ pub struct OpSubgroupAvcImeSetDualReferenceINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcImeSetDualReferenceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        fwd_ref_offset: Id,
+        bwd_ref_offset: Id,
+        id_search_window_config: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            fwd_ref_offset,
+            bwd_ref_offset,
+            id_search_window_config,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeRefWindowSizeINTEL` (opcode 5750, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeRefWindowSizeINTEL {
@@ -12804,6 +19809,23 @@ pub struct OpSubgroupAvcImeRefWindowSizeINTEL {
     pub search_window_config: Id,
     ///Dual Ref (`IdRef`).
     pub dual_ref: Id,
+}
+impl OpSubgroupAvcImeRefWindowSizeINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        search_window_config: Id,
+        dual_ref: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            search_window_config,
+            dual_ref,
+        }
+    }
 }
 ///`OpSubgroupAvcImeAdjustRefOffsetINTEL` (opcode 5751, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12821,6 +19843,27 @@ pub struct OpSubgroupAvcImeAdjustRefOffsetINTEL {
     ///Image Size (`IdRef`).
     pub image_size: Id,
 }
+impl OpSubgroupAvcImeAdjustRefOffsetINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        ref_offset: Id,
+        src_coord: Id,
+        ref_window_size: Id,
+        image_size: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ref_offset,
+            src_coord,
+            ref_window_size,
+            image_size,
+        }
+    }
+}
 ///`OpSubgroupAvcImeConvertToMcePayloadINTEL` (opcode 5752, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeConvertToMcePayloadINTEL {
@@ -12830,6 +19873,17 @@ pub struct OpSubgroupAvcImeConvertToMcePayloadINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeConvertToMcePayloadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcImeSetMaxMotionVectorCountINTEL` (opcode 5753, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12843,6 +19897,23 @@ pub struct OpSubgroupAvcImeSetMaxMotionVectorCountINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcImeSetMaxMotionVectorCountINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        max_motion_vector_count: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            max_motion_vector_count,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeSetUnidirectionalMixDisableINTEL` (opcode 5754, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeSetUnidirectionalMixDisableINTEL {
@@ -12852,6 +19923,17 @@ pub struct OpSubgroupAvcImeSetUnidirectionalMixDisableINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeSetUnidirectionalMixDisableINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcImeSetEarlySearchTerminationThresholdINTEL` (opcode 5755, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12865,6 +19947,18 @@ pub struct OpSubgroupAvcImeSetEarlySearchTerminationThresholdINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcImeSetEarlySearchTerminationThresholdINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, threshold: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            threshold,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeSetWeightedSadINTEL` (opcode 5756, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeSetWeightedSadINTEL {
@@ -12876,6 +19970,23 @@ pub struct OpSubgroupAvcImeSetWeightedSadINTEL {
     pub packed_sad_weights: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeSetWeightedSadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        packed_sad_weights: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            packed_sad_weights,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcImeEvaluateWithSingleReferenceINTEL` (opcode 5757, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12890,6 +20001,25 @@ pub struct OpSubgroupAvcImeEvaluateWithSingleReferenceINTEL {
     pub ref_image: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeEvaluateWithSingleReferenceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        ref_image: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            ref_image,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcImeEvaluateWithDualReferenceINTEL` (opcode 5758, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12907,6 +20037,27 @@ pub struct OpSubgroupAvcImeEvaluateWithDualReferenceINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcImeEvaluateWithDualReferenceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        fwd_ref_image: Id,
+        bwd_ref_image: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            fwd_ref_image,
+            bwd_ref_image,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL` (opcode 5759, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL {
@@ -12922,6 +20073,27 @@ pub struct OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL {
     pub payload: Id,
     ///Streamin Components (`IdRef`).
     pub streamin_components: Id,
+}
+impl OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        ref_image: Id,
+        payload: Id,
+        streamin_components: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            ref_image,
+            payload,
+            streamin_components,
+        }
+    }
 }
 ///`OpSubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL` (opcode 5760, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12941,6 +20113,29 @@ pub struct OpSubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL {
     ///Streamin Components (`IdRef`).
     pub streamin_components: Id,
 }
+impl OpSubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        fwd_ref_image: Id,
+        bwd_ref_image: Id,
+        payload: Id,
+        streamin_components: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            fwd_ref_image,
+            bwd_ref_image,
+            payload,
+            streamin_components,
+        }
+    }
+}
 ///`OpSubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL` (opcode 5761, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL {
@@ -12954,6 +20149,25 @@ pub struct OpSubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL {
     pub ref_image: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        ref_image: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            ref_image,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL` (opcode 5762, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -12971,6 +20185,27 @@ pub struct OpSubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        fwd_ref_image: Id,
+        bwd_ref_image: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            fwd_ref_image,
+            bwd_ref_image,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL` (opcode 5763, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL {
@@ -12986,6 +20221,27 @@ pub struct OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL {
     pub payload: Id,
     ///Streamin Components (`IdRef`).
     pub streamin_components: Id,
+}
+impl OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        ref_image: Id,
+        payload: Id,
+        streamin_components: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            ref_image,
+            payload,
+            streamin_components,
+        }
+    }
 }
 ///`OpSubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL` (opcode 5764, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13005,6 +20261,29 @@ pub struct OpSubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL {
     ///Streamin Components (`IdRef`).
     pub streamin_components: Id,
 }
+impl OpSubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        fwd_ref_image: Id,
+        bwd_ref_image: Id,
+        payload: Id,
+        streamin_components: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            fwd_ref_image,
+            bwd_ref_image,
+            payload,
+            streamin_components,
+        }
+    }
+}
 ///`OpSubgroupAvcImeConvertToMceResultINTEL` (opcode 5765, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeConvertToMceResultINTEL {
@@ -13014,6 +20293,17 @@ pub struct OpSubgroupAvcImeConvertToMceResultINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeConvertToMceResultINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcImeGetSingleReferenceStreaminINTEL` (opcode 5766, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13025,6 +20315,17 @@ pub struct OpSubgroupAvcImeGetSingleReferenceStreaminINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcImeGetSingleReferenceStreaminINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeGetDualReferenceStreaminINTEL` (opcode 5767, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeGetDualReferenceStreaminINTEL {
@@ -13034,6 +20335,17 @@ pub struct OpSubgroupAvcImeGetDualReferenceStreaminINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeGetDualReferenceStreaminINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcImeStripSingleReferenceStreamoutINTEL` (opcode 5768, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13045,6 +20357,17 @@ pub struct OpSubgroupAvcImeStripSingleReferenceStreamoutINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcImeStripSingleReferenceStreamoutINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeStripDualReferenceStreamoutINTEL` (opcode 5769, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeStripDualReferenceStreamoutINTEL {
@@ -13054,6 +20377,17 @@ pub struct OpSubgroupAvcImeStripDualReferenceStreamoutINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeStripDualReferenceStreamoutINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL` (opcode 5770, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13067,6 +20401,18 @@ pub struct OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINT
     ///Major Shape (`IdRef`).
     pub major_shape: Id,
 }
+impl OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id, major_shape: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+            major_shape,
+        }
+    }
+}
 ///`OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL` (opcode 5771, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL {
@@ -13079,6 +20425,18 @@ pub struct OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL
     ///Major Shape (`IdRef`).
     pub major_shape: Id,
 }
+impl OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id, major_shape: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+            major_shape,
+        }
+    }
+}
 ///`OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL` (opcode 5772, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL {
@@ -13090,6 +20448,18 @@ pub struct OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTE
     pub payload: Id,
     ///Major Shape (`IdRef`).
     pub major_shape: Id,
+}
+impl OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id, major_shape: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+            major_shape,
+        }
+    }
 }
 ///`OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL` (opcode 5773, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13105,6 +20475,25 @@ pub struct OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL
     ///Direction (`IdRef`).
     pub direction: Id,
 }
+impl OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        payload: Id,
+        major_shape: Id,
+        direction: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+            major_shape,
+            direction,
+        }
+    }
+}
 ///`OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL` (opcode 5774, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL {
@@ -13118,6 +20507,25 @@ pub struct OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL {
     pub major_shape: Id,
     ///Direction (`IdRef`).
     pub direction: Id,
+}
+impl OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        payload: Id,
+        major_shape: Id,
+        direction: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+            major_shape,
+            direction,
+        }
+    }
 }
 ///`OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL` (opcode 5775, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13133,6 +20541,25 @@ pub struct OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL 
     ///Direction (`IdRef`).
     pub direction: Id,
 }
+impl OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        payload: Id,
+        major_shape: Id,
+        direction: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+            major_shape,
+            direction,
+        }
+    }
+}
 ///`OpSubgroupAvcImeGetBorderReachedINTEL` (opcode 5776, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeGetBorderReachedINTEL {
@@ -13145,6 +20572,18 @@ pub struct OpSubgroupAvcImeGetBorderReachedINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcImeGetBorderReachedINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, image_select: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            image_select,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeGetTruncatedSearchIndicationINTEL` (opcode 5777, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeGetTruncatedSearchIndicationINTEL {
@@ -13154,6 +20593,17 @@ pub struct OpSubgroupAvcImeGetTruncatedSearchIndicationINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeGetTruncatedSearchIndicationINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL` (opcode 5778, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13165,6 +20615,17 @@ pub struct OpSubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL` (opcode 5779, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL {
@@ -13175,6 +20636,17 @@ pub struct OpSubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL` (opcode 5780, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL {
@@ -13184,6 +20656,17 @@ pub struct OpSubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcFmeInitializeINTEL` (opcode 5781, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13206,6 +20689,33 @@ pub struct OpSubgroupAvcFmeInitializeINTEL {
     pub pixel_resolution: Id,
     ///Sad Adjustment (`IdRef`).
     pub sad_adjustment: Id,
+}
+impl OpSubgroupAvcFmeInitializeINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_coord: Id,
+        motion_vectors: Id,
+        major_shapes: Id,
+        minor_shapes: Id,
+        direction: Id,
+        pixel_resolution: Id,
+        sad_adjustment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_coord,
+            motion_vectors,
+            major_shapes,
+            minor_shapes,
+            direction,
+            pixel_resolution,
+            sad_adjustment,
+        }
+    }
 }
 ///`OpSubgroupAvcBmeInitializeINTEL` (opcode 5782, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13231,6 +20741,35 @@ pub struct OpSubgroupAvcBmeInitializeINTEL {
     ///Sad Adjustment (`IdRef`).
     pub sad_adjustment: Id,
 }
+impl OpSubgroupAvcBmeInitializeINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_coord: Id,
+        motion_vectors: Id,
+        major_shapes: Id,
+        minor_shapes: Id,
+        direction: Id,
+        pixel_resolution: Id,
+        bidirectional_weight: Id,
+        sad_adjustment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_coord,
+            motion_vectors,
+            major_shapes,
+            minor_shapes,
+            direction,
+            pixel_resolution,
+            bidirectional_weight,
+            sad_adjustment,
+        }
+    }
+}
 ///`OpSubgroupAvcRefConvertToMcePayloadINTEL` (opcode 5783, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcRefConvertToMcePayloadINTEL {
@@ -13240,6 +20779,17 @@ pub struct OpSubgroupAvcRefConvertToMcePayloadINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcRefConvertToMcePayloadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcRefSetBidirectionalMixDisableINTEL` (opcode 5784, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13251,6 +20801,17 @@ pub struct OpSubgroupAvcRefSetBidirectionalMixDisableINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcRefSetBidirectionalMixDisableINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcRefSetBilinearFilterEnableINTEL` (opcode 5785, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcRefSetBilinearFilterEnableINTEL {
@@ -13260,6 +20821,17 @@ pub struct OpSubgroupAvcRefSetBilinearFilterEnableINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcRefSetBilinearFilterEnableINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcRefEvaluateWithSingleReferenceINTEL` (opcode 5786, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13274,6 +20846,25 @@ pub struct OpSubgroupAvcRefEvaluateWithSingleReferenceINTEL {
     pub ref_image: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcRefEvaluateWithSingleReferenceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        ref_image: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            ref_image,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcRefEvaluateWithDualReferenceINTEL` (opcode 5787, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13291,6 +20882,27 @@ pub struct OpSubgroupAvcRefEvaluateWithDualReferenceINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcRefEvaluateWithDualReferenceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        fwd_ref_image: Id,
+        bwd_ref_image: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            fwd_ref_image,
+            bwd_ref_image,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcRefEvaluateWithMultiReferenceINTEL` (opcode 5788, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcRefEvaluateWithMultiReferenceINTEL {
@@ -13304,6 +20916,25 @@ pub struct OpSubgroupAvcRefEvaluateWithMultiReferenceINTEL {
     pub packed_reference_ids: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcRefEvaluateWithMultiReferenceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        packed_reference_ids: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            packed_reference_ids,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL` (opcode 5789, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13321,6 +20952,27 @@ pub struct OpSubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        packed_reference_ids: Id,
+        packed_reference_field_polarities: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            packed_reference_ids,
+            packed_reference_field_polarities,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcRefConvertToMceResultINTEL` (opcode 5790, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcRefConvertToMceResultINTEL {
@@ -13331,6 +20983,17 @@ pub struct OpSubgroupAvcRefConvertToMceResultINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcRefConvertToMceResultINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicInitializeINTEL` (opcode 5791, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicInitializeINTEL {
@@ -13340,6 +21003,17 @@ pub struct OpSubgroupAvcSicInitializeINTEL {
     pub result_id: Id,
     ///Src Coord (`IdRef`).
     pub src_coord: Id,
+}
+impl OpSubgroupAvcSicInitializeINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, src_coord: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_coord,
+        }
+    }
 }
 ///`OpSubgroupAvcSicConfigureSkcINTEL` (opcode 5792, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13360,6 +21034,31 @@ pub struct OpSubgroupAvcSicConfigureSkcINTEL {
     pub sad_adjustment: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicConfigureSkcINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        skip_block_partition_type: Id,
+        skip_motion_vector_mask: Id,
+        motion_vectors: Id,
+        bidirectional_weight: Id,
+        sad_adjustment: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            skip_block_partition_type,
+            skip_motion_vector_mask,
+            motion_vectors,
+            bidirectional_weight,
+            sad_adjustment,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicConfigureIpeLumaINTEL` (opcode 5793, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13384,6 +21083,35 @@ pub struct OpSubgroupAvcSicConfigureIpeLumaINTEL {
     pub sad_adjustment: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicConfigureIpeLumaINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        luma_intra_partition_mask: Id,
+        intra_neighbour_availabilty: Id,
+        left_edge_luma_pixels: Id,
+        upper_left_corner_luma_pixel: Id,
+        upper_edge_luma_pixels: Id,
+        upper_right_edge_luma_pixels: Id,
+        sad_adjustment: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            luma_intra_partition_mask,
+            intra_neighbour_availabilty,
+            left_edge_luma_pixels,
+            upper_left_corner_luma_pixel,
+            upper_edge_luma_pixels,
+            upper_right_edge_luma_pixels,
+            sad_adjustment,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicConfigureIpeLumaChromaINTEL` (opcode 5794, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13415,6 +21143,41 @@ pub struct OpSubgroupAvcSicConfigureIpeLumaChromaINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicConfigureIpeLumaChromaINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        luma_intra_partition_mask: Id,
+        intra_neighbour_availabilty: Id,
+        left_edge_luma_pixels: Id,
+        upper_left_corner_luma_pixel: Id,
+        upper_edge_luma_pixels: Id,
+        upper_right_edge_luma_pixels: Id,
+        left_edge_chroma_pixels: Id,
+        upper_left_corner_chroma_pixel: Id,
+        upper_edge_chroma_pixels: Id,
+        sad_adjustment: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            luma_intra_partition_mask,
+            intra_neighbour_availabilty,
+            left_edge_luma_pixels,
+            upper_left_corner_luma_pixel,
+            upper_edge_luma_pixels,
+            upper_right_edge_luma_pixels,
+            left_edge_chroma_pixels,
+            upper_left_corner_chroma_pixel,
+            upper_edge_chroma_pixels,
+            sad_adjustment,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicGetMotionVectorMaskINTEL` (opcode 5795, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicGetMotionVectorMaskINTEL {
@@ -13427,6 +21190,23 @@ pub struct OpSubgroupAvcSicGetMotionVectorMaskINTEL {
     ///Direction (`IdRef`).
     pub direction: Id,
 }
+impl OpSubgroupAvcSicGetMotionVectorMaskINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        skip_block_partition_type: Id,
+        direction: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            skip_block_partition_type,
+            direction,
+        }
+    }
+}
 ///`OpSubgroupAvcSicConvertToMcePayloadINTEL` (opcode 5796, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicConvertToMcePayloadINTEL {
@@ -13436,6 +21216,17 @@ pub struct OpSubgroupAvcSicConvertToMcePayloadINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicConvertToMcePayloadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicSetIntraLumaShapePenaltyINTEL` (opcode 5797, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13448,6 +21239,23 @@ pub struct OpSubgroupAvcSicSetIntraLumaShapePenaltyINTEL {
     pub packed_shape_penalty: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicSetIntraLumaShapePenaltyINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        packed_shape_penalty: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            packed_shape_penalty,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicSetIntraLumaModeCostFunctionINTEL` (opcode 5798, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13465,6 +21273,27 @@ pub struct OpSubgroupAvcSicSetIntraLumaModeCostFunctionINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicSetIntraLumaModeCostFunctionINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        luma_mode_penalty: Id,
+        luma_packed_neighbor_modes: Id,
+        luma_packed_non_dc_penalty: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            luma_mode_penalty,
+            luma_packed_neighbor_modes,
+            luma_packed_non_dc_penalty,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicSetIntraChromaModeCostFunctionINTEL` (opcode 5799, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicSetIntraChromaModeCostFunctionINTEL {
@@ -13477,6 +21306,23 @@ pub struct OpSubgroupAvcSicSetIntraChromaModeCostFunctionINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicSetIntraChromaModeCostFunctionINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        chroma_mode_base_penalty: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            chroma_mode_base_penalty,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicSetBilinearFilterEnableINTEL` (opcode 5800, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicSetBilinearFilterEnableINTEL {
@@ -13486,6 +21332,17 @@ pub struct OpSubgroupAvcSicSetBilinearFilterEnableINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicSetBilinearFilterEnableINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicSetSkcForwardTransformEnableINTEL` (opcode 5801, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13499,6 +21356,23 @@ pub struct OpSubgroupAvcSicSetSkcForwardTransformEnableINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicSetSkcForwardTransformEnableINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        packed_sad_coefficients: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            packed_sad_coefficients,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicSetBlockBasedRawSkipSadINTEL` (opcode 5802, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicSetBlockBasedRawSkipSadINTEL {
@@ -13511,6 +21385,23 @@ pub struct OpSubgroupAvcSicSetBlockBasedRawSkipSadINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicSetBlockBasedRawSkipSadINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        block_based_skip_type: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            block_based_skip_type,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicEvaluateIpeINTEL` (opcode 5803, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicEvaluateIpeINTEL {
@@ -13522,6 +21413,18 @@ pub struct OpSubgroupAvcSicEvaluateIpeINTEL {
     pub src_image: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicEvaluateIpeINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, src_image: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicEvaluateWithSingleReferenceINTEL` (opcode 5804, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13536,6 +21439,25 @@ pub struct OpSubgroupAvcSicEvaluateWithSingleReferenceINTEL {
     pub ref_image: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicEvaluateWithSingleReferenceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        ref_image: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            ref_image,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicEvaluateWithDualReferenceINTEL` (opcode 5805, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13553,6 +21475,27 @@ pub struct OpSubgroupAvcSicEvaluateWithDualReferenceINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicEvaluateWithDualReferenceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        fwd_ref_image: Id,
+        bwd_ref_image: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            fwd_ref_image,
+            bwd_ref_image,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicEvaluateWithMultiReferenceINTEL` (opcode 5806, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicEvaluateWithMultiReferenceINTEL {
@@ -13566,6 +21509,25 @@ pub struct OpSubgroupAvcSicEvaluateWithMultiReferenceINTEL {
     pub packed_reference_ids: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicEvaluateWithMultiReferenceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        packed_reference_ids: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            packed_reference_ids,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL` (opcode 5807, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13583,6 +21545,27 @@ pub struct OpSubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        src_image: Id,
+        packed_reference_ids: Id,
+        packed_reference_field_polarities: Id,
+        payload: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            src_image,
+            packed_reference_ids,
+            packed_reference_field_polarities,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicConvertToMceResultINTEL` (opcode 5808, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicConvertToMceResultINTEL {
@@ -13592,6 +21575,17 @@ pub struct OpSubgroupAvcSicConvertToMceResultINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicConvertToMceResultINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicGetIpeLumaShapeINTEL` (opcode 5809, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13603,6 +21597,17 @@ pub struct OpSubgroupAvcSicGetIpeLumaShapeINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicGetIpeLumaShapeINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicGetBestIpeLumaDistortionINTEL` (opcode 5810, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicGetBestIpeLumaDistortionINTEL {
@@ -13612,6 +21617,17 @@ pub struct OpSubgroupAvcSicGetBestIpeLumaDistortionINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicGetBestIpeLumaDistortionINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicGetBestIpeChromaDistortionINTEL` (opcode 5811, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13623,6 +21639,17 @@ pub struct OpSubgroupAvcSicGetBestIpeChromaDistortionINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicGetBestIpeChromaDistortionINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicGetPackedIpeLumaModesINTEL` (opcode 5812, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicGetPackedIpeLumaModesINTEL {
@@ -13632,6 +21659,17 @@ pub struct OpSubgroupAvcSicGetPackedIpeLumaModesINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicGetPackedIpeLumaModesINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicGetIpeChromaModeINTEL` (opcode 5813, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13643,6 +21681,17 @@ pub struct OpSubgroupAvcSicGetIpeChromaModeINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicGetIpeChromaModeINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL` (opcode 5814, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL {
@@ -13652,6 +21701,17 @@ pub struct OpSubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpSubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL` (opcode 5815, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13663,6 +21723,17 @@ pub struct OpSubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL {
     ///Payload (`IdRef`).
     pub payload: Id,
 }
+impl OpSubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
+}
 ///`OpSubgroupAvcSicGetInterRawSadsINTEL` (opcode 5816, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSubgroupAvcSicGetInterRawSadsINTEL {
@@ -13672,6 +21743,17 @@ pub struct OpSubgroupAvcSicGetInterRawSadsINTEL {
     pub result_id: Id,
     ///Payload (`IdRef`).
     pub payload: Id,
+}
+impl OpSubgroupAvcSicGetInterRawSadsINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, payload: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            payload,
+        }
+    }
 }
 ///`OpVariableLengthArrayINTEL` (opcode 5818, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13683,6 +21765,17 @@ pub struct OpVariableLengthArrayINTEL {
     ///Lenght (`IdRef`).
     pub lenght: Id,
 }
+impl OpVariableLengthArrayINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, lenght: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            lenght,
+        }
+    }
+}
 ///`OpSaveMemoryINTEL` (opcode 5819, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSaveMemoryINTEL {
@@ -13691,11 +21784,25 @@ pub struct OpSaveMemoryINTEL {
     ///`IdResult`.
     pub result_id: Id,
 }
+impl OpSaveMemoryINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id) -> Self {
+        Self { result_type, result_id }
+    }
+}
 ///`OpRestoreMemoryINTEL` (opcode 5820, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRestoreMemoryINTEL {
     ///Ptr (`IdRef`).
     pub ptr: Id,
+}
+impl OpRestoreMemoryINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(ptr: Id) -> Self {
+        Self { ptr }
+    }
 }
 ///`OpArbitraryFloatSinCosPiINTEL` (opcode 5840, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13719,6 +21826,33 @@ pub struct OpArbitraryFloatSinCosPiINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatSinCosPiINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        from_sign: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            from_sign,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatCastINTEL` (opcode 5841, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatCastINTEL {
@@ -13738,6 +21872,31 @@ pub struct OpArbitraryFloatCastINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatCastINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatCastFromIntINTEL` (opcode 5842, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13759,6 +21918,31 @@ pub struct OpArbitraryFloatCastFromIntINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatCastFromIntINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        mout: u32,
+        from_sign: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            mout,
+            from_sign,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatCastToIntINTEL` (opcode 5843, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatCastToIntINTEL {
@@ -13776,6 +21960,29 @@ pub struct OpArbitraryFloatCastToIntINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatCastToIntINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatAddINTEL` (opcode 5846, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13801,6 +22008,35 @@ pub struct OpArbitraryFloatAddINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatAddINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        b: Id,
+        m2: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatSubINTEL` (opcode 5847, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatSubINTEL {
@@ -13824,6 +22060,35 @@ pub struct OpArbitraryFloatSubINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatSubINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        b: Id,
+        m2: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatMulINTEL` (opcode 5848, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13849,6 +22114,35 @@ pub struct OpArbitraryFloatMulINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatMulINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        b: Id,
+        m2: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatDivINTEL` (opcode 5849, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatDivINTEL {
@@ -13873,6 +22167,35 @@ pub struct OpArbitraryFloatDivINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatDivINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        b: Id,
+        m2: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatGTINTEL` (opcode 5850, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatGTINTEL {
@@ -13888,6 +22211,20 @@ pub struct OpArbitraryFloatGTINTEL {
     pub b: Id,
     ///M2 (`LiteralInteger`).
     pub m2: u32,
+}
+impl OpArbitraryFloatGTINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, a: Id, m1: u32, b: Id, m2: u32) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+        }
+    }
 }
 ///`OpArbitraryFloatGEINTEL` (opcode 5851, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13905,6 +22242,20 @@ pub struct OpArbitraryFloatGEINTEL {
     ///M2 (`LiteralInteger`).
     pub m2: u32,
 }
+impl OpArbitraryFloatGEINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, a: Id, m1: u32, b: Id, m2: u32) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+        }
+    }
+}
 ///`OpArbitraryFloatLTINTEL` (opcode 5852, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatLTINTEL {
@@ -13920,6 +22271,20 @@ pub struct OpArbitraryFloatLTINTEL {
     pub b: Id,
     ///M2 (`LiteralInteger`).
     pub m2: u32,
+}
+impl OpArbitraryFloatLTINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, a: Id, m1: u32, b: Id, m2: u32) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+        }
+    }
 }
 ///`OpArbitraryFloatLEINTEL` (opcode 5853, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13937,6 +22302,20 @@ pub struct OpArbitraryFloatLEINTEL {
     ///M2 (`LiteralInteger`).
     pub m2: u32,
 }
+impl OpArbitraryFloatLEINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, a: Id, m1: u32, b: Id, m2: u32) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+        }
+    }
+}
 ///`OpArbitraryFloatEQINTEL` (opcode 5854, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatEQINTEL {
@@ -13952,6 +22331,20 @@ pub struct OpArbitraryFloatEQINTEL {
     pub b: Id,
     ///M2 (`LiteralInteger`).
     pub m2: u32,
+}
+impl OpArbitraryFloatEQINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, a: Id, m1: u32, b: Id, m2: u32) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+        }
+    }
 }
 ///`OpArbitraryFloatRecipINTEL` (opcode 5855, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -13973,6 +22366,31 @@ pub struct OpArbitraryFloatRecipINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatRecipINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatRSqrtINTEL` (opcode 5856, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatRSqrtINTEL {
@@ -13993,6 +22411,31 @@ pub struct OpArbitraryFloatRSqrtINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatRSqrtINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatCbrtINTEL` (opcode 5857, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatCbrtINTEL {
@@ -14012,6 +22455,31 @@ pub struct OpArbitraryFloatCbrtINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatCbrtINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatHypotINTEL` (opcode 5858, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14037,6 +22505,35 @@ pub struct OpArbitraryFloatHypotINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatHypotINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        b: Id,
+        m2: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatSqrtINTEL` (opcode 5859, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatSqrtINTEL {
@@ -14056,6 +22553,31 @@ pub struct OpArbitraryFloatSqrtINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatSqrtINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatLogINTEL` (opcode 5860, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14077,6 +22599,31 @@ pub struct OpArbitraryFloatLogINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatLogINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatLog2INTEL` (opcode 5861, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatLog2INTEL {
@@ -14096,6 +22643,31 @@ pub struct OpArbitraryFloatLog2INTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatLog2INTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatLog10INTEL` (opcode 5862, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14117,6 +22689,31 @@ pub struct OpArbitraryFloatLog10INTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatLog10INTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatLog1pINTEL` (opcode 5863, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatLog1pINTEL {
@@ -14136,6 +22733,31 @@ pub struct OpArbitraryFloatLog1pINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatLog1pINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatExpINTEL` (opcode 5864, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14157,6 +22779,31 @@ pub struct OpArbitraryFloatExpINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatExpINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatExp2INTEL` (opcode 5865, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatExp2INTEL {
@@ -14176,6 +22823,31 @@ pub struct OpArbitraryFloatExp2INTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatExp2INTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatExp10INTEL` (opcode 5866, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14197,6 +22869,31 @@ pub struct OpArbitraryFloatExp10INTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatExp10INTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatExpm1INTEL` (opcode 5867, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatExpm1INTEL {
@@ -14216,6 +22913,31 @@ pub struct OpArbitraryFloatExpm1INTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatExpm1INTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatSinINTEL` (opcode 5868, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14237,6 +22959,31 @@ pub struct OpArbitraryFloatSinINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatSinINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatCosINTEL` (opcode 5869, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatCosINTEL {
@@ -14256,6 +23003,31 @@ pub struct OpArbitraryFloatCosINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatCosINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatSinCosINTEL` (opcode 5870, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14277,6 +23049,31 @@ pub struct OpArbitraryFloatSinCosINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatSinCosINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatSinPiINTEL` (opcode 5871, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatSinPiINTEL {
@@ -14296,6 +23093,31 @@ pub struct OpArbitraryFloatSinPiINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatSinPiINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatCosPiINTEL` (opcode 5872, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14317,6 +23139,31 @@ pub struct OpArbitraryFloatCosPiINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatCosPiINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatASinINTEL` (opcode 5873, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatASinINTEL {
@@ -14336,6 +23183,31 @@ pub struct OpArbitraryFloatASinINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatASinINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatASinPiINTEL` (opcode 5874, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14357,6 +23229,31 @@ pub struct OpArbitraryFloatASinPiINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatASinPiINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatACosINTEL` (opcode 5875, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatACosINTEL {
@@ -14376,6 +23273,31 @@ pub struct OpArbitraryFloatACosINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatACosINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatACosPiINTEL` (opcode 5876, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14397,6 +23319,31 @@ pub struct OpArbitraryFloatACosPiINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatACosPiINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatATanINTEL` (opcode 5877, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatATanINTEL {
@@ -14417,6 +23364,31 @@ pub struct OpArbitraryFloatATanINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatATanINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatATanPiINTEL` (opcode 5878, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatATanPiINTEL {
@@ -14436,6 +23408,31 @@ pub struct OpArbitraryFloatATanPiINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatATanPiINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatATan2INTEL` (opcode 5879, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14461,6 +23458,35 @@ pub struct OpArbitraryFloatATan2INTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatATan2INTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        b: Id,
+        m2: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatPowINTEL` (opcode 5880, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatPowINTEL {
@@ -14484,6 +23510,35 @@ pub struct OpArbitraryFloatPowINTEL {
     pub rounding_mode: u32,
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
+}
+impl OpArbitraryFloatPowINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        b: Id,
+        m2: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
 }
 ///`OpArbitraryFloatPowRINTEL` (opcode 5881, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14509,6 +23564,35 @@ pub struct OpArbitraryFloatPowRINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatPowRINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        b: Id,
+        m2: u32,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            m2,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpArbitraryFloatPowNINTEL` (opcode 5882, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpArbitraryFloatPowNINTEL {
@@ -14531,11 +23615,47 @@ pub struct OpArbitraryFloatPowNINTEL {
     ///RoundingAccuracy (`LiteralInteger`).
     pub rounding_accuracy: u32,
 }
+impl OpArbitraryFloatPowNINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        a: Id,
+        m1: u32,
+        b: Id,
+        mout: u32,
+        enable_subnormals: u32,
+        rounding_mode: u32,
+        rounding_accuracy: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            a,
+            m1,
+            b,
+            mout,
+            enable_subnormals,
+            rounding_mode,
+            rounding_accuracy,
+        }
+    }
+}
 ///`OpLoopControlINTEL` (opcode 5887, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpLoopControlINTEL {
     ///Loop Control Parameters (`LiteralInteger`).
     pub loop_control_parameters: Vec<u32>,
+}
+impl OpLoopControlINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self {
+            loop_control_parameters: Vec::new(),
+        }
+    }
 }
 ///`OpAliasDomainDeclINTEL` (opcode 5911, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14544,6 +23664,13 @@ pub struct OpAliasDomainDeclINTEL {
     pub result_id: Id,
     ///Name (`IdRef`).
     pub name: Option<Id>,
+}
+impl OpAliasDomainDeclINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self { result_id, name: None }
+    }
 }
 ///`OpAliasScopeDeclINTEL` (opcode 5912, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14555,6 +23682,17 @@ pub struct OpAliasScopeDeclINTEL {
     ///Name (`IdRef`).
     pub name: Option<Id>,
 }
+impl OpAliasScopeDeclINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, alias_domain: Id) -> Self {
+        Self {
+            result_id,
+            alias_domain,
+            name: None,
+        }
+    }
+}
 ///`OpAliasScopeListDeclINTEL` (opcode 5913, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpAliasScopeListDeclINTEL {
@@ -14562,6 +23700,16 @@ pub struct OpAliasScopeListDeclINTEL {
     pub result_id: Id,
     ///AliasScope1, AliasScope2, ... (`IdRef`).
     pub alias_scope1s: Vec<Id>,
+}
+impl OpAliasScopeListDeclINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id) -> Self {
+        Self {
+            result_id,
+            alias_scope1s: Vec::new(),
+        }
+    }
 }
 ///`OpFixedSqrtINTEL` (opcode 5923, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14585,6 +23733,33 @@ pub struct OpFixedSqrtINTEL {
     ///O (`LiteralInteger`).
     pub o: u32,
 }
+impl OpFixedSqrtINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
+}
 ///`OpFixedRecipINTEL` (opcode 5924, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFixedRecipINTEL {
@@ -14606,6 +23781,33 @@ pub struct OpFixedRecipINTEL {
     pub q: u32,
     ///O (`LiteralInteger`).
     pub o: u32,
+}
+impl OpFixedRecipINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
 }
 ///`OpFixedRsqrtINTEL` (opcode 5925, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14629,6 +23831,33 @@ pub struct OpFixedRsqrtINTEL {
     ///O (`LiteralInteger`).
     pub o: u32,
 }
+impl OpFixedRsqrtINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
+}
 ///`OpFixedSinINTEL` (opcode 5926, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFixedSinINTEL {
@@ -14650,6 +23879,33 @@ pub struct OpFixedSinINTEL {
     pub q: u32,
     ///O (`LiteralInteger`).
     pub o: u32,
+}
+impl OpFixedSinINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
 }
 ///`OpFixedCosINTEL` (opcode 5927, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14673,6 +23929,33 @@ pub struct OpFixedCosINTEL {
     ///O (`LiteralInteger`).
     pub o: u32,
 }
+impl OpFixedCosINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
+}
 ///`OpFixedSinCosINTEL` (opcode 5928, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFixedSinCosINTEL {
@@ -14694,6 +23977,33 @@ pub struct OpFixedSinCosINTEL {
     pub q: u32,
     ///O (`LiteralInteger`).
     pub o: u32,
+}
+impl OpFixedSinCosINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
 }
 ///`OpFixedSinPiINTEL` (opcode 5929, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14717,6 +24027,33 @@ pub struct OpFixedSinPiINTEL {
     ///O (`LiteralInteger`).
     pub o: u32,
 }
+impl OpFixedSinPiINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
+}
 ///`OpFixedCosPiINTEL` (opcode 5930, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFixedCosPiINTEL {
@@ -14738,6 +24075,33 @@ pub struct OpFixedCosPiINTEL {
     pub q: u32,
     ///O (`LiteralInteger`).
     pub o: u32,
+}
+impl OpFixedCosPiINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
 }
 ///`OpFixedSinCosPiINTEL` (opcode 5931, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14761,6 +24125,33 @@ pub struct OpFixedSinCosPiINTEL {
     ///O (`LiteralInteger`).
     pub o: u32,
 }
+impl OpFixedSinCosPiINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
+}
 ///`OpFixedLogINTEL` (opcode 5932, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpFixedLogINTEL {
@@ -14782,6 +24173,33 @@ pub struct OpFixedLogINTEL {
     pub q: u32,
     ///O (`LiteralInteger`).
     pub o: u32,
+}
+impl OpFixedLogINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
 }
 ///`OpFixedExpINTEL` (opcode 5933, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14805,6 +24223,33 @@ pub struct OpFixedExpINTEL {
     ///O (`LiteralInteger`).
     pub o: u32,
 }
+impl OpFixedExpINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        input_type: Id,
+        input: Id,
+        s: u32,
+        i: u32,
+        r_i: u32,
+        q: u32,
+        o: u32,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            input_type,
+            input,
+            s,
+            i,
+            r_i,
+            q,
+            o,
+        }
+    }
+}
 ///`OpPtrCastToCrossWorkgroupINTEL` (opcode 5934, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpPtrCastToCrossWorkgroupINTEL {
@@ -14815,6 +24260,17 @@ pub struct OpPtrCastToCrossWorkgroupINTEL {
     ///Pointer (`IdRef`).
     pub pointer: Id,
 }
+impl OpPtrCastToCrossWorkgroupINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, pointer: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+        }
+    }
+}
 ///`OpCrossWorkgroupCastToPtrINTEL` (opcode 5938, class @exclude).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpCrossWorkgroupCastToPtrINTEL {
@@ -14824,6 +24280,17 @@ pub struct OpCrossWorkgroupCastToPtrINTEL {
     pub result_id: Id,
     ///Pointer (`IdRef`).
     pub pointer: Id,
+}
+impl OpCrossWorkgroupCastToPtrINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, pointer: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+        }
+    }
 }
 ///`OpReadPipeBlockingINTEL` (opcode 5946, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14837,6 +24304,23 @@ pub struct OpReadPipeBlockingINTEL {
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
 }
+impl OpReadPipeBlockingINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            packet_size,
+            packet_alignment,
+        }
+    }
+}
 ///`OpWritePipeBlockingINTEL` (opcode 5947, class Pipe).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpWritePipeBlockingINTEL {
@@ -14848,6 +24332,23 @@ pub struct OpWritePipeBlockingINTEL {
     pub packet_size: Id,
     ///Packet Alignment (`IdRef`).
     pub packet_alignment: Id,
+}
+impl OpWritePipeBlockingINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        packet_size: Id,
+        packet_alignment: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            packet_size,
+            packet_alignment,
+        }
+    }
 }
 ///`OpFPGARegINTEL` (opcode 5949, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14861,6 +24362,18 @@ pub struct OpFPGARegINTEL {
     ///Input (`IdRef`).
     pub input: Id,
 }
+impl OpFPGARegINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, result: Id, input: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            result,
+            input,
+        }
+    }
+}
 ///`OpRayQueryGetRayTMinKHR` (opcode 6016, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetRayTMinKHR {
@@ -14871,6 +24384,17 @@ pub struct OpRayQueryGetRayTMinKHR {
     ///RayQuery (`IdRef`).
     pub ray_query: Id,
 }
+impl OpRayQueryGetRayTMinKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+        }
+    }
+}
 ///`OpRayQueryGetRayFlagsKHR` (opcode 6017, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetRayFlagsKHR {
@@ -14880,6 +24404,17 @@ pub struct OpRayQueryGetRayFlagsKHR {
     pub result_id: Id,
     ///RayQuery (`IdRef`).
     pub ray_query: Id,
+}
+impl OpRayQueryGetRayFlagsKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+        }
+    }
 }
 ///`OpRayQueryGetIntersectionTKHR` (opcode 6018, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14893,6 +24428,18 @@ pub struct OpRayQueryGetIntersectionTKHR {
     ///Intersection (`IdRef`).
     pub intersection: Id,
 }
+impl OpRayQueryGetIntersectionTKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
+}
 ///`OpRayQueryGetIntersectionInstanceCustomIndexKHR` (opcode 6019, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetIntersectionInstanceCustomIndexKHR {
@@ -14904,6 +24451,18 @@ pub struct OpRayQueryGetIntersectionInstanceCustomIndexKHR {
     pub ray_query: Id,
     ///Intersection (`IdRef`).
     pub intersection: Id,
+}
+impl OpRayQueryGetIntersectionInstanceCustomIndexKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
 }
 ///`OpRayQueryGetIntersectionInstanceIdKHR` (opcode 6020, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14917,6 +24476,18 @@ pub struct OpRayQueryGetIntersectionInstanceIdKHR {
     ///Intersection (`IdRef`).
     pub intersection: Id,
 }
+impl OpRayQueryGetIntersectionInstanceIdKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
+}
 ///`OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR` (opcode 6021, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR {
@@ -14928,6 +24499,18 @@ pub struct OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR {
     pub ray_query: Id,
     ///Intersection (`IdRef`).
     pub intersection: Id,
+}
+impl OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
 }
 ///`OpRayQueryGetIntersectionGeometryIndexKHR` (opcode 6022, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14941,6 +24524,18 @@ pub struct OpRayQueryGetIntersectionGeometryIndexKHR {
     ///Intersection (`IdRef`).
     pub intersection: Id,
 }
+impl OpRayQueryGetIntersectionGeometryIndexKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
+}
 ///`OpRayQueryGetIntersectionPrimitiveIndexKHR` (opcode 6023, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetIntersectionPrimitiveIndexKHR {
@@ -14952,6 +24547,18 @@ pub struct OpRayQueryGetIntersectionPrimitiveIndexKHR {
     pub ray_query: Id,
     ///Intersection (`IdRef`).
     pub intersection: Id,
+}
+impl OpRayQueryGetIntersectionPrimitiveIndexKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
 }
 ///`OpRayQueryGetIntersectionBarycentricsKHR` (opcode 6024, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14965,6 +24572,18 @@ pub struct OpRayQueryGetIntersectionBarycentricsKHR {
     ///Intersection (`IdRef`).
     pub intersection: Id,
 }
+impl OpRayQueryGetIntersectionBarycentricsKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
+}
 ///`OpRayQueryGetIntersectionFrontFaceKHR` (opcode 6025, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetIntersectionFrontFaceKHR {
@@ -14977,6 +24596,18 @@ pub struct OpRayQueryGetIntersectionFrontFaceKHR {
     ///Intersection (`IdRef`).
     pub intersection: Id,
 }
+impl OpRayQueryGetIntersectionFrontFaceKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
+}
 ///`OpRayQueryGetIntersectionCandidateAABBOpaqueKHR` (opcode 6026, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetIntersectionCandidateAABBOpaqueKHR {
@@ -14986,6 +24617,17 @@ pub struct OpRayQueryGetIntersectionCandidateAABBOpaqueKHR {
     pub result_id: Id,
     ///RayQuery (`IdRef`).
     pub ray_query: Id,
+}
+impl OpRayQueryGetIntersectionCandidateAABBOpaqueKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+        }
+    }
 }
 ///`OpRayQueryGetIntersectionObjectRayDirectionKHR` (opcode 6027, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14999,6 +24641,18 @@ pub struct OpRayQueryGetIntersectionObjectRayDirectionKHR {
     ///Intersection (`IdRef`).
     pub intersection: Id,
 }
+impl OpRayQueryGetIntersectionObjectRayDirectionKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
+}
 ///`OpRayQueryGetIntersectionObjectRayOriginKHR` (opcode 6028, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetIntersectionObjectRayOriginKHR {
@@ -15011,6 +24665,18 @@ pub struct OpRayQueryGetIntersectionObjectRayOriginKHR {
     ///Intersection (`IdRef`).
     pub intersection: Id,
 }
+impl OpRayQueryGetIntersectionObjectRayOriginKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
+}
 ///`OpRayQueryGetWorldRayDirectionKHR` (opcode 6029, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetWorldRayDirectionKHR {
@@ -15021,6 +24687,17 @@ pub struct OpRayQueryGetWorldRayDirectionKHR {
     ///RayQuery (`IdRef`).
     pub ray_query: Id,
 }
+impl OpRayQueryGetWorldRayDirectionKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+        }
+    }
+}
 ///`OpRayQueryGetWorldRayOriginKHR` (opcode 6030, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetWorldRayOriginKHR {
@@ -15030,6 +24707,17 @@ pub struct OpRayQueryGetWorldRayOriginKHR {
     pub result_id: Id,
     ///RayQuery (`IdRef`).
     pub ray_query: Id,
+}
+impl OpRayQueryGetWorldRayOriginKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+        }
+    }
 }
 ///`OpRayQueryGetIntersectionObjectToWorldKHR` (opcode 6031, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15043,6 +24731,18 @@ pub struct OpRayQueryGetIntersectionObjectToWorldKHR {
     ///Intersection (`IdRef`).
     pub intersection: Id,
 }
+impl OpRayQueryGetIntersectionObjectToWorldKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
+}
 ///`OpRayQueryGetIntersectionWorldToObjectKHR` (opcode 6032, class Reserved).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpRayQueryGetIntersectionWorldToObjectKHR {
@@ -15054,6 +24754,18 @@ pub struct OpRayQueryGetIntersectionWorldToObjectKHR {
     pub ray_query: Id,
     ///Intersection (`IdRef`).
     pub intersection: Id,
+}
+impl OpRayQueryGetIntersectionWorldToObjectKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_type: Id, result_id: Id, ray_query: Id, intersection: Id) -> Self {
+        Self {
+            result_type,
+            result_id,
+            ray_query,
+            intersection,
+        }
+    }
 }
 ///`OpAtomicFAddEXT` (opcode 6035, class Atomic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15071,6 +24783,27 @@ pub struct OpAtomicFAddEXT {
     ///Value (`IdRef`).
     pub value: Id,
 }
+impl OpAtomicFAddEXT {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        pointer: Id,
+        memory: Id,
+        semantics: Id,
+        value: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            pointer,
+            memory,
+            semantics,
+            value,
+        }
+    }
+}
 ///`OpTypeBufferSurfaceINTEL` (opcode 6086, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeBufferSurfaceINTEL {
@@ -15079,11 +24812,28 @@ pub struct OpTypeBufferSurfaceINTEL {
     ///AccessQualifier (`AccessQualifier`).
     pub access_qualifier: AccessQualifier,
 }
+impl OpTypeBufferSurfaceINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(result_id: Id, access_qualifier: AccessQualifier) -> Self {
+        Self {
+            result_id,
+            access_qualifier,
+        }
+    }
+}
 ///`OpTypeStructContinuedINTEL` (opcode 6090, class Type-Declaration).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpTypeStructContinuedINTEL {
     ///Member 0 type , member 1 type , ... (`IdRef`).
     pub member_types: Vec<Id>,
+}
+impl OpTypeStructContinuedINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self { member_types: Vec::new() }
+    }
 }
 ///`OpConstantCompositeContinuedINTEL` (opcode 6091, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15091,11 +24841,25 @@ pub struct OpConstantCompositeContinuedINTEL {
     ///Constituents (`IdRef`).
     pub constituents: Vec<Id>,
 }
+impl OpConstantCompositeContinuedINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self { constituents: Vec::new() }
+    }
+}
 ///`OpSpecConstantCompositeContinuedINTEL` (opcode 6092, class Constant-Creation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpSpecConstantCompositeContinuedINTEL {
     ///Constituents (`IdRef`).
     pub constituents: Vec<Id>,
+}
+impl OpSpecConstantCompositeContinuedINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new() -> Self {
+        Self { constituents: Vec::new() }
+    }
 }
 ///`OpControlBarrierArriveINTEL` (opcode 6142, class Barrier).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15107,6 +24871,17 @@ pub struct OpControlBarrierArriveINTEL {
     ///Semantics (`IdMemorySemantics`).
     pub semantics: Id,
 }
+impl OpControlBarrierArriveINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(execution: Id, memory: Id, semantics: Id) -> Self {
+        Self {
+            execution,
+            memory,
+            semantics,
+        }
+    }
+}
 ///`OpControlBarrierWaitINTEL` (opcode 6143, class Barrier).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpControlBarrierWaitINTEL {
@@ -15116,6 +24891,17 @@ pub struct OpControlBarrierWaitINTEL {
     pub memory: Id,
     ///Semantics (`IdMemorySemantics`).
     pub semantics: Id,
+}
+impl OpControlBarrierWaitINTEL {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(execution: Id, memory: Id, semantics: Id) -> Self {
+        Self {
+            execution,
+            memory,
+            semantics,
+        }
+    }
 }
 ///`OpGroupIMulKHR` (opcode 6401, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15131,6 +24917,25 @@ pub struct OpGroupIMulKHR {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupIMulKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupFMulKHR` (opcode 6402, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupFMulKHR {
@@ -15144,6 +24949,25 @@ pub struct OpGroupFMulKHR {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupFMulKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 ///`OpGroupBitwiseAndKHR` (opcode 6403, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15159,6 +24983,25 @@ pub struct OpGroupBitwiseAndKHR {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupBitwiseAndKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupBitwiseOrKHR` (opcode 6404, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupBitwiseOrKHR {
@@ -15172,6 +25015,25 @@ pub struct OpGroupBitwiseOrKHR {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupBitwiseOrKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 ///`OpGroupBitwiseXorKHR` (opcode 6405, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15187,6 +25049,25 @@ pub struct OpGroupBitwiseXorKHR {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupBitwiseXorKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupLogicalAndKHR` (opcode 6406, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupLogicalAndKHR {
@@ -15200,6 +25081,25 @@ pub struct OpGroupLogicalAndKHR {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupLogicalAndKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 ///`OpGroupLogicalOrKHR` (opcode 6407, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15215,6 +25115,25 @@ pub struct OpGroupLogicalOrKHR {
     ///X (`IdRef`).
     pub x: Id,
 }
+impl OpGroupLogicalOrKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
+}
 ///`OpGroupLogicalXorKHR` (opcode 6408, class Group).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OpGroupLogicalXorKHR {
@@ -15228,6 +25147,25 @@ pub struct OpGroupLogicalXorKHR {
     pub operation: GroupOperation,
     ///X (`IdRef`).
     pub x: Id,
+}
+impl OpGroupLogicalXorKHR {
+    /// The instruction with its required operands; optional ones absent, lists empty.
+    #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+    pub fn new(
+        result_type: Id,
+        result_id: Id,
+        execution: Id,
+        operation: GroupOperation,
+        x: Id,
+    ) -> Self {
+        Self {
+            result_type,
+            result_id,
+            execution,
+            operation,
+            x,
+        }
+    }
 }
 /// One decoded instruction: a typed struct per opcode, or the raw words of an
 /// instruction this grammar does not know (kept so that re-encoding loses nothing).

@@ -439,10 +439,7 @@ impl<'m> Writer<'m> {
                 width: *width,
                 signedness: u32::from(*signed),
             }),
-            Type::Float { width } => I::TypeFloat(OpTypeFloat {
-                result_id,
-                width: *width,
-            }),
+            Type::Float { width } => I::TypeFloat(OpTypeFloat::new(result_id, *width)),
             Type::Vector { component, count } => I::TypeVector(OpTypeVector {
                 result_id,
                 component_type: self.ty_id(*component),

@@ -93,6 +93,32 @@ fn value_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
     } else {
         TokenStream::new()
     };
+    // Aliases as associated constants, so that code naming an enumerant compiles against
+    // grammars that made the alias canonical (`RayPayloadNV` → `RayPayloadKHR`).
+    let mut alias_consts = Vec::new();
+    if is_plain {
+        let variant_names: Vec<String> = k
+            .enumerants
+            .iter()
+            .map(|e| variant_name(&k.name, &e.name))
+            .collect();
+        for (e, v) in k.enumerants.iter().zip(&variants) {
+            for a in &e.aliases {
+                let an = variant_name(&k.name, a);
+                let valid = an.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if valid && !variant_names.contains(&an) && an != *v.to_string() {
+                    let c = ident(&an);
+                    let adoc = format!("Alias of `{}`.", e.name);
+                    alias_consts.push(quote!(#[doc = #adoc] pub const #c: Self = Self::#v;));
+                }
+            }
+        }
+    }
+    let alias_block = if alias_consts.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(#[allow(non_upper_case_globals)] impl #name { #(#alias_consts)* })
+    };
     let err = format!("not a {} enumerant without parameters", k.name);
     Ok(quote! {
         #[doc = #doc]
@@ -110,6 +136,8 @@ fn value_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
             }
             #from_value
         }
+
+        #alias_block
 
         impl core::fmt::Display for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

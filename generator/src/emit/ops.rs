@@ -29,10 +29,32 @@ pub fn op_struct(
         };
         fields.push(quote!(#[doc = #fdoc] pub #f: #t));
     }
+    // `new` takes the operands that always occur, so that code building instructions keeps
+    // compiling when a newer grammar appends an optional operand.
+    let mut params = Vec::new();
+    let mut inits = Vec::new();
+    for o in &i.operands {
+        let f = ident(&o.field);
+        match o.quantifier {
+            crate::model::Quantifier::One => {
+                let t = scope.field_ty(i, o)?;
+                params.push(quote!(#f: #t));
+                inits.push(quote!(#f));
+            }
+            crate::model::Quantifier::Optional => inits.push(quote!(#f: None)),
+            crate::model::Quantifier::Many => inits.push(quote!(#f: Vec::new())),
+        }
+    }
     Ok(quote! {
         #[doc = #doc]
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub struct #name { #(#fields,)* }
+
+        impl #name {
+            /// The instruction with its required operands; optional ones absent, lists empty.
+            #[allow(clippy::too_many_arguments, clippy::new_without_default)]
+            pub fn new(#(#params),*) -> Self { Self { #(#inits),* } }
+        }
     })
 }
 
