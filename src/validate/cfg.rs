@@ -778,58 +778,66 @@ fn structured(cx: &mut Cx<'_>, blocks: &[Block], index: &HashMap<u32, u32>, succ
     let ipdom = post_dominators(&ssucc, &reachable);
     let ptree = Tree::new(&ipdom);
     let post_dominates = |a: usize, b: usize| -> bool { ptree.contains(a, b) };
-    // A header's construct: blocks it dominates that its merge (and, for a loop, its continue
-    // target) do not. An edge P -> B into a construct whose header H is not B is wrong when P
-    // is outside the construct (and is not a back-edge from the loop's continue construct).
-    // H dominates B, so the candidate headers are B's dominator-tree ancestors.
-    let header_of = |h: usize| -> Option<(bool, usize, Option<usize>)> {
-        let (_, is_loop, merge, cont) = blocks[h].merge?;
-        let m = *index.get(&merge)? as usize;
-        Some((is_loop, m, index.get(&cont).map(|&c| c as usize)))
-    };
-    let in_construct = |h: usize, (is_loop, m, c): (bool, usize, Option<usize>), b: usize| {
-        dominates(h, b)
-            && !dominates(m, b)
-            && !(is_loop && c.is_some_and(|c| c != h && dominates(c, b)))
+    // A header H's construct is the dominator subtree of H minus those of its merge M (and, for
+    // a loop, of its continue target C). An edge P -> B with B in the construct (B != H) and
+    // P outside it has P under M or C and B not: the boundary blocks to look at are P's
+    // dominator ancestors up to (not including) the lowest common ancestor of P and B, which
+    // keeps the walk short.
+    let mut boundary: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (h, hb) in blocks.iter().enumerate() {
+        if let Some((_, is_loop, merge, cont)) = hb.merge {
+            if let Some(&m) = index.get(&merge) {
+                boundary.entry(m as usize).or_default().push(h);
+            }
+            if is_loop {
+                if let Some(&c) = index.get(&cont).filter(|&&c| c as usize != h) {
+                    boundary.entry(c as usize).or_default().push(h);
+                }
+            }
+        }
+    }
+    let in_construct = |h: usize, b: usize| -> bool {
+        let Some((_, is_loop, merge, cont)) = blocks[h].merge else {
+            return false;
+        };
+        let out = |x: u32| index.get(&x).is_some_and(|&x| dominates(x as usize, b));
+        dominates(h, b) && !out(merge) && !(is_loop && cont != blocks[h].label && out(cont))
     };
     let mut reported = std::collections::HashSet::new();
-    for (p, targets) in succ.iter().enumerate() {
-        if !reachable[p] {
-            continue;
-        }
-        for &b in targets {
-            let b = b as usize;
-            if !reachable[b] {
+    if !boundary.is_empty() {
+        for (p, targets) in succ.iter().enumerate() {
+            if !reachable[p] {
                 continue;
             }
-            let mut anc = b;
-            loop {
-                let up = idom[anc] as usize;
-                if up == anc {
-                    break;
-                }
-                anc = up;
-                let Some(info) = header_of(anc) else {
+            for &b in targets {
+                let b = b as usize;
+                if !reachable[b] {
                     continue;
-                };
-                let (is_loop, _, c) = info;
-                let from_continue = is_loop && c.is_some_and(|c| dominates(c, p));
-                if in_construct(anc, info, b)
-                    && !in_construct(anc, info, p)
-                    && !from_continue
-                    && reported.insert(anc)
-                {
-                    let inst = cx.m.inst(blocks[p].last);
-                    cx.err(
-                        &inst,
-                        "core:structured-cfg",
-                        format!(
-                            "block %{} branches to the {} construct of %{}, but not to its header",
-                            blocks[p].label,
-                            if is_loop { "loop" } else { "selection" },
-                            blocks[anc].label
-                        ),
-                    );
+                }
+                let mut x = p;
+                while !tree.contains(x, b) {
+                    for &h in boundary.get(&x).map_or(&[][..], |v| &v[..]) {
+                        if h != b && in_construct(h, b) && reported.insert(h) {
+                            let inst = cx.m.inst(blocks[p].last);
+                            let is_loop = blocks[h].merge.is_some_and(|(_, l, _, _)| l);
+                            cx.err(
+                                &inst,
+                                "core:structured-cfg",
+                                format!(
+                                    "block %{} branches to the {} construct of %{}, but not to \
+                                     its header",
+                                    blocks[p].label,
+                                    if is_loop { "loop" } else { "selection" },
+                                    blocks[h].label
+                                ),
+                            );
+                        }
+                    }
+                    let up = idom[x] as usize;
+                    if up == x {
+                        break;
+                    }
+                    x = up;
                 }
             }
         }
