@@ -222,6 +222,7 @@ fn target_env_versions() {
         ("opengl4.2", 0x0001_0000),
         ("opengl4.3", 0x0001_0000),
         ("opengl4.5", 0x0001_0000),
+        ("level-zero", 0x0001_0200),
     ];
     assert_eq!(expect.len(), TargetEnv::ALL.len());
     for (name, word) in expect {
