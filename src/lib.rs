@@ -4,6 +4,8 @@
 //!   Khronos grammar at build time;
 //! - [`binary`]: the binary form (streaming decoder, encoder);
 //! - [`text`]: the assembly text form, byte-for-byte compatible with SPIRV-Tools;
+//! - [`ir`]: a semantic model of a module (uniqued types and constants, symbols, isolated
+//!   functions with block arguments and structured control flow), to and from binaries;
 //! - [`requirements`]: the version, capabilities and extensions a module needs;
 //! - [`target_env`]: the target environments of spirv-val;
 //! - [`cli`]: the `spvkit` command line, a thin layer over the above.
@@ -13,6 +15,7 @@
 pub mod binary;
 pub mod cli;
 pub mod grammar;
+pub mod ir;
 pub mod requirements;
 pub mod target_env;
 pub mod text;

@@ -132,3 +132,33 @@ fn bad_usage_exits_with_one_and_help_with_zero() {
     assert_eq!(help.status.code(), Some(0));
     assert!(String::from_utf8(help.stdout).unwrap().contains("dis"));
 }
+
+#[test]
+fn ir_prints_a_binary_as_ir() {
+    let bin = spvkit(
+        &["as", "--target-env", "vulkan1.0", "-", "-o", "-"],
+        example().as_bytes(),
+    );
+    assert!(bin.status.success());
+    let out = spvkit(&["ir", "-"], &bin.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {"),
+        "{text}"
+    );
+    assert!(text.contains("spirv.func @main() -> void"), "{text}");
+    assert!(
+        text.contains("spirv.EntryPoint \"GLCompute\" @main"),
+        "{text}"
+    );
+    // A truncated module: exit code 1 and the word where it breaks.
+    let bad = spvkit(&["ir", "-"], &bin.stdout[..bin.stdout.len() - 8]);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("<stdin>: word "), "{err}");
+}

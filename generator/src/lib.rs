@@ -2,7 +2,8 @@
 //!
 //! The flow is one way: [`raw`] (serde model of the JSON) → [`model`] (one normalized model for
 //! old and new schemas) → [`emit`] (token streams per output file, formatted by prettyplease).
-//! The generator knows the grammar and nothing about LLVM, IR or HLSL.
+//! The generator knows the grammar and nothing about LLVM or HLSL; for the IR it only emits
+//! per-instruction constructors against a small contract (see [`emit`]'s `builder.rs`).
 
 pub mod emit;
 pub mod model;

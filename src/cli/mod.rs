@@ -52,6 +52,15 @@ enum Command {
         #[arg(long)]
         preserve_numeric_ids: bool,
     },
+    /// Print a SPIR-V binary as IR (types, constants, symbols, functions with block arguments
+    /// and structured constructs).
+    Ir {
+        /// The binary, or `-` for standard input.
+        input: String,
+        /// Where to write the text (default: standard output; `-` too).
+        #[arg(short = 'o')]
+        output: Option<String>,
+    },
     /// Validate a SPIR-V binary: exit 0 when valid, 1 with one line per error.
     Val {
         /// The binary, or `-` for standard input.
@@ -132,6 +141,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| format!("{name}:{}:{}: error: {}", e.line, e.column, e.message))?;
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             write_output(output.as_deref().unwrap_or("out.spv"), &bytes)
+        }
+        Command::Ir { input, output } => {
+            let Input { name, bytes } = read_input(&input)?;
+            let words = crate::binary::words_from_bytes(&bytes)
+                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            let module = crate::ir::deserialize(&words)
+                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            let text = crate::ir::print(&module);
+            io::with_output(output.as_deref(), |w| {
+                w.write_all(text.as_bytes())
+                    .map_err(|e| format!("error: {e}"))
+            })
         }
         Command::Val { input, target_env } => {
             let Input { name, bytes } = read_input(&input)?;

@@ -18,8 +18,8 @@
 //!   SPIRV-Tools 2023.1, `NonSemantic.DebugPrintf` included);
 //! - enumerants that SPIR-V 1.5 lacks and no capability or extension enables are errors.
 //!
-//! Unlike `spirv-dis`, ids are checked against the header's bound, and an id defined twice is
-//! not reported.
+//! Unlike `spirv-dis`, ids are checked against the header's bound. An id defined twice is an
+//! error, as in `spirv-dis`.
 
 use super::float::{write_f32, write_hex_padded, write_literal_number, write_u32};
 use super::names::{c_string, Names};
@@ -411,6 +411,12 @@ struct Printer<'a> {
     buf: Vec<u8>,
     types: TypeSlots,
     ext_sets: HashMap<u32, ExtSet>,
+    /// Whether a second definition of an id is an error (not when printing single
+    /// instructions for messages about possibly invalid modules).
+    reject_redefinition: bool,
+    /// Result ids seen so far: a bit per id below the dense limit, a set above it.
+    defined: Vec<u64>,
+    defined_sparse: std::collections::HashSet<u32>,
 }
 
 /// The instruction being printed.
@@ -489,6 +495,9 @@ fn run<W: Write>(
         buf: Vec::with_capacity(FLUSH_AT + 4096),
         types: TypeSlots::new((bound as usize).min(words.len() + 1)),
         ext_sets: HashMap::new(),
+        reject_redefinition: true,
+        defined: vec![0; (bound as usize).min(words.len() + 1).div_ceil(64)],
+        defined_sparse: std::collections::HashSet::new(),
     };
     if opts.header {
         p.header(words);
@@ -601,6 +610,20 @@ impl Printer<'_> {
                     id: r,
                     bound: self.bound,
                 }));
+            }
+            let fresh = !self.reject_redefinition
+                || match self.defined.get_mut(r as usize / 64) {
+                    Some(w) => {
+                        let bit = 1u64 << (r % 64);
+                        let fresh = *w & bit == 0;
+                        *w |= bit;
+                        fresh
+                    }
+                    None => self.defined_sparse.insert(r),
+                };
+            if !fresh {
+                inst.pos = at;
+                return Err(inst.error(DecodeErrorKind::DuplicateId(r)));
             }
             result = Some(r);
             let name_len = match self.names.as_ref().and_then(|n| n.get(r)) {
@@ -971,6 +994,9 @@ pub fn instruction_texts(words: &[u32], offsets: &[usize]) -> Vec<String> {
         buf: Vec::with_capacity(256),
         types: TypeSlots::new((words[3] as usize).min(words.len() + 1)),
         ext_sets: HashMap::new(),
+        reject_redefinition: false,
+        defined: Vec::new(),
+        defined_sparse: std::collections::HashSet::new(),
     };
     let mut next = 0;
     let mut pos = 5;

@@ -1,6 +1,7 @@
 //! Emitters: one module per generated file, each turning the model into a token stream.
 
 mod availability;
+mod builder;
 mod codec;
 mod enums;
 mod ext;
@@ -84,5 +85,6 @@ pub fn all(g: &Grammar) -> Result<Vec<GeneratedFile>, String> {
         format("codec.rs", g, codec::emit(g)?)?,
         format("tables.rs", g, tables::emit(g)?)?,
         format("ext.rs", g, ext::emit(g)?)?,
+        format("builder.rs", g, builder::emit(g)?)?,
     ])
 }

@@ -1,0 +1,79 @@
+//! Errors of building the IR from a binary: a word offset and a reason.
+
+use crate::binary::{DecodeError, DecodeErrorKind};
+use core::fmt;
+
+/// Why a binary could not be turned into IR.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IrErrorKind {
+    /// The binary could not be decoded.
+    Decode(DecodeErrorKind),
+    /// An id is used but never defined (or not defined before a use that needs it).
+    UndefinedId(u32),
+    /// An id is defined twice.
+    Redefined(u32),
+    /// An operand refers to the wrong kind of entity.
+    WrongKind {
+        /// The id.
+        id: u32,
+        /// What was expected there.
+        expected: &'static str,
+    },
+    /// An instruction is not allowed where it is.
+    Misplaced(&'static str),
+    /// A literal operand has a value the IR cannot represent.
+    BadLiteral(&'static str),
+    /// An instruction the IR cannot represent faithfully (such as an unknown opcode, whose
+    /// ids cannot be told from literals).
+    Unsupported(&'static str),
+    /// A construct of the module structure is broken.
+    Malformed(&'static str),
+}
+
+/// An error at a word offset of the binary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IrError {
+    /// The word offset of the offending instruction or operand.
+    pub offset: usize,
+    /// What is wrong.
+    pub kind: IrErrorKind,
+}
+
+impl IrError {
+    /// An error at `offset`.
+    pub fn new(offset: usize, kind: IrErrorKind) -> Self {
+        IrError { offset, kind }
+    }
+}
+
+impl From<DecodeError> for IrError {
+    fn from(e: DecodeError) -> Self {
+        IrError {
+            offset: e.offset,
+            kind: IrErrorKind::Decode(e.kind),
+        }
+    }
+}
+
+impl fmt::Display for IrErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IrErrorKind::Decode(k) => k.fmt(f),
+            IrErrorKind::UndefinedId(id) => write!(f, "%{id} is not defined"),
+            IrErrorKind::Redefined(id) => write!(f, "%{id} is defined twice"),
+            IrErrorKind::WrongKind { id, expected } => write!(f, "%{id} is not {expected}"),
+            IrErrorKind::Misplaced(what) => write!(f, "misplaced instruction: {what}"),
+            IrErrorKind::BadLiteral(what) => write!(f, "bad literal: {what}"),
+            IrErrorKind::Unsupported(what) => write!(f, "unsupported: {what}"),
+            IrErrorKind::Malformed(what) => write!(f, "malformed module: {what}"),
+        }
+    }
+}
+
+impl fmt::Display for IrError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "word {}: {}", self.offset, self.kind)
+    }
+}
+
+impl std::error::Error for IrError {}
