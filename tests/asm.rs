@@ -222,7 +222,6 @@ fn target_env_versions() {
         ("opengl4.2", 0x0001_0000),
         ("opengl4.3", 0x0001_0000),
         ("opengl4.5", 0x0001_0000),
-        ("level-zero", 0x0001_0200),
     ];
     // Every environment spirv-as knows; `level-zero` is spvkit's own (validation only).
     let spirv_as_envs = TargetEnv::ALL
