@@ -682,6 +682,49 @@ fn structured(cx: &mut Cx<'_>, blocks: &[Block], index: &HashMap<u32, u32>, succ
     let tree = Tree::new(&idom);
     let dominates =
         |a: usize, b: usize| -> bool { reachable[a] && reachable[b] && tree.contains(a, b) };
+    // Control-flow nesting depth (spirv-val's universal limit): a merge block is at its
+    // header's depth, a continue target one deeper than its loop header, any other block at
+    // its immediate dominator's depth, plus one when that dominator is a header.
+    const MAX_NESTING: u32 = 1023;
+    let mut merge_of: HashMap<usize, usize> = HashMap::new();
+    let mut continue_of: HashMap<usize, usize> = HashMap::new();
+    for (h, b) in blocks.iter().enumerate() {
+        if let Some((_, is_loop, merge, cont)) = b.merge {
+            if let Some(&m) = index.get(&merge) {
+                merge_of.entry(m as usize).or_insert(h);
+            }
+            if is_loop {
+                if let Some(&c) = index.get(&cont).filter(|&&c| c as usize != h) {
+                    continue_of.entry(c as usize).or_insert(h);
+                }
+            }
+        }
+    }
+    let mut depth = vec![0u32; n];
+    for &b in order.iter().rev() {
+        let b = b as usize;
+        depth[b] = if let Some(&h) = merge_of.get(&b) {
+            depth[h]
+        } else if let Some(&h) = continue_of.get(&b) {
+            depth[h] + 1
+        } else {
+            let d = idom[b] as usize;
+            if d == b {
+                0
+            } else {
+                depth[d] + u32::from(blocks[d].merge.is_some())
+            }
+        };
+        if depth[b] > MAX_NESTING {
+            let inst = cx.m.inst(blocks[b].first);
+            cx.err(
+                &inst,
+                "core:structured-cfg",
+                format!("the control flow nesting depth exceeds the limit of {MAX_NESTING}"),
+            );
+            break;
+        }
+    }
     // Headers dominate their merge blocks; a block continues at most one loop.
     let mut continues: HashMap<u32, u32> = HashMap::new();
     for (h, b) in blocks.iter().enumerate() {
