@@ -633,3 +633,44 @@ fn fuzz_regressions_do_not_panic() {
     }
     assert!(n > 0);
 }
+
+/// `spvkit val`: exit 0 for a valid module, 1 with one `file: word N: ...: [rule] ...` line
+/// per error otherwise.
+#[test]
+fn val_command() {
+    let modules = corpus::build_all();
+    let m = modules
+        .iter()
+        .find(|m| m.valid && m.source == corpus::Source::Glsl)
+        .unwrap();
+    let spvkit = env!("CARGO_BIN_EXE_spvkit");
+    let ok = Command::new(spvkit)
+        .args(["val", "--target-env", &m.target_env])
+        .arg(&m.path)
+        .output()
+        .unwrap();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let bad = Command::new(spvkit)
+        .args(["val", "--target-env", "level-zero"])
+        .arg(&m.path)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.lines().count() >= 2, "{err}");
+    assert!(
+        err.lines()
+            .all(|l| l.contains(": word ") && l.contains("[level-zero:")),
+        "{err}"
+    );
+    let unknown = Command::new(spvkit)
+        .args(["val", "--target-env", "vulkan9"])
+        .arg(&m.path)
+        .output()
+        .unwrap();
+    assert_eq!(unknown.status.code(), Some(1));
+}

@@ -48,6 +48,8 @@ pub(super) struct State {
     uses: Vec<Use>,
     /// `OpPhi`s of the function: (instruction index, block index).
     phis: Vec<(u32, u32)>,
+    /// Labels already named as a merge block in the function.
+    merges: std::collections::HashSet<u32>,
 }
 
 impl State {
@@ -165,6 +167,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
             cx.cfg.blocks.clear();
             cx.cfg.uses.clear();
             cx.cfg.phis.clear();
+            cx.cfg.merges.clear();
             return;
         }
         _ => {}
@@ -300,12 +303,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
 
 /// Records a merge instruction on the current block.
 fn merge(cx: &mut Cx<'_>, inst: &Inst<'_>, is_loop: bool, merge: u32, cont: u32) {
-    let taken = cx
-        .cfg
-        .blocks
-        .iter()
-        .any(|b| b.merge.is_some_and(|(_, _, m, _)| m == merge));
-    if taken {
+    if !cx.cfg.merges.insert(merge) {
         cx.err(
             inst,
             "core:structured-cfg",
@@ -379,21 +377,9 @@ fn analyze(cx: &mut Cx<'_>, end: &Inst<'_>) {
         }
     }
     let idom = dominators(&order, &rpo_num, &preds);
-    let dominates = |a: usize, mut b: usize| -> bool {
-        if !reachable(a) || !reachable(b) {
-            return false;
-        }
-        loop {
-            if a == b {
-                return true;
-            }
-            let d = idom[b] as usize;
-            if d == b {
-                return false;
-            }
-            b = d;
-        }
-    };
+    let tree = Tree::new(&idom);
+    let dominates =
+        |a: usize, b: usize| -> bool { reachable(a) && reachable(b) && tree.contains(a, b) };
     // Blocks appear after their dominators.
     for b in 1..n {
         if reachable(b) {
@@ -598,6 +584,55 @@ fn post_dominators(succ: &[Vec<u32>], reachable: &[bool]) -> Vec<u32> {
     ipdom
 }
 
+/// A tree given by parent links (a node that is its own parent is a root), numbered in
+/// depth-first pre- and post-order so that ancestry is an O(1) interval test.
+struct Tree {
+    pre: Vec<u32>,
+    post: Vec<u32>,
+}
+
+impl Tree {
+    fn new(parent: &[u32]) -> Tree {
+        let n = parent.len();
+        let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut roots = Vec::new();
+        for (b, &p) in parent.iter().enumerate() {
+            if p as usize == b || p as usize >= n {
+                roots.push(b as u32);
+            } else {
+                children[p as usize].push(b as u32);
+            }
+        }
+        let (mut pre, mut post) = (vec![0u32; n], vec![0u32; n]);
+        let (mut tick_pre, mut tick_post) = (0u32, 0u32);
+        for r in roots {
+            let mut stack: Vec<(u32, usize)> = vec![(r, 0)];
+            pre[r as usize] = tick_pre;
+            tick_pre += 1;
+            while let Some(&mut (b, ref mut next)) = stack.last_mut() {
+                let c = &children[b as usize];
+                if *next < c.len() {
+                    let t = c[*next];
+                    *next += 1;
+                    pre[t as usize] = tick_pre;
+                    tick_pre += 1;
+                    stack.push((t, 0));
+                } else {
+                    post[b as usize] = tick_post;
+                    tick_post += 1;
+                    stack.pop();
+                }
+            }
+        }
+        Tree { pre, post }
+    }
+
+    /// Whether `a` is `b` or an ancestor of it.
+    fn contains(&self, a: usize, b: usize) -> bool {
+        self.pre[a] <= self.pre[b] && self.post[b] <= self.post[a]
+    }
+}
+
 fn intersect(idom: &[u32], rpo_num: &[u32], mut a: u32, mut b: u32) -> u32 {
     while a != b {
         while rpo_num[a as usize] > rpo_num[b as usize] {
@@ -644,21 +679,52 @@ fn structured(cx: &mut Cx<'_>, blocks: &[Block], index: &HashMap<u32, u32>, succ
         }
     }
     let idom = dominators(&order, &rpo_num, &spreds);
-    let dominates = |a: usize, mut b: usize| -> bool {
-        if !reachable[a] || !reachable[b] {
-            return false;
-        }
-        loop {
-            if a == b {
-                return true;
+    let tree = Tree::new(&idom);
+    let dominates =
+        |a: usize, b: usize| -> bool { reachable[a] && reachable[b] && tree.contains(a, b) };
+    // Control-flow nesting depth (spirv-val's universal limit): a merge block is at its
+    // header's depth, a continue target one deeper than its loop header, any other block at
+    // its immediate dominator's depth, plus one when that dominator is a header.
+    const MAX_NESTING: u32 = 1023;
+    let mut merge_of: HashMap<usize, usize> = HashMap::new();
+    let mut continue_of: HashMap<usize, usize> = HashMap::new();
+    for (h, b) in blocks.iter().enumerate() {
+        if let Some((_, is_loop, merge, cont)) = b.merge {
+            if let Some(&m) = index.get(&merge) {
+                merge_of.entry(m as usize).or_insert(h);
             }
+            if is_loop {
+                if let Some(&c) = index.get(&cont).filter(|&&c| c as usize != h) {
+                    continue_of.entry(c as usize).or_insert(h);
+                }
+            }
+        }
+    }
+    let mut depth = vec![0u32; n];
+    for &b in order.iter().rev() {
+        let b = b as usize;
+        depth[b] = if let Some(&h) = merge_of.get(&b) {
+            depth[h]
+        } else if let Some(&h) = continue_of.get(&b) {
+            depth[h] + 1
+        } else {
             let d = idom[b] as usize;
             if d == b {
-                return false;
+                0
+            } else {
+                depth[d] + u32::from(blocks[d].merge.is_some())
             }
-            b = d;
+        };
+        if depth[b] > MAX_NESTING {
+            let inst = cx.m.inst(blocks[b].first);
+            cx.err(
+                &inst,
+                "core:structured-cfg",
+                format!("the control flow nesting depth exceeds the limit of {MAX_NESTING}"),
+            );
+            break;
         }
-    };
+    }
     // Headers dominate their merge blocks; a block continues at most one loop.
     let mut continues: HashMap<u32, u32> = HashMap::new();
     for (h, b) in blocks.iter().enumerate() {
@@ -753,60 +819,80 @@ fn structured(cx: &mut Cx<'_>, blocks: &[Block], index: &HashMap<u32, u32>, succ
         }
     }
     let ipdom = post_dominators(&ssucc, &reachable);
-    let post_dominates = |a: usize, mut b: usize| -> bool {
-        for _ in 0..=n {
-            if a == b {
-                return true;
+    let ptree = Tree::new(&ipdom);
+    let post_dominates = |a: usize, b: usize| -> bool { ptree.contains(a, b) };
+    // A header H's construct is the dominator subtree of H minus those of its merge M (and, for
+    // a loop, of its continue target C). An edge P -> B with B in the construct (B != H) and
+    // P outside it has P under M or C and B not: the boundary blocks to look at are P's
+    // dominator ancestors up to (not including) the lowest common ancestor of P and B, which
+    // keeps the walk short.
+    let mut boundary: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (h, hb) in blocks.iter().enumerate() {
+        if let Some((_, is_loop, merge, cont)) = hb.merge {
+            if let Some(&m) = index.get(&merge) {
+                boundary.entry(m as usize).or_default().push(h);
             }
-            let d = ipdom[b] as usize;
-            if d == b || d >= n {
-                return false;
+            if is_loop {
+                if let Some(&c) = index.get(&cont).filter(|&&c| c as usize != h) {
+                    boundary.entry(c as usize).or_default().push(h);
+                }
             }
-            b = d;
         }
-        false
+    }
+    let in_construct = |h: usize, b: usize| -> bool {
+        let Some((_, is_loop, merge, cont)) = blocks[h].merge else {
+            return false;
+        };
+        let out = |x: u32| index.get(&x).is_some_and(|&x| dominates(x as usize, b));
+        dominates(h, b) && !out(merge) && !(is_loop && cont != blocks[h].label && out(cont))
     };
-    'headers: for (h, hb) in blocks.iter().enumerate() {
-        let Some((mi, is_loop, merge, cont)) = hb.merge else {
+    let mut reported = std::collections::HashSet::new();
+    if !boundary.is_empty() {
+        for (p, targets) in succ.iter().enumerate() {
+            if !reachable[p] {
+                continue;
+            }
+            for &b in targets {
+                let b = b as usize;
+                if !reachable[b] {
+                    continue;
+                }
+                let mut x = p;
+                while !tree.contains(x, b) {
+                    for &h in boundary.get(&x).map_or(&[][..], |v| &v[..]) {
+                        if h != b && in_construct(h, b) && reported.insert(h) {
+                            let inst = cx.m.inst(blocks[p].last);
+                            let is_loop = blocks[h].merge.is_some_and(|(_, l, _, _)| l);
+                            cx.err(
+                                &inst,
+                                "core:structured-cfg",
+                                format!(
+                                    "block %{} branches to the {} construct of %{}, but not to \
+                                     its header",
+                                    blocks[p].label,
+                                    if is_loop { "loop" } else { "selection" },
+                                    blocks[h].label
+                                ),
+                            );
+                        }
+                    }
+                    let up = idom[x] as usize;
+                    if up == x {
+                        break;
+                    }
+                    x = up;
+                }
+            }
+        }
+    }
+    for (h, hb) in blocks.iter().enumerate() {
+        let Some((mi, is_loop, _, cont)) = hb.merge else {
             continue;
         };
         if !reachable[h] {
             continue;
         }
-        let Some(&m) = index.get(&merge) else {
-            continue;
-        };
-        let m = m as usize;
         let c = index.get(&cont).map(|&c| c as usize);
-        let in_construct = |b: usize| -> bool {
-            dominates(h, b)
-                && !(reachable[m] && dominates(m, b))
-                && !(is_loop && c.is_some_and(|c| c != h && reachable[c] && dominates(c, b)))
-        };
-        let what = if is_loop { "loop" } else { "selection" };
-        for b in 0..n {
-            if b == h || !reachable[b] || !in_construct(b) {
-                continue;
-            }
-            for &p in &preds[b] {
-                let p = p as usize;
-                let back_edge_from_continue =
-                    is_loop && c.is_some_and(|c| reachable[c] && dominates(c, p));
-                if !in_construct(p) && !back_edge_from_continue {
-                    let inst = cx.m.inst(blocks[p].last);
-                    cx.err(
-                        &inst,
-                        "core:structured-cfg",
-                        format!(
-                            "block %{} branches to the {what} construct of %{}, but not to its \
-                             header",
-                            blocks[p].label, hb.label
-                        ),
-                    );
-                    continue 'headers;
-                }
-            }
-        }
         if let (true, Some(c)) = (is_loop, c) {
             if c != h && reachable[c] {
                 let back_edge = preds[h]

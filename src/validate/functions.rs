@@ -299,6 +299,3 @@ pub(super) fn entry_point_globals(cx: &Cx<'_>) -> Vec<(u32, HashSet<u32>)> {
     }
     out
 }
-
-/// Module-level function rules (none for every environment; see the environment modules).
-pub(super) fn finish(_cx: &mut Cx<'_>) {}

@@ -251,6 +251,3 @@ fn result_type(cx: &mut Cx<'_>, inst: &Inst<'_>, ty: u32) {
         }
     }
 }
-
-/// Module-wide id rules (none beyond the per-instruction ones yet).
-pub(super) fn finish(_cx: &mut Cx<'_>) {}

@@ -218,9 +218,6 @@ pub(super) fn ext_kind(cx: &Cx<'_>, inst: &Inst<'_>) -> ExtKind {
 
 const RULE: &str = "core:layout";
 
-/// An instruction the grammar does not know: only the block structure is tracked.
-pub(super) fn unknown(_cx: &mut Cx<'_>, _inst: &Inst<'_>) {}
-
 /// Checks an instruction's place and updates the position (function, block).
 pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction) {
     let Some(op) = inst.op() else { return };

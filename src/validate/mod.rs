@@ -234,7 +234,6 @@ impl<'m> Cx<'m> {
                 None => format!("opcode {} is not in the grammar", u.opcode),
             };
             self.err(inst, "core:grammar", what);
-            layout::unknown(self, inst);
             return;
         }
         layout::instruction(self, inst, typed);
@@ -253,9 +252,6 @@ impl<'m> Cx<'m> {
         functions::instruction(self, inst, typed);
         modes::instruction(self, inst, typed);
         cfg::instruction(self, inst, typed);
-        if self.env.is_vulkan() {
-            vulkan::instruction(self, inst, typed);
-        }
         if self.env == TargetEnv::LevelZero {
             level_zero::instruction(self, inst, typed);
         }
@@ -265,8 +261,6 @@ impl<'m> Cx<'m> {
     /// Module-level rules.
     fn finish(&mut self) {
         layout::finish(self);
-        ids::finish(self);
-        functions::finish(self);
         decorations::finish(self);
         modes::finish(self);
         block_layout::finish(self);

@@ -11,14 +11,11 @@
 //!
 //! Hand-written because these are client-API rules; the grammar does not describe them.
 
-use super::module::{deco, Inst};
+use super::module::deco;
 use super::query::Ty;
 use super::Cx;
-use crate::grammar::{BuiltIn as B, ExecutionModel as E, Instruction, Opcode, StorageClass as S};
+use crate::grammar::{BuiltIn as B, ExecutionModel as E, Opcode, StorageClass as S};
 use std::collections::{HashMap, HashSet};
-
-/// Per-instruction Vulkan rules (none: they are module-wide).
-pub(super) fn instruction(_cx: &mut Cx<'_>, _inst: &Inst<'_>, _typed: &Instruction) {}
 
 /// Module-wide Vulkan rules.
 pub(super) fn finish(cx: &mut Cx<'_>) {
