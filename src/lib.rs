@@ -19,3 +19,4 @@ pub mod ir;
 pub mod requirements;
 pub mod target_env;
 pub mod text;
+pub mod validate;

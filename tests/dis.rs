@@ -1241,3 +1241,27 @@ fn mutations_never_panic() {
         );
     }
 }
+
+#[test]
+fn an_id_defined_twice_is_an_error_as_in_spirv_dis() {
+    // %1 = OpTypeVoid, then %1 = OpTypeBool.
+    let words = [
+        0x0723_0203,
+        0x0001_0000,
+        0,
+        3,
+        0,
+        0x0002_0013,
+        1,
+        0x0002_0014,
+        1,
+    ];
+    let e = disassemble_to_string(&words, &DisassembleOptions::default()).unwrap_err();
+    assert_eq!(e.to_string(), "word 8: Id 1 is defined more than once");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let path = scratch("spv");
+    std::fs::write(&path, bytes).unwrap();
+    let out = Command::new("spirv-dis").arg(&path).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Id 1 is defined more than once"));
+}

@@ -50,6 +50,8 @@ pub enum DecodeErrorKind {
         /// The id whose type was needed.
         id: u32,
     },
+    /// A result id defined by a second instruction.
+    DuplicateId(u32),
     /// An extended instruction of a set that was not imported.
     UnknownExtInstSet(u32),
 }
@@ -104,6 +106,7 @@ impl fmt::Display for DecodeErrorKind {
             Self::NotNumericType { id } => {
                 write!(f, "the type of %{id} is not a scalar integer or float type")
             }
+            Self::DuplicateId(id) => write!(f, "Id {id} is defined more than once"),
             Self::UnknownExtInstSet(id) => {
                 write!(f, "%{id} is not an extended instruction set import")
             }

@@ -61,6 +61,14 @@ enum Command {
         #[arg(short = 'o')]
         output: Option<String>,
     },
+    /// Validate a SPIR-V binary: exit 0 when valid, 1 with one line per error.
+    Val {
+        /// The binary, or `-` for standard input.
+        input: String,
+        /// The environment to validate for (spirv-val's names, or `level-zero`).
+        #[arg(long, default_value_t = crate::target_env::TargetEnv::default().to_string())]
+        target_env: String,
+    },
 }
 
 /// Runs the command line; the exit code is 0 on success and 1 on any error.
@@ -144,6 +152,24 @@ fn run(cli: Cli) -> Result<(), String> {
             io::with_output(output.as_deref(), |w| {
                 w.write_all(text.as_bytes())
                     .map_err(|e| format!("error: {e}"))
+            })
+        }
+        Command::Val { input, target_env } => {
+            let Input { name, bytes } = read_input(&input)?;
+            let env: crate::target_env::TargetEnv = target_env
+                .parse()
+                .map_err(|e| format!("error: --target-env: {e}"))?;
+            let words = crate::binary::words_from_bytes(&bytes)
+                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            crate::validate::validate(&words, env).map_err(|errors| {
+                let mut out = String::new();
+                for (i, e) in errors.iter().enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                    }
+                    out.push_str(&format!("{name}: {e}"));
+                }
+                out
             })
         }
     }

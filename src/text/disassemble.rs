@@ -18,8 +18,8 @@
 //!   SPIRV-Tools 2023.1, `NonSemantic.DebugPrintf` included);
 //! - enumerants that SPIR-V 1.5 lacks and no capability or extension enables are errors.
 //!
-//! Unlike `spirv-dis`, ids are checked against the header's bound, and an id defined twice is
-//! not reported.
+//! Unlike `spirv-dis`, ids are checked against the header's bound. An id defined twice is an
+//! error, as in `spirv-dis`.
 
 use super::float::{write_f32, write_hex_padded, write_literal_number, write_u32};
 use super::names::{c_string, Names};
@@ -411,6 +411,12 @@ struct Printer<'a> {
     buf: Vec<u8>,
     types: TypeSlots,
     ext_sets: HashMap<u32, ExtSet>,
+    /// Whether a second definition of an id is an error (not when printing single
+    /// instructions for messages about possibly invalid modules).
+    reject_redefinition: bool,
+    /// Result ids seen so far: a bit per id below the dense limit, a set above it.
+    defined: Vec<u64>,
+    defined_sparse: std::collections::HashSet<u32>,
 }
 
 /// The instruction being printed.
@@ -489,6 +495,9 @@ fn run<W: Write>(
         buf: Vec::with_capacity(FLUSH_AT + 4096),
         types: TypeSlots::new((bound as usize).min(words.len() + 1)),
         ext_sets: HashMap::new(),
+        reject_redefinition: true,
+        defined: vec![0; (bound as usize).min(words.len() + 1).div_ceil(64)],
+        defined_sparse: std::collections::HashSet::new(),
     };
     if opts.header {
         p.header(words);
@@ -601,6 +610,20 @@ impl Printer<'_> {
                     id: r,
                     bound: self.bound,
                 }));
+            }
+            let fresh = !self.reject_redefinition
+                || match self.defined.get_mut(r as usize / 64) {
+                    Some(w) => {
+                        let bit = 1u64 << (r % 64);
+                        let fresh = *w & bit == 0;
+                        *w |= bit;
+                        fresh
+                    }
+                    None => self.defined_sparse.insert(r),
+                };
+            if !fresh {
+                inst.pos = at;
+                return Err(inst.error(DecodeErrorKind::DuplicateId(r)));
             }
             result = Some(r);
             let name_len = match self.names.as_ref().and_then(|n| n.get(r)) {
@@ -944,4 +967,75 @@ fn decimal_len(mut v: u32) -> usize {
         n += 1;
     }
     n
+}
+
+/// The text of the instructions at the given word offsets, as `spirv-dis --raw-id
+/// --no-indent --no-header` prints them (`%5 = OpIAdd %1 %3 %4`), for messages that name an
+/// instruction. One pass over the module keeps the types literals need; an instruction that
+/// cannot be printed (unknown opcode or enumerant) is shown as its opcode and raw words.
+/// Offsets that are not the start of an instruction get an empty string.
+pub fn instruction_texts(words: &[u32], offsets: &[usize]) -> Vec<String> {
+    let mut out = vec![String::new(); offsets.len()];
+    if words.len() < 5 || offsets.is_empty() {
+        return out;
+    }
+    let mut wanted: Vec<(usize, usize)> = offsets.iter().copied().zip(0..).collect();
+    wanted.sort_unstable();
+    let opts = DisassembleOptions {
+        friendly_names: false,
+        header: false,
+        indent: false,
+        offsets: false,
+    };
+    let mut p = Printer {
+        bound: words[3],
+        opts: &opts,
+        names: None,
+        buf: Vec::with_capacity(256),
+        types: TypeSlots::new((words[3] as usize).min(words.len() + 1)),
+        ext_sets: HashMap::new(),
+        reject_redefinition: false,
+        defined: Vec::new(),
+        defined_sparse: std::collections::HashSet::new(),
+    };
+    let mut next = 0;
+    let mut pos = 5;
+    while pos < words.len() && next < wanted.len() {
+        let first = words[pos];
+        let count = (first >> 16) as usize;
+        if count == 0 || count > words.len() - pos {
+            break;
+        }
+        let opcode = first as u16;
+        let ops = &words[pos + 1..pos + count];
+        p.buf.clear();
+        let printed = p.instruction(pos, opcode, ops).is_ok();
+        while next < wanted.len() && wanted[next].0 <= pos {
+            if wanted[next].0 == pos {
+                let text = if printed {
+                    String::from_utf8_lossy(p.buf.strip_suffix(b"\n").unwrap_or(&p.buf))
+                        .into_owned()
+                } else {
+                    raw_instruction_text(opcode, ops)
+                };
+                out[wanted[next].1] = text;
+            }
+            next += 1;
+        }
+        pos += count;
+    }
+    out
+}
+
+/// `OpName w1 w2 ...` (or `Op<n>` when the opcode is unknown), for instructions that cannot be
+/// disassembled.
+fn raw_instruction_text(opcode: u16, ops: &[u32]) -> String {
+    let mut s = match op_info(opcode) {
+        Some(info) => opcode_name(info.desc).to_string(),
+        None => format!("Op<{opcode}>"),
+    };
+    for w in ops {
+        s.push_str(&format!(" 0x{w:x}"));
+    }
+    s
 }

@@ -8,4 +8,6 @@ pub mod literal;
 mod names;
 
 pub use assemble::{assemble, AssembleError, AssembleOptions};
-pub use disassemble::{disassemble, disassemble_to_string, DisassembleError, DisassembleOptions};
+pub use disassemble::{
+    disassemble, disassemble_to_string, instruction_texts, DisassembleError, DisassembleOptions,
+};
