@@ -1,6 +1,8 @@
 //! `cargo run --release --example ir_speed -- module.spv [iterations]`: IR deserialize and
 //! serialize throughput against rspirv's `dr::load_words` and binary decoding (best of the
-//! iterations). With `IR_SPEED_ONLY=deserialize` (or `decode`, `rspirv`) it only does that, for profiling.
+//! iterations). With `IR_SPEED_ONLY=deserialize` (or `decode`, `rspirv`, and `deserialize-nodrop`
+//! or `rspirv-nodrop`, which leak the result to leave dropping out) it only does that, n times,
+//! for profiling.
 use std::time::{Duration, Instant};
 
 fn best<T>(n: usize, mut f: impl FnMut() -> T) -> Duration {
@@ -28,6 +30,18 @@ fn main() {
         Ok("deserialize") => {
             for _ in 0..n {
                 std::hint::black_box(spvkit::ir::deserialize(&words).expect("deserializes"));
+            }
+            return;
+        }
+        Ok("deserialize-nodrop") => {
+            for _ in 0..n {
+                std::mem::forget(spvkit::ir::deserialize(&words).expect("deserializes"));
+            }
+            return;
+        }
+        Ok("rspirv-nodrop") => {
+            for _ in 0..n {
+                std::mem::forget(rspirv::dr::load_words(&words[..]).expect("rspirv loads"));
             }
             return;
         }
