@@ -10,6 +10,11 @@ packages=(
   llvm-spirv-15    # SPIRV-LLVM-Translator: OpenCL kernels for the test corpus
   clang-15         # OpenCL C to LLVM bitcode for the test corpus
   hyperfine        # whole-process timing in benchmarks
+  llvm-19-dev      # libLLVM 19 for the lowering and the JIT (inkwell / llvm-sys)
+  libzstd-dev      # llvm-config --system-libs asks for it
+  zlib1g-dev       # idem
+  mesa-vulkan-drivers  # lavapipe: the Vulkan CPU driver that is the oracle of `spvkit run`
+  libvulkan-dev    # the Vulkan loader the ash test runner opens
 )
 
 missing=()

@@ -8,6 +8,8 @@
 //!   functions with block arguments and structured control flow), to and from binaries;
 //! - [`requirements`]: the version, capabilities and extensions a module needs;
 //! - [`target_env`]: the target environments of spirv-val;
+//! - `lower` (feature `llvm`): SPIR-V to LLVM 19 IR;
+//! - `run` (feature `llvm`): JIT execution of compute entry points on the CPU;
 //! - [`cli`]: the `spvkit` command line, a thin layer over the above.
 
 #![warn(missing_docs)]
@@ -16,7 +18,11 @@ pub mod binary;
 pub mod cli;
 pub mod grammar;
 pub mod ir;
+#[cfg(feature = "llvm")]
+pub mod lower;
 pub mod requirements;
+#[cfg(feature = "llvm")]
+pub mod run;
 pub mod target_env;
 pub mod text;
 pub mod validate;
