@@ -4,3 +4,8 @@
 //! everything a table cannot say is a small hand-written module here. The shape of the output
 //! (entry wrappers, the invocation context, storage classes) is the contract in
 //! `docs/lowering-abi.md`, shared with [`crate::run`].
+
+pub mod interface;
+pub use interface::{
+    KernelParam, LowerOptions, LoweredEntry, LoweredModule, MemoryBlock, ResourceSlot,
+};
