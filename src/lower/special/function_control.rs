@@ -23,10 +23,7 @@ const MEMORY_NONE: u64 = 0;
 
 /// The LLVM function attributes for a SPIR-V function control mask (none for `None`); unknown
 /// bits are ignored.
-pub fn function_control_attributes<'ctx>(
-    cx: &'ctx Context,
-    control: FunctionControl,
-) -> Vec<Attribute> {
+pub fn function_control_attributes(cx: &Context, control: FunctionControl) -> Vec<Attribute> {
     let mut wanted: Vec<(&str, u64)> = Vec::new();
     let optnone = control.contains(FunctionControl::OptNoneINTEL);
     if control.contains(FunctionControl::DontInline) || optnone {
