@@ -1,13 +1,13 @@
 //! GLSL.std.450 Tan and Tanh.
 //!
 //! Hand-written because the reference prescribes formulas that LLVM 19 makes unnecessary and
-//! that are worse: `sin(x) / cos(x)` rounds three times, and `tanh` from `exp` overflows to
-//! inf/inf = NaN for |x| ≳ 44 (f32) and cancels to 0 for tiny |x|. LLVM 19 has `llvm.tan` and
-//! `llvm.tanh`, lowered to the C library's `tan`/`tanf` and `tanh`/`tanhf` (half promoted to
-//! float), which reduce the argument exactly and are within an ulp or two everywhere: tanh gives
-//! ±1 for large |x|, keeps the sign of ±0 and propagates NaN; tan of ±inf is NaN. Vectors are
-//! lowered lane by lane by the backend. A JIT must resolve those C symbols, as it must for
-//! `llvm.sin` and friends already.
+//! that are worse: `sin(x) / cos(x)` rounds three times; `(e^x − e^−x) / (e^x + e^−x)` is
+//! inf/inf = NaN for |x| > 88 in f32, and every form built on `llvm.exp` (LLVM has no `expm1`)
+//! cancels near 0: tanh(1e-10) comes out 0, not 1e-10. LLVM 19 has `llvm.tan` and `llvm.tanh`,
+//! lowered to the C library's `tan`/`tanf` and `tanh`/`tanhf` (half promoted to float), which
+//! reduce the argument exactly and are within an ulp or two everywhere: tanh gives ±1 for large
+//! |x|, keeps the sign of ±0 and propagates NaN; tan of ±inf is NaN. Vectors are lowered lane by
+//! lane by the backend. A JIT must resolve those C symbols, as it must for `llvm.sin` already.
 
 use super::common::{arg, call_unary_intrinsic, FloatShape, MISFIT};
 use inkwell::builder::{Builder, BuilderError};
