@@ -6,6 +6,7 @@
 //! `docs/lowering-abi.md`, shared with [`crate::run`].
 
 pub mod interface;
+pub mod special;
 pub use interface::{
     KernelParam, LowerOptions, LoweredEntry, LoweredModule, MemoryBlock, ResourceSlot,
 };
