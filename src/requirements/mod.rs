@@ -247,6 +247,21 @@ pub fn module_requirements(words: &[u32]) -> Result<Requirements, DecodeError> {
                 c.need(Opcode::MemberDecorate.availability());
                 c.need(d.decoration.availability());
             }
+            Instruction::Decorate(crate::grammar::OpDecorate {
+                decoration: crate::grammar::Decoration::BuiltIn(b),
+                ..
+            })
+            | Instruction::MemberDecorate(crate::grammar::OpMemberDecorate {
+                decoration: crate::grammar::Decoration::BuiltIn(b),
+                ..
+            }) if facts.layer_outside_geometry(*b).is_some() => {
+                if let Some(op) = inst.opcode() {
+                    c.need(op.availability());
+                }
+                if let Some(a) = facts.layer_outside_geometry(*b) {
+                    c.need(a);
+                }
+            }
             // spirv-val asks no capability for the GroupOperation of the `Groups` ops
             // (SPV_AMD_shader_ballot allows Reduce and the scans, which list Kernel, there).
             _ if inst
@@ -257,7 +272,22 @@ pub fn module_requirements(words: &[u32]) -> Result<Requirements, DecodeError> {
                     c.need(op.availability());
                 }
             }
-            _ => inst.visit_requirements(&mut |a| c.need(a)),
+            _ => {
+                // As spirv-val: an instruction enabled by a capability needs no extension of
+                // its own; the capability's own availability brings the extension where the
+                // version does not (OpIsHelperInvocationEXT in 1.6 needs no
+                // SPV_EXT_demote_to_helper_invocation).
+                let op = inst.opcode().map(|o| o.availability());
+                inst.visit_requirements(&mut |a| match op {
+                    Some(op) if std::ptr::eq(a, op) && !a.capabilities.is_empty() => {
+                        c.need(&Availability {
+                            extensions: &[],
+                            ..*a
+                        })
+                    }
+                    _ => c.need(a),
+                })
+            }
         }
         if let Some(Ok(ext)) = decoder.decode_ext(*raw) {
             ext.visit_requirements(&mut |a| c.need(a));

@@ -45,6 +45,14 @@ static FLOAT16: Availability = needs(&[Capability::Float16, Capability::Float16B
 /// What a module without entry points (a library) needs.
 pub(super) static LINKAGE: Availability = needs(&[Capability::Linkage]);
 static IMAGE_CUBE_ARRAY: Availability = needs(&[Capability::ImageCubeArray]);
+static LAYER_OUTSIDE_GEOMETRY: Availability = needs(&[
+    Capability::ShaderViewportIndexLayerEXT,
+    Capability::ShaderLayer,
+]);
+static VIEWPORT_INDEX_OUTSIDE_GEOMETRY: Availability = needs(&[
+    Capability::ShaderViewportIndexLayerEXT,
+    Capability::ShaderViewportIndex,
+]);
 static VECTOR16: Availability = needs(&[Capability::Vector16]);
 static RUNTIME_DESCRIPTOR_ARRAY: Availability = needs(&[Capability::RuntimeDescriptorArray]);
 static IMAGE_1D: Availability = needs(&[Capability::Image1D]);
@@ -70,6 +78,8 @@ pub struct Facts {
     value_type: HashMap<u32, u32>,
     constant: HashMap<u32, u32>,
     kernel: bool,
+    geometry: bool,
+    pre_rasterization: bool,
     pointee: HashMap<u32, u32>,
     runtime_arrays: std::collections::HashSet<u32>,
     images: HashMap<u32, (crate::grammar::Dim, u32, u32, crate::grammar::ImageFormat)>,
@@ -82,6 +92,16 @@ impl Facts {
         for i in insts {
             match i {
                 Instruction::Capability(c) if c.capability == Capability::Kernel => f.kernel = true,
+                Instruction::EntryPoint(e) => {
+                    use crate::grammar::ExecutionModel as M;
+                    match e.execution_model {
+                        M::Geometry => f.geometry = true,
+                        M::Vertex | M::TessellationControl | M::TessellationEvaluation => {
+                            f.pre_rasterization = true
+                        }
+                        _ => {}
+                    }
+                }
                 Instruction::TypePointer(p) => {
                     f.pointee.insert(p.result_id.0, p.type_.0);
                 }
@@ -175,6 +195,24 @@ impl Facts {
             }
         }
         self.visit_scopes(inst, desc, f);
+    }
+
+    /// What a `Layer` or `ViewportIndex` built-in needs when the module writes it outside a
+    /// geometry shader, where the grammar's first choice, `Geometry`, does not enable it
+    /// (Vulkan asks for `ShaderViewportIndexLayerEXT`, or the 1.5 capabilities).
+    pub fn layer_outside_geometry(
+        &self,
+        built_in: crate::grammar::BuiltIn,
+    ) -> Option<&'static Availability> {
+        use crate::grammar::BuiltIn;
+        if self.geometry || !self.pre_rasterization {
+            return None;
+        }
+        match built_in {
+            BuiltIn::Layer => Some(&LAYER_OUTSIDE_GEOMETRY),
+            BuiltIn::ViewportIndex => Some(&VIEWPORT_INDEX_OUTSIDE_GEOMETRY),
+            _ => None,
+        }
     }
 
     /// Dims and formats of a storage image that is read or written.
