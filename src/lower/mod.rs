@@ -21,6 +21,7 @@ mod globals;
 pub mod interface;
 mod llvm;
 mod ops;
+mod output;
 mod types;
 
 pub use error::{LowerError, LowerErrorKind};
@@ -28,6 +29,7 @@ pub use interface::{
     KernelParam, LowerOptions, LoweredEntry, LoweredModule, MemoryBlock, ResourceSlot,
 };
 pub use ops::report::{lowered_ops, LoweredBy};
+pub use output::{emit, optimize, Emit};
 
 use crate::ir::{self, Handle, WordOffsets};
 use error::Result;
