@@ -20,6 +20,12 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         match v {
             Value::Constant(h) => self.constant(h),
             Value::SpecConstant(h) => self.spec_constant(h),
+            Value::Global(g) => match self.placement.places.get(g.index()).copied().flatten() {
+                Some(super::globals::Place::Global(gv)) => Ok(gv.as_pointer_value().into()),
+                _ => Err(LowerError::unsupported(
+                    "the address of a variable that is not an LLVM global, in a constant",
+                )),
+            },
             _ => Err(LowerError::malformed(format!(
                 "{v} is not a constant or specialization constant"
             ))),
@@ -116,7 +122,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                         .get(i)
                         .ok_or_else(|| LowerError::malformed("too many struct constituents"))?;
                     if let Some(slot) = fields.get_mut(f as usize) {
-                        *slot = *v;
+                        *slot = super::llvm::fit(self.cx, &self.b, *v, slot.get_type())?;
                     }
                 }
                 self.cx.const_struct(&fields, st.is_packed()).into()

@@ -436,6 +436,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             BuiltIn::SubgroupId => (Some(offsets::LOCAL_INDEX), 1),
             BuiltIn::NumSubgroups | BuiltIn::NumEnqueuedSubgroups => (None, 2),
             BuiltIn::GlobalLinearId => (None, 3),
+            // Subgroup masks of the one invocation: bit 0 in Eq, Ge and Le.
+            BuiltIn::SubgroupEqMask | BuiltIn::SubgroupGeMask | BuiltIn::SubgroupLeMask => {
+                (None, 1)
+            }
+            BuiltIn::SubgroupGtMask | BuiltIn::SubgroupLtMask => (None, 0),
             other => return Err(LowerError::unsupported(format!("the builtin {other:?}"))),
         };
         let comps: Vec<BasicValueEnum<'ctx>> = match (base, n) {
@@ -477,7 +482,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let value = match t {
             BasicTypeEnum::VectorType(vt) => {
                 let et = vt.get_element_type();
-                let mut v = undef(t).into_vector_value();
+                let mut v = super::llvm::null(t).into_vector_value();
                 for i in 0..vt.get_size().min(comps.len() as u32) {
                     let c = int_resize(pb, comps[i as usize], et, false)?;
                     v = pb.build_insert_element(
@@ -492,7 +497,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             BasicTypeEnum::IntType(_) => int_resize(pb, comps[0], t, false)?,
             BasicTypeEnum::ArrayType(at) if at.get_element_type().is_int_type() => {
                 let et = at.get_element_type();
-                let mut v = undef(t).into_array_value();
+                let mut v = super::llvm::null(t).into_array_value();
                 for i in 0..at.len().min(comps.len() as u32) {
                     let c = int_resize(pb, comps[i as usize], et, false)?;
                     v = pb.build_insert_value(v, c, i, "")?.into_array_value();

@@ -253,3 +253,46 @@ pub fn int_ty(cx: &inkwell::context::Context, width: u32) -> Result<inkwell::typ
     cx.custom_width_int_type(w)
         .map_err(|e| LowerError::unsupported(format!("{width}-bit integers: {e}")))
 }
+
+/// Converts between a vector and an array of the same elements (the memory form of a
+/// 3-component vector in an explicitly laid out struct) when `v` has the other form of `to`;
+/// any other value is returned unchanged.
+pub fn fit<'ctx>(
+    cx: &'ctx inkwell::context::Context,
+    b: &Builder<'ctx>,
+    v: BasicValueEnum<'ctx>,
+    to: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    if v.get_type() == to {
+        return Ok(v);
+    }
+    match (v, to) {
+        (BasicValueEnum::VectorValue(vv), BasicTypeEnum::ArrayType(at))
+            if at.len() == vv.get_type().get_size() =>
+        {
+            if is_constant(v) {
+                let elems: Vec<_> = (0..at.len())
+                    .map(|i| vv.get_element_as_constant(i))
+                    .collect();
+                return Ok(const_array(at.get_element_type(), &elems));
+            }
+            let mut out = undef(to).into_array_value();
+            for i in 0..at.len() {
+                let e = b.build_extract_element(vv, lane(cx, i), "")?;
+                out = b.build_insert_value(out, e, i, "")?.into_array_value();
+            }
+            Ok(out.into())
+        }
+        (BasicValueEnum::ArrayValue(av), BasicTypeEnum::VectorType(vt))
+            if av.get_type().len() == vt.get_size() =>
+        {
+            let mut out = undef(to).into_vector_value();
+            for i in 0..vt.get_size() {
+                let e = b.build_extract_value(av, i, "")?;
+                out = b.build_insert_element(out, e, lane(cx, i), "")?;
+            }
+            Ok(out.into())
+        }
+        _ => Ok(v),
+    }
+}

@@ -220,11 +220,27 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             t.fields = (0..members.len() as u32).collect();
             return Ok(t);
         }
-        // Packed, with explicit padding.
+        // Packed, with explicit padding. A 3-component vector is laid out as `[3 x T]` there
+        // when the next member starts inside its LLVM allocation (std430's `vec3; float`):
+        // values convert between the two where they enter or leave such a field.
         let mut fields = Vec::new();
         let mut index = Vec::new();
         let mut at = 0u64;
         let mut align = 1u64;
+        let mut members = members;
+        for i in 0..members.len() {
+            let (lt, size, offset) = members[i];
+            let next = members.get(i + 1).and_then(|m| m.2).map(u64::from);
+            if let (BasicTypeEnum::VectorType(vt), Some(size), Some(off), Some(next)) =
+                (lt, size, offset, next)
+            {
+                let store = self.td.get_store_size(&vt);
+                if u64::from(off) + size > next && u64::from(off) + store <= next {
+                    let arr = vt.get_element_type().array_type(vt.get_size());
+                    members[i] = (arr.into(), Some(store), offset);
+                }
+            }
+        }
         for (lt, size, offset) in &members {
             let off = u64::from(offset.unwrap_or(0));
             if off < at {

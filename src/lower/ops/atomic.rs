@@ -223,6 +223,57 @@ pub(crate) fn lower<'a, 'ctx>(
             let s = l.b.build_cmpxchg(p, c, v, success, failure)?;
             l.b.build_extract_value(s, 0, "")?
         }
+        I::AtomicFAddEXT(a) => float_rmw(l, fx, FloatRmw::Add, a.pointer, a.semantics, a.value)?,
+        I::AtomicFMinEXT(a) => float_rmw(l, fx, FloatRmw::Min, a.pointer, a.semantics, a.value)?,
+        I::AtomicFMaxEXT(a) => float_rmw(l, fx, FloatRmw::Max, a.pointer, a.semantics, a.value)?,
         _ => return Err(LowerError::unsupported("this atomic op")),
     }))
+}
+
+/// A floating-point read-modify-write.
+#[derive(Clone, Copy)]
+enum FloatRmw {
+    Add,
+    Min,
+    Max,
+}
+
+/// `atomicrmw fadd/fmin/fmax` (inkwell builds integer ones only).
+fn float_rmw<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    fx: &mut FnCx<'a, 'ctx>,
+    op: FloatRmw,
+    ptr: Id,
+    sem: Id,
+    value: Id,
+) -> Result<BasicValueEnum<'ctx>> {
+    use inkwell::llvm_sys::LLVMAtomicRMWBinOp as B;
+    use inkwell::values::AsValueRef;
+    let p = l.atomic_ptr(fx, ptr)?;
+    let o = ordering(l.const_operand(fx, sem)?);
+    let v = l.id(fx, value)?;
+    if !v.is_float_value() {
+        return Err(LowerError::malformed("a float atomic of a non-float"));
+    }
+    if l.b.get_insert_block().is_none() {
+        return Err(LowerError::malformed("no insertion point"));
+    }
+    let bin = match op {
+        FloatRmw::Add => B::LLVMAtomicRMWBinOpFAdd,
+        FloatRmw::Min => B::LLVMAtomicRMWBinOpFMin,
+        FloatRmw::Max => B::LLVMAtomicRMWBinOpFMax,
+    };
+    // SAFETY: a positioned builder, a pointer and a float value of this context.
+    let r = unsafe {
+        inkwell::llvm_sys::core::LLVMBuildAtomicRMW(
+            l.b.as_mut_ptr(),
+            bin,
+            p.as_value_ref(),
+            v.as_value_ref(),
+            o.into(),
+            0,
+        )
+    };
+    // SAFETY: LLVMBuildAtomicRMW returns the old value, of the float's type.
+    Ok(unsafe { BasicValueEnum::new(r) })
 }

@@ -68,6 +68,7 @@ pub(crate) fn insert_path<'ctx>(
         BasicValueEnum::StructValue(_) | BasicValueEnum::ArrayValue(_) => {
             let inner = extract_path(cx, b, c, &[first])?;
             let new = insert_path(cx, b, inner, o, rest)?;
+            let new = super::super::llvm::fit(cx, b, new, inner.get_type())?;
             let agg: AggregateValueEnum<'ctx> = match c {
                 BasicValueEnum::StructValue(s) => s.into(),
                 BasicValueEnum::ArrayValue(a) => a.into(),
@@ -174,7 +175,8 @@ pub(crate) fn lower<'a, 'ctx>(
             let t = l.type_of_id(fx, e.composite)?;
             let path = l.llvm_path(t, &e.indexes)?;
             let c = l.id(fx, e.composite)?;
-            extract_path(cx, &l.b, c, &path)
+            let v = extract_path(cx, &l.b, c, &path)?;
+            super::super::llvm::fit(cx, &l.b, v, r)
         }
         I::CompositeInsert(e) => {
             let t = l.type_of_id(fx, e.composite)?;

@@ -40,14 +40,27 @@ pub(crate) fn lower<'a, 'ctx>(
     result: Option<BasicTypeEnum<'ctx>>,
 ) -> Result<Option<BasicValueEnum<'ctx>>> {
     let (set, name) = names(l, e)?;
-    if set.starts_with("NonSemantic.") {
+    // Debug information describes the source; it computes nothing.
+    if set.starts_with("NonSemantic.") || set == "DebugInfo" || set == "OpenCL.DebugInfo.100" {
         return Ok(None);
     }
     let label = format!("{set} {name}");
     let run =
         |l: &mut Lowerer<'a, 'ctx>, fx: &mut FnCx<'a, 'ctx>| -> Result<BasicValueEnum<'ctx>> {
-            let r = result
-                .ok_or_else(|| LowerError::malformed("an instruction without a result type"))?;
+            let r = match result {
+                Some(r) => r,
+                // vstoren returns void.
+                None if name == "vstoren" => l.cx.i8_type().into(),
+                None => {
+                    return Err(LowerError::malformed(
+                        "an instruction without a result type",
+                    ))
+                }
+            };
+            if set == "OpenCL.std" && (name == "vloadn" || name == "vstoren") {
+                return super::math::vload_store(l, fx, &name, e, r);
+            }
+            let _ = op;
             let mut args = Vec::with_capacity(e.operands.len());
             for &w in &e.operands {
                 args.push(l.id(fx, Id(w))?);

@@ -15,7 +15,7 @@ use inkwell::builder::Builder;
 use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::types::BasicTypeEnum;
-use inkwell::values::{BasicValueEnum, InstructionOpcode as O};
+use inkwell::values::{BasicValue, BasicValueEnum, InstructionOpcode as O};
 use inkwell::{FloatPredicate as F, IntPredicate as I};
 
 struct M<'m, 'ctx> {
@@ -501,8 +501,103 @@ pub(crate) fn opencl<'a, 'ctx>(
             m.length(d)
         }
         "normalize" | "fast_normalize" => m.normalize(a(0)?),
+        "sinpi" | "cospi" | "tanpi" => {
+            let px = m.bin(O::FMul, a(0)?, m.f(r, std::f64::consts::PI)?)?;
+            let f = &name[..3];
+            super::table::libm(m.cx, m.m, m.b, f, &[px], r)
+        }
+        "asinpi" | "acospi" | "atanpi" => {
+            let v = super::table::libm(m.cx, m.m, m.b, &name[..4], &[a(0)?], r)?;
+            m.bin(O::FDiv, v, m.f(r, std::f64::consts::PI)?)
+        }
+        "atan2pi" => {
+            let v = super::table::libm(m.cx, m.m, m.b, "atan2", &[a(0)?, a(1)?], r)?;
+            m.bin(O::FDiv, v, m.f(r, std::f64::consts::PI)?)
+        }
+        "s_mad_hi" | "u_mad_hi" => {
+            let h = m.mul_hi(a(0)?, a(1)?, name == "s_mad_hi")?;
+            m.bin(O::Add, h, a(2)?)
+        }
+        "s_mul24" | "u_mul24" => m.bin(O::Mul, a(0)?, a(1)?),
+        "s_mad24" | "u_mad24" => {
+            let p = m.bin(O::Mul, a(0)?, a(1)?)?;
+            m.bin(O::Add, p, a(2)?)
+        }
+        "s_hadd" | "u_hadd" | "s_rhadd" | "u_rhadd" => {
+            // (x >> 1) + (y >> 1) + ((x & y) & 1), or ((x | y) & 1) when rounding.
+            let signed = name.starts_with('s');
+            let sh = if signed { O::AShr } else { O::LShr };
+            let t = a(0)?.get_type();
+            let one = splat_int(t, 1)?;
+            let hx = m.bin(sh, a(0)?, one)?;
+            let hy = m.bin(sh, a(1)?, one)?;
+            let low = if name.contains("rhadd") {
+                m.bin(O::Or, a(0)?, a(1)?)?
+            } else {
+                m.bin(O::And, a(0)?, a(1)?)?
+            };
+            let low = m.bin(O::And, low, one)?;
+            let s = m.bin(O::Add, hx, hy)?;
+            m.bin(O::Add, s, low)
+        }
         _ => Err(LowerError::unsupported(format!(
             "OpenCL.std {name} is not lowered"
         ))),
+    }
+}
+
+/// OpenCL `vloadn(offset, p, n)` and `vstoren(data, offset, p)`: `n` elements at
+/// `p + offset * n`.
+pub(crate) fn vload_store<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    fx: &mut FnCx<'a, 'ctx>,
+    name: &str,
+    e: &OpExtInst,
+    r: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    let w = |i: usize| {
+        e.operands
+            .get(i)
+            .copied()
+            .ok_or_else(|| LowerError::malformed("a missing operand"))
+    };
+    let (data, offset, ptr) = if name == "vloadn" {
+        (None, w(0)?, w(1)?)
+    } else {
+        (Some(w(0)?), w(1)?, w(2)?)
+    };
+    let BasicValueEnum::IntValue(off) = l.id(fx, crate::grammar::Id(offset))? else {
+        return Err(LowerError::malformed("an offset that is not an integer"));
+    };
+    let BasicValueEnum::PointerValue(p) = l.id(fx, crate::grammar::Id(ptr))? else {
+        return Err(LowerError::malformed(
+            "a pointer operand that is not a pointer",
+        ));
+    };
+    let vt = match data {
+        Some(d) => l.id(fx, crate::grammar::Id(d))?.get_type(),
+        None => r,
+    };
+    let BasicTypeEnum::VectorType(vt) = vt else {
+        return Err(LowerError::malformed("vloadn/vstoren of a non-vector"));
+    };
+    let n = off.get_type().const_int(vt.get_size().into(), false);
+    let idx = l.b.build_int_mul(off, n, "")?;
+    // SAFETY: the address of element `offset * n`, as OpenCL defines it.
+    let at = unsafe { l.b.build_gep(vt.get_element_type(), p, &[idx], "")? };
+    match data {
+        None => {
+            let v = l.b.build_load(vt, at, "")?;
+            if let Some(i) = v.as_instruction_value() {
+                let _ = i.set_alignment(l.td.get_abi_alignment(&vt.get_element_type()));
+            }
+            Ok(v)
+        }
+        Some(d) => {
+            let v = l.id(fx, crate::grammar::Id(d))?;
+            let i = l.b.build_store(at, v)?;
+            let _ = i.set_alignment(l.td.get_abi_alignment(&vt.get_element_type()));
+            Ok(super::super::llvm::undef(l.cx.i8_type().into()))
+        }
     }
 }

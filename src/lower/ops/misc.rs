@@ -75,6 +75,57 @@ pub(crate) fn lower<'a, 'ctx>(
             let inf = splat_float(t, f64::INFINITY)?;
             fcmp(&l.b, FloatPredicate::OEQ, a, inf)
         }
+        I::IsFinite(o) => {
+            let x = l.id(fx, o.x)?;
+            let t = x.get_type();
+            let a = call_intrinsic(cx, &l.llm, &l.b, "llvm.fabs", &[t], &[x], None, t)?;
+            let inf = splat_float(t, f64::INFINITY)?;
+            fcmp(&l.b, FloatPredicate::OLT, a, inf)
+        }
+        I::IsNormal(o) => {
+            let x = l.id(fx, o.x)?;
+            let t = x.get_type();
+            let a = call_intrinsic(cx, &l.llm, &l.b, "llvm.fabs", &[t], &[x], None, t)?;
+            let inf = splat_float(t, f64::INFINITY)?;
+            let min = match super::super::llvm::scalar_of(t) {
+                BasicTypeEnum::FloatType(f) if f == cx.f16_type() => 6.103_515_625e-5,
+                BasicTypeEnum::FloatType(f) if f == cx.f64_type() => f64::MIN_POSITIVE,
+                _ => f64::from(f32::MIN_POSITIVE),
+            };
+            let lo = fcmp(&l.b, FloatPredicate::OGE, a, splat_float(t, min)?)?;
+            let hi = fcmp(&l.b, FloatPredicate::OLT, a, inf)?;
+            Ok(l.b.build_binop(O::And, lo, hi, "")?)
+        }
+        I::SignBitSet(o) => {
+            let x = l.id(fx, o.x)?;
+            let t = x.get_type();
+            let w = match super::super::llvm::scalar_of(t) {
+                BasicTypeEnum::FloatType(f) if f == cx.f16_type() => 16,
+                BasicTypeEnum::FloatType(f) if f == cx.f64_type() => 64,
+                _ => 32,
+            };
+            let it = super::super::llvm::int_ty(cx, w)?;
+            let ity: BasicTypeEnum<'ctx> = match t {
+                BasicTypeEnum::VectorType(v) => it.vec_type(v.get_size()).into(),
+                _ => it.into(),
+            };
+            let bits = l.b.build_cast(O::BitCast, x, ity, "")?;
+            icmp(&l.b, IntPredicate::SLT, bits, super::super::llvm::null(ity))
+        }
+        I::ReadClockKHR(_) => {
+            let i64t: BasicTypeEnum<'ctx> = cx.i64_type().into();
+            let c = call_intrinsic(
+                cx,
+                &l.llm,
+                &l.b,
+                "llvm.readcyclecounter",
+                &[],
+                &[],
+                None,
+                i64t,
+            )?;
+            Ok(l.b.build_cast(O::BitCast, c, r, "")?)
+        }
         I::LessOrGreater(o) => {
             let a = l.id(fx, o.x)?;
             let b = l.id(fx, o.y)?;

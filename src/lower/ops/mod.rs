@@ -119,9 +119,13 @@ fn lower_other<'a, 'ctx>(
     let inst = &op.inst;
     let need = || result.ok_or_else(|| LowerError::malformed("an op without a result type"));
     Ok(Some(match inst {
-        I::Nop(_) | I::Line(_) | I::NoLine(_) | I::SelectionMerge(_) | I::LoopMerge(_) => {
-            return Ok(None)
-        }
+        I::Nop(_)
+        | I::Line(_)
+        | I::NoLine(_)
+        | I::SelectionMerge(_)
+        | I::LoopMerge(_)
+        | I::LifetimeStart(_)
+        | I::LifetimeStop(_) => return Ok(None),
         I::Undef(_) => super::llvm::undef(need()?),
         I::ExtInst(e) => return ext::lower(l, fx, e, op, result),
         I::FunctionCall(c) => return misc::call(l, fx, c),
@@ -168,12 +172,19 @@ fn lower_other<'a, 'ctx>(
         | I::AtomicUMax(_)
         | I::AtomicAnd(_)
         | I::AtomicOr(_)
-        | I::AtomicXor(_) => return atomic::lower(l, fx, op, result),
+        | I::AtomicXor(_)
+        | I::AtomicFAddEXT(_)
+        | I::AtomicFMinEXT(_)
+        | I::AtomicFMaxEXT(_) => return atomic::lower(l, fx, op, result),
         I::ControlBarrier(_) | I::MemoryBarrier(_) => {
             return barrier::lower(l, fx, op).map(|_| None)
         }
         _ if subgroup::handles(opcode) => return subgroup::lower(l, fx, op, need()?).map(Some),
         I::IsInf(_)
+        | I::IsFinite(_)
+        | I::IsNormal(_)
+        | I::SignBitSet(_)
+        | I::ReadClockKHR(_)
         | I::QuantizeToF16(_)
         | I::IAddCarry(_)
         | I::ISubBorrow(_)
@@ -233,7 +244,19 @@ pub(crate) fn constant_op<'a, 'ctx>(
             );
             composite::shuffle(l.cx, b, a, c, literals, r)
         }
-        Opcode::QuantizeToF16 => misc::quantize(l.cx, b, args[0], r),
+        Opcode::QuantizeToF16 => misc::quantize(
+            l.cx,
+            b,
+            *args
+                .first()
+                .ok_or_else(|| LowerError::malformed("operand"))?,
+            r,
+        ),
+        // One address space: generic casts are identities.
+        Opcode::PtrCastToGeneric | Opcode::GenericCastToPtr => args
+            .first()
+            .copied()
+            .ok_or_else(|| LowerError::malformed("operand")),
         _ => Err(LowerError::unsupported(format!(
             "Op{opcode:?} in OpSpecConstantOp"
         ))),

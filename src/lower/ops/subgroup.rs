@@ -32,6 +32,17 @@ pub(crate) fn handles(op: Opcode) -> bool {
             | O::GroupNonUniformShuffleDown
             | O::GroupNonUniformQuadBroadcast
             | O::GroupNonUniformQuadSwap
+            | O::GroupNonUniformInverseBallot
+            | O::GroupNonUniformBallotBitExtract
+            | O::GroupNonUniformBallotBitCount
+            | O::GroupNonUniformBallotFindLSB
+            | O::GroupNonUniformBallotFindMSB
+            | O::SubgroupBallotKHR
+            | O::SubgroupFirstInvocationKHR
+            | O::SubgroupAllKHR
+            | O::SubgroupAnyKHR
+            | O::SubgroupAllEqualKHR
+            | O::SubgroupReadInvocationKHR
     ) || arithmetic(op).is_some()
 }
 
@@ -149,24 +160,84 @@ pub(crate) fn lower<'a, 'ctx>(
             _ => Err(LowerError::unsupported("this group operation")),
         };
     }
+    // The KHR forms have no execution-scope operand.
+    let khr_value =
+        |l: &mut Lowerer<'a, 'ctx>, fx: &mut FnCx<'a, 'ctx>| -> Result<BasicValueEnum<'ctx>> {
+            let v = *vals
+                .first()
+                .ok_or_else(|| LowerError::malformed("a subgroup op without a value"))?;
+            l.val(fx, v)
+        };
+    // Bit 0 of a ballot's first component: the one invocation's bit.
+    let ballot_bit0 = |l: &mut Lowerer<'a, 'ctx>,
+                       v: BasicValueEnum<'ctx>|
+     -> Result<inkwell::values::IntValue<'ctx>> {
+        let BasicValueEnum::VectorValue(v) = v else {
+            return Err(LowerError::malformed("a ballot that is not a vector"));
+        };
+        let x =
+            l.b.build_extract_element(v, l.cx.i32_type().const_zero(), "")?
+                .into_int_value();
+        Ok(l.b.build_and(x, x.get_type().const_int(1, false), "")?)
+    };
     match opcode {
+        O::SubgroupAllEqualKHR => Ok(l.cx.bool_type().const_int(1, false).into()),
+        O::SubgroupFirstInvocationKHR
+        | O::SubgroupAllKHR
+        | O::SubgroupAnyKHR
+        | O::SubgroupReadInvocationKHR => khr_value(l, fx),
+        O::SubgroupBallotKHR => {
+            let p = khr_value(l, fx)?;
+            ballot(l, p, r)
+        }
+        O::GroupNonUniformInverseBallot => {
+            let v = value(l, fx)?;
+            let bit = ballot_bit0(l, v)?;
+            Ok(l.b.build_int_truncate(bit, l.cx.bool_type(), "")?.into())
+        }
+        O::GroupNonUniformBallotBitExtract => {
+            let v = value(l, fx)?;
+            let bit = ballot_bit0(l, v)?;
+            let idx = vals
+                .get(2)
+                .copied()
+                .ok_or_else(|| LowerError::malformed("an index"))?;
+            let BasicValueEnum::IntValue(idx) = l.val(fx, idx)? else {
+                return Err(LowerError::malformed("an index that is not an integer"));
+            };
+            let zero = l.b.build_int_compare(
+                inkwell::IntPredicate::EQ,
+                idx,
+                idx.get_type().const_zero(),
+                "",
+            )?;
+            let set = l.b.build_int_truncate(bit, l.cx.bool_type(), "")?;
+            Ok(l.b.build_and(zero, set, "")?.into())
+        }
+        O::GroupNonUniformBallotBitCount => {
+            let v = value(l, fx)?;
+            let bit = ballot_bit0(l, v)?;
+            let op = match &op.inst {
+                Instruction::GroupNonUniformBallotBitCount(b) => b.operation,
+                _ => GroupOperation::Reduce,
+            };
+            let bit = super::super::llvm::int_resize(&l.b, bit.into(), r, false)?;
+            Ok(if op == GroupOperation::ExclusiveScan {
+                null(r)
+            } else {
+                bit
+            })
+        }
+        O::GroupNonUniformBallotFindLSB | O::GroupNonUniformBallotFindMSB => {
+            // The one invocation's bit is bit 0 (or the result is undefined).
+            Ok(null(r))
+        }
         O::GroupNonUniformElect | O::GroupNonUniformAllEqual => {
             Ok(l.cx.bool_type().const_int(1, false).into())
         }
         O::GroupNonUniformBallot => {
             let p = value(l, fx)?;
-            let BasicValueEnum::IntValue(p) = p else {
-                return Err(LowerError::malformed("a ballot of a non-boolean"));
-            };
-            let BasicTypeEnum::VectorType(vt) = r else {
-                return Err(LowerError::malformed("a ballot of a non-vector type"));
-            };
-            let x =
-                l.b.build_int_z_extend(p, vt.get_element_type().into_int_type(), "")?;
-            let z = null(r).into_vector_value();
-            Ok(l.b
-                .build_insert_element(z, x, l.cx.i32_type().const_zero(), "")?
-                .into())
+            ballot(l, p, r)
         }
         _ => {
             let v = value(l, fx)?;
@@ -176,4 +247,24 @@ pub(crate) fn lower<'a, 'ctx>(
             Ok(v)
         }
     }
+}
+
+/// A ballot of one invocation: `(predicate, 0, 0, 0)`.
+fn ballot<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    p: BasicValueEnum<'ctx>,
+    r: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    let BasicValueEnum::IntValue(p) = p else {
+        return Err(LowerError::malformed("a ballot of a non-boolean"));
+    };
+    let BasicTypeEnum::VectorType(vt) = r else {
+        return Err(LowerError::malformed("a ballot of a non-vector type"));
+    };
+    let x =
+        l.b.build_int_z_extend(p, vt.get_element_type().into_int_type(), "")?;
+    let z = null(r).into_vector_value();
+    Ok(l.b
+        .build_insert_element(z, x, l.cx.i32_type().const_zero(), "")?
+        .into())
 }

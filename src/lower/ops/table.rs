@@ -149,9 +149,15 @@ pub fn apply<'ctx>(
                     _ => O::BitCast,
                 };
                 if op != O::BitCast && from.is_vector_type() != result.is_vector_type() {
-                    return Err(LowerError::unsupported(
-                        "a bitcast between a pointer and a vector",
-                    ));
+                    // A pointer and a vector of integers (`uvec2` ↔ pointer): through i64.
+                    let i64t = cx.i64_type();
+                    return Ok(if op == O::IntToPtr {
+                        let i = b.build_cast(O::BitCast, args[0], i64t, "")?;
+                        b.build_cast(O::IntToPtr, i, result, "")?
+                    } else {
+                        let i = b.build_cast(O::PtrToInt, args[0], i64t, "")?;
+                        b.build_cast(O::BitCast, i, result, "")?
+                    });
                 }
             }
             Ok(b.build_cast(op, args[0], result, "")?)
