@@ -116,7 +116,16 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 t.size = None;
                 t
             }
-            Type::Struct(s) => self.structure(s)?,
+            Type::Struct(s) => {
+                let mut t = self.structure(s)?;
+                // A struct ending in a runtime array is runtime-sized.
+                for m in &s.members {
+                    if self.ty(m.ty)?.size.is_none() {
+                        t.size = None;
+                    }
+                }
+                t
+            }
             Type::Pointer { .. }
             | Type::Image(_)
             | Type::SampledImage { .. }
