@@ -2538,6 +2538,42 @@ pub fn opencl_std_pattern(number: u32) -> Option<Pattern> {
                 trailing_i1: None,
             })
         }
+        97u32 => {
+            Some(Pattern {
+                name: "fmax_common",
+                kind: PatternKind::Intrinsic,
+                llvm: "llvm.maxnum",
+                overload: &[None],
+                trailing_i1: None,
+            })
+        }
+        98u32 => {
+            Some(Pattern {
+                name: "fmin_common",
+                kind: PatternKind::Intrinsic,
+                llvm: "llvm.minnum",
+                overload: &[None],
+                trailing_i1: None,
+            })
+        }
+        85u32 => {
+            Some(Pattern {
+                name: "native_exp10",
+                kind: PatternKind::LibM,
+                llvm: "exp10",
+                overload: &[None],
+                trailing_i1: None,
+            })
+        }
+        71u32 => {
+            Some(Pattern {
+                name: "half_exp10",
+                kind: PatternKind::LibM,
+                llvm: "exp10",
+                overload: &[None],
+                trailing_i1: None,
+            })
+        }
         _ => None,
     }
 }
@@ -3349,6 +3385,46 @@ pub const OPENCL_STD_PATTERNS: &[(u32, Pattern)] = &[
             name: "half_tan",
             kind: PatternKind::LibM,
             llvm: "tan",
+            overload: &[None],
+            trailing_i1: None,
+        },
+    ),
+    (
+        97u32,
+        Pattern {
+            name: "fmax_common",
+            kind: PatternKind::Intrinsic,
+            llvm: "llvm.maxnum",
+            overload: &[None],
+            trailing_i1: None,
+        },
+    ),
+    (
+        98u32,
+        Pattern {
+            name: "fmin_common",
+            kind: PatternKind::Intrinsic,
+            llvm: "llvm.minnum",
+            overload: &[None],
+            trailing_i1: None,
+        },
+    ),
+    (
+        85u32,
+        Pattern {
+            name: "native_exp10",
+            kind: PatternKind::LibM,
+            llvm: "exp10",
+            overload: &[None],
+            trailing_i1: None,
+        },
+    ),
+    (
+        71u32,
+        Pattern {
+            name: "half_exp10",
+            kind: PatternKind::LibM,
+            llvm: "exp10",
             overload: &[None],
             trailing_i1: None,
         },

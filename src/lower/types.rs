@@ -200,6 +200,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     fn structure(&mut self, s: &crate::ir::StructType) -> Result<TypeInfo<'ctx>> {
         let mut members = Vec::with_capacity(s.members.len());
         for m in &s.members {
+            self.check_matrix_layout(m)?;
             let t = self.ty(m.ty)?;
             let lt = t
                 .llvm
@@ -270,6 +271,31 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         t.fields = index;
         t.align = align;
         Ok(t)
+    }
+
+    /// Matrices in memory must be column-major with columns as far apart as LLVM puts them.
+    fn check_matrix_layout(&mut self, m: &crate::ir::Member) -> Result<()> {
+        let mut t = m.ty;
+        loop {
+            match self.ir_type(t)? {
+                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => t = *element,
+                Type::Matrix { column, .. } => {
+                    if m.is_row_major() {
+                        return Err(LowerError::unsupported("a RowMajor matrix in memory"));
+                    }
+                    let col = self.ty(*column)?.size;
+                    if let (Some(stride), Some(col)) = (m.matrix_stride(), col) {
+                        if u64::from(stride) != col {
+                            return Err(LowerError::unsupported(format!(
+                                "a MatrixStride of {stride} for columns of {col} bytes"
+                            )));
+                        }
+                    }
+                    return Ok(());
+                }
+                _ => return Ok(()),
+            }
+        }
     }
 
     /// The SPIR-V type `h` as the IR has it.

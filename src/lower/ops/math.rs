@@ -414,6 +414,76 @@ pub(crate) fn glsl<'a, 'ctx>(
             }
             m.det(&cols)
         }
+        "PackSnorm4x8" => pack(&m, a(0)?, 8, true),
+        "PackUnorm4x8" => pack(&m, a(0)?, 8, false),
+        "PackSnorm2x16" => pack(&m, a(0)?, 16, true),
+        "PackUnorm2x16" => pack(&m, a(0)?, 16, false),
+        "UnpackSnorm4x8" => unpack(&m, a(0)?, 8, true, r),
+        "UnpackUnorm4x8" => unpack(&m, a(0)?, 8, false, r),
+        "UnpackSnorm2x16" => unpack(&m, a(0)?, 16, true, r),
+        "UnpackUnorm2x16" => unpack(&m, a(0)?, 16, false, r),
+        "PackHalf2x16" => {
+            let h =
+                m.b.build_cast(O::FPTrunc, a(0)?, m.cx.f16_type().vec_type(2), "")?;
+            Ok(m.b.build_cast(O::BitCast, h, m.cx.i32_type(), "")?)
+        }
+        "UnpackHalf2x16" => {
+            let h =
+                m.b.build_cast(O::BitCast, a(0)?, m.cx.f16_type().vec_type(2), "")?;
+            Ok(m.b.build_cast(O::FPExt, h, r, "")?)
+        }
+        "PackDouble2x32" | "UnpackDouble2x32" => Ok(m.b.build_cast(O::BitCast, a(0)?, r, "")?),
+        "MatrixInverse" => {
+            let BasicValueEnum::ArrayValue(mat) = a(0)? else {
+                return Err(LowerError::malformed("MatrixInverse of a non-matrix"));
+            };
+            let n = mat.get_type().len();
+            let mut cols = Vec::new();
+            for c in 0..n {
+                let col = m.b.build_extract_value(mat, c, "")?.into_vector_value();
+                let mut v = Vec::new();
+                for r in 0..n {
+                    v.push(m.b.build_extract_element(col, lane(m.cx, r), "")?);
+                }
+                cols.push(v);
+            }
+            let det = m.det(&cols)?;
+            // inverse[c][r] = cofactor(r, c) / det (the adjugate is the transposed cofactors).
+            let mut out = super::super::llvm::undef(r).into_array_value();
+            let ct = mat.get_type().get_element_type();
+            for c in 0..n as usize {
+                let mut col = super::super::llvm::undef(ct).into_vector_value();
+                for rr in 0..n as usize {
+                    let minor: Vec<Vec<_>> = cols
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != rr)
+                        .map(|(_, col)| {
+                            col.iter()
+                                .enumerate()
+                                .filter(|(j, _)| *j != c)
+                                .map(|(_, v)| *v)
+                                .collect()
+                        })
+                        .collect();
+                    let mut cof = if minor.is_empty() {
+                        m.f(det.get_type(), 1.0)?
+                    } else {
+                        m.det(&minor)?
+                    };
+                    if (rr + c) % 2 == 1 {
+                        cof = m.b.build_binop(O::FSub, null(cof.get_type()), cof, "")?;
+                    }
+                    let v = m.bin(O::FDiv, cof, det)?;
+                    col =
+                        m.b.build_insert_element(col, v, lane(m.cx, rr as u32), "")?;
+                }
+                out =
+                    m.b.build_insert_value(out, col, c as u32, "")?
+                        .into_array_value();
+            }
+            Ok(out.into())
+        }
         _ => Err(LowerError::unsupported(format!(
             "GLSL.std.450 {name} is not lowered"
         ))),
@@ -599,5 +669,61 @@ pub(crate) fn vload_store<'a, 'ctx>(
             let _ = i.set_alignment(l.td.get_abi_alignment(&vt.get_element_type()));
             Ok(super::super::llvm::undef(l.cx.i8_type().into()))
         }
+    }
+}
+
+/// `Pack[SU]norm{4x8,2x16}`: each component clamped, scaled, rounded to even and packed,
+/// the first component in the lowest bits.
+fn pack<'ctx>(
+    m: &M<'_, 'ctx>,
+    v: BasicValueEnum<'ctx>,
+    bits: u32,
+    signed: bool,
+) -> Result<BasicValueEnum<'ctx>> {
+    let t = v.get_type();
+    let n = super::super::llvm::lanes(t);
+    let (lo, scale) = if signed {
+        (-1.0, f64::from((1u32 << (bits - 1)) - 1))
+    } else {
+        (0.0, ((1u64 << bits) - 1) as f64)
+    };
+    let c = m.clamp(
+        "llvm.minnum",
+        "llvm.maxnum",
+        v,
+        m.f(scalar_of(t), lo)?,
+        m.f(scalar_of(t), 1.0)?,
+    )?;
+    let s = m.bin(O::FMul, c, m.f(t, scale)?)?;
+    let rounded = m.intr("llvm.roundeven", &[s])?;
+    let it = super::super::llvm::int_ty(m.cx, bits)?.vec_type(n);
+    let op = if signed { O::FPToSI } else { O::FPToUI };
+    let i = m.b.build_cast(op, rounded, it, "")?;
+    Ok(m.b.build_cast(O::BitCast, i, m.cx.i32_type(), "")?)
+}
+
+/// `Unpack[SU]norm{4x8,2x16}`: the inverse of [`pack`] (signed values clamped to -1).
+fn unpack<'ctx>(
+    m: &M<'_, 'ctx>,
+    v: BasicValueEnum<'ctx>,
+    bits: u32,
+    signed: bool,
+    r: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    let n = super::super::llvm::lanes(r);
+    let it = super::super::llvm::int_ty(m.cx, bits)?.vec_type(n);
+    let i = m.b.build_cast(O::BitCast, v, it, "")?;
+    let op = if signed { O::SIToFP } else { O::UIToFP };
+    let f = m.b.build_cast(op, i, r, "")?;
+    let scale = if signed {
+        f64::from((1u32 << (bits - 1)) - 1)
+    } else {
+        ((1u64 << bits) - 1) as f64
+    };
+    let q = m.bin(O::FDiv, f, m.f(r, scale)?)?;
+    if signed {
+        m.intr("llvm.maxnum", &[q, m.f(r, -1.0)?])
+    } else {
+        Ok(q)
     }
 }
