@@ -173,7 +173,10 @@ void main() {
 }
 "#;
 
-fn shader_data() -> (Vec<u8>, [[f32; 4]; 4], [[f32; 3]; 3], [f32; 3], f32) {
+/// The buffer bytes, `a`, `m` (columns), `v3` and `after`.
+type ShaderData = (Vec<u8>, [[f32; 4]; 4], [[f32; 3]; 3], [f32; 3], f32);
+
+fn shader_data() -> ShaderData {
     let a = [
         [0.5, 1.0, -2.0, 0.25],
         [2.0, -1.0, 0.5, 3.0],

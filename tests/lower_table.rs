@@ -49,6 +49,10 @@ fn u(x: u32) -> Option<V> {
 fn f(x: f32) -> Option<V> {
     Some(V::F(x))
 }
+/// Whether either operand is NaN (an unordered comparison is then true).
+fn uno(a: &[V]) -> bool {
+    a[0].f().is_nan() || a[1].f().is_nan()
+}
 fn to_int_ok(x: f32, lo: f32, hi: f32) -> bool {
     x.is_finite() && x.trunc() >= lo && x.trunc() <= hi
 }
@@ -139,13 +143,13 @@ fn core_spec(name: &str) -> Option<Spec> {
         }),
         "OpFUnordNotEqual" => s("ff", 'b', |a| b(a[0].f() != a[1].f())),
         "OpFOrdLessThan" => s("ff", 'b', |a| b(a[0].f() < a[1].f())),
-        "OpFUnordLessThan" => s("ff", 'b', |a| b(!(a[0].f() >= a[1].f()))),
+        "OpFUnordLessThan" => s("ff", 'b', |a| b(uno(a) || a[0].f() < a[1].f())),
         "OpFOrdGreaterThan" => s("ff", 'b', |a| b(a[0].f() > a[1].f())),
-        "OpFUnordGreaterThan" => s("ff", 'b', |a| b(!(a[0].f() <= a[1].f()))),
+        "OpFUnordGreaterThan" => s("ff", 'b', |a| b(uno(a) || a[0].f() > a[1].f())),
         "OpFOrdLessThanEqual" => s("ff", 'b', |a| b(a[0].f() <= a[1].f())),
-        "OpFUnordLessThanEqual" => s("ff", 'b', |a| b(!(a[0].f() > a[1].f()))),
+        "OpFUnordLessThanEqual" => s("ff", 'b', |a| b(uno(a) || a[0].f() <= a[1].f())),
         "OpFOrdGreaterThanEqual" => s("ff", 'b', |a| b(a[0].f() >= a[1].f())),
-        "OpFUnordGreaterThanEqual" => s("ff", 'b', |a| b(!(a[0].f() < a[1].f()))),
+        "OpFUnordGreaterThanEqual" => s("ff", 'b', |a| b(uno(a) || a[0].f() >= a[1].f())),
         "OpOrdered" => s("ff", 'b', |a| b(!a[0].f().is_nan() && !a[1].f().is_nan())),
         "OpUnordered" => s("ff", 'b', |a| b(a[0].f().is_nan() || a[1].f().is_nan())),
         "OpIsNan" => s("f", 'b', |a| b(a[0].f().is_nan())),

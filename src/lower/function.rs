@@ -186,7 +186,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             }
             let name = match &block.terminator {
                 Terminator::Other(i) => i.opcode().map(|o| format!("Op{o:?}")).unwrap_or_default(),
-                t => format!("{}", terminator_name(t)),
+                t => terminator_name(t).to_string(),
             };
             let last_offset = block.ops.last().and_then(|&oh| op_offset(self, fh, oh));
             self.terminator(&mut fx, &block.terminator)

@@ -237,7 +237,6 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let mut index = Vec::new();
         let mut at = 0u64;
         let mut align = 1u64;
-        let mut members = members;
         for i in 0..members.len() {
             let (lt, size, offset) = members[i];
             let next = members.get(i + 1).and_then(|m| m.2).map(u64::from);

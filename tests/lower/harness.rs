@@ -104,8 +104,8 @@ pub fn module_text(
         params.join(" ")
     ));
     s.push_str(&format!("%f = OpFunction {rty} None %fnty\n"));
-    for i in 0..params.len() {
-        s.push_str(&format!("%p{i} = OpFunctionParameter {}\n", params[i]));
+    for (i, p) in params.iter().enumerate() {
+        s.push_str(&format!("%p{i} = OpFunctionParameter {p}\n"));
     }
     s.push_str("%entry = OpLabel\n");
     let mut args = Vec::new();
