@@ -92,3 +92,50 @@ fn corpus_compute_modules_lower_and_verify() {
         "only {ok} of {total} compute modules lower"
     );
 }
+
+#[path = "support/mutate.rs"]
+mod mutate;
+
+/// Near-miss inputs (mutants of the corpus's modules, mostly invalid SPIR-V): the lowering
+/// returns a module that verifies or an error; it never panics.
+#[test]
+fn mutated_modules_never_panic() {
+    let per_module = 6;
+    let mut lowered = 0;
+    let mut errors = 0;
+    let mut panics = Vec::new();
+    for m in corpus::build_all() {
+        if !m.valid {
+            continue;
+        }
+        let words = m.words();
+        let kinds = mutate::Kind::ALL;
+        for j in 0..per_module {
+            let mut rng = mutate::Rng::new(&m.name, j as u64);
+            let Some((w, what)) = (0..kinds.len())
+                .find_map(|t| mutate::mutate(&words, kinds[(j + t) % kinds.len()], &mut rng))
+            else {
+                continue;
+            };
+            let r = std::panic::catch_unwind(|| {
+                let cx = Context::create();
+                let result = match lower_binary(&cx, &w, &LowerOptions::default()) {
+                    Ok(l) => l.module.verify().map_err(|e| e.to_string()).map(|_| true),
+                    Err(_) => Ok(false),
+                };
+                result
+            });
+            match r {
+                Ok(Ok(true)) => lowered += 1,
+                Ok(Ok(false)) => errors += 1,
+                Ok(Err(e)) => panics.push(format!("{} ({what}): unverified output: {e}", m.name)),
+                Err(_) => panics.push(format!("{} ({what}): panicked", m.name)),
+            }
+        }
+    }
+    eprintln!(
+        "mutants: {lowered} lowered, {errors} rejected, {} failures",
+        panics.len()
+    );
+    assert!(panics.is_empty(), "{panics:#?}");
+}
