@@ -283,3 +283,68 @@ pub fn close(a: f32, b: f32, ulps: u32) -> bool {
     }
     (x - y).unsigned_abs() <= u64::from(ulps) || ((a - b) / b).abs() < 1e-6
 }
+
+/// Assembly of a module whose function `f` takes scalars of `kinds` (as `%a0`, `%a1`, ...)
+/// and returns `%r` of kind `ret`, computed by `body`. Vector, matrix and struct types and a
+/// few constants are declared for the body to use.
+pub fn module_body(flavour: Flavour, kinds: &str, ret: char, body: &str) -> String {
+    let mut s = String::new();
+    match flavour {
+        Flavour::Shader => s.push_str(
+            "OpCapability Shader\nOpCapability Linkage\nOpCapability Float64\nOpCapability GroupNonUniform\nOpCapability GroupNonUniformArithmetic\nOpCapability GroupNonUniformBallot\n%ext = OpExtInstImport \"GLSL.std.450\"\nOpMemoryModel Logical GLSL450\n",
+        ),
+        Flavour::Kernel => s.push_str(
+            "OpCapability Addresses\nOpCapability Linkage\nOpCapability Kernel\nOpCapability Float64\n%ext = OpExtInstImport \"OpenCL.std\"\nOpMemoryModel Physical64 OpenCL\n",
+        ),
+    }
+    s.push_str("OpDecorate %f LinkageAttributes \"f\" Export\n");
+    s.push_str("%void = OpTypeVoid\n%bool = OpTypeBool\n%uint = OpTypeInt 32 0\n");
+    if flavour == Flavour::Shader {
+        s.push_str(
+            "%int = OpTypeInt 32 1\n%v2int = OpTypeVector %int 2\n%si = OpTypeStruct %int %int\n",
+        );
+    }
+    s.push_str(
+        "%float = OpTypeFloat 32\n%double = OpTypeFloat 64\n%v2float = OpTypeVector %float 2\n\
+         %v3float = OpTypeVector %float 3\n%v4float = OpTypeVector %float 4\n%v2uint = OpTypeVector %uint 2\n\
+         %v4uint = OpTypeVector %uint 4\n%v4bool = OpTypeVector %bool 4\n%su = OpTypeStruct %uint %uint\n\
+         %sf = OpTypeStruct %float %float\n",
+    );
+    if flavour == Flavour::Shader {
+        s.push_str("%mat2 = OpTypeMatrix %v2float 2\n%mat2x3 = OpTypeMatrix %v3float 2\n");
+    }
+    s.push_str(
+        "%u0 = OpConstant %uint 0\n%u1 = OpConstant %uint 1\n%u2 = OpConstant %uint 2\n%u3 = OpConstant %uint 3\n\
+         %f0 = OpConstant %float 0\n%f1 = OpConstant %float 1\n%f2 = OpConstant %float 2\n\
+         %fh = OpConstant %float 0.5\n%fm1 = OpConstant %float -1\n%f1_5 = OpConstant %float 1.5\n",
+    );
+    let params: Vec<&str> = kinds
+        .chars()
+        .map(|k| if k == 'b' { "%uint" } else { ty(flavour, k) })
+        .collect();
+    let rty = if ret == 'b' {
+        "%uint"
+    } else {
+        ty(flavour, ret)
+    };
+    s.push_str(&format!(
+        "%fnty = OpTypeFunction {rty} {}\n",
+        params.join(" ")
+    ));
+    s.push_str(&format!("%f = OpFunction {rty} None %fnty\n"));
+    for (i, p) in params.iter().enumerate() {
+        s.push_str(&format!("%a{i} = OpFunctionParameter {p}\n"));
+    }
+    s.push_str("%entry = OpLabel\n");
+    s.push_str(body);
+    if !body.ends_with('\n') {
+        s.push('\n');
+    }
+    if ret == 'b' {
+        s.push_str("%rr = OpSelect %uint %r %u1 %u0\nOpReturnValue %rr\n");
+    } else {
+        s.push_str("OpReturnValue %r\n");
+    }
+    s.push_str("OpFunctionEnd\n");
+    s
+}
