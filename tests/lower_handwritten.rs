@@ -212,6 +212,45 @@ fn cases() -> Vec<Case> {
         case!("GroupNonUniformBallot", S, "u", 'u',
             "%p = OpINotEqual %bool %a0 %u0\n%b = OpGroupNonUniformBallot %v4uint %u3 %p\n%r = OpCompositeExtract %uint %b {i}\n",
             4, 0, |a, i| u(if i == 0 { (a[0].u() != 0) as u32 } else { 0 })),
+        // More OpenCL.std.
+        case!("bitselect", K, "uuu", 'u', "%r = OpExtInst %uint %ext bitselect %a0 %a1 %a2\n", 1, 0,
+            |a, _| u((a[0].u() & !a[2].u()) | (a[1].u() & a[2].u()))),
+        case!("select", K, "uuu", 'u', "%r = OpExtInst %uint %ext select %a0 %a1 %a2\n", 1, 0,
+            |a, _| u(if a[2].u() != 0 { a[1].u() } else { a[0].u() })),
+        case!("maxmag", K, "ff", 'f', "%r = OpExtInst %float %ext maxmag %a0 %a1\n", 1, 0,
+            |a, _| { let (x, y) = (a[0].f(), a[1].f());
+                Some(V::F(if x.abs() > y.abs() { x } else if y.abs() > x.abs() { y } else { x.max(y) })) }),
+        case!("minmag", K, "ff", 'f', "%r = OpExtInst %float %ext minmag %a0 %a1\n", 1, 0,
+            |a, _| { let (x, y) = (a[0].f(), a[1].f());
+                Some(V::F(if x.abs() < y.abs() { x } else if y.abs() < x.abs() { y } else { x.min(y) })) }),
+        case!("u_abs_diff", K, "uu", 'u', "%r = OpExtInst %uint %ext u_abs_diff %a0 %a1\n", 1, 0, |a, _| u(a[0].u().abs_diff(a[1].u()))),
+        case!("s_abs_diff", K, "uu", 'u', "%r = OpExtInst %uint %ext s_abs_diff %a0 %a1\n", 1, 0, |a, _| u(a[0].i().abs_diff(a[1].i()))),
+        case!("u_mad_sat", K, "uuu", 'u', "%r = OpExtInst %uint %ext u_mad_sat %a0 %a1 %a2\n", 1, 0,
+            |a, _| u((u128::from(a[0].u()) * u128::from(a[1].u()) + u128::from(a[2].u())).min(u128::from(u32::MAX)) as u32)),
+        case!("s_mad_sat", K, "uuu", 'u', "%r = OpExtInst %uint %ext s_mad_sat %a0 %a1 %a2\n", 1, 0,
+            |a, _| u((i128::from(a[0].i()) * i128::from(a[1].i()) + i128::from(a[2].i())).clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32 as u32)),
+        case!("pown", K, "fu", 'f', "%r = OpExtInst %float %ext pown %a0 %a1\n", 1, 4,
+            |a, _| Some(V::F(a[0].f().powf(a[1].i() as f32))).filter(|_| a[1].i().unsigned_abs() < 64)),
+        case!("rootn", K, "fu", 'f', "%r = OpExtInst %float %ext rootn %a0 %a1\n", 1, 4,
+            |a, _| { let (x, n) = (a[0].f(), a[1].i()); if n == 0 || n.unsigned_abs() > 64 { return None; }
+                let p = x.abs().powf(1.0 / n as f32);
+                Some(V::F(if x < 0.0 { if n % 2 != 0 { -p } else { f32::NAN } } else { p })) }),
+        case!("fract", K, "f", 'f', "%v = OpVariable %pf Function\n%x = OpExtInst %float %ext fract %a0 %v\n%fl = OpLoad %float %v\n%p = OpCompositeConstruct %v2float %x %fl\n%r = OpCompositeExtract %float %p {i}\n", 2, 0,
+            |a, i| { let x = a[0].f(); let fl = x.floor();
+                Some(V::F(if i == 0 { (x - fl).min(1.0 - f32::EPSILON / 2.0) } else { fl })).filter(|_| x.is_finite()) }),
+        case!("sincos", K, "f", 'f', "%v = OpVariable %pf Function\n%s = OpExtInst %float %ext sincos %a0 %v\n%c = OpLoad %float %v\n%p = OpCompositeConstruct %v2float %s %c\n%r = OpCompositeExtract %float %p {i}\n", 2, 2,
+            |a, i| f(if i == 0 { a[0].f().sin() } else { a[0].f().cos() })),
+        // Atomics on a function variable (kernel flavour), Device scope, relaxed.
+        case!("AtomicCompareExchange", K, "uu", 'u', "%v = OpVariable %pu Function\nOpStore %v %a0\n%old = OpAtomicCompareExchange %uint %v %u1 %u0 %u0 %a1 %u2\n%new = OpLoad %uint %v\n%p = OpCompositeConstruct %v2uint %old %new\n%r = OpCompositeExtract %uint %p {i}\n", 2, 0,
+            |a, i| u(if i == 0 { a[0].u() } else if a[0].u() == 2 { a[1].u() } else { a[0].u() })),
+        case!("AtomicUMax", K, "uu", 'u', "%v = OpVariable %pu Function\nOpStore %v %a0\n%old = OpAtomicUMax %uint %v %u1 %u0 %a1\n%new = OpLoad %uint %v\n%p = OpCompositeConstruct %v2uint %old %new\n%r = OpCompositeExtract %uint %p {i}\n", 2, 0,
+            |a, i| u(if i == 0 { a[0].u() } else { a[0].u().max(a[1].u()) })),
+        case!("AtomicSMin", K, "uu", 'u', "%v = OpVariable %pu Function\nOpStore %v %a0\n%old = OpAtomicSMin %uint %v %u1 %u0 %a1\n%new = OpLoad %uint %v\n%p = OpCompositeConstruct %v2uint %old %new\n%r = OpCompositeExtract %uint %p {i}\n", 2, 0,
+            |a, i| u(if i == 0 { a[0].u() } else { a[0].i().min(a[1].i()) as u32 })),
+        case!("AtomicExchange, AtomicIIncrement", K, "uu", 'u', "%v = OpVariable %pu Function\nOpStore %v %a0\n%old = OpAtomicExchange %uint %v %u1 %u0 %a1\n%inc = OpAtomicIIncrement %uint %v %u1 %u0\n%new = OpLoad %uint %v\n%p = OpCompositeConstruct %v2uint %old %new\n%r = OpCompositeExtract %uint %p {i}\n", 2, 0,
+            |a, i| u(if i == 0 { a[0].u() } else { a[1].u().wrapping_add(1) })),
+        case!("AtomicFlagTestAndSet/Clear", K, "u", 'u', "%v = OpVariable %pu Function\nOpStore %v %a0\n%t = OpAtomicFlagTestAndSet %bool %v %u1 %u0\n%t2 = OpAtomicFlagTestAndSet %bool %v %u1 %u0\nOpAtomicFlagClear %v %u1 %u0\n%c = OpLoad %uint %v\n%x = OpSelect %uint %t %u1 %u0\n%y = OpSelect %uint %t2 %u1 %u0\n%p = OpCompositeConstruct %v4uint %x %y %c %c\n%r = OpCompositeExtract %uint %p {i}\n", 3, 0,
+            |a, i| u([(a[0].u() != 0) as u32, 1, 0][i])),
     ]
 }
 

@@ -441,6 +441,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 (None, 1)
             }
             BuiltIn::SubgroupGtMask | BuiltIn::SubgroupLtMask => (None, 0),
+            // One device.
+            BuiltIn::DeviceIndex => (None, 0),
             other => return Err(LowerError::unsupported(format!("the builtin {other:?}"))),
         };
         let comps: Vec<BasicValueEnum<'ctx>> = match (base, n) {

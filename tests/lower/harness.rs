@@ -308,7 +308,8 @@ pub fn module_body(flavour: Flavour, kinds: &str, ret: char, body: &str) -> Stri
         "%float = OpTypeFloat 32\n%double = OpTypeFloat 64\n%v2float = OpTypeVector %float 2\n\
          %v3float = OpTypeVector %float 3\n%v4float = OpTypeVector %float 4\n%v2uint = OpTypeVector %uint 2\n\
          %v4uint = OpTypeVector %uint 4\n%v4bool = OpTypeVector %bool 4\n%su = OpTypeStruct %uint %uint\n\
-         %sf = OpTypeStruct %float %float\n",
+         %sf = OpTypeStruct %float %float\n%pu = OpTypePointer Function %uint\n\
+         %pf = OpTypePointer Function %float\n",
     );
     if flavour == Flavour::Shader {
         s.push_str("%mat2 = OpTypeMatrix %v2float 2\n%mat2x3 = OpTypeMatrix %v3float 2\n");

@@ -223,6 +223,24 @@ pub(crate) fn lower<'a, 'ctx>(
             let s = l.b.build_cmpxchg(p, c, v, success, failure)?;
             l.b.build_extract_value(s, 0, "")?
         }
+        I::AtomicFlagTestAndSet(a) => {
+            let p = l.atomic_ptr(fx, a.pointer)?;
+            let o = ordering(l.const_operand(fx, a.semantics)?);
+            let i32t = l.cx.i32_type();
+            let old =
+                l.b.build_atomicrmw(R::Xchg, p, i32t.const_int(1, false), o)?;
+            l.b.build_int_compare(inkwell::IntPredicate::NE, old, i32t.const_zero(), "")?
+                .into()
+        }
+        I::AtomicFlagClear(a) => {
+            let p = l.atomic_ptr(fx, a.pointer)?;
+            let o = for_store(ordering(l.const_operand(fx, a.semantics)?));
+            let i = l.b.build_store(p, l.cx.i32_type().const_zero())?;
+            i.set_atomic_ordering(o)
+                .map_err(|e| LowerError::malformed(format!("atomic store: {e}")))?;
+            let _ = i.set_alignment(4);
+            return Ok(None);
+        }
         I::AtomicFAddEXT(a) => float_rmw(l, fx, FloatRmw::Add, a.pointer, a.semantics, a.value)?,
         I::AtomicFMinEXT(a) => float_rmw(l, fx, FloatRmw::Min, a.pointer, a.semantics, a.value)?,
         I::AtomicFMaxEXT(a) => float_rmw(l, fx, FloatRmw::Max, a.pointer, a.semantics, a.value)?,

@@ -50,7 +50,7 @@ pub(crate) fn lower<'a, 'ctx>(
             let r = match result {
                 Some(r) => r,
                 // vstoren returns void.
-                None if name == "vstoren" => l.cx.i8_type().into(),
+                None if name.starts_with("vstore") || name == "prefetch" => l.cx.i8_type().into(),
                 None => {
                     return Err(LowerError::malformed(
                         "an instruction without a result type",
@@ -59,6 +59,9 @@ pub(crate) fn lower<'a, 'ctx>(
             };
             if set == "OpenCL.std" && (name == "vloadn" || name == "vstoren") {
                 return super::math::vload_store(l, fx, &name, e, r);
+            }
+            if set == "OpenCL.std" && super::opencl::handles(&name) {
+                return super::opencl::lower(l, fx, &name, e, r);
             }
             let _ = op;
             let mut args = Vec::with_capacity(e.operands.len());

@@ -9,6 +9,7 @@ pub(crate) mod math;
 pub(crate) mod matrix;
 pub(crate) mod memory;
 pub(crate) mod misc;
+pub(crate) mod opencl;
 pub mod report;
 pub(crate) mod special_dispatch;
 pub(crate) mod subgroup;
@@ -175,7 +176,9 @@ fn lower_other<'a, 'ctx>(
         | I::AtomicXor(_)
         | I::AtomicFAddEXT(_)
         | I::AtomicFMinEXT(_)
-        | I::AtomicFMaxEXT(_) => return atomic::lower(l, fx, op, result),
+        | I::AtomicFMaxEXT(_)
+        | I::AtomicFlagTestAndSet(_)
+        | I::AtomicFlagClear(_) => return atomic::lower(l, fx, op, result),
         I::ControlBarrier(_) | I::MemoryBarrier(_) => {
             return barrier::lower(l, fx, op).map(|_| None)
         }
@@ -192,7 +195,8 @@ fn lower_other<'a, 'ctx>(
         | I::SMulExtended(_)
         | I::LessOrGreater(_)
         | I::SatConvertSToU(_)
-        | I::SatConvertUToS(_) => misc::lower(l, fx, op, need()?)?,
+        | I::SatConvertUToS(_)
+        | I::GenericPtrMemSemantics(_) => misc::lower(l, fx, op, need()?)?,
         _ => {
             return Err(LowerError::unsupported(format!(
                 "Op{opcode:?} is not lowered"

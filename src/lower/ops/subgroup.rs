@@ -43,6 +43,9 @@ pub(crate) fn handles(op: Opcode) -> bool {
             | O::SubgroupAnyKHR
             | O::SubgroupAllEqualKHR
             | O::SubgroupReadInvocationKHR
+            | O::GroupAll
+            | O::GroupAny
+            | O::GroupBroadcast
     ) || arithmetic(op).is_some()
 }
 
@@ -68,6 +71,12 @@ fn arithmetic(op: Opcode) -> Option<Identity> {
         | O::GroupNonUniformBitwiseXor
         | O::GroupNonUniformLogicalOr
         | O::GroupNonUniformLogicalXor => Identity::Zero,
+        O::GroupIAdd | O::GroupFAdd | O::GroupUMax => Identity::Zero,
+        O::GroupFMin => Identity::FInf,
+        O::GroupUMin => Identity::UMax,
+        O::GroupSMin => Identity::SMax,
+        O::GroupFMax => Identity::FNegInf,
+        O::GroupSMax => Identity::SMin,
         O::GroupNonUniformIMul | O::GroupNonUniformFMul => Identity::One,
         O::GroupNonUniformBitwiseAnd | O::GroupNonUniformLogicalAnd => Identity::AllOnes,
         O::GroupNonUniformSMin => Identity::SMax,
@@ -99,6 +108,14 @@ fn group_operation(inst: &Instruction) -> Option<GroupOperation> {
         I::GroupNonUniformLogicalAnd(o) => o.operation,
         I::GroupNonUniformLogicalOr(o) => o.operation,
         I::GroupNonUniformLogicalXor(o) => o.operation,
+        I::GroupIAdd(o) => o.operation,
+        I::GroupFAdd(o) => o.operation,
+        I::GroupFMin(o) => o.operation,
+        I::GroupUMin(o) => o.operation,
+        I::GroupSMin(o) => o.operation,
+        I::GroupFMax(o) => o.operation,
+        I::GroupUMax(o) => o.operation,
+        I::GroupSMax(o) => o.operation,
         _ => return None,
     })
 }
@@ -148,6 +165,34 @@ pub(crate) fn lower<'a, 'ctx>(
             l.val(fx, v)
         };
     use Opcode as O;
+    // The OpenCL work-group and sub-group collectives (`OpGroup*`): only sub-group scope, where
+    // the group is the one invocation.
+    if matches!(
+        opcode,
+        O::GroupAll
+            | O::GroupAny
+            | O::GroupBroadcast
+            | O::GroupIAdd
+            | O::GroupFAdd
+            | O::GroupFMin
+            | O::GroupUMin
+            | O::GroupSMin
+            | O::GroupFMax
+            | O::GroupUMax
+            | O::GroupSMax
+    ) {
+        let scope = *vals
+            .first()
+            .ok_or_else(|| LowerError::malformed("a group op without a scope"))?;
+        let BasicValueEnum::IntValue(s) = l.val(fx, scope)? else {
+            return Err(LowerError::malformed("a scope that is not an integer"));
+        };
+        if s.get_zero_extended_constant() != Some(3) {
+            return Err(LowerError::unsupported(
+                "a work-group collective (OpGroup* with Workgroup scope)",
+            ));
+        }
+    }
     if let Some(id) = arithmetic(opcode) {
         let v = value(l, fx)?;
         return match group_operation(&op.inst) {
