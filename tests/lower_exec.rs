@@ -357,3 +357,53 @@ kernel void saxpy(global float* y, global const float* x, float a, local float* 
     }
     assert_eq!(scratch[0], 3.0);
 }
+
+#[test]
+fn function_names_never_capture_library_or_intrinsic_symbols() {
+    // Internal functions named like the C functions the lowering calls (`asinf`) or like LLVM
+    // intrinsics are renamed; the call of GLSL `Asin` still reaches the C library.
+    let text = r#"
+OpCapability Shader
+OpCapability Linkage
+%ext = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpName %helper "asinf"
+OpName %other "llvm.sqrt.f32"
+OpDecorate %f LinkageAttributes "f" Export
+%float = OpTypeFloat 32
+%fnty = OpTypeFunction %float %float
+%helper = OpFunction %float None %fnty
+%x = OpFunctionParameter %float
+%h = OpLabel
+%y = OpFAdd %float %x %x
+OpReturnValue %y
+OpFunctionEnd
+%other = OpFunction %float None %fnty
+%x2 = OpFunctionParameter %float
+%o = OpLabel
+OpReturnValue %x2
+OpFunctionEnd
+%f = OpFunction %float None %fnty
+%a = OpFunctionParameter %float
+%e = OpLabel
+%s = OpExtInst %float %ext Asin %a
+%t = OpFunctionCall %float %helper %s
+%u = OpFunctionCall %float %other %t
+OpReturnValue %u
+OpFunctionEnd
+"#;
+    let w = spvkit::text::assemble(text, &Default::default()).unwrap();
+    let cx = Context::create();
+    let l = lower_binary(&cx, &w, &LowerOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    l.module.verify().unwrap();
+    let ee = l
+        .module
+        .create_jit_execution_engine(OptimizationLevel::None)
+        .unwrap();
+    let addr = ee.get_function_address("f").unwrap();
+    // SAFETY: f is (ptr, float) -> float.
+    let f: extern "C" fn(*const u8, f32) -> f32 = unsafe { std::mem::transmute(addr) };
+    for x in [0.0f32, 0.5, -0.25, 1.0] {
+        assert_eq!(f(std::ptr::null(), x), 2.0 * x.asin());
+    }
+}

@@ -78,6 +78,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             self.cx.void_type().fn_type(&[ptr.into()], false),
             None,
         );
+        // LLVM makes the name unique if two entry points share it (different models).
+        let symbol = w.get_name().to_string_lossy().into_owned();
         let bb = self.cx.append_basic_block(w, "entry");
         let b = self.cx.create_builder();
         b.position_at_end(bb);

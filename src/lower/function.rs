@@ -86,7 +86,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     let base = f
                         .name
                         .clone()
-                        .filter(|n| !n.is_empty())
+                        .filter(|n| !n.is_empty() && !n.starts_with("llvm."))
                         .unwrap_or_else(|| format!("spv.func.{}", h.index()));
                     let mut n = base.clone();
                     let mut k = 1;

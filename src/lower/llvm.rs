@@ -296,3 +296,29 @@ pub fn fit<'ctx>(
         _ => Ok(v),
     }
 }
+
+/// The external function `name` of type `ty`, declared if needed. A function of the module
+/// already using the name with another type or a body (a SPIR-V function whose `OpName` is
+/// `sinf`, say) is renamed out of the way: it is internal, and references to it are by pointer.
+pub fn external<'ctx>(
+    m: &inkwell::module::Module<'ctx>,
+    name: &str,
+    ty: inkwell::types::FunctionType<'ctx>,
+) -> Result<inkwell::values::FunctionValue<'ctx>> {
+    if let Some(f) = m.get_function(name) {
+        if f.get_type() == ty && f.count_basic_blocks() == 0 {
+            return Ok(f);
+        }
+        if f.get_linkage() != inkwell::module::Linkage::Internal {
+            return Err(LowerError::unsupported(format!(
+                "the external function {name} is also defined by the module"
+            )));
+        }
+        let mut k = 1;
+        while m.get_function(&format!("{name}.spv{k}")).is_some() {
+            k += 1;
+        }
+        f.as_global_value().set_name(&format!("{name}.spv{k}"));
+    }
+    Ok(m.add_function(name, ty, None))
+}

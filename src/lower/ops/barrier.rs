@@ -40,17 +40,12 @@ pub(crate) fn lower<'a, 'ctx>(
             }
             // Scopes: 0 CrossDevice, 1 Device, 2 Workgroup, 3 Subgroup, 4 Invocation.
             if exec <= 2 {
-                let hook = match l.llm.get_function(CONTROL_BARRIER_HOOK) {
-                    Some(f) => f,
-                    None => {
-                        let ptr = l.cx.ptr_type(AddressSpace::default());
-                        l.llm.add_function(
-                            CONTROL_BARRIER_HOOK,
-                            l.cx.void_type().fn_type(&[ptr.into()], false),
-                            None,
-                        )
-                    }
-                };
+                let ptr = l.cx.ptr_type(AddressSpace::default());
+                let hook = super::super::llvm::external(
+                    &l.llm,
+                    CONTROL_BARRIER_HOOK,
+                    l.cx.void_type().fn_type(&[ptr.into()], false),
+                )?;
                 l.b.build_call(hook, &[fx.ctx.into()], "")?;
                 if let Some(slot) = l.barrier_fns.get_mut(fx.fh.index()) {
                     *slot = true;

@@ -241,13 +241,11 @@ pub(crate) fn lower<'a, 'ctx>(
         "prefetch" => undef(r),
         "printf" => {
             let pt = cx.ptr_type(AddressSpace::default());
-            let f = match l.llm.get_function("printf") {
-                Some(f) => f,
-                None => {
-                    l.llm
-                        .add_function("printf", cx.i32_type().fn_type(&[pt.into()], true), None)
-                }
-            };
+            let f = super::super::llvm::external(
+                &l.llm,
+                "printf",
+                cx.i32_type().fn_type(&[pt.into()], true),
+            )?;
             let mut args: Vec<BasicMetadataValueEnum<'ctx>> = Vec::new();
             for i in 0..e.operands.len() {
                 let v = id(l, i)?;

@@ -303,13 +303,8 @@ pub fn libm<'ctx>(
         64 => (name.to_string(), cx.f64_type()),
         _ => (format!("{name}f"), cx.f32_type()),
     };
-    let f = match m.get_function(&fname) {
-        Some(f) => f,
-        None => {
-            let ps: Vec<_> = args.iter().map(|_| ct.into()).collect();
-            m.add_function(&fname, ct.fn_type(&ps, false), None)
-        }
-    };
+    let ps: Vec<_> = args.iter().map(|_| ct.into()).collect();
+    let f = crate::lower::llvm::external(m, &fname, ct.fn_type(&ps, false))?;
     per_lane(b, cx, args, result, |lane| {
         let mut call_args: Vec<BasicMetadataValueEnum<'ctx>> = Vec::new();
         for a in lane {
