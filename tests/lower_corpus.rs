@@ -44,6 +44,11 @@ fn corpus_compute_modules_lower_and_verify() {
                         .verify()
                         .map_err(|e| format!("verifier: {}", e.to_string()))?;
                     assert_eq!(l.entries.len(), ir.entry_points.len());
+                    // LLVM's O2 pipeline accepts the output too.
+                    spvkit::lower::optimize(&l.module, 2).map_err(|e| e.to_string())?;
+                    l.module
+                        .verify()
+                        .map_err(|e| format!("verifier after -O2: {}", e.to_string()))?;
                     for e in &l.entries {
                         assert!(
                             l.module.get_function(&e.symbol).is_some(),

@@ -54,6 +54,8 @@ pub struct WordOffsets {
     pub ops: Vec<Vec<u32>>,
     /// Per function: the word offset of its `OpFunction`.
     pub functions: Vec<u32>,
+    /// Per global variable (in [`Module::globals`] order): the word offset of its `OpVariable`.
+    pub globals: Vec<u32>,
 }
 
 impl WordOffsets {
@@ -63,6 +65,11 @@ impl WordOffsets {
             .get(function.index())?
             .get(op.index())
             .map(|&o| o as usize)
+    }
+
+    /// The word offset of global variable `global`'s `OpVariable`.
+    pub fn global(&self, global: Handle<GlobalVariable>) -> Option<usize> {
+        self.globals.get(global.index()).map(|&o| o as usize)
     }
 
     /// The word offset of function `function`'s `OpFunction`.
@@ -558,6 +565,9 @@ impl<'a> Reader<'a> {
                 let (name, mut decorations) = self.name_and_decorations(op.result_id, offset)?;
                 let h = self.m.globals.next_handle();
                 self.fold_decorations(&mut decorations, DecorationSite::Global(h), offset);
+                if let Some(o) = self.offsets.as_mut() {
+                    o.globals.push(offset as u32);
+                }
                 self.m.globals.append(GlobalVariable {
                     name,
                     ty,

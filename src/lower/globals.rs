@@ -71,7 +71,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let mut places = vec![None; self.m.globals.len()];
         for (h, g) in self.m.globals.iter() {
             let name = g.name.clone().unwrap_or_default();
-            let at = |e: LowerError| e.at(&format!("OpVariable {name}"), None);
+            let goff = self.offsets.and_then(|o| o.global(h));
+            let at = |e: LowerError| e.at(&format!("OpVariable {name}"), goff);
             let pointee = match self.spv_type(g.ty).map_err(at)? {
                 Type::Pointer { pointee, .. } => *pointee,
                 _ => return Err(at(LowerError::malformed("a variable of non-pointer type"))),
