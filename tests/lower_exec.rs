@@ -407,3 +407,80 @@ OpFunctionEnd
         assert_eq!(f(std::ptr::null(), x), 2.0 * x.asin());
     }
 }
+
+#[test]
+fn initializers_private_images_and_program_scope_addresses() {
+    // Private variables with initializers become the entry's initial private image; a
+    // program-scope variable may be initialized with another one's address.
+    let shader = r#"
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 8 1 1
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%v2 = OpTypeVector %float 2
+%c42 = OpConstant %uint 42
+%f1 = OpConstant %float 1.5
+%f2 = OpConstant %float -2
+%cv = OpConstantComposite %v2 %f1 %f2
+%pu = OpTypePointer Private %uint
+%pv = OpTypePointer Private %v2
+%a = OpVariable %pu Private %c42
+%b = OpVariable %pv Private %cv
+%fnty = OpTypeFunction %void
+%main = OpFunction %void None %fnty
+%e = OpLabel
+%x = OpLoad %uint %a
+OpStore %a %x
+OpReturn
+OpFunctionEnd
+"#;
+    let w = spvkit::text::assemble(shader, &Default::default()).unwrap();
+    let cx = Context::create();
+    let l = lower_binary(&cx, &w, &LowerOptions::default()).unwrap();
+    l.module.verify().unwrap();
+    let e = &l.entries[0];
+    assert_eq!(e.local_size, Some([8, 1, 1]));
+    assert_eq!(e.private_memory.size, 16);
+    let init = &e.private_memory.init;
+    assert_eq!(init.len(), 16);
+    assert_eq!(get_u32(init, 0), 42);
+    assert_eq!(get_f32(init, 8), 1.5);
+    assert_eq!(get_f32(init, 12), -2.0);
+
+    let kernel = r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpDecorate %f LinkageAttributes "f" Export
+%uint = OpTypeInt 32 0
+%c7 = OpConstant %uint 7
+%pg = OpTypePointer CrossWorkgroup %uint
+%ppg = OpTypePointer CrossWorkgroup %pg
+%g1 = OpVariable %pg CrossWorkgroup %c7
+%g2 = OpVariable %ppg CrossWorkgroup %g1
+%fnty = OpTypeFunction %uint
+%f = OpFunction %uint None %fnty
+%e = OpLabel
+%p = OpLoad %pg %g2
+%v = OpLoad %uint %p
+OpReturnValue %v
+OpFunctionEnd
+"#;
+    let w = spvkit::text::assemble(kernel, &Default::default()).unwrap();
+    let cx = Context::create();
+    let l = lower_binary(&cx, &w, &LowerOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    l.module.verify().unwrap();
+    let ee = l
+        .module
+        .create_jit_execution_engine(OptimizationLevel::None)
+        .unwrap();
+    let addr = ee.get_function_address("f").unwrap();
+    // SAFETY: f is (ptr) -> i32.
+    let f: extern "C" fn(*const u8) -> u32 = unsafe { std::mem::transmute(addr) };
+    assert_eq!(f(std::ptr::null()), 7);
+}

@@ -149,11 +149,17 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                             Some(v @ (Value::Constant(_) | Value::SpecConstant(_))) => {
                                 self.module_value(v).map_err(at)?
                             }
-                            Some(_) => {
-                                return Err(at(LowerError::unsupported(
-                                    "a variable initialized with another variable's address",
-                                )))
+                            // The address of an earlier program-scope variable.
+                            Some(Value::Global(g2)) => {
+                                match places.get(g2.index()) {
+                                    Some(Some(Place::Global(gv2))) => gv2.as_pointer_value().into(),
+                                    _ => return Err(at(LowerError::unsupported(
+                                        "a variable initialized with the address of a variable \
+                                         that is not a program-scope global",
+                                    ))),
+                                }
                             }
+                            Some(_) => return Err(at(LowerError::malformed("a bad initializer"))),
                             None => super::llvm::null(t),
                         };
                         gv.set_initializer(&init);
