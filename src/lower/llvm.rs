@@ -322,3 +322,11 @@ pub fn external<'ctx>(
     }
     Ok(m.add_function(name, ty, None))
 }
+
+/// The bit width of an integer scalar or vector type.
+pub fn int_width(t: BasicTypeEnum<'_>) -> Result<u32> {
+    match scalar_of(t) {
+        BasicTypeEnum::IntType(i) => Ok(i.get_bit_width()),
+        _ => Err(LowerError::malformed("an integer operand was expected")),
+    }
+}

@@ -88,8 +88,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             },
             Type::Vector { component, count } => {
                 let c = self.basic(*component)?;
-                if *count == 0 {
-                    return Err(LowerError::malformed("a vector of 0 components"));
+                if *count < 2 {
+                    return Err(LowerError::malformed("a vector of fewer than 2 components"));
                 }
                 let v = match c {
                     BasicTypeEnum::IntType(t) => t.vec_type(*count),

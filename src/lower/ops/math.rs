@@ -198,7 +198,7 @@ impl<'m, 'ctx> M<'m, 'ctx> {
         r: BasicTypeEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let t = x.get_type();
-        let w = scalar_of(t).into_int_type().get_bit_width();
+        let w = super::super::llvm::int_width(t)?;
         let lz = self.intr_i1("llvm.ctlz", x, false)?;
         let msb = self.bin(O::Sub, splat_int(t, (w - 1).into())?, lz)?;
         // ctlz(0) = w gives w-1-w = -1, as FindUMsb(0) must.
@@ -239,7 +239,7 @@ impl<'m, 'ctx> M<'m, 'ctx> {
         signed: bool,
     ) -> Result<BasicValueEnum<'ctx>> {
         let t = x.get_type();
-        let w = scalar_of(t).into_int_type().get_bit_width();
+        let w = super::super::llvm::int_width(t)?;
         let ws = super::super::llvm::int_ty(self.cx, 2 * w)?;
         let wide: BasicTypeEnum<'ctx> = match t {
             BasicTypeEnum::VectorType(v) => ws.vec_type(v.get_size()).into(),
@@ -405,7 +405,14 @@ pub(crate) fn glsl<'a, 'ctx>(
             let n = mat.get_type().len();
             let mut cols = Vec::new();
             for c in 0..n {
-                let col = m.b.build_extract_value(mat, c, "")?.into_vector_value();
+                let BasicValueEnum::VectorValue(col) = m.b.build_extract_value(mat, c, "")? else {
+                    return Err(LowerError::malformed(
+                        "a matrix column that is not a vector",
+                    ));
+                };
+                if col.get_type().get_size() != n {
+                    return Err(LowerError::malformed("a matrix that is not square"));
+                }
                 let mut v = Vec::new();
                 for r in 0..n {
                     v.push(m.b.build_extract_element(col, lane(m.cx, r), "")?);
@@ -440,7 +447,14 @@ pub(crate) fn glsl<'a, 'ctx>(
             let n = mat.get_type().len();
             let mut cols = Vec::new();
             for c in 0..n {
-                let col = m.b.build_extract_value(mat, c, "")?.into_vector_value();
+                let BasicValueEnum::VectorValue(col) = m.b.build_extract_value(mat, c, "")? else {
+                    return Err(LowerError::malformed(
+                        "a matrix column that is not a vector",
+                    ));
+                };
+                if col.get_type().get_size() != n {
+                    return Err(LowerError::malformed("a matrix that is not square"));
+                }
                 let mut v = Vec::new();
                 for r in 0..n {
                     v.push(m.b.build_extract_element(col, lane(m.cx, r), "")?);

@@ -45,6 +45,9 @@ pub(crate) fn dot<'ctx>(
     x: VectorValue<'ctx>,
     y: VectorValue<'ctx>,
 ) -> Result<FloatValue<'ctx>> {
+    if !x.get_type().get_element_type().is_float_type() || x.get_type() != y.get_type() {
+        return Err(LowerError::malformed("a dot product of non-float vectors"));
+    }
     let p = b.build_float_mul(x, y, "")?;
     let mut acc = b
         .build_extract_element(p, lane(cx, 0), "")?

@@ -363,7 +363,7 @@ pub(crate) fn lower<'a, 'ctx>(
         }
         "s_upsample" | "u_upsample" => {
             let (hi, lo) = (id(l, 0)?, id(l, 1)?);
-            let w = scalar_of(hi.get_type()).into_int_type().get_bit_width();
+            let w = super::super::llvm::int_width(hi.get_type())?;
             let h = super::super::llvm::int_resize(&l.b, hi, r, name == "s_upsample")?;
             let lw = super::super::llvm::int_resize(&l.b, lo, r, false)?;
             let sh = l.b.build_binop(O::Shl, h, splat_int(r, w.into())?, "")?;
@@ -373,7 +373,7 @@ pub(crate) fn lower<'a, 'ctx>(
             let (x, y, z) = (id(l, 0)?, id(l, 1)?, id(l, 2)?);
             let t = x.get_type();
             let signed = name == "s_mad_sat";
-            let w = scalar_of(t).into_int_type().get_bit_width();
+            let w = super::super::llvm::int_width(t)?;
             let wide = int_like(cx, t, 2 * w + 2)?;
             let ext = |v| super::super::llvm::int_resize(&l.b, v, wide, signed);
             let p = l.b.build_binop(O::Mul, ext(x)?, ext(y)?, "")?;
@@ -409,7 +409,9 @@ pub(crate) fn lower<'a, 'ctx>(
                 return Err(LowerError::malformed("shuffle of non-vectors"));
             };
             let n = xv.get_type().get_size();
-            let mt = mv.get_type().get_element_type().into_int_type();
+            let BasicTypeEnum::IntType(mt) = mv.get_type().get_element_type() else {
+                return Err(LowerError::malformed("a shuffle mask that is not integer"));
+            };
             let mut out = undef(r).into_vector_value();
             for i in 0..lanes(r) {
                 let k =

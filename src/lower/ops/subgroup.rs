@@ -220,9 +220,11 @@ pub(crate) fn lower<'a, 'ctx>(
         let BasicValueEnum::VectorValue(v) = v else {
             return Err(LowerError::malformed("a ballot that is not a vector"));
         };
-        let x =
+        let BasicValueEnum::IntValue(x) =
             l.b.build_extract_element(v, l.cx.i32_type().const_zero(), "")?
-                .into_int_value();
+        else {
+            return Err(LowerError::malformed("a ballot of non-integers"));
+        };
         Ok(l.b.build_and(x, x.get_type().const_int(1, false), "")?)
     };
     match opcode {
@@ -306,8 +308,10 @@ fn ballot<'a, 'ctx>(
     let BasicTypeEnum::VectorType(vt) = r else {
         return Err(LowerError::malformed("a ballot of a non-vector type"));
     };
-    let x =
-        l.b.build_int_z_extend(p, vt.get_element_type().into_int_type(), "")?;
+    let BasicTypeEnum::IntType(et) = vt.get_element_type() else {
+        return Err(LowerError::malformed("a ballot of a non-integer type"));
+    };
+    let x = l.b.build_int_z_extend(p, et, "")?;
     let z = null(r).into_vector_value();
     Ok(l.b
         .build_insert_element(z, x, l.cx.i32_type().const_zero(), "")?
