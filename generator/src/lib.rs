@@ -6,6 +6,7 @@
 //! per-instruction constructors against a small contract (see [`emit`]'s `builder.rs`).
 
 pub mod emit;
+pub mod lowering;
 pub mod model;
 pub mod raw;
 mod registry;
@@ -106,7 +107,14 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
     } else {
         Vec::new()
     };
-    let grammar = Grammar::normalize(&core, &ext, tools)?;
+    let mut grammar = Grammar::normalize(&core, &ext, tools)?;
+    let table = dir.join("lowering.json");
+    if table.exists() {
+        let text =
+            std::fs::read_to_string(&table).map_err(|e| format!("{}: {e}", table.display()))?;
+        grammar.lowering = Some(lowering::check(&lowering::parse(&text)?, &grammar)?);
+        inputs.push(table);
+    }
     Ok(Loaded {
         grammar,
         unknown_keys,

@@ -174,6 +174,8 @@ pub struct Grammar {
     pub tools: Vec<Tool>,
     /// Core names that only some versions have and nothing else enables.
     pub core_only_names: Vec<CoreOnlyName>,
+    /// The lowering table (`lowering.json`), checked against this grammar, when present.
+    pub lowering: Option<crate::lowering::CheckedTable>,
 }
 
 /// Parses a grammar version string; `"None"` means "not in any core version".
@@ -567,6 +569,7 @@ impl Grammar {
             extensions: extensions.into_iter().collect(),
             tools,
             core_only_names,
+            lowering: None,
         })
     }
 

@@ -81,6 +81,24 @@ enum Command {
         #[arg(long, default_value_t = crate::target_env::TargetEnv::default().to_string())]
         target_env: String,
     },
+    /// Lower a SPIR-V binary to LLVM 19 (text, bitcode, object file or assembly).
+    #[cfg(feature = "llvm")]
+    Lower {
+        /// The binary, or `-` for standard input.
+        input: String,
+        /// Where to write the output (default: standard output; `-` too).
+        #[arg(short = 'o')]
+        output: Option<String>,
+        /// What to write: ll, bc, obj or asm.
+        #[arg(long, default_value = "ll")]
+        emit: String,
+        /// Optimization level, `-O0` to `-O3`.
+        #[arg(short = 'O', default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
+        opt: u8,
+        /// Specialization-constant overrides, `SpecId=value` (the value's bits, decimal or 0x hex).
+        #[arg(long = "spec")]
+        spec: Vec<String>,
+    },
 }
 
 /// Runs the command line; the exit code is 0 on success and 1 on any error.
@@ -107,6 +125,14 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
+        #[cfg(feature = "llvm")]
+        Command::Lower {
+            input,
+            output,
+            emit,
+            opt,
+            spec,
+        } => lower(&input, output.as_deref(), &emit, opt, &spec),
         Command::Dis {
             input,
             output,
@@ -199,4 +225,39 @@ fn run(cli: Cli) -> Result<(), String> {
             })
         }
     }
+}
+
+/// `spvkit lower`.
+#[cfg(feature = "llvm")]
+fn lower(
+    input: &str,
+    output: Option<&str>,
+    emit: &str,
+    opt: u8,
+    spec: &[String],
+) -> Result<(), String> {
+    let kind: crate::lower::Emit = emit.parse().map_err(|e| format!("error: --emit: {e}"))?;
+    let mut options = crate::lower::LowerOptions::default();
+    for s in spec {
+        let (id, value) = s
+            .split_once('=')
+            .ok_or_else(|| format!("error: --spec {s}: expected SpecId=value"))?;
+        let parse = |t: &str| match t.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16),
+            None => t.parse::<i64>().map(|v| v as u64),
+        };
+        let id: u32 = id.parse().map_err(|e| format!("error: --spec {s}: {e}"))?;
+        let value = parse(value).map_err(|e| format!("error: --spec {s}: {e}"))?;
+        options.spec_constants.insert(id, value);
+    }
+    let Input { name, bytes } = read_input(input)?;
+    let words = crate::binary::words_from_bytes(&bytes)
+        .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+    let cx = inkwell::context::Context::create();
+    let lowered = crate::lower::lower_binary(&cx, &words, &options)
+        .map_err(|e| format!("{name}: error: {e}"))?;
+    crate::lower::optimize(&lowered.module, opt).map_err(|e| format!("{name}: error: {e}"))?;
+    let out =
+        crate::lower::emit(&lowered.module, kind).map_err(|e| format!("{name}: error: {e}"))?;
+    write_output(output.unwrap_or("-"), &out)
 }

@@ -63,3 +63,11 @@ pub mod ext {
     use super::support::*;
     include!(concat!(env!("OUT_DIR"), "/ext.rs"));
 }
+
+/// The lowering pattern table generated from `grammar/lowering.json`: one-to-one conversions
+/// from core ops and extended instructions to LLVM instructions, predicates, intrinsics and C
+/// math functions, as plain data (`spvkit::lower` maps the names to LLVM).
+pub mod lowering {
+    use super::Opcode;
+    include!(concat!(env!("OUT_DIR"), "/lowering.rs"));
+}

@@ -41,7 +41,49 @@ type Result<T> = core::result::Result<T, IrError>;
 /// Builds the IR of a module from its words (native byte order; see
 /// [`crate::binary::words_from_bytes`]).
 pub fn deserialize(words: &[u32]) -> Result<Module> {
-    Reader::new(words)?.run()
+    Reader::new(words)?.run().map(|(m, _)| m)
+}
+
+/// Where the ops of a deserialized module were in the binary: for each function (in
+/// [`Module::functions`] order), the word offset of each op (in op-arena order). Made by
+/// [`deserialize_with_offsets`] for tools that report errors against the input, such as the
+/// lowering.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WordOffsets {
+    /// Per function, per op: the word offset of the op's instruction.
+    pub ops: Vec<Vec<u32>>,
+    /// Per function: the word offset of its `OpFunction`.
+    pub functions: Vec<u32>,
+    /// Per global variable (in [`Module::globals`] order): the word offset of its `OpVariable`.
+    pub globals: Vec<u32>,
+}
+
+impl WordOffsets {
+    /// The word offset of op `op` of function `function`.
+    pub fn op(&self, function: Handle<Function>, op: Handle<Op>) -> Option<usize> {
+        self.ops
+            .get(function.index())?
+            .get(op.index())
+            .map(|&o| o as usize)
+    }
+
+    /// The word offset of global variable `global`'s `OpVariable`.
+    pub fn global(&self, global: Handle<GlobalVariable>) -> Option<usize> {
+        self.globals.get(global.index()).map(|&o| o as usize)
+    }
+
+    /// The word offset of function `function`'s `OpFunction`.
+    pub fn function(&self, function: Handle<Function>) -> Option<usize> {
+        self.functions.get(function.index()).map(|&o| o as usize)
+    }
+}
+
+/// [`deserialize`], also recording the word offset of every op and function.
+pub fn deserialize_with_offsets(words: &[u32]) -> Result<(Module, WordOffsets)> {
+    let mut r = Reader::new(words)?;
+    r.offsets = Some(WordOffsets::default());
+    let (m, offsets) = r.run()?;
+    Ok((m, offsets.unwrap_or_default()))
 }
 
 /// An id → u32 table: dense while ids stay within a multiple of the input size, a map beyond,
@@ -133,6 +175,8 @@ struct Reader<'a> {
     local_ids: Vec<u32>,
     /// Reused per function: the number of ops of each block.
     block_sizes: Vec<u32>,
+    /// Word offsets of functions and ops, when asked for.
+    offsets: Option<WordOffsets>,
 }
 
 /// An `OpPhi` read: its block and its (value, parent) pairs, resolved when the function ends.
@@ -186,10 +230,11 @@ impl<'a> Reader<'a> {
             phis: Vec::new(),
             local_ids: Vec::new(),
             block_sizes: Vec::new(),
+            offsets: None,
         })
     }
 
-    fn run(mut self) -> Result<Module> {
+    fn run(mut self) -> Result<(Module, Option<WordOffsets>)> {
         while let Some(raw) = self.dec.next_raw() {
             let raw = raw?;
             if raw.opcode == OP_FUNCTION {
@@ -202,7 +247,8 @@ impl<'a> Reader<'a> {
             let inst = self.dec.decode(raw)?;
             self.module_inst(raw.offset, inst)?;
         }
-        self.finish()
+        let offsets = self.offsets.take();
+        self.finish().map(|m| (m, offsets))
     }
 
     // -----------------------------------------------------------------------------------------
@@ -519,6 +565,9 @@ impl<'a> Reader<'a> {
                 let (name, mut decorations) = self.name_and_decorations(op.result_id, offset)?;
                 let h = self.m.globals.next_handle();
                 self.fold_decorations(&mut decorations, DecorationSite::Global(h), offset);
+                if let Some(o) = self.offsets.as_mut() {
+                    o.globals.push(offset as u32);
+                }
                 self.m.globals.append(GlobalVariable {
                     name,
                     ty,
@@ -1032,6 +1081,10 @@ impl<'a> Reader<'a> {
             return Err(IrError::new(offset, IrErrorKind::Malformed("OpFunction")));
         };
         let handle = self.m.functions.next_handle();
+        if let Some(o) = self.offsets.as_mut() {
+            o.functions.push(offset as u32);
+            o.ops.push(Vec::new());
+        }
         let ty = self.ty(fop.function_type, offset)?;
         let (name, mut decorations) = self.name_and_decorations(fop.result_id, offset)?;
         self.fold_decorations(&mut decorations, DecorationSite::Function(handle), offset);
@@ -1069,6 +1122,9 @@ impl<'a> Reader<'a> {
                     // saves moving the (large) instruction around.
                     let h = f.ops.append_with(|| Op::new(Instruction::Nop(OpNop {})));
                     b.ops.push(h);
+                    if let Some(o) = self.offsets.as_mut().and_then(|o| o.ops.last_mut()) {
+                        o.push(off as u32);
+                    }
                     let op = &mut f.ops[h];
                     op.loc = self.loc;
                     op.inst = match decode_operands(raw.opcode, &mut r) {
@@ -1284,6 +1340,9 @@ impl<'a> Reader<'a> {
                     };
                     if !decorations.is_empty() {
                         self.fold_decorations(&mut decorations, DecorationSite::Op(handle, h), off);
+                    }
+                    if let Some(o) = self.offsets.as_mut().and_then(|o| o.ops.last_mut()) {
+                        o.push(off as u32);
                     }
                     f.ops.append(Op {
                         inst,

@@ -88,7 +88,7 @@ mod value;
 pub use arena::{Arena, Handle, UniqueArena};
 pub use builder::{Builder, FunctionBuilder};
 pub use constants::{Constant, ConstantValue, SpecConstant, SpecValue};
-pub use deserialize::deserialize;
+pub use deserialize::{deserialize, deserialize_with_offsets, WordOffsets};
 pub use error::{IrError, IrErrorKind};
 pub use function::{
     is_block_terminator, Attrs, Block, BlockArg, Function, Op, Param, Structure, Successor,

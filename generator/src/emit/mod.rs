@@ -6,6 +6,7 @@ mod codec;
 mod enums;
 mod ext;
 mod ids;
+mod lowering;
 mod ops;
 mod shape;
 mod tables;
@@ -86,5 +87,6 @@ pub fn all(g: &Grammar) -> Result<Vec<GeneratedFile>, String> {
         format("tables.rs", g, tables::emit(g)?)?,
         format("ext.rs", g, ext::emit(g)?)?,
         format("builder.rs", g, builder::emit(g)?)?,
+        format("lowering.rs", g, lowering::emit(g)?)?,
     ])
 }

@@ -1,0 +1,332 @@
+//! Small generic helpers over inkwell: undefined, poison and null values, constant aggregates
+//! of any element type, and comparisons and conversions over scalars and vectors alike.
+
+use super::error::{LowerError, Result};
+use inkwell::builder::Builder;
+use inkwell::llvm_sys::core as llc;
+use inkwell::types::{AsTypeRef, BasicType, BasicTypeEnum};
+use inkwell::values::{AsValueRef, BasicValue, BasicValueEnum, IntValue};
+use inkwell::{FloatPredicate, IntPredicate};
+
+/// `undef` of `ty`.
+pub fn undef(ty: BasicTypeEnum<'_>) -> BasicValueEnum<'_> {
+    // SAFETY: LLVMGetUndef returns a value of the given (valid, basic) type.
+    unsafe { BasicValueEnum::new(llc::LLVMGetUndef(ty.as_type_ref())) }
+}
+
+/// `zeroinitializer` of `ty`.
+pub fn null(ty: BasicTypeEnum<'_>) -> BasicValueEnum<'_> {
+    // SAFETY: as `undef`.
+    unsafe { BasicValueEnum::new(llc::LLVMConstNull(ty.as_type_ref())) }
+}
+
+/// A constant array of `elem` from constants of that type.
+pub fn const_array<'ctx>(
+    elem: BasicTypeEnum<'ctx>,
+    values: &[BasicValueEnum<'ctx>],
+) -> BasicValueEnum<'ctx> {
+    let mut refs: Vec<_> = values.iter().map(|v| v.as_value_ref()).collect();
+    // SAFETY: every value is a constant of type `elem` (the callers build them so).
+    unsafe {
+        BasicValueEnum::new(llc::LLVMConstArray2(
+            elem.as_type_ref(),
+            refs.as_mut_ptr(),
+            refs.len() as u64,
+        ))
+    }
+}
+
+/// A constant vector from scalar constants.
+pub fn const_vector<'ctx>(values: &[BasicValueEnum<'ctx>]) -> BasicValueEnum<'ctx> {
+    let mut refs: Vec<_> = values.iter().map(|v| v.as_value_ref()).collect();
+    // SAFETY: the values are scalar constants of one type.
+    unsafe { BasicValueEnum::new(llc::LLVMConstVector(refs.as_mut_ptr(), refs.len() as u32)) }
+}
+
+/// Whether a value is a constant.
+pub fn is_constant(v: BasicValueEnum<'_>) -> bool {
+    // SAFETY: a valid value reference.
+    unsafe { llc::LLVMIsConstant(v.as_value_ref()) != 0 }
+}
+
+/// An integer comparison of two scalars or vectors.
+pub fn icmp<'ctx>(
+    b: &Builder<'ctx>,
+    p: IntPredicate,
+    l: BasicValueEnum<'ctx>,
+    r: BasicValueEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    Ok(match (l, r) {
+        (BasicValueEnum::IntValue(l), BasicValueEnum::IntValue(r)) => {
+            b.build_int_compare(p, l, r, "")?.into()
+        }
+        (BasicValueEnum::VectorValue(l), BasicValueEnum::VectorValue(r)) => {
+            b.build_int_compare(p, l, r, "")?.into()
+        }
+        (BasicValueEnum::PointerValue(l), BasicValueEnum::PointerValue(r)) => {
+            b.build_int_compare(p, l, r, "")?.into()
+        }
+        _ => return Err(LowerError::malformed("integer comparison of non-integers")),
+    })
+}
+
+/// A floating-point comparison of two scalars or vectors.
+pub fn fcmp<'ctx>(
+    b: &Builder<'ctx>,
+    p: FloatPredicate,
+    l: BasicValueEnum<'ctx>,
+    r: BasicValueEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    Ok(match (l, r) {
+        (BasicValueEnum::FloatValue(l), BasicValueEnum::FloatValue(r)) => {
+            b.build_float_compare(p, l, r, "")?.into()
+        }
+        (BasicValueEnum::VectorValue(l), BasicValueEnum::VectorValue(r)) => {
+            b.build_float_compare(p, l, r, "")?.into()
+        }
+        _ => return Err(LowerError::malformed("float comparison of non-floats")),
+    })
+}
+
+/// The scalar type of a scalar or vector type.
+pub fn scalar_of(ty: BasicTypeEnum<'_>) -> BasicTypeEnum<'_> {
+    match ty {
+        BasicTypeEnum::VectorType(v) => v.get_element_type(),
+        t => t,
+    }
+}
+
+/// The number of components of a vector type (1 for scalars).
+pub fn lanes(ty: BasicTypeEnum<'_>) -> u32 {
+    match ty {
+        BasicTypeEnum::VectorType(v) => v.get_size(),
+        _ => 1,
+    }
+}
+
+/// An integer constant of `ty`'s scalar type, splat across `ty`'s lanes.
+pub fn splat_int<'ctx>(ty: BasicTypeEnum<'ctx>, v: u64) -> Result<BasicValueEnum<'ctx>> {
+    let s = scalar_of(ty);
+    if !s.is_int_type() {
+        return Err(LowerError::malformed("an integer type was expected"));
+    }
+    let c = s.into_int_type().const_int(v, false).as_basic_value_enum();
+    Ok(match ty {
+        BasicTypeEnum::VectorType(vt) => const_vector(&vec![c; vt.get_size() as usize]),
+        _ => c,
+    })
+}
+
+/// A float constant of `ty`'s scalar type, splat across `ty`'s lanes.
+pub fn splat_float<'ctx>(ty: BasicTypeEnum<'ctx>, v: f64) -> Result<BasicValueEnum<'ctx>> {
+    let s = scalar_of(ty);
+    if !s.is_float_type() {
+        return Err(LowerError::malformed("a float type was expected"));
+    }
+    let c = s.into_float_type().const_float(v).as_basic_value_enum();
+    Ok(match ty {
+        BasicTypeEnum::VectorType(vt) => const_vector(&vec![c; vt.get_size() as usize]),
+        _ => c,
+    })
+}
+
+/// A value splat to `lanes` lanes (unchanged when `lanes` is 1 or it is a vector already).
+pub fn splat<'ctx>(
+    b: &Builder<'ctx>,
+    v: BasicValueEnum<'ctx>,
+    lanes: u32,
+) -> Result<BasicValueEnum<'ctx>> {
+    if lanes <= 1 || v.is_vector_value() {
+        return Ok(v);
+    }
+    let vt = match v.get_type() {
+        BasicTypeEnum::IntType(t) => t.vec_type(lanes),
+        BasicTypeEnum::FloatType(t) => t.vec_type(lanes),
+        BasicTypeEnum::PointerType(t) => t.vec_type(lanes),
+        _ => return Err(LowerError::malformed("splat of a non-scalar")),
+    };
+    let mut out = undef(vt.as_basic_type_enum());
+    let i32t = vt.get_context().i32_type();
+    for i in 0..lanes {
+        out = b
+            .build_insert_element(
+                out.into_vector_value(),
+                v,
+                i32t.const_int(i.into(), false),
+                "",
+            )?
+            .into();
+    }
+    Ok(out)
+}
+
+/// A lane index constant.
+pub fn lane<'ctx>(cx: &'ctx inkwell::context::Context, i: u32) -> IntValue<'ctx> {
+    cx.i32_type().const_int(i.into(), false)
+}
+
+/// Applies `f` to each lane of a vector (or to the scalar), building the result of `result`.
+pub fn per_lane<'ctx>(
+    b: &Builder<'ctx>,
+    cx: &'ctx inkwell::context::Context,
+    args: &[BasicValueEnum<'ctx>],
+    result: BasicTypeEnum<'ctx>,
+    mut f: impl FnMut(&[BasicValueEnum<'ctx>]) -> Result<BasicValueEnum<'ctx>>,
+) -> Result<BasicValueEnum<'ctx>> {
+    let BasicTypeEnum::VectorType(vt) = result else {
+        return f(args);
+    };
+    let mut out = undef(result);
+    for i in 0..vt.get_size() {
+        let mut lane_args = Vec::with_capacity(args.len());
+        for a in args {
+            lane_args.push(match a {
+                BasicValueEnum::VectorValue(v) => b.build_extract_element(*v, lane(cx, i), "")?,
+                s => *s,
+            });
+        }
+        let r = f(&lane_args)?;
+        out = b
+            .build_insert_element(out.into_vector_value(), r, lane(cx, i), "")?
+            .into();
+    }
+    Ok(out)
+}
+
+/// Converts an integer (scalar or vector) to `ty`'s width: zero- or sign-extends, or
+/// truncates; unchanged when the widths agree.
+pub fn int_resize<'ctx>(
+    b: &Builder<'ctx>,
+    v: BasicValueEnum<'ctx>,
+    ty: BasicTypeEnum<'ctx>,
+    signed: bool,
+) -> Result<BasicValueEnum<'ctx>> {
+    use inkwell::values::InstructionOpcode as O;
+    let from = scalar_of(v.get_type());
+    let to = scalar_of(ty);
+    if !from.is_int_type() || !to.is_int_type() {
+        return Err(LowerError::malformed("integer resize of a non-integer"));
+    }
+    let (fw, tw) = (
+        from.into_int_type().get_bit_width(),
+        to.into_int_type().get_bit_width(),
+    );
+    let op = if fw == tw {
+        return Ok(v);
+    } else if fw > tw {
+        O::Trunc
+    } else if signed {
+        O::SExt
+    } else {
+        O::ZExt
+    };
+    Ok(b.build_cast(op, v, ty, "")?)
+}
+
+/// A float constant of `ty` with the given bits (exact, NaN payloads included).
+pub fn float_from_bits<'ctx>(
+    cx: &'ctx inkwell::context::Context,
+    ty: inkwell::types::FloatType<'ctx>,
+    width: u32,
+    bits: u64,
+) -> BasicValueEnum<'ctx> {
+    let Ok(it) = int_ty(cx, width) else {
+        return cx.f32_type().const_zero().into();
+    };
+    let i = it.const_int(bits, false);
+    // SAFETY: a bitcast between an integer constant and a float type of the same width.
+    unsafe { BasicValueEnum::new(llc::LLVMConstBitCast(i.as_value_ref(), ty.as_type_ref())) }
+}
+
+/// The basic value a call returns, if it returns one.
+pub fn call_result<'ctx>(c: inkwell::values::CallSiteValue<'ctx>) -> Option<BasicValueEnum<'ctx>> {
+    match c.try_as_basic_value() {
+        inkwell::values::ValueKind::Basic(v) => Some(v),
+        inkwell::values::ValueKind::Instruction(_) => None,
+    }
+}
+
+/// The integer type of `width` bits.
+pub fn int_ty(cx: &inkwell::context::Context, width: u32) -> Result<inkwell::types::IntType<'_>> {
+    let w = core::num::NonZeroU32::new(width)
+        .ok_or_else(|| LowerError::malformed("a 0-bit integer"))?;
+    cx.custom_width_int_type(w)
+        .map_err(|e| LowerError::unsupported(format!("{width}-bit integers: {e}")))
+}
+
+/// Converts between a vector and an array of the same elements (the memory form of a
+/// 3-component vector in an explicitly laid out struct) when `v` has the other form of `to`;
+/// any other value is returned unchanged.
+pub fn fit<'ctx>(
+    cx: &'ctx inkwell::context::Context,
+    b: &Builder<'ctx>,
+    v: BasicValueEnum<'ctx>,
+    to: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    if v.get_type() == to {
+        return Ok(v);
+    }
+    match (v, to) {
+        (BasicValueEnum::VectorValue(vv), BasicTypeEnum::ArrayType(at))
+            if at.len() == vv.get_type().get_size() =>
+        {
+            if is_constant(v) {
+                let elems: Vec<_> = (0..at.len())
+                    .map(|i| vv.get_element_as_constant(i))
+                    .collect();
+                return Ok(const_array(at.get_element_type(), &elems));
+            }
+            let mut out = undef(to).into_array_value();
+            for i in 0..at.len() {
+                let e = b.build_extract_element(vv, lane(cx, i), "")?;
+                out = b.build_insert_value(out, e, i, "")?.into_array_value();
+            }
+            Ok(out.into())
+        }
+        (BasicValueEnum::ArrayValue(av), BasicTypeEnum::VectorType(vt))
+            if av.get_type().len() == vt.get_size() =>
+        {
+            let mut out = undef(to).into_vector_value();
+            for i in 0..vt.get_size() {
+                let e = b.build_extract_value(av, i, "")?;
+                out = b.build_insert_element(out, e, lane(cx, i), "")?;
+            }
+            Ok(out.into())
+        }
+        _ => Ok(v),
+    }
+}
+
+/// The external function `name` of type `ty`, declared if needed. A function of the module
+/// already using the name with another type or a body (a SPIR-V function whose `OpName` is
+/// `sinf`, say) is renamed out of the way: it is internal, and references to it are by pointer.
+pub fn external<'ctx>(
+    m: &inkwell::module::Module<'ctx>,
+    name: &str,
+    ty: inkwell::types::FunctionType<'ctx>,
+) -> Result<inkwell::values::FunctionValue<'ctx>> {
+    if let Some(f) = m.get_function(name) {
+        if f.get_type() == ty && f.count_basic_blocks() == 0 {
+            return Ok(f);
+        }
+        if f.get_linkage() != inkwell::module::Linkage::Internal {
+            return Err(LowerError::unsupported(format!(
+                "the external function {name} is also defined by the module"
+            )));
+        }
+        let mut k = 1;
+        while m.get_function(&format!("{name}.spv{k}")).is_some() {
+            k += 1;
+        }
+        f.as_global_value().set_name(&format!("{name}.spv{k}"));
+    }
+    Ok(m.add_function(name, ty, None))
+}
+
+/// The bit width of an integer scalar or vector type.
+pub fn int_width(t: BasicTypeEnum<'_>) -> Result<u32> {
+    match scalar_of(t) {
+        BasicTypeEnum::IntType(i) => Ok(i.get_bit_width()),
+        _ => Err(LowerError::malformed("an integer operand was expected")),
+    }
+}

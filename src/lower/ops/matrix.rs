@@ -1,0 +1,184 @@
+//! Matrix and vector products. Matrices are arrays of column vectors, so every product is
+//! built from column operations: `M * v` sums columns scaled by `v`'s components, `v * M` dots
+//! `v` with each column, `M * N` is `M` times each column of `N`; `Dot` multiplies lane-wise
+//! and adds the lanes in order.
+
+use super::super::error::{LowerError, Result};
+use super::super::function::FnCx;
+use super::super::llvm::{lane, splat, undef};
+use super::super::Lowerer;
+use crate::grammar::Instruction;
+use crate::ir::Op;
+use inkwell::builder::Builder;
+use inkwell::context::Context;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{ArrayValue, BasicValueEnum, FloatValue, VectorValue};
+
+fn vector(v: BasicValueEnum<'_>) -> Result<VectorValue<'_>> {
+    match v {
+        BasicValueEnum::VectorValue(v) => Ok(v),
+        _ => Err(LowerError::malformed(
+            "a vector operand that is not a vector",
+        )),
+    }
+}
+
+fn matrix(v: BasicValueEnum<'_>) -> Result<ArrayValue<'_>> {
+    match v {
+        BasicValueEnum::ArrayValue(v) => Ok(v),
+        _ => Err(LowerError::malformed(
+            "a matrix operand that is not a matrix",
+        )),
+    }
+}
+
+fn columns<'ctx>(b: &Builder<'ctx>, m: ArrayValue<'ctx>) -> Result<Vec<VectorValue<'ctx>>> {
+    (0..m.get_type().len())
+        .map(|i| vector(b.build_extract_value(m, i, "")?))
+        .collect()
+}
+
+/// The dot product of two float vectors, lanes added in order.
+pub(crate) fn dot<'ctx>(
+    cx: &'ctx Context,
+    b: &Builder<'ctx>,
+    x: VectorValue<'ctx>,
+    y: VectorValue<'ctx>,
+) -> Result<FloatValue<'ctx>> {
+    if !x.get_type().get_element_type().is_float_type() || x.get_type() != y.get_type() {
+        return Err(LowerError::malformed("a dot product of non-float vectors"));
+    }
+    let p = b.build_float_mul(x, y, "")?;
+    let mut acc = b
+        .build_extract_element(p, lane(cx, 0), "")?
+        .into_float_value();
+    for i in 1..x.get_type().get_size() {
+        let e = b
+            .build_extract_element(p, lane(cx, i), "")?
+            .into_float_value();
+        acc = b.build_float_add(acc, e, "")?;
+    }
+    Ok(acc)
+}
+
+fn mat_vec<'ctx>(
+    cx: &'ctx Context,
+    b: &Builder<'ctx>,
+    m: ArrayValue<'ctx>,
+    v: VectorValue<'ctx>,
+) -> Result<VectorValue<'ctx>> {
+    let cols = columns(b, m)?;
+    let mut acc: Option<VectorValue<'ctx>> = None;
+    for (i, c) in cols.iter().enumerate() {
+        let s = b.build_extract_element(v, lane(cx, i as u32), "")?;
+        let s = splat(b, s, c.get_type().get_size())?.into_vector_value();
+        let t = b.build_float_mul(*c, s, "")?;
+        acc = Some(match acc {
+            None => t,
+            Some(a) => b.build_float_add(a, t, "")?,
+        });
+    }
+    acc.ok_or_else(|| LowerError::malformed("a matrix without columns"))
+}
+
+fn build_matrix<'ctx>(
+    b: &Builder<'ctx>,
+    r: BasicTypeEnum<'ctx>,
+    cols: Vec<VectorValue<'ctx>>,
+) -> Result<BasicValueEnum<'ctx>> {
+    let mut out = undef(r).into_array_value();
+    for (i, c) in cols.into_iter().enumerate() {
+        out = b
+            .build_insert_value(out, c, i as u32, "")?
+            .into_array_value();
+    }
+    Ok(out.into())
+}
+
+/// Lowers a matrix or vector product.
+pub(crate) fn lower<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    fx: &mut FnCx<'a, 'ctx>,
+    op: &'a Op,
+    r: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    use Instruction as I;
+    let cx = l.cx;
+    match &op.inst {
+        I::Dot(d) => {
+            let x = vector(l.id(fx, d.vector_1)?)?;
+            let y = vector(l.id(fx, d.vector_2)?)?;
+            Ok(dot(cx, &l.b, x, y)?.into())
+        }
+        I::VectorTimesScalar(d) => {
+            let v = vector(l.id(fx, d.vector)?)?;
+            let s = l.id(fx, d.scalar)?;
+            let s = splat(&l.b, s, v.get_type().get_size())?.into_vector_value();
+            Ok(l.b.build_float_mul(v, s, "")?.into())
+        }
+        I::MatrixTimesScalar(d) => {
+            let m = matrix(l.id(fx, d.matrix)?)?;
+            let s = l.id(fx, d.scalar)?;
+            let mut cols = Vec::new();
+            for c in columns(&l.b, m)? {
+                let sv = splat(&l.b, s, c.get_type().get_size())?.into_vector_value();
+                cols.push(l.b.build_float_mul(c, sv, "")?);
+            }
+            build_matrix(&l.b, r, cols)
+        }
+        I::MatrixTimesVector(d) => {
+            let m = matrix(l.id(fx, d.matrix)?)?;
+            let v = vector(l.id(fx, d.vector)?)?;
+            Ok(mat_vec(cx, &l.b, m, v)?.into())
+        }
+        I::VectorTimesMatrix(d) => {
+            let v = vector(l.id(fx, d.vector)?)?;
+            let m = matrix(l.id(fx, d.matrix)?)?;
+            let mut out = undef(r).into_vector_value();
+            for (i, c) in columns(&l.b, m)?.into_iter().enumerate() {
+                let x = dot(cx, &l.b, v, c)?;
+                out = l.b.build_insert_element(out, x, lane(cx, i as u32), "")?;
+            }
+            Ok(out.into())
+        }
+        I::MatrixTimesMatrix(d) => {
+            let a = matrix(l.id(fx, d.left_matrix)?)?;
+            let m = matrix(l.id(fx, d.right_matrix)?)?;
+            let mut cols = Vec::new();
+            for c in columns(&l.b, m)? {
+                cols.push(mat_vec(cx, &l.b, a, c)?);
+            }
+            build_matrix(&l.b, r, cols)
+        }
+        I::OuterProduct(d) => {
+            let x = vector(l.id(fx, d.vector_1)?)?;
+            let y = vector(l.id(fx, d.vector_2)?)?;
+            let mut cols = Vec::new();
+            for j in 0..y.get_type().get_size() {
+                let s = l.b.build_extract_element(y, lane(cx, j), "")?;
+                let s = splat(&l.b, s, x.get_type().get_size())?.into_vector_value();
+                cols.push(l.b.build_float_mul(x, s, "")?);
+            }
+            build_matrix(&l.b, r, cols)
+        }
+        I::Transpose(d) => {
+            let m = matrix(l.id(fx, d.matrix)?)?;
+            let cols = columns(&l.b, m)?;
+            let BasicTypeEnum::ArrayType(rt) = r else {
+                return Err(LowerError::malformed("a transpose to a non-matrix"));
+            };
+            let ct = rt.get_element_type();
+            let mut out_cols = Vec::new();
+            for i in 0..rt.len() {
+                let mut col = undef(ct).into_vector_value();
+                for (j, c) in cols.iter().enumerate() {
+                    let x = l.b.build_extract_element(*c, lane(cx, i), "")?;
+                    col = l.b.build_insert_element(col, x, lane(cx, j as u32), "")?;
+                }
+                out_cols.push(col);
+            }
+            build_matrix(&l.b, r, out_cols)
+        }
+        _ => Err(LowerError::unsupported("this matrix op")),
+    }
+}

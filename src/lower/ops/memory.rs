@@ -1,0 +1,229 @@
+//! Memory: function variables (`alloca` in the prologue, initializer stored where the variable
+//! is declared), loads and stores with their memory-access masks (`Volatile` → volatile,
+//! `Aligned` → align, `Nontemporal` → `!nontemporal`), access chains (GEPs through the
+//! lowered layout: struct members by field index, padded array elements), copies, and the
+//! generic-pointer casts (one address space: identities).
+
+use super::super::error::{LowerError, Result};
+use super::super::function::FnCx;
+use super::super::Lowerer;
+use crate::grammar::{Id, Instruction, MemoryAccess, MemoryAccessArgs, StorageClass};
+use crate::ir::{Handle, Op, Type};
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValue, BasicValueEnum, InstructionValue, IntValue, PointerValue};
+
+/// Applies a memory-access mask to a load or store.
+pub(crate) fn apply_access(
+    cx: &inkwell::context::Context,
+    i: InstructionValue<'_>,
+    access: Option<&MemoryAccessArgs>,
+) -> Result<()> {
+    let Some(a) = access else { return Ok(()) };
+    let mask = a.effective_mask();
+    if mask.contains(MemoryAccess::Volatile) {
+        i.set_volatile(true)
+            .map_err(|e| LowerError::malformed(format!("volatile: {e}")))?;
+    }
+    if let Some(al) = a.aligned {
+        if al.is_power_of_two() {
+            i.set_alignment(al)
+                .map_err(|e| LowerError::malformed(format!("alignment: {e}")))?;
+        }
+    }
+    if mask.contains(MemoryAccess::Nontemporal) {
+        let kind = cx.get_kind_id("nontemporal");
+        let one = cx.i32_type().const_int(1, false);
+        let node = cx.metadata_node(&[one.into()]);
+        i.set_metadata(node, kind)
+            .map_err(|e| LowerError::malformed(format!("nontemporal: {e}")))?;
+    }
+    Ok(())
+}
+
+impl<'a, 'ctx> Lowerer<'a, 'ctx> {
+    /// The pointee type of a pointer operand.
+    pub(crate) fn pointee_of(&self, fx: &FnCx<'a, 'ctx>, id: Id) -> Result<Handle<Type>> {
+        let t = self.type_of_id(fx, id)?;
+        match self.spv_type(t)? {
+            Type::Pointer { pointee, .. } => Ok(*pointee),
+            _ => Err(LowerError::malformed(
+                "a pointer operand of non-pointer type",
+            )),
+        }
+    }
+
+    fn ptr_operand(&mut self, fx: &mut FnCx<'a, 'ctx>, id: Id) -> Result<PointerValue<'ctx>> {
+        match self.id(fx, id)? {
+            BasicValueEnum::PointerValue(p) => Ok(p),
+            _ => Err(LowerError::malformed(
+                "a pointer operand that is not a pointer",
+            )),
+        }
+    }
+
+    /// GEP indices (after the first) for an access chain from `base` through `indexes`.
+    fn chain(
+        &mut self,
+        fx: &mut FnCx<'a, 'ctx>,
+        base: Handle<Type>,
+        indexes: &[Id],
+        out: &mut Vec<IntValue<'ctx>>,
+    ) -> Result<()> {
+        let i32t = self.cx.i32_type();
+        let mut cur = base;
+        for &ix in indexes {
+            let t = self.spv_type(cur)?.clone();
+            let info = self.ty(cur)?;
+            let v = self.id(fx, ix)?;
+            let BasicValueEnum::IntValue(iv) = v else {
+                return Err(LowerError::malformed(
+                    "an access chain index that is not an integer",
+                ));
+            };
+            match t {
+                Type::Struct(s) => {
+                    let k = iv.get_zero_extended_constant().ok_or_else(|| {
+                        LowerError::malformed("a struct index that is not constant")
+                    })?;
+                    let m = s
+                        .members
+                        .get(k as usize)
+                        .ok_or_else(|| LowerError::malformed("a struct index out of range"))?;
+                    let f = *info
+                        .fields
+                        .get(k as usize)
+                        .ok_or_else(|| LowerError::malformed("struct field"))?;
+                    out.push(i32t.const_int(f.into(), false));
+                    cur = m.ty;
+                }
+                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
+                    out.push(iv);
+                    if info.padded_elem {
+                        out.push(i32t.const_zero());
+                    }
+                    cur = element;
+                }
+                Type::Vector { component, .. } => {
+                    out.push(iv);
+                    cur = component;
+                }
+                Type::Matrix { column, .. } => {
+                    out.push(iv);
+                    cur = column;
+                }
+                _ => return Err(LowerError::malformed("an access chain into a scalar")),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Lowers a memory op.
+pub(crate) fn lower<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    fx: &mut FnCx<'a, 'ctx>,
+    op: &'a Op,
+    result: Option<BasicTypeEnum<'ctx>>,
+) -> Result<Option<BasicValueEnum<'ctx>>> {
+    use Instruction as I;
+    let need = || result.ok_or_else(|| LowerError::malformed("an op without a result type"));
+    Ok(Some(match &op.inst {
+        I::Variable(v) => {
+            if v.storage_class != StorageClass::Function {
+                return Err(LowerError::unsupported(format!(
+                    "a function-scope variable in {:?}",
+                    v.storage_class
+                )));
+            }
+            let rt = op
+                .result_type()
+                .ok_or_else(|| LowerError::malformed("OpVariable without a type"))?;
+            let pointee = match l.spv_type(rt)? {
+                Type::Pointer { pointee, .. } => *pointee,
+                _ => return Err(LowerError::malformed("a variable of non-pointer type")),
+            };
+            let t = l.basic(pointee)?;
+            let slot = fx.prologue.build_alloca(t, op.name().unwrap_or(""))?;
+            if let Some(init) = v.initializer {
+                let iv = l.id(fx, init)?;
+                l.b.build_store(slot, iv)?;
+            }
+            slot.into()
+        }
+        I::Load(ld) => {
+            let p = l.ptr_operand(fx, ld.pointer)?;
+            let v = l.b.build_load(need()?, p, op.name().unwrap_or(""))?;
+            if let Some(i) = v.as_instruction_value() {
+                apply_access(l.cx, i, ld.memory_access.as_ref())?;
+            }
+            v
+        }
+        I::Store(st) => {
+            let p = l.ptr_operand(fx, st.pointer)?;
+            let v = l.id(fx, st.object)?;
+            let i = l.b.build_store(p, v)?;
+            apply_access(l.cx, i, st.memory_access.as_ref())?;
+            return Ok(None);
+        }
+        I::AccessChain(crate::grammar::OpAccessChain { base, indexes, .. })
+        | I::InBoundsAccessChain(crate::grammar::OpInBoundsAccessChain { base, indexes, .. }) => {
+            let p = l.ptr_operand(fx, *base)?;
+            let pointee = l.pointee_of(fx, *base)?;
+            let t = l.basic(pointee)?;
+            let mut idx = vec![l.cx.i32_type().const_zero()];
+            l.chain(fx, pointee, indexes, &mut idx)?;
+            // SAFETY: GEP computes an address only; SPIR-V's rules keep chains in bounds.
+            unsafe { l.b.build_gep(t, p, &idx, "")? }.into()
+        }
+        I::PtrAccessChain(crate::grammar::OpPtrAccessChain {
+            base,
+            element,
+            indexes,
+            ..
+        })
+        | I::InBoundsPtrAccessChain(crate::grammar::OpInBoundsPtrAccessChain {
+            base,
+            element,
+            indexes,
+            ..
+        }) => {
+            let p = l.ptr_operand(fx, *base)?;
+            let pointee = l.pointee_of(fx, *base)?;
+            let t = l.basic(pointee)?;
+            let BasicValueEnum::IntValue(e) = l.id(fx, *element)? else {
+                return Err(LowerError::malformed(
+                    "an element index that is not an integer",
+                ));
+            };
+            let mut idx = vec![e];
+            l.chain(fx, pointee, indexes, &mut idx)?;
+            // SAFETY: as for access chains.
+            unsafe { l.b.build_gep(t, p, &idx, "")? }.into()
+        }
+        I::CopyMemory(c) => {
+            let dst = l.ptr_operand(fx, c.target)?;
+            let src = l.ptr_operand(fx, c.source)?;
+            let pointee = l.pointee_of(fx, c.source)?;
+            let size = l
+                .ty(pointee)?
+                .size
+                .ok_or_else(|| LowerError::unsupported("a copy of a runtime-sized object"))?;
+            let n = l.cx.i64_type().const_int(size, false);
+            l.b.build_memmove(dst, 1, src, 1, n)?;
+            return Ok(None);
+        }
+        I::CopyMemorySized(c) => {
+            let dst = l.ptr_operand(fx, c.target)?;
+            let src = l.ptr_operand(fx, c.source)?;
+            let BasicValueEnum::IntValue(n) = l.id(fx, c.size)? else {
+                return Err(LowerError::malformed("a size that is not an integer"));
+            };
+            l.b.build_memmove(dst, 1, src, 1, n)?;
+            return Ok(None);
+        }
+        I::PtrCastToGeneric(c) => l.id(fx, c.pointer)?,
+        I::GenericCastToPtr(c) => l.id(fx, c.pointer)?,
+        I::GenericCastToPtrExplicit(c) => l.id(fx, c.pointer)?,
+        _ => return Err(LowerError::unsupported("this memory op")),
+    }))
+}

@@ -1,0 +1,274 @@
+//! Ops that fit no other family: function calls (passing `%ctx` on), `IsInf`, `QuantizeToF16`,
+//! the wide arithmetic ops with struct results (`IAddCarry`, `ISubBorrow`, `UMulExtended`,
+//! `SMulExtended`) and `LessOrGreater`.
+
+use super::super::error::{LowerError, Result};
+use super::super::function::FnCx;
+use super::super::llvm::{fcmp, icmp, splat_float, undef};
+use super::super::Lowerer;
+use super::table::call_intrinsic;
+use crate::grammar::{Instruction, OpFunctionCall};
+use crate::ir::{Op, Value};
+use inkwell::builder::Builder;
+use inkwell::context::Context;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, InstructionOpcode as O};
+use inkwell::{FloatPredicate, IntPredicate};
+
+/// `OpFunctionCall`: `%ctx` first, then the arguments.
+pub(crate) fn call<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    fx: &mut FnCx<'a, 'ctx>,
+    c: &OpFunctionCall,
+) -> Result<Option<BasicValueEnum<'ctx>>> {
+    let Some(Value::Function(h)) = Value::from_id(c.function) else {
+        return Err(LowerError::malformed("a call of a non-function"));
+    };
+    let f = l
+        .functions
+        .get(h.index())
+        .copied()
+        .flatten()
+        .ok_or_else(|| LowerError::malformed("a call of a function out of range"))?;
+    let mut args: Vec<BasicMetadataValueEnum<'ctx>> = vec![fx.ctx.into()];
+    for &a in &c.arguments {
+        args.push(l.id(fx, a)?.into());
+    }
+    if args.len() != f.count_params() as usize {
+        return Err(LowerError::malformed(
+            "a call with the wrong number of arguments",
+        ));
+    }
+    let r = l.b.build_call(f, &args, "")?;
+    Ok(super::super::llvm::call_result(r))
+}
+
+/// `QuantizeToF16`: through `half` and back.
+pub(crate) fn quantize<'ctx>(
+    cx: &'ctx Context,
+    b: &Builder<'ctx>,
+    v: BasicValueEnum<'ctx>,
+    r: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    let half: BasicTypeEnum<'ctx> = match r {
+        BasicTypeEnum::VectorType(vt) => cx.f16_type().vec_type(vt.get_size()).into(),
+        _ => cx.f16_type().into(),
+    };
+    let h = b.build_cast(O::FPTrunc, v, half, "")?;
+    Ok(b.build_cast(O::FPExt, h, r, "")?)
+}
+
+/// Lowers one of this module's ops.
+pub(crate) fn lower<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    fx: &mut FnCx<'a, 'ctx>,
+    op: &'a Op,
+    r: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    use Instruction as I;
+    let cx = l.cx;
+    match &op.inst {
+        I::IsInf(o) => {
+            let x = l.id(fx, o.x)?;
+            let t = x.get_type();
+            let a = call_intrinsic(cx, &l.llm, &l.b, "llvm.fabs", &[t], &[x], None, t)?;
+            let inf = splat_float(t, f64::INFINITY)?;
+            fcmp(&l.b, FloatPredicate::OEQ, a, inf)
+        }
+        I::IsFinite(o) => {
+            let x = l.id(fx, o.x)?;
+            let t = x.get_type();
+            let a = call_intrinsic(cx, &l.llm, &l.b, "llvm.fabs", &[t], &[x], None, t)?;
+            let inf = splat_float(t, f64::INFINITY)?;
+            fcmp(&l.b, FloatPredicate::OLT, a, inf)
+        }
+        I::IsNormal(o) => {
+            let x = l.id(fx, o.x)?;
+            let t = x.get_type();
+            let a = call_intrinsic(cx, &l.llm, &l.b, "llvm.fabs", &[t], &[x], None, t)?;
+            let inf = splat_float(t, f64::INFINITY)?;
+            let min = match super::super::llvm::scalar_of(t) {
+                BasicTypeEnum::FloatType(f) if f == cx.f16_type() => 6.103_515_625e-5,
+                BasicTypeEnum::FloatType(f) if f == cx.f64_type() => f64::MIN_POSITIVE,
+                _ => f64::from(f32::MIN_POSITIVE),
+            };
+            let lo = fcmp(&l.b, FloatPredicate::OGE, a, splat_float(t, min)?)?;
+            let hi = fcmp(&l.b, FloatPredicate::OLT, a, inf)?;
+            Ok(l.b.build_binop(O::And, lo, hi, "")?)
+        }
+        I::SignBitSet(o) => {
+            let x = l.id(fx, o.x)?;
+            let t = x.get_type();
+            let w = match super::super::llvm::scalar_of(t) {
+                BasicTypeEnum::FloatType(f) if f == cx.f16_type() => 16,
+                BasicTypeEnum::FloatType(f) if f == cx.f64_type() => 64,
+                _ => 32,
+            };
+            let it = super::super::llvm::int_ty(cx, w)?;
+            let ity: BasicTypeEnum<'ctx> = match t {
+                BasicTypeEnum::VectorType(v) => it.vec_type(v.get_size()).into(),
+                _ => it.into(),
+            };
+            let bits = l.b.build_cast(O::BitCast, x, ity, "")?;
+            icmp(&l.b, IntPredicate::SLT, bits, super::super::llvm::null(ity))
+        }
+        I::ReadClockKHR(_) => {
+            let i64t: BasicTypeEnum<'ctx> = cx.i64_type().into();
+            let c = call_intrinsic(
+                cx,
+                &l.llm,
+                &l.b,
+                "llvm.readcyclecounter",
+                &[],
+                &[],
+                None,
+                i64t,
+            )?;
+            Ok(l.b.build_cast(O::BitCast, c, r, "")?)
+        }
+        I::SatConvertSToU(o) => {
+            let v = l.id(fx, o.signed_value)?;
+            sat_convert(l, v, r, true)
+        }
+        I::SatConvertUToS(o) => {
+            let v = l.id(fx, o.unsigned_value)?;
+            sat_convert(l, v, r, false)
+        }
+        // One address space: a generic pointer may point to global or local memory.
+        I::GenericPtrMemSemantics(_) => super::super::llvm::splat_int(r, 0x100 | 0x200),
+        I::LessOrGreater(o) => {
+            let a = l.id(fx, o.x)?;
+            let b = l.id(fx, o.y)?;
+            fcmp(&l.b, FloatPredicate::ONE, a, b)
+        }
+        I::QuantizeToF16(o) => {
+            let v = l.id(fx, o.value)?;
+            quantize(cx, &l.b, v, r)
+        }
+        I::IAddCarry(o) => {
+            let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
+            let sum = l.b.build_binop(O::Add, a, b, "")?;
+            let carry = icmp(&l.b, IntPredicate::ULT, sum, a)?;
+            let carry = l.b.build_cast(O::ZExt, carry, a.get_type(), "")?;
+            pair(&l.b, r, sum, carry)
+        }
+        I::ISubBorrow(o) => {
+            let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
+            let diff = l.b.build_binop(O::Sub, a, b, "")?;
+            let borrow = icmp(&l.b, IntPredicate::ULT, a, b)?;
+            let borrow = l.b.build_cast(O::ZExt, borrow, a.get_type(), "")?;
+            pair(&l.b, r, diff, borrow)
+        }
+        I::UMulExtended(o) => mul_extended(l, fx, o.operand_1, o.operand_2, r, false),
+        I::SMulExtended(o) => mul_extended(l, fx, o.operand_1, o.operand_2, r, true),
+        _ => Err(LowerError::unsupported("this op")),
+    }
+}
+
+fn pair<'ctx>(
+    b: &Builder<'ctx>,
+    r: BasicTypeEnum<'ctx>,
+    x: BasicValueEnum<'ctx>,
+    y: BasicValueEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    let BasicTypeEnum::StructType(_) = r else {
+        return Err(LowerError::malformed(
+            "a wide arithmetic op without a struct result",
+        ));
+    };
+    let s = undef(r).into_struct_value();
+    let s = b.build_insert_value(s, x, 0, "")?;
+    Ok(b.build_insert_value(s, y, 1, "")?
+        .into_struct_value()
+        .into())
+}
+
+fn mul_extended<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    fx: &mut FnCx<'a, 'ctx>,
+    x: crate::grammar::Id,
+    y: crate::grammar::Id,
+    r: BasicTypeEnum<'ctx>,
+    signed: bool,
+) -> Result<BasicValueEnum<'ctx>> {
+    let (a, b) = (l.id(fx, x)?, l.id(fx, y)?);
+    let t = a.get_type();
+    let s = super::super::llvm::scalar_of(t);
+    if !s.is_int_type() {
+        return Err(LowerError::malformed(
+            "a wide multiplication of non-integers",
+        ));
+    }
+    let w = s.into_int_type().get_bit_width();
+    let wide_s = super::super::llvm::int_ty(l.cx, w * 2)?;
+    let wide: BasicTypeEnum<'ctx> = match t {
+        BasicTypeEnum::VectorType(vt) => wide_s.vec_type(vt.get_size()).into(),
+        _ => wide_s.into(),
+    };
+    let ext = if signed { O::SExt } else { O::ZExt };
+    let aw = l.b.build_cast(ext, a, wide, "")?;
+    let bw = l.b.build_cast(ext, b, wide, "")?;
+    let p = l.b.build_binop(O::Mul, aw, bw, "")?;
+    let lo = l.b.build_cast(O::Trunc, p, t, "")?;
+    let shift = super::super::llvm::splat_int(wide, w.into())?;
+    let hi = l.b.build_binop(O::LShr, p, shift, "")?;
+    let hi = l.b.build_cast(O::Trunc, hi, t, "")?;
+    pair(&l.b, r, lo, hi)
+}
+
+/// `SatConvertSToU` (`from_signed`) and `SatConvertUToS`: clamped to the result's range.
+fn sat_convert<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    v: BasicValueEnum<'ctx>,
+    r: BasicTypeEnum<'ctx>,
+    from_signed: bool,
+) -> Result<BasicValueEnum<'ctx>> {
+    use super::super::llvm::{int_resize, int_ty, scalar_of, splat_int};
+    let (BasicTypeEnum::IntType(ft), BasicTypeEnum::IntType(rt)) =
+        (scalar_of(v.get_type()), scalar_of(r))
+    else {
+        return Err(LowerError::malformed(
+            "a saturating conversion of non-integers",
+        ));
+    };
+    let (fw, rw) = (ft.get_bit_width(), rt.get_bit_width());
+    // Work one bit wider than both, where every bound is exact.
+    let w = fw.max(rw) + 1;
+    let wt = int_ty(l.cx, w)?;
+    let wide: BasicTypeEnum<'ctx> = match v.get_type() {
+        BasicTypeEnum::VectorType(t) => wt.vec_type(t.get_size()).into(),
+        _ => wt.into(),
+    };
+    let x = int_resize(&l.b, v, wide, from_signed)?;
+    let max = if from_signed {
+        (1u128 << rw) - 1
+    } else {
+        (1u128 << (rw - 1)) - 1
+    };
+    let hi = splat_int(wide, max as u64)?;
+    let x = call_intrinsic(
+        l.cx,
+        &l.llm,
+        &l.b,
+        "llvm.smin",
+        &[wide],
+        &[x, hi],
+        None,
+        wide,
+    )?;
+    let x = if from_signed {
+        call_intrinsic(
+            l.cx,
+            &l.llm,
+            &l.b,
+            "llvm.smax",
+            &[wide],
+            &[x, super::super::llvm::null(wide)],
+            None,
+            wide,
+        )?
+    } else {
+        x
+    };
+    Ok(l.b.build_cast(O::Trunc, x, r, "")?)
+}

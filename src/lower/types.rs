@@ -1,0 +1,304 @@
+//! Types: SPIR-V types to LLVM types, with their layout.
+//!
+//! Scalars and vectors map directly (booleans to `i1`); every pointer, image, sampler and
+//! other handle is an opaque `ptr`; arrays are `[N x T]` and runtime arrays `[0 x T]`, with the
+//! element wrapped in `<{ T, [pad x i8] }>` when `ArrayStride` is larger than `T`'s size;
+//! matrices are arrays of column vectors; structs whose `Offset`s are LLVM's natural layout are
+//! plain structs, others are packed structs with explicit `[n x i8]` padding fields, and
+//! structs without offsets are packed (as the MLIR conversion does). [`TypeInfo::fields`] maps
+//! SPIR-V member indices to LLVM field indices.
+
+use super::error::{LowerError, Result};
+use super::Lowerer;
+use crate::ir::{Handle, Type, Value};
+use inkwell::types::{BasicType, BasicTypeEnum};
+use inkwell::AddressSpace;
+
+/// An LLVM type with its layout.
+#[derive(Clone, Debug)]
+pub struct TypeInfo<'ctx> {
+    /// The LLVM type; `None` for `void`.
+    pub llvm: Option<BasicTypeEnum<'ctx>>,
+    /// The allocation size in bytes (`None` when runtime-sized or void).
+    pub size: Option<u64>,
+    /// The ABI alignment in bytes.
+    pub align: u64,
+    /// Structs: the LLVM field index of each SPIR-V member.
+    pub fields: Vec<u32>,
+    /// Arrays: the element is wrapped in a padded struct (index it with an extra `0`).
+    pub padded_elem: bool,
+}
+
+impl<'a, 'ctx> Lowerer<'a, 'ctx> {
+    /// The lowered type of `h`.
+    pub(crate) fn ty(&mut self, h: Handle<Type>) -> Result<TypeInfo<'ctx>> {
+        if let Some(t) = self.types.get(&h) {
+            return Ok(t.clone());
+        }
+        let t = self.lower_type(h)?;
+        self.types.insert(h, t.clone());
+        Ok(t)
+    }
+
+    /// The LLVM type of `h`, which must not be `void`.
+    pub(crate) fn basic(&mut self, h: Handle<Type>) -> Result<BasicTypeEnum<'ctx>> {
+        self.ty(h)?
+            .llvm
+            .ok_or_else(|| LowerError::malformed("a value of type void"))
+    }
+
+    fn info(&self, t: BasicTypeEnum<'ctx>) -> TypeInfo<'ctx> {
+        TypeInfo {
+            llvm: Some(t),
+            size: Some(self.td.get_abi_size(&t)),
+            align: self.td.get_abi_alignment(&t).into(),
+            fields: Vec::new(),
+            padded_elem: false,
+        }
+    }
+
+    fn ir_type(&self, h: Handle<Type>) -> Result<&'a Type> {
+        self.m
+            .types
+            .get(h)
+            .ok_or_else(|| LowerError::malformed("a type handle out of range"))
+    }
+
+    fn lower_type(&mut self, h: Handle<Type>) -> Result<TypeInfo<'ctx>> {
+        let cx = self.cx;
+        let ptr = cx.ptr_type(AddressSpace::default());
+        Ok(match self.ir_type(h)? {
+            Type::Void => TypeInfo {
+                llvm: None,
+                size: None,
+                align: 1,
+                fields: Vec::new(),
+                padded_elem: false,
+            },
+            Type::Bool => self.info(cx.bool_type().into()),
+            Type::Int { width, .. } => match width {
+                8 | 16 | 32 | 64 => self.info(super::llvm::int_ty(cx, *width)?.into()),
+                w => return Err(LowerError::unsupported(format!("{w}-bit integers"))),
+            },
+            Type::Float { width } => match width {
+                16 => self.info(cx.f16_type().into()),
+                32 => self.info(cx.f32_type().into()),
+                64 => self.info(cx.f64_type().into()),
+                w => return Err(LowerError::unsupported(format!("{w}-bit floats"))),
+            },
+            Type::Vector { component, count } => {
+                let c = self.basic(*component)?;
+                if *count < 2 {
+                    return Err(LowerError::malformed("a vector of fewer than 2 components"));
+                }
+                let v = match c {
+                    BasicTypeEnum::IntType(t) => t.vec_type(*count),
+                    BasicTypeEnum::FloatType(t) => t.vec_type(*count),
+                    BasicTypeEnum::PointerType(t) => t.vec_type(*count),
+                    _ => return Err(LowerError::malformed("a vector of non-scalars")),
+                };
+                self.info(v.into())
+            }
+            Type::Matrix { column, count } => {
+                let c = self.basic(*column)?;
+                self.info(c.array_type(*count).into())
+            }
+            Type::Array {
+                element,
+                length,
+                stride,
+            } => {
+                let n = self.array_length(*length)?;
+                self.array(*element, n, *stride)?
+            }
+            Type::RuntimeArray { element, stride } => {
+                let mut t = self.array(*element, 0, *stride)?;
+                t.size = None;
+                t
+            }
+            Type::Struct(s) => {
+                let mut t = self.structure(s)?;
+                // A struct ending in a runtime array is runtime-sized.
+                for m in &s.members {
+                    if self.ty(m.ty)?.size.is_none() {
+                        t.size = None;
+                    }
+                }
+                t
+            }
+            Type::Pointer { .. }
+            | Type::Image(_)
+            | Type::SampledImage { .. }
+            | Type::Sampler
+            | Type::Event
+            | Type::DeviceEvent
+            | Type::ReserveId
+            | Type::Queue
+            | Type::Pipe { .. }
+            | Type::PipeStorage
+            | Type::NamedBarrier
+            | Type::Opaque { .. } => self.info(ptr.into()),
+            Type::Function { .. } => {
+                return Err(LowerError::malformed(
+                    "a function type used as a value type",
+                ))
+            }
+            Type::Other(i) => {
+                return Err(LowerError::unsupported(format!(
+                    "the type Op{:?}",
+                    i.opcode().map(|o| format!("{o:?}")).unwrap_or_default()
+                )))
+            }
+        })
+    }
+
+    /// The length of an array type: a constant or specialization constant.
+    pub(crate) fn array_length(&mut self, length: Value) -> Result<u32> {
+        let v = self.module_value(length)?;
+        match v {
+            inkwell::values::BasicValueEnum::IntValue(i) => i
+                .get_zero_extended_constant()
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| LowerError::malformed("an array length that is not a constant")),
+            _ => Err(LowerError::malformed(
+                "an array length that is not an integer",
+            )),
+        }
+    }
+
+    fn array(
+        &mut self,
+        element: Handle<Type>,
+        n: u32,
+        stride: Option<u32>,
+    ) -> Result<TypeInfo<'ctx>> {
+        let e = self.ty(element)?;
+        let et = e
+            .llvm
+            .ok_or_else(|| LowerError::malformed("an array of void"))?;
+        let esize = e
+            .size
+            .ok_or_else(|| LowerError::unsupported("an array of runtime-sized elements"))?;
+        let (elem, padded) = match stride.map(u64::from) {
+            Some(s) if s > esize => {
+                let pad = self.cx.i8_type().array_type((s - esize) as u32);
+                let st = self.cx.struct_type(&[et, pad.into()], true);
+                (st.as_basic_type_enum(), true)
+            }
+            Some(s) if s < esize => {
+                return Err(LowerError::unsupported(format!(
+                    "an ArrayStride of {s} below the element's size {esize}"
+                )))
+            }
+            _ => (et, false),
+        };
+        let mut t = self.info(elem.array_type(n).into());
+        t.padded_elem = padded;
+        Ok(t)
+    }
+
+    fn structure(&mut self, s: &crate::ir::StructType) -> Result<TypeInfo<'ctx>> {
+        let mut members = Vec::with_capacity(s.members.len());
+        for m in &s.members {
+            self.check_matrix_layout(m)?;
+            let t = self.ty(m.ty)?;
+            let lt = t
+                .llvm
+                .ok_or_else(|| LowerError::malformed("a struct member of type void"))?;
+            members.push((lt, t.size, m.offset));
+        }
+        let tys: Vec<BasicTypeEnum<'ctx>> = members.iter().map(|m| m.0).collect();
+        let all_offsets = !members.is_empty() && members.iter().all(|m| m.2.is_some());
+        let packed_ctypes = s
+            .decorations
+            .iter()
+            .any(|d| matches!(d, crate::grammar::Decoration::CPacked));
+        if !all_offsets || packed_ctypes {
+            let st = self.cx.struct_type(&tys, true);
+            let mut t = self.info(st.into());
+            t.fields = (0..members.len() as u32).collect();
+            return Ok(t);
+        }
+        // Natural layout when LLVM's matches every Offset.
+        let natural = self.cx.struct_type(&tys, false);
+        let is_natural = members
+            .iter()
+            .enumerate()
+            .all(|(i, m)| self.td.offset_of_element(&natural, i as u32) == m.2.map(u64::from));
+        if is_natural {
+            let mut t = self.info(natural.into());
+            t.fields = (0..members.len() as u32).collect();
+            return Ok(t);
+        }
+        // Packed, with explicit padding. A 3-component vector is laid out as `[3 x T]` there
+        // when the next member starts inside its LLVM allocation (std430's `vec3; float`):
+        // values convert between the two where they enter or leave such a field.
+        let mut fields = Vec::new();
+        let mut index = Vec::new();
+        let mut at = 0u64;
+        let mut align = 1u64;
+        for i in 0..members.len() {
+            let (lt, size, offset) = members[i];
+            let next = members.get(i + 1).and_then(|m| m.2).map(u64::from);
+            if let (BasicTypeEnum::VectorType(vt), Some(size), Some(off), Some(next)) =
+                (lt, size, offset, next)
+            {
+                let store = self.td.get_store_size(&vt);
+                if u64::from(off) + size > next && u64::from(off) + store <= next {
+                    let arr = vt.get_element_type().array_type(vt.get_size());
+                    members[i] = (arr.into(), Some(store), offset);
+                }
+            }
+        }
+        for (lt, size, offset) in &members {
+            let off = u64::from(offset.unwrap_or(0));
+            if off < at {
+                return Err(LowerError::unsupported(
+                    "struct member Offsets that overlap or decrease",
+                ));
+            }
+            if off > at {
+                fields.push(self.cx.i8_type().array_type((off - at) as u32).into());
+            }
+            index.push(fields.len() as u32);
+            fields.push(*lt);
+            align = align.max(self.td.get_abi_alignment(lt).into());
+            at = off + size.unwrap_or(0);
+        }
+        let st = self.cx.struct_type(&fields, true);
+        let mut t = self.info(st.into());
+        t.fields = index;
+        t.align = align;
+        Ok(t)
+    }
+
+    /// Matrices in memory must be column-major with columns as far apart as LLVM puts them.
+    fn check_matrix_layout(&mut self, m: &crate::ir::Member) -> Result<()> {
+        let mut t = m.ty;
+        loop {
+            match self.ir_type(t)? {
+                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => t = *element,
+                Type::Matrix { column, .. } => {
+                    if m.is_row_major() {
+                        return Err(LowerError::unsupported("a RowMajor matrix in memory"));
+                    }
+                    let col = self.ty(*column)?.size;
+                    if let (Some(stride), Some(col)) = (m.matrix_stride(), col) {
+                        if u64::from(stride) != col {
+                            return Err(LowerError::unsupported(format!(
+                                "a MatrixStride of {stride} for columns of {col} bytes"
+                            )));
+                        }
+                    }
+                    return Ok(());
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// The SPIR-V type `h` as the IR has it.
+    pub(crate) fn spv_type(&self, h: Handle<Type>) -> Result<&'a Type> {
+        self.ir_type(h)
+    }
+}
