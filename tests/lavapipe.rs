@@ -208,3 +208,27 @@ fn every_corpus_job_runs_reproducibly() {
         assert!(changed, "{}: the shader wrote nothing", s.name);
     }
 }
+
+#[test]
+fn the_comparison_accepts_equal_runs_and_reports_differences() {
+    let vk = vulkan::Vulkan::new().unwrap();
+    let s = compute::load_named("arith_float.comp");
+    let a = vk.run(&s.words, &s.job).unwrap();
+    assert!(compute::differences(&a, &a, compute::Tolerance::default()).is_empty());
+    let mut b = a.clone();
+    // One ulp off in the first float result.
+    let bytes = &mut b.buffers[1].data.bytes;
+    let x = f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    bytes[..4].copy_from_slice(&f32::from_bits(x.to_bits() + 1).to_le_bytes());
+    let strict = compute::differences(&a, &b, compute::Tolerance::default());
+    assert_eq!(strict.len(), 1, "{strict:?}");
+    assert!(
+        strict[0].starts_with("set 0 binding 1 [0] (f32): want 3.75, got 3.7500002"),
+        "{strict:?}"
+    );
+    let loose = compute::Tolerance {
+        ulps: 1,
+        ..Default::default()
+    };
+    assert!(compute::differences(&a, &b, loose).is_empty());
+}
