@@ -113,8 +113,8 @@ fn spec_constants_and_push_constants_reach_the_shader() {
                 return i as f32;
             }
             let mut x = i as f32;
-            for k in 0..4 {
-                x = x * 0.5 + weights[k] * (k + 1) as f32;
+            for (k, w) in weights.iter().enumerate() {
+                x = x * 0.5 + w * (k + 1) as f32;
             }
             x - 3.0
         })
