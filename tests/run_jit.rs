@@ -6,7 +6,7 @@ use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use spvkit::grammar::{ExecutionModel, StorageClass};
 use spvkit::lower::{KernelParam, LoweredEntry, LoweredModule, MemoryBlock, ResourceSlot};
-use spvkit::run::{run_lowered, Job, RunError, RunOptions};
+use spvkit::run::{run_lowered, BarrierMode, Job, RunError, RunOptions};
 
 fn module<'c>(cx: &'c Context, ir: &str, entries: Vec<LoweredEntry>) -> LoweredModule<'c> {
     let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "test");
@@ -343,14 +343,20 @@ fn invocations_that_return_before_a_barrier_do_not_hang_the_rest() {
     let cx = Context::create();
     let mut e = shader("early", [8, 1, 1], &[(0, 0)]);
     e.uses_barrier = true;
-    let lowered = module(&cx, &format!("{BUILTINS}{EARLY_EXIT}"), vec![e]);
     let job = Job::from_json(
         r#"{"dispatch": [4], "buffers": [{"binding": 0, "layout": ["u32"], "size_words": 32}]}"#,
     )
     .unwrap();
-    let out = run_lowered(&lowered, &job, &options(2)).unwrap();
-    let want: Vec<u32> = (0..32).map(|i| u32::from(i % 2 == 0)).collect();
-    assert_eq!(u32s(&out.binding(0, 0).unwrap().bytes), want);
+    for mode in [BarrierMode::Fibers, BarrierMode::Threads] {
+        let lowered = module(&cx, &format!("{BUILTINS}{EARLY_EXIT}"), vec![e.clone()]);
+        let opts = RunOptions {
+            barrier_mode: mode,
+            ..options(2)
+        };
+        let out = run_lowered(&lowered, &job, &opts).unwrap();
+        let want: Vec<u32> = (0..32).map(|i| u32::from(i % 2 == 0)).collect();
+        assert_eq!(u32s(&out.binding(0, 0).unwrap().bytes), want, "{mode:?}");
+    }
 }
 
 const MEMORY_IMAGES: &str = r#"
@@ -387,15 +393,32 @@ fn private_and_workgroup_blocks_start_from_their_images() {
         align: 8,
         init: [0u32.to_le_bytes(), 100u32.to_le_bytes()].concat(),
     };
-    let lowered = module(&cx, &format!("{BUILTINS}{MEMORY_IMAGES}"), vec![e]);
     let job = Job::from_json(
         r#"{"dispatch": [6], "buffers": [{"binding": 0, "layout": ["u32"], "size_words": 30}]}"#,
     )
     .unwrap();
-    let out = run_lowered(&lowered, &job, &options(2)).unwrap();
     // Private restarts at 41 for every invocation; the workgroup counter at 100 per workgroup.
     let want: Vec<u32> = (0..30).map(|i| 42 + 100 + i % 5).collect();
-    assert_eq!(u32s(&out.binding(0, 0).unwrap().bytes), want);
+    for (uses_barrier, mode) in [
+        (false, BarrierMode::Fibers),
+        (true, BarrierMode::Fibers),
+        (true, BarrierMode::Threads),
+    ] {
+        e.uses_barrier = uses_barrier;
+        let lowered = module(&cx, &format!("{BUILTINS}{MEMORY_IMAGES}"), vec![e.clone()]);
+        let opts = RunOptions {
+            barrier_mode: mode,
+            ..options(2)
+        };
+        let out = run_lowered(&lowered, &job, &opts).unwrap();
+        let got = u32s(&out.binding(0, 0).unwrap().bytes);
+        // With concurrent invocations the counter order varies; the multiset does not.
+        let mut sorted = got.clone();
+        for c in sorted.chunks_mut(5) {
+            c.sort();
+        }
+        assert_eq!(sorted, want, "barrier {uses_barrier}, {mode:?}");
+    }
 }
 
 const KERNEL: &str = r#"

@@ -6,8 +6,15 @@
 //! - Without barriers, a worker runs a workgroup's invocations one after another; it owns one
 //!   Workgroup block and one Private block and resets them from their images before each
 //!   workgroup / invocation. Cost: one indirect call per invocation plus the resets.
-//! - With barriers (`LoweredEntry::uses_barrier`), every invocation of a workgroup must be able
-//!   to wait for the others, so a workgroup runs on a *team* of OS threads, one per invocation.
+//! - With barriers (`LoweredEntry::uses_barrier`) on x86-64 Linux ([`BarrierMode::Fibers`], the
+//!   default there), a worker runs each workgroup's invocations as fibers ([`super::fiber`]):
+//!   one stack per invocation, created once per worker and reused for every workgroup, and a
+//!   barrier is a user-space switch back to the worker's round-robin scheduler. Cost: 256 KiB of
+//!   (lazily committed) stack per invocation per worker, and two register-file switches per
+//!   invocation per barrier.
+//! - With barriers elsewhere, or with [`BarrierMode::Threads`], every invocation of a workgroup
+//!   must be able to wait for the others, so a workgroup runs on a *team* of OS threads, one per
+//!   invocation.
 //!   Teams are created once per dispatch and reused for every workgroup they take (no thread per
 //!   workgroup); each team owns a Workgroup block and a [`WorkgroupBarrier`] that
 //!   `spvkit_rt_control_barrier` waits on. Between two workgroups the team meets twice on a
@@ -20,6 +27,7 @@
 use super::barrier::WorkgroupBarrier;
 use super::context::InvocationContext;
 use super::error::RunError;
+use super::hooks::Runtime;
 use super::jit::EntryFn;
 use super::memory::AlignedBuf;
 use crate::lower::MemoryBlock;
@@ -55,6 +63,25 @@ pub enum ArgBinding {
     Local(usize),
 }
 
+/// How the invocations of a workgroup with barriers run concurrently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarrierMode {
+    /// Fibers on the worker thread (x86-64 Linux; falls back to threads elsewhere).
+    Fibers,
+    /// One OS thread per invocation, in teams reused across workgroups.
+    Threads,
+}
+
+impl Default for BarrierMode {
+    fn default() -> BarrierMode {
+        if cfg!(all(target_arch = "x86_64", target_os = "linux")) {
+            BarrierMode::Fibers
+        } else {
+            BarrierMode::Threads
+        }
+    }
+}
+
 /// Everything one dispatch needs, resolved from the job and the entry point.
 #[derive(Debug)]
 pub struct Dispatch<'a> {
@@ -80,8 +107,10 @@ pub struct Dispatch<'a> {
     pub args: &'a [ArgBinding],
     /// Whether invocations must run concurrently.
     pub uses_barrier: bool,
-    /// Worker threads (for barrier dispatches: teams).
+    /// Worker threads (for barrier dispatches on threads: teams).
     pub threads: usize,
+    /// How workgroups with barriers run.
+    pub barrier_mode: BarrierMode,
 }
 
 impl Dispatch<'_> {
@@ -109,6 +138,10 @@ impl Dispatch<'_> {
             return Ok(());
         }
         if self.uses_barrier {
+            #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+            if self.barrier_mode == BarrierMode::Fibers {
+                return self.run_fibers();
+            }
             self.run_teams()
         } else {
             self.run_sequential()
@@ -127,7 +160,8 @@ impl Dispatch<'_> {
         }
         spawn_all(executors.iter(), |ex| {
             let private = ex.private_block(self)?;
-            let mut ctx = ex.context(self, &private, &solo);
+            let runtime = Runtime::threads(&solo);
+            let mut ctx = ex.context(self, &private, &runtime);
             loop {
                 let start = next.fetch_add(chunk, Ordering::Relaxed);
                 if start >= total {
@@ -186,7 +220,8 @@ impl Dispatch<'_> {
                     return Err(e);
                 }
             };
-            let mut ctx = team.executor.context(self, &private, &team.barrier);
+            let runtime = Runtime::threads(&team.barrier);
+            let mut ctx = team.executor.context(self, &private, &runtime);
             loop {
                 team.phase.wait();
                 if index == 0 {
@@ -211,6 +246,44 @@ impl Dispatch<'_> {
                 // SAFETY: as in `run_sequential`; `ctx.runtime` is the team's barrier.
                 unsafe { (self.entry)(&mut ctx) };
                 team.barrier.leave();
+            }
+        })
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    fn run_fibers(&self) -> Result<(), RunError> {
+        let total = self.total_workgroups();
+        let size = usize::try_from(self.invocations_per_workgroup())
+            .map_err(|_| RunError::Resources("too many invocations per workgroup".into()))?;
+        let workers = (self.threads.max(1) as u64).min(total);
+        let chunk = (total / (workers * 8)).clamp(1, 64);
+        let next = AtomicU64::new(0);
+        let mut executors = Vec::new();
+        for _ in 0..workers {
+            executors.push(Executor::new(self)?);
+        }
+        spawn_all(executors.iter(), |ex| {
+            let unused_private = AlignedBuf::zeroed(0, 0)
+                .ok_or_else(|| RunError::Resources("out of memory".into()))?;
+            let solo = WorkgroupBarrier::new(1);
+            let placeholder = Runtime::threads(&solo);
+            let base = ex.context(self, &unused_private, &placeholder);
+            let mut team = super::fiber::Team::new(size, self.entry, &base, self.private_memory)
+                .ok_or_else(|| {
+                    RunError::Resources(format!("cannot allocate {size} fiber stacks"))
+                })?;
+            loop {
+                let start = next.fetch_add(chunk, Ordering::Relaxed);
+                if start >= total {
+                    return Ok(());
+                }
+                for linear in start..(start + chunk).min(total) {
+                    ex.reset(self);
+                    let wg = self.workgroup_id(linear);
+                    team.run_workgroup(&self.private_memory.init, |index, ctx| {
+                        self.set_ids(ctx, wg, index)
+                    });
+                }
             }
         })
     }
@@ -309,7 +382,7 @@ impl Executor {
         &self,
         d: &Dispatch<'_>,
         private: &AlignedBuf,
-        barrier: &WorkgroupBarrier,
+        runtime: &Runtime,
     ) -> InvocationContext {
         let ls = d.local_size.map(u64::from);
         let nw = d.num_workgroups.map(u64::from);
@@ -329,7 +402,7 @@ impl Executor {
             workgroup_memory: self.workgroup.as_ptr(),
             private_memory: private.as_ptr(),
             args: self.arg_ptrs.as_ptr() as *const *mut u8,
-            runtime: barrier as *const WorkgroupBarrier as *mut std::ffi::c_void,
+            runtime: runtime.as_ctx_ptr(),
         }
     }
 }

@@ -8,6 +8,8 @@ pub mod bind;
 pub mod context;
 pub mod dispatch;
 pub mod error;
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+pub mod fiber;
 pub mod hooks;
 pub mod jit;
 pub mod job;
@@ -16,6 +18,7 @@ pub mod memory;
 pub mod output;
 
 pub use context::InvocationContext;
+pub use dispatch::BarrierMode;
 pub use error::RunError;
 pub use jit::OptLevel;
 pub use job::{Job, JobError};
@@ -32,6 +35,8 @@ pub struct RunOptions {
     pub threads: usize,
     /// LLVM optimisation before code generation.
     pub opt: OptLevel,
+    /// How workgroups with barriers run (fibers where available).
+    pub barrier_mode: BarrierMode,
 }
 
 impl Default for RunOptions {
@@ -39,6 +44,7 @@ impl Default for RunOptions {
         RunOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             opt: OptLevel::default(),
+            barrier_mode: BarrierMode::default(),
         }
     }
 }
@@ -80,6 +86,7 @@ pub fn run_lowered(
         args: &bound.args,
         uses_barrier: entry.uses_barrier,
         threads: options.threads,
+        barrier_mode: options.barrier_mode,
     }
     .run()?;
     Ok(RunOutput {
