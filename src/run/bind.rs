@@ -6,6 +6,7 @@
 use super::dispatch::{ArgBinding, SharedPtr};
 use super::error::RunError;
 use super::job::{Job, KernelArg, TypedBytes};
+use super::layout::Layout;
 use super::memory::AlignedBuf;
 use super::output::{BufferId, OutputBuffer};
 use crate::grammar::ExecutionModel;
@@ -15,7 +16,7 @@ use crate::lower::{KernelParam, LoweredEntry};
 #[derive(Debug)]
 pub struct Bound {
     /// Every job buffer and kernel buffer argument, with its layout.
-    pub buffers: Vec<(BufferId, TypedBytes, AlignedBuf)>,
+    pub buffers: Vec<(BufferId, Layout, AlignedBuf)>,
     /// Slot order → buffer address.
     pub resources: Vec<SharedPtr>,
     /// The push-constant block.
@@ -39,11 +40,11 @@ impl Bound {
     pub fn results(&self) -> Vec<OutputBuffer> {
         self.buffers
             .iter()
-            .map(|(id, data, buf)| OutputBuffer {
+            .map(|(id, layout, buf)| OutputBuffer {
                 id: *id,
                 data: TypedBytes {
-                    layout: data.layout.clone(),
-                    bytes: buf.to_vec()[..data.bytes.len()].to_vec(),
+                    layout: layout.clone(),
+                    bytes: buf.to_vec(),
                 },
             })
             .collect()
@@ -139,7 +140,7 @@ pub fn bind(entry: &LoweredEntry, job: &Job) -> Result<Bound, RunError> {
                 set: b.set,
                 binding: b.binding,
             },
-            b.data.clone(),
+            b.data.layout.clone(),
             buf,
         ));
     }
@@ -150,19 +151,19 @@ pub fn bind(entry: &LoweredEntry, job: &Job) -> Result<Bound, RunError> {
                 binding: slot.binding,
             }
         });
-        let Some((_, data, buf)) = found else {
+        let Some((_, _, buf)) = found else {
             return Err(RunError::Interface(format!(
                 "entry point {:?} uses set {} binding {} ({:?}); the job has no buffer for it",
                 entry.name, slot.set, slot.binding, slot.storage_class
             )));
         };
         if let Some(need) = slot.size_bytes {
-            if (data.bytes.len() as u64) < need {
+            if (buf.len() as u64) < need {
                 return Err(RunError::Interface(format!(
                     "set {} binding {} holds {} bytes; the shader's block needs {need}",
                     slot.set,
                     slot.binding,
-                    data.bytes.len()
+                    buf.len()
                 )));
             }
         }
@@ -224,7 +225,9 @@ pub fn bind(entry: &LoweredEntry, job: &Job) -> Result<Bound, RunError> {
                 let buf =
                     AlignedBuf::from_bytes(&data.bytes, data.bytes.len(), 0).ok_or_else(oom)?;
                 let p = SharedPtr(buf.as_ptr());
-                bound.buffers.push((BufferId::Arg(i), data.clone(), buf));
+                bound
+                    .buffers
+                    .push((BufferId::Arg(i), data.layout.clone(), buf));
                 ArgBinding::Pointer(p)
             }
             (KernelParam::Buffer { .. }, _) => return Err(mismatch("a buffer")),

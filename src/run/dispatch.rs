@@ -170,12 +170,27 @@ impl Dispatch<'_> {
                 for linear in start..(start + chunk).min(total) {
                     ex.reset(self);
                     let wg = self.workgroup_id(linear);
-                    for index in 0..self.invocations_per_workgroup() {
-                        private.fill_from(&self.private_memory.init);
-                        self.set_ids(&mut ctx, wg, index);
-                        // SAFETY: the context follows docs/lowering-abi.md and every pointer in
-                        // it outlives the call.
-                        unsafe { (self.entry)(&mut ctx) };
+                    let ls = self.local_size.map(u64::from);
+                    let base: [u64; 3] =
+                        std::array::from_fn(|k| wg[k] * ls[k] + self.global_offset[k]);
+                    ctx.workgroup_id = wg;
+                    // Nested loops rather than `set_ids`: no divisions on the hot path.
+                    let mut index = 0;
+                    for z in 0..ls[2] {
+                        for y in 0..ls[1] {
+                            for x in 0..ls[0] {
+                                if !private.is_empty() {
+                                    private.fill_from(&self.private_memory.init);
+                                }
+                                ctx.local_id = [x, y, z];
+                                ctx.global_id = [base[0] + x, base[1] + y, base[2] + z];
+                                ctx.local_index = index;
+                                index += 1;
+                                // SAFETY: the context follows docs/lowering-abi.md and every
+                                // pointer in it outlives the call.
+                                unsafe { (self.entry)(&mut ctx) };
+                            }
+                        }
                     }
                 }
             }

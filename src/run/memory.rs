@@ -39,7 +39,9 @@ impl AlignedBuf {
     /// A block holding a copy of `bytes`, `len` bytes long (`len >= bytes.len()`; the rest zero).
     pub fn from_bytes(bytes: &[u8], len: usize, align: u64) -> Option<AlignedBuf> {
         let buf = AlignedBuf::zeroed(len.max(bytes.len()), align)?;
-        buf.fill_from(bytes);
+        // Zeroed memory needs only the image copied (fresh pages stay untouched past it).
+        // SAFETY: the block holds at least `bytes.len()` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.as_ptr(), bytes.len()) };
         Some(buf)
     }
 
