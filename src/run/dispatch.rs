@@ -253,7 +253,8 @@ impl Dispatch<'_> {
                 }
                 team.phase.wait();
                 let linear = team.current.load(Ordering::Relaxed);
-                if linear >= total {
+                // `abort` covers a failed first thread, which then never picks a workgroup.
+                if linear >= total || abort.load(Ordering::SeqCst) {
                     return Ok(());
                 }
                 private.fill_from(&self.private_memory.init);
