@@ -2,6 +2,8 @@
 //! library call.
 
 mod io;
+#[cfg(feature = "llvm")]
+mod run;
 
 use crate::text::{AssembleOptions, DisassembleOptions};
 use clap::{Parser, Subcommand};
@@ -99,6 +101,10 @@ enum Command {
         #[arg(long = "spec")]
         spec: Vec<String>,
     },
+    /// Run a GLCompute or Kernel entry point on the CPU as a job file says; print every buffer
+    /// as JSON.
+    #[cfg(feature = "llvm")]
+    Run(run::RunArgs),
 }
 
 /// Runs the command line; the exit code is 0 on success and 1 on any error.
@@ -206,6 +212,8 @@ fn run(cli: Cli) -> Result<(), String> {
             let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
             write_output(&output, &bytes)
         }
+        #[cfg(feature = "llvm")]
+        Command::Run(args) => run::run(args),
         Command::Val { input, target_env } => {
             let Input { name, bytes } = read_input(&input)?;
             let env: crate::target_env::TargetEnv = target_env

@@ -1,5 +1,137 @@
-//! Execution of lowered compute entry points on the CPU: a JIT over [`crate::lower`]'s output,
-//! the dispatch grid across cores, and the job description of `spvkit run`.
+//! Execution of lowered compute entry points on the CPU (`spvkit run`): the job model
+//! ([`job`]), its typed layouts ([`layout`]), binding it to an entry point ([`bind`]), the JIT
+//! ([`jit`]), the grid across cores ([`dispatch`]) with barriers ([`barrier`], [`hooks`]), and
+//! the typed result ([`output`]). The contract with the lowering is `docs/lowering-abi.md`.
 
+pub mod barrier;
+pub mod bind;
 pub mod context;
+pub mod dispatch;
+pub mod error;
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+pub mod fiber;
+pub mod hooks;
+pub mod jit;
+pub mod job;
+pub mod layout;
+pub mod memory;
+pub mod output;
+
 pub use context::InvocationContext;
+pub use dispatch::BarrierMode;
+pub use error::RunError;
+pub use jit::OptLevel;
+pub use job::{Job, JobError};
+pub use output::{BufferId, RunOutput};
+
+use crate::lower::{LowerOptions, LoweredModule};
+use dispatch::{Dispatch, SharedPtr};
+use job::SpecType;
+
+/// How to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Worker threads (default: `std::thread::available_parallelism`).
+    pub threads: usize,
+    /// LLVM optimisation before code generation.
+    pub opt: OptLevel,
+    /// How workgroups with barriers run (fibers where available).
+    pub barrier_mode: BarrierMode,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            opt: OptLevel::default(),
+            barrier_mode: BarrierMode::default(),
+        }
+    }
+}
+
+/// Runs a SPIR-V binary's compute entry point as `job` says and returns every buffer.
+pub fn run_spirv(words: &[u32], job: &Job, options: &RunOptions) -> Result<RunOutput, RunError> {
+    let module = crate::ir::deserialize(words)
+        .map_err(|e| RunError::Lower(format!("word {}: {}", e.offset, e.kind)))?;
+    let cx = inkwell::context::Context::create();
+    let lowered = lower_for_job(&cx, &module, job)?;
+    run_lowered(&lowered, job, options)
+}
+
+/// Runs an already lowered module (the entry the job names) and returns every buffer.
+pub fn run_lowered(
+    lowered: &LoweredModule<'_>,
+    job: &Job,
+    options: &RunOptions,
+) -> Result<RunOutput, RunError> {
+    let entry = bind::select_entry(&lowered.entries, job)?;
+    let bound = bind::bind(entry, job)?;
+    let compiled = jit::Jit::compile(&lowered.module, options.opt)?;
+    let function = compiled.entry(&entry.symbol)?;
+    Dispatch {
+        entry: function,
+        num_workgroups: bound.num_workgroups,
+        local_size: bound.local_size,
+        global_offset: bound.global_offset,
+        work_dim: bound.work_dim,
+        resources: &bound.resources,
+        push_constants: SharedPtr(
+            bound
+                .push_constants
+                .as_ref()
+                .map_or(std::ptr::null_mut(), |b| b.as_ptr()),
+        ),
+        workgroup_memory: &entry.workgroup_memory,
+        private_memory: &entry.private_memory,
+        args: &bound.args,
+        uses_barrier: entry.uses_barrier,
+        threads: options.threads,
+        barrier_mode: options.barrier_mode,
+    }
+    .run()?;
+    Ok(RunOutput {
+        buffers: bound.results(),
+    })
+}
+
+/// The lowering options a job asks for: its spec-constant overrides, converted to each
+/// constant's type in `module` (the job writes values, the lowering wants bits).
+pub fn lower_options(module: &crate::ir::Module, job: &Job) -> Result<LowerOptions, RunError> {
+    use crate::ir::Type;
+    let mut options = LowerOptions::default();
+    for (&id, &value) in &job.spec_constants {
+        let path = format!("spec_constants.{id}");
+        let Some((_, constant)) = module
+            .spec_constants
+            .iter()
+            .find(|(_, c)| c.spec_id == Some(id))
+        else {
+            return Err(JobError::new(&path, "the module has no constant with this SpecId").into());
+        };
+        let ty = match module.types.get(constant.ty) {
+            Some(Type::Bool) => SpecType::Bool,
+            Some(&Type::Int { width, signed }) => SpecType::Int { width, signed },
+            Some(&Type::Float { width }) => SpecType::Float { width },
+            other => {
+                return Err(JobError::new(
+                    &path,
+                    format!("the constant is not a scalar ({other:?})"),
+                )
+                .into())
+            }
+        };
+        options.spec_constants.insert(id, value.bits(ty, &path)?);
+    }
+    Ok(options)
+}
+
+/// Lowers `module` for `job` (spec constants applied). The one place `spvkit run` calls the
+/// lowering.
+pub fn lower_for_job<'ctx>(
+    cx: &'ctx inkwell::context::Context,
+    module: &crate::ir::Module,
+    job: &Job,
+) -> Result<LoweredModule<'ctx>, RunError> {
+    let options = lower_options(module, job)?;
+    crate::lower::lower(cx, module, &options).map_err(|e| RunError::Lower(e.to_string()))
+}

@@ -1,11 +1,9 @@
 //! The one place that calls the hand-written special cases of `src/lower/special/` (bitfield
 //! insert/extract, shifts, F/S/UConvert, Not/LogicalNot, FMod/SMod, Tan/Tanh, function
-//! control attributes), which another branch provides. Until it is merged, [`call`] answers
-//! [`LowerError::unsupported`] and [`function_control`] adds no attributes; wiring each is the
-//! one-line change marked `WIRE` (plus `pub mod special;` in `src/lower/mod.rs`).
+//! control attributes).
 
 use crate::grammar::{FunctionControl, Opcode};
-use crate::lower::error::{LowerError, Result};
+use crate::lower::error::Result;
 use inkwell::builder::Builder;
 use inkwell::context::Context;
 use inkwell::types::BasicTypeEnum;
@@ -75,9 +73,7 @@ pub fn glsl_special(name: &str) -> Option<Special> {
     })
 }
 
-/// The call of `crate::lower::special::<name>` for each special case. A macro, so that it is
-/// only compiled where it is used: in [`call`], once `src/lower/special/` is merged.
-#[allow(unused_macros)]
+/// The call of `crate::lower::special::<name>` for each special case.
 macro_rules! special_call {
     ($cx:expr, $b:expr, $which:expr, $args:expr, $result:expr) => {{
         use crate::lower::special as s;
@@ -109,23 +105,7 @@ pub fn call<'ctx>(
     args: &[BasicValueEnum<'ctx>],
     result: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
-    // WIRE: once `src/lower/special/` is merged, replace the next line by
-    //     not_merged(cx, b, which, args, result)
-    not_merged(cx, b, which, args, result)
-}
-
-/// What [`call`] answers until `src/lower/special/` is merged.
-#[allow(dead_code)]
-fn not_merged<'ctx>(
-    _cx: &'ctx Context,
-    _b: &Builder<'ctx>,
-    which: Special,
-    _args: &[BasicValueEnum<'ctx>],
-    _result: BasicTypeEnum<'ctx>,
-) -> Result<BasicValueEnum<'ctx>> {
-    Err(LowerError::unsupported(format!(
-        "{which:?} is lowered by src/lower/special/, not merged yet"
-    )))
+    Ok(special_call!(cx, b, which, args, result)?)
 }
 
 /// LLVM attributes for a function control mask.
@@ -133,16 +113,5 @@ pub fn function_control(
     cx: &Context,
     control: FunctionControl,
 ) -> Option<Vec<inkwell::attributes::Attribute>> {
-    // WIRE: once `src/lower/special/` is merged, replace the next line by
-    //     no_attributes(cx, control)
-    no_attributes(cx, control)
-}
-
-/// What [`function_control`] answers until `src/lower/special/` is merged.
-#[allow(dead_code)]
-fn no_attributes(
-    _cx: &Context,
-    _control: FunctionControl,
-) -> Option<Vec<inkwell::attributes::Attribute>> {
-    None
+    Some(crate::lower::special::function_control_attributes(cx, control))
 }

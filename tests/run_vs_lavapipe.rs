@@ -1,0 +1,60 @@
+//! `spvkit run` against lavapipe: every shader of `tests/corpus/compute/` runs on both with its
+//! job, and every buffer must agree (integers exactly, floats bit for bit unless the job's
+//! `"compare"` gives a tolerance, see `tests/support/compute.rs`).
+//!
+//! Built only with the `run-oracle` feature: it needs the SPIR-V lowering, which is wired into
+//! `spvkit::run::lower_for_job` when the lowering branch is merged.
+#![cfg(feature = "run-oracle")]
+
+#[path = "support/compute.rs"]
+mod compute;
+#[path = "support/vulkan.rs"]
+mod vulkan;
+
+use spvkit::run::{run_spirv, RunOptions};
+
+#[test]
+fn spvkit_run_agrees_with_lavapipe_on_the_compute_corpus() {
+    let vk = vulkan::Vulkan::new().expect("a Vulkan device (apt-get install mesa-vulkan-drivers)");
+    let mut failures = Vec::new();
+    let shaders = compute::load_all();
+    for s in &shaders {
+        let want = match vk.run(&s.words, &s.job) {
+            Ok(out) => out,
+            Err(e) => {
+                failures.push(format!("{}: lavapipe: {e}", s.name));
+                continue;
+            }
+        };
+        for threads in [1, 4] {
+            let options = RunOptions {
+                threads,
+                ..RunOptions::default()
+            };
+            match run_spirv(&s.words, &s.job, &options) {
+                Ok(got) => {
+                    let diffs = compute::differences(&want, &got, s.tolerance);
+                    if !diffs.is_empty() {
+                        failures.push(format!(
+                            "{} ({threads} threads):\n    {}",
+                            s.name,
+                            diffs.join("\n    ")
+                        ));
+                    }
+                }
+                Err(e) => failures.push(format!("{} ({threads} threads): {e}", s.name)),
+            }
+        }
+    }
+    let failing: std::collections::BTreeSet<&str> = failures
+        .iter()
+        .map(|f| f.split([' ', ':']).next().unwrap_or(""))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} shaders disagree:\n{}",
+        failing.len(),
+        shaders.len(),
+        failures.join("\n")
+    );
+}
