@@ -11,7 +11,7 @@ mod compute;
 #[path = "support/vulkan.rs"]
 mod vulkan;
 
-use spvkit::run::{run_spirv, RunOptions};
+use spvkit::run::{run_spirv, BarrierMode, RunOptions};
 
 #[test]
 fn spvkit_run_agrees_with_lavapipe_on_the_compute_corpus() {
@@ -26,9 +26,15 @@ fn spvkit_run_agrees_with_lavapipe_on_the_compute_corpus() {
                 continue;
             }
         };
-        for threads in [1, 4] {
+        let modes = [
+            (1, BarrierMode::Fibers),
+            (4, BarrierMode::Fibers),
+            (2, BarrierMode::Threads),
+        ];
+        for (threads, barrier_mode) in modes {
             let options = RunOptions {
                 threads,
+                barrier_mode,
                 ..RunOptions::default()
             };
             match run_spirv(&s.words, &s.job, &options) {
@@ -36,13 +42,16 @@ fn spvkit_run_agrees_with_lavapipe_on_the_compute_corpus() {
                     let diffs = compute::differences(&want, &got, s.tolerance);
                     if !diffs.is_empty() {
                         failures.push(format!(
-                            "{} ({threads} threads):\n    {}",
+                            "{} ({threads} threads, {barrier_mode:?}):\n    {}",
                             s.name,
                             diffs.join("\n    ")
                         ));
                     }
                 }
-                Err(e) => failures.push(format!("{} ({threads} threads): {e}", s.name)),
+                Err(e) => failures.push(format!(
+                    "{} ({threads} threads, {barrier_mode:?}): {e}",
+                    s.name
+                )),
             }
         }
     }
