@@ -70,42 +70,6 @@ pub fn core_pattern(op: Opcode) -> Option<Pattern> {
                 trailing_i1: None,
             })
         }
-        Opcode::UDiv => {
-            Some(Pattern {
-                name: "OpUDiv",
-                kind: PatternKind::BinOp,
-                llvm: "udiv",
-                overload: &[None],
-                trailing_i1: None,
-            })
-        }
-        Opcode::SDiv => {
-            Some(Pattern {
-                name: "OpSDiv",
-                kind: PatternKind::BinOp,
-                llvm: "sdiv",
-                overload: &[None],
-                trailing_i1: None,
-            })
-        }
-        Opcode::UMod => {
-            Some(Pattern {
-                name: "OpUMod",
-                kind: PatternKind::BinOp,
-                llvm: "urem",
-                overload: &[None],
-                trailing_i1: None,
-            })
-        }
-        Opcode::SRem => {
-            Some(Pattern {
-                name: "OpSRem",
-                kind: PatternKind::BinOp,
-                llvm: "srem",
-                overload: &[None],
-                trailing_i1: None,
-            })
-        }
         Opcode::FAdd => {
             Some(Pattern {
                 name: "OpFAdd",
@@ -596,46 +560,6 @@ pub const CORE_PATTERNS: &[(Opcode, Pattern)] = &[
             name: "OpIMul",
             kind: PatternKind::BinOp,
             llvm: "mul",
-            overload: &[None],
-            trailing_i1: None,
-        },
-    ),
-    (
-        Opcode::UDiv,
-        Pattern {
-            name: "OpUDiv",
-            kind: PatternKind::BinOp,
-            llvm: "udiv",
-            overload: &[None],
-            trailing_i1: None,
-        },
-    ),
-    (
-        Opcode::SDiv,
-        Pattern {
-            name: "OpSDiv",
-            kind: PatternKind::BinOp,
-            llvm: "sdiv",
-            overload: &[None],
-            trailing_i1: None,
-        },
-    ),
-    (
-        Opcode::UMod,
-        Pattern {
-            name: "OpUMod",
-            kind: PatternKind::BinOp,
-            llvm: "urem",
-            overload: &[None],
-            trailing_i1: None,
-        },
-    ),
-    (
-        Opcode::SRem,
-        Pattern {
-            name: "OpSRem",
-            kind: PatternKind::BinOp,
-            llvm: "srem",
             overload: &[None],
             trailing_i1: None,
         },

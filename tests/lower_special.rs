@@ -1039,6 +1039,69 @@ fn not_and_logical_not() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// UDiv, SDiv, UMod, SRem
+
+/// The division reference: truncating, with the defined results of `special::division`.
+fn ref_div(kind: &str, w: u32, x: u64, y: u64) -> u64 {
+    let (ux, uy) = (x & mask(w), y & mask(w));
+    let (sx_, sy) = (i128::from(sx(x, w)), i128::from(sx(y, w)));
+    let r: i128 = match (kind, uy) {
+        ("u_div" | "s_div", 0) => -1,
+        ("u_mod" | "s_rem", 0) => 0,
+        ("u_div", _) => i128::from(ux / uy),
+        ("u_mod", _) => i128::from(ux % uy),
+        ("s_div", _) => sx_ / sy,
+        ("s_rem", _) => sx_ % sy,
+        _ => unreachable!("{kind}"),
+    };
+    r as u64 & mask(w)
+}
+
+#[test]
+fn integer_division_never_traps_and_matches_spirv() {
+    let ops: [(&str, Special); 4] = [
+        ("u_div", special::u_div),
+        ("s_div", special::s_div),
+        ("u_mod", special::u_mod),
+        ("s_rem", special::s_rem),
+    ];
+    let mut rng = Rng(0xd1f);
+    let mut checked = 0;
+    for (name, op) in ops {
+        for w in WIDTHS {
+            for lanes in [0, 4] {
+                let t = int(w).with_lanes(lanes);
+                let min = 1u64 << (w - 1);
+                // Zero divisors and INT_MIN / -1 are the lanes that would trap.
+                let values = vec![0, 1, 2, 3, 7, mask(w), mask(w) - 2, min, min + 1, min - 1];
+                let edges = splat_inputs(&[t, t], &product(&[values.clone(), values]));
+                let want = |a: &[u64]| ref_div(name, w, a[0], a[1]);
+                checked += check(name, op, &[t, t], t, &edges, lanes == 0, want, exact);
+                let inputs = random_inputs(&mut rng, &[t, t], 1000, |r, i, t| {
+                    if i == 1 && r.below(2) == 0 {
+                        (r.below(21) as i64 - 10) as u64 & t.mask()
+                    } else {
+                        r.next() & t.mask()
+                    }
+                });
+                checked += check(name, op, &[t, t], t, &inputs, false, want, exact);
+            }
+        }
+    }
+    assert!(checked > 50_000);
+    let t = int(32);
+    let d = |op: Special, x: i32, y: i32| {
+        eval(op, &[t, t], t, &[&[x as u32 as u64], &[y as u32 as u64]])[0] as u32 as i32
+    };
+    assert_eq!(d(special::s_div, -7, 2), -3);
+    assert_eq!(d(special::s_rem, -7, 2), -1);
+    assert_eq!(d(special::s_div, i32::MIN, -1), i32::MIN);
+    assert_eq!(d(special::s_rem, i32::MIN, -1), 0);
+    assert_eq!(d(special::u_div, 5, 0), -1);
+    assert_eq!(d(special::u_mod, 5, 0), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // SMod, FMod
 
 fn ref_s_mod(w: u32, x: u64, y: u64) -> u64 {

@@ -1,5 +1,5 @@
 //! The one place that calls the hand-written special cases of `src/lower/special/` (bitfield
-//! insert/extract, shifts, F/S/UConvert, Not/LogicalNot, FMod/SMod, Tan/Tanh, function
+//! insert/extract, shifts, integer division, F/S/UConvert, Not/LogicalNot, FMod/SMod, Tan/Tanh, function
 //! control attributes).
 
 use crate::grammar::{FunctionControl, Opcode};
@@ -38,6 +38,14 @@ pub enum Special {
     FMod,
     /// `OpSMod`.
     SMod,
+    /// `OpUDiv`.
+    UDiv,
+    /// `OpSDiv`.
+    SDiv,
+    /// `OpUMod`.
+    UMod,
+    /// `OpSRem`.
+    SRem,
     /// GLSL.std.450 `Tan`.
     Tan,
     /// GLSL.std.450 `Tanh`.
@@ -60,6 +68,10 @@ pub fn core_special(op: Opcode) -> Option<Special> {
         Opcode::LogicalNot => Special::LogicalNot,
         Opcode::FMod => Special::FMod,
         Opcode::SMod => Special::SMod,
+        Opcode::UDiv => Special::UDiv,
+        Opcode::SDiv => Special::SDiv,
+        Opcode::UMod => Special::UMod,
+        Opcode::SRem => Special::SRem,
         _ => return None,
     })
 }
@@ -91,6 +103,10 @@ macro_rules! special_call {
             Special::LogicalNot => s::logical_not($cx, $b, $args, $result),
             Special::FMod => s::f_mod($cx, $b, $args, $result),
             Special::SMod => s::s_mod($cx, $b, $args, $result),
+            Special::UDiv => s::u_div($cx, $b, $args, $result),
+            Special::SDiv => s::s_div($cx, $b, $args, $result),
+            Special::UMod => s::u_mod($cx, $b, $args, $result),
+            Special::SRem => s::s_rem($cx, $b, $args, $result),
             Special::Tan => s::tan($cx, $b, $args, $result),
             Special::Tanh => s::tanh($cx, $b, $args, $result),
         }
@@ -113,5 +129,7 @@ pub fn function_control(
     cx: &Context,
     control: FunctionControl,
 ) -> Option<Vec<inkwell::attributes::Attribute>> {
-    Some(crate::lower::special::function_control_attributes(cx, control))
+    Some(crate::lower::special::function_control_attributes(
+        cx, control,
+    ))
 }

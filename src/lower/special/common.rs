@@ -198,6 +198,9 @@ pub(crate) enum IBin {
     LShr,
     AShr,
     SRem,
+    URem,
+    SDiv,
+    UDiv,
 }
 
 /// `l op r` for two integer values of one type.
@@ -224,6 +227,9 @@ pub(crate) fn ibin<'ctx>(
                 IBin::LShr => b.build_right_shift(x, y, false, ""),
                 IBin::AShr => b.build_right_shift(x, y, true, ""),
                 IBin::SRem => b.build_int_signed_rem(x, y, ""),
+                IBin::URem => b.build_int_unsigned_rem(x, y, ""),
+                IBin::SDiv => b.build_int_signed_div(x, y, ""),
+                IBin::UDiv => b.build_int_unsigned_div(x, y, ""),
             }
             .map(|v| v.as_basic_value_enum())
         }};

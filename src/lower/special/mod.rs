@@ -12,6 +12,7 @@
 mod bitfield;
 mod common;
 mod convert;
+mod division;
 mod function_control;
 mod modulo;
 mod not;
@@ -20,6 +21,7 @@ mod trig;
 
 pub use bitfield::{bit_field_insert, bit_field_s_extract, bit_field_u_extract};
 pub use convert::{f_convert, s_convert, u_convert};
+pub use division::{s_div, s_rem, u_div, u_mod};
 pub use function_control::{apply_function_control, function_control_attributes};
 pub use modulo::{f_mod, s_mod};
 pub use not::{logical_not, not};
