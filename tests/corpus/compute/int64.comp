@@ -12,7 +12,8 @@ void main() {
     r[o + 0u] = a + b;
     r[o + 1u] = a * b;
     r[o + 2u] = b != 0l ? a / b : 0l;
-    r[o + 3u] = b != 0l ? a % b : 0l;
+    // % only on non-negative operands: GLSL leaves the rest undefined (see arith_int.comp).
+    r[o + 3u] = (a >= 0l && b > 0l) ? a % b : 0l;
     r[o + 4u] = a >> (b & 63l);
     r[o + 5u] = int64_t(int(a));
     r[o + 6u] = min(a, b);
