@@ -63,7 +63,7 @@ pub(crate) fn insert_path<'ctx>(
             if !rest.is_empty() || first >= vv.get_type().get_size() {
                 return Err(LowerError::malformed("a vector index out of range"));
             }
-            Ok(b.build_insert_element(vv, o, lane(cx, first), "")?.into())
+            Ok(crate::lower::llvm::insert_element(b, vv, o, lane(cx, first), "")?.into())
         }
         BasicValueEnum::StructValue(_) | BasicValueEnum::ArrayValue(_) => {
             let inner = extract_path(cx, b, c, &[first])?;
@@ -74,10 +74,12 @@ pub(crate) fn insert_path<'ctx>(
                 BasicValueEnum::ArrayValue(a) => a.into(),
                 _ => unreachable_agg()?,
             };
-            Ok(match b.build_insert_value(agg, new, first, "")? {
-                AggregateValueEnum::StructValue(s) => s.into(),
-                AggregateValueEnum::ArrayValue(a) => a.into(),
-            })
+            Ok(
+                match crate::lower::llvm::insert_value(b, agg, new, first, "")? {
+                    AggregateValueEnum::StructValue(s) => s.into(),
+                    AggregateValueEnum::ArrayValue(a) => a.into(),
+                },
+            )
         }
         _ => Err(LowerError::malformed("an index into a scalar")),
     }
@@ -101,7 +103,7 @@ pub(crate) fn shuffle<'ctx>(
     };
     let n1 = a.get_type().get_size();
     let n2 = c.get_type().get_size();
-    let mut out = undef(result).into_vector_value();
+    let mut out = crate::lower::llvm::undef_vector(result)?;
     for (i, &k) in components.iter().enumerate() {
         if k == u32::MAX {
             continue;
@@ -113,7 +115,7 @@ pub(crate) fn shuffle<'ctx>(
         } else {
             return Err(LowerError::malformed("a shuffle component out of range"));
         };
-        out = b.build_insert_element(out, x, lane(cx, i as u32), "")?;
+        out = crate::lower::llvm::insert_element(b, out, x, lane(cx, i as u32), "")?;
     }
     Ok(out.into())
 }
@@ -215,7 +217,7 @@ pub(crate) fn lower<'a, 'ctx>(
                 return Err(LowerError::malformed("a dynamic insert into a non-vector"));
             };
             let c = l.id(fx, e.component)?;
-            Ok(l.b.build_insert_element(v, c, i, "")?.into())
+            Ok(crate::lower::llvm::insert_element(&l.b, v, c, i, "")?.into())
         }
         I::CopyObject(c) => l.id(fx, c.operand),
         I::CopyLogical(c) => {
@@ -246,7 +248,7 @@ pub(crate) fn construct<'a, 'ctx>(
     }
     match r {
         BasicTypeEnum::VectorType(vt) => {
-            let mut out = undef(r).into_vector_value();
+            let mut out = crate::lower::llvm::undef_vector(r)?;
             let mut k = 0u32;
             for p in parts {
                 match p {
@@ -254,14 +256,21 @@ pub(crate) fn construct<'a, 'ctx>(
                         for j in 0..v.get_type().get_size() {
                             let x = l.b.build_extract_element(*v, lane(cx, j), "")?;
                             if k < vt.get_size() {
-                                out = l.b.build_insert_element(out, x, lane(cx, k), "")?;
+                                out = crate::lower::llvm::insert_element(
+                                    &l.b,
+                                    out,
+                                    x,
+                                    lane(cx, k),
+                                    "",
+                                )?;
                             }
                             k += 1;
                         }
                     }
                     s => {
                         if k < vt.get_size() {
-                            out = l.b.build_insert_element(out, *s, lane(cx, k), "")?;
+                            out =
+                                crate::lower::llvm::insert_element(&l.b, out, *s, lane(cx, k), "")?;
                         }
                         k += 1;
                     }

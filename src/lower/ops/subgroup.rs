@@ -312,8 +312,6 @@ fn ballot<'a, 'ctx>(
         return Err(LowerError::malformed("a ballot of a non-integer type"));
     };
     let x = l.b.build_int_z_extend(p, et, "")?;
-    let z = null(r).into_vector_value();
-    Ok(l.b
-        .build_insert_element(z, x, l.cx.i32_type().const_zero(), "")?
-        .into())
+    let z = crate::lower::llvm::null(r).into_vector_value();
+    Ok(crate::lower::llvm::insert_element(&l.b, z, x, l.cx.i32_type().const_zero(), "")?.into())
 }
