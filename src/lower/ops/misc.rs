@@ -136,6 +136,32 @@ pub(crate) fn lower<'a, 'ctx>(
         }
         // One address space: a generic pointer may point to global or local memory.
         I::GenericPtrMemSemantics(_) => super::super::llvm::splat_int(r, 0x100 | 0x200),
+        I::PtrEqual(o) => {
+            let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
+            icmp(&l.b, IntPredicate::EQ, a, b)
+        }
+        I::PtrNotEqual(o) => {
+            let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
+            icmp(&l.b, IntPredicate::NE, a, b)
+        }
+        I::PtrDiff(o) => {
+            // (a - b) in elements of the pointee type.
+            let pointee = l.pointee_of(fx, o.operand_1)?;
+            let size =
+                l.ty(pointee)?.size.filter(|&s| s > 0).ok_or_else(|| {
+                    LowerError::malformed("OpPtrDiff of pointers to unsized types")
+                })?;
+            let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
+            let i64t = cx.i64_type();
+            let ai = crate::lower::llvm::cast(&l.b, O::PtrToInt, a, i64t)?;
+            let bi = crate::lower::llvm::cast(&l.b, O::PtrToInt, b, i64t)?;
+            let d = crate::lower::llvm::binop(&l.b, O::Sub, ai, bi)?;
+            let n =
+                crate::lower::llvm::binop(&l.b, O::SDiv, d, i64t.const_int(size, false).into())?;
+            super::super::llvm::int_resize(&l.b, n, r, true)
+        }
+        // A branch-prediction hint: the value itself.
+        I::ExpectKHR(o) => l.id(fx, o.value),
         I::LessOrGreater(o) => {
             let a = l.id(fx, o.x)?;
             let b = l.id(fx, o.y)?;

@@ -196,7 +196,11 @@ fn lower_other<'a, 'ctx>(
         | I::LessOrGreater(_)
         | I::SatConvertSToU(_)
         | I::SatConvertUToS(_)
-        | I::GenericPtrMemSemantics(_) => misc::lower(l, fx, op, need()?)?,
+        | I::GenericPtrMemSemantics(_)
+        | I::PtrEqual(_)
+        | I::PtrNotEqual(_)
+        | I::PtrDiff(_)
+        | I::ExpectKHR(_) => misc::lower(l, fx, op, need()?)?,
         _ => {
             return Err(LowerError::unsupported(format!(
                 "Op{opcode:?} is not lowered"

@@ -50,6 +50,8 @@ pub(crate) fn handles(name: &str) -> bool {
             | "u_mad_sat"
             | "shuffle"
             | "shuffle2"
+            | "lgamma_r"
+            | "remquo"
     )
 }
 
@@ -264,6 +266,44 @@ pub(crate) fn lower<'a, 'ctx>(
             let c = super::super::llvm::call_result(l.b.build_call(f, &args, "")?)
                 .ok_or_else(|| LowerError::malformed("printf"))?;
             super::super::llvm::int_resize(&l.b, c, r, true)?
+        }
+        // The C library's reentrant forms, for scalars: `lgammaf_r(x, &sign)`,
+        // `remquof(x, y, &quo)`.
+        "lgamma_r" | "remquo" => {
+            if r.is_vector_type() {
+                return Err(LowerError::unsupported(format!("vector {name}")));
+            }
+            let n = if name == "remquo" { 2 } else { 1 };
+            let mut vals = Vec::new();
+            for i in 0..n {
+                vals.push(id(l, i)?);
+            }
+            let p = ptr(id(l, n)?)?;
+            let w = float_width(r);
+            if vals.iter().any(|v| v.get_type() != r) || w == 16 {
+                return Err(LowerError::unsupported(format!("{name} of this type")));
+            }
+            let ft = r;
+            let fname = match (w, name) {
+                (64, "remquo") => "remquo".to_string(),
+                (64, _) => "lgamma_r".to_string(),
+                (_, "remquo") => "remquof".to_string(),
+                _ => "lgammaf_r".to_string(),
+            };
+            let pt = cx.ptr_type(AddressSpace::default());
+            let mut ps: Vec<inkwell::types::BasicMetadataTypeEnum<'ctx>> =
+                vals.iter().map(|_| ft.into()).collect();
+            ps.push(pt.into());
+            let fty = match ft {
+                BasicTypeEnum::FloatType(f) => f.fn_type(&ps, false),
+                _ => return Err(LowerError::malformed("a float result was expected")),
+            };
+            let f = super::super::llvm::external(&l.llm, &fname, fty)?;
+            let mut args: Vec<BasicMetadataValueEnum<'ctx>> =
+                vals.iter().map(|&v| v.into()).collect();
+            args.push(p.into());
+            super::super::llvm::call_result(l.b.build_call(f, &args, "")?)
+                .ok_or_else(|| LowerError::malformed(name.to_string()))?
         }
         "bitselect" => {
             let (a, bb, c) = (id(l, 0)?, id(l, 1)?, id(l, 2)?);
