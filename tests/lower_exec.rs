@@ -484,3 +484,48 @@ OpFunctionEnd
     let f: extern "C" fn(*const u8) -> u32 = unsafe { std::mem::transmute(addr) };
     assert_eq!(f(std::ptr::null()), 7);
 }
+
+#[test]
+fn async_work_group_copies_are_synchronous_copies() {
+    let src = r#"
+kernel void k(global float* out, global const float* in, local float* tmp) {
+    event_t e = async_work_group_strided_copy(tmp, in, 8, 2, 0);
+    wait_group_events(1, &e);
+    out[get_global_id(0)] = tmp[get_local_id(0)] * 2.0f;
+}
+"#;
+    let w = opencl("async", src);
+    let cx = Context::create();
+    let l = lower_binary(&cx, &w, &LowerOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    l.module.verify().unwrap();
+    let e = l.entries[0].clone();
+    let ee = l
+        .module
+        .create_jit_execution_engine(OptimizationLevel::None)
+        .unwrap();
+    let addr = ee.get_function_address(&e.symbol).unwrap();
+    // SAFETY: the wrapper's ABI.
+    let f: extern "C" fn(*mut InvocationContext) = unsafe { std::mem::transmute(addr) };
+    let mut out = [0f32; 8];
+    let input: Vec<f32> = (0..16).map(|i| i as f32).collect();
+    let mut tmp = [0f32; 8];
+    let mut op = out.as_mut_ptr();
+    let mut ip = input.as_ptr();
+    let mut tp = tmp.as_mut_ptr();
+    let args: [*mut u8; 3] = [
+        &mut op as *mut _ as *mut u8,
+        &mut ip as *mut _ as *mut u8,
+        &mut tp as *mut _ as *mut u8,
+    ];
+    for i in 0..8u64 {
+        let mut c = context();
+        c.global_id = [i, 0, 0];
+        c.local_id = [i, 0, 0];
+        c.workgroup_size = [8, 1, 1];
+        c.args = args.as_ptr();
+        f(&mut c);
+    }
+    for (i, o) in out.iter().enumerate() {
+        assert_eq!(*o, 2.0 * input[2 * i], "out[{i}]");
+    }
+}

@@ -169,6 +169,8 @@ pub const HAND_WRITTEN_CORE: &[&str] = &[
     "OpPtrNotEqual",
     "OpPtrDiff",
     "OpExpectKHR",
+    "OpGroupAsyncCopy",
+    "OpGroupWaitEvents",
 ];
 
 /// Core ops lowered by `src/lower/special/`.
