@@ -529,3 +529,36 @@ kernel void k(global float* out, global const float* in, local float* tmp) {
         assert_eq!(*o, 2.0 * input[2 * i], "out[{i}]");
     }
 }
+
+#[test]
+fn row_major_matrices_load_store_and_elements() {
+    let src = r#"
+#version 450
+layout(local_size_x = 1) in;
+layout(std430, set = 0, binding = 0, row_major) buffer B {
+    mat2x3 m;   // 2 columns of 3 rows, stored as 3 rows of 2 floats
+    vec3 v;     // at 32
+    float e;    // at 44
+    mat2x3 copy; // at 48
+} b;
+void main() {
+    b.v = b.m * vec2(1.0, 2.0);
+    b.e = b.m[1][2];
+    b.copy = b.m * 2.0;
+}
+"#;
+    let w = glsl("rowmajor", src);
+    let mut data = vec![0u8; 48 + 24];
+    // Rows: (1, 2), (3, 4), (5, 6): column 0 = (1, 3, 5), column 1 = (2, 4, 6).
+    for (i, x) in [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0].iter().enumerate() {
+        put_f32(&mut data, 4 * i, *x);
+    }
+    let mut buffers = vec![data];
+    dispatch(&w, &LowerOptions::default(), 1, &mut buffers);
+    let b = &buffers[0];
+    let v: Vec<f32> = (0..3).map(|i| get_f32(b, 32 + 4 * i)).collect();
+    assert_eq!(v, [1.0 + 2.0 * 2.0, 3.0 + 2.0 * 4.0, 5.0 + 2.0 * 6.0]);
+    assert_eq!(get_f32(b, 44), 6.0);
+    let copy: Vec<f32> = (0..6).map(|i| get_f32(b, 48 + 4 * i)).collect();
+    assert_eq!(copy, [2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
+}

@@ -129,6 +129,12 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let info = self.ty(cur)?;
             cur = match self.spv_type(cur)?.clone() {
                 Type::Struct(s) => {
+                    if info.row_major.get(i as usize).copied().unwrap_or(false) {
+                        return Err(LowerError::unsupported(
+                            "a struct value with a RowMajor matrix member (only loads and \
+                             stores through an access chain to the matrix are lowered)",
+                        ));
+                    }
                     out.push(
                         *info
                             .fields
@@ -219,7 +225,14 @@ pub(crate) fn lower<'a, 'ctx>(
             let c = l.id(fx, e.component)?;
             Ok(crate::lower::llvm::insert_element(&l.b, v, c, i, "")?.into())
         }
-        I::CopyObject(c) => l.id(fx, c.operand),
+        I::CopyObject(c) => {
+            if super::memory::is_row_major_ptr(fx, c.operand) {
+                return Err(LowerError::unsupported(
+                    "a copy of a pointer to a RowMajor matrix",
+                ));
+            }
+            l.id(fx, c.operand)
+        }
         I::CopyLogical(c) => {
             let v = l.id(fx, c.operand)?;
             if v.get_type() != r {

@@ -228,3 +228,47 @@ pub(crate) fn lower<'a, 'ctx>(
         _ => Err(LowerError::unsupported("this matrix op")),
     }
 }
+
+/// The type of a matrix `[C x <R x T>]` transposed: `[R x <C x T>]`.
+pub(crate) fn transposed_type(t: BasicTypeEnum<'_>) -> Result<BasicTypeEnum<'_>> {
+    let BasicTypeEnum::ArrayType(at) = t else {
+        return Err(LowerError::malformed("a matrix type was expected"));
+    };
+    let BasicTypeEnum::VectorType(col) = at.get_element_type() else {
+        return Err(LowerError::malformed("a matrix of non-vectors"));
+    };
+    let BasicTypeEnum::FloatType(ft) = col.get_element_type() else {
+        return Err(LowerError::malformed("a matrix of non-floats"));
+    };
+    Ok(ft.vec_type(at.len()).array_type(col.get_size()).into())
+}
+
+/// A matrix value transposed into `to` (which must be its transposed type).
+pub(crate) fn transpose_to<'ctx>(
+    cx: &'ctx Context,
+    b: &Builder<'ctx>,
+    m: BasicValueEnum<'ctx>,
+    to: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    if transposed_type(m.get_type())? != to {
+        return Err(LowerError::malformed(
+            "a transpose to a matrix of another shape",
+        ));
+    }
+    let m = matrix(m)?;
+    let cols = columns(b, m)?;
+    let BasicTypeEnum::ArrayType(rt) = to else {
+        return Err(LowerError::malformed("a matrix type was expected"));
+    };
+    let ct = rt.get_element_type();
+    let mut out = crate::lower::llvm::undef_array(to)?;
+    for i in 0..rt.len() {
+        let mut col = crate::lower::llvm::undef_vector(ct)?;
+        for (j, c) in cols.iter().enumerate() {
+            let x = b.build_extract_element(*c, lane(cx, i), "")?;
+            col = crate::lower::llvm::insert_element(b, col, x, lane(cx, j as u32), "")?;
+        }
+        out = crate::lower::llvm::insert_value(b, out, col, i, "")?.into_array_value();
+    }
+    Ok(out.into())
+}
