@@ -535,20 +535,26 @@ fn row_major_matrices_load_store_and_elements() {
     let src = r#"
 #version 450
 layout(local_size_x = 1) in;
+struct S { mat2x3 m; };
 layout(std430, set = 0, binding = 0, row_major) buffer B {
-    mat2x3 m;   // 2 columns of 3 rows, stored as 3 rows of 2 floats
+    S s;        // m: 2 columns of 3 rows, stored as 3 rows of 2 floats
     vec3 v;     // at 32
     float e;    // at 44
     mat2x3 copy; // at 48
+    vec3 col;   // at 80
+    float e2;   // at 92
 } b;
 void main() {
-    b.v = b.m * vec2(1.0, 2.0);
-    b.e = b.m[1][2];
-    b.copy = b.m * 2.0;
+    b.v = b.s.m * vec2(1.0, 2.0);
+    b.e = b.s.m[1][2];
+    b.copy = b.s.m * 2.0;
+    S whole = b.s;              // a whole-struct load, then member extraction
+    b.col = whole.m[1];
+    b.e2 = whole.m[0][1];
 }
 "#;
     let w = glsl("rowmajor", src);
-    let mut data = vec![0u8; 48 + 24];
+    let mut data = vec![0u8; 96];
     // Rows: (1, 2), (3, 4), (5, 6): column 0 = (1, 3, 5), column 1 = (2, 4, 6).
     for (i, x) in [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0].iter().enumerate() {
         put_f32(&mut data, 4 * i, *x);
@@ -561,4 +567,7 @@ void main() {
     assert_eq!(get_f32(b, 44), 6.0);
     let copy: Vec<f32> = (0..6).map(|i| get_f32(b, 48 + 4 * i)).collect();
     assert_eq!(copy, [2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
+    let col: Vec<f32> = (0..3).map(|i| get_f32(b, 80 + 4 * i)).collect();
+    assert_eq!(col, [2.0, 4.0, 6.0]);
+    assert_eq!(get_f32(b, 92), 3.0);
 }

@@ -520,3 +520,50 @@ pub fn undef_struct(t: BasicTypeEnum<'_>) -> Result<inkwell::values::StructValue
         _ => Err(LowerError::malformed("a struct result type was expected")),
     }
 }
+
+/// The alignment a load or store of `t` may assume without an `Aligned` memory operand: the
+/// alignment of its scalars, not LLVM's ABI alignment of the whole type (a `vec3` in a
+/// std430 or scalar-layout block, or a matrix in a packed struct, is only as aligned as its
+/// components).
+pub fn safe_align(td: &inkwell::targets::TargetData, t: BasicTypeEnum<'_>) -> u32 {
+    match t {
+        BasicTypeEnum::VectorType(v) => td.get_abi_alignment(&v.get_element_type()),
+        BasicTypeEnum::ArrayType(a) => safe_align(td, a.get_element_type()),
+        BasicTypeEnum::StructType(s) => s
+            .get_field_types()
+            .into_iter()
+            .map(|f| safe_align(td, f))
+            .min()
+            .unwrap_or(1),
+        t => td.get_abi_alignment(&t),
+    }
+}
+
+/// A load with [`safe_align`]'s alignment.
+pub fn load<'ctx>(
+    b: &Builder<'ctx>,
+    td: &inkwell::targets::TargetData,
+    t: BasicTypeEnum<'ctx>,
+    p: inkwell::values::PointerValue<'ctx>,
+    name: &str,
+) -> Result<BasicValueEnum<'ctx>> {
+    let v = b.build_load(t, p, name)?;
+    if let Some(i) = v.as_instruction_value() {
+        i.set_alignment(safe_align(td, t))
+            .map_err(|e| LowerError::malformed(format!("alignment: {e}")))?;
+    }
+    Ok(v)
+}
+
+/// A store with [`safe_align`]'s alignment.
+pub fn store<'ctx>(
+    b: &Builder<'ctx>,
+    td: &inkwell::targets::TargetData,
+    p: inkwell::values::PointerValue<'ctx>,
+    v: BasicValueEnum<'ctx>,
+) -> Result<inkwell::values::InstructionValue<'ctx>> {
+    let i = b.build_store(p, v)?;
+    i.set_alignment(safe_align(td, v.get_type()))
+        .map_err(|e| LowerError::malformed(format!("alignment: {e}")))?;
+    Ok(i)
+}

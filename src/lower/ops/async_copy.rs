@@ -86,8 +86,8 @@ pub(crate) fn lower<'a, 'ctx>(
             l.b.build_gep(et, src, &[si], "")?,
         )
     };
-    let v = l.b.build_load(et, sp, "")?;
-    l.b.build_store(dp, v)?;
+    let v = crate::lower::llvm::load(&l.b, &l.td, et, sp, "")?;
+    crate::lower::llvm::store(&l.b, &l.td, dp, v)?;
     let next = l.b.build_int_add(iv, i64t.const_int(1, false), "")?;
     i.add_incoming(&[(&next, body)]);
     l.b.build_unconditional_branch(head)?;

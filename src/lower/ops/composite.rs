@@ -121,50 +121,57 @@ pub(crate) fn shuffle<'ctx>(
 }
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
-    /// LLVM indices for a SPIR-V literal index path into a value of type `ty`.
-    pub(crate) fn llvm_path(&mut self, ty: Handle<Type>, indexes: &[u32]) -> Result<Vec<u32>> {
+    /// LLVM indices for a SPIR-V literal index path into a value of type `ty`, stopping at a
+    /// `RowMajor` matrix member (stored as rows): the
+    /// path to the member and the SPIR-V indices left inside the matrix (`None`: no such
+    /// member on the path).
+    pub(crate) fn llvm_path_rm<'i>(
+        &mut self,
+        ty: Handle<Type>,
+        indexes: &'i [u32],
+    ) -> Result<(Vec<u32>, Option<&'i [u32]>)> {
         let mut out = Vec::new();
         let mut cur = ty;
-        for &i in indexes {
+        for (pos, &i) in indexes.iter().enumerate() {
             let info = self.ty(cur)?;
-            cur = match self.spv_type(cur)?.clone() {
-                Type::Struct(s) => {
-                    if info.row_major.get(i as usize).copied().unwrap_or(false) {
-                        return Err(LowerError::unsupported(
-                            "a struct value with a RowMajor matrix member (only loads and \
-                             stores through an access chain to the matrix are lowered)",
-                        ));
-                    }
-                    out.push(
-                        *info
-                            .fields
+            cur =
+                match self.spv_type(cur)?.clone() {
+                    Type::Struct(s) => {
+                        if info.row_major.get(i as usize).copied().unwrap_or(false) {
+                            out.push(*info.fields.get(i as usize).ok_or_else(|| {
+                                LowerError::malformed("a struct index out of range")
+                            })?);
+                            return Ok((out, Some(&indexes[pos + 1..])));
+                        }
+                        out.push(
+                            *info.fields.get(i as usize).ok_or_else(|| {
+                                LowerError::malformed("a struct index out of range")
+                            })?,
+                        );
+                        s.members
                             .get(i as usize)
-                            .ok_or_else(|| LowerError::malformed("a struct index out of range"))?,
-                    );
-                    s.members
-                        .get(i as usize)
-                        .map(|m| m.ty)
-                        .ok_or_else(|| LowerError::malformed("a struct index out of range"))?
-                }
-                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
-                    out.push(i);
-                    if info.padded_elem {
-                        out.push(0);
+                            .map(|m| m.ty)
+                            .ok_or_else(|| LowerError::malformed("a struct index out of range"))?
                     }
-                    element
-                }
-                Type::Vector { component, .. } => {
-                    out.push(i);
-                    component
-                }
-                Type::Matrix { column, .. } => {
-                    out.push(i);
-                    column
-                }
-                _ => return Err(LowerError::malformed("an index into a scalar")),
-            };
+                    Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
+                        out.push(i);
+                        if info.padded_elem {
+                            out.push(0);
+                        }
+                        element
+                    }
+                    Type::Vector { component, .. } => {
+                        out.push(i);
+                        component
+                    }
+                    Type::Matrix { column, .. } => {
+                        out.push(i);
+                        column
+                    }
+                    _ => return Err(LowerError::malformed("an index into a scalar")),
+                };
         }
-        Ok(out)
+        Ok((out, None))
     }
 }
 
@@ -181,16 +188,52 @@ pub(crate) fn lower<'a, 'ctx>(
     match &op.inst {
         I::CompositeExtract(e) => {
             let t = l.type_of_id(fx, e.composite)?;
-            let path = l.llvm_path(t, &e.indexes)?;
+            let (path, rest) = l.llvm_path_rm(t, &e.indexes)?;
             let c = l.id(fx, e.composite)?;
             let v = extract_path(cx, &l.b, c, &path)?;
-            super::super::llvm::fit(cx, &l.b, v, r)
+            match rest {
+                None => super::super::llvm::fit(cx, &l.b, v, r),
+                // A RowMajor matrix member, stored as rows.
+                Some([]) => super::matrix::transpose_to(cx, &l.b, v, r),
+                Some([col]) => {
+                    // Column `col`: component `col` of every row.
+                    let BasicValueEnum::ArrayValue(rows) = v else {
+                        return Err(LowerError::malformed("a RowMajor member"));
+                    };
+                    let mut out = crate::lower::llvm::undef_vector(r)?;
+                    for i in 0..rows.get_type().len() {
+                        let x = extract_path(cx, &l.b, v, &[i, *col])?;
+                        out = crate::lower::llvm::insert_element(&l.b, out, x, lane(cx, i), "")?;
+                    }
+                    Ok(out.into())
+                }
+                Some([col, row]) => extract_path(cx, &l.b, v, &[*row, *col]),
+                Some(_) => Err(LowerError::malformed("too many indices into a matrix")),
+            }
         }
         I::CompositeInsert(e) => {
             let t = l.type_of_id(fx, e.composite)?;
-            let path = l.llvm_path(t, &e.indexes)?;
+            let (path, rest) = l.llvm_path_rm(t, &e.indexes)?;
             let c = l.id(fx, e.composite)?;
-            let o = l.id(fx, e.object)?;
+            let mut o = l.id(fx, e.object)?;
+            let path = match rest {
+                None => path,
+                Some([]) => {
+                    let rows = super::matrix::transposed_type(o.get_type())?;
+                    o = super::matrix::transpose_to(cx, &l.b, o, rows)?;
+                    path
+                }
+                Some([col, row]) => {
+                    let mut p = path;
+                    p.extend([*row, *col]);
+                    p
+                }
+                Some(_) => {
+                    return Err(LowerError::unsupported(
+                        "an insertion of a column into a RowMajor matrix member",
+                    ))
+                }
+            };
             insert_path(cx, &l.b, c, o, &path)
         }
         I::CompositeConstruct(c) => {
@@ -256,6 +299,7 @@ pub(crate) fn construct<'a, 'ctx>(
     let cx = l.cx;
     if parts.iter().all(|p| super::super::llvm::is_constant(*p))
         && !matches!(r, BasicTypeEnum::VectorType(_))
+        && !l.ty(rt)?.row_major.iter().any(|&x| x)
     {
         return l.composite_of(rt, parts);
     }
@@ -294,8 +338,15 @@ pub(crate) fn construct<'a, 'ctx>(
         BasicTypeEnum::ArrayType(_) | BasicTypeEnum::StructType(_) => {
             let mut out = undef(r);
             for (i, p) in parts.iter().enumerate() {
-                let path = l.llvm_path(rt, &[i as u32])?;
-                out = insert_path(cx, &l.b, out, *p, &path)?;
+                let index = [i as u32];
+                let (path, rest) = l.llvm_path_rm(rt, &index)?;
+                let mut p = *p;
+                if rest.is_some() {
+                    // A RowMajor matrix member is stored as rows.
+                    let rows = super::matrix::transposed_type(p.get_type())?;
+                    p = super::matrix::transpose_to(cx, &l.b, p, rows)?;
+                }
+                out = insert_path(cx, &l.b, out, p, &path)?;
             }
             Ok(out)
         }

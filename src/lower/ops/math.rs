@@ -22,6 +22,7 @@ struct M<'m, 'ctx> {
     cx: &'ctx Context,
     m: &'m Module<'ctx>,
     b: &'m Builder<'ctx>,
+    td: &'m inkwell::targets::TargetData,
 }
 
 impl<'m, 'ctx> M<'m, 'ctx> {
@@ -268,6 +269,7 @@ pub(crate) fn glsl<'a, 'ctx>(
         cx: l.cx,
         m: &l.llm,
         b: &l.b,
+        td: &l.td,
     };
     let a = |i| arg(args, i);
     match name {
@@ -361,7 +363,7 @@ pub(crate) fn glsl<'a, 'ctx>(
                 return Err(LowerError::malformed("Modf without a pointer"));
             };
             let i = m.intr("llvm.trunc", &[x])?;
-            m.b.build_store(p, i)?;
+            crate::lower::llvm::store(m.b, m.td, p, i)?;
             m.bin(O::FSub, x, i)
         }
         "FrexpStruct" => {
@@ -388,7 +390,7 @@ pub(crate) fn glsl<'a, 'ctx>(
             )?;
             let s = s.into_struct_value();
             let e = m.b.build_extract_value(s, 1, "")?;
-            m.b.build_store(p, e)?;
+            crate::lower::llvm::store(m.b, m.td, p, e)?;
             Ok(m.b.build_extract_value(s, 0, "")?)
         }
         "Determinant" => {
@@ -544,6 +546,7 @@ pub(crate) fn opencl<'a, 'ctx>(
         cx: l.cx,
         m: &l.llm,
         b: &l.b,
+        td: &l.td,
     };
     let a = |i| arg(args, i);
     match name {
@@ -675,7 +678,7 @@ pub(crate) fn vload_store<'a, 'ctx>(
         }
         Some(d) => {
             let v = l.id(fx, crate::grammar::Id(d))?;
-            let i = l.b.build_store(at, v)?;
+            let i = crate::lower::llvm::store(&l.b, &l.td, at, v)?;
             let _ = i.set_alignment(l.td.get_abi_alignment(&vt.get_element_type()));
             Ok(super::super::llvm::undef(l.cx.i8_type().into()))
         }

@@ -180,9 +180,14 @@ pub(crate) fn lower<'a, 'ctx>(
             };
             let t = l.basic(pointee)?;
             let slot = fx.prologue.build_alloca(t, op.name().unwrap_or(""))?;
+            // Packed structs have ABI alignment 1; give every variable 16.
+            if let Some(i) = slot.as_instruction() {
+                let align = l.td.get_abi_alignment(&t).max(16);
+                let _ = i.set_alignment(align);
+            }
             if let Some(init) = v.initializer {
                 let iv = l.id(fx, init)?;
-                l.b.build_store(slot, iv)?;
+                crate::lower::llvm::store(&l.b, &l.td, slot, iv)?;
             }
             slot.into()
         }
@@ -194,7 +199,7 @@ pub(crate) fn lower<'a, 'ctx>(
             } else {
                 need()?
             };
-            let v = l.b.build_load(t, p, op.name().unwrap_or(""))?;
+            let v = crate::lower::llvm::load(&l.b, &l.td, t, p, op.name().unwrap_or(""))?;
             if let Some(i) = v.as_instruction_value() {
                 apply_access(l.cx, i, ld.memory_access.as_ref())?;
             }
@@ -211,7 +216,7 @@ pub(crate) fn lower<'a, 'ctx>(
                 let rows = super::matrix::transposed_type(v.get_type())?;
                 v = super::matrix::transpose_to(l.cx, &l.b, v, rows)?;
             }
-            let i = l.b.build_store(p, v)?;
+            let i = crate::lower::llvm::store(&l.b, &l.td, p, v)?;
             apply_access(l.cx, i, st.memory_access.as_ref())?;
             return Ok(None);
         }

@@ -110,7 +110,7 @@ pub(crate) fn lower<'a, 'ctx>(
             let p = ptr(id(l, 1)?)?;
             let t = x.get_type();
             let fl = call_intrinsic(cx, &l.llm, &l.b, "llvm.floor", &[t], &[x], None, t)?;
-            l.b.build_store(p, fl)?;
+            crate::lower::llvm::store(&l.b, &l.td, p, fl)?;
             let d = crate::lower::llvm::binop(&l.b, O::FSub, x, fl)?;
             let below_one = match float_width(t) {
                 16 => 0.999_511_718_75,
@@ -133,7 +133,7 @@ pub(crate) fn lower<'a, 'ctx>(
             let p = ptr(id(l, 1)?)?;
             let t = x.get_type();
             let tr = call_intrinsic(cx, &l.llm, &l.b, "llvm.trunc", &[t], &[x], None, t)?;
-            l.b.build_store(p, tr)?;
+            crate::lower::llvm::store(&l.b, &l.td, p, tr)?;
             let d = crate::lower::llvm::binop(&l.b, O::FSub, x, tr)?;
             // modf(±inf) is ±0 with the sign of x.
             call_intrinsic(cx, &l.llm, &l.b, "llvm.copysign", &[t], &[d, x], None, t)?
@@ -143,7 +143,7 @@ pub(crate) fn lower<'a, 'ctx>(
             let p = ptr(id(l, 1)?)?;
             let t = x.get_type();
             let c = call_intrinsic(cx, &l.llm, &l.b, "llvm.cos", &[t], &[x], None, t)?;
-            l.b.build_store(p, c)?;
+            crate::lower::llvm::store(&l.b, &l.td, p, c)?;
             call_intrinsic(cx, &l.llm, &l.b, "llvm.sin", &[t], &[x], None, t)?
         }
         "frexp" => {
@@ -160,7 +160,7 @@ pub(crate) fn lower<'a, 'ctx>(
                 .ok_or_else(|| LowerError::malformed("llvm.frexp"))?
                 .into_struct_value();
             let ex = l.b.build_extract_value(s, 1, "")?;
-            l.b.build_store(p, ex)?;
+            crate::lower::llvm::store(&l.b, &l.td, p, ex)?;
             l.b.build_extract_value(s, 0, "")?
         }
         "ilogb" => {
@@ -236,7 +236,7 @@ pub(crate) fn lower<'a, 'ctx>(
                 cx.f16_type().into()
             };
             let h = crate::lower::llvm::cast(&l.b, O::FPTrunc, data, ht)?;
-            let st = l.b.build_store(at, h)?;
+            let st = crate::lower::llvm::store(&l.b, &l.td, at, h)?;
             let _ = st.set_alignment(2);
             undef(r)
         }
