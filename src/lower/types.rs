@@ -92,8 +92,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             },
             Type::Vector { component, count } => {
                 let c = self.basic(*component)?;
-                if *count < 2 {
-                    return Err(LowerError::malformed("a vector of fewer than 2 components"));
+                if !(2..=16).contains(count) {
+                    return Err(LowerError::malformed(format!(
+                        "a vector of {count} components"
+                    )));
                 }
                 let v = match c {
                     BasicTypeEnum::IntType(t) => t.vec_type(*count),
@@ -104,6 +106,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 self.info(v.into())
             }
             Type::Matrix { column, count } => {
+                if !(2..=16).contains(count) {
+                    return Err(LowerError::malformed(format!(
+                        "a matrix of {count} columns"
+                    )));
+                }
                 let c = self.basic(*column)?;
                 self.info(c.array_type(*count).into())
             }

@@ -293,7 +293,6 @@ pub fn libm<'ctx>(
         return Err(LowerError::malformed(format!("{name} of a non-float")));
     }
     let width = cx_width(st);
-    let _ = cx_width;
     let (fname, ct) = match width {
         64 => (name.to_string(), cx.f64_type()),
         _ => (format!("{name}f"), cx.f32_type()),
