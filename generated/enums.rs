@@ -26,12 +26,20 @@ impl ImageOperands {
     pub const MinLod: Self = Self(128u32);
     ///`MakeTexelAvailable` (0x100).
     pub const MakeTexelAvailable: Self = Self(256u32);
+    ///Alias of `MakeTexelAvailable`.
+    pub const MakeTexelAvailableKHR: Self = Self(256u32);
     ///`MakeTexelVisible` (0x200).
     pub const MakeTexelVisible: Self = Self(512u32);
+    ///Alias of `MakeTexelVisible`.
+    pub const MakeTexelVisibleKHR: Self = Self(512u32);
     ///`NonPrivateTexel` (0x400).
     pub const NonPrivateTexel: Self = Self(1024u32);
+    ///Alias of `NonPrivateTexel`.
+    pub const NonPrivateTexelKHR: Self = Self(1024u32);
     ///`VolatileTexel` (0x800).
     pub const VolatileTexel: Self = Self(2048u32);
+    ///Alias of `VolatileTexel`.
+    pub const VolatileTexelKHR: Self = Self(2048u32);
     ///`SignExtend` (0x1000).
     pub const SignExtend: Self = Self(4096u32);
     ///`ZeroExtend` (0x2000).
@@ -727,6 +735,8 @@ pub struct MemorySemantics(pub u32);
 impl MemorySemantics {
     ///`Relaxed` (0x0).
     pub const Relaxed: Self = Self(0u32);
+    ///Alias of `Relaxed`.
+    pub const None: Self = Self(0u32);
     ///`Acquire` (0x2).
     pub const Acquire: Self = Self(2u32);
     ///`Release` (0x4).
@@ -749,10 +759,16 @@ impl MemorySemantics {
     pub const ImageMemory: Self = Self(2048u32);
     ///`OutputMemory` (0x1000).
     pub const OutputMemory: Self = Self(4096u32);
+    ///Alias of `OutputMemory`.
+    pub const OutputMemoryKHR: Self = Self(4096u32);
     ///`MakeAvailable` (0x2000).
     pub const MakeAvailable: Self = Self(8192u32);
+    ///Alias of `MakeAvailable`.
+    pub const MakeAvailableKHR: Self = Self(8192u32);
     ///`MakeVisible` (0x4000).
     pub const MakeVisible: Self = Self(16384u32);
+    ///Alias of `MakeVisible`.
+    pub const MakeVisibleKHR: Self = Self(16384u32);
     ///`Volatile` (0x8000).
     pub const Volatile: Self = Self(32768u32);
     /// Named bits in ascending order, for printing.
@@ -864,10 +880,16 @@ impl MemoryAccess {
     pub const Nontemporal: Self = Self(4u32);
     ///`MakePointerAvailable` (0x8).
     pub const MakePointerAvailable: Self = Self(8u32);
+    ///Alias of `MakePointerAvailable`.
+    pub const MakePointerAvailableKHR: Self = Self(8u32);
     ///`MakePointerVisible` (0x10).
     pub const MakePointerVisible: Self = Self(16u32);
+    ///Alias of `MakePointerVisible`.
+    pub const MakePointerVisibleKHR: Self = Self(16u32);
     ///`NonPrivatePointer` (0x20).
     pub const NonPrivatePointer: Self = Self(32u32);
+    ///Alias of `NonPrivatePointer`.
+    pub const NonPrivatePointerKHR: Self = Self(32u32);
     ///`AliasScopeINTELMask` (0x10000).
     pub const AliasScopeINTELMask: Self = Self(65536u32);
     ///`NoAliasINTELMask` (0x20000).

@@ -6,6 +6,7 @@
 //! - [`text`]: the assembly text form, byte-for-byte compatible with SPIRV-Tools;
 //! - [`ir`]: a semantic model of a module (uniqued types and constants, symbols, isolated
 //!   functions with block arguments and structured control flow), to and from binaries;
+//! - [`opt`]: rewrites through the IR (`spvkit opt`, `--update-vce`);
 //! - [`requirements`]: the version, capabilities and extensions a module needs;
 //! - [`target_env`]: the target environments of spirv-val;
 //! - `lower` (feature `llvm`): SPIR-V to LLVM 19 IR;
@@ -20,6 +21,7 @@ pub mod grammar;
 pub mod ir;
 #[cfg(feature = "llvm")]
 pub mod lower;
+pub mod opt;
 pub mod requirements;
 #[cfg(feature = "llvm")]
 pub mod run;

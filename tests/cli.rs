@@ -162,3 +162,90 @@ fn ir_prints_a_binary_as_ir() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("<stdin>: word "), "{err}");
 }
+
+#[test]
+fn opt_round_trips_through_the_ir_and_update_vce_trims_the_header() {
+    // hello.spvasm declares only what it needs; add an unused capability and a newer version.
+    let text = example().replacen(
+        "OpCapability Shader",
+        "OpCapability Shader\nOpCapability Int64",
+        1,
+    );
+    let bin = spvkit(
+        &["as", "--target-env", "spv1.3", "-", "-o", "-"],
+        text.as_bytes(),
+    );
+    assert!(
+        bin.status.success(),
+        "{}",
+        String::from_utf8_lossy(&bin.stderr)
+    );
+    let dir = scratch();
+    let input = dir.join("opt-in.spv");
+    std::fs::write(&input, &bin.stdout).unwrap();
+
+    let plain = dir.join("opt-plain.spv");
+    let out = spvkit(
+        &[
+            "opt",
+            input.to_str().unwrap(),
+            "-o",
+            plain.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dis = |p: &std::path::Path| {
+        let o = Command::new("spirv-dis").arg(p).output().unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let val = |p: &std::path::Path| {
+        let o = Command::new("spirv-val").arg(p).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    val(&plain);
+    let plain_text = dis(&plain);
+    assert!(plain_text.contains("OpCapability Int64"), "{plain_text}");
+    assert!(plain_text.contains("; Version: 1.3"), "{plain_text}");
+
+    let trimmed = dir.join("opt-vce.spv");
+    let out = spvkit(
+        &[
+            "opt",
+            "--update-vce",
+            input.to_str().unwrap(),
+            "-o",
+            trimmed.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    val(&trimmed);
+    let trimmed_text = dis(&trimmed);
+    assert!(
+        !trimmed_text.contains("OpCapability Int64"),
+        "{trimmed_text}"
+    );
+    assert!(
+        trimmed_text.contains("OpCapability Shader"),
+        "{trimmed_text}"
+    );
+    assert!(trimmed_text.contains("; Version: 1.0"), "{trimmed_text}");
+
+    // Bad input: exit 1 with the word offset.
+    let bad = spvkit(
+        &["opt", "-", "-o", "-"],
+        &bin.stdout[..bin.stdout.len() - 8],
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("<stdin>: word "));
+}

@@ -61,6 +61,18 @@ enum Command {
         #[arg(short = 'o')]
         output: Option<String>,
     },
+    /// Rewrite a SPIR-V binary through the IR (a round trip by default).
+    Opt {
+        /// The binary, or `-` for standard input.
+        input: String,
+        /// Where to write the binary (`-` for standard output).
+        #[arg(short = 'o')]
+        output: String,
+        /// Set the header version, capabilities and extensions to the minimal set the module
+        /// needs.
+        #[arg(long)]
+        update_vce: bool,
+    },
     /// Validate a SPIR-V binary: exit 0 when valid, 1 with one line per error.
     Val {
         /// The binary, or `-` for standard input.
@@ -179,6 +191,20 @@ fn run(cli: Cli) -> Result<(), String> {
                 w.write_all(text.as_bytes())
                     .map_err(|e| format!("error: {e}"))
             })
+        }
+        Command::Opt {
+            input,
+            output,
+            update_vce,
+        } => {
+            let Input { name, bytes } = read_input(&input)?;
+            let words = crate::binary::words_from_bytes(&bytes)
+                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            let options = crate::opt::OptOptions { update_vce };
+            let out = crate::opt::optimize(&words, &options)
+                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+            write_output(&output, &bytes)
         }
         Command::Val { input, target_env } => {
             let Input { name, bytes } = read_input(&input)?;

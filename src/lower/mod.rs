@@ -22,6 +22,7 @@ pub mod interface;
 mod llvm;
 mod ops;
 mod output;
+pub mod special;
 mod types;
 
 pub use error::{LowerError, LowerErrorKind};

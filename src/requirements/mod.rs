@@ -6,12 +6,15 @@
 //! Where the grammar offers a choice (a version *or* an extension; any one of several
 //! capabilities), the choice the module already made is kept: an extension it declares is
 //! preferred to raising the version past the one it declares, and a capability it declares
-//! (or one implied by those) is preferred to another.
+//! (or one implied by those) is preferred to another. A declared extension that an item lists
+//! is kept even where the version alone would do, since environments may ask for it.
 
 mod special;
 
 use crate::binary::{DecodeError, Decoder, Header};
-use crate::grammar::{Availability, Capability, Extension, Instruction, Opcode, Requires, Version};
+use crate::grammar::{
+    Availability, BuiltIn, Capability, Extension, Instruction, Opcode, Requires, Version,
+};
 use std::collections::BTreeSet;
 
 /// What a module declares: its header version, `OpCapability`s and `OpExtension`s.
@@ -91,13 +94,34 @@ impl<'d> Collector<'d> {
             .iter()
             .find(|e| self.declared.extensions.contains(e));
         match (a.version, declared_ext) {
-            (Some(v), _) if self.declared.version.is_none_or(|d| v <= d) => {
-                self.min_version = self.min_version.max(v)
+            (Some(v), declared_ext) if self.declared.version.is_none_or(|d| v <= d) => {
+                self.min_version = self.min_version.max(v);
+                // Environments may still ask for the extension (Vulkan accepts `Groups` only
+                // with SPV_AMD_shader_ballot), so one the module declares is kept.
+                if let Some(e) = declared_ext {
+                    self.extensions.insert(*e);
+                }
             }
             (_, Some(e)) => {
                 self.extensions.insert(*e);
             }
-            (Some(v), None) => self.min_version = self.min_version.max(v),
+            (Some(v), None) => {
+                // A newer core op may also come from an extension the module declares through
+                // its capability (OpDemoteToHelperInvocation: 1.6, or
+                // SPV_EXT_demote_to_helper_invocation via DemoteToHelperInvocation).
+                let via_capability = a.capabilities.iter().find_map(|c| {
+                    c.availability()
+                        .extensions
+                        .iter()
+                        .find(|e| self.declared.extensions.contains(e))
+                });
+                match via_capability {
+                    Some(e) => {
+                        self.extensions.insert(*e);
+                    }
+                    None => self.min_version = self.min_version.max(v),
+                }
+            }
             (None, None) => {
                 if let Some(e) = a.extensions.first() {
                     self.extensions.insert(*e);
@@ -129,11 +153,35 @@ impl<'d> Collector<'d> {
             }
         }
         let all = self.capabilities.clone();
-        let minimal = all
+        let mut minimal: BTreeSet<Capability> = all
             .iter()
             .copied()
             .filter(|&c| !all.iter().any(|&o| o != c && implied_by(o).contains(&c)))
             .collect();
+        // Environments check these literally (spirv-val allows LiteralSampler, Sampled1D... in
+        // OpenCL only when ImageBasic itself is declared), so they stay even when implied.
+        let implied = closure(&minimal);
+        // And OpenCL environments accept these image capabilities only next to ImageBasic.
+        let image_extras = [
+            Capability::LiteralSampler,
+            Capability::Sampled1D,
+            Capability::Image1D,
+            Capability::SampledBuffer,
+            Capability::ImageBuffer,
+        ];
+        if implied.contains(&Capability::Kernel) && image_extras.iter().any(|c| minimal.contains(c))
+        {
+            minimal.insert(Capability::ImageBasic);
+        }
+        for base in [
+            Capability::Shader,
+            Capability::Kernel,
+            Capability::ImageBasic,
+        ] {
+            if implied.contains(&base) {
+                minimal.insert(base);
+            }
+        }
         Requirements {
             min_version: self.min_version,
             max_version: self.max_version,
@@ -183,19 +231,75 @@ pub fn module_requirements(words: &[u32]) -> Result<Requirements, DecodeError> {
             continue;
         }
         match inst {
-            // A member's BuiltIn needs its capability only where used (see `special`).
+            // gl_PerVertex's built-in members need their capability only where used (see
+            // `special`).
             Instruction::MemberDecorate(d)
-                if matches!(d.decoration, crate::grammar::Decoration::BuiltIn(_)) =>
+                if matches!(
+                    d.decoration,
+                    crate::grammar::Decoration::BuiltIn(
+                        BuiltIn::ClipDistance
+                            | BuiltIn::CullDistance
+                            | BuiltIn::PointSize
+                            | BuiltIn::Position
+                    )
+                ) =>
             {
                 c.need(Opcode::MemberDecorate.availability());
                 c.need(d.decoration.availability());
             }
-            _ => inst.visit_requirements(&mut |a| c.need(a)),
+            Instruction::Decorate(crate::grammar::OpDecorate {
+                decoration: crate::grammar::Decoration::BuiltIn(b),
+                ..
+            })
+            | Instruction::MemberDecorate(crate::grammar::OpMemberDecorate {
+                decoration: crate::grammar::Decoration::BuiltIn(b),
+                ..
+            }) if facts.layer_outside_geometry(*b).is_some() => {
+                if let Some(op) = inst.opcode() {
+                    c.need(op.availability());
+                }
+                if let Some(a) = facts.layer_outside_geometry(*b) {
+                    c.need(a);
+                }
+            }
+            // spirv-val asks no capability for the GroupOperation of the `Groups` ops
+            // (SPV_AMD_shader_ballot allows Reduce and the scans, which list Kernel, there).
+            _ if inst
+                .opcode()
+                .is_some_and(|op| op.availability().capabilities == [Capability::Groups]) =>
+            {
+                if let Some(op) = inst.opcode() {
+                    c.need(op.availability());
+                }
+            }
+            _ => {
+                // As spirv-val: an instruction enabled by a capability needs no extension of
+                // its own; the capability's own availability brings the extension where the
+                // version does not (OpIsHelperInvocationEXT in 1.6 needs no
+                // SPV_EXT_demote_to_helper_invocation).
+                let op = inst.opcode().map(|o| o.availability());
+                inst.visit_requirements(&mut |a| match op {
+                    Some(op) if std::ptr::eq(a, op) && !a.capabilities.is_empty() => {
+                        c.need(&Availability {
+                            extensions: &[],
+                            ..*a
+                        })
+                    }
+                    _ => c.need(a),
+                })
+            }
         }
         if let Some(Ok(ext)) = decoder.decode_ext(*raw) {
             ext.visit_requirements(&mut |a| c.need(a));
         }
         facts.visit(inst, &mut |a| c.need(a));
+    }
+    // A module without entry points is a library: it needs Linkage.
+    if !insts
+        .iter()
+        .any(|i| matches!(i, Instruction::EntryPoint(_)))
+    {
+        c.need(&special::LINKAGE);
     }
     Ok(c.settle())
 }

@@ -10,6 +10,14 @@
 //! - an entry point whose interface lists variables other than Input/Output needs SPIR-V 1.4
 //!   (before 1.4 the interface lists only those).
 //!
+//! - 8- and 16-component vectors need `Vector16`;
+//! - a 16-bit float type needs `Float16`, or only `Float16Buffer` in kernels that declare it;
+//! - a descriptor variable of a runtime array type needs `RuntimeDescriptorArray`;
+//! - reading or writing a storage image needs `Image1D`/`ImageBuffer` for those dims and, in
+//!   shaders, `StorageImageRead/WriteWithoutFormat` when its format is `Unknown`;
+//! - `Device` scope in a memory-access operand under the Vulkan memory model needs
+//!   `VulkanMemoryModelDeviceScope`.
+//!
 //! And one the grammar over-states: a `BuiltIn` on a struct member (`gl_PerVertex`'s
 //! `ClipDistance`) needs its capability only when the member is used, so member decorations do
 //! not contribute it (as spirv-val, which checks built-ins where they are used).
@@ -33,7 +41,24 @@ const fn needs(cap: &'static [Capability]) -> Availability {
 static INT8: Availability = needs(&[Capability::Int8]);
 static INT16: Availability = needs(&[Capability::Int16]);
 static INT64: Availability = needs(&[Capability::Int64]);
-static FLOAT16: Availability = needs(&[Capability::Float16]);
+static FLOAT16: Availability = needs(&[Capability::Float16, Capability::Float16Buffer]);
+/// What a module without entry points (a library) needs.
+pub(super) static LINKAGE: Availability = needs(&[Capability::Linkage]);
+static IMAGE_CUBE_ARRAY: Availability = needs(&[Capability::ImageCubeArray]);
+static LAYER_OUTSIDE_GEOMETRY: Availability = needs(&[
+    Capability::ShaderViewportIndexLayerEXT,
+    Capability::ShaderLayer,
+]);
+static VIEWPORT_INDEX_OUTSIDE_GEOMETRY: Availability = needs(&[
+    Capability::ShaderViewportIndexLayerEXT,
+    Capability::ShaderViewportIndex,
+]);
+static VECTOR16: Availability = needs(&[Capability::Vector16]);
+static RUNTIME_DESCRIPTOR_ARRAY: Availability = needs(&[Capability::RuntimeDescriptorArray]);
+static IMAGE_1D: Availability = needs(&[Capability::Image1D]);
+static IMAGE_BUFFER: Availability = needs(&[Capability::ImageBuffer]);
+static READ_WITHOUT_FORMAT: Availability = needs(&[Capability::StorageImageReadWithoutFormat]);
+static WRITE_WITHOUT_FORMAT: Availability = needs(&[Capability::StorageImageWriteWithoutFormat]);
 static FLOAT64: Availability = needs(&[Capability::Float64]);
 static INT64_ATOMICS: Availability = needs(&[Capability::Int64Atomics]);
 static STORAGE_IMAGE_MS: Availability = needs(&[Capability::StorageImageMultisample]);
@@ -52,6 +77,12 @@ pub struct Facts {
     int_width: HashMap<u32, u32>,
     value_type: HashMap<u32, u32>,
     constant: HashMap<u32, u32>,
+    kernel: bool,
+    geometry: bool,
+    pre_rasterization: bool,
+    pointee: HashMap<u32, u32>,
+    runtime_arrays: std::collections::HashSet<u32>,
+    images: HashMap<u32, (crate::grammar::Dim, u32, u32, crate::grammar::ImageFormat)>,
 }
 
 impl Facts {
@@ -60,6 +91,27 @@ impl Facts {
         let mut f = Facts::default();
         for i in insts {
             match i {
+                Instruction::Capability(c) if c.capability == Capability::Kernel => f.kernel = true,
+                Instruction::EntryPoint(e) => {
+                    use crate::grammar::ExecutionModel as M;
+                    match e.execution_model {
+                        M::Geometry => f.geometry = true,
+                        M::Vertex | M::TessellationControl | M::TessellationEvaluation => {
+                            f.pre_rasterization = true
+                        }
+                        _ => {}
+                    }
+                }
+                Instruction::TypePointer(p) => {
+                    f.pointee.insert(p.result_id.0, p.type_.0);
+                }
+                Instruction::TypeRuntimeArray(a) => {
+                    f.runtime_arrays.insert(a.result_id.0);
+                }
+                Instruction::TypeImage(t) => {
+                    f.images
+                        .insert(t.result_id.0, (t.dim, t.arrayed, t.sampled, t.image_format));
+                }
                 Instruction::MemoryModel(m) => {
                     f.vulkan_memory_model = m.memory_model == crate::grammar::MemoryModel::Vulkan;
                 }
@@ -97,7 +149,26 @@ impl Facts {
                 64 => f(&FLOAT64),
                 _ => {}
             },
-            Instruction::TypeImage(t) if t.ms == 1 && t.sampled == 2 => f(&STORAGE_IMAGE_MS),
+            Instruction::TypeImage(t)
+                if t.ms == 1 && t.sampled == 2 && t.dim != crate::grammar::Dim::SubpassData =>
+            {
+                f(&STORAGE_IMAGE_MS)
+            }
+            Instruction::TypeVector(v) if matches!(v.component_count, 8 | 16) => f(&VECTOR16),
+            Instruction::Variable(v) => {
+                let pointee = self.pointee.get(&v.result_type.0);
+                if pointee.is_some_and(|t| self.runtime_arrays.contains(t)) {
+                    f(&RUNTIME_DESCRIPTOR_ARRAY)
+                }
+            }
+            Instruction::ImageRead(r) => {
+                self.visit_storage_image(r.image.0, &READ_WITHOUT_FORMAT, f)
+            }
+            Instruction::ImageWrite(w) => {
+                self.visit_storage_image(w.image.0, &WRITE_WITHOUT_FORMAT, f)
+            }
+            Instruction::Load(l) => self.visit_access_scopes(l.memory_access.as_ref(), f),
+            Instruction::Store(s) => self.visit_access_scopes(s.memory_access.as_ref(), f),
             Instruction::EntryPoint(e) => {
                 use crate::grammar::StorageClass::{Input, Output};
                 let other = e.interfaces.iter().any(|v| {
@@ -124,6 +195,70 @@ impl Facts {
             }
         }
         self.visit_scopes(inst, desc, f);
+    }
+
+    /// What a `Layer` or `ViewportIndex` built-in needs when the module writes it outside a
+    /// geometry shader, where the grammar's first choice, `Geometry`, does not enable it
+    /// (Vulkan asks for `ShaderViewportIndexLayerEXT`, or the 1.5 capabilities).
+    pub fn layer_outside_geometry(
+        &self,
+        built_in: crate::grammar::BuiltIn,
+    ) -> Option<&'static Availability> {
+        use crate::grammar::BuiltIn;
+        if self.geometry || !self.pre_rasterization {
+            return None;
+        }
+        match built_in {
+            BuiltIn::Layer => Some(&LAYER_OUTSIDE_GEOMETRY),
+            BuiltIn::ViewportIndex => Some(&VIEWPORT_INDEX_OUTSIDE_GEOMETRY),
+            _ => None,
+        }
+    }
+
+    /// Dims and formats of a storage image that is read or written.
+    fn visit_storage_image(
+        &self,
+        image: u32,
+        without_format: &'static Availability,
+        f: &mut dyn FnMut(&'static Availability),
+    ) {
+        use crate::grammar::{Dim, ImageFormat};
+        let Some(&(dim, arrayed, sampled, format)) =
+            self.value_type.get(&image).and_then(|t| self.images.get(t))
+        else {
+            return;
+        };
+        if sampled != 2 || dim == Dim::SubpassData {
+            return;
+        }
+        match dim {
+            Dim::Dim1D => f(&IMAGE_1D),
+            Dim::Buffer => f(&IMAGE_BUFFER),
+            Dim::Cube if arrayed == 1 => f(&IMAGE_CUBE_ARRAY),
+            _ => {}
+        }
+        if format == ImageFormat::Unknown && !self.kernel {
+            f(without_format)
+        }
+    }
+
+    /// `MakePointerAvailable`/`MakePointerVisible` scopes of a memory-access operand.
+    fn visit_access_scopes(
+        &self,
+        access: Option<&crate::grammar::MemoryAccessArgs>,
+        f: &mut dyn FnMut(&'static Availability),
+    ) {
+        let Some(a) = access else { return };
+        let device = Scope::Device as u32;
+        let scopes = [a.make_pointer_available, a.make_pointer_visible];
+        if self.vulkan_memory_model
+            && scopes
+                .iter()
+                .flatten()
+                .any(|id| self.constant.get(&id.0) == Some(&device))
+        {
+            f(&DEVICE_SCOPE)
+        }
     }
 
     /// The type of the value an `OpAtomicStore` stores.
@@ -177,6 +312,13 @@ impl Facts {
                     let mut m = value;
                     while m != 0 {
                         let bit = m & m.wrapping_neg();
+                        // spirv-val asks no capability for AtomicCounterMemory (glslang sets
+                        // it in every barrier of HLSL's *MemoryBarrier* intrinsics).
+                        let counter = MemorySemantics::AtomicCounterMemory.0;
+                        if bit == counter {
+                            m &= m - 1;
+                            continue;
+                        }
                         if let Some(a) = MemorySemantics::bit_availability(bit) {
                             f(a);
                         }

@@ -165,11 +165,28 @@ fn bit_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
     let mut display_bits = Vec::new();
     let mut parse_arms = Vec::new();
     let mut zero_name = "None".to_string();
+    let const_names: Vec<String> = k
+        .enumerants
+        .iter()
+        .map(|e| variant_name(&k.name, &e.name))
+        .collect();
+    let mut alias_names = std::collections::HashSet::new();
     for e in &k.enumerants {
         let c = ident(&variant_name(&k.name, &e.name));
         let v = e.value;
         let edoc = format!("`{}` (0x{:x}).", e.name, e.value);
         consts.push(quote!(#[doc = #edoc] pub const #c: Self = Self(#v);));
+        // Aliases too, so that code naming a bit compiles against grammars that made the
+        // alias canonical (`OptNoneINTEL` → `OptNoneEXT`).
+        for a in &e.aliases {
+            let an = variant_name(&k.name, a);
+            let valid = an.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if valid && !const_names.contains(&an) && alias_names.insert(an.clone()) {
+                let ac = ident(&an);
+                let adoc = format!("Alias of `{}`.", e.name);
+                consts.push(quote!(#[doc = #adoc] pub const #ac: Self = Self(#v);));
+            }
+        }
         let names = names_with_aliases(e);
         parse_arms.push(quote!(#(#names)|* => #v));
         if v == 0 {

@@ -1,11 +1,9 @@
 //! The one place that calls the hand-written special cases of `src/lower/special/` (bitfield
 //! insert/extract, shifts, F/S/UConvert, Not/LogicalNot, FMod/SMod, Tan/Tanh, function
-//! control attributes), which another branch provides. Until it is merged, [`call`] answers
-//! [`LowerError::unsupported`] and [`function_control`] adds no attributes; wiring each is the
-//! one-line change marked `WIRE` (plus `pub mod special;` in `src/lower/mod.rs`).
+//! control attributes): which ops they handle, and the calls.
 
 use crate::grammar::{FunctionControl, Opcode};
-use crate::lower::error::{LowerError, Result};
+use crate::lower::error::Result;
 use inkwell::builder::Builder;
 use inkwell::context::Context;
 use inkwell::types::BasicTypeEnum;
@@ -75,32 +73,6 @@ pub fn glsl_special(name: &str) -> Option<Special> {
     })
 }
 
-/// The call of `crate::lower::special::<name>` for each special case. A macro, so that it is
-/// only compiled where it is used: in [`call`], once `src/lower/special/` is merged.
-#[allow(unused_macros)]
-macro_rules! special_call {
-    ($cx:expr, $b:expr, $which:expr, $args:expr, $result:expr) => {{
-        use crate::lower::special as s;
-        match $which {
-            Special::BitFieldInsert => s::bit_field_insert($cx, $b, $args, $result),
-            Special::BitFieldSExtract => s::bit_field_s_extract($cx, $b, $args, $result),
-            Special::BitFieldUExtract => s::bit_field_u_extract($cx, $b, $args, $result),
-            Special::ShiftLeftLogical => s::shift_left_logical($cx, $b, $args, $result),
-            Special::ShiftRightLogical => s::shift_right_logical($cx, $b, $args, $result),
-            Special::ShiftRightArithmetic => s::shift_right_arithmetic($cx, $b, $args, $result),
-            Special::FConvert => s::f_convert($cx, $b, $args, $result),
-            Special::SConvert => s::s_convert($cx, $b, $args, $result),
-            Special::UConvert => s::u_convert($cx, $b, $args, $result),
-            Special::Not => s::not($cx, $b, $args, $result),
-            Special::LogicalNot => s::logical_not($cx, $b, $args, $result),
-            Special::FMod => s::f_mod($cx, $b, $args, $result),
-            Special::SMod => s::s_mod($cx, $b, $args, $result),
-            Special::Tan => s::tan($cx, $b, $args, $result),
-            Special::Tanh => s::tanh($cx, $b, $args, $result),
-        }
-    }};
-}
-
 /// Calls the special case's lowering.
 pub fn call<'ctx>(
     cx: &'ctx Context,
@@ -109,23 +81,24 @@ pub fn call<'ctx>(
     args: &[BasicValueEnum<'ctx>],
     result: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
-    // WIRE: once `src/lower/special/` is merged, replace the next line by
-    //     not_merged(cx, b, which, args, result)
-    not_merged(cx, b, which, args, result)
-}
-
-/// What [`call`] answers until `src/lower/special/` is merged.
-#[allow(dead_code)]
-fn not_merged<'ctx>(
-    _cx: &'ctx Context,
-    _b: &Builder<'ctx>,
-    which: Special,
-    _args: &[BasicValueEnum<'ctx>],
-    _result: BasicTypeEnum<'ctx>,
-) -> Result<BasicValueEnum<'ctx>> {
-    Err(LowerError::unsupported(format!(
-        "{which:?} is lowered by src/lower/special/, not merged yet"
-    )))
+    use crate::lower::special as s;
+    Ok(match which {
+        Special::BitFieldInsert => s::bit_field_insert(cx, b, args, result),
+        Special::BitFieldSExtract => s::bit_field_s_extract(cx, b, args, result),
+        Special::BitFieldUExtract => s::bit_field_u_extract(cx, b, args, result),
+        Special::ShiftLeftLogical => s::shift_left_logical(cx, b, args, result),
+        Special::ShiftRightLogical => s::shift_right_logical(cx, b, args, result),
+        Special::ShiftRightArithmetic => s::shift_right_arithmetic(cx, b, args, result),
+        Special::FConvert => s::f_convert(cx, b, args, result),
+        Special::SConvert => s::s_convert(cx, b, args, result),
+        Special::UConvert => s::u_convert(cx, b, args, result),
+        Special::Not => s::not(cx, b, args, result),
+        Special::LogicalNot => s::logical_not(cx, b, args, result),
+        Special::FMod => s::f_mod(cx, b, args, result),
+        Special::SMod => s::s_mod(cx, b, args, result),
+        Special::Tan => s::tan(cx, b, args, result),
+        Special::Tanh => s::tanh(cx, b, args, result),
+    }?)
 }
 
 /// LLVM attributes for a function control mask.
@@ -133,16 +106,7 @@ pub fn function_control(
     cx: &Context,
     control: FunctionControl,
 ) -> Option<Vec<inkwell::attributes::Attribute>> {
-    // WIRE: once `src/lower/special/` is merged, replace the next line by
-    //     no_attributes(cx, control)
-    no_attributes(cx, control)
-}
-
-/// What [`function_control`] answers until `src/lower/special/` is merged.
-#[allow(dead_code)]
-fn no_attributes(
-    _cx: &Context,
-    _control: FunctionControl,
-) -> Option<Vec<inkwell::attributes::Attribute>> {
-    None
+    Some(crate::lower::special::function_control_attributes(
+        cx, control,
+    ))
 }

@@ -1,0 +1,94 @@
+//! Lowering speed: `spvkit lower --emit bc` against `llvm-spirv-15 -r` (SPIR-V → LLVM bitcode),
+//! both as whole processes on the same OpenCL modules: a generated module of over 10 MB and the
+//! largest OpenCL corpus modules. Peak memory of both is printed once, as a multiple of the
+//! input size.
+
+#[path = "support/big_kernel.rs"]
+mod big_kernel;
+#[path = "../tests/support/corpus.rs"]
+mod corpus;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn spvkit_bin() -> PathBuf {
+    let exe = std::env::current_exe().expect("bench executable");
+    let dir = exe.parent().and_then(Path::parent).expect("target dir");
+    dir.join("spvkit")
+}
+
+fn run(cmd: &mut Command) {
+    let out = cmd.output().expect("process runs");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Peak resident set size of one run of `cmd`, in bytes (`/usr/bin/time -f %M`).
+fn peak_rss(cmd: &mut Command) -> u64 {
+    let mut t = Command::new("/usr/bin/time");
+    t.arg("-f")
+        .arg("%M")
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    let out = t.output().expect("/usr/bin/time runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.lines()
+        .last()
+        .and_then(|l| l.trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn bench_file(c: &mut Criterion, name: &str, path: &Path) {
+    let size = std::fs::metadata(path).expect("module").len();
+    let out = std::env::temp_dir().join(format!("spvkit-bench-lower-{}", std::process::id()));
+    std::fs::create_dir_all(&out).expect("scratch dir");
+    let ours_out = out.join("spvkit.bc");
+    let theirs_out = out.join("llvm-spirv.bc");
+    let spvkit = || {
+        let mut c = Command::new(spvkit_bin());
+        c.args(["lower", "--emit", "bc", "-O0"])
+            .arg(path)
+            .arg("-o")
+            .arg(&ours_out);
+        c
+    };
+    let llvm_spirv = || {
+        let mut c = Command::new("llvm-spirv-15");
+        c.arg("-r").arg(path).arg("-o").arg(&theirs_out);
+        c
+    };
+    let (ours, theirs) = (peak_rss(&mut spvkit()), peak_rss(&mut llvm_spirv()));
+    println!(
+        "{name}: {size} bytes; peak memory spvkit {:.1} MB ({:.1}x input), llvm-spirv-15 {:.1} MB ({:.1}x)",
+        ours as f64 / 1e6,
+        ours as f64 / size as f64,
+        theirs as f64 / 1e6,
+        theirs as f64 / size as f64
+    );
+    let mut g = c.benchmark_group(format!("lower/{name}"));
+    g.throughput(Throughput::Bytes(size));
+    g.sample_size(10);
+    g.bench_function("spvkit lower (process)", |b| b.iter(|| run(&mut spvkit())));
+    g.bench_function("llvm-spirv-15 -r (process)", |b| {
+        b.iter(|| run(&mut llvm_spirv()))
+    });
+    g.finish();
+    std::fs::remove_dir_all(&out).ok();
+}
+
+fn lower(c: &mut Criterion) {
+    bench_file(c, "big", &big_kernel::path(2000));
+    let mut modules = corpus::build_all();
+    modules.retain(|m| m.valid && m.name.starts_with("opencl/"));
+    modules.sort_by_key(|m| std::cmp::Reverse(std::fs::metadata(&m.path).map_or(0, |x| x.len())));
+    for m in modules.iter().take(2) {
+        bench_file(c, &m.name.replace('/', "_"), &m.path);
+    }
+}
+
+criterion_group!(benches, lower);
+criterion_main!(benches);
