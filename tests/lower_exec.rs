@@ -484,3 +484,90 @@ OpFunctionEnd
     let f: extern "C" fn(*const u8) -> u32 = unsafe { std::mem::transmute(addr) };
     assert_eq!(f(std::ptr::null()), 7);
 }
+
+#[test]
+fn async_work_group_copies_are_synchronous_copies() {
+    let src = r#"
+kernel void k(global float* out, global const float* in, local float* tmp) {
+    event_t e = async_work_group_strided_copy(tmp, in, 8, 2, 0);
+    wait_group_events(1, &e);
+    out[get_global_id(0)] = tmp[get_local_id(0)] * 2.0f;
+}
+"#;
+    let w = opencl("async", src);
+    let cx = Context::create();
+    let l = lower_binary(&cx, &w, &LowerOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    l.module.verify().unwrap();
+    let e = l.entries[0].clone();
+    let ee = l
+        .module
+        .create_jit_execution_engine(OptimizationLevel::None)
+        .unwrap();
+    let addr = ee.get_function_address(&e.symbol).unwrap();
+    // SAFETY: the wrapper's ABI.
+    let f: extern "C" fn(*mut InvocationContext) = unsafe { std::mem::transmute(addr) };
+    let mut out = [0f32; 8];
+    let input: Vec<f32> = (0..16).map(|i| i as f32).collect();
+    let mut tmp = [0f32; 8];
+    let mut op = out.as_mut_ptr();
+    let mut ip = input.as_ptr();
+    let mut tp = tmp.as_mut_ptr();
+    let args: [*mut u8; 3] = [
+        &mut op as *mut _ as *mut u8,
+        &mut ip as *mut _ as *mut u8,
+        &mut tp as *mut _ as *mut u8,
+    ];
+    for i in 0..8u64 {
+        let mut c = context();
+        c.global_id = [i, 0, 0];
+        c.local_id = [i, 0, 0];
+        c.workgroup_size = [8, 1, 1];
+        c.args = args.as_ptr();
+        f(&mut c);
+    }
+    for (i, o) in out.iter().enumerate() {
+        assert_eq!(*o, 2.0 * input[2 * i], "out[{i}]");
+    }
+}
+
+#[test]
+fn row_major_matrices_load_store_and_elements() {
+    let src = r#"
+#version 450
+layout(local_size_x = 1) in;
+struct S { mat2x3 m; };
+layout(std430, set = 0, binding = 0, row_major) buffer B {
+    S s;        // m: 2 columns of 3 rows, stored as 3 rows of 2 floats
+    vec3 v;     // at 32
+    float e;    // at 44
+    mat2x3 copy; // at 48
+    vec3 col;   // at 80
+    float e2;   // at 92
+} b;
+void main() {
+    b.v = b.s.m * vec2(1.0, 2.0);
+    b.e = b.s.m[1][2];
+    b.copy = b.s.m * 2.0;
+    S whole = b.s;              // a whole-struct load, then member extraction
+    b.col = whole.m[1];
+    b.e2 = whole.m[0][1];
+}
+"#;
+    let w = glsl("rowmajor", src);
+    let mut data = vec![0u8; 96];
+    // Rows: (1, 2), (3, 4), (5, 6): column 0 = (1, 3, 5), column 1 = (2, 4, 6).
+    for (i, x) in [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0].iter().enumerate() {
+        put_f32(&mut data, 4 * i, *x);
+    }
+    let mut buffers = vec![data];
+    dispatch(&w, &LowerOptions::default(), 1, &mut buffers);
+    let b = &buffers[0];
+    let v: Vec<f32> = (0..3).map(|i| get_f32(b, 32 + 4 * i)).collect();
+    assert_eq!(v, [1.0 + 2.0 * 2.0, 3.0 + 2.0 * 4.0, 5.0 + 2.0 * 6.0]);
+    assert_eq!(get_f32(b, 44), 6.0);
+    let copy: Vec<f32> = (0..6).map(|i| get_f32(b, 48 + 4 * i)).collect();
+    assert_eq!(copy, [2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
+    let col: Vec<f32> = (0..3).map(|i| get_f32(b, 80 + 4 * i)).collect();
+    assert_eq!(col, [2.0, 4.0, 6.0]);
+    assert_eq!(get_f32(b, 92), 3.0);
+}

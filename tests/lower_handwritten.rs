@@ -11,6 +11,11 @@ use inkwell::context::Context;
 
 type Ref = fn(&[V], usize) -> Option<V>;
 
+extern "C" {
+    fn lgammaf_r(x: f32, sign: *mut i32) -> f32;
+    fn remquof(x: f32, y: f32, quo: *mut i32) -> f32;
+}
+
 /// One case: flavour, argument kinds, result kind, body (defining `%r`; `{i}` is replaced by
 /// the component index), how many components to check, the reference and ulps.
 struct Case {
@@ -240,6 +245,15 @@ fn cases() -> Vec<Case> {
                 Some(V::F(if i == 0 { (x - fl).min(1.0 - f32::EPSILON / 2.0) } else { fl })).filter(|_| x.is_finite()) }),
         case!("sincos", K, "f", 'f', "%v = OpVariable %pf Function\n%s = OpExtInst %float %ext sincos %a0 %v\n%c = OpLoad %float %v\n%p = OpCompositeConstruct %v2float %s %c\n%r = OpCompositeExtract %float %p {i}\n", 2, 2,
             |a, i| f(if i == 0 { a[0].f().sin() } else { a[0].f().cos() })),
+        case!("lgamma_r", K, "f", 'f', "%v = OpVariable %pu Function\n%x = OpExtInst %float %ext lgamma_r %a0 %v\n%s = OpLoad %uint %v\n%sg = OpConvertSToF %float %s\n%p = OpCompositeConstruct %v2float %x %sg\n%r = OpCompositeExtract %float %p {i}\n", 2, 0,
+            |a, i| { let mut sign = 0i32; let v = unsafe { lgammaf_r(a[0].f(), &mut sign) }; f(if i == 0 { v } else { sign as f32 }) }),
+        case!("remquo", K, "ff", 'f', "%v = OpVariable %pu Function\n%x = OpExtInst %float %ext remquo %a0 %a1 %v\n%q = OpLoad %uint %v\n%qf = OpConvertSToF %float %q\n%p = OpCompositeConstruct %v2float %x %qf\n%r = OpCompositeExtract %float %p {i}\n", 2, 0,
+            |a, i| { let mut q = 0i32; let v = unsafe { remquof(a[0].f(), a[1].f(), &mut q) };
+                // The quotient is unspecified when the result is NaN.
+                if i == 1 && v.is_nan() { return None; }
+                f(if i == 0 { v } else { q as f32 }) }),
+        case!("PtrDiff, PtrEqual, ExpectKHR", K, "u", 'u', "%v = OpVariable %pu Function\n%q = OpPtrAccessChain %pu %v %a0\n%d = OpPtrDiff %uint %q %v\n%e = OpPtrEqual %bool %q %v\n%eu = OpSelect %uint %e %u1 %u0\n%x = OpExpectKHR %uint %d %u0\n%p = OpCompositeConstruct %v2uint %x %eu\n%r = OpCompositeExtract %uint %p {i}\n", 2, 0,
+            |a, i| Some(V::U(if i == 0 { a[0].u() } else { (a[0].u() == 0) as u32 })).filter(|_| a[0].u() < 1 << 20)),
         // Atomics on a function variable (kernel flavour), Device scope, relaxed.
         case!("AtomicCompareExchange", K, "uu", 'u', "%v = OpVariable %pu Function\nOpStore %v %a0\n%old = OpAtomicCompareExchange %uint %v %u1 %u0 %u0 %a1 %u2\n%new = OpLoad %uint %v\n%p = OpCompositeConstruct %v2uint %old %new\n%r = OpCompositeExtract %uint %p {i}\n", 2, 0,
             |a, i| u(if i == 0 { a[0].u() } else if a[0].u() == 2 { a[1].u() } else { a[0].u() })),

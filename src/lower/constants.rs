@@ -113,6 +113,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     const_array(et, vals)
                 }
             }
+            BasicTypeEnum::StructType(_) if info.row_major.iter().any(|&r| r) => {
+                return Err(LowerError::unsupported(
+                    "a constant struct with a RowMajor matrix member",
+                ))
+            }
             BasicTypeEnum::StructType(st) => {
                 let mut fields: Vec<BasicValueEnum<'ctx>> =
                     st.get_field_types().into_iter().map(null).collect();

@@ -37,6 +37,8 @@ pub(crate) struct FnCx<'a, 'ctx> {
     pub prologue: inkwell::builder::Builder<'ctx>,
     /// Builtin variables materialized in this function.
     pub builtins: HashMap<Handle<ir::GlobalVariable>, PointerValue<'ctx>>,
+    /// Access chains that point to a `RowMajor` matrix (stored as rows).
+    pub row_major_ptrs: std::collections::HashSet<Handle<ir::Op>>,
 }
 
 /// The word offset of each op of a function.
@@ -149,6 +151,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             phis: HashMap::new(),
             prologue,
             builtins: HashMap::new(),
+            row_major_ptrs: std::collections::HashSet::new(),
         };
         for (i, _) in f.params.iter().enumerate() {
             if let Some(p) = llf.get_nth_param(i as u32 + 1) {
@@ -484,7 +487,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let value = match t {
             BasicTypeEnum::VectorType(vt) => {
                 let et = vt.get_element_type();
-                let mut v = super::llvm::null(t).into_vector_value();
+                let mut v = crate::lower::llvm::null(t).into_vector_value();
                 for i in 0..vt.get_size().min(comps.len() as u32) {
                     let c = int_resize(pb, comps[i as usize], et, false)?;
                     v = pb.build_insert_element(
@@ -499,7 +502,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             BasicTypeEnum::IntType(_) => int_resize(pb, comps[0], t, false)?,
             BasicTypeEnum::ArrayType(at) if at.get_element_type().is_int_type() => {
                 let et = at.get_element_type();
-                let mut v = super::llvm::null(t).into_array_value();
+                let mut v = crate::lower::llvm::null(t).into_array_value();
                 for i in 0..at.len().min(comps.len() as u32) {
                     let c = int_resize(pb, comps[i as usize], et, false)?;
                     v = pb.build_insert_value(v, c, i, "")?.into_array_value();

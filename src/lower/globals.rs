@@ -48,6 +48,10 @@ pub struct Placement<'ctx> {
     pub push_constant_size: Option<u64>,
 }
 
+/// The largest Private or Workgroup block the lowering lays out (its initial image is held
+/// in memory).
+const MAX_BLOCK: u64 = 1 << 30;
+
 fn builtin_of(g: &GlobalVariable) -> Option<BuiltIn> {
     g.decorations.iter().find_map(|d| match d {
         Decoration::BuiltIn(b) => Some(*b),
@@ -104,6 +108,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                         } else {
                             offsets::PRIVATE_MEMORY
                         };
+                        if block.size > MAX_BLOCK {
+                            return Err(at(LowerError::unsupported(
+                                "Private or Workgroup variables of more than 1 GiB",
+                            )));
+                        }
                         if let Some(init) = g.initializer {
                             let mut bytes = vec![0u8; size as usize];
                             self.const_bytes(init, pointee, &mut bytes).map_err(at)?;
@@ -113,12 +122,6 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                             }
                             block.init[offset as usize..end].copy_from_slice(&bytes);
                         }
-                        let block_ref = if g.storage_class == StorageClass::Workgroup {
-                            &mut workgroup
-                        } else {
-                            &mut private
-                        };
-                        let _ = block_ref;
                         Place::Block { field, offset }
                     }
                     StorageClass::StorageBuffer | StorageClass::Uniform => {

@@ -56,6 +56,12 @@ pub fn icmp<'ctx>(
     l: BasicValueEnum<'ctx>,
     r: BasicValueEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
+    let s = scalar_of(l.get_type());
+    if l.get_type() != r.get_type() || !(s.is_int_type() || s.is_pointer_type()) {
+        return Err(LowerError::malformed(
+            "an integer comparison of other operands",
+        ));
+    }
     Ok(match (l, r) {
         (BasicValueEnum::IntValue(l), BasicValueEnum::IntValue(r)) => {
             b.build_int_compare(p, l, r, "")?.into()
@@ -77,6 +83,11 @@ pub fn fcmp<'ctx>(
     l: BasicValueEnum<'ctx>,
     r: BasicValueEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
+    if l.get_type() != r.get_type() || !scalar_of(l.get_type()).is_float_type() {
+        return Err(LowerError::malformed(
+            "a float comparison of other operands",
+        ));
+    }
     Ok(match (l, r) {
         (BasicValueEnum::FloatValue(l), BasicValueEnum::FloatValue(r)) => {
             b.build_float_compare(p, l, r, "")?.into()
@@ -276,7 +287,7 @@ pub fn fit<'ctx>(
                     .collect();
                 return Ok(const_array(at.get_element_type(), &elems));
             }
-            let mut out = undef(to).into_array_value();
+            let mut out = crate::lower::llvm::undef_array(to)?;
             for i in 0..at.len() {
                 let e = b.build_extract_element(vv, lane(cx, i), "")?;
                 out = b.build_insert_value(out, e, i, "")?.into_array_value();
@@ -286,7 +297,7 @@ pub fn fit<'ctx>(
         (BasicValueEnum::ArrayValue(av), BasicTypeEnum::VectorType(vt))
             if av.get_type().len() == vt.get_size() =>
         {
-            let mut out = undef(to).into_vector_value();
+            let mut out = crate::lower::llvm::undef_vector(to)?;
             for i in 0..vt.get_size() {
                 let e = b.build_extract_value(av, i, "")?;
                 out = b.build_insert_element(out, e, lane(cx, i), "")?;
@@ -329,4 +340,230 @@ pub fn int_width(t: BasicTypeEnum<'_>) -> Result<u32> {
         BasicTypeEnum::IntType(i) => Ok(i.get_bit_width()),
         _ => Err(LowerError::malformed("an integer operand was expected")),
     }
+}
+
+/// Whether a type is a float scalar or vector.
+fn is_float_like(t: BasicTypeEnum<'_>) -> bool {
+    scalar_of(t).is_float_type()
+}
+
+/// Whether a type is an integer scalar or vector.
+fn is_int_like(t: BasicTypeEnum<'_>) -> bool {
+    scalar_of(t).is_int_type()
+}
+
+/// A two-operand instruction, after checking that the operands have one type of the kind the
+/// instruction takes: LLVM (without assertions) crashes folding, say, `fadd` of integer
+/// constants, and a malformed module must give an error instead.
+pub fn binop<'ctx>(
+    b: &Builder<'ctx>,
+    op: inkwell::values::InstructionOpcode,
+    x: BasicValueEnum<'ctx>,
+    y: BasicValueEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    use inkwell::values::InstructionOpcode as O;
+    let t = x.get_type();
+    if y.get_type() != t {
+        return Err(LowerError::malformed("operands of different types"));
+    }
+    let ok = match op {
+        O::FAdd | O::FSub | O::FMul | O::FDiv | O::FRem => is_float_like(t),
+        _ => is_int_like(t),
+    };
+    if !ok {
+        return Err(LowerError::malformed(format!(
+            "{op:?} of operands of the wrong kind"
+        )));
+    }
+    Ok(b.build_binop(op, x, y, "")?)
+}
+
+/// A conversion, after checking the operand and result kinds (see [`binop`]).
+pub fn cast<'ctx>(
+    b: &Builder<'ctx>,
+    op: inkwell::values::InstructionOpcode,
+    x: BasicValueEnum<'ctx>,
+    to: impl BasicType<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    use inkwell::values::InstructionOpcode as O;
+    let to = to.as_basic_type_enum();
+    let from = x.get_type();
+    if lanes(from) != lanes(to) && op != O::BitCast {
+        return Err(LowerError::malformed(
+            "a conversion between different lane counts",
+        ));
+    }
+    let (fs, ts) = (scalar_of(from), scalar_of(to));
+    let ok = match op {
+        O::FPToUI | O::FPToSI => fs.is_float_type() && ts.is_int_type(),
+        O::UIToFP | O::SIToFP => fs.is_int_type() && ts.is_float_type(),
+        O::FPTrunc | O::FPExt => fs.is_float_type() && ts.is_float_type(),
+        O::Trunc | O::ZExt | O::SExt => fs.is_int_type() && ts.is_int_type(),
+        O::PtrToInt => fs.is_pointer_type() && ts.is_int_type(),
+        O::IntToPtr => fs.is_int_type() && ts.is_pointer_type(),
+        O::BitCast => {
+            let bits = |t: BasicTypeEnum<'_>| -> Option<u64> {
+                let w = match scalar_of(t) {
+                    BasicTypeEnum::IntType(i) => i.get_bit_width(),
+                    BasicTypeEnum::FloatType(f) => {
+                        let cx = f.get_context();
+                        if f == cx.f16_type() {
+                            16
+                        } else if f == cx.f64_type() {
+                            64
+                        } else {
+                            32
+                        }
+                    }
+                    _ => return None,
+                };
+                Some(u64::from(w) * u64::from(lanes(t)))
+            };
+            matches!((bits(from), bits(to)), (Some(a), Some(b)) if a == b)
+        }
+        _ => true,
+    };
+    if !ok {
+        return Err(LowerError::malformed(format!(
+            "{op:?} between types of the wrong kinds or sizes"
+        )));
+    }
+    Ok(b.build_cast(op, x, to, "")?)
+}
+
+/// `select`, after checking the condition (`i1` or a vector of `i1` as wide as the values)
+/// and that both values have one type (see [`binop`]).
+pub fn select<'ctx>(
+    b: &Builder<'ctx>,
+    c: BasicValueEnum<'ctx>,
+    x: BasicValueEnum<'ctx>,
+    y: BasicValueEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    let ct = c.get_type();
+    let bool_like = matches!(scalar_of(ct), BasicTypeEnum::IntType(i) if i.get_bit_width() == 1);
+    if !bool_like
+        || x.get_type() != y.get_type()
+        || (ct.is_vector_type() && lanes(ct) != lanes(x.get_type()))
+        || (ct.is_vector_type() && !x.get_type().is_vector_type())
+    {
+        return Err(LowerError::malformed("a select of mismatched operands"));
+    }
+    Ok(match c {
+        BasicValueEnum::IntValue(k) => b.build_select(k, x, y, "")?,
+        BasicValueEnum::VectorValue(k) => b.build_select(k, x, y, "")?,
+        _ => {
+            return Err(LowerError::malformed(
+                "a select condition that is not boolean",
+            ))
+        }
+    })
+}
+
+/// `insertelement`, after checking the element's type (see [`binop`]).
+pub fn insert_element<'ctx>(
+    b: &Builder<'ctx>,
+    v: inkwell::values::VectorValue<'ctx>,
+    x: impl BasicValue<'ctx>,
+    idx: IntValue<'ctx>,
+    _name: &str,
+) -> Result<inkwell::values::VectorValue<'ctx>> {
+    let x = x.as_basic_value_enum();
+    if v.get_type().get_element_type() != x.get_type() {
+        return Err(LowerError::malformed("a vector component of another type"));
+    }
+    Ok(b.build_insert_element(v, x, idx, "")?)
+}
+
+/// `insertvalue`, after checking the member's index and type (see [`binop`]).
+pub fn insert_value<'ctx>(
+    b: &Builder<'ctx>,
+    agg: impl Into<inkwell::values::AggregateValueEnum<'ctx>>,
+    x: impl BasicValue<'ctx>,
+    idx: u32,
+    _name: &str,
+) -> Result<inkwell::values::AggregateValueEnum<'ctx>> {
+    use inkwell::values::AggregateValueEnum as A;
+    let agg = agg.into();
+    let x = x.as_basic_value_enum();
+    let field = match agg {
+        A::StructValue(s) => s.get_type().get_field_type_at_index(idx),
+        A::ArrayValue(a) => (idx < a.get_type().len()).then(|| a.get_type().get_element_type()),
+    };
+    if field != Some(x.get_type()) {
+        return Err(LowerError::malformed(
+            "a member of another type or out of range",
+        ));
+    }
+    Ok(b.build_insert_value(agg, x, idx, "")?)
+}
+
+/// `undef` of a vector type, or an error when `t` is not one.
+pub fn undef_vector(t: BasicTypeEnum<'_>) -> Result<inkwell::values::VectorValue<'_>> {
+    match t {
+        BasicTypeEnum::VectorType(v) => Ok(v.get_undef()),
+        _ => Err(LowerError::malformed("a vector result type was expected")),
+    }
+}
+
+/// `undef` of an array type, or an error when `t` is not one.
+pub fn undef_array(t: BasicTypeEnum<'_>) -> Result<inkwell::values::ArrayValue<'_>> {
+    match t {
+        BasicTypeEnum::ArrayType(a) => Ok(a.get_undef()),
+        _ => Err(LowerError::malformed("an array result type was expected")),
+    }
+}
+
+/// `undef` of a struct type, or an error when `t` is not one.
+pub fn undef_struct(t: BasicTypeEnum<'_>) -> Result<inkwell::values::StructValue<'_>> {
+    match t {
+        BasicTypeEnum::StructType(s) => Ok(s.get_undef()),
+        _ => Err(LowerError::malformed("a struct result type was expected")),
+    }
+}
+
+/// The alignment a load or store of `t` may assume without an `Aligned` memory operand: the
+/// alignment of its scalars, not LLVM's ABI alignment of the whole type (a `vec3` in a
+/// std430 or scalar-layout block, or a matrix in a packed struct, is only as aligned as its
+/// components).
+pub fn safe_align(td: &inkwell::targets::TargetData, t: BasicTypeEnum<'_>) -> u32 {
+    match t {
+        BasicTypeEnum::VectorType(v) => td.get_abi_alignment(&v.get_element_type()),
+        BasicTypeEnum::ArrayType(a) => safe_align(td, a.get_element_type()),
+        BasicTypeEnum::StructType(s) => s
+            .get_field_types()
+            .into_iter()
+            .map(|f| safe_align(td, f))
+            .min()
+            .unwrap_or(1),
+        t => td.get_abi_alignment(&t),
+    }
+}
+
+/// A load with [`safe_align`]'s alignment.
+pub fn load<'ctx>(
+    b: &Builder<'ctx>,
+    td: &inkwell::targets::TargetData,
+    t: BasicTypeEnum<'ctx>,
+    p: inkwell::values::PointerValue<'ctx>,
+    name: &str,
+) -> Result<BasicValueEnum<'ctx>> {
+    let v = b.build_load(t, p, name)?;
+    if let Some(i) = v.as_instruction_value() {
+        i.set_alignment(safe_align(td, t))
+            .map_err(|e| LowerError::malformed(format!("alignment: {e}")))?;
+    }
+    Ok(v)
+}
+
+/// A store with [`safe_align`]'s alignment.
+pub fn store<'ctx>(
+    b: &Builder<'ctx>,
+    td: &inkwell::targets::TargetData,
+    p: inkwell::values::PointerValue<'ctx>,
+    v: BasicValueEnum<'ctx>,
+) -> Result<inkwell::values::InstructionValue<'ctx>> {
+    let i = b.build_store(p, v)?;
+    i.set_alignment(safe_align(td, v.get_type()))
+        .map_err(|e| LowerError::malformed(format!("alignment: {e}")))?;
+    Ok(i)
 }

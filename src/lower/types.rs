@@ -27,6 +27,8 @@ pub struct TypeInfo<'ctx> {
     pub fields: Vec<u32>,
     /// Arrays: the element is wrapped in a padded struct (index it with an extra `0`).
     pub padded_elem: bool,
+    /// Structs: which members are `RowMajor` matrices, stored as arrays of rows.
+    pub row_major: Vec<bool>,
 }
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
@@ -54,6 +56,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             align: self.td.get_abi_alignment(&t).into(),
             fields: Vec::new(),
             padded_elem: false,
+            row_major: Vec::new(),
         }
     }
 
@@ -74,6 +77,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 align: 1,
                 fields: Vec::new(),
                 padded_elem: false,
+                row_major: Vec::new(),
             },
             Type::Bool => self.info(cx.bool_type().into()),
             Type::Int { width, .. } => match width {
@@ -88,8 +92,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             },
             Type::Vector { component, count } => {
                 let c = self.basic(*component)?;
-                if *count < 2 {
-                    return Err(LowerError::malformed("a vector of fewer than 2 components"));
+                if !(2..=16).contains(count) {
+                    return Err(LowerError::malformed(format!(
+                        "a vector of {count} components"
+                    )));
                 }
                 let v = match c {
                     BasicTypeEnum::IntType(t) => t.vec_type(*count),
@@ -100,6 +106,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 self.info(v.into())
             }
             Type::Matrix { column, count } => {
+                if !(2..=16).contains(count) {
+                    return Err(LowerError::malformed(format!(
+                        "a matrix of {count} columns"
+                    )));
+                }
                 let c = self.basic(*column)?;
                 self.info(c.array_type(*count).into())
             }
@@ -198,14 +209,32 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     }
 
     fn structure(&mut self, s: &crate::ir::StructType) -> Result<TypeInfo<'ctx>> {
+        let row_major: Vec<bool> = {
+            let mut v = Vec::with_capacity(s.members.len());
+            for m in &s.members {
+                v.push(self.check_matrix_layout(m)?.is_some());
+            }
+            v
+        };
+        let mut t = self.structure_layout(s)?;
+        t.row_major = row_major;
+        Ok(t)
+    }
+
+    fn structure_layout(&mut self, s: &crate::ir::StructType) -> Result<TypeInfo<'ctx>> {
         let mut members = Vec::with_capacity(s.members.len());
         for m in &s.members {
-            self.check_matrix_layout(m)?;
+            let rows = self.check_matrix_layout(m)?;
             let t = self.ty(m.ty)?;
-            let lt = t
-                .llvm
-                .ok_or_else(|| LowerError::malformed("a struct member of type void"))?;
-            members.push((lt, t.size, m.offset));
+            let (lt, size) = match rows {
+                Some(r) => (r, Some(self.td.get_abi_size(&r))),
+                None => (
+                    t.llvm
+                        .ok_or_else(|| LowerError::malformed("a struct member of type void"))?,
+                    t.size,
+                ),
+            };
+            members.push((lt, size, m.offset));
         }
         let tys: Vec<BasicTypeEnum<'ctx>> = members.iter().map(|m| m.0).collect();
         let all_offsets = !members.is_empty() && members.iter().all(|m| m.2.is_some());
@@ -272,15 +301,46 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         Ok(t)
     }
 
-    /// Matrices in memory must be column-major with columns as far apart as LLVM puts them.
-    fn check_matrix_layout(&mut self, m: &crate::ir::Member) -> Result<()> {
+    /// The memory layout of a matrix member: `None` for column-major matrices (whose columns
+    /// must be as far apart as LLVM puts them), `Some(rows)` for a `RowMajor` matrix member,
+    /// stored as an array of row vectors `[R x <C x T>]` (rows `MatrixStride` apart, which must
+    /// be the row vector's LLVM size). Arrays of `RowMajor` matrices are not supported.
+    fn check_matrix_layout(
+        &mut self,
+        m: &crate::ir::Member,
+    ) -> Result<Option<BasicTypeEnum<'ctx>>> {
         let mut t = m.ty;
+        let mut in_array = false;
         loop {
             match self.ir_type(t)? {
-                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => t = *element,
-                Type::Matrix { column, .. } => {
+                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
+                    t = *element;
+                    in_array = true;
+                }
+                Type::Matrix { column, count } => {
+                    let col_ty = self.basic(*column)?;
                     if m.is_row_major() {
-                        return Err(LowerError::unsupported("a RowMajor matrix in memory"));
+                        if in_array {
+                            return Err(LowerError::unsupported(
+                                "an array of RowMajor matrices in memory",
+                            ));
+                        }
+                        let BasicTypeEnum::VectorType(cv) = col_ty else {
+                            return Err(LowerError::malformed("a matrix of non-vectors"));
+                        };
+                        let BasicTypeEnum::FloatType(ft) = cv.get_element_type() else {
+                            return Err(LowerError::malformed("a matrix of non-floats"));
+                        };
+                        let row = ft.vec_type(*count);
+                        let row_size = self.td.get_abi_size(&row);
+                        if let Some(stride) = m.matrix_stride() {
+                            if u64::from(stride) != row_size {
+                                return Err(LowerError::unsupported(format!(
+                                    "a RowMajor MatrixStride of {stride} for rows of {row_size} bytes"
+                                )));
+                            }
+                        }
+                        return Ok(Some(row.array_type(cv.get_size()).into()));
                     }
                     let col = self.ty(*column)?.size;
                     if let (Some(stride), Some(col)) = (m.matrix_stride(), col) {
@@ -290,9 +350,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                             )));
                         }
                     }
-                    return Ok(());
+                    return Ok(None);
                 }
-                _ => return Ok(()),
+                _ => return Ok(None),
             }
         }
     }

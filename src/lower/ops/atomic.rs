@@ -217,7 +217,7 @@ pub(crate) fn lower<'a, 'ctx>(
             }
             let v = l.id(fx, *value)?;
             let c = l.id(fx, *comparator)?;
-            if !v.is_int_value() || !c.is_int_value() {
+            if !v.is_int_value() || v.get_type() != c.get_type() {
                 return Err(LowerError::unsupported("a non-integer compare-exchange"));
             }
             let s = l.b.build_cmpxchg(p, c, v, success, failure)?;

@@ -63,7 +63,7 @@ pub(crate) fn insert_path<'ctx>(
             if !rest.is_empty() || first >= vv.get_type().get_size() {
                 return Err(LowerError::malformed("a vector index out of range"));
             }
-            Ok(b.build_insert_element(vv, o, lane(cx, first), "")?.into())
+            Ok(crate::lower::llvm::insert_element(b, vv, o, lane(cx, first), "")?.into())
         }
         BasicValueEnum::StructValue(_) | BasicValueEnum::ArrayValue(_) => {
             let inner = extract_path(cx, b, c, &[first])?;
@@ -74,10 +74,12 @@ pub(crate) fn insert_path<'ctx>(
                 BasicValueEnum::ArrayValue(a) => a.into(),
                 _ => unreachable_agg()?,
             };
-            Ok(match b.build_insert_value(agg, new, first, "")? {
-                AggregateValueEnum::StructValue(s) => s.into(),
-                AggregateValueEnum::ArrayValue(a) => a.into(),
-            })
+            Ok(
+                match crate::lower::llvm::insert_value(b, agg, new, first, "")? {
+                    AggregateValueEnum::StructValue(s) => s.into(),
+                    AggregateValueEnum::ArrayValue(a) => a.into(),
+                },
+            )
         }
         _ => Err(LowerError::malformed("an index into a scalar")),
     }
@@ -101,7 +103,7 @@ pub(crate) fn shuffle<'ctx>(
     };
     let n1 = a.get_type().get_size();
     let n2 = c.get_type().get_size();
-    let mut out = undef(result).into_vector_value();
+    let mut out = crate::lower::llvm::undef_vector(result)?;
     for (i, &k) in components.iter().enumerate() {
         if k == u32::MAX {
             continue;
@@ -113,50 +115,63 @@ pub(crate) fn shuffle<'ctx>(
         } else {
             return Err(LowerError::malformed("a shuffle component out of range"));
         };
-        out = b.build_insert_element(out, x, lane(cx, i as u32), "")?;
+        out = crate::lower::llvm::insert_element(b, out, x, lane(cx, i as u32), "")?;
     }
     Ok(out.into())
 }
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
-    /// LLVM indices for a SPIR-V literal index path into a value of type `ty`.
-    pub(crate) fn llvm_path(&mut self, ty: Handle<Type>, indexes: &[u32]) -> Result<Vec<u32>> {
+    /// LLVM indices for a SPIR-V literal index path into a value of type `ty`, stopping at a
+    /// `RowMajor` matrix member (stored as rows): the
+    /// path to the member and the SPIR-V indices left inside the matrix (`None`: no such
+    /// member on the path).
+    pub(crate) fn llvm_path_rm<'i>(
+        &mut self,
+        ty: Handle<Type>,
+        indexes: &'i [u32],
+    ) -> Result<(Vec<u32>, Option<&'i [u32]>)> {
         let mut out = Vec::new();
         let mut cur = ty;
-        for &i in indexes {
+        for (pos, &i) in indexes.iter().enumerate() {
             let info = self.ty(cur)?;
-            cur = match self.spv_type(cur)?.clone() {
-                Type::Struct(s) => {
-                    out.push(
-                        *info
-                            .fields
+            cur =
+                match self.spv_type(cur)?.clone() {
+                    Type::Struct(s) => {
+                        if info.row_major.get(i as usize).copied().unwrap_or(false) {
+                            out.push(*info.fields.get(i as usize).ok_or_else(|| {
+                                LowerError::malformed("a struct index out of range")
+                            })?);
+                            return Ok((out, Some(&indexes[pos + 1..])));
+                        }
+                        out.push(
+                            *info.fields.get(i as usize).ok_or_else(|| {
+                                LowerError::malformed("a struct index out of range")
+                            })?,
+                        );
+                        s.members
                             .get(i as usize)
-                            .ok_or_else(|| LowerError::malformed("a struct index out of range"))?,
-                    );
-                    s.members
-                        .get(i as usize)
-                        .map(|m| m.ty)
-                        .ok_or_else(|| LowerError::malformed("a struct index out of range"))?
-                }
-                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
-                    out.push(i);
-                    if info.padded_elem {
-                        out.push(0);
+                            .map(|m| m.ty)
+                            .ok_or_else(|| LowerError::malformed("a struct index out of range"))?
                     }
-                    element
-                }
-                Type::Vector { component, .. } => {
-                    out.push(i);
-                    component
-                }
-                Type::Matrix { column, .. } => {
-                    out.push(i);
-                    column
-                }
-                _ => return Err(LowerError::malformed("an index into a scalar")),
-            };
+                    Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
+                        out.push(i);
+                        if info.padded_elem {
+                            out.push(0);
+                        }
+                        element
+                    }
+                    Type::Vector { component, .. } => {
+                        out.push(i);
+                        component
+                    }
+                    Type::Matrix { column, .. } => {
+                        out.push(i);
+                        column
+                    }
+                    _ => return Err(LowerError::malformed("an index into a scalar")),
+                };
         }
-        Ok(out)
+        Ok((out, None))
     }
 }
 
@@ -173,16 +188,52 @@ pub(crate) fn lower<'a, 'ctx>(
     match &op.inst {
         I::CompositeExtract(e) => {
             let t = l.type_of_id(fx, e.composite)?;
-            let path = l.llvm_path(t, &e.indexes)?;
+            let (path, rest) = l.llvm_path_rm(t, &e.indexes)?;
             let c = l.id(fx, e.composite)?;
             let v = extract_path(cx, &l.b, c, &path)?;
-            super::super::llvm::fit(cx, &l.b, v, r)
+            match rest {
+                None => super::super::llvm::fit(cx, &l.b, v, r),
+                // A RowMajor matrix member, stored as rows.
+                Some([]) => super::matrix::transpose_to(cx, &l.b, v, r),
+                Some([col]) => {
+                    // Column `col`: component `col` of every row.
+                    let BasicValueEnum::ArrayValue(rows) = v else {
+                        return Err(LowerError::malformed("a RowMajor member"));
+                    };
+                    let mut out = crate::lower::llvm::undef_vector(r)?;
+                    for i in 0..rows.get_type().len() {
+                        let x = extract_path(cx, &l.b, v, &[i, *col])?;
+                        out = crate::lower::llvm::insert_element(&l.b, out, x, lane(cx, i), "")?;
+                    }
+                    Ok(out.into())
+                }
+                Some([col, row]) => extract_path(cx, &l.b, v, &[*row, *col]),
+                Some(_) => Err(LowerError::malformed("too many indices into a matrix")),
+            }
         }
         I::CompositeInsert(e) => {
             let t = l.type_of_id(fx, e.composite)?;
-            let path = l.llvm_path(t, &e.indexes)?;
+            let (path, rest) = l.llvm_path_rm(t, &e.indexes)?;
             let c = l.id(fx, e.composite)?;
-            let o = l.id(fx, e.object)?;
+            let mut o = l.id(fx, e.object)?;
+            let path = match rest {
+                None => path,
+                Some([]) => {
+                    let rows = super::matrix::transposed_type(o.get_type())?;
+                    o = super::matrix::transpose_to(cx, &l.b, o, rows)?;
+                    path
+                }
+                Some([col, row]) => {
+                    let mut p = path;
+                    p.extend([*row, *col]);
+                    p
+                }
+                Some(_) => {
+                    return Err(LowerError::unsupported(
+                        "an insertion of a column into a RowMajor matrix member",
+                    ))
+                }
+            };
             insert_path(cx, &l.b, c, o, &path)
         }
         I::CompositeConstruct(c) => {
@@ -215,9 +266,16 @@ pub(crate) fn lower<'a, 'ctx>(
                 return Err(LowerError::malformed("a dynamic insert into a non-vector"));
             };
             let c = l.id(fx, e.component)?;
-            Ok(l.b.build_insert_element(v, c, i, "")?.into())
+            Ok(crate::lower::llvm::insert_element(&l.b, v, c, i, "")?.into())
         }
-        I::CopyObject(c) => l.id(fx, c.operand),
+        I::CopyObject(c) => {
+            if super::memory::is_row_major_ptr(fx, c.operand) {
+                return Err(LowerError::unsupported(
+                    "a copy of a pointer to a RowMajor matrix",
+                ));
+            }
+            l.id(fx, c.operand)
+        }
         I::CopyLogical(c) => {
             let v = l.id(fx, c.operand)?;
             if v.get_type() != r {
@@ -241,12 +299,13 @@ pub(crate) fn construct<'a, 'ctx>(
     let cx = l.cx;
     if parts.iter().all(|p| super::super::llvm::is_constant(*p))
         && !matches!(r, BasicTypeEnum::VectorType(_))
+        && !l.ty(rt)?.row_major.iter().any(|&x| x)
     {
         return l.composite_of(rt, parts);
     }
     match r {
         BasicTypeEnum::VectorType(vt) => {
-            let mut out = undef(r).into_vector_value();
+            let mut out = crate::lower::llvm::undef_vector(r)?;
             let mut k = 0u32;
             for p in parts {
                 match p {
@@ -254,14 +313,21 @@ pub(crate) fn construct<'a, 'ctx>(
                         for j in 0..v.get_type().get_size() {
                             let x = l.b.build_extract_element(*v, lane(cx, j), "")?;
                             if k < vt.get_size() {
-                                out = l.b.build_insert_element(out, x, lane(cx, k), "")?;
+                                out = crate::lower::llvm::insert_element(
+                                    &l.b,
+                                    out,
+                                    x,
+                                    lane(cx, k),
+                                    "",
+                                )?;
                             }
                             k += 1;
                         }
                     }
                     s => {
                         if k < vt.get_size() {
-                            out = l.b.build_insert_element(out, *s, lane(cx, k), "")?;
+                            out =
+                                crate::lower::llvm::insert_element(&l.b, out, *s, lane(cx, k), "")?;
                         }
                         k += 1;
                     }
@@ -272,8 +338,15 @@ pub(crate) fn construct<'a, 'ctx>(
         BasicTypeEnum::ArrayType(_) | BasicTypeEnum::StructType(_) => {
             let mut out = undef(r);
             for (i, p) in parts.iter().enumerate() {
-                let path = l.llvm_path(rt, &[i as u32])?;
-                out = insert_path(cx, &l.b, out, *p, &path)?;
+                let index = [i as u32];
+                let (path, rest) = l.llvm_path_rm(rt, &index)?;
+                let mut p = *p;
+                if rest.is_some() {
+                    // A RowMajor matrix member is stored as rows.
+                    let rows = super::matrix::transposed_type(p.get_type())?;
+                    p = super::matrix::transpose_to(cx, &l.b, p, rows)?;
+                }
+                out = insert_path(cx, &l.b, out, p, &path)?;
             }
             Ok(out)
         }

@@ -63,7 +63,6 @@ pub(crate) fn lower<'a, 'ctx>(
             if set == "OpenCL.std" && super::opencl::handles(&name) {
                 return super::opencl::lower(l, fx, &name, e, r);
             }
-            let _ = op;
             let mut args = Vec::with_capacity(e.operands.len());
             for &w in &e.operands {
                 args.push(l.id(fx, Id(w))?);

@@ -22,6 +22,7 @@ struct M<'m, 'ctx> {
     cx: &'ctx Context,
     m: &'m Module<'ctx>,
     b: &'m Builder<'ctx>,
+    td: &'m inkwell::targets::TargetData,
 }
 
 impl<'m, 'ctx> M<'m, 'ctx> {
@@ -31,7 +32,7 @@ impl<'m, 'ctx> M<'m, 'ctx> {
         a: BasicValueEnum<'ctx>,
         b: BasicValueEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>> {
-        Ok(self.b.build_binop(op, a, b, "")?)
+        crate::lower::llvm::binop(self.b, op, a, b)
     }
     fn intr(&self, name: &str, args: &[BasicValueEnum<'ctx>]) -> Result<BasicValueEnum<'ctx>> {
         let t = args[0].get_type();
@@ -52,11 +53,7 @@ impl<'m, 'ctx> M<'m, 'ctx> {
         a: BasicValueEnum<'ctx>,
         b: BasicValueEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>> {
-        Ok(match c {
-            BasicValueEnum::IntValue(c) => self.b.build_select(c, a, b, "")?,
-            BasicValueEnum::VectorValue(c) => self.b.build_select(c, a, b, "")?,
-            _ => return Err(LowerError::malformed("select")),
-        })
+        crate::lower::llvm::select(self.b, c, a, b)
     }
     fn f(&self, t: BasicTypeEnum<'ctx>, v: f64) -> Result<BasicValueEnum<'ctx>> {
         splat_float(t, v)
@@ -181,14 +178,12 @@ impl<'m, 'ctx> M<'m, 'ctx> {
             let p = self.bin(O::FMul, e(a, i)?, e(b, j)?)?;
             let q = self.bin(O::FMul, e(a, j)?, e(b, i)?)?;
             let d = self.bin(O::FSub, p, q)?;
-            out = self
-                .b
-                .build_insert_element(out, d, lane(self.cx, k as u32), "")?;
+            out = crate::lower::llvm::insert_element(self.b, out, d, lane(self.cx, k as u32), "")?;
         }
         // A 4-component cross (OpenCL) has 0 in w.
         if a.get_type().get_size() == 4 {
             let z = null(scalar_of(a.get_type().into()));
-            out = self.b.build_insert_element(out, z, lane(self.cx, 3), "")?;
+            out = crate::lower::llvm::insert_element(self.b, out, z, lane(self.cx, 3), "")?;
         }
         Ok(out.into())
     }
@@ -246,11 +241,11 @@ impl<'m, 'ctx> M<'m, 'ctx> {
             _ => ws.into(),
         };
         let ext = if signed { O::SExt } else { O::ZExt };
-        let a = self.b.build_cast(ext, x, wide, "")?;
-        let b = self.b.build_cast(ext, y, wide, "")?;
+        let a = crate::lower::llvm::cast(self.b, ext, x, wide)?;
+        let b = crate::lower::llvm::cast(self.b, ext, y, wide)?;
         let p = self.bin(O::Mul, a, b)?;
         let h = self.bin(O::LShr, p, splat_int(wide, w.into())?)?;
-        Ok(self.b.build_cast(O::Trunc, h, t, "")?)
+        crate::lower::llvm::cast(self.b, O::Trunc, h, t)
     }
 }
 
@@ -274,6 +269,7 @@ pub(crate) fn glsl<'a, 'ctx>(
         cx: l.cx,
         m: &l.llm,
         b: &l.b,
+        td: &l.td,
     };
     let a = |i| arg(args, i);
     match name {
@@ -306,7 +302,7 @@ pub(crate) fn glsl<'a, 'ctx>(
         "FaceForward" => {
             let d = m.dot_any(a(2)?, a(1)?)?;
             let lt = fcmp(m.b, F::OLT, d, null(d.get_type()))?;
-            let neg = m.b.build_binop(O::FSub, null(r), a(0)?, "")?;
+            let neg = crate::lower::llvm::binop(m.b, O::FSub, null(r), a(0)?)?;
             m.select(lt, a(0)?, neg)
         }
         "Reflect" => {
@@ -355,10 +351,9 @@ pub(crate) fn glsl<'a, 'ctx>(
             let x = a(0)?;
             let i = m.intr("llvm.trunc", &[x])?;
             let f = m.bin(O::FSub, x, i)?;
-            let s = super::super::llvm::undef(r).into_struct_value();
-            let s = m.b.build_insert_value(s, f, 0, "")?;
-            Ok(m.b
-                .build_insert_value(s, i, 1, "")?
+            let s = crate::lower::llvm::undef_struct(r)?;
+            let s = crate::lower::llvm::insert_value(m.b, s, f, 0, "")?;
+            Ok(crate::lower::llvm::insert_value(m.b, s, i, 1, "")?
                 .into_struct_value()
                 .into())
         }
@@ -368,7 +363,7 @@ pub(crate) fn glsl<'a, 'ctx>(
                 return Err(LowerError::malformed("Modf without a pointer"));
             };
             let i = m.intr("llvm.trunc", &[x])?;
-            m.b.build_store(p, i)?;
+            crate::lower::llvm::store(m.b, m.td, p, i)?;
             m.bin(O::FSub, x, i)
         }
         "FrexpStruct" => {
@@ -395,7 +390,7 @@ pub(crate) fn glsl<'a, 'ctx>(
             )?;
             let s = s.into_struct_value();
             let e = m.b.build_extract_value(s, 1, "")?;
-            m.b.build_store(p, e)?;
+            crate::lower::llvm::store(m.b, m.td, p, e)?;
             Ok(m.b.build_extract_value(s, 0, "")?)
         }
         "Determinant" => {
@@ -430,16 +425,21 @@ pub(crate) fn glsl<'a, 'ctx>(
         "UnpackSnorm2x16" => unpack(&m, a(0)?, 16, true, r),
         "UnpackUnorm2x16" => unpack(&m, a(0)?, 16, false, r),
         "PackHalf2x16" => {
-            let h =
-                m.b.build_cast(O::FPTrunc, a(0)?, m.cx.f16_type().vec_type(2), "")?;
-            Ok(m.b.build_cast(O::BitCast, h, m.cx.i32_type(), "")?)
+            let h = crate::lower::llvm::cast(m.b, O::FPTrunc, a(0)?, m.cx.f16_type().vec_type(2))?;
+            Ok(crate::lower::llvm::cast(
+                m.b,
+                O::BitCast,
+                h,
+                m.cx.i32_type(),
+            )?)
         }
         "UnpackHalf2x16" => {
-            let h =
-                m.b.build_cast(O::BitCast, a(0)?, m.cx.f16_type().vec_type(2), "")?;
-            Ok(m.b.build_cast(O::FPExt, h, r, "")?)
+            let h = crate::lower::llvm::cast(m.b, O::BitCast, a(0)?, m.cx.f16_type().vec_type(2))?;
+            Ok(crate::lower::llvm::cast(m.b, O::FPExt, h, r)?)
         }
-        "PackDouble2x32" | "UnpackDouble2x32" => Ok(m.b.build_cast(O::BitCast, a(0)?, r, "")?),
+        "PackDouble2x32" | "UnpackDouble2x32" => {
+            Ok(crate::lower::llvm::cast(m.b, O::BitCast, a(0)?, r)?)
+        }
         "MatrixInverse" => {
             let BasicValueEnum::ArrayValue(mat) = a(0)? else {
                 return Err(LowerError::malformed("MatrixInverse of a non-matrix"));
@@ -463,10 +463,10 @@ pub(crate) fn glsl<'a, 'ctx>(
             }
             let det = m.det(&cols)?;
             // inverse[c][r] = cofactor(r, c) / det (the adjugate is the transposed cofactors).
-            let mut out = super::super::llvm::undef(r).into_array_value();
+            let mut out = crate::lower::llvm::undef_array(r)?;
             let ct = mat.get_type().get_element_type();
             for c in 0..n as usize {
-                let mut col = super::super::llvm::undef(ct).into_vector_value();
+                let mut col = crate::lower::llvm::undef_vector(ct)?;
                 for rr in 0..n as usize {
                     let minor: Vec<Vec<_>> = cols
                         .iter()
@@ -486,15 +486,14 @@ pub(crate) fn glsl<'a, 'ctx>(
                         m.det(&minor)?
                     };
                     if (rr + c) % 2 == 1 {
-                        cof = m.b.build_binop(O::FSub, null(cof.get_type()), cof, "")?;
+                        cof = crate::lower::llvm::binop(m.b, O::FSub, null(cof.get_type()), cof)?;
                     }
                     let v = m.bin(O::FDiv, cof, det)?;
                     col =
-                        m.b.build_insert_element(col, v, lane(m.cx, rr as u32), "")?;
+                        crate::lower::llvm::insert_element(m.b, col, v, lane(m.cx, rr as u32), "")?;
                 }
-                out =
-                    m.b.build_insert_value(out, col, c as u32, "")?
-                        .into_array_value();
+                out = crate::lower::llvm::insert_value(m.b, out, col, c as u32, "")?
+                    .into_array_value();
             }
             Ok(out.into())
         }
@@ -529,10 +528,9 @@ fn frexp<'ctx>(
     // The intrinsic's struct is a literal `{ T, iN }`; rebuild it as the result type.
     let a = m.b.build_extract_value(s, 0, "")?;
     let e = m.b.build_extract_value(s, 1, "")?;
-    let out = super::super::llvm::undef(r).into_struct_value();
-    let out = m.b.build_insert_value(out, a, 0, "")?;
-    Ok(m.b
-        .build_insert_value(out, e, 1, "")?
+    let out = crate::lower::llvm::undef_struct(r)?;
+    let out = crate::lower::llvm::insert_value(m.b, out, a, 0, "")?;
+    Ok(crate::lower::llvm::insert_value(m.b, out, e, 1, "")?
         .into_struct_value()
         .into())
 }
@@ -548,6 +546,7 @@ pub(crate) fn opencl<'a, 'ctx>(
         cx: l.cx,
         m: &l.llm,
         b: &l.b,
+        td: &l.td,
     };
     let a = |i| arg(args, i);
     match name {
@@ -679,7 +678,7 @@ pub(crate) fn vload_store<'a, 'ctx>(
         }
         Some(d) => {
             let v = l.id(fx, crate::grammar::Id(d))?;
-            let i = l.b.build_store(at, v)?;
+            let i = crate::lower::llvm::store(&l.b, &l.td, at, v)?;
             let _ = i.set_alignment(l.td.get_abi_alignment(&vt.get_element_type()));
             Ok(super::super::llvm::undef(l.cx.i8_type().into()))
         }
@@ -712,8 +711,8 @@ fn pack<'ctx>(
     let rounded = m.intr("llvm.roundeven", &[s])?;
     let it = super::super::llvm::int_ty(m.cx, bits)?.vec_type(n);
     let op = if signed { O::FPToSI } else { O::FPToUI };
-    let i = m.b.build_cast(op, rounded, it, "")?;
-    Ok(m.b.build_cast(O::BitCast, i, m.cx.i32_type(), "")?)
+    let i = crate::lower::llvm::cast(m.b, op, rounded, it)?;
+    crate::lower::llvm::cast(m.b, O::BitCast, i, m.cx.i32_type())
 }
 
 /// `Unpack[SU]norm{4x8,2x16}`: the inverse of [`pack`] (signed values clamped to -1).
@@ -726,9 +725,9 @@ fn unpack<'ctx>(
 ) -> Result<BasicValueEnum<'ctx>> {
     let n = super::super::llvm::lanes(r);
     let it = super::super::llvm::int_ty(m.cx, bits)?.vec_type(n);
-    let i = m.b.build_cast(O::BitCast, v, it, "")?;
+    let i = crate::lower::llvm::cast(m.b, O::BitCast, v, it)?;
     let op = if signed { O::SIToFP } else { O::UIToFP };
-    let f = m.b.build_cast(op, i, r, "")?;
+    let f = crate::lower::llvm::cast(m.b, op, i, r)?;
     let scale = if signed {
         f64::from((1u32 << (bits - 1)) - 1)
     } else {

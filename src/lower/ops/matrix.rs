@@ -5,7 +5,7 @@
 
 use super::super::error::{LowerError, Result};
 use super::super::function::FnCx;
-use super::super::llvm::{lane, splat, undef};
+use super::super::llvm::{lane, splat};
 use super::super::Lowerer;
 use crate::grammar::Instruction;
 use crate::ir::Op;
@@ -14,22 +14,40 @@ use inkwell::context::Context;
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{ArrayValue, BasicValueEnum, FloatValue, VectorValue};
 
+/// A float vector operand. (Every operand is checked: LLVM without assertions crashes folding
+/// float arithmetic on constants of other types.)
 fn vector(v: BasicValueEnum<'_>) -> Result<VectorValue<'_>> {
     match v {
-        BasicValueEnum::VectorValue(v) => Ok(v),
+        BasicValueEnum::VectorValue(v) if v.get_type().get_element_type().is_float_type() => Ok(v),
         _ => Err(LowerError::malformed(
-            "a vector operand that is not a vector",
+            "a vector operand that is not a float vector",
         )),
     }
 }
 
+/// A float matrix operand: an array of float vectors.
 fn matrix(v: BasicValueEnum<'_>) -> Result<ArrayValue<'_>> {
     match v {
-        BasicValueEnum::ArrayValue(v) => Ok(v),
+        BasicValueEnum::ArrayValue(a)
+            if matches!(a.get_type().get_element_type(),
+                BasicTypeEnum::VectorType(c) if c.get_element_type().is_float_type()) =>
+        {
+            Ok(a)
+        }
         _ => Err(LowerError::malformed(
-            "a matrix operand that is not a matrix",
+            "a matrix operand that is not a float matrix",
         )),
     }
+}
+
+/// A scalar operand of the vector's component type.
+fn scalar_for<'ctx>(s: BasicValueEnum<'ctx>, v: VectorValue<'ctx>) -> Result<BasicValueEnum<'ctx>> {
+    if s.get_type() != v.get_type().get_element_type() {
+        return Err(LowerError::malformed(
+            "a scalar of another type than the components",
+        ));
+    }
+    Ok(s)
 }
 
 fn columns<'ctx>(b: &Builder<'ctx>, m: ArrayValue<'ctx>) -> Result<Vec<VectorValue<'ctx>>> {
@@ -68,6 +86,15 @@ fn mat_vec<'ctx>(
     v: VectorValue<'ctx>,
 ) -> Result<VectorValue<'ctx>> {
     let cols = columns(b, m)?;
+    if cols.len() != v.get_type().get_size() as usize
+        || cols
+            .first()
+            .is_some_and(|c| c.get_type().get_element_type() != v.get_type().get_element_type())
+    {
+        return Err(LowerError::malformed(
+            "a matrix and vector of mismatched shapes",
+        ));
+    }
     let mut acc: Option<VectorValue<'ctx>> = None;
     for (i, c) in cols.iter().enumerate() {
         let s = b.build_extract_element(v, lane(cx, i as u32), "")?;
@@ -86,11 +113,9 @@ fn build_matrix<'ctx>(
     r: BasicTypeEnum<'ctx>,
     cols: Vec<VectorValue<'ctx>>,
 ) -> Result<BasicValueEnum<'ctx>> {
-    let mut out = undef(r).into_array_value();
+    let mut out = crate::lower::llvm::undef_array(r)?;
     for (i, c) in cols.into_iter().enumerate() {
-        out = b
-            .build_insert_value(out, c, i as u32, "")?
-            .into_array_value();
+        out = crate::lower::llvm::insert_value(b, out, c, i as u32, "")?.into_array_value();
     }
     Ok(out.into())
 }
@@ -112,7 +137,7 @@ pub(crate) fn lower<'a, 'ctx>(
         }
         I::VectorTimesScalar(d) => {
             let v = vector(l.id(fx, d.vector)?)?;
-            let s = l.id(fx, d.scalar)?;
+            let s = scalar_for(l.id(fx, d.scalar)?, v)?;
             let s = splat(&l.b, s, v.get_type().get_size())?.into_vector_value();
             Ok(l.b.build_float_mul(v, s, "")?.into())
         }
@@ -121,6 +146,7 @@ pub(crate) fn lower<'a, 'ctx>(
             let s = l.id(fx, d.scalar)?;
             let mut cols = Vec::new();
             for c in columns(&l.b, m)? {
+                let s = scalar_for(s, c)?;
                 let sv = splat(&l.b, s, c.get_type().get_size())?.into_vector_value();
                 cols.push(l.b.build_float_mul(c, sv, "")?);
             }
@@ -134,10 +160,10 @@ pub(crate) fn lower<'a, 'ctx>(
         I::VectorTimesMatrix(d) => {
             let v = vector(l.id(fx, d.vector)?)?;
             let m = matrix(l.id(fx, d.matrix)?)?;
-            let mut out = undef(r).into_vector_value();
+            let mut out = crate::lower::llvm::undef_vector(r)?;
             for (i, c) in columns(&l.b, m)?.into_iter().enumerate() {
                 let x = dot(cx, &l.b, v, c)?;
-                out = l.b.build_insert_element(out, x, lane(cx, i as u32), "")?;
+                out = crate::lower::llvm::insert_element(&l.b, out, x, lane(cx, i as u32), "")?;
             }
             Ok(out.into())
         }
@@ -153,6 +179,11 @@ pub(crate) fn lower<'a, 'ctx>(
         I::OuterProduct(d) => {
             let x = vector(l.id(fx, d.vector_1)?)?;
             let y = vector(l.id(fx, d.vector_2)?)?;
+            if x.get_type().get_element_type() != y.get_type().get_element_type() {
+                return Err(LowerError::malformed(
+                    "an outer product of different component types",
+                ));
+            }
             let mut cols = Vec::new();
             for j in 0..y.get_type().get_size() {
                 let s = l.b.build_extract_element(y, lane(cx, j), "")?;
@@ -168,12 +199,27 @@ pub(crate) fn lower<'a, 'ctx>(
                 return Err(LowerError::malformed("a transpose to a non-matrix"));
             };
             let ct = rt.get_element_type();
+            let ok_shape = match ct {
+                BasicTypeEnum::VectorType(v) => {
+                    v.get_size() as usize == cols.len()
+                        && cols.iter().all(|c| {
+                            c.get_type().get_size() == rt.len()
+                                && c.get_type().get_element_type() == v.get_element_type()
+                        })
+                }
+                _ => false,
+            };
+            if !ok_shape {
+                return Err(LowerError::malformed(
+                    "a transpose to a matrix of another shape",
+                ));
+            }
             let mut out_cols = Vec::new();
             for i in 0..rt.len() {
-                let mut col = undef(ct).into_vector_value();
+                let mut col = crate::lower::llvm::undef_vector(ct)?;
                 for (j, c) in cols.iter().enumerate() {
                     let x = l.b.build_extract_element(*c, lane(cx, i), "")?;
-                    col = l.b.build_insert_element(col, x, lane(cx, j as u32), "")?;
+                    col = crate::lower::llvm::insert_element(&l.b, col, x, lane(cx, j as u32), "")?;
                 }
                 out_cols.push(col);
             }
@@ -181,4 +227,48 @@ pub(crate) fn lower<'a, 'ctx>(
         }
         _ => Err(LowerError::unsupported("this matrix op")),
     }
+}
+
+/// The type of a matrix `[C x <R x T>]` transposed: `[R x <C x T>]`.
+pub(crate) fn transposed_type(t: BasicTypeEnum<'_>) -> Result<BasicTypeEnum<'_>> {
+    let BasicTypeEnum::ArrayType(at) = t else {
+        return Err(LowerError::malformed("a matrix type was expected"));
+    };
+    let BasicTypeEnum::VectorType(col) = at.get_element_type() else {
+        return Err(LowerError::malformed("a matrix of non-vectors"));
+    };
+    let BasicTypeEnum::FloatType(ft) = col.get_element_type() else {
+        return Err(LowerError::malformed("a matrix of non-floats"));
+    };
+    Ok(ft.vec_type(at.len()).array_type(col.get_size()).into())
+}
+
+/// A matrix value transposed into `to` (which must be its transposed type).
+pub(crate) fn transpose_to<'ctx>(
+    cx: &'ctx Context,
+    b: &Builder<'ctx>,
+    m: BasicValueEnum<'ctx>,
+    to: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    if transposed_type(m.get_type())? != to {
+        return Err(LowerError::malformed(
+            "a transpose to a matrix of another shape",
+        ));
+    }
+    let m = matrix(m)?;
+    let cols = columns(b, m)?;
+    let BasicTypeEnum::ArrayType(rt) = to else {
+        return Err(LowerError::malformed("a matrix type was expected"));
+    };
+    let ct = rt.get_element_type();
+    let mut out = crate::lower::llvm::undef_array(to)?;
+    for i in 0..rt.len() {
+        let mut col = crate::lower::llvm::undef_vector(ct)?;
+        for (j, c) in cols.iter().enumerate() {
+            let x = b.build_extract_element(*c, lane(cx, i), "")?;
+            col = crate::lower::llvm::insert_element(b, col, x, lane(cx, j as u32), "")?;
+        }
+        out = crate::lower::llvm::insert_value(b, out, col, i, "")?.into_array_value();
+    }
+    Ok(out.into())
 }

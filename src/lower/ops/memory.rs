@@ -68,10 +68,39 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         base: Handle<Type>,
         indexes: &[Id],
         out: &mut Vec<IntValue<'ctx>>,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let i32t = self.cx.i32_type();
         let mut cur = base;
+        // Inside a RowMajor matrix: the column index waits for the row index.
+        let mut row_major = false;
+        let mut column: Option<IntValue<'ctx>> = None;
         for &ix in indexes {
+            if row_major {
+                let BasicValueEnum::IntValue(iv) = self.id(fx, ix)? else {
+                    return Err(LowerError::malformed(
+                        "an access chain index that is not an integer",
+                    ));
+                };
+                match column.take() {
+                    None => column = Some(iv),
+                    Some(c) => {
+                        // Element (column c, row r) is row r's component c.
+                        out.push(iv);
+                        out.push(c);
+                        row_major = false;
+                        cur = match self.spv_type(cur)? {
+                            Type::Matrix { column, .. } => match self.spv_type(*column)? {
+                                Type::Vector { component, .. } => *component,
+                                _ => return Err(LowerError::malformed("a matrix column")),
+                            },
+                            _ => return Err(LowerError::malformed("a RowMajor member")),
+                        };
+                        continue;
+                    }
+                }
+                continue;
+            }
+
             let t = self.spv_type(cur)?.clone();
             let info = self.ty(cur)?;
             let v = self.id(fx, ix)?;
@@ -95,6 +124,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                         .ok_or_else(|| LowerError::malformed("struct field"))?;
                     out.push(i32t.const_int(f.into(), false));
                     cur = m.ty;
+                    row_major = info.row_major.get(k as usize).copied().unwrap_or(false);
                 }
                 Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
                     out.push(iv);
@@ -114,7 +144,13 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 _ => return Err(LowerError::malformed("an access chain into a scalar")),
             }
         }
-        Ok(())
+        if column.is_some() {
+            return Err(LowerError::unsupported(
+                "a pointer to a column of a RowMajor matrix (its components are not adjacent)",
+            ));
+        }
+        // `true`: the chain ends at a RowMajor matrix, stored as rows.
+        Ok(row_major)
     }
 }
 
@@ -144,34 +180,64 @@ pub(crate) fn lower<'a, 'ctx>(
             };
             let t = l.basic(pointee)?;
             let slot = fx.prologue.build_alloca(t, op.name().unwrap_or(""))?;
+            // Packed structs have ABI alignment 1; give every variable 16.
+            if let Some(i) = slot.as_instruction() {
+                let align = l.td.get_abi_alignment(&t).max(16);
+                let _ = i.set_alignment(align);
+            }
             if let Some(init) = v.initializer {
                 let iv = l.id(fx, init)?;
-                l.b.build_store(slot, iv)?;
+                crate::lower::llvm::store(&l.b, &l.td, slot, iv)?;
             }
             slot.into()
         }
         I::Load(ld) => {
             let p = l.ptr_operand(fx, ld.pointer)?;
-            let v = l.b.build_load(need()?, p, op.name().unwrap_or(""))?;
+            let rm = is_row_major_ptr(fx, ld.pointer);
+            let t = if rm {
+                super::matrix::transposed_type(need()?)?
+            } else {
+                need()?
+            };
+            let v = crate::lower::llvm::load(&l.b, &l.td, t, p, op.name().unwrap_or(""))?;
             if let Some(i) = v.as_instruction_value() {
                 apply_access(l.cx, i, ld.memory_access.as_ref())?;
             }
-            v
+            if rm {
+                super::matrix::transpose_to(l.cx, &l.b, v, need()?)?
+            } else {
+                v
+            }
         }
         I::Store(st) => {
             let p = l.ptr_operand(fx, st.pointer)?;
-            let v = l.id(fx, st.object)?;
-            let i = l.b.build_store(p, v)?;
+            let mut v = l.id(fx, st.object)?;
+            if is_row_major_ptr(fx, st.pointer) {
+                let rows = super::matrix::transposed_type(v.get_type())?;
+                v = super::matrix::transpose_to(l.cx, &l.b, v, rows)?;
+            }
+            let i = crate::lower::llvm::store(&l.b, &l.td, p, v)?;
             apply_access(l.cx, i, st.memory_access.as_ref())?;
             return Ok(None);
         }
         I::AccessChain(crate::grammar::OpAccessChain { base, indexes, .. })
         | I::InBoundsAccessChain(crate::grammar::OpInBoundsAccessChain { base, indexes, .. }) => {
+            if is_row_major_ptr(fx, *base) {
+                return Err(LowerError::unsupported(
+                    "an access chain from a pointer to a RowMajor matrix",
+                ));
+            }
             let p = l.ptr_operand(fx, *base)?;
             let pointee = l.pointee_of(fx, *base)?;
             let t = l.basic(pointee)?;
             let mut idx = vec![l.cx.i32_type().const_zero()];
-            l.chain(fx, pointee, indexes, &mut idx)?;
+            if l.chain(fx, pointee, indexes, &mut idx)? {
+                if let Some(crate::ir::Value::Op(h)) =
+                    op.inst.result_id().and_then(crate::ir::Value::from_id)
+                {
+                    fx.row_major_ptrs.insert(h);
+                }
+            }
             // SAFETY: GEP computes an address only; SPIR-V's rules keep chains in bounds.
             unsafe { l.b.build_gep(t, p, &idx, "")? }.into()
         }
@@ -196,7 +262,11 @@ pub(crate) fn lower<'a, 'ctx>(
                 ));
             };
             let mut idx = vec![e];
-            l.chain(fx, pointee, indexes, &mut idx)?;
+            if is_row_major_ptr(fx, *base) || l.chain(fx, pointee, indexes, &mut idx)? {
+                return Err(LowerError::unsupported(
+                    "a pointer access chain to or from a RowMajor matrix",
+                ));
+            }
             // SAFETY: as for access chains.
             unsafe { l.b.build_gep(t, p, &idx, "")? }.into()
         }
@@ -226,4 +296,9 @@ pub(crate) fn lower<'a, 'ctx>(
         I::GenericCastToPtrExplicit(c) => l.id(fx, c.pointer)?,
         _ => return Err(LowerError::unsupported("this memory op")),
     }))
+}
+
+/// Whether an operand is an access chain to a `RowMajor` matrix.
+pub(crate) fn is_row_major_ptr(fx: &FnCx<'_, '_>, id: Id) -> bool {
+    matches!(crate::ir::Value::from_id(id), Some(crate::ir::Value::Op(h)) if fx.row_major_ptrs.contains(&h))
 }

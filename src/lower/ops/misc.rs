@@ -4,7 +4,7 @@
 
 use super::super::error::{LowerError, Result};
 use super::super::function::FnCx;
-use super::super::llvm::{fcmp, icmp, splat_float, undef};
+use super::super::llvm::{fcmp, icmp, splat_float};
 use super::super::Lowerer;
 use super::table::call_intrinsic;
 use crate::grammar::{Instruction, OpFunctionCall};
@@ -54,8 +54,8 @@ pub(crate) fn quantize<'ctx>(
         BasicTypeEnum::VectorType(vt) => cx.f16_type().vec_type(vt.get_size()).into(),
         _ => cx.f16_type().into(),
     };
-    let h = b.build_cast(O::FPTrunc, v, half, "")?;
-    Ok(b.build_cast(O::FPExt, h, r, "")?)
+    let h = crate::lower::llvm::cast(b, O::FPTrunc, v, half)?;
+    crate::lower::llvm::cast(b, O::FPExt, h, r)
 }
 
 /// Lowers one of this module's ops.
@@ -94,7 +94,7 @@ pub(crate) fn lower<'a, 'ctx>(
             };
             let lo = fcmp(&l.b, FloatPredicate::OGE, a, splat_float(t, min)?)?;
             let hi = fcmp(&l.b, FloatPredicate::OLT, a, inf)?;
-            Ok(l.b.build_binop(O::And, lo, hi, "")?)
+            Ok(crate::lower::llvm::binop(&l.b, O::And, lo, hi)?)
         }
         I::SignBitSet(o) => {
             let x = l.id(fx, o.x)?;
@@ -109,7 +109,7 @@ pub(crate) fn lower<'a, 'ctx>(
                 BasicTypeEnum::VectorType(v) => it.vec_type(v.get_size()).into(),
                 _ => it.into(),
             };
-            let bits = l.b.build_cast(O::BitCast, x, ity, "")?;
+            let bits = crate::lower::llvm::cast(&l.b, O::BitCast, x, ity)?;
             icmp(&l.b, IntPredicate::SLT, bits, super::super::llvm::null(ity))
         }
         I::ReadClockKHR(_) => {
@@ -124,7 +124,7 @@ pub(crate) fn lower<'a, 'ctx>(
                 None,
                 i64t,
             )?;
-            Ok(l.b.build_cast(O::BitCast, c, r, "")?)
+            Ok(crate::lower::llvm::cast(&l.b, O::BitCast, c, r)?)
         }
         I::SatConvertSToU(o) => {
             let v = l.id(fx, o.signed_value)?;
@@ -136,6 +136,32 @@ pub(crate) fn lower<'a, 'ctx>(
         }
         // One address space: a generic pointer may point to global or local memory.
         I::GenericPtrMemSemantics(_) => super::super::llvm::splat_int(r, 0x100 | 0x200),
+        I::PtrEqual(o) => {
+            let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
+            icmp(&l.b, IntPredicate::EQ, a, b)
+        }
+        I::PtrNotEqual(o) => {
+            let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
+            icmp(&l.b, IntPredicate::NE, a, b)
+        }
+        I::PtrDiff(o) => {
+            // (a - b) in elements of the pointee type.
+            let pointee = l.pointee_of(fx, o.operand_1)?;
+            let size =
+                l.ty(pointee)?.size.filter(|&s| s > 0).ok_or_else(|| {
+                    LowerError::malformed("OpPtrDiff of pointers to unsized types")
+                })?;
+            let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
+            let i64t = cx.i64_type();
+            let ai = crate::lower::llvm::cast(&l.b, O::PtrToInt, a, i64t)?;
+            let bi = crate::lower::llvm::cast(&l.b, O::PtrToInt, b, i64t)?;
+            let d = crate::lower::llvm::binop(&l.b, O::Sub, ai, bi)?;
+            let n =
+                crate::lower::llvm::binop(&l.b, O::SDiv, d, i64t.const_int(size, false).into())?;
+            super::super::llvm::int_resize(&l.b, n, r, true)
+        }
+        // A branch-prediction hint: the value itself.
+        I::ExpectKHR(o) => l.id(fx, o.value),
         I::LessOrGreater(o) => {
             let a = l.id(fx, o.x)?;
             let b = l.id(fx, o.y)?;
@@ -147,16 +173,16 @@ pub(crate) fn lower<'a, 'ctx>(
         }
         I::IAddCarry(o) => {
             let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
-            let sum = l.b.build_binop(O::Add, a, b, "")?;
+            let sum = crate::lower::llvm::binop(&l.b, O::Add, a, b)?;
             let carry = icmp(&l.b, IntPredicate::ULT, sum, a)?;
-            let carry = l.b.build_cast(O::ZExt, carry, a.get_type(), "")?;
+            let carry = crate::lower::llvm::cast(&l.b, O::ZExt, carry, a.get_type())?;
             pair(&l.b, r, sum, carry)
         }
         I::ISubBorrow(o) => {
             let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
-            let diff = l.b.build_binop(O::Sub, a, b, "")?;
+            let diff = crate::lower::llvm::binop(&l.b, O::Sub, a, b)?;
             let borrow = icmp(&l.b, IntPredicate::ULT, a, b)?;
-            let borrow = l.b.build_cast(O::ZExt, borrow, a.get_type(), "")?;
+            let borrow = crate::lower::llvm::cast(&l.b, O::ZExt, borrow, a.get_type())?;
             pair(&l.b, r, diff, borrow)
         }
         I::UMulExtended(o) => mul_extended(l, fx, o.operand_1, o.operand_2, r, false),
@@ -176,9 +202,9 @@ fn pair<'ctx>(
             "a wide arithmetic op without a struct result",
         ));
     };
-    let s = undef(r).into_struct_value();
-    let s = b.build_insert_value(s, x, 0, "")?;
-    Ok(b.build_insert_value(s, y, 1, "")?
+    let s = crate::lower::llvm::undef_struct(r)?;
+    let s = crate::lower::llvm::insert_value(b, s, x, 0, "")?;
+    Ok(crate::lower::llvm::insert_value(b, s, y, 1, "")?
         .into_struct_value()
         .into())
 }
@@ -206,13 +232,13 @@ fn mul_extended<'a, 'ctx>(
         _ => wide_s.into(),
     };
     let ext = if signed { O::SExt } else { O::ZExt };
-    let aw = l.b.build_cast(ext, a, wide, "")?;
-    let bw = l.b.build_cast(ext, b, wide, "")?;
-    let p = l.b.build_binop(O::Mul, aw, bw, "")?;
-    let lo = l.b.build_cast(O::Trunc, p, t, "")?;
+    let aw = crate::lower::llvm::cast(&l.b, ext, a, wide)?;
+    let bw = crate::lower::llvm::cast(&l.b, ext, b, wide)?;
+    let p = crate::lower::llvm::binop(&l.b, O::Mul, aw, bw)?;
+    let lo = crate::lower::llvm::cast(&l.b, O::Trunc, p, t)?;
     let shift = super::super::llvm::splat_int(wide, w.into())?;
-    let hi = l.b.build_binop(O::LShr, p, shift, "")?;
-    let hi = l.b.build_cast(O::Trunc, hi, t, "")?;
+    let hi = crate::lower::llvm::binop(&l.b, O::LShr, p, shift)?;
+    let hi = crate::lower::llvm::cast(&l.b, O::Trunc, hi, t)?;
     pair(&l.b, r, lo, hi)
 }
 
@@ -270,5 +296,5 @@ fn sat_convert<'a, 'ctx>(
     } else {
         x
     };
-    Ok(l.b.build_cast(O::Trunc, x, r, "")?)
+    crate::lower::llvm::cast(&l.b, O::Trunc, x, r)
 }

@@ -1,6 +1,7 @@
 //! Op lowering: the dispatch from a SPIR-V op to the generated table ([`table`]) or to the
 //! hand-written module that handles it, one concept per module.
 
+pub(crate) mod async_copy;
 pub(crate) mod atomic;
 pub(crate) mod barrier;
 pub(crate) mod composite;
@@ -179,6 +180,7 @@ fn lower_other<'a, 'ctx>(
         | I::AtomicFMaxEXT(_)
         | I::AtomicFlagTestAndSet(_)
         | I::AtomicFlagClear(_) => return atomic::lower(l, fx, op, result),
+        I::GroupAsyncCopy(_) | I::GroupWaitEvents(_) => return async_copy::lower(l, fx, op),
         I::ControlBarrier(_) | I::MemoryBarrier(_) => {
             return barrier::lower(l, fx, op).map(|_| None)
         }
@@ -196,7 +198,11 @@ fn lower_other<'a, 'ctx>(
         | I::LessOrGreater(_)
         | I::SatConvertSToU(_)
         | I::SatConvertUToS(_)
-        | I::GenericPtrMemSemantics(_) => misc::lower(l, fx, op, need()?)?,
+        | I::GenericPtrMemSemantics(_)
+        | I::PtrEqual(_)
+        | I::PtrNotEqual(_)
+        | I::PtrDiff(_)
+        | I::ExpectKHR(_) => misc::lower(l, fx, op, need()?)?,
         _ => {
             return Err(LowerError::unsupported(format!(
                 "Op{opcode:?} is not lowered"

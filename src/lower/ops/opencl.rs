@@ -50,6 +50,8 @@ pub(crate) fn handles(name: &str) -> bool {
             | "u_mad_sat"
             | "shuffle"
             | "shuffle2"
+            | "lgamma_r"
+            | "remquo"
     )
 }
 
@@ -108,8 +110,8 @@ pub(crate) fn lower<'a, 'ctx>(
             let p = ptr(id(l, 1)?)?;
             let t = x.get_type();
             let fl = call_intrinsic(cx, &l.llm, &l.b, "llvm.floor", &[t], &[x], None, t)?;
-            l.b.build_store(p, fl)?;
-            let d = l.b.build_binop(O::FSub, x, fl, "")?;
+            crate::lower::llvm::store(&l.b, &l.td, p, fl)?;
+            let d = crate::lower::llvm::binop(&l.b, O::FSub, x, fl)?;
             let below_one = match float_width(t) {
                 16 => 0.999_511_718_75,
                 64 => 1.0 - f64::EPSILON / 2.0,
@@ -131,8 +133,8 @@ pub(crate) fn lower<'a, 'ctx>(
             let p = ptr(id(l, 1)?)?;
             let t = x.get_type();
             let tr = call_intrinsic(cx, &l.llm, &l.b, "llvm.trunc", &[t], &[x], None, t)?;
-            l.b.build_store(p, tr)?;
-            let d = l.b.build_binop(O::FSub, x, tr, "")?;
+            crate::lower::llvm::store(&l.b, &l.td, p, tr)?;
+            let d = crate::lower::llvm::binop(&l.b, O::FSub, x, tr)?;
             // modf(±inf) is ±0 with the sign of x.
             call_intrinsic(cx, &l.llm, &l.b, "llvm.copysign", &[t], &[d, x], None, t)?
         }
@@ -141,7 +143,7 @@ pub(crate) fn lower<'a, 'ctx>(
             let p = ptr(id(l, 1)?)?;
             let t = x.get_type();
             let c = call_intrinsic(cx, &l.llm, &l.b, "llvm.cos", &[t], &[x], None, t)?;
-            l.b.build_store(p, c)?;
+            crate::lower::llvm::store(&l.b, &l.td, p, c)?;
             call_intrinsic(cx, &l.llm, &l.b, "llvm.sin", &[t], &[x], None, t)?
         }
         "frexp" => {
@@ -158,7 +160,7 @@ pub(crate) fn lower<'a, 'ctx>(
                 .ok_or_else(|| LowerError::malformed("llvm.frexp"))?
                 .into_struct_value();
             let ex = l.b.build_extract_value(s, 1, "")?;
-            l.b.build_store(p, ex)?;
+            crate::lower::llvm::store(&l.b, &l.td, p, ex)?;
             l.b.build_extract_value(s, 0, "")?
         }
         "ilogb" => {
@@ -174,7 +176,7 @@ pub(crate) fn lower<'a, 'ctx>(
                 .ok_or_else(|| LowerError::malformed("llvm.frexp"))?
                 .into_struct_value();
             let ex = l.b.build_extract_value(s, 1, "")?;
-            l.b.build_binop(O::Sub, ex, splat_int(et, 1)?, "")?
+            crate::lower::llvm::binop(&l.b, O::Sub, ex, splat_int(et, 1)?)?
         }
         "nan" => {
             let code = id(l, 0)?;
@@ -186,8 +188,8 @@ pub(crate) fn lower<'a, 'ctx>(
             };
             let it = int_like(cx, r, w)?;
             let c = super::super::llvm::int_resize(&l.b, code, it, false)?;
-            let bits = l.b.build_binop(O::Or, c, splat_int(it, quiet)?, "")?;
-            l.b.build_cast(O::BitCast, bits, r, "")?
+            let bits = crate::lower::llvm::binop(&l.b, O::Or, c, splat_int(it, quiet)?)?;
+            crate::lower::llvm::cast(&l.b, O::BitCast, bits, r)?
         }
         "vload_half" | "vload_halfn" | "vloada_halfn" => {
             let off = int(id(l, 0)?)?;
@@ -211,7 +213,7 @@ pub(crate) fn lower<'a, 'ctx>(
             if let Some(i) = h.as_instruction_value() {
                 let _ = i.set_alignment(2);
             }
-            l.b.build_cast(O::FPExt, h, r, "")?
+            crate::lower::llvm::cast(&l.b, O::FPExt, h, r)?
         }
         "vstore_half" | "vstore_half_r" | "vstore_halfn" | "vstore_halfn_r" | "vstorea_halfn"
         | "vstorea_halfn_r" => {
@@ -233,8 +235,8 @@ pub(crate) fn lower<'a, 'ctx>(
             } else {
                 cx.f16_type().into()
             };
-            let h = l.b.build_cast(O::FPTrunc, data, ht, "")?;
-            let st = l.b.build_store(at, h)?;
+            let h = crate::lower::llvm::cast(&l.b, O::FPTrunc, data, ht)?;
+            let st = crate::lower::llvm::store(&l.b, &l.td, at, h)?;
             let _ = st.set_alignment(2);
             undef(r)
         }
@@ -265,6 +267,44 @@ pub(crate) fn lower<'a, 'ctx>(
                 .ok_or_else(|| LowerError::malformed("printf"))?;
             super::super::llvm::int_resize(&l.b, c, r, true)?
         }
+        // The C library's reentrant forms, for scalars: `lgammaf_r(x, &sign)`,
+        // `remquof(x, y, &quo)`.
+        "lgamma_r" | "remquo" => {
+            if r.is_vector_type() {
+                return Err(LowerError::unsupported(format!("vector {name}")));
+            }
+            let n = if name == "remquo" { 2 } else { 1 };
+            let mut vals = Vec::new();
+            for i in 0..n {
+                vals.push(id(l, i)?);
+            }
+            let p = ptr(id(l, n)?)?;
+            let w = float_width(r);
+            if vals.iter().any(|v| v.get_type() != r) || w == 16 {
+                return Err(LowerError::unsupported(format!("{name} of this type")));
+            }
+            let ft = r;
+            let fname = match (w, name) {
+                (64, "remquo") => "remquo".to_string(),
+                (64, _) => "lgamma_r".to_string(),
+                (_, "remquo") => "remquof".to_string(),
+                _ => "lgammaf_r".to_string(),
+            };
+            let pt = cx.ptr_type(AddressSpace::default());
+            let mut ps: Vec<inkwell::types::BasicMetadataTypeEnum<'ctx>> =
+                vals.iter().map(|_| ft.into()).collect();
+            ps.push(pt.into());
+            let fty = match ft {
+                BasicTypeEnum::FloatType(f) => f.fn_type(&ps, false),
+                _ => return Err(LowerError::malformed("a float result was expected")),
+            };
+            let f = super::super::llvm::external(&l.llm, &fname, fty)?;
+            let mut args: Vec<BasicMetadataValueEnum<'ctx>> =
+                vals.iter().map(|&v| v.into()).collect();
+            args.push(p.into());
+            super::super::llvm::call_result(l.b.build_call(f, &args, "")?)
+                .ok_or_else(|| LowerError::malformed(name.to_string()))?
+        }
         "bitselect" => {
             let (a, bb, c) = (id(l, 0)?, id(l, 1)?, id(l, 2)?);
             let t = a.get_type();
@@ -276,18 +316,18 @@ pub(crate) fn lower<'a, 'ctx>(
             };
             let cast = |v: BasicValueEnum<'ctx>| -> Result<BasicValueEnum<'ctx>> {
                 Ok(if is_float {
-                    l.b.build_cast(O::BitCast, v, it, "")?
+                    crate::lower::llvm::cast(&l.b, O::BitCast, v, it)?
                 } else {
                     v
                 })
             };
             let (a, bb, c) = (cast(a)?, cast(bb)?, cast(c)?);
-            let nc = l.b.build_binop(O::Xor, c, splat_int(it, u64::MAX)?, "")?;
-            let x = l.b.build_binop(O::And, a, nc, "")?;
-            let y = l.b.build_binop(O::And, bb, c, "")?;
-            let o = l.b.build_binop(O::Or, x, y, "")?;
+            let nc = crate::lower::llvm::binop(&l.b, O::Xor, c, splat_int(it, u64::MAX)?)?;
+            let x = crate::lower::llvm::binop(&l.b, O::And, a, nc)?;
+            let y = crate::lower::llvm::binop(&l.b, O::And, bb, c)?;
+            let o = crate::lower::llvm::binop(&l.b, O::Or, x, y)?;
             if is_float {
-                l.b.build_cast(O::BitCast, o, t, "")?
+                crate::lower::llvm::cast(&l.b, O::BitCast, o, t)?
             } else {
                 o
             }
@@ -301,24 +341,24 @@ pub(crate) fn lower<'a, 'ctx>(
                 icmp(&l.b, I::NE, c, null(c.get_type()))?
             };
             match cond {
-                BasicValueEnum::IntValue(k) => l.b.build_select(k, bb, a, "")?,
-                BasicValueEnum::VectorValue(k) => l.b.build_select(k, bb, a, "")?,
+                BasicValueEnum::IntValue(_) | BasicValueEnum::VectorValue(_) => {
+                    crate::lower::llvm::select(&l.b, cond, bb, a)?
+                }
                 _ => return Err(LowerError::malformed("select")),
             }
         }
         "pown" | "rootn" => {
             let (x, n) = (id(l, 0)?, id(l, 1)?);
             let t = x.get_type();
-            let nf = l.b.build_cast(O::SIToFP, n, t, "")?;
+            let nf = crate::lower::llvm::cast(&l.b, O::SIToFP, n, t)?;
             if name == "pown" {
                 libm(cx, &l.llm, &l.b, "pow", &[x, nf], t)?
             } else {
                 // rootn(x, n) = sign(x) * |x|^(1/n), defined for negative x when n is odd.
-                let inv = l.b.build_binop(O::FDiv, splat_float(t, 1.0)?, nf, "")?;
+                let inv = crate::lower::llvm::binop(&l.b, O::FDiv, splat_float(t, 1.0)?, nf)?;
                 let ax = call_intrinsic(cx, &l.llm, &l.b, "llvm.fabs", &[t], &[x], None, t)?;
                 let p = libm(cx, &l.llm, &l.b, "pow", &[ax, inv], t)?;
-                let odd =
-                    l.b.build_binop(O::And, n, splat_int(n.get_type(), 1)?, "")?;
+                let odd = crate::lower::llvm::binop(&l.b, O::And, n, splat_int(n.get_type(), 1)?)?;
                 let odd = icmp(&l.b, I::NE, odd, null(n.get_type()))?;
                 let neg = fcmp(&l.b, F::OLT, x, null(t))?;
                 let signed =
@@ -359,15 +399,15 @@ pub(crate) fn lower<'a, 'ctx>(
             };
             let hi = call_intrinsic(cx, &l.llm, &l.b, mx, &[t], &[x, y], None, t)?;
             let lo = call_intrinsic(cx, &l.llm, &l.b, mn, &[t], &[x, y], None, t)?;
-            l.b.build_binop(O::Sub, hi, lo, "")?
+            crate::lower::llvm::binop(&l.b, O::Sub, hi, lo)?
         }
         "s_upsample" | "u_upsample" => {
             let (hi, lo) = (id(l, 0)?, id(l, 1)?);
             let w = super::super::llvm::int_width(hi.get_type())?;
             let h = super::super::llvm::int_resize(&l.b, hi, r, name == "s_upsample")?;
             let lw = super::super::llvm::int_resize(&l.b, lo, r, false)?;
-            let sh = l.b.build_binop(O::Shl, h, splat_int(r, w.into())?, "")?;
-            l.b.build_binop(O::Or, sh, lw, "")?
+            let sh = crate::lower::llvm::binop(&l.b, O::Shl, h, splat_int(r, w.into())?)?;
+            crate::lower::llvm::binop(&l.b, O::Or, sh, lw)?
         }
         "s_mad_sat" | "u_mad_sat" => {
             let (x, y, z) = (id(l, 0)?, id(l, 1)?, id(l, 2)?);
@@ -376,8 +416,8 @@ pub(crate) fn lower<'a, 'ctx>(
             let w = super::super::llvm::int_width(t)?;
             let wide = int_like(cx, t, 2 * w + 2)?;
             let ext = |v| super::super::llvm::int_resize(&l.b, v, wide, signed);
-            let p = l.b.build_binop(O::Mul, ext(x)?, ext(y)?, "")?;
-            let s = l.b.build_binop(O::Add, p, ext(z)?, "")?;
+            let p = crate::lower::llvm::binop(&l.b, O::Mul, ext(x)?, ext(y)?)?;
+            let s = crate::lower::llvm::binop(&l.b, O::Add, p, ext(z)?)?;
             let (lo, hi) = if signed {
                 (
                     super::super::llvm::int_resize(&l.b, splat_int(t, 1 << (w - 1))?, wide, true)?,
@@ -397,7 +437,7 @@ pub(crate) fn lower<'a, 'ctx>(
             let (mx, mn) = ("llvm.smax", "llvm.smin");
             let c = call_intrinsic(cx, &l.llm, &l.b, mx, &[wide], &[s, lo], None, wide)?;
             let c = call_intrinsic(cx, &l.llm, &l.b, mn, &[wide], &[c, hi], None, wide)?;
-            l.b.build_cast(O::Trunc, c, t, "")?
+            crate::lower::llvm::cast(&l.b, O::Trunc, c, t)?
         }
         "shuffle" | "shuffle2" => {
             let two = name == "shuffle2";
@@ -412,7 +452,7 @@ pub(crate) fn lower<'a, 'ctx>(
             let BasicTypeEnum::IntType(mt) = mv.get_type().get_element_type() else {
                 return Err(LowerError::malformed("a shuffle mask that is not integer"));
             };
-            let mut out = undef(r).into_vector_value();
+            let mut out = crate::lower::llvm::undef_vector(r)?;
             for i in 0..lanes(r) {
                 let k =
                     l.b.build_extract_element(mv, lane(cx, i), "")?
@@ -429,11 +469,11 @@ pub(crate) fn lower<'a, 'ctx>(
                         let from_y = l.b.build_extract_element(yv, k2, "")?;
                         let in_x =
                             l.b.build_int_compare(I::ULT, k, mt.const_int(n.into(), false), "")?;
-                        l.b.build_select(in_x, from_x, from_y, "")?
+                        crate::lower::llvm::select(&l.b, in_x.into(), from_x, from_y)?
                     }
                     _ => from_x,
                 };
-                out = l.b.build_insert_element(out, v, lane(cx, i), "")?;
+                out = crate::lower::llvm::insert_element(&l.b, out, v, lane(cx, i), "")?;
             }
             out.into()
         }
@@ -451,9 +491,5 @@ fn select_v<'ctx>(
     x: BasicValueEnum<'ctx>,
     y: BasicValueEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
-    Ok(match c {
-        BasicValueEnum::IntValue(k) => b.build_select(k, x, y, "")?,
-        BasicValueEnum::VectorValue(k) => b.build_select(k, x, y, "")?,
-        _ => return Err(LowerError::malformed("select")),
-    })
+    crate::lower::llvm::select(b, c, x, y)
 }

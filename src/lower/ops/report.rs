@@ -165,6 +165,12 @@ pub const HAND_WRITTEN_CORE: &[&str] = &[
     "OpGroupFMax",
     "OpGroupUMax",
     "OpGroupSMax",
+    "OpPtrEqual",
+    "OpPtrNotEqual",
+    "OpPtrDiff",
+    "OpExpectKHR",
+    "OpGroupAsyncCopy",
+    "OpGroupWaitEvents",
 ];
 
 /// Core ops lowered by `src/lower/special/`.
@@ -309,6 +315,8 @@ pub const HAND_WRITTEN_OPENCL: &[&str] = &[
     "u_mad_sat",
     "shuffle",
     "shuffle2",
+    "lgamma_r",
+    "remquo",
 ];
 
 /// Every lowered op: `(set, name, how)`, set `""` for core ops.

@@ -1,6 +1,6 @@
 //! The one place that calls the hand-written special cases of `src/lower/special/` (bitfield
 //! insert/extract, shifts, integer division, F/S/UConvert, Not/LogicalNot, FMod/SMod, Tan/Tanh, function
-//! control attributes).
+//! control attributes): which ops they handle, and the calls.
 
 use crate::grammar::{FunctionControl, Opcode};
 use crate::lower::error::Result;
@@ -85,34 +85,6 @@ pub fn glsl_special(name: &str) -> Option<Special> {
     })
 }
 
-/// The call of `crate::lower::special::<name>` for each special case.
-macro_rules! special_call {
-    ($cx:expr, $b:expr, $which:expr, $args:expr, $result:expr) => {{
-        use crate::lower::special as s;
-        match $which {
-            Special::BitFieldInsert => s::bit_field_insert($cx, $b, $args, $result),
-            Special::BitFieldSExtract => s::bit_field_s_extract($cx, $b, $args, $result),
-            Special::BitFieldUExtract => s::bit_field_u_extract($cx, $b, $args, $result),
-            Special::ShiftLeftLogical => s::shift_left_logical($cx, $b, $args, $result),
-            Special::ShiftRightLogical => s::shift_right_logical($cx, $b, $args, $result),
-            Special::ShiftRightArithmetic => s::shift_right_arithmetic($cx, $b, $args, $result),
-            Special::FConvert => s::f_convert($cx, $b, $args, $result),
-            Special::SConvert => s::s_convert($cx, $b, $args, $result),
-            Special::UConvert => s::u_convert($cx, $b, $args, $result),
-            Special::Not => s::not($cx, $b, $args, $result),
-            Special::LogicalNot => s::logical_not($cx, $b, $args, $result),
-            Special::FMod => s::f_mod($cx, $b, $args, $result),
-            Special::SMod => s::s_mod($cx, $b, $args, $result),
-            Special::UDiv => s::u_div($cx, $b, $args, $result),
-            Special::SDiv => s::s_div($cx, $b, $args, $result),
-            Special::UMod => s::u_mod($cx, $b, $args, $result),
-            Special::SRem => s::s_rem($cx, $b, $args, $result),
-            Special::Tan => s::tan($cx, $b, $args, $result),
-            Special::Tanh => s::tanh($cx, $b, $args, $result),
-        }
-    }};
-}
-
 /// Calls the special case's lowering.
 pub fn call<'ctx>(
     cx: &'ctx Context,
@@ -121,7 +93,28 @@ pub fn call<'ctx>(
     args: &[BasicValueEnum<'ctx>],
     result: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
-    Ok(special_call!(cx, b, which, args, result)?)
+    use crate::lower::special as s;
+    Ok(match which {
+        Special::BitFieldInsert => s::bit_field_insert(cx, b, args, result),
+        Special::BitFieldSExtract => s::bit_field_s_extract(cx, b, args, result),
+        Special::BitFieldUExtract => s::bit_field_u_extract(cx, b, args, result),
+        Special::ShiftLeftLogical => s::shift_left_logical(cx, b, args, result),
+        Special::ShiftRightLogical => s::shift_right_logical(cx, b, args, result),
+        Special::ShiftRightArithmetic => s::shift_right_arithmetic(cx, b, args, result),
+        Special::FConvert => s::f_convert(cx, b, args, result),
+        Special::SConvert => s::s_convert(cx, b, args, result),
+        Special::UConvert => s::u_convert(cx, b, args, result),
+        Special::Not => s::not(cx, b, args, result),
+        Special::LogicalNot => s::logical_not(cx, b, args, result),
+        Special::FMod => s::f_mod(cx, b, args, result),
+        Special::SMod => s::s_mod(cx, b, args, result),
+        Special::UDiv => s::u_div(cx, b, args, result),
+        Special::SDiv => s::s_div(cx, b, args, result),
+        Special::UMod => s::u_mod(cx, b, args, result),
+        Special::SRem => s::s_rem(cx, b, args, result),
+        Special::Tan => s::tan(cx, b, args, result),
+        Special::Tanh => s::tanh(cx, b, args, result),
+    }?)
 }
 
 /// LLVM attributes for a function control mask.

@@ -225,6 +225,9 @@ pub(crate) fn lower<'a, 'ctx>(
         else {
             return Err(LowerError::malformed("a ballot of non-integers"));
         };
+        if x.get_type().get_bit_width() < 2 {
+            return Err(LowerError::malformed("a ballot of booleans"));
+        }
         Ok(l.b.build_and(x, x.get_type().const_int(1, false), "")?)
     };
     match opcode {
@@ -305,15 +308,17 @@ fn ballot<'a, 'ctx>(
     let BasicValueEnum::IntValue(p) = p else {
         return Err(LowerError::malformed("a ballot of a non-boolean"));
     };
+    if p.get_type().get_bit_width() != 1 {
+        return Err(LowerError::malformed("a ballot of a non-boolean"));
+    }
     let BasicTypeEnum::VectorType(vt) = r else {
         return Err(LowerError::malformed("a ballot of a non-vector type"));
     };
-    let BasicTypeEnum::IntType(et) = vt.get_element_type() else {
-        return Err(LowerError::malformed("a ballot of a non-integer type"));
+    let et = match vt.get_element_type() {
+        BasicTypeEnum::IntType(t) if t.get_bit_width() > 1 => t,
+        _ => return Err(LowerError::malformed("a ballot of a non-integer type")),
     };
     let x = l.b.build_int_z_extend(p, et, "")?;
-    let z = null(r).into_vector_value();
-    Ok(l.b
-        .build_insert_element(z, x, l.cx.i32_type().const_zero(), "")?
-        .into())
+    let z = crate::lower::llvm::null(r).into_vector_value();
+    Ok(crate::lower::llvm::insert_element(&l.b, z, x, l.cx.i32_type().const_zero(), "")?.into())
 }

@@ -116,11 +116,14 @@ pub fn apply<'ctx>(
             if args[0].get_type() != args[1].get_type() {
                 return Err(LowerError::malformed("operands of different types"));
             }
-            Ok(b.build_binop(op, args[0], args[1], "")?)
+            Ok(crate::lower::llvm::binop(b, op, args[0], args[1])?)
         }
         PatternKind::UnOp => {
             arity(p, args, 1)?;
             match p.llvm {
+                "fneg" if !crate::lower::llvm::scalar_of(args[0].get_type()).is_float_type() => {
+                    Err(LowerError::malformed("fneg of a non-float"))
+                }
                 "fneg" => Ok(match args[0] {
                     BasicValueEnum::FloatValue(v) => b.build_float_neg(v, "")?.into(),
                     BasicValueEnum::VectorValue(v) => b.build_float_neg(v, "")?.into(),
@@ -128,7 +131,7 @@ pub fn apply<'ctx>(
                 }),
                 "neg" => {
                     let zero = crate::lower::llvm::null(args[0].get_type());
-                    Ok(b.build_binop(O::Sub, zero, args[0], "")?)
+                    Ok(crate::lower::llvm::binop(b, O::Sub, zero, args[0])?)
                 }
                 _ => Err(unknown(p)),
             }
@@ -152,15 +155,15 @@ pub fn apply<'ctx>(
                     // A pointer and a vector of integers (`uvec2` ↔ pointer): through i64.
                     let i64t = cx.i64_type();
                     return Ok(if op == O::IntToPtr {
-                        let i = b.build_cast(O::BitCast, args[0], i64t, "")?;
-                        b.build_cast(O::IntToPtr, i, result, "")?
+                        let i = crate::lower::llvm::cast(b, O::BitCast, args[0], i64t)?;
+                        crate::lower::llvm::cast(b, O::IntToPtr, i, result)?
                     } else {
-                        let i = b.build_cast(O::PtrToInt, args[0], i64t, "")?;
-                        b.build_cast(O::BitCast, i, result, "")?
+                        let i = crate::lower::llvm::cast(b, O::PtrToInt, args[0], i64t)?;
+                        crate::lower::llvm::cast(b, O::BitCast, i, result)?
                     });
                 }
             }
-            Ok(b.build_cast(op, args[0], result, "")?)
+            Ok(crate::lower::llvm::cast(b, op, args[0], result)?)
         }
         PatternKind::ICmp => {
             arity(p, args, 2)?;
@@ -191,15 +194,7 @@ pub fn apply<'ctx>(
         }
         PatternKind::Select => {
             arity(p, args, 3)?;
-            Ok(match args[0] {
-                BasicValueEnum::IntValue(c) => b.build_select(c, args[1], args[2], "")?,
-                BasicValueEnum::VectorValue(c) => b.build_select(c, args[1], args[2], "")?,
-                _ => {
-                    return Err(LowerError::malformed(
-                        "a select condition that is not boolean",
-                    ))
-                }
-            })
+            crate::lower::llvm::select(b, args[0], args[1], args[2])
         }
         PatternKind::Intrinsic => intrinsic(cx, m, b, p, args, result),
         PatternKind::LibM => libm(cx, m, b, p.llvm, args, result),
@@ -298,7 +293,6 @@ pub fn libm<'ctx>(
         return Err(LowerError::malformed(format!("{name} of a non-float")));
     }
     let width = cx_width(st);
-    let _ = cx_width;
     let (fname, ct) = match width {
         64 => (name.to_string(), cx.f64_type()),
         _ => (format!("{name}f"), cx.f32_type()),
