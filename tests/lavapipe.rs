@@ -129,7 +129,7 @@ fn std140_uniform_buffer_in_set_one() {
     let want: Vec<f32> = (0..4)
         .flat_map(|i| {
             let fi = i as f32;
-            // rot = mat2(columns (0, 1) and (-1, 0)): rot * (i, 1) = (-1, i).
+            // rot = mat4 with columns (0, 1, 0, 0), (-1, 0, 0, 0), e3, e4: (rot * (i, 1, 0, 0)).xy = (-1, i).
             [coeffs[i] * 2.0 + 0.5, -1.0, fi, (3 * i + 7) as f32 - 1.0]
         })
         .collect();

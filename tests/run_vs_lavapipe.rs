@@ -1,10 +1,7 @@
 //! `spvkit run` against lavapipe: every shader of `tests/corpus/compute/` runs on both with its
 //! job, and every buffer must agree (integers exactly, floats bit for bit unless the job's
 //! `"compare"` gives a tolerance, see `tests/support/compute.rs`).
-//!
-//! Built only with the `run-oracle` feature: it needs the SPIR-V lowering, which is wired into
-//! `spvkit::run::lower_for_job` when the lowering branch is merged.
-#![cfg(feature = "run-oracle")]
+#![cfg(feature = "llvm")]
 
 #[path = "support/compute.rs"]
 mod compute;

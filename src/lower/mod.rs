@@ -133,14 +133,15 @@ pub fn lower_with_offsets<'ctx>(
         unsafe { f.delete() };
     }
     let entries = r?;
-    if cfg!(debug_assertions) {
-        l.llm.verify().map_err(|e| LowerError {
-            op: "module".into(),
-            offset: None,
-            kind: LowerErrorKind::Llvm,
-            reason: format!("the LLVM verifier rejects the output: {}", e.to_string()),
-        })?;
-    }
+    // Always, not only in debug builds: invalid SPIR-V (a use that its definition does not
+    // dominate, a mistyped return) can make IR that LLVM rejects, and it must be an error here
+    // rather than a crash later in the optimizer or the JIT. It costs a few percent.
+    l.llm.verify().map_err(|e| LowerError {
+        op: "module".into(),
+        offset: None,
+        kind: LowerErrorKind::Llvm,
+        reason: format!("the LLVM verifier rejects the output: {}", e.to_string()),
+    })?;
     Ok(LoweredModule {
         module: l.llm,
         entries,
