@@ -19,7 +19,7 @@ use inkwell::IntPredicate;
 
 /// Which of the four divisions.
 #[derive(Clone, Copy)]
-enum Div {
+enum Kind {
     UDiv,
     SDiv,
     URem,
@@ -28,7 +28,7 @@ enum Div {
 
 fn divide<'ctx>(
     b: &Builder<'ctx>,
-    op: Div,
+    op: Kind,
     args: &[BasicValueEnum<'ctx>],
     result: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>, BuilderError> {
@@ -42,7 +42,7 @@ fn divide<'ctx>(
     let y_zero = icmp(b, IntPredicate::EQ, y, zero)?;
     // Divisors that would trap are replaced by 1; the lanes they affect are fixed afterwards.
     let mut unsafe_divisor = y_zero;
-    if matches!(op, Div::SDiv | Div::SRem) {
+    if matches!(op, Kind::SDiv | Kind::SRem) {
         let min = shape.splat(1u64 << (shape.width() - 1));
         let x_min = icmp(b, IntPredicate::EQ, x, min)?;
         let y_minus_one = icmp(b, IntPredicate::EQ, y, shape.ones())?;
@@ -51,10 +51,10 @@ fn divide<'ctx>(
     }
     let divisor = select(b, unsafe_divisor, one, y)?;
     let (q, by_zero) = match op {
-        Div::UDiv => (ibin(b, IBin::UDiv, x, divisor)?, shape.ones()),
-        Div::SDiv => (ibin(b, IBin::SDiv, x, divisor)?, shape.ones()),
-        Div::URem => (ibin(b, IBin::URem, x, divisor)?, zero),
-        Div::SRem => (ibin(b, IBin::SRem, x, divisor)?, zero),
+        Kind::UDiv => (ibin(b, IBin::UDiv, x, divisor)?, shape.ones()),
+        Kind::SDiv => (ibin(b, IBin::SDiv, x, divisor)?, shape.ones()),
+        Kind::URem => (ibin(b, IBin::URem, x, divisor)?, zero),
+        Kind::SRem => (ibin(b, IBin::SRem, x, divisor)?, zero),
     };
     select(b, y_zero, by_zero, q)
 }
@@ -66,7 +66,7 @@ pub fn u_div<'ctx>(
     args: &[BasicValueEnum<'ctx>],
     result: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>, BuilderError> {
-    divide(b, Div::UDiv, args, result)
+    divide(b, Kind::UDiv, args, result)
 }
 
 /// Signed quotient rounded toward zero (SPIR-V OpSDiv); −1 for a zero divisor, `INT_MIN` for
@@ -77,7 +77,7 @@ pub fn s_div<'ctx>(
     args: &[BasicValueEnum<'ctx>],
     result: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>, BuilderError> {
-    divide(b, Div::SDiv, args, result)
+    divide(b, Kind::SDiv, args, result)
 }
 
 /// Unsigned remainder (SPIR-V OpUMod); 0 for a zero divisor.
@@ -87,7 +87,7 @@ pub fn u_mod<'ctx>(
     args: &[BasicValueEnum<'ctx>],
     result: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>, BuilderError> {
-    divide(b, Div::URem, args, result)
+    divide(b, Kind::URem, args, result)
 }
 
 /// Signed remainder with the dividend's sign (SPIR-V OpSRem); 0 for a zero divisor and for
@@ -98,5 +98,5 @@ pub fn s_rem<'ctx>(
     args: &[BasicValueEnum<'ctx>],
     result: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>, BuilderError> {
-    divide(b, Div::SRem, args, result)
+    divide(b, Kind::SRem, args, result)
 }
