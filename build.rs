@@ -12,8 +12,15 @@ fn main() {
         None => manifest.join("grammar"),
     };
     println!("cargo:rerun-if-changed={}", dir.display());
-    let loaded = spvkit_generator::load(&dir)
+    let mut loaded = spvkit_generator::load(&dir)
         .unwrap_or_else(|e| panic!("reading the grammar in {}: {e}", dir.display()));
+    // The lowering table is spvkit's own: a newer grammar directory has none, so the repo's is
+    // checked against that grammar instead.
+    if loaded.grammar.lowering.is_none() {
+        let table = manifest.join("grammar/lowering.json");
+        spvkit_generator::add_lowering_table(&mut loaded, &table)
+            .unwrap_or_else(|e| panic!("{}: {e}", table.display()));
+    }
     for p in &loaded.inputs {
         println!("cargo:rerun-if-changed={}", p.display());
     }

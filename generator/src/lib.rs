@@ -110,9 +110,7 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
     let mut grammar = Grammar::normalize(&core, &ext, tools)?;
     let table = dir.join("lowering.json");
     if table.exists() {
-        let text =
-            std::fs::read_to_string(&table).map_err(|e| format!("{}: {e}", table.display()))?;
-        grammar.lowering = Some(lowering::check(&lowering::parse(&text)?, &grammar)?);
+        grammar.lowering = Some(read_lowering_table(&table, &grammar)?);
         inputs.push(table);
     }
     Ok(Loaded {
@@ -120,6 +118,20 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
         unknown_keys,
         inputs,
     })
+}
+
+/// Adds the lowering table at `path` to a grammar loaded from a directory without one (a newer
+/// official grammar has no `lowering.json`; spvkit's own table is checked against it instead).
+pub fn add_lowering_table(loaded: &mut Loaded, path: &Path) -> Result<(), String> {
+    loaded.grammar.lowering = Some(read_lowering_table(path, &loaded.grammar)?);
+    loaded.inputs.push(path.to_path_buf());
+    Ok(())
+}
+
+/// Reads and checks a lowering table against a grammar.
+fn read_lowering_table(path: &Path, grammar: &Grammar) -> Result<lowering::CheckedTable, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    lowering::check(&lowering::parse(&text)?, grammar)
 }
 
 /// Generates every output file from a loaded grammar.
