@@ -91,6 +91,7 @@ fn context() -> InvocationContext {
         private_memory: std::ptr::null_mut(),
         args: std::ptr::null(),
         runtime: std::ptr::null_mut(),
+        resource_sizes: std::ptr::null(),
     }
 }
 

@@ -19,6 +19,8 @@ pub struct Bound {
     pub buffers: Vec<(BufferId, Layout, AlignedBuf)>,
     /// Slot order → buffer address.
     pub resources: Vec<SharedPtr>,
+    /// Slot order → buffer size in bytes.
+    pub resource_sizes: Vec<u64>,
     /// The push-constant block.
     pub push_constants: Option<AlignedBuf>,
     /// Bytes of by-value kernel arguments (kept alive for `args`).
@@ -122,6 +124,7 @@ pub fn bind(entry: &LoweredEntry, job: &Job) -> Result<Bound, RunError> {
     let mut bound = Bound {
         buffers: Vec::new(),
         resources: Vec::new(),
+        resource_sizes: Vec::new(),
         push_constants: None,
         values: Vec::new(),
         args: Vec::new(),
@@ -168,6 +171,7 @@ pub fn bind(entry: &LoweredEntry, job: &Job) -> Result<Bound, RunError> {
             }
         }
         bound.resources.push(SharedPtr(buf.as_ptr()));
+        bound.resource_sizes.push(buf.len() as u64);
     }
     if let Some(need) = entry.push_constant_size {
         let pc = job.push_constants.as_ref().ok_or_else(|| {

@@ -38,6 +38,8 @@ pub struct InvocationContext {
     pub args: *const *mut u8,
     /// Opaque runner state passed back to the `spvkit_rt_*` hooks.
     pub runtime: *mut c_void,
+    /// The size in bytes of each descriptor slot's buffer, in slot order (`OpArrayLength`).
+    pub resource_sizes: *const u64,
 }
 
 /// Byte offsets of the context's fields, as the lowering addresses them.
@@ -72,6 +74,8 @@ pub mod offsets {
     pub const ARGS: u64 = 216;
     /// `runtime`.
     pub const RUNTIME: u64 = 224;
+    /// `resource_sizes`.
+    pub const RESOURCE_SIZES: u64 = 232;
 }
 
 #[cfg(test)]
@@ -138,6 +142,10 @@ mod tests {
             offset_of!(InvocationContext, runtime) as u64,
             offsets::RUNTIME
         );
-        assert_eq!(std::mem::size_of::<InvocationContext>(), 232);
+        assert_eq!(
+            offset_of!(InvocationContext, resource_sizes) as u64,
+            offsets::RESOURCE_SIZES
+        );
+        assert_eq!(std::mem::size_of::<InvocationContext>(), 240);
     }
 }

@@ -97,6 +97,8 @@ pub struct Dispatch<'a> {
     pub work_dim: u64,
     /// One pointer per descriptor slot, in slot order.
     pub resources: &'a [SharedPtr],
+    /// The byte size of each slot's buffer, in slot order.
+    pub resource_sizes: &'a [u64],
     /// The push-constant block, or null.
     pub push_constants: SharedPtr,
     /// The Workgroup block (size, alignment, image).
@@ -419,6 +421,7 @@ impl Executor {
             private_memory: private.as_ptr(),
             args: self.arg_ptrs.as_ptr() as *const *mut u8,
             runtime: runtime.as_ctx_ptr(),
+            resource_sizes: d.resource_sizes.as_ptr(),
         }
     }
 }

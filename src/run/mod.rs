@@ -75,6 +75,7 @@ pub fn run_lowered(
         global_offset: bound.global_offset,
         work_dim: bound.work_dim,
         resources: &bound.resources,
+        resource_sizes: &bound.resource_sizes,
         push_constants: SharedPtr(
             bound
                 .push_constants

@@ -291,6 +291,7 @@ pub(crate) fn lower<'a, 'ctx>(
             l.b.build_memmove(dst, 1, src, 1, n)?;
             return Ok(None);
         }
+        I::ArrayLength(a) => array_length(l, fx, a, need()?)?,
         I::PtrCastToGeneric(c) => l.id(fx, c.pointer)?,
         I::GenericCastToPtr(c) => l.id(fx, c.pointer)?,
         I::GenericCastToPtrExplicit(c) => l.id(fx, c.pointer)?,
@@ -301,4 +302,86 @@ pub(crate) fn lower<'a, 'ctx>(
 /// Whether an operand is an access chain to a `RowMajor` matrix.
 pub(crate) fn is_row_major_ptr(fx: &FnCx<'_, '_>, id: Id) -> bool {
     matches!(crate::ir::Value::from_id(id), Some(crate::ir::Value::Op(h)) if fx.row_major_ptrs.contains(&h))
+}
+
+/// `OpArrayLength`: the element count of a buffer's trailing runtime array, from the byte size
+/// of the buffer bound to the variable's slot (`ctx.resource_sizes`, docs/lowering-abi.md):
+/// (size − the member's Offset) / its ArrayStride, 0 when the buffer ends before the member.
+fn array_length<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    fx: &mut FnCx<'a, 'ctx>,
+    a: &crate::grammar::OpArrayLength,
+    result: BasicTypeEnum<'ctx>,
+) -> Result<BasicValueEnum<'ctx>> {
+    use super::super::globals::Place;
+    let slot = match crate::ir::Value::from_id(a.structure) {
+        Some(crate::ir::Value::Global(h)) => {
+            match l.placement.places.get(h.index()).copied().flatten() {
+                Some(Place::Resource(slot)) => slot,
+                _ => {
+                    return Err(LowerError::unsupported(
+                        "OpArrayLength of a variable that is not a descriptor-bound buffer",
+                    ))
+                }
+            }
+        }
+        _ => {
+            return Err(LowerError::unsupported(
+                "OpArrayLength through a pointer other than the buffer variable",
+            ))
+        }
+    };
+    let pointee = l.pointee_of(fx, a.structure)?;
+    let Type::Struct(s) = l.spv_type(pointee)? else {
+        return Err(LowerError::malformed("OpArrayLength of a non-struct"));
+    };
+    let member = s
+        .members
+        .get(a.array_member as usize)
+        .ok_or_else(|| LowerError::malformed("OpArrayLength member out of range"))?;
+    let offset = u64::from(member.offset.unwrap_or(0));
+    let (element, stride) = match l.spv_type(member.ty)? {
+        Type::RuntimeArray { element, stride } => (*element, *stride),
+        _ => {
+            return Err(LowerError::malformed(
+                "OpArrayLength of a member that is not a runtime array",
+            ))
+        }
+    };
+    let stride = match stride {
+        Some(s) => u64::from(s),
+        None => l
+            .ty(element)?
+            .size
+            .ok_or_else(|| LowerError::malformed("a runtime array of unsized elements"))?,
+    };
+    if stride == 0 {
+        return Err(LowerError::malformed("a runtime array with a zero stride"));
+    }
+    let BasicTypeEnum::IntType(rt) = result else {
+        return Err(LowerError::malformed(
+            "OpArrayLength with a non-integer result",
+        ));
+    };
+    let i64t = l.cx.i64_type();
+    let table = l.ctx_ptr_field(&l.b, fx.ctx, crate::run::context::offsets::RESOURCE_SIZES)?;
+    // SAFETY: one size per slot, as the runner provides.
+    let p = unsafe {
+        l.b.build_gep(i64t, table, &[i64t.const_int(slot.into(), false)], "")?
+    };
+    let size = l.b.build_load(i64t, p, "")?.into_int_value();
+    let off = i64t.const_int(offset, false);
+    let after =
+        l.b.build_int_compare(inkwell::IntPredicate::UGT, size, off, "")?;
+    let rest = l.b.build_int_sub(size, off, "")?;
+    let rest =
+        l.b.build_select(after, rest, i64t.const_zero(), "")?
+            .into_int_value();
+    let n =
+        l.b.build_int_unsigned_div(rest, i64t.const_int(stride, false), "")?;
+    Ok(if rt.get_bit_width() < 64 {
+        l.b.build_int_truncate(n, rt, "")?.into()
+    } else {
+        n.into()
+    })
 }

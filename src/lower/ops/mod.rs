@@ -142,7 +142,8 @@ fn lower_other<'a, 'ctx>(
         | I::CopyMemorySized(_)
         | I::PtrCastToGeneric(_)
         | I::GenericCastToPtr(_)
-        | I::GenericCastToPtrExplicit(_) => return memory::lower(l, fx, op, result),
+        | I::GenericCastToPtrExplicit(_)
+        | I::ArrayLength(_) => return memory::lower(l, fx, op, result),
         I::CompositeConstruct(_)
         | I::CompositeExtract(_)
         | I::CompositeInsert(_)

@@ -29,6 +29,7 @@ pub const HAND_WRITTEN_CORE: &[&str] = &[
     "OpPtrCastToGeneric",
     "OpGenericCastToPtr",
     "OpGenericCastToPtrExplicit",
+    "OpArrayLength",
     "OpCompositeConstruct",
     "OpCompositeExtract",
     "OpCompositeInsert",
