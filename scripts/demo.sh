@@ -23,3 +23,35 @@ diff "$out/hello.dis" "$out/ref.dis" && echo "identical to spirv-dis's text"
 echo "== round trip: as(dis(as(x))) == as(x)"
 $spvkit as --target-env vulkan1.0 "$out/hello.dis" -o "$out/again.spv"
 cmp "$out/hello.spv" "$out/again.spv" && echo "round trip is byte-identical"
+
+echo "== spvkit val and spvkit opt --update-vce"
+$spvkit val --target-env vulkan1.0 "$out/hello.spv" && echo "spvkit val: valid"
+$spvkit opt --update-vce "$out/hello.spv" -o "$out/opt.spv"
+spirv-val --target-env vulkan1.0 "$out/opt.spv" && echo "spirv-val: the IR round trip is valid"
+
+echo "== spvkit lower: LLVM 19 IR"
+$spvkit lower -O2 "$out/hello.spv" -o "$out/hello.ll"
+grep -A8 '^define.*spvkit.entry.main' "$out/hello.ll" || true
+/usr/lib/llvm-19/bin/opt -passes=verify -disable-output "$out/hello.ll" && echo "LLVM 19's opt accepts it"
+
+echo "== spvkit run: the shader JIT-compiled and run on the CPU over 2 workgroups"
+cat > "$out/job.json" <<'JOB'
+{"dispatch": [2], "buffers": [{"set": 0, "binding": 0, "layout": ["f32"],
+  "data": [0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5, 10,
+           10.5, 11, 11.5, 12, 12.5, 13, 13.5, 14, 14.5, 15, 15.5, 16, 16.5, 17, 17.5, 18, 18.5,
+           19, 19.5, 20, 20.5, 21, 21.5, 22, 22.5, 23, 23.5, 24, 24.5, 25, 25.5, 26, 26.5, 27,
+           27.5, 28, 28.5, 29, 29.5, 30, 30.5, 31, 31.5, 32, 32.5, 33, 33.5, 34, 34.5, 35, 35.5,
+           36, 36.5, 37, 37.5, 38, 38.5, 39, 39.5, 40, 40.5, 41, 41.5, 42, 42.5, 43, 43.5, 44,
+           44.5, 45, 45.5, 46, 46.5, 47, 47.5, 48, 48.5, 49, 49.5, 50, 50.5, 51, 51.5, 52, 52.5,
+           53, 53.5, 54, 54.5, 55, 55.5, 56, 56.5, 57, 57.5, 58, 58.5, 59, 59.5, 60, 60.5, 61,
+           61.5, 62, 62.5, 63, 63.5, 64]}]}
+JOB
+$spvkit run "$out/hello.spv" --job "$out/job.json" | tee "$out/run.json" | cut -c1-120
+python3 - "$out/run.json" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))["buffers"][0]["data"]
+want = [2 * 0.5 * (i + 1) for i in range(128)]
+assert data == want, (data[:8], want[:8])
+print("every element doubled: ok")
+PY
+
