@@ -11,7 +11,10 @@ fuzz_target!(|data: &[u8]| {
     let cx = inkwell::context::Context::create();
     let result = spvkit::lower::lower_binary(&cx, &words, &Default::default());
     if let Ok(lowered) = &result {
-        assert!(lowered.module.verify().is_ok(), "an unverified module came out");
+        assert!(
+            lowered.module.verify().is_ok(),
+            "an unverified module came out"
+        );
     }
     drop(result);
 });
