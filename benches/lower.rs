@@ -7,40 +7,14 @@
 mod big_kernel;
 #[path = "../tests/support/corpus.rs"]
 mod corpus;
+#[path = "support/process.rs"]
+mod process;
+
+use process::{peak_rss, run, spvkit_bin};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn spvkit_bin() -> PathBuf {
-    let exe = std::env::current_exe().expect("bench executable");
-    let dir = exe.parent().and_then(Path::parent).expect("target dir");
-    dir.join("spvkit")
-}
-
-fn run(cmd: &mut Command) {
-    let out = cmd.output().expect("process runs");
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// Peak resident set size of one run of `cmd`, in bytes (`/usr/bin/time -f %M`).
-fn peak_rss(cmd: &mut Command) -> u64 {
-    let mut t = Command::new("/usr/bin/time");
-    t.arg("-f")
-        .arg("%M")
-        .arg(cmd.get_program())
-        .args(cmd.get_args());
-    let out = t.output().expect("/usr/bin/time runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    err.lines()
-        .last()
-        .and_then(|l| l.trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
 
 fn bench_file(c: &mut Criterion, name: &str, path: &Path) {
     let size = std::fs::metadata(path).expect("module").len();

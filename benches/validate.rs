@@ -7,38 +7,14 @@
 mod big_module;
 #[path = "../tests/support/corpus.rs"]
 mod corpus;
+#[path = "support/process.rs"]
+mod process;
+
+use process::{peak_rss, run, spvkit_bin};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn spvkit_bin() -> PathBuf {
-    // benches run from the package root; the binary is built with the bench profile.
-    let exe = std::env::current_exe().expect("bench executable");
-    let dir = exe.parent().and_then(Path::parent).expect("target dir");
-    dir.join("spvkit")
-}
-
-fn run(cmd: &mut Command) {
-    let st = cmd.status().expect("process runs");
-    assert!(st.success(), "{cmd:?} failed");
-}
-
-/// Peak resident set size of one run of `cmd`, in bytes (Linux `ru_maxrss` of children).
-fn peak_rss(cmd: &mut Command) -> u64 {
-    // `/usr/bin/time -f %M` reports kilobytes of the child alone.
-    let mut t = Command::new("/usr/bin/time");
-    t.arg("-f")
-        .arg("%M")
-        .arg(cmd.get_program())
-        .args(cmd.get_args());
-    let out = t.output().expect("/usr/bin/time runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    err.lines()
-        .last()
-        .and_then(|l| l.trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
 
 fn bench_file(c: &mut Criterion, name: &str, path: &Path, env: &str) {
     let bytes = std::fs::read(path).expect("module");
