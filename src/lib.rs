@@ -18,6 +18,7 @@
 pub mod binary;
 pub mod cli;
 pub mod grammar;
+pub mod hlsl;
 pub mod ir;
 #[cfg(feature = "llvm")]
 pub mod lower;
