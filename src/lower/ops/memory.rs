@@ -434,9 +434,13 @@ fn array_length<'a, 'ctx>(
                 }
             }
         }
+        // An access chain (a block in an array of blocks), a function parameter, a copy...:
+        // the runner has one size per descriptor slot, and a slot per variable.
         _ => {
             return Err(LowerError::unsupported(
-                "OpArrayLength through a pointer other than the buffer variable",
+                "OpArrayLength through a pointer other than the buffer variable itself \
+                 (a block of an array of blocks, a function parameter or a copied pointer); \
+                 the runner knows only each bound variable's size",
             ))
         }
     };
