@@ -1,6 +1,9 @@
 //! `spvkit run` against lavapipe on the same SPIR-V and the same job: SAXPY over 16M floats
 //! (`tests/corpus/compute/saxpy.comp`) and a 512 × 512 matmul (`tiled_matmul.comp`).
 //!
+//! (`scripts/bench-run.sh` times the same two as whole processes, `spvkit run` against
+//! `examples/vkrun.rs`, JSON included.)
+//!
 //! Both sides are measured in-library and cold, from SPIR-V words and a parsed job to the
 //! buffers read back: lavapipe creates its instance, device, pipeline and buffers each
 //! iteration; spvkit deserialises, lowers, JIT-compiles and allocates each iteration. Neither

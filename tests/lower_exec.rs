@@ -572,3 +572,54 @@ void main() {
     assert_eq!(col, [2.0, 4.0, 6.0]);
     assert_eq!(get_f32(b, 92), 3.0);
 }
+
+#[test]
+fn padded_and_row_major_matrix_arrays_leave_the_padding_alone() {
+    let src = r#"
+#version 450
+layout(local_size_x = 1) in;
+layout(std140, set = 0, binding = 0) buffer B {
+    mat2 a;                       // 0: columns at 0 and 16 (8 bytes of padding after each)
+    layout(row_major) mat2 r[2];  // 32: r[i]'s rows at 32 + 32i and 48 + 32i
+    vec2 out0;                    // 96
+    vec2 out1;                    // 104
+    mat2 w;                       // 112: columns at 112 and 128
+    layout(row_major) mat2 wr[2]; // 144: rows at 144, 160; 176, 192
+} b;
+void main() {
+    b.out0 = b.a * vec2(1.0, 10.0);
+    b.out1 = b.r[1] * vec2(1.0, 10.0);
+    b.w = b.a;
+    b.w[1][0] = 7.0;
+    b.wr[1] = b.a;
+    b.wr[0][1] = vec2(8.0, 9.0);
+}
+"#;
+    let w = glsl("matrix_layouts", src);
+    let mut data = vec![0u8; 208];
+    for i in 0..52 {
+        put_f32(&mut data, 4 * i, 99.0);
+    }
+    for (at, x) in [(0, 1.0), (4, 2.0), (16, 3.0), (20, 4.0)] {
+        put_f32(&mut data, at, x);
+    }
+    // r[1]: rows (5, 6) and (7, 8), so columns (5, 7) and (6, 8).
+    for (at, x) in [(64, 5.0), (68, 6.0), (80, 7.0), (84, 8.0)] {
+        put_f32(&mut data, at, x);
+    }
+    let mut buffers = vec![data];
+    dispatch(&w, &LowerOptions::default(), 1, &mut buffers);
+    let b = &buffers[0];
+    let at = |o: usize| get_f32(b, o);
+    assert_eq!([at(96), at(100)], [31.0, 42.0]);
+    assert_eq!([at(104), at(108)], [65.0, 87.0]);
+    // w = a, then w[1][0] = 7; the padding keeps its 99s.
+    let w_words: Vec<f32> = (0..8).map(|i| at(112 + 4 * i)).collect();
+    assert_eq!(w_words, [1.0, 2.0, 99.0, 99.0, 7.0, 4.0, 99.0, 99.0]);
+    // wr[0]: only component 1 of each row (column 1) written.
+    let wr0: Vec<f32> = (0..8).map(|i| at(144 + 4 * i)).collect();
+    assert_eq!(wr0, [99.0, 8.0, 99.0, 99.0, 99.0, 9.0, 99.0, 99.0]);
+    // wr[1] = a, stored as rows (1, 3) and (2, 4).
+    let wr1: Vec<f32> = (0..8).map(|i| at(176 + 4 * i)).collect();
+    assert_eq!(wr1, [1.0, 3.0, 99.0, 99.0, 2.0, 4.0, 99.0, 99.0]);
+}

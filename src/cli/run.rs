@@ -24,12 +24,17 @@ pub struct RunArgs {
 
 /// Runs the command.
 pub fn run(args: RunArgs) -> Result<(), String> {
+    let t = std::time::Instant::now();
     let Input { name, bytes } = read_input(&args.input)?;
     let words = crate::binary::words_from_bytes(&bytes)
         .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
     let job_text =
         std::fs::read_to_string(&args.job).map_err(|e| format!("{}: error: {e}", args.job))?;
+    crate::run::phase("read", t);
+    let t = std::time::Instant::now();
     let job = Job::from_json(&job_text).map_err(|e| format!("{}: error: {e}", args.job))?;
+    drop(job_text);
+    crate::run::phase("parse job", t);
     let mut options = RunOptions {
         opt: match args.opt {
             0 => OptLevel::O0,
@@ -44,8 +49,12 @@ pub fn run(args: RunArgs) -> Result<(), String> {
     }
     let out =
         crate::run::run_spirv(&words, &job, &options).map_err(|e| format!("{name}: error: {e}"))?;
-    write_output(
-        args.output.as_deref().unwrap_or("-"),
-        out.to_json().as_bytes(),
-    )
+    let t = std::time::Instant::now();
+    let json = out.to_json();
+    drop(out);
+    crate::run::phase("format output", t);
+    let t = std::time::Instant::now();
+    write_output(args.output.as_deref().unwrap_or("-"), json.as_bytes())?;
+    crate::run::phase("write output", t);
+    Ok(())
 }

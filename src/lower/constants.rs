@@ -113,9 +113,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     const_array(et, vals)
                 }
             }
-            BasicTypeEnum::StructType(_) if info.row_major.iter().any(|&r| r) => {
+            BasicTypeEnum::StructType(_) if info.mat_layout.iter().any(Option::is_some) => {
                 return Err(LowerError::unsupported(
-                    "a constant struct with a RowMajor matrix member",
+                    "a constant struct with a RowMajor or padded matrix member",
                 ))
             }
             BasicTypeEnum::StructType(st) => {

@@ -37,8 +37,9 @@ pub(crate) struct FnCx<'a, 'ctx> {
     pub prologue: inkwell::builder::Builder<'ctx>,
     /// Builtin variables materialized in this function.
     pub builtins: HashMap<Handle<ir::GlobalVariable>, PointerValue<'ctx>>,
-    /// Access chains that point to a `RowMajor` matrix (stored as rows).
-    pub row_major_ptrs: std::collections::HashSet<Handle<ir::Op>>,
+    /// Access chains that end inside a matrix member laid out otherwise than its value
+    /// (`RowMajor`, padded columns; see `matrix_layout`).
+    pub layout_ptrs: HashMap<Handle<ir::Op>, super::matrix_layout::LayoutPtr<'ctx>>,
 }
 
 /// The word offset of each op of a function.
@@ -151,7 +152,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             phis: HashMap::new(),
             prologue,
             builtins: HashMap::new(),
-            row_major_ptrs: std::collections::HashSet::new(),
+            layout_ptrs: HashMap::new(),
         };
         for (i, _) in f.params.iter().enumerate() {
             if let Some(p) = llf.get_nth_param(i as u32 + 1) {

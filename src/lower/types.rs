@@ -5,7 +5,9 @@
 //! element wrapped in `<{ T, [pad x i8] }>` when `ArrayStride` is larger than `T`'s size;
 //! matrices are arrays of column vectors; structs whose `Offset`s are LLVM's natural layout are
 //! plain structs, others are packed structs with explicit `[n x i8]` padding fields, and
-//! structs without offsets are packed (as the MLIR conversion does). [`TypeInfo::fields`] maps
+//! structs without offsets are packed (as the MLIR conversion does). Matrix members laid out
+//! otherwise than matrix values (`RowMajor`, padded columns) take their memory form from
+//! [`super::matrix_layout`]. [`TypeInfo::fields`] maps
 //! SPIR-V member indices to LLVM field indices.
 
 use super::error::{LowerError, Result};
@@ -27,8 +29,10 @@ pub struct TypeInfo<'ctx> {
     pub fields: Vec<u32>,
     /// Arrays: the element is wrapped in a padded struct (index it with an extra `0`).
     pub padded_elem: bool,
-    /// Structs: which members are `RowMajor` matrices, stored as arrays of rows.
-    pub row_major: Vec<bool>,
+    /// Structs: the memory layout of each member that holds matrices laid out otherwise than
+    /// their values (`RowMajor`, or a `MatrixStride` larger than the column), see
+    /// [`super::matrix_layout`].
+    pub mat_layout: Vec<Option<super::matrix_layout::MatLayout>>,
 }
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
@@ -56,7 +60,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             align: self.td.get_abi_alignment(&t).into(),
             fields: Vec::new(),
             padded_elem: false,
-            row_major: Vec::new(),
+            mat_layout: Vec::new(),
         }
     }
 
@@ -77,7 +81,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 align: 1,
                 fields: Vec::new(),
                 padded_elem: false,
-                row_major: Vec::new(),
+                mat_layout: Vec::new(),
             },
             Type::Bool => self.info(cx.bool_type().into()),
             Type::Int { width, .. } => match width {
@@ -196,6 +200,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 let st = self.cx.struct_type(&[et, pad.into()], true);
                 (st.as_basic_type_enum(), true)
             }
+            // An array of RowMajor matrices may be strided more tightly than its values
+            // (std430 `row_major mat2x3[]`: 24 bytes, columns of 16); such arrays are only in
+            // memory as struct members, in their matrix layout (`matrix_layout`).
+            Some(s) if s < esize && self.holds_matrix(element)? => (et, false),
             Some(s) if s < esize => {
                 return Err(LowerError::unsupported(format!(
                     "an ArrayStride of {s} below the element's size {esize}"
@@ -209,25 +217,28 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     }
 
     fn structure(&mut self, s: &crate::ir::StructType) -> Result<TypeInfo<'ctx>> {
-        let row_major: Vec<bool> = {
-            let mut v = Vec::with_capacity(s.members.len());
-            for m in &s.members {
-                v.push(self.check_matrix_layout(m)?.is_some());
-            }
-            v
-        };
-        let mut t = self.structure_layout(s)?;
-        t.row_major = row_major;
+        let mut layouts = Vec::with_capacity(s.members.len());
+        for m in &s.members {
+            layouts.push(self.member_layout(m)?);
+        }
+        let mut t = self.structure_layout(s, &layouts)?;
+        t.mat_layout = layouts;
         Ok(t)
     }
 
-    fn structure_layout(&mut self, s: &crate::ir::StructType) -> Result<TypeInfo<'ctx>> {
+    fn structure_layout(
+        &mut self,
+        s: &crate::ir::StructType,
+        layouts: &[Option<super::matrix_layout::MatLayout>],
+    ) -> Result<TypeInfo<'ctx>> {
         let mut members = Vec::with_capacity(s.members.len());
-        for m in &s.members {
-            let rows = self.check_matrix_layout(m)?;
+        for (m, lay) in s.members.iter().zip(layouts) {
             let t = self.ty(m.ty)?;
-            let (lt, size) = match rows {
-                Some(r) => (r, Some(self.td.get_abi_size(&r))),
+            let (lt, size) = match lay {
+                Some(lay) => {
+                    let (mt, _) = self.mem_type(m.ty, *lay)?;
+                    (mt, t.size.map(|_| self.td.get_abi_size(&mt)))
+                }
                 None => (
                     t.llvm
                         .ok_or_else(|| LowerError::malformed("a struct member of type void"))?,
@@ -301,58 +312,13 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         Ok(t)
     }
 
-    /// The memory layout of a matrix member: `None` for column-major matrices (whose columns
-    /// must be as far apart as LLVM puts them), `Some(rows)` for a `RowMajor` matrix member,
-    /// stored as an array of row vectors `[R x <C x T>]` (rows `MatrixStride` apart, which must
-    /// be the row vector's LLVM size). Arrays of `RowMajor` matrices are not supported.
-    fn check_matrix_layout(
-        &mut self,
-        m: &crate::ir::Member,
-    ) -> Result<Option<BasicTypeEnum<'ctx>>> {
-        let mut t = m.ty;
-        let mut in_array = false;
+    /// Whether `t` is a matrix or an array of them.
+    fn holds_matrix(&self, mut t: Handle<Type>) -> Result<bool> {
         loop {
             match self.ir_type(t)? {
-                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
-                    t = *element;
-                    in_array = true;
-                }
-                Type::Matrix { column, count } => {
-                    let col_ty = self.basic(*column)?;
-                    if m.is_row_major() {
-                        if in_array {
-                            return Err(LowerError::unsupported(
-                                "an array of RowMajor matrices in memory",
-                            ));
-                        }
-                        let BasicTypeEnum::VectorType(cv) = col_ty else {
-                            return Err(LowerError::malformed("a matrix of non-vectors"));
-                        };
-                        let BasicTypeEnum::FloatType(ft) = cv.get_element_type() else {
-                            return Err(LowerError::malformed("a matrix of non-floats"));
-                        };
-                        let row = ft.vec_type(*count);
-                        let row_size = self.td.get_abi_size(&row);
-                        if let Some(stride) = m.matrix_stride() {
-                            if u64::from(stride) != row_size {
-                                return Err(LowerError::unsupported(format!(
-                                    "a RowMajor MatrixStride of {stride} for rows of {row_size} bytes"
-                                )));
-                            }
-                        }
-                        return Ok(Some(row.array_type(cv.get_size()).into()));
-                    }
-                    let col = self.ty(*column)?.size;
-                    if let (Some(stride), Some(col)) = (m.matrix_stride(), col) {
-                        if u64::from(stride) != col {
-                            return Err(LowerError::unsupported(format!(
-                                "a MatrixStride of {stride} for columns of {col} bytes"
-                            )));
-                        }
-                    }
-                    return Ok(None);
-                }
-                _ => return Ok(None),
+                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => t = *element,
+                Type::Matrix { .. } => return Ok(true),
+                _ => return Ok(false),
             }
         }
     }

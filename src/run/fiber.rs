@@ -1,9 +1,11 @@
 //! Fibers: stackful coroutines that let one OS thread run every invocation of a workgroup with
-//! barriers. Each invocation gets its own stack; `spvkit_rt_control_barrier` switches back to
-//! the workgroup's scheduler, which resumes the invocations round-robin. A round resumes every
-//! unfinished invocation once, and each runs to its next barrier or to its end, so no
-//! invocation passes a barrier before all others have reached it: the barrier semantics, at the
-//! price of a register save/restore (a few nanoseconds) instead of a thread switch.
+//! barriers. Each invocation gets its own stack. The workgroup's scheduler starts a round with
+//! the first unfinished invocation; `spvkit_rt_control_barrier` (or the invocation's end)
+//! switches straight to the next unfinished one in index order, and the round's last switches
+//! back to the scheduler. A round thus resumes every unfinished invocation once, and each runs
+//! to its next barrier or to its end, so no invocation passes a barrier before all others have
+//! reached it: the barrier semantics, at the price of one register save/restore (a few
+//! nanoseconds) per invocation and barrier instead of a thread switch.
 //!
 //! x86-64 System V only (the switch is eight instructions of assembly); elsewhere the runner
 //! uses thread teams ([`super::dispatch`]). Stacks are `mmap`ed with a guard page below them, so
@@ -75,6 +77,11 @@ struct Slot {
     runtime: Runtime,
     sp: usize,
     scheduler_sp: *mut usize,
+    /// The team's fibers in order, and this one's index there: a fiber that stops passes
+    /// control straight to the next unfinished one (the scheduler only starts each round).
+    ring: *const *mut Slot,
+    ring_len: usize,
+    index: usize,
     state: State,
     entry: EntryFn,
     ctx: InvocationContext,
@@ -135,8 +142,28 @@ unsafe extern "sysv64" fn fiber_main(slot: *mut Slot) {
         unsafe {
             ((*slot).entry)(&mut (*slot).ctx);
             (*slot).state = State::Done;
-            switch(&mut (*slot).sp, *(*slot).scheduler_sp);
+            pass_on(slot);
         }
+    }
+}
+
+/// Suspends the running fiber `slot` and resumes the next unfinished fiber of this round (in
+/// index order), or the scheduler when `slot` is the round's last.
+///
+/// # Safety
+/// `slot` is the slot of the fiber running now, and its ring is live.
+unsafe fn pass_on(slot: *mut Slot) {
+    // SAFETY: per the contract; the ring holds the team's live slots.
+    unsafe {
+        let ring = std::slice::from_raw_parts((*slot).ring, (*slot).ring_len);
+        for &next in &ring[(*slot).index + 1..] {
+            if (*next).state != State::Done {
+                (*next).state = State::Ready;
+                switch(&mut (*slot).sp, (*next).sp);
+                return;
+            }
+        }
+        switch(&mut (*slot).sp, *(*slot).scheduler_sp);
     }
 }
 
@@ -149,7 +176,7 @@ pub unsafe fn barrier(slot: *mut c_void) {
     // SAFETY: per the contract, the slot is live and this code runs on its fiber.
     unsafe {
         (*slot).state = State::AtBarrier;
-        switch(&mut (*slot).sp, *(*slot).scheduler_sp);
+        pass_on(slot);
     }
 }
 
@@ -159,6 +186,8 @@ pub struct Team {
     /// whatever happens to the vector.
     #[allow(clippy::vec_box)]
     slots: Vec<Box<Slot>>,
+    /// The slots' addresses in order (the fibers' ring); boxed, so it does not move.
+    _ring: Box<[*mut Slot]>,
     scheduler_sp: Box<usize>,
 }
 
@@ -185,6 +214,9 @@ impl Team {
                 runtime: Runtime::fiber(std::ptr::null_mut()),
                 sp: 0,
                 scheduler_sp: &mut *scheduler_sp,
+                ring: std::ptr::null(),
+                ring_len: size,
+                index: slots.len(),
                 state: State::Done,
                 entry,
                 ctx: *base,
@@ -214,8 +246,13 @@ impl Team {
             slot.sp = sp;
             slots.push(slot);
         }
+        let ring: Box<[*mut Slot]> = slots.iter_mut().map(|s| &mut **s as *mut Slot).collect();
+        for slot in slots.iter_mut() {
+            slot.ring = ring.as_ptr();
+        }
         Some(Team {
             slots,
+            _ring: ring,
             scheduler_sp,
         })
     }
@@ -232,22 +269,14 @@ impl Team {
             setup(index as u64, &mut slot.ctx);
             slot.state = State::Ready;
         }
-        loop {
-            let mut resumed = false;
-            for slot in self.slots.iter_mut() {
-                if slot.state == State::Done {
-                    continue;
-                }
-                resumed = true;
-                slot.state = State::Ready;
-                let next = slot.sp;
-                // SAFETY: `next` is the fiber's saved stack; it switches back here before this
-                // loop touches the slot again.
-                unsafe { switch(&mut *self.scheduler_sp, next) };
-            }
-            if !resumed {
-                return;
-            }
+        // Each round resumes the first unfinished fiber; every fiber that stops passes on to
+        // the next unfinished one, and the round's last switches back here.
+        while let Some(slot) = self.slots.iter_mut().find(|s| s.state != State::Done) {
+            slot.state = State::Ready;
+            let next = slot.sp;
+            // SAFETY: `next` is the fiber's saved stack; the round ends with a switch back here
+            // before this loop touches any slot again.
+            unsafe { switch(&mut *self.scheduler_sp, next) };
         }
     }
 }

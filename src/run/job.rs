@@ -192,13 +192,19 @@ pub struct Job {
 impl Job {
     /// Parses a job from JSON text.
     pub fn from_json(text: &str) -> Result<Job, JobError> {
-        let v: Value = serde_json::from_str(text)
+        // Large `"data"` arrays are packed straight from the text (`json_data`).
+        let (small, arrays) = super::json_data::split_data_arrays(text);
+        let v: Value = serde_json::from_str(&small)
             .map_err(|e| JobError::new("", format!("not valid JSON: {e}")))?;
-        Job::from_value(&v)
+        Job::from_value_with(&v, &arrays)
     }
 
     /// Reads a job from a parsed JSON value.
     pub fn from_value(v: &Value) -> Result<Job, JobError> {
+        Job::from_value_with(v, &[])
+    }
+
+    fn from_value_with(v: &Value, raw: &[&str]) -> Result<Job, JobError> {
         let top = v
             .as_object()
             .ok_or_else(|| JobError::new("", "a job is a JSON object"))?;
@@ -221,7 +227,7 @@ impl Job {
             (None, None) => return Err(JobError::new("dispatch", "missing")),
         };
         if let Some(pc) = top.get("push_constants") {
-            job.push_constants = Some(typed_bytes(pc, "push_constants", "data")?);
+            job.push_constants = Some(typed_bytes(pc, "push_constants", "data", raw)?);
         }
         if let Some(sc) = top.get("spec_constants") {
             let map = object(sc, "spec_constants")?;
@@ -236,7 +242,7 @@ impl Job {
         if let Some(bufs) = top.get("buffers") {
             let items = array(bufs, "buffers")?;
             for (i, b) in items.iter().enumerate() {
-                job.buffers.push(buffer(b, &format!("buffers[{i}]"))?);
+                job.buffers.push(buffer(b, &format!("buffers[{i}]"), raw)?);
             }
             for (i, b) in job.buffers.iter().enumerate() {
                 if let Some(j) = job.buffers[..i]
@@ -283,7 +289,7 @@ impl Job {
         }
         if let Some(args) = top.get("args") {
             for (i, a) in array(args, "args")?.iter().enumerate() {
-                job.args.push(kernel_arg(a, &format!("args[{i}]"))?);
+                job.args.push(kernel_arg(a, &format!("args[{i}]"), raw)?);
             }
         }
         job.dispatch = match dispatch {
@@ -352,7 +358,12 @@ fn u32x3(v: &Value, path: &str) -> Result<[u32; 3], JobError> {
 }
 
 /// `{"layout": [...], "<data_key>": [...], "size_words": N}` packed to bytes.
-fn typed_bytes(v: &Value, path: &str, data_key: &str) -> Result<TypedBytes, JobError> {
+fn typed_bytes(
+    v: &Value,
+    path: &str,
+    data_key: &str,
+    raw: &[&str],
+) -> Result<TypedBytes, JobError> {
     let obj = object(v, path)?;
     let layout = Layout::from_json(
         obj.get("layout")
@@ -362,6 +373,10 @@ fn typed_bytes(v: &Value, path: &str, data_key: &str) -> Result<TypedBytes, JobE
     let data_path = format!("{path}.{data_key}");
     let mut bytes = match obj.get(data_key) {
         None | Some(Value::Null) => Vec::new(),
+        Some(Value::String(s)) if super::json_data::placeholder(s, raw).is_some() => {
+            let text = super::json_data::placeholder(s, raw).unwrap_or_default();
+            super::json_data::pack_text(&layout.0, text, &data_path)?
+        }
         Some(d) => layout.pack(array(d, &data_path)?, &data_path)?,
     };
     if let Some(words) = u32_field(obj, "size_words", path)? {
@@ -389,7 +404,7 @@ fn typed_bytes(v: &Value, path: &str, data_key: &str) -> Result<TypedBytes, JobE
     Ok(TypedBytes { layout, bytes })
 }
 
-fn buffer(v: &Value, path: &str) -> Result<JobBuffer, JobError> {
+fn buffer(v: &Value, path: &str, raw: &[&str]) -> Result<JobBuffer, JobError> {
     let obj = object(v, path)?;
     let kind = match obj.get("kind").map(|k| k.as_str()) {
         None | Some(Some("storage")) => BufferKind::Storage,
@@ -401,7 +416,7 @@ fn buffer(v: &Value, path: &str) -> Result<JobBuffer, JobError> {
             ))
         }
     };
-    let data = typed_bytes(v, path, "data")?;
+    let data = typed_bytes(v, path, "data", raw)?;
     if data.bytes.is_empty() {
         return Err(JobError::new(
             path,
@@ -417,7 +432,7 @@ fn buffer(v: &Value, path: &str) -> Result<JobBuffer, JobError> {
     })
 }
 
-fn kernel_arg(v: &Value, path: &str) -> Result<KernelArg, JobError> {
+fn kernel_arg(v: &Value, path: &str, raw: &[&str]) -> Result<KernelArg, JobError> {
     let obj = object(v, path)?;
     let kind = obj.get("kind").and_then(Value::as_str).ok_or_else(|| {
         JobError::new(
@@ -426,8 +441,8 @@ fn kernel_arg(v: &Value, path: &str) -> Result<KernelArg, JobError> {
         )
     })?;
     match kind {
-        "buffer" => Ok(KernelArg::Buffer(typed_bytes(v, path, "data")?)),
-        "struct" => Ok(KernelArg::Struct(typed_bytes(v, path, "value")?)),
+        "buffer" => Ok(KernelArg::Buffer(typed_bytes(v, path, "data", raw)?)),
+        "struct" => Ok(KernelArg::Struct(typed_bytes(v, path, "value", raw)?)),
         "local" => {
             let n = obj
                 .get("size_bytes")

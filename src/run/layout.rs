@@ -5,7 +5,7 @@
 
 use super::job::JobError;
 use serde_json::Value;
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 /// One element type of a layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -98,16 +98,7 @@ impl ScalarType {
                 _ => x.to_bits(),
             });
         }
-        let (min, max): (i128, i128) = match self {
-            ScalarType::I8 => (i8::MIN.into(), i8::MAX.into()),
-            ScalarType::U8 => (0, u8::MAX.into()),
-            ScalarType::I16 => (i16::MIN.into(), i16::MAX.into()),
-            ScalarType::U16 => (0, u16::MAX.into()),
-            ScalarType::I32 => (i32::MIN.into(), i32::MAX.into()),
-            ScalarType::U32 => (0, u32::MAX.into()),
-            ScalarType::I64 => (i64::MIN.into(), i64::MAX.into()),
-            _ => (0, u64::MAX.into()),
-        };
+        let (min, max) = self.int_range();
         let n = json_int(v, path)?;
         if n < min || n > max {
             return Err(JobError::new(
@@ -119,40 +110,64 @@ impl ScalarType {
         Ok(n as u64)
     }
 
+    /// The values an integer type holds (floats: u64's).
+    pub(crate) fn int_range(self) -> (i128, i128) {
+        match self {
+            ScalarType::I8 => (i8::MIN.into(), i8::MAX.into()),
+            ScalarType::U8 => (0, u8::MAX.into()),
+            ScalarType::I16 => (i16::MIN.into(), i16::MAX.into()),
+            ScalarType::U16 => (0, u16::MAX.into()),
+            ScalarType::I32 => (i32::MIN.into(), i32::MAX.into()),
+            ScalarType::U32 => (0, u32::MAX.into()),
+            ScalarType::I64 => (i64::MIN.into(), i64::MAX.into()),
+            _ => (0, u64::MAX.into()),
+        }
+    }
+
     /// Writes a bit pattern of this type as JSON (floats NaN and infinities as strings).
     pub fn write_json(self, bits: u64, out: &mut String) {
         let sext = |width: u32| -> i64 { ((bits << (64 - width)) as i64) >> (64 - width) };
-        let float = |x: f64, out: &mut String, as_f32: bool| {
+        let special = |x: f64, out: &mut String| {
             if x.is_nan() {
                 out.push_str("\"nan\"");
-            } else if x.is_infinite() {
-                out.push_str(if x > 0.0 { "\"inf\"" } else { "\"-inf\"" });
-            } else if as_f32 {
-                // Shortest text that reads back to the same f32.
-                let _ = write!(out, "{:?}", x as f32);
             } else {
-                let _ = write!(out, "{x:?}");
+                out.push_str(if x > 0.0 { "\"inf\"" } else { "\"-inf\"" });
             }
         };
+        let mut ib = itoa::Buffer::new();
         match self {
-            ScalarType::I8 => {
-                let _ = write!(out, "{}", sext(8));
-            }
-            ScalarType::I16 => {
-                let _ = write!(out, "{}", sext(16));
-            }
-            ScalarType::I32 => {
-                let _ = write!(out, "{}", sext(32));
-            }
-            ScalarType::I64 => {
-                let _ = write!(out, "{}", bits as i64);
-            }
+            ScalarType::I8 => out.push_str(ib.format(sext(8))),
+            ScalarType::I16 => out.push_str(ib.format(sext(16))),
+            ScalarType::I32 => out.push_str(ib.format(sext(32))),
+            ScalarType::I64 => out.push_str(ib.format(bits as i64)),
             ScalarType::U8 | ScalarType::U16 | ScalarType::U32 | ScalarType::U64 => {
-                let _ = write!(out, "{bits}");
+                out.push_str(ib.format(bits))
             }
-            ScalarType::F16 => float(f16_bits_to_f64(bits as u16), out, true),
-            ScalarType::F32 => float(f64::from(f32::from_bits(bits as u32)), out, true),
-            ScalarType::F64 => float(f64::from_bits(bits), out, false),
+            // Shortest text that reads back to the same f32 (as `{:?}` prints it).
+            ScalarType::F16 => {
+                let x = f16_bits_to_f64(bits as u16);
+                if x.is_finite() {
+                    super::json_data::write_f32(x as f32, out);
+                } else {
+                    special(x, out);
+                }
+            }
+            ScalarType::F32 => {
+                let x = f32::from_bits(bits as u32);
+                if x.is_finite() {
+                    super::json_data::write_f32(x, out);
+                } else {
+                    special(f64::from(x), out);
+                }
+            }
+            ScalarType::F64 => {
+                let x = f64::from_bits(bits);
+                if x.is_finite() {
+                    super::json_data::write_f64(x, out);
+                } else {
+                    special(x, out);
+                }
+            }
         }
     }
 }
@@ -205,9 +220,12 @@ impl Layout {
 
     /// Packs flattened values (element `i` has type `layout[i % len]`) to little-endian bytes.
     pub fn pack(&self, values: &[Value], path: &str) -> Result<Vec<u8>, JobError> {
-        let mut bytes = Vec::new();
+        let mut bytes = Vec::with_capacity(values.len() * 4);
         for (i, (v, t)) in values.iter().zip(self.cycle()).enumerate() {
-            let bits = t.encode(v, &format!("{path}[{i}]"))?;
+            // The element's path is only spelled out for an error.
+            let bits = t
+                .encode(v, "")
+                .or_else(|_| t.encode(v, &format!("{path}[{i}]")))?;
             bytes.extend_from_slice(&bits.to_le_bytes()[..t.size()]);
         }
         Ok(bytes)
@@ -247,15 +265,14 @@ impl Layout {
 
     /// The elements of `bytes` as a JSON array text.
     pub fn to_json(&self, bytes: &[u8]) -> String {
-        let mut out = String::from("[");
-        for (i, (t, bits)) in self.unpack(bytes).enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            t.write_json(bits, &mut out);
-        }
-        out.push(']');
+        let mut out = String::new();
+        self.write_json(bytes, &mut out);
         out
+    }
+
+    /// Appends the elements of `bytes` as a JSON array text to `out`.
+    pub fn write_json(&self, bytes: &[u8], out: &mut String) {
+        super::json_data::write_array(&self.0, bytes, out);
     }
 }
 

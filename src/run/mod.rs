@@ -13,6 +13,7 @@ pub mod fiber;
 pub mod hooks;
 pub mod jit;
 pub mod job;
+mod json_data;
 pub mod layout;
 pub mod memory;
 pub mod output;
@@ -51,10 +52,12 @@ impl Default for RunOptions {
 
 /// Runs a SPIR-V binary's compute entry point as `job` says and returns every buffer.
 pub fn run_spirv(words: &[u32], job: &Job, options: &RunOptions) -> Result<RunOutput, RunError> {
+    let t = std::time::Instant::now();
     let module = crate::ir::deserialize(words)
         .map_err(|e| RunError::Lower(format!("word {}: {}", e.offset, e.kind)))?;
     let cx = inkwell::context::Context::create();
     let lowered = lower_for_job(&cx, &module, job)?;
+    phase("lower", t);
     run_lowered(&lowered, job, options)
 }
 
@@ -64,10 +67,15 @@ pub fn run_lowered(
     job: &Job,
     options: &RunOptions,
 ) -> Result<RunOutput, RunError> {
+    let t = std::time::Instant::now();
     let entry = bind::select_entry(&lowered.entries, job)?;
     let bound = bind::bind(entry, job)?;
+    phase("bind", t);
+    let t = std::time::Instant::now();
     let compiled = jit::Jit::compile(&lowered.module, options.opt)?;
     let function = compiled.entry(&entry.symbol)?;
+    phase("optimise + JIT", t);
+    let t = std::time::Instant::now();
     Dispatch {
         entry: function,
         num_workgroups: bound.num_workgroups,
@@ -90,9 +98,25 @@ pub fn run_lowered(
         barrier_mode: options.barrier_mode,
     }
     .run()?;
-    Ok(RunOutput {
+    phase("dispatch", t);
+    let t = std::time::Instant::now();
+    let out = RunOutput {
         buffers: bound.results(),
-    })
+    };
+    phase("read back", t);
+    Ok(out)
+}
+
+/// With `SPVKIT_TIMES` set in the environment, prints how long a phase of a run took to
+/// standard error (`spvkit run: dispatch: 12.3 ms`).
+pub fn phase(name: &str, since: std::time::Instant) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("SPVKIT_TIMES").is_some()) {
+        eprintln!(
+            "spvkit run: {name}: {:.1} ms",
+            since.elapsed().as_secs_f64() * 1e3
+        );
+    }
 }
 
 /// The lowering options a job asks for: its spec-constant overrides, converted to each

@@ -63,7 +63,9 @@ impl RunOutput {
                     let _ = write!(out, "{{\"arg\": {arg}, ");
                 }
             }
-            let _ = write!(out, "\"data\": {}}}", b.data.layout.to_json(&b.data.bytes));
+            out.push_str("\"data\": ");
+            b.data.layout.write_json(&b.data.bytes, &mut out);
+            out.push('}');
         }
         out.push_str(if self.buffers.is_empty() {
             "]}\n"

@@ -6,6 +6,7 @@
 use super::super::error::{LowerError, Result};
 use super::super::function::FnCx;
 use super::super::llvm::{lane, undef};
+use super::super::matrix_layout::MatLayout;
 use super::super::Lowerer;
 use crate::grammar::Instruction;
 use crate::ir::{Handle, Op, Type};
@@ -122,54 +123,53 @@ pub(crate) fn shuffle<'ctx>(
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// LLVM indices for a SPIR-V literal index path into a value of type `ty`, stopping at a
-    /// `RowMajor` matrix member (stored as rows): the
-    /// path to the member and the SPIR-V indices left inside the matrix (`None`: no such
-    /// member on the path).
+    /// struct member laid out otherwise than its value (`RowMajor` or padded matrices, see
+    /// `matrix_layout`): the path to the member and, when there is such a member on the path,
+    /// the SPIR-V indices left inside it, its type and its layout.
+    #[allow(clippy::type_complexity)]
     pub(crate) fn llvm_path_rm<'i>(
         &mut self,
         ty: Handle<Type>,
         indexes: &'i [u32],
-    ) -> Result<(Vec<u32>, Option<&'i [u32]>)> {
+    ) -> Result<(Vec<u32>, Option<(&'i [u32], Handle<Type>, MatLayout)>)> {
         let mut out = Vec::new();
         let mut cur = ty;
         for (pos, &i) in indexes.iter().enumerate() {
             let info = self.ty(cur)?;
-            cur =
-                match self.spv_type(cur)?.clone() {
-                    Type::Struct(s) => {
-                        if info.row_major.get(i as usize).copied().unwrap_or(false) {
-                            out.push(*info.fields.get(i as usize).ok_or_else(|| {
-                                LowerError::malformed("a struct index out of range")
-                            })?);
-                            return Ok((out, Some(&indexes[pos + 1..])));
-                        }
-                        out.push(
-                            *info.fields.get(i as usize).ok_or_else(|| {
-                                LowerError::malformed("a struct index out of range")
-                            })?,
-                        );
-                        s.members
+            cur = match self.spv_type(cur)?.clone() {
+                Type::Struct(s) => {
+                    out.push(
+                        *info
+                            .fields
                             .get(i as usize)
-                            .map(|m| m.ty)
-                            .ok_or_else(|| LowerError::malformed("a struct index out of range"))?
+                            .ok_or_else(|| LowerError::malformed("a struct index out of range"))?,
+                    );
+                    let m = s
+                        .members
+                        .get(i as usize)
+                        .ok_or_else(|| LowerError::malformed("a struct index out of range"))?;
+                    if let Some(lay) = info.mat_layout.get(i as usize).copied().flatten() {
+                        return Ok((out, Some((&indexes[pos + 1..], m.ty, lay))));
                     }
-                    Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
-                        out.push(i);
-                        if info.padded_elem {
-                            out.push(0);
-                        }
-                        element
+                    m.ty
+                }
+                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
+                    out.push(i);
+                    if info.padded_elem {
+                        out.push(0);
                     }
-                    Type::Vector { component, .. } => {
-                        out.push(i);
-                        component
-                    }
-                    Type::Matrix { column, .. } => {
-                        out.push(i);
-                        column
-                    }
-                    _ => return Err(LowerError::malformed("an index into a scalar")),
-                };
+                    element
+                }
+                Type::Vector { component, .. } => {
+                    out.push(i);
+                    component
+                }
+                Type::Matrix { column, .. } => {
+                    out.push(i);
+                    column
+                }
+                _ => return Err(LowerError::malformed("an index into a scalar")),
+            };
         }
         Ok((out, None))
     }
@@ -193,48 +193,36 @@ pub(crate) fn lower<'a, 'ctx>(
             let v = extract_path(cx, &l.b, c, &path)?;
             match rest {
                 None => super::super::llvm::fit(cx, &l.b, v, r),
-                // A RowMajor matrix member, stored as rows.
-                Some([]) => super::matrix::transpose_to(cx, &l.b, v, r),
-                Some([col]) => {
-                    // Column `col`: component `col` of every row.
-                    let BasicValueEnum::ArrayValue(rows) = v else {
-                        return Err(LowerError::malformed("a RowMajor member"));
-                    };
-                    let mut out = crate::lower::llvm::undef_vector(r)?;
-                    for i in 0..rows.get_type().len() {
-                        let x = extract_path(cx, &l.b, v, &[i, *col])?;
-                        out = crate::lower::llvm::insert_element(&l.b, out, x, lane(cx, i), "")?;
-                    }
-                    Ok(out.into())
+                // A member in its memory layout: its value, then the rest of the path.
+                Some((rest, mty, lay)) => {
+                    let v = l.value_form(v, mty, lay)?;
+                    let (inner, _) = l.llvm_path_rm(mty, rest)?;
+                    let v = extract_path(cx, &l.b, v, &inner)?;
+                    super::super::llvm::fit(cx, &l.b, v, r)
                 }
-                Some([col, row]) => extract_path(cx, &l.b, v, &[*row, *col]),
-                Some(_) => Err(LowerError::malformed("too many indices into a matrix")),
             }
         }
         I::CompositeInsert(e) => {
             let t = l.type_of_id(fx, e.composite)?;
             let (path, rest) = l.llvm_path_rm(t, &e.indexes)?;
             let c = l.id(fx, e.composite)?;
-            let mut o = l.id(fx, e.object)?;
-            let path = match rest {
-                None => path,
-                Some([]) => {
-                    let rows = super::matrix::transposed_type(o.get_type())?;
-                    o = super::matrix::transpose_to(cx, &l.b, o, rows)?;
-                    path
+            let o = l.id(fx, e.object)?;
+            match rest {
+                None => insert_path(cx, &l.b, c, o, &path),
+                Some((rest, mty, lay)) => {
+                    // A member in its memory layout: through its value.
+                    let m = if rest.is_empty() {
+                        o
+                    } else {
+                        let mem = extract_path(cx, &l.b, c, &path)?;
+                        let v = l.value_form(mem, mty, lay)?;
+                        let (inner, _) = l.llvm_path_rm(mty, rest)?;
+                        insert_path(cx, &l.b, v, o, &inner)?
+                    };
+                    let m = l.memory_form(m, mty, lay)?;
+                    insert_path(cx, &l.b, c, m, &path)
                 }
-                Some([col, row]) => {
-                    let mut p = path;
-                    p.extend([*row, *col]);
-                    p
-                }
-                Some(_) => {
-                    return Err(LowerError::unsupported(
-                        "an insertion of a column into a RowMajor matrix member",
-                    ))
-                }
-            };
-            insert_path(cx, &l.b, c, o, &path)
+            }
         }
         I::CompositeConstruct(c) => {
             let rt = op
@@ -269,9 +257,9 @@ pub(crate) fn lower<'a, 'ctx>(
             Ok(crate::lower::llvm::insert_element(&l.b, v, c, i, "")?.into())
         }
         I::CopyObject(c) => {
-            if super::memory::is_row_major_ptr(fx, c.operand) {
+            if super::memory::layout_ptr(fx, c.operand).is_some() {
                 return Err(LowerError::unsupported(
-                    "a copy of a pointer to a RowMajor matrix",
+                    "a copy of a pointer into a RowMajor or padded matrix member",
                 ));
             }
             l.id(fx, c.operand)
@@ -299,7 +287,7 @@ pub(crate) fn construct<'a, 'ctx>(
     let cx = l.cx;
     if parts.iter().all(|p| super::super::llvm::is_constant(*p))
         && !matches!(r, BasicTypeEnum::VectorType(_))
-        && !l.ty(rt)?.row_major.iter().any(|&x| x)
+        && !l.ty(rt)?.mat_layout.iter().any(Option::is_some)
     {
         return l.composite_of(rt, parts);
     }
@@ -341,10 +329,9 @@ pub(crate) fn construct<'a, 'ctx>(
                 let index = [i as u32];
                 let (path, rest) = l.llvm_path_rm(rt, &index)?;
                 let mut p = *p;
-                if rest.is_some() {
-                    // A RowMajor matrix member is stored as rows.
-                    let rows = super::matrix::transposed_type(p.get_type())?;
-                    p = super::matrix::transpose_to(cx, &l.b, p, rows)?;
+                if let Some((_, mty, lay)) = rest {
+                    // A member in its memory layout.
+                    p = l.memory_form(p, mty, lay)?;
                 }
                 out = insert_path(cx, &l.b, out, p, &path)?;
             }

@@ -6,6 +6,7 @@
 
 use super::super::error::{LowerError, Result};
 use super::super::function::FnCx;
+use super::super::matrix_layout::LayoutPtr;
 use super::super::Lowerer;
 use crate::grammar::{Id, Instruction, MemoryAccess, MemoryAccessArgs, StorageClass};
 use crate::ir::{Handle, Op, Type};
@@ -61,54 +62,71 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         }
     }
 
-    /// GEP indices (after the first) for an access chain from `base` through `indexes`.
+    /// GEP indices (after the first) for an access chain from `base` (or, when the base
+    /// pointer is one, from the layout pointer `from`) through `indexes`; the layout pointer
+    /// the chain ends at, if it ends inside a matrix member laid out otherwise than its value.
     fn chain(
         &mut self,
         fx: &mut FnCx<'a, 'ctx>,
         base: Handle<Type>,
+        from: Option<LayoutPtr<'ctx>>,
         indexes: &[Id],
         out: &mut Vec<IntValue<'ctx>>,
-    ) -> Result<bool> {
+    ) -> Result<Option<LayoutPtr<'ctx>>> {
         let i32t = self.cx.i32_type();
-        let mut cur = base;
+        let mut cur = from.map_or(base, |p| p.ty);
+        let mut lay = from.map(|p| p.lay);
         // Inside a RowMajor matrix: the column index waits for the row index.
-        let mut row_major = false;
-        let mut column: Option<IntValue<'ctx>> = None;
+        let mut column = from.and_then(|p| p.column);
         for &ix in indexes {
-            if row_major {
-                let BasicValueEnum::IntValue(iv) = self.id(fx, ix)? else {
-                    return Err(LowerError::malformed(
-                        "an access chain index that is not an integer",
-                    ));
-                };
-                match column.take() {
-                    None => column = Some(iv),
-                    Some(c) => {
-                        // Element (column c, row r) is row r's component c.
-                        out.push(iv);
-                        out.push(c);
-                        row_major = false;
-                        cur = match self.spv_type(cur)? {
-                            Type::Matrix { column, .. } => match self.spv_type(*column)? {
-                                Type::Vector { component, .. } => *component,
-                                _ => return Err(LowerError::malformed("a matrix column")),
-                            },
-                            _ => return Err(LowerError::malformed("a RowMajor member")),
-                        };
-                        continue;
-                    }
-                }
-                continue;
-            }
-
-            let t = self.spv_type(cur)?.clone();
-            let info = self.ty(cur)?;
-            let v = self.id(fx, ix)?;
-            let BasicValueEnum::IntValue(iv) = v else {
+            let BasicValueEnum::IntValue(iv) = self.id(fx, ix)? else {
                 return Err(LowerError::malformed(
                     "an access chain index that is not an integer",
                 ));
             };
+            let t = self.spv_type(cur)?.clone();
+            if let Some(ly) = lay {
+                match t {
+                    Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
+                        let (_, padded) = self.mem_type(cur, ly)?;
+                        out.push(iv);
+                        if padded {
+                            out.push(i32t.const_zero());
+                        }
+                        cur = element;
+                    }
+                    Type::Matrix { column: col_ty, .. } => {
+                        let mm = self.mat_mem(cur, ly)?;
+                        let component = match self.spv_type(col_ty)? {
+                            Type::Vector { component, .. } => *component,
+                            _ => return Err(LowerError::malformed("a matrix column")),
+                        };
+                        if !ly.row_major {
+                            // Column iv, possibly wrapped with its padding.
+                            out.push(iv);
+                            if mm.pad != 0 {
+                                out.push(i32t.const_zero());
+                            }
+                            cur = col_ty;
+                            lay = None;
+                        } else if let Some(c) = column.take() {
+                            // Element (column c, row iv) is row iv's component c.
+                            out.push(iv);
+                            if mm.pad != 0 {
+                                out.push(i32t.const_zero());
+                            }
+                            out.push(c);
+                            cur = component;
+                            lay = None;
+                        } else {
+                            column = Some(iv);
+                        }
+                    }
+                    _ => return Err(LowerError::malformed("a matrix layout on a non-matrix")),
+                }
+                continue;
+            }
+            let info = self.ty(cur)?;
             match t {
                 Type::Struct(s) => {
                     let k = iv.get_zero_extended_constant().ok_or_else(|| {
@@ -124,7 +142,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                         .ok_or_else(|| LowerError::malformed("struct field"))?;
                     out.push(i32t.const_int(f.into(), false));
                     cur = m.ty;
-                    row_major = info.row_major.get(k as usize).copied().unwrap_or(false);
+                    lay = info.mat_layout.get(k as usize).copied().flatten();
                 }
                 Type::Array { element, .. } | Type::RuntimeArray { element, .. } => {
                     out.push(iv);
@@ -144,13 +162,42 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 _ => return Err(LowerError::malformed("an access chain into a scalar")),
             }
         }
-        if column.is_some() {
-            return Err(LowerError::unsupported(
-                "a pointer to a column of a RowMajor matrix (its components are not adjacent)",
-            ));
+        Ok(lay.map(|lay| LayoutPtr {
+            ty: cur,
+            lay,
+            column,
+        }))
+    }
+
+    /// The address of row `r`'s component `c` of the `RowMajor` matrix at `p` (layout `lp`).
+    fn row_major_element(
+        &mut self,
+        p: PointerValue<'ctx>,
+        lp: LayoutPtr<'ctx>,
+        r: u32,
+        c: IntValue<'ctx>,
+    ) -> Result<PointerValue<'ctx>> {
+        let (mt, _) = self.mem_type(lp.ty, lp.lay)?;
+        let mm = self.mat_mem(lp.ty, lp.lay)?;
+        let i32t = self.cx.i32_type();
+        let mut idx = vec![i32t.const_zero(), i32t.const_int(r.into(), false)];
+        if mm.pad != 0 {
+            idx.push(i32t.const_zero());
         }
-        // `true`: the chain ends at a RowMajor matrix, stored as rows.
-        Ok(row_major)
+        idx.push(c);
+        // SAFETY: an address inside the matrix.
+        Ok(unsafe { self.b.build_gep(mt, p, &idx, "")? })
+    }
+
+    /// The number of rows of the matrix type `t`.
+    fn matrix_rows(&mut self, t: Handle<Type>) -> Result<u32> {
+        let Type::Matrix { column, .. } = self.spv_type(t)?.clone() else {
+            return Err(LowerError::malformed("a matrix type was expected"));
+        };
+        match self.basic(column)? {
+            BasicTypeEnum::VectorType(v) => Ok(v.get_size()),
+            _ => Err(LowerError::malformed("a matrix of non-vectors")),
+        }
     }
 }
 
@@ -193,28 +240,71 @@ pub(crate) fn lower<'a, 'ctx>(
         }
         I::Load(ld) => {
             let p = l.ptr_operand(fx, ld.pointer)?;
-            let rm = is_row_major_ptr(fx, ld.pointer);
-            let t = if rm {
-                super::matrix::transposed_type(need()?)?
-            } else {
-                need()?
-            };
-            let v = crate::lower::llvm::load(&l.b, &l.td, t, p, op.name().unwrap_or(""))?;
-            if let Some(i) = v.as_instruction_value() {
-                apply_access(l.cx, i, ld.memory_access.as_ref())?;
-            }
-            if rm {
-                super::matrix::transpose_to(l.cx, &l.b, v, need()?)?
-            } else {
-                v
+            match layout_ptr(fx, ld.pointer) {
+                Some(lp) if lp.column.is_some() => {
+                    // A column of a RowMajor matrix: one component from each row.
+                    let c = lp.column.ok_or_else(|| LowerError::malformed("column"))?;
+                    let r = need()?;
+                    let BasicTypeEnum::VectorType(vt) = r else {
+                        return Err(LowerError::malformed("a matrix column of a non-vector"));
+                    };
+                    let mut out = crate::lower::llvm::undef_vector(r)?;
+                    for i in 0..l.matrix_rows(lp.ty)? {
+                        let e = l.row_major_element(p, lp, i, c)?;
+                        let x =
+                            crate::lower::llvm::load(&l.b, &l.td, vt.get_element_type(), e, "")?;
+                        if let Some(ins) = x.as_instruction_value() {
+                            apply_volatile(ins, ld.memory_access.as_ref())?;
+                        }
+                        let lane = l.cx.i32_type().const_int(i.into(), false);
+                        out = crate::lower::llvm::insert_element(&l.b, out, x, lane, "")?;
+                    }
+                    out.into()
+                }
+                Some(lp) => {
+                    let (mt, _) = l.mem_type(lp.ty, lp.lay)?;
+                    let v = crate::lower::llvm::load(&l.b, &l.td, mt, p, op.name().unwrap_or(""))?;
+                    if let Some(i) = v.as_instruction_value() {
+                        apply_access(l.cx, i, ld.memory_access.as_ref())?;
+                    }
+                    l.value_form(v, lp.ty, lp.lay)?
+                }
+                None => {
+                    let v =
+                        crate::lower::llvm::load(&l.b, &l.td, need()?, p, op.name().unwrap_or(""))?;
+                    if let Some(i) = v.as_instruction_value() {
+                        apply_access(l.cx, i, ld.memory_access.as_ref())?;
+                    }
+                    v
+                }
             }
         }
         I::Store(st) => {
             let p = l.ptr_operand(fx, st.pointer)?;
-            let mut v = l.id(fx, st.object)?;
-            if is_row_major_ptr(fx, st.pointer) {
-                let rows = super::matrix::transposed_type(v.get_type())?;
-                v = super::matrix::transpose_to(l.cx, &l.b, v, rows)?;
+            let v = l.id(fx, st.object)?;
+            match layout_ptr(fx, st.pointer) {
+                Some(lp) if lp.column.is_some() => {
+                    // A column of a RowMajor matrix: one component into each row.
+                    let c = lp.column.ok_or_else(|| LowerError::malformed("column"))?;
+                    let BasicValueEnum::VectorValue(vv) = v else {
+                        return Err(LowerError::malformed("a matrix column of a non-vector"));
+                    };
+                    for i in 0..l.matrix_rows(lp.ty)? {
+                        let e = l.row_major_element(p, lp, i, c)?;
+                        let lane = l.cx.i32_type().const_int(i.into(), false);
+                        let x = l.b.build_extract_element(vv, lane, "")?;
+                        let ins = crate::lower::llvm::store(&l.b, &l.td, e, x)?;
+                        apply_volatile(ins, st.memory_access.as_ref())?;
+                    }
+                    return Ok(None);
+                }
+                Some(lp) => {
+                    for i in l.store_layout(p, v, lp.ty, lp.lay)? {
+                        apply_volatile(i, st.memory_access.as_ref())?;
+                    }
+                    return Ok(None);
+                }
+                None => {}
             }
             let i = crate::lower::llvm::store(&l.b, &l.td, p, v)?;
             apply_access(l.cx, i, st.memory_access.as_ref())?;
@@ -222,20 +312,19 @@ pub(crate) fn lower<'a, 'ctx>(
         }
         I::AccessChain(crate::grammar::OpAccessChain { base, indexes, .. })
         | I::InBoundsAccessChain(crate::grammar::OpInBoundsAccessChain { base, indexes, .. }) => {
-            if is_row_major_ptr(fx, *base) {
-                return Err(LowerError::unsupported(
-                    "an access chain from a pointer to a RowMajor matrix",
-                ));
-            }
+            let from = layout_ptr(fx, *base);
             let p = l.ptr_operand(fx, *base)?;
             let pointee = l.pointee_of(fx, *base)?;
-            let t = l.basic(pointee)?;
+            let t = match from {
+                Some(lp) => l.mem_type(lp.ty, lp.lay)?.0,
+                None => l.basic(pointee)?,
+            };
             let mut idx = vec![l.cx.i32_type().const_zero()];
-            if l.chain(fx, pointee, indexes, &mut idx)? {
+            if let Some(lp) = l.chain(fx, pointee, from, indexes, &mut idx)? {
                 if let Some(crate::ir::Value::Op(h)) =
                     op.inst.result_id().and_then(crate::ir::Value::from_id)
                 {
-                    fx.row_major_ptrs.insert(h);
+                    fx.layout_ptrs.insert(h, lp);
                 }
             }
             // SAFETY: GEP computes an address only; SPIR-V's rules keep chains in bounds.
@@ -262,15 +351,22 @@ pub(crate) fn lower<'a, 'ctx>(
                 ));
             };
             let mut idx = vec![e];
-            if is_row_major_ptr(fx, *base) || l.chain(fx, pointee, indexes, &mut idx)? {
+            if layout_ptr(fx, *base).is_some()
+                || l.chain(fx, pointee, None, indexes, &mut idx)?.is_some()
+            {
                 return Err(LowerError::unsupported(
-                    "a pointer access chain to or from a RowMajor matrix",
+                    "a pointer access chain to or from a RowMajor or padded matrix member",
                 ));
             }
             // SAFETY: as for access chains.
             unsafe { l.b.build_gep(t, p, &idx, "")? }.into()
         }
         I::CopyMemory(c) => {
+            if layout_ptr(fx, c.target).is_some() || layout_ptr(fx, c.source).is_some() {
+                return Err(LowerError::unsupported(
+                    "OpCopyMemory to or from a RowMajor or padded matrix member",
+                ));
+            }
             let dst = l.ptr_operand(fx, c.target)?;
             let src = l.ptr_operand(fx, c.source)?;
             let pointee = l.pointee_of(fx, c.source)?;
@@ -299,9 +395,22 @@ pub(crate) fn lower<'a, 'ctx>(
     }))
 }
 
-/// Whether an operand is an access chain to a `RowMajor` matrix.
-pub(crate) fn is_row_major_ptr(fx: &FnCx<'_, '_>, id: Id) -> bool {
-    matches!(crate::ir::Value::from_id(id), Some(crate::ir::Value::Op(h)) if fx.row_major_ptrs.contains(&h))
+/// The layout of an operand that is an access chain ending inside a matrix member laid out
+/// otherwise than its value (`RowMajor`, padded columns).
+pub(crate) fn layout_ptr<'ctx>(fx: &FnCx<'_, 'ctx>, id: Id) -> Option<LayoutPtr<'ctx>> {
+    match crate::ir::Value::from_id(id) {
+        Some(crate::ir::Value::Op(h)) => fx.layout_ptrs.get(&h).copied(),
+        _ => None,
+    }
+}
+
+/// `Volatile` of a memory-access mask, for the per-component accesses of a RowMajor column.
+fn apply_volatile(i: InstructionValue<'_>, access: Option<&MemoryAccessArgs>) -> Result<()> {
+    if access.is_some_and(|a| a.effective_mask().contains(MemoryAccess::Volatile)) {
+        i.set_volatile(true)
+            .map_err(|e| LowerError::malformed(format!("volatile: {e}")))?;
+    }
+    Ok(())
 }
 
 /// `OpArrayLength`: the element count of a buffer's trailing runtime array, from the byte size
@@ -325,9 +434,13 @@ fn array_length<'a, 'ctx>(
                 }
             }
         }
+        // An access chain (a block in an array of blocks), a function parameter, a copy...:
+        // the runner has one size per descriptor slot, and a slot per variable.
         _ => {
             return Err(LowerError::unsupported(
-                "OpArrayLength through a pointer other than the buffer variable",
+                "OpArrayLength through a pointer other than the buffer variable itself \
+                 (a block of an array of blocks, a function parameter or a copied pointer); \
+                 the runner knows only each bound variable's size",
             ))
         }
     };

@@ -1,7 +1,7 @@
 #version 450
 // A uniform buffer in std140 layout (a float array with a 16-byte stride, a vec3 followed by a
-// float, a mat4) next to a storage buffer in another set. (A std140 mat2, whose 8-byte
-// columns sit 16 bytes apart, is not lowered yet: docs/lowering.md.)
+// float, a mat4) next to a storage buffer in another set. (Padded std140 mat2 columns and
+// RowMajor matrices: matrix_layouts.comp.)
 layout(local_size_x = 4) in;
 layout(std140, set = 1, binding = 0) uniform U {
     float coeffs[4];
