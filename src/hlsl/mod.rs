@@ -11,6 +11,8 @@
 
 pub mod ast;
 pub mod diag;
+pub mod emit;
+pub mod sema;
 pub mod source;
 
 use crate::ir;
