@@ -463,7 +463,39 @@ impl Parser {
         if next.kind == TokenKind::Ident {
             return true;
         }
-        self.is_type(t) && next.is_punct("<") && !t.text.is_empty()
+        self.is_type(t)
+            && next.is_punct("<")
+            && self
+                .after_template(1)
+                .is_some_and(|k| self.peek_at(k).kind == TokenKind::Ident)
+    }
+
+    /// The offset just past the template argument list starting with the `<` at offset `k`
+    /// (counting `>>` as two closers), if it closes before a `;`, `{` or `}`.
+    fn after_template(&self, k: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut i = k;
+        loop {
+            let t = self.peek_at(i);
+            match t.text.as_str() {
+                _ if t.kind != TokenKind::Punct => {
+                    if t.kind == TokenKind::Eof {
+                        return None;
+                    }
+                }
+                "<" => depth += 1,
+                ">" | ">>" => {
+                    let n = t.text.len();
+                    if depth <= n {
+                        return Some(i + 1);
+                    }
+                    depth -= n;
+                }
+                ";" | "{" | "}" => return None,
+                _ => {}
+            }
+            i += 1;
+        }
     }
 
     // ---- top level ----------------------------------------------------------------------
@@ -655,7 +687,8 @@ impl Parser {
                 if self.is_type(self.tok()) && !self.peek_at(1).is_punct("(") {
                     args.push(TemplateArg::Type(self.type_expr()?));
                 } else {
-                    args.push(TemplateArg::Expr(self.binary(8)?));
+                    // Additive and tighter only: `>` and `>>` close the list here.
+                    args.push(TemplateArg::Expr(self.binary(9)?));
                 }
                 if !self.eat(",") {
                     break;
