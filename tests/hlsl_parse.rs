@@ -1,0 +1,741 @@
+//! The HLSL front end: preprocessor, lexer, parser and diagnostic rendering.
+
+use spvkit::hlsl::ast::*;
+use spvkit::hlsl::diag::render;
+use spvkit::hlsl::{parse, parse_with, Options, Parsed, Profile};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Options for a compute shader's `main`.
+fn opts() -> Options {
+    Options::new("main", "cs_6_0".parse::<Profile>().expect("profile"))
+}
+
+/// Parses `src` as `test.hlsl` with no includes available.
+fn parse_str(src: &str) -> Parsed {
+    parse_mem(src, &opts(), &HashMap::new())
+}
+
+/// Parses `src` with in-memory include files.
+fn parse_mem(src: &str, options: &Options, files: &HashMap<PathBuf, String>) -> Parsed {
+    let mut loader = |p: &Path| files.get(p).cloned();
+    parse_with("test.hlsl", src, options, &mut loader)
+}
+
+/// Parses `src`, which must have no diagnostics.
+fn ok(src: &str) -> TranslationUnit {
+    let p = parse_str(src);
+    assert!(
+        p.diagnostics.is_empty(),
+        "unexpected diagnostics:\n{}",
+        render(&p.diagnostics, &p.sources)
+    );
+    p.unit
+}
+
+/// Every `.hlsl` file under tests/corpus.
+fn corpus_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "hlsl") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn corpus_parses_without_errors() {
+    let files = corpus_files();
+    assert!(!files.is_empty());
+    let mut failures = String::new();
+    for f in &files {
+        let src = std::fs::read_to_string(f).expect("read");
+        let p = parse(&f.display().to_string(), &src, &opts());
+        if !p.diagnostics.is_empty() {
+            failures.push_str(&render(&p.diagnostics, &p.sources));
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+}
+
+// ---- helpers for the preprocessor -------------------------------------------------------------
+
+/// The preprocessed tokens of `src` joined by spaces, and the rendered diagnostics.
+fn pp_with(src: &str, options: &Options, files: &HashMap<PathBuf, String>) -> (String, String) {
+    let mut loader = |p: &Path| files.get(p).cloned();
+    let (tokens, sources, diags) =
+        spvkit::hlsl::preprocess_with("test.hlsl", src, options, &mut loader);
+    let text = tokens
+        .iter()
+        .filter(|t| t.kind != spvkit::hlsl::token::TokenKind::Eof)
+        .map(|t| t.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    (text, render(&diags, &sources))
+}
+
+/// The preprocessed tokens of `src`, which must preprocess without diagnostics.
+fn pp(src: &str) -> String {
+    let (text, diags) = pp_with(src, &opts(), &HashMap::new());
+    assert!(diags.is_empty(), "unexpected diagnostics:\n{diags}");
+    text
+}
+
+#[test]
+fn pp_object_and_function_macros() {
+    assert_eq!(pp("#define N 4\nint a[N];"), "int a [ 4 ] ;");
+    assert_eq!(
+        pp("#define SQ(x) ((x) * (x))\nSQ(a + 1)"),
+        "( ( a + 1 ) * ( a + 1 ) )"
+    );
+    assert_eq!(
+        pp("#define ADD(a, b) a + b\nADD((1, 2), f(3, 4))"),
+        "( 1 , 2 ) + f ( 3 , 4 )"
+    );
+    assert_eq!(pp("#define F() 7\nF() F ( )"), "7 7");
+    // A function-like macro's name without `(` is left alone.
+    assert_eq!(pp("#define F(x) x\nint F;"), "int F ;");
+    // Arguments are fully expanded before substitution.
+    assert_eq!(pp("#define ONE 1\n#define ID(x) x\nID(ONE)"), "1");
+    assert_eq!(pp("#define f(x) x\n#define g f\ng(2)"), "2");
+    // Line continuations inside a definition.
+    assert_eq!(pp("#define LONG 1 + \\\n 2\nLONG"), "1 + 2");
+}
+
+#[test]
+fn pp_recursion_guard() {
+    assert_eq!(pp("#define x x + 1\nx"), "x + 1");
+    assert_eq!(pp("#define a b\n#define b a\na b"), "a b");
+    // The C standard's example: f(2)(9) is 2*9*g.
+    assert_eq!(
+        pp("#define f(a) a*g\n#define g(a) f(a)\nf(2)(9)"),
+        "2 * 9 * g"
+    );
+}
+
+#[test]
+fn pp_stringize_and_paste() {
+    assert_eq!(
+        pp("#define S(x) #x\nS(a   +  \"b\\n\")"),
+        r#""a + \"b\\n\"""#
+    );
+    assert_eq!(pp("#define CAT(a, b) a ## b\nCAT(foo, bar)"), "foobar");
+    assert_eq!(
+        pp("#define CAT(a, b) a##b\nCAT(, x) CAT(y, ) CAT(1, 2u)"),
+        "x y 12u"
+    );
+    assert_eq!(pp("#define CAT(a, b) a##b\nCAT(<<, =)"), "<<=");
+    // Operands of ## are not expanded first; the result is rescanned.
+    assert_eq!(
+        pp("#define AB done\n#define A nope\n#define CAT(a, b) a##b\nCAT(A, B)"),
+        "done"
+    );
+}
+
+#[test]
+fn pp_variadic() {
+    assert_eq!(
+        pp("#define V(f, ...) f(__VA_ARGS__)\nV(g, 1, 2, 3) V(h)"),
+        "g ( 1 , 2 , 3 ) h ( )"
+    );
+}
+
+#[test]
+fn pp_conditionals() {
+    let src = "#define A 1\n#if A\n#if 0\nno1\n#elif defined(B) || defined A\nyes1\n#else\nno2\n#endif\n#else\nno3\n#endif\n";
+    assert_eq!(pp(src), "yes1");
+    assert_eq!(pp("#ifdef A\nno\n#else\nyes\n#endif"), "yes");
+    assert_eq!(pp("#ifndef A\nyes\n#endif"), "yes");
+    assert_eq!(
+        pp("#if (1 << 3) == 8 && !defined(FOO) && (2 + 3 * 4 == 14) && (7 % 4 == 3)\nyes\n#endif"),
+        "yes"
+    );
+    assert_eq!(pp("#if -1 > 0u\nyes\n#endif"), "yes");
+    assert_eq!(pp("#if -1 > 0\nno\n#else\nyes\n#endif"), "yes");
+    assert_eq!(pp("#if 0 ? 1 : 2 == 2\nyes\n#endif"), "yes");
+    assert_eq!(
+        pp("#if UNDEFINED_NAME\nno\n#elif 0x10 == 16 && 010 == 8\nyes\n#endif"),
+        "yes"
+    );
+    // Skipped groups may hold anything, including bad directives and stray characters.
+    assert_eq!(
+        pp("#if 0\n#bogus\n@ 'x\n#if 1\n#endif\n#else\nyes\n#endif"),
+        "yes"
+    );
+    assert_eq!(
+        pp("#undef X\n#define X 1\n#undef X\n#ifdef X\nno\n#endif"),
+        ""
+    );
+    assert_eq!(
+        pp("#if __HLSL_VERSION >= 2021 && __spirv__\nyes\n#endif"),
+        "yes"
+    );
+}
+
+#[test]
+fn pp_command_line_defines() {
+    let mut o = opts();
+    o.defines = vec![
+        ("FOO".into(), String::new()),
+        ("BAR".into(), "2 + 3".into()),
+    ];
+    let (text, diags) = pp_with("FOO BAR\n#if FOO == 1\nyes\n#endif", &o, &HashMap::new());
+    assert_eq!(diags, "");
+    assert_eq!(text, "1 2 + 3 yes");
+}
+
+#[test]
+fn pp_line_and_file() {
+    assert_eq!(pp("\n\n__LINE__ __FILE__"), "3 \"test.hlsl\"");
+}
+
+#[test]
+fn pp_pragmas_are_ignored() {
+    assert_eq!(
+        pp("#pragma pack_matrix(row_major)\n#pragma warning(disable: 1)\nx"),
+        "x"
+    );
+}
+
+#[test]
+fn pp_macro_tokens_carry_the_use_site_span() {
+    let p = parse_str("#define BAD (1 +)\nvoid main() {\n  int x = BAD;\n}\n");
+    assert_eq!(
+        p.diagnostics.len(),
+        1,
+        "{}",
+        render(&p.diagnostics, &p.sources)
+    );
+    assert_eq!(p.sources.line_col(p.diagnostics[0].span), (3, 11));
+}
+
+/// A fresh directory under the system temp dir.
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spvkit-hlsl-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+#[test]
+fn pp_includes_from_files() {
+    let root = temp_dir("inc");
+    let src_dir = root.join("src");
+    let inc_dir = root.join("inc");
+    std::fs::create_dir_all(&src_dir).expect("mkdir");
+    std::fs::create_dir_all(&inc_dir).expect("mkdir");
+    // The including file's directory wins over -I for quoted includes.
+    std::fs::write(
+        src_dir.join("common.hlsli"),
+        "static const int LOCAL = 1;\n",
+    )
+    .expect("write");
+    std::fs::write(
+        inc_dir.join("common.hlsli"),
+        "static const int FROM_I = 1;\n",
+    )
+    .expect("write");
+    std::fs::write(
+        inc_dir.join("once.hlsli"),
+        "#pragma once\nstruct Once { float a; };\n",
+    )
+    .expect("write");
+    std::fs::write(
+        inc_dir.join("sub.hlsli"),
+        "#include \"once.hlsli\"\n#define SUB 3\n",
+    )
+    .expect("write");
+    let main = src_dir.join("main.hlsl");
+    let text = "#include \"common.hlsli\"\n#include <common.hlsli>\n#include \"once.hlsli\"\n#include <once.hlsli>\n#include \"sub.hlsli\"\nstatic const int s = SUB;\n";
+    std::fs::write(&main, text).expect("write");
+    let mut o = opts();
+    o.include_dirs = vec![inc_dir.clone()];
+    let p = parse(&main.display().to_string(), text, &o);
+    assert!(
+        p.diagnostics.is_empty(),
+        "{}",
+        render(&p.diagnostics, &p.sources)
+    );
+    let names: Vec<String> = p
+        .unit
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::Variables(v) => v.declarators[0].name.name.clone(),
+            Item::Struct(s) => s.name.as_ref().map_or(String::new(), |n| n.name.clone()),
+            _ => "?".into(),
+        })
+        .collect();
+    assert_eq!(names, ["LOCAL", "FROM_I", "Once", "s"]);
+    // A missing include is an error at the directive.
+    let bad = "\n#include \"missing.hlsli\"\n";
+    let p = parse(&main.display().to_string(), bad, &o);
+    let r = render(&p.diagnostics, &p.sources);
+    assert!(
+        r.contains("main.hlsl:2:2: error: `missing.hlsli` file not found"),
+        "{r}"
+    );
+    // Angled includes do not look next to the including file.
+    let p = parse(
+        &main.display().to_string(),
+        "#include <sub2.hlsli>\n",
+        &opts(),
+    );
+    assert_eq!(p.diagnostics.len(), 1);
+    // Errors inside an included file point into it.
+    std::fs::write(inc_dir.join("broken.hlsli"), "int x = ;\n").expect("write");
+    let p = parse(
+        &main.display().to_string(),
+        "#include \"broken.hlsli\"\n",
+        &o,
+    );
+    let r = render(&p.diagnostics, &p.sources);
+    assert!(
+        r.contains("broken.hlsli:1:9: error: expected an expression"),
+        "{r}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn pp_include_recursion_is_an_error() {
+    let mut files = HashMap::new();
+    files.insert(
+        PathBuf::from("self.h"),
+        "#include \"self.h\"\n#include \"self.h\"\n".to_owned(),
+    );
+    let p = parse_mem("#include \"self.h\"\n", &opts(), &files);
+    let r = render(&p.diagnostics, &p.sources);
+    assert!(r.contains("nested too deeply"), "{r}");
+}
+
+// ---- parser: AST shape --------------------------------------------------------------------------
+
+/// The body of `void main() { <body> }`.
+fn body(stmts: &str) -> Vec<Stmt> {
+    let unit = ok(&format!("void main() {{\n{stmts}\n}}"));
+    match unit.items.into_iter().next() {
+        Some(Item::Function(f)) => f.body.expect("body").stmts,
+        other => panic!("not a function: {other:?}"),
+    }
+}
+
+/// The expression of `x = <e>;`'s right-hand side, shown as a string.
+fn expr(e: &str) -> String {
+    let mut stmts = body(&format!("{e};"));
+    match stmts.pop().map(|s| s.kind) {
+        Some(StmtKind::Expr(e)) => show(&e),
+        other => panic!("not an expression: {other:?}"),
+    }
+}
+
+/// A compact, fully parenthesised rendering of an expression.
+fn show(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Literal(Literal::Int { value, suffix }) => format!("{value}{suffix}"),
+        ExprKind::Literal(Literal::Float { value, suffix }) => format!("{value:?}{suffix}"),
+        ExprKind::Literal(Literal::Bool(b)) => b.to_string(),
+        ExprKind::Literal(Literal::String(s)) => format!("{s:?}"),
+        ExprKind::Ident(i) => i.name.clone(),
+        ExprKind::Unary { op, operand } => format!("({op:?} {})", show(operand)),
+        ExprKind::Binary { op, lhs, rhs } => format!("({} {op:?} {})", show(lhs), show(rhs)),
+        ExprKind::Assign { op, lhs, rhs } => format!("({} ={op:?} {})", show(lhs), show(rhs)),
+        ExprKind::Conditional {
+            cond,
+            then,
+            otherwise,
+        } => format!("({} ? {} : {})", show(cond), show(then), show(otherwise)),
+        ExprKind::Comma(a, b) => format!("({}, {})", show(a), show(b)),
+        ExprKind::Call { callee, args } => format!("{}({})", callee.name, list(args)),
+        ExprKind::Construct { ty, args } => format!("new {}({})", ty_str(ty), list(args)),
+        ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+        } => format!("{}.{}({})", show(receiver), method.name, list(args)),
+        ExprKind::Cast {
+            ty,
+            array_dims,
+            operand,
+        } => format!(
+            "cast<{}{}>({})",
+            ty_str(ty),
+            "[]".repeat(array_dims.len()),
+            show(operand)
+        ),
+        ExprKind::Member { base, member } => format!("{}.{}", show(base), member.name),
+        ExprKind::Index { base, index } => format!("{}[{}]", show(base), show(index)),
+        ExprKind::InitList(items) => format!("{{{}}}", list(items)),
+    }
+}
+
+/// Expressions shown and comma-separated.
+fn list(args: &[Expr]) -> String {
+    args.iter().map(show).collect::<Vec<_>>().join(", ")
+}
+
+/// A type shown with its template arguments.
+fn ty_str(t: &TypeExpr) -> String {
+    if t.args.is_empty() {
+        return t.name.name.clone();
+    }
+    let args: Vec<String> = t
+        .args
+        .iter()
+        .map(|a| match a {
+            TemplateArg::Type(t) => ty_str(t),
+            TemplateArg::Expr(e) => show(e),
+        })
+        .collect();
+    format!("{}<{}>", t.name.name, args.join(","))
+}
+
+#[test]
+fn precedence_and_associativity() {
+    assert_eq!(expr("a + b * c"), "(a Add (b Mul c))");
+    assert_eq!(expr("a - b - c"), "((a Sub b) Sub c)");
+    assert_eq!(expr("a = b = c"), "(a =None (b =None c))");
+    assert_eq!(expr("a += b -= 2"), "(a =Some(Add) (b =Some(Sub) 2))");
+    assert_eq!(expr("a ? b : c ? d : e"), "(a ? b : (c ? d : e))");
+    assert_eq!(
+        expr("a || b && c | d ^ e & f"),
+        "(a Or (b And (c BitOr (d BitXor (e BitAnd f)))))"
+    );
+    assert_eq!(expr("a & b == c"), "(a BitAnd (b Eq c))");
+    assert_eq!(expr("a < b == c > d"), "((a Lt b) Eq (c Gt d))");
+    assert_eq!(expr("x << 1 + 2"), "(x Shl (1 Add 2))");
+    assert_eq!(expr("a <<= b >>= 1"), "(a =Some(Shl) (b =Some(Shr) 1))");
+    assert_eq!(expr("-a * !b"), "((Neg a) Mul (Not b))");
+    assert_eq!(expr("~a++ + --b"), "((BitNot (PostInc a)) Add (PreDec b))");
+    assert_eq!(expr("a, b = c"), "(a, (b =None c))");
+    assert_eq!(expr("a % b / c"), "((a Rem b) Div c)");
+    assert_eq!(expr("a ? b, c : d = e"), "(a ? (b, c) : (d =None e))");
+}
+
+#[test]
+fn casts_versus_parentheses() {
+    assert_eq!(expr("(float3)x"), "cast<float3>(x)");
+    assert_eq!(expr("(x) + 1"), "(x Add 1)");
+    assert_eq!(expr("(x)-1"), "(x Sub 1)");
+    assert_eq!(expr("(float)-x"), "cast<float>((Neg x))");
+    assert_eq!(expr("(int)a.x"), "cast<int>(a.x)");
+    assert_eq!(expr("(float4)(a + b)"), "cast<float4>((a Add b))");
+    assert_eq!(expr("(float4(1, 2, 3, 4)).x"), "new float4(1, 2, 3, 4).x");
+    assert_eq!(expr("(vector<float, 2>)v"), "cast<vector<float,2>>(v)");
+    assert_eq!(expr("(float[2])v"), "cast<float[]>(v)");
+    assert_eq!(expr("(unsigned int)v"), "cast<uint>(v)");
+    // Struct and typedef names declared earlier are types.
+    let unit =
+        ok("struct S { float a; };\ntypedef float2 F2;\nvoid main() { S s = (S)0; F2 f = (F2)1; }");
+    let Some(Item::Function(f)) = unit.items.get(2) else {
+        panic!("no function")
+    };
+    let shown: Vec<String> = f
+        .body
+        .as_ref()
+        .expect("body")
+        .stmts
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::Decl(d) => match &d.declarators[0].init {
+                Some(Initializer::Expr(e)) => show(e),
+                _ => String::new(),
+            },
+            _ => String::new(),
+        })
+        .collect();
+    assert_eq!(shown, ["cast<S>(0)", "cast<F2>(1)"]);
+}
+
+#[test]
+fn literals() {
+    assert_eq!(
+        expr("1 + 0x1Fu + 017 + 5l + 6UL + 7ll"),
+        "(((((1 Add 31u) Add 15) Add 5l) Add 6ul) Add 7ll)"
+    );
+    assert_eq!(
+        expr("1.5f + .5 + 1. + 1e3 + 2.5e-1h + 1.0L"),
+        "(((((1.5f Add 0.5) Add 1.0) Add 1000.0) Add 0.25h) Add 1.0l)"
+    );
+    assert_eq!(expr("true && false"), "(true And false)");
+    assert_eq!(expr("0"), "0");
+}
+
+#[test]
+fn postfix_calls_and_constructors() {
+    assert_eq!(expr("tex.Sample(s, uv).xyz"), "tex.Sample(s, uv).xyz");
+    assert_eq!(expr("buf[id.x][2]"), "buf[id.x][2]");
+    assert_eq!(expr("f(1, g(2))"), "f(1, g(2))");
+    assert_eq!(expr("float4(v.xyz, 1)"), "new float4(v.xyz, 1)");
+    assert_eq!(expr("vector<int, 2>(1, 2)"), "new vector<int,2>(1, 2)");
+    assert_eq!(expr("vk::RawBufferLoad(addr)"), "vk::RawBufferLoad(addr)");
+    assert_eq!(expr("m._m00_m11"), "m._m00_m11");
+}
+
+#[test]
+fn templates_and_globals() {
+    let unit = ok("RWStructuredBuffer<float4> a : register(u0, space1);\n\
+         StructuredBuffer<vector<float, 4>> b;\n\
+         matrix<float, 2, 2> m;\n\
+         Texture2D<float4> t : register(t3);\n\
+         [[vk::binding(0, 1)]] ConstantBuffer<S> cb;\n\
+         [[vk::push_constant]] ConstantBuffer<P> pc;\n\
+         [[vk::constant_id(3)]] const int spec = 4;\n\
+         static const float arr[2][3] = { {1, 2, 3}, {4, 5, 6} }, one = 1;\n\
+         groupshared float gs[64];\n\
+         RWTexture2D<uint> img[];\n");
+    let vars: Vec<&VarDecl> = unit
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Variables(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(vars.len(), 10);
+    let types: Vec<String> = vars.iter().map(|v| ty_str(&v.ty)).collect();
+    assert_eq!(
+        types,
+        [
+            "RWStructuredBuffer<float4>",
+            "StructuredBuffer<vector<float,4>>",
+            "matrix<float,2,2>",
+            "Texture2D<float4>",
+            "ConstantBuffer<S>",
+            "ConstantBuffer<P>",
+            "int",
+            "float",
+            "float",
+            "RWTexture2D<uint>"
+        ]
+    );
+    assert_eq!(
+        vars[0].declarators[0].annotations,
+        [Annotation::Register(Register {
+            class: 'u',
+            index: 0,
+            space: Some(1),
+            span: vars[0].declarators[0]
+                .annotations
+                .first()
+                .map_or_else(Default::default, |a| match a {
+                    Annotation::Register(r) => r.span,
+                    _ => Default::default(),
+                }),
+        })]
+    );
+    let attr = &vars[4].attributes[0];
+    assert_eq!(attr.namespace.as_ref().map(|n| n.name.as_str()), Some("vk"));
+    assert_eq!(attr.name.name, "binding");
+    assert_eq!(list(&attr.args), "0, 1");
+    assert_eq!(vars[5].attributes[0].name.name, "push_constant");
+    assert_eq!(list(&vars[6].attributes[0].args), "3");
+    assert_eq!(vars[6].modifiers[0].modifier, Modifier::Const);
+    assert_eq!(vars[7].declarators.len(), 2);
+    assert_eq!(vars[7].declarators[0].array_dims.len(), 2);
+    assert!(matches!(
+        &vars[7].declarators[0].init,
+        Some(Initializer::List(rows, _)) if rows.len() == 2
+    ));
+    assert_eq!(vars[8].modifiers[0].modifier, Modifier::GroupShared);
+    assert_eq!(vars[9].declarators[0].array_dims, [None]);
+}
+
+#[test]
+fn structs_typedefs_and_buffers() {
+    let unit = ok("struct VSOut { float4 pos : SV_Position; nointerpolation float2 uv : TEXCOORD0; } g_out;\n\
+         typedef float4 color_t[2];\n\
+         cbuffer Globals : register(b0, space2) { float4x4 mvp; float3 light : packoffset(c4); };\n\
+         tbuffer T { uint n; }\n\
+         struct Empty {};\n");
+    assert!(matches!(&unit.items[0], Item::Struct(s) if s.fields.len() == 2));
+    let Item::Struct(s) = &unit.items[0] else {
+        panic!()
+    };
+    assert_eq!(s.fields[1].modifiers[0].modifier, Modifier::NoInterpolation);
+    assert!(matches!(
+        &s.fields[0].declarators[0].annotations[0],
+        Annotation::Semantic(i) if i.name == "SV_Position"
+    ));
+    assert!(
+        matches!(&unit.items[1], Item::Variables(v) if v.ty.name.name == "VSOut" && v.declarators[0].name.name == "g_out")
+    );
+    assert!(
+        matches!(&unit.items[2], Item::Typedef(t) if t.name.name == "color_t" && t.array_dims.len() == 1)
+    );
+    let Item::Buffer(b) = &unit.items[3] else {
+        panic!("{:?}", unit.items[3])
+    };
+    assert_eq!(b.kind, BufferKind::CBuffer);
+    assert_eq!(b.members.len(), 2);
+    assert!(
+        matches!(&b.annotations[0], Annotation::Register(r) if r.class == 'b' && r.space == Some(2))
+    );
+    assert!(matches!(
+        &b.members[1].declarators[0].annotations[0],
+        Annotation::PackOffset(_)
+    ));
+    assert!(matches!(&unit.items[4], Item::Buffer(b) if b.kind == BufferKind::TBuffer));
+    assert!(matches!(&unit.items[5], Item::Struct(s) if s.fields.is_empty()));
+}
+
+#[test]
+fn functions_params_and_entry_attributes() {
+    let unit = ok("[numthreads(8, 8, 1)]\n[shader(\"compute\")]\n\
+         void main(uint3 id : SV_DispatchThreadID, in uint gi : SV_GroupIndex) {}\n\
+         float4 ps(noperspective float2 uv : TEXCOORD0, out float depth : SV_Depth, inout int k, uniform float scale = 2.0) : SV_Target { return uv.xyxy; }\n\
+         float helper(float);\n\
+         void nothing(void);\n\
+         static inline float sq(float x[2]) { return x[0] * x[0]; }\n\
+         [[vk::location(2)]] float4 vs([[vk::location(1)]] float3 p : POSITION) : SV_Position { return float4(p, 1); }\n");
+    let fs: Vec<&FunctionDecl> = unit
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Function(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fs.len(), 6);
+    assert_eq!(fs[0].attributes.len(), 2);
+    assert_eq!(list(&fs[0].attributes[0].args), "8, 8, 1");
+    assert_eq!(list(&fs[0].attributes[1].args), "\"compute\"");
+    assert_eq!(fs[0].params[1].modifiers[0].modifier, Modifier::In);
+    let p = &fs[1].params;
+    assert_eq!(p.len(), 4);
+    assert_eq!(p[0].modifiers[0].modifier, Modifier::NoPerspective);
+    assert_eq!(p[1].modifiers[0].modifier, Modifier::Out);
+    assert_eq!(p[2].modifiers[0].modifier, Modifier::InOut);
+    assert_eq!(p[3].modifiers[0].modifier, Modifier::Uniform);
+    assert!(p[3].default.is_some());
+    assert!(matches!(&fs[1].annotations[0], Annotation::Semantic(s) if s.name == "SV_Target"));
+    assert!(fs[2].body.is_none());
+    assert!(fs[2].params[0].name.is_none());
+    assert!(fs[3].params.is_empty());
+    assert_eq!(fs[4].modifiers.len(), 2);
+    assert_eq!(fs[4].params[0].array_dims.len(), 1);
+    assert_eq!(fs[5].attributes[0].name.name, "location");
+    assert_eq!(fs[5].params[0].attributes[0].name.name, "location");
+}
+
+#[test]
+fn statements_and_statement_attributes() {
+    let stmts = body(
+        "[unroll(4)] for (int i = 0, j = 1; i < 4; ++i, j++) { continue; }\n\
+         [loop] while (x) { break; }\n\
+         [branch] if (a) b = 1; else if (c) b = 2; else { b = 3; }\n\
+         [flatten] if (a) {}\n\
+         [fastopt] do { x--; } while (x > 0);\n\
+         [allow_uav_condition] for (;;) { discard; }\n\
+         [unroll] for (i = 0; i < 2; i++) ;\n\
+         return;",
+    );
+    assert_eq!(stmts.len(), 8);
+    let names: Vec<String> = stmts
+        .iter()
+        .map(|s| {
+            s.attributes
+                .iter()
+                .map(|a| format!("{}({})", a.name.name, list(&a.args)))
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "unroll(4)",
+            "loop()",
+            "branch()",
+            "flatten()",
+            "fastopt()",
+            "allow_uav_condition()",
+            "unroll()",
+            ""
+        ]
+    );
+    assert!(
+        matches!(&stmts[0].kind, StmtKind::For { init: Some(i), cond: Some(_), step: Some(_), .. } if matches!(&i.kind, StmtKind::Decl(d) if d.declarators.len() == 2))
+    );
+    assert!(
+        matches!(&stmts[2].kind, StmtKind::If { otherwise: Some(o), .. } if matches!(o.kind, StmtKind::If { .. }))
+    );
+    assert!(matches!(&stmts[4].kind, StmtKind::DoWhile { .. }));
+    assert!(matches!(
+        &stmts[5].kind,
+        StmtKind::For {
+            init: None,
+            cond: None,
+            step: None,
+            ..
+        }
+    ));
+    assert!(matches!(&stmts[7].kind, StmtKind::Return(None)));
+}
+
+#[test]
+fn switch_cases_are_grouped() {
+    let stmts = body(
+        "switch (x) {\n case 0:\n case 1: a = 1;\n b = 2;\n case 2: { a = 3; break; }\n default: case 4: break;\n }",
+    );
+    let StmtKind::Switch { cases, .. } = &stmts[0].kind else {
+        panic!("{:?}", stmts[0])
+    };
+    let shape: Vec<(Vec<String>, usize)> = cases
+        .iter()
+        .map(|c| {
+            (
+                c.labels
+                    .iter()
+                    .map(|(l, _)| l.as_ref().map_or("default".to_owned(), show))
+                    .collect(),
+                c.body.len(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            (vec!["0".to_owned(), "1".to_owned()], 2),
+            (vec!["2".to_owned()], 1),
+            (vec!["default".to_owned(), "4".to_owned()], 1)
+        ]
+    );
+}
+
+#[test]
+fn locals_and_init_lists() {
+    let stmts = body(
+        "float4 c = {1, 2, 3, 4};\n\
+         const uint n = 3, m[2] = {1, 2};\n\
+         float4x4 mat;\n\
+         S s;\n\
+         precise float p = 1;\n\
+         vector<float, 3> v3 = 0;\n\
+         float sample = 1; sample += 2;\n\
+         x = float2(1, 2).y;",
+    );
+    let kinds: Vec<&str> = stmts
+        .iter()
+        .map(|s| match s.kind {
+            StmtKind::Decl(_) => "decl",
+            StmtKind::Expr(_) => "expr",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["decl", "decl", "decl", "decl", "decl", "decl", "decl", "expr", "expr"]
+    );
+}
