@@ -73,7 +73,15 @@ impl<'a, 'u> FnCx<'a, 'u> {
             .unwrap_or(vars);
         self.f.switch_to(vars);
         self.f.branch(first, &[]);
+        let h = self.f.handle();
+        if let Some(func) = self.st_module_function(h) {
+            reorder_blocks(func);
+        }
         self.f.finish()
+    }
+
+    fn st_module_function(&mut self, h: Handle<crate::ir::Function>) -> Option<&mut crate::ir::Function> {
+        self.f.module_mut().functions.get_mut(h)
     }
 
     /// The IR type of `ty` without layout.
@@ -349,6 +357,72 @@ impl<'a, 'u> FnCx<'a, 'u> {
             _ => self.st.error(span, "expression is not assignable"),
         }
     }
+}
+
+/// Lays blocks out in structured order: each header, then its construct's blocks, its continue
+/// target, and its merge block (so every block follows its dominators); blocks that nothing
+/// reaches go last.
+pub(crate) fn reorder_blocks(f: &mut crate::ir::Function) {
+    let n = f.blocks.len();
+    let Some(entry) = f.entry() else { return };
+    let mut visited = vec![false; n];
+    let mut post: Vec<Handle<Block>> = Vec::with_capacity(n);
+    let children = |f: &crate::ir::Function, h: Handle<Block>| -> Vec<Handle<Block>> {
+        let Some(b) = f.blocks.get(h) else { return Vec::new() };
+        let mut out = Vec::new();
+        if let Some(s) = &b.structure {
+            out.push(s.merge());
+            if let crate::ir::Structure::Loop { continue_target, .. } = s {
+                out.push(*continue_target);
+            }
+        }
+        let succ: Vec<Handle<Block>> = b.terminator.successors().map(|s| s.block).collect();
+        out.extend(succ.into_iter().rev());
+        out
+    };
+    // Iterative depth-first search; children are visited in the order given.
+    let mut stack: Vec<(Handle<Block>, Vec<Handle<Block>>)> = Vec::new();
+    visited[entry.index()] = true;
+    stack.push((entry, children(f, entry)));
+    while let Some((h, kids)) = stack.last_mut() {
+        let h = *h;
+        if let Some(k) = kids.first().copied() {
+            kids.remove(0);
+            if k.index() < n && !visited[k.index()] {
+                visited[k.index()] = true;
+                let c = children(f, k);
+                stack.push((k, c));
+            }
+        } else {
+            post.push(h);
+            stack.pop();
+        }
+    }
+    let mut order: Vec<Handle<Block>> = post.into_iter().rev().collect();
+    order.extend(f.blocks.handles().filter(|h| !visited[h.index()]));
+    let mut map = vec![0usize; n];
+    for (new, old) in order.iter().enumerate() {
+        map[old.index()] = new;
+    }
+    let remap = |h: &mut Handle<Block>| *h = Handle::new(map[h.index()]);
+    let mut blocks = crate::ir::Arena::with_capacity(n);
+    for old in order {
+        let Some(b) = f.blocks.get(old) else { continue };
+        let mut b = b.clone();
+        for s in b.terminator.successors_mut() {
+            remap(&mut s.block);
+        }
+        match &mut b.structure {
+            Some(crate::ir::Structure::Selection { merge, .. }) => remap(merge),
+            Some(crate::ir::Structure::Loop { merge, continue_target, .. }) => {
+                remap(merge);
+                remap(continue_target);
+            }
+            None => {}
+        }
+        blocks.append(b);
+    }
+    f.blocks = blocks;
 }
 
 fn int_of(c: ConstVal) -> i64 {
