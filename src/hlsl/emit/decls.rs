@@ -556,6 +556,12 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                     }
                     _ => StorageClass::UniformConstant,
                 };
+                use crate::grammar::Capability;
+                match kind {
+                    ResourceKind::TexelBuffer { rw } => b.capability(if rw { Capability::ImageBuffer } else { Capability::SampledBuffer }),
+                    ResourceKind::Texture { dim: TexDim::D1, rw } => b.capability(if rw { Capability::Image1D } else { Capability::Sampled1D }),
+                    _ => {}
+                }
                 let rty = Ty::Resource(kind, Box::new(elem.clone()));
                 let t = ir_ty(b, st, &rty, LayoutRule::None, false);
                 if let (ResourceKind::Texture { .. } | ResourceKind::TexelBuffer { .. } | ResourceKind::Sampler, Some(Type::Image(_)) | Some(Type::Sampler)) = (kind, b.module().types.get(t)) {

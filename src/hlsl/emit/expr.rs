@@ -487,8 +487,16 @@ impl FnCx<'_, '_> {
             }
             Ty::Scalar(_) | Ty::Vector(..) => {
                 let n = if let Ty::Vector(_, n) = bt { n } else { 1 };
+                // `_m01` on a collapsed 1xN or Nx1 matrix names one component.
                 let comps = swizzle(name, n).or_else(|| {
-                    None
+                    let elems = matrix_swizzle(name, 4, 4)?;
+                    elems
+                        .iter()
+                        .map(|&(i, j)| match (i, j) {
+                            (0, k) | (k, 0) if k < n => Some(k),
+                            _ => None,
+                        })
+                        .collect()
                 });
                 let Some(comps) = comps else {
                     self.st.error(span, format!("invalid swizzle '{name}' on '{}'", self.show(&bt)));

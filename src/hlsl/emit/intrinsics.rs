@@ -342,6 +342,17 @@ impl FnCx<'_, '_> {
     /// `InterlockedOp(dest, value[, original])` and `InterlockedCompareExchange(dest, compare,
     /// value, original)` with `dest` already evaluated.
     pub fn interlocked(&mut self, name: &str, dst: Val, rest: &[Expr], span: Span) -> Option<Val> {
+        let dst = match dst {
+            Val::Texel(r, coord) if matches!(r.kind, crate::hlsl::sema::types::ResourceKind::Texture { rw: true, .. } | crate::hlsl::sema::types::ResourceKind::TexelBuffer { rw: true }) => {
+                // An atomic on a storage-image texel goes through OpImageTexelPointer.
+                let elem = r.elem.clone();
+                let pt = self.ptr_ty(crate::grammar::StorageClass::Image, &elem, crate::hlsl::sema::layout::LayoutRule::None, false);
+                let zero = self.u32c(0);
+                let ptr = self.f.image_texel_pointer(pt, Value::Global(r.global), coord, zero);
+                Val::P(super::Place { ptr, ty: elem, sc: crate::grammar::StorageClass::Image, layout: crate::hlsl::sema::layout::LayoutRule::None, row_major: false, konst: false })
+            }
+            d => d,
+        };
         let super::Val::P(p) = dst else {
             if !matches!(dst, Val::Err) {
                 self.st.error(span, format!("the destination of {name} must be a buffer element or groupshared variable"));
@@ -352,7 +363,7 @@ impl FnCx<'_, '_> {
             self.st.error(span, format!("the destination of {name} is read-only"));
             return None;
         }
-        if !matches!(p.sc, crate::grammar::StorageClass::Workgroup | crate::grammar::StorageClass::Uniform | crate::grammar::StorageClass::StorageBuffer) {
+        if !matches!(p.sc, crate::grammar::StorageClass::Workgroup | crate::grammar::StorageClass::Uniform | crate::grammar::StorageClass::StorageBuffer | crate::grammar::StorageClass::Image) {
             self.st.error(span, format!("the destination of {name} must be a buffer element or groupshared variable"));
             return None;
         }

@@ -258,6 +258,7 @@ impl FnCx<'_, '_> {
             return None;
         }
         let img = self.load_resource(r);
+        self.f.capability(crate::grammar::Capability::ImageQuery);
         let size_ty = Ty::vector(Scalar::UInt, n);
         let st_ = self.ty(&size_ty);
         let size = if sampled_tex {

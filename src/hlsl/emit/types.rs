@@ -42,6 +42,7 @@ pub(crate) fn ir_ty(
 ) -> Handle<Type> {
     let key_layout = match ty {
         Ty::Struct(_) | Ty::Array(..) => layout,
+        Ty::Matrix(s, ..) if !s.is_float() => layout,
         _ => LayoutRule::None,
     };
     let key = (ty.clone(), key_layout, row_major && key_layout != LayoutRule::None);
@@ -56,10 +57,16 @@ pub(crate) fn ir_ty(
             b.type_vector(c, *n)
         }
         Ty::Matrix(s, r, c) => {
-            // An HLSL RxC matrix is R SPIR-V "columns" of C components (its transpose).
+            // An HLSL RxC matrix is R SPIR-V "columns" of C components (its transpose); a
+            // non-float one is an array of R vectors, as DXC emits it.
             let comp = scalar_ty(b, *s);
             let v = b.type_vector(comp, *c);
-            b.type_matrix(v, *r)
+            if s.is_float() {
+                b.type_matrix(v, *r)
+            } else {
+                let stride = (layout != LayoutRule::None).then(|| matrix_stride(ty, layout, true).0);
+                b.type_array(v, *r, stride)
+            }
         }
         Ty::Array(e, n) => {
             let et = ir_ty(b, st, e, layout, row_major);
@@ -108,7 +115,10 @@ pub(crate) fn matrix_decorations(
     while let Ty::Array(e, _) = t {
         t = e;
     }
-    if let Ty::Matrix(..) = t {
+    if let Ty::Matrix(s, ..) = t {
+        if !s.is_float() {
+            return;
+        }
         let (stride, _) = matrix_stride(t, layout, row_major);
         out.push(Decoration::MatrixStride(stride));
         out.push(if row_major {

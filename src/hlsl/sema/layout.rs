@@ -40,9 +40,16 @@ pub fn size_align(ty: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructD
             (b, b)
         }
         Ty::Vector(s, n) => {
+            // The standard alignment (what structs and array strides inherit); a vector's own
+            // placement is relaxed in `struct_offsets`.
             let b = s.bits() / 8;
-            // Relaxed: a vector aligns like its component (straddling is fixed at placement).
-            (b * n, b)
+            (b * n, if *n == 2 { 2 * b } else { 4 * b })
+        }
+        Ty::Matrix(s, ..) if !s.is_float() => {
+            // DXC: a non-float matrix is an array of row vectors.
+            let (stride, count) = matrix_stride(ty, rule, true);
+            let align = if rule == LayoutRule::Std140 { 16 } else { stride.min(16) };
+            (stride * count, align)
         }
         Ty::Matrix(..) => {
             let (stride, count) = matrix_stride(ty, rule, row_major);
@@ -82,6 +89,7 @@ pub fn matrix_stride(ty: &Ty, rule: LayoutRule, row_major: bool) -> (u32, u32) {
     let Ty::Matrix(s, r, c) = ty else {
         return (0, 0);
     };
+    let row_major = row_major || !s.is_float();
     let (len, count) = if row_major { (*c, *r) } else { (*r, *c) };
     let b = s.bits() / 8;
     let vec_align = if len == 2 { 2 * b } else { 4 * b };
@@ -151,8 +159,8 @@ mod tests {
             ],
         };
         let offs = struct_offsets(&s, LayoutRule::Std140, &[]);
-        // float3 at 4 would straddle 16: goes to 16; float2 at 28 straddles: 32; array at 48.
-        assert_eq!(offs, vec![0, 16, 32, 48, 80]);
+        // float3 fits 4..16; the array starts on 16 and takes 2 × 16 bytes.
+        assert_eq!(offs, vec![0, 4, 16, 32, 64]);
         let offs = struct_offsets(&s, LayoutRule::Std430, &[]);
         assert_eq!(offs, vec![0, 4, 16, 24, 32]);
     }
