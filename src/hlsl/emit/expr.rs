@@ -213,7 +213,11 @@ impl FnCx<'_, '_> {
             }
             Literal::Float { value, suffix } => {
                 let s = if suffix == "l" { Scalar::Double } else { Scalar::Float };
-                Val::R(self.scalar_const(s, ConstVal::Float(*value)), Ty::Scalar(s))
+                let v = self.scalar_const(s, ConstVal::Float(*value));
+                if suffix.is_empty() {
+                    self.literals.insert(v, *value);
+                }
+                Val::R(v, Ty::Scalar(s))
             }
             Literal::Bool(b) => Val::R(self.scalar_const(Scalar::Bool, ConstVal::Bool(*b)), Ty::Scalar(Scalar::Bool)),
             Literal::String(_) => {

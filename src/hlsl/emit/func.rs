@@ -34,6 +34,9 @@ pub(crate) struct FnCx<'a, 'u> {
     pub jumps: Vec<Jump>,
     /// The return type.
     pub ret: Ty,
+    /// The exact values of float literals (emitted as 32-bit constants), so a conversion to
+    /// `double` keeps the literal's precision.
+    pub literals: std::collections::HashMap<Value, f64>,
 }
 
 impl<'a, 'u> FnCx<'a, 'u> {
@@ -50,6 +53,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             terminated: false,
             jumps: Vec::new(),
             ret,
+            literals: std::collections::HashMap::new(),
         }
     }
 

@@ -109,6 +109,9 @@ impl FnCx<'_, '_> {
         if let (Some(c), Ty::Scalar(_)) = (self.const_of(v), to) {
             let c = match (a, c) {
                 (Scalar::UInt, ConstVal::Int(i)) => ConstVal::Int(i64::from(i as u32)),
+                (Scalar::Float, _) if b == Scalar::Double => {
+                    self.literals.get(&v).map_or(c, |&x| ConstVal::Float(x))
+                }
                 (_, c) => c,
             };
             return self.scalar_const(b, c);

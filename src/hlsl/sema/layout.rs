@@ -114,9 +114,11 @@ pub fn struct_offsets(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) 
     let mut next = 0u32;
     for f in &def.fields {
         let (size, align) = size_align(&f.ty, rule, f.row_major, structs);
-        // std140: a member following a struct or array starts at that aggregate's alignment.
         let mut off = round_up(next, align);
-        if let Ty::Vector(..) = f.ty {
+        if let Ty::Vector(s, _) = f.ty {
+            // Relaxed: a vector needs only its component's alignment unless it would straddle
+            // a 16-byte boundary improperly.
+            off = round_up(next, s.bits() / 8);
             if improper_straddle(off, size) {
                 off = round_up(off, 16);
             }
