@@ -447,6 +447,16 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
             st.error(d.span, "not supported yet: arrays of resources");
             continue;
         }
+        if push_constant {
+            let Ty::Struct(i) = ty else {
+                st.error(d.span, "a push constant block must be a struct");
+                continue;
+            };
+            let Some(sd) = st.structs.get(i) else { continue };
+            let def = StructDef { name: format!("type.PushConstant.{}", sd.name), fields: sd.fields.clone() };
+            pending.push(Pending { name, span: d.span, explicit: None, what: PendingKind::Block { def, as_var: true, push_constant: true } });
+            continue;
+        }
         if let Some(a) = spec_id {
             let id = a.args.first().and_then(|e| st.const_eval(e)).and_then(ConstVal::as_int);
             let Ty::Scalar(s) = ty else {

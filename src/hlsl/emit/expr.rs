@@ -313,8 +313,10 @@ impl FnCx<'_, '_> {
             let r = if op == BinaryOp::And { self.f.logical_and(t, a, b) } else { self.f.logical_or(t, a, b) };
             return Some(Val::R(r, ty));
         }
-        let a = self.rvalue(lhs)?;
-        let b = self.rvalue(rhs)?;
+        // Both sides are checked even when the first has an error, so both are reported.
+        let a = self.rvalue(lhs);
+        let b = self.rvalue(rhs);
+        let (a, b) = (a?, b?);
         let (v, t) = self.apply_binary(op, a, literal_kind(lhs), b, literal_kind(rhs), span)?;
         Some(Val::R(v, t))
     }

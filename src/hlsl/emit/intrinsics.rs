@@ -27,10 +27,8 @@ impl FnCx<'_, '_> {
     }
 
     fn args_common(&mut self, args: &[Expr], span: Span) -> Option<(Vec<Value>, Ty)> {
-        let mut vals = Vec::new();
-        for a in args {
-            vals.push(self.rvalue(a)?);
-        }
+        let vals: Vec<Option<(Value, Ty)>> = args.iter().map(|a| self.rvalue(a)).collect();
+        let vals: Vec<(Value, Ty)> = vals.into_iter().collect::<Option<_>>()?;
         let mut ty = vals.first()?.1.clone();
         let mut lit = crate::hlsl::emit::expr::literal_kind(&args[0]);
         for (a, (_, t)) in args.iter().zip(&vals).skip(1) {
