@@ -13,6 +13,16 @@ use crate::hlsl::sema::types::{Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::{Successor, Terminator, Value};
 
+/// Whether a written type is a 1xN matrix (`float1x3`, `matrix<float, 1, 3>`).
+fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
+    let n = &t.name.name;
+    if n == "matrix" {
+        return matches!(t.args.get(1), Some(crate::hlsl::ast::TemplateArg::Expr(crate::hlsl::ast::Expr { kind: crate::hlsl::ast::ExprKind::Literal(crate::hlsl::ast::Literal::Int { value: 1, .. }), .. })));
+    }
+    let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
+    n[base.len()..].starts_with("1x") && crate::hlsl::sema::types::scalar_by_name(base).is_some()
+}
+
 fn has_attr(attrs: &[Attribute], names: &[&str]) -> bool {
     attrs.iter().any(|a| names.contains(&a.name.name.as_str()))
 }
@@ -118,6 +128,9 @@ impl FnCx<'_, '_> {
             self.live();
             let Some(ty) = self.st.array_type(&base, &decl.array_dims, decl.init.as_ref()) else { continue };
             let ptr = self.local(&ty, &decl.name.name);
+            if decl.array_dims.is_empty() && is_row_matrix(&d.ty) {
+                self.row_matrices.insert(ptr);
+            }
             if relaxed {
                 self.f.decorate(ptr, crate::grammar::Decoration::RelaxedPrecision);
             }

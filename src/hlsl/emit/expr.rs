@@ -566,6 +566,15 @@ impl FnCx<'_, '_> {
         }
         let bt = self.val_ty(&base)?;
         let (iv, it) = self.rvalue(index)?;
+        if let Val::P(p) = &base {
+            if self.row_matrices.contains(&p.ptr) {
+                // `m[i]` of a 1xN matrix is its only row: the whole (collapsed) vector (a new
+                // pointer to it, so a second index selects a component).
+                let pt = self.ptr_ty(p.sc, &p.ty, p.layout, p.row_major);
+                let ptr = self.f.access_chain(pt, p.ptr, &[]);
+                return Some(Val::P(Place { ptr, ..p.clone() }));
+            }
+        }
         if !matches!(it, Ty::Scalar(s) if s.is_int() || s == Scalar::Bool) {
             if !matches!(it, Ty::Scalar(_)) {
                 self.st.error(index.span, format!("index must be an integer scalar, not '{}'", self.show(&it)));

@@ -37,6 +37,9 @@ pub(crate) struct FnCx<'a, 'u> {
     /// The exact values of float literals (emitted as 32-bit constants), so a conversion to
     /// `double` keeps the literal's precision.
     pub literals: std::collections::HashMap<Value, f64>,
+    /// Variables declared as 1xN matrices (collapsed to vectors): their first index is
+    /// ignored, as DXC does.
+    pub row_matrices: std::collections::HashSet<Value>,
 }
 
 impl<'a, 'u> FnCx<'a, 'u> {
@@ -54,6 +57,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             jumps: Vec::new(),
             ret,
             literals: std::collections::HashMap::new(),
+            row_matrices: std::collections::HashSet::new(),
         }
     }
 
