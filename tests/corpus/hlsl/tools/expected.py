@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Writes the job and the expected buffers of every compute shader in ../compute/.
+
+For each shader `<stem>.hlsl` this script knows its inputs (the job: dispatch, buffers,
+push and spec constants) and recomputes its outputs with DXC's semantics, independently of
+any compiler: 32-bit wrapping integers, `%` as OpSRem/OpUMod/OpFRem, shift amounts masked to
+the bit width, floats rounded to binary32 after every operation, round() to nearest even.
+
+    python3 tests/corpus/hlsl/tools/expected.py          # (re)write the .job.json/.expected.json
+    python3 tests/corpus/hlsl/tools/expected.py --check  # fail if a committed file differs
+
+Only the buffers a shader writes are listed in `<stem>.expected.json`.
+"""
+import json
+import math
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COMPUTE = os.path.join(HERE, "..", "compute")
+SHADERS = {}
+
+NAN = float("nan")
+INF = float("inf")
+
+
+# ---------------------------------------------------------------- scalar semantics
+def f32(x):
+    """Rounds a Python float to binary32 (overflow gives an infinity)."""
+    if math.isnan(x) or math.isinf(x):
+        return x
+    try:
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        return math.copysign(INF, x)
+
+
+def i32(x):
+    x &= 0xFFFFFFFF
+    return x - (1 << 32) if x >= 1 << 31 else x
+
+
+def u32(x):
+    return x & 0xFFFFFFFF
+
+
+def sdiv(a, b):
+    """OpSDiv: truncates toward zero."""
+    q = abs(a) // abs(b)
+    return i32(q if (a < 0) == (b < 0) else -q)
+
+
+def srem(a, b):
+    """OpSRem: the sign of the dividend."""
+    return i32(a - b * sdiv(a, b))
+
+
+def frem(a, b):
+    """OpFRem: the sign of the dividend (C fmod, exact)."""
+    if b == 0 or math.isinf(a) or math.isnan(a) or math.isnan(b):
+        return NAN
+    return f32(math.fmod(a, b))
+
+
+def shl(a, n, unsigned=False):
+    r = (a << (n & 31)) & 0xFFFFFFFF
+    return r if unsigned else i32(r)
+
+
+def shr(a, n, unsigned=False):
+    """>> masked: arithmetic for int, logical for uint."""
+    n &= 31
+    return u32(a) >> n if unsigned else i32(a) >> n
+
+
+def fbits(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def bitsf(u):
+    return struct.unpack("<f", struct.pack("<I", u32(u)))[0]
+
+
+def ftoi(x):
+    """float to int: truncation toward zero."""
+    return i32(int(x))
+
+
+def round_even(x):
+    return f32(float(round(x)))  # Python's round() is round-half-to-even
+
+
+# ---------------------------------------------------------------- job helpers
+def buf(binding, layout, data=None, size_words=None, set=0, kind="storage"):
+    b = {"set": set, "binding": binding, "kind": kind,
+         "layout": layout if isinstance(layout, list) else [layout]}
+    if data is not None:
+        b["data"] = [jsonable(v) for v in data]
+    if size_words is not None:
+        b["size_words"] = size_words
+    return b
+
+
+def out(n, layout="i32", binding=0, set=0):
+    """An output buffer of n 32-bit words, zero-filled."""
+    return buf(binding, layout, size_words=n, set=set)
+
+
+def jsonable(v):
+    if isinstance(v, bool):
+        return 1 if v else 0
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+    return v
+
+
+def shader(stem, buffers, dispatch=(1, 1, 1), push=None, spec=None, compare=None):
+    """Registers `fn` as the model of `<stem>.hlsl`. fn(job) returns {(set, binding): data}
+    or {binding: data} for set 0."""
+
+    def register(fn):
+        job = {"entry": "main", "dispatch": list(dispatch), "buffers": buffers}
+        if push is not None:
+            job["push_constants"] = {"layout": push[0], "data": [jsonable(v) for v in push[1]]}
+        if spec is not None:
+            job["spec_constants"] = {str(k): v for k, v in spec.items()}
+        if compare is not None:
+            job["compare"] = compare
+        SHADERS[stem] = (job, fn)
+        return fn
+
+    return register
+
+
+def input_of(job, binding, set=0):
+    for b in job["buffers"]:
+        if b["binding"] == binding and b["set"] == set:
+            return [decode(v) for v in b.get("data", [])]
+    raise KeyError((set, binding))
+
+
+def decode(v):
+    if v == "nan":
+        return NAN
+    if v == "inf":
+        return INF
+    if v == "-inf":
+        return -INF
+    return v
+
+
+def render(stem, job, fn):
+    result = fn(job)
+    buffers = []
+    for key in sorted(result, key=lambda k: k if isinstance(k, tuple) else (0, k)):
+        set_, binding = key if isinstance(key, tuple) else (0, key)
+        data = result[key]
+        # pad to the job buffer's size so the whole buffer is checked
+        for b in job["buffers"]:
+            if b["set"] == set_ and b["binding"] == binding:
+                words = b.get("size_words")
+                if words is not None and len(data) < words and b["layout"] == [b["layout"][0]]:
+                    width = 2 if b["layout"][0] in ("f64", "i64", "u64") else 1
+                    data = list(data) + [0] * (words // width - len(data))
+        buffers.append({"set": set_, "binding": binding, "data": [jsonable(v) for v in data]})
+    return json.dumps(job) + "\n", json.dumps({"buffers": buffers}) + "\n"
+
+
+def main():
+    check = "--check" in sys.argv
+    stale = []
+    for stem, (job, fn) in sorted(SHADERS.items()):
+        if not os.path.exists(os.path.join(COMPUTE, stem + ".hlsl")):
+            stale.append(stem + ".hlsl is missing")
+            continue
+        job_text, expected_text = render(stem, job, fn)
+        for suffix, text in ((".job.json", job_text), (".expected.json", expected_text)):
+            path = os.path.join(COMPUTE, stem + suffix)
+            if check:
+                if not os.path.exists(path) or open(path).read() != text:
+                    stale.append(stem + suffix)
+            else:
+                with open(path, "w") as f:
+                    f.write(text)
+    for name in sorted(os.listdir(COMPUTE)):
+        if name.endswith(".hlsl") and name[:-5] not in SHADERS:
+            stale.append(name + " has no model here")
+    if stale:
+        print("\n".join(stale))
+        sys.exit(1)
+    print(f"{len(SHADERS)} compute shaders")
+
+
+# ================================================================= the shaders
+
+@shader("int_arith", [buf(1, "i32", [7, -3, 2147483647]), out(11)])
+def _(job):
+    a, b, big = input_of(job, 1)
+    return {0: [a + b, a - b, a * b, sdiv(a, b), sdiv(b, a), -a, i32(big + 1), i32(big * 2),
+                sdiv(-a, 2), i32(-big - 2), i32(a * b * b - (a + b) * 4)]}
+
+
+@shader("uint_arith", [buf(1, "u32", [5, 7, 0xFFFFFFFF]), out(9, "u32")])
+def _(job):
+    a, b, m = input_of(job, 1)
+    return {0: [u32(a - b), u32(m + a), u32(m * 3), m // b, a // b, int(m > a),
+                int(u32(a - b) > a), 0xFFFFFFFF, m // 16 + 7]}
+
+
+@shader("float_arith", [buf(1, "f32", [6.0, 1.5, 0.0]), out(11, "f32")])
+def _(job):
+    a, b, z = input_of(job, 1)
+    return {0: [f32(a + b), f32(a - b), f32(a * b), f32(a / b), INF, -INF, NAN, -0.0,
+                f32(f32(1.0 / 3.0) * 3.0), f32(a * 0.5 + b), f32(16777216.0 + 1.0)]}
+
+
+@shader("int_rem_negative", [buf(1, "i32", [7, -7, 3]), out(7)])
+def _(job):
+    p, n, d = input_of(job, 1)
+    return {0: [srem(p, d), srem(n, d), srem(p, -d), srem(n, -d), srem(n, d), srem(p, -d),
+                srem(n, 4)]}
+
+
+@shader("uint_rem", [buf(1, "u32", [10, 4]), out(7, "u32")])
+def _(job):
+    a, b = input_of(job, 1)
+    return {0: [a % b, 0xFFFFFFFF % b, b % a, a % 3, (a + 1) % 3, (a + 2) % 3, a % 5]}
+
+
+@shader("float_rem_negative", [buf(1, "f32", [5.5, 2.0]), out(6, "f32")])
+def _(job):
+    a, b = input_of(job, 1)
+    return {0: [frem(a, b), frem(-a, b), frem(a, -b), frem(-a, -b), frem(a, 2.0), frem(-a, 2.0)]}
+
+
+@shader("fmod_intrinsic", [buf(1, "f32", [5.5, 2.0]), out(6, "f32")])
+def _(job):
+    a, b = input_of(job, 1)
+    return {0: [frem(a, b), frem(-a, b), frem(a, -b), frem(-7.5, 2.0), frem(7.5, -2.0),
+                frem(-1.0, 4.0)]}
+
+
+@shader("shift_masked", [buf(1, "i32", [1, 32, 33, -8]), out(7)])
+def _(job):
+    one, n32, n33, neg = input_of(job, 1)
+    return {0: [shl(one, n32), shl(one, n33), shr(neg, n33), i32(shr(neg, n33, True)),
+                shl(one, n32 + 4), shl(3, n33, True), shl(5, 34, True)]}
+
+
+@shader("shift_basic", [buf(1, "i32", [-20, 3]), out(9)])
+def _(job):
+    x, n = input_of(job, 1)
+    return {0: [shl(x, n), shr(x, n), i32(shr(x, n, True)), shl(1, 31), shr(shl(1, 31), 31),
+                shr(1 << 31, 31, True), shr(x, 1), shr(256, n), shr(shl(3, 4), 1)]}
+
+
+@shader("bitwise", [buf(1, "u32", [0x12345678, 0x0000FFFF]), out(9, "u32")])
+def _(job):
+    a, b = input_of(job, 1)
+    return {0: [a & b, a | b, a ^ b, u32(~a), u32(~-6), u32(-6 & 0xFF), a ^ 0xFFFF0000,
+                b ^ 0x0F0F0F0F, ((a & 0xF0F0) | 1) ^ 0x100]}
