@@ -263,3 +263,104 @@ def _(job):
     a, b = input_of(job, 1)
     return {0: [a & b, a | b, a ^ b, u32(~a), u32(~-6), u32(-6 & 0xFF), a ^ 0xFFFF0000,
                 b ^ 0x0F0F0F0F, ((a & 0xF0F0) | 1) ^ 0x100]}
+
+
+@shader("compare_nan", [buf(1, "f32", [NAN, 1.0, INF]), out(12, "u32")])
+def _(job):
+    return {0: [0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 1]}
+
+
+@shader("compare_int", [buf(1, "i32", [-1, 2]), out(11)])
+def _(job):
+    m, p = input_of(job, 1)
+    return {0: [int(m < p), 1, int(m > p), int(m >= p), int(m == -1), int(m != p),
+                int(u32(m) > u32(p)), int(u32(m) > u32(p)), int(m >= 0), int(p >= 0), 1]}
+
+
+@shader("casts", [buf(1, "f32", [2.7, -2.7, 3.99]), out(9), out(8, "f32", binding=2)])
+def _(job):
+    a, b, c = [f32(x) for x in input_of(job, 1)]
+    i = -7
+    return {0: [ftoi(a), ftoi(b), ftoi(c), ftoi(c), 1, 0, 1, ftoi(a), ftoi(b)],
+            2: [f32(float(0xFFFFFFFF)), -7.0, f32(16777217.0), float(sdiv(i, 2)), f32(i * 0.5),
+                1.25, -2.0, float(int(c))]}
+
+
+@shader("bool_ops", [buf(1, "i32", [1, 0]), out(11, "u32")])
+def _(job):
+    t, f = [x != 0 for x in input_of(job, 1)]
+    return {0: [t and f, t or f, not t, t == f, t != f, (t and not f) or f, not t, not f, True,
+                0 + 2 * 1, t]}
+
+
+@shader("min_precision", [buf(1, "f32", [0.1, 1.5, 2.25]), out(8, "f32")],
+        compare={"ulps": 1, "why": "dot() may be contracted to an fma"})
+def _(job):
+    h, m, t = [f32(x) for x in input_of(job, 1)]
+    return {0: [f32(h + 1.0 / 4096.0), f32(m * 3.0), f32(t - 0.5), 60000.0, -15.0, 65536.0,
+                f32(f32(h * h) + 4.0), f32(m + 2.0)]}
+
+
+@shader("double_math", [buf(1, "f64", [2.1, 3.0]), out(14, "f64")],
+        compare={"ulps": 2, "why": "Vulkan allows 2.5 ulp for division; lavapipe's a / 3.0 is 1 ulp off"})
+def _(job):
+    a, b = input_of(job, 1)
+    return {0: [a + b, a * b, a / 3.0, f32(a / 3.0), float(int(-a * 1.5)), a * 2.0 - b * 2.0,
+                16777217.0 + a]}
+
+
+@shader("int64", [buf(1, "i32", [3]), out(8, "i64"), out(8, "u64", binding=2)])
+def _(job):
+    (a,) = input_of(job, 1)
+    big = 5000000000
+    q = -(big // a)  # big / -a, truncated toward zero (both exact here)
+    low = big & 0xFFFFFFFF
+    low = low - (1 << 32) if low >= 1 << 31 else low
+    m64 = (1 << 64) - 1
+    return {0: [a * big, q, low, -big >> 1],
+            2: [(m64 + 2) & m64, m64 >> 60, 1 << 63, 1 << (65 & 63)]}
+
+
+@shader("vector_types", [buf(1, "i32", [2]), out(10, "f32")])
+def _(job):
+    (k,) = input_of(job, 1)
+    d = [1.0, 2.0, 3.0, 4.0]
+    e = list(d)
+    e[k] = 10.0
+    return {0: [5.0, 2.0, 3.0, d[k], float(-1 + k), 3.0, 1.0, 8.0, sum(e), d[3] + 1.0]}
+
+
+@shader("vector_construct", [buf(1, "f32", [0.5, 3.0, -1.0]), out(9, "f32")])
+def _(job):
+    s, px, py = input_of(job, 1)
+    a = [px, py, s, 1.0]
+    b = [s, py, px, 0.5]
+    return {0: [a[0], a[2], b[1], b[3], 3 * s, s, a[2], a[3], 4.0]}
+
+
+@shader("swizzle", [out(12, "f32")])
+def _(job):
+    return {0: [3.0, 1.0, 3.0, -1.0, 5.0, 3.0, 7.0, 3.0, 9.0, 1.0, 27.0, 18.0]}
+
+
+@shader("compound_assign", [out(10), out(4, "f32", binding=1)])
+def _(job):
+    i = 10
+    seq = []
+    i += 5; seq.append(i)
+    i -= 20; seq.append(i)
+    i *= -3; seq.append(i)
+    i = sdiv(i, 4); seq.append(i)
+    i = srem(i, 2); seq.append(i)
+    i = shl(i, 3); seq.append(i)
+    i = shr(i, 1); seq.append(i)
+    i = ((i | 0x30) & 0x3C) ^ 0x0F; seq.append(i)
+    seq.append(4 * 10 + 5)
+    seq.append(u32(7 - 9) >> 28)
+    f = (1.5 * 4.0 - 0.5) / 2.0
+    return {0: seq, 1: [f, 2.5, -5.5, 6.5]}
+
+
+@shader("inc_dec", [out(11)])
+def _(job):
+    return {0: [5, 7, 7, 5, 5, 7, 231, 92, 40, 41, 40]}
