@@ -334,8 +334,15 @@ pub fn out_dir() -> PathBuf {
     dir
 }
 
+/// A scratch file for `entry`, unique in this process (tests run in parallel threads).
 fn scratch_file(entry: &Entry, suffix: &str) -> PathBuf {
-    out_dir().join(format!("{}.{suffix}", entry.name.replace(['/', '.'], "_")))
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    out_dir().join(format!(
+        "{}.{}.{n}.{suffix}",
+        entry.name.replace(['/', '.'], "_"),
+        std::process::id()
+    ))
 }
 
 /// Reads a SPIR-V binary.

@@ -364,3 +364,193 @@ def _(job):
 @shader("inc_dec", [out(11)])
 def _(job):
     return {0: [5, 7, 7, 5, 5, 7, 231, 92, 40, 41, 40]}
+
+
+def matmul(a, b):
+    """Matrices as lists of rows (HLSL's view)."""
+    return [[sum(a[i][k] * b[k][j] for k in range(len(b))) for j in range(len(b[0]))]
+            for i in range(len(a))]
+
+
+@shader("matrix_types", [out(13, "f32")])
+def _(job):
+    return {0: [3.0, 4.0, 5.0, 6.0, 4.0, 7.0, 8.0, -12.0, 6.0, 2.5, 8.0, 10.0, 29.0]}
+
+
+@shader("matrix_componentwise_mul", [out(7, "f32")])
+def _(job):
+    return {0: [5.0, 12.0, 21.0, 32.0, 36.0, 6.0, 1.0]}
+
+
+@shader("mul_matrix_vector", [buf(1, "f32", [1, 2, 3, 4, 5, 6]), out(6, "f32")])
+def _(job):
+    e = input_of(job, 1)
+    m = [e[0:3], e[3:6]]
+    r = [row[0] * 1 + row[1] * 10 + row[2] * 100 for row in m]
+    return {0: r + [6.0, 8.0, 10.0, 1.0]}
+
+
+@shader("mul_vector_matrix", [buf(1, "f32", [1, 2, 3, 4, 5, 6]), out(6, "f32")])
+def _(job):
+    e = input_of(job, 1)
+    r = matmul([[1, 10]], [e[0:3], e[3:6]])[0]
+    q = matmul([[1, 2, 3]], [[2, 0, 0], [0, 3, 0], [1, 1, 1]])[0]
+    return {0: [float(x) for x in r + q]}
+
+
+@shader("mul_matrix_matrix", [out(9, "f32")])
+def _(job):
+    a = [[1, 2, 3], [4, 5, 6]]
+    b = [[7, 8], [9, 10], [11, 12]]
+    p = matmul(a, b)
+    q = matmul(b, a)
+    r = matmul(p, [[0, 1], [1, 0]])
+    return {0: [float(x) for x in
+                [p[0][0], p[0][1], p[1][0], p[1][1], q[0][0], q[1][2], q[2][1], r[0][0], r[1][1]]]}
+
+
+@shader("mul_scalar_forms", [out(8, "f32")])
+def _(job):
+    return {0: [7.5, 9.0, 1.0, 6.0, -2.0, 32.0, -14.0, -21.0]}
+
+
+@shader("short_circuit_2021", [out(7)])
+def _(job):
+    return {0: [0, 0, 1, 2, 2, 2, 0 + 2 + 4 + 0 + 16 * 7 + 256 * 8]}
+
+
+@shader("short_circuit_2018", [out(6)])
+def _(job):
+    return {0: [1, 2, 3, 103, 203, 0 + 2 + 4 + 16 * 7 + 256 * 8]}
+
+
+@shader("ternary_vector", [buf(1, "f32", [3, -1, 0, 5]), out(8, "f32")])
+def _(job):
+    a = input_of(job, 1)
+    b = [10, 20, 30, 40]
+    r = [a[i] if a[i] > 0 else b[i] for i in range(4)]
+    return {0: r + [3.0, -1.0, -1.0, 14.0]}
+
+
+@shader("if_else", [buf(1, "i32", [-5, 0, 4, 7, 10, 60, 51, 2]), out(8)], dispatch=(1, 1, 1))
+def _(job):
+    def f(x):
+        if x < 0:
+            r = -1
+        elif x == 0:
+            r = 100
+        elif x < 10:
+            r = 2 if x % 2 == 0 else 3
+        else:
+            r = 4
+        return r + 1000 if x > 50 else r
+    return {0: [f(x) for x in input_of(job, 1)]}
+
+
+@shader("for_loop", [buf(1, "i32", [10, 0]), out(6)])
+def _(job):
+    n, _zero = input_of(job, 1)
+    a, b = 0, 10
+    while a < b:
+        a, b = a + 2, b - 1
+    return {0: [sum(range(n)), 120, sum(x * y for y in range(3) for x in range(4)), 7, 1024,
+                a * 100 + b]}
+
+
+@shader("while_loop", [buf(1, "u32", [1, 2, 3, 6, 7, 27]), out(6, "u32")])
+def _(job):
+    def steps(n):
+        s = 0
+        while n != 1:
+            n = n // 2 if n % 2 == 0 else 3 * n + 1
+            s += 1
+        return s
+    return {0: [steps(n) for n in input_of(job, 1)]}
+
+
+@shader("do_while", [buf(1, "u32", [0, 7, 1234, 4294967295]), out(4, "u32")])
+def _(job):
+    def f(n):
+        digits = total = 0
+        while True:
+            total += n % 10
+            n //= 10
+            digits += 1
+            if n == 0:
+                break
+        return digits * 1000 + total * 10 + 1
+    return {0: [f(n) for n in input_of(job, 1)]}
+
+
+@shader("switch_fallthrough", [buf(1, "i32", [0, 1, 2, 3, 4, -5, 7, -1]), out(8)])
+def _(job):
+    def f(x):
+        r = 0
+        if x in (0, 1):
+            r = (1 if x == 0 else 0) + 10
+        elif x in (2, 3):
+            r = 100 if x == 3 else 1100
+        elif x == -5:
+            r = 55
+        else:
+            r = -1
+        return r * 2 if x == 7 else r
+    return {0: [f(x) for x in input_of(job, 1)]}
+
+
+@shader("break_continue", [out(4)])
+def _(job):
+    s = sum(i for i in range(1, 11) if i % 3 != 0)
+    pairs = sum(1 for a in range(5) for b in range(a + 1) if b != 1)
+    w = sum(range(2, 11, 2))
+    return {0: [s, pairs, w, 5]}
+
+
+@shader("continue_in_switch", [out(1)])
+def _(job):
+    sw = 0
+    for k in range(6):
+        if k % 3 == 1:
+            continue
+        sw += 1 if k % 3 == 0 else 10
+        sw += 100
+    return {0: [sw]}
+
+
+@shader("matrix_size_one", [out(5, "f32")])
+def _(job):
+    return {0: [8.0, 7.0, 6.0, 5.0, 5.0]}
+
+
+@shader("early_return", [buf(1, "i32", [1, 2, 3, 4, 6, 8, 0, -3]), buf(0, "i32", [-100] * 8)])
+def _(job):
+    data = input_of(job, 1)
+
+    def find(v):
+        return data.index(v) if v in data else -1
+
+    def classify(v):
+        return -1 if v < 0 else (0 if v == 0 else 1)
+    return {0: [find(data[i] * 2) * 10 + classify(data[i]) for i in range(6)] + [-100, -100]}
+
+
+@shader("loop_attributes", [buf(1, "i32", [1, 2, 3, 4, 5]), out(5)])
+def _(job):
+    e = input_of(job, 1)
+    c = 1
+    while c < 1000:
+        c *= 3
+    return {0: [sum(e[:4]), sum(j * j for j in range(e[4])), c, 15, -2]}
+
+
+@shader("branch_flatten", [buf(1, "i32", [0, 1, 2, 3]), out(4)])
+def _(job):
+    def f(x):
+        r = 1 if x > 2 else 2
+        if x == 1:
+            r += 10
+        r += 100 if x == 0 else 200
+        if x == 3:
+            r += 1000
+        return r
+    return {0: [f(x) for x in input_of(job, 1)]}
