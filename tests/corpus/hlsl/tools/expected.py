@@ -554,3 +554,223 @@ def _(job):
             r += 1000
         return r
     return {0: [f(x) for x in input_of(job, 1)]}
+
+
+@shader("func_inout", [out(9)])
+def _(job):
+    return {0: [4, 41, 12, 34, 84, 8, -3, 21, 9]}
+
+
+@shader("func_overloads", [out(9, "f32")])
+def _(job):
+    return {0: [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 1.0, 3.0, 1.5]}
+
+
+@shader("func_calls_chain", [buf(1, "i32", [4, -2, 9, 0, 3]), out(6)])
+def _(job):
+    d = input_of(job, 1)
+
+    def sq(x):
+        return x * x
+
+    def later(x):
+        return sq(x) - 1
+    return {0: [sq(3) + sq(4), later(3 - 4), min(d), max(d), sum(d),
+                sum(d[:2]) + sq(1) + sq(later(2))]}
+
+
+@shader("structs", [buf(1, ["f32", "f32", "i32", "i32"], [1.5, 2.5, 7, 0, 3.0, 4.0, 11, 0]),
+                    out(6, "f32")])
+def _(job):
+    return {0: [1.5, 100.0, 8.0, 27.0, 3.75, 6.0]}
+
+
+@shader("arrays_local", [buf(1, "i32", [2, 3]), out(8)])
+def _(job):
+    k, j = input_of(job, 1)
+    a = [10, 20, 30, 40]
+    b = list(a)
+    b[k] = 0
+    grid = [[1, 2, 3], [4, 5, 6]]
+    pts = [(1, 2), (3, 4), (5, 6)]
+    out0 = [a[k], b[k], sum(a), sum(b), grid[1][k], pts[k][1], j * j]
+    grid[k - 1][0] = 100
+    return {0: out0 + [grid[0][0] + grid[1][0]]}
+
+
+@shader("typedefs", [out(4, "f32")])
+def _(job):
+    return {0: [4.5, 4.0, -3.0, 2.0]}
+
+
+@shader("static_globals", [buf(1, "i32", [0, 1, 2, 3]), out(4)])
+def _(job):
+    table = [2, 3, 5, 7, 11]
+    return {0: [(5 + v + 1) * 100 + table[i + 1] + 3 for i, v in enumerate(input_of(job, 1))]}
+
+
+@shader("groupshared_reduction", [buf(1, "u32", [i * 3 + 1 for i in range(128)]), out(2, "u32")],
+        dispatch=(2, 1, 1))
+def _(job):
+    d = input_of(job, 1)
+    return {0: [sum(d[:64]), sum(d[64:])]}
+
+
+@shader("groupshared_transpose", [buf(1, "f32", [i * 0.5 for i in range(64)]), out(64, "f32")])
+def _(job):
+    d = input_of(job, 1)
+    return {0: [d[(i % 8) * 8 + i // 8] for i in range(64)]}
+
+
+@shader("cbuffer_basic", [buf(2, ["f32"] * 5 + ["i32"] + ["f32"] * 5 + ["u32"],
+                              [0.5, 2.0, 3.0, 4.5, 1.5, -3, 0.25, 0.5, 1.0, 2.0, 3.0, 0x1234],
+                              kind="uniform"), out(6, "f32")])
+def _(job):
+    return {0: [3.0, -3.0, 0.75, 6.0, 4.0, 4.5]}
+
+
+@shader("cbuffer_packing", [buf(1, "f32", [1, 2, 3, 4, 5, 6, 7, 0], kind="uniform"),
+                            out(5, "f32")])
+def _(job):
+    return {0: [1.0, 2.0, 4.0, 6.0, 7.0]}
+
+
+@shader("constant_buffer_template",
+        [buf(0, ["f32"] * 8 + ["i32"] * 4, [3, 5, 1, 2, 0.25, 0.5, 0.75, 1.0, 1, 0, 0, 0], set=1,
+             kind="uniform"), out(4, "f32")])
+def _(job):
+    return {0: [20.0, 4.0, 0.25, 1.0]}
+
+
+def particles():
+    data = []
+    for i in range(4):
+        data += [float(i), 2.0 * i, 3.0 * i, 1.0 + i, 2.0 * (i + 1), 4.0 * (i + 1), -2.0 * (i + 1),
+                 7 + i]
+    return data
+
+
+@shader("rw_structured_struct", [buf(0, ["f32"] * 7 + ["u32"], particles())])
+def _(job):
+    d = input_of(job, 0)
+    out_ = []
+    for i in range(4):
+        p = d[i * 8:(i + 1) * 8]
+        pos = [f32(p[k] + p[4 + k] * 0.5) for k in range(3)]
+        out_ += pos + [p[3] * 2.0, p[4], -p[5], p[6], p[7] * 10 + i]
+    return {0: out_}
+
+
+@shader("byte_address", [buf(1, "u32", [10, 20, 30, 40, 50, fbits(1.25), 70, 80]),
+                         out(16, "u32")])
+def _(job):
+    i = input_of(job, 1)
+    o = [0] * 16
+    o[0] = i[1]
+    o[2:4] = i[0:2]
+    o[4:7] = i[2:5]
+    o[8:12] = [u32(x + 1) for x in i[4:8]]
+    o[12] = fbits(bitsf(i[5]) * 2.0)
+    o[13] = u32(i[3] + o[0])
+    o[14:16] = [o[3], o[2]]
+    return {0: o}
+
+
+@shader("rw_structured_in_out", [buf(0, "i32", [i * 3 - 5 for i in range(16)]), out(16, binding=1)],
+        dispatch=(2, 1, 1))
+def _(job):
+    d = input_of(job, 0)
+    return {0: [v * 2 + i for i, v in enumerate(d)], 1: list(reversed(d))}
+
+
+@shader("vk_binding_sets", [out(2, set=1, binding=3), buf(0, "i32", [5, 6], set=2),
+                            buf(1, "i32", [7, 8])])
+def _(job):
+    b, c = input_of(job, 0, set=2), input_of(job, 1)
+    return {(1, 3): [b[0] + c[0], b[1] * c[1]]}
+
+
+@shader("register_spaces", [out(2, "u32", binding=1, set=2), buf(4, "u32", [100, 200]),
+                            buf(3, "u32", [1, 2, 3, 4], set=1, kind="uniform")])
+def _(job):
+    return {(2, 1): [101, 204]}
+
+
+@shader("push_constants", [buf(0, "f32", [-1.0] * 8)],
+        push=(["f32", "u32", "f32", "f32"], [0.5, 5, 3.0, 1.0]))
+def _(job):
+    return {0: [i * 0.5 + 3.0 - 1.0 if i < 5 else -1.0 for i in range(8)]}
+
+
+@shader("spec_constants", [out(3, "f32")], spec={0: 3, 1: 0.25, 2: True})
+def _(job):
+    return {0: [-0.75, 3.0, 100.0]}
+
+
+@shader("implicit_binding_single", [out(4, "u32")])
+def _(job):
+    return {0: [i * i + 1 for i in range(4)]}
+
+
+@shader("implicit_bindings_multi", [buf(0, "i32", [10]), out(1, binding=1), out(1, binding=2),
+                                    out(1, binding=3)])
+def _(job):
+    return {1: [12], 2: [11], 3: [13]}
+
+
+@shader("system_values", [out(192, "u32")], dispatch=(2, 3, 1))
+def _(job):
+    o = [0] * 192
+    for gy in range(3):
+        for gx in range(2):
+            for ty in range(2):
+                for tx in range(4):
+                    x, y = gx * 4 + tx, gy * 2 + ty
+                    lin = y * 8 + x
+                    o[lin * 4:lin * 4 + 4] = [gx + gy * 10, tx + ty * 10, ty * 4 + tx, x + y * 100]
+    return {0: o}
+
+
+@shader("numthreads_3d", [out(16, "u32")], dispatch=(1, 1, 2))
+def _(job):
+    o = [0] * 16
+    for gz in range(2):
+        for z in range(2):
+            for y in range(2):
+                for x in range(2):
+                    o[z * 4 + y * 2 + x + 8 * gz] = x + y * 10 + (gz * 2 + z) * 100
+    return {0: o}
+
+
+@shader("target_vulkan12", [buf(1, "f32", [1.5, -2.0, 3.0, 0.5]), out(4, "f32"),
+                            out(4, "u32", binding=2)])
+def _(job):
+    d = input_of(job, 1)
+    return {0: [f32(x * x) for x in d], 2: [fbits(x) ^ 0x80000000 for x in d]}
+
+
+@shader("target_vulkan11", [out(2), buf(1, "i32", [3, 5, 7, 11], kind="uniform")])
+def _(job):
+    return {0: [26, 33]}
+
+
+@shader("row_column_major", [buf(1, "f32", [1, 2, 3, 0, 4, 5, 6, 0, 7, 10, 8, 11, 9, 12, 0, 0]),
+                             out(13, "f32")])
+def _(job):
+    return {0: [float(x) for x in range(1, 13)] + [33.0]}
+
+
+def cbuffer_matrix_data():
+    model = [[r * 4 + c + 1 for c in range(4)] for r in range(4)]
+    view = [[10 * r + c for c in range(4)] for r in range(4)]
+    words = [model[r][c] for c in range(4) for r in range(4)]   # column_major: columns
+    words += [view[r][c] for r in range(4) for c in range(4)]   # row_major: rows
+    return model, view, words
+
+
+@shader("cbuffer_matrix", [buf(1, "f32", cbuffer_matrix_data()[2], kind="uniform"),
+                           out(5, "f32")])
+def _(job):
+    model, view, _ = cbuffer_matrix_data()
+    mv = matmul(view, model)
+    return {0: [float(x) for x in [model[1][2], view[1][2], model[1][0], view[1][2], mv[0][0]]]}
