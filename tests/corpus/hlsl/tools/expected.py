@@ -774,3 +774,150 @@ def _(job):
     model, view, _ = cbuffer_matrix_data()
     mv = matmul(view, model)
     return {0: [float(x) for x in [model[1][2], view[1][2], model[1][0], view[1][2], mv[0][0]]]}
+
+
+@shader("dot_intrinsic", [buf(1, "f32", [1, 2, 3]), out(6, "f32")])
+def _(job):
+    return {0: [32.0, 1.0, 16.0, -24.0, 38.0, 4.0]}
+
+
+@shader("geometric", [out(11, "f32")],
+        compare={"abs": 1e-6, "rel": 1e-6, "why": "normalize/length/distance: Vulkan bounds "
+                 "sqrt and inversesqrt only to a few ulps"})
+def _(job):
+    return {0: [1.0, -3.0, 6.0, -3.0, 5.0, f32(0.6), f32(0.8), 7.0, 1.0, 1.0, 2.5]}
+
+
+@shader("lerp_saturate_clamp", [buf(1, "f32", [2.0, 6.0]), out(11, "f32")],
+        compare={"ulps": 1, "why": "lerp may be computed as x + (y - x) * a or contracted"})
+def _(job):
+    return {0: [3.0, 2.0, 17.5, 0.0, 1.0, 0.25, 5.0, 2.0, -3.0, 852.0, 1.5]}
+
+
+@shader("min_max", [buf(1, "i32", [-5, 3]), out(8)])
+def _(job):
+    a, b = input_of(job, 1)
+    return {0: [min(a, b), max(a, b), min(u32(a), u32(b)), i32(max(u32(a), u32(b))), -5, 3,
+                max(a, 0) + max(b, 0) * 100, 12]}
+
+
+@shader("abs_sign", [buf(1, "f32", [-3.5, 0.0]), out(9, "f32")])
+def _(job):
+    return {0: [3.5, 0.0, 7.0, -1.0, 0.0, 1.0, -1.0, -99.0, 4.0]}
+
+
+@shader("rounding", [buf(1, "f32", [2.75, -2.25, 0.0]), out(13, "f32")])
+def _(job):
+    a, b, z = input_of(job, 1)
+    return {0: [math.floor(a), math.floor(b), math.ceil(a), math.ceil(b), a - math.floor(a),
+                b - math.floor(b), round_even(2.5 + z), round_even(3.5 + z), round_even(-2.5 + z),
+                round_even(b), float(math.trunc(a)), float(math.trunc(b)),
+                float(math.floor(a) + math.floor(b) + math.floor(-a) + math.floor(-b))]}
+
+
+@shader("exp_log_pow", [buf(1, "f32", [2.0, 0.0]), out(9, "f32")],
+        compare={"rel": 1e-5, "why": "Vulkan bounds transcendental precision only"})
+def _(job):
+    x, z = input_of(job, 1)
+    return {0: [f32(v) for v in [math.sqrt(x), 1 / math.sqrt(x), x ** 1.5, math.exp(1 + z),
+                                 2 ** x, math.log(x), math.log2(x), 7.0, 1024.0]]}
+
+
+@shader("trig", [buf(1, "f32", [0.5, 0.0]), out(9, "f32")],
+        compare={"abs": 1e-3, "why": "Vulkan allows 2^-11 absolute error for sin/cos"})
+def _(job):
+    x, z = input_of(job, 1)
+    return {0: [f32(v) for v in [math.sin(x), math.cos(x), math.tan(x), math.asin(0.5),
+                                 math.acos(0.5), math.atan(1.0), math.atan2(1.0, -1.0),
+                                 math.atan2(-2.0, 0.0), math.sin(x)]]}
+
+
+@shader("step_smoothstep_mad", [buf(1, "f32", [0.5, 0.0]), out(10, "f32")],
+        compare={"ulps": 2, "why": "smoothstep's polynomial and mad may be contracted"})
+def _(job):
+    e, z = input_of(job, 1)
+
+    def smooth(a, b, x):
+        t = min(max((x - a) / (b - a), 0.0), 1.0)
+        return t * t * (3 - 2 * t)
+    return {0: [1.0, 0.0, 1.0, smooth(0, 1, 0.5), smooth(0, 2, e), smooth(1, 2, 0.5),
+                smooth(1, 2, 3.0), 6.0 + e, -7.0, 6.5]}
+
+
+@shader("all_any", [buf(1, "i32", [1, 0, 2]), out(7, "u32")])
+def _(job):
+    return {0: [0, 1, 1, 0, 1, 1, 0]}
+
+
+@shader("intrinsics_glslang_rejects", [buf(1, "i32", [1, 0, 7]), out(7)])
+def _(job):
+    one, zero, seven = input_of(job, 1)
+    return {0: [int(zero != 0), int(one != 0), 1, 1, 3 * -4 + 5, one * seven - 1,
+                (1 * 3 + 5) * 100 + (2 * 4 + 6)]}
+
+
+@shader("bitcasts", [buf(1, "u32", [fbits(1.5), 0xFFFFFFFE, fbits(0.25)]), out(8, "u32")])
+def _(job):
+    return {0: [fbits(3.0), fbits(-1.0), 0xFFFFFFFE, 0xFFFFFFFF, fbits(1.75), fbits(1.0),
+                0x80000000, 0x7F800000]}
+
+
+def reverse32(x):
+    return int(format(x, "032b")[::-1], 2)
+
+
+def msb(x):
+    return x.bit_length() - 1 if x else 0xFFFFFFFF
+
+
+def smsb(x):
+    """FindSMsb: for negative values the highest 0 bit."""
+    if x < 0:
+        x = ~x
+    return msb(x) if x else 0xFFFFFFFF
+
+
+def lsb(x):
+    return (x & -x).bit_length() - 1 if x else 0xFFFFFFFF
+
+
+@shader("bit_intrinsics", [buf(1, "u32", [0x00F01000, 0]), out(11, "u32")])
+def _(job):
+    a, z = input_of(job, 1)
+    return {0: [bin(a).count("1"), 0, reverse32(a), msb(a), msb(z), lsb(a), lsb(z),
+                smsb(-8), smsb(-1), smsb(1000), 32 * 100 + 2]}
+
+
+@shader("interlocked_buffer",
+        [buf(0, "i32", [10, 3, -10, 1, 4, 1] + [0] * 10),
+         buf(1, "u32", [0xFF, 0x1, 0xF0F0, 5, 5] + [0] * 11)])
+def _(job):
+    i = input_of(job, 0)
+    u = input_of(job, 1)
+    i2, u2 = list(i), list(u)
+    i2[0], i2[8] = i[0] + 5, i[0]
+    i2[1], i2[9] = min(i[1], -4), i[1]
+    i2[2] = max(i[2], -4)
+    i2[3], i2[10] = 77, i[3]
+    i2[4], i2[11] = (40 if i[4] == 4 else i[4]), i[4]
+    i2[5], i2[12] = (50 if i[5] == 0 else i[5]), i[5]
+    u2[0], u2[8] = u[0] & 0x0F, u[0]
+    u2[1] = u[1] | 0x100
+    u2[2], u2[9] = u[2] ^ 0xFF, u[2]
+    u2[3] = min(u[3], 0xFFFFFFFF)
+    u2[4] = max(u[4], 0xFFFFFFFF)
+    return {0: i2, 1: u2}
+
+
+@shader("interlocked_groupshared", [out(3, "u32")])
+def _(job):
+    bits = 0
+    for t in range(64):
+        bits |= 1 << (t % 32)
+    return {0: [sum(t + 1 for t in range(64)), max((t * 37) % 64 for t in range(64)), bits]}
+
+
+@shader("barriers", [out(16, "u32"), out(16, "u32", binding=1)])
+def _(job):
+    return {0: [((t + 15) % 16) ** 2 + ((t + 1) % 16) ** 2 for t in range(16)],
+            1: [t + 100 for t in range(16)]}
