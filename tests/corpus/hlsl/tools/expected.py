@@ -921,3 +921,23 @@ def _(job):
 def _(job):
     return {0: [((t + 15) % 16) ** 2 + ((t + 1) % 16) ** 2 for t in range(16)],
             1: [t + 100 for t in range(16)]}
+
+
+@shader("preprocessor_macros", [out(8)])
+def _(job):
+    return {0: [4, 10, 1 + 4 + 4, 12, 30, 30, 7, 9]}
+
+
+@shader("preprocessor_include", [out(7, "u32")])
+def _(job):
+    return {0: [49, (3 << 16) | 4, 0xC0FFEE, (2 * 31) ^ 5, 5, 8, 8]}
+
+
+@shader("preprocessor_defines", [out(2)])
+def _(job):
+    return {0: [115, 1]}
+
+
+@shader("preprocessor_pragma_once", [out(7, "u32")])
+def _(job):
+    return {0: [49, (3 << 16) | 4, 0xC0FFEE, (2 * 31) ^ 5, 5, 8, 8]}
