@@ -309,6 +309,11 @@ pub fn rendered_errors(rendered: &str) -> Vec<(u32, u32, String)> {
     out
 }
 
+/// Lower case, with backquotes as single quotes (`x` and 'x' quote alike).
+fn normalize(message: &str) -> String {
+    message.to_lowercase().replace('`', "'")
+}
+
 /// The expected errors that no rendered diagnostic matches (same line and column, message
 /// containing the substring, case-insensitively).
 pub fn unmatched_errors(entry: &Entry, rendered: &str) -> Vec<String> {
@@ -317,11 +322,9 @@ pub fn unmatched_errors(entry: &Entry, rendered: &str) -> Vec<String> {
         .errors
         .iter()
         .filter(|e| {
-            !got.iter().any(|(l, c, m)| {
-                *l == e.line
-                    && *c == e.col
-                    && m.to_lowercase().contains(&e.message.to_lowercase())
-            })
+            let want = normalize(&e.message);
+            !got.iter()
+                .any(|(l, c, m)| *l == e.line && *c == e.col && normalize(m).contains(&want))
         })
         .map(|e| format!("{}:{}: {}", e.line, e.col, e.message))
         .collect()

@@ -941,3 +941,5 @@ def _(job):
 @shader("preprocessor_pragma_once", [out(7, "u32")])
 def _(job):
     return {0: [49, (3 << 16) | 4, 0xC0FFEE, (2 * 31) ^ 5, 5, 8, 8]}
+if __name__ == "__main__":
+    main()
