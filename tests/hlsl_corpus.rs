@@ -66,8 +66,7 @@ fn options(args: &Args) -> Result<Options, String> {
 /// Compiles one corpus file; an option the frontend rejects (such as an out-of-scope profile)
 /// is a failure rendered at 1:1 of the file, where the invalid programs expect it.
 fn compile(e: &Entry) -> Result<Vec<u32>, String> {
-    let opts = options(&e.args)
-        .map_err(|m| format!("{}:1:1: error: {m}\n", e.path.display()))?;
+    let opts = options(&e.args).map_err(|m| format!("{}:1:1: error: {m}\n", e.path.display()))?;
     hlsl::compile_file(&e.path, &opts)
         .map(|c| c.words)
         .map_err(|err| err.rendered)
@@ -123,8 +122,7 @@ impl Runners {
             },
             None => false,
         };
-        let run = match spvkit::run::run_spirv(words, &job, &spvkit::run::RunOptions::default())
-        {
+        let run = match spvkit::run::run_spirv(words, &job, &spvkit::run::RunOptions::default()) {
             Ok(got) => {
                 let d = compute::differences(&want, &got, tolerance);
                 if !d.is_empty() {
@@ -146,7 +144,8 @@ fn spvkit_compiles_the_hlsl_corpus() {
     let all = hlsl_corpus::load_all();
     #[cfg(feature = "llvm")]
     let runners = Runners::new();
-    let mut rows: Vec<(Category, Row)> = Category::ALL.iter().map(|c| (*c, Row::default())).collect();
+    let mut rows: Vec<(Category, Row)> =
+        Category::ALL.iter().map(|c| (*c, Row::default())).collect();
     let mut notes = Vec::new();
     for e in &all {
         let row = &mut rows.iter_mut().find(|(c, _)| *c == e.category).unwrap().1;
@@ -174,7 +173,11 @@ fn spvkit_compiles_the_hlsl_corpus() {
         let words = match result {
             Ok(w) => w,
             Err(rendered) => {
-                notes.push(format!("{}: {}", e.name, rendered.lines().next().unwrap_or("")));
+                notes.push(format!(
+                    "{}: {}",
+                    e.name,
+                    rendered.lines().next().unwrap_or("")
+                ));
                 continue;
             }
         };
@@ -209,7 +212,11 @@ fn spvkit_compiles_the_hlsl_corpus() {
     for (c, r) in &rows {
         let checks = format!("{}/{}", r.checks_matched, r.checks_total);
         let (lavapipe, run, errors) = match c {
-            Category::Compute => (r.lavapipe.to_string(), r.spvkit_run.to_string(), "-".to_owned()),
+            Category::Compute => (
+                r.lavapipe.to_string(),
+                r.spvkit_run.to_string(),
+                "-".to_owned(),
+            ),
             Category::Invalid => ("-".to_owned(), "-".to_owned(), r.errors_matched.to_string()),
             _ => ("-".to_owned(), "-".to_owned(), "-".to_owned()),
         };
@@ -232,7 +239,9 @@ fn spvkit_compiles_the_hlsl_corpus() {
         sum.errors_matched += r.errors_matched;
     }
     #[cfg(not(feature = "llvm"))]
-    println!("(compute shaders not run: build with the `llvm` feature for lavapipe and spvkit run)");
+    println!(
+        "(compute shaders not run: build with the `llvm` feature for lavapipe and spvkit run)"
+    );
     if !notes.is_empty() {
         println!("\nnot passing ({}):", notes.len());
         for n in &notes {
@@ -242,17 +251,29 @@ fn spvkit_compiles_the_hlsl_corpus() {
     let minima = [
         ("compiled", sum.compiled, MIN_COMPILED),
         ("validated", sum.validated, MIN_VALIDATED),
-        ("CHECK patterns matched", sum.checks_matched, MIN_CHECKS_MATCHED),
+        (
+            "CHECK patterns matched",
+            sum.checks_matched,
+            MIN_CHECKS_MATCHED,
+        ),
         ("lavapipe correct", sum.lavapipe, MIN_LAVAPIPE_CORRECT),
         ("spvkit run correct", sum.spvkit_run, MIN_SPVKIT_RUN_CORRECT),
-        ("invalid programs with all errors matched", sum.errors_matched, MIN_ERRORS_MATCHED),
+        (
+            "invalid programs with all errors matched",
+            sum.errors_matched,
+            MIN_ERRORS_MATCHED,
+        ),
     ];
     let below: Vec<String> = minima
         .iter()
         .filter(|(_, got, min)| got < min)
         .map(|(what, got, min)| format!("{what}: {got} < {min}"))
         .collect();
-    assert!(below.is_empty(), "below the minimum pass counts: {}", below.join(", "));
+    assert!(
+        below.is_empty(),
+        "below the minimum pass counts: {}",
+        below.join(", ")
+    );
 }
 
 /// glslang and spvkit on the same shaders: for each valid shader both compile and validate,
@@ -297,9 +318,8 @@ fn report_instruction_counts_against_glslang() {
             *ours as f64 / (*theirs).max(1) as f64
         );
     }
-    let (ours, theirs): (usize, usize) = both
-        .iter()
-        .fold((0, 0), |(a, b), (_, o, t)| (a + o, b + t));
+    let (ours, theirs): (usize, usize) =
+        both.iter().fold((0, 0), |(a, b), (_, o, t)| (a + o, b + t));
     if both.is_empty() {
         println!("  (none: spvkit compiles none of the shaders glslang compiles)");
     } else {
@@ -309,7 +329,10 @@ fn report_instruction_counts_against_glslang() {
             ours as f64 / theirs.max(1) as f64
         );
     }
-    println!("spvkit could not compile {} shaders:", spvkit_failures.len());
+    println!(
+        "spvkit could not compile {} shaders:",
+        spvkit_failures.len()
+    );
     for f in &spvkit_failures {
         println!("  {f}");
     }

@@ -80,7 +80,10 @@ fn glslang_compiles_and_spirv_val_accepts_every_shader_glslang_supports() {
             Err(err) => failures.push(format!("{}: {err}", e.name)),
         }
     }
-    println!("glslang + spirv-val: {} of {checked} pass", checked - failures.len());
+    println!(
+        "glslang + spirv-val: {} of {checked} pass",
+        checked - failures.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -120,7 +123,9 @@ fn lavapipe_gives_the_expected_buffers_for_every_compute_shader_glslang_compiles
         ran += 1;
         let result = hlsl_corpus::glslang(e).and_then(|words| {
             let (job, tolerance, want) = hlsl_corpus::expect::load(e)?;
-            let got = vk.run(&words, &job).map_err(|err| format!("lavapipe: {err}"))?;
+            let got = vk
+                .run(&words, &job)
+                .map_err(|err| format!("lavapipe: {err}"))?;
             let diffs = compute::differences(&want, &got, tolerance);
             if diffs.is_empty() {
                 Ok(())
@@ -139,4 +144,33 @@ fn lavapipe_gives_the_expected_buffers_for_every_compute_shader_glslang_compiles
         skipped.join(", ")
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[path = "../benches/support/big_hlsl.rs"]
+mod big_hlsl;
+
+/// The benchmark's generated shader is valid HLSL in the scope as far as glslang can
+/// tell: it compiles and the module passes spirv-val.
+#[test]
+fn the_generated_benchmark_shader_compiles_with_glslang() {
+    let source = big_hlsl::big_compute_shader(12);
+    let path = hlsl_corpus::out_dir().join("big_generated.hlsl");
+    std::fs::write(&path, &source).expect("write the generated shader");
+    let entry = hlsl_corpus::Entry {
+        category: Category::Compute,
+        name: "generated/big_generated.hlsl".to_owned(),
+        path,
+        text: source,
+        args: hlsl_corpus::Args::parse("-T cs_6_0 -E main").expect("args"),
+        glslang: Glslang::Same,
+        checks: Vec::new(),
+        errors: Vec::new(),
+    };
+    let words = hlsl_corpus::glslang(&entry).expect("glslang compiles the generated shader");
+    hlsl_corpus::spirv_val(&entry, &words, "glslang").expect("spirv-val accepts it");
+    let len = big_hlsl::big_compute_shader(240).len();
+    assert!(
+        (180_000..=220_000).contains(&len),
+        "{len} bytes at 240 functions, want ~200 KB"
+    );
 }

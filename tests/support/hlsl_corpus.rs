@@ -216,7 +216,11 @@ pub fn load_all() -> Vec<Entry> {
             }
         }
     }
-    assert!(problems.is_empty(), "bad corpus headers:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "bad corpus headers:\n{}",
+        problems.join("\n")
+    );
     all
 }
 
@@ -371,9 +375,9 @@ pub fn glslang(entry: &Entry) -> Result<Vec<u32>, String> {
         cmd.arg(format!("-I{}", d.display()));
     }
     cmd.arg(&entry.path).arg("-o").arg(&out);
-    let result = cmd
-        .output()
-        .map_err(|e| format!("glslangValidator does not run ({e}): apt-get install glslang-tools"))?;
+    let result = cmd.output().map_err(|e| {
+        format!("glslangValidator does not run ({e}): apt-get install glslang-tools")
+    })?;
     if !result.status.success() {
         return Err(format!(
             "glslangValidator failed:\n{}{}",
@@ -500,7 +504,10 @@ pub mod expect {
         // Type the expected data by the job's layout of the same buffer: build a job of just
         // those buffers and let the job parser pack them.
         let mut buffers = Vec::new();
-        for b in expected["buffers"].as_array().ok_or("expected: no buffers")? {
+        for b in expected["buffers"]
+            .as_array()
+            .ok_or("expected: no buffers")?
+        {
             let (set, binding) = (b["set"].as_u64(), b["binding"].as_u64());
             let source = value["buffers"]
                 .as_array()
@@ -514,8 +521,10 @@ pub mod expect {
                 "layout": source["layout"], "data": b["data"],
             }));
         }
-        let packed = Job::from_json(&serde_json::json!({ "dispatch": [1, 1, 1], "buffers": buffers }).to_string())
-            .map_err(|e| format!("expected: {e}"))?;
+        let packed = Job::from_json(
+            &serde_json::json!({ "dispatch": [1, 1, 1], "buffers": buffers }).to_string(),
+        )
+        .map_err(|e| format!("expected: {e}"))?;
         let want = RunOutput {
             buffers: packed
                 .buffers
