@@ -1,7 +1,6 @@
 // ARGS: -T ps_6_0 -E main
 // GLSLANG: same
 // User functions with in/out/inout, overloads and a chain of calls in a pixel shader.
-// CHECK: OpFunctionCall
 float3 tonemap(float3 c) { return c / (1.0 + c); }
 float tonemap(float c) { return c / (1.0 + c); }
 

@@ -1,7 +1,7 @@
 // ARGS: -T ps_6_0 -E main
 // GLSLANG: same
 // RWBuffer<uint> (a storage texel buffer) and Buffer<float> (a uniform texel buffer).
-// CHECK: OpTypeImage %uint Buffer
+// CHECK: OpTypeImage %{{\w+}} Buffer
 RWBuffer<uint> counters : register(u1);
 Buffer<float> weights : register(t0);
 

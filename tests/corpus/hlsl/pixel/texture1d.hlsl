@@ -1,8 +1,8 @@
 // ARGS: -T ps_6_0 -E main
 // GLSLANG: same
 // Texture1D: a 1-D image sampled with a float coordinate (a gradient ramp lookup).
-// CHECK: OpTypeImage %float 1D
 // CHECK: OpCapability Sampled1D
+// CHECK: OpTypeImage %{{\w+}} 1D
 Texture1D<float4> ramp : register(t0);
 SamplerState samp : register(s0);
 

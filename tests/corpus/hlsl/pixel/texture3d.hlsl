@@ -1,7 +1,7 @@
 // ARGS: -T ps_6_0 -E main
 // GLSLANG: same
 // Texture3D: a color-grading LUT sampled with a float3.
-// CHECK: OpTypeImage %float 3D
+// CHECK: OpTypeImage %{{\w+}} 3D
 Texture3D<float4> lut : register(t0);
 SamplerState samp : register(s0);
 

@@ -1,7 +1,7 @@
 // ARGS: -T ps_6_0 -E main
 // GLSLANG: same
 // TextureCube sampled with a reflection direction.
-// CHECK: OpTypeImage %float Cube
+// CHECK: OpTypeImage %{{\w+}} Cube
 TextureCube<float4> env : register(t0);
 SamplerState samp : register(s0);
 

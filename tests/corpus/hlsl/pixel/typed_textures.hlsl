@@ -1,7 +1,7 @@
 // ARGS: -T ps_6_0 -E main
 // GLSLANG: same
 // Textures of uint4 and int2 element types loaded with Load; an unsigned integer output.
-// CHECK: OpTypeImage %uint 2D
+// CHECK: OpTypeImage %{{\w+}} 2D
 Texture2D<uint4> ids : register(t0);
 Texture2D<int2> offsets : register(t1);
 

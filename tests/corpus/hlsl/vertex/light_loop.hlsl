@@ -1,7 +1,6 @@
 // ARGS: -T vs_6_0 -E main
 // GLSLANG: same
 // A for loop over a cbuffer array of point lights, with continue and break.
-// CHECK: OpLoopMerge
 struct PointLight
 {
     float3 pos;

@@ -1,7 +1,6 @@
 // ARGS: -T vs_6_0 -E main
 // GLSLANG: same
 // A switch on the vertex id with fallthrough and default.
-// CHECK: OpSwitch
 float4 main(uint id : SV_VertexID) : SV_Position
 {
     float2 p = 0;

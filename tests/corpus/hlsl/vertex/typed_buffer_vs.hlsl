@@ -1,7 +1,7 @@
 // ARGS: -T vs_6_0 -E main
 // GLSLANG: same
 // Buffer<float4> (a uniform texel buffer) read with Load and operator[].
-// CHECK: OpTypeImage %float Buffer
+// CHECK: OpTypeImage %{{\w+}} Buffer
 // CHECK: OpImageFetch
 Buffer<float4> positions : register(t0);
 

@@ -2,7 +2,6 @@
 // GLSLANG: same
 // Vertex pulling from a StructuredBuffer by SV_VertexID (Uniform + BufferBlock, NonWritable
 // up to Vulkan 1.1).
-// CHECK: NonWritable
 // CHECK: BufferBlock
 struct Vertex
 {
