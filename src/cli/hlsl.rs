@@ -61,7 +61,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
         } else if a.starts_with("-Fo") {
             output = Some(PathBuf::from(value(&mut i, "-Fo", a)?));
         } else if a.starts_with("-T") {
-            profile = Some(value(&mut i, "-T", a)?.parse::<Profile>().map_err(|e| format!("error: {e}"))?);
+            profile = Some(value(&mut i, "-T", a)?);
         } else if a.starts_with("-E") {
             entry = value(&mut i, "-E", a)?;
         } else if a.starts_with("-D") {
@@ -84,6 +84,8 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
     }
     let input = input.ok_or_else(|| format!("error: no input file\n{USAGE}"))?;
     let profile = profile.ok_or_else(|| format!("error: no target profile (-T cs_6_0, vs_6_0, ps_6_0)\n{USAGE}"))?;
+    // An unsupported stage is reported at the top of the file, like other diagnostics.
+    let profile = profile.parse::<Profile>().map_err(|e| format!("{}:1:1: error: {e}", input.display()))?;
     let mut options = Options::new(&entry, profile);
     options.defines = defines;
     options.include_dirs = include_dirs;

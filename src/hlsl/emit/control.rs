@@ -120,7 +120,9 @@ impl FnCx<'_, '_> {
             return;
         }
         if base == Ty::Void {
-            self.st.error(d.ty.span, "variable has incomplete type 'void'");
+            for decl in &d.declarators {
+                self.st.error(decl.name.span, format!("variable '{}' has incomplete type 'void'", decl.name.name));
+            }
             return;
         }
         let konst = has(Modifier::Const);

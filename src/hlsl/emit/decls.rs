@@ -258,6 +258,11 @@ impl State<'_> {
                     semantic: semantic_of(&decl.annotations),
                     interp: interp_of(&d.modifiers),
                     relaxed,
+                    location: attr(&d.attributes, Some("vk"), "location")
+                        .and_then(|a| a.args.first())
+                        .and_then(|e| self.const_eval(e))
+                        .and_then(ConstVal::as_int)
+                        .map(|v| v as u32),
                 });
             }
         }
@@ -440,7 +445,7 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
             } else {
                 PendingKind::Resource(*kind, (**elem).clone())
             };
-            pending.push(Pending { name, span: d.span, explicit, what });
+            pending.push(Pending { name, span: d.name.span, explicit, what });
             continue;
         }
         if ty.is_resource() {
@@ -483,7 +488,7 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
             sc.spec_id = Some(id as u32);
             sc.name = Some(name.clone());
             let h = b.spec_constant(sc);
-            st.scopes.declare(&name, Sym::Spec(h, ty));
+            declare_global(st, &name, d.name.span, Sym::Spec(h, ty));
             continue;
         }
         if groupshared {
@@ -491,14 +496,14 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
             let p = b.type_pointer(StorageClass::Workgroup, t);
             let g = b.global(GlobalVariable { name: Some(name.clone()), ..GlobalVariable::new(p, StorageClass::Workgroup) });
             let place = Place { ptr: Value::Global(g), ty, sc: StorageClass::Workgroup, layout: LayoutRule::None, row_major: false, konst: false };
-            st.scopes.declare(&name, Sym::Var(place));
+            declare_global(st, &name, d.name.span, Sym::Var(place));
             continue;
         }
         if is_static {
             if let (true, Ty::Scalar(_), Some(Initializer::Expr(e))) = (is_const, &ty, &d.init) {
                 if let Some(c) = st.const_eval(e) {
                     st.consts.insert(name.clone(), c);
-                    st.scopes.declare(&name, Sym::Const(c, ty));
+                    declare_global(st, &name, d.name.span, Sym::Const(c, ty));
                     continue;
                 }
             }
@@ -512,7 +517,7 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
                 let _ = init;
                 st.static_inits.push((place.clone(), idx, k));
             }
-            st.scopes.declare(&name, Sym::Var(Place { konst: is_const, ..place }));
+            declare_global(st, &name, d.name.span, Sym::Var(Place { konst: is_const, ..place }));
             continue;
         }
         // A loose uniform: a member of `$Globals`.
@@ -526,7 +531,14 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
             semantic: None,
             interp: Interp::default(),
             relaxed: false,
+            location: None,
         });
+    }
+}
+
+fn declare_global(st: &mut State, name: &str, span: Span, sym: Sym) {
+    if !st.scopes.declare(name, sym) {
+        st.error(span, format!("redefinition of '{name}'"));
     }
 }
 
@@ -585,7 +597,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 }
                 let ptr = b.type_pointer(sc, t);
                 let g = b.global(GlobalVariable { name: Some(p.name.clone()), decorations: decos(binding), ..GlobalVariable::new(ptr, sc) });
-                st.scopes.declare(&p.name, Sym::Resource(Resource { global: g, kind, elem, sc }));
+                declare_global(st, &p.name, p.span, Sym::Resource(Resource { global: g, kind, elem, sc }));
             }
             PendingKind::Block { def, as_var, push_constant } => {
                 let (sc, layout) = if push_constant { (StorageClass::PushConstant, LayoutRule::Std430) } else { (StorageClass::Uniform, LayoutRule::Std140) };
@@ -598,10 +610,10 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                     st.structs.push(def.clone());
                     st.type_cache.insert((Ty::Struct(i), layout, false), t);
                     let place = Place { ptr: Value::Global(g), ty: Ty::Struct(i), sc, layout, row_major: false, konst: true };
-                    st.scopes.declare(&p.name, Sym::Var(place));
+                    declare_global(st, &p.name, p.span, Sym::Var(place));
                 } else {
                     for (k, f) in def.fields.iter().enumerate() {
-                        st.scopes.declare(&f.name, Sym::Member { block: g, index: k as u32, ty: f.ty.clone(), sc, layout, row_major: f.row_major });
+                        declare_global(st, &f.name, p.span, Sym::Member { block: g, index: k as u32, ty: f.ty.clone(), sc, layout, row_major: f.row_major });
                     }
                 }
             }
@@ -734,7 +746,8 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
         let v = cx.f.param(i as u32);
         if let Some(n) = &p.name {
             cx.f.name(v, &n.name);
-            let place = Place { ptr: v, ty: t.clone(), sc: StorageClass::Function, layout: LayoutRule::None, row_major: false, konst: false };
+            let konst = has(&p.modifiers, Modifier::Const);
+            let place = Place { ptr: v, ty: t.clone(), sc: StorageClass::Function, layout: LayoutRule::None, row_major: false, konst };
             if !cx.st.scopes.declare(&n.name, Sym::Var(place)) {
                 cx.st.error(n.span, format!("redefinition of parameter '{}'", n.name));
             }

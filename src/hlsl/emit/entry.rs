@@ -114,7 +114,7 @@ impl FnCx<'_, '_> {
             let fields = self.st.structs.get(*i)?.fields.clone();
             let mut parts = Vec::new();
             for f in &fields {
-                parts.push(self.load_input(io, &f.ty, f.semantic.as_deref(), f.interp, None, span)?);
+                parts.push(self.load_input(io, &f.ty, f.semantic.as_deref(), f.interp, f.location, span)?);
             }
             let t = self.ty(ty);
             return Some(self.f.composite_construct(t, &parts));
@@ -137,7 +137,7 @@ impl FnCx<'_, '_> {
             for (k, f) in fields.iter().enumerate() {
                 let ft = self.ty(&f.ty);
                 let x = self.f.composite_extract(ft, v, vec![k as u32]);
-                self.store_output(io, x, &f.ty, f.semantic.as_deref(), f.interp, None, span);
+                self.store_output(io, x, &f.ty, f.semantic.as_deref(), f.interp, f.location, span);
             }
             return;
         }
@@ -191,7 +191,8 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
         let loc = location_attr(cx.st, &p.attributes);
         let tmp = cx.local(ty, &format!("param.var.{name}"));
         if *dir != ParamDir::Out {
-            if let Some(v) = cx.load_input(&mut io, ty, sem.as_deref(), interp, loc, p.span) {
+            let at = p.name.as_ref().map_or(p.span, |n| n.span);
+            if let Some(v) = cx.load_input(&mut io, ty, sem.as_deref(), interp, loc, at) {
                 cx.f.store(tmp, v, None);
             }
         }

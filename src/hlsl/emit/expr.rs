@@ -709,7 +709,11 @@ impl FnCx<'_, '_> {
         if crate::hlsl::sema::intrinsics::lookup(name).is_some() {
             return self.intrinsic(name, args, span);
         }
-        self.st.error(name_span, format!("use of undeclared function '{name}'"));
+        if crate::hlsl::sema::intrinsics::is_out_of_scope(name) {
+            self.st.error(name_span, format!("not supported yet: the intrinsic '{name}'"));
+        } else {
+            self.st.error(name_span, format!("use of undeclared function '{name}'"));
+        }
         None
     }
 

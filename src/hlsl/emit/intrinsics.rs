@@ -26,9 +26,13 @@ impl FnCx<'_, '_> {
         self.f.ext_inst(t, set, op, args)
     }
 
-    fn args_common(&mut self, args: &[Expr], span: Span) -> Option<(Vec<Value>, Ty)> {
+    fn args_common(&mut self, name: &str, args: &[Expr], span: Span) -> Option<(Vec<Value>, Ty)> {
         let vals: Vec<Option<(Value, Ty)>> = args.iter().map(|a| self.rvalue(a)).collect();
         let vals: Vec<(Value, Ty)> = vals.into_iter().collect::<Option<_>>()?;
+        if let Some((_, t)) = vals.iter().find(|(_, t)| !t.is_numeric()) {
+            self.st.error(span, format!("'{name}' needs numeric arguments, not '{}'", self.show(t)));
+            return None;
+        }
         let mut ty = vals.first()?.1.clone();
         let mut lit = crate::hlsl::emit::expr::literal_kind(&args[0]);
         for (a, (_, t)) in args.iter().zip(&vals).skip(1) {
@@ -47,8 +51,8 @@ impl FnCx<'_, '_> {
         Some((out, ty))
     }
 
-    fn float_args(&mut self, args: &[Expr], span: Span) -> Option<(Vec<Value>, Ty)> {
-        let (vals, ty) = self.args_common(args, span)?;
+    fn float_args(&mut self, name: &str, args: &[Expr], span: Span) -> Option<(Vec<Value>, Ty)> {
+        let (vals, ty) = self.args_common(name, args, span)?;
         let s = ty.component()?;
         if s.is_float() {
             return Some((vals, ty));
@@ -78,7 +82,7 @@ impl FnCx<'_, '_> {
             return None;
         }
         if let Intrinsic::ComponentWise(c) = kind {
-            let (vals, ty) = self.args_common(args, span)?;
+            let (vals, ty) = self.args_common(name, args, span)?;
             let s = ty.component()?;
             let op = if s.is_float() {
                 Some(c.float)
@@ -128,7 +132,7 @@ impl FnCx<'_, '_> {
         match name {
             "mul" => self.mul(args, span),
             "dot" => {
-                let (v, ty) = self.args_common(args, span)?;
+                let (v, ty) = self.args_common(name, args, span)?;
                 let s = ty.component()?;
                 let st = Ty::Scalar(s);
                 match ty {
@@ -154,7 +158,7 @@ impl FnCx<'_, '_> {
                 }
             }
             "cross" => {
-                let (v, ty) = self.float_args(args, span)?;
+                let (v, ty) = self.float_args(name, args, span)?;
                 if ty != Ty::Vector(Scalar::Float, 3) {
                     self.st.error(span, "cross needs float3 arguments");
                     return None;
@@ -162,7 +166,7 @@ impl FnCx<'_, '_> {
                 Some(Val::R(self.ext(&ty, glsl::CROSS, &v), ty))
             }
             "length" | "normalize" => {
-                let (v, ty) = self.float_args(args, span)?;
+                let (v, ty) = self.float_args(name, args, span)?;
                 if let Ty::Matrix(..) = ty {
                     self.st.error(span, format!("{name} needs a vector argument"));
                     return None;
@@ -175,22 +179,22 @@ impl FnCx<'_, '_> {
                 }
             }
             "distance" => {
-                let (v, ty) = self.float_args(args, span)?;
+                let (v, ty) = self.float_args(name, args, span)?;
                 let st = Ty::Scalar(ty.component()?);
                 Some(Val::R(self.ext(&st, glsl::DISTANCE, &v), st))
             }
             "reflect" => {
-                let (v, ty) = self.float_args(args, span)?;
+                let (v, ty) = self.float_args(name, args, span)?;
                 Some(Val::R(self.ext(&ty, glsl::REFLECT, &v), ty))
             }
             "saturate" => {
-                let (v, ty) = self.float_args(args, span)?;
+                let (v, ty) = self.float_args(name, args, span)?;
                 let zero = self.splat_const(&ty, ConstVal::Float(0.0));
                 let one = self.splat_const(&ty, ConstVal::Float(1.0));
                 Some(Val::R(self.componentwise(&ty, glsl::FCLAMP, &[v[0], zero, one]), ty))
             }
             "sign" => {
-                let (v, ty) = self.args_common(args, span)?;
+                let (v, ty) = self.args_common(name, args, span)?;
                 let s = ty.component()?;
                 let it = ty.with_component(Scalar::Int);
                 let r = if s.is_float() {
@@ -203,11 +207,11 @@ impl FnCx<'_, '_> {
                 Some(Val::R(r, it))
             }
             "fmod" => {
-                let (v, ty) = self.float_args(args, span)?;
+                let (v, ty) = self.float_args(name, args, span)?;
                 Some(Val::R(self.arith(BinaryOp::Rem, v[0], v[1], &ty, span)?, ty))
             }
             "mad" => {
-                let (v, ty) = self.args_common(args, span)?;
+                let (v, ty) = self.args_common(name, args, span)?;
                 if ty.component()?.is_float() {
                     return Some(Val::R(self.componentwise(&ty, glsl::FMA, &v), ty));
                 }
@@ -261,7 +265,7 @@ impl FnCx<'_, '_> {
                 Some(Val::R(r, t))
             }
             "determinant" => {
-                let (v, t) = self.float_args(args, span)?;
+                let (v, t) = self.float_args(name, args, span)?;
                 match t {
                     Ty::Matrix(s, r, c) if r == c => Some(Val::R(self.ext(&Ty::Scalar(s), glsl::DETERMINANT, &v), Ty::Scalar(s))),
                     _ => {

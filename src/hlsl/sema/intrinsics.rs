@@ -149,3 +149,23 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
         _ => None,
     }
 }
+
+/// Whether `name` is an HLSL intrinsic outside this frontend's scope (reported as "not
+/// supported yet" rather than as an unknown function).
+pub fn is_out_of_scope(name: &str) -> bool {
+    const OTHERS: &[&str] = &[
+        "abort", "acosh", "asinh", "atanh", "asdouble", "ddx", "ddx_coarse", "ddx_fine", "ddy",
+        "ddy_coarse", "ddy_fine", "dst", "errorf", "EvaluateAttributeAtCentroid",
+        "EvaluateAttributeAtSample", "EvaluateAttributeSnapped", "f16tof32", "f32tof16",
+        "faceforward", "fma", "frexp", "fwidth", "GetRenderTargetSampleCount",
+        "GetRenderTargetSamplePosition", "isfinite", "isinf", "isnan", "ldexp", "lit", "log10",
+        "modf", "msad4", "noise", "NonUniformResourceIndex", "printf", "Process2DQuadTessFactorsAvg",
+        "rcp", "refract", "sincos", "tex1D", "tex2D", "tex3D", "texCUBE", "CheckAccessFullyMapped",
+        "dot2add", "dot4add_i8packed", "dot4add_u8packed", "pack_u8", "pack_s8", "unpack_s8s32",
+        "unpack_u8u32", "select", "and", "or",
+    ];
+    OTHERS.contains(&name)
+        || ["Wave", "Quad", "Interlocked", "Dispatch", "Set", "Get", "Is", "Instance", "Primitive", "Object", "World", "Ray", "Hit", "Trace", "Report", "Call"]
+            .iter()
+            .any(|p| name.starts_with(p) && name.len() > p.len() && name[p.len()..].starts_with(|c: char| c.is_ascii_uppercase()))
+}

@@ -145,6 +145,7 @@ mod tests {
             semantic: None,
             interp: Interp::default(),
             relaxed: false,
+            location: None,
         }
     }
 

@@ -280,6 +280,8 @@ pub struct Field {
     pub interp: Interp,
     /// Minimum precision.
     pub relaxed: bool,
+    /// `[[vk::location(N)]]`, for stage I/O structs.
+    pub location: Option<u32>,
 }
 
 /// Interpolation modifiers of a stage input or output.
