@@ -739,3 +739,442 @@ fn locals_and_init_lists() {
         ["decl", "decl", "decl", "decl", "decl", "decl", "decl", "expr", "expr"]
     );
 }
+
+// ---- malformed input: diagnostics ----------------------------------------------------------------
+
+/// Parses `src` and checks that its FIRST diagnostic is at `line:col` and contains `message`;
+/// returns the rendering.
+fn first_error(src: &str, line: u32, col: u32, message: &str) -> String {
+    let p = parse_str(src);
+    let rendered = render(&p.diagnostics, &p.sources);
+    let d = p
+        .diagnostics
+        .first()
+        .unwrap_or_else(|| panic!("no diagnostic for {src:?}"));
+    assert!(
+        d.message.contains(message),
+        "{src:?}: expected {message:?} in:\n{rendered}"
+    );
+    assert_eq!(
+        p.sources.line_col(d.span),
+        (line, col),
+        "{src:?}: wrong place:\n{rendered}"
+    );
+    assert!(
+        rendered.starts_with(&format!("test.hlsl:{line}:{col}: error: ")),
+        "{rendered}"
+    );
+    rendered
+}
+
+#[test]
+fn malformed_syntax() {
+    let cases: &[(&str, u32, u32, &str)] = &[
+        (
+            "void main() { int x = 1 }",
+            1,
+            24,
+            "expected `;` after the declaration",
+        ),
+        (
+            "void main() {\n  x = 1\n}",
+            2,
+            8,
+            "expected `;` after the expression",
+        ),
+        (
+            "void main() {\n  if (x { }\n}",
+            2,
+            9,
+            "expected `)` after the `if` condition",
+        ),
+        (
+            "void main() { y = (1 + 2; }",
+            1,
+            25,
+            "expected `)` to close the parenthesis",
+        ),
+        (
+            "void main() { y = * 2; }",
+            1,
+            19,
+            "expected an expression, found `*`",
+        ),
+        (
+            "void main() {\n  return;\n",
+            3,
+            1,
+            "expected `}` to end the block, found end of input",
+        ),
+        (
+            "void main() { case 1: ; }",
+            1,
+            15,
+            "`case` label outside a switch",
+        ),
+        (
+            "void main() { else x = 1; }",
+            1,
+            15,
+            "`else` without a matching `if`",
+        ),
+        (
+            "RWBuffer<float> b : register(q0);",
+            1,
+            30,
+            "invalid register `q0`",
+        ),
+        (
+            "RWBuffer<float> b : register(u0, spaceX);",
+            1,
+            34,
+            "invalid register space",
+        ),
+        (
+            "RWStructuredBuffer<float4 b;",
+            1,
+            27,
+            "expected `>` to close the template argument list",
+        ),
+        (
+            "void main() { switch (x) { x = 1; case 0: break; } }",
+            1,
+            28,
+            "expected `case` or `default`",
+        ),
+        (
+            "void main() { float y = 1.0q; }",
+            1,
+            25,
+            "invalid suffix `q`",
+        ),
+        (
+            "void main() { int y = 09; }",
+            1,
+            23,
+            "invalid digit in octal literal",
+        ),
+        (
+            "void main() { int y = 99999999999999999999999; }",
+            1,
+            23,
+            "is too large",
+        ),
+        (
+            "void main() { int y = 'a'; }",
+            1,
+            23,
+            "character literals are not supported",
+        ),
+        ("namespace N { }", 1, 1, "not supported yet: `namespace`"),
+        (
+            "struct A : B { };",
+            1,
+            10,
+            "not supported yet: struct inheritance",
+        ),
+        (
+            "void main() { do { } until (x); }",
+            1,
+            22,
+            "expected `while`",
+        ),
+        (
+            "float4 main() : { }",
+            1,
+            17,
+            "expected a semantic after `:`",
+        ),
+        (
+            "void main() { float4 v = float4; }",
+            1,
+            32,
+            "expected `(` after the type `float4`",
+        ),
+        (
+            "void main() { x = a ? b; }",
+            1,
+            24,
+            "expected `:` in the conditional expression",
+        ),
+        (
+            "void main(float a b) {}",
+            1,
+            19,
+            "expected `)` after the parameters",
+        ),
+        ("int 3x;", 1, 5, "expected a name after the type"),
+        (
+            "[numthreads(1, 1, 1) void main() {}",
+            1,
+            22,
+            "expected `]` to close the attribute",
+        ),
+        (
+            "void main() { s.; }",
+            1,
+            17,
+            "expected a member name after `.`",
+        ),
+        (
+            "void main() { a[1; }",
+            1,
+            18,
+            "expected `]` after the index",
+        ),
+        ("void f() {} @", 1, 13, "stray `@` in program"),
+        (
+            "void main() { string s = \"abc; }",
+            1,
+            26,
+            "missing terminating `\"` character",
+        ),
+    ];
+    for (src, line, col, msg) in cases {
+        first_error(src, *line, *col, msg);
+    }
+    assert!(cases.len() >= 25);
+}
+
+#[test]
+fn malformed_preprocessing() {
+    let cases: &[(&str, u32, u32, &str)] = &[
+        (
+            "/* never closed\nvoid main() {}",
+            1,
+            1,
+            "unterminated `/*` comment",
+        ),
+        ("#foo\n", 1, 2, "invalid preprocessing directive `#foo`"),
+        (
+            "\n#include \"nope.hlsli\"\n",
+            2,
+            2,
+            "`nope.hlsli` file not found",
+        ),
+        ("#include\n", 1, 2, "expected \"FILENAME\" or <FILENAME>"),
+        (
+            "#if 1\nint x;\n",
+            1,
+            1,
+            "unterminated conditional directive",
+        ),
+        ("#else\n", 1, 2, "`#else` without `#if`"),
+        ("#endif\n", 1, 2, "`#endif` without `#if`"),
+        ("#elif 1\n", 1, 2, "`#elif` without `#if`"),
+        (
+            "#if 1\n#else\n#else\n#endif\n",
+            3,
+            2,
+            "`#else` after `#else`",
+        ),
+        (
+            "#define F(a, b) a\nint x = F(1, 2;\n",
+            2,
+            9,
+            "unterminated argument list invoking macro `F`",
+        ),
+        (
+            "#define F(a, b) a\nint x = F(1);\n",
+            2,
+            9,
+            "macro `F` requires 2 arguments, but 1 given",
+        ),
+        ("#error stop here\n", 1, 1, "stop here"),
+        (
+            "#if 1 +\n#endif\n",
+            1,
+            2,
+            "expected a value in `#if` expression",
+        ),
+        ("#if 1 / 0\n#endif\n", 1, 7, "division by zero"),
+        ("#if 1.5\n#endif\n", 1, 5, "floating-point literal in `#if`"),
+        ("#if (1\n#endif\n", 1, 2, "expected `)` in `#if` expression"),
+        (
+            "#if 1 2\n#endif\n",
+            1,
+            7,
+            "unexpected `2` in `#if` expression",
+        ),
+        ("#define\n", 1, 2, "macro name must be an identifier"),
+        ("#define 3 x\n", 1, 9, "macro name must be an identifier"),
+        ("#define F(a a) a\n", 1, 13, "invalid macro parameter list"),
+        (
+            "#define F(a) #b\n",
+            1,
+            14,
+            "`#` is not followed by a macro parameter",
+        ),
+        ("#define F(a) ## a\n", 1, 2, "`##` cannot be at either end"),
+        (
+            "#define CAT(a, b) a ## b\nint x = CAT(+, /);\n",
+            2,
+            9,
+            "pasting formed `+/`",
+        ),
+        ("#ifdef\n#endif\n", 1, 2, "macro name must be an identifier"),
+        (
+            "#if defined(\n#endif\n",
+            1,
+            5,
+            "`defined` requires an identifier",
+        ),
+        (
+            "#define defined 1\n",
+            1,
+            9,
+            "`defined` cannot be used as a macro name",
+        ),
+    ];
+    for (src, line, col, msg) in cases {
+        first_error(src, *line, *col, msg);
+    }
+}
+
+#[test]
+fn several_errors_in_one_run() {
+    let src = "void a() { x = ; }\nvoid b() { y = 1 }\nint c = ;\nvoid d() { if x; }\nfloat ok1;\n";
+    let p = parse_str(src);
+    let places: Vec<(u32, u32)> = p
+        .diagnostics
+        .iter()
+        .map(|d| p.sources.line_col(d.span))
+        .collect();
+    assert_eq!(
+        places,
+        [(1, 16), (2, 17), (3, 9), (4, 15)],
+        "{}",
+        render(&p.diagnostics, &p.sources)
+    );
+    // The declarations after the errors are still parsed.
+    assert!(p
+        .unit
+        .items
+        .iter()
+        .any(|i| matches!(i, Item::Variables(v) if v.declarators[0].name.name == "ok1")));
+}
+
+#[test]
+fn errors_are_capped() {
+    let src = "void main() {\n".to_owned() + &"x = ;\n".repeat(200) + "}\n";
+    let p = parse_str(&src);
+    assert_eq!(p.diagnostics.len(), spvkit::hlsl::parser::MAX_ERRORS);
+    let src = "@\n".repeat(200);
+    let p = parse_str(&src);
+    assert!(p.diagnostics.len() <= spvkit::hlsl::parser::MAX_ERRORS);
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    for (open, close) in [
+        ("(", ")"),
+        ("{", "}"),
+        ("-", ""),
+        ("a = ", ""),
+        ("(float)", ""),
+        ("c ? d : ", ""),
+    ] {
+        let src = format!(
+            "void main() {{ x = {}1{}; }}",
+            open.repeat(20_000),
+            close.repeat(20_000)
+        );
+        let p = parse_str(&src);
+        let r = render(&p.diagnostics, &p.sources);
+        assert!(
+            r.contains("nesting is too deep"),
+            "{open}: {}",
+            &r[..r.len().min(300)]
+        );
+    }
+    let src = format!("void main() {}{}", "{".repeat(20_000), "}".repeat(20_000));
+    let p = parse_str(&src);
+    assert!(!p.diagnostics.is_empty());
+    let src = format!(
+        "#if {}1{}\n#endif\n",
+        "(".repeat(20_000),
+        ")".repeat(20_000)
+    );
+    let p = parse_str(&src);
+    assert!(render(&p.diagnostics, &p.sources).contains("nested too deeply"));
+    let src = format!(
+        "#define F(x) x\nint y = {}1{};",
+        "F(".repeat(20_000),
+        ")".repeat(20_000)
+    );
+    let p = parse_str(&src);
+    let r = render(&p.diagnostics, &p.sources);
+    assert!(
+        r.contains("nested too deeply") || r.contains("limit reached"),
+        "{r}"
+    );
+    let src = format!("#if {}1\n#endif\n", "!".repeat(20_000));
+    let p = parse_str(&src);
+    assert!(render(&p.diagnostics, &p.sources).contains("nested too deeply"));
+}
+
+#[test]
+fn exponential_macros_stop() {
+    let mut src = String::from("#define A0 x x\n");
+    for i in 1..40 {
+        src.push_str(&format!("#define A{i} A{} A{}\n", i - 1, i - 1));
+    }
+    src.push_str("int y = A39;\n");
+    let p = parse_str(&src);
+    assert!(render(&p.diagnostics, &p.sources).contains("limit reached"));
+    let src = "#define D(x) x x\nint y = D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(D(1)))))))))))))))))))))))));";
+    let p = parse_str(src);
+    assert!(render(&p.diagnostics, &p.sources).contains("limit reached"));
+}
+
+#[test]
+fn rendering_with_caret_and_tabs() {
+    let r = first_error("void main() {\n  int value = 1\n}\n", 2, 16, "expected `;`");
+    assert_eq!(
+        r,
+        "test.hlsl:2:16: error: expected `;` after the declaration, found `}`\n  int value = 1\n               ^\n"
+    );
+    let r = first_error(
+        "void main() {\n\t\tx = * 2;\n}\n",
+        2,
+        7,
+        "expected an expression",
+    );
+    assert_eq!(
+        r,
+        "test.hlsl:2:7: error: expected an expression, found `*`\n\t\tx = * 2;\n\t\t    ^\n"
+    );
+    // A multi-character span gets tildes; columns count characters, not bytes.
+    let r = first_error("// héllo\n  namespace N {}", 2, 3, "namespace");
+    assert!(r.ends_with("\n  namespace N {}\n  ^~~~~~~~~\n"), "{r}");
+    let r = first_error("float é = 1; @", 1, 7, "expected a name");
+    assert!(r.contains("\nfloat é = 1; @\n      ^\n"), "{r}");
+}
+
+#[test]
+fn render_notes_and_warnings() {
+    use spvkit::hlsl::diag::Diagnostic;
+    use spvkit::hlsl::source::{SourceMap, Span};
+    let mut sm = SourceMap::new();
+    let f = sm.add("a.hlsl", "int x;\n\tint x;\n");
+    let d = Diagnostic::error(Span::new(f, 12, 13), "redefinition of `x`")
+        .with_note(Span::new(f, 4, 5), "previous definition is here");
+    let w = Diagnostic::warning(Span::new(f, 0, 3), "unused");
+    assert_eq!(
+        render(&[d, w], &sm),
+        "a.hlsl:2:6: error: redefinition of `x`\n\tint x;\n\t    ^\n\
+         a.hlsl:1:5: note: previous definition is here\nint x;\n    ^\n\
+         a.hlsl:1:1: warning: unused\nint x;\n^~~\n"
+    );
+    assert_eq!(sm.line_text(Span::new(f, 8, 8)), "\tint x;");
+    assert_eq!(sm.name(f), "a.hlsl");
+    assert_eq!(sm.line_col(Span::new(f, 100, 100)), (3, 1));
+}
+
+#[test]
+fn pp_error_directive_and_warning() {
+    let p = parse_str("#warning careful\nint x;\n#error \"stop\" now\n");
+    let r = render(&p.diagnostics, &p.sources);
+    assert!(r.contains("test.hlsl:1:1: warning: careful"), "{r}");
+    assert!(r.contains("test.hlsl:3:1: error: \"stop\" now"), "{r}");
+}

@@ -180,14 +180,16 @@ pub fn parse_with(
     options: &Options,
     loader: &mut preprocess::Loader<'_>,
 ) -> Parsed {
-    let (tokens, sources, mut diagnostics) = preprocess_with(name, source, options, loader);
-    let (unit, syntax) = parser::parse_tokens(tokens);
-    diagnostics.extend(syntax);
-    Parsed {
-        unit,
-        sources,
-        diagnostics,
-    }
+    parser::on_big_stack(move || {
+        let (tokens, sources, mut diagnostics) = preprocess_with(name, source, options, loader);
+        let (unit, syntax) = parser::parse_tokens(tokens);
+        diagnostics.extend(syntax);
+        Parsed {
+            unit,
+            sources,
+            diagnostics,
+        }
+    })
 }
 
 /// Runs only the preprocessor: the tokens (ending with an end-of-input token), the files read,

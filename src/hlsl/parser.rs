@@ -28,6 +28,43 @@ pub fn parse_tokens(tokens: Vec<Token>) -> (TranslationUnit, Vec<Diagnostic>) {
     (unit, p.diags)
 }
 
+/// Stack for the front end's thread: recursive descent to [`MAX_DEPTH`] levels needs several MiB
+/// in debug builds (frames of 10-20 KiB per statement level), more than a test thread's 2 MiB.
+const STACK_SIZE: usize = 256 << 20;
+
+/// Runs `f` on a thread with a [`STACK_SIZE`] stack (reserved, not committed, so cheap), so the
+/// nesting limits, not the caller's stack, bound the recursion; runs it here if no thread can be
+/// started.
+pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut f = Some(f);
+    let result = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("hlsl-front".to_owned())
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(scope, || f.take().map(|f| f()));
+        match spawned {
+            Ok(handle) => match handle.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => None,
+        }
+    });
+    match result {
+        Some(r) => r,
+        None => match f.take() {
+            Some(f) => f(),
+            None => unreachable_after_take(),
+        },
+    }
+}
+
+/// `f` is taken exactly once: either the thread ran it (and returned `Some`) or it is still
+/// here. Kept as a function so the impossible arm needs no `unwrap`.
+fn unreachable_after_take<T>() -> T {
+    panic!("on_big_stack: closure neither ran nor stayed")
+}
+
 /// Whether `name` is a builtin HLSL type name the parser must know to tell casts from
 /// parenthesised expressions: scalars, vectors (`float4`), matrices (`half2x3`), the `vector`
 /// and `matrix` templates, and resource and sampler types.

@@ -14,19 +14,20 @@ use super::token::{HideSet, Token, TokenKind};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Deepest `#include` nesting accepted (clang's default is 200 too).
 const MAX_INCLUDE_DEPTH: usize = 200;
 /// Deepest nesting of macro calls inside macro arguments, and of `#if` sub-expressions.
 const MAX_NESTING: usize = 128;
 /// Tokens the expansion may create in all before preprocessing stops (stops exponential macros).
-const MAX_WORK: usize = 4_000_000;
+const MAX_WORK: usize = 1_000_000;
 /// Errors after which preprocessing stops, like clang's `-ferror-limit`.
 const MAX_ERRORS: usize = 50;
 
 /// Reads an included file: `Some(text)` when `path` names a readable file. The compiler reads
 /// the file system; tests and the fuzzer pass closures over in-memory files.
-pub type Loader<'a> = dyn FnMut(&Path) -> Option<String> + 'a;
+pub type Loader<'a> = dyn FnMut(&Path) -> Option<String> + Send + 'a;
 
 /// Reads `path` from the file system when it is a regular file (never a device or a directory,
 /// which could block or be huge); invalid UTF-8 is replaced rather than rejected.
@@ -118,7 +119,7 @@ pub struct Preprocessor<'a> {
     sources: &'a mut SourceMap,
     loader: &'a mut Loader<'a>,
     include_dirs: Vec<PathBuf>,
-    macros: HashMap<String, Macro>,
+    macros: HashMap<String, Rc<Macro>>,
     once: HashSet<PathBuf>,
     diags: Vec<Diagnostic>,
     errors: usize,
@@ -165,11 +166,11 @@ impl<'a> Preprocessor<'a> {
         }
         self.macros.insert(
             name.to_owned(),
-            Macro {
+            Rc::new(Macro {
                 params: None,
                 variadic: false,
                 body,
-            },
+            }),
         );
     }
 
@@ -783,11 +784,11 @@ impl<'a> Preprocessor<'a> {
         }
         self.macros.insert(
             name.text.clone(),
-            Macro {
+            Rc::new(Macro {
                 params,
                 variadic,
                 body,
-            },
+            }),
         );
     }
 
@@ -899,13 +900,15 @@ fn add_hide(hide: &HideSet, name: &str) -> HideSet {
     if !v.iter().any(|m| m == name) {
         v.push(name.to_owned());
     }
-    Some(Rc::new(v))
+    Some(Arc::new(v))
 }
 
 /// `a ∪ b`.
 fn union(a: &HideSet, b: &HideSet) -> HideSet {
     match (a, b) {
         (None, x) | (x, None) => x.clone(),
+        (Some(x), Some(y)) if Arc::ptr_eq(x, y) || y.iter().all(|m| x.contains(m)) => a.clone(),
+        (Some(x), Some(y)) if x.iter().all(|m| y.contains(m)) => b.clone(),
         (Some(x), Some(y)) => {
             let mut v = x.as_ref().clone();
             for m in y.iter() {
@@ -913,7 +916,7 @@ fn union(a: &HideSet, b: &HideSet) -> HideSet {
                     v.push(m.clone());
                 }
             }
-            Some(Rc::new(v))
+            Some(Arc::new(v))
         }
     }
 }
@@ -921,7 +924,7 @@ fn union(a: &HideSet, b: &HideSet) -> HideSet {
 /// `a ∩ b`.
 fn intersect(a: &HideSet, b: &HideSet) -> HideSet {
     match (a, b) {
-        (Some(x), Some(y)) => Some(Rc::new(
+        (Some(x), Some(y)) => Some(Arc::new(
             x.iter().filter(|m| y.contains(m)).cloned().collect(),
         )),
         _ => None,

@@ -3,7 +3,7 @@
 //! numbers into literals only once macros have been expanded.
 
 use super::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The token classes of the C preprocessor, which are also what the parser needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub enum TokenKind {
 
 /// The macros a token came out of, so a macro is not expanded again inside its own expansion
 /// (the C standard's "hide set").
-pub type HideSet = Option<Rc<Vec<String>>>;
+pub type HideSet = Option<Arc<Vec<String>>>;
 
 /// One token with where it was written.
 #[derive(Clone, Debug, PartialEq)]
