@@ -59,10 +59,22 @@ fn spirv_val(name: &str, words: &[u32], env: TargetEnv) {
 
 /// Compiles and validates; returns the module.
 fn check(name: &str, src: &str, profile: &str) -> Vec<u32> {
-    check_env(name, src, profile, TargetEnv::Vulkan1_0, LanguageVersion::V2021)
+    check_env(
+        name,
+        src,
+        profile,
+        TargetEnv::Vulkan1_0,
+        LanguageVersion::V2021,
+    )
 }
 
-fn check_env(name: &str, src: &str, profile: &str, env: TargetEnv, hv: LanguageVersion) -> Vec<u32> {
+fn check_env(
+    name: &str,
+    src: &str,
+    profile: &str,
+    env: TargetEnv,
+    hv: LanguageVersion,
+) -> Vec<u32> {
     let words = compile_with(name, src, &options(profile, env, hv));
     spirv_val(name, &words, env);
     words
@@ -75,7 +87,11 @@ fn disassemble(words: &[u32]) -> String {
 
 /// The rendered errors of a program that must not compile.
 fn errors(src: &str, profile: &str) -> String {
-    match compile_source("bad.hlsl", src, &options(profile, TargetEnv::Vulkan1_0, LanguageVersion::V2021)) {
+    match compile_source(
+        "bad.hlsl",
+        src,
+        &options(profile, TargetEnv::Vulkan1_0, LanguageVersion::V2021),
+    ) {
         Ok(_) => panic!("compiled, but should not:\n{src}"),
         Err(e) => e.rendered,
     }
@@ -91,7 +107,8 @@ mod run {
         static VK: OnceLock<std::sync::Mutex<super::vulkan::Vulkan>> = OnceLock::new();
         VK.get_or_init(|| {
             std::sync::Mutex::new(
-                super::vulkan::Vulkan::new().expect("a Vulkan device (apt-get install mesa-vulkan-drivers)"),
+                super::vulkan::Vulkan::new()
+                    .expect("a Vulkan device (apt-get install mesa-vulkan-drivers)"),
             )
         })
     }
@@ -126,7 +143,10 @@ mod run {
 
     /// Buffer `binding` as floats.
     pub fn floats(out: &RunOutput, binding: u32) -> Vec<f32> {
-        words(out, binding).into_iter().map(f32::from_bits).collect()
+        words(out, binding)
+            .into_iter()
+            .map(f32::from_bits)
+            .collect()
     }
 
     /// Buffer `binding` as signed integers.
@@ -158,12 +178,17 @@ fn corpus_compute_shaders_compute_their_expected_buffers_on_lavapipe() {
     paths.sort();
     let (mut passed, mut failures) = (0, Vec::new());
     for path in &paths {
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let stem = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         let job_path = dir.join(format!("{stem}.job.json"));
         let expected_path = dir.join(format!("{stem}.expected.json"));
-        let (Ok(job_text), Ok(expected_text)) =
-            (std::fs::read_to_string(&job_path), std::fs::read_to_string(&expected_path))
-        else {
+        let (Ok(job_text), Ok(expected_text)) = (
+            std::fs::read_to_string(&job_path),
+            std::fs::read_to_string(&expected_path),
+        ) else {
             continue;
         };
         let source = std::fs::read_to_string(path).unwrap_or_default();
@@ -189,10 +214,17 @@ fn corpus_compute_shaders_compute_their_expected_buffers_on_lavapipe() {
                 continue;
             }
         };
-        let compiled = match spvkit::hlsl::compile_source(&path.display().to_string(), &source, &parsed.options) {
+        let compiled = match spvkit::hlsl::compile_source(
+            &path.display().to_string(),
+            &source,
+            &parsed.options,
+        ) {
             Ok(c) => c.words,
             Err(e) => {
-                failures.push(format!("{stem}: {}", e.rendered.lines().next().unwrap_or("")));
+                failures.push(format!(
+                    "{stem}: {}",
+                    e.rendered.lines().next().unwrap_or("")
+                ));
                 continue;
             }
         };
@@ -206,18 +238,28 @@ fn corpus_compute_shaders_compute_their_expected_buffers_on_lavapipe() {
             let layout = job_value["buffers"]
                 .as_array()
                 .and_then(|all| {
-                    all.iter().find(|j| j["set"].as_u64().unwrap_or(0) == set && j["binding"].as_u64() == binding)
+                    all.iter().find(|j| {
+                        j["set"].as_u64().unwrap_or(0) == set && j["binding"].as_u64() == binding
+                    })
                 })
                 .map(|j| j["layout"].clone());
             buffers.push(serde_json::json!({"set": set, "binding": binding, "layout": layout, "data": b["data"]}));
         }
-        let packed = Job::from_json(&serde_json::json!({"dispatch": [1, 1, 1], "buffers": buffers}).to_string())
-            .expect("expected buffers");
+        let packed = Job::from_json(
+            &serde_json::json!({"dispatch": [1, 1, 1], "buffers": buffers}).to_string(),
+        )
+        .expect("expected buffers");
         let want = RunOutput {
             buffers: packed
                 .buffers
                 .into_iter()
-                .map(|b| OutputBuffer { id: BufferId::Binding { set: b.set, binding: b.binding }, data: b.data })
+                .map(|b| OutputBuffer {
+                    id: BufferId::Binding {
+                        set: b.set,
+                        binding: b.binding,
+                    },
+                    data: b.data,
+                })
                 .collect(),
         };
         let got = {
@@ -231,7 +273,11 @@ fn corpus_compute_shaders_compute_their_expected_buffers_on_lavapipe() {
             }
         };
         let got = RunOutput {
-            buffers: got.buffers.into_iter().filter(|b| want.buffers.iter().any(|w| w.id == b.id)).collect(),
+            buffers: got
+                .buffers
+                .into_iter()
+                .filter(|b| want.buffers.iter().any(|w| w.id == b.id))
+                .collect(),
         };
         let c = &job_value["compare"];
         let tolerance = compute::Tolerance {
@@ -243,11 +289,19 @@ fn corpus_compute_shaders_compute_their_expected_buffers_on_lavapipe() {
         if diffs.is_empty() {
             passed += 1;
         } else {
-            failures.push(format!("{stem}:\n    {}", diffs.into_iter().take(4).collect::<Vec<_>>().join("\n    ")));
+            failures.push(format!(
+                "{stem}:\n    {}",
+                diffs.into_iter().take(4).collect::<Vec<_>>().join("\n    ")
+            ));
         }
     }
     println!("corpus: {passed} compute shaders give their expected buffers");
-    assert!(failures.is_empty(), "{} failing:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failing:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 const COMPUTE_BASICS: &str = r#"
@@ -274,6 +328,7 @@ void main(uint3 tid : SV_DispatchThreadID) {
 }
 "#;
 
+#[cfg(feature = "llvm")]
 fn compute_basics_expected(v: f32, x: u32) -> f32 {
     let mut acc = 0.0f32;
     for i in 0..4 {
@@ -297,7 +352,15 @@ fn compute_basics_expected(v: f32, x: u32) -> f32 {
 fn compute_functions_loops_and_out_parameters() {
     let words = check("compute_basics", COMPUTE_BASICS, "cs_6_0");
     let dis = disassemble(&words);
-    for want in ["OpEntryPoint GLCompute %main \"main\"", "OpName %src_main \"src.main\"", "OpLoopMerge", "OpSelectionMerge", "LocalSize 8 1 1", "BufferBlock", "NonWritable"] {
+    for want in [
+        "OpEntryPoint GLCompute %main \"main\"",
+        "OpName %src_main \"src.main\"",
+        "OpLoopMerge",
+        "OpSelectionMerge",
+        "LocalSize 8 1 1",
+        "BufferBlock",
+        "NonWritable",
+    ] {
         assert!(dis.contains(want), "missing {want}:\n{dis}");
     }
     #[cfg(feature = "llvm")]
@@ -345,7 +408,9 @@ void main() {
 fn integer_operators_follow_dxc() {
     let words = check("integer_ops", INTEGER_OPS, "cs_6_0");
     let dis = disassemble(&words);
-    assert!(dis.contains("OpSRem") && dis.contains("OpUMod") && dis.contains("OpShiftRightArithmetic"));
+    assert!(
+        dis.contains("OpSRem") && dis.contains("OpUMod") && dis.contains("OpShiftRightArithmetic")
+    );
     #[cfg(feature = "llvm")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [
@@ -355,10 +420,16 @@ fn integer_operators_follow_dxc() {
         let mut c: i32 = 7;
         c -= 1;
         c = ((c * 3 - 1) << 2 | 1) ^ 3;
-        assert_eq!(run::ints(&out, 0), vec![-1, -2, -4, 2, !(-7) & 0xFF, 12, 7, c]);
+        assert_eq!(
+            run::ints(&out, 0),
+            vec![-1, -2, -4, 2, !(-7) & 0xFF, 12, 7, c]
+        );
         let u: u32 = 0xF000_0001;
         let bits = u.count_ones() + 1u32.reverse_bits() + (31 - u.leading_zeros()) + 3;
-        assert_eq!(run::words(&out, 1), vec![u >> 4, u % 10, (-7i32) as u32, bits]);
+        assert_eq!(
+            run::words(&out, 1),
+            vec![u >> 4, u % 10, (-7i32) as u32, bits]
+        );
     }
 }
 
@@ -412,7 +483,10 @@ fn structs_arrays_and_matrices() {
         assert_eq!(f32::from_bits(parts[10]), 10.0);
         assert_eq!(f32::from_bits(parts[11]), 10.0);
         assert_eq!(parts[13] as i32, 42);
-        assert_eq!(run::floats(&out, 1), vec![10.0, -2.0, -2.0, 9.0, 32.0, 77.0, 6.0, 64.0, 8.0 - 2.0]);
+        assert_eq!(
+            run::floats(&out, 1),
+            vec![10.0, -2.0, -2.0, 9.0, 32.0, 77.0, 6.0, 64.0, 8.0 - 2.0]
+        );
     }
 }
 
@@ -457,8 +531,19 @@ void main(uint gi : SV_GroupIndex, uint3 gid : SV_GroupID, uint3 lid : SV_GroupT
 
 #[test]
 fn buffers_groupshared_atomics_barriers_bindings() {
-    for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3] {
-        let words = check_env("resources_sync", RESOURCES_AND_SYNC, "cs_6_0", env, LanguageVersion::V2021);
+    for env in [
+        TargetEnv::Vulkan1_0,
+        TargetEnv::Vulkan1_1,
+        TargetEnv::Vulkan1_2,
+        TargetEnv::Vulkan1_3,
+    ] {
+        let words = check_env(
+            "resources_sync",
+            RESOURCES_AND_SYNC,
+            "cs_6_0",
+            env,
+            LanguageVersion::V2021,
+        );
         let dis = disassemble(&words);
         for want in [
             "OpName %type_Params \"type.Params\"",
@@ -477,7 +562,11 @@ fn buffers_groupshared_atomics_barriers_bindings() {
             assert!(dis.contains(want), "{env}: missing {want}:\n{dis}");
         }
         let storage_buffer = matches!(env, TargetEnv::Vulkan1_2 | TargetEnv::Vulkan1_3);
-        assert_eq!(dis.contains("OpTypePointer StorageBuffer"), storage_buffer, "{env}");
+        assert_eq!(
+            dis.contains("OpTypePointer StorageBuffer"),
+            storage_buffer,
+            "{env}"
+        );
         assert_eq!(dis.contains("BufferBlock"), !storage_buffer, "{env}");
     }
 }
@@ -509,7 +598,10 @@ void main(uint3 id : SV_DispatchThreadID) {
 fn push_constants_and_switch() {
     let words = check("push_switch", PUSH_AND_SWITCH, "cs_6_0");
     let dis = disassemble(&words);
-    assert!(dis.contains("OpSwitch") && dis.contains("PushConstant"), "{dis}");
+    assert!(
+        dis.contains("OpSwitch") && dis.contains("PushConstant"),
+        "{dis}"
+    );
     #[cfg(feature = "llvm")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "push_constants": {"layout": ["f32", "u32"], "data": [0.5, 3]},
@@ -536,8 +628,20 @@ void main() {
 
 #[test]
 fn short_circuit_in_2021_but_not_in_2018() {
-    let w21 = check_env("short_2021", SHORT_CIRCUIT, "cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
-    let w18 = check_env("short_2018", SHORT_CIRCUIT, "cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2018);
+    let w21 = check_env(
+        "short_2021",
+        SHORT_CIRCUIT,
+        "cs_6_0",
+        TargetEnv::Vulkan1_0,
+        LanguageVersion::V2021,
+    );
+    let w18 = check_env(
+        "short_2018",
+        SHORT_CIRCUIT,
+        "cs_6_0",
+        TargetEnv::Vulkan1_0,
+        LanguageVersion::V2018,
+    );
     assert!(disassemble(&w21).contains("OpPhi"));
     assert!(disassemble(&w18).contains("OpSelect"));
     #[cfg(feature = "llvm")]
@@ -681,7 +785,48 @@ void main(uint3 id : SV_DispatchThreadID) {
 "#;
     let words = check("intrinsics", src, "cs_6_0");
     let dis = disassemble(&words);
-    for want in ["OpDot", "Cross", "Length", "Normalize", "FMix", "FClamp", "SClamp", "NMin", "FMin", "SMin", "FMax", "SMax", "FAbs", "SAbs", "Floor", "Ceil", "Fract", "RoundEven", "Trunc", "Sqrt", "InverseSqrt", "Pow", "Exp2", "Log2", "Atan2", "OpFRem", "Step", "SmoothStep", "Reflect", "Fma", "FSign", "SSign", "OpBitCount", "OpBitReverse", "FindUMsb", "FindSMsb", "FindILsb", "OpAll", "OpAny", "OpBitcast"] {
+    for want in [
+        "OpDot",
+        "Cross",
+        "Length",
+        "Normalize",
+        "FMix",
+        "FClamp",
+        "SClamp",
+        "NMin",
+        "FMin",
+        "SMin",
+        "FMax",
+        "SMax",
+        "FAbs",
+        "SAbs",
+        "Floor",
+        "Ceil",
+        "Fract",
+        "RoundEven",
+        "Trunc",
+        "Sqrt",
+        "InverseSqrt",
+        "Pow",
+        "Exp2",
+        "Log2",
+        "Atan2",
+        "OpFRem",
+        "Step",
+        "SmoothStep",
+        "Reflect",
+        "Fma",
+        "FSign",
+        "SSign",
+        "OpBitCount",
+        "OpBitReverse",
+        "FindUMsb",
+        "FindSMsb",
+        "FindILsb",
+        "OpAll",
+        "OpAny",
+        "OpBitcast",
+    ] {
         if want == "NMin" {
             assert!(!dis.contains(want), "DXC uses FMin, not NMin");
             continue;
@@ -694,26 +839,109 @@ void main(uint3 id : SV_DispatchThreadID) {
 #[test]
 fn invalid_programs_report_errors_with_places() {
     let cases: &[(&str, &str, &[&str])] = &[
-        ("[numthreads(1,1,1)] void main() { x = 1; }", "cs_6_0", &["bad.hlsl:1:35: error: use of undeclared identifier 'x'"]),
-        ("[numthreads(1,1,1)] void main() { float2 v = float3(1,2); }", "cs_6_0", &["bad.hlsl:1:46: error: 'float3' takes 3 components, 2 given"]),
-        ("int f(int a) { return f(a); }\n[numthreads(1,1,1)] void main() { f(1); }", "cs_6_0", &["bad.hlsl:1:23: error: recursive call to 'f'"]),
-        ("[numthreads(1,1,1)] void main() { const int c = 1; c = 2; }", "cs_6_0", &["error: cannot assign to a constant"]),
-        ("void main() { }", "cs_6_0", &["error: compute entry point needs a [numthreads(x, y, z)] attribute"]),
-        ("[numthreads(1,1,1)] void other() { }", "cs_6_0", &["error: missing entry point definition 'main'"]),
-        ("int f(int a, int b) { return a; }\n[numthreads(1,1,1)] void main() { f(1); }", "cs_6_0", &["bad.hlsl:2:35: error: no overload of 'f' takes 1 arguments"]),
-        ("[numthreads(1,1,1)] void main() { float4 v; v.q = 1; }", "cs_6_0", &["error: invalid swizzle 'q'"]),
-        ("[numthreads(1,1,1)] void main() { Foo f; }", "cs_6_0", &["bad.hlsl:1:35: error: unknown type name 'Foo'"]),
-        ("[numthreads(1,1,1)] void main() { int a[2]; a[5] = 1; }", "cs_6_0", &["error: index 5 is out of bounds"]),
-        ("[numthreads(1,1,1)] void main() { break; }", "cs_6_0", &["error: 'break' outside a loop or switch"]),
-        ("[numthreads(1,1,1)] void main() { discard; }", "cs_6_0", &["error: 'discard' is only allowed in pixel shaders"]),
-        ("StructuredBuffer<float> B; [numthreads(1,1,1)] void main() { B[0] = 1; }", "cs_6_0", &["error: cannot assign to a constant or read-only value"]),
-        ("[numthreads(1,1,1)] void main() { int x = undefined1 + undefined2; }", "cs_6_0", &["use of undeclared identifier 'undefined1'", "use of undeclared identifier 'undefined2'"]),
-        ("[numthreads(1,1,1)] void main() { float x = lerp(1, 2); }", "cs_6_0", &["error: wrong number of arguments to 'lerp'"]),
-        ("float4 main(float4 p : SV_Position) : SV_Target { return WaveReadLaneFirst(p); }", "ps_6_0", &["error: not supported yet: the intrinsic 'WaveReadLaneFirst'"]),
-        ("[numthreads(1,1,1)] void main() { switch (1) { case 1: break; case 1: break; } }", "cs_6_0", &["error: duplicate case value 1"]),
-        ("[numthreads(1,1,1)] void main(float x) { }", "cs_6_0", &["error: an entry point parameter needs a semantic"]),
-        ("[numthreads(1,1,1)] void main() { int a; int a; }", "cs_6_0", &["error: redefinition of 'a'"]),
-        ("[numthreads(1,1,1)] void main() { float3 v; v.xx = float2(1, 2); }", "cs_6_0", &["error: a swizzle with a repeated component cannot be assigned"]),
+        (
+            "[numthreads(1,1,1)] void main() { x = 1; }",
+            "cs_6_0",
+            &["bad.hlsl:1:35: error: use of undeclared identifier 'x'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { float2 v = float3(1,2); }",
+            "cs_6_0",
+            &["bad.hlsl:1:46: error: 'float3' takes 3 components, 2 given"],
+        ),
+        (
+            "int f(int a) { return f(a); }\n[numthreads(1,1,1)] void main() { f(1); }",
+            "cs_6_0",
+            &["bad.hlsl:1:23: error: recursive call to 'f'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { const int c = 1; c = 2; }",
+            "cs_6_0",
+            &["error: cannot assign to a constant"],
+        ),
+        (
+            "void main() { }",
+            "cs_6_0",
+            &["error: compute entry point needs a [numthreads(x, y, z)] attribute"],
+        ),
+        (
+            "[numthreads(1,1,1)] void other() { }",
+            "cs_6_0",
+            &["error: missing entry point definition 'main'"],
+        ),
+        (
+            "int f(int a, int b) { return a; }\n[numthreads(1,1,1)] void main() { f(1); }",
+            "cs_6_0",
+            &["bad.hlsl:2:35: error: no overload of 'f' takes 1 arguments"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { float4 v; v.q = 1; }",
+            "cs_6_0",
+            &["error: invalid swizzle 'q'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { Foo f; }",
+            "cs_6_0",
+            &["bad.hlsl:1:35: error: unknown type name 'Foo'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { int a[2]; a[5] = 1; }",
+            "cs_6_0",
+            &["error: index 5 is out of bounds"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { break; }",
+            "cs_6_0",
+            &["error: 'break' outside a loop or switch"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { discard; }",
+            "cs_6_0",
+            &["error: 'discard' is only allowed in pixel shaders"],
+        ),
+        (
+            "StructuredBuffer<float> B; [numthreads(1,1,1)] void main() { B[0] = 1; }",
+            "cs_6_0",
+            &["error: cannot assign to a constant or read-only value"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { int x = undefined1 + undefined2; }",
+            "cs_6_0",
+            &[
+                "use of undeclared identifier 'undefined1'",
+                "use of undeclared identifier 'undefined2'",
+            ],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { float x = lerp(1, 2); }",
+            "cs_6_0",
+            &["error: wrong number of arguments to 'lerp'"],
+        ),
+        (
+            "float4 main(float4 p : SV_Position) : SV_Target { return WaveReadLaneFirst(p); }",
+            "ps_6_0",
+            &["error: not supported yet: the intrinsic 'WaveReadLaneFirst'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { switch (1) { case 1: break; case 1: break; } }",
+            "cs_6_0",
+            &["error: duplicate case value 1"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main(float x) { }",
+            "cs_6_0",
+            &["error: an entry point parameter needs a semantic"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { int a; int a; }",
+            "cs_6_0",
+            &["error: redefinition of 'a'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { float3 v; v.xx = float2(1, 2); }",
+            "cs_6_0",
+            &["error: a swizzle with a repeated component cannot be assigned"],
+        ),
     ];
     let mut failures = Vec::new();
     for (src, profile, wants) in cases {
@@ -728,7 +956,6 @@ fn invalid_programs_report_errors_with_places() {
 }
 
 #[path = "support/hlsl_corpus.rs"]
-#[allow(dead_code)]
 mod hlsl_corpus;
 
 fn corpus_options(e: &hlsl_corpus::Entry) -> Result<Options, String> {
@@ -776,7 +1003,9 @@ fn corpus_shaders_compile_validate_and_diagnose() {
         };
         let result = compile_source(&e.path.display().to_string(), &e.text, &o);
         match (e.category, result) {
-            (hlsl_corpus::Category::Invalid, Ok(_)) => failures.push(format!("{}: compiled, but is invalid", e.name)),
+            (hlsl_corpus::Category::Invalid, Ok(_)) => {
+                failures.push(format!("{}: compiled, but is invalid", e.name))
+            }
             (hlsl_corpus::Category::Invalid, Err(err)) => {
                 let missing = hlsl_corpus::unmatched_errors(e, &err.rendered);
                 let parse_stage = spvkit::hlsl::parse(&e.path.display().to_string(), &e.text, &o)
@@ -789,7 +1018,10 @@ fn corpus_shaders_compile_validate_and_diagnose() {
                     // The preprocessor's and parser's diagnostics are tested in hlsl_parse.rs.
                     parse_mismatches.push(e.name.clone());
                 } else {
-                    failures.push(format!("{}: missing {missing:?} in\n{}", e.name, err.rendered));
+                    failures.push(format!(
+                        "{}: missing {missing:?} in\n{}",
+                        e.name, err.rendered
+                    ));
                 }
             }
             (_, Err(err)) if err.rendered.contains("not supported yet") => unsupported += 1,
@@ -803,9 +1035,18 @@ fn corpus_shaders_compile_validate_and_diagnose() {
                 if env == TargetEnv::Vulkan1_0 {
                     cmd.arg("--relax-block-layout");
                 }
-                let out = cmd.arg("--target-env").arg(env.to_string()).arg(&path).output().expect("spirv-val");
+                let out = cmd
+                    .arg("--target-env")
+                    .arg(env.to_string())
+                    .arg(&path)
+                    .output()
+                    .expect("spirv-val");
                 if !out.status.success() {
-                    failures.push(format!("{}: spirv-val: {}", e.name, String::from_utf8_lossy(&out.stderr)));
+                    failures.push(format!(
+                        "{}: spirv-val: {}",
+                        e.name,
+                        String::from_utf8_lossy(&out.stderr)
+                    ));
                     continue;
                 }
                 if let Err(err) = hlsl_corpus::run_checks(&e.checks, &disassemble(&c.words)) {

@@ -39,7 +39,9 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             return Ok(rest.strip_prefix('=').unwrap_or(rest).to_owned());
         }
         *i += 1;
-        args.get(*i).cloned().ok_or_else(|| format!("error: {flag} needs a value"))
+        args.get(*i)
+            .cloned()
+            .ok_or_else(|| format!("error: {flag} needs a value"))
     };
     while i < args.len() {
         let a = args[i].as_str();
@@ -50,7 +52,11 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
                 "vulkan1.1" => crate::target_env::TargetEnv::Vulkan1_1,
                 "vulkan1.2" => crate::target_env::TargetEnv::Vulkan1_2,
                 "vulkan1.3" => crate::target_env::TargetEnv::Vulkan1_3,
-                _ => return Err(format!("error: unknown target environment '{env}' (vulkan1.0 to vulkan1.3)")),
+                _ => {
+                    return Err(format!(
+                        "error: unknown target environment '{env}' (vulkan1.0 to vulkan1.3)"
+                    ))
+                }
             };
         } else if a.starts_with("-HV") {
             version = match value(&mut i, "-HV", a)?.as_str() {
@@ -83,37 +89,56 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
         i += 1;
     }
     let input = input.ok_or_else(|| format!("error: no input file\n{USAGE}"))?;
-    let profile = profile.ok_or_else(|| format!("error: no target profile (-T cs_6_0, vs_6_0, ps_6_0)\n{USAGE}"))?;
+    let profile = profile
+        .ok_or_else(|| format!("error: no target profile (-T cs_6_0, vs_6_0, ps_6_0)\n{USAGE}"))?;
     // An unsupported stage is reported at the top of the file, like other diagnostics.
-    let profile = profile.parse::<Profile>().map_err(|e| format!("{}:1:1: error: {e}", input.display()))?;
+    let profile = profile
+        .parse::<Profile>()
+        .map_err(|e| format!("{}:1:1: error: {e}", input.display()))?;
     let mut options = Options::new(&entry, profile);
     options.defines = defines;
     options.include_dirs = include_dirs;
     options.version = version;
     options.target_env = target_env;
-    Ok(Args { input, options, output })
+    Ok(Args {
+        input,
+        options,
+        output,
+    })
 }
 
 /// Compiles as the arguments say: the binary to `-Fo`, or the disassembly to standard output;
 /// warnings and errors to standard error.
 pub fn run(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|a| a == "-h" || a == "--help" || a == "-help") {
+    if args
+        .iter()
+        .any(|a| a == "-h" || a == "--help" || a == "-help")
+    {
         println!("{USAGE}");
         return Ok(());
     }
     let a = parse_args(args)?;
-    let compiled = compile_file(&a.input, &a.options).map_err(|e| e.rendered.trim_end().to_owned())?;
+    let compiled =
+        compile_file(&a.input, &a.options).map_err(|e| e.rendered.trim_end().to_owned())?;
     if !compiled.warnings.is_empty() {
         eprint!("{}", compiled.warnings);
     }
     match &a.output {
         Some(path) => {
-            let bytes: Vec<u8> = compiled.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            std::fs::write(path, bytes).map_err(|e| format!("{}: error: cannot write: {e}", path.display()))
+            let bytes: Vec<u8> = compiled
+                .words
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect();
+            std::fs::write(path, bytes)
+                .map_err(|e| format!("{}: error: cannot write: {e}", path.display()))
         }
         None => {
-            let text = crate::text::disassemble_to_string(&compiled.words, &crate::text::DisassembleOptions::default())
-                .map_err(|e| format!("error: {e}"))?;
+            let text = crate::text::disassemble_to_string(
+                &compiled.words,
+                &crate::text::DisassembleOptions::default(),
+            )
+            .map_err(|e| format!("error: {e}"))?;
             print!("{text}");
             Ok(())
         }
@@ -145,9 +170,15 @@ mod tests {
         let a = parse_args(&args("in.hlsl -T cs_6_0 -E go -Fo out.spv -DX=2 -D Y -I inc -HV 2018 -fspv-target-env=vulkan1.2 -spirv")).unwrap();
         assert_eq!(a.options.entry, "go");
         assert_eq!(a.output, Some(PathBuf::from("out.spv")));
-        assert_eq!(a.options.defines, vec![("X".into(), "2".into()), ("Y".into(), "1".into())]);
+        assert_eq!(
+            a.options.defines,
+            vec![("X".into(), "2".into()), ("Y".into(), "1".into())]
+        );
         assert_eq!(a.options.version, LanguageVersion::V2018);
-        assert_eq!(a.options.target_env, crate::target_env::TargetEnv::Vulkan1_2);
+        assert_eq!(
+            a.options.target_env,
+            crate::target_env::TargetEnv::Vulkan1_2
+        );
         assert!(parse_args(&args("in.hlsl")).is_err());
         assert!(parse_args(&args("in.hlsl -T cs_6_0 -bogus")).is_err());
     }

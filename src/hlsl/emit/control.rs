@@ -17,7 +17,18 @@ use crate::ir::{Successor, Terminator, Value};
 fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
     let n = &t.name.name;
     if n == "matrix" {
-        return matches!(t.args.get(1), Some(crate::hlsl::ast::TemplateArg::Expr(crate::hlsl::ast::Expr { kind: crate::hlsl::ast::ExprKind::Literal(crate::hlsl::ast::Literal::Int { value: 1, .. }), .. })));
+        return matches!(
+            t.args.get(1),
+            Some(crate::hlsl::ast::TemplateArg::Expr(
+                crate::hlsl::ast::Expr {
+                    kind: crate::hlsl::ast::ExprKind::Literal(crate::hlsl::ast::Literal::Int {
+                        value: 1,
+                        ..
+                    }),
+                    ..
+                }
+            ))
+        );
     }
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
     n[base.len()..].starts_with("1x") && crate::hlsl::sema::types::scalar_by_name(base).is_some()
@@ -45,8 +56,17 @@ impl FnCx<'_, '_> {
                 let _ = self.expr(e);
             }
             StmtKind::Decl(d) => self.local_decl(d),
-            StmtKind::If { cond, then, otherwise } => self.if_stmt(&s.attributes, cond, then, otherwise.as_deref()),
-            StmtKind::For { init, cond, step, body } => {
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => self.if_stmt(&s.attributes, cond, then, otherwise.as_deref()),
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
                 self.st.scopes.push();
                 if let Some(i) = init {
                     self.stmt(i);
@@ -54,9 +74,15 @@ impl FnCx<'_, '_> {
                 self.loop_stmt(&s.attributes, cond.as_ref(), step.as_ref(), body, false);
                 self.st.scopes.pop();
             }
-            StmtKind::While { cond, body } => self.loop_stmt(&s.attributes, Some(cond), None, body, false),
-            StmtKind::DoWhile { body, cond } => self.loop_stmt(&s.attributes, Some(cond), None, body, true),
-            StmtKind::Switch { selector, cases } => self.switch_stmt(&s.attributes, selector, cases, s.span),
+            StmtKind::While { cond, body } => {
+                self.loop_stmt(&s.attributes, Some(cond), None, body, false)
+            }
+            StmtKind::DoWhile { body, cond } => {
+                self.loop_stmt(&s.attributes, Some(cond), None, body, true)
+            }
+            StmtKind::Switch { selector, cases } => {
+                self.switch_stmt(&s.attributes, selector, cases, s.span)
+            }
             StmtKind::Break => match self.jumps.last() {
                 Some(Jump::Loop { merge, .. }) | Some(Jump::Switch { merge }) => {
                     let m = *merge;
@@ -83,9 +109,12 @@ impl FnCx<'_, '_> {
                 match (value, self.ret.clone()) {
                     (None, Ty::Void) => self.f.ret(),
                     (Some(e), Ty::Void) => {
-                        self.st.error(e.span, "a void function cannot return a value");
+                        self.st
+                            .error(e.span, "a void function cannot return a value");
                     }
-                    (None, _) => self.st.error(s.span, "non-void function must return a value"),
+                    (None, _) => self
+                        .st
+                        .error(s.span, "non-void function must return a value"),
                     (Some(e), rt) => {
                         if let Some(v) = self.rvalue_as(e, &rt) {
                             self.f.ret_value(v);
@@ -96,7 +125,8 @@ impl FnCx<'_, '_> {
             }
             StmtKind::Discard => {
                 if self.st.opts.profile.stage != crate::hlsl::Stage::Pixel {
-                    self.st.error(s.span, "'discard' is only allowed in pixel shaders");
+                    self.st
+                        .error(s.span, "'discard' is only allowed in pixel shaders");
                     return;
                 }
                 self.live();
@@ -111,42 +141,70 @@ impl FnCx<'_, '_> {
     pub fn local_decl(&mut self, d: &VarDecl) {
         let has = |m: Modifier| d.modifiers.iter().any(|x| x.modifier == m);
         if has(Modifier::Static) || has(Modifier::GroupShared) {
-            self.st.error(d.span, "not supported yet: static or groupshared local variables");
+            self.st.error(
+                d.span,
+                "not supported yet: static or groupshared local variables",
+            );
             return;
         }
-        let Some((base, relaxed)) = self.st.resolve_type(&d.ty) else { return };
+        let Some((base, relaxed)) = self.st.resolve_type(&d.ty) else {
+            return;
+        };
         if base.is_resource() {
-            self.st.error(d.ty.span, "not supported yet: local resource variables");
+            self.st
+                .error(d.ty.span, "not supported yet: local resource variables");
             return;
         }
         if base == Ty::Void {
             for decl in &d.declarators {
-                self.st.error(decl.name.span, format!("variable '{}' has incomplete type 'void'", decl.name.name));
+                self.st.error(
+                    decl.name.span,
+                    format!("variable '{}' has incomplete type 'void'", decl.name.name),
+                );
             }
             return;
         }
         let konst = has(Modifier::Const);
         for decl in &d.declarators {
             self.live();
-            let Some(ty) = self.st.array_type(&base, &decl.array_dims, decl.init.as_ref()) else { continue };
+            let Some(ty) = self
+                .st
+                .array_type(&base, &decl.array_dims, decl.init.as_ref())
+            else {
+                continue;
+            };
             let ptr = self.local(&ty, &decl.name.name);
             if decl.array_dims.is_empty() && is_row_matrix(&d.ty) {
                 self.row_matrices.insert(ptr);
             }
             if relaxed {
-                self.f.decorate(ptr, crate::grammar::Decoration::RelaxedPrecision);
+                self.f
+                    .decorate(ptr, crate::grammar::Decoration::RelaxedPrecision);
             }
-            let place = Place { ptr, ty: ty.clone(), sc: StorageClass::Function, layout: LayoutRule::None, row_major: false, konst: false };
+            let place = Place {
+                ptr,
+                ty: ty.clone(),
+                sc: StorageClass::Function,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst: false,
+            };
             if let Some(init) = &decl.init {
                 if let Some(v) = self.initializer(init, &ty) {
                     self.f.store(ptr, v, None);
                 }
             } else if konst {
-                self.st.error(decl.span, format!("const variable '{}' needs an initializer", decl.name.name));
+                self.st.error(
+                    decl.span,
+                    format!("const variable '{}' needs an initializer", decl.name.name),
+                );
             }
             let place = Place { konst, ..place };
             if !self.st.scopes.declare(&decl.name.name, Sym::Var(place)) {
-                self.st.error(decl.name.span, format!("redefinition of '{}'", decl.name.name));
+                self.st.error(
+                    decl.name.span,
+                    format!("redefinition of '{}'", decl.name.name),
+                );
             }
         }
     }
@@ -156,7 +214,8 @@ impl FnCx<'_, '_> {
         match init {
             Initializer::Expr(e) => {
                 if let crate::hlsl::ast::ExprKind::InitList(items) = &e.kind {
-                    let list: Vec<Initializer> = items.iter().cloned().map(Initializer::Expr).collect();
+                    let list: Vec<Initializer> =
+                        items.iter().cloned().map(Initializer::Expr).collect();
                     return self.initializer(&Initializer::List(list, e.span), ty);
                 }
                 let (v, t) = self.rvalue(e)?;
@@ -179,13 +238,18 @@ impl FnCx<'_, '_> {
         }
     }
 
-    fn flatten_init(&mut self, items: &[Initializer], out: &mut Vec<(Value, Ty, Span)>) -> Option<()> {
+    fn flatten_init(
+        &mut self,
+        items: &[Initializer],
+        out: &mut Vec<(Value, Ty, Span)>,
+    ) -> Option<()> {
         for i in items {
             match i {
                 Initializer::List(inner, _) => self.flatten_init(inner, out)?,
                 Initializer::Expr(e) => {
                     if let crate::hlsl::ast::ExprKind::InitList(inner) = &e.kind {
-                        let list: Vec<Initializer> = inner.iter().cloned().map(Initializer::Expr).collect();
+                        let list: Vec<Initializer> =
+                            inner.iter().cloned().map(Initializer::Expr).collect();
                         self.flatten_init(&list, out)?;
                         continue;
                     }
@@ -213,7 +277,12 @@ impl FnCx<'_, '_> {
                 }
             }
             Ty::Struct(i) => {
-                let fields = self.st.structs.get(*i).map(|d| d.fields.clone()).unwrap_or_default();
+                let fields = self
+                    .st
+                    .structs
+                    .get(*i)
+                    .map(|d| d.fields.clone())
+                    .unwrap_or_default();
                 for (k, f) in fields.iter().enumerate() {
                     let ft = self.ty(&f.ty);
                     let x = self.f.composite_extract(ft, v, vec![k as u32]);
@@ -224,7 +293,12 @@ impl FnCx<'_, '_> {
         }
     }
 
-    fn build_from(&mut self, ty: &Ty, it: &mut std::vec::IntoIter<(Value, Ty, Span)>, span: Span) -> Option<Value> {
+    fn build_from(
+        &mut self,
+        ty: &Ty,
+        it: &mut std::vec::IntoIter<(Value, Ty, Span)>,
+        span: Span,
+    ) -> Option<Value> {
         match ty {
             Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) => {
                 let s = ty.component()?;
@@ -236,7 +310,7 @@ impl FnCx<'_, '_> {
                     };
                     comps.push(self.convert(v, &t, &Ty::Scalar(s), sp, false)?);
                 }
-                Some(self.from_scalars(ty, &comps))
+                Some(self.compose_scalars(ty, &comps))
             }
             Ty::Array(e, n) => {
                 let mut parts = Vec::new();
@@ -247,7 +321,12 @@ impl FnCx<'_, '_> {
                 Some(self.f.composite_construct(t, &parts))
             }
             Ty::Struct(i) => {
-                let fields = self.st.structs.get(*i).map(|d| d.fields.clone()).unwrap_or_default();
+                let fields = self
+                    .st
+                    .structs
+                    .get(*i)
+                    .map(|d| d.fields.clone())
+                    .unwrap_or_default();
                 let mut parts = Vec::new();
                 for f in &fields {
                     parts.push(self.build_from(&f.ty, it, span)?);
@@ -262,8 +341,16 @@ impl FnCx<'_, '_> {
         }
     }
 
-    fn if_stmt(&mut self, attrs: &[Attribute], cond: &crate::hlsl::ast::Expr, then: &Stmt, otherwise: Option<&Stmt>) {
-        let Some(c) = self.condition(cond) else { return };
+    fn if_stmt(
+        &mut self,
+        attrs: &[Attribute],
+        cond: &crate::hlsl::ast::Expr,
+        then: &Stmt,
+        otherwise: Option<&Stmt>,
+    ) {
+        let Some(c) = self.condition(cond) else {
+            return;
+        };
         let control = if has_attr(attrs, &["flatten"]) {
             SelectionControl::Flatten
         } else if has_attr(attrs, &["branch"]) {
@@ -273,7 +360,11 @@ impl FnCx<'_, '_> {
         };
         let then_b = self.f.block();
         let merge = self.f.block();
-        let else_b = if otherwise.is_some() { self.f.block() } else { merge };
+        let else_b = if otherwise.is_some() {
+            self.f.block()
+        } else {
+            merge
+        };
         self.f.selection_merge(merge, control);
         self.f.branch_conditional(c, (then_b, &[]), (else_b, &[]));
         self.f.switch_to(then_b);
@@ -354,17 +445,33 @@ impl FnCx<'_, '_> {
         self.terminated = false;
     }
 
-    fn switch_stmt(&mut self, attrs: &[Attribute], selector: &crate::hlsl::ast::Expr, cases: &[crate::hlsl::ast::SwitchCase], span: Span) {
-        let Some((sv, st)) = self.rvalue(selector) else { return };
+    fn switch_stmt(
+        &mut self,
+        attrs: &[Attribute],
+        selector: &crate::hlsl::ast::Expr,
+        cases: &[crate::hlsl::ast::SwitchCase],
+        span: Span,
+    ) {
+        let Some((sv, st)) = self.rvalue(selector) else {
+            return;
+        };
         let sel_ty = match st {
             Ty::Scalar(Scalar::UInt) => Ty::Scalar(Scalar::UInt),
             Ty::Scalar(s) if s.is_int() || s == Scalar::Bool => Ty::Scalar(Scalar::Int),
             _ => {
-                self.st.error(selector.span, format!("switch selector must be an integer, not '{}'", self.show(&st)));
+                self.st.error(
+                    selector.span,
+                    format!(
+                        "switch selector must be an integer, not '{}'",
+                        self.show(&st)
+                    ),
+                );
                 return;
             }
         };
-        let Some(sv) = self.convert(sv, &st, &sel_ty, selector.span, false) else { return };
+        let Some(sv) = self.convert(sv, &st, &sel_ty, selector.span, false) else {
+            return;
+        };
         let merge = self.f.block();
         let blocks: Vec<_> = cases.iter().map(|_| self.f.block()).collect();
         let mut default = None;
@@ -375,13 +482,15 @@ impl FnCx<'_, '_> {
                 match label {
                     None => {
                         if default.is_some() {
-                            self.st.error(*lspan, "multiple default labels in one switch");
+                            self.st
+                                .error(*lspan, "multiple default labels in one switch");
                         }
                         default = Some(blk);
                     }
                     Some(e) => {
                         let Some(c) = self.st.const_eval(e).and_then(ConstVal::as_int) else {
-                            self.st.error(e.span, "case label must be an integer constant expression");
+                            self.st
+                                .error(e.span, "case label must be an integer constant expression");
                             continue;
                         };
                         if seen.contains(&c) {
@@ -389,17 +498,32 @@ impl FnCx<'_, '_> {
                             continue;
                         }
                         seen.push(c);
-                        labels.push((LiteralNumber::Word(c as u32), Successor { block: blk, args: Vec::new() }));
+                        labels.push((
+                            LiteralNumber::Word(c as u32),
+                            Successor {
+                                block: blk,
+                                args: Vec::new(),
+                            },
+                        ));
                     }
                 }
             }
         }
-        let control = if has_attr(attrs, &["flatten"]) { SelectionControl::Flatten } else if has_attr(attrs, &["branch"]) { SelectionControl::DontFlatten } else { SelectionControl::None };
+        let control = if has_attr(attrs, &["flatten"]) {
+            SelectionControl::Flatten
+        } else if has_attr(attrs, &["branch"]) {
+            SelectionControl::DontFlatten
+        } else {
+            SelectionControl::None
+        };
         let _ = span;
         self.f.selection_merge(merge, control);
         self.f.terminate(Terminator::Switch {
             selector: sv,
-            default: Successor { block: default.unwrap_or(merge), args: Vec::new() },
+            default: Successor {
+                block: default.unwrap_or(merge),
+                args: Vec::new(),
+            },
             cases: labels,
         });
         self.jumps.push(Jump::Switch { merge });

@@ -14,9 +14,13 @@ use crate::hlsl::ast::{
 };
 use crate::hlsl::sema::consteval::{self, ConstVal};
 use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
-use crate::hlsl::sema::types::{builtin_by_name, Field, Interp, ResourceKind, Scalar, StructDef, TexDim, Ty};
+use crate::hlsl::sema::types::{
+    builtin_by_name, Field, Interp, ResourceKind, Scalar, StructDef, TexDim, Ty,
+};
 use crate::hlsl::source::Span;
-use crate::ir::{Builder, GlobalVariable, Handle, Member, SpecConstant, SpecValue, StructType, Type, Value};
+use crate::ir::{
+    Builder, GlobalVariable, Handle, Member, SpecConstant, SpecValue, StructType, Type, Value,
+};
 use std::collections::{HashMap, HashSet};
 
 fn has(mods: &[ModifierSpan], m: Modifier) -> bool {
@@ -42,7 +46,9 @@ pub(crate) fn semantic_of(annotations: &[Annotation]) -> Option<String> {
 }
 
 fn attr<'a>(attrs: &'a [Attribute], ns: Option<&str>, name: &str) -> Option<&'a Attribute> {
-    attrs.iter().find(|a| a.name.name == name && a.namespace.as_ref().map(|n| n.name.as_str()) == ns)
+    attrs
+        .iter()
+        .find(|a| a.name.name == name && a.namespace.as_ref().map(|n| n.name.as_str()) == ns)
 }
 
 impl State<'_> {
@@ -54,7 +60,11 @@ impl State<'_> {
     /// The names of a function's parameters.
     pub fn param_names(&self, item: usize) -> Vec<String> {
         match self.unit.items.get(item) {
-            Some(Item::Function(f)) => f.params.iter().map(|p| p.name.as_ref().map_or(String::new(), |n| n.name.clone())).collect(),
+            Some(Item::Function(f)) => f
+                .params
+                .iter()
+                .map(|p| p.name.as_ref().map_or(String::new(), |n| n.name.clone()))
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -137,15 +147,26 @@ impl State<'_> {
             }
             "StructuredBuffer" | "RWStructuredBuffer" => {
                 let (e, _) = elem_arg(self, None)?;
-                if matches!(e, Ty::Matrix(..)) || e.is_resource() || e == Ty::Void {
-                    self.error(t.span, format!("not supported yet: structured buffers of '{e}'"));
+                if e.is_resource() || e == Ty::Void {
+                    self.error(
+                        t.span,
+                        format!("not supported yet: structured buffers of '{e}'"),
+                    );
                     return None;
                 }
-                res(ResourceKind::StructuredBuffer { rw: name.starts_with("RW") }, e)
+                res(
+                    ResourceKind::StructuredBuffer {
+                        rw: name.starts_with("RW"),
+                    },
+                    e,
+                )
             }
-            "ByteAddressBuffer" | "RWByteAddressBuffer" => {
-                res(ResourceKind::ByteAddressBuffer { rw: name.starts_with("RW") }, Ty::Void)
-            }
+            "ByteAddressBuffer" | "RWByteAddressBuffer" => res(
+                ResourceKind::ByteAddressBuffer {
+                    rw: name.starts_with("RW"),
+                },
+                Ty::Void,
+            ),
             "ConstantBuffer" => {
                 let (e, _) = elem_arg(self, None)?;
                 if !matches!(e, Ty::Struct(_)) {
@@ -156,16 +177,32 @@ impl State<'_> {
             }
             "Buffer" | "RWBuffer" => {
                 let (e, _) = elem_arg(self, f4)?;
-                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..)) || e.component() == Some(Scalar::Bool) {
-                    self.error(t.span, "a texel buffer's element must be a numeric scalar or vector");
+                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
+                    || e.component() == Some(Scalar::Bool)
+                {
+                    self.error(
+                        t.span,
+                        "a texel buffer's element must be a numeric scalar or vector",
+                    );
                     return None;
                 }
-                res(ResourceKind::TexelBuffer { rw: name.starts_with("RW") }, e)
+                res(
+                    ResourceKind::TexelBuffer {
+                        rw: name.starts_with("RW"),
+                    },
+                    e,
+                )
             }
-            "Texture1D" | "Texture2D" | "Texture3D" | "TextureCube" | "RWTexture1D" | "RWTexture2D" | "RWTexture3D" => {
+            "Texture1D" | "Texture2D" | "Texture3D" | "TextureCube" | "RWTexture1D"
+            | "RWTexture2D" | "RWTexture3D" => {
                 let (e, _) = elem_arg(self, f4)?;
-                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..)) || e.component() == Some(Scalar::Bool) {
-                    self.error(t.span, "a texture's element must be a numeric scalar or vector");
+                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
+                    || e.component() == Some(Scalar::Bool)
+                {
+                    self.error(
+                        t.span,
+                        "a texture's element must be a numeric scalar or vector",
+                    );
                     return None;
                 }
                 let rw = name.starts_with("RW");
@@ -178,7 +215,14 @@ impl State<'_> {
                 res(ResourceKind::Texture { dim, rw }, e)
             }
             "SamplerState" | "sampler" => res(ResourceKind::Sampler, Ty::Void),
-            _ if name.starts_with("Texture") || name.starts_with("RW") || name.starts_with("Append") || name.starts_with("Consume") || name.starts_with("Sampler") || name == "tbuffer" || name == "TextureBuffer" => {
+            _ if name.starts_with("Texture")
+                || name.starts_with("RW")
+                || name.starts_with("Append")
+                || name.starts_with("Consume")
+                || name.starts_with("Sampler")
+                || name == "tbuffer"
+                || name == "TextureBuffer" =>
+            {
                 self.error(t.span, format!("not supported yet: the type '{name}'"));
                 None
             }
@@ -191,7 +235,12 @@ impl State<'_> {
 
     /// `base` with a declarator's array dimensions (an unsized outer dimension takes its size
     /// from the initializer).
-    pub fn array_type(&mut self, base: &Ty, dims: &[Option<Expr>], init: Option<&Initializer>) -> Option<Ty> {
+    pub fn array_type(
+        &mut self,
+        base: &Ty,
+        dims: &[Option<Expr>],
+        init: Option<&Initializer>,
+    ) -> Option<Ty> {
         let mut ty = base.clone();
         for (k, d) in dims.iter().enumerate().rev() {
             let n = match d {
@@ -209,20 +258,33 @@ impl State<'_> {
                 None if k == 0 => match init {
                     Some(Initializer::List(items, _)) => {
                         let nested = items.iter().all(|i| matches!(i, Initializer::List(..)));
-                        let per = if nested { 1 } else { ty.count().max(1) as usize };
+                        let per = if nested {
+                            1
+                        } else {
+                            ty.count().max(1) as usize
+                        };
                         (items.len() / per).max(1) as u32
                     }
-                    Some(Initializer::Expr(Expr { kind: ExprKind::InitList(items), .. })) => {
+                    Some(Initializer::Expr(Expr {
+                        kind: ExprKind::InitList(items),
+                        ..
+                    })) => {
                         let per = ty.count().max(1) as usize;
                         (items.len() / per).max(1) as u32
                     }
                     _ => {
-                        self.error(Span::default(), "not supported yet: unsized arrays without an initializer");
+                        self.error(
+                            Span::default(),
+                            "not supported yet: unsized arrays without an initializer",
+                        );
                         return None;
                     }
                 },
                 None => {
-                    self.error(Span::default(), "only the outermost array dimension may be unsized");
+                    self.error(
+                        Span::default(),
+                        "only the outermost array dimension may be unsized",
+                    );
                     return None;
                 }
             };
@@ -235,20 +297,38 @@ impl State<'_> {
     fn fields_of(&mut self, decls: &[VarDecl]) -> Vec<Field> {
         let mut fields = Vec::new();
         for d in decls {
-            let Some((base, relaxed)) = self.resolve_type(&d.ty) else { continue };
+            let Some((base, relaxed)) = self.resolve_type(&d.ty) else {
+                continue;
+            };
             if base.is_resource() {
-                self.error(d.ty.span, "not supported yet: resources inside structs or buffers");
+                self.error(
+                    d.ty.span,
+                    "not supported yet: resources inside structs or buffers",
+                );
                 continue;
             }
             for decl in &d.declarators {
-                let Some(ty) = self.array_type(&base, &decl.array_dims, None) else { continue };
-                if decl.annotations.iter().any(|a| matches!(a, Annotation::PackOffset(_))) {
-                    if let Some(Annotation::PackOffset(sp)) = decl.annotations.iter().find(|a| matches!(a, Annotation::PackOffset(_))) {
+                let Some(ty) = self.array_type(&base, &decl.array_dims, None) else {
+                    continue;
+                };
+                if decl
+                    .annotations
+                    .iter()
+                    .any(|a| matches!(a, Annotation::PackOffset(_)))
+                {
+                    if let Some(Annotation::PackOffset(sp)) = decl
+                        .annotations
+                        .iter()
+                        .find(|a| matches!(a, Annotation::PackOffset(_)))
+                    {
                         self.error(*sp, "not supported yet: packoffset");
                     }
                 }
                 if fields.iter().any(|f: &Field| f.name == decl.name.name) {
-                    self.error(decl.name.span, format!("duplicate member '{}'", decl.name.name));
+                    self.error(
+                        decl.name.span,
+                        format!("duplicate member '{}'", decl.name.name),
+                    );
                     continue;
                 }
                 fields.push(Field {
@@ -271,7 +351,13 @@ impl State<'_> {
 }
 
 /// A block struct (`Block` or `BufferBlock`) with the fields of `def` laid out by `layout`.
-fn block_struct(b: &mut Builder, st: &mut State, def: &StructDef, layout: LayoutRule, deco: Decoration) -> Handle<Type> {
+fn block_struct(
+    b: &mut Builder,
+    st: &mut State,
+    def: &StructDef,
+    layout: LayoutRule,
+    deco: Decoration,
+) -> Handle<Type> {
     let offsets = struct_offsets(def, layout, &st.structs);
     let mut members = Vec::new();
     for (k, f) in def.fields.iter().enumerate() {
@@ -282,7 +368,11 @@ fn block_struct(b: &mut Builder, st: &mut State, def: &StructDef, layout: Layout
         matrix_decorations(&f.ty, layout, f.row_major, &mut m.decorations);
         members.push(m);
     }
-    b.type_struct(StructType { name: Some(def.name.clone()), members, decorations: vec![deco] })
+    b.type_struct(StructType {
+        name: Some(def.name.clone()),
+        members,
+        decorations: vec![deco],
+    })
 }
 
 /// A global waiting for its binding.
@@ -296,13 +386,30 @@ struct Pending {
 enum PendingKind {
     Resource(ResourceKind, Ty),
     /// A cbuffer or `ConstantBuffer<T>` (`as_var`: the name is the whole buffer) as a block.
-    Block { def: StructDef, as_var: bool, push_constant: bool },
+    Block {
+        def: StructDef,
+        as_var: bool,
+        push_constant: bool,
+    },
 }
 
-fn explicit_binding(st: &mut State, attrs: &[Attribute], annotations: &[Annotation]) -> Option<(u32, u32)> {
+fn explicit_binding(
+    st: &mut State,
+    attrs: &[Attribute],
+    annotations: &[Annotation],
+) -> Option<(u32, u32)> {
     if let Some(a) = attr(attrs, Some("vk"), "binding") {
-        let b = a.args.first().and_then(|e| st.const_eval(e)).and_then(ConstVal::as_int);
-        let s = a.args.get(1).and_then(|e| st.const_eval(e)).and_then(ConstVal::as_int).unwrap_or(0);
+        let b = a
+            .args
+            .first()
+            .and_then(|e| st.const_eval(e))
+            .and_then(ConstVal::as_int);
+        let s = a
+            .args
+            .get(1)
+            .and_then(|e| st.const_eval(e))
+            .and_then(ConstVal::as_int)
+            .unwrap_or(0);
         match b {
             Some(b) if b >= 0 && s >= 0 => return Some((b as u32, s as u32)),
             _ => st.error(a.span, "vk::binding needs constant binding and set numbers"),
@@ -318,15 +425,24 @@ fn explicit_binding(st: &mut State, attrs: &[Attribute], annotations: &[Annotati
 pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     let unit = st.unit;
     let mut pending: Vec<Pending> = Vec::new();
-    let mut globals_def = StructDef { name: "type.$Globals".into(), fields: Vec::new() };
+    let mut globals_def = StructDef {
+        name: "type.$Globals".into(),
+        fields: Vec::new(),
+    };
     let mut function_items = Vec::new();
     for (idx, item) in unit.items.iter().enumerate() {
         match item {
             Item::Struct(s) => {
                 let fields = st.fields_of(&s.fields);
-                let name = s.name.as_ref().map_or("anon".to_owned(), |n| n.name.clone());
+                let name = s
+                    .name
+                    .as_ref()
+                    .map_or("anon".to_owned(), |n| n.name.clone());
                 let i = st.structs.len();
-                st.structs.push(StructDef { name: name.clone(), fields });
+                st.structs.push(StructDef {
+                    name: name.clone(),
+                    fields,
+                });
                 if let Some(n) = &s.name {
                     if st.struct_names.insert(name, i).is_some() {
                         st.error(n.span, format!("redefinition of struct '{}'", n.name));
@@ -355,14 +471,30 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                     name: buf.name.name.clone(),
                     span: buf.span,
                     explicit,
-                    what: PendingKind::Block { def: StructDef { name: format!("type.{}", buf.name.name), fields }, as_var: false, push_constant },
+                    what: PendingKind::Block {
+                        def: StructDef {
+                            name: format!("type.{}", buf.name.name),
+                            fields,
+                        },
+                        as_var: false,
+                        push_constant,
+                    },
                 });
             }
             Item::Empty(_) => {}
         }
     }
     if !globals_def.fields.is_empty() {
-        pending.push(Pending { name: "$Globals".into(), span: Span::default(), explicit: None, what: PendingKind::Block { def: globals_def, as_var: false, push_constant: false } });
+        pending.push(Pending {
+            name: "$Globals".into(),
+            span: Span::default(),
+            explicit: None,
+            what: PendingKind::Block {
+                def: globals_def,
+                as_var: false,
+                push_constant: false,
+            },
+        });
     }
     // Functions: register every definition (overloads by name).
     for (idx, f) in &function_items {
@@ -371,15 +503,27 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     bind_globals(st, b, pending);
 
     let entry_name = st.opts.entry.clone();
-    let Some(entry) = st.functions.get(&entry_name).and_then(|v| v.first()).cloned() else {
-        st.error(Span::default(), format!("missing entry point definition '{entry_name}'"));
+    let Some(entry) = st
+        .functions
+        .get(&entry_name)
+        .and_then(|v| v.first())
+        .cloned()
+    else {
+        st.error(
+            Span::default(),
+            format!("missing entry point definition '{entry_name}'"),
+        );
         return false;
     };
     // Reachable functions, callees first; recursion is an error.
     let mut order = Vec::new();
     let mut state: HashMap<String, bool> = HashMap::new();
     visit_calls(st, &entry_name, &mut state, &mut order);
-    if st.diags.iter().any(|d| d.severity == crate::hlsl::diag::Severity::Error) {
+    if st
+        .diags
+        .iter()
+        .any(|d| d.severity == crate::hlsl::diag::Severity::Error)
+    {
         return false;
     }
     for name in &order {
@@ -388,11 +532,19 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
             emit_function(st, b, name, k, name == &entry_name);
         }
     }
-    let Some(entry) = st.functions.get(&entry_name).and_then(|v| v.first()).cloned().or(Some(entry)) else {
+    let Some(entry) = st
+        .functions
+        .get(&entry_name)
+        .and_then(|v| v.first())
+        .cloned()
+        .or(Some(entry))
+    else {
         return false;
     };
     super::entry::emit_wrapper(st, b, &entry);
-    !st.diags.iter().any(|d| d.severity == crate::hlsl::diag::Severity::Error)
+    !st.diags
+        .iter()
+        .any(|d| d.severity == crate::hlsl::diag::Severity::Error)
 }
 
 fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
@@ -407,7 +559,9 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
             continue;
         };
         let ty = st.array_type(&ty, &p.array_dims, None).unwrap_or(Ty::Void);
-        let dir = if has(&p.modifiers, Modifier::InOut) || (has(&p.modifiers, Modifier::In) && has(&p.modifiers, Modifier::Out)) {
+        let dir = if has(&p.modifiers, Modifier::InOut)
+            || (has(&p.modifiers, Modifier::In) && has(&p.modifiers, Modifier::Out))
+        {
             ParamDir::InOut
         } else if has(&p.modifiers, Modifier::Out) {
             ParamDir::Out
@@ -417,16 +571,34 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
         params.push((ty, dir));
     }
     let list = st.functions.entry(f.name.name.clone()).or_default();
-    if list.iter().any(|o| o.params.iter().map(|p| &p.0).eq(params.iter().map(|p| &p.0))) {
+    if list.iter().any(|o| {
+        o.params
+            .iter()
+            .map(|p| &p.0)
+            .eq(params.iter().map(|p| &p.0))
+    }) {
         let name = f.name.name.clone();
         st.error(f.name.span, format!("redefinition of '{name}'"));
         return;
     }
-    list.push(FuncSym { item: idx, handle: None, params, ret });
+    list.push(FuncSym {
+        item: idx,
+        handle: None,
+        params,
+        ret,
+    });
 }
 
-fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<Pending>, globals: &mut StructDef) {
-    let Some((base, _relaxed)) = st.resolve_type(&v.ty) else { return };
+fn global_vars(
+    st: &mut State,
+    b: &mut Builder,
+    v: &VarDecl,
+    pending: &mut Vec<Pending>,
+    globals: &mut StructDef,
+) {
+    let Some((base, _relaxed)) = st.resolve_type(&v.ty) else {
+        return;
+    };
     let is_static = has(&v.modifiers, Modifier::Static);
     let is_const = has(&v.modifiers, Modifier::Const);
     let groupshared = has(&v.modifiers, Modifier::GroupShared);
@@ -434,18 +606,34 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
     let push_constant = attr(&v.attributes, Some("vk"), "push_constant").is_some();
     for d in &v.declarators {
         let name = d.name.name.clone();
-        let Some(ty) = st.array_type(&base, &d.array_dims, d.init.as_ref()) else { continue };
+        let Some(ty) = st.array_type(&base, &d.array_dims, d.init.as_ref()) else {
+            continue;
+        };
         if let Ty::Resource(kind, elem) = &ty {
             let explicit = explicit_binding(st, &v.attributes, &d.annotations);
             let what = if *kind == ResourceKind::ConstantBuffer {
                 let Ty::Struct(i) = **elem else { continue };
-                let Some(sd) = st.structs.get(i) else { continue };
-                let def = StructDef { name: format!("type.ConstantBuffer.{}", sd.name), fields: sd.fields.clone() };
-                PendingKind::Block { def, as_var: true, push_constant }
+                let Some(sd) = st.structs.get(i) else {
+                    continue;
+                };
+                let def = StructDef {
+                    name: format!("type.ConstantBuffer.{}", sd.name),
+                    fields: sd.fields.clone(),
+                };
+                PendingKind::Block {
+                    def,
+                    as_var: true,
+                    push_constant,
+                }
             } else {
                 PendingKind::Resource(*kind, (**elem).clone())
             };
-            pending.push(Pending { name, span: d.name.span, explicit, what });
+            pending.push(Pending {
+                name,
+                span: d.name.span,
+                explicit,
+                what,
+            });
             continue;
         }
         if ty.is_resource() {
@@ -457,13 +645,31 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
                 st.error(d.span, "a push constant block must be a struct");
                 continue;
             };
-            let Some(sd) = st.structs.get(i) else { continue };
-            let def = StructDef { name: format!("type.PushConstant.{}", sd.name), fields: sd.fields.clone() };
-            pending.push(Pending { name, span: d.span, explicit: None, what: PendingKind::Block { def, as_var: true, push_constant: true } });
+            let Some(sd) = st.structs.get(i) else {
+                continue;
+            };
+            let def = StructDef {
+                name: format!("type.PushConstant.{}", sd.name),
+                fields: sd.fields.clone(),
+            };
+            pending.push(Pending {
+                name,
+                span: d.span,
+                explicit: None,
+                what: PendingKind::Block {
+                    def,
+                    as_var: true,
+                    push_constant: true,
+                },
+            });
             continue;
         }
         if let Some(a) = spec_id {
-            let id = a.args.first().and_then(|e| st.const_eval(e)).and_then(ConstVal::as_int);
+            let id = a
+                .args
+                .first()
+                .and_then(|e| st.const_eval(e))
+                .and_then(ConstVal::as_int);
             let Ty::Scalar(s) = ty else {
                 st.error(d.span, "a specialization constant must be a scalar");
                 continue;
@@ -473,15 +679,24 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
                 _ => None,
             };
             let (Some(id), Some(init)) = (id, init) else {
-                st.error(d.span, "a specialization constant needs a constant id and a constant initializer");
+                st.error(
+                    d.span,
+                    "a specialization constant needs a constant id and a constant initializer",
+                );
                 continue;
             };
             let t = super::types::scalar_ty(b, s);
             let value = match s {
                 Scalar::Bool => SpecValue::Bool(init.as_bool()),
-                Scalar::Float => SpecValue::Scalar(LiteralNumber::Word((init.as_float() as f32).to_bits())),
-                Scalar::Double => SpecValue::Scalar(LiteralNumber::DoubleWord(init.as_float().to_bits())),
-                Scalar::Int64 | Scalar::UInt64 => SpecValue::Scalar(LiteralNumber::DoubleWord(init.as_int().unwrap_or(0) as u64)),
+                Scalar::Float => {
+                    SpecValue::Scalar(LiteralNumber::Word((init.as_float() as f32).to_bits()))
+                }
+                Scalar::Double => {
+                    SpecValue::Scalar(LiteralNumber::DoubleWord(init.as_float().to_bits()))
+                }
+                Scalar::Int64 | Scalar::UInt64 => {
+                    SpecValue::Scalar(LiteralNumber::DoubleWord(init.as_int().unwrap_or(0) as u64))
+                }
                 _ => SpecValue::Scalar(LiteralNumber::Word(init.as_int().unwrap_or(0) as u32)),
             };
             let mut sc = SpecConstant::new(t, value);
@@ -494,8 +709,18 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
         if groupshared {
             let t = ir_ty(b, st, &ty, LayoutRule::None, false);
             let p = b.type_pointer(StorageClass::Workgroup, t);
-            let g = b.global(GlobalVariable { name: Some(name.clone()), ..GlobalVariable::new(p, StorageClass::Workgroup) });
-            let place = Place { ptr: Value::Global(g), ty, sc: StorageClass::Workgroup, layout: LayoutRule::None, row_major: false, konst: false };
+            let g = b.global(GlobalVariable {
+                name: Some(name.clone()),
+                ..GlobalVariable::new(p, StorageClass::Workgroup)
+            });
+            let place = Place {
+                ptr: Value::Global(g),
+                ty,
+                sc: StorageClass::Workgroup,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst: false,
+            };
             declare_global(st, &name, d.name.span, Sym::Var(place));
             continue;
         }
@@ -509,15 +734,42 @@ fn global_vars(st: &mut State, b: &mut Builder, v: &VarDecl, pending: &mut Vec<P
             }
             let t = ir_ty(b, st, &ty, LayoutRule::None, false);
             let p = b.type_pointer(StorageClass::Private, t);
-            let g = b.global(GlobalVariable { name: Some(name.clone()), ..GlobalVariable::new(p, StorageClass::Private) });
-            let place = Place { ptr: Value::Global(g), ty, sc: StorageClass::Private, layout: LayoutRule::None, row_major: false, konst: false };
+            let g = b.global(GlobalVariable {
+                name: Some(name.clone()),
+                ..GlobalVariable::new(p, StorageClass::Private)
+            });
+            let place = Place {
+                ptr: Value::Global(g),
+                ty,
+                sc: StorageClass::Private,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst: false,
+            };
             if let Some(init) = &d.init {
-                let idx = st.unit.items.iter().position(|it| matches!(it, Item::Variables(x) if std::ptr::eq(x, v))).unwrap_or(0);
-                let k = v.declarators.iter().position(|x| std::ptr::eq(x, d)).unwrap_or(0);
+                let idx = st
+                    .unit
+                    .items
+                    .iter()
+                    .position(|it| matches!(it, Item::Variables(x) if std::ptr::eq(x, v)))
+                    .unwrap_or(0);
+                let k = v
+                    .declarators
+                    .iter()
+                    .position(|x| std::ptr::eq(x, d))
+                    .unwrap_or(0);
                 let _ = init;
                 st.static_inits.push((place.clone(), idx, k));
             }
-            declare_global(st, &name, d.name.span, Sym::Var(Place { konst: is_const, ..place }));
+            declare_global(
+                st,
+                &name,
+                d.name.span,
+                Sym::Var(Place {
+                    konst: is_const,
+                    ..place
+                }),
+            );
             continue;
         }
         // A loose uniform: a member of `$Globals`.
@@ -551,7 +803,13 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
     }
     let mut next = 0u32;
     for p in pending {
-        let push = matches!(p.what, PendingKind::Block { push_constant: true, .. });
+        let push = matches!(
+            p.what,
+            PendingKind::Block {
+                push_constant: true,
+                ..
+            }
+        );
         let binding = if push {
             None
         } else {
@@ -573,47 +831,122 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
         match p.what {
             PendingKind::Resource(kind, elem) => {
                 let sc = match kind {
-                    ResourceKind::StructuredBuffer { .. } | ResourceKind::ByteAddressBuffer { .. } => {
-                        if st.storage_buffer_class() { StorageClass::StorageBuffer } else { StorageClass::Uniform }
+                    ResourceKind::StructuredBuffer { .. }
+                    | ResourceKind::ByteAddressBuffer { .. } => {
+                        if st.storage_buffer_class() {
+                            StorageClass::StorageBuffer
+                        } else {
+                            StorageClass::Uniform
+                        }
                     }
                     _ => StorageClass::UniformConstant,
                 };
                 use crate::grammar::Capability;
                 match kind {
-                    ResourceKind::TexelBuffer { rw } => b.capability(if rw { Capability::ImageBuffer } else { Capability::SampledBuffer }),
-                    ResourceKind::Texture { dim: TexDim::D1, rw } => b.capability(if rw { Capability::Image1D } else { Capability::Sampled1D }),
+                    ResourceKind::TexelBuffer { rw } => b.capability(if rw {
+                        Capability::ImageBuffer
+                    } else {
+                        Capability::SampledBuffer
+                    }),
+                    ResourceKind::Texture {
+                        dim: TexDim::D1,
+                        rw,
+                    } => b.capability(if rw {
+                        Capability::Image1D
+                    } else {
+                        Capability::Sampled1D
+                    }),
                     _ => {}
                 }
                 let rty = Ty::Resource(kind, Box::new(elem.clone()));
                 let t = ir_ty(b, st, &rty, LayoutRule::None, false);
-                if let (ResourceKind::Texture { .. } | ResourceKind::TexelBuffer { .. } | ResourceKind::Sampler, Some(Type::Image(_)) | Some(Type::Sampler)) = (kind, b.module().types.get(t)) {
+                if let (
+                    ResourceKind::Texture { .. }
+                    | ResourceKind::TexelBuffer { .. }
+                    | ResourceKind::Sampler,
+                    Some(Type::Image(_)) | Some(Type::Sampler),
+                ) = (kind, b.module().types.get(t))
+                {
                     let tn = match kind {
                         ResourceKind::Sampler => "type.sampler".to_owned(),
-                        ResourceKind::TexelBuffer { rw } => format!("type.{}buffer.image", if rw { "" } else { "" }),
-                        ResourceKind::Texture { dim, .. } => format!("type.{}.image", match dim { TexDim::D1 => "1d", TexDim::D2 => "2d", TexDim::D3 => "3d", TexDim::Cube => "cube" }),
+                        ResourceKind::TexelBuffer { .. } => "type.buffer.image".to_owned(),
+                        ResourceKind::Texture { dim, .. } => format!(
+                            "type.{}.image",
+                            match dim {
+                                TexDim::D1 => "1d",
+                                TexDim::D2 => "2d",
+                                TexDim::D3 => "3d",
+                                TexDim::Cube => "cube",
+                            }
+                        ),
                         _ => String::new(),
                     };
                     b.module_mut().type_names.entry(t).or_insert(tn);
                 }
                 let ptr = b.type_pointer(sc, t);
-                let g = b.global(GlobalVariable { name: Some(p.name.clone()), decorations: decos(binding), ..GlobalVariable::new(ptr, sc) });
-                declare_global(st, &p.name, p.span, Sym::Resource(Resource { global: g, kind, elem, sc }));
+                let g = b.global(GlobalVariable {
+                    name: Some(p.name.clone()),
+                    decorations: decos(binding),
+                    ..GlobalVariable::new(ptr, sc)
+                });
+                declare_global(
+                    st,
+                    &p.name,
+                    p.span,
+                    Sym::Resource(Resource {
+                        global: g,
+                        kind,
+                        elem,
+                        sc,
+                    }),
+                );
             }
-            PendingKind::Block { def, as_var, push_constant } => {
-                let (sc, layout) = if push_constant { (StorageClass::PushConstant, LayoutRule::Std430) } else { (StorageClass::Uniform, LayoutRule::Std140) };
+            PendingKind::Block {
+                def,
+                as_var,
+                push_constant,
+            } => {
+                let (sc, layout) = if push_constant {
+                    (StorageClass::PushConstant, LayoutRule::Std430)
+                } else {
+                    (StorageClass::Uniform, LayoutRule::Std140)
+                };
                 let t = block_struct(b, st, &def, layout, Decoration::Block);
                 let ptr = b.type_pointer(sc, t);
-                let g = b.global(GlobalVariable { name: Some(p.name.clone()), decorations: decos(binding), ..GlobalVariable::new(ptr, sc) });
+                let g = b.global(GlobalVariable {
+                    name: Some(p.name.clone()),
+                    decorations: decos(binding),
+                    ..GlobalVariable::new(ptr, sc)
+                });
                 let _ = p.span;
                 if as_var {
                     let i = st.structs.len();
                     st.structs.push(def.clone());
                     st.type_cache.insert((Ty::Struct(i), layout, false), t);
-                    let place = Place { ptr: Value::Global(g), ty: Ty::Struct(i), sc, layout, row_major: false, konst: true };
+                    let place = Place {
+                        ptr: Value::Global(g),
+                        ty: Ty::Struct(i),
+                        sc,
+                        layout,
+                        row_major: false,
+                        konst: true,
+                    };
                     declare_global(st, &p.name, p.span, Sym::Var(place));
                 } else {
                     for (k, f) in def.fields.iter().enumerate() {
-                        declare_global(st, &f.name, p.span, Sym::Member { block: g, index: k as u32, ty: f.ty.clone(), sc, layout, row_major: f.row_major });
+                        declare_global(
+                            st,
+                            &f.name,
+                            p.span,
+                            Sym::Member {
+                                block: g,
+                                index: k as u32,
+                                ty: f.ty.clone(),
+                                sc,
+                                layout,
+                                row_major: f.row_major,
+                            },
+                        );
                     }
                 }
             }
@@ -628,16 +961,24 @@ fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
             args.iter().for_each(|a| collect_calls_expr(a, out));
         }
         ExprKind::Unary { operand, .. } => collect_calls_expr(operand, out),
-        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Assign { lhs, rhs, .. } | ExprKind::Comma(lhs, rhs) => {
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign { lhs, rhs, .. }
+        | ExprKind::Comma(lhs, rhs) => {
             collect_calls_expr(lhs, out);
             collect_calls_expr(rhs, out);
         }
-        ExprKind::Conditional { cond, then, otherwise } => {
+        ExprKind::Conditional {
+            cond,
+            then,
+            otherwise,
+        } => {
             collect_calls_expr(cond, out);
             collect_calls_expr(then, out);
             collect_calls_expr(otherwise, out);
         }
-        ExprKind::Construct { args, .. } | ExprKind::InitList(args) => args.iter().for_each(|a| collect_calls_expr(a, out)),
+        ExprKind::Construct { args, .. } | ExprKind::InitList(args) => {
+            args.iter().for_each(|a| collect_calls_expr(a, out))
+        }
         ExprKind::MethodCall { receiver, args, .. } => {
             collect_calls_expr(receiver, out);
             args.iter().for_each(|a| collect_calls_expr(a, out));
@@ -663,19 +1004,34 @@ fn collect_calls_stmt(s: &Stmt, out: &mut Vec<(String, Span)>) {
     match &s.kind {
         StmtKind::Block(b) => collect_calls_block(b, out),
         StmtKind::Expr(e) => collect_calls_expr(e, out),
-        StmtKind::Decl(d) => d.declarators.iter().filter_map(|x| x.init.as_ref()).for_each(|i| collect_calls_init(i, out)),
-        StmtKind::If { cond, then, otherwise } => {
+        StmtKind::Decl(d) => d
+            .declarators
+            .iter()
+            .filter_map(|x| x.init.as_ref())
+            .for_each(|i| collect_calls_init(i, out)),
+        StmtKind::If {
+            cond,
+            then,
+            otherwise,
+        } => {
             collect_calls_expr(cond, out);
             collect_calls_stmt(then, out);
             if let Some(o) = otherwise {
                 collect_calls_stmt(o, out);
             }
         }
-        StmtKind::For { init, cond, step, body } => {
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
             if let Some(i) = init {
                 collect_calls_stmt(i, out);
             }
-            cond.iter().chain(step.iter()).for_each(|e| collect_calls_expr(e, out));
+            cond.iter()
+                .chain(step.iter())
+                .for_each(|e| collect_calls_expr(e, out));
             collect_calls_stmt(body, out);
         }
         StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
@@ -684,7 +1040,10 @@ fn collect_calls_stmt(s: &Stmt, out: &mut Vec<(String, Span)>) {
         }
         StmtKind::Switch { selector, cases } => {
             collect_calls_expr(selector, out);
-            cases.iter().flat_map(|c| &c.body).for_each(|s| collect_calls_stmt(s, out));
+            cases
+                .iter()
+                .flat_map(|c| &c.body)
+                .for_each(|s| collect_calls_stmt(s, out));
         }
         StmtKind::Return(Some(e)) => collect_calls_expr(e, out),
         _ => {}
@@ -696,9 +1055,18 @@ fn collect_calls_block(b: &Block, out: &mut Vec<(String, Span)>) {
 }
 
 /// Depth-first over the call graph by name; `state` is false while a function is on the stack.
-fn visit_calls(st: &mut State, name: &str, state: &mut HashMap<String, bool>, order: &mut Vec<String>) {
+fn visit_calls(
+    st: &mut State,
+    name: &str,
+    state: &mut HashMap<String, bool>,
+    order: &mut Vec<String>,
+) {
     state.insert(name.to_owned(), false);
-    let items: Vec<usize> = st.functions.get(name).map(|v| v.iter().map(|f| f.item).collect()).unwrap_or_default();
+    let items: Vec<usize> = st
+        .functions
+        .get(name)
+        .map(|v| v.iter().map(|f| f.item).collect())
+        .unwrap_or_default();
     let mut calls = Vec::new();
     for i in items {
         if let Some(Item::Function(FunctionDecl { body: Some(b), .. })) = st.unit.items.get(i) {
@@ -710,7 +1078,10 @@ fn visit_calls(st: &mut State, name: &str, state: &mut HashMap<String, bool>, or
             continue;
         }
         match state.get(&callee) {
-            Some(false) => st.error(span, format!("recursive call to '{callee}': recursion is not allowed")),
+            Some(false) => st.error(
+                span,
+                format!("recursive call to '{callee}': recursion is not allowed"),
+            ),
             Some(true) => {}
             None => visit_calls(st, &callee, state, order),
         }
@@ -720,8 +1091,12 @@ fn visit_calls(st: &mut State, name: &str, state: &mut HashMap<String, bool>, or
 }
 
 fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry: bool) {
-    let Some(fsym) = st.functions.get(name).and_then(|v| v.get(k)).cloned() else { return };
-    let Some(Item::Function(decl)) = st.unit.items.get(fsym.item) else { return };
+    let Some(fsym) = st.functions.get(name).and_then(|v| v.get(k)).cloned() else {
+        return;
+    };
+    let Some(Item::Function(decl)) = st.unit.items.get(fsym.item) else {
+        return;
+    };
     let Some(body) = &decl.body else { return };
     let mut ptypes = Vec::new();
     for (t, _) in &fsym.params {
@@ -740,16 +1115,28 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
     let f = b.function(fty, FunctionControl::None);
     let handle = f.handle();
     let mut cx = FnCx::new(f, st, fsym.ret.clone());
-    let fname = if is_entry { format!("src.{name}") } else { name.to_owned() };
+    let fname = if is_entry {
+        format!("src.{name}")
+    } else {
+        name.to_owned()
+    };
     cx.st.scopes.push();
     for (i, (p, (t, _))) in decl.params.iter().zip(&fsym.params).enumerate() {
         let v = cx.f.param(i as u32);
         if let Some(n) = &p.name {
             cx.f.name(v, &n.name);
             let konst = has(&p.modifiers, Modifier::Const);
-            let place = Place { ptr: v, ty: t.clone(), sc: StorageClass::Function, layout: LayoutRule::None, row_major: false, konst };
+            let place = Place {
+                ptr: v,
+                ty: t.clone(),
+                sc: StorageClass::Function,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst,
+            };
             if !cx.st.scopes.declare(&n.name, Sym::Var(place)) {
-                cx.st.error(n.span, format!("redefinition of parameter '{}'", n.name));
+                cx.st
+                    .error(n.span, format!("redefinition of parameter '{}'", n.name));
             }
         }
     }

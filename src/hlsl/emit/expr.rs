@@ -51,10 +51,13 @@ impl FnCx<'_, '_> {
     pub fn condition(&mut self, e: &Expr) -> Option<Value> {
         let (v, t) = self.rvalue(e)?;
         if !matches!(t, Ty::Scalar(_)) {
-            self.st.error(e.span, format!("condition must be a scalar, not '{}'", self.show(&t)));
+            self.st.error(
+                e.span,
+                format!("condition must be a scalar, not '{}'", self.show(&t)),
+            );
             return None;
         }
-        self.to_bool(v, &t, e.span).map(|x| x.0)
+        self.bool_of(v, &t, e.span).map(|x| x.0)
     }
 
     /// Emits an expression.
@@ -73,7 +76,10 @@ impl FnCx<'_, '_> {
             ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name).cloned() {
                 Some(sym) => self.symbol(sym),
                 None => {
-                    self.st.error(id.span, format!("use of undeclared identifier '{}'", id.name));
+                    self.st.error(
+                        id.span,
+                        format!("use of undeclared identifier '{}'", id.name),
+                    );
                     return None;
                 }
             },
@@ -97,7 +103,11 @@ impl FnCx<'_, '_> {
                 self.assign(&dst, v, &dst_ty, span);
                 Val::R(v, dst_ty)
             }
-            ExprKind::Conditional { cond, then, otherwise } => self.conditional(cond, then, otherwise, span)?,
+            ExprKind::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => self.conditional(cond, then, otherwise, span)?,
             ExprKind::Comma(a, b) => {
                 let _ = self.expr(a);
                 self.expr(b)
@@ -107,20 +117,32 @@ impl FnCx<'_, '_> {
                 let (t, _) = self.st.resolve_type(ty)?;
                 self.construct(&t, args, span)?
             }
-            ExprKind::MethodCall { receiver, method, args } => {
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                args,
+            } => {
                 let r = self.expr(receiver);
                 match r {
                     Val::Res(res) => self.method(&res, &method.name, args, span)?,
                     Val::Err => return None,
                     _ => {
-                        self.st.error(method.span, format!("no method '{}' on this value", method.name));
+                        self.st.error(
+                            method.span,
+                            format!("no method '{}' on this value", method.name),
+                        );
                         return None;
                     }
                 }
             }
-            ExprKind::Cast { ty, array_dims, operand } => {
+            ExprKind::Cast {
+                ty,
+                array_dims,
+                operand,
+            } => {
                 if !array_dims.is_empty() {
-                    self.st.error(span, "not supported yet: casts to array types");
+                    self.st
+                        .error(span, "not supported yet: casts to array types");
                     return None;
                 }
                 let (t, _) = self.st.resolve_type(ty)?;
@@ -129,7 +151,14 @@ impl FnCx<'_, '_> {
                     if t == vt {
                         return Some(Val::R(v, t));
                     }
-                    self.st.error(span, format!("not supported yet: cast from '{}' to '{}'", self.show(&vt), self.show(&t)));
+                    self.st.error(
+                        span,
+                        format!(
+                            "not supported yet: cast from '{}' to '{}'",
+                            self.show(&vt),
+                            self.show(&t)
+                        ),
+                    );
                     return None;
                 }
                 let v = self.convert(v, &vt, &t, span, true)?;
@@ -144,7 +173,8 @@ impl FnCx<'_, '_> {
                 self.index(b, index, span)?
             }
             ExprKind::InitList(_) => {
-                self.st.error(span, "an initializer list is only allowed in a declaration");
+                self.st
+                    .error(span, "an initializer list is only allowed in a declaration");
                 return None;
             }
         })
@@ -176,11 +206,25 @@ impl FnCx<'_, '_> {
     fn symbol(&mut self, sym: Sym) -> Val {
         match sym {
             Sym::Var(p) => Val::P(p),
-            Sym::Member { block, index, ty, sc, layout, row_major } => {
+            Sym::Member {
+                block,
+                index,
+                ty,
+                sc,
+                layout,
+                row_major,
+            } => {
                 let pt = self.ptr_ty(sc, &ty, layout, row_major);
                 let i = self.i32c(index as i32);
                 let ptr = self.f.access_chain(pt, Value::Global(block), &[i]);
-                Val::P(Place { ptr, ty, sc, layout, row_major, konst: true })
+                Val::P(Place {
+                    ptr,
+                    ty,
+                    sc,
+                    layout,
+                    row_major,
+                    konst: true,
+                })
             }
             Sym::Resource(r) => Val::Res(r),
             Sym::Const(c, t) => {
@@ -212,14 +256,21 @@ impl FnCx<'_, '_> {
                 Val::R(self.scalar_const(s, c), Ty::Scalar(s))
             }
             Literal::Float { value, suffix } => {
-                let s = if suffix == "l" { Scalar::Double } else { Scalar::Float };
+                let s = if suffix == "l" {
+                    Scalar::Double
+                } else {
+                    Scalar::Float
+                };
                 let v = self.scalar_const(s, ConstVal::Float(*value));
                 if suffix.is_empty() {
                     self.literals.insert(v, *value);
                 }
                 Val::R(v, Ty::Scalar(s))
             }
-            Literal::Bool(b) => Val::R(self.scalar_const(Scalar::Bool, ConstVal::Bool(*b)), Ty::Scalar(Scalar::Bool)),
+            Literal::Bool(b) => Val::R(
+                self.scalar_const(Scalar::Bool, ConstVal::Bool(*b)),
+                Ty::Scalar(Scalar::Bool),
+            ),
             Literal::String(_) => {
                 self.st.error(span, "a string is not a value");
                 return None;
@@ -234,14 +285,25 @@ impl FnCx<'_, '_> {
                 let (v, t) = self.load_val(&dst, operand.span)?;
                 let s = t.component().filter(|s| *s != Scalar::Bool);
                 if s.is_none() {
-                    self.st.error(span, format!("cannot increment or decrement '{}'", self.show(&t)));
+                    self.st.error(
+                        span,
+                        format!("cannot increment or decrement '{}'", self.show(&t)),
+                    );
                     return None;
                 }
                 let one = self.splat_const(&t, ConstVal::Int(1));
-                let bop = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) { BinaryOp::Add } else { BinaryOp::Sub };
+                let bop = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) {
+                    BinaryOp::Add
+                } else {
+                    BinaryOp::Sub
+                };
                 let nv = self.arith(bop, v, one, &t, span)?;
                 self.assign(&dst, nv, &t, span);
-                let result = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) { nv } else { v };
+                let result = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
+                    nv
+                } else {
+                    v
+                };
                 Some(Val::R(result, t))
             }
             UnaryOp::Plus => {
@@ -251,7 +313,8 @@ impl FnCx<'_, '_> {
             UnaryOp::Neg => {
                 let (v, t) = self.rvalue(operand)?;
                 let Some(s) = t.component() else {
-                    self.st.error(span, format!("cannot negate '{}'", self.show(&t)));
+                    self.st
+                        .error(span, format!("cannot negate '{}'", self.show(&t)));
                     return None;
                 };
                 if let (Some(c), Ty::Scalar(_)) = (self.const_of(v), &t) {
@@ -283,14 +346,17 @@ impl FnCx<'_, '_> {
             }
             UnaryOp::Not => {
                 let (v, t) = self.rvalue(operand)?;
-                let (b, bt) = self.to_bool(v, &t, span)?;
+                let (b, bt) = self.bool_of(v, &t, span)?;
                 let it = self.ty(&bt);
                 Some(Val::R(self.f.logical_not(it, b), bt))
             }
             UnaryOp::BitNot => {
                 let (v, t) = self.rvalue(operand)?;
                 if !t.component().is_some_and(Scalar::is_int) {
-                    self.st.error(span, format!("'~' needs an integer operand, not '{}'", self.show(&t)));
+                    self.st.error(
+                        span,
+                        format!("'~' needs an integer operand, not '{}'", self.show(&t)),
+                    );
                     return None;
                 }
                 let it = self.ty(&t);
@@ -306,11 +372,17 @@ impl FnCx<'_, '_> {
                 return self.short_circuit(op, a, &at, rhs, span);
             }
             let (b, bt) = self.rvalue(rhs)?;
-            let ty = self.common_type(&at, &bt, None, None, span)?.with_component(Scalar::Bool);
+            let ty = self
+                .common_type(&at, &bt, None, None, span)?
+                .with_component(Scalar::Bool);
             let a = self.convert(a, &at, &ty, span, false)?;
             let b = self.convert(b, &bt, &ty, span, false)?;
             let t = self.ty(&ty);
-            let r = if op == BinaryOp::And { self.f.logical_and(t, a, b) } else { self.f.logical_or(t, a, b) };
+            let r = if op == BinaryOp::And {
+                self.f.logical_and(t, a, b)
+            } else {
+                self.f.logical_or(t, a, b)
+            };
             return Some(Val::R(r, ty));
         }
         // Both sides are checked even when the first has an error, so both are reported.
@@ -339,7 +411,8 @@ impl FnCx<'_, '_> {
         }
         if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
             let Some(s) = at.component().filter(|s| s.is_int()) else {
-                self.st.error(span, format!("shift of a non-integer '{}'", self.show(&at)));
+                self.st
+                    .error(span, format!("shift of a non-integer '{}'", self.show(&at)));
                 return None;
             };
             let lty = match (&at, &bt) {
@@ -354,14 +427,25 @@ impl FnCx<'_, '_> {
         let a = self.convert(a, &at, &ty, span, false)?;
         let b = self.convert(b, &bt, &ty, span, false)?;
         match op {
-            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne => {
-                self.compare(op, a, b, &ty, span)
-            }
+            BinaryOp::Lt
+            | BinaryOp::Gt
+            | BinaryOp::Le
+            | BinaryOp::Ge
+            | BinaryOp::Eq
+            | BinaryOp::Ne => self.compare(op, a, b, &ty, span),
             _ => Some((self.arith(op, a, b, &ty, span)?, ty)),
         }
     }
 
-    fn times_scalar(&mut self, a: Value, at: &Ty, b: Value, bt: &Ty, la: Option<bool>, lb: Option<bool>) -> Option<(Value, Ty)> {
+    fn times_scalar(
+        &mut self,
+        a: Value,
+        at: &Ty,
+        b: Value,
+        bt: &Ty,
+        la: Option<bool>,
+        lb: Option<bool>,
+    ) -> Option<(Value, Ty)> {
         let (vec, vt, sc, stt, lit) = match (at, bt) {
             (Ty::Vector(..) | Ty::Matrix(..), Ty::Scalar(_)) => (a, at, b, bt, lb),
             (Ty::Scalar(_), Ty::Vector(..) | Ty::Matrix(..)) => (b, bt, a, at, la),
@@ -383,26 +467,39 @@ impl FnCx<'_, '_> {
 
     /// `a && b` / `a || b` with scalar operands under HLSL 2021: the right side runs only when
     /// needed, in a selection construct whose merge block takes the result.
-    fn short_circuit(&mut self, op: BinaryOp, a: Value, at: &Ty, rhs: &Expr, span: Span) -> Option<Val> {
-        let (a, _) = self.to_bool(a, at, span)?;
+    fn short_circuit(
+        &mut self,
+        op: BinaryOp,
+        a: Value,
+        at: &Ty,
+        rhs: &Expr,
+        span: Span,
+    ) -> Option<Val> {
+        let (a, _) = self.bool_of(a, at, span)?;
         let bool_ty = Ty::Scalar(Scalar::Bool);
         let bt = self.ty(&bool_ty);
         let rhs_block = self.f.block();
         let merge = self.f.block();
         let result = self.f.block_arg(merge, bt);
         let short = self.scalar_const(Scalar::Bool, ConstVal::Bool(op == BinaryOp::Or));
-        self.f.selection_merge(merge, crate::grammar::SelectionControl::None);
+        self.f
+            .selection_merge(merge, crate::grammar::SelectionControl::None);
         if op == BinaryOp::And {
-            self.f.branch_conditional(a, (rhs_block, &[]), (merge, &[short]));
+            self.f
+                .branch_conditional(a, (rhs_block, &[]), (merge, &[short]));
         } else {
-            self.f.branch_conditional(a, (merge, &[short]), (rhs_block, &[]));
+            self.f
+                .branch_conditional(a, (merge, &[short]), (rhs_block, &[]));
         }
         self.f.switch_to(rhs_block);
         let r = match self.rvalue(rhs) {
-            Some((v, t)) => match self.to_bool(v, &t, rhs.span) {
+            Some((v, t)) => match self.bool_of(v, &t, rhs.span) {
                 Some((b, Ty::Scalar(_))) => b,
                 Some(_) => {
-                    self.st.error(rhs.span, "not supported yet: a vector operand after a scalar one in '&&'/'||'");
+                    self.st.error(
+                        rhs.span,
+                        "not supported yet: a vector operand after a scalar one in '&&'/'||'",
+                    );
                     short
                 }
                 None => short,
@@ -414,16 +511,23 @@ impl FnCx<'_, '_> {
         Some(Val::R(result, bool_ty))
     }
 
-    fn conditional(&mut self, cond: &Expr, then: &Expr, otherwise: &Expr, span: Span) -> Option<Val> {
+    fn conditional(
+        &mut self,
+        cond: &Expr,
+        then: &Expr,
+        otherwise: &Expr,
+        span: Span,
+    ) -> Option<Val> {
         let (c, ct) = self.rvalue(cond)?;
         if self.st.opts.version == LanguageVersion::V2021 && matches!(ct, Ty::Scalar(_)) {
-            let (c, _) = self.to_bool(c, &ct, span)?;
+            let (c, _) = self.bool_of(c, &ct, span)?;
             // The result type is known only after both sides: evaluate each into its own block
             // and merge through a variable of the common type.
             let then_b = self.f.block();
             let else_b = self.f.block();
             let merge = self.f.block();
-            self.f.selection_merge(merge, crate::grammar::SelectionControl::None);
+            self.f
+                .selection_merge(merge, crate::grammar::SelectionControl::None);
             self.f.branch_conditional(c, (then_b, &[]), (else_b, &[]));
             self.f.switch_to(then_b);
             let tv = self.rvalue(then);
@@ -453,10 +557,14 @@ impl FnCx<'_, '_> {
         }
         let (tv, tt) = self.rvalue(then)?;
         let (ev, et) = self.rvalue(otherwise)?;
-        let ty = if tt == et { tt.clone() } else { self.common_type(&tt, &et, literal_kind(then), literal_kind(otherwise), span)? };
+        let ty = if tt == et {
+            tt.clone()
+        } else {
+            self.common_type(&tt, &et, literal_kind(then), literal_kind(otherwise), span)?
+        };
         let tv = self.convert(tv, &tt, &ty, span, false)?;
         let ev = self.convert(ev, &et, &ty, span, false)?;
-        let (c, cbt) = self.to_bool(c, &ct, span)?;
+        let (c, cbt) = self.bool_of(c, &ct, span)?;
         let c = match (&cbt, &ty) {
             (Ty::Scalar(_), Ty::Vector(_, n)) => self.splat(c, Scalar::Bool, *n),
             _ => c,
@@ -473,7 +581,8 @@ impl FnCx<'_, '_> {
                 let def = self.st.structs.get(*i)?;
                 let Some(k) = def.fields.iter().position(|f| f.name == name) else {
                     let sn = def.name.clone();
-                    self.st.error(span, format!("no member named '{name}' in '{sn}'"));
+                    self.st
+                        .error(span, format!("no member named '{name}' in '{sn}'"));
                     return None;
                 };
                 let f = def.fields[k].clone();
@@ -482,7 +591,12 @@ impl FnCx<'_, '_> {
                         let pt = self.ptr_ty(p.sc, &f.ty, p.layout, f.row_major);
                         let idx = self.i32c(k as i32);
                         let ptr = self.f.access_chain(pt, p.ptr, &[idx]);
-                        Some(Val::P(Place { ptr, ty: f.ty, row_major: f.row_major, ..p }))
+                        Some(Val::P(Place {
+                            ptr,
+                            ty: f.ty,
+                            row_major: f.row_major,
+                            ..p
+                        }))
                     }
                     other => {
                         let (v, _) = self.load_val(&other, span)?;
@@ -505,14 +619,20 @@ impl FnCx<'_, '_> {
                         .collect()
                 });
                 let Some(comps) = comps else {
-                    self.st.error(span, format!("invalid swizzle '{name}' on '{}'", self.show(&bt)));
+                    self.st.error(
+                        span,
+                        format!("invalid swizzle '{name}' on '{}'", self.show(&bt)),
+                    );
                     return None;
                 };
                 let s = bt.component()?;
                 match base {
                     Val::P(p) if n > 1 => Some(Val::Swz(p, comps)),
                     Val::Swz(p, inner) => {
-                        let c: Option<Vec<u32>> = comps.iter().map(|&c| inner.get(c as usize).copied()).collect();
+                        let c: Option<Vec<u32>> = comps
+                            .iter()
+                            .map(|&c| inner.get(c as usize).copied())
+                            .collect();
                         Some(Val::Swz(p, c?))
                     }
                     other => {
@@ -520,7 +640,11 @@ impl FnCx<'_, '_> {
                         let rt = Ty::vector(s, comps.len() as u32);
                         let t = self.ty(&rt);
                         let r = if n == 1 {
-                            if comps.len() == 1 { v } else { self.splat(v, s, comps.len() as u32) }
+                            if comps.len() == 1 {
+                                v
+                            } else {
+                                self.splat(v, s, comps.len() as u32)
+                            }
                         } else if comps.len() == 1 {
                             self.f.composite_extract(t, v, vec![comps[0]])
                         } else {
@@ -532,7 +656,8 @@ impl FnCx<'_, '_> {
             }
             Ty::Matrix(s, r, c) => {
                 let Some(elems) = matrix_swizzle(name, *r, *c) else {
-                    self.st.error(span, format!("invalid matrix member '{name}'"));
+                    self.st
+                        .error(span, format!("invalid matrix member '{name}'"));
                     return None;
                 };
                 let st_ = Ty::Scalar(*s);
@@ -540,11 +665,18 @@ impl FnCx<'_, '_> {
                     let pt = self.ptr_ty(p.sc, &st_, LayoutRule::None, false);
                     let (i, j) = (self.u32c(*i), self.u32c(*j));
                     let ptr = self.f.access_chain(pt, p.ptr, &[i, j]);
-                    return Some(Val::P(Place { ptr, ty: st_, ..p.clone() }));
+                    return Some(Val::P(Place {
+                        ptr,
+                        ty: st_,
+                        ..p.clone()
+                    }));
                 }
                 let (v, _) = self.load_val(&base, span)?;
                 let et = self.ty(&st_);
-                let parts: Vec<Value> = elems.iter().map(|(i, j)| self.f.composite_extract(et, v, vec![*i, *j])).collect();
+                let parts: Vec<Value> = elems
+                    .iter()
+                    .map(|(i, j)| self.f.composite_extract(et, v, vec![*i, *j]))
+                    .collect();
                 if parts.len() == 1 {
                     return Some(Val::R(parts[0], st_));
                 }
@@ -553,7 +685,10 @@ impl FnCx<'_, '_> {
                 Some(Val::R(self.f.composite_construct(t, &parts), rt))
             }
             _ => {
-                self.st.error(span, format!("member reference '.{name}' on '{}'", self.show(&bt)));
+                self.st.error(
+                    span,
+                    format!("member reference '.{name}' on '{}'", self.show(&bt)),
+                );
                 None
             }
         }
@@ -575,11 +710,12 @@ impl FnCx<'_, '_> {
                 return Some(Val::P(Place { ptr, ..p.clone() }));
             }
         }
-        if !matches!(it, Ty::Scalar(s) if s.is_int() || s == Scalar::Bool) {
-            if !matches!(it, Ty::Scalar(_)) {
-                self.st.error(index.span, format!("index must be an integer scalar, not '{}'", self.show(&it)));
-                return None;
-            }
+        if !matches!(it, Ty::Scalar(_)) {
+            self.st.error(
+                index.span,
+                format!("index must be an integer scalar, not '{}'", self.show(&it)),
+            );
+            return None;
         }
         let iv = match it {
             Ty::Scalar(s) if s.is_int() => iv,
@@ -591,13 +727,22 @@ impl FnCx<'_, '_> {
             Ty::Matrix(s, r, c) => (Ty::Vector(*s, *c), *r),
             Ty::Scalar(_) => return Some(base),
             _ => {
-                self.st.error(span, format!("subscripted value of type '{}' is not an array, vector or matrix", self.show(&bt)));
+                self.st.error(
+                    span,
+                    format!(
+                        "subscripted value of type '{}' is not an array, vector or matrix",
+                        self.show(&bt)
+                    ),
+                );
                 return None;
             }
         };
         if let Some(c) = self.const_of(iv).and_then(ConstVal::as_int) {
             if c < 0 || c >= i64::from(len) {
-                self.st.error(index.span, format!("index {c} is out of bounds (size {len})"));
+                self.st.error(
+                    index.span,
+                    format!("index {c} is out of bounds (size {len})"),
+                );
                 return None;
             }
         }
@@ -611,7 +756,10 @@ impl FnCx<'_, '_> {
                 let (v, _) = self.load_val(&other, span)?;
                 let et = self.ty(&elem);
                 if let Some(c) = self.const_of(iv).and_then(ConstVal::as_int) {
-                    return Some(Val::R(self.f.composite_extract(et, v, vec![c as u32]), elem));
+                    return Some(Val::R(
+                        self.f.composite_extract(et, v, vec![c as u32]),
+                        elem,
+                    ));
                 }
                 if let Ty::Vector(..) = bt {
                     return Some(Val::R(self.f.vector_extract_dynamic(et, v, iv), elem));
@@ -621,7 +769,11 @@ impl FnCx<'_, '_> {
                 self.f.store(tmp.ptr, v, None);
                 let pt = self.ptr_ty(StorageClass::Function, &elem, LayoutRule::None, false);
                 let ptr = self.f.access_chain(pt, tmp.ptr, &[iv]);
-                Some(Val::P(Place { ptr, ty: elem, ..tmp }))
+                Some(Val::P(Place {
+                    ptr,
+                    ty: elem,
+                    ..tmp
+                }))
             }
         }
     }
@@ -629,7 +781,10 @@ impl FnCx<'_, '_> {
     /// `T(args)`: a scalar, vector or matrix built from the components of its arguments.
     pub fn construct(&mut self, ty: &Ty, args: &[Expr], span: Span) -> Option<Val> {
         let Some(s) = ty.component() else {
-            self.st.error(span, format!("not supported yet: constructing '{}'", self.show(ty)));
+            self.st.error(
+                span,
+                format!("not supported yet: constructing '{}'", self.show(ty)),
+            );
             return None;
         };
         let mut vals = Vec::new();
@@ -647,16 +802,34 @@ impl FnCx<'_, '_> {
             self.scalars_of(*v, t, s, span, &mut comps)?;
         }
         if comps.len() as u32 != ty.count() {
-            self.st.error(span, format!("'{}' takes {} components, {} given", self.show(ty), ty.count(), comps.len()));
+            self.st.error(
+                span,
+                format!(
+                    "'{}' takes {} components, {} given",
+                    self.show(ty),
+                    ty.count(),
+                    comps.len()
+                ),
+            );
             return None;
         }
-        Some(Val::R(self.from_scalars(ty, &comps), ty.clone()))
+        Some(Val::R(self.compose_scalars(ty, &comps), ty.clone()))
     }
 
     /// Appends the components of `v` converted to `s`.
-    pub fn scalars_of(&mut self, v: Value, t: &Ty, s: Scalar, span: Span, out: &mut Vec<Value>) -> Option<()> {
+    pub fn scalars_of(
+        &mut self,
+        v: Value,
+        t: &Ty,
+        s: Scalar,
+        span: Span,
+        out: &mut Vec<Value>,
+    ) -> Option<()> {
         let Some(vs) = t.component() else {
-            self.st.error(span, format!("cannot take components of '{}'", self.show(t)));
+            self.st.error(
+                span,
+                format!("cannot take components of '{}'", self.show(t)),
+            );
             return None;
         };
         let et = self.ty(&Ty::Scalar(vs));
@@ -682,7 +855,7 @@ impl FnCx<'_, '_> {
     }
 
     /// Builds a scalar, vector or matrix from its components in row order.
-    pub fn from_scalars(&mut self, ty: &Ty, comps: &[Value]) -> Value {
+    pub fn compose_scalars(&mut self, ty: &Ty, comps: &[Value]) -> Value {
         match ty {
             Ty::Vector(..) => {
                 let t = self.ty(ty);
@@ -693,11 +866,17 @@ impl FnCx<'_, '_> {
             }
             Ty::Matrix(s, _, c) => {
                 let rt = Ty::Vector(*s, *c);
-                let rows: Vec<Value> = comps.chunks(*c as usize).map(|ch| self.from_scalars(&rt, ch)).collect();
+                let rows: Vec<Value> = comps
+                    .chunks(*c as usize)
+                    .map(|ch| self.compose_scalars(&rt, ch))
+                    .collect();
                 let t = self.ty(ty);
                 self.f.composite_construct(t, &rows)
             }
-            _ => comps.first().copied().unwrap_or(Value::Constant(self.f.constant_i32(0))),
+            _ => comps
+                .first()
+                .copied()
+                .unwrap_or(Value::Constant(self.f.constant_i32(0))),
         }
     }
 
@@ -710,14 +889,24 @@ impl FnCx<'_, '_> {
             return self.intrinsic(name, args, span);
         }
         if crate::hlsl::sema::intrinsics::is_out_of_scope(name) {
-            self.st.error(name_span, format!("not supported yet: the intrinsic '{name}'"));
+            self.st.error(
+                name_span,
+                format!("not supported yet: the intrinsic '{name}'"),
+            );
         } else {
-            self.st.error(name_span, format!("use of undeclared function '{name}'"));
+            self.st
+                .error(name_span, format!("use of undeclared function '{name}'"));
         }
         None
     }
 
-    fn user_call(&mut self, name: &str, cands: &[super::FuncSym], args: &[Expr], span: Span) -> Option<Val> {
+    fn user_call(
+        &mut self,
+        name: &str,
+        cands: &[super::FuncSym],
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Val> {
         let mut vals = Vec::new();
         for a in args {
             let v = self.expr(a);
@@ -730,23 +919,38 @@ impl FnCx<'_, '_> {
         if tys.len() != vals.len() {
             return None;
         }
-        let arity: Vec<&super::FuncSym> = cands.iter().filter(|c| c.params.len() == args.len()).collect();
+        let arity: Vec<&super::FuncSym> = cands
+            .iter()
+            .filter(|c| c.params.len() == args.len())
+            .collect();
         if arity.is_empty() {
-            self.st.error(span, format!("no overload of '{name}' takes {} arguments", args.len()));
+            self.st.error(
+                span,
+                format!("no overload of '{name}' takes {} arguments", args.len()),
+            );
             return None;
         }
-        let exact = arity.iter().find(|c| c.params.iter().zip(&tys).all(|((p, _), t)| p == t));
+        let exact = arity
+            .iter()
+            .find(|c| c.params.iter().zip(&tys).all(|((p, _), t)| p == t));
         let chosen = exact.or_else(|| {
             arity.iter().find(|c| {
-                c.params.iter().zip(&tys).all(|((p, _), t)| p == t || (p.is_numeric() && t.is_numeric()))
+                c.params
+                    .iter()
+                    .zip(&tys)
+                    .all(|((p, _), t)| p == t || (p.is_numeric() && t.is_numeric()))
             })
         });
         let Some(fsym) = chosen.map(|c| (*c).clone()) else {
-            self.st.error(span, format!("no matching overload of '{name}' for these argument types"));
+            self.st.error(
+                span,
+                format!("no matching overload of '{name}' for these argument types"),
+            );
             return None;
         };
         let Some(handle) = fsym.handle else {
-            self.st.error(span, format!("'{name}' is declared but not defined"));
+            self.st
+                .error(span, format!("'{name}' is declared but not defined"));
             return None;
         };
         let pnames = self.st.param_names(fsym.item);
@@ -754,7 +958,8 @@ impl FnCx<'_, '_> {
         let mut copies = Vec::new();
         for (k, ((pt, dir), (v, a))) in fsym.params.iter().zip(vals.iter().zip(args)).enumerate() {
             if let Ty::Resource(..) = pt {
-                self.st.error(a.span, "not supported yet: resources as function arguments");
+                self.st
+                    .error(a.span, "not supported yet: resources as function arguments");
                 return None;
             }
             let pname = format!("param.var.{}", pnames.get(k).map_or("", |s| s.as_str()));
@@ -766,7 +971,8 @@ impl FnCx<'_, '_> {
             }
             if *dir != ParamDir::In {
                 if !matches!(v, Val::P(_) | Val::Swz(..) | Val::Texel(..)) {
-                    self.st.error(a.span, "an out or inout argument must be an lvalue");
+                    self.st
+                        .error(a.span, "an out or inout argument must be an lvalue");
                     return None;
                 }
                 copies.push((tmp, pt.clone(), v.clone(), a.span));
@@ -791,7 +997,14 @@ impl FnCx<'_, '_> {
                 let pt = self.ptr_ty(r.sc, &r.elem, LayoutRule::Std430, false);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
-                Some(Val::P(Place { ptr, ty: r.elem.clone(), sc: r.sc, layout: LayoutRule::Std430, row_major: false, konst: !rw }))
+                Some(Val::P(Place {
+                    ptr,
+                    ty: r.elem.clone(),
+                    sc: r.sc,
+                    layout: LayoutRule::Std430,
+                    row_major: false,
+                    konst: !rw,
+                }))
             }
             ResourceKind::TexelBuffer { .. } => {
                 let i = self.rvalue_as(index, &Ty::Scalar(Scalar::Int))?;
@@ -842,13 +1055,19 @@ fn matrix_swizzle(name: &str, r: u32, c: u32) -> Option<Vec<(u32, u32)>> {
             if b.len() != 2 {
                 return None;
             }
-            (u32::from(b[0].checked_sub(b'0')?), u32::from(b[1].checked_sub(b'0')?))
+            (
+                u32::from(b[0].checked_sub(b'0')?),
+                u32::from(b[1].checked_sub(b'0')?),
+            )
         } else {
             let b = part.as_bytes();
             if b.len() != 2 {
                 return None;
             }
-            (u32::from(b[0].checked_sub(b'1')?), u32::from(b[1].checked_sub(b'1')?))
+            (
+                u32::from(b[0].checked_sub(b'1')?),
+                u32::from(b[1].checked_sub(b'1')?),
+            )
         };
         if i >= r || j >= c {
             return None;

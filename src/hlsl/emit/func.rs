@@ -72,13 +72,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             }
         }
         let vars = self.vars;
-        let first = self
-            .f
-            .function()
-            .blocks
-            .handles()
-            .nth(1)
-            .unwrap_or(vars);
+        let first = self.f.function().blocks.handles().nth(1).unwrap_or(vars);
         self.f.switch_to(vars);
         self.f.branch(first, &[]);
         let h = self.f.handle();
@@ -88,7 +82,10 @@ impl<'a, 'u> FnCx<'a, 'u> {
         self.f.finish()
     }
 
-    fn st_module_function(&mut self, h: Handle<crate::ir::Function>) -> Option<&mut crate::ir::Function> {
+    fn st_module_function(
+        &mut self,
+        h: Handle<crate::ir::Function>,
+    ) -> Option<&mut crate::ir::Function> {
         self.f.module_mut().functions.get_mut(h)
     }
 
@@ -103,7 +100,13 @@ impl<'a, 'u> FnCx<'a, 'u> {
     }
 
     /// A pointer type.
-    pub fn ptr_ty(&mut self, sc: StorageClass, ty: &Ty, layout: LayoutRule, rm: bool) -> Handle<Type> {
+    pub fn ptr_ty(
+        &mut self,
+        sc: StorageClass,
+        ty: &Ty,
+        layout: LayoutRule,
+        rm: bool,
+    ) -> Handle<Type> {
         let t = self.ty_in(ty, layout, rm);
         self.f.type_pointer(sc, t)
     }
@@ -169,7 +172,10 @@ impl<'a, 'u> FnCx<'a, 'u> {
             Scalar::UInt => self.f.constant_u32(int_of(c) as u32),
             Scalar::Int64 => {
                 let t = self.f.type_int(64, true);
-                self.f.constant(t, ConstantValue::Scalar(LiteralNumber::DoubleWord(int_of(c) as u64)))
+                self.f.constant(
+                    t,
+                    ConstantValue::Scalar(LiteralNumber::DoubleWord(int_of(c) as u64)),
+                )
             }
             Scalar::UInt64 => self.f.constant_u64(int_of(c) as u64),
             Scalar::Float => self.f.constant_f32(c.as_float() as f32),
@@ -207,7 +213,11 @@ impl<'a, 'u> FnCx<'a, 'u> {
         match (&c.value, ty) {
             (ConstantValue::Bool(b), _) => Some(ConstVal::Bool(*b)),
             (ConstantValue::Scalar(LiteralNumber::Word(w)), Type::Int { signed, .. }) => {
-                Some(ConstVal::Int(if *signed { i64::from(*w as i32) } else { i64::from(*w) }))
+                Some(ConstVal::Int(if *signed {
+                    i64::from(*w as i32)
+                } else {
+                    i64::from(*w)
+                }))
             }
             (ConstantValue::Scalar(LiteralNumber::Word(w)), Type::Float { .. }) => {
                 Some(ConstVal::Float(f64::from(f32::from_bits(*w))))
@@ -300,12 +310,24 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 self.f.composite_construct(b, &parts)
             }
             Ty::Struct(i) => {
-                let fields = self.st.structs.get(*i).map(|d| d.fields.clone()).unwrap_or_default();
+                let fields = self
+                    .st
+                    .structs
+                    .get(*i)
+                    .map(|d| d.fields.clone())
+                    .unwrap_or_default();
                 let mut parts = Vec::new();
                 for (k, fd) in fields.iter().enumerate() {
                     let ft = self.ty_in(&fd.ty, from, fd.row_major);
                     let x = self.f.composite_extract(ft, v, vec![k as u32]);
-                    parts.push(self.convert_layout(x, &fd.ty, from, fd.row_major, to, fd.row_major));
+                    parts.push(self.convert_layout(
+                        x,
+                        &fd.ty,
+                        from,
+                        fd.row_major,
+                        to,
+                        fd.row_major,
+                    ));
                 }
                 self.f.composite_construct(b, &parts)
             }
@@ -318,18 +340,21 @@ impl<'a, 'u> FnCx<'a, 'u> {
         match dst {
             Val::P(p) => {
                 if p.konst {
-                    self.st.error(span, "cannot assign to a constant or read-only value");
+                    self.st
+                        .error(span, "cannot assign to a constant or read-only value");
                     return;
                 }
                 let Some(v) = self.convert(v, ty, &p.ty, span, false) else {
                     return;
                 };
-                let v = self.convert_layout(v, &p.ty, LayoutRule::None, false, p.layout, p.row_major);
+                let v =
+                    self.convert_layout(v, &p.ty, LayoutRule::None, false, p.layout, p.row_major);
                 self.f.store(p.ptr, v, None);
             }
             Val::Swz(p, comps) => {
                 if p.konst {
-                    self.st.error(span, "cannot assign to a constant or read-only value");
+                    self.st
+                        .error(span, "cannot assign to a constant or read-only value");
                     return;
                 }
                 let Some(s) = p.ty.component() else { return };
@@ -340,7 +365,10 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 let mut seen = Vec::new();
                 for c in comps {
                     if seen.contains(c) {
-                        self.st.error(span, "a swizzle with a repeated component cannot be assigned");
+                        self.st.error(
+                            span,
+                            "a swizzle with a repeated component cannot be assigned",
+                        );
                         return;
                     }
                     seen.push(*c);
@@ -376,11 +404,16 @@ pub(crate) fn reorder_blocks(f: &mut crate::ir::Function) {
     let mut visited = vec![false; n];
     let mut post: Vec<Handle<Block>> = Vec::with_capacity(n);
     let children = |f: &crate::ir::Function, h: Handle<Block>| -> Vec<Handle<Block>> {
-        let Some(b) = f.blocks.get(h) else { return Vec::new() };
+        let Some(b) = f.blocks.get(h) else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         if let Some(s) = &b.structure {
             out.push(s.merge());
-            if let crate::ir::Structure::Loop { continue_target, .. } = s {
+            if let crate::ir::Structure::Loop {
+                continue_target, ..
+            } = s
+            {
                 out.push(*continue_target);
             }
         }
@@ -422,7 +455,11 @@ pub(crate) fn reorder_blocks(f: &mut crate::ir::Function) {
         }
         match &mut b.structure {
             Some(crate::ir::Structure::Selection { merge, .. }) => remap(merge),
-            Some(crate::ir::Structure::Loop { merge, continue_target, .. }) => {
+            Some(crate::ir::Structure::Loop {
+                merge,
+                continue_target,
+                ..
+            }) => {
                 remap(merge);
                 remap(continue_target);
             }

@@ -30,7 +30,10 @@ impl FnCx<'_, '_> {
         let vals: Vec<Option<(Value, Ty)>> = args.iter().map(|a| self.rvalue(a)).collect();
         let vals: Vec<(Value, Ty)> = vals.into_iter().collect::<Option<_>>()?;
         if let Some((_, t)) = vals.iter().find(|(_, t)| !t.is_numeric()) {
-            self.st.error(span, format!("'{name}' needs numeric arguments, not '{}'", self.show(t)));
+            self.st.error(
+                span,
+                format!("'{name}' needs numeric arguments, not '{}'", self.show(t)),
+            );
             return None;
         }
         let mut ty = vals.first()?.1.clone();
@@ -42,7 +45,11 @@ impl FnCx<'_, '_> {
         }
         if lit.is_some() {
             // All literals: HLSL picks float for float literals, int otherwise.
-            ty = ty.with_component(if lit == Some(true) { Scalar::Float } else { Scalar::Int });
+            ty = ty.with_component(if lit == Some(true) {
+                Scalar::Float
+            } else {
+                Scalar::Int
+            });
         }
         let mut out = Vec::new();
         for (v, t) in vals {
@@ -72,13 +79,19 @@ impl FnCx<'_, '_> {
 
     /// A call of the intrinsic `name`.
     pub fn intrinsic(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
-        let Some(kind) = lookup(name) else { return None };
+        let kind = lookup(name)?;
         let (lo, hi) = match kind {
             Intrinsic::ComponentWise(c) => (c.args, c.args),
             Intrinsic::Special(lo, hi) => (lo, hi),
         };
         if args.len() < lo || args.len() > hi {
-            self.st.error(span, format!("wrong number of arguments to '{name}': expected {lo}, got {}", args.len()));
+            self.st.error(
+                span,
+                format!(
+                    "wrong number of arguments to '{name}': expected {lo}, got {}",
+                    args.len()
+                ),
+            );
             return None;
         }
         if let Intrinsic::ComponentWise(c) = kind {
@@ -119,7 +132,10 @@ impl FnCx<'_, '_> {
             let rit = self.ty(&rt);
             let mut rows = Vec::new();
             for i in 0..*r {
-                let parts: Vec<Value> = vals.iter().map(|v| self.f.composite_extract(rit, *v, vec![i])).collect();
+                let parts: Vec<Value> = vals
+                    .iter()
+                    .map(|v| self.f.composite_extract(rit, *v, vec![i]))
+                    .collect();
                 rows.push(self.ext(&rt, op, &parts));
             }
             let t = self.ty(ty);
@@ -136,7 +152,10 @@ impl FnCx<'_, '_> {
                 let s = ty.component()?;
                 let st = Ty::Scalar(s);
                 match ty {
-                    Ty::Scalar(_) => Some(Val::R(self.arith(BinaryOp::Mul, v[0], v[1], &st, span)?, st)),
+                    Ty::Scalar(_) => Some(Val::R(
+                        self.arith(BinaryOp::Mul, v[0], v[1], &st, span)?,
+                        st,
+                    )),
                     Ty::Vector(..) if s.is_float() => {
                         let t = self.ty(&st);
                         Some(Val::R(self.f.dot(t, v[0], v[1]), st))
@@ -168,7 +187,8 @@ impl FnCx<'_, '_> {
             "length" | "normalize" => {
                 let (v, ty) = self.float_args(name, args, span)?;
                 if let Ty::Matrix(..) = ty {
-                    self.st.error(span, format!("{name} needs a vector argument"));
+                    self.st
+                        .error(span, format!("{name} needs a vector argument"));
                     return None;
                 }
                 if name == "length" {
@@ -191,7 +211,10 @@ impl FnCx<'_, '_> {
                 let (v, ty) = self.float_args(name, args, span)?;
                 let zero = self.splat_const(&ty, ConstVal::Float(0.0));
                 let one = self.splat_const(&ty, ConstVal::Float(1.0));
-                Some(Val::R(self.componentwise(&ty, glsl::FCLAMP, &[v[0], zero, one]), ty))
+                Some(Val::R(
+                    self.componentwise(&ty, glsl::FCLAMP, &[v[0], zero, one]),
+                    ty,
+                ))
             }
             "sign" => {
                 let (v, ty) = self.args_common(name, args, span)?;
@@ -208,7 +231,10 @@ impl FnCx<'_, '_> {
             }
             "fmod" => {
                 let (v, ty) = self.float_args(name, args, span)?;
-                Some(Val::R(self.arith(BinaryOp::Rem, v[0], v[1], &ty, span)?, ty))
+                Some(Val::R(
+                    self.arith(BinaryOp::Rem, v[0], v[1], &ty, span)?,
+                    ty,
+                ))
             }
             "mad" => {
                 let (v, ty) = self.args_common(name, args, span)?;
@@ -220,30 +246,43 @@ impl FnCx<'_, '_> {
             }
             "all" | "any" => {
                 let (v, t) = self.rvalue(&args[0])?;
-                let (b, bt) = self.to_bool(v, &t, span)?;
+                let (b, bt) = self.bool_of(v, &t, span)?;
                 let st = Ty::Scalar(Scalar::Bool);
                 let r = match bt {
                     Ty::Scalar(_) => b,
                     _ => {
                         let it = self.ty(&st);
-                        if name == "all" { self.f.all(it, b) } else { self.f.any(it, b) }
+                        if name == "all" {
+                            self.f.all(it, b)
+                        } else {
+                            self.f.any(it, b)
+                        }
                     }
                 };
                 Some(Val::R(r, st))
             }
             "asuint" | "asint" | "asfloat" => {
                 let (v, t) = self.rvalue(&args[0])?;
-                let Some(s) = t.component().filter(|s| s.bits() == 32 && *s != Scalar::Bool) else {
-                    self.st.error(span, format!("{name} needs a 32-bit numeric argument"));
+                let Some(s) = t
+                    .component()
+                    .filter(|s| s.bits() == 32 && *s != Scalar::Bool)
+                else {
+                    self.st
+                        .error(span, format!("{name} needs a 32-bit numeric argument"));
                     return None;
                 };
-                let to = match name { "asuint" => Scalar::UInt, "asint" => Scalar::Int, _ => Scalar::Float };
+                let to = match name {
+                    "asuint" => Scalar::UInt,
+                    "asint" => Scalar::Int,
+                    _ => Scalar::Float,
+                };
                 let rt = t.with_component(to);
                 if s == to {
                     return Some(Val::R(v, rt));
                 }
                 if let Ty::Matrix(..) = t {
-                    self.st.error(span, format!("not supported yet: {name} of a matrix"));
+                    self.st
+                        .error(span, format!("not supported yet: {name} of a matrix"));
                     return None;
                 }
                 let it = self.ty(&rt);
@@ -252,14 +291,23 @@ impl FnCx<'_, '_> {
             "countbits" | "reversebits" | "firstbithigh" | "firstbitlow" => {
                 let (v, t) = self.rvalue(&args[0])?;
                 let Some(s) = t.component().filter(|s| s.is_int() && s.bits() == 32) else {
-                    self.st.error(span, format!("{name} needs a 32-bit integer argument"));
+                    self.st
+                        .error(span, format!("{name} needs a 32-bit integer argument"));
                     return None;
                 };
                 let it = self.ty(&t);
                 let r = match name {
                     "countbits" => self.f.bit_count(it, v),
                     "reversebits" => self.f.bit_reverse(it, v),
-                    "firstbithigh" => self.ext(&t, if s.is_signed() { glsl::FIND_SMSB } else { glsl::FIND_UMSB }, &[v]),
+                    "firstbithigh" => self.ext(
+                        &t,
+                        if s.is_signed() {
+                            glsl::FIND_SMSB
+                        } else {
+                            glsl::FIND_UMSB
+                        },
+                        &[v],
+                    ),
                     _ => self.ext(&t, glsl::FIND_ILSB, &[v]),
                 };
                 Some(Val::R(r, t))
@@ -267,7 +315,10 @@ impl FnCx<'_, '_> {
             "determinant" => {
                 let (v, t) = self.float_args(name, args, span)?;
                 match t {
-                    Ty::Matrix(s, r, c) if r == c => Some(Val::R(self.ext(&Ty::Scalar(s), glsl::DETERMINANT, &v), Ty::Scalar(s))),
+                    Ty::Matrix(s, r, c) if r == c => Some(Val::R(
+                        self.ext(&Ty::Scalar(s), glsl::DETERMINANT, &v),
+                        Ty::Scalar(s),
+                    )),
                     _ => {
                         self.st.error(span, "determinant needs a square matrix");
                         None
@@ -283,7 +334,8 @@ impl FnCx<'_, '_> {
                         Some(Val::R(self.f.transpose(it, v), rt))
                     }
                     _ => {
-                        self.st.error(span, "not supported yet: transpose of a non-float matrix");
+                        self.st
+                            .error(span, "not supported yet: transpose of a non-float matrix");
                         None
                     }
                 }
@@ -307,18 +359,31 @@ impl FnCx<'_, '_> {
                 };
                 let kill = self.f.block();
                 let merge = self.f.block();
-                self.f.selection_merge(merge, crate::grammar::SelectionControl::None);
+                self.f
+                    .selection_merge(merge, crate::grammar::SelectionControl::None);
                 self.f.branch_conditional(c, (kill, &[]), (merge, &[]));
                 self.f.switch_to(kill);
                 self.f.terminate(Terminator::Kill);
                 self.f.switch_to(merge);
                 Some(self.void_val())
             }
-            "GroupMemoryBarrierWithGroupSync" | "GroupMemoryBarrier" | "DeviceMemoryBarrier" | "DeviceMemoryBarrierWithGroupSync" | "AllMemoryBarrier" | "AllMemoryBarrierWithGroupSync" => {
+            "GroupMemoryBarrierWithGroupSync"
+            | "GroupMemoryBarrier"
+            | "DeviceMemoryBarrier"
+            | "DeviceMemoryBarrierWithGroupSync"
+            | "AllMemoryBarrier"
+            | "AllMemoryBarrierWithGroupSync" => {
                 let (mem_scope, sem) = match name {
-                    "GroupMemoryBarrierWithGroupSync" | "GroupMemoryBarrier" => (SCOPE_WORKGROUP, SEM_ACQ_REL | SEM_WORKGROUP),
-                    "DeviceMemoryBarrier" | "DeviceMemoryBarrierWithGroupSync" => (SCOPE_DEVICE, SEM_ACQ_REL | SEM_UNIFORM | SEM_IMAGE),
-                    _ => (SCOPE_DEVICE, SEM_ACQ_REL | SEM_UNIFORM | SEM_WORKGROUP | SEM_IMAGE),
+                    "GroupMemoryBarrierWithGroupSync" | "GroupMemoryBarrier" => {
+                        (SCOPE_WORKGROUP, SEM_ACQ_REL | SEM_WORKGROUP)
+                    }
+                    "DeviceMemoryBarrier" | "DeviceMemoryBarrierWithGroupSync" => {
+                        (SCOPE_DEVICE, SEM_ACQ_REL | SEM_UNIFORM | SEM_IMAGE)
+                    }
+                    _ => (
+                        SCOPE_DEVICE,
+                        SEM_ACQ_REL | SEM_UNIFORM | SEM_WORKGROUP | SEM_IMAGE,
+                    ),
                 };
                 let ms = self.u32c(mem_scope);
                 let sm = self.u32c(sem);
@@ -335,7 +400,8 @@ impl FnCx<'_, '_> {
                 self.interlocked(n, dst, &args[1..], span)
             }
             _ => {
-                self.st.error(span, format!("not supported yet: the intrinsic '{name}'"));
+                self.st
+                    .error(span, format!("not supported yet: the intrinsic '{name}'"));
                 None
             }
         }
@@ -345,13 +411,33 @@ impl FnCx<'_, '_> {
     /// value, original)` with `dest` already evaluated.
     pub fn interlocked(&mut self, name: &str, dst: Val, rest: &[Expr], span: Span) -> Option<Val> {
         let dst = match dst {
-            Val::Texel(r, coord) if matches!(r.kind, crate::hlsl::sema::types::ResourceKind::Texture { rw: true, .. } | crate::hlsl::sema::types::ResourceKind::TexelBuffer { rw: true }) => {
+            Val::Texel(r, coord)
+                if matches!(
+                    r.kind,
+                    crate::hlsl::sema::types::ResourceKind::Texture { rw: true, .. }
+                        | crate::hlsl::sema::types::ResourceKind::TexelBuffer { rw: true }
+                ) =>
+            {
                 // An atomic on a storage-image texel goes through OpImageTexelPointer.
                 let elem = r.elem.clone();
-                let pt = self.ptr_ty(crate::grammar::StorageClass::Image, &elem, crate::hlsl::sema::layout::LayoutRule::None, false);
+                let pt = self.ptr_ty(
+                    crate::grammar::StorageClass::Image,
+                    &elem,
+                    crate::hlsl::sema::layout::LayoutRule::None,
+                    false,
+                );
                 let zero = self.u32c(0);
-                let ptr = self.f.image_texel_pointer(pt, Value::Global(r.global), coord, zero);
-                Val::P(super::Place { ptr, ty: elem, sc: crate::grammar::StorageClass::Image, layout: crate::hlsl::sema::layout::LayoutRule::None, row_major: false, konst: false })
+                let ptr = self
+                    .f
+                    .image_texel_pointer(pt, Value::Global(r.global), coord, zero);
+                Val::P(super::Place {
+                    ptr,
+                    ty: elem,
+                    sc: crate::grammar::StorageClass::Image,
+                    layout: crate::hlsl::sema::layout::LayoutRule::None,
+                    row_major: false,
+                    konst: false,
+                })
             }
             d => d,
         };
@@ -362,53 +448,74 @@ impl FnCx<'_, '_> {
             return None;
         };
         if p.konst {
-            self.st.error(span, format!("the destination of {name} is read-only"));
+            self.st
+                .error(span, format!("the destination of {name} is read-only"));
             return None;
         }
-        if !matches!(p.sc, crate::grammar::StorageClass::Workgroup | crate::grammar::StorageClass::Uniform | crate::grammar::StorageClass::StorageBuffer | crate::grammar::StorageClass::Image) {
-            self.st.error(span, format!("the destination of {name} must be a buffer element or groupshared variable"));
+        if !matches!(
+            p.sc,
+            crate::grammar::StorageClass::Workgroup
+                | crate::grammar::StorageClass::Uniform
+                | crate::grammar::StorageClass::StorageBuffer
+                | crate::grammar::StorageClass::Image
+        ) {
+            self.st.error(
+                span,
+                format!(
+                    "the destination of {name} must be a buffer element or groupshared variable"
+                ),
+            );
             return None;
         }
         let Ty::Scalar(s @ (Scalar::Int | Scalar::UInt)) = p.ty else {
-            self.st.error(span, format!("{name} needs an int or uint destination"));
+            self.st
+                .error(span, format!("{name} needs an int or uint destination"));
             return None;
         };
         let ty = Ty::Scalar(s);
         let t = self.ty(&ty);
         let scope = self.u32c(SCOPE_DEVICE);
         let sem = self.u32c(0);
-        let (result, original) = if name == "InterlockedCompareExchange" || name == "InterlockedCompareStore" {
-            if rest.len() < 2 {
-                self.st.error(span, format!("{name} needs compare and value arguments"));
-                return None;
-            }
-            let cmp = self.rvalue_as(&rest[0], &ty)?;
-            let val = self.rvalue_as(&rest[1], &ty)?;
-            let r = self.f.atomic_compare_exchange(t, p.ptr, scope, sem, sem, val, cmp);
-            (r, rest.get(2))
-        } else {
-            let Some(v) = rest.first() else {
-                self.st.error(span, format!("{name} needs a value"));
-                return None;
-            };
-            let val = self.rvalue_as(v, &ty)?;
-            let r = match name {
-                "InterlockedAdd" => self.f.atomic_i_add(t, p.ptr, scope, sem, val),
-                "InterlockedMin" if s == Scalar::Int => self.f.atomic_s_min(t, p.ptr, scope, sem, val),
-                "InterlockedMin" => self.f.atomic_u_min(t, p.ptr, scope, sem, val),
-                "InterlockedMax" if s == Scalar::Int => self.f.atomic_s_max(t, p.ptr, scope, sem, val),
-                "InterlockedMax" => self.f.atomic_u_max(t, p.ptr, scope, sem, val),
-                "InterlockedAnd" => self.f.atomic_and(t, p.ptr, scope, sem, val),
-                "InterlockedOr" => self.f.atomic_or(t, p.ptr, scope, sem, val),
-                "InterlockedXor" => self.f.atomic_xor(t, p.ptr, scope, sem, val),
-                "InterlockedExchange" => self.f.atomic_exchange(t, p.ptr, scope, sem, val),
-                _ => {
-                    self.st.error(span, format!("not supported yet: '{name}'"));
+        let (result, original) =
+            if name == "InterlockedCompareExchange" || name == "InterlockedCompareStore" {
+                if rest.len() < 2 {
+                    self.st
+                        .error(span, format!("{name} needs compare and value arguments"));
                     return None;
                 }
+                let cmp = self.rvalue_as(&rest[0], &ty)?;
+                let val = self.rvalue_as(&rest[1], &ty)?;
+                let r = self
+                    .f
+                    .atomic_compare_exchange(t, p.ptr, scope, sem, sem, val, cmp);
+                (r, rest.get(2))
+            } else {
+                let Some(v) = rest.first() else {
+                    self.st.error(span, format!("{name} needs a value"));
+                    return None;
+                };
+                let val = self.rvalue_as(v, &ty)?;
+                let r = match name {
+                    "InterlockedAdd" => self.f.atomic_i_add(t, p.ptr, scope, sem, val),
+                    "InterlockedMin" if s == Scalar::Int => {
+                        self.f.atomic_s_min(t, p.ptr, scope, sem, val)
+                    }
+                    "InterlockedMin" => self.f.atomic_u_min(t, p.ptr, scope, sem, val),
+                    "InterlockedMax" if s == Scalar::Int => {
+                        self.f.atomic_s_max(t, p.ptr, scope, sem, val)
+                    }
+                    "InterlockedMax" => self.f.atomic_u_max(t, p.ptr, scope, sem, val),
+                    "InterlockedAnd" => self.f.atomic_and(t, p.ptr, scope, sem, val),
+                    "InterlockedOr" => self.f.atomic_or(t, p.ptr, scope, sem, val),
+                    "InterlockedXor" => self.f.atomic_xor(t, p.ptr, scope, sem, val),
+                    "InterlockedExchange" => self.f.atomic_exchange(t, p.ptr, scope, sem, val),
+                    _ => {
+                        self.st.error(span, format!("not supported yet: '{name}'"));
+                        return None;
+                    }
+                };
+                (r, rest.get(1))
             };
-            (r, rest.get(1))
-        };
         if let Some(o) = original {
             let d = self.expr(o);
             self.assign(&d, result, &ty, o.span);
@@ -431,7 +538,14 @@ impl FnCx<'_, '_> {
         let (at, bt) = (at.with_component(comp), bt.with_component(comp));
         match (&at, &bt) {
             (Ty::Scalar(_), _) | (_, Ty::Scalar(_)) => {
-                let (v, t) = self.apply_binary(BinaryOp::Mul, (a, at.clone()), None, (b, bt.clone()), None, span)?;
+                let (v, t) = self.apply_binary(
+                    BinaryOp::Mul,
+                    (a, at.clone()),
+                    None,
+                    (b, bt.clone()),
+                    None,
+                    span,
+                )?;
                 Some(Val::R(v, t))
             }
             (Ty::Vector(_, n), Ty::Vector(_, m)) if n == m => {
@@ -450,7 +564,8 @@ impl FnCx<'_, '_> {
                 Some(Val::R(acc, st))
             }
             _ if !comp.is_float() => {
-                self.st.error(span, "not supported yet: mul of integer matrices");
+                self.st
+                    .error(span, "not supported yet: mul of integer matrices");
                 None
             }
             (Ty::Vector(_, n), Ty::Matrix(_, r, c)) if n == r => {
@@ -469,7 +584,14 @@ impl FnCx<'_, '_> {
                 Some(Val::R(self.f.matrix_times_matrix(t, b, a), rt))
             }
             _ => {
-                self.st.error(span, format!("mul of mismatched shapes '{}' and '{}'", self.show(&at), self.show(&bt)));
+                self.st.error(
+                    span,
+                    format!(
+                        "mul of mismatched shapes '{}' and '{}'",
+                        self.show(&at),
+                        self.show(&bt)
+                    ),
+                );
                 None
             }
         }

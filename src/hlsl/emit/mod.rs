@@ -169,7 +169,11 @@ pub(crate) struct State<'u> {
 impl<'u> State<'u> {
     fn builder() -> Builder {
         use crate::grammar::{AddressingModel, MemoryModel, Version};
-        let mut b = Builder::new(Version(1, 0), AddressingModel::Logical, MemoryModel::GLSL450);
+        let mut b = Builder::new(
+            Version(1, 0),
+            AddressingModel::Logical,
+            MemoryModel::GLSL450,
+        );
         b.capability(crate::grammar::Capability::Shader);
         b
     }

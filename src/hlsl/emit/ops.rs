@@ -10,7 +10,14 @@ use crate::ir::Value;
 
 impl FnCx<'_, '_> {
     /// Converts `v` of `from` to `to`; implicit conversions warn when they truncate.
-    pub fn convert(&mut self, v: Value, from: &Ty, to: &Ty, span: Span, explicit: bool) -> Option<Value> {
+    pub fn convert(
+        &mut self,
+        v: Value,
+        from: &Ty,
+        to: &Ty,
+        span: Span,
+        explicit: bool,
+    ) -> Option<Value> {
         if from == to {
             return Some(v);
         }
@@ -31,7 +38,10 @@ impl FnCx<'_, '_> {
             }
             (Ty::Vector(a, n), Ty::Vector(_, m)) if m < n => {
                 if !explicit {
-                    self.st.warn(span, format!("implicit truncation of vector type ({from} to {to})"));
+                    self.st.warn(
+                        span,
+                        format!("implicit truncation of vector type ({from} to {to})"),
+                    );
                 }
                 let t = self.ty(&Ty::Vector(*a, *m));
                 let cut = self.f.vector_shuffle(t, v, v, (0..*m).collect());
@@ -39,7 +49,10 @@ impl FnCx<'_, '_> {
             }
             (Ty::Vector(a, _), Ty::Scalar(_)) => {
                 if !explicit {
-                    self.st.warn(span, format!("implicit truncation of vector type ({from} to {to})"));
+                    self.st.warn(
+                        span,
+                        format!("implicit truncation of vector type ({from} to {to})"),
+                    );
                 }
                 let t = self.ty(&Ty::Scalar(*a));
                 let x = self.f.composite_extract(t, v, vec![0]);
@@ -50,7 +63,13 @@ impl FnCx<'_, '_> {
                 let mut rows = Vec::new();
                 for i in 0..*r {
                     let row = self.f.composite_extract(rt, v, vec![i]);
-                    rows.push(self.convert_scalar(row, *a, *b, &Ty::Vector(*a, *c), &Ty::Vector(*b, *c)));
+                    rows.push(self.convert_scalar(
+                        row,
+                        *a,
+                        *b,
+                        &Ty::Vector(*a, *c),
+                        &Ty::Vector(*b, *c),
+                    ));
                 }
                 let t = self.ty(to);
                 Some(self.f.composite_construct(t, &rows))
@@ -60,7 +79,8 @@ impl FnCx<'_, '_> {
                 let mut rows = Vec::new();
                 for i in 0..*r2 {
                     let row = self.f.composite_extract(rt, v, vec![i]);
-                    let cut = self.convert(row, &Ty::Vector(*a, *c), &Ty::vector(*b, *c2), span, true)?;
+                    let cut =
+                        self.convert(row, &Ty::Vector(*a, *c), &Ty::vector(*b, *c2), span, true)?;
                     rows.push(cut);
                 }
                 let t = self.ty(to);
@@ -71,8 +91,9 @@ impl FnCx<'_, '_> {
                 let et = self.ty(&st);
                 let mut rows = Vec::new();
                 for i in 0..*r {
-                    let comps: Vec<Value> =
-                        (0..*c).map(|j| self.f.composite_extract(et, v, vec![i * c + j])).collect();
+                    let comps: Vec<Value> = (0..*c)
+                        .map(|j| self.f.composite_extract(et, v, vec![i * c + j]))
+                        .collect();
                     let rt = self.ty(&Ty::Vector(*a, *c));
                     rows.push(self.f.composite_construct(rt, &comps));
                 }
@@ -81,11 +102,25 @@ impl FnCx<'_, '_> {
                 self.convert(m, &Ty::Matrix(*a, *r, *c), to, span, explicit)
             }
             (Ty::Array(..) | Ty::Struct(_), _) | (_, Ty::Array(..) | Ty::Struct(_)) => {
-                self.st.error(span, format!("cannot convert from '{}' to '{}'", self.show(from), self.show(to)));
+                self.st.error(
+                    span,
+                    format!(
+                        "cannot convert from '{}' to '{}'",
+                        self.show(from),
+                        self.show(to)
+                    ),
+                );
                 None
             }
             _ => {
-                self.st.error(span, format!("cannot convert from '{}' to '{}'", self.show(from), self.show(to)));
+                self.st.error(
+                    span,
+                    format!(
+                        "cannot convert from '{}' to '{}'",
+                        self.show(from),
+                        self.show(to)
+                    ),
+                );
                 None
             }
         }
@@ -94,7 +129,11 @@ impl FnCx<'_, '_> {
     /// A type as the user wrote it (struct names resolved).
     pub fn show(&self, t: &Ty) -> String {
         match t {
-            Ty::Struct(i) => self.st.structs.get(*i).map_or("struct".into(), |d| d.name.clone()),
+            Ty::Struct(i) => self
+                .st
+                .structs
+                .get(*i)
+                .map_or("struct".into(), |d| d.name.clone()),
             Ty::Array(e, n) => format!("{}[{n}]", self.show(e)),
             t => t.to_string(),
         }
@@ -146,7 +185,11 @@ impl FnCx<'_, '_> {
                     (_, false) => Scalar::UInt,
                 });
                 let mt = self.ty(&mid);
-                let w = if x.is_signed() { self.f.s_convert(mt, v) } else { self.f.u_convert(mt, v) };
+                let w = if x.is_signed() {
+                    self.f.s_convert(mt, v)
+                } else {
+                    self.f.u_convert(mt, v)
+                };
                 if mid == *to {
                     w
                 } else {
@@ -158,28 +201,74 @@ impl FnCx<'_, '_> {
 
     /// The type both operands of an arithmetic operator are converted to; `None` (reported)
     /// when they do not combine. `lit_a`/`lit_b` say whether an operand is an untyped literal.
-    pub fn common_type(&mut self, a: &Ty, b: &Ty, lit_a: Option<bool>, lit_b: Option<bool>, span: Span) -> Option<Ty> {
+    pub fn common_type(
+        &mut self,
+        a: &Ty,
+        b: &Ty,
+        lit_a: Option<bool>,
+        lit_b: Option<bool>,
+        span: Span,
+    ) -> Option<Ty> {
         let (Some(ca), Some(cb)) = (a.component(), b.component()) else {
-            self.st.error(span, format!("invalid operands of types '{}' and '{}'", self.show(a), self.show(b)));
+            self.st.error(
+                span,
+                format!(
+                    "invalid operands of types '{}' and '{}'",
+                    self.show(a),
+                    self.show(b)
+                ),
+            );
             return None;
         };
         // An untyped literal takes the other operand's kind (a float literal makes ints float).
         let comp = match (lit_a, lit_b) {
-            (Some(fa), None) => if fa && !cb.is_float() { Scalar::Float } else if cb == Scalar::Bool { Scalar::Int } else { cb },
-            (None, Some(fb)) => if fb && !ca.is_float() { Scalar::Float } else if ca == Scalar::Bool { Scalar::Int } else { ca },
-            _ => if ca.rank() >= cb.rank() { ca } else { cb },
+            (Some(fa), None) => {
+                if fa && !cb.is_float() {
+                    Scalar::Float
+                } else if cb == Scalar::Bool {
+                    Scalar::Int
+                } else {
+                    cb
+                }
+            }
+            (None, Some(fb)) => {
+                if fb && !ca.is_float() {
+                    Scalar::Float
+                } else if ca == Scalar::Bool {
+                    Scalar::Int
+                } else {
+                    ca
+                }
+            }
+            _ => {
+                if ca.rank() >= cb.rank() {
+                    ca
+                } else {
+                    cb
+                }
+            }
         };
         let shape = match (a, b) {
             (Ty::Scalar(_), t) | (t, Ty::Scalar(_)) => t.clone(),
             (Ty::Vector(_, n), Ty::Vector(_, m)) => {
                 if n != m {
-                    self.st.warn(span, format!("implicit truncation of vector type ({} and {})", a, b));
+                    self.st.warn(
+                        span,
+                        format!("implicit truncation of vector type ({} and {})", a, b),
+                    );
                 }
                 Ty::Vector(comp, *n.min(m))
             }
             (Ty::Matrix(_, r, c), Ty::Matrix(_, r2, c2)) if r == r2 && c == c2 => a.clone(),
             _ => {
-                self.st.error(span, format!("invalid operands of types '{}' and '{}'", self.show(a), self.show(b)));
+                self.st.error(
+                    span,
+                    format!(
+                        "invalid operands of types '{}' and '{}'",
+                        self.show(a),
+                        self.show(b)
+                    ),
+                );
                 return None;
             }
         };
@@ -187,7 +276,14 @@ impl FnCx<'_, '_> {
     }
 
     /// Emits an arithmetic or bitwise operator on two values already of type `ty`.
-    pub fn arith(&mut self, op: BinaryOp, x: Value, y: Value, ty: &Ty, span: Span) -> Option<Value> {
+    pub fn arith(
+        &mut self,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        ty: &Ty,
+        span: Span,
+    ) -> Option<Value> {
         let s = ty.component()?;
         if let Ty::Matrix(_, r, c) = ty {
             let rt_ty = Ty::Vector(s, *c);
@@ -221,8 +317,15 @@ impl FnCx<'_, '_> {
             BinaryOp::Rem if float => self.f.f_rem(t, x, y),
             BinaryOp::Rem if s.is_signed() => self.f.s_rem(t, x, y),
             BinaryOp::Rem => self.f.u_mod(t, x, y),
-            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor | BinaryOp::Shl | BinaryOp::Shr if float => {
-                self.st.error(span, "bitwise operators need integer operands");
+            BinaryOp::BitAnd
+            | BinaryOp::BitOr
+            | BinaryOp::BitXor
+            | BinaryOp::Shl
+            | BinaryOp::Shr
+                if float =>
+            {
+                self.st
+                    .error(span, "bitwise operators need integer operands");
                 return None;
             }
             BinaryOp::BitAnd if bool_ => self.f.logical_and(t, x, y),
@@ -246,10 +349,18 @@ impl FnCx<'_, '_> {
     }
 
     /// Emits a comparison of two values of type `ty`; the result is bool of the same shape.
-    pub fn compare(&mut self, op: BinaryOp, x: Value, y: Value, ty: &Ty, span: Span) -> Option<(Value, Ty)> {
+    pub fn compare(
+        &mut self,
+        op: BinaryOp,
+        x: Value,
+        y: Value,
+        ty: &Ty,
+        span: Span,
+    ) -> Option<(Value, Ty)> {
         let s = ty.component()?;
         if let Ty::Matrix(..) = ty {
-            self.st.error(span, "not supported yet: comparison of matrices");
+            self.st
+                .error(span, "not supported yet: comparison of matrices");
             return None;
         }
         let rty = ty.with_component(Scalar::Bool);
@@ -295,10 +406,11 @@ impl FnCx<'_, '_> {
     }
 
     /// Converts a value to bool of the same shape (conditions, `!`, `&&`).
-    pub fn to_bool(&mut self, v: Value, ty: &Ty, span: Span) -> Option<(Value, Ty)> {
+    pub fn bool_of(&mut self, v: Value, ty: &Ty, span: Span) -> Option<(Value, Ty)> {
         let to = ty.with_component(Scalar::Bool);
         if !ty.is_numeric() || matches!(ty, Ty::Matrix(..)) {
-            self.st.error(span, format!("cannot convert '{}' to bool", self.show(ty)));
+            self.st
+                .error(span, format!("cannot convert '{}' to bool", self.show(ty)));
             return None;
         }
         let v = self.convert(v, ty, &to, span, true)?;

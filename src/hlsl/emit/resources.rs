@@ -12,7 +12,11 @@ use crate::hlsl::source::Span;
 use crate::ir::Value;
 
 fn lod_operands(lod: Value) -> ImageOperandsArgs {
-    ImageOperandsArgs { mask: ImageOperands::Lod, lod: Some(lod.to_id()), ..ImageOperandsArgs::default() }
+    ImageOperandsArgs {
+        mask: ImageOperands::Lod,
+        lod: Some(lod.to_id()),
+        ..ImageOperandsArgs::default()
+    }
 }
 
 impl FnCx<'_, '_> {
@@ -45,7 +49,9 @@ impl FnCx<'_, '_> {
         let v4 = self.ty(&Ty::Vector(s, 4));
         let img = self.load_resource(r);
         let v = match r.kind {
-            ResourceKind::Texture { rw: true, .. } | ResourceKind::TexelBuffer { rw: true } => self.f.image_read(v4, img, coord, None),
+            ResourceKind::Texture { rw: true, .. } | ResourceKind::TexelBuffer { rw: true } => {
+                self.f.image_read(v4, img, coord, None)
+            }
             ResourceKind::TexelBuffer { rw: false } => self.f.image_fetch(v4, img, coord, None),
             _ => {
                 let zero = self.i32c(0);
@@ -57,11 +63,16 @@ impl FnCx<'_, '_> {
 
     /// Writes a texel of a RW texture or texel buffer.
     pub fn texel_store(&mut self, r: &Resource, coord: Value, v: Value, ty: &Ty, span: Span) {
-        if !matches!(r.kind, ResourceKind::Texture { rw: true, .. } | ResourceKind::TexelBuffer { rw: true }) {
+        if !matches!(
+            r.kind,
+            ResourceKind::Texture { rw: true, .. } | ResourceKind::TexelBuffer { rw: true }
+        ) {
             self.st.error(span, "cannot write to a read-only resource");
             return;
         }
-        let Some(v) = self.convert(v, ty, &r.elem, span, false) else { return };
+        let Some(v) = self.convert(v, ty, &r.elem, span, false) else {
+            return;
+        };
         let img = self.load_resource(r);
         self.f.image_write(img, coord, v, None);
     }
@@ -72,7 +83,14 @@ impl FnCx<'_, '_> {
         let pt = self.ptr_ty(r.sc, &ut, LayoutRule::Std430, false);
         let zero = self.i32c(0);
         let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
-        Place { ptr, ty: ut, sc: r.sc, layout: LayoutRule::Std430, row_major: false, konst: !rw }
+        Place {
+            ptr,
+            ty: ut,
+            sc: r.sc,
+            layout: LayoutRule::Std430,
+            row_major: false,
+            konst: !rw,
+        }
     }
 
     /// The word index of a byte address.
@@ -89,11 +107,23 @@ impl FnCx<'_, '_> {
         Some(self.word_place(r, i, true))
     }
 
-    fn arg_count(&mut self, name: &str, args: &[Expr], n: std::ops::RangeInclusive<usize>, span: Span) -> Option<()> {
+    fn arg_count(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        n: std::ops::RangeInclusive<usize>,
+        span: Span,
+    ) -> Option<()> {
         if n.contains(&args.len()) {
             return Some(());
         }
-        self.st.error(span, format!("wrong number of arguments to '{name}': {} given", args.len()));
+        self.st.error(
+            span,
+            format!(
+                "wrong number of arguments to '{name}': {} given",
+                args.len()
+            ),
+        );
         None
     }
 
@@ -113,18 +143,33 @@ impl FnCx<'_, '_> {
                 let pt = self.ptr_ty(r.sc, &r.elem, LayoutRule::Std430, false);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
-                let p = Val::P(Place { ptr, ty: r.elem.clone(), sc: r.sc, layout: LayoutRule::Std430, row_major: false, konst: true });
+                let p = Val::P(Place {
+                    ptr,
+                    ty: r.elem.clone(),
+                    sc: r.sc,
+                    layout: LayoutRule::Std430,
+                    row_major: false,
+                    konst: true,
+                });
                 let (v, t) = self.load(&p, span)?;
                 Some(Val::R(v, t))
             }
-            (ResourceKind::StructuredBuffer { .. } | ResourceKind::ByteAddressBuffer { .. }, "GetDimensions") => {
+            (
+                ResourceKind::StructuredBuffer { .. } | ResourceKind::ByteAddressBuffer { .. },
+                "GetDimensions",
+            ) => {
                 let structured = matches!(r.kind, ResourceKind::StructuredBuffer { .. });
                 self.arg_count(name, args, if structured { 2..=2 } else { 1..=1 }, span)?;
                 let it = self.ty(&ut);
                 let len = self.f.array_length(it, Value::Global(r.global), 0);
                 if structured {
                     self.out_uint(&args[0], len, &ut);
-                    let stride = crate::hlsl::sema::layout::array_stride(&r.elem, LayoutRule::Std430, false, &self.st.structs);
+                    let stride = crate::hlsl::sema::layout::array_stride(
+                        &r.elem,
+                        LayoutRule::Std430,
+                        false,
+                        &self.st.structs,
+                    );
                     let s = self.u32c(stride);
                     self.out_uint(&args[1], s, &ut);
                 } else {
@@ -138,32 +183,57 @@ impl FnCx<'_, '_> {
             }
             (ResourceKind::ByteAddressBuffer { .. }, "Load" | "Load2" | "Load3" | "Load4") => {
                 self.arg_count(name, args, 1..=1, span)?;
-                let n = match name { "Load" => 1, "Load2" => 2, "Load3" => 3, _ => 4 };
+                let n = match name {
+                    "Load" => 1,
+                    "Load2" => 2,
+                    "Load3" => 3,
+                    _ => 4,
+                };
                 let i = self.word_index(&args[0])?;
                 let it = self.ty(&ut);
                 let mut comps = Vec::new();
                 for k in 0..n {
-                    let idx = if k == 0 { i } else { let kc = self.u32c(k); self.f.i_add(it, i, kc) };
+                    let idx = if k == 0 {
+                        i
+                    } else {
+                        let kc = self.u32c(k);
+                        self.f.i_add(it, i, kc)
+                    };
                     let p = self.word_place(r, idx, false);
                     comps.push(self.f.load(it, p.ptr, None));
                 }
                 let rt = Ty::vector(Scalar::UInt, n);
-                Some(Val::R(self.from_scalars(&rt, &comps), rt))
+                Some(Val::R(self.compose_scalars(&rt, &comps), rt))
             }
             (ResourceKind::ByteAddressBuffer { rw }, "Store" | "Store2" | "Store3" | "Store4") => {
                 self.arg_count(name, args, 2..=2, span)?;
                 if !rw {
-                    self.st.error(span, "cannot store to a read-only ByteAddressBuffer");
+                    self.st
+                        .error(span, "cannot store to a read-only ByteAddressBuffer");
                     return None;
                 }
-                let n = match name { "Store" => 1, "Store2" => 2, "Store3" => 3, _ => 4 };
+                let n = match name {
+                    "Store" => 1,
+                    "Store2" => 2,
+                    "Store3" => 3,
+                    _ => 4,
+                };
                 let i = self.word_index(&args[0])?;
                 let vt = Ty::vector(Scalar::UInt, n);
                 let v = self.rvalue_as(&args[1], &vt)?;
                 let it = self.ty(&ut);
                 for k in 0..n {
-                    let idx = if k == 0 { i } else { let kc = self.u32c(k); self.f.i_add(it, i, kc) };
-                    let x = if n == 1 { v } else { self.f.composite_extract(it, v, vec![k]) };
+                    let idx = if k == 0 {
+                        i
+                    } else {
+                        let kc = self.u32c(k);
+                        self.f.i_add(it, i, kc)
+                    };
+                    let x = if n == 1 {
+                        v
+                    } else {
+                        self.f.composite_extract(it, v, vec![k])
+                    };
                     let p = self.word_place(r, idx, true);
                     self.f.store(p.ptr, x, None);
                 }
@@ -183,7 +253,10 @@ impl FnCx<'_, '_> {
                     Val::Res(s) if s.kind == ResourceKind::Sampler => s,
                     Val::Err => return None,
                     _ => {
-                        self.st.error(args[0].span, "the first argument of Sample must be a SamplerState");
+                        self.st.error(
+                            args[0].span,
+                            "the first argument of Sample must be a SamplerState",
+                        );
                         return None;
                     }
                 };
@@ -198,7 +271,8 @@ impl FnCx<'_, '_> {
                 let v4 = self.ty(&Ty::Vector(s, 4));
                 let v = if level {
                     let lod = self.rvalue_as(&args[2], &Ty::Scalar(Scalar::Float))?;
-                    self.f.image_sample_explicit_lod(v4, si, coord, lod_operands(lod))
+                    self.f
+                        .image_sample_explicit_lod(v4, si, coord, lod_operands(lod))
                 } else {
                     self.f.image_sample_implicit_lod(v4, si, coord, None)
                 };
@@ -220,7 +294,11 @@ impl FnCx<'_, '_> {
                 let all = self.rvalue_as(&args[0], &Ty::vector(Scalar::Int, n + 1))?;
                 let ct = self.ty(&Ty::vector(Scalar::Int, n));
                 let st = self.ty(&Ty::Scalar(Scalar::Int));
-                let coord = if n == 1 { self.f.composite_extract(ct, all, vec![0]) } else { self.f.vector_shuffle(ct, all, all, (0..n).collect()) };
+                let coord = if n == 1 {
+                    self.f.composite_extract(ct, all, vec![0])
+                } else {
+                    self.f.vector_shuffle(ct, all, all, (0..n).collect())
+                };
                 let lod = self.f.composite_extract(st, all, vec![n]);
                 let img = self.load_resource(r);
                 let s = r.elem.component()?;
@@ -235,9 +313,12 @@ impl FnCx<'_, '_> {
                 let (v, t) = self.texel_load(r, c)?;
                 Some(Val::R(v, t))
             }
-            (ResourceKind::Texture { .. } | ResourceKind::TexelBuffer { .. }, "GetDimensions") => self.get_dimensions(r, args, span),
+            (ResourceKind::Texture { .. } | ResourceKind::TexelBuffer { .. }, "GetDimensions") => {
+                self.get_dimensions(r, args, span)
+            }
             _ => {
-                self.st.error(span, format!("no method '{name}' on this resource"));
+                self.st
+                    .error(span, format!("no method '{name}' on this resource"));
                 None
             }
         }
@@ -246,7 +327,9 @@ impl FnCx<'_, '_> {
     fn get_dimensions(&mut self, r: &Resource, args: &[Expr], span: Span) -> Option<Val> {
         let ut = Ty::Scalar(Scalar::UInt);
         let (n, rw, sampled_tex) = match r.kind {
-            ResourceKind::Texture { dim, rw } => (if dim == TexDim::Cube { 2 } else { dim.coords() }, rw, !rw),
+            ResourceKind::Texture { dim, rw } => {
+                (if dim == TexDim::Cube { 2 } else { dim.coords() }, rw, !rw)
+            }
             ResourceKind::TexelBuffer { rw } => (1, rw, false),
             _ => return None,
         };
@@ -254,7 +337,10 @@ impl FnCx<'_, '_> {
         // Forms: (w[, h[, d]]) or, for sampled textures, (mip, w[, h[, d]], levels).
         let with_mip = sampled_tex && args.len() == n as usize + 2;
         if !with_mip && args.len() != n as usize {
-            self.st.error(span, format!("GetDimensions takes {n} (or {}) arguments here", n + 2));
+            self.st.error(
+                span,
+                format!("GetDimensions takes {n} (or {}) arguments here", n + 2),
+            );
             return None;
         }
         let img = self.load_resource(r);
@@ -262,7 +348,11 @@ impl FnCx<'_, '_> {
         let size_ty = Ty::vector(Scalar::UInt, n);
         let st_ = self.ty(&size_ty);
         let size = if sampled_tex {
-            let lod = if with_mip { self.rvalue_as(&args[0], &ut)? } else { self.u32c(0) };
+            let lod = if with_mip {
+                self.rvalue_as(&args[0], &ut)?
+            } else {
+                self.u32c(0)
+            };
             self.f.image_query_size_lod(st_, img, lod)
         } else {
             self.f.image_query_size(st_, img)
@@ -270,7 +360,11 @@ impl FnCx<'_, '_> {
         let first = usize::from(with_mip);
         let it = self.ty(&ut);
         for k in 0..n {
-            let c = if n == 1 { size } else { self.f.composite_extract(it, size, vec![k]) };
+            let c = if n == 1 {
+                size
+            } else {
+                self.f.composite_extract(it, size, vec![k])
+            };
             let out = &args[first + k as usize];
             let dst = self.expr(out);
             let dt = self.val_ty(&dst)?;
@@ -288,7 +382,13 @@ impl FnCx<'_, '_> {
         Some(self.void_val())
     }
 
-    fn interlocked_on_buffer(&mut self, r: &Resource, m: &str, args: &[Expr], span: Span) -> Option<Val> {
+    fn interlocked_on_buffer(
+        &mut self,
+        r: &Resource,
+        m: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Val> {
         let Some(addr) = args.first() else {
             self.st.error(span, format!("'{m}' needs an address"));
             return None;

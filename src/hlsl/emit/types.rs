@@ -26,7 +26,10 @@ pub(crate) fn type_name(st: &State, ty: &Ty) -> String {
         Ty::Scalar(s) => s.name().to_owned(),
         Ty::Vector(s, n) => format!("v{n}{}", s.name()),
         Ty::Matrix(s, r, c) => format!("mat{r}v{c}{}", s.name()),
-        Ty::Struct(i) => st.structs.get(*i).map_or("S".to_owned(), |d| d.name.clone()),
+        Ty::Struct(i) => st
+            .structs
+            .get(*i)
+            .map_or("S".to_owned(), |d| d.name.clone()),
         Ty::Array(e, n) => format!("_arr_{}_{n}", type_name(st, e)),
         _ => "void".to_owned(),
     }
@@ -45,7 +48,11 @@ pub(crate) fn ir_ty(
         Ty::Matrix(s, ..) if !s.is_float() => layout,
         _ => LayoutRule::None,
     };
-    let key = (ty.clone(), key_layout, row_major && key_layout != LayoutRule::None);
+    let key = (
+        ty.clone(),
+        key_layout,
+        row_major && key_layout != LayoutRule::None,
+    );
     if let Some(&h) = st.type_cache.get(&key) {
         return h;
     }
@@ -64,7 +71,8 @@ pub(crate) fn ir_ty(
             if s.is_float() {
                 b.type_matrix(v, *r)
             } else {
-                let stride = (layout != LayoutRule::None).then(|| matrix_stride(ty, layout, true).0);
+                let stride =
+                    (layout != LayoutRule::None).then(|| matrix_stride(ty, layout, true).0);
                 b.type_array(v, *r, stride)
             }
         }
@@ -78,8 +86,8 @@ pub(crate) fn ir_ty(
             let Some(def) = st.structs.get(*i).cloned() else {
                 return b.type_void();
             };
-            let offsets = (layout != LayoutRule::None)
-                .then(|| struct_offsets(&def, layout, &st.structs));
+            let offsets =
+                (layout != LayoutRule::None).then(|| struct_offsets(&def, layout, &st.structs));
             let mut members = Vec::new();
             for (k, f) in def.fields.iter().enumerate() {
                 let t = ir_ty(b, st, &f.ty, layout, f.row_major);
@@ -161,10 +169,15 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
             let arr = b.type_runtime_array(et, Some(stride));
             let mut m = Member::new(arr);
             m.offset = Some(0);
+            matrix_decorations(elem, LayoutRule::Std430, false, &mut m.decorations);
             if !rw {
                 m.decorations.push(Decoration::NonWritable);
             }
-            let prefix = if rw { "RWStructuredBuffer" } else { "StructuredBuffer" };
+            let prefix = if rw {
+                "RWStructuredBuffer"
+            } else {
+                "StructuredBuffer"
+            };
             let name = format!("type.{prefix}.{}", type_name(st, elem));
             let deco = buffer_block(st);
             b.type_struct(StructType {
@@ -181,7 +194,11 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
             if !rw {
                 m.decorations.push(Decoration::NonWritable);
             }
-            let name = if rw { "type.RWByteAddressBuffer" } else { "type.ByteAddressBuffer" };
+            let name = if rw {
+                "type.RWByteAddressBuffer"
+            } else {
+                "type.ByteAddressBuffer"
+            };
             let deco = buffer_block(st);
             b.type_struct(StructType {
                 name: Some(name.to_owned()),
@@ -217,7 +234,11 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
                 } else {
                     ImageSampling::Sampled
                 },
-                format: if rw { image_format(elem) } else { ImageFormat::Unknown },
+                format: if rw {
+                    image_format(elem)
+                } else {
+                    ImageFormat::Unknown
+                },
                 access: None,
             })
         }

@@ -82,7 +82,11 @@ pub fn eval(e: &Expr, lookup: &dyn Fn(&str) -> Option<ConstVal>) -> Option<Const
                 eval(otherwise, lookup)
             }
         }
-        ExprKind::Cast { ty, operand, array_dims } if array_dims.is_empty() => {
+        ExprKind::Cast {
+            ty,
+            operand,
+            array_dims,
+        } if array_dims.is_empty() => {
             let v = eval(operand, lookup)?;
             cast(&ty.name.name, v)
         }
@@ -96,13 +100,14 @@ pub fn eval(e: &Expr, lookup: &dyn Fn(&str) -> Option<ConstVal>) -> Option<Const
 
 fn cast(name: &str, v: ConstVal) -> Option<ConstVal> {
     match name {
-        "int" | "uint" | "dword" | "int64_t" | "uint64_t" | "min16int" | "min16uint" | "min12int" => {
-            Some(ConstVal::Int(match v {
-                ConstVal::Float(f) => f as i64,
-                v => v.as_int()?,
-            }))
+        "int" | "uint" | "dword" | "int64_t" | "uint64_t" | "min16int" | "min16uint"
+        | "min12int" => Some(ConstVal::Int(match v {
+            ConstVal::Float(f) => f as i64,
+            v => v.as_int()?,
+        })),
+        "float" | "double" | "half" | "min16float" | "min10float" => {
+            Some(ConstVal::Float(v.as_float()))
         }
-        "float" | "double" | "half" | "min16float" | "min10float" => Some(ConstVal::Float(v.as_float())),
         "bool" => Some(ConstVal::Bool(v.as_bool())),
         _ => None,
     }

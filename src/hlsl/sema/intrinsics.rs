@@ -125,8 +125,9 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
         "step" => cw(2, STEP, None, None),
         "smoothstep" => cw(3, SMOOTH_STEP, None, None),
         "dot" | "mul" | "cross" | "length" | "normalize" | "distance" | "reflect" | "saturate"
-        | "sign" | "fmod" | "mad" | "all" | "any" | "asuint" | "asint" | "asfloat" | "countbits"
-        | "reversebits" | "firstbithigh" | "firstbitlow" | "clip" | "determinant" | "transpose" => {
+        | "sign" | "fmod" | "mad" | "all" | "any" | "asuint" | "asint" | "asfloat"
+        | "countbits" | "reversebits" | "firstbithigh" | "firstbitlow" | "clip" | "determinant"
+        | "transpose" => {
             let n = match name {
                 "dot" | "mul" | "cross" | "distance" | "reflect" | "fmod" => 2,
                 "mad" => 3,
@@ -134,10 +135,13 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
             };
             Some(Intrinsic::Special(n, n))
         }
-        "InterlockedAdd" | "InterlockedMin" | "InterlockedMax" | "InterlockedAnd"
-        | "InterlockedOr" | "InterlockedXor" | "InterlockedExchange" => {
-            Some(Intrinsic::Special(2, 3))
-        }
+        "InterlockedAdd"
+        | "InterlockedMin"
+        | "InterlockedMax"
+        | "InterlockedAnd"
+        | "InterlockedOr"
+        | "InterlockedXor"
+        | "InterlockedExchange" => Some(Intrinsic::Special(2, 3)),
         "InterlockedCompareExchange" => Some(Intrinsic::Special(4, 4)),
         "InterlockedCompareStore" => Some(Intrinsic::Special(3, 3)),
         "GroupMemoryBarrierWithGroupSync"
@@ -154,18 +158,84 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
 /// supported yet" rather than as an unknown function).
 pub fn is_out_of_scope(name: &str) -> bool {
     const OTHERS: &[&str] = &[
-        "abort", "acosh", "asinh", "atanh", "asdouble", "ddx", "ddx_coarse", "ddx_fine", "ddy",
-        "ddy_coarse", "ddy_fine", "dst", "errorf", "EvaluateAttributeAtCentroid",
-        "EvaluateAttributeAtSample", "EvaluateAttributeSnapped", "f16tof32", "f32tof16",
-        "faceforward", "fma", "frexp", "fwidth", "GetRenderTargetSampleCount",
-        "GetRenderTargetSamplePosition", "isfinite", "isinf", "isnan", "ldexp", "lit", "log10",
-        "modf", "msad4", "noise", "NonUniformResourceIndex", "printf", "Process2DQuadTessFactorsAvg",
-        "rcp", "refract", "sincos", "tex1D", "tex2D", "tex3D", "texCUBE", "CheckAccessFullyMapped",
-        "dot2add", "dot4add_i8packed", "dot4add_u8packed", "pack_u8", "pack_s8", "unpack_s8s32",
-        "unpack_u8u32", "select", "and", "or",
+        "abort",
+        "acosh",
+        "asinh",
+        "atanh",
+        "asdouble",
+        "ddx",
+        "ddx_coarse",
+        "ddx_fine",
+        "ddy",
+        "ddy_coarse",
+        "ddy_fine",
+        "dst",
+        "errorf",
+        "EvaluateAttributeAtCentroid",
+        "EvaluateAttributeAtSample",
+        "EvaluateAttributeSnapped",
+        "f16tof32",
+        "f32tof16",
+        "faceforward",
+        "fma",
+        "frexp",
+        "fwidth",
+        "GetRenderTargetSampleCount",
+        "GetRenderTargetSamplePosition",
+        "isfinite",
+        "isinf",
+        "isnan",
+        "ldexp",
+        "lit",
+        "log10",
+        "modf",
+        "msad4",
+        "noise",
+        "NonUniformResourceIndex",
+        "printf",
+        "Process2DQuadTessFactorsAvg",
+        "rcp",
+        "refract",
+        "sincos",
+        "tex1D",
+        "tex2D",
+        "tex3D",
+        "texCUBE",
+        "CheckAccessFullyMapped",
+        "dot2add",
+        "dot4add_i8packed",
+        "dot4add_u8packed",
+        "pack_u8",
+        "pack_s8",
+        "unpack_s8s32",
+        "unpack_u8u32",
+        "select",
+        "and",
+        "or",
     ];
     OTHERS.contains(&name)
-        || ["Wave", "Quad", "Interlocked", "Dispatch", "Set", "Get", "Is", "Instance", "Primitive", "Object", "World", "Ray", "Hit", "Trace", "Report", "Call"]
-            .iter()
-            .any(|p| name.starts_with(p) && name.len() > p.len() && name[p.len()..].starts_with(|c: char| c.is_ascii_uppercase()))
+        || [
+            "Wave",
+            "Quad",
+            "Interlocked",
+            "Dispatch",
+            "Set",
+            "Get",
+            "Is",
+            "Instance",
+            "Primitive",
+            "Object",
+            "World",
+            "Ray",
+            "Hit",
+            "Trace",
+            "Report",
+            "Call",
+        ]
+        .iter()
+        .any(|p| {
+            name.starts_with(p)
+                && name.len() > p.len()
+                && name[p.len()..].starts_with(|c: char| c.is_ascii_uppercase())
+        })
 }

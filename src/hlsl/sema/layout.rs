@@ -28,7 +28,7 @@ fn improper_straddle(offset: u32, size: u32) -> bool {
     if size <= 16 {
         offset / 16 != (offset + size - 1) / 16
     } else {
-        offset % 16 != 0
+        !offset.is_multiple_of(16)
     }
 }
 
@@ -48,18 +48,30 @@ pub fn size_align(ty: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructD
         Ty::Matrix(s, ..) if !s.is_float() => {
             // DXC: a non-float matrix is an array of row vectors.
             let (stride, count) = matrix_stride(ty, rule, true);
-            let align = if rule == LayoutRule::Std140 { 16 } else { stride.min(16) };
+            let align = if rule == LayoutRule::Std140 {
+                16
+            } else {
+                stride.min(16)
+            };
             (stride * count, align)
         }
         Ty::Matrix(..) => {
             let (stride, count) = matrix_stride(ty, rule, row_major);
-            let align = if rule == LayoutRule::Std140 { 16 } else { stride.min(16) };
+            let align = if rule == LayoutRule::Std140 {
+                16
+            } else {
+                stride.min(16)
+            };
             (stride * count, align)
         }
         Ty::Array(e, n) => {
             let stride = array_stride(e, rule, row_major, structs);
             let (_, ea) = size_align(e, rule, row_major, structs);
-            let align = if rule == LayoutRule::Std140 { round_up(ea, 16) } else { ea };
+            let align = if rule == LayoutRule::Std140 {
+                round_up(ea, 16)
+            } else {
+                ea
+            };
             (stride * n, align)
         }
         Ty::Struct(i) => {
@@ -104,7 +116,11 @@ pub fn matrix_stride(ty: &Ty, rule: LayoutRule, row_major: bool) -> (u32, u32) {
 /// The `ArrayStride` of an array of `elem`.
 pub fn array_stride(elem: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructDef]) -> u32 {
     let (s, a) = size_align(elem, rule, row_major, structs);
-    let a = if rule == LayoutRule::Std140 { round_up(a, 16) } else { a };
+    let a = if rule == LayoutRule::Std140 {
+        round_up(a, 16)
+    } else {
+        a
+    };
     round_up(s, a)
 }
 

@@ -27,7 +27,10 @@ pub enum Scalar {
 impl Scalar {
     /// Whether the scalar is an integer (signed or not, not `bool`).
     pub fn is_int(self) -> bool {
-        matches!(self, Scalar::Int | Scalar::UInt | Scalar::Int64 | Scalar::UInt64)
+        matches!(
+            self,
+            Scalar::Int | Scalar::UInt | Scalar::Int64 | Scalar::UInt64
+        )
     }
 
     /// Whether the scalar is a signed integer.
@@ -312,10 +315,22 @@ mod tests {
 
     #[test]
     fn builtin_names_collapse_like_dxc() {
-        assert_eq!(builtin_by_name("float4").map(|t| t.0), Some(Ty::Vector(Scalar::Float, 4)));
-        assert_eq!(builtin_by_name("float1").map(|t| t.0), Some(Ty::Scalar(Scalar::Float)));
-        assert_eq!(builtin_by_name("int1x3").map(|t| t.0), Some(Ty::Vector(Scalar::Int, 3)));
-        assert_eq!(builtin_by_name("float2x3").map(|t| t.0), Some(Ty::Matrix(Scalar::Float, 2, 3)));
+        assert_eq!(
+            builtin_by_name("float4").map(|t| t.0),
+            Some(Ty::Vector(Scalar::Float, 4))
+        );
+        assert_eq!(
+            builtin_by_name("float1").map(|t| t.0),
+            Some(Ty::Scalar(Scalar::Float))
+        );
+        assert_eq!(
+            builtin_by_name("int1x3").map(|t| t.0),
+            Some(Ty::Vector(Scalar::Int, 3))
+        );
+        assert_eq!(
+            builtin_by_name("float2x3").map(|t| t.0),
+            Some(Ty::Matrix(Scalar::Float, 2, 3))
+        );
         assert_eq!(builtin_by_name("min16float2").map(|t| t.1), Some(true));
         assert_eq!(builtin_by_name("float5"), None);
         assert_eq!(builtin_by_name("floaty"), None);
