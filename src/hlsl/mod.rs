@@ -243,7 +243,10 @@ pub fn compile_source(
     let module = if failed(&diagnostics) {
         None
     } else {
-        emit::emit(&parsed.unit, options, &mut diagnostics)
+        // Emission recurses over the tree as deep as the parser's nesting limits allow.
+        let unit = &parsed.unit;
+        let diags = &mut diagnostics;
+        parser::on_big_stack(move || emit::emit(unit, options, diags))
     };
     let rendered = diag::render(&diagnostics, &parsed.sources);
     let Some(mut module) = module else {

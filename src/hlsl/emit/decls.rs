@@ -23,6 +23,9 @@ use crate::ir::{
 };
 use std::collections::{HashMap, HashSet};
 
+/// The largest array length accepted (layouts and initializers walk every element).
+const MAX_ARRAY: i64 = 1 << 16;
+
 fn has(mods: &[ModifierSpan], m: Modifier) -> bool {
     mods.iter().any(|x| x.modifier == m)
 }
@@ -245,7 +248,11 @@ impl State<'_> {
         for (k, d) in dims.iter().enumerate().rev() {
             let n = match d {
                 Some(e) => match self.const_eval(e).and_then(ConstVal::as_int) {
-                    Some(n) if n > 0 && n <= i64::from(u32::MAX) => n as u32,
+                    Some(n) if n > 0 && n <= MAX_ARRAY => n as u32,
+                    Some(n) if n > MAX_ARRAY => {
+                        self.error(e.span, format!("not supported yet: arrays of more than {MAX_ARRAY} elements"));
+                        return None;
+                    }
                     Some(_) => {
                         self.error(e.span, "array size must be positive");
                         return None;
@@ -289,6 +296,17 @@ impl State<'_> {
                 }
             };
             ty = Ty::Array(Box::new(ty), n);
+        }
+        let mut total: i64 = 1;
+        let mut t = &ty;
+        while let Ty::Array(e, n) = t {
+            total = total.saturating_mul(i64::from(*n));
+            t = e;
+        }
+        if total > MAX_ARRAY {
+            let span = dims.iter().flatten().next().map_or(Span::default(), |e| e.span);
+            self.error(span, format!("not supported yet: arrays of more than {MAX_ARRAY} elements"));
+            return None;
         }
         Some(ty)
     }

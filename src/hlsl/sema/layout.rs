@@ -19,7 +19,7 @@ fn round_up(v: u32, align: u32) -> u32 {
     if align == 0 {
         v
     } else {
-        v.div_ceil(align) * align
+        v.div_ceil(align).saturating_mul(align)
     }
 }
 
@@ -53,7 +53,7 @@ pub fn size_align(ty: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructD
             } else {
                 stride.min(16)
             };
-            (stride * count, align)
+            (stride.saturating_mul(count), align)
         }
         Ty::Matrix(..) => {
             let (stride, count) = matrix_stride(ty, rule, row_major);
@@ -62,7 +62,7 @@ pub fn size_align(ty: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructD
             } else {
                 stride.min(16)
             };
-            (stride * count, align)
+            (stride.saturating_mul(count), align)
         }
         Ty::Array(e, n) => {
             let stride = array_stride(e, rule, row_major, structs);
@@ -72,7 +72,7 @@ pub fn size_align(ty: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructD
             } else {
                 ea
             };
-            (stride * n, align)
+            (stride.saturating_mul(*n), align)
         }
         Ty::Struct(i) => {
             let Some(def) = structs.get(*i) else {
@@ -84,7 +84,7 @@ pub fn size_align(ty: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructD
             for (f, off) in def.fields.iter().zip(&offsets) {
                 let (s, a) = size_align(&f.ty, rule, f.row_major, structs);
                 align = align.max(a);
-                end = end.max(off + s);
+                end = end.max(off.saturating_add(s));
             }
             if rule == LayoutRule::Std140 {
                 align = round_up(align, 16);
@@ -140,7 +140,7 @@ pub fn struct_offsets(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) 
             }
         }
         offsets.push(off);
-        next = off + size;
+        next = off.saturating_add(size);
         if matches!(f.ty, Ty::Struct(_) | Ty::Array(..) | Ty::Matrix(..)) {
             next = round_up(next, align);
         }
