@@ -1064,3 +1064,35 @@ fn corpus_shaders_compile_validate_and_diagnose() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+const BOOLS_IN_BUFFERS: &str = r#"
+struct S { bool flag; float v; bool2 m; };
+RWStructuredBuffer<S> Data : register(u0);
+cbuffer C : register(b1) { bool enabled; bool3 mask; };
+[numthreads(1, 1, 1)] void main() {
+    S s = Data[0];
+    s.flag = !s.flag && enabled;
+    s.m = mask.xy;
+    Data[1] = s;
+    Data[2].flag = mask.z;
+    if (Data[0].m.y) Data[3].v = 1;
+}
+"#;
+
+#[test]
+fn booleans_in_buffers_are_uints() {
+    let words = check("bools_in_buffers", BOOLS_IN_BUFFERS, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "layout": ["u32", "f32", "u32", "u32"], "data": [0, 2.5, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]},
+            {"binding": 1, "kind": "uniform", "layout": ["u32"], "data": [1, 1, 0, 1]}]}"#;
+        let out = run::lavapipe(&words, job);
+        let f = |x: f32| x.to_bits();
+        assert_eq!(
+            run::words(&out, 0),
+            vec![0, f(2.5), 0, 1, 1, f(2.5), 1, 0, 1, 0, 0, 0, 0, f(1.0), 0, 0]
+        );
+    }
+    let _ = words;
+}

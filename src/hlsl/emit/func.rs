@@ -252,8 +252,9 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 Some((val, p.ty.clone()))
             }
             Val::Swz(p, comps) => {
-                let vt = self.ty(&p.ty);
+                let vt = self.ty_in(&p.ty, p.layout, false);
                 let whole = self.f.load(vt, p.ptr, None);
+                let whole = self.relayout(whole, &p.ty, p.layout, false);
                 let s = p.ty.component()?;
                 let rt = Ty::vector(s, comps.len() as u32);
                 let t = self.ty(&rt);
@@ -331,6 +332,24 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 }
                 self.f.composite_construct(b, &parts)
             }
+            t if t.component() == Some(Scalar::Bool) => {
+                // Booleans live in buffers as uints.
+                let ut = t.with_component(Scalar::UInt);
+                match (from == LayoutRule::None, to == LayoutRule::None) {
+                    (false, true) => {
+                        let zero = self.splat_const(&ut, ConstVal::Int(0));
+                        let bt = self.ty(t);
+                        self.f.i_not_equal(bt, v, zero)
+                    }
+                    (true, false) => {
+                        let one = self.splat_const(&ut, ConstVal::Int(1));
+                        let zero = self.splat_const(&ut, ConstVal::Int(0));
+                        let it = self.ty(&ut);
+                        self.f.select(it, v, one, zero)
+                    }
+                    _ => v,
+                }
+            }
             _ => v,
         }
     }
@@ -374,7 +393,9 @@ impl<'a, 'u> FnCx<'a, 'u> {
                     seen.push(*c);
                 }
                 let vt = self.ty(&p.ty);
-                let whole = self.f.load(vt, p.ptr, None);
+                let lt = self.ty_in(&p.ty, p.layout, false);
+                let whole = self.f.load(lt, p.ptr, None);
+                let whole = self.relayout(whole, &p.ty, p.layout, false);
                 let Ty::Vector(_, n) = p.ty else { return };
                 let mut sel: Vec<u32> = (0..n).collect();
                 let new = if comps.len() == 1 {
@@ -387,6 +408,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
                     }
                     self.f.vector_shuffle(vt, whole, v, sel)
                 };
+                let new = self.convert_layout(new, &p.ty, LayoutRule::None, false, p.layout, false);
                 self.f.store(p.ptr, new, None);
             }
             Val::Err => {}

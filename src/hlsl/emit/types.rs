@@ -43,6 +43,10 @@ pub(crate) fn ir_ty(
     layout: LayoutRule,
     row_major: bool,
 ) -> Handle<Type> {
+    // A bool in a buffer is stored as a uint.
+    if layout != LayoutRule::None && ty.component() == Some(Scalar::Bool) {
+        return ir_ty(b, st, &ty.with_component(Scalar::UInt), layout, row_major);
+    }
     let key_layout = match ty {
         Ty::Struct(_) | Ty::Array(..) => layout,
         Ty::Matrix(s, ..) if !s.is_float() => layout,
