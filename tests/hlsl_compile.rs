@@ -1091,7 +1091,24 @@ fn booleans_in_buffers_are_uints() {
         let f = |x: f32| x.to_bits();
         assert_eq!(
             run::words(&out, 0),
-            vec![0, f(2.5), 0, 1, 1, f(2.5), 1, 0, 1, 0, 0, 0, 0, f(1.0), 0, 0]
+            vec![
+                0,
+                f(2.5),
+                0,
+                1,
+                1,
+                f(2.5),
+                1,
+                0,
+                1,
+                0,
+                0,
+                0,
+                0,
+                f(1.0),
+                0,
+                0
+            ]
         );
     }
     let _ = words;

@@ -250,7 +250,10 @@ impl State<'_> {
                 Some(e) => match self.const_eval(e).and_then(ConstVal::as_int) {
                     Some(n) if n > 0 && n <= MAX_ARRAY => n as u32,
                     Some(n) if n > MAX_ARRAY => {
-                        self.error(e.span, format!("not supported yet: arrays of more than {MAX_ARRAY} elements"));
+                        self.error(
+                            e.span,
+                            format!("not supported yet: arrays of more than {MAX_ARRAY} elements"),
+                        );
                         return None;
                     }
                     Some(_) => {
@@ -304,8 +307,15 @@ impl State<'_> {
             t = e;
         }
         if total > MAX_ARRAY {
-            let span = dims.iter().flatten().next().map_or(Span::default(), |e| e.span);
-            self.error(span, format!("not supported yet: arrays of more than {MAX_ARRAY} elements"));
+            let span = dims
+                .iter()
+                .flatten()
+                .next()
+                .map_or(Span::default(), |e| e.span);
+            self.error(
+                span,
+                format!("not supported yet: arrays of more than {MAX_ARRAY} elements"),
+            );
             return None;
         }
         Some(ty)

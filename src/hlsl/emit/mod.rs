@@ -35,6 +35,13 @@ pub fn emit(
 ) -> Option<ir::Module> {
     let mut st = State::new(unit, options);
     let mut b = State::builder();
+    // DXC records the source language and shader model (`OpSource HLSL 600`).
+    b.module_mut().sources.push(ir::Source {
+        language: crate::grammar::SourceLanguage::HLSL,
+        version: u32::from(options.profile.major) * 100 + u32::from(options.profile.minor) * 10,
+        file: None,
+        text: None,
+    });
     let ok = decls::emit_module(&mut st, &mut b);
     let module = ok.then(|| b.finish());
     diags.append(&mut st.diags);
