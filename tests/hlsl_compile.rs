@@ -1113,3 +1113,31 @@ fn booleans_in_buffers_are_uints() {
     }
     let _ = words;
 }
+
+#[test]
+fn overloads_pick_the_closest_match() {
+    let src = r#"
+RWStructuredBuffer<float> Out : register(u0);
+float f(float x) { return 1; }
+float f(int x) { return 2; }
+float f(float2 x) { return 3; }
+float g(float x, int y) { return 4; }
+float g(int x, float y) { return 5; }
+[numthreads(1, 1, 1)] void main() {
+    Out[0] = f(1.0) + f(1) * 10 + f(float2(1, 2)) * 100;
+    Out[1] = g(1.0, 2);
+}
+"#;
+    let words = check("overloads", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 2}]}"#;
+        assert_eq!(
+            run::floats(&run::lavapipe(&words, job), 0),
+            vec![321.0, 4.0]
+        );
+    }
+    let _ = words;
+    let bad = "float g(float x, int y) { return 4; }\nfloat g(int x, float y) { return 5; }\n[numthreads(1,1,1)] void main() { g(1, 2); }";
+    assert!(errors(bad, "cs_6_0").contains("bad.hlsl:3:35: error: call to 'g' is ambiguous"));
+}

@@ -930,18 +930,48 @@ impl FnCx<'_, '_> {
             );
             return None;
         }
-        let exact = arity
+        // The best overload: each argument costs 0 when exact, 1 for a component conversion
+        // of the same shape, 2 for a splat, 3 for a truncation; the lowest total wins, and a
+        // tie between the best is ambiguous.
+        let cost = |p: &Ty, t: &Ty| -> Option<u32> {
+            if p == t {
+                return Some(0);
+            }
+            if !(p.is_numeric() && t.is_numeric()) {
+                return None;
+            }
+            Some(match (p, t) {
+                _ if p.with_component(crate::hlsl::sema::types::Scalar::Bool)
+                    == t.with_component(crate::hlsl::sema::types::Scalar::Bool) =>
+                {
+                    1
+                }
+                (_, Ty::Scalar(_)) => 2,
+                _ => 3,
+            })
+        };
+        let mut scored: Vec<(u32, &super::FuncSym)> = arity
             .iter()
-            .find(|c| c.params.iter().zip(&tys).all(|((p, _), t)| p == t));
-        let chosen = exact.or_else(|| {
-            arity.iter().find(|c| {
-                c.params
+            .filter_map(|c| {
+                let total: Option<u32> = c
+                    .params
                     .iter()
                     .zip(&tys)
-                    .all(|((p, _), t)| p == t || (p.is_numeric() && t.is_numeric()))
+                    .map(|((p, _), t)| cost(p, t))
+                    .sum();
+                total.map(|s| (s, *c))
             })
-        });
-        let Some(fsym) = chosen.map(|c| (*c).clone()) else {
+            .collect();
+        scored.sort_by_key(|(s, _)| *s);
+        if let [(a, _), (b, _), ..] = scored.as_slice() {
+            if a == b {
+                self.st
+                    .error(span, format!("call to '{name}' is ambiguous"));
+                return None;
+            }
+        }
+        let chosen = scored.first().map(|(_, c)| *c);
+        let Some(fsym) = chosen.cloned() else {
             self.st.error(
                 span,
                 format!("no matching overload of '{name}' for these argument types"),

@@ -316,6 +316,19 @@ impl FnCx<'_, '_> {
             (ResourceKind::Texture { .. } | ResourceKind::TexelBuffer { .. }, "GetDimensions") => {
                 self.get_dimensions(r, args, span)
             }
+            _ if name.starts_with("Sample")
+                || name.starts_with("Gather")
+                || name.starts_with("CalculateLevelOfDetail")
+                || name.starts_with("Interlocked")
+                || matches!(
+                    name,
+                    "Append" | "Consume" | "IncrementCounter" | "DecrementCounter"
+                ) =>
+            {
+                self.st
+                    .error(span, format!("not supported yet: the method '{name}' here"));
+                None
+            }
             _ => {
                 self.st
                     .error(span, format!("no method '{name}' on this resource"));
