@@ -181,6 +181,10 @@ fn pp_conditionals() {
         pp("#if __HLSL_VERSION >= 2021 && __spirv__\nyes\n#endif"),
         "yes"
     );
+    assert_eq!(
+        pp("#if __SHADER_TARGET_STAGE == __SHADER_STAGE_COMPUTE && __SHADER_TARGET_MAJOR == 6\nyes\n#endif"),
+        "yes"
+    );
 }
 
 #[test]
@@ -1177,4 +1181,92 @@ fn pp_error_directive_and_warning() {
     let r = render(&p.diagnostics, &p.sources);
     assert!(r.contains("test.hlsl:1:1: warning: careful"), "{r}");
     assert!(r.contains("test.hlsl:3:1: error: \"stop\" now"), "{r}");
+}
+
+// ---- robustness ----------------------------------------------------------------------------------
+
+/// Fragments spliced into corpus shaders: openers without closers, directives, odd tokens.
+const SPLICES: &[&str] = &[
+    "(", ")", "{", "}", "[", "]", "<", ">>", ";", ",", "\"", "'", "/*", "*/", "\\\n", "#if 1\n",
+    "#endif\n", "#else\n", "\n#define X(a, b) a ## b #a\n", "X(", "#include \"x\"\n", "@",
+    "float4(", "(float)", "[[vk::binding(", "[unroll", "case 1:", "switch (x) {", "::", "0x", "1e",
+    "1.0.", "struct S {", "cbuffer B {", "typedef ", "register(", "?", ":", "=", "++", "__LINE__",
+    "\n#", "#define R R R\nR", "#undef", "defined", "packoffset(", "template<", "\t", "é",
+];
+
+/// A tiny deterministic generator (xorshift64*), so the test needs no crates and is repeatable.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// The largest char boundary of `s` at or before `i`.
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[test]
+fn truncated_and_mutated_corpus_shaders_do_not_panic() {
+    let mut rng = Rng(0x5eed_1234_abcd_ef01);
+    let mut parses = 0;
+    for f in corpus_files() {
+        let src = std::fs::read_to_string(&f).expect("read");
+        // Truncations at 16 points through the file.
+        for k in 0..16 {
+            let cut = floor_boundary(&src, src.len() * k / 16);
+            let _ = parse_str(&src[..cut]);
+            parses += 1;
+        }
+        // Random splices, deletions and duplications, several per mutant.
+        for _ in 0..24 {
+            let mut m = src.clone();
+            for _ in 0..1 + rng.below(4) {
+                let at = floor_boundary(&m, rng.below(m.len() + 1));
+                match rng.below(3) {
+                    0 => m.insert_str(at, SPLICES[rng.below(SPLICES.len())]),
+                    1 => {
+                        let end = floor_boundary(&m, at + rng.below(40));
+                        m.replace_range(at..end.max(at), "");
+                    }
+                    _ => {
+                        let end = floor_boundary(&m, at + rng.below(80));
+                        let piece = m[at..end.max(at)].to_owned();
+                        m.insert_str(at, &piece);
+                    }
+                }
+            }
+            let p = parse_str(&m);
+            let _ = render(&p.diagnostics, &p.sources);
+            parses += 1;
+        }
+    }
+    assert!(parses > 0);
+}
+
+#[test]
+fn fuzz_regressions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/hlsl");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let bytes = std::fs::read(e.path()).expect("read");
+        let text = String::from_utf8_lossy(&bytes);
+        let p = parse_str(&text);
+        let _ = render(&p.diagnostics, &p.sources);
+    }
 }

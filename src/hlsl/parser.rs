@@ -267,6 +267,9 @@ struct Parser {
     fatal: bool,
     /// Set when the nesting limit was hit (never rolled back by a speculative parse).
     too_deep: bool,
+    /// Token positions where `(` was found not to start a cast, so nested speculation stays
+    /// linear instead of exponential.
+    not_casts: HashSet<usize>,
 }
 
 impl Parser {
@@ -288,6 +291,7 @@ impl Parser {
             depth: 0,
             fatal: false,
             too_deep: false,
+            not_casts: HashSet::new(),
         }
     }
 
@@ -1489,7 +1493,7 @@ impl Parser {
     /// `(T)x` or `(T[n])x` when the parenthesis holds a type; `None` (nothing taken) otherwise.
     fn try_cast(&mut self) -> PResult<Option<Expr>> {
         let next = self.peek_at(1).clone();
-        if !self.is_type(&next) {
+        if !self.is_type(&next) || self.not_casts.contains(&self.pos) {
             return Ok(None);
         }
         let after = self.peek_at(2);
@@ -1527,6 +1531,7 @@ impl Parser {
                 self.pos = saved.0;
                 self.diags.truncate(saved.1);
                 self.fatal = saved.2;
+                self.not_casts.insert(saved.0);
                 Ok(None)
             }
         }
@@ -1537,6 +1542,12 @@ impl Parser {
         loop {
             if self.eat(".") {
                 let member = self.ident("a member name after `.`")?;
+                if self.at("<") && self.is_type(self.peek_at(1)) {
+                    return self.fail(format!(
+                        "not supported yet: template arguments on the method call `{}`",
+                        member.name
+                    ));
+                }
                 if self.at("(") {
                     let args = self.call_args()?;
                     let span = e.span.to(self.prev_span());
