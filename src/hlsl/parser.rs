@@ -275,7 +275,7 @@ struct Parser {
 impl Parser {
     /// A parser over `tokens`; an end-of-input token is added when missing.
     fn new(mut tokens: Vec<Token>) -> Parser {
-        if tokens.last().map_or(true, |t| t.kind != TokenKind::Eof) {
+        if tokens.last().is_none_or(|t| t.kind != TokenKind::Eof) {
             let span = tokens.last().map_or(Span::default(), |t| t.span);
             tokens.push(Token::new(
                 TokenKind::Eof,
@@ -519,11 +519,8 @@ impl Parser {
         loop {
             let t = self.peek_at(i);
             match t.text.as_str() {
-                _ if t.kind != TokenKind::Punct => {
-                    if t.kind == TokenKind::Eof {
-                        return None;
-                    }
-                }
+                _ if t.kind == TokenKind::Eof => return None,
+                _ if t.kind != TokenKind::Punct => {}
                 "<" => depth += 1,
                 ">" | ">>" => {
                     let n = t.text.len();
