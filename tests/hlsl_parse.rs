@@ -1314,3 +1314,82 @@ fn fuzz_regressions() {
         let _ = render(&p.diagnostics, &p.sources);
     }
 }
+
+#[test]
+fn pp_computed_and_in_memory_includes() {
+    let mut files = HashMap::new();
+    files.insert(PathBuf::from("defs.h"), "#define FROM_DEFS 5\n".to_owned());
+    files.insert(PathBuf::from("open.h"), "#if 1\nint x;\n".to_owned());
+    let (text, diags) = pp_with(
+        "#define HEADER \"defs.h\"\n#include HEADER\nFROM_DEFS",
+        &opts(),
+        &files,
+    );
+    assert_eq!(diags, "");
+    assert_eq!(text, "5");
+    // A conditional left open in an included file is reported there.
+    let (_, diags) = pp_with("#include \"open.h\"\n", &opts(), &files);
+    assert!(
+        diags.starts_with("open.h:1:1: error: unterminated conditional directive"),
+        "{diags}"
+    );
+}
+
+#[test]
+fn empty_items_and_stray_semicolons() {
+    let unit = ok(";\nstruct S { float a; };;\nvoid main() { ; }\n");
+    assert!(matches!(unit.items[0], Item::Empty(_)));
+    assert!(matches!(unit.items[2], Item::Empty(_)));
+}
+
+#[test]
+fn full_vertex_and_pixel_shader() {
+    let src = r#"
+#define PI 3.14159265f
+struct VSIn {
+    [[vk::location(0)]] float3 pos : POSITION;
+    [[vk::location(1)]] float2 uv : TEXCOORD0;
+};
+struct VSOut {
+    float4 pos : SV_Position;
+    float2 uv : TEXCOORD0;
+};
+cbuffer Camera : register(b0) {
+    row_major float4x4 view_proj;
+    float time;
+};
+Texture2D<float4> albedo : register(t0);
+SamplerState samp : register(s0);
+
+VSOut vs_main(VSIn input) {
+    VSOut o = (VSOut)0;
+    o.pos = mul(float4(input.pos, 1.0), view_proj);
+    o.uv = input.uv * float2(cos(time * PI), 1);
+    return o;
+}
+
+float4 ps_main(VSOut input, bool front : SV_IsFrontFace) : SV_Target0 {
+    float4 c = albedo.Sample(samp, input.uv);
+    [branch] if (c.a < 0.5) discard;
+    c.rgb = front ? c.rgb : 1.0 - c.rgb;
+    return c;
+}
+"#;
+    let unit = ok(src);
+    let kinds: Vec<&str> = unit
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::Function(_) => "fn",
+            Item::Struct(_) => "struct",
+            Item::Typedef(_) => "typedef",
+            Item::Variables(_) => "var",
+            Item::Buffer(_) => "buffer",
+            Item::Empty(_) => "empty",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["struct", "struct", "buffer", "var", "var", "fn", "fn"]
+    );
+}
