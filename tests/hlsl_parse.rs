@@ -1066,6 +1066,10 @@ fn errors_are_capped() {
     let src = "@\n".repeat(200);
     let p = parse_str(&src);
     assert!(p.diagnostics.len() <= spvkit::hlsl::parser::MAX_ERRORS);
+    // Preprocessor and parser errors share the cap.
+    let src = "#foo\n".repeat(40) + &"int x = ;\n".repeat(40);
+    let p = parse_str(&src);
+    assert_eq!(p.diagnostics.len(), spvkit::hlsl::parser::MAX_ERRORS);
 }
 
 #[test]
@@ -1392,4 +1396,34 @@ float4 ps_main(VSOut input, bool front : SV_IsFrontFace) : SV_Target0 {
         kinds,
         ["struct", "struct", "buffer", "var", "var", "fn", "fn"]
     );
+}
+
+#[test]
+fn attribute_using_namespace() {
+    let unit = ok("[[using Vulkan: set(1), binding(2)]]\ntbuffer T { [[using Vulkan: offset(4)]] float4 f; };\n[[vk::binding(0), vk::counter_binding(1)]] RWStructuredBuffer<uint> b;");
+    let Item::Buffer(b) = &unit.items[0] else {
+        panic!("{:?}", unit.items[0])
+    };
+    let attrs: Vec<String> = b
+        .attributes
+        .iter()
+        .chain(&b.members[0].attributes)
+        .map(|a| {
+            format!(
+                "{}::{}({})",
+                a.namespace.as_ref().map_or("", |n| n.name.as_str()),
+                a.name.name,
+                list(&a.args)
+            )
+        })
+        .collect();
+    assert_eq!(
+        attrs,
+        ["Vulkan::set(1)", "Vulkan::binding(2)", "Vulkan::offset(4)"]
+    );
+    let Item::Variables(v) = &unit.items[1] else {
+        panic!()
+    };
+    assert_eq!(v.attributes.len(), 2);
+    assert_eq!(v.attributes[1].name.name, "counter_binding");
 }

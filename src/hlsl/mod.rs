@@ -182,6 +182,8 @@ pub fn parse_with(
         let (tokens, sources, mut diagnostics) = preprocess_with(name, source, options, loader);
         let (unit, syntax) = parser::parse_tokens(tokens);
         diagnostics.extend(syntax);
+        // One cap for the whole run, as clang's `-ferror-limit`.
+        diagnostics.truncate(parser::MAX_ERRORS);
         Parsed {
             unit,
             sources,

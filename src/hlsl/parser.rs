@@ -626,12 +626,22 @@ impl Parser {
             let start = self.span();
             self.bump();
             let double = self.eat("[");
+            // C++17 `[[using NS: a, b]]` (the 2017 design document's `[[using Vulkan: set(0)]]`)
+            // gives every attribute in the list the namespace NS.
+            let using = if double && self.at_word("using") {
+                self.bump();
+                let ns = self.ident("an attribute namespace after `using`")?;
+                self.expect(":", "after the attribute namespace")?;
+                Some(ns)
+            } else {
+                None
+            };
             loop {
                 let first = self.ident("an attribute name")?;
                 let (namespace, name) = if self.eat("::") {
                     (Some(first), self.ident("an attribute name after `::`")?)
                 } else {
-                    (None, first)
+                    (using.clone(), first)
                 };
                 let mut args = Vec::new();
                 if self.eat("(") {
