@@ -31,8 +31,9 @@ use std::str::FromStr;
 // !!! THE MINIMUM PASS COUNTS ARE ALL 0 WHILE THE FRONTEND IS BEING BUILT. !!!
 // `spvkit::hlsl::compile_source` is a stub that returns an error, so nothing compiles yet.
 // THE INTEGRATOR MUST RAISE THESE when the frontend lands (to the counts the table prints),
-// so that a regression fails this test. The corpus holds 89 compute, 41 vertex and 47 pixel
-// shaders and 57 invalid programs.
+// so that a regression fails this test. The corpus holds 93 compute, 41 vertex and 47 pixel
+// shaders and 57 invalid programs. For reference, hlsl-back at c43e902 gave: compiled 181,
+// validated 180, CHECKs 69/69, lavapipe 93, spvkit run 92, invalid programs matched 51.
 // ============================================================================================
 /// Valid shaders (all categories) that compile.
 const MIN_COMPILED: usize = 0;

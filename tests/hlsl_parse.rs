@@ -181,6 +181,10 @@ fn pp_conditionals() {
         pp("#if __HLSL_VERSION >= 2021 && __spirv__\nyes\n#endif"),
         "yes"
     );
+    assert_eq!(
+        pp("#if __SHADER_TARGET_STAGE == __SHADER_STAGE_COMPUTE && __SHADER_TARGET_MAJOR == 6\nyes\n#endif"),
+        "yes"
+    );
 }
 
 #[test]
@@ -1062,6 +1066,10 @@ fn errors_are_capped() {
     let src = "@\n".repeat(200);
     let p = parse_str(&src);
     assert!(p.diagnostics.len() <= spvkit::hlsl::parser::MAX_ERRORS);
+    // Preprocessor and parser errors share the cap.
+    let src = "#foo\n".repeat(40) + &"int x = ;\n".repeat(40);
+    let p = parse_str(&src);
+    assert_eq!(p.diagnostics.len(), spvkit::hlsl::parser::MAX_ERRORS);
 }
 
 #[test]
@@ -1177,4 +1185,245 @@ fn pp_error_directive_and_warning() {
     let r = render(&p.diagnostics, &p.sources);
     assert!(r.contains("test.hlsl:1:1: warning: careful"), "{r}");
     assert!(r.contains("test.hlsl:3:1: error: \"stop\" now"), "{r}");
+}
+
+// ---- robustness ----------------------------------------------------------------------------------
+
+/// Fragments spliced into corpus shaders: openers without closers, directives, odd tokens.
+const SPLICES: &[&str] = &[
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "<",
+    ">>",
+    ";",
+    ",",
+    "\"",
+    "'",
+    "/*",
+    "*/",
+    "\\\n",
+    "#if 1\n",
+    "#endif\n",
+    "#else\n",
+    "\n#define X(a, b) a ## b #a\n",
+    "X(",
+    "#include \"x\"\n",
+    "@",
+    "float4(",
+    "(float)",
+    "[[vk::binding(",
+    "[unroll",
+    "case 1:",
+    "switch (x) {",
+    "::",
+    "0x",
+    "1e",
+    "1.0.",
+    "struct S {",
+    "cbuffer B {",
+    "typedef ",
+    "register(",
+    "?",
+    ":",
+    "=",
+    "++",
+    "__LINE__",
+    "\n#",
+    "#define R R R\nR",
+    "#undef",
+    "defined",
+    "packoffset(",
+    "template<",
+    "\t",
+    "é",
+];
+
+/// A tiny deterministic generator (xorshift64*), so the test needs no crates and is repeatable.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// The largest char boundary of `s` at or before `i`.
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[test]
+fn truncated_and_mutated_corpus_shaders_do_not_panic() {
+    let mut rng = Rng(0x5eed_1234_abcd_ef01);
+    let mut parses = 0;
+    for f in corpus_files() {
+        let src = std::fs::read_to_string(&f).expect("read");
+        // Truncations at 16 points through the file.
+        for k in 0..16 {
+            let cut = floor_boundary(&src, src.len() * k / 16);
+            let _ = parse_str(&src[..cut]);
+            parses += 1;
+        }
+        // Random splices, deletions and duplications, several per mutant.
+        for _ in 0..24 {
+            let mut m = src.clone();
+            for _ in 0..1 + rng.below(4) {
+                let at = floor_boundary(&m, rng.below(m.len() + 1));
+                match rng.below(3) {
+                    0 => m.insert_str(at, SPLICES[rng.below(SPLICES.len())]),
+                    1 => {
+                        let end = floor_boundary(&m, at + rng.below(40));
+                        m.replace_range(at..end.max(at), "");
+                    }
+                    _ => {
+                        let end = floor_boundary(&m, at + rng.below(80));
+                        let piece = m[at..end.max(at)].to_owned();
+                        m.insert_str(at, &piece);
+                    }
+                }
+            }
+            let p = parse_str(&m);
+            let _ = render(&p.diagnostics, &p.sources);
+            parses += 1;
+        }
+    }
+    assert!(parses > 0);
+}
+
+#[test]
+fn fuzz_regressions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/hlsl");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let bytes = std::fs::read(e.path()).expect("read");
+        let text = String::from_utf8_lossy(&bytes);
+        let p = parse_str(&text);
+        let _ = render(&p.diagnostics, &p.sources);
+    }
+}
+
+#[test]
+fn pp_computed_and_in_memory_includes() {
+    let mut files = HashMap::new();
+    files.insert(PathBuf::from("defs.h"), "#define FROM_DEFS 5\n".to_owned());
+    files.insert(PathBuf::from("open.h"), "#if 1\nint x;\n".to_owned());
+    let (text, diags) = pp_with(
+        "#define HEADER \"defs.h\"\n#include HEADER\nFROM_DEFS",
+        &opts(),
+        &files,
+    );
+    assert_eq!(diags, "");
+    assert_eq!(text, "5");
+    // A conditional left open in an included file is reported there.
+    let (_, diags) = pp_with("#include \"open.h\"\n", &opts(), &files);
+    assert!(
+        diags.starts_with("open.h:1:1: error: unterminated conditional directive"),
+        "{diags}"
+    );
+}
+
+#[test]
+fn empty_items_and_stray_semicolons() {
+    let unit = ok(";\nstruct S { float a; };;\nvoid main() { ; }\n");
+    assert!(matches!(unit.items[0], Item::Empty(_)));
+    assert!(matches!(unit.items[2], Item::Empty(_)));
+}
+
+#[test]
+fn full_vertex_and_pixel_shader() {
+    let src = r#"
+#define PI 3.14159265f
+struct VSIn {
+    [[vk::location(0)]] float3 pos : POSITION;
+    [[vk::location(1)]] float2 uv : TEXCOORD0;
+};
+struct VSOut {
+    float4 pos : SV_Position;
+    float2 uv : TEXCOORD0;
+};
+cbuffer Camera : register(b0) {
+    row_major float4x4 view_proj;
+    float time;
+};
+Texture2D<float4> albedo : register(t0);
+SamplerState samp : register(s0);
+
+VSOut vs_main(VSIn input) {
+    VSOut o = (VSOut)0;
+    o.pos = mul(float4(input.pos, 1.0), view_proj);
+    o.uv = input.uv * float2(cos(time * PI), 1);
+    return o;
+}
+
+float4 ps_main(VSOut input, bool front : SV_IsFrontFace) : SV_Target0 {
+    float4 c = albedo.Sample(samp, input.uv);
+    [branch] if (c.a < 0.5) discard;
+    c.rgb = front ? c.rgb : 1.0 - c.rgb;
+    return c;
+}
+"#;
+    let unit = ok(src);
+    let kinds: Vec<&str> = unit
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::Function(_) => "fn",
+            Item::Struct(_) => "struct",
+            Item::Typedef(_) => "typedef",
+            Item::Variables(_) => "var",
+            Item::Buffer(_) => "buffer",
+            Item::Empty(_) => "empty",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["struct", "struct", "buffer", "var", "var", "fn", "fn"]
+    );
+}
+
+#[test]
+fn attribute_using_namespace() {
+    let unit = ok("[[using Vulkan: set(1), binding(2)]]\ntbuffer T { [[using Vulkan: offset(4)]] float4 f; };\n[[vk::binding(0), vk::counter_binding(1)]] RWStructuredBuffer<uint> b;");
+    let Item::Buffer(b) = &unit.items[0] else {
+        panic!("{:?}", unit.items[0])
+    };
+    let attrs: Vec<String> = b
+        .attributes
+        .iter()
+        .chain(&b.members[0].attributes)
+        .map(|a| {
+            format!(
+                "{}::{}({})",
+                a.namespace.as_ref().map_or("", |n| n.name.as_str()),
+                a.name.name,
+                list(&a.args)
+            )
+        })
+        .collect();
+    assert_eq!(
+        attrs,
+        ["Vulkan::set(1)", "Vulkan::binding(2)", "Vulkan::offset(4)"]
+    );
+    let Item::Variables(v) = &unit.items[1] else {
+        panic!()
+    };
+    assert_eq!(v.attributes.len(), 2);
+    assert_eq!(v.attributes[1].name.name, "counter_binding");
 }

@@ -27,8 +27,7 @@ pub fn lex(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> 
     let mut out = Vec::new();
     let mut bol = true;
     let mut space = false;
-    loop {
-        let Some(c) = lx.peek(0) else { break };
+    while let Some(c) = lx.peek(0) {
         if c == '\n' {
             bol = true;
             space = false;
@@ -159,12 +158,10 @@ impl Lexer {
             let hex = c == '0' && matches!(self.peek(1), Some('x' | 'X'));
             self.pos += 1;
             while let Some(d) = self.peek(0) {
-                if (d == '+' || d == '-')
+                let exponent_sign = (d == '+' || d == '-')
                     && matches!(self.chars.get(self.pos - 1).map(|p| p.0), Some('e' | 'E'))
-                    && !hex
-                {
-                    self.pos += 1;
-                } else if d.is_ascii_alphanumeric() || d == '_' || d == '.' {
+                    && !hex;
+                if exponent_sign || d.is_ascii_alphanumeric() || d == '_' || d == '.' {
                     self.pos += 1;
                 } else {
                     break;

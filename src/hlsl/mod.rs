@@ -184,6 +184,8 @@ pub fn parse_with(
         let (tokens, sources, mut diagnostics) = preprocess_with(name, source, options, loader);
         let (unit, syntax) = parser::parse_tokens(tokens);
         diagnostics.extend(syntax);
+        // One cap for the whole run, as clang's `-ferror-limit`.
+        diagnostics.truncate(parser::MAX_ERRORS);
         Parsed {
             unit,
             sources,
@@ -211,6 +213,26 @@ pub fn preprocess_with(
         };
         pp.define("__HLSL_VERSION", version);
         pp.define("__spirv__", "1");
+        // DXIL's shader-kind numbering, which DXC's stage macros use.
+        for (stage, value) in [
+            ("PIXEL", "0"),
+            ("VERTEX", "1"),
+            ("GEOMETRY", "2"),
+            ("HULL", "3"),
+            ("DOMAIN", "4"),
+            ("COMPUTE", "5"),
+            ("LIBRARY", "6"),
+            ("MESH", "13"),
+            ("AMPLIFICATION", "14"),
+        ] {
+            pp.define(&format!("__SHADER_STAGE_{stage}"), value);
+        }
+        let stage = match options.profile.stage {
+            Stage::Pixel => "0",
+            Stage::Vertex => "1",
+            Stage::Compute => "5",
+        };
+        pp.define("__SHADER_TARGET_STAGE", stage);
         pp.define("__SHADER_TARGET_MAJOR", &options.profile.major.to_string());
         pp.define("__SHADER_TARGET_MINOR", &options.profile.minor.to_string());
         for (k, v) in &options.defines {

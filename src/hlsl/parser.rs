@@ -267,12 +267,15 @@ struct Parser {
     fatal: bool,
     /// Set when the nesting limit was hit (never rolled back by a speculative parse).
     too_deep: bool,
+    /// Token positions where `(` was found not to start a cast, so nested speculation stays
+    /// linear instead of exponential.
+    not_casts: HashSet<usize>,
 }
 
 impl Parser {
     /// A parser over `tokens`; an end-of-input token is added when missing.
     fn new(mut tokens: Vec<Token>) -> Parser {
-        if tokens.last().map_or(true, |t| t.kind != TokenKind::Eof) {
+        if tokens.last().is_none_or(|t| t.kind != TokenKind::Eof) {
             let span = tokens.last().map_or(Span::default(), |t| t.span);
             tokens.push(Token::new(
                 TokenKind::Eof,
@@ -288,6 +291,7 @@ impl Parser {
             depth: 0,
             fatal: false,
             too_deep: false,
+            not_casts: HashSet::new(),
         }
     }
 
@@ -515,11 +519,8 @@ impl Parser {
         loop {
             let t = self.peek_at(i);
             match t.text.as_str() {
-                _ if t.kind != TokenKind::Punct => {
-                    if t.kind == TokenKind::Eof {
-                        return None;
-                    }
-                }
+                _ if t.kind == TokenKind::Eof => return None,
+                _ if t.kind != TokenKind::Punct => {}
                 "<" => depth += 1,
                 ">" | ">>" => {
                     let n = t.text.len();
@@ -625,12 +626,22 @@ impl Parser {
             let start = self.span();
             self.bump();
             let double = self.eat("[");
+            // C++17 `[[using NS: a, b]]` (the 2017 design document's `[[using Vulkan: set(0)]]`)
+            // gives every attribute in the list the namespace NS.
+            let using = if double && self.at_word("using") {
+                self.bump();
+                let ns = self.ident("an attribute namespace after `using`")?;
+                self.expect(":", "after the attribute namespace")?;
+                Some(ns)
+            } else {
+                None
+            };
             loop {
                 let first = self.ident("an attribute name")?;
                 let (namespace, name) = if self.eat("::") {
                     (Some(first), self.ident("an attribute name after `::`")?)
                 } else {
-                    (None, first)
+                    (using.clone(), first)
                 };
                 let mut args = Vec::new();
                 if self.eat("(") {
@@ -1489,7 +1500,7 @@ impl Parser {
     /// `(T)x` or `(T[n])x` when the parenthesis holds a type; `None` (nothing taken) otherwise.
     fn try_cast(&mut self) -> PResult<Option<Expr>> {
         let next = self.peek_at(1).clone();
-        if !self.is_type(&next) {
+        if !self.is_type(&next) || self.not_casts.contains(&self.pos) {
             return Ok(None);
         }
         let after = self.peek_at(2);
@@ -1527,6 +1538,7 @@ impl Parser {
                 self.pos = saved.0;
                 self.diags.truncate(saved.1);
                 self.fatal = saved.2;
+                self.not_casts.insert(saved.0);
                 Ok(None)
             }
         }
@@ -1537,6 +1549,12 @@ impl Parser {
         loop {
             if self.eat(".") {
                 let member = self.ident("a member name after `.`")?;
+                if self.at("<") && self.is_type(self.peek_at(1)) {
+                    return self.fail(format!(
+                        "not supported yet: template arguments on the method call `{}`",
+                        member.name
+                    ));
+                }
                 if self.at("(") {
                     let args = self.call_args()?;
                     let span = e.span.to(self.prev_span());

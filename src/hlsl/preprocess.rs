@@ -267,7 +267,7 @@ impl<'a> Preprocessor<'a> {
                     );
                     continue;
                 }
-                if !conds.last().map_or(true, |c| c.active) {
+                if !conds.last().is_none_or(|c| c.active) {
                     input.pos += 1;
                     continue;
                 }
@@ -553,7 +553,7 @@ impl<'a> Preprocessor<'a> {
         depth: usize,
         out: &mut Vec<Token>,
     ) {
-        let active = conds.last().map_or(true, |c| c.active);
+        let active = conds.last().is_none_or(|c| c.active);
         let Some(first) = line.first() else { return };
         let name = first.text.clone();
         let span = first.span;

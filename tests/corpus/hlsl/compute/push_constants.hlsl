@@ -1,5 +1,6 @@
 // ARGS: -T cs_6_0 -E main
-// GLSLANG: same
+// GLSLANG: differs: glslang ignores [[vk::push_constant]] on a struct variable and puts it in
+// the $Global uniform block (it honours it on ConstantBuffer<T>, see push_constant_buffer.hlsl)
 // [[vk::push_constant]] on a struct variable: a PushConstant block.
 struct Push
 {

@@ -1,6 +1,6 @@
 // ARGS: -T cs_6_0 -E main
-// ERROR: 7:5: not supported yet
-// Member functions are outside this frontend's scope: reported at the method's declaration.
+// ERROR: 7:9: not supported yet
+// Member functions are outside this frontend's scope: reported at the method's name.
 struct Counter
 {
     int n;

@@ -1,6 +1,6 @@
 // ARGS: -T ps_6_0 -E main
 // GLSLANG: same
-// [[vk::push_constant]] material parameters in a pixel shader.
+// [[vk::push_constant]] on a ConstantBuffer<T>: material parameters in a pixel shader.
 // CHECK: PushConstant
 struct Material
 {
@@ -9,7 +9,7 @@ struct Material
     float roughness;
 };
 
-[[vk::push_constant]] Material mat;
+[[vk::push_constant]] ConstantBuffer<Material> mat;
 
 float4 main(float3 n : NORMAL) : SV_Target
 {

@@ -17,5 +17,5 @@ struct PSIn
 
 float4 main(PSIn i) : SV_Target
 {
-    return float4(i.s.normal * i.color.rgb, i.s.uv.x);
+    return float4(i.s.normal * i.color.rgb, i.s.uv.x * i.pos.w);
 }

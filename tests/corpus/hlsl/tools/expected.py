@@ -941,5 +941,32 @@ def _(job):
 @shader("preprocessor_pragma_once", [out(7, "u32")])
 def _(job):
     return {0: [49, (3 << 16) | 4, 0xC0FFEE, (2 * 31) ^ 5, 5, 8, 8]}
+@shader("more_types", [out(9, "f32")])
+def _(job):
+    return {0: [7.0, 4.0, 3.0, 1.0, 0.0, 3.0, 3.0, 1.25, -6.0]}
+
+
+@shader("interlocked_byte_address", [buf(0, "u32", [0, 0, 1000, 0, 0])])
+def _(job):
+    xor = 0
+    for t in range(32):
+        xor ^= 1 << (t % 4)
+    return {0: [sum(range(32)), 31 * 3, 100 - 31, 0xFFFFFFFF, xor]}
+
+
+@shader("min_precision_matrix", [out(3, "f32")])
+def _(job):
+    return {0: [3.0, 6.0, 5.0]}
+
+
+@shader("push_constant_buffer", [out(4, "f32")],
+        push=(["i32", "f32", "u32", "u32", "u32", "u32", "u32", "u32"],
+              [-3, 0.5, 0, 0, 0x105, 0x2FF, 7, 0xF00]))
+def _(job):
+    base, factor = -3, 0.5
+    mask = [0x105, 0x2FF, 7, 0xF00]
+    return {0: [(base + (m & 0xFF)) * factor for m in mask]}
+
+
 if __name__ == "__main__":
     main()

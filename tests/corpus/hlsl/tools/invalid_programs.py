@@ -37,12 +37,13 @@ inv("missing_semicolon_return", PS, "A return statement without its `;`.",
 }
 """, [("return c", 1, "expected ';'", "end")])
 
-inv("missing_semicolon_struct", CS, "A struct definition without the `;` after its `}`.",
+inv("missing_semicolon_struct", CS, "A struct definition without the `;` after its `}` (the next declaration starts with a keyword, so the `}` cannot be followed by a declarator).",
 """struct S
 {
     int a;
 }
 
+static const int kOne = 1;
 RWStructuredBuffer<int> Out : register(u0);
 
 [numthreads(1, 1, 1)]
@@ -590,7 +591,7 @@ void main()
 }
 """, [("template", 1, "not supported yet", None)])
 
-inv("struct_with_method", CS, "Member functions are outside this frontend's scope: reported at the method's declaration.",
+inv("struct_with_method", CS, "Member functions are outside this frontend's scope: reported at the method's name.",
 """struct Counter
 {
     int n;
@@ -609,7 +610,7 @@ void main()
     c.n = 1;
     Out[0] = c.next();
 }
-""", [("int next", 1, "not supported yet", None)])
+""", [("next()", 1, "not supported yet", None)])
 
 inv("wave_intrinsic", CS, "Wave intrinsics are outside this frontend's scope.",
 """RWStructuredBuffer<uint> Out : register(u0);

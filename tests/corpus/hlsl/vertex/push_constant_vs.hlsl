@@ -1,5 +1,6 @@
 // ARGS: -T vs_6_0 -E main
-// GLSLANG: same
+// GLSLANG: differs: glslang ignores [[vk::push_constant]] on a struct variable and puts it in
+// the $Global uniform block (it honours it on ConstantBuffer<T>, see pixel/push_constant_ps.hlsl)
 // [[vk::push_constant]] transform and offset.
 // CHECK: OpVariable %{{\w+}} PushConstant
 struct Push
