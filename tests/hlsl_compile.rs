@@ -1115,7 +1115,7 @@ fn booleans_in_buffers_are_uints() {
 }
 
 #[test]
-fn overloads_pick_the_closest_match() {
+fn overloads_pick_the_closest_match_and_defaults_fill_in() {
     let src = r#"
 RWStructuredBuffer<float> Out : register(u0);
 float f(float x) { return 1; }
@@ -1123,18 +1123,20 @@ float f(int x) { return 2; }
 float f(float2 x) { return 3; }
 float g(float x, int y) { return 4; }
 float g(int x, float y) { return 5; }
+float h(float a, float b = 2, int c = 3) { return a + b * c; }
 [numthreads(1, 1, 1)] void main() {
     Out[0] = f(1.0) + f(1) * 10 + f(float2(1, 2)) * 100;
     Out[1] = g(1.0, 2);
+    Out[2] = h(1) + h(1, 1) * 10;
 }
 "#;
     let words = check("overloads", src, "cs_6_0");
     #[cfg(feature = "llvm")]
     {
-        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 2}]}"#;
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 3}]}"#;
         assert_eq!(
             run::floats(&run::lavapipe(&words, job), 0),
-            vec![321.0, 4.0]
+            vec![321.0, 4.0, 47.0]
         );
     }
     let _ = words;

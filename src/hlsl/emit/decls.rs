@@ -609,11 +609,13 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
         st.error(f.name.span, format!("redefinition of '{name}'"));
         return;
     }
+    let required = f.params.iter().take_while(|p| p.default.is_none()).count();
     list.push(FuncSym {
         item: idx,
         handle: None,
         params,
         ret,
+        required,
     });
 }
 

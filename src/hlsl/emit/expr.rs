@@ -921,7 +921,7 @@ impl FnCx<'_, '_> {
         }
         let arity: Vec<&super::FuncSym> = cands
             .iter()
-            .filter(|c| c.params.len() == args.len())
+            .filter(|c| (c.required..=c.params.len()).contains(&args.len()))
             .collect();
         if arity.is_empty() {
             self.st.error(
@@ -1007,6 +1007,26 @@ impl FnCx<'_, '_> {
                 }
                 copies.push((tmp, pt.clone(), v.clone(), a.span));
             }
+            ptrs.push(tmp);
+        }
+        // Parameters left out take their default values.
+        let defaults: Vec<Option<Expr>> = match self.st.unit.items.get(fsym.item) {
+            Some(crate::hlsl::ast::Item::Function(d)) => d
+                .params
+                .iter()
+                .skip(args.len())
+                .map(|p| p.default.clone())
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (k, (pt, _)) in fsym.params.iter().enumerate().skip(args.len()) {
+            let Some(Some(e)) = defaults.get(k - args.len()) else {
+                return None;
+            };
+            let v = self.rvalue_as(e, pt)?;
+            let pname = format!("param.var.{}", pnames.get(k).map_or("", |s| s.as_str()));
+            let tmp = self.local(pt, &pname);
+            self.f.store(tmp, v, None);
             ptrs.push(tmp);
         }
         let rt = self.ty(&fsym.ret);

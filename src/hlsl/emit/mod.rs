@@ -140,6 +140,8 @@ pub(crate) struct FuncSym {
     pub params: Vec<(Ty, ParamDir)>,
     /// The return type.
     pub ret: Ty,
+    /// How many leading parameters have no default value.
+    pub required: usize,
 }
 
 /// How a parameter is passed.
