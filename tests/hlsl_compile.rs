@@ -1143,3 +1143,24 @@ float h(float a, float b = 2, int c = 3) { return a + b * c; }
     let bad = "float g(float x, int y) { return 4; }\nfloat g(int x, float y) { return 5; }\n[numthreads(1,1,1)] void main() { g(1, 2); }";
     assert!(errors(bad, "cs_6_0").contains("bad.hlsl:3:35: error: call to 'g' is ambiguous"));
 }
+
+#[test]
+fn static_locals_keep_their_values() {
+    let src = r#"
+RWStructuredBuffer<int> Out : register(u0);
+int next() { static int counter = 5; static float3 v; counter++; v.x += 1; return counter + (int)v.x; }
+[numthreads(1, 1, 1)] void main() {
+    static const int table[3] = { 1, 2, 3 };
+    int a = next();
+    int b = next();
+    Out[0] = a * 100 + b + table[2];
+}
+"#;
+    let words = check("static_locals", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["i32"], "size_words": 1}]}"#;
+        assert_eq!(run::ints(&run::lavapipe(&words, job), 0), vec![712]);
+    }
+    let _ = words;
+}

@@ -140,11 +140,13 @@ impl FnCx<'_, '_> {
     /// A local variable declaration.
     pub fn local_decl(&mut self, d: &VarDecl) {
         let has = |m: Modifier| d.modifiers.iter().any(|x| x.modifier == m);
-        if has(Modifier::Static) || has(Modifier::GroupShared) {
-            self.st.error(
-                d.span,
-                "not supported yet: static or groupshared local variables",
-            );
+        if has(Modifier::GroupShared) {
+            self.st
+                .error(d.span, "not supported yet: groupshared local variables");
+            return;
+        }
+        if has(Modifier::Static) {
+            self.static_local(d);
             return;
         }
         let Some((base, relaxed)) = self.st.resolve_type(&d.ty) else {
@@ -207,6 +209,72 @@ impl FnCx<'_, '_> {
                 );
             }
         }
+    }
+
+    /// A `static` local: a Private variable initialized once, by a constant initializer (or
+    /// zero).
+    fn static_local(&mut self, d: &VarDecl) {
+        let Some((base, _)) = self.st.resolve_type(&d.ty) else {
+            return;
+        };
+        if base.is_resource() || base == Ty::Void {
+            self.st
+                .error(d.ty.span, "not supported yet: static locals of this type");
+            return;
+        }
+        let konst = d.modifiers.iter().any(|m| m.modifier == Modifier::Const);
+        for decl in &d.declarators {
+            self.live();
+            let Some(ty) = self
+                .st
+                .array_type(&base, &decl.array_dims, decl.init.as_ref())
+            else {
+                continue;
+            };
+            let t = self.ty(&ty);
+            let init = match &decl.init {
+                Some(i) => match self.initializer(i, &ty) {
+                    Some(v @ Value::Constant(_)) => v,
+                    Some(_) => {
+                        self.st.error(
+                            decl.span,
+                            "not supported yet: a static local with a non-constant initializer",
+                        );
+                        continue;
+                    }
+                    None => continue,
+                },
+                None => Value::Constant(self.f.constant_null(t)),
+            };
+            let p = self.f.type_pointer(StorageClass::Private, t);
+            let g = self.f.global(crate::ir::GlobalVariable {
+                name: Some(decl.name.name.clone()),
+                initializer: Some(init),
+                ..crate::ir::GlobalVariable::new(p, StorageClass::Private)
+            });
+            let place = Place {
+                ptr: Value::Global(g),
+                ty,
+                sc: StorageClass::Private,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst,
+            };
+            if !self.st.scopes.declare(&decl.name.name, Sym::Var(place)) {
+                self.st.error(
+                    decl.name.span,
+                    format!("redefinition of '{}'", decl.name.name),
+                );
+            }
+        }
+    }
+
+    /// A composite of `parts`: a constant when every part is one.
+    fn composite(&mut self, t: crate::ir::Handle<crate::ir::Type>, parts: &[Value]) -> Value {
+        if parts.iter().all(|p| matches!(p, Value::Constant(_))) {
+            return Value::Constant(self.f.constant_composite(t, parts));
+        }
+        self.f.composite_construct(t, parts)
     }
 
     /// The value of an initializer for a variable of `ty`.
@@ -318,7 +386,7 @@ impl FnCx<'_, '_> {
                     parts.push(self.build_from(e, it, span)?);
                 }
                 let t = self.ty(ty);
-                Some(self.f.composite_construct(t, &parts))
+                Some(self.composite(t, &parts))
             }
             Ty::Struct(i) => {
                 let fields = self
@@ -332,7 +400,7 @@ impl FnCx<'_, '_> {
                     parts.push(self.build_from(&f.ty, it, span)?);
                 }
                 let t = self.ty(ty);
-                Some(self.f.composite_construct(t, &parts))
+                Some(self.composite(t, &parts))
             }
             _ => {
                 self.st.error(span, "not supported yet: this initializer");
