@@ -1164,3 +1164,26 @@ int next() { static int counter = 5; static float3 v; counter++; v.x += 1; retur
     }
     let _ = words;
 }
+
+#[test]
+fn constant_buffer_values_pass_as_their_struct() {
+    let src = r#"
+struct Light { float4 color; float intensity; };
+ConstantBuffer<Light> light : register(b1);
+RWStructuredBuffer<float> Out : register(u0);
+float lum(Light l) { return l.color.y * l.intensity; }
+[numthreads(1, 1, 1)] void main() {
+    Light l = light;
+    Out[0] = lum(light) + l.intensity + light.color.w;
+}
+"#;
+    let words = check("constant_buffer_struct", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 1},
+            {"binding": 1, "kind": "uniform", "layout": ["f32"], "data": [1, 2, 3, 4, 0.5, 0, 0, 0]}]}"#;
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), vec![5.5]);
+    }
+    let _ = words;
+}

@@ -937,6 +937,9 @@ impl FnCx<'_, '_> {
             if p == t {
                 return Some(0);
             }
+            if let (Ty::Struct(_), Ty::Struct(_)) = (p, t) {
+                return self.same_struct_fields(p, t).then_some(1);
+            }
             if !(p.is_numeric() && t.is_numeric()) {
                 return None;
             }

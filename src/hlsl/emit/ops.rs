@@ -101,6 +101,22 @@ impl FnCx<'_, '_> {
                 let m = self.f.composite_construct(mt, &rows);
                 self.convert(m, &Ty::Matrix(*a, *r, *c), to, span, explicit)
             }
+            (Ty::Struct(a), Ty::Struct(b)) if self.same_fields(*a, *b) => {
+                // A `ConstantBuffer<T>` or push-constant block as its `T`: field by field.
+                let fields = self
+                    .st
+                    .structs
+                    .get(*a)
+                    .map(|d| d.fields.clone())
+                    .unwrap_or_default();
+                let mut parts = Vec::new();
+                for (k, f) in fields.iter().enumerate() {
+                    let ft = self.ty(&f.ty);
+                    parts.push(self.f.composite_extract(ft, v, vec![k as u32]));
+                }
+                let t = self.ty(to);
+                Some(self.f.composite_construct(t, &parts))
+            }
             (Ty::Array(..) | Ty::Struct(_), _) | (_, Ty::Array(..) | Ty::Struct(_)) => {
                 self.st.error(
                     span,
@@ -123,6 +139,25 @@ impl FnCx<'_, '_> {
                 );
                 None
             }
+        }
+    }
+
+    /// Whether two struct types have the same field types in the same order.
+    pub fn same_struct_fields(&self, a: &Ty, b: &Ty) -> bool {
+        match (a, b) {
+            (Ty::Struct(x), Ty::Struct(y)) => self.same_fields(*x, *y),
+            _ => false,
+        }
+    }
+
+    /// Whether two structs have the same field types in the same order.
+    fn same_fields(&self, a: usize, b: usize) -> bool {
+        match (self.st.structs.get(a), self.st.structs.get(b)) {
+            (Some(x), Some(y)) => {
+                x.fields.len() == y.fields.len()
+                    && x.fields.iter().zip(&y.fields).all(|(f, g)| f.ty == g.ty)
+            }
+            _ => false,
         }
     }
 
