@@ -283,6 +283,17 @@ pub fn compile_source(
             rendered: format!("{rendered}{name}: error: internal: {e}\n"),
         });
     }
+    // From SPIR-V 1.4 an entry point lists every global it uses, not only inputs and outputs.
+    if module.version >= crate::grammar::Version(1, 4) {
+        let all: Vec<_> = module.globals.handles().collect();
+        for e in &mut module.entry_points {
+            for &g in &all {
+                if !e.interface.contains(&g) {
+                    e.interface.push(g);
+                }
+            }
+        }
+    }
     let words = ir::serialize(&module);
     Ok(Compiled {
         module,
