@@ -1187,3 +1187,76 @@ float lum(Light l) { return l.color.y * l.intensity; }
     }
     let _ = words;
 }
+
+#[test]
+fn command_lines_take_dxc_flags() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hlsl-cli");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let src = dir.join("k.hlsl");
+    std::fs::write(&src, "RWStructuredBuffer<float> O;\n[numthreads(N, 1, 1)] void go(uint3 i : SV_DispatchThreadID) { O[i.x] = SCALE; }\n")
+        .expect("write source");
+    let out = dir.join("k.spv");
+    let run = |exe: &str, pre: &[&str], args: &[&str]| {
+        Command::new(exe)
+            .args(pre)
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let flags = [
+        "-T",
+        "cs_6_0",
+        "-E",
+        "go",
+        "-DN=4",
+        "-D",
+        "SCALE=2.5",
+        "-HV",
+        "2018",
+        "-fspv-target-env=vulkan1.1",
+        "-spirv",
+    ];
+    let mut args: Vec<&str> = vec![src.to_str().unwrap_or_default()];
+    args.extend(flags);
+    let text = run(env!("CARGO_BIN_EXE_hlsl2spirv"), &[], &args);
+    assert!(
+        text.status.success(),
+        "{}",
+        String::from_utf8_lossy(&text.stderr)
+    );
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    assert!(
+        text.contains("OpEntryPoint GLCompute %go \"go\"") && text.contains("LocalSize 4 1 1"),
+        "{text}"
+    );
+    args.extend(["-Fo", out.to_str().unwrap_or_default()]);
+    let bin = run(env!("CARGO_BIN_EXE_hlsl2spirv"), &[], &args);
+    assert!(bin.status.success() && bin.stdout.is_empty());
+    let words: Vec<u32> = std::fs::read(&out)
+        .expect("output written")
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    spirv_val("cli", &words, TargetEnv::Vulkan1_1);
+    let sub = run(
+        env!("CARGO_BIN_EXE_spvkit"),
+        &["hlsl"],
+        &args[..args.len() - 2],
+    );
+    assert_eq!(String::from_utf8_lossy(&sub.stdout), text);
+    // Errors: rendered on standard error, exit code 1.
+    std::fs::write(&src, "[numthreads(1,1,1)] void go() { y = 1; }\n").expect("write source");
+    let bad = run(env!("CARGO_BIN_EXE_hlsl2spirv"), &[], &args);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("k.hlsl:1:33: error: use of undeclared identifier 'y'"),
+        "{err}"
+    );
+    let usage = run(
+        env!("CARGO_BIN_EXE_hlsl2spirv"),
+        &[],
+        &["k.hlsl", "-Tbogus"],
+    );
+    assert_eq!(usage.status.code(), Some(1));
+}
