@@ -1427,3 +1427,17 @@ fn attribute_using_namespace() {
     assert_eq!(v.attributes.len(), 2);
     assert_eq!(v.attributes[1].name.name, "counter_binding");
 }
+
+#[test]
+fn typedef_struct() {
+    let unit = ok("typedef struct { float a; } A;\ntypedef struct B_ { int b; } B;\nvoid main() { A a = (A)0; B b = (B)0; }");
+    assert!(
+        matches!(&unit.items[0], Item::Struct(s) if s.name.as_ref().is_some_and(|n| n.name == "A"))
+    );
+    assert!(
+        matches!(&unit.items[1], Item::Struct(s) if s.name.as_ref().is_some_and(|n| n.name == "B_"))
+    );
+    assert!(
+        matches!(&unit.items[2], Item::Typedef(t) if t.name.name == "B" && t.ty.name.name == "B_")
+    );
+}

@@ -577,6 +577,9 @@ impl Parser {
         } else if self.at_word("struct") {
             return self.struct_item(attributes);
         }
+        if self.at_word("typedef") && self.peek_at(1).is_ident("struct") {
+            return self.typedef_struct();
+        }
         if self.at_word("typedef") {
             return Ok(vec![Item::Typedef(self.typedef()?)]);
         }
@@ -838,6 +841,46 @@ impl Parser {
             fields,
             span: start.to(self.prev_span()),
         })
+    }
+
+    /// C's `typedef struct [T] { ... } S;`: an anonymous struct takes the name `S`; a named one
+    /// is declared and `S` becomes an alias of it.
+    fn typedef_struct(&mut self) -> PResult<Vec<Item>> {
+        let start = self.bump().span;
+        let mut decl = self.struct_decl()?;
+        let name = self.ident("a name for the typedef")?;
+        let array_dims = self.array_dims()?;
+        self.expect(";", "after the typedef")?;
+        self.types.insert(name.name.clone());
+        let span = start.to(self.prev_span());
+        match decl.name.clone() {
+            None if array_dims.is_empty() => {
+                decl.name = Some(name);
+                decl.span = span;
+                Ok(vec![Item::Struct(decl)])
+            }
+            existing => {
+                let target = existing.unwrap_or_else(|| Ident {
+                    name: String::new(),
+                    span: decl.span,
+                });
+                let ty = TypeExpr {
+                    span: target.span,
+                    name: target,
+                    args: Vec::new(),
+                };
+                Ok(vec![
+                    Item::Struct(decl),
+                    Item::Typedef(Typedef {
+                        modifiers: Vec::new(),
+                        ty,
+                        name,
+                        array_dims,
+                        span,
+                    }),
+                ])
+            }
+        }
     }
 
     /// `typedef [modifiers] T name[dims];`
