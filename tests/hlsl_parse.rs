@@ -1441,3 +1441,15 @@ fn typedef_struct() {
         matches!(&unit.items[2], Item::Typedef(t) if t.name.name == "B" && t.ty.name.name == "B_")
     );
 }
+
+#[test]
+fn byte_order_mark_and_crlf() {
+    let unit =
+        ok("\u{feff}#define N 2\r\nfloat a[N];\r\n#if N == 2 \\\r\n && 1\r\nint b;\r\n#endif\r\n");
+    assert_eq!(unit.items.len(), 2);
+    let p = parse_str("int x;\r\nint y = ;\r\n");
+    assert_eq!(
+        render(&p.diagnostics, &p.sources),
+        "test.hlsl:2:9: error: expected an expression, found `;`\nint y = ;\n        ^\n"
+    );
+}

@@ -24,6 +24,10 @@ pub fn lex(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> 
         pos: 0,
         end: u32::try_from(text.len()).unwrap_or(u32::MAX),
     };
+    // A UTF-8 byte-order mark (editors on Windows write one) is not part of the source.
+    if lx.peek(0) == Some('\u{feff}') {
+        lx.pos = 1;
+    }
     let mut out = Vec::new();
     let mut bol = true;
     let mut space = false;
