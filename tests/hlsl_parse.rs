@@ -54,6 +54,44 @@ fn corpus_files() -> Vec<PathBuf> {
     out
 }
 
+/// The `-I`/`-D` options of a corpus file's `// ARGS:` lines (paths relative to
+/// tests/corpus/hlsl, as the corpus harness reads them) and its `// ERROR: line:col: text` lines.
+fn corpus_header(src: &str) -> (Options, Vec<(u32, u32, String)>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/hlsl");
+    let mut o = opts();
+    let mut errors = Vec::new();
+    for line in src.lines() {
+        if let Some(args) = line.strip_prefix("// ARGS:") {
+            let words: Vec<&str> = args.split_whitespace().collect();
+            let mut i = 0;
+            while let Some(w) = words.get(i) {
+                let next = words.get(i + 1).copied().unwrap_or("");
+                match *w {
+                    "-I" => {
+                        o.include_dirs.push(root.join(next));
+                        i += 1;
+                    }
+                    "-D" => {
+                        let (k, v) = next.split_once('=').unwrap_or((next, ""));
+                        o.defines.push((k.to_owned(), v.to_owned()));
+                        i += 1;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        } else if let Some(e) = line.strip_prefix("// ERROR:") {
+            let mut parts = e.trim().splitn(3, ':');
+            let l = parts.next().and_then(|x| x.trim().parse().ok());
+            let c = parts.next().and_then(|x| x.trim().parse().ok());
+            if let (Some(l), Some(c), Some(m)) = (l, c, parts.next()) {
+                errors.push((l, c, m.trim().to_owned()));
+            }
+        }
+    }
+    (o, errors)
+}
+
 #[test]
 fn corpus_parses_without_errors() {
     let files = corpus_files();
@@ -61,9 +99,43 @@ fn corpus_parses_without_errors() {
     let mut failures = String::new();
     for f in &files {
         let src = std::fs::read_to_string(f).expect("read");
-        let p = parse(&f.display().to_string(), &src, &opts());
+        let (o, expected) = corpus_header(&src);
+        if !expected.is_empty() {
+            continue;
+        }
+        let p = parse(&f.display().to_string(), &src, &o);
         if !p.diagnostics.is_empty() {
             failures.push_str(&render(&p.diagnostics, &p.sources));
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+}
+
+/// Invalid corpus programs (`// ERROR:` lines): when the front end rejects one, it does so with
+/// one of the expected errors (the others are semantic errors, found later).
+#[test]
+fn corpus_invalid_programs_fail_where_expected() {
+    let mut failures = String::new();
+    for f in &corpus_files() {
+        let src = std::fs::read_to_string(f).expect("read");
+        let (o, expected) = corpus_header(&src);
+        if expected.is_empty() {
+            continue;
+        }
+        let p = parse(&f.display().to_string(), &src, &o);
+        let Some(first) = p.diagnostics.first() else {
+            continue;
+        };
+        let (l, c) = p.sources.line_col(first.span);
+        if !expected
+            .iter()
+            .any(|(el, ec, m)| (*el, *ec) == (l, c) && first.message.contains(m.as_str()))
+        {
+            failures.push_str(&format!(
+                "{}: expected {expected:?}\n{}",
+                f.display(),
+                render(&p.diagnostics, &p.sources)
+            ));
         }
     }
     assert!(failures.is_empty(), "{failures}");
@@ -287,7 +359,7 @@ fn pp_includes_from_files() {
     let p = parse(&main.display().to_string(), bad, &o);
     let r = render(&p.diagnostics, &p.sources);
     assert!(
-        r.contains("main.hlsl:2:2: error: `missing.hlsli` file not found"),
+        r.contains("main.hlsl:2:10: error: 'missing.hlsli' file not found"),
         "{r}"
     );
     // Angled includes do not look next to the including file.
@@ -778,55 +850,55 @@ fn malformed_syntax() {
             "void main() { int x = 1 }",
             1,
             24,
-            "expected `;` after the declaration",
+            "expected ';' after the declaration",
         ),
         (
             "void main() {\n  x = 1\n}",
             2,
             8,
-            "expected `;` after the expression",
+            "expected ';' after the expression",
         ),
         (
             "void main() {\n  if (x { }\n}",
             2,
             9,
-            "expected `)` after the `if` condition",
+            "expected ')' after the 'if' condition",
         ),
         (
             "void main() { y = (1 + 2; }",
             1,
             25,
-            "expected `)` to close the parenthesis",
+            "expected ')' to close the parenthesis",
         ),
         (
             "void main() { y = * 2; }",
             1,
             19,
-            "expected an expression, found `*`",
+            "expected an expression, found '*'",
         ),
         (
             "void main() {\n  return;\n",
             3,
             1,
-            "expected `}` to end the block, found end of input",
+            "expected '}' to end the block, found end of input",
         ),
         (
             "void main() { case 1: ; }",
             1,
             15,
-            "`case` label outside a switch",
+            "'case' label outside a switch",
         ),
         (
             "void main() { else x = 1; }",
             1,
             15,
-            "`else` without a matching `if`",
+            "'else' without a matching 'if'",
         ),
         (
             "RWBuffer<float> b : register(q0);",
             1,
             30,
-            "invalid register `q0`",
+            "invalid register 'q0'",
         ),
         (
             "RWBuffer<float> b : register(u0, spaceX);",
@@ -838,19 +910,19 @@ fn malformed_syntax() {
             "RWStructuredBuffer<float4 b;",
             1,
             27,
-            "expected `>` to close the template argument list",
+            "expected '>' to close the template argument list",
         ),
         (
             "void main() { switch (x) { x = 1; case 0: break; } }",
             1,
             28,
-            "expected `case` or `default`",
+            "expected 'case' or 'default'",
         ),
         (
             "void main() { float y = 1.0q; }",
             1,
             25,
-            "invalid suffix `q`",
+            "invalid suffix 'q'",
         ),
         (
             "void main() { int y = 09; }",
@@ -870,7 +942,7 @@ fn malformed_syntax() {
             23,
             "character literals are not supported",
         ),
-        ("namespace N { }", 1, 1, "not supported yet: `namespace`"),
+        ("namespace N { }", 1, 1, "not supported yet: 'namespace'"),
         (
             "struct A : B { };",
             1,
@@ -881,57 +953,57 @@ fn malformed_syntax() {
             "void main() { do { } until (x); }",
             1,
             22,
-            "expected `while`",
+            "expected 'while'",
         ),
         (
             "float4 main() : { }",
             1,
             17,
-            "expected a semantic after `:`",
+            "expected a semantic after ':'",
         ),
         (
             "void main() { float4 v = float4; }",
             1,
             32,
-            "expected `(` after the type `float4`",
+            "expected '(' after the type 'float4'",
         ),
         (
             "void main() { x = a ? b; }",
             1,
             24,
-            "expected `:` in the conditional expression",
+            "expected ':' in the conditional expression",
         ),
         (
             "void main(float a b) {}",
             1,
             19,
-            "expected `)` after the parameters",
+            "expected ')' after the parameters",
         ),
         ("int 3x;", 1, 5, "expected a name after the type"),
         (
             "[numthreads(1, 1, 1) void main() {}",
             1,
             22,
-            "expected `]` to close the attribute",
+            "expected ']' to close the attribute",
         ),
         (
             "void main() { s.; }",
             1,
             17,
-            "expected a member name after `.`",
+            "expected a member name after '.'",
         ),
         (
             "void main() { a[1; }",
             1,
             18,
-            "expected `]` after the index",
+            "expected ']' after the index",
         ),
-        ("void f() {} @", 1, 13, "stray `@` in program"),
+        ("void f() {} @", 1, 13, "stray '@' in program"),
         (
             "void main() { string s = \"abc; }",
             1,
             26,
-            "missing terminating `\"` character",
+            "missing terminating '\"' character",
         ),
     ];
     for (src, line, col, msg) in cases {
@@ -947,14 +1019,14 @@ fn malformed_preprocessing() {
             "/* never closed\nvoid main() {}",
             1,
             1,
-            "unterminated `/*` comment",
+            "unterminated '/*' comment",
         ),
-        ("#foo\n", 1, 2, "invalid preprocessing directive `#foo`"),
+        ("#foo\n", 1, 1, "invalid preprocessing directive '#foo'"),
         (
             "\n#include \"nope.hlsli\"\n",
             2,
-            2,
-            "`nope.hlsli` file not found",
+            10,
+            "'nope.hlsli' file not found",
         ),
         ("#include\n", 1, 2, "expected \"FILENAME\" or <FILENAME>"),
         (
@@ -963,42 +1035,42 @@ fn malformed_preprocessing() {
             1,
             "unterminated conditional directive",
         ),
-        ("#else\n", 1, 2, "`#else` without `#if`"),
-        ("#endif\n", 1, 2, "`#endif` without `#if`"),
-        ("#elif 1\n", 1, 2, "`#elif` without `#if`"),
+        ("#else\n", 1, 1, "'#else' without '#if'"),
+        ("#endif\n", 1, 1, "'#endif' without '#if'"),
+        ("#elif 1\n", 1, 1, "'#elif' without '#if'"),
         (
             "#if 1\n#else\n#else\n#endif\n",
             3,
-            2,
-            "`#else` after `#else`",
+            1,
+            "'#else' after '#else'",
         ),
         (
             "#define F(a, b) a\nint x = F(1, 2;\n",
             2,
             9,
-            "unterminated argument list invoking macro `F`",
+            "unterminated argument list invoking macro 'F'",
         ),
         (
             "#define F(a, b) a\nint x = F(1);\n",
             2,
             9,
-            "macro `F` requires 2 arguments, but 1 given",
+            "macro 'F' requires 2 arguments, but 1 given",
         ),
         ("#error stop here\n", 1, 1, "stop here"),
         (
             "#if 1 +\n#endif\n",
             1,
             2,
-            "expected a value in `#if` expression",
+            "expected a value in '#if' expression",
         ),
         ("#if 1 / 0\n#endif\n", 1, 7, "division by zero"),
-        ("#if 1.5\n#endif\n", 1, 5, "floating-point literal in `#if`"),
-        ("#if (1\n#endif\n", 1, 2, "expected `)` in `#if` expression"),
+        ("#if 1.5\n#endif\n", 1, 5, "floating-point literal in '#if'"),
+        ("#if (1\n#endif\n", 1, 2, "expected ')' in '#if' expression"),
         (
             "#if 1 2\n#endif\n",
             1,
             7,
-            "unexpected `2` in `#if` expression",
+            "unexpected '2' in '#if' expression",
         ),
         ("#define\n", 1, 2, "macro name must be an identifier"),
         ("#define 3 x\n", 1, 9, "macro name must be an identifier"),
@@ -1007,27 +1079,27 @@ fn malformed_preprocessing() {
             "#define F(a) #b\n",
             1,
             14,
-            "`#` is not followed by a macro parameter",
+            "'#' is not followed by a macro parameter",
         ),
-        ("#define F(a) ## a\n", 1, 2, "`##` cannot be at either end"),
+        ("#define F(a) ## a\n", 1, 2, "'##' cannot be at either end"),
         (
             "#define CAT(a, b) a ## b\nint x = CAT(+, /);\n",
             2,
             9,
-            "pasting formed `+/`",
+            "pasting formed '+/'",
         ),
         ("#ifdef\n#endif\n", 1, 2, "macro name must be an identifier"),
         (
             "#if defined(\n#endif\n",
             1,
             5,
-            "`defined` requires an identifier",
+            "'defined' requires an identifier",
         ),
         (
             "#define defined 1\n",
             1,
             9,
-            "`defined` cannot be used as a macro name",
+            "'defined' cannot be used as a macro name",
         ),
     ];
     for (src, line, col, msg) in cases {
@@ -1137,10 +1209,10 @@ fn exponential_macros_stop() {
 
 #[test]
 fn rendering_with_caret_and_tabs() {
-    let r = first_error("void main() {\n  int value = 1\n}\n", 2, 16, "expected `;`");
+    let r = first_error("void main() {\n  int value = 1\n}\n", 2, 16, "expected ';'");
     assert_eq!(
         r,
-        "test.hlsl:2:16: error: expected `;` after the declaration, found `}`\n  int value = 1\n               ^\n"
+        "test.hlsl:2:16: error: expected ';' after the declaration, found '}'\n  int value = 1\n               ^\n"
     );
     let r = first_error(
         "void main() {\n\t\tx = * 2;\n}\n",
@@ -1150,12 +1222,12 @@ fn rendering_with_caret_and_tabs() {
     );
     assert_eq!(
         r,
-        "test.hlsl:2:7: error: expected an expression, found `*`\n\t\tx = * 2;\n\t\t    ^\n"
+        "test.hlsl:2:7: error: expected an expression, found '*'\n\t\tx = * 2;\n\t\t    ^\n"
     );
     // A multi-character span gets tildes; columns count characters, not bytes.
     let r = first_error("// héllo\n  namespace N {}", 2, 3, "namespace");
     assert!(r.ends_with("\n  namespace N {}\n  ^~~~~~~~~\n"), "{r}");
-    let r = first_error("float é = 1; @", 1, 7, "expected a name");
+    let r = first_error("float é = 1; @", 1, 7, "stray 'é' in program");
     assert!(r.contains("\nfloat é = 1; @\n      ^\n"), "{r}");
 }
 
@@ -1165,12 +1237,12 @@ fn render_notes_and_warnings() {
     use spvkit::hlsl::source::{SourceMap, Span};
     let mut sm = SourceMap::new();
     let f = sm.add("a.hlsl", "int x;\n\tint x;\n");
-    let d = Diagnostic::error(Span::new(f, 12, 13), "redefinition of `x`")
+    let d = Diagnostic::error(Span::new(f, 12, 13), "redefinition of 'x'")
         .with_note(Span::new(f, 4, 5), "previous definition is here");
     let w = Diagnostic::warning(Span::new(f, 0, 3), "unused");
     assert_eq!(
         render(&[d, w], &sm),
-        "a.hlsl:2:6: error: redefinition of `x`\n\tint x;\n\t    ^\n\
+        "a.hlsl:2:6: error: redefinition of 'x'\n\tint x;\n\t    ^\n\
          a.hlsl:1:5: note: previous definition is here\nint x;\n    ^\n\
          a.hlsl:1:1: warning: unused\nint x;\n^~~\n"
     );
@@ -1426,4 +1498,30 @@ fn attribute_using_namespace() {
     };
     assert_eq!(v.attributes.len(), 2);
     assert_eq!(v.attributes[1].name.name, "counter_binding");
+}
+
+#[test]
+fn typedef_struct() {
+    let unit = ok("typedef struct { float a; } A;\ntypedef struct B_ { int b; } B;\nvoid main() { A a = (A)0; B b = (B)0; }");
+    assert!(
+        matches!(&unit.items[0], Item::Struct(s) if s.name.as_ref().is_some_and(|n| n.name == "A"))
+    );
+    assert!(
+        matches!(&unit.items[1], Item::Struct(s) if s.name.as_ref().is_some_and(|n| n.name == "B_"))
+    );
+    assert!(
+        matches!(&unit.items[2], Item::Typedef(t) if t.name.name == "B" && t.ty.name.name == "B_")
+    );
+}
+
+#[test]
+fn byte_order_mark_and_crlf() {
+    let unit =
+        ok("\u{feff}#define N 2\r\nfloat a[N];\r\n#if N == 2 \\\r\n && 1\r\nint b;\r\n#endif\r\n");
+    assert_eq!(unit.items.len(), 2);
+    let p = parse_str("int x;\r\nint y = ;\r\n");
+    assert_eq!(
+        render(&p.diagnostics, &p.sources),
+        "test.hlsl:2:9: error: expected an expression, found ';'\nint y = ;\n        ^\n"
+    );
 }

@@ -24,6 +24,10 @@ pub fn lex(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> 
         pos: 0,
         end: u32::try_from(text.len()).unwrap_or(u32::MAX),
     };
+    // A UTF-8 byte-order mark (editors on Windows write one) is not part of the source.
+    if lx.peek(0) == Some('\u{feff}') {
+        lx.pos = 1;
+    }
     let mut out = Vec::new();
     let mut bol = true;
     let mut space = false;
@@ -54,7 +58,7 @@ pub fn lex(file: FileId, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> 
                     None => {
                         diags.push(Diagnostic::error(
                             Span::new(file, start, start.saturating_add(2)),
-                            "unterminated `/*` comment",
+                            "unterminated '/*' comment",
                         ));
                         break;
                     }
@@ -216,11 +220,11 @@ pub fn parse_number(text: &str) -> Result<Literal, String> {
             .unwrap_or(hex.len());
         let (digits, suffix) = hex.split_at(digits_end);
         if digits.is_empty() {
-            return Err(format!("invalid hexadecimal literal `{text}`"));
+            return Err(format!("invalid hexadecimal literal '{text}'"));
         }
         let suffix = int_suffix(suffix).ok_or_else(|| invalid_suffix(text, suffix))?;
         let value = u64::from_str_radix(digits, 16)
-            .map_err(|_| format!("integer literal `{text}` is too large"))?;
+            .map_err(|_| format!("integer literal '{text}' is too large"))?;
         return Ok(Literal::Int { value, suffix });
     }
     let bytes = lower.as_bytes();
@@ -249,7 +253,7 @@ pub fn parse_number(text: &str) -> Result<Literal, String> {
             }
             i = j;
         } else {
-            return Err(format!("exponent has no digits in `{text}`"));
+            return Err(format!("exponent has no digits in '{text}'"));
         }
     }
     let (body, suffix) = lower.split_at(i);
@@ -260,7 +264,7 @@ pub fn parse_number(text: &str) -> Result<Literal, String> {
         };
         let value = body
             .parse::<f64>()
-            .map_err(|_| format!("invalid floating-point literal `{text}`"))?;
+            .map_err(|_| format!("invalid floating-point literal '{text}'"))?;
         return Ok(Literal::Float { value, suffix });
     }
     // An integer, decimal or octal; `f`/`h` suffixes on integers (`1f`) are floats in HLSL.
@@ -268,7 +272,7 @@ pub fn parse_number(text: &str) -> Result<Literal, String> {
     if matches!(suffix, "f" | "h") {
         let value = digits
             .parse::<f64>()
-            .map_err(|_| format!("invalid floating-point literal `{text}`"))?;
+            .map_err(|_| format!("invalid floating-point literal '{text}'"))?;
         return Ok(Literal::Float {
             value,
             suffix: suffix.to_owned(),
@@ -277,13 +281,13 @@ pub fn parse_number(text: &str) -> Result<Literal, String> {
     let suffix = int_suffix(suffix).ok_or_else(|| invalid_suffix(text, suffix))?;
     let value = if digits.len() > 1 && digits.starts_with('0') {
         if digits.contains(['8', '9']) {
-            return Err(format!("invalid digit in octal literal `{text}`"));
+            return Err(format!("invalid digit in octal literal '{text}'"));
         }
         u64::from_str_radix(digits, 8)
     } else {
         digits.parse::<u64>()
     }
-    .map_err(|_| format!("integer literal `{text}` is too large"))?;
+    .map_err(|_| format!("integer literal '{text}' is too large"))?;
     Ok(Literal::Int { value, suffix })
 }
 
@@ -303,5 +307,5 @@ fn int_suffix(s: &str) -> Option<String> {
 
 /// The message for a literal with a suffix HLSL does not have.
 fn invalid_suffix(text: &str, suffix: &str) -> String {
-    format!("invalid suffix `{suffix}` on numeric literal `{text}`")
+    format!("invalid suffix '{suffix}' on numeric literal '{text}'")
 }

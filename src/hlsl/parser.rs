@@ -382,6 +382,9 @@ impl Parser {
         if self.at(p) {
             return Ok(self.bump());
         }
+        if matches!(self.tok().kind, TokenKind::Other | TokenKind::Char) {
+            return self.stray();
+        }
         let prev = self.prev_span();
         let span = if self.pos > 0 && prev.file == self.span().file && p == ";" {
             Span::new(prev.file, prev.end, prev.end)
@@ -389,7 +392,7 @@ impl Parser {
             self.span()
         };
         let found = self.tok().describe();
-        self.error(span, format!("expected `{p}` {what}, found {found}"));
+        self.error(span, format!("expected '{p}' {what}, found {found}"));
         Err(Stop)
     }
 
@@ -402,6 +405,9 @@ impl Parser {
                 name: t.text,
                 span: t.span,
             });
+        }
+        if matches!(t.kind, TokenKind::Other | TokenKind::Char) {
+            return self.stray();
         }
         let found = t.describe();
         self.fail(format!("expected {what}, found {found}"))
@@ -577,6 +583,9 @@ impl Parser {
         } else if self.at_word("struct") {
             return self.struct_item(attributes);
         }
+        if self.at_word("typedef") && self.peek_at(1).is_ident("struct") {
+            return self.typedef_struct();
+        }
         if self.at_word("typedef") {
             return Ok(vec![Item::Typedef(self.typedef()?)]);
         }
@@ -592,7 +601,7 @@ impl Parser {
             "using",
         ] {
             if self.at_word(word) {
-                return self.fail(format!("not supported yet: `{word}` declarations"));
+                return self.fail(format!("not supported yet: '{word}' declarations"));
             }
         }
         let modifiers = self.modifiers();
@@ -612,9 +621,9 @@ impl Parser {
         let t = self.tok().clone();
         let msg = match t.kind {
             TokenKind::Char => "character literals are not supported in HLSL".to_owned(),
-            _ if t.text.starts_with('"') => "missing terminating `\"` character".to_owned(),
-            _ if t.text.starts_with('\'') => "missing terminating `'` character".to_owned(),
-            _ => format!("stray `{}` in program", t.text),
+            _ if t.text.starts_with('"') => "missing terminating '\"' character".to_owned(),
+            _ if t.text.starts_with('\'') => "missing terminating ' character".to_owned(),
+            _ => format!("stray '{}' in program", t.text),
         };
         self.fail(msg)
     }
@@ -630,7 +639,7 @@ impl Parser {
             // gives every attribute in the list the namespace NS.
             let using = if double && self.at_word("using") {
                 self.bump();
-                let ns = self.ident("an attribute namespace after `using`")?;
+                let ns = self.ident("an attribute namespace after 'using'")?;
                 self.expect(":", "after the attribute namespace")?;
                 Some(ns)
             } else {
@@ -639,7 +648,7 @@ impl Parser {
             loop {
                 let first = self.ident("an attribute name")?;
                 let (namespace, name) = if self.eat("::") {
-                    (Some(first), self.ident("an attribute name after `::`")?)
+                    (Some(first), self.ident("an attribute name after '::'")?)
                 } else {
                     (using.clone(), first)
                 };
@@ -771,7 +780,7 @@ impl Parser {
         }
         let found = t.describe();
         self.fail(format!(
-            "expected `>` to close the template argument list, found {found}"
+            "expected '>' to close the template argument list, found {found}"
         ))
     }
 
@@ -788,13 +797,30 @@ impl Parser {
             items.push(Item::Struct(decl));
             return Ok(items);
         }
+        // `struct S { } s;` declares `s`; a keyword or type after the `}` means the `;` is
+        // missing (the next declaration has started).
+        let t = self.tok();
+        if t.kind != TokenKind::Ident
+            || RESERVED.contains(&t.text.as_str())
+            || self.is_modifier_at(0)
+            || self.is_type(t)
+        {
+            // Recorded without failing, so the struct and the next declaration both survive.
+            let prev = self.prev_span();
+            let found = t.describe();
+            self.error(
+                Span::new(prev.file, prev.end, prev.end),
+                format!("expected ';' after the struct, found {found}"),
+            );
+            return Ok(vec![Item::Struct(decl)]);
+        }
         let ty = TypeExpr {
             span: ty_name.span,
             name: ty_name,
             args: Vec::new(),
         };
         items.push(Item::Struct(decl));
-        let name = self.ident("a name or `;` after the struct")?;
+        let name = self.ident("a name or ';' after the struct")?;
         let vars = self.var_rest(attributes, Vec::new(), ty, name, start)?;
         items.push(Item::Variables(vars));
         Ok(items)
@@ -823,7 +849,8 @@ impl Parser {
                 let ty = self.type_expr()?;
                 let name = self.ident("a field name")?;
                 if self.at("(") {
-                    return self.fail("not supported yet: member functions");
+                    self.error(name.span, "not supported yet: member functions");
+                    return Err(Stop);
                 }
                 self.var_rest(attributes, modifiers, ty, name, fstart)
             })();
@@ -838,6 +865,46 @@ impl Parser {
             fields,
             span: start.to(self.prev_span()),
         })
+    }
+
+    /// C's `typedef struct [T] { ... } S;`: an anonymous struct takes the name `S`; a named one
+    /// is declared and `S` becomes an alias of it.
+    fn typedef_struct(&mut self) -> PResult<Vec<Item>> {
+        let start = self.bump().span;
+        let mut decl = self.struct_decl()?;
+        let name = self.ident("a name for the typedef")?;
+        let array_dims = self.array_dims()?;
+        self.expect(";", "after the typedef")?;
+        self.types.insert(name.name.clone());
+        let span = start.to(self.prev_span());
+        match decl.name.clone() {
+            None if array_dims.is_empty() => {
+                decl.name = Some(name);
+                decl.span = span;
+                Ok(vec![Item::Struct(decl)])
+            }
+            existing => {
+                let target = existing.unwrap_or_else(|| Ident {
+                    name: String::new(),
+                    span: decl.span,
+                });
+                let ty = TypeExpr {
+                    span: target.span,
+                    name: target,
+                    args: Vec::new(),
+                };
+                Ok(vec![
+                    Item::Struct(decl),
+                    Item::Typedef(Typedef {
+                        modifiers: Vec::new(),
+                        ty,
+                        name,
+                        array_dims,
+                        span,
+                    }),
+                ])
+            }
+        }
     }
 
     /// `typedef [modifiers] T name[dims];`
@@ -919,25 +986,25 @@ impl Parser {
             if self.at_word("register") && self.peek_at(1).is_punct("(") {
                 self.bump();
                 self.bump();
-                let reg = self.ident("a register such as `u0`")?;
+                let reg = self.ident("a register such as 'u0'")?;
                 let mut class = reg.name.chars().next().unwrap_or('?').to_ascii_lowercase();
                 let digits = reg.name.get(1..).unwrap_or("");
                 let mut index = digits.parse::<u32>().ok();
                 if !"btusc".contains(class) || index.is_none() {
-                    self.error(reg.span, format!("invalid register `{}`", reg.name));
+                    self.error(reg.span, format!("invalid register '{}'", reg.name));
                     class = 'b';
                     index = Some(0);
                 }
                 let mut space = None;
                 if self.eat(",") {
-                    let s = self.ident("a register space such as `space1`")?;
+                    let s = self.ident("a register space such as 'space1'")?;
                     match s
                         .name
                         .strip_prefix("space")
                         .and_then(|d| d.parse::<u32>().ok())
                     {
                         Some(n) => space = Some(n),
-                        None => self.error(s.span, format!("invalid register space `{}`", s.name)),
+                        None => self.error(s.span, format!("invalid register space '{}'", s.name)),
                     }
                 }
                 self.expect(")", "after the register")?;
@@ -956,7 +1023,7 @@ impl Parser {
                 self.expect(")", "after the packoffset")?;
                 out.push(Annotation::PackOffset(start.to(self.prev_span())));
             } else {
-                out.push(Annotation::Semantic(self.ident("a semantic after `:`")?));
+                out.push(Annotation::Semantic(self.ident("a semantic after ':'")?));
             }
         }
         Ok(out)
@@ -992,7 +1059,7 @@ impl Parser {
             if !self.eat(",") {
                 break;
             }
-            name = self.ident("a name after `,`")?;
+            name = self.ident("a name after ','")?;
         }
         self.expect(";", "after the declaration")?;
         Ok(VarDecl {
@@ -1057,7 +1124,7 @@ impl Parser {
         } else {
             let found = self.tok().describe();
             return self.fail(format!(
-                "expected `{{` or `;` after the function's parameters, found {found}"
+                "expected '{{' or ';' after the function's parameters, found {found}"
             ));
         };
         Ok(FunctionDecl {
@@ -1188,7 +1255,7 @@ impl Parser {
                     if !self.at_word("while") {
                         let found = self.tok().describe();
                         return self.fail(format!(
-                            "expected `while` after the do-loop's body, found {found}"
+                            "expected 'while' after the do-loop's body, found {found}"
                         ));
                     }
                     self.bump();
@@ -1199,7 +1266,7 @@ impl Parser {
                 "switch" => self.switch_stmt()?,
                 "break" | "continue" | "discard" => {
                     self.bump();
-                    self.expect(";", &format!("after `{}`", t.text))?;
+                    self.expect(";", &format!("after '{}'", t.text))?;
                     match t.text.as_str() {
                         "break" => StmtKind::Break,
                         "continue" => StmtKind::Continue,
@@ -1217,12 +1284,12 @@ impl Parser {
                     StmtKind::Return(value)
                 }
                 "case" | "default" => {
-                    return self.fail(format!("`{}` label outside a switch", t.text));
+                    return self.fail(format!("'{}' label outside a switch", t.text));
                 }
-                "else" => return self.fail("`else` without a matching `if`"),
+                "else" => return self.fail("'else' without a matching 'if'"),
                 "typedef" | "struct" => {
                     return self.fail(format!(
-                        "not supported yet: local `{}` declarations",
+                        "not supported yet: local '{}' declarations",
                         t.text
                     ));
                 }
@@ -1257,16 +1324,16 @@ impl Parser {
 
     /// `( expr )` after `if`, `while`, `switch`.
     fn paren_cond(&mut self, what: &str) -> PResult<Expr> {
-        self.expect("(", &format!("after `{what}`"))?;
+        self.expect("(", &format!("after '{what}'"))?;
         let e = self.expr()?;
-        self.expect(")", &format!("after the `{what}` condition"))?;
+        self.expect(")", &format!("after the '{what}' condition"))?;
         Ok(e)
     }
 
     /// `for (init; cond; step) body`.
     fn for_stmt(&mut self) -> PResult<StmtKind> {
         self.bump();
-        self.expect("(", "after `for`")?;
+        self.expect("(", "after 'for'")?;
         let init_start = self.span();
         let init = if self.eat(";") {
             None
@@ -1337,7 +1404,7 @@ impl Parser {
             }
             let before = self.pos;
             if cases.is_empty() {
-                return self.fail("expected `case` or `default` in the switch's body");
+                return self.fail("expected 'case' or 'default' in the switch's body");
             }
             match self.stmt() {
                 Ok(s) => {
@@ -1548,10 +1615,10 @@ impl Parser {
     fn postfix(&mut self, mut e: Expr) -> PResult<Expr> {
         loop {
             if self.eat(".") {
-                let member = self.ident("a member name after `.`")?;
+                let member = self.ident("a member name after '.'")?;
                 if self.at("<") && self.is_type(self.peek_at(1)) {
                     return self.fail(format!(
-                        "not supported yet: template arguments on the method call `{}`",
+                        "not supported yet: template arguments on the method call '{}'",
                         member.name
                     ));
                 }
@@ -1700,7 +1767,7 @@ impl Parser {
                 if !self.at("(") {
                     let found = self.tok().describe();
                     return self.fail(format!(
-                        "expected `(` after the type `{}` to construct a value, found {found}",
+                        "expected '(' after the type '{}' to construct a value, found {found}",
                         ty.name.name
                     ));
                 }

@@ -346,7 +346,7 @@ impl<'a> Preprocessor<'a> {
             self.error(
                 name.span,
                 format!(
-                    "macro `{}` requires {} argument{}, but {} given",
+                    "macro '{}' requires {} argument{}, but {} given",
                     name.text,
                     params.len(),
                     if params.len() == 1 { "" } else { "s" },
@@ -380,7 +380,7 @@ impl<'a> Preprocessor<'a> {
             let Some(t) = input.next() else {
                 self.error(
                     name.span,
-                    format!("unterminated argument list invoking macro `{}`", name.text),
+                    format!("unterminated argument list invoking macro '{}'", name.text),
                 );
                 return None;
             };
@@ -531,7 +531,7 @@ impl<'a> Preprocessor<'a> {
             _ => {
                 self.error(
                     name.span,
-                    format!("pasting formed `{text}`, an invalid preprocessing token"),
+                    format!("pasting formed '{text}', an invalid preprocessing token"),
                 );
                 out.kind = TokenKind::Other;
                 out.text = text;
@@ -571,11 +571,11 @@ impl<'a> Preprocessor<'a> {
             }
             "elif" => {
                 let Some(c) = conds.last().cloned() else {
-                    self.error(span, "`#elif` without `#if`");
+                    self.error(hash.to(span), "'#elif' without '#if'");
                     return;
                 };
                 if c.seen_else {
-                    self.error(span, "`#elif` after `#else`");
+                    self.error(hash.to(span), "'#elif' after '#else'");
                 }
                 let value = c.parent && !c.taken && self.condition("if", span, rest);
                 if let Some(top) = conds.last_mut() {
@@ -585,7 +585,7 @@ impl<'a> Preprocessor<'a> {
             }
             "else" => {
                 let Some(top) = conds.last_mut() else {
-                    self.error(span, "`#else` without `#if`");
+                    self.error(hash.to(span), "'#else' without '#if'");
                     return;
                 };
                 let again = top.seen_else;
@@ -593,12 +593,12 @@ impl<'a> Preprocessor<'a> {
                 top.taken = true;
                 top.seen_else = true;
                 if again {
-                    self.error(span, "`#else` after `#else`");
+                    self.error(hash.to(span), "'#else' after '#else'");
                 }
             }
             "endif" => {
                 if conds.pop().is_none() {
-                    self.error(span, "`#endif` without `#if`");
+                    self.error(hash.to(span), "'#endif' without '#if'");
                 }
             }
             _ if !active => {}
@@ -632,7 +632,10 @@ impl<'a> Preprocessor<'a> {
             }
             "line" => {}
             _ if first.kind == TokenKind::Number => {}
-            _ => self.error(span, format!("invalid preprocessing directive `#{name}`")),
+            _ => self.error(
+                hash.to(span),
+                format!("invalid preprocessing directive '#{name}'"),
+            ),
         }
     }
 
@@ -661,7 +664,7 @@ impl<'a> Preprocessor<'a> {
                     _ => (None, 1),
                 };
                 let Some(name) = name else {
-                    self.error(t.span, "`defined` requires an identifier");
+                    self.error(t.span, "'defined' requires an identifier");
                     return false;
                 };
                 let mut v = t.clone();
@@ -676,7 +679,7 @@ impl<'a> Preprocessor<'a> {
         }
         let toks = self.expand_list(toks, span, 0);
         if toks.is_empty() {
-            self.error(span, "`#if` with no expression");
+            self.error(span, "'#if' with no expression");
             return false;
         }
         let mut eval = Eval {
@@ -689,7 +692,7 @@ impl<'a> Preprocessor<'a> {
             None => Ok(v),
             Some(t) => Err((
                 t.span,
-                format!("unexpected {} in `#if` expression", t.describe()),
+                format!("unexpected {} in '#if' expression", t.describe()),
             )),
         }) {
             Ok(v) => v.0 != 0,
@@ -715,7 +718,7 @@ impl<'a> Preprocessor<'a> {
             return;
         };
         if name.text == "defined" {
-            self.error(name.span, "`defined` cannot be used as a macro name");
+            self.error(name.span, "'defined' cannot be used as a macro name");
             return;
         }
         let mut i = 1;
@@ -767,7 +770,7 @@ impl<'a> Preprocessor<'a> {
             || (body.len() > 1 && body.last().is_some_and(|t| t.is_punct("##")))
             || (body.len() == 1 && body.first().is_some_and(|t| t.is_punct("##")))
         {
-            self.error(span, "`##` cannot be at either end of a macro expansion");
+            self.error(span, "'##' cannot be at either end of a macro expansion");
             return;
         }
         if let Some(ps) = &params {
@@ -777,7 +780,7 @@ impl<'a> Preprocessor<'a> {
                         .get(k + 1)
                         .is_some_and(|n| n.kind == TokenKind::Ident && ps.contains(&n.text))
                 {
-                    self.error(t.span, "`#` is not followed by a macro parameter");
+                    self.error(t.span, "'#' is not followed by a macro parameter");
                     return;
                 }
             }
@@ -813,6 +816,12 @@ impl<'a> Preprocessor<'a> {
         } else {
             self.expand_list(rest, span, 0)
         };
+        // Errors about the file point at its name, as clang's "file not found" does.
+        let name_span = match (rest.first(), rest.iter().find(|t| t.is_punct(">"))) {
+            (Some(first), Some(close)) if first.is_punct("<") => first.span.to(close.span),
+            (Some(first), _) => first.span,
+            (None, _) => span,
+        };
         let (target, quoted) = match rest.first() {
             Some(t) if t.kind == TokenKind::Str => (
                 t.text
@@ -835,22 +844,22 @@ impl<'a> Preprocessor<'a> {
                     name.push_str(&t.text);
                 }
                 if !closed {
-                    self.error(span, "expected `>` after the `#include <` file name");
+                    self.error(span, "expected '>' after the '#include <' file name");
                     return;
                 }
                 (name, false)
             }
             _ => {
-                self.error(span, "expected \"FILENAME\" or <FILENAME> after `#include`");
+                self.error(span, "expected \"FILENAME\" or <FILENAME> after '#include'");
                 return;
             }
         };
         if target.is_empty() {
-            self.error(span, "empty file name in `#include`");
+            self.error(span, "empty file name in '#include'");
             return;
         }
         if depth + 1 >= MAX_INCLUDE_DEPTH {
-            self.halt(span, "`#include` nested too deeply");
+            self.halt(span, "'#include' nested too deeply");
             return;
         }
         let mut candidates = Vec::new();
@@ -876,7 +885,7 @@ impl<'a> Preprocessor<'a> {
                 return;
             }
         }
-        self.error(span, format!("`{target}` file not found"));
+        self.error(name_span, format!("'{target}' file not found"));
     }
 }
 
@@ -1003,7 +1012,7 @@ impl Eval<'_> {
         if self.depth > MAX_NESTING {
             return Err((
                 self.here(),
-                "`#if` expression is nested too deeply".to_owned(),
+                "'#if' expression is nested too deeply".to_owned(),
             ));
         }
         let cond = self.binary(0)?;
@@ -1011,7 +1020,7 @@ impl Eval<'_> {
             self.pos += 1;
             let a = self.expr()?;
             if self.punct() != Some(":") {
-                return Err((self.here(), "expected `:` in `#if` expression".to_owned()));
+                return Err((self.here(), "expected ':' in '#if' expression".to_owned()));
             }
             self.pos += 1;
             let b = self.expr()?;
@@ -1050,7 +1059,7 @@ impl Eval<'_> {
             self.pos += 1;
             let rhs = self.binary(level + 1)?;
             lhs = apply(&op, lhs, rhs)
-                .ok_or((span, "division by zero in `#if` expression".to_owned()))?;
+                .ok_or((span, "division by zero in '#if' expression".to_owned()))?;
         }
         Ok(lhs)
     }
@@ -1058,7 +1067,7 @@ impl Eval<'_> {
     /// Unary operators, parentheses and literals; identifiers left after expansion are 0.
     fn unary(&mut self) -> Result<Value, EvalError> {
         let Some(t) = self.toks.get(self.pos) else {
-            return Err((self.end, "expected a value in `#if` expression".to_owned()));
+            return Err((self.end, "expected a value in '#if' expression".to_owned()));
         };
         self.pos += 1;
         match t.kind {
@@ -1070,7 +1079,7 @@ impl Eval<'_> {
                         if self.punct() != Some(")") {
                             return Err((
                                 self.here(),
-                                "expected `)` in `#if` expression".to_owned(),
+                                "expected ')' in '#if' expression".to_owned(),
                             ));
                         }
                         self.pos += 1;
@@ -1081,7 +1090,7 @@ impl Eval<'_> {
                         if self.depth > MAX_NESTING {
                             return Err((
                                 t.span,
-                                "`#if` expression is nested too deeply".to_owned(),
+                                "'#if' expression is nested too deeply".to_owned(),
                             ));
                         }
                         let v = self.unary()?;
@@ -1095,7 +1104,7 @@ impl Eval<'_> {
                     }
                     _ => Err((
                         t.span,
-                        format!("unexpected {} in `#if` expression", t.describe()),
+                        format!("unexpected {} in '#if' expression", t.describe()),
                     )),
                 }
             }
@@ -1106,7 +1115,7 @@ impl Eval<'_> {
                 )),
                 Ok(_) => Err((
                     t.span,
-                    "floating-point literal in `#if` expression".to_owned(),
+                    "floating-point literal in '#if' expression".to_owned(),
                 )),
                 Err(e) => Err((t.span, e)),
             },
@@ -1117,7 +1126,7 @@ impl Eval<'_> {
             TokenKind::Ident => Ok(Value(i64::from(t.text == "true"), false)),
             _ => Err((
                 t.span,
-                format!("unexpected {} in `#if` expression", t.describe()),
+                format!("unexpected {} in '#if' expression", t.describe()),
             )),
         }
     }

@@ -80,7 +80,7 @@ impl Token {
     pub fn describe(&self) -> String {
         match self.kind {
             TokenKind::Eof => "end of input".to_owned(),
-            _ => format!("`{}`", self.text),
+            _ => format!("'{}'", self.text),
         }
     }
 }
