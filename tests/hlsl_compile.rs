@@ -1260,3 +1260,20 @@ fn command_lines_take_dxc_flags() {
     );
     assert_eq!(usage.status.code(), Some(1));
 }
+
+#[test]
+fn booleans_and_vertex_positions_cross_stages_as_dxc_passes_them() {
+    let vs = "struct V { float4 p : SV_Position; bool2 f : FLAGS; };\nV main(float4 p : SV_Position, bool b : BOOLIN) { V o; o.p = p; o.f = bool2(b, !b); return o; }\n";
+    let dis = disassemble(&check("bool_vs", vs, "vs_6_0"));
+    assert!(
+        dis.contains("OpDecorate %in_var_SV_Position Location 0"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("%_ptr_Output_v2uint = OpTypePointer Output %v2uint"),
+        "{dis}"
+    );
+    let ps = "float4 main(float4 p : SV_Position, bool2 f : FLAGS) : SV_Target { return f.x ? p : 0; }\n";
+    let dis = disassemble(&check("bool_ps", ps, "ps_6_0"));
+    assert!(dis.contains("OpDecorate %in_var_FLAGS Flat"), "{dis}");
+}

@@ -111,8 +111,10 @@ impl FnCx<'_, '_> {
         let (var_ty, name, decorations) = match builtin {
             Some((bi, t, n)) => (t, n.to_owned(), vec![Decoration::BuiltIn(bi)]),
             None => {
+                // A vertex shader's SV_Position input is an ordinary located input, as in DXC.
                 if base.starts_with("SV_")
                     && !(stage == Stage::Pixel && output && base == "SV_TARGET")
+                    && !(stage == Stage::Vertex && !output && base == "SV_POSITION")
                 {
                     self.st.error(
                         span,
@@ -129,9 +131,7 @@ impl FnCx<'_, '_> {
                     );
                     return None;
                 }
-                if !matches!(ty, Ty::Scalar(_) | Ty::Vector(..))
-                    || ty.component() == Some(Scalar::Bool)
-                {
+                if !matches!(ty, Ty::Scalar(_) | Ty::Vector(..)) {
                     self.st.error(
                         span,
                         format!(
@@ -169,7 +169,13 @@ impl FnCx<'_, '_> {
                     d.push(Decoration::Sample);
                 }
                 let prefix = if output { "out.var." } else { "in.var." };
-                (ty.clone(), format!("{prefix}{semantic}"), d)
+                // A bool crosses stages as a uint (flat), as DXC passes it.
+                let var_ty = if ty.component() == Some(Scalar::Bool) {
+                    ty.with_component(Scalar::UInt)
+                } else {
+                    ty.clone()
+                };
+                (var_ty, format!("{prefix}{semantic}"), d)
             }
         };
         let t = ir_ty(&mut self.f, self.st, &var_ty, LayoutRule::None, false);
