@@ -1277,3 +1277,20 @@ fn booleans_and_vertex_positions_cross_stages_as_dxc_passes_them() {
     let dis = disassemble(&check("bool_ps", ps, "ps_6_0"));
     assert!(dis.contains("OpDecorate %in_var_FLAGS Flat"), "{dis}");
 }
+
+#[test]
+fn texel_offsets_are_constant_offsets() {
+    let src = r#"
+Texture2D<float4> T : register(t0);
+SamplerState S : register(s0);
+float4 main(float4 p : SV_Position, float2 uv : UV) : SV_Target {
+    return T.Sample(S, uv, int2(1, -1)) + T.SampleLevel(S, uv, 0, int2(0, 2)) + T.Load(int3(p.xy, 0), int2(1, 1));
+}
+"#;
+    let dis = disassemble(&check("offsets", src, "ps_6_0"));
+    assert_eq!(dis.matches("ConstOffset").count(), 3, "{dis}");
+    let bad = "Texture2D T; SamplerState S;\nfloat4 main(float2 uv : UV, int k : K) : SV_Target { return T.Sample(S, uv, int2(k, 0)); }";
+    assert!(errors(bad, "ps_6_0").contains(
+        "bad.hlsl:2:77: error: not supported yet: a texel offset that is not a constant"
+    ));
+}

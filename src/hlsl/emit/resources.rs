@@ -19,7 +19,34 @@ fn lod_operands(lod: Value) -> ImageOperandsArgs {
     }
 }
 
+/// Adds a `ConstOffset` to image operands.
+fn with_offset(mut ops: ImageOperandsArgs, offset: Option<Value>) -> ImageOperandsArgs {
+    if let Some(o) = offset {
+        ops.mask = ImageOperands(ops.mask.0 | ImageOperands::ConstOffset.0);
+        ops.const_offset = Some(o.to_id());
+    }
+    ops
+}
+
 impl FnCx<'_, '_> {
+    /// A texel offset argument: an integer constant of the texture's coordinate count.
+    fn const_offset(&mut self, e: &Expr, dim: TexDim) -> Option<Value> {
+        if dim == TexDim::Cube {
+            self.st
+                .error(e.span, "a cube texture takes no texel offset");
+            return None;
+        }
+        let v = self.rvalue_as(e, &Ty::vector(Scalar::Int, dim.coords()))?;
+        if !matches!(v, Value::Constant(_)) {
+            self.st.error(
+                e.span,
+                "not supported yet: a texel offset that is not a constant",
+            );
+            return None;
+        }
+        Some(v)
+    }
+
     fn load_resource(&mut self, r: &Resource) -> Value {
         let t = self.ty(&Ty::Resource(r.kind, Box::new(r.elem.clone())));
         self.f.load(t, Value::Global(r.global), None)
@@ -244,7 +271,7 @@ impl FnCx<'_, '_> {
             }
             (ResourceKind::Texture { dim, rw: false }, "Sample" | "SampleLevel") => {
                 let level = name == "SampleLevel";
-                self.arg_count(name, args, if level { 3..=3 } else { 2..=2 }, span)?;
+                self.arg_count(name, args, if level { 3..=4 } else { 2..=3 }, span)?;
                 if !level && self.st.opts.profile.stage != crate::hlsl::Stage::Pixel {
                     self.st.error(span, "Sample needs implicit derivatives: only in pixel shaders (use SampleLevel)");
                     return None;
@@ -269,18 +296,27 @@ impl FnCx<'_, '_> {
                 let si = self.f.sampled_image(sit, img, smp);
                 let s = r.elem.component()?;
                 let v4 = self.ty(&Ty::Vector(s, 4));
+                let offset = match args.get(if level { 3 } else { 2 }) {
+                    Some(e) => Some(self.const_offset(e, dim)?),
+                    None => None,
+                };
                 let v = if level {
                     let lod = self.rvalue_as(&args[2], &Ty::Scalar(Scalar::Float))?;
-                    self.f
-                        .image_sample_explicit_lod(v4, si, coord, lod_operands(lod))
+                    self.f.image_sample_explicit_lod(
+                        v4,
+                        si,
+                        coord,
+                        with_offset(lod_operands(lod), offset),
+                    )
                 } else {
-                    self.f.image_sample_implicit_lod(v4, si, coord, None)
+                    let ops = offset.map(|o| with_offset(ImageOperandsArgs::default(), Some(o)));
+                    self.f.image_sample_implicit_lod(v4, si, coord, ops)
                 };
                 let (v, t) = self.texel_result(v, r);
                 Some(Val::R(v, t))
             }
             (ResourceKind::Texture { dim, rw }, "Load") => {
-                self.arg_count(name, args, 1..=1, span)?;
+                self.arg_count(name, args, if rw { 1..=1 } else { 1..=2 }, span)?;
                 let n = dim.coords();
                 if dim == TexDim::Cube {
                     self.st.error(span, "TextureCube has no Load");
@@ -303,7 +339,12 @@ impl FnCx<'_, '_> {
                 let img = self.load_resource(r);
                 let s = r.elem.component()?;
                 let v4 = self.ty(&Ty::Vector(s, 4));
-                let v = self.f.image_fetch(v4, img, coord, Some(lod_operands(lod)));
+                let offset = match args.get(1) {
+                    Some(e) => Some(self.const_offset(e, dim)?),
+                    None => None,
+                };
+                let ops = with_offset(lod_operands(lod), offset);
+                let v = self.f.image_fetch(v4, img, coord, Some(ops));
                 let (v, t) = self.texel_result(v, r);
                 Some(Val::R(v, t))
             }
