@@ -993,6 +993,24 @@ fn malformed_syntax() {
             "expected a member name after '.'",
         ),
         (
+            "RWTexture2D<unorm float4> t;",
+            1,
+            13,
+            "not supported yet: 'unorm'",
+        ),
+        (
+            "void main() { float4 v = b.Load<float4>(0); }",
+            1,
+            28,
+            "not supported yet: template arguments on the method call 'Load'",
+        ),
+        (
+            "struct S { float a; }\nstatic float b;",
+            1,
+            22,
+            "expected ';' after the struct",
+        ),
+        (
             "void main() { a[1; }",
             1,
             18,

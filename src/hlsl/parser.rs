@@ -741,6 +741,10 @@ impl Parser {
         if self.at("<") {
             self.bump();
             loop {
+                if (self.at_word("unorm") || self.at_word("snorm")) && self.is_modifier_at(0) {
+                    let word = self.tok().text.clone();
+                    return self.fail(format!("not supported yet: '{word}' in template arguments"));
+                }
                 if self.is_type(self.tok()) && !self.peek_at(1).is_punct("(") {
                     args.push(TemplateArg::Type(self.type_expr()?));
                 } else {
@@ -1617,10 +1621,14 @@ impl Parser {
             if self.eat(".") {
                 let member = self.ident("a member name after '.'")?;
                 if self.at("<") && self.is_type(self.peek_at(1)) {
-                    return self.fail(format!(
-                        "not supported yet: template arguments on the method call '{}'",
-                        member.name
-                    ));
+                    self.error(
+                        member.span,
+                        format!(
+                            "not supported yet: template arguments on the method call '{}'",
+                            member.name
+                        ),
+                    );
+                    return Err(Stop);
                 }
                 if self.at("(") {
                     let args = self.call_args()?;
