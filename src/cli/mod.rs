@@ -1,6 +1,7 @@
 //! The `spvkit` command line: argument parsing and file handling only; every command is a
 //! library call.
 
+pub mod hlsl;
 mod io;
 #[cfg(feature = "llvm")]
 mod run;
@@ -101,6 +102,13 @@ enum Command {
         #[arg(long = "spec")]
         spec: Vec<String>,
     },
+    /// Compile HLSL to SPIR-V with DXC's flags (`-T cs_6_0 -E main -Fo out.spv`, `-D`, `-I`,
+    /// `-HV`, `-fspv-target-env=`); without `-Fo` the disassembly goes to standard output.
+    Hlsl {
+        /// The arguments, as hlsl2spirv takes them.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
     /// Run a GLCompute or Kernel entry point on the CPU as a job file says; print every buffer
     /// as JSON.
     #[cfg(feature = "llvm")]
@@ -131,6 +139,7 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
+        Command::Hlsl { args } => hlsl::run(&args),
         #[cfg(feature = "llvm")]
         Command::Lower {
             input,

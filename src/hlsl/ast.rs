@@ -99,6 +99,16 @@ pub enum Modifier {
     Snorm,
     /// `globallycoherent`
     GloballyCoherent,
+    /// `point` (geometry-shader input primitive; parsed so such files parse, stage unsupported)
+    Point,
+    /// `line` (geometry-shader input primitive)
+    Line,
+    /// `triangle` (geometry-shader input primitive)
+    Triangle,
+    /// `lineadj` (geometry-shader input primitive)
+    LineAdj,
+    /// `triangleadj` (geometry-shader input primitive)
+    TriangleAdj,
 }
 
 /// A modifier and where it was written.

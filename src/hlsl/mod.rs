@@ -11,7 +11,13 @@
 
 pub mod ast;
 pub mod diag;
+pub mod emit;
+pub mod lexer;
+pub mod parser;
+pub mod preprocess;
+pub mod sema;
 pub mod source;
+pub mod token;
 
 use crate::ir;
 use crate::target_env::TargetEnv;
@@ -147,6 +153,96 @@ impl fmt::Display for CompileError {
 
 impl std::error::Error for CompileError {}
 
+/// The front end's result: the syntax tree, the files it came from (for rendering diagnostics)
+/// and every preprocessor and syntax error. The tree holds what parsed even when there are
+/// errors, so later stages can decide whether to go on.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// The translation unit.
+    pub unit: ast::TranslationUnit,
+    /// The main file and everything it included.
+    pub sources: source::SourceMap,
+    /// Preprocessor and parser diagnostics, in the order found.
+    pub diagnostics: Vec<diag::Diagnostic>,
+}
+
+/// Preprocesses and parses `source`; `name` is the file name diagnostics use, and its directory
+/// is searched first for quoted `#include`s, then `options.include_dirs`.
+pub fn parse(name: &str, source: &str, options: &Options) -> Parsed {
+    let mut loader = preprocess::read_file;
+    parse_with(name, source, options, &mut loader)
+}
+
+/// [`parse`] reading includes through `loader` (in-memory files for tests and fuzzing).
+pub fn parse_with(
+    name: &str,
+    source: &str,
+    options: &Options,
+    loader: &mut preprocess::Loader<'_>,
+) -> Parsed {
+    parser::on_big_stack(move || {
+        let (tokens, sources, mut diagnostics) = preprocess_with(name, source, options, loader);
+        let (unit, syntax) = parser::parse_tokens(tokens);
+        diagnostics.extend(syntax);
+        // One cap for the whole run, as clang's `-ferror-limit`.
+        diagnostics.truncate(parser::MAX_ERRORS);
+        Parsed {
+            unit,
+            sources,
+            diagnostics,
+        }
+    })
+}
+
+/// Runs only the preprocessor: the tokens (ending with an end-of-input token), the files read,
+/// and the diagnostics. DXC's predefined macros (`__HLSL_VERSION`, `__spirv__`, the shader
+/// model) come first, then `options.defines` (`-D NAME` means `NAME=1`).
+pub fn preprocess_with(
+    name: &str,
+    source: &str,
+    options: &Options,
+    loader: &mut preprocess::Loader<'_>,
+) -> (Vec<token::Token>, source::SourceMap, Vec<diag::Diagnostic>) {
+    let mut sources = source::SourceMap::new();
+    let file = sources.add(name, source);
+    let (tokens, diags) = {
+        let mut pp = preprocess::Preprocessor::new(&mut sources, loader, &options.include_dirs);
+        let version = match options.version {
+            LanguageVersion::V2018 => "2018",
+            LanguageVersion::V2021 => "2021",
+        };
+        pp.define("__HLSL_VERSION", version);
+        pp.define("__spirv__", "1");
+        // DXIL's shader-kind numbering, which DXC's stage macros use.
+        for (stage, value) in [
+            ("PIXEL", "0"),
+            ("VERTEX", "1"),
+            ("GEOMETRY", "2"),
+            ("HULL", "3"),
+            ("DOMAIN", "4"),
+            ("COMPUTE", "5"),
+            ("LIBRARY", "6"),
+            ("MESH", "13"),
+            ("AMPLIFICATION", "14"),
+        ] {
+            pp.define(&format!("__SHADER_STAGE_{stage}"), value);
+        }
+        let stage = match options.profile.stage {
+            Stage::Pixel => "0",
+            Stage::Vertex => "1",
+            Stage::Compute => "5",
+        };
+        pp.define("__SHADER_TARGET_STAGE", stage);
+        pp.define("__SHADER_TARGET_MAJOR", &options.profile.major.to_string());
+        pp.define("__SHADER_TARGET_MINOR", &options.profile.minor.to_string());
+        for (k, v) in &options.defines {
+            pp.define(k, if v.is_empty() { "1" } else { v });
+        }
+        pp.run(file, Some(Path::new(name)))
+    };
+    (tokens, sources, diags)
+}
+
 /// Compiles the HLSL file at `path`.
 pub fn compile_file(path: &Path, options: &Options) -> Result<Compiled, CompileError> {
     let source = std::fs::read_to_string(path).map_err(|e| CompileError {
@@ -163,9 +259,45 @@ pub fn compile_source(
     source: &str,
     options: &Options,
 ) -> Result<Compiled, CompileError> {
-    let _ = (source, options);
-    Err(CompileError {
-        diagnostics: Vec::new(),
-        rendered: format!("{name}: error: not supported yet: the HLSL frontend is being built\n"),
+    let parsed = parse(name, source, options);
+    let mut diagnostics = parsed.diagnostics;
+    let failed = |d: &[diag::Diagnostic]| d.iter().any(|d| d.severity == diag::Severity::Error);
+    let module = if failed(&diagnostics) {
+        None
+    } else {
+        // Emission recurses over the tree as deep as the parser's nesting limits allow.
+        let unit = &parsed.unit;
+        let diags = &mut diagnostics;
+        parser::on_big_stack(move || emit::emit(unit, options, diags))
+    };
+    let rendered = diag::render(&diagnostics, &parsed.sources);
+    let Some(mut module) = module else {
+        return Err(CompileError {
+            diagnostics,
+            rendered,
+        });
+    };
+    if let Err(e) = crate::opt::update_vce(&mut module) {
+        return Err(CompileError {
+            diagnostics,
+            rendered: format!("{rendered}{name}: error: internal: {e}\n"),
+        });
+    }
+    // From SPIR-V 1.4 an entry point lists every global it uses, not only inputs and outputs.
+    if module.version >= crate::grammar::Version(1, 4) {
+        let all: Vec<_> = module.globals.handles().collect();
+        for e in &mut module.entry_points {
+            for &g in &all {
+                if !e.interface.contains(&g) {
+                    e.interface.push(g);
+                }
+            }
+        }
+    }
+    let words = ir::serialize(&module);
+    Ok(Compiled {
+        module,
+        words,
+        warnings: rendered,
     })
 }

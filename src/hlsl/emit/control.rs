@@ -1,0 +1,613 @@
+//! Statements and structured control flow: blocks and scopes, local declarations, if/else,
+//! for/while/do-while loops (header, condition, body, continue and merge blocks), switch
+//! (OpSwitch with fallthrough), break/continue/return/discard, and the loop and selection
+//! control attributes.
+
+use super::func::{FnCx, Jump};
+use super::{Place, Sym};
+use crate::grammar::{LiteralNumber, LoopControl, SelectionControl, StorageClass};
+use crate::hlsl::ast::{Attribute, Block, Initializer, Modifier, Stmt, StmtKind, VarDecl};
+use crate::hlsl::sema::consteval::ConstVal;
+use crate::hlsl::sema::layout::LayoutRule;
+use crate::hlsl::sema::types::{Scalar, Ty};
+use crate::hlsl::source::Span;
+use crate::ir::{Successor, Terminator, Value};
+
+/// Whether a written type is a 1xN matrix (`float1x3`, `matrix<float, 1, 3>`).
+fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
+    let n = &t.name.name;
+    if n == "matrix" {
+        return matches!(
+            t.args.get(1),
+            Some(crate::hlsl::ast::TemplateArg::Expr(
+                crate::hlsl::ast::Expr {
+                    kind: crate::hlsl::ast::ExprKind::Literal(crate::hlsl::ast::Literal::Int {
+                        value: 1,
+                        ..
+                    }),
+                    ..
+                }
+            ))
+        );
+    }
+    let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
+    n[base.len()..].starts_with("1x") && crate::hlsl::sema::types::scalar_by_name(base).is_some()
+}
+
+fn has_attr(attrs: &[Attribute], names: &[&str]) -> bool {
+    attrs.iter().any(|a| names.contains(&a.name.name.as_str()))
+}
+
+impl FnCx<'_, '_> {
+    /// Emits a block in its own scope.
+    pub fn block(&mut self, b: &Block) {
+        self.st.scopes.push();
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+        self.st.scopes.pop();
+    }
+
+    /// Emits a statement.
+    pub fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Block(b) => self.block(b),
+            StmtKind::Expr(e) => {
+                let _ = self.expr(e);
+            }
+            StmtKind::Decl(d) => self.local_decl(d),
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => self.if_stmt(&s.attributes, cond, then, otherwise.as_deref()),
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.st.scopes.push();
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                self.loop_stmt(&s.attributes, cond.as_ref(), step.as_ref(), body, false);
+                self.st.scopes.pop();
+            }
+            StmtKind::While { cond, body } => {
+                self.loop_stmt(&s.attributes, Some(cond), None, body, false)
+            }
+            StmtKind::DoWhile { body, cond } => {
+                self.loop_stmt(&s.attributes, Some(cond), None, body, true)
+            }
+            StmtKind::Switch { selector, cases } => {
+                self.switch_stmt(&s.attributes, selector, cases, s.span)
+            }
+            StmtKind::Break => match self.jumps.last() {
+                Some(Jump::Loop { merge, .. }) | Some(Jump::Switch { merge }) => {
+                    let m = *merge;
+                    self.live();
+                    self.branch_to(m);
+                }
+                None => self.st.error(s.span, "'break' outside a loop or switch"),
+            },
+            StmtKind::Continue => {
+                let target = self.jumps.iter().rev().find_map(|j| match j {
+                    Jump::Loop { cont, .. } => Some(*cont),
+                    Jump::Switch { .. } => None,
+                });
+                match target {
+                    Some(c) => {
+                        self.live();
+                        self.branch_to(c);
+                    }
+                    None => self.st.error(s.span, "'continue' outside a loop"),
+                }
+            }
+            StmtKind::Return(value) => {
+                self.live();
+                match (value, self.ret.clone()) {
+                    (None, Ty::Void) => self.f.ret(),
+                    (Some(e), Ty::Void) => {
+                        self.st
+                            .error(e.span, "a void function cannot return a value");
+                    }
+                    (None, _) => self
+                        .st
+                        .error(s.span, "non-void function must return a value"),
+                    (Some(e), rt) => {
+                        if let Some(v) = self.rvalue_as(e, &rt) {
+                            self.f.ret_value(v);
+                        }
+                    }
+                }
+                self.terminated = true;
+            }
+            StmtKind::Discard => {
+                if self.st.opts.profile.stage != crate::hlsl::Stage::Pixel {
+                    self.st
+                        .error(s.span, "'discard' is only allowed in pixel shaders");
+                    return;
+                }
+                self.live();
+                self.f.terminate(Terminator::Kill);
+                self.terminated = true;
+            }
+            StmtKind::Empty => {}
+        }
+    }
+
+    /// A local variable declaration.
+    pub fn local_decl(&mut self, d: &VarDecl) {
+        let has = |m: Modifier| d.modifiers.iter().any(|x| x.modifier == m);
+        if has(Modifier::GroupShared) {
+            self.st
+                .error(d.span, "not supported yet: groupshared local variables");
+            return;
+        }
+        if has(Modifier::Static) {
+            self.static_local(d);
+            return;
+        }
+        let Some((base, relaxed)) = self.st.resolve_type(&d.ty) else {
+            return;
+        };
+        if base.is_resource() {
+            self.st
+                .error(d.ty.span, "not supported yet: local resource variables");
+            return;
+        }
+        if base == Ty::Void {
+            for decl in &d.declarators {
+                self.st.error(
+                    decl.name.span,
+                    format!("variable '{}' has incomplete type 'void'", decl.name.name),
+                );
+            }
+            return;
+        }
+        let konst = has(Modifier::Const);
+        for decl in &d.declarators {
+            self.live();
+            let Some(ty) = self
+                .st
+                .array_type(&base, &decl.array_dims, decl.init.as_ref())
+            else {
+                continue;
+            };
+            let ptr = self.local(&ty, &decl.name.name);
+            if decl.array_dims.is_empty() && is_row_matrix(&d.ty) {
+                self.row_matrices.insert(ptr);
+            }
+            if relaxed {
+                self.f
+                    .decorate(ptr, crate::grammar::Decoration::RelaxedPrecision);
+            }
+            let place = Place {
+                ptr,
+                ty: ty.clone(),
+                sc: StorageClass::Function,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst: false,
+            };
+            if let Some(init) = &decl.init {
+                if let Some(v) = self.initializer(init, &ty) {
+                    self.f.store(ptr, v, None);
+                }
+            } else if konst {
+                self.st.error(
+                    decl.span,
+                    format!("const variable '{}' needs an initializer", decl.name.name),
+                );
+            }
+            let place = Place { konst, ..place };
+            if !self.st.scopes.declare(&decl.name.name, Sym::Var(place)) {
+                self.st.error(
+                    decl.name.span,
+                    format!("redefinition of '{}'", decl.name.name),
+                );
+            }
+        }
+    }
+
+    /// A `static` local: a Private variable initialized once, by a constant initializer (or
+    /// zero).
+    fn static_local(&mut self, d: &VarDecl) {
+        let Some((base, _)) = self.st.resolve_type(&d.ty) else {
+            return;
+        };
+        if base.is_resource() || base == Ty::Void {
+            self.st
+                .error(d.ty.span, "not supported yet: static locals of this type");
+            return;
+        }
+        let konst = d.modifiers.iter().any(|m| m.modifier == Modifier::Const);
+        for decl in &d.declarators {
+            self.live();
+            let Some(ty) = self
+                .st
+                .array_type(&base, &decl.array_dims, decl.init.as_ref())
+            else {
+                continue;
+            };
+            let t = self.ty(&ty);
+            let init = match &decl.init {
+                Some(i) => match self.initializer(i, &ty) {
+                    Some(v @ Value::Constant(_)) => v,
+                    Some(_) => {
+                        self.st.error(
+                            decl.span,
+                            "not supported yet: a static local with a non-constant initializer",
+                        );
+                        continue;
+                    }
+                    None => continue,
+                },
+                None => Value::Constant(self.f.constant_null(t)),
+            };
+            let p = self.f.type_pointer(StorageClass::Private, t);
+            let g = self.f.global(crate::ir::GlobalVariable {
+                name: Some(decl.name.name.clone()),
+                initializer: Some(init),
+                ..crate::ir::GlobalVariable::new(p, StorageClass::Private)
+            });
+            let place = Place {
+                ptr: Value::Global(g),
+                ty,
+                sc: StorageClass::Private,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst,
+            };
+            if !self.st.scopes.declare(&decl.name.name, Sym::Var(place)) {
+                self.st.error(
+                    decl.name.span,
+                    format!("redefinition of '{}'", decl.name.name),
+                );
+            }
+        }
+    }
+
+    /// A composite of `parts`: a constant when every part is one.
+    fn composite(&mut self, t: crate::ir::Handle<crate::ir::Type>, parts: &[Value]) -> Value {
+        if parts.iter().all(|p| matches!(p, Value::Constant(_))) {
+            return Value::Constant(self.f.constant_composite(t, parts));
+        }
+        self.f.composite_construct(t, parts)
+    }
+
+    /// The value of an initializer for a variable of `ty`.
+    pub fn initializer(&mut self, init: &Initializer, ty: &Ty) -> Option<Value> {
+        match init {
+            Initializer::Expr(e) => {
+                if let crate::hlsl::ast::ExprKind::InitList(items) = &e.kind {
+                    let list: Vec<Initializer> =
+                        items.iter().cloned().map(Initializer::Expr).collect();
+                    return self.initializer(&Initializer::List(list, e.span), ty);
+                }
+                let (v, t) = self.rvalue(e)?;
+                if t == *ty {
+                    return Some(v);
+                }
+                self.convert(v, &t, ty, e.span, false)
+            }
+            Initializer::List(items, span) => {
+                let mut leaves = Vec::new();
+                self.flatten_init(items, &mut leaves)?;
+                let mut it = leaves.into_iter();
+                let v = self.build_from(ty, &mut it, *span)?;
+                if it.next().is_some() {
+                    self.st.error(*span, "too many initializers");
+                    return None;
+                }
+                Some(v)
+            }
+        }
+    }
+
+    fn flatten_init(
+        &mut self,
+        items: &[Initializer],
+        out: &mut Vec<(Value, Ty, Span)>,
+    ) -> Option<()> {
+        for i in items {
+            match i {
+                Initializer::List(inner, _) => self.flatten_init(inner, out)?,
+                Initializer::Expr(e) => {
+                    if let crate::hlsl::ast::ExprKind::InitList(inner) = &e.kind {
+                        let list: Vec<Initializer> =
+                            inner.iter().cloned().map(Initializer::Expr).collect();
+                        self.flatten_init(&list, out)?;
+                        continue;
+                    }
+                    let (v, t) = self.rvalue(e)?;
+                    self.flatten_value(v, &t, e.span, out);
+                }
+            }
+        }
+        Some(())
+    }
+
+    fn flatten_value(&mut self, v: Value, t: &Ty, span: Span, out: &mut Vec<(Value, Ty, Span)>) {
+        match t {
+            Ty::Vector(s, _) | Ty::Matrix(s, _, _) => {
+                let mut comps = Vec::new();
+                if self.scalars_of(v, t, *s, span, &mut comps).is_some() {
+                    out.extend(comps.into_iter().map(|c| (c, Ty::Scalar(*s), span)));
+                }
+            }
+            Ty::Array(e, n) => {
+                let et = self.ty(e);
+                for i in 0..*n {
+                    let x = self.f.composite_extract(et, v, vec![i]);
+                    self.flatten_value(x, e, span, out);
+                }
+            }
+            Ty::Struct(i) => {
+                let fields = self
+                    .st
+                    .structs
+                    .get(*i)
+                    .map(|d| d.fields.clone())
+                    .unwrap_or_default();
+                for (k, f) in fields.iter().enumerate() {
+                    let ft = self.ty(&f.ty);
+                    let x = self.f.composite_extract(ft, v, vec![k as u32]);
+                    self.flatten_value(x, &f.ty, span, out);
+                }
+            }
+            _ => out.push((v, t.clone(), span)),
+        }
+    }
+
+    fn build_from(
+        &mut self,
+        ty: &Ty,
+        it: &mut std::vec::IntoIter<(Value, Ty, Span)>,
+        span: Span,
+    ) -> Option<Value> {
+        match ty {
+            Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) => {
+                let s = ty.component()?;
+                let mut comps = Vec::new();
+                for _ in 0..ty.count() {
+                    let Some((v, t, sp)) = it.next() else {
+                        self.st.error(span, "too few initializers");
+                        return None;
+                    };
+                    comps.push(self.convert(v, &t, &Ty::Scalar(s), sp, false)?);
+                }
+                Some(self.compose_scalars(ty, &comps))
+            }
+            Ty::Array(e, n) => {
+                let mut parts = Vec::new();
+                for _ in 0..*n {
+                    parts.push(self.build_from(e, it, span)?);
+                }
+                let t = self.ty(ty);
+                Some(self.composite(t, &parts))
+            }
+            Ty::Struct(i) => {
+                let fields = self
+                    .st
+                    .structs
+                    .get(*i)
+                    .map(|d| d.fields.clone())
+                    .unwrap_or_default();
+                let mut parts = Vec::new();
+                for f in &fields {
+                    parts.push(self.build_from(&f.ty, it, span)?);
+                }
+                let t = self.ty(ty);
+                Some(self.composite(t, &parts))
+            }
+            _ => {
+                self.st.error(span, "not supported yet: this initializer");
+                None
+            }
+        }
+    }
+
+    fn if_stmt(
+        &mut self,
+        attrs: &[Attribute],
+        cond: &crate::hlsl::ast::Expr,
+        then: &Stmt,
+        otherwise: Option<&Stmt>,
+    ) {
+        let Some(c) = self.condition(cond) else {
+            return;
+        };
+        let control = if has_attr(attrs, &["flatten"]) {
+            SelectionControl::Flatten
+        } else if has_attr(attrs, &["branch"]) {
+            SelectionControl::DontFlatten
+        } else {
+            SelectionControl::None
+        };
+        let then_b = self.f.block();
+        let merge = self.f.block();
+        let else_b = if otherwise.is_some() {
+            self.f.block()
+        } else {
+            merge
+        };
+        self.f.selection_merge(merge, control);
+        self.f.branch_conditional(c, (then_b, &[]), (else_b, &[]));
+        self.f.switch_to(then_b);
+        self.terminated = false;
+        self.scoped_stmt(then);
+        self.branch_to(merge);
+        if let Some(o) = otherwise {
+            self.f.switch_to(else_b);
+            self.terminated = false;
+            self.scoped_stmt(o);
+            self.branch_to(merge);
+        }
+        self.f.switch_to(merge);
+        self.terminated = false;
+    }
+
+    fn scoped_stmt(&mut self, s: &Stmt) {
+        self.st.scopes.push();
+        self.stmt(s);
+        self.st.scopes.pop();
+    }
+
+    fn loop_stmt(
+        &mut self,
+        attrs: &[Attribute],
+        cond: Option<&crate::hlsl::ast::Expr>,
+        step: Option<&crate::hlsl::ast::Expr>,
+        body: &Stmt,
+        do_while: bool,
+    ) {
+        self.live();
+        let control = if has_attr(attrs, &["unroll"]) {
+            LoopControl::Unroll
+        } else if has_attr(attrs, &["loop", "fastopt"]) {
+            LoopControl::DontUnroll
+        } else {
+            LoopControl::None
+        };
+        let header = self.f.block();
+        let body_b = self.f.block();
+        let cont = self.f.block();
+        let merge = self.f.block();
+        self.f.branch(header, &[]);
+        self.f.switch_to(header);
+        self.f.loop_merge(merge, cont, control);
+        if do_while {
+            self.f.branch(body_b, &[]);
+        } else {
+            let check = self.f.block();
+            self.f.branch(check, &[]);
+            self.f.switch_to(check);
+            let c = match cond {
+                Some(c) => self.condition(c),
+                None => Some(self.scalar_const(Scalar::Bool, ConstVal::Bool(true))),
+            };
+            let c = c.unwrap_or_else(|| self.scalar_const(Scalar::Bool, ConstVal::Bool(false)));
+            self.f.branch_conditional(c, (body_b, &[]), (merge, &[]));
+        }
+        self.f.switch_to(body_b);
+        self.terminated = false;
+        self.jumps.push(Jump::Loop { merge, cont });
+        self.scoped_stmt(body);
+        self.jumps.pop();
+        self.branch_to(cont);
+        self.f.switch_to(cont);
+        self.terminated = false;
+        if let Some(s) = step {
+            let _ = self.expr(s);
+        }
+        if do_while {
+            let c = cond.and_then(|c| self.condition(c));
+            let c = c.unwrap_or_else(|| self.scalar_const(Scalar::Bool, ConstVal::Bool(false)));
+            self.f.branch_conditional(c, (header, &[]), (merge, &[]));
+        } else {
+            self.f.branch(header, &[]);
+        }
+        self.f.switch_to(merge);
+        self.terminated = false;
+    }
+
+    fn switch_stmt(
+        &mut self,
+        attrs: &[Attribute],
+        selector: &crate::hlsl::ast::Expr,
+        cases: &[crate::hlsl::ast::SwitchCase],
+        span: Span,
+    ) {
+        let Some((sv, st)) = self.rvalue(selector) else {
+            return;
+        };
+        let sel_ty = match st {
+            Ty::Scalar(Scalar::UInt) => Ty::Scalar(Scalar::UInt),
+            Ty::Scalar(s) if s.is_int() || s == Scalar::Bool => Ty::Scalar(Scalar::Int),
+            _ => {
+                self.st.error(
+                    selector.span,
+                    format!(
+                        "switch selector must be an integer, not '{}'",
+                        self.show(&st)
+                    ),
+                );
+                return;
+            }
+        };
+        let Some(sv) = self.convert(sv, &st, &sel_ty, selector.span, false) else {
+            return;
+        };
+        let merge = self.f.block();
+        let blocks: Vec<_> = cases.iter().map(|_| self.f.block()).collect();
+        let mut default = None;
+        let mut labels: Vec<(LiteralNumber, Successor)> = Vec::new();
+        let mut seen = Vec::new();
+        for (case, &blk) in cases.iter().zip(&blocks) {
+            for (label, lspan) in &case.labels {
+                match label {
+                    None => {
+                        if default.is_some() {
+                            self.st
+                                .error(*lspan, "multiple default labels in one switch");
+                        }
+                        default = Some(blk);
+                    }
+                    Some(e) => {
+                        let Some(c) = self.st.const_eval(e).and_then(ConstVal::as_int) else {
+                            self.st
+                                .error(e.span, "case label must be an integer constant expression");
+                            continue;
+                        };
+                        if seen.contains(&c) {
+                            self.st.error(e.span, format!("duplicate case value {c}"));
+                            continue;
+                        }
+                        seen.push(c);
+                        labels.push((
+                            LiteralNumber::Word(c as u32),
+                            Successor {
+                                block: blk,
+                                args: Vec::new(),
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+        let control = if has_attr(attrs, &["flatten"]) {
+            SelectionControl::Flatten
+        } else if has_attr(attrs, &["branch"]) {
+            SelectionControl::DontFlatten
+        } else {
+            SelectionControl::None
+        };
+        let _ = span;
+        self.f.selection_merge(merge, control);
+        self.f.terminate(Terminator::Switch {
+            selector: sv,
+            default: Successor {
+                block: default.unwrap_or(merge),
+                args: Vec::new(),
+            },
+            cases: labels,
+        });
+        self.jumps.push(Jump::Switch { merge });
+        self.st.scopes.push();
+        for (i, case) in cases.iter().enumerate() {
+            self.f.switch_to(blocks[i]);
+            self.terminated = false;
+            for s in &case.body {
+                self.stmt(s);
+            }
+            let next = blocks.get(i + 1).copied().unwrap_or(merge);
+            self.branch_to(next);
+        }
+        self.st.scopes.pop();
+        self.jumps.pop();
+        self.f.switch_to(merge);
+        self.terminated = false;
+    }
+}

@@ -1,0 +1,1183 @@
+//! Module-level declarations: type names (builtins, `vector<T,N>`, structs, typedefs, resource
+//! templates), global variables by kind (resources with their bindings, cbuffers,
+//! `ConstantBuffer<T>`, `$Globals`, `static`, `groupshared`, specialization constants, push
+//! constants), the reachable functions in callee-first order (recursion rejected), and the
+//! driver that emits the whole module.
+
+use super::func::FnCx;
+use super::types::{ir_ty, matrix_decorations};
+use super::{FuncSym, ParamDir, Place, Resource, State, Sym};
+use crate::grammar::{Decoration, FunctionControl, LiteralNumber, StorageClass};
+use crate::hlsl::ast::{
+    Annotation, Attribute, Block, Expr, ExprKind, FunctionDecl, Initializer, Item, Modifier,
+    ModifierSpan, Stmt, StmtKind, TemplateArg, TypeExpr, VarDecl,
+};
+use crate::hlsl::sema::consteval::{self, ConstVal};
+use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
+use crate::hlsl::sema::types::{
+    builtin_by_name, Field, Interp, ResourceKind, Scalar, StructDef, TexDim, Ty,
+};
+use crate::hlsl::source::Span;
+use crate::ir::{
+    Builder, GlobalVariable, Handle, Member, SpecConstant, SpecValue, StructType, Type, Value,
+};
+use std::collections::{HashMap, HashSet};
+
+/// The largest array length accepted (layouts and initializers walk every element).
+const MAX_ARRAY: i64 = 1 << 16;
+
+fn has(mods: &[ModifierSpan], m: Modifier) -> bool {
+    mods.iter().any(|x| x.modifier == m)
+}
+
+/// The interpolation modifiers among `mods`.
+pub(crate) fn interp_of(mods: &[ModifierSpan]) -> Interp {
+    Interp {
+        flat: has(mods, Modifier::NoInterpolation),
+        noperspective: has(mods, Modifier::NoPerspective),
+        centroid: has(mods, Modifier::Centroid),
+        sample: has(mods, Modifier::Sample),
+    }
+}
+
+/// The semantic among annotations.
+pub(crate) fn semantic_of(annotations: &[Annotation]) -> Option<String> {
+    annotations.iter().find_map(|a| match a {
+        Annotation::Semantic(id) => Some(id.name.clone()),
+        _ => None,
+    })
+}
+
+fn attr<'a>(attrs: &'a [Attribute], ns: Option<&str>, name: &str) -> Option<&'a Attribute> {
+    attrs
+        .iter()
+        .find(|a| a.name.name == name && a.namespace.as_ref().map(|n| n.name.as_str()) == ns)
+}
+
+impl State<'_> {
+    /// Folds a constant expression.
+    pub fn const_eval(&self, e: &Expr) -> Option<ConstVal> {
+        consteval::eval(e, &|n| self.consts.get(n).copied())
+    }
+
+    /// The names of a function's parameters.
+    pub fn param_names(&self, item: usize) -> Vec<String> {
+        match self.unit.items.get(item) {
+            Some(Item::Function(f)) => f
+                .params
+                .iter()
+                .map(|p| p.name.as_ref().map_or(String::new(), |n| n.name.clone()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Resolves a written type; the bool says whether it has minimum precision.
+    pub fn resolve_type(&mut self, t: &TypeExpr) -> Option<(Ty, bool)> {
+        let name = t.name.name.as_str();
+        if name == "void" {
+            return Some((Ty::Void, false));
+        }
+        if t.args.is_empty() {
+            if let Some(b) = builtin_by_name(name) {
+                return Some(b);
+            }
+            if let Some(&i) = self.struct_names.get(name) {
+                return Some((Ty::Struct(i), false));
+            }
+            if let Some((ty, relaxed, _)) = self.typedefs.get(name) {
+                return Some((ty.clone(), *relaxed));
+            }
+        }
+        let int_arg = |st: &mut Self, a: Option<&TemplateArg>, what: &str| -> Option<u32> {
+            match a {
+                Some(TemplateArg::Expr(e)) => match st.const_eval(e).and_then(ConstVal::as_int) {
+                    Some(n) if (1..=4).contains(&n) => Some(n as u32),
+                    _ => {
+                        st.error(e.span, format!("{what} must be a constant from 1 to 4"));
+                        None
+                    }
+                },
+                _ => {
+                    st.error(t.span, format!("{what} expected"));
+                    None
+                }
+            }
+        };
+        let elem_arg = |st: &mut Self, default: Option<Ty>| -> Option<(Ty, bool)> {
+            match t.args.first() {
+                Some(TemplateArg::Type(te)) => st.resolve_type(te),
+                Some(TemplateArg::Expr(e)) => {
+                    st.error(e.span, "a type is expected as template argument");
+                    None
+                }
+                None => match default {
+                    Some(d) => Some((d, false)),
+                    None => {
+                        st.error(t.span, format!("'{name}' needs a template argument"));
+                        None
+                    }
+                },
+            }
+        };
+        let res = |kind, elem: Ty| Some((Ty::Resource(kind, Box::new(elem)), false));
+        let f4 = Some(Ty::Vector(Scalar::Float, 4));
+        match name {
+            "vector" => {
+                if t.args.is_empty() {
+                    return Some((Ty::Vector(Scalar::Float, 4), false));
+                }
+                let (e, r) = elem_arg(self, None)?;
+                let n = int_arg(self, t.args.get(1), "vector size")?;
+                let Ty::Scalar(s) = e else {
+                    self.error(t.span, "vector component must be a scalar type");
+                    return None;
+                };
+                Some((Ty::vector(s, n), r))
+            }
+            "matrix" => {
+                if t.args.is_empty() {
+                    return Some((Ty::Matrix(Scalar::Float, 4, 4), false));
+                }
+                let (e, r) = elem_arg(self, None)?;
+                let rows = int_arg(self, t.args.get(1), "matrix rows")?;
+                let cols = int_arg(self, t.args.get(2), "matrix columns")?;
+                let Ty::Scalar(s) = e else {
+                    self.error(t.span, "matrix component must be a scalar type");
+                    return None;
+                };
+                Some((Ty::matrix(s, rows, cols), r))
+            }
+            "StructuredBuffer" | "RWStructuredBuffer" => {
+                let (e, _) = elem_arg(self, None)?;
+                if e.is_resource() || e == Ty::Void {
+                    self.error(
+                        t.span,
+                        format!("not supported yet: structured buffers of '{e}'"),
+                    );
+                    return None;
+                }
+                res(
+                    ResourceKind::StructuredBuffer {
+                        rw: name.starts_with("RW"),
+                    },
+                    e,
+                )
+            }
+            "ByteAddressBuffer" | "RWByteAddressBuffer" => res(
+                ResourceKind::ByteAddressBuffer {
+                    rw: name.starts_with("RW"),
+                },
+                Ty::Void,
+            ),
+            "ConstantBuffer" => {
+                let (e, _) = elem_arg(self, None)?;
+                if !matches!(e, Ty::Struct(_)) {
+                    self.error(t.span, "ConstantBuffer's argument must be a struct");
+                    return None;
+                }
+                res(ResourceKind::ConstantBuffer, e)
+            }
+            "Buffer" | "RWBuffer" => {
+                let (e, _) = elem_arg(self, f4)?;
+                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
+                    || e.component() == Some(Scalar::Bool)
+                {
+                    self.error(
+                        t.span,
+                        "a texel buffer's element must be a numeric scalar or vector",
+                    );
+                    return None;
+                }
+                res(
+                    ResourceKind::TexelBuffer {
+                        rw: name.starts_with("RW"),
+                    },
+                    e,
+                )
+            }
+            "Texture1D" | "Texture2D" | "Texture3D" | "TextureCube" | "RWTexture1D"
+            | "RWTexture2D" | "RWTexture3D" => {
+                let (e, _) = elem_arg(self, f4)?;
+                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
+                    || e.component() == Some(Scalar::Bool)
+                {
+                    self.error(
+                        t.span,
+                        "a texture's element must be a numeric scalar or vector",
+                    );
+                    return None;
+                }
+                let rw = name.starts_with("RW");
+                let dim = match name.trim_start_matches("RW") {
+                    "Texture1D" => TexDim::D1,
+                    "Texture2D" => TexDim::D2,
+                    "Texture3D" => TexDim::D3,
+                    _ => TexDim::Cube,
+                };
+                res(ResourceKind::Texture { dim, rw }, e)
+            }
+            "SamplerState" | "sampler" => res(ResourceKind::Sampler, Ty::Void),
+            _ if name.starts_with("Texture")
+                || name.starts_with("RW")
+                || name.starts_with("Append")
+                || name.starts_with("Consume")
+                || name.starts_with("Sampler")
+                || name == "tbuffer"
+                || name == "TextureBuffer" =>
+            {
+                self.error(t.span, format!("not supported yet: the type '{name}'"));
+                None
+            }
+            _ => {
+                self.error(t.name.span, format!("unknown type name '{name}'"));
+                None
+            }
+        }
+    }
+
+    /// `base` with a declarator's array dimensions (an unsized outer dimension takes its size
+    /// from the initializer).
+    pub fn array_type(
+        &mut self,
+        base: &Ty,
+        dims: &[Option<Expr>],
+        init: Option<&Initializer>,
+    ) -> Option<Ty> {
+        let mut ty = base.clone();
+        for (k, d) in dims.iter().enumerate().rev() {
+            let n = match d {
+                Some(e) => match self.const_eval(e).and_then(ConstVal::as_int) {
+                    Some(n) if n > 0 && n <= MAX_ARRAY => n as u32,
+                    Some(n) if n > MAX_ARRAY => {
+                        self.error(
+                            e.span,
+                            format!("not supported yet: arrays of more than {MAX_ARRAY} elements"),
+                        );
+                        return None;
+                    }
+                    Some(_) => {
+                        self.error(e.span, "array size must be positive");
+                        return None;
+                    }
+                    None => {
+                        self.error(e.span, "array size must be an integer constant expression");
+                        return None;
+                    }
+                },
+                None if k == 0 => match init {
+                    Some(Initializer::List(items, _)) => {
+                        let nested = items.iter().all(|i| matches!(i, Initializer::List(..)));
+                        let per = if nested {
+                            1
+                        } else {
+                            ty.count().max(1) as usize
+                        };
+                        (items.len() / per).max(1) as u32
+                    }
+                    Some(Initializer::Expr(Expr {
+                        kind: ExprKind::InitList(items),
+                        ..
+                    })) => {
+                        let per = ty.count().max(1) as usize;
+                        (items.len() / per).max(1) as u32
+                    }
+                    _ => {
+                        self.error(
+                            Span::default(),
+                            "not supported yet: unsized arrays without an initializer",
+                        );
+                        return None;
+                    }
+                },
+                None => {
+                    self.error(
+                        Span::default(),
+                        "only the outermost array dimension may be unsized",
+                    );
+                    return None;
+                }
+            };
+            ty = Ty::Array(Box::new(ty), n);
+        }
+        let mut total: i64 = 1;
+        let mut t = &ty;
+        while let Ty::Array(e, n) = t {
+            total = total.saturating_mul(i64::from(*n));
+            t = e;
+        }
+        if total > MAX_ARRAY {
+            let span = dims
+                .iter()
+                .flatten()
+                .next()
+                .map_or(Span::default(), |e| e.span);
+            self.error(
+                span,
+                format!("not supported yet: arrays of more than {MAX_ARRAY} elements"),
+            );
+            return None;
+        }
+        Some(ty)
+    }
+
+    /// The fields a struct or buffer declaration declares.
+    fn fields_of(&mut self, decls: &[VarDecl]) -> Vec<Field> {
+        let mut fields = Vec::new();
+        for d in decls {
+            let Some((base, relaxed)) = self.resolve_type(&d.ty) else {
+                continue;
+            };
+            if base.is_resource() {
+                self.error(
+                    d.ty.span,
+                    "not supported yet: resources inside structs or buffers",
+                );
+                continue;
+            }
+            for decl in &d.declarators {
+                let Some(ty) = self.array_type(&base, &decl.array_dims, None) else {
+                    continue;
+                };
+                if decl
+                    .annotations
+                    .iter()
+                    .any(|a| matches!(a, Annotation::PackOffset(_)))
+                {
+                    if let Some(Annotation::PackOffset(sp)) = decl
+                        .annotations
+                        .iter()
+                        .find(|a| matches!(a, Annotation::PackOffset(_)))
+                    {
+                        self.error(*sp, "not supported yet: packoffset");
+                    }
+                }
+                if fields.iter().any(|f: &Field| f.name == decl.name.name) {
+                    self.error(
+                        decl.name.span,
+                        format!("duplicate member '{}'", decl.name.name),
+                    );
+                    continue;
+                }
+                fields.push(Field {
+                    name: decl.name.name.clone(),
+                    ty,
+                    row_major: has(&d.modifiers, Modifier::RowMajor),
+                    semantic: semantic_of(&decl.annotations),
+                    interp: interp_of(&d.modifiers),
+                    relaxed,
+                    location: attr(&d.attributes, Some("vk"), "location")
+                        .and_then(|a| a.args.first())
+                        .and_then(|e| self.const_eval(e))
+                        .and_then(ConstVal::as_int)
+                        .map(|v| v as u32),
+                });
+            }
+        }
+        fields
+    }
+}
+
+/// A block struct (`Block` or `BufferBlock`) with the fields of `def` laid out by `layout`.
+fn block_struct(
+    b: &mut Builder,
+    st: &mut State,
+    def: &StructDef,
+    layout: LayoutRule,
+    deco: Decoration,
+) -> Handle<Type> {
+    let offsets = struct_offsets(def, layout, &st.structs);
+    let mut members = Vec::new();
+    for (k, f) in def.fields.iter().enumerate() {
+        let t = ir_ty(b, st, &f.ty, layout, f.row_major);
+        let mut m = Member::new(t);
+        m.name = Some(f.name.clone());
+        m.offset = offsets.get(k).copied();
+        matrix_decorations(&f.ty, layout, f.row_major, &mut m.decorations);
+        members.push(m);
+    }
+    b.type_struct(StructType {
+        name: Some(def.name.clone()),
+        members,
+        decorations: vec![deco],
+    })
+}
+
+/// A global waiting for its binding.
+struct Pending {
+    name: String,
+    span: Span,
+    explicit: Option<(u32, u32)>,
+    what: PendingKind,
+}
+
+enum PendingKind {
+    Resource(ResourceKind, Ty),
+    /// A cbuffer or `ConstantBuffer<T>` (`as_var`: the name is the whole buffer) as a block.
+    Block {
+        def: StructDef,
+        as_var: bool,
+        push_constant: bool,
+    },
+}
+
+fn explicit_binding(
+    st: &mut State,
+    attrs: &[Attribute],
+    annotations: &[Annotation],
+) -> Option<(u32, u32)> {
+    if let Some(a) = attr(attrs, Some("vk"), "binding") {
+        let b = a
+            .args
+            .first()
+            .and_then(|e| st.const_eval(e))
+            .and_then(ConstVal::as_int);
+        let s = a
+            .args
+            .get(1)
+            .and_then(|e| st.const_eval(e))
+            .and_then(ConstVal::as_int)
+            .unwrap_or(0);
+        match b {
+            Some(b) if b >= 0 && s >= 0 => return Some((b as u32, s as u32)),
+            _ => st.error(a.span, "vk::binding needs constant binding and set numbers"),
+        }
+    }
+    annotations.iter().find_map(|a| match a {
+        Annotation::Register(r) => Some((r.index, r.space.unwrap_or(0))),
+        _ => None,
+    })
+}
+
+/// Emits the module; false when an error stopped it.
+pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
+    let unit = st.unit;
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut globals_def = StructDef {
+        name: "type.$Globals".into(),
+        fields: Vec::new(),
+    };
+    let mut function_items = Vec::new();
+    for (idx, item) in unit.items.iter().enumerate() {
+        match item {
+            Item::Struct(s) => {
+                let fields = st.fields_of(&s.fields);
+                let name = s
+                    .name
+                    .as_ref()
+                    .map_or("anon".to_owned(), |n| n.name.clone());
+                let i = st.structs.len();
+                st.structs.push(StructDef {
+                    name: name.clone(),
+                    fields,
+                });
+                if let Some(n) = &s.name {
+                    if st.struct_names.insert(name, i).is_some() {
+                        st.error(n.span, format!("redefinition of struct '{}'", n.name));
+                    }
+                }
+            }
+            Item::Typedef(t) => {
+                if let Some((ty, relaxed)) = st.resolve_type(&t.ty) {
+                    if let Some(ty) = st.array_type(&ty, &t.array_dims, None) {
+                        let rm = has(&t.modifiers, Modifier::RowMajor);
+                        st.typedefs.insert(t.name.name.clone(), (ty, relaxed, rm));
+                    }
+                }
+            }
+            Item::Function(f) => function_items.push((idx, f)),
+            Item::Variables(v) => global_vars(st, b, v, &mut pending, &mut globals_def),
+            Item::Buffer(buf) => {
+                if buf.kind == crate::hlsl::ast::BufferKind::TBuffer {
+                    st.error(buf.span, "not supported yet: tbuffer");
+                    continue;
+                }
+                let fields = st.fields_of(&buf.members);
+                let push_constant = attr(&buf.attributes, Some("vk"), "push_constant").is_some();
+                let explicit = explicit_binding(st, &buf.attributes, &buf.annotations);
+                pending.push(Pending {
+                    name: buf.name.name.clone(),
+                    span: buf.span,
+                    explicit,
+                    what: PendingKind::Block {
+                        def: StructDef {
+                            name: format!("type.{}", buf.name.name),
+                            fields,
+                        },
+                        as_var: false,
+                        push_constant,
+                    },
+                });
+            }
+            Item::Empty(_) => {}
+        }
+    }
+    if !globals_def.fields.is_empty() {
+        pending.push(Pending {
+            name: "$Globals".into(),
+            span: Span::default(),
+            explicit: None,
+            what: PendingKind::Block {
+                def: globals_def,
+                as_var: false,
+                push_constant: false,
+            },
+        });
+    }
+    // Functions: register every definition (overloads by name).
+    for (idx, f) in &function_items {
+        register_function(st, *idx, f);
+    }
+    bind_globals(st, b, pending);
+
+    let entry_name = st.opts.entry.clone();
+    let Some(entry) = st
+        .functions
+        .get(&entry_name)
+        .and_then(|v| v.first())
+        .cloned()
+    else {
+        st.error(
+            Span::default(),
+            format!("missing entry point definition '{entry_name}'"),
+        );
+        return false;
+    };
+    // Reachable functions, callees first; recursion is an error.
+    let mut order = Vec::new();
+    let mut state: HashMap<String, bool> = HashMap::new();
+    visit_calls(st, &entry_name, &mut state, &mut order);
+    if st
+        .diags
+        .iter()
+        .any(|d| d.severity == crate::hlsl::diag::Severity::Error)
+    {
+        return false;
+    }
+    for name in &order {
+        let n = st.functions.get(name).map_or(0, Vec::len);
+        for k in 0..n {
+            emit_function(st, b, name, k, name == &entry_name);
+        }
+    }
+    let Some(entry) = st
+        .functions
+        .get(&entry_name)
+        .and_then(|v| v.first())
+        .cloned()
+        .or(Some(entry))
+    else {
+        return false;
+    };
+    super::entry::emit_wrapper(st, b, &entry);
+    !st.diags
+        .iter()
+        .any(|d| d.severity == crate::hlsl::diag::Severity::Error)
+}
+
+fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
+    if f.body.is_none() {
+        return;
+    }
+    let ret = st.resolve_type(&f.return_ty).map_or(Ty::Void, |t| t.0);
+    let mut params = Vec::new();
+    for p in &f.params {
+        let Some((ty, _)) = st.resolve_type(&p.ty) else {
+            params.push((Ty::Void, ParamDir::In));
+            continue;
+        };
+        let ty = st.array_type(&ty, &p.array_dims, None).unwrap_or(Ty::Void);
+        let dir = if has(&p.modifiers, Modifier::InOut)
+            || (has(&p.modifiers, Modifier::In) && has(&p.modifiers, Modifier::Out))
+        {
+            ParamDir::InOut
+        } else if has(&p.modifiers, Modifier::Out) {
+            ParamDir::Out
+        } else {
+            ParamDir::In
+        };
+        params.push((ty, dir));
+    }
+    let list = st.functions.entry(f.name.name.clone()).or_default();
+    if list.iter().any(|o| {
+        o.params
+            .iter()
+            .map(|p| &p.0)
+            .eq(params.iter().map(|p| &p.0))
+    }) {
+        let name = f.name.name.clone();
+        st.error(f.name.span, format!("redefinition of '{name}'"));
+        return;
+    }
+    let required = f.params.iter().take_while(|p| p.default.is_none()).count();
+    list.push(FuncSym {
+        item: idx,
+        handle: None,
+        params,
+        ret,
+        required,
+    });
+}
+
+fn global_vars(
+    st: &mut State,
+    b: &mut Builder,
+    v: &VarDecl,
+    pending: &mut Vec<Pending>,
+    globals: &mut StructDef,
+) {
+    let Some((base, _relaxed)) = st.resolve_type(&v.ty) else {
+        return;
+    };
+    let is_static = has(&v.modifiers, Modifier::Static);
+    let is_const = has(&v.modifiers, Modifier::Const);
+    let groupshared = has(&v.modifiers, Modifier::GroupShared);
+    let spec_id = attr(&v.attributes, Some("vk"), "constant_id");
+    let push_constant = attr(&v.attributes, Some("vk"), "push_constant").is_some();
+    for d in &v.declarators {
+        let name = d.name.name.clone();
+        let Some(ty) = st.array_type(&base, &d.array_dims, d.init.as_ref()) else {
+            continue;
+        };
+        if let Ty::Resource(kind, elem) = &ty {
+            let explicit = explicit_binding(st, &v.attributes, &d.annotations);
+            let what = if *kind == ResourceKind::ConstantBuffer {
+                let Ty::Struct(i) = **elem else { continue };
+                let Some(sd) = st.structs.get(i) else {
+                    continue;
+                };
+                let def = StructDef {
+                    name: format!("type.ConstantBuffer.{}", sd.name),
+                    fields: sd.fields.clone(),
+                };
+                PendingKind::Block {
+                    def,
+                    as_var: true,
+                    push_constant,
+                }
+            } else {
+                PendingKind::Resource(*kind, (**elem).clone())
+            };
+            pending.push(Pending {
+                name,
+                span: d.name.span,
+                explicit,
+                what,
+            });
+            continue;
+        }
+        if ty.is_resource() {
+            st.error(d.span, "not supported yet: arrays of resources");
+            continue;
+        }
+        if push_constant {
+            let Ty::Struct(i) = ty else {
+                st.error(d.span, "a push constant block must be a struct");
+                continue;
+            };
+            let Some(sd) = st.structs.get(i) else {
+                continue;
+            };
+            let def = StructDef {
+                name: format!("type.PushConstant.{}", sd.name),
+                fields: sd.fields.clone(),
+            };
+            pending.push(Pending {
+                name,
+                span: d.span,
+                explicit: None,
+                what: PendingKind::Block {
+                    def,
+                    as_var: true,
+                    push_constant: true,
+                },
+            });
+            continue;
+        }
+        if let Some(a) = spec_id {
+            let id = a
+                .args
+                .first()
+                .and_then(|e| st.const_eval(e))
+                .and_then(ConstVal::as_int);
+            let Ty::Scalar(s) = ty else {
+                st.error(d.span, "a specialization constant must be a scalar");
+                continue;
+            };
+            let init = match &d.init {
+                Some(Initializer::Expr(e)) => st.const_eval(e),
+                _ => None,
+            };
+            let (Some(id), Some(init)) = (id, init) else {
+                st.error(
+                    d.span,
+                    "a specialization constant needs a constant id and a constant initializer",
+                );
+                continue;
+            };
+            let t = super::types::scalar_ty(b, s);
+            let value = match s {
+                Scalar::Bool => SpecValue::Bool(init.as_bool()),
+                Scalar::Float => {
+                    SpecValue::Scalar(LiteralNumber::Word((init.as_float() as f32).to_bits()))
+                }
+                Scalar::Double => {
+                    SpecValue::Scalar(LiteralNumber::DoubleWord(init.as_float().to_bits()))
+                }
+                Scalar::Int64 | Scalar::UInt64 => {
+                    SpecValue::Scalar(LiteralNumber::DoubleWord(init.as_int().unwrap_or(0) as u64))
+                }
+                _ => SpecValue::Scalar(LiteralNumber::Word(init.as_int().unwrap_or(0) as u32)),
+            };
+            let mut sc = SpecConstant::new(t, value);
+            sc.spec_id = Some(id as u32);
+            sc.name = Some(name.clone());
+            let h = b.spec_constant(sc);
+            declare_global(st, &name, d.name.span, Sym::Spec(h, ty));
+            continue;
+        }
+        if groupshared {
+            let t = ir_ty(b, st, &ty, LayoutRule::None, false);
+            let p = b.type_pointer(StorageClass::Workgroup, t);
+            let g = b.global(GlobalVariable {
+                name: Some(name.clone()),
+                ..GlobalVariable::new(p, StorageClass::Workgroup)
+            });
+            let place = Place {
+                ptr: Value::Global(g),
+                ty,
+                sc: StorageClass::Workgroup,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst: false,
+            };
+            declare_global(st, &name, d.name.span, Sym::Var(place));
+            continue;
+        }
+        if is_static {
+            if let (true, Ty::Scalar(_), Some(Initializer::Expr(e))) = (is_const, &ty, &d.init) {
+                if let Some(c) = st.const_eval(e) {
+                    st.consts.insert(name.clone(), c);
+                    declare_global(st, &name, d.name.span, Sym::Const(c, ty));
+                    continue;
+                }
+            }
+            let t = ir_ty(b, st, &ty, LayoutRule::None, false);
+            let p = b.type_pointer(StorageClass::Private, t);
+            let g = b.global(GlobalVariable {
+                name: Some(name.clone()),
+                ..GlobalVariable::new(p, StorageClass::Private)
+            });
+            let place = Place {
+                ptr: Value::Global(g),
+                ty,
+                sc: StorageClass::Private,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst: false,
+            };
+            if let Some(init) = &d.init {
+                let idx = st
+                    .unit
+                    .items
+                    .iter()
+                    .position(|it| matches!(it, Item::Variables(x) if std::ptr::eq(x, v)))
+                    .unwrap_or(0);
+                let k = v
+                    .declarators
+                    .iter()
+                    .position(|x| std::ptr::eq(x, d))
+                    .unwrap_or(0);
+                let _ = init;
+                st.static_inits.push((place.clone(), idx, k));
+            }
+            declare_global(
+                st,
+                &name,
+                d.name.span,
+                Sym::Var(Place {
+                    konst: is_const,
+                    ..place
+                }),
+            );
+            continue;
+        }
+        // A loose uniform: a member of `$Globals`.
+        if d.init.is_some() {
+            st.warn(d.span, "the initializer of a uniform global is ignored");
+        }
+        globals.fields.push(Field {
+            name: name.clone(),
+            ty,
+            row_major: has(&v.modifiers, Modifier::RowMajor),
+            semantic: None,
+            interp: Interp::default(),
+            relaxed: false,
+            location: None,
+        });
+    }
+}
+
+fn declare_global(st: &mut State, name: &str, span: Span, sym: Sym) {
+    if !st.scopes.declare(name, sym) {
+        st.error(span, format!("redefinition of '{name}'"));
+    }
+}
+
+fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
+    let mut used: HashSet<(u32, u32)> = HashSet::new();
+    for p in &pending {
+        if let Some(e) = p.explicit {
+            used.insert(e);
+        }
+    }
+    let mut next = 0u32;
+    for p in pending {
+        let push = matches!(
+            p.what,
+            PendingKind::Block {
+                push_constant: true,
+                ..
+            }
+        );
+        let binding = if push {
+            None
+        } else {
+            Some(match p.explicit {
+                Some(e) => e,
+                None => {
+                    while used.contains(&(next, 0)) {
+                        next += 1;
+                    }
+                    used.insert((next, 0));
+                    (next, 0)
+                }
+            })
+        };
+        let decos = |binding: Option<(u32, u32)>| match binding {
+            Some((bd, set)) => vec![Decoration::DescriptorSet(set), Decoration::Binding(bd)],
+            None => Vec::new(),
+        };
+        match p.what {
+            PendingKind::Resource(kind, elem) => {
+                let sc = match kind {
+                    ResourceKind::StructuredBuffer { .. }
+                    | ResourceKind::ByteAddressBuffer { .. } => {
+                        if st.storage_buffer_class() {
+                            StorageClass::StorageBuffer
+                        } else {
+                            StorageClass::Uniform
+                        }
+                    }
+                    _ => StorageClass::UniformConstant,
+                };
+                use crate::grammar::Capability;
+                match kind {
+                    ResourceKind::TexelBuffer { rw } => b.capability(if rw {
+                        Capability::ImageBuffer
+                    } else {
+                        Capability::SampledBuffer
+                    }),
+                    ResourceKind::Texture {
+                        dim: TexDim::D1,
+                        rw,
+                    } => b.capability(if rw {
+                        Capability::Image1D
+                    } else {
+                        Capability::Sampled1D
+                    }),
+                    _ => {}
+                }
+                let rty = Ty::Resource(kind, Box::new(elem.clone()));
+                let t = ir_ty(b, st, &rty, LayoutRule::None, false);
+                if let (
+                    ResourceKind::Texture { .. }
+                    | ResourceKind::TexelBuffer { .. }
+                    | ResourceKind::Sampler,
+                    Some(Type::Image(_)) | Some(Type::Sampler),
+                ) = (kind, b.module().types.get(t))
+                {
+                    let tn = match kind {
+                        ResourceKind::Sampler => "type.sampler".to_owned(),
+                        ResourceKind::TexelBuffer { .. } => "type.buffer.image".to_owned(),
+                        ResourceKind::Texture { dim, .. } => format!(
+                            "type.{}.image",
+                            match dim {
+                                TexDim::D1 => "1d",
+                                TexDim::D2 => "2d",
+                                TexDim::D3 => "3d",
+                                TexDim::Cube => "cube",
+                            }
+                        ),
+                        _ => String::new(),
+                    };
+                    b.module_mut().type_names.entry(t).or_insert(tn);
+                }
+                let ptr = b.type_pointer(sc, t);
+                let g = b.global(GlobalVariable {
+                    name: Some(p.name.clone()),
+                    decorations: decos(binding),
+                    ..GlobalVariable::new(ptr, sc)
+                });
+                declare_global(
+                    st,
+                    &p.name,
+                    p.span,
+                    Sym::Resource(Resource {
+                        global: g,
+                        kind,
+                        elem,
+                        sc,
+                    }),
+                );
+            }
+            PendingKind::Block {
+                def,
+                as_var,
+                push_constant,
+            } => {
+                let (sc, layout) = if push_constant {
+                    (StorageClass::PushConstant, LayoutRule::Std430)
+                } else {
+                    (StorageClass::Uniform, LayoutRule::Std140)
+                };
+                let t = block_struct(b, st, &def, layout, Decoration::Block);
+                let ptr = b.type_pointer(sc, t);
+                let g = b.global(GlobalVariable {
+                    name: Some(p.name.clone()),
+                    decorations: decos(binding),
+                    ..GlobalVariable::new(ptr, sc)
+                });
+                let _ = p.span;
+                if as_var {
+                    let i = st.structs.len();
+                    st.structs.push(def.clone());
+                    st.type_cache.insert((Ty::Struct(i), layout, false), t);
+                    let place = Place {
+                        ptr: Value::Global(g),
+                        ty: Ty::Struct(i),
+                        sc,
+                        layout,
+                        row_major: false,
+                        konst: true,
+                    };
+                    declare_global(st, &p.name, p.span, Sym::Var(place));
+                } else {
+                    for (k, f) in def.fields.iter().enumerate() {
+                        declare_global(
+                            st,
+                            &f.name,
+                            p.span,
+                            Sym::Member {
+                                block: g,
+                                index: k as u32,
+                                ty: f.ty.clone(),
+                                sc,
+                                layout,
+                                row_major: f.row_major,
+                            },
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
+    match &e.kind {
+        ExprKind::Call { callee, args } => {
+            out.push((callee.name.clone(), callee.span));
+            args.iter().for_each(|a| collect_calls_expr(a, out));
+        }
+        ExprKind::Unary { operand, .. } => collect_calls_expr(operand, out),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign { lhs, rhs, .. }
+        | ExprKind::Comma(lhs, rhs) => {
+            collect_calls_expr(lhs, out);
+            collect_calls_expr(rhs, out);
+        }
+        ExprKind::Conditional {
+            cond,
+            then,
+            otherwise,
+        } => {
+            collect_calls_expr(cond, out);
+            collect_calls_expr(then, out);
+            collect_calls_expr(otherwise, out);
+        }
+        ExprKind::Construct { args, .. } | ExprKind::InitList(args) => {
+            args.iter().for_each(|a| collect_calls_expr(a, out))
+        }
+        ExprKind::MethodCall { receiver, args, .. } => {
+            collect_calls_expr(receiver, out);
+            args.iter().for_each(|a| collect_calls_expr(a, out));
+        }
+        ExprKind::Cast { operand, .. } => collect_calls_expr(operand, out),
+        ExprKind::Member { base, .. } => collect_calls_expr(base, out),
+        ExprKind::Index { base, index } => {
+            collect_calls_expr(base, out);
+            collect_calls_expr(index, out);
+        }
+        ExprKind::Literal(_) | ExprKind::Ident(_) => {}
+    }
+}
+
+fn collect_calls_init(i: &Initializer, out: &mut Vec<(String, Span)>) {
+    match i {
+        Initializer::Expr(e) => collect_calls_expr(e, out),
+        Initializer::List(items, _) => items.iter().for_each(|i| collect_calls_init(i, out)),
+    }
+}
+
+fn collect_calls_stmt(s: &Stmt, out: &mut Vec<(String, Span)>) {
+    match &s.kind {
+        StmtKind::Block(b) => collect_calls_block(b, out),
+        StmtKind::Expr(e) => collect_calls_expr(e, out),
+        StmtKind::Decl(d) => d
+            .declarators
+            .iter()
+            .filter_map(|x| x.init.as_ref())
+            .for_each(|i| collect_calls_init(i, out)),
+        StmtKind::If {
+            cond,
+            then,
+            otherwise,
+        } => {
+            collect_calls_expr(cond, out);
+            collect_calls_stmt(then, out);
+            if let Some(o) = otherwise {
+                collect_calls_stmt(o, out);
+            }
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            if let Some(i) = init {
+                collect_calls_stmt(i, out);
+            }
+            cond.iter()
+                .chain(step.iter())
+                .for_each(|e| collect_calls_expr(e, out));
+            collect_calls_stmt(body, out);
+        }
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            collect_calls_expr(cond, out);
+            collect_calls_stmt(body, out);
+        }
+        StmtKind::Switch { selector, cases } => {
+            collect_calls_expr(selector, out);
+            cases
+                .iter()
+                .flat_map(|c| &c.body)
+                .for_each(|s| collect_calls_stmt(s, out));
+        }
+        StmtKind::Return(Some(e)) => collect_calls_expr(e, out),
+        _ => {}
+    }
+}
+
+fn collect_calls_block(b: &Block, out: &mut Vec<(String, Span)>) {
+    b.stmts.iter().for_each(|s| collect_calls_stmt(s, out));
+}
+
+/// Depth-first over the call graph by name; `state` is false while a function is on the stack.
+fn visit_calls(
+    st: &mut State,
+    name: &str,
+    state: &mut HashMap<String, bool>,
+    order: &mut Vec<String>,
+) {
+    state.insert(name.to_owned(), false);
+    let items: Vec<usize> = st
+        .functions
+        .get(name)
+        .map(|v| v.iter().map(|f| f.item).collect())
+        .unwrap_or_default();
+    let mut calls = Vec::new();
+    for i in items {
+        if let Some(Item::Function(FunctionDecl { body: Some(b), .. })) = st.unit.items.get(i) {
+            collect_calls_block(b, &mut calls);
+        }
+    }
+    for (callee, span) in calls {
+        if !st.functions.contains_key(&callee) {
+            continue;
+        }
+        match state.get(&callee) {
+            Some(false) => st.error(
+                span,
+                format!("recursive call to '{callee}': recursion is not allowed"),
+            ),
+            Some(true) => {}
+            None => visit_calls(st, &callee, state, order),
+        }
+    }
+    state.insert(name.to_owned(), true);
+    order.push(name.to_owned());
+}
+
+fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry: bool) {
+    let Some(fsym) = st.functions.get(name).and_then(|v| v.get(k)).cloned() else {
+        return;
+    };
+    let Some(Item::Function(decl)) = st.unit.items.get(fsym.item) else {
+        return;
+    };
+    let Some(body) = &decl.body else { return };
+    let mut ptypes = Vec::new();
+    for (t, _) in &fsym.params {
+        if t.is_resource() {
+            st.error(decl.span, "not supported yet: resource parameters");
+            return;
+        }
+        if *t == Ty::Void {
+            return;
+        }
+        let it = ir_ty(b, st, t, LayoutRule::None, false);
+        ptypes.push(b.type_pointer(StorageClass::Function, it));
+    }
+    let rt = ir_ty(b, st, &fsym.ret, LayoutRule::None, false);
+    let fty = b.type_function(rt, &ptypes);
+    let f = b.function(fty, FunctionControl::None);
+    let handle = f.handle();
+    let mut cx = FnCx::new(f, st, fsym.ret.clone());
+    let fname = if is_entry {
+        format!("src.{name}")
+    } else {
+        name.to_owned()
+    };
+    cx.st.scopes.push();
+    for (i, (p, (t, _))) in decl.params.iter().zip(&fsym.params).enumerate() {
+        let v = cx.f.param(i as u32);
+        if let Some(n) = &p.name {
+            cx.f.name(v, &n.name);
+            let konst = has(&p.modifiers, Modifier::Const);
+            let place = Place {
+                ptr: v,
+                ty: t.clone(),
+                sc: StorageClass::Function,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst,
+            };
+            if !cx.st.scopes.declare(&n.name, Sym::Var(place)) {
+                cx.st
+                    .error(n.span, format!("redefinition of parameter '{}'", n.name));
+            }
+        }
+    }
+    for s in &body.stmts {
+        cx.stmt(s);
+    }
+    cx.st.scopes.pop();
+    let h = cx.finish();
+    let _ = h;
+    b.name_function(handle, &fname);
+    if let Some(fs) = st.functions.get_mut(name).and_then(|v| v.get_mut(k)) {
+        fs.handle = Some(handle);
+    }
+}

@@ -1,0 +1,398 @@
+//! The wrapper entry function in DXC's shape: `main` (void, no parameters) runs the `static`
+//! initializers, loads every stage input from its Input variable (struct inputs flattened,
+//! semantics to BuiltIn or Location), calls the source entry function with Function-storage
+//! copies, and stores the results to Output variables; plus the entry point's execution modes.
+
+use super::func::FnCx;
+use super::types::ir_ty;
+use super::{FuncSym, ParamDir, State};
+use crate::grammar::{
+    BuiltIn, Decoration, ExecutionMode, ExecutionModel, FunctionControl, StorageClass,
+};
+use crate::hlsl::ast::{Attribute, Initializer, Item};
+use crate::hlsl::sema::consteval::ConstVal;
+use crate::hlsl::sema::layout::LayoutRule;
+use crate::hlsl::sema::types::{Interp, Scalar, Ty};
+use crate::hlsl::source::Span;
+use crate::hlsl::Stage;
+use crate::ir::{Builder, GlobalVariable, Handle, Value};
+
+/// Splits `TEXCOORD3` into (`TEXCOORD`, 3).
+fn split_semantic(s: &str) -> (String, u32) {
+    let base = s.trim_end_matches(|c: char| c.is_ascii_digit());
+    let index = s[base.len()..].parse().unwrap_or(0);
+    (base.to_ascii_uppercase(), index)
+}
+
+/// The wrapper's state while it builds the stage interface.
+struct Io {
+    vars: Vec<(String, bool, Handle<GlobalVariable>, Ty)>,
+    depth_replacing: bool,
+}
+
+impl FnCx<'_, '_> {
+    /// The Input or Output variable of a semantic (created on first use), and its type.
+    #[allow(clippy::too_many_arguments)]
+    fn stage_var(
+        &mut self,
+        io: &mut Io,
+        semantic: &str,
+        ty: &Ty,
+        output: bool,
+        interp: Interp,
+        location: Option<u32>,
+        span: Span,
+    ) -> Option<(Handle<GlobalVariable>, Ty)> {
+        if let Some((_, _, g, t)) = io
+            .vars
+            .iter()
+            .find(|(s, o, _, _)| s == semantic && *o == output)
+        {
+            return Some((*g, t.clone()));
+        }
+        let stage = self.st.opts.profile.stage;
+        let (base, index) = split_semantic(semantic);
+        let u3 = Ty::Vector(Scalar::UInt, 3);
+        let builtin = match (stage, output, base.as_str()) {
+            (Stage::Compute, false, "SV_DISPATCHTHREADID") => {
+                Some((BuiltIn::GlobalInvocationId, u3, "gl_GlobalInvocationID"))
+            }
+            (Stage::Compute, false, "SV_GROUPID") => {
+                Some((BuiltIn::WorkgroupId, u3, "gl_WorkGroupID"))
+            }
+            (Stage::Compute, false, "SV_GROUPTHREADID") => {
+                Some((BuiltIn::LocalInvocationId, u3, "gl_LocalInvocationID"))
+            }
+            (Stage::Compute, false, "SV_GROUPINDEX") => Some((
+                BuiltIn::LocalInvocationIndex,
+                Ty::Scalar(Scalar::UInt),
+                "gl_LocalInvocationIndex",
+            )),
+            (Stage::Vertex, false, "SV_VERTEXID") => Some((
+                BuiltIn::VertexIndex,
+                Ty::Scalar(Scalar::UInt),
+                "gl_VertexIndex",
+            )),
+            (Stage::Vertex, false, "SV_INSTANCEID") => Some((
+                BuiltIn::InstanceIndex,
+                Ty::Scalar(Scalar::UInt),
+                "gl_InstanceIndex",
+            )),
+            (Stage::Vertex, true, "SV_POSITION") => Some((
+                BuiltIn::Position,
+                Ty::Vector(Scalar::Float, 4),
+                "gl_Position",
+            )),
+            (Stage::Pixel, false, "SV_POSITION") => Some((
+                BuiltIn::FragCoord,
+                Ty::Vector(Scalar::Float, 4),
+                "gl_FragCoord",
+            )),
+            (Stage::Pixel, false, "SV_ISFRONTFACE") => Some((
+                BuiltIn::FrontFacing,
+                Ty::Scalar(Scalar::Bool),
+                "gl_FrontFacing",
+            )),
+            (Stage::Pixel, true, "SV_DEPTH") => {
+                io.depth_replacing = true;
+                Some((
+                    BuiltIn::FragDepth,
+                    Ty::Scalar(Scalar::Float),
+                    "gl_FragDepth",
+                ))
+            }
+            _ => None,
+        };
+        let sc = if output {
+            StorageClass::Output
+        } else {
+            StorageClass::Input
+        };
+        let (var_ty, name, decorations) = match builtin {
+            Some((bi, t, n)) => (t, n.to_owned(), vec![Decoration::BuiltIn(bi)]),
+            None => {
+                // A vertex shader's SV_Position input is an ordinary located input, as in DXC.
+                if base.starts_with("SV_")
+                    && !(stage == Stage::Pixel && output && base == "SV_TARGET")
+                    && !(stage == Stage::Vertex && !output && base == "SV_POSITION")
+                {
+                    self.st.error(
+                        span,
+                        format!("not supported yet: the semantic '{semantic}' here"),
+                    );
+                    return None;
+                }
+                if stage == Stage::Compute {
+                    self.st.error(
+                        span,
+                        format!(
+                            "compute shader inputs need a system-value semantic, not '{semantic}'"
+                        ),
+                    );
+                    return None;
+                }
+                if !matches!(ty, Ty::Scalar(_) | Ty::Vector(..)) {
+                    self.st.error(
+                        span,
+                        format!(
+                            "not supported yet: stage variables of type '{}'",
+                            self.show(ty)
+                        ),
+                    );
+                    return None;
+                }
+                let loc = if base == "SV_TARGET" {
+                    index
+                } else if let Some(l) = location {
+                    l
+                } else if output {
+                    let l = self.st.next_out_location;
+                    self.st.next_out_location += 1;
+                    l
+                } else {
+                    let l = self.st.next_in_location;
+                    self.st.next_in_location += 1;
+                    l
+                };
+                let mut d = vec![Decoration::Location(loc)];
+                let is_int = ty.component().is_some_and(|s| !s.is_float());
+                if interp.flat || (stage == Stage::Pixel && !output && is_int) {
+                    d.push(Decoration::Flat);
+                }
+                if interp.noperspective {
+                    d.push(Decoration::NoPerspective);
+                }
+                if interp.centroid {
+                    d.push(Decoration::Centroid);
+                }
+                if interp.sample {
+                    d.push(Decoration::Sample);
+                }
+                let prefix = if output { "out.var." } else { "in.var." };
+                // A bool crosses stages as a uint (flat), as DXC passes it.
+                let var_ty = if ty.component() == Some(Scalar::Bool) {
+                    ty.with_component(Scalar::UInt)
+                } else {
+                    ty.clone()
+                };
+                (var_ty, format!("{prefix}{semantic}"), d)
+            }
+        };
+        let t = ir_ty(&mut self.f, self.st, &var_ty, LayoutRule::None, false);
+        let p = self.f.type_pointer(sc, t);
+        let g = self.f.global(GlobalVariable {
+            name: Some(name),
+            decorations,
+            ..GlobalVariable::new(p, sc)
+        });
+        io.vars
+            .push((semantic.to_owned(), output, g, var_ty.clone()));
+        self.st.interface.push(g);
+        Some((g, var_ty))
+    }
+
+    /// Loads a stage input of `ty` (a struct is loaded field by field).
+    fn load_input(
+        &mut self,
+        io: &mut Io,
+        ty: &Ty,
+        semantic: Option<&str>,
+        interp: Interp,
+        location: Option<u32>,
+        span: Span,
+    ) -> Option<Value> {
+        if let Ty::Struct(i) = ty {
+            let fields = self.st.structs.get(*i)?.fields.clone();
+            let mut parts = Vec::new();
+            for f in &fields {
+                parts.push(self.load_input(
+                    io,
+                    &f.ty,
+                    f.semantic.as_deref(),
+                    f.interp,
+                    f.location,
+                    span,
+                )?);
+            }
+            let t = self.ty(ty);
+            return Some(self.f.composite_construct(t, &parts));
+        }
+        let Some(sem) = semantic else {
+            self.st
+                .error(span, "an entry point parameter needs a semantic");
+            return None;
+        };
+        let (g, vt) = self.stage_var(io, sem, ty, false, interp, location, span)?;
+        let t = self.ty(&vt);
+        let v = self.f.load(t, Value::Global(g), None);
+        self.convert(v, &vt, ty, span, true)
+    }
+
+    /// Stores a stage output of `ty`.
+    #[allow(clippy::too_many_arguments)]
+    fn store_output(
+        &mut self,
+        io: &mut Io,
+        v: Value,
+        ty: &Ty,
+        semantic: Option<&str>,
+        interp: Interp,
+        location: Option<u32>,
+        span: Span,
+    ) {
+        if let Ty::Struct(i) = ty {
+            let Some(def) = self.st.structs.get(*i) else {
+                return;
+            };
+            let fields = def.fields.clone();
+            for (k, f) in fields.iter().enumerate() {
+                let ft = self.ty(&f.ty);
+                let x = self.f.composite_extract(ft, v, vec![k as u32]);
+                self.store_output(
+                    io,
+                    x,
+                    &f.ty,
+                    f.semantic.as_deref(),
+                    f.interp,
+                    f.location,
+                    span,
+                );
+            }
+            return;
+        }
+        let Some(sem) = semantic else {
+            self.st
+                .error(span, "an entry point output needs a semantic");
+            return;
+        };
+        let Some((g, vt)) = self.stage_var(io, sem, ty, true, interp, location, span) else {
+            return;
+        };
+        if let Some(x) = self.convert(v, ty, &vt, span, true) {
+            self.f.store(Value::Global(g), x, None);
+        }
+    }
+}
+
+fn location_attr(st: &State, attrs: &[Attribute]) -> Option<u32> {
+    let a = attrs.iter().find(|a| {
+        a.name.name == "location" && a.namespace.as_ref().is_some_and(|n| n.name == "vk")
+    })?;
+    st.const_eval(a.args.first()?)?.as_int().map(|v| v as u32)
+}
+
+/// Emits the wrapper `main` around the source entry function.
+pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
+    let Some(Item::Function(decl)) = st.unit.items.get(entry.item) else {
+        return;
+    };
+    let Some(src) = entry.handle else { return };
+    let stage = st.opts.profile.stage;
+    let void = b.type_void();
+    let fty = b.type_function(void, &[]);
+    let f = b.function(fty, FunctionControl::None);
+    let handle = f.handle();
+    let mut cx = FnCx::new(f, st, Ty::Void);
+    let mut io = Io {
+        vars: Vec::new(),
+        depth_replacing: false,
+    };
+    // `static` initializers run first.
+    let inits = cx.st.static_inits.clone();
+    for (place, idx, k) in inits {
+        let init = match cx.st.unit.items.get(idx) {
+            Some(Item::Variables(v)) => v.declarators.get(k).and_then(|d| d.init.clone()),
+            _ => None,
+        };
+        if let Some(init) = init {
+            let init: Initializer = init;
+            if let Some(v) = cx.initializer(&init, &place.ty) {
+                cx.f.store(place.ptr, v, None);
+            }
+        }
+    }
+    let mut args = Vec::new();
+    let mut outs = Vec::new();
+    for (p, (ty, dir)) in decl.params.iter().zip(&entry.params) {
+        let name = p.name.as_ref().map_or(String::new(), |n| n.name.clone());
+        let sem = super::decls::semantic_of(&p.annotations);
+        let interp = super::decls::interp_of(&p.modifiers);
+        let loc = location_attr(cx.st, &p.attributes);
+        let tmp = cx.local(ty, &format!("param.var.{name}"));
+        if *dir != ParamDir::Out {
+            let at = p.name.as_ref().map_or(p.span, |n| n.span);
+            if let Some(v) = cx.load_input(&mut io, ty, sem.as_deref(), interp, loc, at) {
+                cx.f.store(tmp, v, None);
+            }
+        }
+        if *dir != ParamDir::In {
+            outs.push((tmp, ty.clone(), sem, interp, loc, p.span));
+        }
+        args.push(tmp);
+    }
+    let rt = cx.ty(&entry.ret);
+    let r = cx.f.function_call(rt, Value::Function(src), &args);
+    if entry.ret != Ty::Void {
+        let sem = super::decls::semantic_of(&decl.annotations);
+        let ret = entry.ret.clone();
+        cx.store_output(
+            &mut io,
+            r,
+            &ret,
+            sem.as_deref(),
+            Interp::default(),
+            None,
+            decl.span,
+        );
+    }
+    for (tmp, ty, sem, interp, loc, span) in outs {
+        let t = cx.ty(&ty);
+        let v = cx.f.load(t, tmp, None);
+        cx.store_output(&mut io, v, &ty, sem.as_deref(), interp, loc, span);
+    }
+    cx.f.ret();
+    cx.terminated = true;
+    cx.finish();
+    let name = st.opts.entry.clone();
+    b.name_function(handle, &name);
+    let model = match stage {
+        Stage::Compute => ExecutionModel::GLCompute,
+        Stage::Vertex => ExecutionModel::Vertex,
+        Stage::Pixel => ExecutionModel::Fragment,
+    };
+    let interface = st.interface.clone();
+    b.entry_point(model, handle, &name, &interface);
+    match stage {
+        Stage::Compute => {
+            let nt = decl.attributes.iter().find(|a| a.name.name == "numthreads");
+            let Some(a) = nt else {
+                st.error(
+                    decl.name.span,
+                    "compute entry point needs a [numthreads(x, y, z)] attribute",
+                );
+                return;
+            };
+            let dims: Vec<Option<i64>> = a
+                .args
+                .iter()
+                .map(|e| st.const_eval(e).and_then(ConstVal::as_int))
+                .collect();
+            match dims.as_slice() {
+                [Some(x), Some(y), Some(z)] if *x > 0 && *y > 0 && *z > 0 => {
+                    b.execution_mode(
+                        handle,
+                        ExecutionMode::LocalSize(*x as u32, *y as u32, *z as u32),
+                    );
+                }
+                _ => st.error(a.span, "numthreads needs three positive integer constants"),
+            }
+        }
+        Stage::Pixel => {
+            b.execution_mode(handle, ExecutionMode::OriginUpperLeft);
+            if io.depth_replacing {
+                b.execution_mode(handle, ExecutionMode::DepthReplacing);
+            }
+        }
+        Stage::Vertex => {}
+    }
+}

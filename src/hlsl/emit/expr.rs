@@ -1,0 +1,1131 @@
+//! Expressions: names, literals, operators (with HLSL 2021 short-circuiting), member access and
+//! swizzles, indexing, constructors, casts, assignments and calls.
+
+use super::func::FnCx;
+use super::{ParamDir, Place, Sym, Val};
+use crate::grammar::StorageClass;
+use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Literal, UnaryOp};
+use crate::hlsl::sema::consteval::ConstVal;
+use crate::hlsl::sema::layout::LayoutRule;
+use crate::hlsl::sema::types::{ResourceKind, Scalar, Ty};
+use crate::hlsl::source::Span;
+use crate::hlsl::LanguageVersion;
+use crate::ir::Value;
+
+/// Whether `e` is an untyped literal: `Some(true)` for a float literal, `Some(false)` for an
+/// integer one (also negated).
+pub(crate) fn literal_kind(e: &Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Literal(Literal::Int { suffix, .. }) if suffix.is_empty() => Some(false),
+        ExprKind::Literal(Literal::Float { suffix, .. }) if suffix.is_empty() => Some(true),
+        ExprKind::Unary {
+            op: UnaryOp::Neg | UnaryOp::Plus,
+            operand,
+        } => literal_kind(operand),
+        _ => None,
+    }
+}
+
+impl FnCx<'_, '_> {
+    /// The value of `e`, loaded.
+    pub fn rvalue(&mut self, e: &Expr) -> Option<(Value, Ty)> {
+        let v = self.expr(e);
+        self.load_val(&v, e.span)
+    }
+
+    /// Loads any expression result (texels included).
+    pub fn load_val(&mut self, v: &Val, span: Span) -> Option<(Value, Ty)> {
+        match v {
+            Val::Texel(r, coord) => self.texel_load(r, *coord),
+            v => self.load(v, span),
+        }
+    }
+
+    /// The value of `e` converted to `ty`.
+    pub fn rvalue_as(&mut self, e: &Expr, ty: &Ty) -> Option<Value> {
+        let (v, t) = self.rvalue(e)?;
+        self.convert(v, &t, ty, e.span, false)
+    }
+
+    /// A scalar condition.
+    pub fn condition(&mut self, e: &Expr) -> Option<Value> {
+        let (v, t) = self.rvalue(e)?;
+        if !matches!(t, Ty::Scalar(_)) {
+            self.st.error(
+                e.span,
+                format!("condition must be a scalar, not '{}'", self.show(&t)),
+            );
+            return None;
+        }
+        self.bool_of(v, &t, e.span).map(|x| x.0)
+    }
+
+    /// Emits an expression.
+    pub fn expr(&mut self, e: &Expr) -> Val {
+        self.live();
+        match self.expr_inner(e) {
+            Some(v) => v,
+            None => Val::Err,
+        }
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Option<Val> {
+        let span = e.span;
+        Some(match &e.kind {
+            ExprKind::Literal(l) => self.literal(l, span)?,
+            ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name).cloned() {
+                Some(sym) => self.symbol(sym),
+                None => {
+                    self.st.error(
+                        id.span,
+                        format!("use of undeclared identifier '{}'", id.name),
+                    );
+                    return None;
+                }
+            },
+            ExprKind::Unary { op, operand } => self.unary(*op, operand, span)?,
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span)?,
+            ExprKind::Assign { op, lhs, rhs } => {
+                let dst = self.expr(lhs);
+                if matches!(dst, Val::Err) {
+                    return None;
+                }
+                let dst_ty = self.val_ty(&dst)?;
+                let (v, t) = match op {
+                    None => self.rvalue(rhs)?,
+                    Some(op) => {
+                        let (cur, ct) = self.load_val(&dst, lhs.span)?;
+                        let (r, rt) = self.rvalue(rhs)?;
+                        self.apply_binary(*op, (cur, ct), None, (r, rt), literal_kind(rhs), span)?
+                    }
+                };
+                let v = self.convert(v, &t, &dst_ty, span, false)?;
+                self.assign(&dst, v, &dst_ty, span);
+                Val::R(v, dst_ty)
+            }
+            ExprKind::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => self.conditional(cond, then, otherwise, span)?,
+            ExprKind::Comma(a, b) => {
+                let _ = self.expr(a);
+                self.expr(b)
+            }
+            ExprKind::Call { callee, args } => self.call(&callee.name, callee.span, args, span)?,
+            ExprKind::Construct { ty, args } => {
+                let (t, _) = self.st.resolve_type(ty)?;
+                self.construct(&t, args, span)?
+            }
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                args,
+            } => {
+                let r = self.expr(receiver);
+                match r {
+                    Val::Res(res) => self.method(&res, &method.name, args, span)?,
+                    Val::Err => return None,
+                    _ => {
+                        self.st.error(
+                            method.span,
+                            format!("no method '{}' on this value", method.name),
+                        );
+                        return None;
+                    }
+                }
+            }
+            ExprKind::Cast {
+                ty,
+                array_dims,
+                operand,
+            } => {
+                if !array_dims.is_empty() {
+                    self.st
+                        .error(span, "not supported yet: casts to array types");
+                    return None;
+                }
+                let (t, _) = self.st.resolve_type(ty)?;
+                let (v, vt) = self.rvalue(operand)?;
+                if !t.is_numeric() || !vt.is_numeric() {
+                    if t == vt {
+                        return Some(Val::R(v, t));
+                    }
+                    self.st.error(
+                        span,
+                        format!(
+                            "not supported yet: cast from '{}' to '{}'",
+                            self.show(&vt),
+                            self.show(&t)
+                        ),
+                    );
+                    return None;
+                }
+                let v = self.convert(v, &vt, &t, span, true)?;
+                Val::R(v, t)
+            }
+            ExprKind::Member { base, member } => {
+                let b = self.expr(base);
+                self.member(b, &member.name, member.span)?
+            }
+            ExprKind::Index { base, index } => {
+                let b = self.expr(base);
+                self.index(b, index, span)?
+            }
+            ExprKind::InitList(_) => {
+                self.st
+                    .error(span, "an initializer list is only allowed in a declaration");
+                return None;
+            }
+        })
+    }
+
+    /// The type of an expression result.
+    pub fn val_ty(&self, v: &Val) -> Option<Ty> {
+        match v {
+            Val::R(_, t) => Some(t.clone()),
+            Val::P(p) => Some(p.ty.clone()),
+            Val::Swz(p, c) => Some(Ty::vector(p.ty.component()?, c.len() as u32)),
+            Val::Texel(r, _) => Some(r.elem.clone()),
+            Val::Res(r) => Some(Ty::Resource(r.kind, Box::new(r.elem.clone()))),
+            Val::Err => None,
+        }
+    }
+
+    /// Stores into an lvalue (texels included).
+    pub fn assign(&mut self, dst: &Val, v: Value, ty: &Ty, span: Span) {
+        match dst {
+            Val::Texel(r, coord) => {
+                let (r, coord) = (r.clone(), *coord);
+                self.texel_store(&r, coord, v, ty, span)
+            }
+            d => self.store(d, v, ty, span),
+        }
+    }
+
+    fn symbol(&mut self, sym: Sym) -> Val {
+        match sym {
+            Sym::Var(p) => Val::P(p),
+            Sym::Member {
+                block,
+                index,
+                ty,
+                sc,
+                layout,
+                row_major,
+            } => {
+                let pt = self.ptr_ty(sc, &ty, layout, row_major);
+                let i = self.i32c(index as i32);
+                let ptr = self.f.access_chain(pt, Value::Global(block), &[i]);
+                Val::P(Place {
+                    ptr,
+                    ty,
+                    sc,
+                    layout,
+                    row_major,
+                    konst: true,
+                })
+            }
+            Sym::Resource(r) => Val::Res(r),
+            Sym::Const(c, t) => {
+                let v = match &t {
+                    Ty::Scalar(s) => self.scalar_const(*s, c),
+                    t => self.splat_const(t, c),
+                };
+                Val::R(v, t)
+            }
+            Sym::Spec(h, t) => Val::R(Value::SpecConstant(h), t),
+        }
+    }
+
+    fn literal(&mut self, l: &Literal, span: Span) -> Option<Val> {
+        Some(match l {
+            Literal::Int { value, suffix } => {
+                let unsigned = suffix.contains('u');
+                let long = suffix.contains("ll");
+                let s = match (unsigned, long) {
+                    (true, true) => Scalar::UInt64,
+                    (false, true) => Scalar::Int64,
+                    (true, false) if *value <= u64::from(u32::MAX) => Scalar::UInt,
+                    (false, false) if *value <= i32::MAX as u64 => Scalar::Int,
+                    (false, false) if *value <= u64::from(u32::MAX) => Scalar::UInt,
+                    (true, false) => Scalar::UInt64,
+                    _ => Scalar::Int64,
+                };
+                let c = ConstVal::Int(*value as i64);
+                Val::R(self.scalar_const(s, c), Ty::Scalar(s))
+            }
+            Literal::Float { value, suffix } => {
+                let s = if suffix == "l" {
+                    Scalar::Double
+                } else {
+                    Scalar::Float
+                };
+                let v = self.scalar_const(s, ConstVal::Float(*value));
+                if suffix.is_empty() {
+                    self.literals.insert(v, *value);
+                }
+                Val::R(v, Ty::Scalar(s))
+            }
+            Literal::Bool(b) => Val::R(
+                self.scalar_const(Scalar::Bool, ConstVal::Bool(*b)),
+                Ty::Scalar(Scalar::Bool),
+            ),
+            Literal::String(_) => {
+                self.st.error(span, "a string is not a value");
+                return None;
+            }
+        })
+    }
+
+    fn unary(&mut self, op: UnaryOp, operand: &Expr, span: Span) -> Option<Val> {
+        match op {
+            UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
+                let dst = self.expr(operand);
+                let (v, t) = self.load_val(&dst, operand.span)?;
+                let s = t.component().filter(|s| *s != Scalar::Bool);
+                if s.is_none() {
+                    self.st.error(
+                        span,
+                        format!("cannot increment or decrement '{}'", self.show(&t)),
+                    );
+                    return None;
+                }
+                let one = self.splat_const(&t, ConstVal::Int(1));
+                let bop = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) {
+                    BinaryOp::Add
+                } else {
+                    BinaryOp::Sub
+                };
+                let nv = self.arith(bop, v, one, &t, span)?;
+                self.assign(&dst, nv, &t, span);
+                let result = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
+                    nv
+                } else {
+                    v
+                };
+                Some(Val::R(result, t))
+            }
+            UnaryOp::Plus => {
+                let (v, t) = self.rvalue(operand)?;
+                Some(Val::R(v, t))
+            }
+            UnaryOp::Neg => {
+                let (v, t) = self.rvalue(operand)?;
+                let Some(s) = t.component() else {
+                    self.st
+                        .error(span, format!("cannot negate '{}'", self.show(&t)));
+                    return None;
+                };
+                if let (Some(c), Ty::Scalar(_)) = (self.const_of(v), &t) {
+                    let n = match c {
+                        ConstVal::Float(f) => ConstVal::Float(-f),
+                        c => ConstVal::Int(c.as_int().unwrap_or(0).wrapping_neg()),
+                    };
+                    let s = if s == Scalar::Bool { Scalar::Int } else { s };
+                    return Some(Val::R(self.scalar_const(s, n), Ty::Scalar(s)));
+                }
+                let (v, t) = if s == Scalar::Bool {
+                    let it = t.with_component(Scalar::Int);
+                    (self.convert(v, &t, &it, span, true)?, it)
+                } else {
+                    (v, t)
+                };
+                if let Ty::Matrix(..) = t {
+                    let zero = self.splat_const(&t, ConstVal::Int(0));
+                    let r = self.arith(BinaryOp::Sub, zero, v, &t, span)?;
+                    return Some(Val::R(r, t));
+                }
+                let it = self.ty(&t);
+                let r = if t.component().is_some_and(Scalar::is_float) {
+                    self.f.f_negate(it, v)
+                } else {
+                    self.f.s_negate(it, v)
+                };
+                Some(Val::R(r, t))
+            }
+            UnaryOp::Not => {
+                let (v, t) = self.rvalue(operand)?;
+                let (b, bt) = self.bool_of(v, &t, span)?;
+                let it = self.ty(&bt);
+                Some(Val::R(self.f.logical_not(it, b), bt))
+            }
+            UnaryOp::BitNot => {
+                let (v, t) = self.rvalue(operand)?;
+                if !t.component().is_some_and(Scalar::is_int) {
+                    self.st.error(
+                        span,
+                        format!("'~' needs an integer operand, not '{}'", self.show(&t)),
+                    );
+                    return None;
+                }
+                let it = self.ty(&t);
+                Some(Val::R(self.f.not(it, v), t))
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Val> {
+        if matches!(op, BinaryOp::And | BinaryOp::Or) {
+            let (a, at) = self.rvalue(lhs)?;
+            if self.st.opts.version == LanguageVersion::V2021 && matches!(at, Ty::Scalar(_)) {
+                return self.short_circuit(op, a, &at, rhs, span);
+            }
+            let (b, bt) = self.rvalue(rhs)?;
+            let ty = self
+                .common_type(&at, &bt, None, None, span)?
+                .with_component(Scalar::Bool);
+            let a = self.convert(a, &at, &ty, span, false)?;
+            let b = self.convert(b, &bt, &ty, span, false)?;
+            let t = self.ty(&ty);
+            let r = if op == BinaryOp::And {
+                self.f.logical_and(t, a, b)
+            } else {
+                self.f.logical_or(t, a, b)
+            };
+            return Some(Val::R(r, ty));
+        }
+        // Both sides are checked even when the first has an error, so both are reported.
+        let a = self.rvalue(lhs);
+        let b = self.rvalue(rhs);
+        let (a, b) = (a?, b?);
+        let (v, t) = self.apply_binary(op, a, literal_kind(lhs), b, literal_kind(rhs), span)?;
+        Some(Val::R(v, t))
+    }
+
+    /// Applies a (non-logical) binary operator to two loaded operands.
+    pub fn apply_binary(
+        &mut self,
+        op: BinaryOp,
+        (a, at): (Value, Ty),
+        lit_a: Option<bool>,
+        (b, bt): (Value, Ty),
+        lit_b: Option<bool>,
+        span: Span,
+    ) -> Option<(Value, Ty)> {
+        // Matrix (or vector) times scalar: DXC's dedicated instructions for floats.
+        if op == BinaryOp::Mul {
+            if let Some(r) = self.times_scalar(a, &at, b, &bt, lit_a, lit_b) {
+                return Some(r);
+            }
+        }
+        if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+            let Some(s) = at.component().filter(|s| s.is_int()) else {
+                self.st
+                    .error(span, format!("shift of a non-integer '{}'", self.show(&at)));
+                return None;
+            };
+            let lty = match (&at, &bt) {
+                (Ty::Scalar(_), Ty::Vector(_, n)) => Ty::Vector(s, *n),
+                _ => at.clone(),
+            };
+            let a = self.convert(a, &at, &lty, span, false)?;
+            let b = self.convert(b, &bt, &lty, span, false)?;
+            return Some((self.arith(op, a, b, &lty, span)?, lty));
+        }
+        let ty = self.common_type(&at, &bt, lit_a, lit_b, span)?;
+        let a = self.convert(a, &at, &ty, span, false)?;
+        let b = self.convert(b, &bt, &ty, span, false)?;
+        match op {
+            BinaryOp::Lt
+            | BinaryOp::Gt
+            | BinaryOp::Le
+            | BinaryOp::Ge
+            | BinaryOp::Eq
+            | BinaryOp::Ne => self.compare(op, a, b, &ty, span),
+            _ => Some((self.arith(op, a, b, &ty, span)?, ty)),
+        }
+    }
+
+    fn times_scalar(
+        &mut self,
+        a: Value,
+        at: &Ty,
+        b: Value,
+        bt: &Ty,
+        la: Option<bool>,
+        lb: Option<bool>,
+    ) -> Option<(Value, Ty)> {
+        let (vec, vt, sc, stt, lit) = match (at, bt) {
+            (Ty::Vector(..) | Ty::Matrix(..), Ty::Scalar(_)) => (a, at, b, bt, lb),
+            (Ty::Scalar(_), Ty::Vector(..) | Ty::Matrix(..)) => (b, bt, a, at, la),
+            _ => return None,
+        };
+        let comp = vt.component()?;
+        let scomp = stt.component()?;
+        if !comp.is_float() || (scomp.rank() > comp.rank() && lit.is_none()) {
+            return None;
+        }
+        let s = self.convert(sc, stt, &Ty::Scalar(comp), Span::default(), true)?;
+        let t = self.ty(vt);
+        let r = match vt {
+            Ty::Matrix(..) => self.f.matrix_times_scalar(t, vec, s),
+            _ => self.f.vector_times_scalar(t, vec, s),
+        };
+        Some((r, vt.clone()))
+    }
+
+    /// `a && b` / `a || b` with scalar operands under HLSL 2021: the right side runs only when
+    /// needed, in a selection construct whose merge block takes the result.
+    fn short_circuit(
+        &mut self,
+        op: BinaryOp,
+        a: Value,
+        at: &Ty,
+        rhs: &Expr,
+        span: Span,
+    ) -> Option<Val> {
+        let (a, _) = self.bool_of(a, at, span)?;
+        let bool_ty = Ty::Scalar(Scalar::Bool);
+        let bt = self.ty(&bool_ty);
+        let rhs_block = self.f.block();
+        let merge = self.f.block();
+        let result = self.f.block_arg(merge, bt);
+        let short = self.scalar_const(Scalar::Bool, ConstVal::Bool(op == BinaryOp::Or));
+        self.f
+            .selection_merge(merge, crate::grammar::SelectionControl::None);
+        if op == BinaryOp::And {
+            self.f
+                .branch_conditional(a, (rhs_block, &[]), (merge, &[short]));
+        } else {
+            self.f
+                .branch_conditional(a, (merge, &[short]), (rhs_block, &[]));
+        }
+        self.f.switch_to(rhs_block);
+        let r = match self.rvalue(rhs) {
+            Some((v, t)) => match self.bool_of(v, &t, rhs.span) {
+                Some((b, Ty::Scalar(_))) => b,
+                Some(_) => {
+                    self.st.error(
+                        rhs.span,
+                        "not supported yet: a vector operand after a scalar one in '&&'/'||'",
+                    );
+                    short
+                }
+                None => short,
+            },
+            None => short,
+        };
+        self.f.branch(merge, &[r]);
+        self.f.switch_to(merge);
+        Some(Val::R(result, bool_ty))
+    }
+
+    fn conditional(
+        &mut self,
+        cond: &Expr,
+        then: &Expr,
+        otherwise: &Expr,
+        span: Span,
+    ) -> Option<Val> {
+        let (c, ct) = self.rvalue(cond)?;
+        if self.st.opts.version == LanguageVersion::V2021 && matches!(ct, Ty::Scalar(_)) {
+            let (c, _) = self.bool_of(c, &ct, span)?;
+            // The result type is known only after both sides: evaluate each into its own block
+            // and merge through a variable of the common type.
+            let then_b = self.f.block();
+            let else_b = self.f.block();
+            let merge = self.f.block();
+            self.f
+                .selection_merge(merge, crate::grammar::SelectionControl::None);
+            self.f.branch_conditional(c, (then_b, &[]), (else_b, &[]));
+            self.f.switch_to(then_b);
+            let tv = self.rvalue(then);
+            let then_end = self.f.current_block();
+            self.f.switch_to(else_b);
+            let ev = self.rvalue(otherwise);
+            let else_end = self.f.current_block();
+            let ((tv, tt), (ev, et)) = (tv?, ev?);
+            let ty = if tt == et {
+                tt.clone()
+            } else {
+                self.common_type(&tt, &et, literal_kind(then), literal_kind(otherwise), span)?
+            };
+            let var = self.local(&ty, "temp.var.ternary");
+            self.f.switch_to(then_end);
+            let tv = self.convert(tv, &tt, &ty, span, false)?;
+            self.f.store(var, tv, None);
+            self.f.branch(merge, &[]);
+            self.f.switch_to(else_end);
+            let ev = self.convert(ev, &et, &ty, span, false)?;
+            self.f.store(var, ev, None);
+            self.f.branch(merge, &[]);
+            self.f.switch_to(merge);
+            let t = self.ty(&ty);
+            let v = self.f.load(t, var, None);
+            return Some(Val::R(v, ty));
+        }
+        let (tv, tt) = self.rvalue(then)?;
+        let (ev, et) = self.rvalue(otherwise)?;
+        let ty = if tt == et {
+            tt.clone()
+        } else {
+            self.common_type(&tt, &et, literal_kind(then), literal_kind(otherwise), span)?
+        };
+        let tv = self.convert(tv, &tt, &ty, span, false)?;
+        let ev = self.convert(ev, &et, &ty, span, false)?;
+        let (c, cbt) = self.bool_of(c, &ct, span)?;
+        let c = match (&cbt, &ty) {
+            (Ty::Scalar(_), Ty::Vector(_, n)) => self.splat(c, Scalar::Bool, *n),
+            _ => c,
+        };
+        let t = self.ty(&ty);
+        Some(Val::R(self.f.select(t, c, tv, ev), ty))
+    }
+
+    /// `base.name`: a struct field, a vector swizzle or a matrix element.
+    fn member(&mut self, base: Val, name: &str, span: Span) -> Option<Val> {
+        let bt = self.val_ty(&base)?;
+        match &bt {
+            Ty::Struct(i) => {
+                let def = self.st.structs.get(*i)?;
+                let Some(k) = def.fields.iter().position(|f| f.name == name) else {
+                    let sn = def.name.clone();
+                    self.st
+                        .error(span, format!("no member named '{name}' in '{sn}'"));
+                    return None;
+                };
+                let f = def.fields[k].clone();
+                match base {
+                    Val::P(p) => {
+                        let pt = self.ptr_ty(p.sc, &f.ty, p.layout, f.row_major);
+                        let idx = self.i32c(k as i32);
+                        let ptr = self.f.access_chain(pt, p.ptr, &[idx]);
+                        Some(Val::P(Place {
+                            ptr,
+                            ty: f.ty,
+                            row_major: f.row_major,
+                            ..p
+                        }))
+                    }
+                    other => {
+                        let (v, _) = self.load_val(&other, span)?;
+                        let t = self.ty(&f.ty);
+                        Some(Val::R(self.f.composite_extract(t, v, vec![k as u32]), f.ty))
+                    }
+                }
+            }
+            Ty::Scalar(_) | Ty::Vector(..) => {
+                let n = if let Ty::Vector(_, n) = bt { n } else { 1 };
+                // `_m01` on a collapsed 1xN or Nx1 matrix names one component.
+                let comps = swizzle(name, n).or_else(|| {
+                    let elems = matrix_swizzle(name, 4, 4)?;
+                    elems
+                        .iter()
+                        .map(|&(i, j)| match (i, j) {
+                            (0, k) | (k, 0) if k < n => Some(k),
+                            _ => None,
+                        })
+                        .collect()
+                });
+                let Some(comps) = comps else {
+                    self.st.error(
+                        span,
+                        format!("invalid swizzle '{name}' on '{}'", self.show(&bt)),
+                    );
+                    return None;
+                };
+                let s = bt.component()?;
+                match base {
+                    Val::P(p) if n > 1 => Some(Val::Swz(p, comps)),
+                    Val::Swz(p, inner) => {
+                        let c: Option<Vec<u32>> = comps
+                            .iter()
+                            .map(|&c| inner.get(c as usize).copied())
+                            .collect();
+                        Some(Val::Swz(p, c?))
+                    }
+                    other => {
+                        let (v, _) = self.load_val(&other, span)?;
+                        let rt = Ty::vector(s, comps.len() as u32);
+                        let t = self.ty(&rt);
+                        let r = if n == 1 {
+                            if comps.len() == 1 {
+                                v
+                            } else {
+                                self.splat(v, s, comps.len() as u32)
+                            }
+                        } else if comps.len() == 1 {
+                            self.f.composite_extract(t, v, vec![comps[0]])
+                        } else {
+                            self.f.vector_shuffle(t, v, v, comps)
+                        };
+                        Some(Val::R(r, rt))
+                    }
+                }
+            }
+            Ty::Matrix(s, r, c) => {
+                let Some(elems) = matrix_swizzle(name, *r, *c) else {
+                    self.st
+                        .error(span, format!("invalid matrix member '{name}'"));
+                    return None;
+                };
+                let st_ = Ty::Scalar(*s);
+                if let (Val::P(p), [(i, j)]) = (&base, elems.as_slice()) {
+                    let pt = self.ptr_ty(p.sc, &st_, LayoutRule::None, false);
+                    let (i, j) = (self.u32c(*i), self.u32c(*j));
+                    let ptr = self.f.access_chain(pt, p.ptr, &[i, j]);
+                    return Some(Val::P(Place {
+                        ptr,
+                        ty: st_,
+                        ..p.clone()
+                    }));
+                }
+                let (v, _) = self.load_val(&base, span)?;
+                let et = self.ty(&st_);
+                let parts: Vec<Value> = elems
+                    .iter()
+                    .map(|(i, j)| self.f.composite_extract(et, v, vec![*i, *j]))
+                    .collect();
+                if parts.len() == 1 {
+                    return Some(Val::R(parts[0], st_));
+                }
+                let rt = Ty::vector(*s, parts.len() as u32);
+                let t = self.ty(&rt);
+                Some(Val::R(self.f.composite_construct(t, &parts), rt))
+            }
+            _ => {
+                self.st.error(
+                    span,
+                    format!("member reference '.{name}' on '{}'", self.show(&bt)),
+                );
+                None
+            }
+        }
+    }
+
+    /// `base[index]`.
+    fn index(&mut self, base: Val, index: &Expr, span: Span) -> Option<Val> {
+        if let Val::Res(r) = &base {
+            return self.resource_index(r.clone(), index, span);
+        }
+        let bt = self.val_ty(&base)?;
+        let (iv, it) = self.rvalue(index)?;
+        if let Val::P(p) = &base {
+            if self.row_matrices.contains(&p.ptr) {
+                // `m[i]` of a 1xN matrix is its only row: the whole (collapsed) vector (a new
+                // pointer to it, so a second index selects a component).
+                let pt = self.ptr_ty(p.sc, &p.ty, p.layout, p.row_major);
+                let ptr = self.f.access_chain(pt, p.ptr, &[]);
+                return Some(Val::P(Place { ptr, ..p.clone() }));
+            }
+        }
+        if !matches!(it, Ty::Scalar(_)) {
+            self.st.error(
+                index.span,
+                format!("index must be an integer scalar, not '{}'", self.show(&it)),
+            );
+            return None;
+        }
+        let iv = match it {
+            Ty::Scalar(s) if s.is_int() => iv,
+            _ => self.convert(iv, &it, &Ty::Scalar(Scalar::Int), index.span, false)?,
+        };
+        let (elem, len) = match &bt {
+            Ty::Array(e, n) => ((**e).clone(), *n),
+            Ty::Vector(s, n) => (Ty::Scalar(*s), *n),
+            Ty::Matrix(s, r, c) => (Ty::Vector(*s, *c), *r),
+            Ty::Scalar(_) => return Some(base),
+            _ => {
+                self.st.error(
+                    span,
+                    format!(
+                        "subscripted value of type '{}' is not an array, vector or matrix",
+                        self.show(&bt)
+                    ),
+                );
+                return None;
+            }
+        };
+        if let Some(c) = self.const_of(iv).and_then(ConstVal::as_int) {
+            if c < 0 || c >= i64::from(len) {
+                self.st.error(
+                    index.span,
+                    format!("index {c} is out of bounds (size {len})"),
+                );
+                return None;
+            }
+        }
+        match base {
+            Val::P(p) => {
+                let pt = self.ptr_ty(p.sc, &elem, p.layout, p.row_major);
+                let ptr = self.f.access_chain(pt, p.ptr, &[iv]);
+                Some(Val::P(Place { ptr, ty: elem, ..p }))
+            }
+            other => {
+                let (v, _) = self.load_val(&other, span)?;
+                let et = self.ty(&elem);
+                if let Some(c) = self.const_of(iv).and_then(ConstVal::as_int) {
+                    return Some(Val::R(
+                        self.f.composite_extract(et, v, vec![c as u32]),
+                        elem,
+                    ));
+                }
+                if let Ty::Vector(..) = bt {
+                    return Some(Val::R(self.f.vector_extract_dynamic(et, v, iv), elem));
+                }
+                // A dynamic index into a value: through a temporary.
+                let tmp = self.local_place(&bt, "temp.var.index");
+                self.f.store(tmp.ptr, v, None);
+                let pt = self.ptr_ty(StorageClass::Function, &elem, LayoutRule::None, false);
+                let ptr = self.f.access_chain(pt, tmp.ptr, &[iv]);
+                Some(Val::P(Place {
+                    ptr,
+                    ty: elem,
+                    ..tmp
+                }))
+            }
+        }
+    }
+
+    /// `T(args)`: a scalar, vector or matrix built from the components of its arguments.
+    pub fn construct(&mut self, ty: &Ty, args: &[Expr], span: Span) -> Option<Val> {
+        let Some(s) = ty.component() else {
+            self.st.error(
+                span,
+                format!("not supported yet: constructing '{}'", self.show(ty)),
+            );
+            return None;
+        };
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(self.rvalue(a)?);
+        }
+        if let [(v, t)] = vals.as_slice() {
+            if matches!(t, Ty::Scalar(_)) || t.count() == ty.count() && t.with_component(s) == *ty {
+                let v = self.convert(*v, t, ty, span, true)?;
+                return Some(Val::R(v, ty.clone()));
+            }
+        }
+        let mut comps = Vec::new();
+        for (v, t) in &vals {
+            self.scalars_of(*v, t, s, span, &mut comps)?;
+        }
+        if comps.len() as u32 != ty.count() {
+            self.st.error(
+                span,
+                format!(
+                    "'{}' takes {} components, {} given",
+                    self.show(ty),
+                    ty.count(),
+                    comps.len()
+                ),
+            );
+            return None;
+        }
+        Some(Val::R(self.compose_scalars(ty, &comps), ty.clone()))
+    }
+
+    /// Appends the components of `v` converted to `s`.
+    pub fn scalars_of(
+        &mut self,
+        v: Value,
+        t: &Ty,
+        s: Scalar,
+        span: Span,
+        out: &mut Vec<Value>,
+    ) -> Option<()> {
+        let Some(vs) = t.component() else {
+            self.st.error(
+                span,
+                format!("cannot take components of '{}'", self.show(t)),
+            );
+            return None;
+        };
+        let et = self.ty(&Ty::Scalar(vs));
+        match t {
+            Ty::Scalar(_) => out.push(self.convert(v, t, &Ty::Scalar(s), span, true)?),
+            Ty::Vector(_, n) => {
+                for i in 0..*n {
+                    let x = self.f.composite_extract(et, v, vec![i]);
+                    out.push(self.convert(x, &Ty::Scalar(vs), &Ty::Scalar(s), span, true)?);
+                }
+            }
+            Ty::Matrix(_, r, c) => {
+                for i in 0..*r {
+                    for j in 0..*c {
+                        let x = self.f.composite_extract(et, v, vec![i, j]);
+                        out.push(self.convert(x, &Ty::Scalar(vs), &Ty::Scalar(s), span, true)?);
+                    }
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// Builds a scalar, vector or matrix from its components in row order.
+    pub fn compose_scalars(&mut self, ty: &Ty, comps: &[Value]) -> Value {
+        match ty {
+            Ty::Vector(..) => {
+                let t = self.ty(ty);
+                if comps.iter().all(|c| matches!(c, Value::Constant(_))) {
+                    return Value::Constant(self.f.constant_composite(t, comps));
+                }
+                self.f.composite_construct(t, comps)
+            }
+            Ty::Matrix(s, _, c) => {
+                let rt = Ty::Vector(*s, *c);
+                let rows: Vec<Value> = comps
+                    .chunks(*c as usize)
+                    .map(|ch| self.compose_scalars(&rt, ch))
+                    .collect();
+                let t = self.ty(ty);
+                self.f.composite_construct(t, &rows)
+            }
+            _ => comps
+                .first()
+                .copied()
+                .unwrap_or(Value::Constant(self.f.constant_i32(0))),
+        }
+    }
+
+    /// A call of a user function or an intrinsic.
+    fn call(&mut self, name: &str, name_span: Span, args: &[Expr], span: Span) -> Option<Val> {
+        if let Some(cands) = self.st.functions.get(name).cloned() {
+            return self.user_call(name, &cands, args, span);
+        }
+        if crate::hlsl::sema::intrinsics::lookup(name).is_some() {
+            return self.intrinsic(name, args, span);
+        }
+        if crate::hlsl::sema::intrinsics::is_out_of_scope(name) {
+            self.st.error(
+                name_span,
+                format!("not supported yet: the intrinsic '{name}'"),
+            );
+        } else {
+            self.st
+                .error(name_span, format!("use of undeclared function '{name}'"));
+        }
+        None
+    }
+
+    fn user_call(
+        &mut self,
+        name: &str,
+        cands: &[super::FuncSym],
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Val> {
+        let mut vals = Vec::new();
+        for a in args {
+            let v = self.expr(a);
+            if matches!(v, Val::Err) {
+                return None;
+            }
+            vals.push(v);
+        }
+        let tys: Vec<Ty> = vals.iter().filter_map(|v| self.val_ty(v)).collect();
+        if tys.len() != vals.len() {
+            return None;
+        }
+        let arity: Vec<&super::FuncSym> = cands
+            .iter()
+            .filter(|c| (c.required..=c.params.len()).contains(&args.len()))
+            .collect();
+        if arity.is_empty() {
+            self.st.error(
+                span,
+                format!("no overload of '{name}' takes {} arguments", args.len()),
+            );
+            return None;
+        }
+        // The best overload: each argument costs 0 when exact, 1 for a component conversion
+        // of the same shape, 2 for a splat, 3 for a truncation; the lowest total wins, and a
+        // tie between the best is ambiguous.
+        let cost = |p: &Ty, t: &Ty| -> Option<u32> {
+            if p == t {
+                return Some(0);
+            }
+            if let (Ty::Struct(_), Ty::Struct(_)) = (p, t) {
+                return self.same_struct_fields(p, t).then_some(1);
+            }
+            if !(p.is_numeric() && t.is_numeric()) {
+                return None;
+            }
+            Some(match (p, t) {
+                _ if p.with_component(crate::hlsl::sema::types::Scalar::Bool)
+                    == t.with_component(crate::hlsl::sema::types::Scalar::Bool) =>
+                {
+                    1
+                }
+                (_, Ty::Scalar(_)) => 2,
+                _ => 3,
+            })
+        };
+        let mut scored: Vec<(u32, &super::FuncSym)> = arity
+            .iter()
+            .filter_map(|c| {
+                let total: Option<u32> = c
+                    .params
+                    .iter()
+                    .zip(&tys)
+                    .map(|((p, _), t)| cost(p, t))
+                    .sum();
+                total.map(|s| (s, *c))
+            })
+            .collect();
+        scored.sort_by_key(|(s, _)| *s);
+        if let [(a, _), (b, _), ..] = scored.as_slice() {
+            if a == b {
+                self.st
+                    .error(span, format!("call to '{name}' is ambiguous"));
+                return None;
+            }
+        }
+        let chosen = scored.first().map(|(_, c)| *c);
+        let Some(fsym) = chosen.cloned() else {
+            self.st.error(
+                span,
+                format!("no matching overload of '{name}' for these argument types"),
+            );
+            return None;
+        };
+        let Some(handle) = fsym.handle else {
+            self.st
+                .error(span, format!("'{name}' is declared but not defined"));
+            return None;
+        };
+        let pnames = self.st.param_names(fsym.item);
+        let mut ptrs = Vec::new();
+        let mut copies = Vec::new();
+        for (k, ((pt, dir), (v, a))) in fsym.params.iter().zip(vals.iter().zip(args)).enumerate() {
+            if let Ty::Resource(..) = pt {
+                self.st
+                    .error(a.span, "not supported yet: resources as function arguments");
+                return None;
+            }
+            let pname = format!("param.var.{}", pnames.get(k).map_or("", |s| s.as_str()));
+            let tmp = self.local(pt, &pname);
+            if *dir != ParamDir::Out {
+                let (x, xt) = self.load_val(v, a.span)?;
+                let x = self.convert(x, &xt, pt, a.span, false)?;
+                self.f.store(tmp, x, None);
+            }
+            if *dir != ParamDir::In {
+                if !matches!(v, Val::P(_) | Val::Swz(..) | Val::Texel(..)) {
+                    self.st
+                        .error(a.span, "an out or inout argument must be an lvalue");
+                    return None;
+                }
+                copies.push((tmp, pt.clone(), v.clone(), a.span));
+            }
+            ptrs.push(tmp);
+        }
+        // Parameters left out take their default values.
+        let defaults: Vec<Option<Expr>> = match self.st.unit.items.get(fsym.item) {
+            Some(crate::hlsl::ast::Item::Function(d)) => d
+                .params
+                .iter()
+                .skip(args.len())
+                .map(|p| p.default.clone())
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (k, (pt, _)) in fsym.params.iter().enumerate().skip(args.len()) {
+            let Some(Some(e)) = defaults.get(k - args.len()) else {
+                return None;
+            };
+            let v = self.rvalue_as(e, pt)?;
+            let pname = format!("param.var.{}", pnames.get(k).map_or("", |s| s.as_str()));
+            let tmp = self.local(pt, &pname);
+            self.f.store(tmp, v, None);
+            ptrs.push(tmp);
+        }
+        let rt = self.ty(&fsym.ret);
+        let r = self.f.function_call(rt, Value::Function(handle), &ptrs);
+        for (tmp, t, dst, sp) in copies {
+            let it = self.ty(&t);
+            let x = self.f.load(it, tmp, None);
+            self.assign(&dst, x, &t, sp);
+        }
+        Some(Val::R(r, fsym.ret))
+    }
+
+    /// `buf[i]`, `tex[uv]`.
+    fn resource_index(&mut self, r: super::Resource, index: &Expr, span: Span) -> Option<Val> {
+        match r.kind {
+            ResourceKind::StructuredBuffer { rw } => {
+                let i = self.rvalue_as(index, &Ty::Scalar(Scalar::UInt))?;
+                let pt = self.ptr_ty(r.sc, &r.elem, LayoutRule::Std430, false);
+                let zero = self.i32c(0);
+                let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
+                Some(Val::P(Place {
+                    ptr,
+                    ty: r.elem.clone(),
+                    sc: r.sc,
+                    layout: LayoutRule::Std430,
+                    row_major: false,
+                    konst: !rw,
+                }))
+            }
+            ResourceKind::TexelBuffer { .. } => {
+                let i = self.rvalue_as(index, &Ty::Scalar(Scalar::Int))?;
+                Some(Val::Texel(r, i))
+            }
+            ResourceKind::Texture { dim, .. } => {
+                let ct = Ty::vector(Scalar::Int, dim.coords());
+                let i = self.rvalue_as(index, &ct)?;
+                Some(Val::Texel(r, i))
+            }
+            _ => {
+                self.st.error(span, "this resource cannot be indexed");
+                None
+            }
+        }
+    }
+}
+
+/// Component indices of a vector swizzle (`xyzw` or `rgba`, not mixed) on `n` components.
+fn swizzle(name: &str, n: u32) -> Option<Vec<u32>> {
+    if name.is_empty() || name.len() > 4 {
+        return None;
+    }
+    let xyzw = name.chars().all(|c| "xyzw".contains(c));
+    let rgba = name.chars().all(|c| "rgba".contains(c));
+    if !xyzw && !rgba {
+        return None;
+    }
+    name.chars()
+        .map(|c| {
+            let i = match c {
+                'x' | 'r' => 0,
+                'y' | 'g' => 1,
+                'z' | 'b' => 2,
+                _ => 3,
+            };
+            (i < n).then_some(i)
+        })
+        .collect()
+}
+
+/// Elements of a matrix swizzle: `_m01_m10` (zero-based) or `_12_21` (one-based).
+fn matrix_swizzle(name: &str, r: u32, c: u32) -> Option<Vec<(u32, u32)>> {
+    let mut out = Vec::new();
+    for part in name.split('_').skip(1) {
+        let (i, j) = if let Some(z) = part.strip_prefix('m') {
+            let b = z.as_bytes();
+            if b.len() != 2 {
+                return None;
+            }
+            (
+                u32::from(b[0].checked_sub(b'0')?),
+                u32::from(b[1].checked_sub(b'0')?),
+            )
+        } else {
+            let b = part.as_bytes();
+            if b.len() != 2 {
+                return None;
+            }
+            (
+                u32::from(b[0].checked_sub(b'1')?),
+                u32::from(b[1].checked_sub(b'1')?),
+            )
+        };
+        if i >= r || j >= c {
+            return None;
+        }
+        out.push((i, j));
+    }
+    (!out.is_empty() && out.len() <= 4 && name.starts_with('_')).then_some(out)
+}

@@ -1,0 +1,599 @@
+//! Intrinsic calls: the component-wise GLSL.std.450 ones from the table in
+//! [`crate::hlsl::sema::intrinsics`], and the hand-written ones (`mul` in DXC's operand order
+//! for the transposed matrices, integer `dot`, `Interlocked*`, barriers, `clip`, ...).
+
+use super::func::FnCx;
+use super::Val;
+use crate::hlsl::ast::{BinaryOp, Expr};
+use crate::hlsl::sema::consteval::ConstVal;
+use crate::hlsl::sema::intrinsics::{glsl, lookup, Intrinsic};
+use crate::hlsl::sema::types::{Scalar, Ty};
+use crate::hlsl::source::Span;
+use crate::ir::{Terminator, Value};
+
+/// Scope and memory-semantics constants (Vulkan).
+const SCOPE_DEVICE: u32 = 1;
+const SCOPE_WORKGROUP: u32 = 2;
+const SEM_ACQ_REL: u32 = 0x8;
+const SEM_UNIFORM: u32 = 0x40;
+const SEM_WORKGROUP: u32 = 0x100;
+const SEM_IMAGE: u32 = 0x800;
+
+impl FnCx<'_, '_> {
+    fn ext(&mut self, ty: &Ty, op: u32, args: &[Value]) -> Value {
+        let set = self.st.glsl(&mut self.f);
+        let t = self.ty(ty);
+        self.f.ext_inst(t, set, op, args)
+    }
+
+    fn args_common(&mut self, name: &str, args: &[Expr], span: Span) -> Option<(Vec<Value>, Ty)> {
+        let vals: Vec<Option<(Value, Ty)>> = args.iter().map(|a| self.rvalue(a)).collect();
+        let vals: Vec<(Value, Ty)> = vals.into_iter().collect::<Option<_>>()?;
+        if let Some((_, t)) = vals.iter().find(|(_, t)| !t.is_numeric()) {
+            self.st.error(
+                span,
+                format!("'{name}' needs numeric arguments, not '{}'", self.show(t)),
+            );
+            return None;
+        }
+        let mut ty = vals.first()?.1.clone();
+        let mut lit = crate::hlsl::emit::expr::literal_kind(&args[0]);
+        for (a, (_, t)) in args.iter().zip(&vals).skip(1) {
+            let l = crate::hlsl::emit::expr::literal_kind(a);
+            ty = self.common_type(&ty, t, lit, l, span)?;
+            lit = lit.and(l);
+        }
+        if lit.is_some() {
+            // All literals: HLSL picks float for float literals, int otherwise.
+            ty = ty.with_component(if lit == Some(true) {
+                Scalar::Float
+            } else {
+                Scalar::Int
+            });
+        }
+        let mut out = Vec::new();
+        for (v, t) in vals {
+            out.push(self.convert(v, &t, &ty, span, false)?);
+        }
+        Some((out, ty))
+    }
+
+    fn float_args(&mut self, name: &str, args: &[Expr], span: Span) -> Option<(Vec<Value>, Ty)> {
+        let (vals, ty) = self.args_common(name, args, span)?;
+        let s = ty.component()?;
+        if s.is_float() {
+            return Some((vals, ty));
+        }
+        let ft = ty.with_component(Scalar::Float);
+        let mut out = Vec::new();
+        for v in vals {
+            out.push(self.convert(v, &ty, &ft, span, true)?);
+        }
+        Some((out, ft))
+    }
+
+    /// The result of a call that returns nothing.
+    pub fn void_val(&mut self) -> Val {
+        Val::R(Value::Constant(self.f.constant_u32(0)), Ty::Void)
+    }
+
+    /// A call of the intrinsic `name`.
+    pub fn intrinsic(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
+        let kind = lookup(name)?;
+        let (lo, hi) = match kind {
+            Intrinsic::ComponentWise(c) => (c.args, c.args),
+            Intrinsic::Special(lo, hi) => (lo, hi),
+        };
+        if args.len() < lo || args.len() > hi {
+            self.st.error(
+                span,
+                format!(
+                    "wrong number of arguments to '{name}': expected {lo}, got {}",
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        if let Intrinsic::ComponentWise(c) = kind {
+            let (vals, ty) = self.args_common(name, args, span)?;
+            let s = ty.component()?;
+            let op = if s.is_float() {
+                Some(c.float)
+            } else if s.is_signed() {
+                c.sint
+            } else if s == Scalar::Bool {
+                None
+            } else {
+                c.uint.or(if name == "abs" { Some(u32::MAX) } else { None })
+            };
+            if op == Some(u32::MAX) {
+                return Some(Val::R(vals[0], ty));
+            }
+            let (vals, ty, op) = match op {
+                Some(op) => (vals, ty, op),
+                None => {
+                    let ft = ty.with_component(Scalar::Float);
+                    let mut out = Vec::new();
+                    for v in vals {
+                        out.push(self.convert(v, &ty, &ft, span, true)?);
+                    }
+                    (out, ft, c.float)
+                }
+            };
+            return Some(Val::R(self.componentwise(&ty, op, &vals), ty));
+        }
+        self.special(name, args, span)
+    }
+
+    /// Applies a GLSL.std.450 instruction, row by row for matrices.
+    fn componentwise(&mut self, ty: &Ty, op: u32, vals: &[Value]) -> Value {
+        if let Ty::Matrix(s, r, c) = ty {
+            let rt = Ty::Vector(*s, *c);
+            let rit = self.ty(&rt);
+            let mut rows = Vec::new();
+            for i in 0..*r {
+                let parts: Vec<Value> = vals
+                    .iter()
+                    .map(|v| self.f.composite_extract(rit, *v, vec![i]))
+                    .collect();
+                rows.push(self.ext(&rt, op, &parts));
+            }
+            let t = self.ty(ty);
+            return self.f.composite_construct(t, &rows);
+        }
+        self.ext(ty, op, vals)
+    }
+
+    fn special(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
+        match name {
+            "mul" => self.mul(args, span),
+            "dot" => {
+                let (v, ty) = self.args_common(name, args, span)?;
+                let s = ty.component()?;
+                let st = Ty::Scalar(s);
+                match ty {
+                    Ty::Scalar(_) => Some(Val::R(
+                        self.arith(BinaryOp::Mul, v[0], v[1], &st, span)?,
+                        st,
+                    )),
+                    Ty::Vector(..) if s.is_float() => {
+                        let t = self.ty(&st);
+                        Some(Val::R(self.f.dot(t, v[0], v[1]), st))
+                    }
+                    Ty::Vector(_, n) => {
+                        let prod = self.arith(BinaryOp::Mul, v[0], v[1], &ty, span)?;
+                        let t = self.ty(&st);
+                        let mut acc = self.f.composite_extract(t, prod, vec![0]);
+                        for i in 1..n {
+                            let x = self.f.composite_extract(t, prod, vec![i]);
+                            acc = self.arith(BinaryOp::Add, acc, x, &st, span)?;
+                        }
+                        Some(Val::R(acc, st))
+                    }
+                    _ => {
+                        self.st.error(span, "dot needs vector arguments");
+                        None
+                    }
+                }
+            }
+            "cross" => {
+                let (v, ty) = self.float_args(name, args, span)?;
+                if ty != Ty::Vector(Scalar::Float, 3) {
+                    self.st.error(span, "cross needs float3 arguments");
+                    return None;
+                }
+                Some(Val::R(self.ext(&ty, glsl::CROSS, &v), ty))
+            }
+            "length" | "normalize" => {
+                let (v, ty) = self.float_args(name, args, span)?;
+                if let Ty::Matrix(..) = ty {
+                    self.st
+                        .error(span, format!("{name} needs a vector argument"));
+                    return None;
+                }
+                if name == "length" {
+                    let st = Ty::Scalar(ty.component()?);
+                    Some(Val::R(self.ext(&st, glsl::LENGTH, &v), st))
+                } else {
+                    Some(Val::R(self.ext(&ty, glsl::NORMALIZE, &v), ty))
+                }
+            }
+            "distance" => {
+                let (v, ty) = self.float_args(name, args, span)?;
+                let st = Ty::Scalar(ty.component()?);
+                Some(Val::R(self.ext(&st, glsl::DISTANCE, &v), st))
+            }
+            "reflect" => {
+                let (v, ty) = self.float_args(name, args, span)?;
+                Some(Val::R(self.ext(&ty, glsl::REFLECT, &v), ty))
+            }
+            "saturate" => {
+                let (v, ty) = self.float_args(name, args, span)?;
+                let zero = self.splat_const(&ty, ConstVal::Float(0.0));
+                let one = self.splat_const(&ty, ConstVal::Float(1.0));
+                Some(Val::R(
+                    self.componentwise(&ty, glsl::FCLAMP, &[v[0], zero, one]),
+                    ty,
+                ))
+            }
+            "sign" => {
+                let (v, ty) = self.args_common(name, args, span)?;
+                let s = ty.component()?;
+                let it = ty.with_component(Scalar::Int);
+                let r = if s.is_float() {
+                    let x = self.componentwise(&ty, glsl::FSIGN, &v);
+                    self.convert(x, &ty, &it, span, true)?
+                } else {
+                    let x = self.convert(v[0], &ty, &it, span, true)?;
+                    self.componentwise(&it, glsl::SSIGN, &[x])
+                };
+                Some(Val::R(r, it))
+            }
+            "fmod" => {
+                let (v, ty) = self.float_args(name, args, span)?;
+                Some(Val::R(
+                    self.arith(BinaryOp::Rem, v[0], v[1], &ty, span)?,
+                    ty,
+                ))
+            }
+            "mad" => {
+                let (v, ty) = self.args_common(name, args, span)?;
+                if ty.component()?.is_float() {
+                    return Some(Val::R(self.componentwise(&ty, glsl::FMA, &v), ty));
+                }
+                let m = self.arith(BinaryOp::Mul, v[0], v[1], &ty, span)?;
+                Some(Val::R(self.arith(BinaryOp::Add, m, v[2], &ty, span)?, ty))
+            }
+            "all" | "any" => {
+                let (v, t) = self.rvalue(&args[0])?;
+                let (b, bt) = self.bool_of(v, &t, span)?;
+                let st = Ty::Scalar(Scalar::Bool);
+                let r = match bt {
+                    Ty::Scalar(_) => b,
+                    _ => {
+                        let it = self.ty(&st);
+                        if name == "all" {
+                            self.f.all(it, b)
+                        } else {
+                            self.f.any(it, b)
+                        }
+                    }
+                };
+                Some(Val::R(r, st))
+            }
+            "asuint" | "asint" | "asfloat" => {
+                let (v, t) = self.rvalue(&args[0])?;
+                let Some(s) = t
+                    .component()
+                    .filter(|s| s.bits() == 32 && *s != Scalar::Bool)
+                else {
+                    self.st
+                        .error(span, format!("{name} needs a 32-bit numeric argument"));
+                    return None;
+                };
+                let to = match name {
+                    "asuint" => Scalar::UInt,
+                    "asint" => Scalar::Int,
+                    _ => Scalar::Float,
+                };
+                let rt = t.with_component(to);
+                if s == to {
+                    return Some(Val::R(v, rt));
+                }
+                if let Ty::Matrix(..) = t {
+                    self.st
+                        .error(span, format!("not supported yet: {name} of a matrix"));
+                    return None;
+                }
+                let it = self.ty(&rt);
+                Some(Val::R(self.f.bitcast(it, v), rt))
+            }
+            "countbits" | "reversebits" | "firstbithigh" | "firstbitlow" => {
+                let (v, t) = self.rvalue(&args[0])?;
+                let Some(s) = t.component().filter(|s| s.is_int() && s.bits() == 32) else {
+                    self.st
+                        .error(span, format!("{name} needs a 32-bit integer argument"));
+                    return None;
+                };
+                let it = self.ty(&t);
+                let r = match name {
+                    "countbits" => self.f.bit_count(it, v),
+                    "reversebits" => self.f.bit_reverse(it, v),
+                    "firstbithigh" => self.ext(
+                        &t,
+                        if s.is_signed() {
+                            glsl::FIND_SMSB
+                        } else {
+                            glsl::FIND_UMSB
+                        },
+                        &[v],
+                    ),
+                    _ => self.ext(&t, glsl::FIND_ILSB, &[v]),
+                };
+                Some(Val::R(r, t))
+            }
+            "determinant" => {
+                let (v, t) = self.float_args(name, args, span)?;
+                match t {
+                    Ty::Matrix(s, r, c) if r == c => Some(Val::R(
+                        self.ext(&Ty::Scalar(s), glsl::DETERMINANT, &v),
+                        Ty::Scalar(s),
+                    )),
+                    _ => {
+                        self.st.error(span, "determinant needs a square matrix");
+                        None
+                    }
+                }
+            }
+            "transpose" => {
+                let (v, t) = self.rvalue(&args[0])?;
+                match t {
+                    Ty::Matrix(s, r, c) if s.is_float() => {
+                        let rt = Ty::Matrix(s, c, r);
+                        let it = self.ty(&rt);
+                        Some(Val::R(self.f.transpose(it, v), rt))
+                    }
+                    _ => {
+                        self.st
+                            .error(span, "not supported yet: transpose of a non-float matrix");
+                        None
+                    }
+                }
+            }
+            "clip" => {
+                if self.st.opts.profile.stage != crate::hlsl::Stage::Pixel {
+                    self.st.error(span, "clip is only allowed in pixel shaders");
+                    return None;
+                }
+                let (v, t) = self.rvalue(&args[0])?;
+                let ft = t.with_component(Scalar::Float);
+                let v = self.convert(v, &t, &ft, span, true)?;
+                let zero = self.splat_const(&ft, ConstVal::Float(0.0));
+                let (lt, bt) = self.compare(BinaryOp::Lt, v, zero, &ft, span)?;
+                let c = match bt {
+                    Ty::Scalar(_) => lt,
+                    _ => {
+                        let it = self.ty(&Ty::Scalar(Scalar::Bool));
+                        self.f.any(it, lt)
+                    }
+                };
+                let kill = self.f.block();
+                let merge = self.f.block();
+                self.f
+                    .selection_merge(merge, crate::grammar::SelectionControl::None);
+                self.f.branch_conditional(c, (kill, &[]), (merge, &[]));
+                self.f.switch_to(kill);
+                self.f.terminate(Terminator::Kill);
+                self.f.switch_to(merge);
+                Some(self.void_val())
+            }
+            "GroupMemoryBarrierWithGroupSync"
+            | "GroupMemoryBarrier"
+            | "DeviceMemoryBarrier"
+            | "DeviceMemoryBarrierWithGroupSync"
+            | "AllMemoryBarrier"
+            | "AllMemoryBarrierWithGroupSync" => {
+                let (mem_scope, sem) = match name {
+                    "GroupMemoryBarrierWithGroupSync" | "GroupMemoryBarrier" => {
+                        (SCOPE_WORKGROUP, SEM_ACQ_REL | SEM_WORKGROUP)
+                    }
+                    "DeviceMemoryBarrier" | "DeviceMemoryBarrierWithGroupSync" => {
+                        (SCOPE_DEVICE, SEM_ACQ_REL | SEM_UNIFORM | SEM_IMAGE)
+                    }
+                    _ => (
+                        SCOPE_DEVICE,
+                        SEM_ACQ_REL | SEM_UNIFORM | SEM_WORKGROUP | SEM_IMAGE,
+                    ),
+                };
+                let ms = self.u32c(mem_scope);
+                let sm = self.u32c(sem);
+                if name.ends_with("WithGroupSync") {
+                    let es = self.u32c(SCOPE_WORKGROUP);
+                    self.f.control_barrier(es, ms, sm);
+                } else {
+                    self.f.memory_barrier(ms, sm);
+                }
+                Some(self.void_val())
+            }
+            n if n.starts_with("Interlocked") => {
+                let dst = self.expr(&args[0]);
+                self.interlocked(n, dst, &args[1..], span)
+            }
+            _ => {
+                self.st
+                    .error(span, format!("not supported yet: the intrinsic '{name}'"));
+                None
+            }
+        }
+    }
+
+    /// `InterlockedOp(dest, value[, original])` and `InterlockedCompareExchange(dest, compare,
+    /// value, original)` with `dest` already evaluated.
+    pub fn interlocked(&mut self, name: &str, dst: Val, rest: &[Expr], span: Span) -> Option<Val> {
+        let dst = match dst {
+            Val::Texel(r, coord)
+                if matches!(
+                    r.kind,
+                    crate::hlsl::sema::types::ResourceKind::Texture { rw: true, .. }
+                        | crate::hlsl::sema::types::ResourceKind::TexelBuffer { rw: true }
+                ) =>
+            {
+                // An atomic on a storage-image texel goes through OpImageTexelPointer.
+                let elem = r.elem.clone();
+                let pt = self.ptr_ty(
+                    crate::grammar::StorageClass::Image,
+                    &elem,
+                    crate::hlsl::sema::layout::LayoutRule::None,
+                    false,
+                );
+                let zero = self.u32c(0);
+                let ptr = self
+                    .f
+                    .image_texel_pointer(pt, Value::Global(r.global), coord, zero);
+                Val::P(super::Place {
+                    ptr,
+                    ty: elem,
+                    sc: crate::grammar::StorageClass::Image,
+                    layout: crate::hlsl::sema::layout::LayoutRule::None,
+                    row_major: false,
+                    konst: false,
+                })
+            }
+            d => d,
+        };
+        let super::Val::P(p) = dst else {
+            if !matches!(dst, Val::Err) {
+                self.st.error(span, format!("the destination of {name} must be a buffer element or groupshared variable"));
+            }
+            return None;
+        };
+        if p.konst {
+            self.st
+                .error(span, format!("the destination of {name} is read-only"));
+            return None;
+        }
+        if !matches!(
+            p.sc,
+            crate::grammar::StorageClass::Workgroup
+                | crate::grammar::StorageClass::Uniform
+                | crate::grammar::StorageClass::StorageBuffer
+                | crate::grammar::StorageClass::Image
+        ) {
+            self.st.error(
+                span,
+                format!(
+                    "the destination of {name} must be a buffer element or groupshared variable"
+                ),
+            );
+            return None;
+        }
+        let Ty::Scalar(s @ (Scalar::Int | Scalar::UInt)) = p.ty else {
+            self.st
+                .error(span, format!("{name} needs an int or uint destination"));
+            return None;
+        };
+        let ty = Ty::Scalar(s);
+        let t = self.ty(&ty);
+        let scope = self.u32c(SCOPE_DEVICE);
+        let sem = self.u32c(0);
+        let (result, original) =
+            if name == "InterlockedCompareExchange" || name == "InterlockedCompareStore" {
+                if rest.len() < 2 {
+                    self.st
+                        .error(span, format!("{name} needs compare and value arguments"));
+                    return None;
+                }
+                let cmp = self.rvalue_as(&rest[0], &ty)?;
+                let val = self.rvalue_as(&rest[1], &ty)?;
+                let r = self
+                    .f
+                    .atomic_compare_exchange(t, p.ptr, scope, sem, sem, val, cmp);
+                (r, rest.get(2))
+            } else {
+                let Some(v) = rest.first() else {
+                    self.st.error(span, format!("{name} needs a value"));
+                    return None;
+                };
+                let val = self.rvalue_as(v, &ty)?;
+                let r = match name {
+                    "InterlockedAdd" => self.f.atomic_i_add(t, p.ptr, scope, sem, val),
+                    "InterlockedMin" if s == Scalar::Int => {
+                        self.f.atomic_s_min(t, p.ptr, scope, sem, val)
+                    }
+                    "InterlockedMin" => self.f.atomic_u_min(t, p.ptr, scope, sem, val),
+                    "InterlockedMax" if s == Scalar::Int => {
+                        self.f.atomic_s_max(t, p.ptr, scope, sem, val)
+                    }
+                    "InterlockedMax" => self.f.atomic_u_max(t, p.ptr, scope, sem, val),
+                    "InterlockedAnd" => self.f.atomic_and(t, p.ptr, scope, sem, val),
+                    "InterlockedOr" => self.f.atomic_or(t, p.ptr, scope, sem, val),
+                    "InterlockedXor" => self.f.atomic_xor(t, p.ptr, scope, sem, val),
+                    "InterlockedExchange" => self.f.atomic_exchange(t, p.ptr, scope, sem, val),
+                    _ => {
+                        self.st.error(span, format!("not supported yet: '{name}'"));
+                        return None;
+                    }
+                };
+                (r, rest.get(1))
+            };
+        if let Some(o) = original {
+            let d = self.expr(o);
+            self.assign(&d, result, &ty, o.span);
+        }
+        Some(self.void_val())
+    }
+
+    /// `mul(a, b)`: HLSL's row-vector convention on DXC's transposed matrices.
+    fn mul(&mut self, args: &[Expr], span: Span) -> Option<Val> {
+        let (a, at) = self.rvalue(&args[0])?;
+        let (b, bt) = self.rvalue(&args[1])?;
+        let (Some(ca), Some(cb)) = (at.component(), bt.component()) else {
+            self.st.error(span, "mul needs numeric arguments");
+            return None;
+        };
+        let comp = if ca.rank() >= cb.rank() { ca } else { cb };
+        let cvt = |cx: &mut Self, v, t: &Ty| cx.convert(v, t, &t.with_component(comp), span, false);
+        let a = cvt(self, a, &at)?;
+        let b = cvt(self, b, &bt)?;
+        let (at, bt) = (at.with_component(comp), bt.with_component(comp));
+        match (&at, &bt) {
+            (Ty::Scalar(_), _) | (_, Ty::Scalar(_)) => {
+                let (v, t) = self.apply_binary(
+                    BinaryOp::Mul,
+                    (a, at.clone()),
+                    None,
+                    (b, bt.clone()),
+                    None,
+                    span,
+                )?;
+                Some(Val::R(v, t))
+            }
+            (Ty::Vector(_, n), Ty::Vector(_, m)) if n == m => {
+                let st = Ty::Scalar(comp);
+                if comp.is_float() {
+                    let t = self.ty(&st);
+                    return Some(Val::R(self.f.dot(t, a, b), st));
+                }
+                let prod = self.arith(BinaryOp::Mul, a, b, &at, span)?;
+                let t = self.ty(&st);
+                let mut acc = self.f.composite_extract(t, prod, vec![0]);
+                for i in 1..*n {
+                    let x = self.f.composite_extract(t, prod, vec![i]);
+                    acc = self.arith(BinaryOp::Add, acc, x, &st, span)?;
+                }
+                Some(Val::R(acc, st))
+            }
+            _ if !comp.is_float() => {
+                self.st
+                    .error(span, "not supported yet: mul of integer matrices");
+                None
+            }
+            (Ty::Vector(_, n), Ty::Matrix(_, r, c)) if n == r => {
+                let rt = Ty::Vector(comp, *c);
+                let t = self.ty(&rt);
+                Some(Val::R(self.f.matrix_times_vector(t, b, a), rt))
+            }
+            (Ty::Matrix(_, r, c), Ty::Vector(_, n)) if n == c => {
+                let rt = Ty::Vector(comp, *r);
+                let t = self.ty(&rt);
+                Some(Val::R(self.f.vector_times_matrix(t, b, a), rt))
+            }
+            (Ty::Matrix(_, r, k), Ty::Matrix(_, k2, c)) if k == k2 => {
+                let rt = Ty::matrix(comp, *r, *c);
+                let t = self.ty(&rt);
+                Some(Val::R(self.f.matrix_times_matrix(t, b, a), rt))
+            }
+            _ => {
+                self.st.error(
+                    span,
+                    format!(
+                        "mul of mismatched shapes '{}' and '{}'",
+                        self.show(&at),
+                        self.show(&bt)
+                    ),
+                );
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! SPIR-V emission through the [`crate::ir`] builder, in DXC's shape: a wrapper `main` entry
+//! function that loads the stage inputs, calls the source entry function (`src.main`) and
+//! stores its outputs; functions taking Function-storage pointers; resources as DXC declares
+//! them. Expressions are type-checked as they are emitted, with the rules of
+//! [`crate::hlsl::sema`]; every problem becomes a [`Diagnostic`] and the walk goes on.
+
+mod control;
+mod decls;
+mod entry;
+mod expr;
+mod func;
+mod intrinsics;
+mod ops;
+mod resources;
+mod types;
+
+use super::ast::TranslationUnit;
+use super::diag::Diagnostic;
+use super::sema::consteval::ConstVal;
+use super::sema::layout::LayoutRule;
+use super::sema::scope::Scopes;
+use super::sema::types::{ResourceKind, StructDef, Ty};
+use super::source::Span;
+use super::Options;
+use crate::grammar::StorageClass;
+use crate::ir::{self, Builder, ExtInstImport, GlobalVariable, Handle, SpecConstant, Value};
+use std::collections::HashMap;
+
+/// Emits the module for `unit`; `None` when an error was reported (all of them are in
+/// `diags`, with warnings).
+pub fn emit(
+    unit: &TranslationUnit,
+    options: &Options,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<ir::Module> {
+    let mut st = State::new(unit, options);
+    let mut b = State::builder();
+    // DXC records the source language and shader model (`OpSource HLSL 600`).
+    b.module_mut().sources.push(ir::Source {
+        language: crate::grammar::SourceLanguage::HLSL,
+        version: u32::from(options.profile.major) * 100 + u32::from(options.profile.minor) * 10,
+        file: None,
+        text: None,
+    });
+    let ok = decls::emit_module(&mut st, &mut b);
+    let module = ok.then(|| b.finish());
+    diags.append(&mut st.diags);
+    if diags
+        .iter()
+        .any(|d| d.severity == super::diag::Severity::Error)
+    {
+        return None;
+    }
+    module
+}
+
+/// A named thing in scope.
+#[derive(Clone, Debug)]
+pub(crate) enum Sym {
+    /// A variable: a pointer to its storage.
+    Var(Place),
+    /// A member of a cbuffer (or `$Globals`): reached through an access chain.
+    Member {
+        /// The block variable.
+        block: Handle<GlobalVariable>,
+        /// The member index.
+        index: u32,
+        /// The member's type.
+        ty: Ty,
+        /// Storage class of the block.
+        sc: StorageClass,
+        /// Layout of the block.
+        layout: LayoutRule,
+        /// Matrix majorness.
+        row_major: bool,
+    },
+    /// A resource object.
+    Resource(Resource),
+    /// A compile-time constant (`static const` scalars).
+    Const(ConstVal, Ty),
+    /// A specialization constant.
+    Spec(Handle<SpecConstant>, Ty),
+}
+
+/// A resource variable.
+#[derive(Clone, Debug)]
+pub(crate) struct Resource {
+    /// The variable.
+    pub global: Handle<GlobalVariable>,
+    /// What it is.
+    pub kind: ResourceKind,
+    /// Its element type.
+    pub elem: Ty,
+    /// Its storage class.
+    pub sc: StorageClass,
+}
+
+/// A pointer to storage of a type.
+#[derive(Clone, Debug)]
+pub(crate) struct Place {
+    /// The pointer.
+    pub ptr: Value,
+    /// The pointee's type.
+    pub ty: Ty,
+    /// The storage class.
+    pub sc: StorageClass,
+    /// The pointee's layout.
+    pub layout: LayoutRule,
+    /// Matrix majorness (layouts only).
+    pub row_major: bool,
+    /// Whether it may not be assigned.
+    pub konst: bool,
+}
+
+/// The result of an expression.
+#[derive(Clone, Debug)]
+pub(crate) enum Val {
+    /// A value (in layout `None`).
+    R(Value, Ty),
+    /// An lvalue.
+    P(Place),
+    /// A swizzle of a vector lvalue (a write mask when stored to).
+    Swz(Place, Vec<u32>),
+    /// A resource object.
+    Res(Resource),
+    /// A texel of a texture or texel buffer (`tex[uv]`), by coordinate.
+    Texel(Resource, Value),
+    /// Something that went wrong (already reported).
+    Err,
+}
+
+/// A user function.
+#[derive(Clone, Debug)]
+pub(crate) struct FuncSym {
+    /// Index of its declaration in the unit's items.
+    pub item: usize,
+    /// The emitted function, once emitted.
+    pub handle: Option<Handle<ir::Function>>,
+    /// Parameter types and whether each is `out`/`inout`.
+    pub params: Vec<(Ty, ParamDir)>,
+    /// The return type.
+    pub ret: Ty,
+    /// How many leading parameters have no default value.
+    pub required: usize,
+}
+
+/// How a parameter is passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ParamDir {
+    /// `in` (default): copied in.
+    In,
+    /// `out`: copied out.
+    Out,
+    /// `inout`: both.
+    InOut,
+}
+
+/// Everything the emitter knows besides the builder.
+pub(crate) struct State<'u> {
+    pub unit: &'u TranslationUnit,
+    pub opts: &'u Options,
+    pub diags: Vec<Diagnostic>,
+    pub structs: Vec<StructDef>,
+    pub struct_names: HashMap<String, usize>,
+    pub typedefs: HashMap<String, (Ty, bool, bool)>,
+    pub scopes: Scopes<Sym>,
+    pub consts: HashMap<String, ConstVal>,
+    pub functions: HashMap<String, Vec<FuncSym>>,
+    pub type_cache: HashMap<(Ty, LayoutRule, bool), Handle<ir::Type>>,
+    pub glsl: Option<Handle<ExtInstImport>>,
+    pub interface: Vec<Handle<GlobalVariable>>,
+    /// `static` globals with initializers, stored by the wrapper before the call.
+    pub static_inits: Vec<(Place, usize, usize)>,
+    pub next_in_location: u32,
+    pub next_out_location: u32,
+}
+
+impl<'u> State<'u> {
+    fn builder() -> Builder {
+        use crate::grammar::{AddressingModel, MemoryModel, Version};
+        let mut b = Builder::new(
+            Version(1, 0),
+            AddressingModel::Logical,
+            MemoryModel::GLSL450,
+        );
+        b.capability(crate::grammar::Capability::Shader);
+        b
+    }
+
+    fn new(unit: &'u TranslationUnit, opts: &'u Options) -> Self {
+        State {
+            unit,
+            opts,
+            diags: Vec::new(),
+            structs: Vec::new(),
+            struct_names: HashMap::new(),
+            typedefs: HashMap::new(),
+            scopes: Scopes::default(),
+            consts: HashMap::new(),
+            functions: HashMap::new(),
+            type_cache: HashMap::new(),
+            glsl: None,
+            interface: Vec::new(),
+            static_inits: Vec::new(),
+            next_in_location: 0,
+            next_out_location: 0,
+        }
+    }
+
+    /// Reports an error.
+    pub fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    /// Reports a warning.
+    pub fn warn(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::warning(span, msg));
+    }
+
+    /// The GLSL.std.450 import.
+    pub fn glsl(&mut self, b: &mut Builder) -> Handle<ExtInstImport> {
+        match self.glsl {
+            Some(h) => h,
+            None => {
+                let h = b.ext_inst_import("GLSL.std.450");
+                self.glsl = Some(h);
+                h
+            }
+        }
+    }
+
+    /// Whether buffers use the StorageBuffer storage class (Vulkan 1.2 and later).
+    pub fn storage_buffer_class(&self) -> bool {
+        use crate::target_env::TargetEnv;
+        !matches!(
+            self.opts.target_env,
+            TargetEnv::Vulkan1_0 | TargetEnv::Vulkan1_1 | TargetEnv::Vulkan1_1Spirv1_4
+        )
+    }
+}

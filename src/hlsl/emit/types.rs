@@ -1,0 +1,250 @@
+//! HLSL types to IR types, per layout: the same struct or array gets one IR type without
+//! layout (Function, Private, Workgroup storage) and one per buffer layout, as DXC does.
+
+use super::State;
+use crate::grammar::{Decoration, Dim, ImageFormat};
+use crate::hlsl::sema::layout::{array_stride, matrix_stride, struct_offsets, LayoutRule};
+use crate::hlsl::sema::types::{ResourceKind, Scalar, TexDim, Ty};
+use crate::ir::{Builder, Handle, ImageDepth, ImageSampling, ImageType, Member, StructType, Type};
+
+/// The IR scalar type of `s`.
+pub(crate) fn scalar_ty(b: &mut Builder, s: Scalar) -> Handle<Type> {
+    match s {
+        Scalar::Bool => b.type_bool(),
+        Scalar::Int => b.type_int(32, true),
+        Scalar::UInt => b.type_int(32, false),
+        Scalar::Int64 => b.type_int(64, true),
+        Scalar::UInt64 => b.type_int(64, false),
+        Scalar::Float => b.type_float(32),
+        Scalar::Double => b.type_float(64),
+    }
+}
+
+/// DXC's short name of a type inside resource type names (`float`, `v4float`, `S`).
+pub(crate) fn type_name(st: &State, ty: &Ty) -> String {
+    match ty {
+        Ty::Scalar(s) => s.name().to_owned(),
+        Ty::Vector(s, n) => format!("v{n}{}", s.name()),
+        Ty::Matrix(s, r, c) => format!("mat{r}v{c}{}", s.name()),
+        Ty::Struct(i) => st
+            .structs
+            .get(*i)
+            .map_or("S".to_owned(), |d| d.name.clone()),
+        Ty::Array(e, n) => format!("_arr_{}_{n}", type_name(st, e)),
+        _ => "void".to_owned(),
+    }
+}
+
+/// The IR type of `ty` in `layout` (`row_major` applies to matrices inside arrays).
+pub(crate) fn ir_ty(
+    b: &mut Builder,
+    st: &mut State,
+    ty: &Ty,
+    layout: LayoutRule,
+    row_major: bool,
+) -> Handle<Type> {
+    // A bool in a buffer is stored as a uint.
+    if layout != LayoutRule::None && ty.component() == Some(Scalar::Bool) {
+        return ir_ty(b, st, &ty.with_component(Scalar::UInt), layout, row_major);
+    }
+    let key_layout = match ty {
+        Ty::Struct(_) | Ty::Array(..) => layout,
+        Ty::Matrix(s, ..) if !s.is_float() => layout,
+        _ => LayoutRule::None,
+    };
+    let key = (
+        ty.clone(),
+        key_layout,
+        row_major && key_layout != LayoutRule::None,
+    );
+    if let Some(&h) = st.type_cache.get(&key) {
+        return h;
+    }
+    let h = match ty {
+        Ty::Void => b.type_void(),
+        Ty::Scalar(s) => scalar_ty(b, *s),
+        Ty::Vector(s, n) => {
+            let c = scalar_ty(b, *s);
+            b.type_vector(c, *n)
+        }
+        Ty::Matrix(s, r, c) => {
+            // An HLSL RxC matrix is R SPIR-V "columns" of C components (its transpose); a
+            // non-float one is an array of R vectors, as DXC emits it.
+            let comp = scalar_ty(b, *s);
+            let v = b.type_vector(comp, *c);
+            if s.is_float() {
+                b.type_matrix(v, *r)
+            } else {
+                let stride =
+                    (layout != LayoutRule::None).then(|| matrix_stride(ty, layout, true).0);
+                b.type_array(v, *r, stride)
+            }
+        }
+        Ty::Array(e, n) => {
+            let et = ir_ty(b, st, e, layout, row_major);
+            let stride = (layout != LayoutRule::None)
+                .then(|| array_stride(e, layout, row_major, &st.structs));
+            b.type_array(et, *n, stride)
+        }
+        Ty::Struct(i) => {
+            let Some(def) = st.structs.get(*i).cloned() else {
+                return b.type_void();
+            };
+            let offsets =
+                (layout != LayoutRule::None).then(|| struct_offsets(&def, layout, &st.structs));
+            let mut members = Vec::new();
+            for (k, f) in def.fields.iter().enumerate() {
+                let t = ir_ty(b, st, &f.ty, layout, f.row_major);
+                let mut m = Member::new(t);
+                m.name = Some(f.name.clone());
+                if let Some(offs) = &offsets {
+                    m.offset = offs.get(k).copied();
+                    matrix_decorations(&f.ty, layout, f.row_major, &mut m.decorations);
+                }
+                members.push(m);
+            }
+            b.type_struct(StructType {
+                name: Some(def.name.clone()),
+                members,
+                decorations: Vec::new(),
+            })
+        }
+        Ty::Resource(kind, elem) => resource_ty(b, st, *kind, elem),
+    };
+    st.type_cache.insert(key, h);
+    h
+}
+
+/// `MatrixStride` and `RowMajor`/`ColMajor` (swapped, as the transposed representation needs)
+/// for a member that is a matrix or an array of matrices.
+pub(crate) fn matrix_decorations(
+    ty: &Ty,
+    layout: LayoutRule,
+    row_major: bool,
+    out: &mut Vec<Decoration>,
+) {
+    let mut t = ty;
+    while let Ty::Array(e, _) = t {
+        t = e;
+    }
+    if let Ty::Matrix(s, ..) = t {
+        if !s.is_float() {
+            return;
+        }
+        let (stride, _) = matrix_stride(t, layout, row_major);
+        out.push(Decoration::MatrixStride(stride));
+        out.push(if row_major {
+            Decoration::ColMajor
+        } else {
+            Decoration::RowMajor
+        });
+    }
+}
+
+/// The image format DXC infers for a storage image or texel buffer of `elem`.
+fn image_format(elem: &Ty) -> ImageFormat {
+    match elem {
+        Ty::Scalar(Scalar::Float) => ImageFormat::R32f,
+        Ty::Vector(Scalar::Float, 2) => ImageFormat::Rg32f,
+        Ty::Vector(Scalar::Float, _) => ImageFormat::Rgba32f,
+        Ty::Scalar(Scalar::Int) => ImageFormat::R32i,
+        Ty::Vector(Scalar::Int, 2) => ImageFormat::Rg32i,
+        Ty::Vector(Scalar::Int, _) => ImageFormat::Rgba32i,
+        Ty::Scalar(Scalar::UInt) => ImageFormat::R32ui,
+        Ty::Vector(Scalar::UInt, 2) => ImageFormat::Rg32ui,
+        Ty::Vector(Scalar::UInt, _) => ImageFormat::Rgba32ui,
+        _ => ImageFormat::Unknown,
+    }
+}
+
+/// The type a resource variable points to.
+fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -> Handle<Type> {
+    let buffer_block = |st: &State| {
+        if st.storage_buffer_class() {
+            Decoration::Block
+        } else {
+            Decoration::BufferBlock
+        }
+    };
+    match kind {
+        ResourceKind::StructuredBuffer { rw } => {
+            let et = ir_ty(b, st, elem, LayoutRule::Std430, false);
+            let stride = array_stride(elem, LayoutRule::Std430, false, &st.structs);
+            let arr = b.type_runtime_array(et, Some(stride));
+            let mut m = Member::new(arr);
+            m.offset = Some(0);
+            matrix_decorations(elem, LayoutRule::Std430, false, &mut m.decorations);
+            if !rw {
+                m.decorations.push(Decoration::NonWritable);
+            }
+            let prefix = if rw {
+                "RWStructuredBuffer"
+            } else {
+                "StructuredBuffer"
+            };
+            let name = format!("type.{prefix}.{}", type_name(st, elem));
+            let deco = buffer_block(st);
+            b.type_struct(StructType {
+                name: Some(name),
+                members: vec![m],
+                decorations: vec![deco],
+            })
+        }
+        ResourceKind::ByteAddressBuffer { rw } => {
+            let u = b.type_int(32, false);
+            let arr = b.type_runtime_array(u, Some(4));
+            let mut m = Member::new(arr);
+            m.offset = Some(0);
+            if !rw {
+                m.decorations.push(Decoration::NonWritable);
+            }
+            let name = if rw {
+                "type.RWByteAddressBuffer"
+            } else {
+                "type.ByteAddressBuffer"
+            };
+            let deco = buffer_block(st);
+            b.type_struct(StructType {
+                name: Some(name.to_owned()),
+                members: vec![m],
+                decorations: vec![deco],
+            })
+        }
+        ResourceKind::ConstantBuffer => {
+            // The block is built by the declaration (it knows the name); this is T's layout.
+            ir_ty(b, st, elem, LayoutRule::Std140, false)
+        }
+        ResourceKind::Sampler => b.type_sampler(),
+        ResourceKind::TexelBuffer { rw } | ResourceKind::Texture { rw, .. } => {
+            let comp = elem.component().unwrap_or(Scalar::Float);
+            let sampled_type = scalar_ty(b, comp);
+            let dim = match kind {
+                ResourceKind::Texture { dim, .. } => match dim {
+                    TexDim::D1 => Dim::Dim1D,
+                    TexDim::D2 => Dim::Dim2D,
+                    TexDim::D3 => Dim::Dim3D,
+                    TexDim::Cube => Dim::Cube,
+                },
+                _ => Dim::Buffer,
+            };
+            b.type_image(ImageType {
+                sampled_type,
+                dim,
+                depth: ImageDepth::Unknown,
+                arrayed: false,
+                multisampled: false,
+                sampled: if rw {
+                    ImageSampling::Storage
+                } else {
+                    ImageSampling::Sampled
+                },
+                format: if rw {
+                    image_format(elem)
+                } else {
+                    ImageFormat::Unknown
+                },
+                access: None,
+            })
+        }
+    }
+}

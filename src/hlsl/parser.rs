@@ -1,0 +1,1842 @@
+//! The parser: preprocessed tokens to the [`ast`](super::ast), by recursive descent with C's
+//! operator precedence. HLSL's one context-sensitive spot, `(T)x` (a cast) versus `(x)` (a
+//! parenthesised expression), is decided by whether `T` names a type: a builtin type name, or a
+//! struct or typedef declared earlier in the file.
+//!
+//! On a syntax error the parser records a diagnostic and skips to the next `;`, `}` or top-level
+//! declaration, so one run reports several errors (up to [`MAX_ERRORS`]). Nesting deeper than
+//! [`MAX_DEPTH`] is an error rather than a stack overflow.
+
+use super::ast::*;
+use super::diag::Diagnostic;
+use super::lexer::parse_number;
+use super::source::Span;
+use super::token::{Token, TokenKind};
+use std::collections::HashSet;
+
+/// Errors after which parsing stops (clang's `-ferror-limit` default).
+pub const MAX_ERRORS: usize = 50;
+/// Deepest nesting of expressions, statements and types accepted (clang's bracket depth is 256;
+/// this is lower so debug builds on small thread stacks stay safe).
+pub const MAX_DEPTH: usize = 200;
+
+/// Parses a token stream (ending with an end-of-input token) into a translation unit and the
+/// syntax errors found.
+pub fn parse_tokens(tokens: Vec<Token>) -> (TranslationUnit, Vec<Diagnostic>) {
+    let mut p = Parser::new(tokens);
+    let unit = p.unit();
+    (unit, p.diags)
+}
+
+/// Stack for the front end's thread: recursive descent to [`MAX_DEPTH`] levels needs several MiB
+/// in debug builds (frames of 10-20 KiB per statement level), more than a test thread's 2 MiB.
+const STACK_SIZE: usize = 256 << 20;
+
+/// Runs `f` on a thread with a [`STACK_SIZE`] stack (reserved, not committed, so cheap), so the
+/// nesting limits, not the caller's stack, bound the recursion; runs it here if no thread can be
+/// started.
+pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut f = Some(f);
+    let result = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("hlsl-front".to_owned())
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(scope, || f.take().map(|f| f()));
+        match spawned {
+            Ok(handle) => match handle.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => None,
+        }
+    });
+    match result {
+        Some(r) => r,
+        None => match f.take() {
+            Some(f) => f(),
+            None => unreachable_after_take(),
+        },
+    }
+}
+
+/// `f` is taken exactly once: either the thread ran it (and returned `Some`) or it is still
+/// here. Kept as a function so the impossible arm needs no `unwrap`.
+fn unreachable_after_take<T>() -> T {
+    panic!("on_big_stack: closure neither ran nor stayed")
+}
+
+/// Whether `name` is a builtin HLSL type name the parser must know to tell casts from
+/// parenthesised expressions: scalars, vectors (`float4`), matrices (`half2x3`), the `vector`
+/// and `matrix` templates, and resource and sampler types.
+pub fn is_builtin_type(name: &str) -> bool {
+    const SCALARS: &[&str] = &[
+        "bool",
+        "int",
+        "uint",
+        "dword",
+        "half",
+        "float",
+        "double",
+        "min16float",
+        "min10float",
+        "min16int",
+        "min12int",
+        "min16uint",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+        "float16_t",
+        "float32_t",
+        "float64_t",
+    ];
+    const OTHERS: &[&str] = &[
+        "void",
+        "vector",
+        "matrix",
+        "Buffer",
+        "RWBuffer",
+        "ByteAddressBuffer",
+        "RWByteAddressBuffer",
+        "StructuredBuffer",
+        "RWStructuredBuffer",
+        "AppendStructuredBuffer",
+        "ConsumeStructuredBuffer",
+        "ConstantBuffer",
+        "TextureBuffer",
+        "Texture1D",
+        "Texture1DArray",
+        "Texture2D",
+        "Texture2DArray",
+        "Texture2DMS",
+        "Texture2DMSArray",
+        "Texture3D",
+        "TextureCube",
+        "TextureCubeArray",
+        "RWTexture1D",
+        "RWTexture1DArray",
+        "RWTexture2D",
+        "RWTexture2DArray",
+        "RWTexture3D",
+        "SamplerState",
+        "SamplerComparisonState",
+        "sampler",
+        "sampler1D",
+        "sampler2D",
+        "sampler3D",
+        "samplerCUBE",
+        "texture",
+        "Texture",
+        "RasterizerOrderedBuffer",
+        "RasterizerOrderedByteAddressBuffer",
+        "RasterizerOrderedStructuredBuffer",
+        "RasterizerOrderedTexture1D",
+        "RasterizerOrderedTexture1DArray",
+        "RasterizerOrderedTexture2D",
+        "RasterizerOrderedTexture2DArray",
+        "RasterizerOrderedTexture3D",
+        "SubpassInput",
+        "SubpassInputMS",
+        "InputPatch",
+        "OutputPatch",
+        "PointStream",
+        "LineStream",
+        "TriangleStream",
+        "RaytracingAccelerationStructure",
+        "string",
+    ];
+    if SCALARS.contains(&name) || OTHERS.contains(&name) {
+        return true;
+    }
+    // `float4`, `int1`, `half3x4`: a scalar name then 1-4, optionally `x` and 1-4.
+    let b = name.as_bytes();
+    let dim = |i: usize| b.get(i).is_some_and(|c| (b'1'..=b'4').contains(c));
+    let n = b.len();
+    let base_len = if n >= 3 && b.get(n - 2) == Some(&b'x') && dim(n - 1) && dim(n - 3) {
+        n - 3
+    } else if n >= 2 && dim(n - 1) {
+        n - 1
+    } else {
+        return false;
+    };
+    name.get(..base_len)
+        .is_some_and(|s| SCALARS.contains(&s) && s != "dword")
+}
+
+/// The keyword a modifier is spelled with, if `name` is one.
+fn modifier(name: &str) -> Option<Modifier> {
+    Some(match name {
+        "static" => Modifier::Static,
+        "const" => Modifier::Const,
+        "groupshared" => Modifier::GroupShared,
+        "uniform" => Modifier::Uniform,
+        "extern" => Modifier::Extern,
+        "volatile" => Modifier::Volatile,
+        "precise" => Modifier::Precise,
+        "shared" => Modifier::Shared,
+        "inline" => Modifier::Inline,
+        "row_major" => Modifier::RowMajor,
+        "column_major" => Modifier::ColumnMajor,
+        "nointerpolation" => Modifier::NoInterpolation,
+        "linear" => Modifier::Linear,
+        "centroid" => Modifier::Centroid,
+        "noperspective" => Modifier::NoPerspective,
+        "sample" => Modifier::Sample,
+        "in" => Modifier::In,
+        "out" => Modifier::Out,
+        "inout" => Modifier::InOut,
+        "unorm" => Modifier::Unorm,
+        "snorm" => Modifier::Snorm,
+        "globallycoherent" => Modifier::GloballyCoherent,
+        "point" => Modifier::Point,
+        "line" => Modifier::Line,
+        "triangle" => Modifier::Triangle,
+        "lineadj" => Modifier::LineAdj,
+        "triangleadj" => Modifier::TriangleAdj,
+        _ => return None,
+    })
+}
+
+/// Words that start a statement or declaration of their own and so are never names.
+const RESERVED: &[&str] = &[
+    "if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "return",
+    "discard", "struct", "typedef", "cbuffer", "tbuffer", "true", "false",
+];
+
+/// The binary operator a punctuator spells and its precedence (higher binds tighter).
+fn binary_op(p: &str) -> Option<(BinaryOp, u8)> {
+    Some(match p {
+        "||" => (BinaryOp::Or, 1),
+        "&&" => (BinaryOp::And, 2),
+        "|" => (BinaryOp::BitOr, 3),
+        "^" => (BinaryOp::BitXor, 4),
+        "&" => (BinaryOp::BitAnd, 5),
+        "==" => (BinaryOp::Eq, 6),
+        "!=" => (BinaryOp::Ne, 6),
+        "<" => (BinaryOp::Lt, 7),
+        ">" => (BinaryOp::Gt, 7),
+        "<=" => (BinaryOp::Le, 7),
+        ">=" => (BinaryOp::Ge, 7),
+        "<<" => (BinaryOp::Shl, 8),
+        ">>" => (BinaryOp::Shr, 8),
+        "+" => (BinaryOp::Add, 9),
+        "-" => (BinaryOp::Sub, 9),
+        "*" => (BinaryOp::Mul, 10),
+        "/" => (BinaryOp::Div, 10),
+        "%" => (BinaryOp::Rem, 10),
+        _ => return None,
+    })
+}
+
+/// The compound operator of an assignment punctuator (`Some(None)` for plain `=`).
+fn assign_op(p: &str) -> Option<Option<BinaryOp>> {
+    Some(match p {
+        "=" => None,
+        "+=" => Some(BinaryOp::Add),
+        "-=" => Some(BinaryOp::Sub),
+        "*=" => Some(BinaryOp::Mul),
+        "/=" => Some(BinaryOp::Div),
+        "%=" => Some(BinaryOp::Rem),
+        "<<=" => Some(BinaryOp::Shl),
+        ">>=" => Some(BinaryOp::Shr),
+        "&=" => Some(BinaryOp::BitAnd),
+        "|=" => Some(BinaryOp::BitOr),
+        "^=" => Some(BinaryOp::BitXor),
+        _ => return None,
+    })
+}
+
+/// A parse failure whose diagnostic is already recorded; the caller resynchronises.
+#[derive(Debug)]
+struct Stop;
+
+/// What every parsing function returns.
+type PResult<T> = Result<T, Stop>;
+
+/// The parser's state.
+struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+    diags: Vec<Diagnostic>,
+    /// Struct and typedef names declared so far.
+    types: HashSet<String>,
+    depth: usize,
+    /// Set when parsing must end (error limit or nesting limit).
+    fatal: bool,
+    /// Set when the nesting limit was hit (never rolled back by a speculative parse).
+    too_deep: bool,
+    /// Token positions where `(` was found not to start a cast, so nested speculation stays
+    /// linear instead of exponential.
+    not_casts: HashSet<usize>,
+}
+
+impl Parser {
+    /// A parser over `tokens`; an end-of-input token is added when missing.
+    fn new(mut tokens: Vec<Token>) -> Parser {
+        if tokens.last().is_none_or(|t| t.kind != TokenKind::Eof) {
+            let span = tokens.last().map_or(Span::default(), |t| t.span);
+            tokens.push(Token::new(
+                TokenKind::Eof,
+                "",
+                Span::new(span.file, span.end, span.end),
+            ));
+        }
+        Parser {
+            toks: tokens,
+            pos: 0,
+            diags: Vec::new(),
+            types: HashSet::new(),
+            depth: 0,
+            fatal: false,
+            too_deep: false,
+            not_casts: HashSet::new(),
+        }
+    }
+
+    // ---- token access -------------------------------------------------------------------
+
+    /// The token `k` places ahead (the end-of-input token past the end).
+    fn peek_at(&self, k: usize) -> &Token {
+        let i = (self.pos + k).min(self.toks.len().saturating_sub(1));
+        // `new` guarantees at least the end-of-input token.
+        &self.toks[i]
+    }
+
+    /// The current token.
+    fn tok(&self) -> &Token {
+        self.peek_at(0)
+    }
+
+    /// The current token's span.
+    fn span(&self) -> Span {
+        self.tok().span
+    }
+
+    /// The span of the last token taken (the current one at the start).
+    fn prev_span(&self) -> Span {
+        match self.pos.checked_sub(1).and_then(|i| self.toks.get(i)) {
+            Some(t) => t.span,
+            None => self.span(),
+        }
+    }
+
+    /// Takes the current token.
+    fn bump(&mut self) -> Token {
+        let t = self.tok().clone();
+        if self.pos < self.toks.len().saturating_sub(1) {
+            self.pos += 1;
+        }
+        t
+    }
+
+    /// Whether the current token is the punctuator `p`.
+    fn at(&self, p: &str) -> bool {
+        self.tok().is_punct(p)
+    }
+
+    /// Whether the current token is the word `w`.
+    fn at_word(&self, w: &str) -> bool {
+        self.tok().is_ident(w)
+    }
+
+    /// Whether the input is used up.
+    fn at_eof(&self) -> bool {
+        self.tok().kind == TokenKind::Eof
+    }
+
+    /// Takes the punctuator `p` if it is next.
+    fn eat(&mut self, p: &str) -> bool {
+        if self.at(p) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    // ---- diagnostics --------------------------------------------------------------------
+
+    /// Records an error; past [`MAX_ERRORS`] parsing stops.
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        if self.fatal {
+            return;
+        }
+        self.diags.push(Diagnostic::error(span, message));
+        if self.diags.len() >= MAX_ERRORS {
+            self.fatal = true;
+        }
+    }
+
+    /// Records an error at the current token and fails.
+    fn fail<T>(&mut self, message: impl Into<String>) -> PResult<T> {
+        let span = self.span();
+        self.error(span, message);
+        Err(Stop)
+    }
+
+    /// Requires punctuator `p`: "expected `p` `what`" otherwise, pointing just after the
+    /// previous token, where the missing token belongs.
+    fn expect(&mut self, p: &str, what: &str) -> PResult<Token> {
+        if self.at(p) {
+            return Ok(self.bump());
+        }
+        if matches!(self.tok().kind, TokenKind::Other | TokenKind::Char) {
+            return self.stray();
+        }
+        let prev = self.prev_span();
+        let span = if self.pos > 0 && prev.file == self.span().file && p == ";" {
+            Span::new(prev.file, prev.end, prev.end)
+        } else {
+            self.span()
+        };
+        let found = self.tok().describe();
+        self.error(span, format!("expected '{p}' {what}, found {found}"));
+        Err(Stop)
+    }
+
+    /// Requires an identifier (not a reserved word).
+    fn ident(&mut self, what: &str) -> PResult<Ident> {
+        let t = self.tok();
+        if t.kind == TokenKind::Ident && !RESERVED.contains(&t.text.as_str()) {
+            let t = self.bump();
+            return Ok(Ident {
+                name: t.text,
+                span: t.span,
+            });
+        }
+        if matches!(t.kind, TokenKind::Other | TokenKind::Char) {
+            return self.stray();
+        }
+        let found = t.describe();
+        self.fail(format!("expected {what}, found {found}"))
+    }
+
+    /// Enters one nesting level; past [`MAX_DEPTH`] parsing stops.
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let span = self.span();
+            self.error(
+                span,
+                format!("nesting is too deep (the limit is {MAX_DEPTH} levels)"),
+            );
+            self.fatal = true;
+            self.too_deep = true;
+            return Err(Stop);
+        }
+        Ok(())
+    }
+
+    /// Leaves a nesting level entered by [`Parser::enter`].
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Skips to just after the next `;` or `}` at this nesting level (a statement's end), or to
+    /// an unmatched `}` (left in place for the enclosing block).
+    fn sync_stmt(&mut self) {
+        let mut depth = 0usize;
+        while !self.at_eof() && !self.fatal {
+            if self.at(";") && depth == 0 {
+                self.bump();
+                return;
+            }
+            if self.at("{") {
+                depth += 1;
+            } else if self.at("}") {
+                if depth == 0 {
+                    return;
+                }
+                depth -= 1;
+                if depth == 0 {
+                    self.bump();
+                    return;
+                }
+            }
+            self.bump();
+        }
+    }
+
+    /// Skips to the start of the next top-level declaration: past a `;` or a balanced `}` at
+    /// file level.
+    fn sync_top(&mut self) {
+        let mut depth = 0usize;
+        while !self.at_eof() && !self.fatal {
+            let t = self.bump();
+            if t.is_punct("{") {
+                depth += 1;
+            } else if t.is_punct("}") {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    self.eat(";");
+                    return;
+                }
+            } else if t.is_punct(";") && depth == 0 {
+                return;
+            }
+        }
+    }
+
+    // ---- classification -----------------------------------------------------------------
+
+    /// Whether `t` names a type (builtin, or a struct/typedef declared so far).
+    fn is_type(&self, t: &Token) -> bool {
+        t.kind == TokenKind::Ident
+            && (is_builtin_type(&t.text) || self.types.contains(&t.text) || t.text == "unsigned")
+    }
+
+    /// Whether the token `k` ahead is a modifier keyword used as one (followed by a name, so
+    /// `sample = 1;` stays an expression).
+    fn is_modifier_at(&self, k: usize) -> bool {
+        let t = self.peek_at(k);
+        t.kind == TokenKind::Ident
+            && modifier(&t.text).is_some()
+            && self.peek_at(k + 1).kind == TokenKind::Ident
+    }
+
+    /// Whether a statement starting here is a declaration: modifiers, or a type followed by a
+    /// name, or two names in a row (an unknown type, which sema reports).
+    fn at_declaration(&self) -> bool {
+        if self.is_modifier_at(0) {
+            return true;
+        }
+        let t = self.tok();
+        if t.kind != TokenKind::Ident || RESERVED.contains(&t.text.as_str()) {
+            return false;
+        }
+        let next = self.peek_at(1);
+        if next.kind == TokenKind::Ident {
+            return true;
+        }
+        self.is_type(t)
+            && next.is_punct("<")
+            && self
+                .after_template(1)
+                .is_some_and(|k| self.peek_at(k).kind == TokenKind::Ident)
+    }
+
+    /// The offset just past the template argument list starting with the `<` at offset `k`
+    /// (counting `>>` as two closers), if it closes before a `;`, `{` or `}`.
+    fn after_template(&self, k: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut i = k;
+        loop {
+            let t = self.peek_at(i);
+            match t.text.as_str() {
+                _ if t.kind == TokenKind::Eof => return None,
+                _ if t.kind != TokenKind::Punct => {}
+                "<" => depth += 1,
+                ">" | ">>" => {
+                    let n = t.text.len();
+                    if depth <= n {
+                        return Some(i + 1);
+                    }
+                    depth -= n;
+                }
+                ";" | "{" | "}" => return None,
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+
+    // ---- top level ----------------------------------------------------------------------
+
+    /// The whole file.
+    fn unit(&mut self) -> TranslationUnit {
+        let mut unit = TranslationUnit::default();
+        while !self.at_eof() && !self.fatal {
+            let start = self.pos;
+            match self.item() {
+                Ok(items) => unit.items.extend(items),
+                Err(Stop) => {
+                    self.sync_top();
+                    if self.pos == start {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        unit
+    }
+
+    /// One top-level declaration (a struct with declarators gives two items).
+    fn item(&mut self) -> PResult<Vec<Item>> {
+        let start = self.span();
+        if self.at(";") {
+            self.bump();
+            return Ok(vec![Item::Empty(start)]);
+        }
+        if self.tok().kind == TokenKind::Other || self.tok().kind == TokenKind::Char {
+            self.stray()?;
+        }
+        let attributes = self.attributes()?;
+        if self.at_word("struct")
+            && self.peek_at(1).kind == TokenKind::Ident
+            && !self.peek_at(2).is_punct("{")
+            && !self.peek_at(2).is_punct(":")
+        {
+            // `struct S x;`: an elaborated type.
+            self.bump();
+        } else if self.at_word("struct") {
+            return self.struct_item(attributes);
+        }
+        if self.at_word("typedef") && self.peek_at(1).is_ident("struct") {
+            return self.typedef_struct();
+        }
+        if self.at_word("typedef") {
+            return Ok(vec![Item::Typedef(self.typedef()?)]);
+        }
+        if self.at_word("cbuffer") || self.at_word("tbuffer") {
+            return Ok(vec![Item::Buffer(self.buffer(attributes)?)]);
+        }
+        for word in [
+            "namespace",
+            "template",
+            "class",
+            "interface",
+            "enum",
+            "using",
+        ] {
+            if self.at_word(word) {
+                return self.fail(format!("not supported yet: '{word}' declarations"));
+            }
+        }
+        let modifiers = self.modifiers();
+        let ty = self.type_expr()?;
+        let name = self.ident("a name after the type")?;
+        if self.at("(") {
+            return Ok(vec![Item::Function(
+                self.function(attributes, modifiers, ty, name, start)?,
+            )]);
+        }
+        let decl = self.var_rest(attributes, modifiers, ty, name, start)?;
+        Ok(vec![Item::Variables(decl)])
+    }
+
+    /// Reports a stray character or a bad literal at the current token and fails.
+    fn stray<T>(&mut self) -> PResult<T> {
+        let t = self.tok().clone();
+        let msg = match t.kind {
+            TokenKind::Char => "character literals are not supported in HLSL".to_owned(),
+            _ if t.text.starts_with('"') => "missing terminating '\"' character".to_owned(),
+            _ if t.text.starts_with('\'') => "missing terminating ' character".to_owned(),
+            _ => format!("stray '{}' in program", t.text),
+        };
+        self.fail(msg)
+    }
+
+    /// `[name(args)]` and `[[ns::name(args), ...]]`, any number of them.
+    fn attributes(&mut self) -> PResult<Vec<Attribute>> {
+        let mut out = Vec::new();
+        while self.at("[") {
+            let start = self.span();
+            self.bump();
+            let double = self.eat("[");
+            // C++17 `[[using NS: a, b]]` (the 2017 design document's `[[using Vulkan: set(0)]]`)
+            // gives every attribute in the list the namespace NS.
+            let using = if double && self.at_word("using") {
+                self.bump();
+                let ns = self.ident("an attribute namespace after 'using'")?;
+                self.expect(":", "after the attribute namespace")?;
+                Some(ns)
+            } else {
+                None
+            };
+            loop {
+                let first = self.ident("an attribute name")?;
+                let (namespace, name) = if self.eat("::") {
+                    (Some(first), self.ident("an attribute name after '::'")?)
+                } else {
+                    (using.clone(), first)
+                };
+                let mut args = Vec::new();
+                if self.eat("(") {
+                    if !self.at(")") {
+                        loop {
+                            args.push(self.assignment()?);
+                            if !self.eat(",") {
+                                break;
+                            }
+                        }
+                    }
+                    self.expect(")", "after the attribute's arguments")?;
+                }
+                let span = start.to(self.prev_span());
+                out.push(Attribute {
+                    namespace,
+                    name,
+                    args,
+                    span,
+                });
+                if !(double && self.eat(",")) {
+                    break;
+                }
+            }
+            self.expect("]", "to close the attribute")?;
+            if double {
+                self.expect("]", "to close the attribute")?;
+            }
+            if let Some(last) = out.last_mut() {
+                last.span = start.to(self.prev_span());
+            }
+        }
+        Ok(out)
+    }
+
+    /// Modifier keywords, in any order.
+    fn modifiers(&mut self) -> Vec<ModifierSpan> {
+        let mut out = Vec::new();
+        while self.is_modifier_at(0) {
+            let t = self.bump();
+            if let Some(modifier) = modifier(&t.text) {
+                out.push(ModifierSpan {
+                    modifier,
+                    span: t.span,
+                });
+            }
+        }
+        out
+    }
+
+    /// A type: a name with optional template arguments (`RWStructuredBuffer<float4>`,
+    /// `vector<float, 3>`; `>>` closes two lists).
+    fn type_expr(&mut self) -> PResult<TypeExpr> {
+        self.enter()?;
+        let r = self.type_expr_inner();
+        self.leave();
+        r
+    }
+
+    /// [`Parser::type_expr`] inside its nesting guard.
+    fn type_expr_inner(&mut self) -> PResult<TypeExpr> {
+        let start = self.span();
+        if self.at_word("unsigned") {
+            self.bump();
+            let base = if self.tok().kind == TokenKind::Ident
+                && self.tok().text.starts_with("int")
+                && is_builtin_type(&self.tok().text)
+            {
+                let t = self.bump();
+                format!("u{}", t.text)
+            } else {
+                "uint".to_owned()
+            };
+            let span = start.to(self.prev_span());
+            return Ok(TypeExpr {
+                name: Ident { name: base, span },
+                args: Vec::new(),
+                span,
+            });
+        }
+        let t = self.tok();
+        if t.kind != TokenKind::Ident || RESERVED.contains(&t.text.as_str()) {
+            let found = t.describe();
+            return self.fail(format!("expected a type, found {found}"));
+        }
+        let name = self.ident("a type")?;
+        let mut args = Vec::new();
+        if self.at("<") {
+            self.bump();
+            loop {
+                if (self.at_word("unorm") || self.at_word("snorm")) && self.is_modifier_at(0) {
+                    let word = self.tok().text.clone();
+                    return self.fail(format!("not supported yet: '{word}' in template arguments"));
+                }
+                if self.is_type(self.tok()) && !self.peek_at(1).is_punct("(") {
+                    args.push(TemplateArg::Type(self.type_expr()?));
+                } else {
+                    // Additive and tighter only: `>` and `>>` close the list here.
+                    args.push(TemplateArg::Expr(self.binary(9)?));
+                }
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.close_angle()?;
+        }
+        Ok(TypeExpr {
+            name,
+            args,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// Takes a `>` closing a template argument list; a `>>` (or `>=`, `>>=`) is split so the
+    /// rest closes the enclosing list.
+    fn close_angle(&mut self) -> PResult<()> {
+        let t = self.tok().clone();
+        if t.kind == TokenKind::Punct && t.text.starts_with('>') {
+            if t.text == ">" {
+                self.bump();
+            } else if let Some(cur) = self.toks.get_mut(self.pos) {
+                cur.text.remove(0);
+                let mid = if cur.span.end > cur.span.start {
+                    cur.span.start + 1
+                } else {
+                    cur.span.start
+                };
+                cur.span.start = mid;
+            }
+            return Ok(());
+        }
+        let found = t.describe();
+        self.fail(format!(
+            "expected '>' to close the template argument list, found {found}"
+        ))
+    }
+
+    /// `struct Name { fields } [declarators];`
+    fn struct_item(&mut self, attributes: Vec<Attribute>) -> PResult<Vec<Item>> {
+        let start = self.span();
+        let decl = self.struct_decl()?;
+        let mut items = Vec::new();
+        let ty_name = decl.name.clone().unwrap_or(Ident {
+            name: String::new(),
+            span: decl.span,
+        });
+        if self.eat(";") {
+            items.push(Item::Struct(decl));
+            return Ok(items);
+        }
+        // `struct S { } s;` declares `s`; a keyword or type after the `}` means the `;` is
+        // missing (the next declaration has started).
+        let t = self.tok();
+        if t.kind != TokenKind::Ident
+            || RESERVED.contains(&t.text.as_str())
+            || self.is_modifier_at(0)
+            || self.is_type(t)
+        {
+            // Recorded without failing, so the struct and the next declaration both survive.
+            let prev = self.prev_span();
+            let found = t.describe();
+            self.error(
+                Span::new(prev.file, prev.end, prev.end),
+                format!("expected ';' after the struct, found {found}"),
+            );
+            return Ok(vec![Item::Struct(decl)]);
+        }
+        let ty = TypeExpr {
+            span: ty_name.span,
+            name: ty_name,
+            args: Vec::new(),
+        };
+        items.push(Item::Struct(decl));
+        let name = self.ident("a name or ';' after the struct")?;
+        let vars = self.var_rest(attributes, Vec::new(), ty, name, start)?;
+        items.push(Item::Variables(vars));
+        Ok(items)
+    }
+
+    /// `struct [Name] { fields }` (without what follows).
+    fn struct_decl(&mut self) -> PResult<StructDecl> {
+        let start = self.bump().span;
+        let name = if self.tok().kind == TokenKind::Ident {
+            let n = self.ident("a struct name")?;
+            self.types.insert(n.name.clone());
+            Some(n)
+        } else {
+            None
+        };
+        if self.at(":") {
+            return self.fail("not supported yet: struct inheritance");
+        }
+        self.expect("{", "to start the struct's fields")?;
+        let mut fields = Vec::new();
+        while !self.at("}") && !self.at_eof() && !self.fatal {
+            let fstart = self.span();
+            let r = (|| {
+                let attributes = self.attributes()?;
+                let modifiers = self.modifiers();
+                let ty = self.type_expr()?;
+                let name = self.ident("a field name")?;
+                if self.at("(") {
+                    self.error(name.span, "not supported yet: member functions");
+                    return Err(Stop);
+                }
+                self.var_rest(attributes, modifiers, ty, name, fstart)
+            })();
+            match r {
+                Ok(f) => fields.push(f),
+                Err(Stop) => self.sync_stmt(),
+            }
+        }
+        self.expect("}", "to end the struct")?;
+        Ok(StructDecl {
+            name,
+            fields,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// C's `typedef struct [T] { ... } S;`: an anonymous struct takes the name `S`; a named one
+    /// is declared and `S` becomes an alias of it.
+    fn typedef_struct(&mut self) -> PResult<Vec<Item>> {
+        let start = self.bump().span;
+        let mut decl = self.struct_decl()?;
+        let name = self.ident("a name for the typedef")?;
+        let array_dims = self.array_dims()?;
+        self.expect(";", "after the typedef")?;
+        self.types.insert(name.name.clone());
+        let span = start.to(self.prev_span());
+        match decl.name.clone() {
+            None if array_dims.is_empty() => {
+                decl.name = Some(name);
+                decl.span = span;
+                Ok(vec![Item::Struct(decl)])
+            }
+            existing => {
+                let target = existing.unwrap_or_else(|| Ident {
+                    name: String::new(),
+                    span: decl.span,
+                });
+                let ty = TypeExpr {
+                    span: target.span,
+                    name: target,
+                    args: Vec::new(),
+                };
+                Ok(vec![
+                    Item::Struct(decl),
+                    Item::Typedef(Typedef {
+                        modifiers: Vec::new(),
+                        ty,
+                        name,
+                        array_dims,
+                        span,
+                    }),
+                ])
+            }
+        }
+    }
+
+    /// `typedef [modifiers] T name[dims];`
+    fn typedef(&mut self) -> PResult<Typedef> {
+        let start = self.bump().span;
+        let modifiers = self.modifiers();
+        let ty = self.type_expr()?;
+        let name = self.ident("a name for the typedef")?;
+        let array_dims = self.array_dims()?;
+        self.expect(";", "after the typedef")?;
+        self.types.insert(name.name.clone());
+        Ok(Typedef {
+            modifiers,
+            ty,
+            name,
+            array_dims,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// `cbuffer Name : register(b0) { members }` (the trailing `;` is optional).
+    fn buffer(&mut self, attributes: Vec<Attribute>) -> PResult<BufferBlock> {
+        let start = attributes.first().map_or(self.span(), |a| a.span);
+        let kw = self.bump();
+        let kind = if kw.text == "cbuffer" {
+            BufferKind::CBuffer
+        } else {
+            BufferKind::TBuffer
+        };
+        let name = self.ident("a buffer name")?;
+        let annotations = self.annotations()?;
+        self.expect("{", "to start the buffer's members")?;
+        let mut members = Vec::new();
+        while !self.at("}") && !self.at_eof() && !self.fatal {
+            let mstart = self.span();
+            let r = (|| {
+                let attributes = self.attributes()?;
+                let modifiers = self.modifiers();
+                let ty = self.type_expr()?;
+                let name = self.ident("a member name")?;
+                self.var_rest(attributes, modifiers, ty, name, mstart)
+            })();
+            match r {
+                Ok(m) => members.push(m),
+                Err(Stop) => self.sync_stmt(),
+            }
+        }
+        self.expect("}", "to end the buffer")?;
+        self.eat(";");
+        Ok(BufferBlock {
+            kind,
+            attributes,
+            name,
+            annotations,
+            members,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// `[n]` dimensions; `[]` is unsized.
+    fn array_dims(&mut self) -> PResult<Vec<Option<Expr>>> {
+        let mut dims = Vec::new();
+        while self.eat("[") {
+            if self.eat("]") {
+                dims.push(None);
+                continue;
+            }
+            dims.push(Some(self.expr()?));
+            self.expect("]", "after the array size")?;
+        }
+        Ok(dims)
+    }
+
+    /// `: SEMANTIC`, `: register(...)`, `: packoffset(...)`, any number of them.
+    fn annotations(&mut self) -> PResult<Vec<Annotation>> {
+        let mut out = Vec::new();
+        while self.eat(":") {
+            let start = self.span();
+            if self.at_word("register") && self.peek_at(1).is_punct("(") {
+                self.bump();
+                self.bump();
+                let reg = self.ident("a register such as 'u0'")?;
+                let mut class = reg.name.chars().next().unwrap_or('?').to_ascii_lowercase();
+                let digits = reg.name.get(1..).unwrap_or("");
+                let mut index = digits.parse::<u32>().ok();
+                if !"btusc".contains(class) || index.is_none() {
+                    self.error(reg.span, format!("invalid register '{}'", reg.name));
+                    class = 'b';
+                    index = Some(0);
+                }
+                let mut space = None;
+                if self.eat(",") {
+                    let s = self.ident("a register space such as 'space1'")?;
+                    match s
+                        .name
+                        .strip_prefix("space")
+                        .and_then(|d| d.parse::<u32>().ok())
+                    {
+                        Some(n) => space = Some(n),
+                        None => self.error(s.span, format!("invalid register space '{}'", s.name)),
+                    }
+                }
+                self.expect(")", "after the register")?;
+                out.push(Annotation::Register(Register {
+                    class,
+                    index: index.unwrap_or(0),
+                    space,
+                    span: start.to(self.prev_span()),
+                }));
+            } else if self.at_word("packoffset") && self.peek_at(1).is_punct("(") {
+                self.bump();
+                self.bump();
+                while !self.at(")") && !self.at_eof() && !self.at(";") {
+                    self.bump();
+                }
+                self.expect(")", "after the packoffset")?;
+                out.push(Annotation::PackOffset(start.to(self.prev_span())));
+            } else {
+                out.push(Annotation::Semantic(self.ident("a semantic after ':'")?));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The rest of a variable declaration after its first name: dimensions, annotations,
+    /// initializer, more declarators, `;`.
+    fn var_rest(
+        &mut self,
+        attributes: Vec<Attribute>,
+        modifiers: Vec<ModifierSpan>,
+        ty: TypeExpr,
+        first: Ident,
+        start: Span,
+    ) -> PResult<VarDecl> {
+        let mut declarators = Vec::new();
+        let mut name = first;
+        loop {
+            let array_dims = self.array_dims()?;
+            let annotations = self.annotations()?;
+            let init = if self.eat("=") {
+                Some(self.initializer()?)
+            } else {
+                None
+            };
+            declarators.push(Declarator {
+                span: name.span.to(self.prev_span()),
+                name,
+                array_dims,
+                annotations,
+                init,
+            });
+            if !self.eat(",") {
+                break;
+            }
+            name = self.ident("a name after ','")?;
+        }
+        self.expect(";", "after the declaration")?;
+        Ok(VarDecl {
+            attributes,
+            modifiers,
+            ty,
+            declarators,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// `expr` or `{ ... }` after `=`.
+    fn initializer(&mut self) -> PResult<Initializer> {
+        if !self.at("{") {
+            return Ok(Initializer::Expr(self.assignment()?));
+        }
+        self.enter()?;
+        let r = (|| {
+            let start = self.bump().span;
+            let mut items = Vec::new();
+            while !self.at("}") {
+                items.push(self.initializer()?);
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect("}", "to end the initializer list")?;
+            Ok(Initializer::List(items, start.to(self.prev_span())))
+        })();
+        self.leave();
+        r
+    }
+
+    /// A function after its name: parameters, annotations, then `;` or a body.
+    fn function(
+        &mut self,
+        attributes: Vec<Attribute>,
+        modifiers: Vec<ModifierSpan>,
+        return_ty: TypeExpr,
+        name: Ident,
+        start: Span,
+    ) -> PResult<FunctionDecl> {
+        self.bump();
+        let mut params = Vec::new();
+        if self.at_word("void") && self.peek_at(1).is_punct(")") {
+            self.bump();
+        }
+        if !self.at(")") {
+            loop {
+                params.push(self.param()?);
+                if !self.eat(",") {
+                    break;
+                }
+            }
+        }
+        self.expect(")", "after the parameters")?;
+        let annotations = self.annotations()?;
+        let body = if self.eat(";") {
+            None
+        } else if self.at("{") {
+            Some(self.block()?)
+        } else {
+            let found = self.tok().describe();
+            return self.fail(format!(
+                "expected '{{' or ';' after the function's parameters, found {found}"
+            ));
+        };
+        Ok(FunctionDecl {
+            attributes,
+            modifiers,
+            return_ty,
+            name,
+            params,
+            annotations,
+            body,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// One parameter.
+    fn param(&mut self) -> PResult<Param> {
+        let start = self.span();
+        let attributes = self.attributes()?;
+        let mut modifiers = self.modifiers();
+        // `in`/`out`/`inout` may also come alone before the type: `out float4 c`.
+        let ty = self.type_expr()?;
+        modifiers.extend(self.modifiers());
+        let name = if self.tok().kind == TokenKind::Ident
+            && !RESERVED.contains(&self.tok().text.as_str())
+        {
+            Some(self.ident("a parameter name")?)
+        } else {
+            None
+        };
+        let array_dims = self.array_dims()?;
+        let annotations = self.annotations()?;
+        let default = if self.eat("=") {
+            Some(self.assignment()?)
+        } else {
+            None
+        };
+        Ok(Param {
+            attributes,
+            modifiers,
+            ty,
+            name,
+            array_dims,
+            annotations,
+            default,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    // ---- statements ---------------------------------------------------------------------
+
+    /// `{ statements }`, recovering from errors inside.
+    fn block(&mut self) -> PResult<Block> {
+        let start = self.expect("{", "to start a block")?.span;
+        let mut stmts = Vec::new();
+        while !self.at("}") && !self.at_eof() && !self.fatal {
+            let before = self.pos;
+            match self.stmt() {
+                Ok(s) => stmts.push(s),
+                Err(Stop) => {
+                    if self.fatal {
+                        return Err(Stop);
+                    }
+                    self.sync_stmt();
+                    if self.pos == before {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        if self.fatal {
+            return Err(Stop);
+        }
+        self.expect("}", "to end the block")?;
+        Ok(Block {
+            stmts,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// One statement with its attributes.
+    fn stmt(&mut self) -> PResult<Stmt> {
+        self.enter()?;
+        let r = self.stmt_inner();
+        self.leave();
+        r
+    }
+
+    /// [`Parser::stmt`] inside its nesting guard.
+    fn stmt_inner(&mut self) -> PResult<Stmt> {
+        let start = self.span();
+        let attributes = self.attributes()?;
+        let t = self.tok().clone();
+        let kind = if t.is_punct("{") {
+            StmtKind::Block(self.block()?)
+        } else if t.is_punct(";") {
+            self.bump();
+            StmtKind::Empty
+        } else if t.kind == TokenKind::Ident {
+            match t.text.as_str() {
+                "if" => {
+                    self.bump();
+                    let cond = self.paren_cond("if")?;
+                    let then = Box::new(self.stmt()?);
+                    let otherwise = if self.at_word("else") {
+                        self.bump();
+                        Some(Box::new(self.stmt()?))
+                    } else {
+                        None
+                    };
+                    StmtKind::If {
+                        cond,
+                        then,
+                        otherwise,
+                    }
+                }
+                "for" => self.for_stmt()?,
+                "while" => {
+                    self.bump();
+                    let cond = self.paren_cond("while")?;
+                    StmtKind::While {
+                        cond,
+                        body: Box::new(self.stmt()?),
+                    }
+                }
+                "do" => {
+                    self.bump();
+                    let body = Box::new(self.stmt()?);
+                    if !self.at_word("while") {
+                        let found = self.tok().describe();
+                        return self.fail(format!(
+                            "expected 'while' after the do-loop's body, found {found}"
+                        ));
+                    }
+                    self.bump();
+                    let cond = self.paren_cond("while")?;
+                    self.expect(";", "after the do-while loop")?;
+                    StmtKind::DoWhile { body, cond }
+                }
+                "switch" => self.switch_stmt()?,
+                "break" | "continue" | "discard" => {
+                    self.bump();
+                    self.expect(";", &format!("after '{}'", t.text))?;
+                    match t.text.as_str() {
+                        "break" => StmtKind::Break,
+                        "continue" => StmtKind::Continue,
+                        _ => StmtKind::Discard,
+                    }
+                }
+                "return" => {
+                    self.bump();
+                    let value = if self.at(";") {
+                        None
+                    } else {
+                        Some(self.expr()?)
+                    };
+                    self.expect(";", "after the return statement")?;
+                    StmtKind::Return(value)
+                }
+                "case" | "default" => {
+                    return self.fail(format!("'{}' label outside a switch", t.text));
+                }
+                "else" => return self.fail("'else' without a matching 'if'"),
+                "typedef" | "struct" => {
+                    return self.fail(format!(
+                        "not supported yet: local '{}' declarations",
+                        t.text
+                    ));
+                }
+                _ if self.at_declaration() => StmtKind::Decl(self.local_decl()?),
+                _ => self.expr_stmt()?,
+            }
+        } else {
+            self.expr_stmt()?
+        };
+        Ok(Stmt {
+            attributes,
+            kind,
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// `expr;`.
+    fn expr_stmt(&mut self) -> PResult<StmtKind> {
+        let e = self.expr()?;
+        self.expect(";", "after the expression")?;
+        Ok(StmtKind::Expr(e))
+    }
+
+    /// A local declaration up to its `;`.
+    fn local_decl(&mut self) -> PResult<VarDecl> {
+        let start = self.span();
+        let modifiers = self.modifiers();
+        let ty = self.type_expr()?;
+        let name = self.ident("a variable name")?;
+        self.var_rest(Vec::new(), modifiers, ty, name, start)
+    }
+
+    /// `( expr )` after `if`, `while`, `switch`.
+    fn paren_cond(&mut self, what: &str) -> PResult<Expr> {
+        self.expect("(", &format!("after '{what}'"))?;
+        let e = self.expr()?;
+        self.expect(")", &format!("after the '{what}' condition"))?;
+        Ok(e)
+    }
+
+    /// `for (init; cond; step) body`.
+    fn for_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        self.expect("(", "after 'for'")?;
+        let init_start = self.span();
+        let init = if self.eat(";") {
+            None
+        } else {
+            let kind = if self.at_declaration() {
+                StmtKind::Decl(self.local_decl()?)
+            } else {
+                self.expr_stmt()?
+            };
+            Some(Box::new(Stmt {
+                attributes: Vec::new(),
+                kind,
+                span: init_start.to(self.prev_span()),
+            }))
+        };
+        let cond = if self.at(";") {
+            None
+        } else {
+            Some(self.expr()?)
+        };
+        self.expect(";", "after the for-loop's condition")?;
+        let step = if self.at(")") {
+            None
+        } else {
+            Some(self.expr()?)
+        };
+        self.expect(")", "after the for-loop's header")?;
+        let body = Box::new(self.stmt()?);
+        Ok(StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        })
+    }
+
+    /// `switch (e) { case ...: ... }` grouped into cases: consecutive labels share one case,
+    /// whose body runs up to the next label.
+    fn switch_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let selector = self.paren_cond("switch")?;
+        self.expect("{", "to start the switch's body")?;
+        let mut cases: Vec<SwitchCase> = Vec::new();
+        while !self.at("}") && !self.at_eof() && !self.fatal {
+            if self.at_word("case") || self.at_word("default") {
+                let lstart = self.span();
+                let label = if self.at_word("case") {
+                    self.bump();
+                    Some(self.conditional()?)
+                } else {
+                    self.bump();
+                    None
+                };
+                self.expect(":", "after the case label")?;
+                let lspan = lstart.to(self.prev_span());
+                match cases.last_mut() {
+                    Some(c) if c.body.is_empty() => {
+                        c.labels.push((label, lspan));
+                        c.span = c.span.to(lspan);
+                    }
+                    _ => cases.push(SwitchCase {
+                        labels: vec![(label, lspan)],
+                        body: Vec::new(),
+                        span: lspan,
+                    }),
+                }
+                continue;
+            }
+            let before = self.pos;
+            if cases.is_empty() {
+                return self.fail("expected 'case' or 'default' in the switch's body");
+            }
+            match self.stmt() {
+                Ok(s) => {
+                    if let Some(c) = cases.last_mut() {
+                        c.span = c.span.to(s.span);
+                        c.body.push(s);
+                    }
+                }
+                Err(Stop) => {
+                    if self.fatal {
+                        return Err(Stop);
+                    }
+                    self.sync_stmt();
+                    if self.pos == before {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        self.expect("}", "to end the switch")?;
+        Ok(StmtKind::Switch { selector, cases })
+    }
+
+    // ---- expressions --------------------------------------------------------------------
+
+    /// A full expression, commas included.
+    fn expr(&mut self) -> PResult<Expr> {
+        let mut lhs = self.assignment()?;
+        while self.at(",") {
+            self.bump();
+            let rhs = self.assignment()?;
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr {
+                kind: ExprKind::Comma(Box::new(lhs), Box::new(rhs)),
+                span,
+            };
+        }
+        Ok(lhs)
+    }
+
+    /// An assignment (right-associative) or a conditional expression.
+    fn assignment(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = (|| {
+            let lhs = self.conditional()?;
+            let t = self.tok();
+            if t.kind == TokenKind::Punct {
+                if let Some(op) = assign_op(&t.text) {
+                    self.bump();
+                    let rhs = self.assignment()?;
+                    let span = lhs.span.to(rhs.span);
+                    return Ok(Expr {
+                        kind: ExprKind::Assign {
+                            op,
+                            lhs: Box::new(lhs),
+                            rhs: Box::new(rhs),
+                        },
+                        span,
+                    });
+                }
+            }
+            Ok(lhs)
+        })();
+        self.leave();
+        r
+    }
+
+    /// `cond ? a : b` (the false branch is an assignment expression, as in C++).
+    fn conditional(&mut self) -> PResult<Expr> {
+        let cond = self.binary(1)?;
+        if !self.eat("?") {
+            return Ok(cond);
+        }
+        let then = self.expr()?;
+        self.expect(":", "in the conditional expression")?;
+        let otherwise = self.assignment()?;
+        let span = cond.span.to(otherwise.span);
+        Ok(Expr {
+            kind: ExprKind::Conditional {
+                cond: Box::new(cond),
+                then: Box::new(then),
+                otherwise: Box::new(otherwise),
+            },
+            span,
+        })
+    }
+
+    /// Binary operators of precedence `min` and tighter, left-associative.
+    fn binary(&mut self, min: u8) -> PResult<Expr> {
+        let mut lhs = self.unary()?;
+        loop {
+            let t = self.tok();
+            if t.kind != TokenKind::Punct {
+                break;
+            }
+            let Some((op, prec)) = binary_op(&t.text) else {
+                break;
+            };
+            if prec < min {
+                break;
+            }
+            self.bump();
+            let rhs = self.binary(prec + 1)?;
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr {
+                kind: ExprKind::Binary {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            };
+        }
+        Ok(lhs)
+    }
+
+    /// Prefix operators and casts, then a postfix expression.
+    fn unary(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.unary_inner();
+        self.leave();
+        r
+    }
+
+    /// [`Parser::unary`] inside its nesting guard.
+    fn unary_inner(&mut self) -> PResult<Expr> {
+        let t = self.tok().clone();
+        if t.kind == TokenKind::Punct {
+            let op = match t.text.as_str() {
+                "-" => Some(UnaryOp::Neg),
+                "+" => Some(UnaryOp::Plus),
+                "!" => Some(UnaryOp::Not),
+                "~" => Some(UnaryOp::BitNot),
+                "++" => Some(UnaryOp::PreInc),
+                "--" => Some(UnaryOp::PreDec),
+                _ => None,
+            };
+            if let Some(op) = op {
+                self.bump();
+                let operand = self.unary()?;
+                let span = t.span.to(operand.span);
+                return Ok(Expr {
+                    kind: ExprKind::Unary {
+                        op,
+                        operand: Box::new(operand),
+                    },
+                    span,
+                });
+            }
+            if t.text == "(" {
+                if let Some(cast) = self.try_cast()? {
+                    return Ok(cast);
+                }
+            }
+        }
+        let primary = self.primary()?;
+        self.postfix(primary)
+    }
+
+    /// `(T)x` or `(T[n])x` when the parenthesis holds a type; `None` (nothing taken) otherwise.
+    fn try_cast(&mut self) -> PResult<Option<Expr>> {
+        let next = self.peek_at(1).clone();
+        if !self.is_type(&next) || self.not_casts.contains(&self.pos) {
+            return Ok(None);
+        }
+        let after = self.peek_at(2);
+        let simple = after.is_punct(")");
+        if !simple && !after.is_punct("<") && !after.is_punct("[") && next.text != "unsigned" {
+            return Ok(None);
+        }
+        // Parse the type speculatively; roll back when it turns out not to be a cast.
+        let saved = (self.pos, self.diags.len(), self.fatal);
+        let start = self.bump().span;
+        let attempt = (|| {
+            let ty = self.type_expr()?;
+            let dims = self.array_dims()?;
+            if !self.at(")") {
+                return Err(Stop);
+            }
+            self.bump();
+            Ok((ty, dims))
+        })();
+        match attempt {
+            Ok((ty, array_dims)) => {
+                let operand = self.unary()?;
+                let span = start.to(operand.span);
+                Ok(Some(Expr {
+                    kind: ExprKind::Cast {
+                        ty,
+                        array_dims,
+                        operand: Box::new(operand),
+                    },
+                    span,
+                }))
+            }
+            Err(Stop) if self.too_deep => Err(Stop),
+            Err(Stop) => {
+                self.pos = saved.0;
+                self.diags.truncate(saved.1);
+                self.fatal = saved.2;
+                self.not_casts.insert(saved.0);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Postfix operators: `.member`, `.method(args)`, `[index]`, `++`, `--`.
+    fn postfix(&mut self, mut e: Expr) -> PResult<Expr> {
+        loop {
+            if self.eat(".") {
+                let member = self.ident("a member name after '.'")?;
+                if self.at("<") && self.is_type(self.peek_at(1)) {
+                    self.error(
+                        member.span,
+                        format!(
+                            "not supported yet: template arguments on the method call '{}'",
+                            member.name
+                        ),
+                    );
+                    return Err(Stop);
+                }
+                if self.at("(") {
+                    let args = self.call_args()?;
+                    let span = e.span.to(self.prev_span());
+                    e = Expr {
+                        kind: ExprKind::MethodCall {
+                            receiver: Box::new(e),
+                            method: member,
+                            args,
+                        },
+                        span,
+                    };
+                } else {
+                    let span = e.span.to(member.span);
+                    e = Expr {
+                        kind: ExprKind::Member {
+                            base: Box::new(e),
+                            member,
+                        },
+                        span,
+                    };
+                }
+            } else if self.eat("[") {
+                let index = self.expr()?;
+                self.expect("]", "after the index")?;
+                let span = e.span.to(self.prev_span());
+                e = Expr {
+                    kind: ExprKind::Index {
+                        base: Box::new(e),
+                        index: Box::new(index),
+                    },
+                    span,
+                };
+            } else if self.at("++") || self.at("--") {
+                let t = self.bump();
+                let op = if t.text == "++" {
+                    UnaryOp::PostInc
+                } else {
+                    UnaryOp::PostDec
+                };
+                let span = e.span.to(t.span);
+                e = Expr {
+                    kind: ExprKind::Unary {
+                        op,
+                        operand: Box::new(e),
+                    },
+                    span,
+                };
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    /// `( args )` of a call.
+    fn call_args(&mut self) -> PResult<Vec<Expr>> {
+        self.expect("(", "to start the arguments")?;
+        let mut args = Vec::new();
+        if !self.at(")") {
+            loop {
+                args.push(self.assignment()?);
+                if !self.eat(",") {
+                    break;
+                }
+            }
+        }
+        self.expect(")", "after the arguments")?;
+        Ok(args)
+    }
+
+    /// Literals, names, calls, constructors, `( expr )` and `{ ... }`.
+    fn primary(&mut self) -> PResult<Expr> {
+        let t = self.tok().clone();
+        match t.kind {
+            TokenKind::Number => {
+                self.bump();
+                let lit = match parse_number(&t.text) {
+                    Ok(l) => l,
+                    Err(msg) => {
+                        self.error(t.span, msg);
+                        Literal::Int {
+                            value: 0,
+                            suffix: String::new(),
+                        }
+                    }
+                };
+                Ok(Expr {
+                    kind: ExprKind::Literal(lit),
+                    span: t.span,
+                })
+            }
+            TokenKind::Str => {
+                let mut text = String::new();
+                let mut span = t.span;
+                while self.tok().kind == TokenKind::Str {
+                    let s = self.bump();
+                    span = span.to(s.span);
+                    text.push_str(&unescape(&s.text));
+                }
+                Ok(Expr {
+                    kind: ExprKind::Literal(Literal::String(text)),
+                    span,
+                })
+            }
+            TokenKind::Punct if t.text == "(" => {
+                self.bump();
+                let inner = self.expr()?;
+                self.expect(")", "to close the parenthesis")?;
+                let span = t.span.to(self.prev_span());
+                Ok(Expr {
+                    kind: inner.kind,
+                    span,
+                })
+            }
+            TokenKind::Punct if t.text == "{" => {
+                self.enter()?;
+                let r = (|| {
+                    self.bump();
+                    let mut items = Vec::new();
+                    while !self.at("}") {
+                        items.push(self.assignment()?);
+                        if !self.eat(",") {
+                            break;
+                        }
+                    }
+                    self.expect("}", "to end the initializer list")?;
+                    Ok(Expr {
+                        kind: ExprKind::InitList(items),
+                        span: t.span.to(self.prev_span()),
+                    })
+                })();
+                self.leave();
+                r
+            }
+            TokenKind::Ident if t.text == "true" || t.text == "false" => {
+                self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Literal(Literal::Bool(t.text == "true")),
+                    span: t.span,
+                })
+            }
+            TokenKind::Ident if self.is_type(&t) => {
+                let ty = self.type_expr()?;
+                if !self.at("(") {
+                    let found = self.tok().describe();
+                    return self.fail(format!(
+                        "expected '(' after the type '{}' to construct a value, found {found}",
+                        ty.name.name
+                    ));
+                }
+                let args = self.call_args()?;
+                let span = ty.span.to(self.prev_span());
+                Ok(Expr {
+                    kind: ExprKind::Construct { ty, args },
+                    span,
+                })
+            }
+            TokenKind::Ident if !RESERVED.contains(&t.text.as_str()) => {
+                let mut name = self.ident("a name")?;
+                while self.at("::") && self.peek_at(1).kind == TokenKind::Ident {
+                    self.bump();
+                    let part = self.bump();
+                    name.name = format!("{}::{}", name.name, part.text);
+                    name.span = name.span.to(part.span);
+                }
+                if self.at("(") {
+                    let args = self.call_args()?;
+                    let span = name.span.to(self.prev_span());
+                    return Ok(Expr {
+                        kind: ExprKind::Call { callee: name, args },
+                        span,
+                    });
+                }
+                Ok(Expr {
+                    span: name.span,
+                    kind: ExprKind::Ident(name),
+                })
+            }
+            TokenKind::Other | TokenKind::Char => self.stray(),
+            _ => {
+                let found = t.describe();
+                self.fail(format!("expected an expression, found {found}"))
+            }
+        }
+    }
+}
+
+/// A string literal's contents with C escapes resolved.
+fn unescape(lit: &str) -> String {
+    let inner = lit
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(lit);
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}

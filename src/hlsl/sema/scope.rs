@@ -1,0 +1,61 @@
+//! Lexical scopes: a stack of name → symbol maps; inner declarations shadow outer ones.
+
+use std::collections::HashMap;
+
+/// A stack of scopes holding symbols of type `T`.
+#[derive(Debug)]
+pub struct Scopes<T> {
+    stack: Vec<HashMap<String, T>>,
+}
+
+impl<T> Default for Scopes<T> {
+    fn default() -> Self {
+        Scopes {
+            stack: vec![HashMap::new()],
+        }
+    }
+}
+
+impl<T> Scopes<T> {
+    /// Enters a new innermost scope.
+    pub fn push(&mut self) {
+        self.stack.push(HashMap::new());
+    }
+
+    /// Leaves the innermost scope (the outermost one is never left).
+    pub fn pop(&mut self) {
+        if self.stack.len() > 1 {
+            self.stack.pop();
+        }
+    }
+
+    /// Declares `name` in the innermost scope; returns false if it was already declared there.
+    pub fn declare(&mut self, name: &str, sym: T) -> bool {
+        match self.stack.last_mut() {
+            Some(top) => top.insert(name.to_owned(), sym).is_none(),
+            None => false,
+        }
+    }
+
+    /// The innermost symbol named `name`.
+    pub fn lookup(&self, name: &str) -> Option<&T> {
+        self.stack.iter().rev().find_map(|s| s.get(name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inner_scopes_shadow_and_end() {
+        let mut s = Scopes::default();
+        assert!(s.declare("a", 1));
+        s.push();
+        assert!(s.declare("a", 2));
+        assert!(!s.declare("a", 3));
+        assert_eq!(s.lookup("a"), Some(&3));
+        s.pop();
+        assert_eq!(s.lookup("a"), Some(&1));
+    }
+}

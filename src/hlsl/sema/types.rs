@@ -1,0 +1,338 @@
+//! HLSL's types as semantic analysis sees them: scalars, vectors, matrices (size-1 vectors and
+//! matrices already collapsed, as DXC does), arrays, structs and resource objects.
+
+use std::fmt;
+
+/// A scalar component type. `half` is `Float` (DXC's default without `-enable-16bit-types`),
+/// the minimum-precision types are their 32-bit counterparts (the declaration records
+/// `RelaxedPrecision`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scalar {
+    /// `bool`.
+    Bool,
+    /// `int`, `min16int`, `min12int`.
+    Int,
+    /// `uint`, `dword`, `min16uint`.
+    UInt,
+    /// `int64_t`.
+    Int64,
+    /// `uint64_t`.
+    UInt64,
+    /// `float`, `half`, `min16float`, `min10float`.
+    Float,
+    /// `double`.
+    Double,
+}
+
+impl Scalar {
+    /// Whether the scalar is an integer (signed or not, not `bool`).
+    pub fn is_int(self) -> bool {
+        matches!(
+            self,
+            Scalar::Int | Scalar::UInt | Scalar::Int64 | Scalar::UInt64
+        )
+    }
+
+    /// Whether the scalar is a signed integer.
+    pub fn is_signed(self) -> bool {
+        matches!(self, Scalar::Int | Scalar::Int64)
+    }
+
+    /// Whether the scalar is a floating-point type.
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::Float | Scalar::Double)
+    }
+
+    /// Width in bits (booleans count as 32, their size in buffers).
+    pub fn bits(self) -> u32 {
+        match self {
+            Scalar::Int64 | Scalar::UInt64 | Scalar::Double => 64,
+            _ => 32,
+        }
+    }
+
+    /// The rank in HLSL's usual arithmetic conversions: the operand of higher rank wins.
+    pub fn rank(self) -> u32 {
+        match self {
+            Scalar::Bool => 0,
+            Scalar::Int => 1,
+            Scalar::UInt => 2,
+            Scalar::Int64 => 3,
+            Scalar::UInt64 => 4,
+            Scalar::Float => 5,
+            Scalar::Double => 6,
+        }
+    }
+
+    /// The HLSL spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::Int => "int",
+            Scalar::UInt => "uint",
+            Scalar::Int64 => "int64_t",
+            Scalar::UInt64 => "uint64_t",
+            Scalar::Float => "float",
+            Scalar::Double => "double",
+        }
+    }
+}
+
+/// What kind of resource object a variable holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResourceKind {
+    /// `StructuredBuffer<T>` / `RWStructuredBuffer<T>`.
+    StructuredBuffer {
+        /// `RW`.
+        rw: bool,
+    },
+    /// `ByteAddressBuffer` / `RWByteAddressBuffer`.
+    ByteAddressBuffer {
+        /// `RW`.
+        rw: bool,
+    },
+    /// `ConstantBuffer<T>`.
+    ConstantBuffer,
+    /// `Buffer<T>` / `RWBuffer<T>` (texel buffers).
+    TexelBuffer {
+        /// `RW`.
+        rw: bool,
+    },
+    /// `Texture1D/2D/3D/Cube<T>`, `RWTexture2D<T>`.
+    Texture {
+        /// The dimensionality.
+        dim: TexDim,
+        /// `RW`.
+        rw: bool,
+    },
+    /// `SamplerState`.
+    Sampler,
+}
+
+/// A texture's dimensionality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexDim {
+    /// 1D.
+    D1,
+    /// 2D.
+    D2,
+    /// 3D.
+    D3,
+    /// Cube.
+    Cube,
+}
+
+impl TexDim {
+    /// Number of coordinates that address a texel.
+    pub fn coords(self) -> u32 {
+        match self {
+            TexDim::D1 => 1,
+            TexDim::D2 => 2,
+            TexDim::D3 | TexDim::Cube => 3,
+        }
+    }
+}
+
+/// A type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// `void`.
+    Void,
+    /// A scalar.
+    Scalar(Scalar),
+    /// A vector of 2 to 4 components.
+    Vector(Scalar, u32),
+    /// A matrix of `rows` × `cols` (both at least 2 after collapsing).
+    Matrix(Scalar, u32, u32),
+    /// A sized array.
+    Array(Box<Ty>, u32),
+    /// A struct, by index in the struct table.
+    Struct(usize),
+    /// A resource object with its element type (`Void` where it has none).
+    Resource(ResourceKind, Box<Ty>),
+}
+
+impl Ty {
+    /// `float`, `int`, ...
+    pub fn scalar(s: Scalar) -> Ty {
+        Ty::Scalar(s)
+    }
+
+    /// A vector of `n` components, collapsed to a scalar when `n == 1`.
+    pub fn vector(s: Scalar, n: u32) -> Ty {
+        if n == 1 {
+            Ty::Scalar(s)
+        } else {
+            Ty::Vector(s, n)
+        }
+    }
+
+    /// A matrix collapsed as DXC does: 1×1 → scalar, 1×N and N×1 → vector.
+    pub fn matrix(s: Scalar, rows: u32, cols: u32) -> Ty {
+        match (rows, cols) {
+            (1, c) => Ty::vector(s, c),
+            (r, 1) => Ty::vector(s, r),
+            (r, c) => Ty::Matrix(s, r, c),
+        }
+    }
+
+    /// The component scalar of a scalar, vector or matrix.
+    pub fn component(&self) -> Option<Scalar> {
+        match self {
+            Ty::Scalar(s) | Ty::Vector(s, _) | Ty::Matrix(s, _, _) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// Number of scalar components of a scalar, vector or matrix.
+    pub fn count(&self) -> u32 {
+        match self {
+            Ty::Scalar(_) => 1,
+            Ty::Vector(_, n) => *n,
+            Ty::Matrix(_, r, c) => r * c,
+            _ => 0,
+        }
+    }
+
+    /// Whether this is a scalar, vector or matrix.
+    pub fn is_numeric(&self) -> bool {
+        self.component().is_some()
+    }
+
+    /// The same shape with another component type.
+    pub fn with_component(&self, s: Scalar) -> Ty {
+        match self {
+            Ty::Vector(_, n) => Ty::Vector(s, *n),
+            Ty::Matrix(_, r, c) => Ty::Matrix(s, *r, *c),
+            _ => Ty::Scalar(s),
+        }
+    }
+
+    /// Whether this is a resource object (or an array of them).
+    pub fn is_resource(&self) -> bool {
+        match self {
+            Ty::Resource(..) => true,
+            Ty::Array(e, _) => e.is_resource(),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Void => f.write_str("void"),
+            Ty::Scalar(s) => f.write_str(s.name()),
+            Ty::Vector(s, n) => write!(f, "{}{n}", s.name()),
+            Ty::Matrix(s, r, c) => write!(f, "{}{r}x{c}", s.name()),
+            Ty::Array(e, n) => write!(f, "{e}[{n}]"),
+            Ty::Struct(i) => write!(f, "struct#{i}"),
+            Ty::Resource(k, e) => write!(f, "{k:?}<{e}>"),
+        }
+    }
+}
+
+/// Parses a builtin scalar name; the second value says whether it is a minimum-precision type
+/// (`RelaxedPrecision`).
+pub fn scalar_by_name(name: &str) -> Option<(Scalar, bool)> {
+    Some(match name {
+        "bool" => (Scalar::Bool, false),
+        "int" | "int32_t" => (Scalar::Int, false),
+        "uint" | "dword" | "uint32_t" => (Scalar::UInt, false),
+        "int64_t" => (Scalar::Int64, false),
+        "uint64_t" => (Scalar::UInt64, false),
+        "float" | "float32_t" | "half" => (Scalar::Float, false),
+        "double" | "float64_t" => (Scalar::Double, false),
+        "min16float" | "min10float" => (Scalar::Float, true),
+        "min16int" | "min12int" => (Scalar::Int, true),
+        "min16uint" => (Scalar::UInt, true),
+        _ => return None,
+    })
+}
+
+/// Parses `float`, `float3`, `int2x3`, `min16float4` and the like; the bool says whether the
+/// component type is a minimum-precision type.
+pub fn builtin_by_name(name: &str) -> Option<(Ty, bool)> {
+    if let Some(s) = scalar_by_name(name) {
+        return Some((Ty::Scalar(s.0), s.1));
+    }
+    let digits = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
+    let rest = &name[digits.len()..];
+    let (s, relaxed) = scalar_by_name(digits)?;
+    let bytes = rest.as_bytes();
+    let dim = |b: u8| (b'1'..=b'4').contains(&b).then(|| u32::from(b - b'0'));
+    match bytes {
+        [n] => Some((Ty::vector(s, dim(*n)?), relaxed)),
+        [r, b'x', c] => Some((Ty::matrix(s, dim(*r)?, dim(*c)?), relaxed)),
+        _ => None,
+    }
+}
+
+/// A struct field.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// The field's name.
+    pub name: String,
+    /// Its type.
+    pub ty: Ty,
+    /// `row_major` (matrices; the default is column-major).
+    pub row_major: bool,
+    /// The semantic, for stage I/O structs.
+    pub semantic: Option<String>,
+    /// Interpolation modifiers, for stage I/O structs.
+    pub interp: Interp,
+    /// Minimum precision.
+    pub relaxed: bool,
+    /// `[[vk::location(N)]]`, for stage I/O structs.
+    pub location: Option<u32>,
+}
+
+/// Interpolation modifiers of a stage input or output.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Interp {
+    /// `nointerpolation` → Flat.
+    pub flat: bool,
+    /// `noperspective` → NoPerspective.
+    pub noperspective: bool,
+    /// `centroid` → Centroid.
+    pub centroid: bool,
+    /// `sample` → Sample.
+    pub sample: bool,
+}
+
+/// A struct declaration.
+#[derive(Clone, Debug)]
+pub struct StructDef {
+    /// The struct's name (`anon` for an anonymous one).
+    pub name: String,
+    /// Fields in order.
+    pub fields: Vec<Field>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_names_collapse_like_dxc() {
+        assert_eq!(
+            builtin_by_name("float4").map(|t| t.0),
+            Some(Ty::Vector(Scalar::Float, 4))
+        );
+        assert_eq!(
+            builtin_by_name("float1").map(|t| t.0),
+            Some(Ty::Scalar(Scalar::Float))
+        );
+        assert_eq!(
+            builtin_by_name("int1x3").map(|t| t.0),
+            Some(Ty::Vector(Scalar::Int, 3))
+        );
+        assert_eq!(
+            builtin_by_name("float2x3").map(|t| t.0),
+            Some(Ty::Matrix(Scalar::Float, 2, 3))
+        );
+        assert_eq!(builtin_by_name("min16float2").map(|t| t.1), Some(true));
+        assert_eq!(builtin_by_name("float5"), None);
+        assert_eq!(builtin_by_name("floaty"), None);
+    }
+}

@@ -1,0 +1,3 @@
+#define A(x) A(x) B(x)
+#define B(x) A(x)
+A(A(A(1)))

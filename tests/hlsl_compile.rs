@@ -1,0 +1,1296 @@
+//! The HLSL frontend end to end: shaders covering each feature compile, pass spirv-val in their
+//! environment (with `--relax-block-layout` for Vulkan 1.0, as DXC's relaxed layouts need), and,
+//! for compute shaders, run on lavapipe with their buffers checked against values computed here
+//! in Rust. Invalid programs report their errors with `file:line:col`.
+
+#[cfg(feature = "llvm")]
+#[path = "support/compute.rs"]
+mod compute;
+#[cfg(feature = "llvm")]
+#[path = "support/vulkan.rs"]
+mod vulkan;
+
+use spvkit::hlsl::{compile_source, LanguageVersion, Options, Profile};
+use spvkit::target_env::TargetEnv;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn options(profile: &str, env: TargetEnv, hv: LanguageVersion) -> Options {
+    let mut o = Options::new("main", profile.parse::<Profile>().expect("profile"));
+    o.target_env = env;
+    o.version = hv;
+    o
+}
+
+fn compile_with(name: &str, src: &str, o: &Options) -> Vec<u32> {
+    match compile_source(&format!("{name}.hlsl"), src, o) {
+        Ok(c) => c.words,
+        Err(e) => panic!("{name} does not compile:\n{}", e.rendered),
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hlsl-compile");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir.join(format!("{name}.spv"))
+}
+
+fn spirv_val(name: &str, words: &[u32], env: TargetEnv) {
+    let path = scratch(name);
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).expect("write module");
+    let mut cmd = Command::new("spirv-val");
+    if env == TargetEnv::Vulkan1_0 {
+        cmd.arg("--relax-block-layout");
+    }
+    let out = cmd
+        .arg("--target-env")
+        .arg(env.to_string())
+        .arg(&path)
+        .output()
+        .expect("spirv-val runs (apt-get install spirv-tools)");
+    assert!(
+        out.status.success(),
+        "{name}: spirv-val --target-env {env}:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Compiles and validates; returns the module.
+fn check(name: &str, src: &str, profile: &str) -> Vec<u32> {
+    check_env(
+        name,
+        src,
+        profile,
+        TargetEnv::Vulkan1_0,
+        LanguageVersion::V2021,
+    )
+}
+
+fn check_env(
+    name: &str,
+    src: &str,
+    profile: &str,
+    env: TargetEnv,
+    hv: LanguageVersion,
+) -> Vec<u32> {
+    let words = compile_with(name, src, &options(profile, env, hv));
+    spirv_val(name, &words, env);
+    words
+}
+
+fn disassemble(words: &[u32]) -> String {
+    spvkit::text::disassemble_to_string(words, &spvkit::text::DisassembleOptions::default())
+        .expect("disassembles")
+}
+
+/// The rendered errors of a program that must not compile.
+fn errors(src: &str, profile: &str) -> String {
+    match compile_source(
+        "bad.hlsl",
+        src,
+        &options(profile, TargetEnv::Vulkan1_0, LanguageVersion::V2021),
+    ) {
+        Ok(_) => panic!("compiled, but should not:\n{src}"),
+        Err(e) => e.rendered,
+    }
+}
+
+#[cfg(feature = "llvm")]
+mod run {
+    use spvkit::run::output::BufferId;
+    use spvkit::run::{Job, RunOutput};
+    use std::sync::OnceLock;
+
+    fn device() -> &'static std::sync::Mutex<super::vulkan::Vulkan> {
+        static VK: OnceLock<std::sync::Mutex<super::vulkan::Vulkan>> = OnceLock::new();
+        VK.get_or_init(|| {
+            std::sync::Mutex::new(
+                super::vulkan::Vulkan::new()
+                    .expect("a Vulkan device (apt-get install mesa-vulkan-drivers)"),
+            )
+        })
+    }
+
+    /// The shared device.
+    pub fn device_for_corpus() -> std::sync::MutexGuard<'static, super::vulkan::Vulkan> {
+        device().lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs a compute module on lavapipe with `job` (JSON).
+    pub fn lavapipe(words: &[u32], job: &str) -> RunOutput {
+        let job = Job::from_json(job).expect("job");
+        let vk = device().lock().unwrap_or_else(|e| e.into_inner());
+        vk.run(words, &job).expect("runs on lavapipe")
+    }
+
+    fn bytes(out: &RunOutput, binding: u32) -> Vec<u8> {
+        out.buffers
+            .iter()
+            .find(|b| b.id == BufferId::Binding { set: 0, binding })
+            .map(|b| b.data.bytes.clone())
+            .expect("the buffer is in the output")
+    }
+
+    /// The 32-bit words of buffer `binding` (set 0).
+    pub fn words(out: &RunOutput, binding: u32) -> Vec<u32> {
+        bytes(out, binding)
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
+
+    /// Buffer `binding` as floats.
+    pub fn floats(out: &RunOutput, binding: u32) -> Vec<f32> {
+        words(out, binding)
+            .into_iter()
+            .map(f32::from_bits)
+            .collect()
+    }
+
+    /// Buffer `binding` as signed integers.
+    pub fn ints(out: &RunOutput, binding: u32) -> Vec<i32> {
+        words(out, binding).into_iter().map(|w| w as i32).collect()
+    }
+}
+
+/// The HLSL corpus (`tests/corpus/hlsl/compute`, or `$SPVKIT_HLSL_CORPUS/compute`): every
+/// compute shader with a job and expected buffers compiles, validates and computes its
+/// expected buffers on lavapipe.
+#[cfg(feature = "llvm")]
+#[test]
+fn corpus_compute_shaders_compute_their_expected_buffers_on_lavapipe() {
+    use spvkit::run::output::{BufferId, OutputBuffer};
+    use spvkit::run::{Job, RunOutput};
+    let root = std::env::var_os("SPVKIT_HLSL_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/hlsl"));
+    let dir = root.join("compute");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!("no corpus at {}", dir.display());
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "hlsl"))
+        .collect();
+    paths.sort();
+    let (mut passed, mut failures) = (0, Vec::new());
+    for path in &paths {
+        let stem = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let job_path = dir.join(format!("{stem}.job.json"));
+        let expected_path = dir.join(format!("{stem}.expected.json"));
+        let (Ok(job_text), Ok(expected_text)) = (
+            std::fs::read_to_string(&job_path),
+            std::fs::read_to_string(&expected_path),
+        ) else {
+            continue;
+        };
+        let source = std::fs::read_to_string(path).unwrap_or_default();
+        let args_line = source
+            .lines()
+            .take(5)
+            .find_map(|l| l.strip_prefix("// ARGS:"))
+            .unwrap_or("-T cs_6_0 -E main");
+        let mut args = vec![path.display().to_string()];
+        let mut words_iter = args_line.split_whitespace().peekable();
+        while let Some(w) = words_iter.next() {
+            args.push(w.to_owned());
+            if w == "-I" {
+                if let Some(d) = words_iter.next() {
+                    args.push(root.join(d).display().to_string());
+                }
+            }
+        }
+        let parsed = match spvkit::cli::hlsl::parse_args(&args) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{stem}: arguments: {e}"));
+                continue;
+            }
+        };
+        let compiled = match spvkit::hlsl::compile_source(
+            &path.display().to_string(),
+            &source,
+            &parsed.options,
+        ) {
+            Ok(c) => c.words,
+            Err(e) => {
+                failures.push(format!(
+                    "{stem}: {}",
+                    e.rendered.lines().next().unwrap_or("")
+                ));
+                continue;
+            }
+        };
+        let job = Job::from_json(&job_text).expect("job");
+        let expected: serde_json::Value = serde_json::from_str(&expected_text).expect("expected");
+        let job_value: serde_json::Value = serde_json::from_str(&job_text).expect("job");
+        let mut buffers = Vec::new();
+        for b in expected["buffers"].as_array().into_iter().flatten() {
+            let set = b["set"].as_u64().unwrap_or(0);
+            let binding = b["binding"].as_u64();
+            let layout = job_value["buffers"]
+                .as_array()
+                .and_then(|all| {
+                    all.iter().find(|j| {
+                        j["set"].as_u64().unwrap_or(0) == set && j["binding"].as_u64() == binding
+                    })
+                })
+                .map(|j| j["layout"].clone());
+            buffers.push(serde_json::json!({"set": set, "binding": binding, "layout": layout, "data": b["data"]}));
+        }
+        let packed = Job::from_json(
+            &serde_json::json!({"dispatch": [1, 1, 1], "buffers": buffers}).to_string(),
+        )
+        .expect("expected buffers");
+        let want = RunOutput {
+            buffers: packed
+                .buffers
+                .into_iter()
+                .map(|b| OutputBuffer {
+                    id: BufferId::Binding {
+                        set: b.set,
+                        binding: b.binding,
+                    },
+                    data: b.data,
+                })
+                .collect(),
+        };
+        let got = {
+            let vk = run::device_for_corpus();
+            match vk.run(&compiled, &job) {
+                Ok(g) => g,
+                Err(e) => {
+                    failures.push(format!("{stem}: lavapipe: {e}"));
+                    continue;
+                }
+            }
+        };
+        let got = RunOutput {
+            buffers: got
+                .buffers
+                .into_iter()
+                .filter(|b| want.buffers.iter().any(|w| w.id == b.id))
+                .collect(),
+        };
+        let c = &job_value["compare"];
+        let tolerance = compute::Tolerance {
+            ulps: c["ulps"].as_u64().unwrap_or(0),
+            abs: c["abs"].as_f64().unwrap_or(0.0),
+            rel: c["rel"].as_f64().unwrap_or(0.0),
+        };
+        let diffs = compute::differences(&want, &got, tolerance);
+        if diffs.is_empty() {
+            passed += 1;
+        } else {
+            failures.push(format!(
+                "{stem}:\n    {}",
+                diffs.into_iter().take(4).collect::<Vec<_>>().join("\n    ")
+            ));
+        }
+    }
+    println!("corpus: {passed} compute shaders give their expected buffers");
+    assert!(
+        failures.is_empty(),
+        "{} failing:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+const COMPUTE_BASICS: &str = r#"
+RWStructuredBuffer<float> Out : register(u0);
+StructuredBuffer<float> In : register(t1);
+
+float twice(float x) { return x * 2; }
+void addto(inout float a, float b) { a += b; }
+void split(float v, out int whole, out float rest) { whole = (int)v; rest = v - whole; }
+
+[numthreads(8, 1, 1)]
+void main(uint3 tid : SV_DispatchThreadID) {
+    float v = In[tid.x];
+    float acc = 0;
+    for (int i = 0; i < 4; i++) {
+        if (i % 2 == 0) acc += v; else acc -= 1.0;
+    }
+    addto(acc, twice(v));
+    uint k = tid.x + 16;
+    while (k > 3) { k = k >> 1; }
+    int w; float r;
+    split(v, w, r);
+    Out[tid.x] = acc + k + w * 100 + r;
+}
+"#;
+
+#[cfg(feature = "llvm")]
+fn compute_basics_expected(v: f32, x: u32) -> f32 {
+    let mut acc = 0.0f32;
+    for i in 0..4 {
+        if i % 2 == 0 {
+            acc += v
+        } else {
+            acc -= 1.0
+        }
+    }
+    acc += v * 2.0;
+    let mut k = x + 16;
+    while k > 3 {
+        k >>= 1;
+    }
+    let w = v as i32;
+    let r = v - w as f32;
+    acc + k as f32 + (w * 100) as f32 + r
+}
+
+#[test]
+fn compute_functions_loops_and_out_parameters() {
+    let words = check("compute_basics", COMPUTE_BASICS, "cs_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpEntryPoint GLCompute %main \"main\"",
+        "OpName %src_main \"src.main\"",
+        "OpLoopMerge",
+        "OpSelectionMerge",
+        "LocalSize 8 1 1",
+        "BufferBlock",
+        "NonWritable",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    #[cfg(feature = "llvm")]
+    {
+        let input: Vec<f32> = (0..16).map(|i| i as f32 * 1.25 - 4.0).collect();
+        let job = format!(
+            r#"{{"dispatch": [2, 1, 1], "buffers": [
+                {{"binding": 1, "layout": ["f32"], "data": {input:?}}},
+                {{"binding": 0, "layout": ["f32"], "size_words": 16}}]}}"#
+        );
+        let out = run::lavapipe(&words, &job);
+        let got = run::floats(&out, 0);
+        for (x, v) in input.iter().enumerate() {
+            assert_eq!(got[x], compute_basics_expected(*v, x as u32), "element {x}");
+        }
+    }
+}
+
+const INTEGER_OPS: &str = r#"
+RWStructuredBuffer<int> Out : register(u0);
+RWStructuredBuffer<uint> UOut : register(u1);
+
+[numthreads(1, 1, 1)]
+void main() {
+    int a = -7, b = 3;
+    uint u = 0xF0000001u;
+    Out[0] = a % b;          // OpSRem: -1
+    Out[1] = a / b;          // -2
+    Out[2] = a >> 1;         // arithmetic: -4
+    Out[3] = 1 << 33;        // shift masked to 5 bits: 2
+    Out[4] = ~a & 0xFF;
+    int c = 5;
+    Out[5] = c++ + ++c;      // 5 + 7
+    Out[6] = c--;            // 7
+    c *= 3; c -= 1; c <<= 2; c |= 1; c ^= 3;
+    Out[7] = c;
+    UOut[0] = u >> 4;        // logical
+    UOut[1] = u % 10u;       // OpUMod
+    UOut[2] = (uint)a;
+    UOut[3] = countbits(u) + reversebits(1u) + firstbithigh(u) + firstbitlow(8u);
+}
+"#;
+
+#[test]
+fn integer_operators_follow_dxc() {
+    let words = check("integer_ops", INTEGER_OPS, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(
+        dis.contains("OpSRem") && dis.contains("OpUMod") && dis.contains("OpShiftRightArithmetic")
+    );
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 8},
+            {"binding": 1, "layout": ["u32"], "size_words": 4}]}"#;
+        let out = run::lavapipe(&words, job);
+        let mut c: i32 = 7;
+        c -= 1;
+        c = ((c * 3 - 1) << 2 | 1) ^ 3;
+        assert_eq!(
+            run::ints(&out, 0),
+            vec![-1, -2, -4, 2, !(-7) & 0xFF, 12, 7, c]
+        );
+        let u: u32 = 0xF000_0001;
+        let bits = u.count_ones() + 1u32.reverse_bits() + (31 - u.leading_zeros()) + 3;
+        assert_eq!(
+            run::words(&out, 1),
+            vec![u >> 4, u % 10, (-7i32) as u32, bits]
+        );
+    }
+}
+
+const STRUCTS_ARRAYS_MATRICES: &str = r#"
+struct Particle { float3 pos; float mass; int id[2]; };
+typedef float4 color_t;
+RWStructuredBuffer<Particle> Parts : register(u0);
+RWStructuredBuffer<float> Out : register(u1);
+static const int N = 4;
+static float table[N] = { 1, 2, 3, 4 };
+
+[numthreads(1, 1, 1)]
+void main() {
+    Particle p = Parts[0];
+    p.pos.zx = float2(10, 20);
+    p.id[1] = p.id[0] * 2;
+    p.mass *= 2;
+    Parts[1] = p;
+    float sum = 0;
+    [unroll] for (int i = 0; i < N; ++i) sum += table[i];
+    float2x3 m = float2x3(1, 2, 3, 4, 5, 6);
+    float3 v = float3(1, 0, -1);
+    float2 mv = mul(m, v);              // (1-3, 4-6)
+    float3 vm = mul(float2(1, 1), m);   // (5, 7, 9)
+    float2x2 mm = mul(m, transpose(m)); // [[14, 32], [32, 77]]
+    color_t c = color_t(1, 2, 3, 4);
+    vector<float, 2> hv = c.wy;
+    matrix<float, 2, 2> h = mm * 2;
+    Out[0] = sum; Out[1] = mv.x; Out[2] = mv.y; Out[3] = vm.z;
+    Out[4] = mm[0][1]; Out[5] = mm._m11; Out[6] = hv.x + hv.y; Out[7] = h[1][0];
+    float2x2 cw = float2x2(1, 2, 3, 4) * float2x2(2, 2, 2, 2);
+    Out[8] = cw._22 + determinant(float2x2(1, 2, 3, 4));
+}
+"#;
+
+#[test]
+fn structs_arrays_and_matrices() {
+    let words = check("structs_arrays_matrices", STRUCTS_ARRAYS_MATRICES, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(dis.contains("OpMatrixTimesVector") || dis.contains("OpVectorTimesMatrix"));
+    assert!(dis.contains("OpMatrixTimesMatrix") && dis.contains("OpMatrixTimesScalar"));
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "layout": ["f32", "f32", "f32", "f32", "i32", "i32", "u32", "u32"],
+             "data": [1, 2, 3, 5, 21, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]},
+            {"binding": 1, "layout": ["f32"], "size_words": 9}]}"#;
+        let out = run::lavapipe(&words, job);
+        let parts = run::words(&out, 0);
+        assert_eq!(f32::from_bits(parts[8]), 20.0);
+        assert_eq!(f32::from_bits(parts[10]), 10.0);
+        assert_eq!(f32::from_bits(parts[11]), 10.0);
+        assert_eq!(parts[13] as i32, 42);
+        assert_eq!(
+            run::floats(&out, 1),
+            vec![10.0, -2.0, -2.0, 9.0, 32.0, 77.0, 6.0, 64.0, 8.0 - 2.0]
+        );
+    }
+}
+
+const RESOURCES_AND_SYNC: &str = r#"
+cbuffer Params : register(b0) { float scale; float3 offset; row_major float2x2 rm; };
+struct Light { float4 color; float intensity; };
+ConstantBuffer<Light> light : register(b1);
+float loose;                          // $Globals
+uint looseCount;
+RWByteAddressBuffer Raw : register(u2);
+RWStructuredBuffer<uint> Counters : register(u3);
+groupshared uint shared_sum;
+groupshared float tile[64];
+[[vk::binding(7, 1)]] RWStructuredBuffer<float> Bound;
+[[vk::constant_id(3)]] const int SPEC = 5;
+
+[numthreads(64, 1, 1)]
+void main(uint gi : SV_GroupIndex, uint3 gid : SV_GroupID, uint3 lid : SV_GroupThreadID) {
+    if (gi == 0) shared_sum = 0;
+    GroupMemoryBarrierWithGroupSync();
+    tile[gi] = scale * gi + offset.y + light.intensity + loose + rm._12;
+    InterlockedAdd(shared_sum, gi);
+    GroupMemoryBarrierWithGroupSync();
+    uint prev;
+    InterlockedMax(Counters[0], gi, prev);
+    InterlockedCompareExchange(Counters[1], 0u, gid.x + 1, prev);
+    InterlockedOr(Counters[2], 1u << (gi & 31));
+    Raw.InterlockedAdd(16, 1u);
+    if (gi == 0) {
+        uint4 q = Raw.Load4(0);
+        Raw.Store2(8, q.xy + uint2(shared_sum, looseCount));
+        Raw.Store(20, Raw.Load(4) + (uint)SPEC);
+        Raw.Store3(24, Raw.Load3(0));
+    }
+    uint n, stride;
+    Counters.GetDimensions(n, stride);
+    Bound[gi] = tile[63 - gi] + n + lid.x;
+    AllMemoryBarrier();
+    DeviceMemoryBarrierWithGroupSync();
+}
+"#;
+
+#[test]
+fn buffers_groupshared_atomics_barriers_bindings() {
+    for env in [
+        TargetEnv::Vulkan1_0,
+        TargetEnv::Vulkan1_1,
+        TargetEnv::Vulkan1_2,
+        TargetEnv::Vulkan1_3,
+    ] {
+        let words = check_env(
+            "resources_sync",
+            RESOURCES_AND_SYNC,
+            "cs_6_0",
+            env,
+            LanguageVersion::V2021,
+        );
+        let dis = disassemble(&words);
+        for want in [
+            "OpName %type_Params \"type.Params\"",
+            "OpName %type_ConstantBuffer_Light \"type.ConstantBuffer.Light\"",
+            "OpName %_Globals \"$Globals\"",
+            "OpDecorate %Bound DescriptorSet 1",
+            "OpDecorate %Bound Binding 7",
+            "OpDecorate %SPEC SpecId 3",
+            "OpControlBarrier",
+            "OpAtomicIAdd",
+            "OpAtomicUMax",
+            "OpAtomicCompareExchange",
+            "Workgroup",
+            "ColMajor",
+        ] {
+            assert!(dis.contains(want), "{env}: missing {want}:\n{dis}");
+        }
+        let storage_buffer = matches!(env, TargetEnv::Vulkan1_2 | TargetEnv::Vulkan1_3);
+        assert_eq!(
+            dis.contains("OpTypePointer StorageBuffer"),
+            storage_buffer,
+            "{env}"
+        );
+        assert_eq!(dis.contains("BufferBlock"), !storage_buffer, "{env}");
+    }
+}
+
+const PUSH_AND_SWITCH: &str = r#"
+struct PC { float gain; uint mode; };
+[[vk::push_constant]] PC pc;
+RWStructuredBuffer<float> Out : register(u0);
+int pick(int m) {
+    int r = 0;
+    switch (m) {
+    case 0: r = 10; break;
+    case 1:
+    case 2: r = 20;
+    case 3: r += 1; break;
+    default: r = -1; break;
+    }
+    return r;
+}
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    int x = 0;
+    do { x += pick((int)id.x); if (x > 100) break; } while (x < 0);
+    Out[id.x] = x * pc.gain + pc.mode;
+}
+"#;
+
+#[test]
+fn push_constants_and_switch() {
+    let words = check("push_switch", PUSH_AND_SWITCH, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(
+        dis.contains("OpSwitch") && dis.contains("PushConstant"),
+        "{dis}"
+    );
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "push_constants": {"layout": ["f32", "u32"], "data": [0.5, 3]},
+            "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 4}]}"#;
+        let out = run::lavapipe(&words, job);
+        assert_eq!(run::floats(&out, 0), vec![8.0, 13.5, 13.5, 3.5]);
+    }
+}
+
+const SHORT_CIRCUIT: &str = r#"
+RWStructuredBuffer<int> Out : register(u0);
+static int calls = 0;
+bool touch(bool v) { calls++; return v; }
+[numthreads(1, 1, 1)]
+void main() {
+    bool a = touch(false) && touch(true);
+    bool b = touch(true) || touch(false);
+    int c = touch(true) ? 1 : (touch(false) ? 2 : 3);
+    bool2 v = bool2(true, false) && bool2(true, true);
+    Out[0] = calls;
+    Out[1] = a + b * 2 + c * 4 + v.x * 8 + v.y * 16;
+}
+"#;
+
+#[test]
+fn short_circuit_in_2021_but_not_in_2018() {
+    let w21 = check_env(
+        "short_2021",
+        SHORT_CIRCUIT,
+        "cs_6_0",
+        TargetEnv::Vulkan1_0,
+        LanguageVersion::V2021,
+    );
+    let w18 = check_env(
+        "short_2018",
+        SHORT_CIRCUIT,
+        "cs_6_0",
+        TargetEnv::Vulkan1_0,
+        LanguageVersion::V2018,
+    );
+    assert!(disassemble(&w21).contains("OpPhi"));
+    assert!(disassemble(&w18).contains("OpSelect"));
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["i32"], "size_words": 2}]}"#;
+        assert_eq!(run::ints(&run::lavapipe(&w21, job), 0), vec![3, 2 + 4 + 8]);
+        assert_eq!(run::ints(&run::lavapipe(&w18, job), 0), vec![6, 2 + 4 + 8]);
+    }
+}
+
+const VERTEX: &str = r#"
+cbuffer Camera : register(b0) { float4x4 viewProj; row_major float4x4 world; };
+struct VSIn { float3 pos : POSITION; float3 normal : NORMAL; float2 uv : TEXCOORD0; uint tag : TAG; };
+struct VSOut {
+    float4 pos : SV_Position;
+    float2 uv : TEXCOORD0;
+    nointerpolation uint tag : TAG;
+    noperspective float3 n : NORMAL;
+    centroid float depth : DEPTH;
+};
+VSOut main(VSIn v, uint vid : SV_VertexID, uint iid : SV_InstanceID) {
+    VSOut o;
+    float4 wp = mul(float4(v.pos, 1), world);
+    o.pos = mul(viewProj, wp);
+    o.uv = v.uv + float2(vid, iid) * 0.001;
+    o.tag = v.tag;
+    o.n = normalize(v.normal);
+    o.depth = o.pos.z / o.pos.w;
+    return o;
+}
+"#;
+
+#[test]
+fn vertex_shader_interface() {
+    let words = check("vertex", VERTEX, "vs_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpEntryPoint Vertex %main \"main\"",
+        "OpName %in_var_POSITION \"in.var.POSITION\"",
+        "OpName %out_var_TEXCOORD0 \"out.var.TEXCOORD0\"",
+        "OpDecorate %gl_Position BuiltIn Position",
+        "OpDecorate %gl_VertexIndex BuiltIn VertexIndex",
+        "OpDecorate %gl_InstanceIndex BuiltIn InstanceIndex",
+        "OpDecorate %in_var_POSITION Location 0",
+        "OpDecorate %in_var_TAG Location 3",
+        "OpDecorate %out_var_TAG Flat",
+        "OpDecorate %out_var_NORMAL NoPerspective",
+        "OpDecorate %out_var_DEPTH Centroid",
+        "RowMajor",
+        "ColMajor",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+}
+
+const PIXEL: &str = r#"
+Texture2D<float4> Albedo : register(t0);
+Texture2D Plain : register(t3);
+TextureCube<float4> Env : register(t1);
+Texture3D<float> Volume : register(t2);
+Texture1D<float2> Ramp : register(t4);
+Buffer<float4> Lut : register(t5);
+RWTexture2D<float4> Debug : register(u0);
+RWBuffer<uint> Hits : register(u1);
+SamplerState Linear : register(s0);
+struct PSIn { float4 pos : SV_Position; float2 uv : TEXCOORD0; sample float3 dir : DIR; };
+struct PSOut { float4 color : SV_Target0; float4 extra : SV_Target2; float depth : SV_Depth; };
+PSOut main(PSIn i, bool front : SV_IsFrontFace) {
+    PSOut o;
+    float4 c = Albedo.Sample(Linear, i.uv);
+    c += Env.SampleLevel(Linear, i.dir, 2.0);
+    c.x += Volume.SampleLevel(Linear, i.dir, 0);
+    c.yz += Ramp.Sample(Linear, i.uv.x);
+    c += Albedo.Load(int3(i.pos.xy, 0)) + Plain[int2(1, 2)] + Lut.Load(3) + Lut[4];
+    uint w, h, levels;
+    Albedo.GetDimensions(0, w, h, levels);
+    uint dw, dh;
+    Debug.GetDimensions(dw, dh);
+    Debug[uint2(i.pos.xy)] = c;
+    InterlockedAdd(Hits[0], 1);
+    clip(c.w - 0.01);
+    if (!front) discard;
+    o.color = c * (w + h + levels + dw + dh);
+    o.extra = Debug[uint2(0, 0)];
+    o.depth = saturate(i.pos.z);
+    return o;
+}
+"#;
+
+#[test]
+fn pixel_shader_textures_samplers_discard_depth() {
+    for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
+        let words = check_env("pixel", PIXEL, "ps_6_0", env, LanguageVersion::V2021);
+        let dis = disassemble(&words);
+        for want in [
+            "OpEntryPoint Fragment %main \"main\"",
+            "OpExecutionMode %main OriginUpperLeft",
+            "OpExecutionMode %main DepthReplacing",
+            "OpDecorate %gl_FragCoord BuiltIn FragCoord",
+            "OpDecorate %gl_FrontFacing BuiltIn FrontFacing",
+            "OpDecorate %gl_FragDepth BuiltIn FragDepth",
+            "OpDecorate %out_var_SV_Target2 Location 2",
+            "OpDecorate %in_var_DIR Sample",
+            "OpImageSampleImplicitLod",
+            "OpImageSampleExplicitLod",
+            "OpImageFetch",
+            "OpImageWrite",
+            "OpImageRead",
+            "OpImageQuerySizeLod",
+            "OpImageTexelPointer",
+            "OpKill",
+        ] {
+            assert!(dis.contains(want), "{env}: missing {want}:\n{dis}");
+        }
+    }
+}
+
+#[test]
+fn intrinsics_of_the_issue_compile_and_validate() {
+    let src = r#"
+RWStructuredBuffer<float4> Out : register(u0);
+RWStructuredBuffer<int4> IOut : register(u1);
+[numthreads(1, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    float3 a = float3(id) + float3(0.5, -1.5, 2.0);
+    float3 b = float3(1, 2, 3);
+    float s = dot(a, b) + length(a) + distance(a, b);
+    float3 c = cross(a, b) + normalize(b) + lerp(a, b, 0.25) + saturate(a) + clamp(a, -1, 1);
+    c += min(a, b) + max(a, 1.0) + abs(a) + floor(a) + ceil(a) + frac(a) + round(a) + trunc(a);
+    c += sqrt(abs(a)) + rsqrt(b) + pow(b, 2) + exp(a) + exp2(a) + log(b) + log2(b);
+    c += sin(a) + cos(a) + tan(a) + asin(a / 10) + acos(a / 10) + atan(a) + atan2(a, b);
+    c += fmod(a, b) + step(a, b) + smoothstep(0, 1, a) + reflect(a, b) + mad(a, b, a);
+    int3 i = int3(a) ;
+    int3 si = sign(a) + sign(i) + abs(i) + min(i, 2) + max(i, -2) + clamp(i, -1, 1) + mad(i, i, i);
+    uint3 u = asuint(a) + countbits(uint3(id)) + reversebits(uint3(7, 8, 9)) + firstbithigh(uint3(id)) + firstbitlow(uint3(id));
+    int di = dot(i, int3(1, 2, 3));
+    bool ok = all(a > 0) || any(i == 0) || all(true);
+    Out[id.x] = float4(c + asfloat(u & 0x3F800000u), s + di + ok);
+    IOut[id.x] = int4(si + asint(b), firstbithigh(-5));
+}
+"#;
+    let words = check("intrinsics", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpDot",
+        "Cross",
+        "Length",
+        "Normalize",
+        "FMix",
+        "FClamp",
+        "SClamp",
+        "NMin",
+        "FMin",
+        "SMin",
+        "FMax",
+        "SMax",
+        "FAbs",
+        "SAbs",
+        "Floor",
+        "Ceil",
+        "Fract",
+        "RoundEven",
+        "Trunc",
+        "Sqrt",
+        "InverseSqrt",
+        "Pow",
+        "Exp2",
+        "Log2",
+        "Atan2",
+        "OpFRem",
+        "Step",
+        "SmoothStep",
+        "Reflect",
+        "Fma",
+        "FSign",
+        "SSign",
+        "OpBitCount",
+        "OpBitReverse",
+        "FindUMsb",
+        "FindSMsb",
+        "FindILsb",
+        "OpAll",
+        "OpAny",
+        "OpBitcast",
+    ] {
+        if want == "NMin" {
+            assert!(!dis.contains(want), "DXC uses FMin, not NMin");
+            continue;
+        }
+        assert!(dis.contains(want), "missing {want}");
+    }
+}
+
+/// Invalid programs: each error with its place and reason; several per run.
+#[test]
+fn invalid_programs_report_errors_with_places() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "[numthreads(1,1,1)] void main() { x = 1; }",
+            "cs_6_0",
+            &["bad.hlsl:1:35: error: use of undeclared identifier 'x'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { float2 v = float3(1,2); }",
+            "cs_6_0",
+            &["bad.hlsl:1:46: error: 'float3' takes 3 components, 2 given"],
+        ),
+        (
+            "int f(int a) { return f(a); }\n[numthreads(1,1,1)] void main() { f(1); }",
+            "cs_6_0",
+            &["bad.hlsl:1:23: error: recursive call to 'f'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { const int c = 1; c = 2; }",
+            "cs_6_0",
+            &["error: cannot assign to a constant"],
+        ),
+        (
+            "void main() { }",
+            "cs_6_0",
+            &["error: compute entry point needs a [numthreads(x, y, z)] attribute"],
+        ),
+        (
+            "[numthreads(1,1,1)] void other() { }",
+            "cs_6_0",
+            &["error: missing entry point definition 'main'"],
+        ),
+        (
+            "int f(int a, int b) { return a; }\n[numthreads(1,1,1)] void main() { f(1); }",
+            "cs_6_0",
+            &["bad.hlsl:2:35: error: no overload of 'f' takes 1 arguments"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { float4 v; v.q = 1; }",
+            "cs_6_0",
+            &["error: invalid swizzle 'q'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { Foo f; }",
+            "cs_6_0",
+            &["bad.hlsl:1:35: error: unknown type name 'Foo'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { int a[2]; a[5] = 1; }",
+            "cs_6_0",
+            &["error: index 5 is out of bounds"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { break; }",
+            "cs_6_0",
+            &["error: 'break' outside a loop or switch"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { discard; }",
+            "cs_6_0",
+            &["error: 'discard' is only allowed in pixel shaders"],
+        ),
+        (
+            "StructuredBuffer<float> B; [numthreads(1,1,1)] void main() { B[0] = 1; }",
+            "cs_6_0",
+            &["error: cannot assign to a constant or read-only value"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { int x = undefined1 + undefined2; }",
+            "cs_6_0",
+            &[
+                "use of undeclared identifier 'undefined1'",
+                "use of undeclared identifier 'undefined2'",
+            ],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { float x = lerp(1, 2); }",
+            "cs_6_0",
+            &["error: wrong number of arguments to 'lerp'"],
+        ),
+        (
+            "float4 main(float4 p : SV_Position) : SV_Target { return WaveReadLaneFirst(p); }",
+            "ps_6_0",
+            &["error: not supported yet: the intrinsic 'WaveReadLaneFirst'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { switch (1) { case 1: break; case 1: break; } }",
+            "cs_6_0",
+            &["error: duplicate case value 1"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main(float x) { }",
+            "cs_6_0",
+            &["error: an entry point parameter needs a semantic"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { int a; int a; }",
+            "cs_6_0",
+            &["error: redefinition of 'a'"],
+        ),
+        (
+            "[numthreads(1,1,1)] void main() { float3 v; v.xx = float2(1, 2); }",
+            "cs_6_0",
+            &["error: a swizzle with a repeated component cannot be assigned"],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (src, profile, wants) in cases {
+        let rendered = errors(src, profile);
+        for want in *wants {
+            if !rendered.contains(want) {
+                failures.push(format!("{src}\nwant: {want}\ngot:\n{rendered}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[path = "support/hlsl_corpus.rs"]
+mod hlsl_corpus;
+
+fn corpus_options(e: &hlsl_corpus::Entry) -> Result<Options, String> {
+    let profile: Profile = e.args.profile.parse()?;
+    let mut o = Options::new(&e.args.entry, profile);
+    o.defines = e.args.defines.clone();
+    o.include_dirs = e.args.include_dirs.clone();
+    o.version = match e.args.hlsl_version.as_deref() {
+        Some("2018") => LanguageVersion::V2018,
+        _ => LanguageVersion::V2021,
+    };
+    o.target_env = e.args.target_env.parse().map_err(|e| format!("{e:?}"))?;
+    Ok(o)
+}
+
+/// Every valid corpus shader (compute, vertex, pixel) compiles, passes spirv-val and matches
+/// its `// CHECK:` lines; every invalid one reports its `// ERROR:` lines (line, column,
+/// message). Shaders whose features are outside the issue's scope report "not supported yet".
+#[test]
+fn corpus_shaders_compile_validate_and_diagnose() {
+    let all = hlsl_corpus::load_all();
+    if all.is_empty() {
+        println!("no corpus");
+        return;
+    }
+    let (mut ok, mut unsupported, mut failures) = (0, 0, Vec::new());
+    let mut parse_mismatches = Vec::new();
+    for e in &all {
+        let o = match corpus_options(e) {
+            Ok(o) => o,
+            Err(err) if e.category == hlsl_corpus::Category::Invalid => {
+                // Options the CLI rejects are rendered at the top of the file.
+                let rendered = format!("{}:1:1: error: {err}", e.path.display());
+                if hlsl_corpus::unmatched_errors(e, &rendered).is_empty() {
+                    ok += 1;
+                } else {
+                    failures.push(format!("{}: {rendered}", e.name));
+                }
+                continue;
+            }
+            Err(err) => {
+                failures.push(format!("{}: options: {err}", e.name));
+                continue;
+            }
+        };
+        let result = compile_source(&e.path.display().to_string(), &e.text, &o);
+        match (e.category, result) {
+            (hlsl_corpus::Category::Invalid, Ok(_)) => {
+                failures.push(format!("{}: compiled, but is invalid", e.name))
+            }
+            (hlsl_corpus::Category::Invalid, Err(err)) => {
+                let missing = hlsl_corpus::unmatched_errors(e, &err.rendered);
+                let parse_stage = spvkit::hlsl::parse(&e.path.display().to_string(), &e.text, &o)
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.severity == spvkit::hlsl::diag::Severity::Error);
+                if missing.is_empty() {
+                    ok += 1;
+                } else if parse_stage {
+                    // The preprocessor's and parser's diagnostics are tested in hlsl_parse.rs.
+                    parse_mismatches.push(e.name.clone());
+                } else {
+                    failures.push(format!(
+                        "{}: missing {missing:?} in\n{}",
+                        e.name, err.rendered
+                    ));
+                }
+            }
+            (_, Err(err)) if err.rendered.contains("not supported yet") => unsupported += 1,
+            (_, Err(err)) => failures.push(format!("{}: {}", e.name, err.rendered)),
+            (_, Ok(c)) => {
+                let env = o.target_env;
+                let path = scratch(&e.name.replace('/', "_"));
+                let bytes: Vec<u8> = c.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                std::fs::write(&path, bytes).expect("write module");
+                let mut cmd = Command::new("spirv-val");
+                if env == TargetEnv::Vulkan1_0 {
+                    cmd.arg("--relax-block-layout");
+                }
+                let out = cmd
+                    .arg("--target-env")
+                    .arg(env.to_string())
+                    .arg(&path)
+                    .output()
+                    .expect("spirv-val");
+                if !out.status.success() {
+                    failures.push(format!(
+                        "{}: spirv-val: {}",
+                        e.name,
+                        String::from_utf8_lossy(&out.stderr)
+                    ));
+                    continue;
+                }
+                if let Err(err) = hlsl_corpus::run_checks(&e.checks, &disassemble(&c.words)) {
+                    failures.push(format!("{}: {err}", e.name));
+                    continue;
+                }
+                ok += 1;
+            }
+        }
+    }
+    println!(
+        "corpus: {ok} as expected, {unsupported} not supported yet, {} failing; preprocessor/parser \
+         diagnostics elsewhere than the corpus expects: {parse_mismatches:?}",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+const BOOLS_IN_BUFFERS: &str = r#"
+struct S { bool flag; float v; bool2 m; };
+RWStructuredBuffer<S> Data : register(u0);
+cbuffer C : register(b1) { bool enabled; bool3 mask; };
+[numthreads(1, 1, 1)] void main() {
+    S s = Data[0];
+    s.flag = !s.flag && enabled;
+    s.m = mask.xy;
+    Data[1] = s;
+    Data[2].flag = mask.z;
+    if (Data[0].m.y) Data[3].v = 1;
+}
+"#;
+
+#[test]
+fn booleans_in_buffers_are_uints() {
+    let words = check("bools_in_buffers", BOOLS_IN_BUFFERS, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "layout": ["u32", "f32", "u32", "u32"], "data": [0, 2.5, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]},
+            {"binding": 1, "kind": "uniform", "layout": ["u32"], "data": [1, 1, 0, 1]}]}"#;
+        let out = run::lavapipe(&words, job);
+        let f = |x: f32| x.to_bits();
+        assert_eq!(
+            run::words(&out, 0),
+            vec![
+                0,
+                f(2.5),
+                0,
+                1,
+                1,
+                f(2.5),
+                1,
+                0,
+                1,
+                0,
+                0,
+                0,
+                0,
+                f(1.0),
+                0,
+                0
+            ]
+        );
+    }
+    let _ = words;
+}
+
+#[test]
+fn overloads_pick_the_closest_match_and_defaults_fill_in() {
+    let src = r#"
+RWStructuredBuffer<float> Out : register(u0);
+float f(float x) { return 1; }
+float f(int x) { return 2; }
+float f(float2 x) { return 3; }
+float g(float x, int y) { return 4; }
+float g(int x, float y) { return 5; }
+float h(float a, float b = 2, int c = 3) { return a + b * c; }
+[numthreads(1, 1, 1)] void main() {
+    Out[0] = f(1.0) + f(1) * 10 + f(float2(1, 2)) * 100;
+    Out[1] = g(1.0, 2);
+    Out[2] = h(1) + h(1, 1) * 10;
+}
+"#;
+    let words = check("overloads", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 3}]}"#;
+        assert_eq!(
+            run::floats(&run::lavapipe(&words, job), 0),
+            vec![321.0, 4.0, 47.0]
+        );
+    }
+    let _ = words;
+    let bad = "float g(float x, int y) { return 4; }\nfloat g(int x, float y) { return 5; }\n[numthreads(1,1,1)] void main() { g(1, 2); }";
+    assert!(errors(bad, "cs_6_0").contains("bad.hlsl:3:35: error: call to 'g' is ambiguous"));
+}
+
+#[test]
+fn static_locals_keep_their_values() {
+    let src = r#"
+RWStructuredBuffer<int> Out : register(u0);
+int next() { static int counter = 5; static float3 v; counter++; v.x += 1; return counter + (int)v.x; }
+[numthreads(1, 1, 1)] void main() {
+    static const int table[3] = { 1, 2, 3 };
+    int a = next();
+    int b = next();
+    Out[0] = a * 100 + b + table[2];
+}
+"#;
+    let words = check("static_locals", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["i32"], "size_words": 1}]}"#;
+        assert_eq!(run::ints(&run::lavapipe(&words, job), 0), vec![712]);
+    }
+    let _ = words;
+}
+
+#[test]
+fn constant_buffer_values_pass_as_their_struct() {
+    let src = r#"
+struct Light { float4 color; float intensity; };
+ConstantBuffer<Light> light : register(b1);
+RWStructuredBuffer<float> Out : register(u0);
+float lum(Light l) { return l.color.y * l.intensity; }
+[numthreads(1, 1, 1)] void main() {
+    Light l = light;
+    Out[0] = lum(light) + l.intensity + light.color.w;
+}
+"#;
+    let words = check("constant_buffer_struct", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 1},
+            {"binding": 1, "kind": "uniform", "layout": ["f32"], "data": [1, 2, 3, 4, 0.5, 0, 0, 0]}]}"#;
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), vec![5.5]);
+    }
+    let _ = words;
+}
+
+#[test]
+fn command_lines_take_dxc_flags() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hlsl-cli");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let src = dir.join("k.hlsl");
+    std::fs::write(&src, "RWStructuredBuffer<float> O;\n[numthreads(N, 1, 1)] void go(uint3 i : SV_DispatchThreadID) { O[i.x] = SCALE; }\n")
+        .expect("write source");
+    let out = dir.join("k.spv");
+    let run = |exe: &str, pre: &[&str], args: &[&str]| {
+        Command::new(exe)
+            .args(pre)
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let flags = [
+        "-T",
+        "cs_6_0",
+        "-E",
+        "go",
+        "-DN=4",
+        "-D",
+        "SCALE=2.5",
+        "-HV",
+        "2018",
+        "-fspv-target-env=vulkan1.1",
+        "-spirv",
+    ];
+    let mut args: Vec<&str> = vec![src.to_str().unwrap_or_default()];
+    args.extend(flags);
+    let text = run(env!("CARGO_BIN_EXE_hlsl2spirv"), &[], &args);
+    assert!(
+        text.status.success(),
+        "{}",
+        String::from_utf8_lossy(&text.stderr)
+    );
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    assert!(
+        text.contains("OpEntryPoint GLCompute %go \"go\"") && text.contains("LocalSize 4 1 1"),
+        "{text}"
+    );
+    args.extend(["-Fo", out.to_str().unwrap_or_default()]);
+    let bin = run(env!("CARGO_BIN_EXE_hlsl2spirv"), &[], &args);
+    assert!(bin.status.success() && bin.stdout.is_empty());
+    let words: Vec<u32> = std::fs::read(&out)
+        .expect("output written")
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    spirv_val("cli", &words, TargetEnv::Vulkan1_1);
+    let sub = run(
+        env!("CARGO_BIN_EXE_spvkit"),
+        &["hlsl"],
+        &args[..args.len() - 2],
+    );
+    assert_eq!(String::from_utf8_lossy(&sub.stdout), text);
+    // Errors: rendered on standard error, exit code 1.
+    std::fs::write(&src, "[numthreads(1,1,1)] void go() { y = 1; }\n").expect("write source");
+    let bad = run(env!("CARGO_BIN_EXE_hlsl2spirv"), &[], &args);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("k.hlsl:1:33: error: use of undeclared identifier 'y'"),
+        "{err}"
+    );
+    let usage = run(
+        env!("CARGO_BIN_EXE_hlsl2spirv"),
+        &[],
+        &["k.hlsl", "-Tbogus"],
+    );
+    assert_eq!(usage.status.code(), Some(1));
+}
+
+#[test]
+fn booleans_and_vertex_positions_cross_stages_as_dxc_passes_them() {
+    let vs = "struct V { float4 p : SV_Position; bool2 f : FLAGS; };\nV main(float4 p : SV_Position, bool b : BOOLIN) { V o; o.p = p; o.f = bool2(b, !b); return o; }\n";
+    let dis = disassemble(&check("bool_vs", vs, "vs_6_0"));
+    assert!(
+        dis.contains("OpDecorate %in_var_SV_Position Location 0"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("%_ptr_Output_v2uint = OpTypePointer Output %v2uint"),
+        "{dis}"
+    );
+    let ps = "float4 main(float4 p : SV_Position, bool2 f : FLAGS) : SV_Target { return f.x ? p : 0; }\n";
+    let dis = disassemble(&check("bool_ps", ps, "ps_6_0"));
+    assert!(dis.contains("OpDecorate %in_var_FLAGS Flat"), "{dis}");
+}
+
+#[test]
+fn texel_offsets_are_constant_offsets() {
+    let src = r#"
+Texture2D<float4> T : register(t0);
+SamplerState S : register(s0);
+float4 main(float4 p : SV_Position, float2 uv : UV) : SV_Target {
+    return T.Sample(S, uv, int2(1, -1)) + T.SampleLevel(S, uv, 0, int2(0, 2)) + T.Load(int3(p.xy, 0), int2(1, 1));
+}
+"#;
+    let dis = disassemble(&check("offsets", src, "ps_6_0"));
+    assert_eq!(dis.matches("ConstOffset").count(), 3, "{dis}");
+    let bad = "Texture2D T; SamplerState S;\nfloat4 main(float2 uv : UV, int k : K) : SV_Target { return T.Sample(S, uv, int2(k, 0)); }";
+    assert!(errors(bad, "ps_6_0").contains(
+        "bad.hlsl:2:77: error: not supported yet: a texel offset that is not a constant"
+    ));
+}
