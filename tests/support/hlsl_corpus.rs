@@ -398,8 +398,14 @@ fn write_words(path: &Path, words: &[u32]) {
 pub fn spirv_val(entry: &Entry, words: &[u32], tag: &str) -> Result<(), String> {
     let path = scratch_file(entry, &format!("{tag}.val.spv"));
     write_words(&path, words);
-    let result = Command::new("spirv-val")
-        .args(["--target-env", &entry.args.target_env])
+    let mut cmd = Command::new("spirv-val");
+    cmd.args(["--target-env", &entry.args.target_env]);
+    if entry.args.target_env == "vulkan1.0" {
+        // DXC's relaxed block layout (a float3 right after a float) needs
+        // VK_KHR_relaxed_block_layout on Vulkan 1.0; DXC validates its own output this way too.
+        cmd.arg("--relax-block-layout");
+    }
+    let result = cmd
         .arg(&path)
         .output()
         .map_err(|e| format!("spirv-val does not run ({e})"))?;
