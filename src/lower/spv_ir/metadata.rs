@@ -189,7 +189,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             ]),
         )?;
         for ep in &m.entry_points {
-            let Some(Some(f)) = self.functions.get(ep.function.index()).copied() else {
+            let Some(Some(f)) = self.functions.get(self.kernel_fn(ep).index()).copied() else {
                 continue;
             };
             let fp = f.as_global_value().as_pointer_value();
@@ -203,7 +203,12 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             )?;
         }
         for em in &m.execution_modes {
-            let Some(Some(f)) = self.functions.get(em.function.index()).copied() else {
+            let target = m
+                .entry_points
+                .iter()
+                .find(|ep| ep.function == em.function)
+                .map_or(em.function, |ep| self.kernel_fn(ep));
+            let Some(Some(f)) = self.functions.get(target.index()).copied() else {
                 continue;
             };
             let mut ops: Vec<BasicMetadataValueEnum<'ctx>> =
@@ -230,10 +235,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     fn kernel_arg_metadata(&mut self) -> Result<()> {
         let m = self.m;
         for ep in &m.entry_points {
-            let Some(Some(llf)) = self.functions.get(ep.function.index()).copied() else {
+            let kf = self.kernel_fn(ep);
+            let Some(Some(llf)) = self.functions.get(kf.index()).copied() else {
                 continue;
             };
-            let Some(f) = m.functions.get(ep.function) else {
+            let Some(f) = m.functions.get(kf) else {
                 continue;
             };
             let params = match self.spv_type(f.ty)? {

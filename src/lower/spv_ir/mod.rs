@@ -176,7 +176,51 @@ fn value_operand(w: u32) -> Option<Value> {
     }
 }
 
+/// The function that an entry point's function only forwards to, when it is the entry wrapper
+/// that llvm-spirv emits (one block: a call passing every parameter in order, then a return).
+pub(crate) fn wrapped(m: &ir::Module, f: Handle<ir::Function>) -> Option<Handle<ir::Function>> {
+    let f = m.functions.get(f)?;
+    if f.blocks.len() != 1 {
+        return None;
+    }
+    let (_, b) = f.blocks.iter().next()?;
+    let mut callee = None;
+    for &oh in &b.ops {
+        match &f.ops.get(oh)?.inst {
+            Instruction::Line(_) | Instruction::NoLine(_) => {}
+            Instruction::FunctionCall(c) if callee.is_none() => {
+                let Some(Value::Function(g)) = Value::from_id(c.function) else {
+                    return None;
+                };
+                if c.arguments.len() != f.params.len() {
+                    return None;
+                }
+                for (i, &a) in c.arguments.iter().enumerate() {
+                    if Value::from_id(a) != Some(Value::Param(i as u32)) {
+                        return None;
+                    }
+                }
+                callee = Some((g, oh));
+            }
+            _ => return None,
+        }
+    }
+    let (g, call) = callee?;
+    match &b.terminator {
+        ir::Terminator::Return => {}
+        ir::Terminator::ReturnValue(Value::Op(o)) if *o == call => {}
+        _ => return None,
+    }
+    (m.functions.get(g)?.ty == f.ty).then_some(g)
+}
+
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
+    /// The function that is an entry point's kernel in the output (the wrapped function when
+    /// the entry point's own function is an llvm-spirv entry wrapper).
+    pub(crate) fn kernel_fn(&self, ep: &ir::EntryPoint) -> Handle<ir::Function> {
+        wrapped(self.m, ep.function).unwrap_or(ep.function)
+    }
+
     /// Whether this lowering makes spv-ir.
     pub(crate) fn spv_ir(&self) -> bool {
         self.opts.style == LowerStyle::SpvIr
@@ -187,6 +231,14 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         self.place_globals_spv_ir()?;
         self.declare_functions()?;
         let mut kernels = vec![false; self.m.functions.len()];
+        let mut wrappers = vec![false; self.m.functions.len()];
+        for ep in &self.m.entry_points {
+            if self.kernel_fn(ep) != ep.function {
+                if let Some(w) = wrappers.get_mut(ep.function.index()) {
+                    *w = true;
+                }
+            }
+        }
         for ep in &self.m.entry_points {
             if ep.execution_model != ExecutionModel::Kernel {
                 return Err(LowerError::unsupported(format!(
@@ -195,8 +247,17 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 ))
                 .at(&format!("OpEntryPoint {}", ep.name), None));
             }
-            if let Some(k) = kernels.get_mut(ep.function.index()) {
+            if let Some(k) = kernels.get_mut(self.kernel_fn(ep).index()) {
                 *k = true;
+            }
+        }
+        // The entry wrappers fold into the functions they call.
+        for (i, w) in wrappers.iter().enumerate() {
+            if *w && !kernels[i] {
+                if let Some(f) = self.functions.get_mut(i).and_then(Option::take) {
+                    // SAFETY: nothing refers to a wrapper: entry points are metadata here.
+                    unsafe { f.delete() };
+                }
             }
         }
         for (i, f) in self.functions.iter().enumerate() {
@@ -209,7 +270,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             }
         }
         for ep in &self.m.entry_points {
-            if let Some(Some(f)) = self.functions.get(ep.function.index()) {
+            if let Some(Some(f)) = self.functions.get(self.kernel_fn(ep).index()) {
                 let f = *f;
                 let cur = f.get_name().to_string_lossy().into_owned();
                 if cur != ep.name && self.llm.get_function(&ep.name).is_none() {
@@ -218,7 +279,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             }
         }
         for (h, f) in self.m.functions.iter() {
-            if !f.is_declaration() {
+            if !f.is_declaration() && self.functions.get(h.index()).copied().flatten().is_some() {
                 self.lower_function(h, f)?;
             }
         }
