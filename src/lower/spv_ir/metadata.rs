@@ -10,7 +10,12 @@ use crate::grammar::{
     Instruction, OpDecorate, OpExecutionMode, SourceLanguage,
 };
 use crate::ir::{self, Type};
-use inkwell::values::{BasicMetadataValueEnum, MetadataValue};
+use inkwell::llvm_sys::core::{
+    LLVMAddNamedMetadataOperand, LLVMGlobalSetMetadata, LLVMMDNodeInContext2,
+    LLVMMDStringInContext2, LLVMMetadataAsValue, LLVMValueAsMetadata,
+};
+use inkwell::llvm_sys::prelude::LLVMMetadataRef;
+use inkwell::values::AsValueRef;
 
 /// The document's name of an opaque type (`__spirv_Event`, `__spirv_Image__void_1_0_...`).
 pub(crate) fn opaque_mangled_name(m: &ir::Module, t: &Type) -> String {
@@ -108,24 +113,53 @@ fn cl_type_name(m: &ir::Module, t: ir::Handle<Type>) -> String {
     }
 }
 
+/// A metadata reference. Built through the C API rather than inkwell's `MetadataValue`:
+/// LLVM turns a one-constant tuple wrapped as a value into the bare constant, which then cannot
+/// be attached to a function (`!{i32 0}` as `kernel_arg_addr_space` of a one-parameter kernel)
+/// nor nested as a node (`!{!{i32 19}}`).
+type Md = LLVMMetadataRef;
+
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
-    fn md_i32(&self, v: u32) -> BasicMetadataValueEnum<'ctx> {
-        self.cx.i32_type().const_int(v.into(), false).into()
+    fn md_value(&self, v: impl AsValueRef) -> Md {
+        // SAFETY: a live value of this context.
+        unsafe { LLVMValueAsMetadata(v.as_value_ref()) }
     }
 
-    fn md_str(&self, s: &str) -> BasicMetadataValueEnum<'ctx> {
-        self.cx.metadata_string(s).into()
+    fn md_i32(&self, v: u32) -> Md {
+        self.md_value(self.cx.i32_type().const_int(v.into(), false))
     }
 
-    fn named(&self, key: &str, node: MetadataValue<'ctx>) -> Result<()> {
-        self.llm
-            .add_global_metadata(key, &node)
-            .map_err(|e| LowerError::unsupported(format!("metadata {key}: {e}")))
+    fn md_str(&self, s: &str) -> Md {
+        // SAFETY: the bytes outlive the call; LLVM copies them.
+        unsafe { LLVMMDStringInContext2(self.cx.raw(), s.as_ptr().cast(), s.len()) }
     }
 
-    fn words_node(&self, words: &[u32]) -> MetadataValue<'ctx> {
+    fn node(&self, items: &[Md]) -> Md {
+        let mut v = items.to_vec();
+        // SAFETY: every item is metadata of this context.
+        unsafe { LLVMMDNodeInContext2(self.cx.raw(), v.as_mut_ptr(), v.len()) }
+    }
+
+    fn named(&self, key: &str, node: Md) -> Result<()> {
+        let name = std::ffi::CString::new(key)
+            .map_err(|_| LowerError::malformed("a metadata name with a NUL"))?;
+        // SAFETY: the module and the node are of this context.
+        unsafe {
+            let v = LLVMMetadataAsValue(self.cx.raw(), node);
+            LLVMAddNamedMetadataOperand(self.llm.as_mut_ptr(), name.as_ptr(), v);
+        }
+        Ok(())
+    }
+
+    fn attach(&self, g: impl AsValueRef, kind: &str, node: Md) {
+        let id = self.cx.get_kind_id(kind);
+        // SAFETY: a global object of this module and a node of its context.
+        unsafe { LLVMGlobalSetMetadata(g.as_value_ref(), id, node) }
+    }
+
+    fn words_node(&self, words: &[u32]) -> Md {
         let v: Vec<_> = words.iter().map(|&w| self.md_i32(w)).collect();
-        self.cx.metadata_node(&v)
+        self.node(&v)
     }
 
     /// Every metadata of the style.
@@ -139,9 +173,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         for s in &m.sources {
             let mut ops = vec![self.md_i32(s.language.value()), self.md_i32(s.version)];
             if let Some(file) = s.file.and_then(|f| m.strings.get(f)) {
-                ops.push(self.cx.metadata_node(&[self.md_str(file)]).into());
+                ops.push(self.node(&[self.md_str(file)]));
             }
-            self.named("spirv.Source", self.cx.metadata_node(&ops))?;
+            self.named("spirv.Source", self.node(&ops))?;
             if s.language == SourceLanguage::OpenCL_C || s.language == SourceLanguage::OpenCL_CPP
             {
                 ocl_version = Some(s.version);
@@ -158,7 +192,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             self.named("opencl.spir.version", spir)?;
             self.named("opencl.ocl.version", node)?;
             let exts: Vec<_> = m.source_extensions.iter().map(|e| self.md_str(e)).collect();
-            self.named("opencl.used.extensions", self.cx.metadata_node(&exts))?;
+            self.named("opencl.used.extensions", self.node(&exts))?;
             let mut feats = Vec::new();
             if m.capabilities.contains(&Capability::Float64) {
                 feats.push(self.md_str("cl_doubles"));
@@ -168,14 +202,23 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             }
             self.named(
                 "opencl.used.optional.core.features",
-                self.cx.metadata_node(&feats),
+                self.node(&feats),
             )?;
         }
+        // Contraction is allowed unless every kernel turns it off.
+        let contraction_off = |f| {
+            m.execution_modes
+                .iter()
+                .any(|em| em.function == f && matches!(em.mode, ExecutionMode::ContractionOff))
+        };
+        if m.entry_points.iter().any(|ep| !contraction_off(ep.function)) {
+            self.named("opencl.enable.FP_CONTRACT", self.node(&[]))?;
+        }
         for e in &m.source_extensions {
-            self.named("spirv.SourceExtension", self.cx.metadata_node(&[self.md_str(e)]))?;
+            self.named("spirv.SourceExtension", self.node(&[self.md_str(e)]))?;
         }
         for e in &m.extensions {
-            self.named("spirv.Extension", self.cx.metadata_node(&[self.md_str(e)]))?;
+            self.named("spirv.Extension", self.node(&[self.md_str(e)]))?;
         }
         for c in &m.capabilities {
             self.named("spirv.Capability", self.words_node(&[c.value()]))?;
@@ -183,9 +226,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let i16t = self.cx.i16_type();
         self.named(
             "spirv.Generator",
-            self.cx.metadata_node(&[
-                i16t.const_int(u64::from(m.generator >> 16), false).into(),
-                i16t.const_int(u64::from(m.generator & 0xffff), false).into(),
+            self.node(&[
+                self.md_value(i16t.const_int(u64::from(m.generator >> 16), false)),
+                self.md_value(i16t.const_int(u64::from(m.generator & 0xffff), false)),
             ]),
         )?;
         for ep in &m.entry_points {
@@ -195,9 +238,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let fp = f.as_global_value().as_pointer_value();
             self.named(
                 "spirv.EntryPoint",
-                self.cx.metadata_node(&[
+                self.node(&[
                     self.md_i32(ep.execution_model.value()),
-                    fp.into(),
+                    self.md_value(fp),
                     self.md_str(&ep.name),
                 ]),
             )?;
@@ -211,12 +254,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let Some(Some(f)) = self.functions.get(target.index()).copied() else {
                 continue;
             };
-            let mut ops: Vec<BasicMetadataValueEnum<'ctx>> =
-                vec![f.as_global_value().as_pointer_value().into()];
+            let mut ops = vec![self.md_value(f.as_global_value().as_pointer_value())];
             for w in mode_words(&em.mode) {
                 ops.push(self.md_i32(w));
             }
-            self.named("spirv.ExecutionMode", self.cx.metadata_node(&ops))?;
+            self.named("spirv.ExecutionMode", self.node(&ops))?;
             let kind = match em.mode {
                 ExecutionMode::LocalSize(..) => "reqd_work_group_size",
                 ExecutionMode::LocalSizeHint(..) => "work_group_size_hint",
@@ -224,8 +266,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             };
             let words = mode_words(&em.mode);
             let node = self.words_node(words.get(1..).unwrap_or(&[]));
-            f.as_global_value()
-                .set_metadata(node, self.cx.get_kind_id(kind));
+            self.attach(f, kind, node);
         }
         self.kernel_arg_metadata()?;
         self.decoration_metadata()
@@ -304,24 +345,23 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                         continue;
                     }
                     any_deco = true;
-                    list.push(self.words_node(&decoration_words(d)).into());
+                    list.push(self.words_node(&decoration_words(d)));
                 }
-                param_decos.push(self.cx.metadata_node(&list).into());
+                param_decos.push(self.node(&list));
             }
-            let tys_node = self.cx.metadata_node(&tys);
-            let set = |kind: &str, node: MetadataValue<'ctx>| {
-                llf.as_global_value()
-                    .set_metadata(node, self.cx.get_kind_id(kind));
+            let tys_node = self.node(&tys);
+            let set = |kind: &str, node: Md| {
+                self.attach(llf, kind, node);
             };
-            set("kernel_arg_addr_space", self.cx.metadata_node(&spaces));
-            set("kernel_arg_access_qual", self.cx.metadata_node(&access));
+            set("kernel_arg_addr_space", self.node(&spaces));
+            set("kernel_arg_access_qual", self.node(&access));
             set("kernel_arg_type", tys_node);
-            set("kernel_arg_type_qual", self.cx.metadata_node(&quals));
+            set("kernel_arg_type_qual", self.node(&quals));
             set("kernel_arg_base_type", tys_node);
             if any_deco {
                 set(
                     "spirv.ParameterDecorations",
-                    self.cx.metadata_node(&param_decos),
+                    self.node(&param_decos),
                 );
             }
         }
@@ -336,7 +376,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             else {
                 continue;
             };
-            let list: Vec<BasicMetadataValueEnum<'ctx>> = g
+            let list: Vec<Md> = g
                 .decorations
                 .iter()
                 .filter(|d| {
@@ -347,13 +387,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                             | Decoration::Alignment(_)
                     )
                 })
-                .map(|d| self.words_node(&decoration_words(d)).into())
+                .map(|d| self.words_node(&decoration_words(d)))
                 .collect();
             if !list.is_empty() {
-                gv.set_metadata(
-                    self.cx.metadata_node(&list),
-                    self.cx.get_kind_id("spirv.Decorations"),
-                );
+                self.attach(gv, "spirv.Decorations", self.node(&list));
             }
         }
         Ok(())

@@ -162,6 +162,19 @@ fn decoration_postfixes(op: &Op) -> String {
     s
 }
 
+/// `t` with its integers (and a pointer's integer pointee) unsigned.
+fn unsigned(t: MType) -> MType {
+    match t {
+        MType::Int { width, .. } => MType::Int {
+            width,
+            unsigned: true,
+        },
+        MType::Vector(e, n) => MType::Vector(Box::new(unsigned(*e)), n),
+        MType::Pointer(e, a) => MType::Pointer(Box::new(unsigned(*e)), a),
+        t => t,
+    }
+}
+
 /// An id-typed operand word: the value it names, unless it is a literal.
 fn value_operand(w: u32) -> Option<Value> {
     match Value::from_id(Id(w))? {
@@ -720,7 +733,15 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             }
         }
         name.push_str(&postfix);
-        let args = self.call_args(fx, words, unsigned_args(opcode))?;
+        let mut args = self.call_args(fx, words, unsigned_args(opcode))?;
+        if matches!(opcode, Opcode::AtomicUMin | Opcode::AtomicUMax) {
+            // The pointee and the value are unsigned; scope and semantics are not.
+            for i in [0, 3] {
+                if let Some(a) = args.get_mut(i) {
+                    a.1 = unsigned(a.1.clone());
+                }
+            }
+        }
         let r = self.spirv_call(&name, &args, result)?;
         Ok(Some(r))
     }
