@@ -8,6 +8,7 @@
 //! an LLVM counterpart are calls to Itanium-mangled `__spirv_*` functions, and module-level
 //! instructions are named metadata ([`metadata`]).
 
+mod annotation;
 pub(crate) mod mangle;
 mod metadata;
 
