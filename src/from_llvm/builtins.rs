@@ -46,6 +46,9 @@ impl Fx<'_, '_> {
         if let Some(rest) = name.strip_prefix("llvm.") {
             return self.intrinsic(rest, ret, &args);
         }
+        if name == "__translate_sampler_initializer" {
+            return self.sampler_initializer(&args).map(Some);
+        }
         if let Some(info) = self.st.funcs.get(&(callee as usize)).cloned() {
             return self.function_call(&info, ret, &args);
         }
@@ -59,6 +62,12 @@ impl Fx<'_, '_> {
             }
             if let Some(r) = self.opencl_builtin(&d, ret, &args)? {
                 return Ok(r);
+            }
+            if read::blocks(callee).is_empty() {
+                return err(format!(
+                    "builtin {} (@{name}) has no SPIR-V form in spvkit",
+                    d.name
+                ));
             }
         } else if let Some(bi) = name.strip_prefix("__spirv_BuiltIn") {
             return self.builtin_call(bi, ret, &args).map(Some);
@@ -247,7 +256,11 @@ impl Fx<'_, '_> {
                 k += 1;
                 let mut v = self.value(a)?;
                 if let Some((_, pointee)) = self.ptr_parts(v.ty) {
-                    let want = self.ocl_pointee(name, ty, pointee);
+                    let data = match vals.first() {
+                        Some(&d) => Some(self.value(d)?.ty),
+                        None => None,
+                    };
+                    let want = self.ocl_pointee(name, data, ty, pointee);
                     v = self.ptr_to(v, want)?;
                 } else if width > 1 && self.width_of(v.ty) == 1 && !name.starts_with("vstore") && !name.starts_with("vload") && name != "shuffle" {
                     let vt = self.f.type_vector(v.ty, width);
@@ -273,6 +286,7 @@ impl Fx<'_, '_> {
     fn ocl_pointee(
         &mut self,
         name: &str,
+        data: Option<crate::ir::Handle<Type>>,
         ty: crate::ir::Handle<Type>,
         pointee: crate::ir::Handle<Type>,
     ) -> crate::ir::Handle<Type> {
@@ -289,6 +303,10 @@ impl Fx<'_, '_> {
             }
             n if n.starts_with("vload") && !n.contains("half") => self.scalar_of(ty),
             n if n.contains("half") => self.f.type_float(16),
+            "vstoren" => match data {
+                Some(d) => self.scalar_of(d),
+                None => pointee,
+            },
             _ => pointee,
         }
     }

@@ -91,9 +91,19 @@ pub fn function(
     let fn_t = unsafe { llc::LLVMGlobalGetValueType(f) };
     // SAFETY: `fn_t` is a function type.
     let ret = st.ty(b, unsafe { llc::LLVMGetReturnType(fn_t) })?;
+    // SAFETY: reading a function's calling convention.
+    let is_kernel = unsafe { llc::LLVMGetFunctionCallConv(f) } == 76;
+    let special = if is_kernel {
+        super::images::kernel_param_types(st, b, f)?
+    } else {
+        Vec::new()
+    };
     let mut ptys = Vec::new();
-    for &p in &params {
-        ptys.push(value_type(st, b, p)?);
+    for (k, &p) in params.iter().enumerate() {
+        match special.get(k).copied().flatten() {
+            Some(t) => ptys.push(t),
+            None => ptys.push(value_type(st, b, p)?),
+        }
     }
     let fty = b.type_function(ret, &ptys);
     let name = read::name(f);

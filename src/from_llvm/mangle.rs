@@ -118,9 +118,13 @@ impl Parser<'_> {
             let mut space = 0;
             let mut qualified = false;
             loop {
-                if let Some(rest) = self.s.strip_prefix("U3AS") {
-                    space = rest.chars().next()?.to_digit(10)?;
-                    self.s = &rest[1..];
+                if let Some(rest) = self.s.strip_prefix('U') {
+                    // A vendor qualifier: `U3AS1` (address space), `U7_Atomic`.
+                    let (q, rest) = source_name(rest)?;
+                    if let Some(n) = q.strip_prefix("AS") {
+                        space = n.parse().ok()?;
+                    }
+                    self.s = rest;
                     qualified = true;
                 } else if let Some(rest) = self.s.strip_prefix(['r', 'V', 'K']) {
                     self.s = rest;
@@ -178,6 +182,8 @@ mod tests {
         let d = demangle("_Z6vload4mPU3AS1Kf").unwrap();
         assert_eq!(d.name, "vload4");
         assert_eq!(d.params.len(), 2);
+        let d = demangle("_Z15atomic_fetch_orPU3AS4VU7_Atomicjj").unwrap();
+        assert!(matches!(&d.params[0], MType::Pointer(4, inner) if inner.is_unsigned()));
         let d = demangle("_Z29__spirv_BuiltInGlobalLinearIdv").unwrap();
         assert!(d.params.is_empty());
     }

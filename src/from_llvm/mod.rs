@@ -19,6 +19,7 @@ pub mod builtins;
 pub mod constants;
 mod error;
 pub mod function;
+pub mod images;
 pub mod instructions;
 pub mod mangle;
 pub mod metadata;

@@ -176,6 +176,7 @@ pub fn translate(module: &inkwell::module::Module<'_>, opts: &FromLlvmOptions) -
             module.capabilities.insert(0, c);
         }
     }
+    half_storage_only(&mut module);
     if module.version < opts.min_version {
         module.version = opts.min_version;
     }
@@ -228,4 +229,35 @@ fn function_order(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
 /// The function control of an LLVM function from its attributes.
 pub fn function_control(_f: LLVMValueRef) -> FunctionControl {
     FunctionControl::None
+}
+
+/// OpenCL without `cl_khr_fp16` may hold `half` in memory only (vload_half/vstore_half):
+/// such modules need `Float16Buffer`, not `Float16`.
+fn half_storage_only(module: &mut ir::Module) {
+    let Some(pos) = module.capabilities.iter().position(|c| *c == Capability::Float16) else {
+        return;
+    };
+    let is_half = |t: Handle<Type>| -> bool {
+        match module.types.get(t) {
+            Some(Type::Float { width: 16 }) => true,
+            Some(Type::Vector { component, .. }) => {
+                matches!(module.types.get(*component), Some(Type::Float { width: 16 }))
+            }
+            _ => false,
+        }
+    };
+    if module.constants.iter().any(|(_, c)| is_half(c.ty)) {
+        return;
+    }
+    for (_, f) in module.functions.iter() {
+        for (_, op) in f.ops.iter() {
+            if op.result_type().is_some_and(is_half) {
+                return;
+            }
+        }
+        if f.params.iter().any(|p| is_half(p.ty)) {
+            return;
+        }
+    }
+    module.capabilities[pos] = Capability::Float16Buffer;
 }

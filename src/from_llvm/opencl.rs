@@ -125,6 +125,9 @@ impl Fx<'_, '_> {
             }
             _ => {}
         }
+        if let Some(r) = self.image_builtin(d, ret, args)? {
+            return Ok(Some(r));
+        }
         if let Some(r) = self.atomic(d, ret, args)? {
             return Ok(Some(r));
         }
@@ -222,6 +225,26 @@ impl Fx<'_, '_> {
                     self.emit_val(Opcode::Dot, ty, &[a.v, b.v])?
                 };
                 Ok(Some(Some(v)))
+            }
+            "any" | "all" => {
+                let Some(ty) = ret else {
+                    return err("any/all without a result");
+                };
+                let a = self.value(args[0])?;
+                let w = self.width_of(a.ty);
+                let bool_t = self.f.type_bool();
+                let bt = if w > 1 { self.f.type_vector(bool_t, w) } else { bool_t };
+                let zero = self.const_int_of(a.ty, 0)?;
+                let neg = self.emit_val(Opcode::SLessThan, bt, &[a.v, zero])?;
+                let r = if w > 1 {
+                    let op = if name == "any" { Opcode::Any } else { Opcode::All };
+                    self.emit_val(op, bool_t, &[neg.v])?
+                } else {
+                    neg
+                };
+                let one = self.const_int_of(ty, 1)?;
+                let zero = self.const_int_of(ty, 0)?;
+                Ok(Some(Some(self.emit_val(Opcode::Select, ty, &[r.v, one, zero])?)))
             }
             "isnan" | "isinf" | "isfinite" | "isnormal" | "signbit" => {
                 let Some(ty) = ret else {
