@@ -390,7 +390,14 @@ impl Fx<'_, '_> {
             return self.builtin_call(bi, ret, args).map(Some);
         }
         if let Some(ext) = name.strip_prefix("ocl_") {
-            let base = ext.split("__").next().unwrap_or(ext);
+            let mut base = ext.split("__").next().unwrap_or(ext);
+            // A `_R<type>` postfix after one underscore (`vloadn_Rfloat4`).
+            while ocl_desc(base).is_none() {
+                match base.rfind('_') {
+                    Some(p) => base = &base[..p],
+                    None => break,
+                }
+            }
             let v = self.ocl_call(base, ret, args, None)?;
             return Ok(if ret.is_some() { Some(v) } else { None });
         }
@@ -424,6 +431,7 @@ impl Fx<'_, '_> {
             ty = Some(self.f.type_void());
         }
         // GenericCastToPtrExplicit_To<Space>: the result's pointee is the operand's.
+        let is_atomic = op.starts_with("Atomic");
         let mut words = Vec::new();
         let mut k = 0;
         for od in desc.operands {
@@ -432,7 +440,24 @@ impl Fx<'_, '_> {
                 KindClass::Id => {
                     let Some(&a) = args.get(k) else { break };
                     k += 1;
-                    let v = self.value(a)?;
+                    let mut v = self.value(a)?;
+                    if k == 1 && is_atomic && self.ptr_parts(v.ty).is_some() {
+                        let elem = match ty {
+                            Some(t) if !matches!(self.f.module().types.get(t), Some(Type::Void)) => t,
+                            _ => match args.last() {
+                                Some(&l) => self.value(l)?.ty,
+                                None => v.ty,
+                            },
+                        };
+                        v = self.ptr_to(v, elem)?;
+                    }
+                    if matches!(code, Opcode::Any | Opcode::All) && !self.is_bool(v.ty) {
+                        let n = self.width_of(v.ty);
+                        let bool_t = self.f.type_bool();
+                        let bt = self.f.type_vector(bool_t, n);
+                        let zero = self.const_int_of(v.ty, 0)?;
+                        v = self.emit_val(Opcode::INotEqual, bt, &[v.v, zero])?;
+                    }
                     words.push(v.v.to_id().0);
                 }
                 _ => {
@@ -451,6 +476,12 @@ impl Fx<'_, '_> {
         for &a in &args[k.min(args.len())..] {
             let v = self.value(a)?;
             words.push(v.v.to_id().0);
+        }
+        if code == Opcode::SampledImage {
+            if let Some(&a0) = args.first() {
+                let img = self.value(a0)?;
+                ty = Some(self.f.type_sampled_image(img.ty));
+            }
         }
         // Pointer results take the pointee of the first pointer operand.
         if let (Some(t), Some(&a0)) = (ty, args.first()) {
@@ -473,4 +504,12 @@ impl Fx<'_, '_> {
             _ => None,
         })
     }
+}
+
+/// The OpenCL.std instruction of a name.
+fn ocl_desc(name: &str) -> Option<&'static crate::grammar::InstructionDesc> {
+    EXT_INST_SETS
+        .iter()
+        .find(|s| s.name == "OpenCL.std")
+        .and_then(|s| s.instruction_by_name(name))
 }
