@@ -41,8 +41,12 @@ fn bench_file(c: &mut Criterion, name: &str, path: &Path) {
     let mut g = c.benchmark_group(format!("from_llvm/{name}"));
     g.throughput(Throughput::Bytes(size));
     g.sample_size(10);
-    g.bench_function("spvkit from-llvm (process)", |b| b.iter(|| run(&mut spvkit())));
-    g.bench_function("llvm-spirv-15 (process)", |b| b.iter(|| run(&mut llvm_spirv())));
+    g.bench_function("spvkit from-llvm (process)", |b| {
+        b.iter(|| run(&mut spvkit()))
+    });
+    g.bench_function("llvm-spirv-15 (process)", |b| {
+        b.iter(|| run(&mut llvm_spirv()))
+    });
     g.finish();
     std::fs::remove_dir_all(&out).ok();
 }

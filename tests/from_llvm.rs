@@ -40,7 +40,9 @@ fn check(k: &Kernel, input: &Path, tag: &str) -> Result<(), String> {
         let want = run_job(&k.reference, job).map_err(|e| format!("reference run: {e}"))?;
         let got = run_job(&ours, job).map_err(|e| format!("our run: {e}"))?;
         if want != got {
-            return Err(format!("buffers differ:\nllvm-spirv-15: {want}\nspvkit:        {got}"));
+            return Err(format!(
+                "buffers differ:\nllvm-spirv-15: {want}\nspvkit:        {got}"
+            ));
         }
     }
     Ok(())
@@ -66,7 +68,12 @@ fn all(tag: &str, input: impl Fn(&Kernel) -> Result<PathBuf, String>) {
         }
     }
     eprintln!("from-llvm {tag}: {passed}/{} kernels pass", ks.len());
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 #[test]
@@ -167,15 +174,15 @@ entry:
   %v = load float, ptr addrspace(1) %p
   %m = call spir_func float @_Z16__spirv_ocl_fmaxff(float %v, float 0.0)
   %r = fmul float %m, %s
-  %c = call spir_func i32 @_Z22__spirv_ConvertFToS_Rintf(float %r)
-  %f = call spir_func float @_Z22__spirv_ConvertSToF_Rfloati(i32 %c)
+  %c = call spir_func i32 @_Z24__spirv_ConvertFToS_Rintf(float %r)
+  %f = call spir_func float @_Z26__spirv_ConvertSToF_Rfloati(i32 %c)
   store float %f, ptr addrspace(1) %p
   call spir_func void @_Z22__spirv_ControlBarrieriii(i32 2, i32 2, i32 272)
   ret void
 }
 declare spir_func float @_Z16__spirv_ocl_fmaxff(float, float)
-declare spir_func i32 @_Z22__spirv_ConvertFToS_Rintf(float)
-declare spir_func float @_Z22__spirv_ConvertSToF_Rfloati(i32)
+declare spir_func i32 @_Z24__spirv_ConvertFToS_Rintf(float)
+declare spir_func float @_Z26__spirv_ConvertSToF_Rfloati(i32)
 declare spir_func void @_Z22__spirv_ControlBarrieriii(i32, i32, i32)
 !0 = !{i32 4, i32 1, i32 1}
 "#;

@@ -263,8 +263,8 @@ fn from_llvm(input: &str, output: &str, target_env: &str) -> Result<(), String> 
         .map_err(|e| format!("error: --target-env: {e}"))?;
     let Input { name, bytes } = read_input(input)?;
     let opts = crate::from_llvm::FromLlvmOptions::for_env(env);
-    let words =
-        crate::from_llvm::from_llvm(&bytes, &name, &opts).map_err(|e| format!("{name}: error: {e}"))?;
+    let words = crate::from_llvm::from_llvm(&bytes, &name, &opts)
+        .map_err(|e| format!("{name}: error: {e}"))?;
     write_output(output, bytemuck::cast_slice(&words))
 }
 

@@ -35,7 +35,9 @@ impl Fx<'_, '_> {
         if read::value_kind(callee) != VK::LLVMFunctionValueKind {
             return err("an indirect call has no SPIR-V form");
         }
-        let args: Vec<LLVMValueRef> = (0..n.saturating_sub(1)).map(|k| read::operand(i, k)).collect();
+        let args: Vec<LLVMValueRef> = (0..n.saturating_sub(1))
+            .map(|k| read::operand(i, k))
+            .collect();
         let name = read::name(callee);
         let ret_t = read::type_of(i);
         let ret = if read::type_kind(ret_t) == K::LLVMVoidTypeKind {
@@ -56,7 +58,10 @@ impl Fx<'_, '_> {
             if d.name.starts_with("__spirv_") {
                 return self.spirv_builtin(&d, ret, &args).map(Some).and_then(|r| {
                     r.ok_or_else(|| {
-                        super::error::FromLlvmError::new(format!("unknown SPIR-V builtin {}", d.name))
+                        super::error::FromLlvmError::new(format!(
+                            "unknown SPIR-V builtin {}",
+                            d.name
+                        ))
                     })
                 });
             }
@@ -80,7 +85,12 @@ impl Fx<'_, '_> {
         self.function_call(&info, ret, &args)
     }
 
-    fn declare(&mut self, callee: LLVMValueRef, name: &str, args: &[LLVMValueRef]) -> Result<FuncInfo> {
+    fn declare(
+        &mut self,
+        callee: LLVMValueRef,
+        name: &str,
+        args: &[LLVMValueRef],
+    ) -> Result<FuncInfo> {
         let ret_t = {
             // SAFETY: `callee` is a function.
             let ft = unsafe { inkwell::llvm_sys::core::LLVMGlobalGetValueType(callee) };
@@ -102,8 +112,10 @@ impl Fx<'_, '_> {
         if let Some(func) = m.functions.get_mut(h) {
             func.blocks = crate::ir::Arena::new();
             func.name = Some(name.to_owned());
-            func.decorations
-                .push(Decoration::LinkageAttributes(name.to_owned(), LinkageType::Import));
+            func.decorations.push(Decoration::LinkageAttributes(
+                name.to_owned(),
+                LinkageType::Import,
+            ));
         }
         let info = FuncInfo {
             handle: h,
@@ -169,7 +181,8 @@ impl Fx<'_, '_> {
         }
         if name.starts_with("memset") {
             let d = self.value(args[0])?;
-            let (Some(byte), Some(len)) = (read::const_int(args[1]), read::const_int(args[2])) else {
+            let (Some(byte), Some(len)) = (read::const_int(args[1]), read::const_int(args[2]))
+            else {
                 return err("a memset of a variable value or length has no SPIR-V form");
             };
             if len == 0 {
@@ -181,7 +194,8 @@ impl Fx<'_, '_> {
                 self.f.constant_null(arr)
             } else {
                 let e = self.const_int_of(u8t, byte)?;
-                self.f.constant(arr, ConstantValue::Composite(vec![e; len as usize]))
+                self.f
+                    .constant(arr, ConstantValue::Composite(vec![e; len as usize]))
             };
             let p = self.ptr_to(d, arr)?;
             let w = [p.v.to_id().0, Value::Constant(c).to_id().0];
@@ -262,7 +276,12 @@ impl Fx<'_, '_> {
                     };
                     let want = self.ocl_pointee(name, data, ty, pointee);
                     v = self.ptr_to(v, want)?;
-                } else if width > 1 && self.width_of(v.ty) == 1 && !name.starts_with("vstore") && !name.starts_with("vload") && name != "shuffle" {
+                } else if width > 1
+                    && self.width_of(v.ty) == 1
+                    && !name.starts_with("vstore")
+                    && !name.starts_with("vload")
+                    && name != "shuffle"
+                {
                     let vt = self.f.type_vector(v.ty, width);
                     let parts = vec![v.v; width as usize];
                     v = self.emit_val(Opcode::CompositeConstruct, vt, &parts)?;
@@ -273,7 +292,9 @@ impl Fx<'_, '_> {
             } else if let Some(&a) = vals.get(k) {
                 k += 1;
                 let Some(x) = read::const_int(a) else {
-                    return err(format!("a literal operand of OpenCL.std {name} is not a constant"));
+                    return err(format!(
+                        "a literal operand of OpenCL.std {name} is not a constant"
+                    ));
                 };
                 ops.push(ExtOperand::Lit(x as u32));
             } else if let Some(x) = extra {
@@ -312,7 +333,12 @@ impl Fx<'_, '_> {
     }
 
     /// Appends an OpenCL.std `OpExtInst`.
-    pub fn ext_inst(&mut self, ty: crate::ir::Handle<Type>, number: u32, ops: &[ExtOperand]) -> Result<Val> {
+    pub fn ext_inst(
+        &mut self,
+        ty: crate::ir::Handle<Type>,
+        number: u32,
+        ops: &[ExtOperand],
+    ) -> Result<Val> {
         let set = self.st.ocl(&mut self.f);
         let mut w = vec![Value::ExtInstSet(set).to_id().0, number];
         for o in ops {
@@ -326,7 +352,12 @@ impl Fx<'_, '_> {
     }
 
     /// A load of builtin variable `name` (`GlobalInvocationId`), component `index` for vectors.
-    pub fn builtin_value(&mut self, bi: BuiltIn, index: Option<Value>, ret: Option<crate::ir::Handle<Type>>) -> Result<Val> {
+    pub fn builtin_value(
+        &mut self,
+        bi: BuiltIn,
+        index: Option<Value>,
+        ret: Option<crate::ir::Handle<Type>>,
+    ) -> Result<Val> {
         let var = self.st.builtin(&mut self.f, bi);
         let Some((_, pointee)) = self.ptr_parts(var.ty) else {
             return err("a builtin variable is not a pointer");
@@ -348,7 +379,8 @@ impl Fx<'_, '_> {
                     let v = self.const_int_of(et, if bi.name().contains("Id") { 0 } else { 1 })?;
                     Val { v, ty: et }
                 } else {
-                    let r = self.emit(Opcode::CompositeExtract, Some(et), &[loaded.v.to_id().0, k])?;
+                    let r =
+                        self.emit(Opcode::CompositeExtract, Some(et), &[loaded.v.to_id().0, k])?;
                     Val { v: r, ty: et }
                 }
             }
@@ -367,7 +399,12 @@ impl Fx<'_, '_> {
         }
     }
 
-    fn builtin_call(&mut self, bi: &str, ret: Option<crate::ir::Handle<Type>>, args: &[LLVMValueRef]) -> Result<Val> {
+    fn builtin_call(
+        &mut self,
+        bi: &str,
+        ret: Option<crate::ir::Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Val> {
         let Ok(b) = bi.parse::<BuiltIn>() else {
             return err(format!("unknown builtin {bi}"));
         };
@@ -443,7 +480,11 @@ impl Fx<'_, '_> {
                     let mut v = self.value(a)?;
                     if k == 1 && is_atomic && self.ptr_parts(v.ty).is_some() {
                         let elem = match ty {
-                            Some(t) if !matches!(self.f.module().types.get(t), Some(Type::Void)) => t,
+                            Some(t)
+                                if !matches!(self.f.module().types.get(t), Some(Type::Void)) =>
+                            {
+                                t
+                            }
                             _ => match args.last() {
                                 Some(&l) => self.value(l)?.ty,
                                 None => v.ty,

@@ -42,9 +42,15 @@ pub fn constant(st: &mut State, b: &mut Builder, v: LLVMValueRef) -> Result<Val>
             let x = unsafe { llc::LLVMConstIntGetZExtValue(v) };
             match b.module().types.get(ty) {
                 Some(Type::Bool) => ConstantValue::Bool(x & 1 != 0),
-                Some(Type::Int { width: 64, .. }) => ConstantValue::Scalar(LiteralNumber::DoubleWord(x)),
+                Some(Type::Int { width: 64, .. }) => {
+                    ConstantValue::Scalar(LiteralNumber::DoubleWord(x))
+                }
                 Some(Type::Int { width, .. }) => {
-                    let mask = if *width >= 32 { u32::MAX } else { (1u32 << width) - 1 };
+                    let mask = if *width >= 32 {
+                        u32::MAX
+                    } else {
+                        (1u32 << width) - 1
+                    };
                     ConstantValue::Scalar(LiteralNumber::Word(x as u32 & mask))
                 }
                 _ => return err("an integer constant of a non-integer type"),
@@ -197,7 +203,10 @@ pub fn global(st: &mut State, b: &mut Builder, g: LLVMValueRef) -> Result<()> {
     }
     let initializer = if init.is_null() || sc == StorageClass::Workgroup {
         if init.is_null() && !name.is_empty() && sc != StorageClass::Workgroup {
-            decorations.push(Decoration::LinkageAttributes(name.clone(), LinkageType::Import));
+            decorations.push(Decoration::LinkageAttributes(
+                name.clone(),
+                LinkageType::Import,
+            ));
         }
         None
     } else if is_plain_constant(init) {
@@ -216,7 +225,10 @@ pub fn global(st: &mut State, b: &mut Builder, g: LLVMValueRef) -> Result<()> {
         ));
     };
     if linkage == LLVMLinkage::LLVMExternalLinkage && initializer.is_some() {
-        decorations.push(Decoration::LinkageAttributes(name.clone(), LinkageType::Export));
+        decorations.push(Decoration::LinkageAttributes(
+            name.clone(),
+            LinkageType::Export,
+        ));
     }
     let h = b.global(GlobalVariable {
         name: if name.is_empty() { None } else { Some(name) },
@@ -233,4 +245,3 @@ pub fn global(st: &mut State, b: &mut Builder, g: LLVMValueRef) -> Result<()> {
     );
     Ok(())
 }
-

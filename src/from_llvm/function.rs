@@ -261,7 +261,12 @@ impl Fx<'_, '_> {
 
     /// Appends an instruction given by opcode, result type and operand words (ids as packed
     /// values); returns its result (or an unused value when it has none).
-    pub fn emit(&mut self, op: Opcode, ty: Option<Handle<Type>>, operands: &[u32]) -> Result<Value> {
+    pub fn emit(
+        &mut self,
+        op: Opcode,
+        ty: Option<Handle<Type>>,
+        operands: &[u32],
+    ) -> Result<Value> {
         let mut words = Vec::with_capacity(operands.len() + 2);
         if let Some(t) = ty {
             words.push(Value::Type(t).to_id().0);
@@ -305,7 +310,10 @@ impl Fx<'_, '_> {
                 let r = self.operation(v, read::const_opcode(v))?;
                 match r {
                     Some(x) => Ok(x),
-                    None => err(format!("constant expression {} has no value", read::print(v))),
+                    None => err(format!(
+                        "constant expression {} has no value",
+                        read::print(v)
+                    )),
                 }
             }
             VK::LLVMFunctionValueKind => err(format!(
@@ -383,7 +391,11 @@ impl Fx<'_, '_> {
         let Some(&block) = self.blocks.get(&(target as usize)) else {
             return err("a branch to an unknown block");
         };
-        let phis = self.phis.get(&(target as usize)).cloned().unwrap_or_default();
+        let phis = self
+            .phis
+            .get(&(target as usize))
+            .cloned()
+            .unwrap_or_default();
         let mut args = Vec::new();
         for (phi, ty) in phis {
             // SAFETY: `phi` is a phi; incoming indexed below the count.
@@ -439,7 +451,9 @@ impl Fx<'_, '_> {
                         if true_target.args == false_target.args {
                             Terminator::Branch(true_target)
                         } else {
-                            return err("a conditional branch to one block with different phi values");
+                            return err(
+                                "a conditional branch to one block with different phi values",
+                            );
                         }
                     } else {
                         Terminator::BranchConditional {

@@ -13,7 +13,11 @@ use crate::ir::{Builder, ConstantValue, Handle, Type, Value};
 use inkwell::llvm_sys::prelude::*;
 
 /// The SPIR-V types of a kernel's parameters that its metadata says are images or samplers.
-pub fn kernel_param_types(st: &mut State, b: &mut Builder, f: LLVMValueRef) -> Result<Vec<Option<Handle<Type>>>> {
+pub fn kernel_param_types(
+    st: &mut State,
+    b: &mut Builder,
+    f: LLVMValueRef,
+) -> Result<Vec<Option<Handle<Type>>>> {
     let strings = |kind: &str| -> Vec<String> {
         read::function_metadata(st.cx, f, kind)
             .map(|n| {
@@ -28,7 +32,9 @@ pub fn kernel_param_types(st: &mut State, b: &mut Builder, f: LLVMValueRef) -> R
     let access = strings("kernel_arg_access_qual");
     let mut out = Vec::new();
     for (k, t) in types.iter().enumerate() {
-        let t = t.trim_start_matches("__read_only ").trim_start_matches("__write_only ");
+        let t = t
+            .trim_start_matches("__read_only ")
+            .trim_start_matches("__write_only ");
         let r = if let Some(img) = t.strip_prefix("image") {
             let q = match access.get(k).map(String::as_str) {
                 Some("write_only") => "wo",
@@ -84,7 +90,9 @@ impl Fx<'_, '_> {
         let v = self.value(a)?;
         match self.f.module().types.get(v.ty) {
             Some(Type::Image(_)) => Ok(v),
-            _ => err("an image argument whose image type is unknown (only kernel parameters are typed)"),
+            _ => err(
+                "an image argument whose image type is unknown (only kernel parameters are typed)",
+            ),
         }
     }
 
@@ -112,7 +120,11 @@ impl Fx<'_, '_> {
                 return Ok(Some(Some(Val { v, ty })));
             }
             let coord = self.value(args[1])?;
-            return Ok(Some(Some(self.emit_val(Opcode::ImageRead, ty, &[img.v, coord.v])?)));
+            return Ok(Some(Some(self.emit_val(
+                Opcode::ImageRead,
+                ty,
+                &[img.v, coord.v],
+            )?)));
         }
         if name.starts_with("write_image") {
             let img = self.image_arg(args[0])?;
@@ -139,7 +151,11 @@ impl Fx<'_, '_> {
                 _ => (2, false),
             };
             let u32_t = self.f.type_int(32, false);
-            let st = if dims > 1 { self.f.type_vector(u32_t, dims) } else { u32_t };
+            let st = if dims > 1 {
+                self.f.type_vector(u32_t, dims)
+            } else {
+                u32_t
+            };
             let size = if buffer {
                 self.emit_val(Opcode::ImageQuerySize, st, &[img.v])?
             } else {
@@ -157,12 +173,20 @@ impl Fx<'_, '_> {
                 _ => return Ok(None),
             };
             let v = if dims > 1 {
-                let r = self.emit(Opcode::CompositeExtract, Some(u32_t), &[size.v.to_id().0, k])?;
+                let r = self.emit(
+                    Opcode::CompositeExtract,
+                    Some(u32_t),
+                    &[size.v.to_id().0, k],
+                )?;
                 Val { v: r, ty: u32_t }
             } else {
                 size
             };
-            let v = if v.ty != ty { self.emit_val(Opcode::UConvert, ty, &[v.v])? } else { v };
+            let v = if v.ty != ty {
+                self.emit_val(Opcode::UConvert, ty, &[v.v])?
+            } else {
+                v
+            };
             return Ok(Some(Some(v)));
         }
         Ok(None)

@@ -102,7 +102,10 @@ impl Fx<'_, '_> {
         }
         if let Some(v) = self.operation(i, op)? {
             let n = read::name(i);
-            if !n.is_empty() && matches!(v.v, Value::Op(_)) && !self.vals.values().any(|x| x.v == v.v) {
+            if !n.is_empty()
+                && matches!(v.v, Value::Op(_))
+                && !self.vals.values().any(|x| x.v == v.v)
+            {
                 self.f.name(v.v, &n);
             }
             self.vals.insert(i as usize, v);
@@ -125,9 +128,15 @@ impl Fx<'_, '_> {
     pub fn const_int_of(&mut self, t: Handle<Type>, x: u64) -> Result<Value> {
         let ty = self.f.module().types.get(t).cloned();
         let c = match ty {
-            Some(Type::Int { width: 64, .. }) => ConstantValue::Scalar(LiteralNumber::DoubleWord(x)),
+            Some(Type::Int { width: 64, .. }) => {
+                ConstantValue::Scalar(LiteralNumber::DoubleWord(x))
+            }
             Some(Type::Int { width, .. }) => {
-                let mask = if width >= 32 { u32::MAX } else { (1 << width) - 1 };
+                let mask = if width >= 32 {
+                    u32::MAX
+                } else {
+                    (1 << width) - 1
+                };
                 ConstantValue::Scalar(LiteralNumber::Word(x as u32 & mask))
             }
             Some(Type::Float { width: 32 }) => {
@@ -169,9 +178,23 @@ impl Fx<'_, '_> {
     pub fn operation(&mut self, i: LLVMValueRef, op: O) -> Result<Option<Val>> {
         let r = reverse();
         let result = match op {
-            O::LLVMAdd | O::LLVMSub | O::LLVMMul | O::LLVMFAdd | O::LLVMFSub | O::LLVMFMul
-            | O::LLVMFDiv | O::LLVMFRem | O::LLVMAnd | O::LLVMOr | O::LLVMXor | O::LLVMUDiv
-            | O::LLVMSDiv | O::LLVMURem | O::LLVMSRem | O::LLVMShl | O::LLVMLShr
+            O::LLVMAdd
+            | O::LLVMSub
+            | O::LLVMMul
+            | O::LLVMFAdd
+            | O::LLVMFSub
+            | O::LLVMFMul
+            | O::LLVMFDiv
+            | O::LLVMFRem
+            | O::LLVMAnd
+            | O::LLVMOr
+            | O::LLVMXor
+            | O::LLVMUDiv
+            | O::LLVMSDiv
+            | O::LLVMURem
+            | O::LLVMSRem
+            | O::LLVMShl
+            | O::LLVMLShr
             | O::LLVMAShr => {
                 let a = self.value(read::operand(i, 0))?;
                 let b = self.value(read::operand(i, 1))?;
@@ -198,7 +221,11 @@ impl Fx<'_, '_> {
                     O::LLVMLShr => Opcode::ShiftRightLogical,
                     O::LLVMAShr => Opcode::ShiftRightArithmetic,
                     O::LLVMXor if logical => Opcode::LogicalNotEqual,
-                    _ => match r.core.get(&(PatternKind::BinOp, name)).and_then(|o| pick(o, logical)) {
+                    _ => match r
+                        .core
+                        .get(&(PatternKind::BinOp, name))
+                        .and_then(|o| pick(o, logical))
+                    {
                         Some(o) => o,
                         None => return err("this operator has no SPIR-V form"),
                     },
@@ -248,18 +275,29 @@ impl Fx<'_, '_> {
                 } else {
                     let a = self.value(read::operand(i, 0))?;
                     let b = self.value(read::operand(i, 1))?;
-                    let Some(code) = r.core.get(&(PatternKind::FCmp, name)).and_then(|o| o.first())
+                    let Some(code) = r
+                        .core
+                        .get(&(PatternKind::FCmp, name))
+                        .and_then(|o| o.first())
                     else {
                         return err("this comparison has no SPIR-V form");
                     };
                     Some(self.emit_val(*code, ty, &[a.v, b.v])?)
                 }
             }
-            O::LLVMTrunc | O::LLVMZExt | O::LLVMSExt | O::LLVMFPToUI | O::LLVMFPToSI
-            | O::LLVMUIToFP | O::LLVMSIToFP | O::LLVMFPTrunc | O::LLVMFPExt | O::LLVMPtrToInt
-            | O::LLVMIntToPtr | O::LLVMBitCast | O::LLVMAddrSpaceCast => {
-                Some(self.cast(i, op)?)
-            }
+            O::LLVMTrunc
+            | O::LLVMZExt
+            | O::LLVMSExt
+            | O::LLVMFPToUI
+            | O::LLVMFPToSI
+            | O::LLVMUIToFP
+            | O::LLVMSIToFP
+            | O::LLVMFPTrunc
+            | O::LLVMFPExt
+            | O::LLVMPtrToInt
+            | O::LLVMIntToPtr
+            | O::LLVMBitCast
+            | O::LLVMAddrSpaceCast => Some(self.cast(i, op)?),
             O::LLVMSelect => {
                 let c = self.value(read::operand(i, 0))?;
                 let a = self.value(read::operand(i, 1))?;
@@ -466,7 +504,11 @@ impl Fx<'_, '_> {
         let dst_bool = self.is_bool(ty);
         let r = reverse();
         let table = |name: &str| -> Result<Opcode> {
-            match r.core.get(&(PatternKind::Cast, name)).and_then(|o| o.first()) {
+            match r
+                .core
+                .get(&(PatternKind::Cast, name))
+                .and_then(|o| o.first())
+            {
                 Some(o) => Ok(*o),
                 None => err("this cast has no SPIR-V form"),
             }
@@ -479,11 +521,7 @@ impl Fx<'_, '_> {
                 self.emit_val(Opcode::INotEqual, ty, &[a.v, zero])
             }
             O::LLVMZExt | O::LLVMSExt | O::LLVMUIToFP | O::LLVMSIToFP if src_bool => {
-                let one = if op == O::LLVMSExt {
-                    u64::MAX
-                } else {
-                    1
-                };
+                let one = if op == O::LLVMSExt { u64::MAX } else { 1 };
                 let one = self.const_int_of(ty, one)?;
                 let zero = self.const_int_of(ty, 0)?;
                 self.emit_val(Opcode::Select, ty, &[x.v, one, zero])

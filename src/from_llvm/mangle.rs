@@ -135,7 +135,8 @@ impl Parser<'_> {
             }
             let inner = self.ty()?;
             if qualified {
-                self.subs.push(MType::Pointer(u32::MAX, Box::new(inner.clone())));
+                self.subs
+                    .push(MType::Pointer(u32::MAX, Box::new(inner.clone())));
             }
             let t = MType::Pointer(space, Box::new(inner));
             self.subs.push(t.clone());

@@ -11,7 +11,15 @@ use crate::ir::{Builder, Function, Handle, Source};
 use inkwell::llvm_sys::prelude::*;
 
 fn ints(v: &[LLVMValueRef]) -> Vec<u64> {
-    v.iter().filter_map(|&x| if x.is_null() { None } else { read::const_int(x) }).collect()
+    v.iter()
+        .filter_map(|&x| {
+            if x.is_null() {
+                None
+            } else {
+                read::const_int(x)
+            }
+        })
+        .collect()
 }
 
 /// Module-level metadata.
@@ -61,9 +69,15 @@ pub fn module_metadata(st: &mut State, b: &mut Builder) -> Result<()> {
 }
 
 /// Execution modes of a kernel from its metadata and `!spirv.ExecutionMode`.
-pub fn kernel_modes(st: &mut State, b: &mut Builder, f: LLVMValueRef, h: Handle<Function>) -> Result<()> {
+pub fn kernel_modes(
+    st: &mut State,
+    b: &mut Builder,
+    f: LLVMValueRef,
+    h: Handle<Function>,
+) -> Result<()> {
     let cx = st.cx;
-    let get = |kind: &str| read::function_metadata(cx, f, kind).map(|n| ints(&read::md_operands(n)));
+    let get =
+        |kind: &str| read::function_metadata(cx, f, kind).map(|n| ints(&read::md_operands(n)));
     if let Some(v) = get("reqd_work_group_size") {
         if let [x, y, z] = v[..] {
             b.execution_mode(h, ExecutionMode::LocalSize(x as u32, y as u32, z as u32));
@@ -71,7 +85,10 @@ pub fn kernel_modes(st: &mut State, b: &mut Builder, f: LLVMValueRef, h: Handle<
     }
     if let Some(v) = get("work_group_size_hint") {
         if let [x, y, z] = v[..] {
-            b.execution_mode(h, ExecutionMode::LocalSizeHint(x as u32, y as u32, z as u32));
+            b.execution_mode(
+                h,
+                ExecutionMode::LocalSizeHint(x as u32, y as u32, z as u32),
+            );
         }
     }
     if let Some(v) = get("intel_reqd_sub_group_size") {
@@ -103,7 +120,11 @@ pub fn kernel_modes(st: &mut State, b: &mut Builder, f: LLVMValueRef, h: Handle<
             _ => None,
         };
         if let Some(mode) = mode {
-            let dup = b.module().execution_modes.iter().any(|e| e.function == h && e.mode == mode);
+            let dup = b
+                .module()
+                .execution_modes
+                .iter()
+                .any(|e| e.function == h && e.mode == mode);
             if !dup {
                 b.execution_mode(h, mode);
             }

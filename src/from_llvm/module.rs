@@ -6,13 +6,11 @@ use super::error::{err, FromLlvmError, Result};
 use super::read;
 use super::FromLlvmOptions;
 use crate::grammar::{
-AddressingModel, BuiltIn, Capability, Decoration, FunctionControl,
-    MemoryModel, StorageClass,
+    AddressingModel, BuiltIn, Capability, Decoration, FunctionControl, MemoryModel, StorageClass,
 };
 use crate::ir::{self, Builder, ExtInstImport, Function, GlobalVariable, Handle, Type, Value};
 use inkwell::llvm_sys::prelude::*;
 use std::collections::HashMap;
-
 
 /// A translated value with its SPIR-V type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,11 +103,15 @@ impl State {
 }
 
 /// Translates a parsed LLVM module into a SPIR-V IR module.
-pub fn translate(module: &inkwell::module::Module<'_>, opts: &FromLlvmOptions) -> Result<ir::Module> {
+pub fn translate(
+    module: &inkwell::module::Module<'_>,
+    opts: &FromLlvmOptions,
+) -> Result<ir::Module> {
     let m = module.as_mut_ptr();
     let triple = module.get_triple();
     let triple = triple.as_str().to_string_lossy().into_owned();
-    let phys64 = !(triple.starts_with("spir-") || triple == "spir" || triple.starts_with("spirv32"));
+    let phys64 =
+        !(triple.starts_with("spir-") || triple == "spir" || triple.starts_with("spirv32"));
     let mut b = Builder::new(
         opts.version,
         if phys64 {
@@ -119,7 +121,11 @@ pub fn translate(module: &inkwell::module::Module<'_>, opts: &FromLlvmOptions) -
         },
         MemoryModel::OpenCL,
     );
-    for c in [Capability::Addresses, Capability::Linkage, Capability::Kernel] {
+    for c in [
+        Capability::Addresses,
+        Capability::Linkage,
+        Capability::Kernel,
+    ] {
         b.capability(c);
     }
     let mut st = State {
@@ -234,14 +240,21 @@ pub fn function_control(_f: LLVMValueRef) -> FunctionControl {
 /// OpenCL without `cl_khr_fp16` may hold `half` in memory only (vload_half/vstore_half):
 /// such modules need `Float16Buffer`, not `Float16`.
 fn half_storage_only(module: &mut ir::Module) {
-    let Some(pos) = module.capabilities.iter().position(|c| *c == Capability::Float16) else {
+    let Some(pos) = module
+        .capabilities
+        .iter()
+        .position(|c| *c == Capability::Float16)
+    else {
         return;
     };
     let is_half = |t: Handle<Type>| -> bool {
         match module.types.get(t) {
             Some(Type::Float { width: 16 }) => true,
             Some(Type::Vector { component, .. }) => {
-                matches!(module.types.get(*component), Some(Type::Float { width: 16 }))
+                matches!(
+                    module.types.get(*component),
+                    Some(Type::Float { width: 16 })
+                )
             }
             _ => false,
         }

@@ -233,18 +233,30 @@ impl Fx<'_, '_> {
                 let a = self.value(args[0])?;
                 let w = self.width_of(a.ty);
                 let bool_t = self.f.type_bool();
-                let bt = if w > 1 { self.f.type_vector(bool_t, w) } else { bool_t };
+                let bt = if w > 1 {
+                    self.f.type_vector(bool_t, w)
+                } else {
+                    bool_t
+                };
                 let zero = self.const_int_of(a.ty, 0)?;
                 let neg = self.emit_val(Opcode::SLessThan, bt, &[a.v, zero])?;
                 let r = if w > 1 {
-                    let op = if name == "any" { Opcode::Any } else { Opcode::All };
+                    let op = if name == "any" {
+                        Opcode::Any
+                    } else {
+                        Opcode::All
+                    };
                     self.emit_val(op, bool_t, &[neg.v])?
                 } else {
                     neg
                 };
                 let one = self.const_int_of(ty, 1)?;
                 let zero = self.const_int_of(ty, 0)?;
-                Ok(Some(Some(self.emit_val(Opcode::Select, ty, &[r.v, one, zero])?)))
+                Ok(Some(Some(self.emit_val(
+                    Opcode::Select,
+                    ty,
+                    &[r.v, one, zero],
+                )?)))
             }
             "isnan" | "isinf" | "isfinite" | "isnormal" | "signbit" => {
                 let Some(ty) = ret else {
@@ -260,11 +272,19 @@ impl Fx<'_, '_> {
                 let a = self.value(args[0])?;
                 let w = self.width_of(a.ty);
                 let bool_t = self.f.type_bool();
-                let bt = if w > 1 { self.f.type_vector(bool_t, w) } else { bool_t };
+                let bt = if w > 1 {
+                    self.f.type_vector(bool_t, w)
+                } else {
+                    bool_t
+                };
                 let c = self.emit_val(op, bt, &[a.v])?;
                 let one = self.const_int_of(ty, if w > 1 { u64::MAX } else { 1 })?;
                 let zero = self.const_int_of(ty, 0)?;
-                Ok(Some(Some(self.emit_val(Opcode::Select, ty, &[c.v, one, zero])?)))
+                Ok(Some(Some(self.emit_val(
+                    Opcode::Select,
+                    ty,
+                    &[c.v, one, zero],
+                )?)))
             }
             _ => Ok(None),
         }
@@ -320,7 +340,8 @@ impl Fx<'_, '_> {
         let x = self.value(args[0])?;
         let src_m = d.params.first().cloned().unwrap_or(MType::Scalar("i"));
         let src_float = !src_m.is_signed() && !src_m.is_unsigned();
-        let dst_float = dst.starts_with("float") || dst.starts_with("double") || dst.starts_with("half");
+        let dst_float =
+            dst.starts_with("float") || dst.starts_with("double") || dst.starts_with("half");
         let dst_unsigned = dst.starts_with('u');
         let src_signed = src_m.is_signed();
         let op = match (src_float, dst_float) {
@@ -357,9 +378,8 @@ impl Fx<'_, '_> {
             }
         }
         let v = self.emit_val(op, ty, &[x.v])?;
-        let sat_needed = sat
-            && !matches!(op, Opcode::SatConvertSToU | Opcode::SatConvertUToS)
-            && !dst_float;
+        let sat_needed =
+            sat && !matches!(op, Opcode::SatConvertSToU | Opcode::SatConvertUToS) && !dst_float;
         if sat_needed {
             self.f.decorate(v.v, Decoration::SaturatedConversion);
         }
@@ -399,11 +419,23 @@ impl Fx<'_, '_> {
             _ => 0,
         });
         let name = if base.starts_with("a_half") {
-            if mode.is_some() { "vstorea_halfn_r" } else { "vstorea_halfn" }
+            if mode.is_some() {
+                "vstorea_halfn_r"
+            } else {
+                "vstorea_halfn"
+            }
         } else if base == "_half" {
-            if mode.is_some() { "vstore_half_r" } else { "vstore_half" }
+            if mode.is_some() {
+                "vstore_half_r"
+            } else {
+                "vstore_half"
+            }
         } else if base.starts_with("_half") {
-            if mode.is_some() { "vstore_halfn_r" } else { "vstore_halfn" }
+            if mode.is_some() {
+                "vstore_halfn_r"
+            } else {
+                "vstore_halfn"
+            }
         } else {
             "vstoren"
         };
@@ -428,10 +460,14 @@ impl Fx<'_, '_> {
         let explicit = base.ends_with("_explicit");
         let base = base.trim_end_matches("_explicit");
         let base = base.strip_prefix("fetch_").unwrap_or(base);
-        let signed = d.params.get(1).or(d.params.first()).is_some_and(|t| match t {
-            MType::Pointer(_, inner) => inner.is_signed(),
-            t => t.is_signed(),
-        });
+        let signed = d
+            .params
+            .get(1)
+            .or(d.params.first())
+            .is_some_and(|t| match t {
+                MType::Pointer(_, inner) => inner.is_signed(),
+                t => t.is_signed(),
+            });
         let p = self.value(args[0])?;
         let elem_t = match ret {
             Some(t) => t,
@@ -449,7 +485,17 @@ impl Fx<'_, '_> {
         let v1 = name.starts_with("atom_")
             || matches!(
                 raw,
-                "add" | "sub" | "xchg" | "inc" | "dec" | "cmpxchg" | "min" | "max" | "and" | "or" | "xor"
+                "add"
+                    | "sub"
+                    | "xchg"
+                    | "inc"
+                    | "dec"
+                    | "cmpxchg"
+                    | "min"
+                    | "max"
+                    | "and"
+                    | "or"
+                    | "xor"
             );
         let order = |fx: &mut Self, idx: usize| -> Value {
             let s = if explicit {
@@ -482,7 +528,11 @@ impl Fx<'_, '_> {
         if let Some(op) = simple(base) {
             let v = self.value(args[1])?;
             let sem = order(self, 2);
-            return Ok(Some(Some(self.emit_val(op, elem_t, &[p.v, scope, sem, v.v])?)));
+            return Ok(Some(Some(self.emit_val(
+                op,
+                elem_t,
+                &[p.v, scope, sem, v.v],
+            )?)));
         }
         match base {
             "inc" | "dec" => {
@@ -506,11 +556,19 @@ impl Fx<'_, '_> {
             }
             "load" => {
                 let sem = order(self, 1);
-                Ok(Some(Some(self.emit_val(Opcode::AtomicLoad, elem_t, &[p.v, scope, sem])?)))
+                Ok(Some(Some(self.emit_val(
+                    Opcode::AtomicLoad,
+                    elem_t,
+                    &[p.v, scope, sem],
+                )?)))
             }
             "store" | "init" => {
                 let v = self.value(args[1])?;
-                let sem = if base == "init" { self.cu32(0) } else { order(self, 2) };
+                let sem = if base == "init" {
+                    self.cu32(0)
+                } else {
+                    order(self, 2)
+                };
                 let w: Vec<u32> = [p.v, scope, sem, v.v].iter().map(|x| x.to_id().0).collect();
                 self.emit(Opcode::AtomicStore, None, &w)?;
                 Ok(Some(None))
@@ -539,7 +597,11 @@ impl Fx<'_, '_> {
                 };
                 let one = self.const_int_of(rt, 1)?;
                 let zero = self.const_int_of(rt, 0)?;
-                Ok(Some(Some(self.emit_val(Opcode::Select, rt, &[ok.v, one, zero])?)))
+                Ok(Some(Some(self.emit_val(
+                    Opcode::Select,
+                    rt,
+                    &[ok.v, one, zero],
+                )?)))
             }
             _ => Ok(None),
         }
@@ -564,7 +626,10 @@ impl Fx<'_, '_> {
         };
         let sc = self.cu32(scope);
         let signed = d.params.first().is_some_and(MType::is_signed);
-        let is_float = d.params.first().is_some_and(|t| !t.is_signed() && !t.is_unsigned());
+        let is_float = d
+            .params
+            .first()
+            .is_some_and(|t| !t.is_signed() && !t.is_unsigned());
         match rest {
             "broadcast" => {
                 let v = self.value(args[0])?;
@@ -580,18 +645,30 @@ impl Fx<'_, '_> {
                     let parts: Vec<Value> = ids.iter().map(|x| x.v).collect();
                     self.emit_val(Opcode::CompositeConstruct, vt, &parts)?.v
                 };
-                Ok(Some(Some(self.emit_val(Opcode::GroupBroadcast, ty, &[sc, v.v, id])?)))
+                Ok(Some(Some(self.emit_val(
+                    Opcode::GroupBroadcast,
+                    ty,
+                    &[sc, v.v, id],
+                )?)))
             }
             "all" | "any" => {
                 let v = self.value(args[0])?;
                 let bool_t = self.f.type_bool();
                 let zero = self.const_int_of(v.ty, 0)?;
                 let c = self.emit_val(Opcode::INotEqual, bool_t, &[v.v, zero])?;
-                let op = if rest == "all" { Opcode::GroupAll } else { Opcode::GroupAny };
+                let op = if rest == "all" {
+                    Opcode::GroupAll
+                } else {
+                    Opcode::GroupAny
+                };
                 let r = self.emit_val(op, bool_t, &[sc, c.v])?;
                 let one = self.const_int_of(ty, 1)?;
                 let zero = self.const_int_of(ty, 0)?;
-                Ok(Some(Some(self.emit_val(Opcode::Select, ty, &[r.v, one, zero])?)))
+                Ok(Some(Some(self.emit_val(
+                    Opcode::Select,
+                    ty,
+                    &[r.v, one, zero],
+                )?)))
             }
             _ => {
                 let (kind, op) = if let Some(o) = rest.strip_prefix("reduce_") {

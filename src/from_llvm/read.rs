@@ -13,7 +13,8 @@ use std::ffi::{CStr, CString};
 /// Parses LLVM IR text or bitcode (told apart by the bitcode magic) into `cx`.
 pub fn parse<'c>(cx: &'c Context, bytes: &[u8], name: &str) -> Result<Module<'c>> {
     let buf = MemoryBuffer::create_from_memory_range_copy(bytes, name);
-    let is_bitcode = bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]);
+    let is_bitcode =
+        bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]);
     let m = if is_bitcode {
         Module::parse_bitcode_from_buffer(&buf, cx).map_err(|e| e.to_string())
     } else {
@@ -254,11 +255,7 @@ pub fn md_string(v: LLVMValueRef) -> Option<String> {
 }
 
 /// A function's metadata attachment of kind `kind`, as a value, if present.
-pub fn function_metadata(
-    cx: LLVMContextRef,
-    f: LLVMValueRef,
-    kind: &str,
-) -> Option<LLVMValueRef> {
+pub fn function_metadata(cx: LLVMContextRef, f: LLVMValueRef, kind: &str) -> Option<LLVMValueRef> {
     // SAFETY: reading a live function's metadata attachments; the entries are disposed.
     unsafe {
         let id = llc::LLVMGetMDKindIDInContext(cx, kind.as_ptr() as *const _, kind.len() as u32);

@@ -65,12 +65,7 @@ impl State {
             }
             K::LLVMTargetExtTypeKind => self.target_ext_type(b, t)?,
             K::LLVMFunctionTypeKind => return err("function types are not values in SPIR-V"),
-            _ => {
-                return err(format!(
-                    "type {} has no SPIR-V form",
-                    read::print_type(t)
-                ))
-            }
+            _ => return err(format!("type {} has no SPIR-V form", read::print_type(t))),
         };
         self.types.insert(t as usize, h);
         Ok(h)
@@ -270,7 +265,12 @@ impl State {
     }
 
     /// A pointer type.
-    pub fn ptr(&mut self, b: &mut Builder, sc: StorageClass, pointee: Handle<Type>) -> Handle<Type> {
+    pub fn ptr(
+        &mut self,
+        b: &mut Builder,
+        sc: StorageClass,
+        pointee: Handle<Type>,
+    ) -> Handle<Type> {
         b.type_pointer(sc, pointee)
     }
 

@@ -112,5 +112,8 @@ pub fn kernels() -> Vec<Kernel> {
 
 /// `spirv-val --target-env <env>`.
 pub fn spirv_val(spv: &Path, env: &str) -> Result<(), String> {
-    run(Command::new("spirv-val").args(["--target-env", env]).arg(spv)).map(|_| ())
+    run(Command::new("spirv-val")
+        .args(["--target-env", env])
+        .arg(spv))
+    .map(|_| ())
 }
