@@ -7,7 +7,7 @@ use super::error::{err, FromLlvmError, Result};
 use super::module::{FuncInfo, State, Val};
 use super::read;
 use crate::binary::{decode_operands, OperandReader, TypeTracker};
-use crate::grammar::{Decoration, FunctionControl, LiteralNumber, Opcode, StorageClass};
+use crate::grammar::{Decoration, LiteralNumber, Opcode, StorageClass};
 use crate::ir::{Block, Builder, FunctionBuilder, Handle, Successor, Terminator, Type, Value};
 use inkwell::llvm_sys::core as llc;
 use inkwell::llvm_sys::prelude::*;
@@ -247,11 +247,6 @@ impl Fx<'_, '_> {
             e.instruction = Some(read::print(i));
         }
         e
-    }
-
-    /// The builder, as a module builder.
-    pub fn b(&mut self) -> &mut Builder {
-        &mut self.f
     }
 
     /// The type of an LLVM type.
@@ -511,9 +506,4 @@ impl Fx<'_, '_> {
     fn function_ret(&self) -> Handle<Type> {
         self.ret
     }
-}
-
-/// The function control (`FunctionControl`) for a declaration made at a call.
-pub fn declaration_control() -> FunctionControl {
-    FunctionControl::None
 }

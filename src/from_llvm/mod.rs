@@ -3,11 +3,12 @@
 //! output) and the LLVM IR clang-15 makes from OpenCL C, and writes an OpenCL Kernel module
 //! through the IR.
 //!
-//! One concept per module: [`read`] (parsing and the LLVM C API), [`types`], [`constants`]
-//! (constants and globals), [`function`] (control flow, phis, allocas), [`instructions`] (the
-//! lowering table read backwards and the special cases), [`builtins`] (calls, intrinsics,
-//! `__spirv_*`), [`opencl`] (OpenCL C builtins), [`mangle`] (Itanium names), [`metadata`]
-//! (execution modes and `!spirv.*`), [`module`] (the state and the module as a whole).
+//! One concept per module: `read` (parsing and the LLVM C API), `types`, `constants`
+//! (constants and globals), `function` (control flow, phis, allocas), `instructions` (the
+//! lowering table read backwards and the special cases), `builtins` (calls, intrinsics,
+//! `__spirv_*`), `opencl` (OpenCL C builtins), `images`, [`mangle`] (Itanium names),
+//! `metadata` (execution modes and `!spirv.*`), `module` (the state and the module as a
+//! whole). See `docs/from-llvm.md` for what maps to what.
 //!
 //! ```no_run
 //! let bytes = std::fs::read("kernel.bc")?;
@@ -15,18 +16,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod builtins;
-pub mod constants;
+mod builtins;
+mod constants;
 mod error;
-pub mod function;
-pub mod images;
-pub mod instructions;
+mod function;
+mod images;
+mod instructions;
 pub mod mangle;
-pub mod metadata;
-pub mod module;
-pub mod opencl;
-pub mod read;
-pub mod types;
+mod metadata;
+mod module;
+mod opencl;
+mod read;
+mod types;
 
 pub use error::{FromLlvmError, Result};
 

@@ -372,10 +372,12 @@ impl Fx<'_, '_> {
                 }
             }
         };
-        if x.ty == ty && op != Opcode::ConvertFToS && op != Opcode::ConvertFToU {
-            if !sat || op == Opcode::FConvert || matches!(op, Opcode::SConvert | Opcode::UConvert) {
-                return Ok(x);
-            }
+        if x.ty == ty
+            && op != Opcode::ConvertFToS
+            && op != Opcode::ConvertFToU
+            && (!sat || matches!(op, Opcode::FConvert | Opcode::SConvert | Opcode::UConvert))
+        {
+            return Ok(x);
         }
         let v = self.emit_val(op, ty, &[x.v])?;
         let sat_needed =

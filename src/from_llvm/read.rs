@@ -217,7 +217,7 @@ pub fn named_metadata(m: LLVMModuleRef, name: &str) -> Vec<Vec<LLVMValueRef>> {
         let n = llc::LLVMGetNamedMetadataNumOperands(m, c.as_ptr());
         let mut nodes = vec![std::ptr::null_mut(); n as usize];
         llc::LLVMGetNamedMetadataOperands(m, c.as_ptr(), nodes.as_mut_ptr());
-        nodes.into_iter().map(|n| md_operands(n)).collect()
+        nodes.into_iter().map(md_operands).collect()
     }
 }
 

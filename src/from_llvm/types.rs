@@ -264,16 +264,6 @@ impl State {
         }
     }
 
-    /// A pointer type.
-    pub fn ptr(
-        &mut self,
-        b: &mut Builder,
-        sc: StorageClass,
-        pointee: Handle<Type>,
-    ) -> Handle<Type> {
-        b.type_pointer(sc, pointee)
-    }
-
     /// The storage class and pointee of a pointer type.
     pub fn pointer_parts(b: &Builder, t: Handle<Type>) -> Option<(StorageClass, Handle<Type>)> {
         match b.module().types.get(t)? {
