@@ -240,6 +240,7 @@ fn a_compute_shader_runs_and_matches_rust() {
             5,
             LowerOptions {
                 spec_constants: [(0, 5)].into_iter().collect(),
+                ..Default::default()
             },
         ),
     ] {
@@ -282,6 +283,7 @@ void main() {
     let cx = Context::create();
     let opts = LowerOptions {
         spec_constants: [(3, 16)].into_iter().collect(),
+        ..Default::default()
     };
     let l = lower_binary(&cx, &w, &opts).unwrap();
     l.module.verify().unwrap();

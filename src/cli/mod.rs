@@ -100,6 +100,13 @@ enum Command {
         /// Specialization-constant overrides, `SpecId=value` (the value's bits, decimal or 0x hex).
         #[arg(long = "spec")]
         spec: Vec<String>,
+        /// The output's shape: `direct` (the runner's ABI) or `spv-ir` (SPIR-V-friendly LLVM IR,
+        /// the SPIRV-LLVM-Translator convention; Kernel modules).
+        #[arg(long, default_value = "direct")]
+        style: String,
+        /// spv-ir: builtin variables as `__spirv_BuiltIn*` globals rather than calls.
+        #[arg(long)]
+        builtins_as_globals: bool,
     },
     /// Run a GLCompute or Kernel entry point on the CPU as a job file says; print every buffer
     /// as JSON.
@@ -151,7 +158,22 @@ fn run(cli: Cli) -> Result<(), String> {
             emit,
             opt,
             spec,
-        } => lower(&input, output.as_deref(), &emit, opt, &spec),
+            style,
+            builtins_as_globals,
+        } => {
+            let style = match style.as_str() {
+                "direct" => crate::lower::LowerStyle::Direct,
+                "spv-ir" => crate::lower::LowerStyle::SpvIr,
+                s => return Err(format!("error: --style {s}: expected direct or spv-ir")),
+            };
+            let mut options = crate::lower::LowerOptions {
+                style,
+                builtins_as_globals,
+                ..Default::default()
+            };
+            parse_specs(&spec, &mut options)?;
+            lower(&input, output.as_deref(), &emit, opt, &options)
+        }
         #[cfg(feature = "llvm")]
         Command::FromLlvm {
             input,
@@ -274,10 +296,24 @@ fn lower(
     output: Option<&str>,
     emit: &str,
     opt: u8,
-    spec: &[String],
+    options: &crate::lower::LowerOptions,
 ) -> Result<(), String> {
     let kind: crate::lower::Emit = emit.parse().map_err(|e| format!("error: --emit: {e}"))?;
-    let mut options = crate::lower::LowerOptions::default();
+    let Input { name, bytes } = read_input(input)?;
+    let words = crate::binary::words_from_bytes(&bytes)
+        .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+    let cx = inkwell::context::Context::create();
+    let lowered = crate::lower::lower_binary(&cx, &words, options)
+        .map_err(|e| format!("{name}: error: {e}"))?;
+    crate::lower::optimize(&lowered.module, opt).map_err(|e| format!("{name}: error: {e}"))?;
+    let out =
+        crate::lower::emit(&lowered.module, kind).map_err(|e| format!("{name}: error: {e}"))?;
+    write_output(output.unwrap_or("-"), &out)
+}
+
+/// `--spec SpecId=value` overrides into `options`.
+#[cfg(feature = "llvm")]
+fn parse_specs(spec: &[String], options: &mut crate::lower::LowerOptions) -> Result<(), String> {
     for s in spec {
         let (id, value) = s
             .split_once('=')
@@ -290,14 +326,5 @@ fn lower(
         let value = parse(value).map_err(|e| format!("error: --spec {s}: {e}"))?;
         options.spec_constants.insert(id, value);
     }
-    let Input { name, bytes } = read_input(input)?;
-    let words = crate::binary::words_from_bytes(&bytes)
-        .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
-    let cx = inkwell::context::Context::create();
-    let lowered = crate::lower::lower_binary(&cx, &words, &options)
-        .map_err(|e| format!("{name}: error: {e}"))?;
-    crate::lower::optimize(&lowered.module, opt).map_err(|e| format!("{name}: error: {e}"))?;
-    let out =
-        crate::lower::emit(&lowered.module, kind).map_err(|e| format!("{name}: error: {e}"))?;
-    write_output(output.unwrap_or("-"), &out)
+    Ok(())
 }

@@ -61,8 +61,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 Type::Function { ret, params } => (*ret, params.clone()),
                 _ => return Err(at(LowerError::malformed("a function of non-function type"))),
             };
-            let mut ptys: Vec<BasicMetadataTypeEnum<'ctx>> =
-                vec![self.cx.ptr_type(AddressSpace::default()).into()];
+            let mut ptys: Vec<BasicMetadataTypeEnum<'ctx>> = if self.spv_ir() {
+                Vec::new()
+            } else {
+                vec![self.cx.ptr_type(AddressSpace::default()).into()]
+            };
             for p in &params {
                 ptys.push(self.basic(*p).map_err(at)?.into());
             }
@@ -125,10 +128,15 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             .copied()
             .flatten()
             .ok_or_else(|| LowerError::malformed("undeclared function"))?;
-        let ctx = llf
-            .get_nth_param(0)
-            .ok_or_else(|| LowerError::malformed("ctx"))?
-            .into_pointer_value();
+        // The spv-ir style has no context parameter; nothing it lowers reads one.
+        let first_param = u32::from(!self.spv_ir());
+        let ctx = if self.spv_ir() {
+            self.cx.ptr_type(AddressSpace::default()).const_null()
+        } else {
+            llf.get_nth_param(0)
+                .ok_or_else(|| LowerError::malformed("ctx"))?
+                .into_pointer_value()
+        };
         let pro = self.cx.append_basic_block(llf, "prologue");
         let mut blocks = Vec::with_capacity(f.blocks.len());
         for (bh, _) in f.blocks.iter() {
@@ -154,7 +162,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             row_major_ptrs: std::collections::HashSet::new(),
         };
         for (i, _) in f.params.iter().enumerate() {
-            if let Some(p) = llf.get_nth_param(i as u32 + 1) {
+            if let Some(p) = llf.get_nth_param(i as u32 + first_param) {
                 fx.values.insert(Value::Param(i as u32), p);
             }
         }
@@ -405,6 +413,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     ) -> Result<PointerValue<'ctx>> {
         if let Some(p) = fx.builtins.get(&g) {
             return Ok(*p);
+        }
+        if self.spv_ir() {
+            return self.spv_ir_builtin(fx, g, b);
         }
         let gv = &self.m.globals[g];
         let pointee = match self.spv_type(gv.ty)? {

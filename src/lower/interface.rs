@@ -11,6 +11,22 @@ pub struct LowerOptions {
     /// Specialization-constant overrides: SpecId → value bits (in the constant's width; booleans
     /// 0 or 1). Missing ids keep their defaults.
     pub spec_constants: HashMap<u32, u64>,
+    /// The shape of the output: the direct lowering (the default) or SPIR-V-friendly LLVM IR.
+    pub style: LowerStyle,
+    /// spv-ir style: builtin variables as `__spirv_BuiltIn*` globals rather than calls.
+    pub builtins_as_globals: bool,
+}
+
+/// The shape of the lowered LLVM IR.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum LowerStyle {
+    /// The direct lowering: entry wrappers and the invocation context of `docs/lowering-abi.md`.
+    #[default]
+    Direct,
+    /// SPIR-V-friendly LLVM IR (the SPIRV-LLVM-Translator convention, `docs/spv-ir.md`):
+    /// `spir`/`spir64` triples, `spir_kernel` functions, `__spirv_*` builtin calls, `!spirv.*`
+    /// metadata.
+    SpvIr,
 }
 
 /// A lowered module: the LLVM module and one [`LoweredEntry`] per entry point.

@@ -23,11 +23,12 @@ mod llvm;
 mod ops;
 mod output;
 pub mod special;
+mod spv_ir;
 mod types;
 
 pub use error::{LowerError, LowerErrorKind};
 pub use interface::{
-    KernelParam, LowerOptions, LoweredEntry, LoweredModule, MemoryBlock, ResourceSlot,
+    KernelParam, LowerOptions, LowerStyle, LoweredEntry, LoweredModule, MemoryBlock, ResourceSlot,
 };
 pub use ops::report::{lowered_ops, LoweredBy};
 pub use output::{emit, optimize, Emit};
@@ -106,10 +107,19 @@ pub fn lower_with_offsets<'ctx>(
     offsets: Option<&WordOffsets>,
     options: &LowerOptions,
 ) -> core::result::Result<LoweredModule<'ctx>, LowerError> {
-    let (triple, td) = host_target()?;
     let llm = cx.create_module("spvkit");
-    llm.set_triple(&triple);
-    llm.set_data_layout(&td.get_data_layout());
+    let td = if options.style == LowerStyle::SpvIr {
+        let (triple, layout) = spv_ir::triple_and_layout(module.addressing_model);
+        llm.set_triple(&inkwell::targets::TargetTriple::create(triple));
+        let td = TargetData::create(layout);
+        llm.set_data_layout(&td.get_data_layout());
+        td
+    } else {
+        let (triple, td) = host_target()?;
+        llm.set_triple(&triple);
+        llm.set_data_layout(&td.get_data_layout());
+        td
+    };
     let mut l = Lowerer {
         cx,
         m: module,
@@ -133,6 +143,9 @@ pub fn lower_with_offsets<'ctx>(
         unsafe { f.delete() };
     }
     let entries = r?;
+    if std::env::var_os("SPVKIT_DUMP_UNVERIFIED").is_some() {
+        eprintln!("{}", l.llm.print_to_string().to_string());
+    }
     // Always, not only in debug builds: invalid SPIR-V (a use that its definition does not
     // dominate, a mistyped return) can make IR that LLVM rejects, and it must be an error here
     // rather than a crash later in the optimizer or the JIT. It costs a few percent.
@@ -150,6 +163,9 @@ pub fn lower_with_offsets<'ctx>(
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     fn run(&mut self) -> Result<Vec<LoweredEntry>> {
+        if self.spv_ir() {
+            return self.run_spv_ir();
+        }
         self.place_globals()?;
         self.declare_functions()?;
         for (h, f) in self.m.functions.iter() {

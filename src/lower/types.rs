@@ -137,6 +137,20 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 }
                 t
             }
+            Type::Pointer { storage_class, .. } if self.spv_ir() => {
+                let a = super::spv_ir::addr_space(*storage_class);
+                self.info(cx.ptr_type(AddressSpace::from(a)).into())
+            }
+            t @ (Type::Image(_)
+            | Type::SampledImage { .. }
+            | Type::Sampler
+            | Type::Pipe { .. }
+            | Type::PipeStorage)
+                if self.spv_ir() =>
+            {
+                let a = super::spv_ir::opaque_addr_space(t);
+                self.info(cx.ptr_type(AddressSpace::from(a)).into())
+            }
             Type::Pointer { .. }
             | Type::Image(_)
             | Type::SampledImage { .. }

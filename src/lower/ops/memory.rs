@@ -292,6 +292,8 @@ pub(crate) fn lower<'a, 'ctx>(
             return Ok(None);
         }
         I::ArrayLength(a) => array_length(l, fx, a, need()?)?,
+        I::PtrCastToGeneric(c) if l.spv_ir() => l.spv_ir_addrspace_cast(fx, c.pointer, result)?,
+        I::GenericCastToPtr(c) if l.spv_ir() => l.spv_ir_addrspace_cast(fx, c.pointer, result)?,
         I::PtrCastToGeneric(c) => l.id(fx, c.pointer)?,
         I::GenericCastToPtr(c) => l.id(fx, c.pointer)?,
         I::GenericCastToPtrExplicit(c) => l.id(fx, c.pointer)?,

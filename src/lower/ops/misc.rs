@@ -30,7 +30,11 @@ pub(crate) fn call<'a, 'ctx>(
         .copied()
         .flatten()
         .ok_or_else(|| LowerError::malformed("a call of a function out of range"))?;
-    let mut args: Vec<BasicMetadataValueEnum<'ctx>> = vec![fx.ctx.into()];
+    let mut args: Vec<BasicMetadataValueEnum<'ctx>> = if l.spv_ir() {
+        Vec::new()
+    } else {
+        vec![fx.ctx.into()]
+    };
     for &a in &c.arguments {
         args.push(l.id(fx, a)?.into());
     }
@@ -40,6 +44,7 @@ pub(crate) fn call<'a, 'ctx>(
         ));
     }
     let r = l.b.build_call(f, &args, "")?;
+    r.set_call_convention(f.get_call_conventions());
     Ok(super::super::llvm::call_result(r))
 }
 

@@ -87,6 +87,14 @@ pub(crate) fn lower_op<'a, 'ctx>(
         Some(t) => l.ty(t)?.llvm,
         None => None,
     };
+    if l.spv_ir() {
+        if let Some(v) = l.spv_ir_op(fx, opcode, op, result)? {
+            if let Some(v) = v {
+                fx.values.insert(Value::Op(h), v);
+            }
+            return Ok(());
+        }
+    }
     let v = if let Some(p) = core_pattern(opcode) {
         let mut args = Vec::new();
         for v in operand_values(inst) {

@@ -1,0 +1,490 @@
+//! The spv-ir style of `spvkit lower` (SPIR-V-friendly LLVM IR, the SPIRV-LLVM-Translator
+//! convention) against the oracle `llvm-spirv-15 -r --spirv-target-env=SPV-IR`.
+//!
+//! OpenCL C kernels of `tests/corpus/opencl-spvir/` are compiled at test time (clang-15 and
+//! llvm-spirv-15, into `CARGO_TARGET_TMPDIR`), lowered by spvkit and by the oracle, and the two
+//! outputs are compared on parsed facts (so LLVM 15's typed pointers and LLVM 19's opaque
+//! pointers spell the same): the triple, the kernels with their calling convention and
+//! parameter address spaces, the `__spirv_*` builtins called, and the named metadata. Every
+//! spvkit output also passes `opt-19 -passes=verify`. Where llvm-spirv-15 is wrong, a test says
+//! what it does and that spvkit does right.
+#![cfg(feature = "llvm")]
+
+use inkwell::context::Context;
+use spvkit::lower::{lower_binary, LowerOptions, LowerStyle};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tmp(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lower-spv-ir");
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Compiles an OpenCL C file to SPIR-V (clang-15, typed pointers, then llvm-spirv-15).
+fn compile(cl: &Path) -> PathBuf {
+    let stem = cl.file_stem().unwrap().to_string_lossy().into_owned();
+    let bc = tmp(&format!("{stem}.bc"));
+    let spv = tmp(&format!("{stem}.spv"));
+    let r = Command::new("clang-15")
+        .args(["-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL2.0"])
+        .args(["-emit-llvm-bc", "-finclude-default-header", "-no-opaque-pointers"])
+        .args(["-O0", "-o"])
+        .arg(&bc)
+        .arg(cl)
+        .output()
+        .expect("clang-15");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new("llvm-spirv-15")
+        .arg(&bc)
+        .arg("-o")
+        .arg(&spv)
+        .output()
+        .expect("llvm-spirv-15");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    spv
+}
+
+fn assemble(name: &str, text: &str) -> PathBuf {
+    let opts = spvkit::text::AssembleOptions {
+        target_env: "spv1.0".parse().unwrap(),
+        ..Default::default()
+    };
+    let w = spvkit::text::assemble(text, &opts).unwrap();
+    let p = tmp(&format!("{name}.spv"));
+    std::fs::write(&p, w.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    p
+}
+
+/// spvkit's spv-ir of a binary, checked by the in-process verifier and by `opt-19`.
+fn spvkit_ir(spv: &Path, builtins_as_globals: bool) -> String {
+    let w = words(&std::fs::read(spv).unwrap());
+    let cx = Context::create();
+    let opts = LowerOptions {
+        style: LowerStyle::SpvIr,
+        builtins_as_globals,
+        ..Default::default()
+    };
+    let l = lower_binary(&cx, &w, &opts).unwrap_or_else(|e| panic!("{}: {e}", spv.display()));
+    l.module.verify().unwrap();
+    let text = l.module.print_to_string().to_string();
+    let ll = spv.with_extension(if builtins_as_globals { "g.ll" } else { "ll" });
+    std::fs::write(&ll, &text).unwrap();
+    let r = Command::new("opt-19")
+        .args(["-passes=verify", "-disable-output"])
+        .arg(&ll)
+        .output()
+        .expect("opt-19");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    text
+}
+
+/// The oracle's SPV-IR as text, or its error output.
+fn oracle_ir(spv: &Path) -> Result<String, String> {
+    let bc = spv.with_extension("oracle.bc");
+    let r = Command::new("llvm-spirv-15")
+        .args(["-r", "--spirv-target-env=SPV-IR"])
+        .arg(spv)
+        .arg("-o")
+        .arg(&bc)
+        .output()
+        .expect("llvm-spirv-15");
+    if !r.status.success() {
+        return Err(format!(
+            "exit {:?}: {}",
+            r.status.code(),
+            String::from_utf8_lossy(&r.stderr)
+        ));
+    }
+    let r = Command::new("llvm-dis-15")
+        .arg(&bc)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .expect("llvm-dis-15");
+    assert!(r.status.success());
+    Ok(String::from_utf8_lossy(&r.stdout).into_owned())
+}
+
+/// The facts the comparison looks at.
+#[derive(Debug, Default)]
+struct Facts {
+    triple: String,
+    /// Kernel name → address space of each parameter (`None`: not a pointer).
+    kernels: BTreeMap<String, Vec<Option<u32>>>,
+    /// Every `spir_func` / plain defined function name.
+    funcs_cc: BTreeMap<String, String>,
+    /// Mangled names of the `__spirv_*` functions called.
+    mangled: BTreeSet<String>,
+    /// Their unmangled names.
+    builtins: BTreeSet<String>,
+    /// Named metadata.
+    named_md: BTreeSet<String>,
+}
+
+/// The parameter list that starts at byte `i` (after the `(`), up to its matching `)`.
+fn balanced(s: &str, i: usize) -> &str {
+    let mut depth = 1;
+    for (j, c) in s[i..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return &s[i..i + j];
+                }
+            }
+            _ => {}
+        }
+    }
+    &s[i..]
+}
+
+/// Splits on top-level commas.
+fn split_params(s: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '<' | '{' | '[' => depth += 1,
+            ')' | '>' | '}' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !s[start..].trim().is_empty() {
+        out.push(s[start..].trim());
+    }
+    out
+}
+
+fn param_space(p: &str) -> Option<u32> {
+    if let Some(i) = p.find("addrspace(") {
+        let rest = &p[i + 10..];
+        return rest[..rest.find(')')?].parse().ok();
+    }
+    (p.starts_with("ptr") || p.contains('*')).then_some(0)
+}
+
+/// The unmangled name of `_Z<len><name>...`.
+fn demangle_name(m: &str) -> Option<String> {
+    let rest = m.strip_prefix("_Z")?;
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let n: usize = digits.parse().ok()?;
+    rest.get(digits.len()..digits.len() + n).map(str::to_string)
+}
+
+fn facts(text: &str) -> Facts {
+    let mut f = Facts::default();
+    for line in text.lines() {
+        if let Some(t) = line.strip_prefix("target triple = \"") {
+            f.triple = t.trim_end_matches('"').to_string();
+        }
+        if line.starts_with("define ") {
+            let at = line.find('@').unwrap();
+            let open = at + line[at..].find('(').unwrap();
+            let name = line[at + 1..open].trim_matches('"').to_string();
+            let cc = if line[..at].contains("spir_kernel") {
+                "spir_kernel"
+            } else if line[..at].contains("spir_func") {
+                "spir_func"
+            } else {
+                "ccc"
+            };
+            if cc == "spir_kernel" {
+                let params = split_params(balanced(line, open + 1));
+                f.kernels
+                    .insert(name.clone(), params.iter().map(|p| param_space(p)).collect());
+            }
+            f.funcs_cc.insert(name, cc.to_string());
+        }
+        if line.starts_with('!') {
+            if let Some((name, _)) = line.split_once(" = !{") {
+                let name = &name[1..];
+                if name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+                    f.named_md.insert(name.to_string());
+                }
+            }
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find("call ") {
+            rest = &rest[i + 5..];
+            if let Some(j) = rest.find("@_Z") {
+                let sym: String = rest[j + 1..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if let Some(n) = demangle_name(&sym) {
+                    if n.starts_with("__spirv_") {
+                        f.builtins.insert(n);
+                        f.mangled.insert(sym);
+                    }
+                }
+            }
+        }
+    }
+    f
+}
+
+/// The document spells the vload forms `__spirv_ocl_vloadn__R<T>`; llvm-spirv-15 writes one
+/// underscore. Compared without the difference.
+fn normalize(name: &str) -> String {
+    name.replace("__R", "_R")
+}
+
+/// Builtins the oracle calls where spvkit emits a plain LLVM instruction by design (the
+/// pattern table maps the op to an LLVM instruction or intrinsic).
+const PLAIN_BY_DESIGN: &[&str] = &["__spirv_BitCount"];
+
+/// Named metadata spvkit adds that llvm-spirv-15 leaves out of SPV-IR (the document lists
+/// them as the form of the module-level instructions).
+const EXTRA_BY_DESIGN: &[&str] = &[
+    "spirv.Capability",
+    "spirv.EntryPoint",
+    "spirv.ExecutionMode",
+    "spirv.Extension",
+    "spirv.SourceExtension",
+];
+
+fn corpus() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/opencl-spvir");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cl"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_corpus_agrees_with_llvm_spirv_15() {
+    let (mut modules, mut kernels, mut same_mangled, mut all_mangled) = (0, 0, 0, 0);
+    let mut report = String::new();
+    for cl in corpus() {
+        let spv = compile(&cl);
+        let name = cl.file_stem().unwrap().to_string_lossy().into_owned();
+        let ours = facts(&spvkit_ir(&spv, false));
+        let theirs = facts(&oracle_ir(&spv).unwrap());
+        modules += 1;
+        assert_eq!(ours.triple, theirs.triple, "{name}: triple");
+        assert_eq!(ours.kernels, theirs.kernels, "{name}: kernels and parameter spaces");
+        kernels += ours.kernels.len();
+        for (f, cc) in &theirs.funcs_cc {
+            if let Some(ours_cc) = ours.funcs_cc.get(f) {
+                assert_eq!(ours_cc, cc, "{name}: calling convention of {f}");
+            }
+        }
+        let ob: BTreeSet<String> = ours.builtins.iter().map(|n| normalize(n)).collect();
+        let tb: BTreeSet<String> = theirs
+            .builtins
+            .iter()
+            .map(|n| normalize(n))
+            .filter(|n| !PLAIN_BY_DESIGN.contains(&n.as_str()))
+            .collect();
+        assert_eq!(ob, tb, "{name}: __spirv_* builtins called");
+        let om: BTreeSet<String> = ours.mangled.iter().map(|n| normalize(n)).collect();
+        let tm: BTreeSet<String> = theirs.mangled.iter().map(|n| normalize(n)).collect();
+        same_mangled += om.intersection(&tm).count();
+        all_mangled += om.union(&tm).count();
+        for md in &theirs.named_md {
+            assert!(ours.named_md.contains(md), "{name}: named metadata !{md} missing");
+        }
+        for md in ours.named_md.difference(&theirs.named_md) {
+            assert!(EXTRA_BY_DESIGN.contains(&md.as_str()), "{name}: extra !{md}");
+        }
+        report.push_str(&format!(
+            "{name}: {} kernels, {} builtins\n",
+            ours.kernels.len(),
+            ob.len()
+        ));
+    }
+    // Mangled names differ only where the vload postfix is spelled differently (normalized)
+    // or the oracle's builtin is a plain instruction here.
+    eprintln!(
+        "{report}{modules} modules, {kernels} kernels; mangled builtin names identical: \
+         {same_mangled}/{all_mangled}"
+    );
+    assert!(modules >= 10);
+}
+
+#[test]
+fn builtins_as_globals() {
+    let spv = compile(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/opencl-spvir/workitem.cl"),
+    );
+    let ir = spvkit_ir(&spv, true);
+    assert!(
+        ir.contains("@__spirv_BuiltInGlobalInvocationId = external addrspace(1) constant <3 x i64>"),
+        "{ir}"
+    );
+    assert!(!ir.contains("call spir_func i64 @_Z33__spirv_BuiltInGlobalInvocationIdi"));
+    let calls = spvkit_ir(&spv, false);
+    assert!(calls.contains("call spir_func i64 @_Z33__spirv_BuiltInGlobalInvocationIdi(i32 0)"));
+    assert!(calls.contains("call spir_func i32 @_Z22__spirv_BuiltInWorkDimv()"));
+}
+
+#[test]
+fn kernel_argument_metadata_and_attributes() {
+    let spv = compile(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/opencl-spvir/attributes.cl"),
+    );
+    let ir = spvkit_ir(&spv, false);
+    let oracle = oracle_ir(&spv).unwrap();
+    for needle in [
+        "!{!\"float*\", !\"float*\", !\"int*\", !\"float\"}",
+        "!{i32 8, i32 4, i32 1}",
+        "!{i32 16, i32 1, i32 1}",
+    ] {
+        assert!(oracle.contains(needle), "oracle: {needle}");
+        assert!(ir.contains(needle), "spvkit: {needle}\n{ir}");
+    }
+    assert!(ir.contains("!reqd_work_group_size"));
+    assert!(ir.contains("!work_group_size_hint"));
+    assert!(ir.contains("define spir_func float @helper("));
+}
+
+const BUG_HEAD: &str = "
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k \"k\"
+OpSource OpenCL_C 200000
+%void = OpTypeVoid
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%v2float = OpTypeVector %float 2
+%ptr_v2f = OpTypePointer CrossWorkgroup %v2float
+%ptr_ul = OpTypePointer CrossWorkgroup %ulong
+%fptr_uint = OpTypePointer Function %uint
+%uint_7 = OpConstant %uint 7
+%kty = OpTypeFunction %void %ptr_v2f %ptr_ul %float %float %ulong %uint
+%hty = OpTypeFunction %uint %uint
+%h = OpFunction %uint Pure %hty
+%hx = OpFunctionParameter %uint
+%hl = OpLabel
+OpReturnValue %hx
+OpFunctionEnd
+%c = OpFunction %uint Const %hty
+%cx = OpFunctionParameter %uint
+%cl = OpLabel
+OpReturnValue %cx
+OpFunctionEnd
+%k = OpFunction %void None %kty
+%o = OpFunctionParameter %ptr_v2f
+%p = OpFunctionParameter %ptr_ul
+%a = OpFunctionParameter %float
+%b = OpFunctionParameter %float
+%x = OpFunctionParameter %ulong
+%y = OpFunctionParameter %uint
+%l = OpLabel
+%var = OpVariable %fptr_uint Function %uint_7
+";
+
+fn bug_module(name: &str, body: &str) -> PathBuf {
+    assemble(name, &format!("{BUG_HEAD}{body}\nOpReturn\nOpFunctionEnd\n"))
+}
+
+#[test]
+fn llvm_spirv_crashes_on_composite_construct_of_runtime_values() {
+    let spv = bug_module(
+        "composite",
+        "%v = OpCompositeConstruct %v2float %a %b\nOpStore %o %v",
+    );
+    let err = oracle_ir(&spv).unwrap_err();
+    assert!(err.contains("ConstantVector"), "{err}");
+    let ir = spvkit_ir(&spv, false);
+    assert!(ir.contains("insertelement <2 x float>"), "{ir}");
+}
+
+#[test]
+fn llvm_spirv_makes_invalid_ir_for_a_narrow_shift_amount() {
+    let spv = bug_module("shift", "%s = OpShiftLeftLogical %ulong %x %y\nOpStore %p %s");
+    let err = oracle_ir(&spv).unwrap_err();
+    assert!(err.contains("shl i64 %4, i32 %5"), "{err}");
+    let ir = spvkit_ir(&spv, false);
+    assert!(ir.contains("zext i32"), "{ir}");
+    assert!(ir.contains("shl i64"), "{ir}");
+}
+
+#[test]
+fn llvm_spirv_globalizes_function_variables_and_swaps_pure_and_const() {
+    let spv = bug_module(
+        "var_pure_const",
+        "%lv = OpLoad %uint %var\n%r1 = OpFunctionCall %uint %h %lv\n\
+         %r2 = OpFunctionCall %uint %c %r1\nOpStore %var %r2",
+    );
+    let oracle = oracle_ir(&spv).unwrap();
+    // The initialised Function variable became a module global, shared by every invocation.
+    assert!(oracle.contains("internal global i32 7"), "{oracle}");
+    // Pure (reads memory) became readnone and Const (reads nothing) readonly.
+    let attrs_of = |text: &str, f: &str| -> String {
+        let line = text.lines().find(|l| l.starts_with("define") && l.contains(f)).unwrap();
+        let group = line.rsplit(" #").next().unwrap().split(' ').next().unwrap();
+        text.lines()
+            .find(|l| l.starts_with(&format!("attributes #{group} ")))
+            .unwrap()
+            .to_string()
+    };
+    assert!(attrs_of(&oracle, "@1(").contains("readnone"));
+    assert!(attrs_of(&oracle, "@2(").contains("readonly"));
+    let ir = spvkit_ir(&spv, false);
+    assert!(!ir.contains("global i32 7"), "{ir}");
+    assert!(ir.contains("alloca i32"), "{ir}");
+    assert!(ir.contains("store i32 7"), "{ir}");
+    assert!(attrs_of(&ir, "@spv.func.0(").contains("memory(read)"), "{ir}");
+    assert!(attrs_of(&ir, "@spv.func.1(").contains("memory(none)"), "{ir}");
+}
+
+#[test]
+fn shaders_are_an_error_not_a_panic() {
+    let spv = assemble(
+        "shader",
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+         OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n\
+         %void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+         %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n",
+    );
+    let w = words(&std::fs::read(&spv).unwrap());
+    let cx = Context::create();
+    let opts = LowerOptions {
+        style: LowerStyle::SpvIr,
+        ..Default::default()
+    };
+    let e = lower_binary(&cx, &w, &opts).err().expect("an error");
+    assert!(e.to_string().contains("Kernel"), "{e}");
+}
+
+#[test]
+fn the_cli_takes_the_style() {
+    let spv = compile(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/opencl-spvir/local_barrier.cl"),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+        .args(["lower", "--style", "spv-ir"])
+        .arg(&spv)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("target triple = \"spir64-unknown-unknown\""));
+    assert!(text.contains("define spir_kernel void @reverse(ptr addrspace(1)"));
+    let out = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+        .args(["lower", "--style", "nonsense"])
+        .arg(&spv)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
