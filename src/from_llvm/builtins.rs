@@ -6,7 +6,7 @@
 
 use super::error::{err, Result};
 use super::function::Fx;
-use super::mangle::{demangle, Demangled};
+use super::mangle::{demangle, Demangled, MType};
 use super::module::{FuncInfo, Val};
 use super::read;
 use crate::grammar::lowering::PatternKind;
@@ -478,6 +478,38 @@ impl Fx<'_, '_> {
                     let Some(&a) = args.get(k) else { break };
                     k += 1;
                     let mut v = self.value(a)?;
+                    let expected = d
+                        .params
+                        .get(k - 1)
+                        .and_then(|m| super::images::opaque_of_mangled(self.st, &mut self.f, m));
+                    match expected {
+                        Some((t, true)) if v.ty != t && self.ptr_parts(v.ty).is_some() => {
+                            // The opaque value itself (a null event is OpConstantNull).
+                            if read::value_kind(a) == VK::LLVMConstantPointerNullValueKind {
+                                v = Val {
+                                    v: Value::Constant(self.f.constant_null(t)),
+                                    ty: t,
+                                };
+                            }
+                        }
+                        _ => {}
+                    }
+                    if let (Some(MType::Pointer(_, inner)), Some((_, pointee))) =
+                        (d.params.get(k - 1), self.ptr_parts(v.ty))
+                    {
+                        if let MType::Pointer(_, inner2) = &**inner {
+                            if let MType::Named(_) = &**inner2 {
+                                let m = MType::Pointer(0, inner2.clone());
+                                if let Some((t, _)) =
+                                    super::images::opaque_of_mangled(self.st, &mut self.f, &m)
+                                {
+                                    if t != pointee {
+                                        v = self.ptr_to(v, t)?;
+                                    }
+                                }
+                            }
+                        }
+                    }
                     if k == 1 && is_atomic && self.ptr_parts(v.ty).is_some() {
                         let elem = match ty {
                             Some(t)
@@ -517,6 +549,9 @@ impl Fx<'_, '_> {
         for &a in &args[k.min(args.len())..] {
             let v = self.value(a)?;
             words.push(v.v.to_id().0);
+        }
+        if code == Opcode::GroupAsyncCopy {
+            ty = Some(self.f.ty(Type::Event));
         }
         if code == Opcode::SampledImage {
             if let Some(&a0) = args.first() {

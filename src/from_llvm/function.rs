@@ -100,10 +100,14 @@ pub fn function(
     };
     let mut ptys = Vec::new();
     for (k, &p) in params.iter().enumerate() {
-        match special.get(k).copied().flatten() {
-            Some(t) => ptys.push(t),
-            None => ptys.push(value_type(st, b, p)?),
-        }
+        let t = match special.get(k).copied().flatten() {
+            Some(t) => t,
+            None => match super::images::param_type_from_calls(st, b, p) {
+                Some(t) => t,
+                None => value_type(st, b, p)?,
+            },
+        };
+        ptys.push(t);
     }
     let fty = b.type_function(ret, &ptys);
     let name = read::name(f);

@@ -5,7 +5,7 @@
 
 use super::error::{err, Result};
 use super::function::Fx;
-use super::mangle::Demangled;
+use super::mangle::{Demangled, MType};
 use super::module::{State, Val};
 use super::read;
 use crate::grammar::{Dim, Opcode, SamplerAddressingMode, SamplerFilterMode};
@@ -42,7 +42,7 @@ pub fn kernel_param_types(
                 _ => "ro",
             };
             let shape = img.trim_end_matches("_t");
-            Some(st.ocl_image(b, &format!("{shape}_{q}"))?)
+            st.ocl_image(b, &format!("{shape}_{q}")).ok()
         } else if t == "sampler_t" {
             Some(b.type_sampler())
         } else {
@@ -51,6 +51,66 @@ pub fn kernel_param_types(
         out.push(r);
     }
     Ok(out)
+}
+
+/// The opaque SPIR-V type a mangled parameter type names (`14ocl_image2d_ro`,
+/// `P13__spirv_Event`, `PU3AS133__spirv_Image__void_1_0_0_0_0_0_0`), if any; `true` when the
+/// mangled type is a pointer to the opaque type itself (SPV-IR's spelling of the value).
+pub fn opaque_of_mangled(st: &mut State, b: &mut Builder, t: &MType) -> Option<(Handle<Type>, bool)> {
+    match t {
+        MType::Named(n) => named(st, b, n).map(|h| (h, false)),
+        MType::Pointer(_, inner) => match &**inner {
+            MType::Named(n) => named(st, b, n).map(|h| (h, true)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn named(st: &mut State, b: &mut Builder, n: &str) -> Option<Handle<Type>> {
+    if let Some(img) = n.strip_prefix("ocl_image") {
+        return st.ocl_image(b, img).ok();
+    }
+    match n {
+        "ocl_sampler" => return Some(b.type_sampler()),
+        "ocl_event" => return Some(b.ty(Type::Event)),
+        "ocl_clkevent" => return Some(b.ty(Type::DeviceEvent)),
+        "ocl_queue" => return Some(b.ty(Type::Queue)),
+        "ocl_reserveid" => return Some(b.ty(Type::ReserveId)),
+        _ => {}
+    }
+    let rest = n.strip_prefix("__spirv_")?;
+    let spelled = match rest.split_once("__") {
+        Some((kind, params)) => format!("spirv.{kind}._{params}"),
+        None => format!("spirv.{rest}"),
+    };
+    if let Some(si) = spelled.strip_prefix("spirv.SampledImage.") {
+        let img = st.opaque_by_name(b, &format!("spirv.Image.{si}")).ok()??;
+        return Some(b.type_sampled_image(img));
+    }
+    st.opaque_by_name(b, &spelled).ok()?
+}
+
+/// The opaque type of a parameter from the mangled names of the calls it is passed to.
+pub fn param_type_from_calls(st: &mut State, b: &mut Builder, p: LLVMValueRef) -> Option<Handle<Type>> {
+    for u in read::users(p) {
+        if !read::is_instruction(u) || read::opcode(u) != inkwell::llvm_sys::LLVMOpcode::LLVMCall {
+            continue;
+        }
+        let n = read::num_operands(u);
+        let callee = read::operand(u, n.saturating_sub(1));
+        let Some(d) = super::mangle::demangle(&read::name(callee)) else {
+            continue;
+        };
+        for k in 0..n.saturating_sub(1) {
+            if read::operand(u, k) == p {
+                if let Some((t, _)) = d.params.get(k as usize).and_then(|m| opaque_of_mangled(st, b, m)) {
+                    return Some(t);
+                }
+            }
+        }
+    }
+    None
 }
 
 impl Fx<'_, '_> {
