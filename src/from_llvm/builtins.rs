@@ -485,6 +485,11 @@ impl Fx<'_, '_> {
                     match expected {
                         Some((t, true)) if v.ty != t && self.ptr_parts(v.ty).is_some() => {
                             // The opaque value itself (a null event is OpConstantNull).
+                            let is_sampler =
+                                matches!(self.f.module().types.get(t), Some(Type::Sampler));
+                            if is_sampler {
+                                return err("a null sampler has no SPIR-V form");
+                            }
                             if read::value_kind(a) == VK::LLVMConstantPointerNullValueKind {
                                 v = Val {
                                     v: Value::Constant(self.f.constant_null(t)),
@@ -497,6 +502,13 @@ impl Fx<'_, '_> {
                     if let (Some(MType::Pointer(_, inner)), Some((_, pointee))) =
                         (d.params.get(k - 1), self.ptr_parts(v.ty))
                     {
+                        if matches!(&**inner, MType::Scalar(_) | MType::Vector(..)) {
+                            if let Ok(want) = self.mtype(inner) {
+                                if want != pointee {
+                                    v = self.ptr_to(v, want)?;
+                                }
+                            }
+                        }
                         if let MType::Pointer(_, inner2) = &**inner {
                             if let MType::Named(_) = &**inner2 {
                                 let m = MType::Pointer(0, inner2.clone());
