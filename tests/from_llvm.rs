@@ -1,8 +1,10 @@
 //! `spvkit from-llvm`: LLVM IR → SPIR-V. For every kernel of the OpenCL corpus
 //! (`tests/corpus/opencl/from_llvm`): clang-15's bitcode, and llvm-spirv-15's SPV-IR
 //! (`-r --spirv-target-env=SPV-IR`) of its SPIR-V, translate to SPIR-V that spirv-val accepts
-//! and that `spvkit run` executes to the same buffers as llvm-spirv-15's own SPIR-V. Errors
-//! name the function and the instruction.
+//! and `spvkit val --target-env level-zero` accept, and that `spvkit run` executes to the same
+//! buffers as llvm-spirv-15's own SPIR-V; so does spvkit's own spv-ir (`spvkit lower --style
+//! spv-ir`) of llvm-spirv-15's SPIR-V, the spv → spv-ir → spv round trip. Errors name the
+//! function and the instruction.
 
 #![cfg(feature = "llvm")]
 
@@ -36,6 +38,8 @@ fn check(k: &Kernel, input: &Path, tag: &str) -> Result<(), String> {
     let ours: PathBuf = out_dir().join(format!("{}.{tag}.spv", k.name));
     from_llvm(input, &ours)?;
     spirv_val(&ours, "opencl2.0").map_err(|e| format!("spirv-val: {e}"))?;
+    run(spvkit().args(["val", "--target-env", "level-zero"]).arg(&ours))
+        .map_err(|e| format!("spvkit val --target-env level-zero: {e}"))?;
     if let Some(job) = &k.job {
         let want = run_job(&k.reference, job).map_err(|e| format!("reference run: {e}"))?;
         let got = run_job(&ours, job).map_err(|e| format!("our run: {e}"))?;
