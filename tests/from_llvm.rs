@@ -38,8 +38,10 @@ fn check(k: &Kernel, input: &Path, tag: &str) -> Result<(), String> {
     let ours: PathBuf = out_dir().join(format!("{}.{tag}.spv", k.name));
     from_llvm(input, &ours)?;
     spirv_val(&ours, "opencl2.0").map_err(|e| format!("spirv-val: {e}"))?;
-    run(spvkit().args(["val", "--target-env", "level-zero"]).arg(&ours))
-        .map_err(|e| format!("spvkit val --target-env level-zero: {e}"))?;
+    run(spvkit()
+        .args(["val", "--target-env", "level-zero"])
+        .arg(&ours))
+    .map_err(|e| format!("spvkit val --target-env level-zero: {e}"))?;
     if let Some(job) = &k.job {
         let want = run_job(&k.reference, job).map_err(|e| format!("reference run: {e}"))?;
         let got = run_job(&ours, job).map_err(|e| format!("our run: {e}"))?;
@@ -77,7 +79,10 @@ fn all(tag: &str, input: impl Fn(&Kernel) -> Result<PathBuf, String>) {
         }
     }
     for (t, n, why) in KNOWN.iter().filter(|(t, _, _)| *t == tag) {
-        let k = ks.iter().find(|k| k.name == *n).expect("known kernel exists");
+        let k = ks
+            .iter()
+            .find(|k| k.name == *n)
+            .expect("known kernel exists");
         if input(k).and_then(|i| check(k, &i, tag)).is_ok() {
             failures.push(format!("{t}/{n} passes now; remove it from KNOWN ({why})"));
         }

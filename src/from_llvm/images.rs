@@ -56,7 +56,11 @@ pub fn kernel_param_types(
 /// The opaque SPIR-V type a mangled parameter type names (`14ocl_image2d_ro`,
 /// `P13__spirv_Event`, `PU3AS133__spirv_Image__void_1_0_0_0_0_0_0`), if any; `true` when the
 /// mangled type is a pointer to the opaque type itself (SPV-IR's spelling of the value).
-pub fn opaque_of_mangled(st: &mut State, b: &mut Builder, t: &MType) -> Option<(Handle<Type>, bool)> {
+pub fn opaque_of_mangled(
+    st: &mut State,
+    b: &mut Builder,
+    t: &MType,
+) -> Option<(Handle<Type>, bool)> {
     match t {
         MType::Named(n) => named(st, b, n).map(|h| (h, false)),
         MType::Pointer(_, inner) => match &**inner {
@@ -92,7 +96,11 @@ fn named(st: &mut State, b: &mut Builder, n: &str) -> Option<Handle<Type>> {
 }
 
 /// The opaque type of a parameter from the mangled names of the calls it is passed to.
-pub fn param_type_from_calls(st: &mut State, b: &mut Builder, p: LLVMValueRef) -> Option<Handle<Type>> {
+pub fn param_type_from_calls(
+    st: &mut State,
+    b: &mut Builder,
+    p: LLVMValueRef,
+) -> Option<Handle<Type>> {
     for u in read::users(p) {
         if !read::is_instruction(u) || read::opcode(u) != inkwell::llvm_sys::LLVMOpcode::LLVMCall {
             continue;
@@ -104,7 +112,11 @@ pub fn param_type_from_calls(st: &mut State, b: &mut Builder, p: LLVMValueRef) -
         };
         for k in 0..n.saturating_sub(1) {
             if read::operand(u, k) == p {
-                if let Some((t, _)) = d.params.get(k as usize).and_then(|m| opaque_of_mangled(st, b, m)) {
+                if let Some((t, _)) = d
+                    .params
+                    .get(k as usize)
+                    .and_then(|m| opaque_of_mangled(st, b, m))
+                {
                     return Some(t);
                 }
             }
