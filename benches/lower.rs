@@ -1,7 +1,8 @@
 //! Lowering speed: `spvkit lower --emit bc` against `llvm-spirv-15 -r` (SPIR-V → LLVM bitcode),
 //! both as whole processes on the same OpenCL modules: a generated module of over 10 MB and the
 //! largest OpenCL corpus modules. Peak memory of both is printed once, as a multiple of the
-//! input size.
+//! input size. The spv-ir style (`--style spv-ir`) is measured against
+//! `llvm-spirv-15 -r --spirv-target-env=SPV-IR` on the generated module.
 
 #[path = "support/big_kernel.rs"]
 mod big_kernel;
@@ -54,8 +55,55 @@ fn bench_file(c: &mut Criterion, name: &str, path: &Path) {
     std::fs::remove_dir_all(&out).ok();
 }
 
+/// The spv-ir style against the oracle of that form, `llvm-spirv-15 -r
+/// --spirv-target-env=SPV-IR`, both writing bitcode.
+fn bench_spv_ir(c: &mut Criterion, name: &str, path: &Path) {
+    let size = std::fs::metadata(path).expect("module").len();
+    let out = std::env::temp_dir().join(format!("spvkit-bench-spvir-{}", std::process::id()));
+    std::fs::create_dir_all(&out).expect("scratch dir");
+    let ours_out = out.join("spvkit.bc");
+    let theirs_out = out.join("llvm-spirv.bc");
+    let spvkit = || {
+        let mut c = Command::new(spvkit_bin());
+        c.args(["lower", "--style", "spv-ir", "--emit", "bc"])
+            .arg(path)
+            .arg("-o")
+            .arg(&ours_out);
+        c
+    };
+    let llvm_spirv = || {
+        let mut c = Command::new("llvm-spirv-15");
+        c.args(["-r", "--spirv-target-env=SPV-IR"])
+            .arg(path)
+            .arg("-o")
+            .arg(&theirs_out);
+        c
+    };
+    let (ours, theirs) = (peak_rss(&mut spvkit()), peak_rss(&mut llvm_spirv()));
+    println!(
+        "{name} (spv-ir): {size} bytes; peak memory spvkit {:.1} MB ({:.1}x input), \
+         llvm-spirv-15 {:.1} MB ({:.1}x)",
+        ours as f64 / 1e6,
+        ours as f64 / size as f64,
+        theirs as f64 / 1e6,
+        theirs as f64 / size as f64
+    );
+    let mut g = c.benchmark_group(format!("lower-spv-ir/{name}"));
+    g.throughput(Throughput::Bytes(size));
+    g.sample_size(10);
+    g.bench_function("spvkit lower --style spv-ir (process)", |b| {
+        b.iter(|| run(&mut spvkit()))
+    });
+    g.bench_function("llvm-spirv-15 -r SPV-IR (process)", |b| {
+        b.iter(|| run(&mut llvm_spirv()))
+    });
+    g.finish();
+    std::fs::remove_dir_all(&out).ok();
+}
+
 fn lower(c: &mut Criterion) {
     bench_file(c, "big", &big_kernel::path(2000));
+    bench_spv_ir(c, "big", &big_kernel::path(2000));
     let mut modules = corpus::build_all();
     modules.retain(|m| m.valid && m.name.starts_with("opencl/"));
     modules.sort_by_key(|m| std::cmp::Reverse(std::fs::metadata(&m.path).map_or(0, |x| x.len())));

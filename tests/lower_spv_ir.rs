@@ -36,7 +36,11 @@ fn compile(cl: &Path) -> PathBuf {
     let spv = tmp(&format!("{stem}.spv"));
     let r = Command::new("clang-15")
         .args(["-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL2.0"])
-        .args(["-emit-llvm-bc", "-finclude-default-header", "-no-opaque-pointers"])
+        .args([
+            "-emit-llvm-bc",
+            "-finclude-default-header",
+            "-no-opaque-pointers",
+        ])
         .args(["-O0", "-o"])
         .arg(&bc)
         .arg(cl)
@@ -60,7 +64,11 @@ fn assemble(name: &str, text: &str) -> PathBuf {
     };
     let w = spvkit::text::assemble(text, &opts).unwrap();
     let p = tmp(&format!("{name}.spv"));
-    std::fs::write(&p, w.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    std::fs::write(
+        &p,
+        w.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
+    )
+    .unwrap();
     p
 }
 
@@ -203,8 +211,10 @@ fn facts(text: &str) -> Facts {
             };
             if cc == "spir_kernel" {
                 let params = split_params(balanced(line, open + 1));
-                f.kernels
-                    .insert(name.clone(), params.iter().map(|p| param_space(p)).collect());
+                f.kernels.insert(
+                    name.clone(),
+                    params.iter().map(|p| param_space(p)).collect(),
+                );
             }
             f.funcs_cc.insert(name, cc.to_string());
         }
@@ -278,7 +288,10 @@ fn the_corpus_agrees_with_llvm_spirv_15() {
         let theirs = facts(&oracle_ir(&spv).unwrap());
         modules += 1;
         assert_eq!(ours.triple, theirs.triple, "{name}: triple");
-        assert_eq!(ours.kernels, theirs.kernels, "{name}: kernels and parameter spaces");
+        assert_eq!(
+            ours.kernels, theirs.kernels,
+            "{name}: kernels and parameter spaces"
+        );
         kernels += ours.kernels.len();
         for (f, cc) in &theirs.funcs_cc {
             if let Some(ours_cc) = ours.funcs_cc.get(f) {
@@ -298,10 +311,16 @@ fn the_corpus_agrees_with_llvm_spirv_15() {
         same_mangled += om.intersection(&tm).count();
         all_mangled += om.union(&tm).count();
         for md in &theirs.named_md {
-            assert!(ours.named_md.contains(md), "{name}: named metadata !{md} missing");
+            assert!(
+                ours.named_md.contains(md),
+                "{name}: named metadata !{md} missing"
+            );
         }
         for md in ours.named_md.difference(&theirs.named_md) {
-            assert!(EXTRA_BY_DESIGN.contains(&md.as_str()), "{name}: extra !{md}");
+            assert!(
+                EXTRA_BY_DESIGN.contains(&md.as_str()),
+                "{name}: extra !{md}"
+            );
         }
         report.push_str(&format!(
             "{name}: {} kernels, {} builtins\n",
@@ -325,7 +344,9 @@ fn builtins_as_globals() {
     );
     let ir = spvkit_ir(&spv, true);
     assert!(
-        ir.contains("@__spirv_BuiltInGlobalInvocationId = external addrspace(1) constant <3 x i64>"),
+        ir.contains(
+            "@__spirv_BuiltInGlobalInvocationId = external addrspace(1) constant <3 x i64>"
+        ),
         "{ir}"
     );
     assert!(!ir.contains("call spir_func i64 @_Z33__spirv_BuiltInGlobalInvocationIdi"));
@@ -394,7 +415,10 @@ OpFunctionEnd
 ";
 
 fn bug_module(name: &str, body: &str) -> PathBuf {
-    assemble(name, &format!("{BUG_HEAD}{body}\nOpReturn\nOpFunctionEnd\n"))
+    assemble(
+        name,
+        &format!("{BUG_HEAD}{body}\nOpReturn\nOpFunctionEnd\n"),
+    )
 }
 
 #[test]
@@ -411,7 +435,10 @@ fn llvm_spirv_crashes_on_composite_construct_of_runtime_values() {
 
 #[test]
 fn llvm_spirv_makes_invalid_ir_for_a_narrow_shift_amount() {
-    let spv = bug_module("shift", "%s = OpShiftLeftLogical %ulong %x %y\nOpStore %p %s");
+    let spv = bug_module(
+        "shift",
+        "%s = OpShiftLeftLogical %ulong %x %y\nOpStore %p %s",
+    );
     let err = oracle_ir(&spv).unwrap_err();
     assert!(err.contains("shl i64 %4, i32 %5"), "{err}");
     let ir = spvkit_ir(&spv, false);
@@ -431,7 +458,10 @@ fn llvm_spirv_globalizes_function_variables_and_swaps_pure_and_const() {
     assert!(oracle.contains("internal global i32 7"), "{oracle}");
     // Pure (reads memory) became readnone and Const (reads nothing) readonly.
     let attrs_of = |text: &str, f: &str| -> String {
-        let line = text.lines().find(|l| l.starts_with("define") && l.contains(f)).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("define") && l.contains(f))
+            .unwrap();
         let group = line.rsplit(" #").next().unwrap().split(' ').next().unwrap();
         text.lines()
             .find(|l| l.starts_with(&format!("attributes #{group} ")))
@@ -444,8 +474,14 @@ fn llvm_spirv_globalizes_function_variables_and_swaps_pure_and_const() {
     assert!(!ir.contains("global i32 7"), "{ir}");
     assert!(ir.contains("alloca i32"), "{ir}");
     assert!(ir.contains("store i32 7"), "{ir}");
-    assert!(attrs_of(&ir, "@spv.func.0(").contains("memory(read)"), "{ir}");
-    assert!(attrs_of(&ir, "@spv.func.1(").contains("memory(none)"), "{ir}");
+    assert!(
+        attrs_of(&ir, "@spv.func.0(").contains("memory(read)"),
+        "{ir}"
+    );
+    assert!(
+        attrs_of(&ir, "@spv.func.1(").contains("memory(none)"),
+        "{ir}"
+    );
 }
 
 #[test]
@@ -477,7 +513,11 @@ fn the_cli_takes_the_style() {
         .arg(&spv)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("target triple = \"spir64-unknown-unknown\""));
     assert!(text.contains("define spir_kernel void @reverse(ptr addrspace(1)"));
@@ -487,4 +527,52 @@ fn the_cli_takes_the_style() {
         .output()
         .unwrap();
     assert!(!out.status.success());
+}
+
+/// The `{...}` annotation strings of a module's `llvm.ptr.annotation` calls, each as its set
+/// of `{...}` items (the document does not order them; llvm-spirv-15 sorts its own way).
+fn annotation_strings(text: &str) -> BTreeSet<BTreeSet<String>> {
+    text.lines()
+        .filter_map(|l| {
+            let i = l.find("c\"{")?;
+            let rest = &l[i + 2..];
+            let s = &rest[..rest.find("\\00\"")?];
+            Some(
+                s.split_inclusive('}')
+                    .map(str::to_string)
+                    .collect::<BTreeSet<String>>(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn member_decorations_are_pointer_annotations_as_llvm_spirv_writes_them() {
+    let spv = assemble(
+        "member",
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+         OpCapability FPGAMemoryAttributesINTEL\n\
+         OpExtension \"SPV_INTEL_fpga_memory_attributes\"\n\
+         OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n\
+         OpSource OpenCL_C 200000\nOpName %S \"struct.S\"\n\
+         OpMemberDecorate %S 0 RegisterINTEL\nOpMemberDecorate %S 1 NumbanksINTEL 4\n\
+         OpMemberDecorate %S 1 BankwidthINTEL 8\n\
+         %void = OpTypeVoid\n%uint = OpTypeInt 32 0\n%S = OpTypeStruct %uint %uint\n\
+         %pS = OpTypePointer Function %S\n%pu = OpTypePointer Function %uint\n\
+         %uint_0 = OpConstant %uint 0\n%uint_1 = OpConstant %uint 1\n\
+         %kty = OpTypeFunction %void %uint\n%k = OpFunction %void None %kty\n\
+         %x = OpFunctionParameter %uint\n%l = OpLabel\n%v = OpVariable %pS Function\n\
+         %m0 = OpAccessChain %pu %v %uint_0\nOpStore %m0 %x\n\
+         %m1 = OpAccessChain %pu %v %uint_1\nOpStore %m1 %x\nOpReturn\nOpFunctionEnd\n",
+    );
+    let ours = spvkit_ir(&spv, false);
+    let theirs = oracle_ir(&spv).unwrap();
+    let expected = annotation_strings("c\"{register:1}\\00\"\nc\"{numbanks:4}{bankwidth:8}\\00\"");
+    assert_eq!(expected.len(), 2);
+    assert_eq!(annotation_strings(&theirs), expected, "{theirs}");
+    assert_eq!(annotation_strings(&ours), expected, "{ours}");
+    assert_eq!(
+        ours.matches("call ptr @llvm.ptr.annotation.p0.p0(").count(),
+        2
+    );
 }

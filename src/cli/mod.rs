@@ -301,10 +301,17 @@ fn lower(
     let kind: crate::lower::Emit = emit.parse().map_err(|e| format!("error: --emit: {e}"))?;
     let Input { name, bytes } = read_input(input)?;
     let words = crate::binary::words_from_bytes(&bytes)
-        .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+        .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?
+        .to_vec();
+    drop(bytes);
+    let (module, offsets) = crate::ir::deserialize_with_offsets(&words)
+        .map_err(|e| format!("{name}: error: {}", crate::lower::LowerError::from(e)))?;
+    // Only the IR is needed from here on: peak memory is the IR plus the LLVM module.
+    drop(words);
     let cx = inkwell::context::Context::create();
-    let lowered = crate::lower::lower_binary(&cx, &words, options)
+    let lowered = crate::lower::lower_with_offsets(&cx, &module, Some(&offsets), options)
         .map_err(|e| format!("{name}: error: {e}"))?;
+    drop((module, offsets));
     crate::lower::optimize(&lowered.module, opt).map_err(|e| format!("{name}: error: {e}"))?;
     let out =
         crate::lower::emit(&lowered.module, kind).map_err(|e| format!("{name}: error: {e}"))?;

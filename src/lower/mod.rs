@@ -143,9 +143,6 @@ pub fn lower_with_offsets<'ctx>(
         unsafe { f.delete() };
     }
     let entries = r?;
-    if std::env::var_os("SPVKIT_DUMP_UNVERIFIED").is_some() {
-        eprintln!("{}", l.llm.print_to_string().to_string());
-    }
     // Always, not only in debug builds: invalid SPIR-V (a use that its definition does not
     // dominate, a mistyped return) can make IR that LLVM rejects, and it must be an error here
     // rather than a crash later in the optimizer or the JIT. It costs a few percent.

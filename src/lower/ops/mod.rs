@@ -112,6 +112,10 @@ pub(crate) fn lower_op<'a, 'ctx>(
     } else {
         lower_other(l, fx, opcode, op, result)?
     };
+    let v = match v {
+        Some(v) if l.spv_ir() => Some(l.spv_ir_member_annotation(fx, op, v)?),
+        v => v,
+    };
     if let Some(v) = v {
         fx.values.insert(Value::Op(h), v);
     }

@@ -104,21 +104,30 @@ impl Mangler {
                     "c"
                 }
             }
-            MType::Int { width: 16, unsigned } => {
+            MType::Int {
+                width: 16,
+                unsigned,
+            } => {
                 if *unsigned {
                     "t"
                 } else {
                     "s"
                 }
             }
-            MType::Int { width: 32, unsigned } => {
+            MType::Int {
+                width: 32,
+                unsigned,
+            } => {
                 if *unsigned {
                     "j"
                 } else {
                     "i"
                 }
             }
-            MType::Int { width: 64, unsigned } => {
+            MType::Int {
+                width: 64,
+                unsigned,
+            } => {
                 if *unsigned {
                     "m"
                 } else {
@@ -235,7 +244,10 @@ mod tests {
             ),
             "_Z18__spirv_AtomicIAddPU3AS1iiii"
         );
-        assert_eq!(mangle("__spirv_BuiltInWorkDim", &[]), "_Z22__spirv_BuiltInWorkDimv");
+        assert_eq!(
+            mangle("__spirv_BuiltInWorkDim", &[]),
+            "_Z22__spirv_BuiltInWorkDimv"
+        );
     }
 
     #[test]
@@ -246,9 +258,6 @@ mod tests {
             "_Z16__spirv_ocl_fmaxDv4_fS_"
         );
         let p = MType::Pointer(Box::new(MType::Float(32)), 3);
-        assert_eq!(
-            mangle("f", &[p.clone(), p]),
-            "_Z1fPU3AS3fS0_"
-        );
+        assert_eq!(mangle("f", &[p.clone(), p]), "_Z1fPU3AS3fS0_");
     }
 }

@@ -93,7 +93,9 @@ fn cl_type_name(m: &ir::Module, t: ir::Handle<Type>) -> String {
         Some(Type::Float { width: 16 }) => "half".into(),
         Some(Type::Float { width: 64 }) => "double".into(),
         Some(Type::Float { .. }) => "float".into(),
-        Some(Type::Vector { component, count }) => format!("{}{count}", cl_type_name(m, *component)),
+        Some(Type::Vector { component, count }) => {
+            format!("{}{count}", cl_type_name(m, *component))
+        }
         Some(Type::Pointer { pointee, .. }) => format!("{}*", cl_type_name(m, *pointee)),
         Some(Type::Array { element, .. }) => cl_type_name(m, *element),
         Some(Type::Struct(s)) => format!(
@@ -176,8 +178,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 ops.push(self.node(&[self.md_str(file)]));
             }
             self.named("spirv.Source", self.node(&ops))?;
-            if s.language == SourceLanguage::OpenCL_C || s.language == SourceLanguage::OpenCL_CPP
-            {
+            if s.language == SourceLanguage::OpenCL_C || s.language == SourceLanguage::OpenCL_CPP {
                 ocl_version = Some(s.version);
             }
         }
@@ -200,10 +201,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             if m.capabilities.contains(&Capability::ImageBasic) {
                 feats.push(self.md_str("cl_images"));
             }
-            self.named(
-                "opencl.used.optional.core.features",
-                self.node(&feats),
-            )?;
+            self.named("opencl.used.optional.core.features", self.node(&feats))?;
         }
         // Contraction is allowed unless every kernel turns it off.
         let contraction_off = |f| {
@@ -211,7 +209,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 .iter()
                 .any(|em| em.function == f && matches!(em.mode, ExecutionMode::ContractionOff))
         };
-        if m.entry_points.iter().any(|ep| !contraction_off(ep.function)) {
+        if m.entry_points
+            .iter()
+            .any(|ep| !contraction_off(ep.function))
+        {
             self.named("opencl.enable.FP_CONTRACT", self.node(&[]))?;
         }
         for e in &m.source_extensions {
@@ -322,7 +323,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     .cloned()
                     .unwrap_or_else(|| cl_type_name(m, p));
                 tys.push(self.md_str(&name));
-                let decos = f.params.get(i).map(|p| p.decorations.as_slice()).unwrap_or(&[]);
+                let decos = f
+                    .params
+                    .get(i)
+                    .map(|p| p.decorations.as_slice())
+                    .unwrap_or(&[]);
                 let mut q = Vec::new();
                 if decos.iter().any(|d| matches!(d, Decoration::Volatile)) {
                     q.push("volatile");
@@ -359,10 +364,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             set("kernel_arg_type_qual", self.node(&quals));
             set("kernel_arg_base_type", tys_node);
             if any_deco {
-                set(
-                    "spirv.ParameterDecorations",
-                    self.node(&param_decos),
-                );
+                set("spirv.ParameterDecorations", self.node(&param_decos));
             }
         }
         Ok(())

@@ -8,6 +8,7 @@
 //! an LLVM counterpart are calls to Itanium-mangled `__spirv_*` functions, and module-level
 //! instructions are named metadata ([`metadata`]).
 
+mod annotation;
 pub(crate) mod mangle;
 mod metadata;
 
@@ -142,7 +143,11 @@ fn is_conversion(op: Opcode) -> bool {
 /// The `_sat` / `_rt*` postfixes of an op's decorations.
 fn decoration_postfixes(op: &Op) -> String {
     let mut s = String::new();
-    let decos = op.attrs.as_ref().map(|a| a.decorations.as_slice()).unwrap_or(&[]);
+    let decos = op
+        .attrs
+        .as_ref()
+        .map(|a| a.decorations.as_slice())
+        .unwrap_or(&[]);
     if decos
         .iter()
         .any(|d| matches!(d, Decoration::SaturatedConversion))
@@ -425,7 +430,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             }
             gv.set_initializer(&init);
             if g.storage_class == StorageClass::UniformConstant
-                || g.decorations.iter().any(|d| matches!(d, Decoration::Constant))
+                || g.decorations
+                    .iter()
+                    .any(|d| matches!(d, Decoration::Constant))
             {
                 gv.set_constant(true);
             }
@@ -462,10 +469,13 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let value = match t {
             BasicTypeEnum::VectorType(vt) => {
                 let et = vt.get_element_type();
-                let mangled = mangle::mangle(&name, &[MType::Int {
-                    width: 32,
-                    unsigned: false,
-                }]);
+                let mangled = mangle::mangle(
+                    &name,
+                    &[MType::Int {
+                        width: 32,
+                        unsigned: false,
+                    }],
+                );
                 let f = self.builtin_fn(&mangled, Some(et), &[i32t.into()])?;
                 let mut v = super::llvm::undef(t).into_vector_value();
                 for i in 0..vt.get_size() {
@@ -538,9 +548,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         }
         let f = self.llm.add_function(mangled, fty, Some(Linkage::External));
         f.set_call_conventions(SPIR_FUNC);
-        let nounwind = self
-            .cx
-            .create_enum_attribute(inkwell::attributes::Attribute::get_named_enum_kind_id("nounwind"), 0);
+        let nounwind = self.cx.create_enum_attribute(
+            inkwell::attributes::Attribute::get_named_enum_kind_id("nounwind"),
+            0,
+        );
         f.add_attribute(inkwell::attributes::AttributeLoc::Function, nounwind);
         Ok(f)
     }
@@ -686,7 +697,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let postfix = decoration_postfixes(op);
         let plain = core_pattern(opcode).is_some()
             || super::ops::special_dispatch::core_special(opcode).is_some();
-        if plain && !(is_conversion(opcode) && !postfix.is_empty()) {
+        let decorated_conversion = is_conversion(opcode) && !postfix.is_empty();
+        if plain && !decorated_conversion {
             return Ok(None);
         }
         // Everything else: a call of `__spirv_{OpName}{postfixes}`.
