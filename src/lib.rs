@@ -10,6 +10,7 @@
 //! - [`requirements`]: the version, capabilities and extensions a module needs;
 //! - [`target_env`]: the target environments of spirv-val;
 //! - `lower` (feature `llvm`): SPIR-V to LLVM 19 IR;
+//! - `from_llvm` (feature `llvm`): SPIR-V-friendly and OpenCL LLVM IR to SPIR-V;
 //! - `run` (feature `llvm`): JIT execution of compute entry points on the CPU;
 //! - [`cli`]: the `spvkit` command line, a thin layer over the above.
 
@@ -17,6 +18,8 @@
 
 pub mod binary;
 pub mod cli;
+#[cfg(feature = "llvm")]
+pub mod from_llvm;
 pub mod grammar;
 pub mod hlsl;
 pub mod ir;

@@ -120,6 +120,19 @@ enum Command {
     /// as JSON.
     #[cfg(feature = "llvm")]
     Run(run::RunArgs),
+    /// Translate LLVM IR (text or bitcode: SPIR-V-friendly IR, or clang's OpenCL C output) to
+    /// a SPIR-V Kernel module.
+    #[cfg(feature = "llvm")]
+    FromLlvm {
+        /// The LLVM module (`.ll` or `.bc`), or `-` for standard input.
+        input: String,
+        /// Where to write the binary (`-` for standard output).
+        #[arg(short = 'o', default_value = "out.spv")]
+        output: String,
+        /// The target environment, which bounds the SPIR-V version (spirv-val's names).
+        #[arg(long, default_value = "opencl2.0")]
+        target_env: String,
+    },
 }
 
 /// Runs the command line; the exit code is 0 on success and 1 on any error.
@@ -170,6 +183,12 @@ fn run(cli: Cli) -> Result<(), String> {
             parse_specs(&spec, &mut options)?;
             lower(&input, output.as_deref(), &emit, opt, &options)
         }
+        #[cfg(feature = "llvm")]
+        Command::FromLlvm {
+            input,
+            output,
+            target_env,
+        } => from_llvm(&input, &output, &target_env),
         Command::Dis {
             input,
             output,
@@ -267,6 +286,19 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 /// `spvkit lower`.
+#[cfg(feature = "llvm")]
+#[cfg(feature = "llvm")]
+fn from_llvm(input: &str, output: &str, target_env: &str) -> Result<(), String> {
+    let env: crate::target_env::TargetEnv = target_env
+        .parse()
+        .map_err(|e| format!("error: --target-env: {e}"))?;
+    let Input { name, bytes } = read_input(input)?;
+    let opts = crate::from_llvm::FromLlvmOptions::for_env(env);
+    let words = crate::from_llvm::from_llvm(&bytes, &name, &opts)
+        .map_err(|e| format!("{name}: error: {e}"))?;
+    write_output(output, bytemuck::cast_slice(&words))
+}
+
 #[cfg(feature = "llvm")]
 fn lower(
     input: &str,

@@ -1,0 +1,603 @@
+//! Calls: user functions (OpFunctionCall, imported declarations), LLVM intrinsics (the
+//! pattern table backwards, `memcpy`, `memset`, and the ones with no effect), SPIR-V builtins
+//! (`__spirv_<Op>` with `_R<Type>`, `_sat`, `_rt*` postfixes; `__spirv_ocl_<name>` →
+//! OpenCL.std; `__spirv_BuiltIn<Name>` → builtin Input variables), and the OpenCL C builtins
+//! of [`super::opencl`].
+
+use super::error::{err, Result};
+use super::function::Fx;
+use super::mangle::{demangle, Demangled, MType};
+use super::module::{FuncInfo, Val};
+use super::read;
+use crate::grammar::lowering::PatternKind;
+use crate::grammar::tables::EXT_INST_SETS;
+use crate::grammar::{
+    BuiltIn, Decoration, FPRoundingMode, FunctionControl, KindClass, LinkageType, Opcode,
+};
+use crate::ir::{ConstantValue, Type, Value};
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMTypeKind as K, LLVMValueKind as VK};
+
+/// An operand of an extended instruction: an id or a literal.
+#[derive(Clone, Copy, Debug)]
+pub enum ExtOperand {
+    /// An id.
+    Id(Value),
+    /// A literal word.
+    Lit(u32),
+}
+
+impl Fx<'_, '_> {
+    /// Translates a call.
+    pub fn call(&mut self, i: LLVMValueRef) -> Result<Option<Val>> {
+        let n = read::num_operands(i);
+        let callee = read::operand(i, n.saturating_sub(1));
+        if read::value_kind(callee) != VK::LLVMFunctionValueKind {
+            return err("an indirect call has no SPIR-V form");
+        }
+        let args: Vec<LLVMValueRef> = (0..n.saturating_sub(1))
+            .map(|k| read::operand(i, k))
+            .collect();
+        let name = read::name(callee);
+        let ret_t = read::type_of(i);
+        let ret = if read::type_kind(ret_t) == K::LLVMVoidTypeKind {
+            None
+        } else {
+            Some(self.ty(ret_t)?)
+        };
+        if let Some(rest) = name.strip_prefix("llvm.") {
+            return self.intrinsic(rest, ret, &args);
+        }
+        if name == "__translate_sampler_initializer" {
+            return self.sampler_initializer(&args).map(Some);
+        }
+        if let Some(info) = self.st.funcs.get(&(callee as usize)).cloned() {
+            return self.function_call(&info, ret, &args);
+        }
+        if let Some(d) = demangle(&name) {
+            if d.name.starts_with("__spirv_") {
+                return self.spirv_builtin(&d, ret, &args).map(Some).and_then(|r| {
+                    r.ok_or_else(|| {
+                        super::error::FromLlvmError::new(format!(
+                            "unknown SPIR-V builtin {}",
+                            d.name
+                        ))
+                    })
+                });
+            }
+            if let Some(r) = self.opencl_builtin(&d, ret, &args)? {
+                return Ok(r);
+            }
+            if read::blocks(callee).is_empty() {
+                return err(format!(
+                    "builtin {} (@{name}) has no SPIR-V form in spvkit",
+                    d.name
+                ));
+            }
+        } else if let Some(bi) = name.strip_prefix("__spirv_BuiltIn") {
+            return self.builtin_call(bi, ret, &args).map(Some);
+        }
+        // An external function: an imported declaration.
+        if !read::blocks(callee).is_empty() {
+            return err(format!("call of @{name} before its definition"));
+        }
+        let info = self.declare(callee, &name, &args)?;
+        self.function_call(&info, ret, &args)
+    }
+
+    fn declare(
+        &mut self,
+        callee: LLVMValueRef,
+        name: &str,
+        args: &[LLVMValueRef],
+    ) -> Result<FuncInfo> {
+        let ret_t = {
+            // SAFETY: `callee` is a function.
+            let ft = unsafe { inkwell::llvm_sys::core::LLVMGlobalGetValueType(callee) };
+            // SAFETY: `ft` is a function type.
+            unsafe { inkwell::llvm_sys::core::LLVMGetReturnType(ft) }
+        };
+        let ret = self.ty(ret_t)?;
+        let mut params = Vec::new();
+        for &a in args {
+            params.push(self.value(a)?.ty);
+        }
+        let fty = self.f.type_function(ret, &params);
+        let h = {
+            let b: &mut crate::ir::Builder = &mut self.f;
+            let fb = b.function(fty, FunctionControl::None);
+            fb.finish()
+        };
+        let m = self.f.module_mut();
+        if let Some(func) = m.functions.get_mut(h) {
+            func.blocks = crate::ir::Arena::new();
+            func.name = Some(name.to_owned());
+            func.decorations.push(Decoration::LinkageAttributes(
+                name.to_owned(),
+                LinkageType::Import,
+            ));
+        }
+        let info = FuncInfo {
+            handle: h,
+            ret,
+            params,
+        };
+        self.st.funcs.insert(callee as usize, info.clone());
+        Ok(info)
+    }
+
+    fn function_call(
+        &mut self,
+        info: &FuncInfo,
+        _ret: Option<crate::ir::Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Option<Val>> {
+        let mut w = vec![Value::Function(info.handle).to_id().0];
+        for (k, &a) in args.iter().enumerate() {
+            let v = self.value(a)?;
+            let v = match info.params.get(k) {
+                Some(&t) => self.coerce(v, t)?,
+                None => v,
+            };
+            w.push(v.v.to_id().0);
+        }
+        let v = self.emit(Opcode::FunctionCall, Some(info.ret), &w)?;
+        let is_void = matches!(self.f.module().types.get(info.ret), Some(Type::Void));
+        Ok(if is_void {
+            None
+        } else {
+            Some(Val { v, ty: info.ret })
+        })
+    }
+
+    fn intrinsic(
+        &mut self,
+        name: &str,
+        ret: Option<crate::ir::Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Option<Val>> {
+        const IGNORED: &[&str] = &[
+            "lifetime.start",
+            "lifetime.end",
+            "dbg.",
+            "assume",
+            "experimental.noalias.scope.decl",
+            "invariant.start",
+            "invariant.end",
+            "var.annotation",
+            "donothing",
+            "sideeffect",
+        ];
+        if IGNORED.iter().any(|p| name.starts_with(p)) {
+            return Ok(None);
+        }
+        if name.starts_with("memcpy") || name.starts_with("memmove") {
+            let d = self.value(args[0])?;
+            let s = self.value(args[1])?;
+            let len = self.value(args[2])?;
+            let w = [d.v.to_id().0, s.v.to_id().0, len.v.to_id().0];
+            self.emit(Opcode::CopyMemorySized, None, &w)?;
+            return Ok(None);
+        }
+        if name.starts_with("memset") {
+            let d = self.value(args[0])?;
+            let (Some(byte), Some(len)) = (read::const_int(args[1]), read::const_int(args[2]))
+            else {
+                return err("a memset of a variable value or length has no SPIR-V form");
+            };
+            if len == 0 {
+                return Ok(None);
+            }
+            let u8t = self.f.type_int(8, false);
+            let arr = self.f.type_array(u8t, len as u32, None);
+            let c = if byte == 0 {
+                self.f.constant_null(arr)
+            } else {
+                let e = self.const_int_of(u8t, byte)?;
+                self.f
+                    .constant(arr, ConstantValue::Composite(vec![e; len as usize]))
+            };
+            let p = self.ptr_to(d, arr)?;
+            let w = [p.v.to_id().0, Value::Constant(c).to_id().0];
+            self.emit(Opcode::Store, None, &w)?;
+            return Ok(None);
+        }
+        let r = super::instructions::reverse();
+        let mut base = format!("llvm.{name}");
+        loop {
+            if let Some(ops) = r.core.get(&(PatternKind::Intrinsic, base.as_str())) {
+                let Some(ty) = ret else {
+                    return err("an intrinsic without a result");
+                };
+                let op = ops[0];
+                let want = matches!(op, Opcode::Any | Opcode::All);
+                let a0 = self.value(args[0])?.ty;
+                if !want || self.is_bool(a0) {
+                    let v = self.value(args[0])?;
+                    return Ok(Some(self.emit_val(op, ty, &[v.v])?));
+                }
+            }
+            if base == "llvm.fmuladd" {
+                return self.ocl_call("mad", ret, args, None).map(Some);
+            }
+            if let Some(&num) = r.ocl_intrinsic.get(base.as_str()) {
+                let name = EXT_INST_SETS
+                    .iter()
+                    .find(|s| s.name == "OpenCL.std")
+                    .and_then(|s| s.instruction(num))
+                    .map(|d| d.name)
+                    .unwrap_or("");
+                return self.ocl_call(name, ret, args, None).map(Some);
+            }
+            match base.rfind('.') {
+                Some(p) if p > 4 => base.truncate(p),
+                _ => break,
+            }
+        }
+        err(format!("intrinsic llvm.{name} has no SPIR-V form"))
+    }
+
+    /// An OpenCL.std instruction over call arguments (ids, or literals where the grammar has
+    /// literal operands); extra arguments past the grammar's operands are dropped; scalar
+    /// arguments of a vector function are splatted.
+    pub fn ocl_call(
+        &mut self,
+        name: &str,
+        ret: Option<crate::ir::Handle<Type>>,
+        args: &[LLVMValueRef],
+        extra: Option<u32>,
+    ) -> Result<Val> {
+        let mut vals = Vec::new();
+        for &a in args {
+            vals.push(a);
+        }
+        let mut ops = Vec::new();
+        let Some(set) = EXT_INST_SETS.iter().find(|s| s.name == "OpenCL.std") else {
+            return err("the OpenCL.std grammar is missing");
+        };
+        let Some(desc) = set.instruction_by_name(name) else {
+            return err(format!("OpenCL.std has no instruction {name}"));
+        };
+        let void = self.f.type_void();
+        let ty = ret.unwrap_or(void);
+        let width = self.width_of(ty);
+        let mut k = 0;
+        for od in desc.operands {
+            if matches!(od.kind.class, KindClass::Id) {
+                let Some(&a) = vals.get(k) else {
+                    return err(format!("too few arguments for OpenCL.std {name}"));
+                };
+                k += 1;
+                let mut v = self.value(a)?;
+                if let Some((_, pointee)) = self.ptr_parts(v.ty) {
+                    let data = match vals.first() {
+                        Some(&d) => Some(self.value(d)?.ty),
+                        None => None,
+                    };
+                    let want = self.ocl_pointee(name, data, ty, pointee);
+                    v = self.ptr_to(v, want)?;
+                } else if width > 1
+                    && self.width_of(v.ty) == 1
+                    && !name.starts_with("vstore")
+                    && !name.starts_with("vload")
+                    && name != "shuffle"
+                {
+                    let vt = self.f.type_vector(v.ty, width);
+                    let parts = vec![v.v; width as usize];
+                    v = self.emit_val(Opcode::CompositeConstruct, vt, &parts)?;
+                }
+                ops.push(ExtOperand::Id(v.v));
+            } else if let Some(x) = extra.filter(|_| k >= vals.len()) {
+                ops.push(ExtOperand::Lit(x));
+            } else if let Some(&a) = vals.get(k) {
+                k += 1;
+                let Some(x) = read::const_int(a) else {
+                    return err(format!(
+                        "a literal operand of OpenCL.std {name} is not a constant"
+                    ));
+                };
+                ops.push(ExtOperand::Lit(x as u32));
+            } else if let Some(x) = extra {
+                ops.push(ExtOperand::Lit(x));
+            }
+        }
+        self.ext_inst(ty, desc.opcode, &ops)
+    }
+
+    fn ocl_pointee(
+        &mut self,
+        name: &str,
+        data: Option<crate::ir::Handle<Type>>,
+        ty: crate::ir::Handle<Type>,
+        pointee: crate::ir::Handle<Type>,
+    ) -> crate::ir::Handle<Type> {
+        match name {
+            "fract" | "modf" | "sincos" => ty,
+            "frexp" | "lgamma_r" | "remquo" => {
+                let i = self.f.type_int(32, false);
+                let w = self.width_of(ty);
+                if w > 1 {
+                    self.f.type_vector(i, w)
+                } else {
+                    i
+                }
+            }
+            n if n.starts_with("vload") && !n.contains("half") => self.scalar_of(ty),
+            n if n.contains("half") => self.f.type_float(16),
+            "vstoren" => match data {
+                Some(d) => self.scalar_of(d),
+                None => pointee,
+            },
+            _ => pointee,
+        }
+    }
+
+    /// Appends an OpenCL.std `OpExtInst`.
+    pub fn ext_inst(
+        &mut self,
+        ty: crate::ir::Handle<Type>,
+        number: u32,
+        ops: &[ExtOperand],
+    ) -> Result<Val> {
+        let set = self.st.ocl(&mut self.f);
+        let mut w = vec![Value::ExtInstSet(set).to_id().0, number];
+        for o in ops {
+            w.push(match o {
+                ExtOperand::Id(v) => v.to_id().0,
+                ExtOperand::Lit(x) => *x,
+            });
+        }
+        let v = self.emit(Opcode::ExtInst, Some(ty), &w)?;
+        Ok(Val { v, ty })
+    }
+
+    /// A load of builtin variable `name` (`GlobalInvocationId`), component `index` for vectors.
+    pub fn builtin_value(
+        &mut self,
+        bi: BuiltIn,
+        index: Option<Value>,
+        ret: Option<crate::ir::Handle<Type>>,
+    ) -> Result<Val> {
+        let var = self.st.builtin(&mut self.f, bi);
+        let Some((_, pointee)) = self.ptr_parts(var.ty) else {
+            return err("a builtin variable is not a pointer");
+        };
+        let w = [var.v.to_id().0];
+        let loaded = self.emit(Opcode::Load, Some(pointee), &w)?;
+        let loaded = Val {
+            v: loaded,
+            ty: pointee,
+        };
+        let v = match (index, self.width_of(pointee) > 1) {
+            (Some(Value::Constant(c)), true) => {
+                let k = match self.f.module().constants.get(c).map(|c| &c.value) {
+                    Some(ConstantValue::Scalar(n)) => n.low_u64() as u32,
+                    _ => 0,
+                };
+                let et = self.scalar_of(pointee);
+                if k > 2 {
+                    let v = self.const_int_of(et, if bi.name().contains("Id") { 0 } else { 1 })?;
+                    Val { v, ty: et }
+                } else {
+                    let r =
+                        self.emit(Opcode::CompositeExtract, Some(et), &[loaded.v.to_id().0, k])?;
+                    Val { v: r, ty: et }
+                }
+            }
+            (Some(ix), true) => {
+                let et = self.scalar_of(pointee);
+                self.emit_val(Opcode::VectorExtractDynamic, et, &[loaded.v, ix])?
+            }
+            _ => loaded,
+        };
+        match ret {
+            Some(t) if t != v.ty => {
+                let conv = self.emit_val(Opcode::UConvert, t, &[v.v])?;
+                Ok(conv)
+            }
+            _ => Ok(v),
+        }
+    }
+
+    fn builtin_call(
+        &mut self,
+        bi: &str,
+        ret: Option<crate::ir::Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Val> {
+        let Ok(b) = bi.parse::<BuiltIn>() else {
+            return err(format!("unknown builtin {bi}"));
+        };
+        let index = match args.first() {
+            Some(&a) => Some(self.value(a)?.v),
+            None => None,
+        };
+        self.builtin_value(b, index, ret)
+    }
+
+    /// `__spirv_*` builtins (the document's names).
+    fn spirv_builtin(
+        &mut self,
+        d: &Demangled,
+        ret: Option<crate::ir::Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Option<Val>> {
+        let name = &d.name["__spirv_".len()..];
+        if let Some(bi) = name.strip_prefix("BuiltIn") {
+            return self.builtin_call(bi, ret, args).map(Some);
+        }
+        if let Some(ext) = name.strip_prefix("ocl_") {
+            let mut base = ext.split("__").next().unwrap_or(ext);
+            // A `_R<type>` postfix after one underscore (`vloadn_Rfloat4`).
+            while ocl_desc(base).is_none() {
+                match base.rfind('_') {
+                    Some(p) => base = &base[..p],
+                    None => break,
+                }
+            }
+            let v = self.ocl_call(base, ret, args, None)?;
+            return Ok(if ret.is_some() { Some(v) } else { None });
+        }
+        // __spirv_<Op>{_R<type>}{_sat}{_rt*}{_To<Space>}
+        let mut parts = name.split('_');
+        let op = parts.next().unwrap_or("");
+        let mut sat = false;
+        let mut rounding = None;
+        for p in parts {
+            match p {
+                "sat" => sat = true,
+                "rte" => rounding = Some(FPRoundingMode::RTE),
+                "rtz" => rounding = Some(FPRoundingMode::RTZ),
+                "rtp" => rounding = Some(FPRoundingMode::RTP),
+                "rtn" => rounding = Some(FPRoundingMode::RTN),
+                _ => {}
+            }
+        }
+        let Ok(code) = format!("Op{op}").parse::<Opcode>() else {
+            return err(format!("__spirv_{op} names no SPIR-V instruction"));
+        };
+        let Some(desc) = crate::grammar::tables::core_instruction(code as u16) else {
+            return err(format!("__spirv_{op} names no SPIR-V instruction"));
+        };
+        let has_result = desc
+            .operands
+            .iter()
+            .any(|o| matches!(o.kind.class, KindClass::Result));
+        let mut ty = if has_result { ret } else { None };
+        if has_result && ty.is_none() {
+            ty = Some(self.f.type_void());
+        }
+        // GenericCastToPtrExplicit_To<Space>: the result's pointee is the operand's.
+        let is_atomic = op.starts_with("Atomic");
+        let mut words = Vec::new();
+        let mut k = 0;
+        for od in desc.operands {
+            match od.kind.class {
+                KindClass::ResultType | KindClass::Result => continue,
+                KindClass::Id => {
+                    let Some(&a) = args.get(k) else { break };
+                    k += 1;
+                    let mut v = self.value(a)?;
+                    let expected = d
+                        .params
+                        .get(k - 1)
+                        .and_then(|m| super::images::opaque_of_mangled(self.st, &mut self.f, m));
+                    match expected {
+                        Some((t, true)) if v.ty != t && self.ptr_parts(v.ty).is_some() => {
+                            // The opaque value itself (a null event is OpConstantNull).
+                            let is_sampler =
+                                matches!(self.f.module().types.get(t), Some(Type::Sampler));
+                            if is_sampler {
+                                return err("a null sampler has no SPIR-V form");
+                            }
+                            if read::value_kind(a) == VK::LLVMConstantPointerNullValueKind {
+                                v = Val {
+                                    v: Value::Constant(self.f.constant_null(t)),
+                                    ty: t,
+                                };
+                            }
+                        }
+                        _ => {}
+                    }
+                    if let (Some(MType::Pointer(_, inner)), Some((_, pointee))) =
+                        (d.params.get(k - 1), self.ptr_parts(v.ty))
+                    {
+                        if matches!(&**inner, MType::Scalar(_) | MType::Vector(..)) {
+                            if let Ok(want) = self.mtype(inner) {
+                                if want != pointee {
+                                    v = self.ptr_to(v, want)?;
+                                }
+                            }
+                        }
+                        if let MType::Pointer(_, inner2) = &**inner {
+                            if let MType::Named(_) = &**inner2 {
+                                let m = MType::Pointer(0, inner2.clone());
+                                if let Some((t, _)) =
+                                    super::images::opaque_of_mangled(self.st, &mut self.f, &m)
+                                {
+                                    if t != pointee {
+                                        v = self.ptr_to(v, t)?;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    if k == 1 && is_atomic && self.ptr_parts(v.ty).is_some() {
+                        let elem = match ty {
+                            Some(t)
+                                if !matches!(self.f.module().types.get(t), Some(Type::Void)) =>
+                            {
+                                t
+                            }
+                            _ => match args.last() {
+                                Some(&l) => self.value(l)?.ty,
+                                None => v.ty,
+                            },
+                        };
+                        v = self.ptr_to(v, elem)?;
+                    }
+                    if matches!(code, Opcode::Any | Opcode::All) && !self.is_bool(v.ty) {
+                        let n = self.width_of(v.ty);
+                        let bool_t = self.f.type_bool();
+                        let bt = self.f.type_vector(bool_t, n);
+                        let zero = self.const_int_of(v.ty, 0)?;
+                        v = self.emit_val(Opcode::INotEqual, bt, &[v.v, zero])?;
+                    }
+                    words.push(v.v.to_id().0);
+                }
+                _ => {
+                    let Some(&a) = args.get(k) else { break };
+                    k += 1;
+                    match read::const_int(a) {
+                        Some(x) => words.push(x as u32),
+                        None => {
+                            let v = self.value(a)?;
+                            words.push(v.v.to_id().0);
+                        }
+                    }
+                }
+            }
+        }
+        for &a in &args[k.min(args.len())..] {
+            let v = self.value(a)?;
+            words.push(v.v.to_id().0);
+        }
+        if code == Opcode::GroupAsyncCopy {
+            ty = Some(self.f.ty(Type::Event));
+        }
+        if code == Opcode::SampledImage {
+            if let Some(&a0) = args.first() {
+                let img = self.value(a0)?;
+                ty = Some(self.f.type_sampled_image(img.ty));
+            }
+        }
+        // Pointer results take the pointee of the first pointer operand.
+        if let (Some(t), Some(&a0)) = (ty, args.first()) {
+            if let Some((sc, _)) = self.ptr_parts(t) {
+                let v = self.value(a0)?;
+                if let Some((_, p)) = self.ptr_parts(v.ty) {
+                    ty = Some(self.f.type_pointer(sc, p));
+                }
+            }
+        }
+        let v = self.emit(code, ty, &words)?;
+        if sat {
+            self.f.decorate(v, Decoration::SaturatedConversion);
+        }
+        if let Some(r) = rounding {
+            self.f.decorate(v, Decoration::FPRoundingMode(r));
+        }
+        Ok(match ty {
+            Some(t) if ret.is_some() => Some(Val { v, ty: t }),
+            _ => None,
+        })
+    }
+}
+
+/// The OpenCL.std instruction of a name.
+fn ocl_desc(name: &str) -> Option<&'static crate::grammar::InstructionDesc> {
+    EXT_INST_SETS
+        .iter()
+        .find(|s| s.name == "OpenCL.std")
+        .and_then(|s| s.instruction_by_name(name))
+}

@@ -1,0 +1,80 @@
+//! LLVM → SPIR-V (`spvkit from-llvm`): reads SPIR-V-friendly LLVM IR (the form of
+//! `spirv-representation-in-llvm-ir.rst`, llvm-spirv-15's `-r --spirv-target-env=SPV-IR`
+//! output) and the LLVM IR clang-15 makes from OpenCL C, and writes an OpenCL Kernel module
+//! through the IR.
+//!
+//! One concept per module: `read` (parsing and the LLVM C API), `types`, `constants`
+//! (constants and globals), `function` (control flow, phis, allocas), `instructions` (the
+//! lowering table read backwards and the special cases), `builtins` (calls, intrinsics,
+//! `__spirv_*`), `opencl` (OpenCL C builtins), `images`, [`mangle`] (Itanium names),
+//! `metadata` (execution modes and `!spirv.*`), `module` (the state and the module as a
+//! whole). See `docs/from-llvm.md` for what maps to what.
+//!
+//! ```no_run
+//! let bytes = std::fs::read("kernel.bc")?;
+//! let words = spvkit::from_llvm::from_llvm(&bytes, "kernel.bc", &Default::default())?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod builtins;
+mod constants;
+mod error;
+mod function;
+mod images;
+mod instructions;
+pub mod mangle;
+mod metadata;
+mod module;
+mod opencl;
+mod read;
+mod types;
+
+pub use error::{FromLlvmError, Result};
+
+use crate::grammar::Version;
+use crate::target_env::TargetEnv;
+
+/// Options of the translation.
+#[derive(Clone, Debug)]
+pub struct FromLlvmOptions {
+    /// The highest SPIR-V version the output may have (from the target environment).
+    pub version: Version,
+    /// The lowest version to write (the module's own minimum otherwise).
+    pub min_version: Version,
+}
+
+impl Default for FromLlvmOptions {
+    /// OpenCL 2.0: SPIR-V 1.0.
+    fn default() -> Self {
+        FromLlvmOptions {
+            version: Version(1, 0),
+            min_version: Version(1, 0),
+        }
+    }
+}
+
+impl FromLlvmOptions {
+    /// The options for a target environment.
+    pub fn for_env(env: TargetEnv) -> Self {
+        FromLlvmOptions {
+            version: env.max_version(),
+            min_version: Version(1, 0),
+        }
+    }
+}
+
+/// Translates LLVM IR text or bitcode into a SPIR-V module.
+pub fn from_llvm(bytes: &[u8], name: &str, opts: &FromLlvmOptions) -> Result<Vec<u32>> {
+    let cx = inkwell::context::Context::create();
+    let m = read::parse(&cx, bytes, name)?;
+    let module = module::translate(&m, opts)?;
+    Ok(crate::ir::serialize(&module))
+}
+
+/// Translates a parsed LLVM module into the IR.
+pub fn from_llvm_module(
+    m: &inkwell::module::Module<'_>,
+    opts: &FromLlvmOptions,
+) -> Result<crate::ir::Module> {
+    module::translate(m, opts)
+}

@@ -1,0 +1,276 @@
+//! The module: its addressing model from the triple, the translation state shared by the
+//! other modules (type, global, function and builtin-variable maps), the order functions are
+//! translated in (callees first), entry points, and the final version/capabilities.
+
+use super::error::{err, FromLlvmError, Result};
+use super::read;
+use super::FromLlvmOptions;
+use crate::grammar::{
+    AddressingModel, BuiltIn, Capability, Decoration, FunctionControl, MemoryModel, StorageClass,
+};
+use crate::ir::{self, Builder, ExtInstImport, Function, GlobalVariable, Handle, Type, Value};
+use inkwell::llvm_sys::prelude::*;
+use std::collections::HashMap;
+
+/// A translated value with its SPIR-V type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Val {
+    /// The value.
+    pub v: Value,
+    /// Its type.
+    pub ty: Handle<Type>,
+}
+
+/// A translated function.
+#[derive(Clone, Debug)]
+pub struct FuncInfo {
+    /// The IR function.
+    pub handle: Handle<Function>,
+    /// Its return type.
+    pub ret: Handle<Type>,
+    /// Its parameter types.
+    pub params: Vec<Handle<Type>>,
+}
+
+/// What the translation of one module shares between functions.
+pub struct State {
+    /// The LLVM context.
+    pub cx: LLVMContextRef,
+    /// The LLVM module.
+    pub m: LLVMModuleRef,
+    /// LLVM type → SPIR-V type.
+    pub types: HashMap<usize, Handle<Type>>,
+    /// LLVM global variable → SPIR-V global (its pointer value and type).
+    pub globals: HashMap<usize, Val>,
+    /// LLVM function → SPIR-V function.
+    pub funcs: HashMap<usize, FuncInfo>,
+    /// Builtin variables created so far.
+    pub builtins: HashMap<u32, Val>,
+    /// The OpenCL.std import, once used.
+    pub ocl: Option<Handle<ExtInstImport>>,
+    /// Physical64 (spir64) rather than Physical32.
+    pub phys64: bool,
+    /// The name of the function being translated (for errors).
+    pub current: String,
+}
+
+impl State {
+    /// The `size_t` type.
+    pub fn size_t(&self, b: &mut Builder) -> Handle<Type> {
+        b.type_int(if self.phys64 { 64 } else { 32 }, false)
+    }
+
+    /// The OpenCL.std import.
+    pub fn ocl(&mut self, b: &mut Builder) -> Handle<ExtInstImport> {
+        *self
+            .ocl
+            .get_or_insert_with(|| b.ext_inst_import("OpenCL.std"))
+    }
+
+    /// The Input variable of a builtin, created on first use.
+    pub fn builtin(&mut self, b: &mut Builder, builtin: BuiltIn) -> Val {
+        let key = builtin as u32;
+        if let Some(v) = self.builtins.get(&key) {
+            return *v;
+        }
+        let size_t = self.size_t(b);
+        let u32_t = b.type_int(32, false);
+        let ty = match builtin {
+            BuiltIn::GlobalInvocationId
+            | BuiltIn::LocalInvocationId
+            | BuiltIn::WorkgroupId
+            | BuiltIn::GlobalSize
+            | BuiltIn::WorkgroupSize
+            | BuiltIn::EnqueuedWorkgroupSize
+            | BuiltIn::NumWorkgroups
+            | BuiltIn::GlobalOffset => b.type_vector(size_t, 3),
+            BuiltIn::GlobalLinearId | BuiltIn::LocalInvocationIndex => size_t,
+            _ => u32_t,
+        };
+        let pty = b.type_pointer(StorageClass::Input, ty);
+        let g = b.global(GlobalVariable {
+            name: Some(format!("__spirv_BuiltIn{}", builtin.name())),
+            decorations: vec![Decoration::BuiltIn(builtin), Decoration::Constant],
+            ..GlobalVariable::new(pty, StorageClass::Input)
+        });
+        let v = Val {
+            v: Value::Global(g),
+            ty: pty,
+        };
+        self.builtins.insert(key, v);
+        v
+    }
+}
+
+/// Translates a parsed LLVM module into a SPIR-V IR module.
+pub fn translate(
+    module: &inkwell::module::Module<'_>,
+    opts: &FromLlvmOptions,
+) -> Result<ir::Module> {
+    let m = module.as_mut_ptr();
+    let triple = module.get_triple();
+    let triple = triple.as_str().to_string_lossy().into_owned();
+    let phys64 =
+        !(triple.starts_with("spir-") || triple == "spir" || triple.starts_with("spirv32"));
+    let mut b = Builder::new(
+        opts.version,
+        if phys64 {
+            AddressingModel::Physical64
+        } else {
+            AddressingModel::Physical32
+        },
+        MemoryModel::OpenCL,
+    );
+    for c in [
+        Capability::Addresses,
+        Capability::Linkage,
+        Capability::Kernel,
+    ] {
+        b.capability(c);
+    }
+    let mut st = State {
+        // SAFETY: reading the module's context.
+        cx: unsafe { inkwell::llvm_sys::core::LLVMGetModuleContext(m) },
+        m,
+        types: HashMap::new(),
+        globals: HashMap::new(),
+        funcs: HashMap::new(),
+        builtins: HashMap::new(),
+        ocl: None,
+        phys64,
+        current: String::new(),
+    };
+    super::metadata::module_metadata(&mut st, &mut b)?;
+    for g in read::globals(m) {
+        super::constants::global(&mut st, &mut b, g)?;
+    }
+    let order = function_order(m);
+    let mut kernels = Vec::new();
+    for f in order {
+        let name = read::name(f);
+        st.current = name.clone();
+        let h = super::function::function(&mut st, &mut b, f).map_err(|mut e| {
+            if e.function.is_none() {
+                e.function = Some(name.clone());
+            }
+            e
+        })?;
+        // SAFETY: reading a function's calling convention.
+        let cc = unsafe { inkwell::llvm_sys::core::LLVMGetFunctionCallConv(f) };
+        if cc == 76 {
+            kernels.push((f, h, name));
+        }
+    }
+    let interface: Vec<Handle<GlobalVariable>> = {
+        let mut v: Vec<(u32, Val)> = st.builtins.iter().map(|(k, v)| (*k, *v)).collect();
+        v.sort_by_key(|(k, _)| *k);
+        v.into_iter()
+            .filter_map(|(_, v)| match v.v {
+                Value::Global(g) => Some(g),
+                _ => None,
+            })
+            .collect()
+    };
+    for (f, h, name) in kernels {
+        b.entry_point(crate::grammar::ExecutionModel::Kernel, h, &name, &interface);
+        super::metadata::kernel_modes(&mut st, &mut b, f, h)?;
+    }
+    let mut module = b.finish();
+    crate::opt::update_vce(&mut module).map_err(|e| FromLlvmError::new(e.to_string()))?;
+    for c in [Capability::Addresses, Capability::Kernel] {
+        if !module.capabilities.contains(&c) {
+            module.capabilities.insert(0, c);
+        }
+    }
+    half_storage_only(&mut module);
+    if module.version < opts.min_version {
+        module.version = opts.min_version;
+    }
+    if module.version > opts.version {
+        return err(format!(
+            "the module needs SPIR-V {}.{}, above the {}.{} of the target environment",
+            module.version.0, module.version.1, opts.version.0, opts.version.1
+        ));
+    }
+    Ok(module)
+}
+
+/// Defined functions, callees before callers (SPIR-V has no recursion).
+fn function_order(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
+    let funcs = read::functions(m);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    fn visit(
+        f: LLVMValueRef,
+        seen: &mut std::collections::HashSet<usize>,
+        out: &mut Vec<LLVMValueRef>,
+    ) {
+        if !seen.insert(f as usize) {
+            return;
+        }
+        for bb in read::blocks(f) {
+            for i in read::instructions(bb) {
+                if read::opcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMCall {
+                    let n = read::num_operands(i);
+                    let callee = read::operand(i, n.saturating_sub(1));
+                    if read::value_kind(callee)
+                        == inkwell::llvm_sys::LLVMValueKind::LLVMFunctionValueKind
+                        && !read::blocks(callee).is_empty()
+                    {
+                        visit(callee, seen, out);
+                    }
+                }
+            }
+        }
+        out.push(f);
+    }
+    for f in funcs {
+        if !read::blocks(f).is_empty() {
+            visit(f, &mut seen, &mut out);
+        }
+    }
+    out
+}
+
+/// The function control of an LLVM function from its attributes.
+pub fn function_control(_f: LLVMValueRef) -> FunctionControl {
+    FunctionControl::None
+}
+
+/// OpenCL without `cl_khr_fp16` may hold `half` in memory only (vload_half/vstore_half):
+/// such modules need `Float16Buffer`, not `Float16`.
+fn half_storage_only(module: &mut ir::Module) {
+    let Some(pos) = module
+        .capabilities
+        .iter()
+        .position(|c| *c == Capability::Float16)
+    else {
+        return;
+    };
+    let is_half = |t: Handle<Type>| -> bool {
+        match module.types.get(t) {
+            Some(Type::Float { width: 16 }) => true,
+            Some(Type::Vector { component, .. }) => {
+                matches!(
+                    module.types.get(*component),
+                    Some(Type::Float { width: 16 })
+                )
+            }
+            _ => false,
+        }
+    };
+    if module.constants.iter().any(|(_, c)| is_half(c.ty)) {
+        return;
+    }
+    for (_, f) in module.functions.iter() {
+        for (_, op) in f.ops.iter() {
+            if op.result_type().is_some_and(is_half) {
+                return;
+            }
+        }
+        if f.params.iter().any(|p| is_half(p.ty)) {
+            return;
+        }
+    }
+    module.capabilities[pos] = Capability::Float16Buffer;
+}

@@ -1,0 +1,119 @@
+//! The OpenCL corpus of `spvkit from-llvm` (`tests/corpus/opencl/from_llvm/*.cl`): each
+//! kernel compiled at test time by clang-15 to LLVM bitcode and by llvm-spirv-15 to SPIR-V,
+//! into `CARGO_TARGET_TMPDIR`; `<name>.job.json` next to a kernel says how to run it.
+//!
+//! A `// args: ...` line in a kernel adds clang `-cc1` arguments after the defaults (`-O2`).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One compiled corpus kernel.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// The file name without `.cl`.
+    pub name: String,
+    /// The OpenCL C source.
+    pub source: PathBuf,
+    /// clang-15's bitcode.
+    pub bitcode: PathBuf,
+    /// llvm-spirv-15's SPIR-V (`--spirv-max-version=1.0`).
+    pub reference: PathBuf,
+    /// The job for `spvkit run`, for kernels without images.
+    pub job: Option<PathBuf>,
+}
+
+/// The corpus directory.
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/opencl/from_llvm")
+}
+
+/// Where compiled files go.
+pub fn out_dir() -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("from_llvm");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs a command; `Err` has its command line and output.
+pub fn run(cmd: &mut Command) -> Result<Vec<u8>, String> {
+    let out = cmd
+        .output()
+        .map_err(|e| format!("{cmd:?}: cannot start: {e}"))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(format!(
+            "{cmd:?}: {}\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// Compiles one kernel source with clang-15 and llvm-spirv-15.
+pub fn compile(source: &Path) -> Result<Kernel, String> {
+    let name = source.file_stem().unwrap().to_string_lossy().into_owned();
+    let out = out_dir();
+    let bitcode = out.join(format!("{name}.bc"));
+    let reference = out.join(format!("{name}.ref.spv"));
+    let text = std::fs::read_to_string(source).map_err(|e| e.to_string())?;
+    let extra: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("// args:"))
+        .flat_map(|l| l.split_whitespace().map(str::to_owned))
+        .collect();
+    run(Command::new("clang-15")
+        .args([
+            "-cc1",
+            "-triple",
+            "spir64-unknown-unknown",
+            "-cl-std=CL2.0",
+            "-emit-llvm-bc",
+            "-finclude-default-header",
+            "-no-opaque-pointers",
+            "-cl-ext=+cl_khr_subgroups",
+            "-O2",
+        ])
+        .args(&extra)
+        .arg(source)
+        .arg("-o")
+        .arg(&bitcode))?;
+    run(Command::new("llvm-spirv-15")
+        .arg("--spirv-max-version=1.0")
+        .arg(&bitcode)
+        .arg("-o")
+        .arg(&reference))?;
+    let job = source.with_extension("job.json");
+    Ok(Kernel {
+        name,
+        source: source.to_owned(),
+        bitcode,
+        reference,
+        job: job.exists().then_some(job),
+    })
+}
+
+/// Every corpus kernel, compiled, sorted by name.
+pub fn kernels() -> Vec<Kernel> {
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "cl"))
+        .collect();
+    sources.sort();
+    sources
+        .iter()
+        .map(|s| compile(s).unwrap_or_else(|e| panic!("compiling {}: {e}", s.display())))
+        .collect()
+}
+
+/// `spirv-val --target-env <env>`.
+pub fn spirv_val(spv: &Path, env: &str) -> Result<(), String> {
+    run(Command::new("spirv-val")
+        .args(["--target-env", env])
+        .arg(spv))
+    .map(|_| ())
+}
