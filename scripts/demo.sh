@@ -55,3 +55,34 @@ assert data == want, (data[:8], want[:8])
 print("every element doubled: ok")
 PY
 
+
+echo "== hlsl2spirv: an HLSL compute shader to Vulkan SPIR-V, validated and run"
+hlsl=tests/corpus/hlsl/compute/func_calls_chain
+target/release/hlsl2spirv "$hlsl.hlsl" -T cs_6_0 -E main -Fo "$out/hlsl.spv"
+spirv-val --target-env vulkan1.0 "$out/hlsl.spv" && echo "spirv-val: valid"
+$spvkit run "$out/hlsl.spv" --job "$hlsl.job.json" | tee "$out/hlsl.json"
+python3 - "$out/hlsl.json" "$hlsl.expected.json" <<'PY'
+import json, sys
+got, want = (json.load(open(p))["buffers"] for p in sys.argv[1:3])
+for w in want:
+    g = next(b for b in got if (b["set"], b["binding"]) == (w["set"], w["binding"]))
+    assert g["data"] == w["data"], (g["data"], w["data"])
+print("the buffers computed on the CPU equal the expected ones: ok")
+PY
+
+echo "== OpenCL C → clang-15 → spvkit from-llvm → SPIR-V → spvkit run"
+cl=tests/corpus/opencl/from_llvm/vector_add
+clang-15 -cc1 -triple spir64-unknown-unknown -cl-std=CL2.0 -emit-llvm-bc -finclude-default-header \
+  -no-opaque-pointers -O2 "$cl.cl" -o "$out/vector_add.bc"
+$spvkit from-llvm "$out/vector_add.bc" -o "$out/vector_add.spv"
+spirv-val --target-env opencl2.0 "$out/vector_add.spv" && echo "spirv-val: valid"
+$spvkit lower --style spv-ir "$out/vector_add.spv" -o "$out/vector_add.spvir.ll"
+grep -m2 -E '^(target triple|define .*spir_kernel)' "$out/vector_add.spvir.ll"
+$spvkit run "$out/vector_add.spv" --job "$cl.job.json" | tee "$out/cl.json" | cut -c1-160
+python3 - "$out/cl.json" "$cl.job.json" <<'PY'
+import json, sys
+got = {e["arg"]: e["data"] for e in json.load(open(sys.argv[1]))["buffers"] if "arg" in e}
+args = json.load(open(sys.argv[2]))["args"]
+assert got[2] == [x + y for x, y in zip(args[0]["data"], args[1]["data"])], got[2]
+print("c = a + b on the CPU: ok")
+PY
