@@ -1030,3 +1030,112 @@ float4 main(float4 p : SV_Position, float2 uv : UV) : SV_Target {
         "bad.hlsl:2:77: error: not supported yet: a texel offset that is not a constant"
     ));
 }
+
+/// The ids decorated `RelaxedPrecision` in a disassembly, and the instruction defining each
+/// (`OpLoad`, `OpIAdd`, ...; `OpVariable` for variables).
+fn relaxed_ids(dis: &str) -> (Vec<String>, Vec<String>) {
+    let ids: Vec<String> = dis
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let rest = l.strip_prefix("OpDecorate ")?;
+            let (id, deco) = rest.split_once(' ')?;
+            (deco == "RelaxedPrecision").then(|| id.to_owned())
+        })
+        .collect();
+    let ops = ids
+        .iter()
+        .map(|id| {
+            dis.lines()
+                .find_map(|l| {
+                    let (lhs, rhs) = l.trim().split_once(" = ")?;
+                    (lhs == id).then(|| rhs.split(' ').next().unwrap_or("").to_owned())
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    (ids, ops)
+}
+
+#[test]
+fn min_precision_is_relaxed_where_dxc_decorates_it() {
+    // DXC's CodeGenSPIRV test of min-precision decorations (struct members, locals, the
+    // argument copy, loads, arithmetic on two min-precision operands, the call, the function
+    // and its parameter), with a static, a groupshared and a `$Globals` member added.
+    let src = r#"
+struct S {
+  int a;
+  min12int b;
+  min16int c;
+  min16float d;
+  min10float e;
+  float f;
+};
+RWStructuredBuffer<float> Out : register(u0);
+static min16float gs;
+groupshared min16int shared_v;
+min16float2 scale;
+min16uint foo(min12int param) {
+  return param + 1;
+}
+[numthreads(1, 1, 1)]
+void main() {
+  S s;
+  s.a = 1; s.b = 2; s.c = 3; s.d = 4; s.e = 5; s.f = 6;
+  int g = s.a + s.b;
+  min16int h = s.b + s.c;
+  min16float i = s.d + s.e;
+  min16uint j = foo(s.b);
+  shared_v = h;
+  gs = -i;
+  Out[0] = g + j + gs + shared_v + scale.y;
+}
+"#;
+    let words = check("relaxed_precision", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for k in 1..=4 {
+        assert!(
+            dis.contains(&format!("OpMemberDecorate %S {k} RelaxedPrecision")),
+            "member {k}:\n{dis}"
+        );
+    }
+    for k in [0, 5] {
+        assert!(
+            !dis.contains(&format!("OpMemberDecorate %S {k} RelaxedPrecision")),
+            "member {k}:\n{dis}"
+        );
+    }
+    assert!(
+        dis.contains("OpMemberDecorate %type__Globals 0 RelaxedPrecision"),
+        "{dis}"
+    );
+    let (ids, ops) = relaxed_ids(&dis);
+    for v in [
+        "%h",
+        "%i",
+        "%j",
+        "%param_var_param",
+        "%foo",
+        "%param",
+        "%gs",
+        "%shared_v",
+    ] {
+        assert_eq!(ids.iter().filter(|id| *id == v).count(), 1, "{v}:\n{dis}");
+    }
+    for v in ["%g", "%s", "%main", "%src_main"] {
+        assert!(!ids.iter().any(|id| id == v), "{v}:\n{dis}");
+    }
+    let count = |op: &str| ops.iter().filter(|o| *o == op).count();
+    // s.b (three times), s.c, s.d, s.e, param, h, i, j, gs, shared_v and scale are loaded as
+    // min precision; s.a and g are not.
+    assert_eq!(count("OpLoad"), 13, "{dis}");
+    // The component of `scale.y`.
+    assert_eq!(count("OpCompositeExtract"), 1, "{dis}");
+    // h = s.b + s.c and param + 1, but not g = s.a + s.b.
+    assert_eq!(count("OpIAdd"), 2, "{dis}");
+    // i = s.d + s.e.
+    assert_eq!(count("OpFAdd"), 1, "{dis}");
+    assert_eq!(count("OpFNegate"), 1, "{dis}");
+    assert_eq!(count("OpFunctionCall"), 1, "{dis}");
+    assert_eq!(dis.matches("OpIAdd").count(), 4, "{dis}");
+}

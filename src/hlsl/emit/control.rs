@@ -180,8 +180,7 @@ impl FnCx<'_, '_> {
                 self.row_matrices.insert(ptr);
             }
             if relaxed {
-                self.f
-                    .decorate(ptr, crate::grammar::Decoration::RelaxedPrecision);
+                self.relax(ptr);
             }
             let place = Place {
                 ptr,

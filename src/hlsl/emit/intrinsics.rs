@@ -120,7 +120,12 @@ impl FnCx<'_, '_> {
                     (out, ft, c.float)
                 }
             };
-            return Some(Val::R(self.componentwise(&ty, op, &vals), ty));
+            let relaxed = self.relaxed_operands(&vals);
+            let r = self.componentwise(&ty, op, &vals);
+            if relaxed {
+                self.relax(r);
+            }
+            return Some(Val::R(r, ty));
         }
         self.special(name, args, span)
     }
