@@ -1139,3 +1139,74 @@ void main() {
     assert_eq!(count("OpFunctionCall"), 1, "{dis}");
     assert_eq!(dis.matches("OpIAdd").count(), 4, "{dis}");
 }
+
+#[test]
+fn integer_matrix_mul_expands_to_dot_products() {
+    let src = r#"
+RWStructuredBuffer<int> Out : register(u0);
+RWStructuredBuffer<uint> UOut : register(u1);
+StructuredBuffer<int> In : register(t2);
+[numthreads(1, 1, 1)]
+void main() {
+    int k = In[0];
+    int2x3 a = int2x3(1, 2, 3, 4, 5, 6) * k;
+    int3x2 b = int3x2(7, 8, 9, 10, 11, 12);
+    int2x2 c = mul(a, b);
+    int2 mv = mul(a, int3(1, -1, 2));
+    int3 vm = mul(int2(2, -3), a);
+    int2x3 s = mul(3, a);
+    int2x3 t = mul(a, -2);
+    Out[0] = c[0][0]; Out[1] = c[0][1]; Out[2] = c[1][0]; Out[3] = c[1][1];
+    Out[4] = mv.x; Out[5] = mv.y;
+    Out[6] = vm.x; Out[7] = vm.y; Out[8] = vm.z;
+    Out[9] = s[0][0]; Out[10] = s[1][2]; Out[11] = t._m12;
+    uint3x3 p = uint3x3(1, 2, 3, 4, 5, 6, 7, 8, 9);
+    uint3x3 q = mul(p, p);
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            UOut[i * 3 + j] = q[i][j];
+        }
+    }
+}
+"#;
+    let words = check("int_matrix_mul", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(!dis.contains("OpMatrixTimes"), "{dis}");
+    assert!(!dis.contains("OpVectorTimesMatrix"), "{dis}");
+    assert!(dis.contains("OpIMul %v3int"), "{dis}");
+    #[cfg(feature = "llvm")]
+    {
+        let k = 1i32;
+        let a = [[k, 2 * k, 3 * k], [4 * k, 5 * k, 6 * k]];
+        let b = [[7, 8], [9, 10], [11, 12]];
+        let mut want = Vec::new();
+        for row in &a {
+            for j in 0..2 {
+                want.push((0..3).map(|x| row[x] * b[x][j]).sum::<i32>());
+            }
+        }
+        let v = [1, -1, 2];
+        for row in &a {
+            want.push((0..3).map(|x| row[x] * v[x]).sum::<i32>());
+        }
+        let u = [2, -3];
+        for j in 0..3 {
+            want.push((0..2).map(|x| u[x] * a[x][j]).sum::<i32>());
+        }
+        want.extend([3 * a[0][0], 3 * a[1][2], -2 * a[1][2]]);
+        let p = [[1u32, 2, 3], [4, 5, 6], [7, 8, 9]];
+        let mut uwant = Vec::new();
+        for row in &p {
+            for j in 0..3 {
+                uwant.push((0..3).map(|x| row[x] * p[x][j]).sum::<u32>());
+            }
+        }
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 12},
+            {"binding": 1, "layout": ["u32"], "size_words": 9},
+            {"binding": 2, "layout": ["i32"], "data": [1]}]}"#;
+        let out = run::lavapipe(&words, job);
+        assert_eq!(run::ints(&out, 0), want);
+        assert_eq!(run::words(&out, 1), uwant);
+    }
+}
