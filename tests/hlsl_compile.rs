@@ -1210,3 +1210,43 @@ void main() {
         assert_eq!(run::words(&out, 1), uwant);
     }
 }
+
+#[test]
+fn one_by_n_matrices_index_as_matrices_everywhere() {
+    // A 1xN matrix is a vector whose row index is ignored, an Nx1 one a vector indexed by its
+    // row; both also take `_mRC` members: on globals, cbuffer members, struct fields (in
+    // buffers and locals), groupshared variables and parameters.
+    let src = r#"
+struct R { float1x3 m; float3x1 n; };
+cbuffer C : register(b0) { float1x3 cm; float2 pad; };
+StructuredBuffer<R> In : register(t1);
+RWStructuredBuffer<float> Out : register(u2);
+static float1x3 sm = float1x3(7, 8, 9);
+groupshared float1x2 gm;
+float first(float1x3 p) { return p[0][1] + p._m02; }
+[numthreads(1, 1, 1)]
+void main() {
+    gm[0][1] = 5;
+    gm._m00 = 4;
+    Out[0] = cm[0][0]; Out[1] = cm[0].z; Out[2] = cm._m01;
+    Out[3] = sm[0][2]; Out[4] = gm[0][1] + gm._m00;
+    R r = In[0];
+    Out[5] = r.m[0][1]; Out[6] = In[0].m[0][2]; Out[7] = In[0].n[2][0]; Out[8] = r.n._m10;
+    Out[9] = first(r.m);
+    Out[10] = ((R)r).m[0][2];
+}
+"#;
+    let words = check("one_by_n", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [10, 20, 30, 0, 0, 0, 0, 0]},
+            {"binding": 1, "layout": ["f32"], "data": [1, 2, 3, 0, 4, 5, 6, 0]},
+            {"binding": 2, "layout": ["f32"], "size_words": 11}]}"#;
+        assert_eq!(
+            run::floats(&run::lavapipe(&words, job), 2),
+            vec![10.0, 30.0, 20.0, 9.0, 9.0, 2.0, 3.0, 6.0, 5.0, 5.0, 3.0]
+        );
+    }
+    let _ = words;
+}

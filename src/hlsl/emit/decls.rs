@@ -366,6 +366,7 @@ impl State<'_> {
                     semantic: semantic_of(&decl.annotations),
                     interp: interp_of(&d.modifiers),
                     relaxed,
+                    row_vector: decl.array_dims.is_empty() && super::control::is_row_matrix(&d.ty),
                     location: attr(&d.attributes, Some("vk"), "location")
                         .and_then(|a| a.args.first())
                         .and_then(|e| self.const_eval(e))
@@ -585,6 +586,11 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
     let (ret, relaxed_ret) = st.resolve_type(&f.return_ty).unwrap_or((Ty::Void, false));
     let mut params = Vec::new();
     let mut relaxed_params = Vec::new();
+    let row_params: Vec<bool> = f
+        .params
+        .iter()
+        .map(|p| p.array_dims.is_empty() && super::control::is_row_matrix(&p.ty))
+        .collect();
     for p in &f.params {
         let Some((ty, relaxed)) = st.resolve_type(&p.ty) else {
             params.push((Ty::Void, ParamDir::In));
@@ -624,6 +630,7 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
         required,
         relaxed_params,
         relaxed_ret,
+        row_params,
     });
 }
 
@@ -755,6 +762,9 @@ fn global_vars(
             if relaxed {
                 st.relaxed_globals.insert(g);
             }
+            if d.array_dims.is_empty() && super::control::is_row_matrix(&v.ty) {
+                st.row_globals.insert(g);
+            }
             let place = Place {
                 ptr: Value::Global(g),
                 ty,
@@ -783,6 +793,9 @@ fn global_vars(
             });
             if relaxed {
                 st.relaxed_globals.insert(g);
+            }
+            if d.array_dims.is_empty() && super::control::is_row_matrix(&v.ty) {
+                st.row_globals.insert(g);
             }
             let place = Place {
                 ptr: Value::Global(g),
@@ -829,6 +842,7 @@ fn global_vars(
             semantic: None,
             interp: Interp::default(),
             relaxed,
+            row_vector: d.array_dims.is_empty() && super::control::is_row_matrix(&v.ty),
             location: None,
         });
     }
@@ -1001,6 +1015,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                                 layout,
                                 row_major: f.row_major,
                                 relaxed: f.relaxed,
+                                row_vector: f.row_vector,
                             },
                         );
                     }
@@ -1181,6 +1196,9 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
         let v = cx.f.param(i as u32);
         if fsym.relaxed_params.get(i).copied().unwrap_or(false) {
             cx.relax(v);
+        }
+        if fsym.row_params.get(i).copied().unwrap_or(false) {
+            cx.row_matrices.insert(v);
         }
         if let Some(n) = &p.name {
             cx.f.name(v, &n.name);

@@ -214,12 +214,16 @@ impl FnCx<'_, '_> {
                 layout,
                 row_major,
                 relaxed,
+                row_vector,
             } => {
                 let pt = self.ptr_ty(sc, &ty, layout, row_major);
                 let i = self.i32c(index as i32);
                 let ptr = self.f.access_chain(pt, Value::Global(block), &[i]);
                 if relaxed {
                     self.mark_relaxed(ptr);
+                }
+                if row_vector {
+                    self.row_matrices.insert(ptr);
                 }
                 Val::P(Place {
                     ptr,
@@ -621,6 +625,9 @@ impl FnCx<'_, '_> {
                         if f.relaxed || self.is_relaxed(p.ptr) {
                             self.mark_relaxed(ptr);
                         }
+                        if f.row_vector {
+                            self.row_matrices.insert(ptr);
+                        }
                         Some(Val::P(Place {
                             ptr,
                             ty: f.ty,
@@ -634,6 +641,13 @@ impl FnCx<'_, '_> {
                         let r = self.f.composite_extract(t, v, vec![k as u32]);
                         if f.relaxed {
                             self.relax(r);
+                        }
+                        if f.row_vector {
+                            // Indexed as a 1xN matrix: through a temporary, as a variable.
+                            let tmp = self.local_place(&f.ty, "temp.var.row");
+                            self.f.store(tmp.ptr, r, None);
+                            self.row_matrices.insert(tmp.ptr);
+                            return Some(Val::P(tmp));
                         }
                         Some(Val::R(r, f.ty))
                     }
@@ -742,7 +756,11 @@ impl FnCx<'_, '_> {
         let bt = self.val_ty(&base)?;
         let (iv, it) = self.rvalue(index)?;
         if let Val::P(p) = &base {
-            if self.row_matrices.contains(&p.ptr) {
+            let row = match p.ptr {
+                Value::Global(g) => self.st.row_globals.contains(&g),
+                ptr => self.row_matrices.contains(&ptr),
+            };
+            if row {
                 // `m[i]` of a 1xN matrix is its only row: the whole (collapsed) vector (a new
                 // pointer to it, so a second index selects a component).
                 let pt = self.ptr_ty(p.sc, &p.ty, p.layout, p.row_major);

@@ -75,6 +75,8 @@ pub(crate) enum Sym {
         row_major: bool,
         /// Whether the member has a minimum-precision type.
         relaxed: bool,
+        /// Whether the member is a 1xN matrix (collapsed to a vector).
+        row_vector: bool,
     },
     /// A resource object.
     Resource(Resource),
@@ -148,6 +150,8 @@ pub(crate) struct FuncSym {
     pub relaxed_params: Vec<bool>,
     /// Whether the return type is a minimum-precision type.
     pub relaxed_ret: bool,
+    /// Which parameters are 1xN matrices (collapsed to vectors).
+    pub row_params: Vec<bool>,
 }
 
 /// How a parameter is passed.
@@ -181,6 +185,8 @@ pub(crate) struct State<'u> {
     pub next_out_location: u32,
     /// Global variables of a minimum-precision type (decorated `RelaxedPrecision`).
     pub relaxed_globals: std::collections::HashSet<Handle<GlobalVariable>>,
+    /// Global variables declared as 1xN matrices (collapsed to vectors).
+    pub row_globals: std::collections::HashSet<Handle<GlobalVariable>>,
 }
 
 impl<'u> State<'u> {
@@ -213,6 +219,7 @@ impl<'u> State<'u> {
             next_in_location: 0,
             next_out_location: 0,
             relaxed_globals: std::collections::HashSet::new(),
+            row_globals: std::collections::HashSet::new(),
         }
     }
 
