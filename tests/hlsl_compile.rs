@@ -1250,3 +1250,33 @@ void main() {
     }
     let _ = words;
 }
+
+#[test]
+fn bool_matrices_in_buffers_are_uint_rows() {
+    let src = r#"
+struct B { bool2x2 m; float f; };
+cbuffer C : register(b0) { bool2x3 cm; };
+RWStructuredBuffer<B> Buf : register(u1);
+[numthreads(1, 1, 1)]
+void main() {
+    B b = Buf[0];
+    b.m[0] = !b.m[0];
+    b.m[1][0] = cm[1][2];
+    b.f = cm._m00 ? 1.0 : 2.0;
+    Buf[1] = b;
+    Buf[2].m = bool2x2(cm[0].xy, cm[1].yz);
+}
+"#;
+    let words = check("bool_matrices", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["u32"], "data": [1, 0, 1, 0, 0, 1, 1, 0]},
+            {"binding": 1, "layout": ["u32"], "data": [1, 0, 7, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}]}"#;
+        let out = run::words(&run::lavapipe(&words, job), 1);
+        let f = |x: f32| x.to_bits();
+        assert_eq!(&out[..6], &[0, 1, 1, 7, f(1.0), 0][..]);
+        assert_eq!(&out[12..16], &[1, 0, 1, 1][..]);
+    }
+    let _ = words;
+}

@@ -713,7 +713,7 @@ impl FnCx<'_, '_> {
                 };
                 let st_ = Ty::Scalar(*s);
                 if let (Val::P(p), [(i, j)]) = (&base, elems.as_slice()) {
-                    let pt = self.ptr_ty(p.sc, &st_, LayoutRule::None, false);
+                    let pt = self.ptr_ty(p.sc, &st_, p.layout, false);
                     let (i, j) = (self.u32c(*i), self.u32c(*j));
                     let ptr = self.f.access_chain(pt, p.ptr, &[i, j]);
                     if self.is_relaxed(p.ptr) {

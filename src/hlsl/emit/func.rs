@@ -376,6 +376,18 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 }
                 self.f.composite_construct(b, &parts)
             }
+            Ty::Matrix(Scalar::Bool, r, c) => {
+                // A bool matrix (an array of row vectors) in a buffer is one of uint rows:
+                // each row converts as a vector.
+                let row = Ty::Vector(Scalar::Bool, *c);
+                let mut parts = Vec::new();
+                for i in 0..*r {
+                    let rt = self.ty_in(&row, from, from_rm);
+                    let x = self.f.composite_extract(rt, v, vec![i]);
+                    parts.push(self.convert_layout(x, &row, from, from_rm, to, to_rm));
+                }
+                self.f.composite_construct(b, &parts)
+            }
             t if t.component() == Some(Scalar::Bool) => {
                 // Booleans live in buffers as uints.
                 let ut = t.with_component(Scalar::UInt);
