@@ -1141,6 +1141,8 @@ void main() {
 }
 
 #[test]
+// The expected products index rows and columns as the shader does.
+#[allow(clippy::needless_range_loop)]
 fn integer_matrix_mul_expands_to_dot_products() {
     let src = r#"
 RWStructuredBuffer<int> Out : register(u0);
