@@ -1030,3 +1030,255 @@ float4 main(float4 p : SV_Position, float2 uv : UV) : SV_Target {
         "bad.hlsl:2:77: error: not supported yet: a texel offset that is not a constant"
     ));
 }
+
+/// The ids decorated `RelaxedPrecision` in a disassembly, and the instruction defining each
+/// (`OpLoad`, `OpIAdd`, ...; `OpVariable` for variables).
+fn relaxed_ids(dis: &str) -> (Vec<String>, Vec<String>) {
+    let ids: Vec<String> = dis
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let rest = l.strip_prefix("OpDecorate ")?;
+            let (id, deco) = rest.split_once(' ')?;
+            (deco == "RelaxedPrecision").then(|| id.to_owned())
+        })
+        .collect();
+    let ops = ids
+        .iter()
+        .map(|id| {
+            dis.lines()
+                .find_map(|l| {
+                    let (lhs, rhs) = l.trim().split_once(" = ")?;
+                    (lhs == id).then(|| rhs.split(' ').next().unwrap_or("").to_owned())
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    (ids, ops)
+}
+
+#[test]
+fn min_precision_is_relaxed_where_dxc_decorates_it() {
+    // DXC's CodeGenSPIRV test of min-precision decorations (struct members, locals, the
+    // argument copy, loads, arithmetic on two min-precision operands, the call, the function
+    // and its parameter), with a static, a groupshared and a `$Globals` member added.
+    let src = r#"
+struct S {
+  int a;
+  min12int b;
+  min16int c;
+  min16float d;
+  min10float e;
+  float f;
+};
+RWStructuredBuffer<float> Out : register(u0);
+static min16float gs;
+groupshared min16int shared_v;
+min16float2 scale;
+min16uint foo(min12int param) {
+  return param + 1;
+}
+[numthreads(1, 1, 1)]
+void main() {
+  S s;
+  s.a = 1; s.b = 2; s.c = 3; s.d = 4; s.e = 5; s.f = 6;
+  int g = s.a + s.b;
+  min16int h = s.b + s.c;
+  min16float i = s.d + s.e;
+  min16uint j = foo(s.b);
+  shared_v = h;
+  gs = -i;
+  Out[0] = g + j + gs + shared_v + scale.y;
+}
+"#;
+    let words = check("relaxed_precision", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for k in 1..=4 {
+        assert!(
+            dis.contains(&format!("OpMemberDecorate %S {k} RelaxedPrecision")),
+            "member {k}:\n{dis}"
+        );
+    }
+    for k in [0, 5] {
+        assert!(
+            !dis.contains(&format!("OpMemberDecorate %S {k} RelaxedPrecision")),
+            "member {k}:\n{dis}"
+        );
+    }
+    assert!(
+        dis.contains("OpMemberDecorate %type__Globals 0 RelaxedPrecision"),
+        "{dis}"
+    );
+    let (ids, ops) = relaxed_ids(&dis);
+    for v in [
+        "%h",
+        "%i",
+        "%j",
+        "%param_var_param",
+        "%foo",
+        "%param",
+        "%gs",
+        "%shared_v",
+    ] {
+        assert_eq!(ids.iter().filter(|id| *id == v).count(), 1, "{v}:\n{dis}");
+    }
+    for v in ["%g", "%s", "%main", "%src_main"] {
+        assert!(!ids.iter().any(|id| id == v), "{v}:\n{dis}");
+    }
+    let count = |op: &str| ops.iter().filter(|o| *o == op).count();
+    // s.b (three times), s.c, s.d, s.e, param, h, i, j, gs, shared_v and scale are loaded as
+    // min precision; s.a and g are not.
+    assert_eq!(count("OpLoad"), 13, "{dis}");
+    // The component of `scale.y`.
+    assert_eq!(count("OpCompositeExtract"), 1, "{dis}");
+    // h = s.b + s.c and param + 1, but not g = s.a + s.b.
+    assert_eq!(count("OpIAdd"), 2, "{dis}");
+    // i = s.d + s.e.
+    assert_eq!(count("OpFAdd"), 1, "{dis}");
+    assert_eq!(count("OpFNegate"), 1, "{dis}");
+    assert_eq!(count("OpFunctionCall"), 1, "{dis}");
+    assert_eq!(dis.matches("OpIAdd").count(), 4, "{dis}");
+}
+
+#[test]
+// The expected products index rows and columns as the shader does.
+#[allow(clippy::needless_range_loop)]
+fn integer_matrix_mul_expands_to_dot_products() {
+    let src = r#"
+RWStructuredBuffer<int> Out : register(u0);
+RWStructuredBuffer<uint> UOut : register(u1);
+StructuredBuffer<int> In : register(t2);
+[numthreads(1, 1, 1)]
+void main() {
+    int k = In[0];
+    int2x3 a = int2x3(1, 2, 3, 4, 5, 6) * k;
+    int3x2 b = int3x2(7, 8, 9, 10, 11, 12);
+    int2x2 c = mul(a, b);
+    int2 mv = mul(a, int3(1, -1, 2));
+    int3 vm = mul(int2(2, -3), a);
+    int2x3 s = mul(3, a);
+    int2x3 t = mul(a, -2);
+    Out[0] = c[0][0]; Out[1] = c[0][1]; Out[2] = c[1][0]; Out[3] = c[1][1];
+    Out[4] = mv.x; Out[5] = mv.y;
+    Out[6] = vm.x; Out[7] = vm.y; Out[8] = vm.z;
+    Out[9] = s[0][0]; Out[10] = s[1][2]; Out[11] = t._m12;
+    uint3x3 p = uint3x3(1, 2, 3, 4, 5, 6, 7, 8, 9);
+    uint3x3 q = mul(p, p);
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            UOut[i * 3 + j] = q[i][j];
+        }
+    }
+}
+"#;
+    let words = check("int_matrix_mul", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(!dis.contains("OpMatrixTimes"), "{dis}");
+    assert!(!dis.contains("OpVectorTimesMatrix"), "{dis}");
+    assert!(dis.contains("OpIMul %v3int"), "{dis}");
+    #[cfg(feature = "llvm")]
+    {
+        let k = 1i32;
+        let a = [[k, 2 * k, 3 * k], [4 * k, 5 * k, 6 * k]];
+        let b = [[7, 8], [9, 10], [11, 12]];
+        let mut want = Vec::new();
+        for row in &a {
+            for j in 0..2 {
+                want.push((0..3).map(|x| row[x] * b[x][j]).sum::<i32>());
+            }
+        }
+        let v = [1, -1, 2];
+        for row in &a {
+            want.push((0..3).map(|x| row[x] * v[x]).sum::<i32>());
+        }
+        let u = [2, -3];
+        for j in 0..3 {
+            want.push((0..2).map(|x| u[x] * a[x][j]).sum::<i32>());
+        }
+        want.extend([3 * a[0][0], 3 * a[1][2], -2 * a[1][2]]);
+        let p = [[1u32, 2, 3], [4, 5, 6], [7, 8, 9]];
+        let mut uwant = Vec::new();
+        for row in &p {
+            for j in 0..3 {
+                uwant.push((0..3).map(|x| row[x] * p[x][j]).sum::<u32>());
+            }
+        }
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 12},
+            {"binding": 1, "layout": ["u32"], "size_words": 9},
+            {"binding": 2, "layout": ["i32"], "data": [1]}]}"#;
+        let out = run::lavapipe(&words, job);
+        assert_eq!(run::ints(&out, 0), want);
+        assert_eq!(run::words(&out, 1), uwant);
+    }
+}
+
+#[test]
+fn one_by_n_matrices_index_as_matrices_everywhere() {
+    // A 1xN matrix is a vector whose row index is ignored, an Nx1 one a vector indexed by its
+    // row; both also take `_mRC` members: on globals, cbuffer members, struct fields (in
+    // buffers and locals), groupshared variables and parameters.
+    let src = r#"
+struct R { float1x3 m; float3x1 n; };
+cbuffer C : register(b0) { float1x3 cm; float2 pad; };
+StructuredBuffer<R> In : register(t1);
+RWStructuredBuffer<float> Out : register(u2);
+static float1x3 sm = float1x3(7, 8, 9);
+groupshared float1x2 gm;
+float first(float1x3 p) { return p[0][1] + p._m02; }
+[numthreads(1, 1, 1)]
+void main() {
+    gm[0][1] = 5;
+    gm._m00 = 4;
+    Out[0] = cm[0][0]; Out[1] = cm[0].z; Out[2] = cm._m01;
+    Out[3] = sm[0][2]; Out[4] = gm[0][1] + gm._m00;
+    R r = In[0];
+    Out[5] = r.m[0][1]; Out[6] = In[0].m[0][2]; Out[7] = In[0].n[2][0]; Out[8] = r.n._m10;
+    Out[9] = first(r.m);
+    Out[10] = ((R)r).m[0][2];
+}
+"#;
+    let words = check("one_by_n", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [10, 20, 30, 0, 0, 0, 0, 0]},
+            {"binding": 1, "layout": ["f32"], "data": [1, 2, 3, 0, 4, 5, 6, 0]},
+            {"binding": 2, "layout": ["f32"], "size_words": 11}]}"#;
+        assert_eq!(
+            run::floats(&run::lavapipe(&words, job), 2),
+            vec![10.0, 30.0, 20.0, 9.0, 9.0, 2.0, 3.0, 6.0, 5.0, 5.0, 3.0]
+        );
+    }
+    let _ = words;
+}
+
+#[test]
+fn bool_matrices_in_buffers_are_uint_rows() {
+    let src = r#"
+struct B { bool2x2 m; float f; };
+cbuffer C : register(b0) { bool2x3 cm; };
+RWStructuredBuffer<B> Buf : register(u1);
+[numthreads(1, 1, 1)]
+void main() {
+    B b = Buf[0];
+    b.m[0] = !b.m[0];
+    b.m[1][0] = cm[1][2];
+    b.f = cm._m00 ? 1.0 : 2.0;
+    Buf[1] = b;
+    Buf[2].m = bool2x2(cm[0].xy, cm[1].yz);
+}
+"#;
+    let words = check("bool_matrices", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["u32"], "data": [1, 0, 1, 0, 0, 1, 1, 0]},
+            {"binding": 1, "layout": ["u32"], "data": [1, 0, 7, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}]}"#;
+        let out = run::words(&run::lavapipe(&words, job), 1);
+        let f = |x: f32| x.to_bits();
+        assert_eq!(&out[..6], &[0, 1, 1, 7, f(1.0), 0][..]);
+        assert_eq!(&out[12..16], &[1, 0, 1, 1][..]);
+    }
+    let _ = words;
+}

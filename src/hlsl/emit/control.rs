@@ -14,7 +14,9 @@ use crate::hlsl::source::Span;
 use crate::ir::{Successor, Terminator, Value};
 
 /// Whether a written type is a 1xN matrix (`float1x3`, `matrix<float, 1, 3>`).
-fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
+/// Whether a type is spelled as a 1xN matrix (collapsed to a vector, with the row index
+/// ignored).
+pub(crate) fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
     let n = &t.name.name;
     if n == "matrix" {
         return matches!(
@@ -180,8 +182,7 @@ impl FnCx<'_, '_> {
                 self.row_matrices.insert(ptr);
             }
             if relaxed {
-                self.f
-                    .decorate(ptr, crate::grammar::Decoration::RelaxedPrecision);
+                self.relax(ptr);
             }
             let place = Place {
                 ptr,

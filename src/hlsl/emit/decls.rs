@@ -366,6 +366,7 @@ impl State<'_> {
                     semantic: semantic_of(&decl.annotations),
                     interp: interp_of(&d.modifiers),
                     relaxed,
+                    row_vector: decl.array_dims.is_empty() && super::control::is_row_matrix(&d.ty),
                     location: attr(&d.attributes, Some("vk"), "location")
                         .and_then(|a| a.args.first())
                         .and_then(|e| self.const_eval(e))
@@ -394,6 +395,9 @@ fn block_struct(
         m.name = Some(f.name.clone());
         m.offset = offsets.get(k).copied();
         matrix_decorations(&f.ty, layout, f.row_major, &mut m.decorations);
+        if f.relaxed {
+            m.decorations.push(Decoration::RelaxedPrecision);
+        }
         members.push(m);
     }
     b.type_struct(StructType {
@@ -579,13 +583,21 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
     if f.body.is_none() {
         return;
     }
-    let ret = st.resolve_type(&f.return_ty).map_or(Ty::Void, |t| t.0);
+    let (ret, relaxed_ret) = st.resolve_type(&f.return_ty).unwrap_or((Ty::Void, false));
     let mut params = Vec::new();
+    let mut relaxed_params = Vec::new();
+    let row_params: Vec<bool> = f
+        .params
+        .iter()
+        .map(|p| p.array_dims.is_empty() && super::control::is_row_matrix(&p.ty))
+        .collect();
     for p in &f.params {
-        let Some((ty, _)) = st.resolve_type(&p.ty) else {
+        let Some((ty, relaxed)) = st.resolve_type(&p.ty) else {
             params.push((Ty::Void, ParamDir::In));
+            relaxed_params.push(false);
             continue;
         };
+        relaxed_params.push(relaxed);
         let ty = st.array_type(&ty, &p.array_dims, None).unwrap_or(Ty::Void);
         let dir = if has(&p.modifiers, Modifier::InOut)
             || (has(&p.modifiers, Modifier::In) && has(&p.modifiers, Modifier::Out))
@@ -616,6 +628,9 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
         params,
         ret,
         required,
+        relaxed_params,
+        relaxed_ret,
+        row_params,
     });
 }
 
@@ -626,7 +641,7 @@ fn global_vars(
     pending: &mut Vec<Pending>,
     globals: &mut StructDef,
 ) {
-    let Some((base, _relaxed)) = st.resolve_type(&v.ty) else {
+    let Some((base, relaxed)) = st.resolve_type(&v.ty) else {
         return;
     };
     let is_static = has(&v.modifiers, Modifier::Static);
@@ -741,8 +756,15 @@ fn global_vars(
             let p = b.type_pointer(StorageClass::Workgroup, t);
             let g = b.global(GlobalVariable {
                 name: Some(name.clone()),
+                decorations: relaxed_decoration(relaxed),
                 ..GlobalVariable::new(p, StorageClass::Workgroup)
             });
+            if relaxed {
+                st.relaxed_globals.insert(g);
+            }
+            if d.array_dims.is_empty() && super::control::is_row_matrix(&v.ty) {
+                st.row_globals.insert(g);
+            }
             let place = Place {
                 ptr: Value::Global(g),
                 ty,
@@ -766,8 +788,15 @@ fn global_vars(
             let p = b.type_pointer(StorageClass::Private, t);
             let g = b.global(GlobalVariable {
                 name: Some(name.clone()),
+                decorations: relaxed_decoration(relaxed),
                 ..GlobalVariable::new(p, StorageClass::Private)
             });
+            if relaxed {
+                st.relaxed_globals.insert(g);
+            }
+            if d.array_dims.is_empty() && super::control::is_row_matrix(&v.ty) {
+                st.row_globals.insert(g);
+            }
             let place = Place {
                 ptr: Value::Global(g),
                 ty,
@@ -812,9 +841,19 @@ fn global_vars(
             row_major: has(&v.modifiers, Modifier::RowMajor),
             semantic: None,
             interp: Interp::default(),
-            relaxed: false,
+            relaxed,
+            row_vector: d.array_dims.is_empty() && super::control::is_row_matrix(&v.ty),
             location: None,
         });
+    }
+}
+
+/// `RelaxedPrecision` for a variable of a minimum-precision type, as DXC decorates it.
+fn relaxed_decoration(relaxed: bool) -> Vec<Decoration> {
+    if relaxed {
+        vec![Decoration::RelaxedPrecision]
+    } else {
+        Vec::new()
     }
 }
 
@@ -975,6 +1014,8 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                                 sc,
                                 layout,
                                 row_major: f.row_major,
+                                relaxed: f.relaxed,
+                                row_vector: f.row_vector,
                             },
                         );
                     }
@@ -1153,6 +1194,12 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
     cx.st.scopes.push();
     for (i, (p, (t, _))) in decl.params.iter().zip(&fsym.params).enumerate() {
         let v = cx.f.param(i as u32);
+        if fsym.relaxed_params.get(i).copied().unwrap_or(false) {
+            cx.relax(v);
+        }
+        if fsym.row_params.get(i).copied().unwrap_or(false) {
+            cx.row_matrices.insert(v);
+        }
         if let Some(n) = &p.name {
             cx.f.name(v, &n.name);
             let konst = has(&p.modifiers, Modifier::Const);
@@ -1177,6 +1224,11 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
     let h = cx.finish();
     let _ = h;
     b.name_function(handle, &fname);
+    if fsym.relaxed_ret {
+        if let Some(f) = b.module_mut().functions.get_mut(handle) {
+            f.decorations.push(Decoration::RelaxedPrecision);
+        }
+    }
     if let Some(fs) = st.functions.get_mut(name).and_then(|v| v.get_mut(k)) {
         fs.handle = Some(handle);
     }

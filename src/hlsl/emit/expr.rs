@@ -213,10 +213,18 @@ impl FnCx<'_, '_> {
                 sc,
                 layout,
                 row_major,
+                relaxed,
+                row_vector,
             } => {
                 let pt = self.ptr_ty(sc, &ty, layout, row_major);
                 let i = self.i32c(index as i32);
                 let ptr = self.f.access_chain(pt, Value::Global(block), &[i]);
+                if relaxed {
+                    self.mark_relaxed(ptr);
+                }
+                if row_vector {
+                    self.row_matrices.insert(ptr);
+                }
                 Val::P(Place {
                     ptr,
                     ty,
@@ -298,6 +306,9 @@ impl FnCx<'_, '_> {
                     BinaryOp::Sub
                 };
                 let nv = self.arith(bop, v, one, &t, span)?;
+                if self.is_relaxed(v) {
+                    self.relax(nv);
+                }
                 self.assign(&dst, nv, &t, span);
                 let result = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
                     nv
@@ -342,6 +353,9 @@ impl FnCx<'_, '_> {
                 } else {
                     self.f.s_negate(it, v)
                 };
+                if self.is_relaxed(v) {
+                    self.relax(r);
+                }
                 Some(Val::R(r, t))
             }
             UnaryOp::Not => {
@@ -424,8 +438,19 @@ impl FnCx<'_, '_> {
             return Some((self.arith(op, a, b, &lty, span)?, lty));
         }
         let ty = self.common_type(&at, &bt, lit_a, lit_b, span)?;
+        // Both sides minimum precision (or literals): so is the common type, its conversions
+        // and the arithmetic result.
+        let relaxed = self.relaxed_operands(&[a, b]);
+        let (a0, b0) = (a, b);
         let a = self.convert(a, &at, &ty, span, false)?;
         let b = self.convert(b, &bt, &ty, span, false)?;
+        if relaxed {
+            for (new, old) in [(a, a0), (b, b0)] {
+                if new != old {
+                    self.relax(new);
+                }
+            }
+        }
         match op {
             BinaryOp::Lt
             | BinaryOp::Gt
@@ -433,7 +458,13 @@ impl FnCx<'_, '_> {
             | BinaryOp::Ge
             | BinaryOp::Eq
             | BinaryOp::Ne => self.compare(op, a, b, &ty, span),
-            _ => Some((self.arith(op, a, b, &ty, span)?, ty)),
+            _ => {
+                let r = self.arith(op, a, b, &ty, span)?;
+                if relaxed {
+                    self.relax(r);
+                }
+                Some((r, ty))
+            }
         }
     }
 
@@ -591,6 +622,12 @@ impl FnCx<'_, '_> {
                         let pt = self.ptr_ty(p.sc, &f.ty, p.layout, f.row_major);
                         let idx = self.i32c(k as i32);
                         let ptr = self.f.access_chain(pt, p.ptr, &[idx]);
+                        if f.relaxed || self.is_relaxed(p.ptr) {
+                            self.mark_relaxed(ptr);
+                        }
+                        if f.row_vector {
+                            self.row_matrices.insert(ptr);
+                        }
                         Some(Val::P(Place {
                             ptr,
                             ty: f.ty,
@@ -601,7 +638,18 @@ impl FnCx<'_, '_> {
                     other => {
                         let (v, _) = self.load_val(&other, span)?;
                         let t = self.ty(&f.ty);
-                        Some(Val::R(self.f.composite_extract(t, v, vec![k as u32]), f.ty))
+                        let r = self.f.composite_extract(t, v, vec![k as u32]);
+                        if f.relaxed {
+                            self.relax(r);
+                        }
+                        if f.row_vector {
+                            // Indexed as a 1xN matrix: through a temporary, as a variable.
+                            let tmp = self.local_place(&f.ty, "temp.var.row");
+                            self.f.store(tmp.ptr, r, None);
+                            self.row_matrices.insert(tmp.ptr);
+                            return Some(Val::P(tmp));
+                        }
+                        Some(Val::R(r, f.ty))
                     }
                 }
             }
@@ -650,6 +698,9 @@ impl FnCx<'_, '_> {
                         } else {
                             self.f.vector_shuffle(t, v, v, comps)
                         };
+                        if self.is_relaxed(v) {
+                            self.relax(r);
+                        }
                         Some(Val::R(r, rt))
                     }
                 }
@@ -662,9 +713,12 @@ impl FnCx<'_, '_> {
                 };
                 let st_ = Ty::Scalar(*s);
                 if let (Val::P(p), [(i, j)]) = (&base, elems.as_slice()) {
-                    let pt = self.ptr_ty(p.sc, &st_, LayoutRule::None, false);
+                    let pt = self.ptr_ty(p.sc, &st_, p.layout, false);
                     let (i, j) = (self.u32c(*i), self.u32c(*j));
                     let ptr = self.f.access_chain(pt, p.ptr, &[i, j]);
+                    if self.is_relaxed(p.ptr) {
+                        self.mark_relaxed(ptr);
+                    }
                     return Some(Val::P(Place {
                         ptr,
                         ty: st_,
@@ -702,11 +756,18 @@ impl FnCx<'_, '_> {
         let bt = self.val_ty(&base)?;
         let (iv, it) = self.rvalue(index)?;
         if let Val::P(p) = &base {
-            if self.row_matrices.contains(&p.ptr) {
+            let row = match p.ptr {
+                Value::Global(g) => self.st.row_globals.contains(&g),
+                ptr => self.row_matrices.contains(&ptr),
+            };
+            if row {
                 // `m[i]` of a 1xN matrix is its only row: the whole (collapsed) vector (a new
                 // pointer to it, so a second index selects a component).
                 let pt = self.ptr_ty(p.sc, &p.ty, p.layout, p.row_major);
                 let ptr = self.f.access_chain(pt, p.ptr, &[]);
+                if self.is_relaxed(p.ptr) {
+                    self.mark_relaxed(ptr);
+                }
                 return Some(Val::P(Place { ptr, ..p.clone() }));
             }
         }
@@ -750,6 +811,9 @@ impl FnCx<'_, '_> {
             Val::P(p) => {
                 let pt = self.ptr_ty(p.sc, &elem, p.layout, p.row_major);
                 let ptr = self.f.access_chain(pt, p.ptr, &[iv]);
+                if self.is_relaxed(p.ptr) {
+                    self.mark_relaxed(ptr);
+                }
                 Some(Val::P(Place { ptr, ty: elem, ..p }))
             }
             other => {
@@ -997,9 +1061,17 @@ impl FnCx<'_, '_> {
             }
             let pname = format!("param.var.{}", pnames.get(k).map_or("", |s| s.as_str()));
             let tmp = self.local(pt, &pname);
+            let relaxed = fsym.relaxed_params.get(k).copied().unwrap_or(false);
+            if relaxed {
+                self.relax(tmp);
+            }
             if *dir != ParamDir::Out {
                 let (x, xt) = self.load_val(v, a.span)?;
+                let x0 = x;
                 let x = self.convert(x, &xt, pt, a.span, false)?;
+                if relaxed && x != x0 {
+                    self.relax(x);
+                }
                 self.f.store(tmp, x, None);
             }
             if *dir != ParamDir::In {
@@ -1034,6 +1106,9 @@ impl FnCx<'_, '_> {
         }
         let rt = self.ty(&fsym.ret);
         let r = self.f.function_call(rt, Value::Function(handle), &ptrs);
+        if fsym.relaxed_ret {
+            self.relax(r);
+        }
         for (tmp, t, dst, sp) in copies {
             let it = self.ty(&t);
             let x = self.f.load(it, tmp, None);

@@ -40,6 +40,9 @@ pub(crate) struct FnCx<'a, 'u> {
     /// Variables declared as 1xN matrices (collapsed to vectors): their first index is
     /// ignored, as DXC does.
     pub row_matrices: std::collections::HashSet<Value>,
+    /// Values and pointers of a minimum-precision type: their loads, and the arithmetic on
+    /// them, are decorated `RelaxedPrecision` as DXC does.
+    pub relaxed: std::collections::HashSet<Value>,
 }
 
 impl<'a, 'u> FnCx<'a, 'u> {
@@ -58,6 +61,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             ret,
             literals: std::collections::HashMap::new(),
             row_matrices: std::collections::HashSet::new(),
+            relaxed: std::collections::HashSet::new(),
         }
     }
 
@@ -139,6 +143,37 @@ impl<'a, 'u> FnCx<'a, 'u> {
             self.f.name(v, name);
         }
         v
+    }
+
+    /// Decorates `v` (a variable, parameter or instruction result) `RelaxedPrecision` and
+    /// records it as minimum precision.
+    pub fn relax(&mut self, v: Value) {
+        if self.relaxed.insert(v) && !matches!(v, Value::Constant(_)) {
+            self.f
+                .decorate(v, crate::grammar::Decoration::RelaxedPrecision);
+        }
+    }
+
+    /// Records a pointer into minimum-precision storage (an access chain, not decorated).
+    pub fn mark_relaxed(&mut self, v: Value) {
+        self.relaxed.insert(v);
+    }
+
+    /// Whether `v` is a minimum-precision value or points to minimum-precision storage.
+    pub fn is_relaxed(&self, v: Value) -> bool {
+        match v {
+            Value::Global(g) => self.st.relaxed_globals.contains(&g),
+            _ => self.relaxed.contains(&v),
+        }
+    }
+
+    /// Whether the result of an operation on `operands` is minimum precision: at least one is,
+    /// and every other one is too or is a constant (a literal takes the other side's type).
+    pub fn relaxed_operands(&self, operands: &[Value]) -> bool {
+        operands.iter().any(|&v| self.is_relaxed(v))
+            && operands
+                .iter()
+                .all(|&v| self.is_relaxed(v) || matches!(v, Value::Constant(_)))
     }
 
     /// A Function-storage place of `ty`.
@@ -249,11 +284,17 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 let t = self.ty_in(&p.ty, p.layout, p.row_major);
                 let val = self.f.load(t, p.ptr, None);
                 let val = self.relayout(val, &p.ty, p.layout, p.row_major);
+                if self.is_relaxed(p.ptr) {
+                    self.relax(val);
+                }
                 Some((val, p.ty.clone()))
             }
             Val::Swz(p, comps) => {
                 let vt = self.ty_in(&p.ty, p.layout, false);
                 let whole = self.f.load(vt, p.ptr, None);
+                if self.is_relaxed(p.ptr) {
+                    self.relax(whole);
+                }
                 let whole = self.relayout(whole, &p.ty, p.layout, false);
                 let s = p.ty.component()?;
                 let rt = Ty::vector(s, comps.len() as u32);
@@ -263,6 +304,9 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 } else {
                     self.f.vector_shuffle(t, whole, whole, comps.clone())
                 };
+                if self.is_relaxed(whole) {
+                    self.relax(r);
+                }
                 Some((r, rt))
             }
             Val::Texel(r, coord) => {
@@ -329,6 +373,18 @@ impl<'a, 'u> FnCx<'a, 'u> {
                         to,
                         fd.row_major,
                     ));
+                }
+                self.f.composite_construct(b, &parts)
+            }
+            Ty::Matrix(Scalar::Bool, r, c) => {
+                // A bool matrix (an array of row vectors) in a buffer is one of uint rows:
+                // each row converts as a vector.
+                let row = Ty::Vector(Scalar::Bool, *c);
+                let mut parts = Vec::new();
+                for i in 0..*r {
+                    let rt = self.ty_in(&row, from, from_rm);
+                    let x = self.f.composite_extract(rt, v, vec![i]);
+                    parts.push(self.convert_layout(x, &row, from, from_rm, to, to_rm));
                 }
                 self.f.composite_construct(b, &parts)
             }

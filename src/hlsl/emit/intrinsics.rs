@@ -120,7 +120,12 @@ impl FnCx<'_, '_> {
                     (out, ft, c.float)
                 }
             };
-            return Some(Val::R(self.componentwise(&ty, op, &vals), ty));
+            let relaxed = self.relaxed_operands(&vals);
+            let r = self.componentwise(&ty, op, &vals);
+            if relaxed {
+                self.relax(r);
+            }
+            return Some(Val::R(r, ty));
         }
         self.special(name, args, span)
     }
@@ -554,19 +559,49 @@ impl FnCx<'_, '_> {
                     let t = self.ty(&st);
                     return Some(Val::R(self.f.dot(t, a, b), st));
                 }
-                let prod = self.arith(BinaryOp::Mul, a, b, &at, span)?;
-                let t = self.ty(&st);
-                let mut acc = self.f.composite_extract(t, prod, vec![0]);
-                for i in 1..*n {
-                    let x = self.f.composite_extract(t, prod, vec![i]);
-                    acc = self.arith(BinaryOp::Add, acc, x, &st, span)?;
-                }
-                Some(Val::R(acc, st))
+                Some(Val::R(self.int_dot(a, b, comp, *n, span)?, st))
             }
-            _ if !comp.is_float() => {
-                self.st
-                    .error(span, "not supported yet: mul of integer matrices");
-                None
+            // Integer matrices are arrays of row vectors: DXC expands the products into dot
+            // products (OpIMul, then OpIAdd of the components) of rows and columns.
+            (Ty::Vector(_, n), Ty::Matrix(_, r, c)) if !comp.is_float() && n == r => {
+                let cols = self.int_columns(b, comp, *r, *c);
+                let mut parts = Vec::new();
+                for col in cols {
+                    parts.push(self.int_dot(a, col, comp, *n, span)?);
+                }
+                let rt = Ty::Vector(comp, *c);
+                let t = self.ty(&rt);
+                Some(Val::R(self.f.composite_construct(t, &parts), rt))
+            }
+            (Ty::Matrix(_, r, c), Ty::Vector(_, n)) if !comp.is_float() && n == c => {
+                let vt = Ty::Vector(comp, *c);
+                let vit = self.ty(&vt);
+                let mut parts = Vec::new();
+                for i in 0..*r {
+                    let row = self.f.composite_extract(vit, a, vec![i]);
+                    parts.push(self.int_dot(row, b, comp, *c, span)?);
+                }
+                let rt = Ty::Vector(comp, *r);
+                let t = self.ty(&rt);
+                Some(Val::R(self.f.composite_construct(t, &parts), rt))
+            }
+            (Ty::Matrix(_, r, k), Ty::Matrix(_, k2, c)) if !comp.is_float() && k == k2 => {
+                let cols = self.int_columns(b, comp, *k, *c);
+                let at_row = self.ty(&Ty::Vector(comp, *k));
+                let out_row = Ty::Vector(comp, *c);
+                let out_row_t = self.ty(&out_row);
+                let mut rows = Vec::new();
+                for i in 0..*r {
+                    let row = self.f.composite_extract(at_row, a, vec![i]);
+                    let mut parts = Vec::new();
+                    for col in &cols {
+                        parts.push(self.int_dot(row, *col, comp, *k, span)?);
+                    }
+                    rows.push(self.f.composite_construct(out_row_t, &parts));
+                }
+                let rt = Ty::matrix(comp, *r, *c);
+                let t = self.ty(&rt);
+                Some(Val::R(self.f.composite_construct(t, &rows), rt))
             }
             (Ty::Vector(_, n), Ty::Matrix(_, r, c)) if n == r => {
                 let rt = Ty::Vector(comp, *c);
@@ -595,5 +630,35 @@ impl FnCx<'_, '_> {
                 None
             }
         }
+    }
+
+    /// The dot product of two integer vectors of `n` components: OpIMul, then the components
+    /// summed with OpIAdd, as DXC expands it.
+    fn int_dot(&mut self, a: Value, b: Value, comp: Scalar, n: u32, span: Span) -> Option<Value> {
+        let vt = Ty::Vector(comp, n);
+        let st = Ty::Scalar(comp);
+        let prod = self.arith(BinaryOp::Mul, a, b, &vt, span)?;
+        let t = self.ty(&st);
+        let mut acc = self.f.composite_extract(t, prod, vec![0]);
+        for i in 1..n {
+            let x = self.f.composite_extract(t, prod, vec![i]);
+            acc = self.arith(BinaryOp::Add, acc, x, &st, span)?;
+        }
+        Some(acc)
+    }
+
+    /// The `cols` columns of an integer `rows`×`cols` matrix value (an array of row vectors),
+    /// each a vector of `rows` components.
+    fn int_columns(&mut self, m: Value, comp: Scalar, rows: u32, cols: u32) -> Vec<Value> {
+        let et = self.ty(&Ty::Scalar(comp));
+        let ct = self.ty(&Ty::Vector(comp, rows));
+        (0..cols)
+            .map(|j| {
+                let parts: Vec<Value> = (0..rows)
+                    .map(|i| self.f.composite_extract(et, m, vec![i, j]))
+                    .collect();
+                self.f.composite_construct(ct, &parts)
+            })
+            .collect()
     }
 }

@@ -73,6 +73,10 @@ pub(crate) enum Sym {
         layout: LayoutRule,
         /// Matrix majorness.
         row_major: bool,
+        /// Whether the member has a minimum-precision type.
+        relaxed: bool,
+        /// Whether the member is a 1xN matrix (collapsed to a vector).
+        row_vector: bool,
     },
     /// A resource object.
     Resource(Resource),
@@ -142,6 +146,12 @@ pub(crate) struct FuncSym {
     pub ret: Ty,
     /// How many leading parameters have no default value.
     pub required: usize,
+    /// Which parameters have a minimum-precision type (`RelaxedPrecision`).
+    pub relaxed_params: Vec<bool>,
+    /// Whether the return type is a minimum-precision type.
+    pub relaxed_ret: bool,
+    /// Which parameters are 1xN matrices (collapsed to vectors).
+    pub row_params: Vec<bool>,
 }
 
 /// How a parameter is passed.
@@ -173,6 +183,10 @@ pub(crate) struct State<'u> {
     pub static_inits: Vec<(Place, usize, usize)>,
     pub next_in_location: u32,
     pub next_out_location: u32,
+    /// Global variables of a minimum-precision type (decorated `RelaxedPrecision`).
+    pub relaxed_globals: std::collections::HashSet<Handle<GlobalVariable>>,
+    /// Global variables declared as 1xN matrices (collapsed to vectors).
+    pub row_globals: std::collections::HashSet<Handle<GlobalVariable>>,
 }
 
 impl<'u> State<'u> {
@@ -204,6 +218,8 @@ impl<'u> State<'u> {
             static_inits: Vec::new(),
             next_in_location: 0,
             next_out_location: 0,
+            relaxed_globals: std::collections::HashSet::new(),
+            row_globals: std::collections::HashSet::new(),
         }
     }
 

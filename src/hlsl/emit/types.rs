@@ -97,6 +97,9 @@ pub(crate) fn ir_ty(
                 let t = ir_ty(b, st, &f.ty, layout, f.row_major);
                 let mut m = Member::new(t);
                 m.name = Some(f.name.clone());
+                if f.relaxed {
+                    m.decorations.push(Decoration::RelaxedPrecision);
+                }
                 if let Some(offs) = &offsets {
                     m.offset = offs.get(k).copied();
                     matrix_decorations(&f.ty, layout, f.row_major, &mut m.decorations);

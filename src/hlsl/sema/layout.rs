@@ -161,6 +161,7 @@ mod tests {
             semantic: None,
             interp: Interp::default(),
             relaxed: false,
+            row_vector: false,
             location: None,
         }
     }
