@@ -1277,7 +1277,10 @@ void main() {
             {"binding": 1, "layout": ["u32"], "data": [1, 0, 7, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}]}"#;
         let out = run::words(&run::lavapipe(&words, job), 1);
         let f = |x: f32| x.to_bits();
-        assert_eq!(&out[..6], &[0, 1, 1, 7, f(1.0), 0][..]);
+        // Buf[0] is left alone; Buf[1] (words 6..12: two uint2 rows, f, padding) holds the
+        // negated first row, cm[1][2] in m[1][0], m[1][1] = true stored as 1, and f = 1.0.
+        assert_eq!(&out[..6], &[1, 0, 7, 7, 0, 0][..]);
+        assert_eq!(&out[6..12], &[0, 1, 1, 1, f(1.0), 0][..]);
         assert_eq!(&out[12..16], &[1, 0, 1, 1][..]);
     }
     let _ = words;
