@@ -16,7 +16,7 @@ mod writer;
 pub use codec::{decode_ext_operands, decode_operands, encode_ext_operands, encode_operands};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use header::{words_from_bytes, Header, HEADER_WORDS};
-pub use reader::{Decode, Encode, OperandReader};
+pub use reader::{string_in, Decode, Encode, OperandReader};
 pub use stream::{decode_module, Decoder, RawInstruction};
 pub use types::{NumericType, TypeTracker};
 pub use writer::{encode_instruction, encode_module, EncodeError};

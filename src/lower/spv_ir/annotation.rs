@@ -5,6 +5,7 @@
 use super::super::error::{LowerError, Result};
 use super::super::function::FnCx;
 use super::super::Lowerer;
+use crate::binary::{string_in, Encode};
 use crate::grammar::{Decoration, Id, Instruction};
 use crate::ir::{Handle, Op, Type};
 use inkwell::intrinsics::Intrinsic;
@@ -13,23 +14,42 @@ use inkwell::values::BasicValueEnum;
 use inkwell::AddressSpace;
 
 /// The annotation of one member decoration, if it has a reserved name.
+///
+/// Matched on the enumerant's number and encoded operands rather than on variant names: newer
+/// grammars rename these FPGA decorations (`RegisterINTEL` became `RegisterALTERA`), and this
+/// module must compile against every grammar the generator accepts.
 fn reserved(d: &Decoration) -> Option<String> {
-    Some(match d {
-        Decoration::RegisterINTEL => "{register:1}".into(),
-        Decoration::MemoryINTEL(s) => format!("{{memory:{s}}}"),
-        Decoration::NumbanksINTEL(n) => format!("{{numbanks:{n}}}"),
-        Decoration::BankwidthINTEL(n) => format!("{{bankwidth:{n}}}"),
-        Decoration::MaxPrivateCopiesINTEL(n) => format!("{{private_copies:{n}}}"),
-        Decoration::SinglepumpINTEL => "{pump:1}".into(),
-        Decoration::DoublepumpINTEL => "{pump:2}".into(),
-        Decoration::MaxReplicatesINTEL(n) => format!("{{max_replicates:{n}}}"),
-        Decoration::SimpleDualPortINTEL => "{simple_dual_port:1}".into(),
-        Decoration::MergeINTEL(a, b) => format!("{{merge:{a}:{b}}}"),
-        Decoration::BankBitsINTEL(v) => format!(
+    let mut words = Vec::new();
+    d.encode(&mut words);
+    let (&value, operands) = words.split_first()?;
+    let int = || operands.first().copied();
+    let string = |at: usize| -> Option<(String, usize)> {
+        let (s, used) = string_in(operands.get(at..)?).ok()?;
+        Some((s.to_owned(), used))
+    };
+    Some(match value {
+        5825 => "{register:1}".into(),
+        5826 => format!("{{memory:{}}}", string(0)?.0),
+        5827 => format!("{{numbanks:{}}}", int()?),
+        5828 => format!("{{bankwidth:{}}}", int()?),
+        5829 => format!("{{private_copies:{}}}", int()?),
+        5830 => "{pump:1}".into(),
+        5831 => "{pump:2}".into(),
+        5832 => format!("{{max_replicates:{}}}", int()?),
+        5833 => "{simple_dual_port:1}".into(),
+        5834 => {
+            let (a, used) = string(0)?;
+            format!("{{merge:{a}:{}}}", string(used)?.0)
+        }
+        5835 => format!(
             "{{bank_bits:{}}}",
-            v.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+            operands
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
         ),
-        Decoration::ForcePow2DepthINTEL(n) => format!("{{force_pow2_depth:{n}}}"),
+        5836 => format!("{{force_pow2_depth:{}}}", int()?),
         _ => return None,
     })
 }
