@@ -6,6 +6,7 @@
 //! raw words, and encode back unchanged.
 
 mod codec;
+mod decoration_literals;
 mod error;
 mod header;
 mod reader;
@@ -14,6 +15,7 @@ mod types;
 mod writer;
 
 pub use codec::{decode_ext_operands, decode_operands, encode_ext_operands, encode_operands};
+pub use decoration_literals::{decoration_from_literals, decoration_literals, DecorationLiteral};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use header::{words_from_bytes, Header, HEADER_WORDS};
 pub use reader::{string_in, Decode, Encode, OperandReader};

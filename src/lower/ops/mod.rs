@@ -90,6 +90,7 @@ pub(crate) fn lower_op<'a, 'ctx>(
     if l.spv_ir() {
         if let Some(v) = l.spv_ir_op(fx, opcode, op, result)? {
             if let Some(v) = v {
+                l.spv_ir_op_decorations(&fx.values, opcode, op, v)?;
                 fx.values.insert(Value::Op(h), v);
             }
             return Ok(());
@@ -113,7 +114,11 @@ pub(crate) fn lower_op<'a, 'ctx>(
         lower_other(l, fx, opcode, op, result)?
     };
     let v = match v {
-        Some(v) if l.spv_ir() => Some(l.spv_ir_member_annotation(fx, op, v)?),
+        Some(v) if l.spv_ir() => {
+            let v = l.spv_ir_member_annotation(fx, op, v)?;
+            l.spv_ir_op_decorations(&fx.values, opcode, op, v)?;
+            Some(v)
+        }
         v => v,
     };
     if let Some(v) = v {

@@ -136,7 +136,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         unsafe { LLVMMDStringInContext2(self.cx.raw(), s.as_ptr().cast(), s.len()) }
     }
 
-    fn node(&self, items: &[Md]) -> Md {
+    pub(super) fn node(&self, items: &[Md]) -> Md {
         let mut v = items.to_vec();
         // SAFETY: every item is metadata of this context.
         unsafe { LLVMMDNodeInContext2(self.cx.raw(), v.as_mut_ptr(), v.len()) }
@@ -153,15 +153,33 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         Ok(())
     }
 
-    fn attach(&self, g: impl AsValueRef, kind: &str, node: Md) {
+    pub(super) fn attach(&self, g: impl AsValueRef, kind: &str, node: Md) {
         let id = self.cx.get_kind_id(kind);
         // SAFETY: a global object of this module and a node of its context.
         unsafe { LLVMGlobalSetMetadata(g.as_value_ref(), id, node) }
     }
 
-    fn words_node(&self, words: &[u32]) -> Md {
+    pub(super) fn words_node(&self, words: &[u32]) -> Md {
         let v: Vec<_> = words.iter().map(|&w| self.md_i32(w)).collect();
         self.node(&v)
+    }
+
+    /// The document's decoration-node: `!{i32 number, <operand>...}`, string operands as
+    /// metadata strings.
+    pub(super) fn decoration_node(&self, d: &Decoration) -> Md {
+        match crate::binary::decoration_literals(d) {
+            Some((n, lits)) => {
+                let mut ops = vec![self.md_i32(n)];
+                for l in lits {
+                    ops.push(match l {
+                        crate::binary::DecorationLiteral::Int(w) => self.md_i32(w),
+                        crate::binary::DecorationLiteral::Str(s) => self.md_str(&s),
+                    });
+                }
+                self.node(&ops)
+            }
+            None => self.words_node(&decoration_words(d)),
+        }
     }
 
     /// Every metadata of the style.
@@ -350,7 +368,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                         continue;
                     }
                     any_deco = true;
-                    list.push(self.words_node(&decoration_words(d)));
+                    list.push(self.decoration_node(d));
                 }
                 param_decos.push(self.node(&list));
             }
@@ -389,12 +407,12 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                             | Decoration::Alignment(_)
                     )
                 })
-                .map(|d| self.words_node(&decoration_words(d)))
+                .map(|d| self.decoration_node(d))
                 .collect();
             if !list.is_empty() {
                 self.attach(gv, "spirv.Decorations", self.node(&list));
             }
         }
-        Ok(())
+        self.function_decoration_metadata()
     }
 }

@@ -9,6 +9,7 @@
 //! instructions are named metadata ([`metadata`]).
 
 mod annotation;
+mod decorations;
 pub(crate) mod mangle;
 mod metadata;
 
