@@ -39,6 +39,9 @@ impl Fx<'_, '_> {
             .map(|k| read::operand(i, k))
             .collect();
         let name = read::name(callee);
+        if name.starts_with("llvm.ptr.annotation") {
+            return self.ptr_annotation(&args);
+        }
         let ret_t = read::type_of(i);
         let ret = if read::type_kind(ret_t) == K::LLVMVoidTypeKind {
             None

@@ -371,12 +371,14 @@ impl Fx<'_, '_> {
         }
         let pointee = self.ty(t)?;
         let pt = self.f.type_pointer(StorageClass::Function, pointee);
+        let first_new = self.f.function().ops.len();
         let v = self.f.variable(pt, StorageClass::Function, None);
         // SAFETY: `i` is an alloca.
         let align = unsafe { llc::LLVMGetAlignment(i) };
         if align > 0 {
             self.f.decorate(v, Decoration::Alignment(align));
         }
+        self.instruction_decorations(i, v, first_new)?;
         let n = read::name(i);
         if !n.is_empty() {
             self.f.name(v, &n);

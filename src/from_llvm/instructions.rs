@@ -100,7 +100,9 @@ impl Fx<'_, '_> {
             }
             _ => {}
         }
+        let first_new = self.f.function().ops.len();
         if let Some(v) = self.operation(i, op)? {
+            self.instruction_decorations(i, v.v, first_new)?;
             let n = read::name(i);
             if !n.is_empty()
                 && matches!(v.v, Value::Op(_))

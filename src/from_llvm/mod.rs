@@ -18,6 +18,7 @@
 
 mod builtins;
 mod constants;
+mod decorations;
 mod error;
 mod function;
 mod images;

@@ -52,6 +52,8 @@ pub struct State {
     pub phys64: bool,
     /// The name of the function being translated (for errors).
     pub current: String,
+    /// The highest SPIR-V version the output may have.
+    pub version: crate::grammar::Version,
 }
 
 impl State {
@@ -139,10 +141,16 @@ pub fn translate(
         ocl: None,
         phys64,
         current: String::new(),
+        version: opts.version,
     };
     super::metadata::module_metadata(&mut st, &mut b)?;
     for g in read::globals(m) {
+        if read::section(g).as_deref() == Some("llvm.metadata") {
+            // Annotation strings and `llvm.used`: read where they are used, not translated.
+            continue;
+        }
         super::constants::global(&mut st, &mut b, g)?;
+        super::decorations::global(&mut st, &mut b, g)?;
     }
     let order = function_order(m);
     let mut kernels = Vec::new();
@@ -155,6 +163,7 @@ pub fn translate(
             }
             e
         })?;
+        super::decorations::function(&mut st, &mut b, f, h)?;
         // SAFETY: reading a function's calling convention.
         let cc = unsafe { inkwell::llvm_sys::core::LLVMGetFunctionCallConv(f) };
         if cc == 76 {

@@ -274,3 +274,16 @@ pub fn function_metadata(cx: LLVMContextRef, f: LLVMValueRef, kind: &str) -> Opt
         found
     }
 }
+
+/// The section of a global value, if it has one.
+pub fn section(g: LLVMValueRef) -> Option<String> {
+    // SAFETY: `g` is a global value; LLVM returns null or a nul-terminated string it owns.
+    unsafe {
+        let p = llc::LLVMGetSection(g);
+        if p.is_null() {
+            return None;
+        }
+        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+        (!s.is_empty()).then_some(s)
+    }
+}

@@ -198,6 +198,7 @@ impl<'m> Writer<'m> {
     }
 
     fn decorations(&mut self, target: Id, member: Option<u32>, decs: &[Decoration]) {
+        let strings_ok = self.m.version >= crate::grammar::Version(1, 4);
         for d in decs {
             let mut d = d.clone();
             let mut has_ids = false;
@@ -208,7 +209,7 @@ impl<'m> Writer<'m> {
                 }
             });
             let inst = match member {
-                Some(member) if takes_string(&d) => {
+                Some(member) if takes_string(&d, strings_ok) => {
                     Instruction::MemberDecorateString(OpMemberDecorateString {
                         struct_type: target,
                         member,
@@ -224,7 +225,7 @@ impl<'m> Writer<'m> {
                     target,
                     decoration: d,
                 }),
-                None if takes_string(&d) => Instruction::DecorateString(OpDecorateString {
+                None if takes_string(&d, strings_ok) => Instruction::DecorateString(OpDecorateString {
                     target,
                     decoration: d,
                 }),
@@ -1173,9 +1174,14 @@ impl<'m> Writer<'m> {
 }
 
 /// Whether a decoration takes a string and is written with `OpDecorateString` (every
-/// string-taking decoration but `LinkageAttributes`, which predates that instruction).
-fn takes_string(d: &Decoration) -> bool {
+/// string-taking decoration but `LinkageAttributes`, which predates that instruction). Before
+/// SPIR-V 1.4 only the `SPV_GOOGLE_decorate_string` ones (`UserSemantic`, `UserTypeGOOGLE`)
+/// are: vendor decorations with strings (`MemoryINTEL`, `MergeINTEL`) go in `OpDecorate` there,
+/// as their extensions define and spirv-as writes them.
+fn takes_string(d: &Decoration, strings_ok: bool) -> bool {
+    let n = d.value();
     !matches!(d, Decoration::LinkageAttributes(..))
+        && (strings_ok || n == 5635 || n == 5636)
         && KIND_DECORATION.enumerant(d.value()).is_some_and(|e| {
             e.parameters
                 .iter()
