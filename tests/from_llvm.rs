@@ -248,3 +248,101 @@ fn spv_to_spvkit_spv_ir_and_back_validates_and_computes_the_same() {
         Ok(bc)
     });
 }
+
+/// The disassembly of a translation of hand-written LLVM IR, validated.
+fn translate_and_dis(name: &str, ll: &str) -> String {
+    let p = out_dir().join(format!("{name}.ll"));
+    std::fs::write(&p, ll).unwrap();
+    let spv = out_dir().join(format!("{name}.spv"));
+    from_llvm(&p, &spv).unwrap();
+    spirv_val(&spv, "opencl2.0").unwrap();
+    let dis = run(Command::new("spirv-dis").arg(&spv)).unwrap();
+    String::from_utf8_lossy(&dis).into_owned()
+}
+
+#[test]
+fn decoration_metadata_and_member_annotations_become_decorations() {
+    let dis = translate_and_dis(
+        "decorations",
+        r#"target triple = "spir64-unknown-unknown"
+%struct.S = type { i32, i32 }
+@g = addrspace(1) global i32 0, align 4, !spirv.Decorations !0
+@.str = private unnamed_addr constant [26 x i8] c"{register:1}{numbanks:4}\00\00", section "llvm.metadata"
+@.file = private unnamed_addr constant [1 x i8] zeroinitializer, section "llvm.metadata"
+define spir_kernel void @k(ptr addrspace(1) noalias nocapture %out, float %a, i32 %x) !spirv.ParameterDecorations !4 !spirv.Decorations !8 {
+entry:
+  %s = alloca %struct.S, align 4
+  %m = getelementptr inbounds %struct.S, ptr %s, i32 0, i32 1
+  %ann = call ptr @llvm.ptr.annotation.p0.p0(ptr %m, ptr @.str, ptr @.file, i32 0, ptr null)
+  store i32 %x, ptr %ann, align 4
+  %f = fmul nnan float %a, %a, !spirv.Decorations !10
+  store float %f, ptr addrspace(1) %out, align 4
+  %v = load i32, ptr %ann, align 4
+  store i32 %v, ptr addrspace(1) @g, align 4
+  ret void
+}
+declare ptr @llvm.ptr.annotation.p0.p0(ptr, ptr, ptr, i32, ptr)
+!spirv.Extension = !{!13, !14}
+!0 = !{!1, !2}
+!1 = !{i32 21}
+!2 = !{i32 44, i32 4}
+!4 = !{!5, !6, !6}
+!5 = !{!1}
+!6 = !{}
+!8 = !{!9}
+!9 = !{i32 5602}
+!10 = !{!11, !12}
+!11 = !{i32 5635, !"product"}
+!12 = !{i32 40, i32 2}
+!13 = !{!"SPV_GOOGLE_decorate_string"}
+!14 = !{!"SPV_GOOGLE_hlsl_functionality1"}
+"#,
+    );
+    for want in [
+        "OpDecorate %g Volatile",
+        "OpDecorate %g Alignment 4",
+        "OpDecorate %k ReferencedIndirectlyINTEL",
+        "FuncParamAttr NoAlias",
+        "FuncParamAttr NoCapture",
+        "Volatile",
+        "UserSemantic \"product\"",
+        "FPFastMathMode NotNaN|NotInf",
+        "OpMemberDecorate %struct_S 1 RegisterINTEL",
+        "OpMemberDecorate %struct_S 1 NumbanksINTEL 4",
+        "SPV_INTEL_fpga_memory_attributes",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    // Alignment 4 is derived from `align 4` and in the metadata: written once.
+    assert_eq!(dis.matches("OpDecorate %g Alignment").count(), 1, "{dis}");
+    // The annotation strings are not globals of the output.
+    assert!(!dis.contains("numbanks"), "{dis}");
+}
+
+#[test]
+fn malformed_decoration_metadata_is_an_error_naming_its_place() {
+    let e = translate_text(
+        "bad_decoration",
+        r#"target triple = "spir64-unknown-unknown"
+define spir_kernel void @k(ptr addrspace(1) %out, float %a) {
+  %f = fmul float %a, %a, !spirv.Decorations !0
+  store float %f, ptr addrspace(1) %out
+  ret void
+}
+!0 = !{!1}
+!1 = !{i32 40, !"fast"}
+"#,
+    )
+    .unwrap_err();
+    assert!(e.contains("in function 'k'") && e.contains("fmul"), "{e}");
+    assert!(e.contains("must be an integer"), "{e}");
+    let e = translate_text(
+        "bad_global_decoration",
+        r#"target triple = "spir64-unknown-unknown"
+@g = addrspace(1) global i32 0, !spirv.Decorations !0
+!0 = !{i32 21}
+"#,
+    )
+    .unwrap_err();
+    assert!(e.contains("global @g"), "{e}");
+}

@@ -576,3 +576,122 @@ fn member_decorations_are_pointer_annotations_as_llvm_spirv_writes_them() {
         2
     );
 }
+
+/// The decorations of a module as spirv-dis prints them, targets left out (ids differ after a
+/// round trip), `*DecorateString` spelled as `*Decorate`.
+fn decoration_set(spv: &Path) -> BTreeSet<String> {
+    let out = Command::new("spirv-dis")
+        .arg(spv)
+        .output()
+        .expect("spirv-dis");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let op = words.next()?;
+            let op = op.strip_suffix("String").unwrap_or(op);
+            if op != "OpDecorate" && op != "OpMemberDecorate" {
+                return None;
+            }
+            words.next()?;
+            Some(std::iter::once(op).chain(words).collect::<Vec<_>>().join(" "))
+        })
+        .collect()
+}
+
+/// spv → spvkit's spv-ir → `from-llvm` → spv, validated at both ends; the decorations of the
+/// input must all come back.
+fn decoration_round_trip(name: &str, text: &str) -> (String, BTreeSet<String>) {
+    let spv = assemble(name, text);
+    let val = |p: &Path| {
+        let r = Command::new("spirv-val")
+            .args(["--target-env", "opencl2.0"])
+            .arg(p)
+            .output()
+            .expect("spirv-val");
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    };
+    val(&spv);
+    let ir = spvkit_ir(&spv, false);
+    let back = spvkit::from_llvm::from_llvm(ir.as_bytes(), name, &Default::default())
+        .unwrap_or_else(|e| panic!("{e}\n{ir}"));
+    let back_path = tmp(&format!("{name}.back.spv"));
+    std::fs::write(
+        &back_path,
+        back.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    val(&back_path);
+    let (before, after) = (decoration_set(&spv), decoration_set(&back_path));
+    let lost: Vec<_> = before.difference(&after).collect();
+    assert!(lost.is_empty(), "lost {lost:?}\nbefore {before:?}\nafter {after:?}\n{ir}");
+    (ir, after)
+}
+
+#[test]
+fn instruction_and_parameter_decorations_survive_spv_ir_and_back() {
+    let (ir, after) = decoration_round_trip(
+        "decorations",
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+         OpExtension \"SPV_KHR_no_integer_wrap_decoration\"\n\
+         OpExtension \"SPV_GOOGLE_decorate_string\"\n\
+         OpExtension \"SPV_GOOGLE_hlsl_functionality1\"\n\
+         OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n\
+         OpSource OpenCL_C 200000\n\
+         OpDecorate %sum FPFastMathMode NotNaN|NotInf\nOpDecorate %add NoSignedWrap\n\
+         OpDecorate %add NoUnsignedWrap\n\
+         OpDecorate %var Alignment 16\nOpDecorate %var Volatile\nOpDecorate %var Restrict\n\
+         OpDecorate %mul UserSemantic \"hello\"\n\
+         OpDecorate %o FuncParamAttr NoAlias\nOpDecorate %o FuncParamAttr NoCapture\n\
+         OpDecorate %o Volatile\n\
+         %void = OpTypeVoid\n%uint = OpTypeInt 32 0\n%float = OpTypeFloat 32\n\
+         %pf = OpTypePointer CrossWorkgroup %float\n%pu = OpTypePointer Function %uint\n\
+         %uint_1 = OpConstant %uint 1\n%kty = OpTypeFunction %void %pf %float %uint\n\
+         %k = OpFunction %void None %kty\n%o = OpFunctionParameter %pf\n\
+         %a = OpFunctionParameter %float\n%x = OpFunctionParameter %uint\n%l = OpLabel\n\
+         %var = OpVariable %pu Function\n%sum = OpFAdd %float %a %a\n\
+         %mul = OpFMul %float %sum %a\n%gep = OpPtrAccessChain %pf %o %uint_1\n\
+         OpStore %gep %mul\n%add = OpIAdd %uint %x %uint_1\nOpStore %var %add\n\
+         OpReturn\nOpFunctionEnd\n",
+    );
+    // The LLVM forms where LLVM has one, the document's metadata otherwise.
+    for want in [
+        "fadd nnan ninf float",
+        "add nuw nsw i32",
+        "alloca i32, align 16, !spirv.Decorations",
+        "!spirv.Decorations",
+        "!\"hello\"",
+        "ptr addrspace(1) noalias nocapture",
+        "!spirv.ParameterDecorations",
+    ] {
+        assert!(ir.contains(want), "missing {want}:\n{ir}");
+    }
+    assert!(after.contains("OpDecorate FPFastMathMode NotNaN|NotInf"), "{after:?}");
+}
+
+#[test]
+fn member_decorations_survive_spv_ir_and_back() {
+    let (ir, after) = decoration_round_trip(
+        "member_back",
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+         OpCapability FPGAMemoryAttributesINTEL\n\
+         OpExtension \"SPV_INTEL_fpga_memory_attributes\"\n\
+         OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n\
+         OpSource OpenCL_C 200000\nOpName %S \"struct.S\"\n\
+         OpMemberDecorate %S 0 RegisterINTEL\nOpMemberDecorate %S 1 NumbanksINTEL 4\n\
+         OpMemberDecorate %S 1 BankwidthINTEL 8\n\
+         OpMemberDecorate %S 1 MergeINTEL \"foo\" \"depth\"\n\
+         OpMemberDecorate %S 1 MemoryINTEL \"DEFAULT\"\n\
+         OpMemberDecorate %S 1 DoublepumpINTEL\n\
+         %void = OpTypeVoid\n%uint = OpTypeInt 32 0\n%S = OpTypeStruct %uint %uint\n\
+         %pS = OpTypePointer Function %S\n%pu = OpTypePointer Function %uint\n\
+         %uint_0 = OpConstant %uint 0\n%uint_1 = OpConstant %uint 1\n\
+         %kty = OpTypeFunction %void %uint\n%k = OpFunction %void None %kty\n\
+         %x = OpFunctionParameter %uint\n%l = OpLabel\n%v = OpVariable %pS Function\n\
+         %m0 = OpAccessChain %pu %v %uint_0\nOpStore %m0 %x\n\
+         %m1 = OpAccessChain %pu %v %uint_1\nOpStore %m1 %x\nOpReturn\nOpFunctionEnd\n",
+    );
+    assert!(ir.contains("{merge:foo:depth}"), "{ir}");
+    assert!(after.contains("OpMemberDecorate 1 NumbanksINTEL 4"), "{after:?}");
+}

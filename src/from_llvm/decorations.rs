@@ -254,7 +254,17 @@ impl Fx<'_, '_> {
             if llc::LLVMCanValueUseFastMathFlags(i) != 0 {
                 let m = fast_math_mode(llc::LLVMGetFastMathFlags(i));
                 if m != 0 {
-                    decos.push(Decoration::FPFastMathMode(crate::grammar::FPFastMathMode(m)));
+                    // One FPFastMathMode: the flags and the metadata's mask together.
+                    let listed = decos.iter_mut().find_map(|d| match d {
+                        Decoration::FPFastMathMode(x) => Some(x),
+                        _ => None,
+                    });
+                    match listed {
+                        Some(x) => x.0 |= m,
+                        None => decos.push(Decoration::FPFastMathMode(
+                            crate::grammar::FPFastMathMode(m),
+                        )),
+                    }
                 }
             }
             let wrap_ok = self.st.version >= Version(1, 4)

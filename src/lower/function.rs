@@ -112,6 +112,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     llf.add_attribute(inkwell::attributes::AttributeLoc::Function, a);
                 }
             }
+            if self.spv_ir() {
+                self.spv_ir_param_attributes(f, llf).map_err(at)?;
+            }
             self.functions.push(Some(llf));
         }
         Ok(())

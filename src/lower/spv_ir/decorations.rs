@@ -137,3 +137,62 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         Ok(())
     }
 }
+
+/// The LLVM parameter attribute of a `FuncParamAttr` (`NoReadWrite` is `readnone`, `NoWrite`
+/// `readonly`), and whether it takes the pointee type (`byval`, `sret`).
+fn param_attribute(a: crate::grammar::FunctionParameterAttribute) -> Option<(&'static str, bool)> {
+    use crate::grammar::FunctionParameterAttribute as A;
+    Some(match a {
+        A::Zext => ("zeroext", false),
+        A::Sext => ("signext", false),
+        A::ByVal => ("byval", true),
+        A::Sret => ("sret", true),
+        A::NoAlias => ("noalias", false),
+        A::NoCapture => ("nocapture", false),
+        A::NoWrite => ("readonly", false),
+        A::NoReadWrite => ("readnone", false),
+        _ => return None,
+    })
+}
+
+impl<'a, 'ctx> Lowerer<'a, 'ctx> {
+    /// `FuncParamAttr` decorations of a function's parameters as LLVM parameter attributes,
+    /// as llvm-spirv writes them.
+    pub(crate) fn spv_ir_param_attributes(
+        &mut self,
+        f: &crate::ir::Function,
+        llf: inkwell::values::FunctionValue<'ctx>,
+    ) -> Result<()> {
+        use inkwell::attributes::{Attribute, AttributeLoc};
+        use inkwell::types::AnyType;
+        let params = match self.spv_type(f.ty)? {
+            crate::ir::Type::Function { params, .. } => params.clone(),
+            _ => return Ok(()),
+        };
+        for (i, p) in f.params.iter().enumerate() {
+            for d in &p.decorations {
+                let Decoration::FuncParamAttr(a) = d else {
+                    continue;
+                };
+                let Some((name, typed)) = param_attribute(*a) else {
+                    continue;
+                };
+                let kind = Attribute::get_named_enum_kind_id(name);
+                let attr = if typed {
+                    let pointee = match params.get(i).map(|&t| self.spv_type(t)) {
+                        Some(Ok(crate::ir::Type::Pointer { pointee, .. })) => *pointee,
+                        _ => continue,
+                    };
+                    let Some(t) = self.ty(pointee)?.llvm else {
+                        continue;
+                    };
+                    self.cx.create_type_attribute(kind, t.as_any_type_enum())
+                } else {
+                    self.cx.create_enum_attribute(kind, 0)
+                };
+                llf.add_attribute(AttributeLoc::Param(i as u32), attr);
+            }
+        }
+        Ok(())
+    }
+}
