@@ -51,6 +51,9 @@ impl Fx<'_, '_> {
         if let Some(rest) = name.strip_prefix("llvm.") {
             return self.intrinsic(rest, ret, &args);
         }
+        if name == "printf" && read::blocks(callee).is_empty() {
+            return self.printf(ret, &args).map(Some);
+        }
         if name == "__translate_sampler_initializer" {
             return self.sampler_initializer(&args).map(Some);
         }
@@ -462,6 +465,11 @@ impl Fx<'_, '_> {
         let Some(desc) = crate::grammar::tables::core_instruction(code as u16) else {
             return err(format!("__spirv_{op} names no SPIR-V instruction"));
         };
+        if let (Opcode::AtomicFAddEXT | Opcode::AtomicFMinEXT | Opcode::AtomicFMaxEXT, Some(t)) =
+            (code, ret)
+        {
+            self.float_atomic_requirements(code == Opcode::AtomicFAddEXT, t)?;
+        }
         let has_result = desc
             .operands
             .iter()

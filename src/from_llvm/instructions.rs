@@ -443,6 +443,17 @@ impl Fx<'_, '_> {
                 let p = self.value(read::operand(i, 0))?;
                 let v = self.value(read::operand(i, 1))?;
                 let p = self.ptr_to(p, v.ty)?;
+                let float_op = match bop {
+                    RMW::LLVMAtomicRMWBinOpFAdd => Some("add"),
+                    RMW::LLVMAtomicRMWBinOpFSub => Some("sub"),
+                    RMW::LLVMAtomicRMWBinOpFMin => Some("min"),
+                    RMW::LLVMAtomicRMWBinOpFMax => Some("max"),
+                    _ => None,
+                };
+                if let Some(f) = float_op {
+                    let sem = self.cu32(semantics(ordering));
+                    return Ok(Some(self.float_atomic(f, p, v, sem)?));
+                }
                 let code = match bop {
                     RMW::LLVMAtomicRMWBinOpXchg => Opcode::AtomicExchange,
                     RMW::LLVMAtomicRMWBinOpAdd => Opcode::AtomicIAdd,
@@ -621,5 +632,48 @@ fn memory_access(w: &mut Vec<u32>, volatile: bool, align: u32) {
         if align > 0 {
             w.push(align);
         }
+    }
+}
+
+impl Fx<'_, '_> {
+    /// A float atomic `add`, `sub`, `min` or `max` (`atomicrmw fadd`..., OpenCL C's
+    /// `atomic_fetch_add` on `atomic_float`...) → `OpAtomicFAddEXT` (`sub` adds the negated
+    /// value), `OpAtomicFMinEXT`, `OpAtomicFMaxEXT`, scope Device.
+    pub fn float_atomic(&mut self, op: &str, p: Val, v: Val, sem: Value) -> Result<Val> {
+        let (code, add) = match op {
+            "add" | "sub" => (Opcode::AtomicFAddEXT, true),
+            "min" => (Opcode::AtomicFMinEXT, false),
+            "max" => (Opcode::AtomicFMaxEXT, false),
+            _ => return err(format!("no float atomic {op}")),
+        };
+        self.float_atomic_requirements(add, v.ty)?;
+        let v = if op == "sub" {
+            self.emit_val(Opcode::FNegate, v.ty, &[v.v])?
+        } else {
+            v
+        };
+        let scope = self.cu32(1);
+        self.emit_val(code, v.ty, &[p.v, scope, sem, v.v])
+    }
+
+    /// Declares the extension and capability of a float atomic add (`add`) or min/max of
+    /// type `t`: the grammar offers one per width, and the minimal set keeps declared ones.
+    pub fn float_atomic_requirements(&mut self, add: bool, t: Handle<Type>) -> Result<()> {
+        use crate::grammar::Capability as C;
+        let width = match self.f.module().types.get(t) {
+            Some(Type::Float { width }) => *width,
+            _ => return err("a float atomic of a value that is not a scalar float"),
+        };
+        let (ext, cap) = match (add, width) {
+            (true, 16) => ("SPV_EXT_shader_atomic_float16_add", C::AtomicFloat16AddEXT),
+            (true, 32) => ("SPV_EXT_shader_atomic_float_add", C::AtomicFloat32AddEXT),
+            (true, _) => ("SPV_EXT_shader_atomic_float_add", C::AtomicFloat64AddEXT),
+            (false, 16) => ("SPV_EXT_shader_atomic_float_min_max", C::AtomicFloat16MinMaxEXT),
+            (false, 32) => ("SPV_EXT_shader_atomic_float_min_max", C::AtomicFloat32MinMaxEXT),
+            (false, _) => ("SPV_EXT_shader_atomic_float_min_max", C::AtomicFloat64MinMaxEXT),
+        };
+        self.f.extension(ext);
+        self.f.capability(cap);
+        Ok(())
     }
 }

@@ -27,6 +27,7 @@ pub mod mangle;
 mod metadata;
 mod module;
 mod opencl;
+mod printf;
 mod read;
 mod types;
 

@@ -527,6 +527,12 @@ impl Fx<'_, '_> {
                 _ => return None,
             })
         };
+        let is_float = matches!(self.f.module().types.get(elem_t), Some(Type::Float { .. }));
+        if is_float && matches!(base, "add" | "sub" | "min" | "max") {
+            let v = self.value(args[1])?;
+            let sem = order(self, 2);
+            return Ok(Some(Some(self.float_atomic(base, p, v, sem)?)));
+        }
         if let Some(op) = simple(base) {
             let v = self.value(args[1])?;
             let sem = order(self, 2);

@@ -2,7 +2,8 @@
 //! kernel compiled at test time by clang-15 to LLVM bitcode and by llvm-spirv-15 to SPIR-V,
 //! into `CARGO_TARGET_TMPDIR`; `<name>.job.json` next to a kernel says how to run it.
 //!
-//! A `// args: ...` line in a kernel adds clang `-cc1` arguments after the defaults (`-O2`).
+//! A `// args: ...` line in a kernel adds clang `-cc1` arguments after the defaults (`-O2`);
+//! a `// llvm-spirv: ...` line adds llvm-spirv-15 arguments (`--spirv-ext=+...`).
 
 #![allow(dead_code)]
 
@@ -60,11 +61,14 @@ pub fn compile(source: &Path) -> Result<Kernel, String> {
     let bitcode = out.join(format!("{name}.bc"));
     let reference = out.join(format!("{name}.ref.spv"));
     let text = std::fs::read_to_string(source).map_err(|e| e.to_string())?;
-    let extra: Vec<String> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("// args:"))
-        .flat_map(|l| l.split_whitespace().map(str::to_owned))
-        .collect();
+    let line_args = |prefix: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix(prefix))
+            .flat_map(|l| l.split_whitespace().map(str::to_owned))
+            .collect()
+    };
+    let extra = line_args("// args:");
+    let translator_extra = line_args("// llvm-spirv:");
     run(Command::new("clang-15")
         .args([
             "-cc1",
@@ -83,6 +87,7 @@ pub fn compile(source: &Path) -> Result<Kernel, String> {
         .arg(&bitcode))?;
     run(Command::new("llvm-spirv-15")
         .arg("--spirv-max-version=1.0")
+        .args(&translator_extra)
         .arg(&bitcode)
         .arg("-o")
         .arg(&reference))?;
