@@ -54,6 +54,9 @@ impl Fx<'_, '_> {
         if name == "printf" && read::blocks(callee).is_empty() {
             return self.printf(ret, &args).map(Some);
         }
+        if super::pipes::is_pipe_builtin(&name) && read::blocks(callee).is_empty() {
+            return self.pipe_call(&name, ret, &args);
+        }
         if name == "__translate_sampler_initializer" {
             return self.sampler_initializer(&args).map(Some);
         }
@@ -70,6 +73,9 @@ impl Fx<'_, '_> {
                         ))
                     })
                 });
+            }
+            if d.name == "is_valid_reserve_id" {
+                return self.is_valid_reserve_id(&args).map(Some);
             }
             if let Some(r) = self.opencl_builtin(&d, ret, &args)? {
                 return Ok(r);

@@ -93,14 +93,18 @@ pub fn function(
     let ret = st.ty(b, unsafe { llc::LLVMGetReturnType(fn_t) })?;
     // SAFETY: reading a function's calling convention.
     let is_kernel = unsafe { llc::LLVMGetFunctionCallConv(f) } == 76;
-    let special = if is_kernel {
-        super::images::kernel_param_types(st, b, f)?
+    let (special, pipes) = if is_kernel {
+        (
+            super::images::kernel_param_types(st, b, f)?,
+            super::pipes::kernel_pipe_types(st, b, f),
+        )
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     let mut ptys = Vec::new();
     for (k, &p) in params.iter().enumerate() {
-        let t = match special.get(k).copied().flatten() {
+        let special_t = special.get(k).copied().flatten();
+        let t = match special_t.or(pipes.get(k).copied().flatten()) {
             Some(t) => t,
             None => match super::images::param_type_from_calls(st, b, p) {
                 Some(t) => t,

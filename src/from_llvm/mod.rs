@@ -27,6 +27,7 @@ pub mod mangle;
 mod metadata;
 mod module;
 mod opencl;
+mod pipes;
 mod printf;
 mod read;
 mod types;
