@@ -447,6 +447,9 @@ impl Fx<'_, '_> {
                     None => break,
                 }
             }
+            if base == "printf" {
+                return self.printf(ret, args).map(Some);
+            }
             let v = self.ocl_call(base, ret, args, None)?;
             return Ok(if ret.is_some() { Some(v) } else { None });
         }
