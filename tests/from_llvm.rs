@@ -457,3 +457,11 @@ declare spir_func i64 @_Z13get_global_idj(i32)
     let out = run_job(&out_dir().join("fatom.spv"), &job).unwrap();
     assert!(out.contains("[19.0, -19.0, -5.0, 9.0]"), "{out}");
 }
+
+#[test]
+fn device_enqueue_is_enqueue_kernel_as_llvm_spirv_writes_it() {
+    same_ops_as_llvm_spirv(
+        "enqueue.cl",
+        &["Enqueue", "NDRange", "DefaultQueue", "ReleaseEvent"],
+    );
+}

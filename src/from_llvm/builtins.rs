@@ -54,6 +54,13 @@ impl Fx<'_, '_> {
         if name == "printf" && read::blocks(callee).is_empty() {
             return self.printf(ret, &args).map(Some);
         }
+        if super::enqueue::is_enqueue(&name) && read::blocks(callee).is_empty() {
+            return self.enqueue_kernel(&name, ret, &args).map(Some);
+        }
+        if name.starts_with("_Z21__spirv_EnqueueKernel") {
+            // Its block-pointer parameter (`U13block_pointerFvvE`) is beyond the demangler.
+            return self.spirv_enqueue_kernel(ret, &args).map(Some);
+        }
         if super::pipes::is_pipe_builtin(&name) && read::blocks(callee).is_empty() {
             return self.pipe_call(&name, ret, &args);
         }
@@ -74,8 +81,23 @@ impl Fx<'_, '_> {
                     })
                 });
             }
-            if d.name == "is_valid_reserve_id" {
-                return self.is_valid_reserve_id(&args).map(Some);
+            match d.name.as_str() {
+                "is_valid_reserve_id" => return self.is_valid_reserve_id(&args).map(Some),
+                "get_default_queue" => return self.default_queue().map(Some),
+                "release_event" | "retain_event" => {
+                    let op = if d.name == "release_event" {
+                        Opcode::ReleaseEvent
+                    } else {
+                        Opcode::RetainEvent
+                    };
+                    self.event_call(op, &args)?;
+                    return Ok(None);
+                }
+                "ndrange_1D" | "ndrange_2D" | "ndrange_3D" => {
+                    let dims = u32::from(d.name.as_bytes()[8] - b'0');
+                    return self.build_ndrange(dims, &args, false, None);
+                }
+                _ => {}
             }
             if let Some(r) = self.opencl_builtin(&d, ret, &args)? {
                 return Ok(r);
@@ -452,6 +474,28 @@ impl Fx<'_, '_> {
             }
             let v = self.ocl_call(base, ret, args, None)?;
             return Ok(if ret.is_some() { Some(v) } else { None });
+        }
+        if let Some(nd) = name.strip_prefix("BuildNDRange_") {
+            let dims = match nd {
+                "1D" => 1,
+                "2D" => 2,
+                "3D" => 3,
+                _ => return err(format!("__spirv_BuildNDRange_{nd} has no dimension")),
+            };
+            return self.build_ndrange(dims, args, true, ret);
+        }
+        match name {
+            "GetDefaultQueue" => return self.default_queue().map(Some),
+            "ReleaseEvent" | "RetainEvent" => {
+                let op = if name == "ReleaseEvent" {
+                    Opcode::ReleaseEvent
+                } else {
+                    Opcode::RetainEvent
+                };
+                self.event_call(op, args)?;
+                return Ok(None);
+            }
+            _ => {}
         }
         // __spirv_<Op>{_R<type>}{_sat}{_rt*}{_To<Space>}
         let mut parts = name.split('_');

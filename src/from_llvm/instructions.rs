@@ -340,7 +340,17 @@ impl Fx<'_, '_> {
                 }
             }
             O::LLVMStore => {
-                let v = self.value(read::operand(i, 0))?;
+                let stored = read::operand(i, 0);
+                let v = if super::enqueue::function_of(stored).is_some() {
+                    // A block's invoke function pointer: null, as llvm-spirv-15 stores it.
+                    let t = self.ty(read::type_of(stored))?;
+                    Val {
+                        v: Value::Constant(self.f.constant_null(t)),
+                        ty: t,
+                    }
+                } else {
+                    self.value(stored)?
+                };
                 let p = self.value(read::operand(i, 1))?;
                 let p = self.ptr_to(p, v.ty)?;
                 // SAFETY: `i` is a store.

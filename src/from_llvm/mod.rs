@@ -19,6 +19,7 @@
 mod builtins;
 mod constants;
 mod decorations;
+mod enqueue;
 mod error;
 mod function;
 mod images;

@@ -228,6 +228,9 @@ fn function_order(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
                     {
                         visit(callee, seen, out);
                     }
+                    for g in super::enqueue::invoked_functions(i) {
+                        visit(g, seen, out);
+                    }
                 }
             }
         }

@@ -1,0 +1,317 @@
+//! Device-side enqueue of OpenCL C 2.0 as clang-15 emits it: `get_default_queue` →
+//! `OpGetDefaultQueue`, `ndrange_{1,2,3}D` (an `sret` call) → `OpBuildNDRange` stored to its
+//! result, `__enqueue_kernel_basic` / `__enqueue_kernel_basic_events` → `OpEnqueueKernel` of the
+//! block's invoke kernel, with the block literal's store size and preferred alignment, as
+//! llvm-spirv-15 writes them. The invoke function pointer clang stores into the block literal
+//! has no SPIR-V form; it is stored as null, as llvm-spirv-15 does (the invoke kernel is an
+//! operand of `OpEnqueueKernel`). `retain_event`/`release_event` of an event loaded from a
+//! variable reload it as an `OpTypeDeviceEvent`; `__enqueue_kernel_varargs` (local-memory
+//! arguments) and the other event functions are not translated.
+
+use super::error::{err, Result};
+use super::function::Fx;
+use super::module::Val;
+use super::read;
+use crate::grammar::{Opcode, StorageClass};
+use crate::ir::{Handle, Type, Value};
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMOpcode as O, LLVMValueKind as VK};
+
+/// The function a value names through constant casts (`addrspacecast (ptr @f to ...)`).
+pub fn function_of(mut v: LLVMValueRef) -> Option<LLVMValueRef> {
+    for _ in 0..4 {
+        match read::value_kind(v) {
+            VK::LLVMFunctionValueKind => return Some(v),
+            VK::LLVMConstantExprValueKind
+                if matches!(
+                    read::const_opcode(v),
+                    O::LLVMAddrSpaceCast | O::LLVMBitCast
+                ) =>
+            {
+                v = read::operand(v, 0)
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether a callee name is one of clang's enqueue entry points this module translates.
+pub fn is_enqueue(name: &str) -> bool {
+    matches!(
+        name,
+        "__enqueue_kernel_basic" | "__enqueue_kernel_basic_events"
+    )
+}
+
+/// The defined functions an enqueue call invokes (translated before its caller).
+pub fn invoked_functions(call: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let n = read::num_operands(call);
+    let callee = read::operand(call, n.saturating_sub(1));
+    let name = read::name(callee);
+    if !is_enqueue(&name) && !name.contains("__spirv_EnqueueKernel") {
+        return Vec::new();
+    }
+    (0..n.saturating_sub(1))
+        .filter_map(|k| function_of(read::operand(call, k)))
+        .filter(|f| !read::blocks(*f).is_empty())
+        .collect()
+}
+
+/// The alloca a block-literal pointer comes from, through casts.
+fn underlying_alloca(mut v: LLVMValueRef) -> Option<LLVMValueRef> {
+    for _ in 0..8 {
+        let op = match read::value_kind(v) {
+            VK::LLVMInstructionValueKind => read::opcode(v),
+            VK::LLVMConstantExprValueKind => read::const_opcode(v),
+            _ => return None,
+        };
+        match op {
+            O::LLVMAlloca => return Some(v),
+            O::LLVMAddrSpaceCast | O::LLVMBitCast => v = read::operand(v, 0),
+            _ => return None,
+        }
+    }
+    None
+}
+
+impl Fx<'_, '_> {
+    /// `get_default_queue()` → `OpGetDefaultQueue`.
+    pub fn default_queue(&mut self) -> Result<Val> {
+        let q = self.f.ty(Type::Queue);
+        self.emit_val(Opcode::GetDefaultQueue, q, &[])
+    }
+
+    /// `ndrange_ND(sret ptr, [offset,] global [, local])`: `OpBuildNDRange` stored to the
+    /// `sret` pointer. 1D sizes are `size_t`; 2D/3D ones are pointers to `size_t` arrays.
+    /// `spirv_order`: the operands are in `OpBuildNDRange`'s order (global, local, offset:
+    /// SPV-IR's `__spirv_BuildNDRange_ND`) rather than OpenCL C's.
+    /// A call that returns the struct (spvkit's own spv-ir) yields the value instead.
+    pub fn build_ndrange(
+        &mut self,
+        dims: u32,
+        args: &[LLVMValueRef],
+        spirv_order: bool,
+        ret: Option<Handle<Type>>,
+    ) -> Result<Option<Val>> {
+        let by_value = ret.filter(|&t| matches!(self.f.module().types.get(t), Some(Type::Struct(_))));
+        let (out_v, nd_t, sizes) = match by_value {
+            Some(t) => (None, t, args),
+            None => {
+                let Some((&out, sizes)) = args.split_first() else {
+                    return err("ndrange without its result");
+                };
+                let out_v = self.value(out)?;
+                let Some((_, nd_t)) = self.ptr_parts(out_v.ty) else {
+                    return err("ndrange result that is not a pointer");
+                };
+                (Some(out_v), nd_t, sizes)
+            }
+        };
+        if !matches!(self.f.module().types.get(nd_t), Some(Type::Struct(_))) {
+            return err("ndrange result that is not an ndrange_t struct");
+        }
+        let size_t = self.st.size_t(&mut self.f);
+        let part_t = if dims == 1 {
+            size_t
+        } else {
+            self.f.type_array(size_t, dims, None)
+        };
+        let mut vals = Vec::new();
+        for &a in sizes {
+            let v = self.value(a)?;
+            let v = if dims == 1 {
+                v
+            } else {
+                let p = self.ptr_to(v, part_t)?;
+                let r = self.emit(Opcode::Load, Some(part_t), &[p.v.to_id().0])?;
+                Val { v: r, ty: part_t }
+            };
+            vals.push(v.v);
+        }
+        let zero = if dims == 1 {
+            self.const_int_of(size_t, 0)?
+        } else {
+            Value::Constant(self.f.constant_null(part_t))
+        };
+        let (global, local, offset) = match vals[..] {
+            [g] => (g, zero, zero),
+            [g, l] => (g, l, zero),
+            [g, l, o] if spirv_order => (g, l, o),
+            [o, g, l] => (g, l, o),
+            _ => return err("ndrange with an unexpected number of operands"),
+        };
+        let nd = self.emit_val(Opcode::BuildNDRange, nd_t, &[global, local, offset])?;
+        let Some(out_v) = out_v else {
+            return Ok(Some(nd));
+        };
+        let w = [out_v.v.to_id().0, nd.v.to_id().0];
+        self.emit(Opcode::Store, None, &w)?;
+        Ok(None)
+    }
+
+    /// A null or given event list pointer as a generic pointer to device events.
+    fn event_pointer(&mut self, a: LLVMValueRef) -> Result<Value> {
+        let ev = self.f.ty(Type::DeviceEvent);
+        let pt = self.f.type_pointer(StorageClass::Generic, ev);
+        if read::value_kind(a) == VK::LLVMConstantPointerNullValueKind {
+            return Ok(Value::Constant(self.f.constant_null(pt)));
+        }
+        let v = self.value(a)?;
+        let v = self.coerce(v, pt)?;
+        Ok(self.ptr_to(v, ev)?.v)
+    }
+
+    /// `__enqueue_kernel_basic[_events](queue, flags, ndrange*, [n, wait*, ret*,] invoke,
+    /// block)` → `OpEnqueueKernel`.
+    pub fn enqueue_kernel(
+        &mut self,
+        name: &str,
+        ret: Option<Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Val> {
+        let events = name.ends_with("_events");
+        let want = if events { 8 } else { 5 };
+        if args.len() != want {
+            return err(format!("{name} with {} operands, not {want}", args.len()));
+        }
+        let Some(ret) = ret else {
+            return err(format!("{name} without its int result"));
+        };
+        let queue = self.queue(args[0])?;
+        let flags = self.value(args[1])?;
+        let nd = self.value(args[2])?;
+        let (num, wait, done) = if events {
+            (
+                self.value(args[3])?.v,
+                self.event_pointer(args[4])?,
+                self.event_pointer(args[5])?,
+            )
+        } else {
+            let ev = self.f.ty(Type::DeviceEvent);
+            let pt = self.f.type_pointer(StorageClass::Generic, ev);
+            let null = Value::Constant(self.f.constant_null(pt));
+            (self.cu32(0), null, null)
+        };
+        let (invoke, block) = (args[want - 2], args[want - 1]);
+        let Some(f) = function_of(invoke) else {
+            return err("an enqueued block whose invoke function is not known");
+        };
+        let Some(info) = self.st.funcs.get(&(f as usize)).cloned() else {
+            return err(format!("the invoke function @{} is not translated", read::name(f)));
+        };
+        let Some(alloca) = underlying_alloca(block) else {
+            return err("an enqueued block literal that is not a local variable");
+        };
+        // SAFETY: `alloca` is an alloca; the module's data layout sizes its type.
+        let (size, align) = unsafe {
+            let t = inkwell::llvm_sys::core::LLVMGetAllocatedType(alloca);
+            let dl = inkwell::llvm_sys::target::LLVMGetModuleDataLayout(self.st.m);
+            (
+                inkwell::llvm_sys::target::LLVMStoreSizeOfType(dl, t),
+                inkwell::llvm_sys::target::LLVMPreferredAlignmentOfType(dl, t),
+            )
+        };
+        let size = self.cu32(size as u32);
+        let align = self.cu32(align);
+        let head = [queue, flags.v, nd.v, num, wait, done];
+        self.enqueue(ret, head, info.handle, block, size, align)
+    }
+
+    /// `OpEnqueueKernel` of the six leading operands, the invoke function, the block literal
+    /// (as a generic `i8` pointer), and its size and alignment.
+    fn enqueue(
+        &mut self,
+        ret: Handle<Type>,
+        head: [Value; 6],
+        invoke: Handle<crate::ir::Function>,
+        block: LLVMValueRef,
+        size: Value,
+        align: Value,
+    ) -> Result<Val> {
+        let [queue, flags, nd, num, wait, done] = head;
+        let u8t = self.f.type_int(8, false);
+        let gp = self.f.type_pointer(StorageClass::Generic, u8t);
+        let param = self.value(block)?;
+        let param = self.coerce(param, gp)?;
+        let param = self.ptr_to(param, u8t)?;
+        self.emit_val(
+            Opcode::EnqueueKernel,
+            ret,
+            &[
+                queue,
+                flags,
+                nd,
+                num,
+                wait,
+                done,
+                Value::Function(invoke),
+                param.v,
+                size,
+                align,
+            ],
+        )
+    }
+
+    /// SPV-IR's `__spirv_EnqueueKernel(queue, flags, ndrange*, n, wait*, ret*, invoke, block,
+    /// size, align)` → `OpEnqueueKernel`.
+    pub fn spirv_enqueue_kernel(
+        &mut self,
+        ret: Option<Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Val> {
+        if args.len() != 10 {
+            return err("__spirv_EnqueueKernel with local-memory operands is not translated");
+        }
+        let Some(ret) = ret else {
+            return err("__spirv_EnqueueKernel without its int result");
+        };
+        let queue = self.queue(args[0])?;
+        let flags = self.value(args[1])?.v;
+        let nd = self.value(args[2])?.v;
+        let num = self.value(args[3])?.v;
+        let wait = self.event_pointer(args[4])?;
+        let done = self.event_pointer(args[5])?;
+        let Some(f) = function_of(args[6]) else {
+            return err("an enqueued invoke function that is not a function");
+        };
+        let Some(info) = self.st.funcs.get(&(f as usize)).cloned() else {
+            return err(format!("the invoke function @{} is not translated", read::name(f)));
+        };
+        let size = self.value(args[8])?.v;
+        let align = self.value(args[9])?.v;
+        let head = [queue, flags, nd, num, wait, done];
+        self.enqueue(ret, head, info.handle, args[7], size, align)
+    }
+
+    /// A queue operand: `get_default_queue()`'s value.
+    fn queue(&mut self, a: LLVMValueRef) -> Result<Value> {
+        let v = self.value(a)?;
+        if Some(&Type::Queue) == self.f.module().types.get(v.ty) {
+            return Ok(v.v);
+        }
+        err("an enqueue on a queue that is not get_default_queue()'s")
+    }
+
+    /// `retain_event(e)` / `release_event(e)` → `OpRetainEvent` / `OpReleaseEvent`. With
+    /// opaque pointers the event is a `ptr` loaded from a variable; it is loaded again as a
+    /// device event.
+    pub fn event_call(&mut self, op: Opcode, args: &[LLVMValueRef]) -> Result<()> {
+        let Some(&a) = args.first() else {
+            return err("an event function without its event");
+        };
+        let ev = self.f.ty(Type::DeviceEvent);
+        let v = self.value(a)?;
+        let e = if v.ty == ev {
+            v.v
+        } else if read::is_instruction(a) && read::opcode(a) == O::LLVMLoad {
+            let p = self.value(read::operand(a, 0))?;
+            let p = self.ptr_to(p, ev)?;
+            self.emit(Opcode::Load, Some(ev), &[p.v.to_id().0])?
+        } else {
+            return err("an event that is not loaded from a variable");
+        };
+        self.emit(op, None, &[e.to_id().0])?;
+        Ok(())
+    }
+}

@@ -1,0 +1,10 @@
+// Device-side enqueue: the default queue, a 1D ndrange, two enqueued blocks (one with a
+// returned event), the event released.
+kernel void parent(global int* out, int n) {
+  queue_t q = get_default_queue();
+  ndrange_t r = ndrange_1D(n);
+  enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, r, ^{ out[get_global_id(0)] = n; });
+  clk_event_t e;
+  enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, r, 0, NULL, &e, ^{ out[0] += 1; });
+  release_event(e);
+}
