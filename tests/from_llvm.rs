@@ -378,7 +378,10 @@ fn same_ops_as_llvm_spirv(file: &str, keys: &[&str]) {
         .join(file);
     let k = opencl::compile(&src).unwrap();
     let want = op_counts(&k.reference, keys);
-    assert!(!want.is_empty(), "{file}: llvm-spirv-15 wrote none of {keys:?}");
+    assert!(
+        !want.is_empty(),
+        "{file}: llvm-spirv-15 wrote none of {keys:?}"
+    );
     let spvir = out_dir().join(format!("{}.spvir.bc", k.name));
     run(Command::new("llvm-spirv-15")
         .args(["-r", "--spirv-target-env=SPV-IR"])
@@ -393,7 +396,11 @@ fn same_ops_as_llvm_spirv(file: &str, keys: &[&str]) {
         .arg("-o")
         .arg(&roundtrip))
     .unwrap();
-    for (tag, input) in [("clang", &k.bitcode), ("spvir", &spvir), ("roundtrip", &roundtrip)] {
+    for (tag, input) in [
+        ("clang", &k.bitcode),
+        ("spvir", &spvir),
+        ("roundtrip", &roundtrip),
+    ] {
         let ours = out_dir().join(format!("{}.{tag}.spv", k.name));
         from_llvm(input, &ours).unwrap_or_else(|e| panic!("{file} {tag}: {e}"));
         spirv_val(&ours, "opencl2.0").unwrap_or_else(|e| panic!("{file} {tag}: {e}"));

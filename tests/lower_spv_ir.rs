@@ -595,7 +595,12 @@ fn decoration_set(spv: &Path) -> BTreeSet<String> {
                 return None;
             }
             words.next()?;
-            Some(std::iter::once(op).chain(words).collect::<Vec<_>>().join(" "))
+            Some(
+                std::iter::once(op)
+                    .chain(words)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
         })
         .collect()
 }
@@ -619,13 +624,18 @@ fn decoration_round_trip(name: &str, text: &str) -> (String, BTreeSet<String>) {
     let back_path = tmp(&format!("{name}.back.spv"));
     std::fs::write(
         &back_path,
-        back.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
+        back.iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<u8>>(),
     )
     .unwrap();
     val(&back_path);
     let (before, after) = (decoration_set(&spv), decoration_set(&back_path));
     let lost: Vec<_> = before.difference(&after).collect();
-    assert!(lost.is_empty(), "lost {lost:?}\nbefore {before:?}\nafter {after:?}\n{ir}");
+    assert!(
+        lost.is_empty(),
+        "lost {lost:?}\nbefore {before:?}\nafter {after:?}\n{ir}"
+    );
     (ir, after)
 }
 
@@ -667,7 +677,10 @@ fn instruction_and_parameter_decorations_survive_spv_ir_and_back() {
     ] {
         assert!(ir.contains(want), "missing {want}:\n{ir}");
     }
-    assert!(after.contains("OpDecorate FPFastMathMode NotNaN|NotInf"), "{after:?}");
+    assert!(
+        after.contains("OpDecorate FPFastMathMode NotNaN|NotInf"),
+        "{after:?}"
+    );
 }
 
 #[test]
@@ -693,5 +706,8 @@ fn member_decorations_survive_spv_ir_and_back() {
          %m1 = OpAccessChain %pu %v %uint_1\nOpStore %m1 %x\nOpReturn\nOpFunctionEnd\n",
     );
     assert!(ir.contains("{merge:foo:depth}"), "{ir}");
-    assert!(after.contains("OpMemberDecorate 1 NumbanksINTEL 4"), "{after:?}");
+    assert!(
+        after.contains("OpMemberDecorate 1 NumbanksINTEL 4"),
+        "{after:?}"
+    );
 }

@@ -70,7 +70,10 @@ fn string_words(s: &str, out: &mut Vec<u32>) {
 
 /// The decoration of a number and literal operands, checked against the grammar: every
 /// operand of the kind (string or word) the grammar says, none missing, none extra.
-pub fn decoration_from_literals(number: u32, lits: &[DecorationLiteral]) -> Result<Decoration, String> {
+pub fn decoration_from_literals(
+    number: u32,
+    lits: &[DecorationLiteral],
+) -> Result<Decoration, String> {
     let ps = params(number).ok_or_else(|| format!("unknown decoration {number}"))?;
     let mut words = vec![1, number];
     let mut it = lits.iter().peekable();
@@ -78,21 +81,32 @@ pub fn decoration_from_literals(number: u32, lits: &[DecorationLiteral]) -> Resu
         loop {
             let Some(lit) = it.peek() else {
                 if p.quantifier == Quantifier::One {
-                    return Err(format!("decoration {number} lacks its operand '{}'", p.name));
+                    return Err(format!(
+                        "decoration {number} lacks its operand '{}'",
+                        p.name
+                    ));
                 }
                 break;
             };
             match (p.kind.class, lit) {
                 (KindClass::Id | KindClass::Result | KindClass::ResultType, _) => {
-                    return Err(format!("decoration {number} takes ids, which metadata cannot hold"))
+                    return Err(format!(
+                        "decoration {number} takes ids, which metadata cannot hold"
+                    ))
                 }
                 (KindClass::String, DecorationLiteral::Str(s)) => string_words(s, &mut words),
                 (KindClass::String, DecorationLiteral::Int(_)) => {
-                    return Err(format!("decoration {number}: operand '{}' must be a string", p.name))
+                    return Err(format!(
+                        "decoration {number}: operand '{}' must be a string",
+                        p.name
+                    ))
                 }
                 (_, DecorationLiteral::Int(w)) => words.push(*w),
                 (_, DecorationLiteral::Str(_)) => {
-                    return Err(format!("decoration {number}: operand '{}' must be an integer", p.name))
+                    return Err(format!(
+                        "decoration {number}: operand '{}' must be an integer",
+                        p.name
+                    ))
                 }
             }
             it.next();
@@ -127,7 +141,10 @@ mod tests {
         assert_eq!(n, 41);
         assert_eq!(
             lits,
-            vec![DecorationLiteral::Str("v".into()), DecorationLiteral::Int(0)]
+            vec![
+                DecorationLiteral::Str("v".into()),
+                DecorationLiteral::Int(0)
+            ]
         );
         assert_eq!(decoration_from_literals(n, &lits).unwrap(), d);
         assert!(decoration_from_literals(41, &[DecorationLiteral::Int(0)]).is_err());

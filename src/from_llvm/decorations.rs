@@ -170,11 +170,14 @@ pub fn function(
     let mut per_param: Vec<Vec<Decoration>> = Vec::new();
     if let Some(node) = read::function_metadata(st.cx, f, "spirv.ParameterDecorations") {
         if !is_node(node) {
-            return Err(at("!spirv.ParameterDecorations is not a metadata node".into()));
+            return Err(at(
+                "!spirv.ParameterDecorations is not a metadata node".into()
+            ));
         }
         for list in read::md_operands(node) {
             per_param.push(
-                decoration_list(list).map_err(|e| at(format!("!spirv.ParameterDecorations: {e}")))?,
+                decoration_list(list)
+                    .map_err(|e| at(format!("!spirv.ParameterDecorations: {e}")))?,
             );
         }
     }
@@ -199,7 +202,10 @@ pub fn function(
     };
     merge(&mut func.decorations, decos);
     for (i, p) in func.params.iter_mut().enumerate() {
-        merge(&mut p.decorations, attrs.get(i).cloned().unwrap_or_default());
+        merge(
+            &mut p.decorations,
+            attrs.get(i).cloned().unwrap_or_default(),
+        );
         merge(
             &mut p.decorations,
             per_param.get(i).cloned().unwrap_or_default(),
@@ -247,7 +253,8 @@ impl Fx<'_, '_> {
         // SAFETY: `i` is an instruction of the module being read.
         let md = unsafe { llc::LLVMGetMetadata(i, kind_id(self.st.cx, "spirv.Decorations")) };
         if !md.is_null() {
-            decos = decoration_list(md).map_err(|e| self.error(i, format!("!spirv.Decorations: {e}")))?;
+            decos = decoration_list(md)
+                .map_err(|e| self.error(i, format!("!spirv.Decorations: {e}")))?;
         }
         // SAFETY: `i` is an instruction; the flags are read only where it can have them.
         unsafe {
@@ -423,11 +430,8 @@ fn parse_annotation(text: &str) -> Result<Vec<Decoration>> {
     if !t.starts_with('{') {
         return Ok(Vec::new());
     }
-    let bad = |why: &str| {
-        FromLlvmError::new(format!(
-            "llvm.ptr.annotation string \"{text}\": {why}"
-        ))
-    };
+    let bad =
+        |why: &str| FromLlvmError::new(format!("llvm.ptr.annotation string \"{text}\": {why}"));
     let mut out = Vec::new();
     let mut rest = t;
     while !rest.is_empty() {
@@ -505,11 +509,19 @@ mod tests {
         let mut l = vec![Decoration::Alignment(4), Decoration::Constant];
         merge(
             &mut l,
-            vec![Decoration::Alignment(8), Decoration::Constant, Decoration::Volatile],
+            vec![
+                Decoration::Alignment(8),
+                Decoration::Constant,
+                Decoration::Volatile,
+            ],
         );
         assert_eq!(
             l,
-            vec![Decoration::Alignment(4), Decoration::Constant, Decoration::Volatile]
+            vec![
+                Decoration::Alignment(4),
+                Decoration::Constant,
+                Decoration::Volatile
+            ]
         );
     }
 }

@@ -23,10 +23,7 @@ pub fn function_of(mut v: LLVMValueRef) -> Option<LLVMValueRef> {
         match read::value_kind(v) {
             VK::LLVMFunctionValueKind => return Some(v),
             VK::LLVMConstantExprValueKind
-                if matches!(
-                    read::const_opcode(v),
-                    O::LLVMAddrSpaceCast | O::LLVMBitCast
-                ) =>
+                if matches!(read::const_opcode(v), O::LLVMAddrSpaceCast | O::LLVMBitCast) =>
             {
                 v = read::operand(v, 0)
             }
@@ -94,7 +91,8 @@ impl Fx<'_, '_> {
         spirv_order: bool,
         ret: Option<Handle<Type>>,
     ) -> Result<Option<Val>> {
-        let by_value = ret.filter(|&t| matches!(self.f.module().types.get(t), Some(Type::Struct(_))));
+        let by_value =
+            ret.filter(|&t| matches!(self.f.module().types.get(t), Some(Type::Struct(_))));
         let (out_v, nd_t, sizes) = match by_value {
             Some(t) => (None, t, args),
             None => {
@@ -198,7 +196,10 @@ impl Fx<'_, '_> {
             return err("an enqueued block whose invoke function is not known");
         };
         let Some(info) = self.st.funcs.get(&(f as usize)).cloned() else {
-            return err(format!("the invoke function @{} is not translated", read::name(f)));
+            return err(format!(
+                "the invoke function @{} is not translated",
+                read::name(f)
+            ));
         };
         let Some(alloca) = underlying_alloca(block) else {
             return err("an enqueued block literal that is not a local variable");
@@ -276,7 +277,10 @@ impl Fx<'_, '_> {
             return err("an enqueued invoke function that is not a function");
         };
         let Some(info) = self.st.funcs.get(&(f as usize)).cloned() else {
-            return err(format!("the invoke function @{} is not translated", read::name(f)));
+            return err(format!(
+                "the invoke function @{} is not translated",
+                read::name(f)
+            ));
         };
         let size = self.value(args[8])?.v;
         let align = self.value(args[9])?.v;

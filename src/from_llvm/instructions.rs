@@ -678,9 +678,18 @@ impl Fx<'_, '_> {
             (true, 16) => ("SPV_EXT_shader_atomic_float16_add", C::AtomicFloat16AddEXT),
             (true, 32) => ("SPV_EXT_shader_atomic_float_add", C::AtomicFloat32AddEXT),
             (true, _) => ("SPV_EXT_shader_atomic_float_add", C::AtomicFloat64AddEXT),
-            (false, 16) => ("SPV_EXT_shader_atomic_float_min_max", C::AtomicFloat16MinMaxEXT),
-            (false, 32) => ("SPV_EXT_shader_atomic_float_min_max", C::AtomicFloat32MinMaxEXT),
-            (false, _) => ("SPV_EXT_shader_atomic_float_min_max", C::AtomicFloat64MinMaxEXT),
+            (false, 16) => (
+                "SPV_EXT_shader_atomic_float_min_max",
+                C::AtomicFloat16MinMaxEXT,
+            ),
+            (false, 32) => (
+                "SPV_EXT_shader_atomic_float_min_max",
+                C::AtomicFloat32MinMaxEXT,
+            ),
+            (false, _) => (
+                "SPV_EXT_shader_atomic_float_min_max",
+                C::AtomicFloat64MinMaxEXT,
+            ),
         };
         self.f.extension(ext);
         self.f.capability(cap);

@@ -67,12 +67,8 @@ fn pipe_op(name: &str) -> Option<(Opcode, Option<u32>)> {
         (false, "reserve_write_pipe") => Opcode::ReserveWritePipePackets,
         (false, "commit_read_pipe") => Opcode::CommitReadPipe,
         (false, "commit_write_pipe") => Opcode::CommitWritePipe,
-        (false, "get_pipe_num_packets_ro" | "get_pipe_num_packets_wo") => {
-            Opcode::GetNumPipePackets
-        }
-        (false, "get_pipe_max_packets_ro" | "get_pipe_max_packets_wo") => {
-            Opcode::GetMaxPipePackets
-        }
+        (false, "get_pipe_num_packets_ro" | "get_pipe_num_packets_wo") => Opcode::GetNumPipePackets,
+        (false, "get_pipe_max_packets_ro" | "get_pipe_max_packets_wo") => Opcode::GetMaxPipePackets,
         (true, "reserve_read_pipe") => Opcode::GroupReserveReadPipePackets,
         (true, "reserve_write_pipe") => Opcode::GroupReserveWritePipePackets,
         (true, "commit_read_pipe") => Opcode::GroupCommitReadPipe,

@@ -225,10 +225,12 @@ impl<'m> Writer<'m> {
                     target,
                     decoration: d,
                 }),
-                None if takes_string(&d, strings_ok) => Instruction::DecorateString(OpDecorateString {
-                    target,
-                    decoration: d,
-                }),
+                None if takes_string(&d, strings_ok) => {
+                    Instruction::DecorateString(OpDecorateString {
+                        target,
+                        decoration: d,
+                    })
+                }
                 None => Instruction::Decorate(OpDecorate {
                     target,
                     decoration: d,
