@@ -58,7 +58,7 @@ pub fn decoration_literals(d: &Decoration) -> Option<(u32, Vec<DecorationLiteral
 fn string_words(s: &str, out: &mut Vec<u32>) {
     let mut bytes = s.as_bytes().to_vec();
     bytes.push(0);
-    while bytes.len() % 4 != 0 {
+    while !bytes.len().is_multiple_of(4) {
         bytes.push(0);
     }
     out.extend(
