@@ -902,6 +902,37 @@ int next() { static int counter = 5; static float3 v; counter++; v.x += 1; retur
 }
 
 #[test]
+fn static_locals_with_runtime_initializers_run_them_once() {
+    // DXC initializes such a local the first time control reaches it: 3 * 10 + 1, then + 1
+    // without re-running the initializer; a constant initializer leaves no guard behind.
+    let src = r#"
+RWStructuredBuffer<uint> Out : register(u0);
+uint bump(uint x) { static uint first = x * 10 + Out[2]; first += 1; return first; }
+uint fixed() { static uint k = 7; return k++; }
+[numthreads(1, 1, 1)] void main() {
+    Out[0] = bump(3);
+    Out[1] = bump(5);
+    Out[3] = fixed() + fixed();
+}
+"#;
+    let words = check("static_locals_runtime_init", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert_eq!(
+        dis.matches("OpSelectionMerge").count(),
+        1,
+        "one guard, for the runtime initializer only:\n{dis}"
+    );
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["u32"], "data": [0, 0, 4, 0]}]}"#;
+        assert_eq!(
+            run::ints(&run::lavapipe(&words, job), 0),
+            vec![35, 36, 4, 15]
+        );
+    }
+}
+
+#[test]
 fn constant_buffer_values_pass_as_their_struct() {
     let src = r#"
 struct Light { float4 color; float intensity; };
