@@ -466,7 +466,7 @@ void main() {
     bool a = touch(false) && touch(true);
     bool b = touch(true) || touch(false);
     int c = touch(true) ? 1 : (touch(false) ? 2 : 3);
-    bool2 v = bool2(true, false) && bool2(true, true);
+    bool2 v = and(bool2(true, false), bool2(true, true));
     Out[0] = calls;
     Out[1] = a + b * 2 + c * 4 + v.x * 8 + v.y * 16;
 }
@@ -929,6 +929,60 @@ uint fixed() { static uint k = 7; return k++; }
             run::ints(&run::lavapipe(&words, job), 0),
             vec![35, 36, 4, 15]
         );
+    }
+}
+
+#[test]
+fn logical_not_of_a_matrix_is_component_wise() {
+    let src = r#"
+RWStructuredBuffer<uint> Out : register(u0);
+[numthreads(1, 1, 1)] void main() {
+    float2x3 m = float2x3(0, 1.5, 0, -2, 0, 0.25);
+    int2x2 k = int2x2(Out[6], 0, 3, Out[7]);
+    bool2x3 n = !m;
+    bool2x2 j = !k;
+    Out[0] = n._m00; Out[1] = n._m01; Out[2] = n._m12; Out[3] = n._m11;
+    Out[4] = j._m00; Out[5] = j._m01; Out[6] = j._m10; Out[7] = j._m11;
+}
+"#;
+    let words = check("not_matrix", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["u32"], "data": [9, 9, 9, 9, 9, 9, 0, 5]}]}"#;
+        assert_eq!(
+            run::ints(&run::lavapipe(&words, job), 0),
+            vec![1, 0, 0, 1, 1, 1, 0, 0]
+        );
+    }
+}
+
+#[test]
+fn and_or_select_are_component_wise_in_every_version() {
+    // HLSL 2021's replacements for vector `&&`, `||` and `?:`, which it short-circuits.
+    let src = r#"
+RWStructuredBuffer<int> Out : register(u0);
+[numthreads(1, 1, 1)] void main() {
+    int2 a = int2(Out[0], Out[1]);
+    bool2 x = and(a, bool2(true, false));
+    bool2 y = or(a > 5, false);
+    int2 s = select(a > 1, a * 10, int2(-1, -2));
+    float2x2 m = select(float2x2(1, 0, 0, 1), float2x2(2, 3, 4, 5), 7.0);
+    Out[0] = x.x; Out[1] = x.y; Out[2] = y.x; Out[3] = y.y; Out[4] = s.x; Out[5] = s.y;
+    Out[6] = (int)(m._m00 + m._m01 * 10 + m._m10 * 100 + m._m11 * 1000);
+}
+"#;
+    for hv in [LanguageVersion::V2021, LanguageVersion::V2018] {
+        let words = check_env("and_or_select", src, "cs_6_0", TargetEnv::Vulkan1_0, hv);
+        #[cfg(feature = "llvm")]
+        {
+            let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["i32"], "data": [3, 9, 0, 0, 0, 0, 0]}]}"#;
+            assert_eq!(
+                run::ints(&run::lavapipe(&words, job), 0),
+                vec![1, 0, 0, 1, 30, 90, 2 + 70 + 700 + 5000],
+                "{hv:?}"
+            );
+        }
+        let _ = words;
     }
 }
 

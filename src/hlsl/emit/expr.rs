@@ -360,6 +360,20 @@ impl FnCx<'_, '_> {
             }
             UnaryOp::Not => {
                 let (v, t) = self.rvalue(operand)?;
+                if let Ty::Matrix(s, r, c) = t {
+                    // Row by row, as DXC does: a bool matrix is an array of bool vectors.
+                    let bt = Ty::Matrix(Scalar::Bool, r, c);
+                    let m = self.convert(v, &Ty::Matrix(s, r, c), &bt, span, true)?;
+                    let rt = self.ty(&Ty::Vector(Scalar::Bool, c));
+                    let rows: Vec<Value> = (0..r)
+                        .map(|i| {
+                            let row = self.f.composite_extract(rt, m, vec![i]);
+                            self.f.logical_not(rt, row)
+                        })
+                        .collect();
+                    let mt = self.ty(&bt);
+                    return Some(Val::R(self.f.composite_construct(mt, &rows), bt));
+                }
                 let (b, bt) = self.bool_of(v, &t, span)?;
                 let it = self.ty(&bt);
                 Some(Val::R(self.f.logical_not(it, b), bt))
@@ -382,7 +396,11 @@ impl FnCx<'_, '_> {
     fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Val> {
         if matches!(op, BinaryOp::And | BinaryOp::Or) {
             let (a, at) = self.rvalue(lhs)?;
-            if self.st.opts.version == LanguageVersion::V2021 && matches!(at, Ty::Scalar(_)) {
+            if self.st.opts.version == LanguageVersion::V2021 {
+                if !matches!(at, Ty::Scalar(_)) {
+                    self.st.error(span, non_scalar_logical(op));
+                    return None;
+                }
                 return self.short_circuit(op, a, &at, rhs, span);
             }
             let (b, bt) = self.rvalue(rhs)?;
@@ -527,10 +545,7 @@ impl FnCx<'_, '_> {
             Some((v, t)) => match self.bool_of(v, &t, rhs.span) {
                 Some((b, Ty::Scalar(_))) => b,
                 Some(_) => {
-                    self.st.error(
-                        rhs.span,
-                        "not supported yet: a vector operand after a scalar one in '&&'/'||'",
-                    );
+                    self.st.error(span, non_scalar_logical(op));
                     short
                 }
                 None => short,
@@ -550,7 +565,15 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<Val> {
         let (c, ct) = self.rvalue(cond)?;
-        if self.st.opts.version == LanguageVersion::V2021 && matches!(ct, Ty::Scalar(_)) {
+        if self.st.opts.version == LanguageVersion::V2021 && !matches!(ct, Ty::Scalar(_)) {
+            self.st.error(
+                cond.span,
+                "condition for short-circuiting ternary operator must be scalar, for \
+                 non-scalar types use 'select'",
+            );
+            return None;
+        }
+        if self.st.opts.version == LanguageVersion::V2021 {
             let (c, _) = self.bool_of(c, &ct, span)?;
             // The result type is known only after both sides: evaluate each into its own block
             // and merge through a variable of the common type.
@@ -1203,4 +1226,13 @@ fn matrix_swizzle(name: &str, r: u32, c: u32) -> Option<Vec<(u32, u32)>> {
         out.push((i, j));
     }
     (!out.is_empty() && out.len() <= 4 && name.starts_with('_')).then_some(out)
+}
+
+/// DXC's error for `&&`/`||` on non-scalar operands under HLSL 2021, which short-circuits them.
+fn non_scalar_logical(op: BinaryOp) -> String {
+    let f = if op == BinaryOp::And { "and" } else { "or" };
+    format!(
+        "operands for short-circuiting logical binary operator must be scalar, for non-scalar \
+         types use '{f}'"
+    )
 }
