@@ -987,6 +987,52 @@ RWStructuredBuffer<int> Out : register(u0);
 }
 
 #[test]
+fn arrays_of_one_by_n_matrices_index_each_element_as_a_matrix() {
+    // `m[i][0][k]`: the array index, then the ignored row index of the 1xN element, then the
+    // component; in locals, statics, cbuffer members, struct fields, parameters, groupshared.
+    let src = r#"
+struct S { float1x3 rows[2]; };
+cbuffer C : register(b0) { float1x3 cm[2]; };
+StructuredBuffer<S> In : register(t1);
+RWStructuredBuffer<float> Out : register(u2);
+static float1x2 sm[2] = { float1x2(1, 2), float1x2(3, 4) };
+groupshared float1x2 gm[2];
+float pick(float1x3 p[2], int i) { return p[i][0][2] + p[1]._m00; }
+[numthreads(1, 1, 1)]
+void main() {
+    float1x3 m[2];
+    m[0] = float1x3(1, 2, 3);
+    m[1] = float1x3(4, 5, 6);
+    m[1][0][2] += 1;
+    m[0]._m01 = 9;
+    gm[1][0][1] = 11;
+    Out[0] = m[0][0][1]; Out[1] = m[1]._m02; Out[2] = m[1][0].z;
+    Out[3] = cm[1][0][2]; Out[4] = cm[0]._m01;
+    Out[5] = sm[1][0][0] + sm[0]._m01;
+    Out[6] = In[0].rows[1][0][1];
+    S s = In[0];
+    Out[7] = s.rows[0]._m02;
+    Out[8] = pick(m, 0);
+    Out[9] = gm[1]._m01;
+}
+"#;
+    let words = check("one_by_n_arrays", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [10, 20, 30, 0, 40, 50, 60, 0]},
+            {"binding": 1, "layout": ["f32"], "data": [100, 200, 300, 0, 500, 600, 700, 0]},
+            {"binding": 2, "layout": ["f32"], "size_words": 10}]}"#;
+        let out = run::lavapipe(&words, job);
+        assert_eq!(
+            run::floats(&out, 2),
+            vec![9.0, 7.0, 7.0, 60.0, 20.0, 5.0, 600.0, 300.0, 7.0, 11.0]
+        );
+    }
+    let _ = words;
+}
+
+#[test]
 fn constant_buffer_values_pass_as_their_struct() {
     let src = r#"
 struct Light { float4 color; float intensity; };

@@ -13,10 +13,15 @@ use crate::hlsl::sema::types::{Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::{Successor, Terminator, Value};
 
-/// Whether a written type is a 1xN matrix (`float1x3`, `matrix<float, 1, 3>`).
-/// Whether a type is spelled as a 1xN matrix (collapsed to a vector, with the row index
-/// ignored).
-pub(crate) fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
+/// How many array indices lead from a declaration of type `t` with `dims` array dimensions to
+/// a 1xN matrix (`float1x3 m[2]`: 1), if `t` is spelled as one: such a matrix is collapsed to a
+/// vector, and its row index then selects the whole vector.
+pub(crate) fn row_depth(t: &crate::hlsl::ast::TypeExpr, dims: usize) -> Option<u8> {
+    is_row_matrix(t).then_some(dims as u8)
+}
+
+/// Whether a type is spelled as a 1xN matrix (`float1x3`, `matrix<float, 1, 3>`).
+fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
     let n = &t.name.name;
     if n == "matrix" {
         return matches!(
@@ -178,8 +183,8 @@ impl FnCx<'_, '_> {
                 continue;
             };
             let ptr = self.local(&ty, &decl.name.name);
-            if decl.array_dims.is_empty() && is_row_matrix(&d.ty) {
-                self.row_matrices.insert(ptr);
+            if let Some(depth) = row_depth(&d.ty, decl.array_dims.len()) {
+                self.row_matrices.insert(ptr, depth);
             }
             if relaxed {
                 self.relax(ptr);

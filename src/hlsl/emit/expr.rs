@@ -214,7 +214,7 @@ impl FnCx<'_, '_> {
                 layout,
                 row_major,
                 relaxed,
-                row_vector,
+                row_depth,
             } => {
                 let pt = self.ptr_ty(sc, &ty, layout, row_major);
                 let i = self.i32c(index as i32);
@@ -222,8 +222,8 @@ impl FnCx<'_, '_> {
                 if relaxed {
                     self.mark_relaxed(ptr);
                 }
-                if row_vector {
-                    self.row_matrices.insert(ptr);
+                if let Some(depth) = row_depth {
+                    self.row_matrices.insert(ptr, depth);
                 }
                 Val::P(Place {
                     ptr,
@@ -648,8 +648,8 @@ impl FnCx<'_, '_> {
                         if f.relaxed || self.is_relaxed(p.ptr) {
                             self.mark_relaxed(ptr);
                         }
-                        if f.row_vector {
-                            self.row_matrices.insert(ptr);
+                        if let Some(depth) = f.row_depth {
+                            self.row_matrices.insert(ptr, depth);
                         }
                         Some(Val::P(Place {
                             ptr,
@@ -665,11 +665,11 @@ impl FnCx<'_, '_> {
                         if f.relaxed {
                             self.relax(r);
                         }
-                        if f.row_vector {
+                        if let Some(depth) = f.row_depth {
                             // Indexed as a 1xN matrix: through a temporary, as a variable.
                             let tmp = self.local_place(&f.ty, "temp.var.row");
                             self.f.store(tmp.ptr, r, None);
-                            self.row_matrices.insert(tmp.ptr);
+                            self.row_matrices.insert(tmp.ptr, depth);
                             return Some(Val::P(tmp));
                         }
                         Some(Val::R(r, f.ty))
@@ -778,12 +778,14 @@ impl FnCx<'_, '_> {
         }
         let bt = self.val_ty(&base)?;
         let (iv, it) = self.rvalue(index)?;
+        let mut row_below = None;
         if let Val::P(p) = &base {
-            let row = match p.ptr {
-                Value::Global(g) => self.st.row_globals.contains(&g),
-                ptr => self.row_matrices.contains(&ptr),
+            let depth = match p.ptr {
+                Value::Global(g) => self.st.row_globals.get(&g).copied(),
+                ptr => self.row_matrices.get(&ptr).copied(),
             };
-            if row {
+            row_below = depth.and_then(|d| d.checked_sub(1));
+            if depth == Some(0) {
                 // `m[i]` of a 1xN matrix is its only row: the whole (collapsed) vector (a new
                 // pointer to it, so a second index selects a component).
                 let pt = self.ptr_ty(p.sc, &p.ty, p.layout, p.row_major);
@@ -836,6 +838,9 @@ impl FnCx<'_, '_> {
                 let ptr = self.f.access_chain(pt, p.ptr, &[iv]);
                 if self.is_relaxed(p.ptr) {
                     self.mark_relaxed(ptr);
+                }
+                if let Some(depth) = row_below {
+                    self.row_matrices.insert(ptr, depth);
                 }
                 Some(Val::P(Place { ptr, ty: elem, ..p }))
             }
