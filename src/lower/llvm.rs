@@ -257,6 +257,27 @@ pub fn call_result<'ctx>(c: inkwell::values::CallSiteValue<'ctx>) -> Option<Basi
     }
 }
 
+/// `llvm.frexp` of `x` with exponents of type `et`: the mantissa and the exponent.
+pub fn frexp<'ctx>(
+    b: &Builder<'ctx>,
+    m: &inkwell::module::Module<'ctx>,
+    x: BasicValueEnum<'ctx>,
+    et: BasicTypeEnum<'ctx>,
+) -> Result<(BasicValueEnum<'ctx>, BasicValueEnum<'ctx>)> {
+    let i = inkwell::intrinsics::Intrinsic::find("llvm.frexp")
+        .ok_or_else(|| LowerError::unsupported("llvm.frexp"))?;
+    let f = i
+        .get_declaration(m, &[x.get_type(), et])
+        .ok_or_else(|| LowerError::malformed("llvm.frexp types"))?;
+    let s = call_result(b.build_call(f, &[x.into()], "")?)
+        .ok_or_else(|| LowerError::malformed("llvm.frexp"))?
+        .into_struct_value();
+    Ok((
+        b.build_extract_value(s, 0, "")?,
+        b.build_extract_value(s, 1, "")?,
+    ))
+}
+
 /// The integer type of `width` bits.
 pub fn int_ty(cx: &inkwell::context::Context, width: u32) -> Result<inkwell::types::IntType<'_>> {
     let w = core::num::NonZeroU32::new(width)
