@@ -56,12 +56,7 @@ fn check(k: &Kernel, input: &Path, tag: &str) -> Result<(), String> {
 
 /// (direction, kernel, reason): kernels a direction does not carry through yet. Each entry
 /// is checked to still fail, so a fix shows up as a test failure that asks to remove it.
-const KNOWN: &[(&str, &str, &str)] = &[(
-    "roundtrip",
-    "images_read",
-    "spvkit's `lower --style spv-ir` passes the OpConstantSampler as `ptr addrspace(2) null` \
-     (branch spv-ir), which has no SPIR-V form",
-)];
+const KNOWN: &[(&str, &str, &str)] = &[];
 
 fn all(tag: &str, input: impl Fn(&Kernel) -> Result<PathBuf, String>) {
     let ks = kernels();

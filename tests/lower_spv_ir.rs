@@ -4,8 +4,9 @@
 //! OpenCL C kernels of `tests/corpus/opencl-spvir/` are compiled at test time (clang-15 and
 //! llvm-spirv-15, into `CARGO_TARGET_TMPDIR`), lowered by spvkit and by the oracle, and the two
 //! outputs are compared on parsed facts (so LLVM 15's typed pointers and LLVM 19's opaque
-//! pointers spell the same): the triple, the kernels with their calling convention and
-//! parameter address spaces, the `__spirv_*` builtins called, and the named metadata. Every
+//! pointers spell the same, and spvkit's target extension types `target("spirv.Image", void,
+//! 1, ...)` the same as llvm-spirv-15's `%spirv.Image._void_1_... addrspace(1)*`): the triple,
+//! the kernels with their calling convention and parameter kinds, the `__spirv_*` builtins called, and the named metadata. Every
 //! spvkit output also passes `opt-19 -passes=verify`. Where llvm-spirv-15 is wrong, a test says
 //! what it does and that spvkit does right.
 #![cfg(feature = "llvm")]
@@ -126,8 +127,8 @@ fn oracle_ir(spv: &Path) -> Result<String, String> {
 #[derive(Debug, Default)]
 struct Facts {
     triple: String,
-    /// Kernel name → address space of each parameter (`None`: not a pointer).
-    kernels: BTreeMap<String, Vec<Option<u32>>>,
+    /// Kernel name → kind of each parameter ([`param_kind`]).
+    kernels: BTreeMap<String, Vec<String>>,
     /// Every `spir_func` / plain defined function name.
     funcs_cc: BTreeMap<String, String>,
     /// Mangled names of the `__spirv_*` functions called.
@@ -184,6 +185,41 @@ fn param_space(p: &str) -> Option<u32> {
     (p.starts_with("ptr") || p.contains('*')).then_some(0)
 }
 
+/// A parameter's kind: an opaque SPIR-V type by llvm-spirv-15's struct name
+/// (`spirv.Image._void_1_0_0_0_0_0_0`, `spirv.Sampler`, `spirv.Pipe._0`), from spvkit's target
+/// extension type or the oracle's pointer to that struct; otherwise the pointer's address
+/// space, or `value`.
+fn param_kind(p: &str) -> String {
+    if let Some(rest) = p.strip_prefix("target(") {
+        let inner = balanced(rest, 0);
+        let mut parts = split_params(inner).into_iter();
+        let mut name = parts.next().unwrap_or("").trim_matches('"').to_string();
+        let params: Vec<String> = parts
+            .map(|q| match q {
+                "i32" => "int".to_string(),
+                q => q.to_string(),
+            })
+            .collect();
+        if !params.is_empty() {
+            name.push_str("._");
+            name.push_str(&params.join("_"));
+        }
+        return name;
+    }
+    if let Some(rest) = p.strip_prefix('%') {
+        if rest.starts_with("spirv.") || rest.starts_with("opencl.") {
+            return rest
+                .chars()
+                .take_while(|c| !c.is_whitespace() && *c != '*')
+                .collect();
+        }
+    }
+    match param_space(p) {
+        Some(a) => format!("addrspace({a})"),
+        None => "value".to_string(),
+    }
+}
+
 /// The unmangled name of `_Z<len><name>...`.
 fn demangle_name(m: &str) -> Option<String> {
     let rest = m.strip_prefix("_Z")?;
@@ -211,10 +247,8 @@ fn facts(text: &str) -> Facts {
             };
             if cc == "spir_kernel" {
                 let params = split_params(balanced(line, open + 1));
-                f.kernels.insert(
-                    name.clone(),
-                    params.iter().map(|p| param_space(p)).collect(),
-                );
+                f.kernels
+                    .insert(name.clone(), params.iter().map(|p| param_kind(p)).collect());
             }
             f.funcs_cc.insert(name, cc.to_string());
         }
@@ -290,7 +324,7 @@ fn the_corpus_agrees_with_llvm_spirv_15() {
         assert_eq!(ours.triple, theirs.triple, "{name}: triple");
         assert_eq!(
             ours.kernels, theirs.kernels,
-            "{name}: kernels and parameter spaces"
+            "{name}: kernels and parameter kinds"
         );
         kernels += ours.kernels.len();
         for (f, cc) in &theirs.funcs_cc {
