@@ -610,3 +610,100 @@ fn member_decorations_are_pointer_annotations_as_llvm_spirv_writes_them() {
         2
     );
 }
+
+/// The opaque SPIR-V types of a kernel with images, samplers, pipes, a reservation and an
+/// event as LLVM 19 target extension types (the form of current SPIRV-LLVM-Translator), valid
+/// for `llvm-as-19`; and `spvkit from-llvm` of that spv-ir gives back the same opaque types,
+/// which `spirv-val` accepts.
+#[test]
+fn opaque_types_are_target_extension_types_and_come_back() {
+    let spv = compile(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/opencl-spvir/opaque_types.cl"),
+    );
+    let ir = spvkit_ir(&spv, false);
+    let ll = spv.with_extension("ll");
+    let bc = spv.with_extension("spvkit.bc");
+    let r = Command::new("llvm-as-19")
+        .arg(&ll)
+        .arg("-o")
+        .arg(&bc)
+        .output()
+        .expect("llvm-as-19");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new("llvm-dis-19")
+        .arg(&bc)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .expect("llvm-dis-19");
+    assert!(r.status.success());
+    let dis = String::from_utf8_lossy(&r.stdout);
+    for want in [
+        "define spir_kernel void @opaque_types(target(\"spirv.Image\", void, 1, 0, 0, 0, 0, 0, 0) \
+         %0, target(\"spirv.Image\", void, 2, 0, 0, 0, 0, 0, 1) %1, target(\"spirv.Image\", \
+         void, 0, 0, 0, 0, 0, 0, 2) %2, target(\"spirv.Sampler\") %3, target(\"spirv.Pipe\", 0) \
+         %4, target(\"spirv.Pipe\", 1) %5, ptr addrspace(1)",
+        // OpConstantSampler Repeat 1 Linear: 3 << 1 | 1 | (1 + 1) << 4.
+        "call target(\"spirv.Sampler\") @__translate_sampler_initializer(i32 39)",
+        "call spir_func target(\"spirv.SampledImage\", void, 1, 0, 0, 0, 0, 0, 0) \
+         @_Z20__spirv_SampledImagePU3AS133__spirv_Image__void_1_0_0_0_0_0_0PU3AS215__spirv_Sampler(",
+        "call spir_func target(\"spirv.ReserveId\") \
+         @_Z31__spirv_ReserveWritePipePacketsPU3AS115__spirv_Pipe__1iii(target(\"spirv.Pipe\", 1)",
+        "call spir_func target(\"spirv.Event\") @_Z22__spirv_GroupAsyncCopy",
+        "alloca target(\"spirv.Event\")",
+    ] {
+        assert!(ir.contains(want), "spvkit: {want}\n{ir}");
+        assert!(dis.contains(want), "llvm-dis-19: {want}\n{dis}");
+    }
+    let back = spv.with_extension("back.spv");
+    let r = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+        .arg("from-llvm")
+        .arg(&bc)
+        .arg("-o")
+        .arg(&back)
+        .output()
+        .expect("spvkit from-llvm");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new("spirv-val")
+        .args(["--target-env", "opencl2.0"])
+        .arg(&back)
+        .output()
+        .expect("spirv-val");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    // The opaque types and the literal sampler, without their result ids.
+    let opaque = |p: &Path| -> BTreeSet<String> {
+        let r = Command::new("spirv-dis")
+            .arg(p)
+            .output()
+            .expect("spirv-dis");
+        assert!(r.status.success());
+        String::from_utf8_lossy(&r.stdout)
+            .lines()
+            .filter_map(|l| {
+                let (_, rhs) = l.split_once(" = ")?;
+                let mut words = rhs.split_whitespace();
+                let op = words.next()?;
+                let keep = matches!(
+                    op,
+                    "OpTypeImage"
+                        | "OpTypeSampledImage"
+                        | "OpTypeSampler"
+                        | "OpTypePipe"
+                        | "OpTypeReserveId"
+                        | "OpTypeEvent"
+                        | "OpConstantSampler"
+                );
+                // Operand ids differ; the image's sampled type is `%void` in both.
+                keep.then(|| {
+                    std::iter::once(op)
+                        .chain(words.filter(|w| !w.starts_with('%') || *w == "%void"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+            })
+            .collect()
+    };
+    let want = opaque(&spv);
+    assert!(want.contains("OpTypeImage %void 3D 0 0 0 0 Unknown WriteOnly"), "{want:?}");
+    assert_eq!(opaque(&back), want);
+}
