@@ -704,6 +704,9 @@ fn opaque_types_are_target_extension_types_and_come_back() {
             .collect()
     };
     let want = opaque(&spv);
-    assert!(want.contains("OpTypeImage %void 3D 0 0 0 0 Unknown WriteOnly"), "{want:?}");
+    assert!(
+        want.contains("OpTypeImage %void 3D 0 0 0 0 Unknown WriteOnly"),
+        "{want:?}"
+    );
     assert_eq!(opaque(&back), want);
 }
