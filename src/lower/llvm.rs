@@ -445,7 +445,7 @@ pub fn select<'ctx>(
         return Err(LowerError::malformed("a select of mismatched operands"));
     }
     Ok(match c {
-        _ if super::llvm_ext::is_target_type(xt) => super::llvm_ext::select(b, c, x, y),
+        _ if super::llvm_ext::is_target_type(xt) => super::llvm_ext::select(b, c, x, y)?,
         BasicValueEnum::IntValue(k) => b.build_select(k, x, y, "")?,
         BasicValueEnum::VectorValue(k) => b.build_select(k, x, y, "")?,
         _ => {
@@ -545,7 +545,7 @@ pub fn load<'ctx>(
     name: &str,
 ) -> Result<BasicValueEnum<'ctx>> {
     let v = if super::llvm_ext::is_target_type(t) {
-        super::llvm_ext::load(b, t, p, name)
+        super::llvm_ext::load(b, t, p, name)?
     } else {
         b.build_load(t, p, name)?
     };

@@ -14,8 +14,11 @@
 //! `BasicMetadataValueEnum::from`. Code that asks a pointer-specific question
 //! (its address space) must not see these types: only the spv-ir style makes them, and only
 //! for the opaque SPIR-V types, which nothing takes the address space of.
+//!
+//! The C API is inkwell's re-export `inkwell::llvm_sys` (llvm-sys 191, as the from-llvm reader
+//! uses it): the very crate inkwell links, so no second dependency has to be kept in step.
 
-use inkwell::builder::Builder;
+use inkwell::builder::{Builder, BuilderError};
 use inkwell::context::Context;
 use inkwell::llvm_sys::core as llc;
 use inkwell::llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
@@ -107,17 +110,18 @@ pub fn load<'ctx>(
     t: BasicTypeEnum<'ctx>,
     p: PointerValue<'ctx>,
     name: &str,
-) -> BasicValueEnum<'ctx> {
+) -> Result<BasicValueEnum<'ctx>, BuilderError> {
+    positioned(b)?;
     let cname = std::ffi::CString::new(name).unwrap_or_default();
-    // SAFETY: the builder is positioned (callers build after positioning it), `p` is a
-    // pointer and `t` a first-class type of the same context.
+    // SAFETY: the builder is positioned, `p` is a pointer and `t` a first-class type of the
+    // same context.
     unsafe {
-        basic_value(llc::LLVMBuildLoad2(
+        Ok(basic_value(llc::LLVMBuildLoad2(
             b.as_mut_ptr(),
             t.as_type_ref(),
             p.as_value_ref(),
             cname.as_ptr(),
-        ))
+        )))
     }
 }
 
@@ -127,16 +131,17 @@ pub fn select<'ctx>(
     c: BasicValueEnum<'ctx>,
     x: BasicValueEnum<'ctx>,
     y: BasicValueEnum<'ctx>,
-) -> BasicValueEnum<'ctx> {
+) -> Result<BasicValueEnum<'ctx>, BuilderError> {
+    positioned(b)?;
     // SAFETY: as `load`; `c` is `i1` or a vector of them, `x` and `y` have one type.
     unsafe {
-        basic_value(llc::LLVMBuildSelect(
+        Ok(basic_value(llc::LLVMBuildSelect(
             b.as_mut_ptr(),
             c.as_value_ref(),
             x.as_value_ref(),
             y.as_value_ref(),
             c"".as_ptr(),
-        ))
+        )))
     }
 }
 
@@ -192,19 +197,29 @@ pub fn call<'ctx>(
     b: &Builder<'ctx>,
     f: FunctionValue<'ctx>,
     args: &[BasicMetadataValueEnum<'ctx>],
-) -> CallSiteValue<'ctx> {
+) -> Result<CallSiteValue<'ctx>, BuilderError> {
+    positioned(b)?;
     let mut refs: Vec<LLVMValueRef> = args.iter().map(|a| a.as_value_ref()).collect();
-    // SAFETY: the builder is positioned (callers build after positioning it) and the
-    // arguments are values of this context; LLVM's verifier checks their types.
+    // SAFETY: the builder is positioned and the arguments are values of this context; LLVM's
+    // verifier checks their types.
     unsafe {
-        CallSiteValue::new(llc::LLVMBuildCall2(
+        Ok(CallSiteValue::new(llc::LLVMBuildCall2(
             b.as_mut_ptr(),
             llc::LLVMGlobalGetValueType(f.as_value_ref()),
             f.as_value_ref(),
             refs.as_mut_ptr(),
             refs.len() as u32,
             c"".as_ptr(),
-        ))
+        )))
+    }
+}
+
+/// Building through the C API needs an insertion point (inkwell checks it; here it is checked
+/// the same way).
+fn positioned(b: &Builder<'_>) -> Result<(), BuilderError> {
+    match b.get_insert_block() {
+        Some(_) => Ok(()),
+        None => Err(BuilderError::UnsetPosition),
     }
 }
 

@@ -43,7 +43,7 @@ pub(crate) fn call<'a, 'ctx>(
             "a call with the wrong number of arguments",
         ));
     }
-    let r = crate::lower::llvm_ext::call(&l.b, f, &args);
+    let r = crate::lower::llvm_ext::call(&l.b, f, &args)?;
     r.set_call_convention(f.get_call_conventions());
     Ok(super::super::llvm::call_result(r))
 }

@@ -333,7 +333,7 @@ pub(crate) fn select<'ctx>(
     }
     if crate::lower::llvm_ext::is_target_type(tt) {
         return match cond {
-            BasicValueEnum::IntValue(_) => Ok(crate::lower::llvm_ext::select(b, cond, t, e)),
+            BasicValueEnum::IntValue(_) => crate::lower::llvm_ext::select(b, cond, t, e),
             _ => Err(MISFIT),
         };
     }

@@ -620,7 +620,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let f = self.builtin_fn(&mangled, ret, &tys)?;
         let vals: Vec<BasicMetadataValueEnum<'ctx>> =
             args.iter().map(|a| llvm_ext::arg(a.0)).collect();
-        let c = llvm_ext::call(&self.b, f, &vals);
+        let c = llvm_ext::call(&self.b, f, &vals)?;
         c.set_call_convention(SPIR_FUNC);
         Ok(super::llvm::call_result(c))
     }

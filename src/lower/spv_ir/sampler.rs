@@ -54,7 +54,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             &fx.prologue,
             f,
             &[i32t.const_int(bits.into(), false).into()],
-        );
+        )?;
         let s = super::super::llvm::call_result(call)
             .ok_or_else(|| LowerError::malformed("a sampler initializer returning void"))?;
         fx.values.insert(v, s);
