@@ -710,3 +710,60 @@ fn opaque_types_are_target_extension_types_and_come_back() {
     );
     assert_eq!(opaque(&back), want);
 }
+
+/// A UniformConstant variable initialized with `OpConstantSampler`: LLVM can only zero a
+/// `target("spirv.Sampler")` global, so spv-ir has no global and every load is the sampler's
+/// initializer call; from-llvm turns that back into the same `OpConstantSampler`.
+#[test]
+fn sampler_variables_load_as_their_initializer_call() {
+    let spv = assemble(
+        "sampler_variable",
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability ImageBasic\n\
+         OpCapability LiteralSampler\nOpMemoryModel Physical64 OpenCL\n\
+         OpEntryPoint Kernel %k \"k\"\nOpDecorate %smp Constant\n\
+         %void = OpTypeVoid\n%float = OpTypeFloat 32\n%v4float = OpTypeVector %float 4\n\
+         %v2float = OpTypeVector %float 2\n\
+         %img = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly\n%sampler = OpTypeSampler\n\
+         %si = OpTypeSampledImage %img\n%psmp = OpTypePointer UniformConstant %sampler\n\
+         %pout = OpTypePointer CrossWorkgroup %v4float\n%fn = OpTypeFunction %void %img %pout\n\
+         %cs = OpConstantSampler %sampler ClampToEdge 0 Nearest\n\
+         %smp = OpVariable %psmp UniformConstant %cs\n%zero = OpConstant %float 0\n\
+         %half = OpConstant %float 0.5\n%coord = OpConstantComposite %v2float %half %half\n\
+         %k = OpFunction %void None %fn\n%i = OpFunctionParameter %img\n\
+         %o = OpFunctionParameter %pout\n%l = OpLabel\n%s = OpLoad %sampler %smp\n\
+         %c = OpSampledImage %si %i %s\n\
+         %t = OpImageSampleExplicitLod %v4float %c %coord Lod %zero\n\
+         OpStore %o %t\nOpReturn\nOpFunctionEnd\n",
+    );
+    let ir = spvkit_ir(&spv, false);
+    // ClampToEdge (1) << 1 | unnormalized | (Nearest (0) + 1) << 4.
+    assert!(
+        ir.contains("call target(\"spirv.Sampler\") @__translate_sampler_initializer(i32 18)"),
+        "{ir}"
+    );
+    assert!(!ir.contains("zeroinitializer"), "{ir}");
+    let back = spv.with_extension("back.spv");
+    let r = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+        .arg("from-llvm")
+        .arg(spv.with_extension("ll"))
+        .arg("-o")
+        .arg(&back)
+        .output()
+        .expect("spvkit from-llvm");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new("spirv-val")
+        .args(["--target-env", "opencl2.0"])
+        .arg(&back)
+        .output()
+        .expect("spirv-val");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new("spirv-dis")
+        .arg(&back)
+        .output()
+        .expect("spirv-dis");
+    let dis = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        dis.contains("OpConstantSampler %") && dis.contains(" ClampToEdge 0 Nearest"),
+        "{dis}"
+    );
+}

@@ -384,7 +384,16 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             .get(g.index())
             .copied()
             .flatten()
-            .ok_or_else(|| LowerError::malformed("global out of range"))?;
+            .ok_or_else(|| {
+                if self.is_constant_sampler(self.m.globals.get(g).and_then(|g| g.initializer)) {
+                    LowerError::unsupported(
+                        "the address of a constant-sampler variable (only loads of it have an \
+                         spv-ir form)",
+                    )
+                } else {
+                    LowerError::malformed("global out of range")
+                }
+            })?;
         let i8t = self.cx.i8_type();
         let i64t = self.cx.i64_type();
         let ptr = self.cx.ptr_type(AddressSpace::default());

@@ -389,6 +389,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 places[h.index()] = Some(Place::Global(gv));
                 continue;
             }
+            if self.is_constant_sampler(g.initializer) {
+                // No LLVM global: a `target("spirv.Sampler")` global can only be zero; its
+                // loads become the sampler's initializer call (`ops::memory`).
+                continue;
+            }
             let linkage = g.decorations.iter().find_map(|d| match d {
                 Decoration::LinkageAttributes(n, k) => Some((n.clone(), *k)),
                 _ => None,

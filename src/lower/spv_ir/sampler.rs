@@ -15,6 +15,12 @@ use inkwell::values::BasicValueEnum;
 const SAMPLER_INIT: &str = "__translate_sampler_initializer";
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
+    /// Whether `v` (a variable's initializer) is an `OpConstantSampler`.
+    pub(crate) fn is_constant_sampler(&self, v: Option<Value>) -> bool {
+        matches!(v, Some(Value::Constant(h))
+            if matches!(self.m.constants.get(h).map(|c| &c.value), Some(ConstantValue::Sampler { .. })))
+    }
+
     /// The value of `OpConstantSampler` `v` in the current function, or `None` when `v` is no
     /// constant sampler.
     pub(crate) fn spv_ir_sampler(
