@@ -466,7 +466,7 @@ void main() {
     bool a = touch(false) && touch(true);
     bool b = touch(true) || touch(false);
     int c = touch(true) ? 1 : (touch(false) ? 2 : 3);
-    bool2 v = bool2(true, false) && bool2(true, true);
+    bool2 v = and(bool2(true, false), bool2(true, true));
     Out[0] = calls;
     Out[1] = a + b * 2 + c * 4 + v.x * 8 + v.y * 16;
 }
@@ -897,6 +897,137 @@ int next() { static int counter = 5; static float3 v; counter++; v.x += 1; retur
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["i32"], "size_words": 1}]}"#;
         assert_eq!(run::ints(&run::lavapipe(&words, job), 0), vec![712]);
+    }
+    let _ = words;
+}
+
+#[test]
+fn static_locals_with_runtime_initializers_run_them_once() {
+    // DXC initializes such a local the first time control reaches it: 3 * 10 + 1, then + 1
+    // without re-running the initializer; a constant initializer leaves no guard behind.
+    let src = r#"
+RWStructuredBuffer<uint> Out : register(u0);
+uint bump(uint x) { static uint first = x * 10 + Out[2]; first += 1; return first; }
+uint fixed() { static uint k = 7; return k++; }
+[numthreads(1, 1, 1)] void main() {
+    Out[0] = bump(3);
+    Out[1] = bump(5);
+    Out[3] = fixed() + fixed();
+}
+"#;
+    let words = check("static_locals_runtime_init", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert_eq!(
+        dis.matches("OpSelectionMerge").count(),
+        1,
+        "one guard, for the runtime initializer only:\n{dis}"
+    );
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["u32"], "data": [0, 0, 4, 0]}]}"#;
+        assert_eq!(
+            run::ints(&run::lavapipe(&words, job), 0),
+            vec![35, 36, 4, 15]
+        );
+    }
+}
+
+#[test]
+fn logical_not_of_a_matrix_is_component_wise() {
+    let src = r#"
+RWStructuredBuffer<uint> Out : register(u0);
+[numthreads(1, 1, 1)] void main() {
+    float2x3 m = float2x3(0, 1.5, 0, -2, 0, 0.25);
+    int2x2 k = int2x2(Out[6], 0, 3, Out[7]);
+    bool2x3 n = !m;
+    bool2x2 j = !k;
+    Out[0] = n._m00; Out[1] = n._m01; Out[2] = n._m12; Out[3] = n._m11;
+    Out[4] = j._m00; Out[5] = j._m01; Out[6] = j._m10; Out[7] = j._m11;
+}
+"#;
+    let words = check("not_matrix", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["u32"], "data": [9, 9, 9, 9, 9, 9, 0, 5]}]}"#;
+        assert_eq!(
+            run::ints(&run::lavapipe(&words, job), 0),
+            vec![1, 0, 0, 1, 1, 1, 0, 0]
+        );
+    }
+}
+
+#[test]
+fn and_or_select_are_component_wise_in_every_version() {
+    // HLSL 2021's replacements for vector `&&`, `||` and `?:`, which it short-circuits.
+    let src = r#"
+RWStructuredBuffer<int> Out : register(u0);
+[numthreads(1, 1, 1)] void main() {
+    int2 a = int2(Out[0], Out[1]);
+    bool2 x = and(a, bool2(true, false));
+    bool2 y = or(a > 5, false);
+    int2 s = select(a > 1, a * 10, int2(-1, -2));
+    float2x2 m = select(float2x2(1, 0, 0, 1), float2x2(2, 3, 4, 5), 7.0);
+    Out[0] = x.x; Out[1] = x.y; Out[2] = y.x; Out[3] = y.y; Out[4] = s.x; Out[5] = s.y;
+    Out[6] = (int)(m._m00 + m._m01 * 10 + m._m10 * 100 + m._m11 * 1000);
+}
+"#;
+    for hv in [LanguageVersion::V2021, LanguageVersion::V2018] {
+        let words = check_env("and_or_select", src, "cs_6_0", TargetEnv::Vulkan1_0, hv);
+        #[cfg(feature = "llvm")]
+        {
+            let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["i32"], "data": [3, 9, 0, 0, 0, 0, 0]}]}"#;
+            assert_eq!(
+                run::ints(&run::lavapipe(&words, job), 0),
+                vec![1, 0, 0, 1, 30, 90, 2 + 70 + 700 + 5000],
+                "{hv:?}"
+            );
+        }
+        let _ = words;
+    }
+}
+
+#[test]
+fn arrays_of_one_by_n_matrices_index_each_element_as_a_matrix() {
+    // `m[i][0][k]`: the array index, then the ignored row index of the 1xN element, then the
+    // component; in locals, statics, cbuffer members, struct fields, parameters, groupshared.
+    let src = r#"
+struct S { float1x3 rows[2]; };
+cbuffer C : register(b0) { float1x3 cm[2]; };
+StructuredBuffer<S> In : register(t1);
+RWStructuredBuffer<float> Out : register(u2);
+static float1x2 sm[2] = { float1x2(1, 2), float1x2(3, 4) };
+groupshared float1x2 gm[2];
+float pick(float1x3 p[2], int i) { return p[i][0][2] + p[1]._m00; }
+[numthreads(1, 1, 1)]
+void main() {
+    float1x3 m[2];
+    m[0] = float1x3(1, 2, 3);
+    m[1] = float1x3(4, 5, 6);
+    m[1][0][2] += 1;
+    m[0]._m01 = 9;
+    gm[1][0][1] = 11;
+    Out[0] = m[0][0][1]; Out[1] = m[1]._m02; Out[2] = m[1][0].z;
+    Out[3] = cm[1][0][2]; Out[4] = cm[0]._m01;
+    Out[5] = sm[1][0][0] + sm[0]._m01;
+    Out[6] = In[0].rows[1][0][1];
+    S s = In[0];
+    Out[7] = s.rows[0]._m02;
+    Out[8] = pick(m, 0);
+    Out[9] = gm[1]._m01;
+}
+"#;
+    let words = check("one_by_n_arrays", src, "cs_6_0");
+    #[cfg(feature = "llvm")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [10, 20, 30, 0, 40, 50, 60, 0]},
+            {"binding": 1, "layout": ["f32"], "data": [100, 200, 300, 0, 500, 600, 700, 0]},
+            {"binding": 2, "layout": ["f32"], "size_words": 10}]}"#;
+        let out = run::lavapipe(&words, job);
+        assert_eq!(
+            run::floats(&out, 2),
+            vec![9.0, 7.0, 7.0, 60.0, 20.0, 5.0, 600.0, 300.0, 7.0, 11.0]
+        );
     }
     let _ = words;
 }

@@ -4,8 +4,9 @@
 //! OpenCL C kernels of `tests/corpus/opencl-spvir/` are compiled at test time (clang-15 and
 //! llvm-spirv-15, into `CARGO_TARGET_TMPDIR`), lowered by spvkit and by the oracle, and the two
 //! outputs are compared on parsed facts (so LLVM 15's typed pointers and LLVM 19's opaque
-//! pointers spell the same): the triple, the kernels with their calling convention and
-//! parameter address spaces, the `__spirv_*` builtins called, and the named metadata. Every
+//! pointers spell the same, and spvkit's target extension types `target("spirv.Image", void,
+//! 1, ...)` the same as llvm-spirv-15's `%spirv.Image._void_1_... addrspace(1)*`): the triple,
+//! the kernels with their calling convention and parameter kinds, the `__spirv_*` builtins called, and the named metadata. Every
 //! spvkit output also passes `opt-19 -passes=verify`. Where llvm-spirv-15 is wrong, a test says
 //! what it does and that spvkit does right.
 #![cfg(feature = "llvm")]
@@ -126,8 +127,8 @@ fn oracle_ir(spv: &Path) -> Result<String, String> {
 #[derive(Debug, Default)]
 struct Facts {
     triple: String,
-    /// Kernel name → address space of each parameter (`None`: not a pointer).
-    kernels: BTreeMap<String, Vec<Option<u32>>>,
+    /// Kernel name → kind of each parameter ([`param_kind`]).
+    kernels: BTreeMap<String, Vec<String>>,
     /// Every `spir_func` / plain defined function name.
     funcs_cc: BTreeMap<String, String>,
     /// Mangled names of the `__spirv_*` functions called.
@@ -184,6 +185,41 @@ fn param_space(p: &str) -> Option<u32> {
     (p.starts_with("ptr") || p.contains('*')).then_some(0)
 }
 
+/// A parameter's kind: an opaque SPIR-V type by llvm-spirv-15's struct name
+/// (`spirv.Image._void_1_0_0_0_0_0_0`, `spirv.Sampler`, `spirv.Pipe._0`), from spvkit's target
+/// extension type or the oracle's pointer to that struct; otherwise the pointer's address
+/// space, or `value`.
+fn param_kind(p: &str) -> String {
+    if let Some(rest) = p.strip_prefix("target(") {
+        let inner = balanced(rest, 0);
+        let mut parts = split_params(inner).into_iter();
+        let mut name = parts.next().unwrap_or("").trim_matches('"').to_string();
+        let params: Vec<String> = parts
+            .map(|q| match q {
+                "i32" => "int".to_string(),
+                q => q.to_string(),
+            })
+            .collect();
+        if !params.is_empty() {
+            name.push_str("._");
+            name.push_str(&params.join("_"));
+        }
+        return name;
+    }
+    if let Some(rest) = p.strip_prefix('%') {
+        if rest.starts_with("spirv.") || rest.starts_with("opencl.") {
+            return rest
+                .chars()
+                .take_while(|c| !c.is_whitespace() && *c != '*')
+                .collect();
+        }
+    }
+    match param_space(p) {
+        Some(a) => format!("addrspace({a})"),
+        None => "value".to_string(),
+    }
+}
+
 /// The unmangled name of `_Z<len><name>...`.
 fn demangle_name(m: &str) -> Option<String> {
     let rest = m.strip_prefix("_Z")?;
@@ -211,10 +247,8 @@ fn facts(text: &str) -> Facts {
             };
             if cc == "spir_kernel" {
                 let params = split_params(balanced(line, open + 1));
-                f.kernels.insert(
-                    name.clone(),
-                    params.iter().map(|p| param_space(p)).collect(),
-                );
+                f.kernels
+                    .insert(name.clone(), params.iter().map(|p| param_kind(p)).collect());
             }
             f.funcs_cc.insert(name, cc.to_string());
         }
@@ -290,7 +324,7 @@ fn the_corpus_agrees_with_llvm_spirv_15() {
         assert_eq!(ours.triple, theirs.triple, "{name}: triple");
         assert_eq!(
             ours.kernels, theirs.kernels,
-            "{name}: kernels and parameter spaces"
+            "{name}: kernels and parameter kinds"
         );
         kernels += ours.kernels.len();
         for (f, cc) in &theirs.funcs_cc {
@@ -709,5 +743,159 @@ fn member_decorations_survive_spv_ir_and_back() {
     assert!(
         after.contains("OpMemberDecorate 1 NumbanksINTEL 4"),
         "{after:?}"
+/// The opaque SPIR-V types of a kernel with images, samplers, pipes, a reservation and an
+/// event as LLVM 19 target extension types (the form of current SPIRV-LLVM-Translator), valid
+/// for `llvm-as-19`; and `spvkit from-llvm` of that spv-ir gives back the same opaque types,
+/// which `spirv-val` accepts.
+#[test]
+fn opaque_types_are_target_extension_types_and_come_back() {
+    let spv = compile(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/opencl-spvir/opaque_types.cl"),
+    );
+    let ir = spvkit_ir(&spv, false);
+    let ll = spv.with_extension("ll");
+    let bc = spv.with_extension("spvkit.bc");
+    let r = Command::new("llvm-as-19")
+        .arg(&ll)
+        .arg("-o")
+        .arg(&bc)
+        .output()
+        .expect("llvm-as-19");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new("llvm-dis-19")
+        .arg(&bc)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .expect("llvm-dis-19");
+    assert!(r.status.success());
+    let dis = String::from_utf8_lossy(&r.stdout);
+    for want in [
+        "define spir_kernel void @opaque_types(target(\"spirv.Image\", void, 1, 0, 0, 0, 0, 0, 0) \
+         %0, target(\"spirv.Image\", void, 2, 0, 0, 0, 0, 0, 1) %1, target(\"spirv.Image\", \
+         void, 0, 0, 0, 0, 0, 0, 2) %2, target(\"spirv.Sampler\") %3, target(\"spirv.Pipe\", 0) \
+         %4, target(\"spirv.Pipe\", 1) %5, ptr addrspace(1)",
+        // OpConstantSampler Repeat 1 Linear: 3 << 1 | 1 | (1 + 1) << 4.
+        "call target(\"spirv.Sampler\") @__translate_sampler_initializer(i32 39)",
+        "call spir_func target(\"spirv.SampledImage\", void, 1, 0, 0, 0, 0, 0, 0) \
+         @_Z20__spirv_SampledImagePU3AS133__spirv_Image__void_1_0_0_0_0_0_0PU3AS215__spirv_Sampler(",
+        "call spir_func target(\"spirv.ReserveId\") \
+         @_Z31__spirv_ReserveWritePipePacketsPU3AS115__spirv_Pipe__1iii(target(\"spirv.Pipe\", 1)",
+        "call spir_func target(\"spirv.Event\") @_Z22__spirv_GroupAsyncCopy",
+        "alloca target(\"spirv.Event\")",
+    ] {
+        assert!(ir.contains(want), "spvkit: {want}\n{ir}");
+        assert!(dis.contains(want), "llvm-dis-19: {want}\n{dis}");
+    }
+    let back = spv.with_extension("back.spv");
+    let r = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+        .arg("from-llvm")
+        .arg(&bc)
+        .arg("-o")
+        .arg(&back)
+        .output()
+        .expect("spvkit from-llvm");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new("spirv-val")
+        .args(["--target-env", "opencl2.0"])
+        .arg(&back)
+        .output()
+        .expect("spirv-val");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    // The opaque types and the literal sampler, without their result ids.
+    let opaque = |p: &Path| -> BTreeSet<String> {
+        let r = Command::new("spirv-dis")
+            .arg(p)
+            .output()
+            .expect("spirv-dis");
+        assert!(r.status.success());
+        String::from_utf8_lossy(&r.stdout)
+            .lines()
+            .filter_map(|l| {
+                let (_, rhs) = l.split_once(" = ")?;
+                let mut words = rhs.split_whitespace();
+                let op = words.next()?;
+                let keep = matches!(
+                    op,
+                    "OpTypeImage"
+                        | "OpTypeSampledImage"
+                        | "OpTypeSampler"
+                        | "OpTypePipe"
+                        | "OpTypeReserveId"
+                        | "OpTypeEvent"
+                        | "OpConstantSampler"
+                );
+                // Operand ids differ; the image's sampled type is `%void` in both.
+                keep.then(|| {
+                    std::iter::once(op)
+                        .chain(words.filter(|w| !w.starts_with('%') || *w == "%void"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+            })
+            .collect()
+    };
+    let want = opaque(&spv);
+    assert!(
+        want.contains("OpTypeImage %void 3D 0 0 0 0 Unknown WriteOnly"),
+        "{want:?}"
+    );
+    assert_eq!(opaque(&back), want);
+}
+
+/// A UniformConstant variable initialized with `OpConstantSampler`: LLVM can only zero a
+/// `target("spirv.Sampler")` global, so spv-ir has no global and every load is the sampler's
+/// initializer call; from-llvm turns that back into the same `OpConstantSampler`.
+#[test]
+fn sampler_variables_load_as_their_initializer_call() {
+    let spv = assemble(
+        "sampler_variable",
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability ImageBasic\n\
+         OpCapability LiteralSampler\nOpMemoryModel Physical64 OpenCL\n\
+         OpEntryPoint Kernel %k \"k\"\nOpDecorate %smp Constant\n\
+         %void = OpTypeVoid\n%float = OpTypeFloat 32\n%v4float = OpTypeVector %float 4\n\
+         %v2float = OpTypeVector %float 2\n\
+         %img = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly\n%sampler = OpTypeSampler\n\
+         %si = OpTypeSampledImage %img\n%psmp = OpTypePointer UniformConstant %sampler\n\
+         %pout = OpTypePointer CrossWorkgroup %v4float\n%fn = OpTypeFunction %void %img %pout\n\
+         %cs = OpConstantSampler %sampler ClampToEdge 0 Nearest\n\
+         %smp = OpVariable %psmp UniformConstant %cs\n%zero = OpConstant %float 0\n\
+         %half = OpConstant %float 0.5\n%coord = OpConstantComposite %v2float %half %half\n\
+         %k = OpFunction %void None %fn\n%i = OpFunctionParameter %img\n\
+         %o = OpFunctionParameter %pout\n%l = OpLabel\n%s = OpLoad %sampler %smp\n\
+         %c = OpSampledImage %si %i %s\n\
+         %t = OpImageSampleExplicitLod %v4float %c %coord Lod %zero\n\
+         OpStore %o %t\nOpReturn\nOpFunctionEnd\n",
+    );
+    let ir = spvkit_ir(&spv, false);
+    // ClampToEdge (1) << 1 | unnormalized | (Nearest (0) + 1) << 4.
+    assert!(
+        ir.contains("call target(\"spirv.Sampler\") @__translate_sampler_initializer(i32 18)"),
+        "{ir}"
+    );
+    assert!(!ir.contains("zeroinitializer"), "{ir}");
+    let back = spv.with_extension("back.spv");
+    let r = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+        .arg("from-llvm")
+        .arg(spv.with_extension("ll"))
+        .arg("-o")
+        .arg(&back)
+        .output()
+        .expect("spvkit from-llvm");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new("spirv-val")
+        .args(["--target-env", "opencl2.0"])
+        .arg(&back)
+        .output()
+        .expect("spirv-val");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new("spirv-dis")
+        .arg(&back)
+        .output()
+        .expect("spirv-dis");
+    let dis = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        dis.contains("OpConstantSampler %") && dis.contains(" ClampToEdge 0 Nearest"),
+        "{dis}"
     );
 }

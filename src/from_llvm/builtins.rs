@@ -236,6 +236,12 @@ impl Fx<'_, '_> {
             self.emit(Opcode::Store, None, &w)?;
             return Ok(None);
         }
+        if let Some((kind, _)) = name.split_once(".with.overflow") {
+            let Some(ty) = ret else {
+                return err("an intrinsic without a result");
+            };
+            return self.with_overflow(kind, ty, args).map(Some);
+        }
         let r = super::instructions::reverse();
         let mut base = format!("llvm.{name}");
         loop {
@@ -269,6 +275,92 @@ impl Fx<'_, '_> {
             }
         }
         err(format!("intrinsic llvm.{name} has no SPIR-V form"))
+    }
+
+    /// `llvm.{s,u}{add,sub,mul}.with.overflow`: the wrapped result and whether it overflowed,
+    /// in the `{ T, bool }` struct `ret`. Unsigned ones take the carry, borrow or high half of
+    /// OpIAddCarry, OpISubBorrow, OpUMulExtended; signed ones compare signs (add, sub) or the
+    /// high half with the low half's sign (OpSMulExtended).
+    fn with_overflow(
+        &mut self,
+        kind: &str,
+        ret: crate::ir::Handle<Type>,
+        args: &[LLVMValueRef],
+    ) -> Result<Val> {
+        let (a, b) = (self.value(args[0])?, self.value(args[1])?);
+        let t = a.ty;
+        let Some(Type::Struct(st)) = self.f.module().types.get(ret).cloned() else {
+            return err("an overflow intrinsic whose result is not a struct");
+        };
+        let Some(flag_t) = st.members.get(1).map(|m| m.ty) else {
+            return err("an overflow intrinsic whose result has no flag");
+        };
+        let pair = self.f.ty(Type::Struct(crate::ir::StructType {
+            name: None,
+            members: vec![crate::ir::Member::new(t), crate::ir::Member::new(t)],
+            decorations: Vec::new(),
+        }));
+        let zero = self.const_int_of(t, 0)?;
+        let half = |fx: &mut Self, p: Val, k: u32| -> Result<Value> {
+            let w = [p.v.to_id().0, k];
+            fx.emit(Opcode::CompositeExtract, Some(t), &w)
+        };
+        let (value, flag) = match kind {
+            "uadd" | "usub" | "umul" => {
+                let op = match kind {
+                    "uadd" => Opcode::IAddCarry,
+                    "usub" => Opcode::ISubBorrow,
+                    _ => Opcode::UMulExtended,
+                };
+                let p = self.emit_val(op, pair, &[a.v, b.v])?;
+                let (lo, hi) = (half(self, p, 0)?, half(self, p, 1)?);
+                let flag = self.emit_val(Opcode::INotEqual, flag_t, &[hi, zero])?;
+                (lo, flag.v)
+            }
+            "sadd" | "ssub" => {
+                let op = if kind == "sadd" {
+                    Opcode::IAdd
+                } else {
+                    Opcode::ISub
+                };
+                let r = self.emit_val(op, t, &[a.v, b.v])?;
+                // Overflow iff the operands' signs allow it and the result's sign differs:
+                // add: (a ^ r) & (b ^ r) < 0; sub: (a ^ b) & (a ^ r) < 0.
+                let x = self.emit_val(Opcode::BitwiseXor, t, &[a.v, r.v])?;
+                let y = if kind == "sadd" {
+                    self.emit_val(Opcode::BitwiseXor, t, &[b.v, r.v])?
+                } else {
+                    self.emit_val(Opcode::BitwiseXor, t, &[a.v, b.v])?
+                };
+                let both = self.emit_val(Opcode::BitwiseAnd, t, &[x.v, y.v])?;
+                let flag = self.emit_val(Opcode::SLessThan, flag_t, &[both.v, zero])?;
+                (r.v, flag.v)
+            }
+            "smul" => {
+                let p = self.emit_val(Opcode::SMulExtended, pair, &[a.v, b.v])?;
+                let (lo, hi) = (half(self, p, 0)?, half(self, p, 1)?);
+                let width = match self.f.module().types.get(t) {
+                    Some(Type::Int { width, .. }) => *width,
+                    Some(Type::Vector { component, .. }) => {
+                        match self.f.module().types.get(*component) {
+                            Some(Type::Int { width, .. }) => *width,
+                            _ => 0,
+                        }
+                    }
+                    _ => 0,
+                };
+                let shift = self.const_int_of(t, u64::from(width.saturating_sub(1)))?;
+                let sign = self.emit_val(Opcode::ShiftRightArithmetic, t, &[lo, shift])?;
+                let flag = self.emit_val(Opcode::INotEqual, flag_t, &[hi, sign.v])?;
+                (lo, flag.v)
+            }
+            _ => {
+                return err(format!(
+                    "intrinsic llvm.{kind}.with.overflow has no SPIR-V form"
+                ))
+            }
+        };
+        self.emit_val(Opcode::CompositeConstruct, ret, &[value, flag])
     }
 
     /// An OpenCL.std instruction over call arguments (ids, or literals where the grammar has

@@ -29,6 +29,7 @@ pub fn is_plain_constant(v: LLVMValueRef) -> bool {
             | VK::LLVMUndefValueValueKind
             | VK::LLVMPoisonValueKind
             | VK::LLVMConstantPointerNullValueKind
+            | VK::LLVMConstantTargetNoneValueKind
     )
 }
 
@@ -73,9 +74,10 @@ pub fn constant(st: &mut State, b: &mut Builder, v: LLVMValueRef) -> Result<Val>
                 _ => return err("a float constant of an unsupported type"),
             }
         }
-        VK::LLVMConstantAggregateZeroValueKind | VK::LLVMConstantPointerNullValueKind => {
-            ConstantValue::Null
-        }
+        // `target("spirv.Event") zeroinitializer` is a ConstantTargetNone.
+        VK::LLVMConstantAggregateZeroValueKind
+        | VK::LLVMConstantPointerNullValueKind
+        | VK::LLVMConstantTargetNoneValueKind => ConstantValue::Null,
         VK::LLVMUndefValueValueKind | VK::LLVMPoisonValueKind => ConstantValue::Undef,
         VK::LLVMConstantDataArrayValueKind
         | VK::LLVMConstantDataVectorValueKind

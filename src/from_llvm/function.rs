@@ -103,8 +103,17 @@ pub fn function(
     };
     let mut ptys = Vec::new();
     for (k, &p) in params.iter().enumerate() {
+        let lt = read::type_of(p);
         let special_t = special.get(k).copied().flatten();
         let t = match special_t.or(pipes.get(k).copied().flatten()) {
+            // A target extension type says itself what it is (and errors name the parameter).
+            _ if read::type_kind(lt) == K::LLVMTargetExtTypeKind => {
+                st.ty(b, lt).map_err(|mut e| {
+                    e.function = Some(read::name(f));
+                    e.instruction = Some(read::print(p));
+                    e
+                })?
+            }
             Some(t) => t,
             None => match super::images::param_type_from_calls(st, b, p) {
                 Some(t) => t,

@@ -1,12 +1,16 @@
-//! Metadata: `!opencl.ocl.version` → OpSource, `!spirv.Source`/`!spirv.Extension`/
-//! `!spirv.Capability`/`!spirv.ExecutionMode` named metadata, and the kernel function
-//! metadata `reqd_work_group_size`, `work_group_size_hint`, `vec_type_hint` and
+//! Metadata: `!spirv.Source` (or `!opencl.ocl.version`) → OpSource with its file,
+//! `!spirv.SourceExtension` and `!opencl.used.extensions` → OpSourceExtension,
+//! `!spirv.Extension`, `!spirv.Capability`, `!spirv.MemoryModel`, `!spirv.Generator` (the
+//! header's generator word), `!spirv.EntryPoint` (entry-point names), `!spirv.ExecutionMode`
+//! (any mode, decoded by the grammar), and the kernel function metadata
+//! `reqd_work_group_size`, `work_group_size_hint`, `vec_type_hint` and
 //! `intel_reqd_sub_group_size` → execution modes.
 
-use super::error::Result;
+use super::error::{err, Result};
 use super::module::State;
 use super::read;
-use crate::grammar::{Capability, ExecutionMode, SourceLanguage};
+use crate::binary::{Decode, OperandReader, TypeTracker};
+use crate::grammar::{AddressingModel, Capability, ExecutionMode, MemoryModel, SourceLanguage};
 use crate::ir::{Builder, Function, Handle, Source};
 use inkwell::llvm_sys::prelude::*;
 
@@ -36,22 +40,65 @@ pub fn module_metadata(st: &mut State, b: &mut Builder) -> Result<()> {
         if let Some(node) = read::named_metadata(m, "opencl.ocl.version").first() {
             let v = ints(node);
             if let [major, minor, ..] = v[..] {
-                source = Some((3, (major * 100 + minor * 10) as u32));
+                // OpSource's OpenCL version is major·100000 + minor·1000 (2.0 → 200000),
+                // as llvm-spirv writes it.
+                source = Some((3, (major * 100_000 + minor * 1000) as u32));
             }
         }
     }
     if let Some((lang, version)) = source {
-        let language = match lang {
-            3 => SourceLanguage::OpenCL_C,
-            4 => SourceLanguage::OpenCL_CPP,
-            _ => SourceLanguage::Unknown,
-        };
+        let language = SourceLanguage::from_value(lang).unwrap_or(SourceLanguage::Unknown);
+        // `!{i32 lang, i32 version, !{!"file"}}`: the file name in a node of its own.
+        let file = read::named_metadata(m, "spirv.Source")
+            .first()
+            .and_then(|node| node.get(2).copied())
+            .and_then(|f| read::md_operands(f).first().copied())
+            .and_then(read::md_string)
+            .map(|f| b.string(&f));
         b.module_mut().sources.push(Source {
             language,
             version,
-            file: None,
+            file,
             text: None,
         });
+    }
+    for kind in ["spirv.SourceExtension", "opencl.used.extensions"] {
+        for node in read::named_metadata(m, kind) {
+            for s in node.iter().filter_map(|&x| read::md_string(x)) {
+                let exts = &mut b.module_mut().source_extensions;
+                if !exts.contains(&s) {
+                    exts.push(s);
+                }
+            }
+        }
+    }
+    if let Some(node) = read::named_metadata(m, "spirv.MemoryModel").first() {
+        let v = ints(node);
+        let models = match v[..] {
+            [a, mm] => {
+                AddressingModel::from_value(a as u32).zip(MemoryModel::from_value(mm as u32))
+            }
+            _ => None,
+        };
+        let Some((addressing, memory)) = models else {
+            return err(format!(
+                "!spirv.MemoryModel {v:?} is not an addressing and memory model"
+            ));
+        };
+        let module = b.module_mut();
+        if addressing != module.addressing_model {
+            return err(format!(
+                "!spirv.MemoryModel says {addressing:?}, the target triple {:?}",
+                module.addressing_model
+            ));
+        }
+        module.memory_model = memory;
+    }
+    if let Some(node) = read::named_metadata(m, "spirv.Generator").first() {
+        // `!{i16 tool, i16 version}`: the header of the module the metadata was made from.
+        if let [tool, version] = ints(node)[..] {
+            b.module_mut().generator = ((tool as u32 & 0xffff) << 16) | (version as u32 & 0xffff);
+        }
     }
     for node in read::named_metadata(m, "spirv.Extension") {
         for s in node.iter().filter_map(|&x| read::md_string(x)) {
@@ -110,16 +157,19 @@ pub fn kernel_modes(
         if node.first().copied() != Some(f) {
             continue;
         }
-        let v = ints(&node[1..]);
-        let mode = match v[..] {
-            [17, x, y, z] => Some(ExecutionMode::LocalSize(x as u32, y as u32, z as u32)),
-            [18, x, y, z] => Some(ExecutionMode::LocalSizeHint(x as u32, y as u32, z as u32)),
-            [30, t] => Some(ExecutionMode::VecTypeHint(t as u32)),
-            [31] => Some(ExecutionMode::ContractionOff),
-            [35, s] => Some(ExecutionMode::SubgroupSize(s as u32)),
-            _ => None,
+        // `!{ptr @f, i32 mode, i32 literal...}`: the mode and its literals, decoded as the
+        // binary's operand words.
+        let words: Vec<u32> = ints(&node[1..]).iter().map(|&x| x as u32).collect();
+        let types = TypeTracker::default();
+        let mut r = OperandReader::new(&words, 0, u32::MAX, &types);
+        let mode = ExecutionMode::decode(&mut r).ok().filter(|_| r.is_empty());
+        let Some(mode) = mode else {
+            return err(format!(
+                "!spirv.ExecutionMode of @{} {words:?} is not an execution mode",
+                read::name(f)
+            ));
         };
-        if let Some(mode) = mode {
+        {
             let dup = b
                 .module()
                 .execution_modes
@@ -156,4 +206,14 @@ fn vec_type_hint(t: LLVMTypeRef) -> Option<u32> {
         _ => return None,
     };
     Some(code | (n << 16))
+}
+
+/// The name `!spirv.EntryPoint` gives the kernel `f` (`!{i32 model, ptr @f, !"name"}`), if
+/// any: an entry point's name may differ from its function's.
+pub fn entry_point_name(st: &State, f: LLVMValueRef) -> Option<String> {
+    read::named_metadata(st.m, "spirv.EntryPoint")
+        .into_iter()
+        .find(|node| node.get(1).copied() == Some(f))
+        .and_then(|node| node.get(2).copied())
+        .and_then(read::md_string)
 }

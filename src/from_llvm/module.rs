@@ -181,6 +181,7 @@ pub fn translate(
             .collect()
     };
     for (f, h, name) in kernels {
+        let name = super::metadata::entry_point_name(&st, f).unwrap_or(name);
         b.entry_point(crate::grammar::ExecutionModel::Kernel, h, &name, &interface);
         super::metadata::kernel_modes(&mut st, &mut b, f, h)?;
     }

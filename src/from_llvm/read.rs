@@ -287,3 +287,36 @@ pub fn section(g: LLVMValueRef) -> Option<String> {
         (!s.is_empty()).then_some(s)
     }
 }
+
+/// The name of a target extension type (`spirv.Image`).
+pub fn target_ext_name(t: LLVMTypeRef) -> String {
+    // SAFETY: `t` is a target extension type; its name is nul-terminated.
+    unsafe {
+        let p = llc::LLVMGetTargetExtTypeName(t);
+        if p.is_null() {
+            String::new()
+        } else {
+            std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    }
+}
+
+/// The type parameters of a target extension type.
+pub fn target_ext_type_params(t: LLVMTypeRef) -> Vec<LLVMTypeRef> {
+    // SAFETY: `t` is a target extension type; indices are below the count.
+    unsafe {
+        (0..llc::LLVMGetTargetExtTypeNumTypeParams(t))
+            .map(|i| llc::LLVMGetTargetExtTypeTypeParam(t, i))
+            .collect()
+    }
+}
+
+/// The integer parameters of a target extension type.
+pub fn target_ext_int_params(t: LLVMTypeRef) -> Vec<u32> {
+    // SAFETY: as `target_ext_type_params`.
+    unsafe {
+        (0..llc::LLVMGetTargetExtTypeNumIntParams(t))
+            .map(|i| llc::LLVMGetTargetExtTypeIntParam(t, i))
+            .collect()
+    }
+}

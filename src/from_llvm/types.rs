@@ -187,15 +187,9 @@ impl State {
         n: &[u32],
     ) -> Result<Handle<Type>> {
         let get = |i: usize| n.get(i).copied().unwrap_or(0);
-        let dim = match get(0) {
-            0 => Dim::Dim1D,
-            1 => Dim::Dim2D,
-            2 => Dim::Dim3D,
-            3 => Dim::Cube,
-            4 => Dim::Rect,
-            5 => Dim::Buffer,
-            6 => Dim::SubpassData,
-            d => return err(format!("image dimension {d} is unknown")),
+        let dim = match Dim::from_value(get(0)) {
+            Some(d) => d,
+            None => return err(format!("image dimension {} is unknown", get(0))),
         };
         let access = match n.get(6) {
             Some(0) => Some(AccessQualifier::ReadOnly),
@@ -206,61 +200,62 @@ impl State {
         Ok(b.type_image(ImageType {
             sampled_type,
             dim,
-            depth: match get(1) {
-                0 => ImageDepth::NoDepth,
-                1 => ImageDepth::IsDepth,
-                _ => ImageDepth::Unknown,
-            },
+            depth: ImageDepth::from_u32(get(1)).unwrap_or(ImageDepth::Unknown),
             arrayed: get(2) != 0,
             multisampled: get(3) != 0,
-            sampled: match get(4) {
-                1 => ImageSampling::Sampled,
-                2 => ImageSampling::Storage,
-                _ => ImageSampling::Unknown,
-            },
-            format: ImageFormat::Unknown,
+            sampled: ImageSampling::from_u32(get(4)).unwrap_or(ImageSampling::Unknown),
+            format: ImageFormat::from_value(get(5)).unwrap_or(ImageFormat::Unknown),
             access,
         }))
     }
 
     /// `target("spirv.Image", void, 1, 0, 0, 0, 0, 0, 0)` and the other `spirv.*` target
-    /// extension types.
+    /// extension types (read with the C API: name, type parameters, integer parameters).
     fn target_ext_type(&mut self, b: &mut Builder, t: LLVMTypeRef) -> Result<Handle<Type>> {
-        let text = read::print_type(t);
-        let inner = text
-            .strip_prefix("target(")
-            .and_then(|s| s.strip_suffix(')'))
-            .unwrap_or("");
-        let mut parts = inner.split(',').map(str::trim);
-        let name = parts.next().unwrap_or("").trim_matches('"').to_owned();
-        let rest: Vec<&str> = parts.collect();
-        let nums: Vec<u32> = rest.iter().filter_map(|p| p.parse().ok()).collect();
+        let name = read::target_ext_name(t);
+        let types = read::target_ext_type_params(t);
+        let ints = read::target_ext_int_params(t);
+        let bad = || {
+            err(format!(
+                "target type {} has no SPIR-V form",
+                read::print_type(t)
+            ))
+        };
         match name.as_str() {
             "spirv.Image" | "spirv.SampledImage" => {
-                let sampled = match rest.first().copied() {
-                    Some("float") => b.type_float(32),
-                    Some("half") => b.type_float(16),
-                    Some("i32") => b.type_int(32, false),
-                    _ => b.type_void(),
+                let [sampled] = types[..] else {
+                    return bad();
                 };
-                let img = self.image_from_numbers(b, sampled, &nums)?;
+                if ints.len() != 7 {
+                    return bad();
+                }
+                let sampled = self.ty(b, sampled)?;
+                let img = self.image_from_numbers(b, sampled, &ints)?;
                 if name == "spirv.SampledImage" {
                     Ok(b.type_sampled_image(img))
                 } else {
                     Ok(img)
                 }
             }
-            "spirv.Pipe" => Ok(b.ty(Type::Pipe {
-                access: match nums.first() {
-                    Some(1) => AccessQualifier::WriteOnly,
-                    Some(2) => AccessQualifier::ReadWrite,
-                    _ => AccessQualifier::ReadOnly,
-                },
-            })),
-            other => match self.opaque_by_name(b, other)? {
-                Some(h) => Ok(h),
-                None => err(format!("target type {text} has no SPIR-V form")),
-            },
+            "spirv.Pipe" => {
+                let access = match ints[..] {
+                    [0] => AccessQualifier::ReadOnly,
+                    [1] => AccessQualifier::WriteOnly,
+                    [2] => AccessQualifier::ReadWrite,
+                    _ => return bad(),
+                };
+                Ok(b.ty(Type::Pipe { access }))
+            }
+            "spirv.Sampler" | "spirv.Event" | "spirv.DeviceEvent" | "spirv.ReserveId"
+            | "spirv.Queue" | "spirv.PipeStorage"
+                if types.is_empty() && ints.is_empty() =>
+            {
+                match self.opaque_by_name(b, &name)? {
+                    Some(h) => Ok(h),
+                    None => bad(),
+                }
+            }
+            _ => bad(),
         }
     }
 

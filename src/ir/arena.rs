@@ -127,6 +127,16 @@ impl<T> Arena<T> {
         h
     }
 
+    /// Removes the last element if `h` is its handle (an element built speculatively and not
+    /// referred to); returns whether it did.
+    pub fn pop_if_last(&mut self, h: Handle<T>) -> bool {
+        let last = h.index() + 1 == self.items.len();
+        if last {
+            self.items.pop();
+        }
+        last
+    }
+
     /// The handle the next [`Arena::append`] will return.
     pub fn next_handle(&self) -> Handle<T> {
         Handle::new(self.items.len())

@@ -434,6 +434,20 @@ impl FunctionBuilder<'_> {
             .append(Block::new(Terminator::Unreachable))
     }
 
+    /// Drops `block` if it is the newest block, not current, and still empty: a block made for
+    /// code that turned out to need none. Nothing may branch to it yet. Returns whether it did.
+    pub fn discard_block(&mut self, block: Handle<Block>) -> bool {
+        if self.current == block {
+            return false;
+        }
+        let f = self.func();
+        let b = &f.blocks[block];
+        if !b.ops.is_empty() || !b.args.is_empty() {
+            return false;
+        }
+        f.blocks.pop_if_last(block)
+    }
+
     /// Adds an argument of type `ty` to a block.
     pub fn block_arg(&mut self, block: Handle<Block>, ty: Handle<Type>) -> Value {
         let f = self.func();

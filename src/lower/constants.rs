@@ -2,7 +2,8 @@
 //!
 //! Constants become LLVM constants of their lowered type: scalars from their bits, composites
 //! element by element (with zero padding fields where the type has them), nulls as
-//! `zeroinitializer`, `OpUndef` as `undef`, samplers as null pointers. Specialization constants
+//! `zeroinitializer`, `OpUndef` as `undef`, samplers as null pointers (the spv-ir style calls
+//! `__translate_sampler_initializer` where a function uses one). Specialization constants
 //! are resolved at lowering time: [`crate::lower::LowerOptions::spec_constants`] overrides the
 //! default of a `SpecId`; `OpSpecConstantOp` is evaluated by building the op on constant
 //! operands with LLVM's constant folder, in a scratch function deleted afterwards.

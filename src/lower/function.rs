@@ -166,7 +166,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             layout_ptrs: HashMap::new(),
         };
         for (i, _) in f.params.iter().enumerate() {
-            if let Some(p) = llf.get_nth_param(i as u32 + first_param) {
+            if let Some(p) = super::llvm_ext::param(llf, i as u32 + first_param) {
                 fx.values.insert(Value::Param(i as u32), p);
             }
         }
@@ -181,7 +181,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 let t = self.basic(arg.ty)?;
                 let phi = self.b.build_phi(t, "")?;
                 fx.phis.insert(a, phi);
-                fx.values.insert(Value::BlockArg(a), phi.as_basic_value());
+                fx.values
+                    .insert(Value::BlockArg(a), super::llvm_ext::phi_value(phi));
             }
         }
         for (bh, block) in f.blocks.iter() {
@@ -232,7 +233,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         for (a, v) in block.args.iter().zip(&s.args) {
             let val = self.val(fx, *v)?;
             let phi = fx.phis.get(a).ok_or_else(|| LowerError::malformed("phi"))?;
-            if phi.as_basic_value().get_type() != val.get_type() {
+            if super::llvm_ext::type_of(super::llvm_ext::phi_value(*phi))
+                != super::llvm_ext::type_of(val)
+            {
                 return Err(LowerError::malformed("a block argument of another type"));
             }
             phi.add_incoming(&[(&val as &dyn BasicValue<'ctx>, here)]);
@@ -283,7 +286,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 self.b.build_switch(s, d, &llcases)?;
             }
             Terminator::Return => {
-                if fx.llf.get_type().get_return_type().is_some() {
+                if super::llvm_ext::return_type(fx.llf).is_some() {
                     return Err(LowerError::malformed(
                         "OpReturn in a function returning a value",
                     ));
@@ -316,7 +319,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// `OpKill` / `OpTerminateInvocation`: the invocation ends; this function returns (an
     /// undefined value, if it returns one).
     fn end_invocation(&mut self, fx: &FnCx<'a, 'ctx>) -> Result<()> {
-        match fx.llf.get_type().get_return_type() {
+        match super::llvm_ext::return_type(fx.llf) {
             None => self.b.build_return(None)?,
             Some(t) => {
                 let u = undef(t);
@@ -338,6 +341,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     LowerError::malformed(format!("{v} is used before it is defined"))
                 })
             }
+            Value::Constant(_) if self.spv_ir() => match self.spv_ir_sampler(fx, v)? {
+                Some(s) => Ok(s),
+                None => self.module_value(v),
+            },
             Value::Constant(_) | Value::SpecConstant(_) => self.module_value(v),
             Value::Global(g) => Ok(self.global_address(fx, g)?.into()),
             Value::Function(h) => Ok(self
@@ -380,7 +387,16 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             .get(g.index())
             .copied()
             .flatten()
-            .ok_or_else(|| LowerError::malformed("global out of range"))?;
+            .ok_or_else(|| {
+                if self.is_constant_sampler(self.m.globals.get(g).and_then(|g| g.initializer)) {
+                    LowerError::unsupported(
+                        "the address of a constant-sampler variable (only loads of it have an \
+                         spv-ir form)",
+                    )
+                } else {
+                    LowerError::malformed("global out of range")
+                }
+            })?;
         let i8t = self.cx.i8_type();
         let i64t = self.cx.i64_type();
         let ptr = self.cx.ptr_type(AddressSpace::default());

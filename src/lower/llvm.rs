@@ -8,16 +8,14 @@ use inkwell::types::{AsTypeRef, BasicType, BasicTypeEnum};
 use inkwell::values::{AsValueRef, BasicValue, BasicValueEnum, IntValue};
 use inkwell::{FloatPredicate, IntPredicate};
 
-/// `undef` of `ty`.
+/// `undef` of `ty` (target extension types included, see [`super::llvm_ext`]).
 pub fn undef(ty: BasicTypeEnum<'_>) -> BasicValueEnum<'_> {
-    // SAFETY: LLVMGetUndef returns a value of the given (valid, basic) type.
-    unsafe { BasicValueEnum::new(llc::LLVMGetUndef(ty.as_type_ref())) }
+    super::llvm_ext::undef(ty)
 }
 
-/// `zeroinitializer` of `ty`.
+/// `zeroinitializer` of `ty` (target extension types included).
 pub fn null(ty: BasicTypeEnum<'_>) -> BasicValueEnum<'_> {
-    // SAFETY: as `undef`.
-    unsafe { BasicValueEnum::new(llc::LLVMConstNull(ty.as_type_ref())) }
+    super::llvm_ext::null(ty)
 }
 
 /// A constant array of `elem` from constants of that type.
@@ -249,12 +247,30 @@ pub fn float_from_bits<'ctx>(
     unsafe { BasicValueEnum::new(llc::LLVMConstBitCast(i.as_value_ref(), ty.as_type_ref())) }
 }
 
-/// The basic value a call returns, if it returns one.
+/// The basic value a call returns, if it returns one (target extension types included).
 pub fn call_result<'ctx>(c: inkwell::values::CallSiteValue<'ctx>) -> Option<BasicValueEnum<'ctx>> {
-    match c.try_as_basic_value() {
-        inkwell::values::ValueKind::Basic(v) => Some(v),
-        inkwell::values::ValueKind::Instruction(_) => None,
-    }
+    super::llvm_ext::call_result(c)
+}
+
+/// `llvm.frexp` of `x` with exponents of type `et`: the mantissa and the exponent.
+pub fn frexp<'ctx>(
+    b: &Builder<'ctx>,
+    m: &inkwell::module::Module<'ctx>,
+    x: BasicValueEnum<'ctx>,
+    et: BasicTypeEnum<'ctx>,
+) -> Result<(BasicValueEnum<'ctx>, BasicValueEnum<'ctx>)> {
+    let i = inkwell::intrinsics::Intrinsic::find("llvm.frexp")
+        .ok_or_else(|| LowerError::unsupported("llvm.frexp"))?;
+    let f = i
+        .get_declaration(m, &[x.get_type(), et])
+        .ok_or_else(|| LowerError::malformed("llvm.frexp types"))?;
+    let s = call_result(b.build_call(f, &[x.into()], "")?)
+        .ok_or_else(|| LowerError::malformed("llvm.frexp"))?
+        .into_struct_value();
+    Ok((
+        b.build_extract_value(s, 0, "")?,
+        b.build_extract_value(s, 1, "")?,
+    ))
 }
 
 /// The integer type of `width` bits.
@@ -440,15 +456,17 @@ pub fn select<'ctx>(
     y: BasicValueEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
     let ct = c.get_type();
+    let (xt, yt) = (super::llvm_ext::type_of(x), super::llvm_ext::type_of(y));
     let bool_like = matches!(scalar_of(ct), BasicTypeEnum::IntType(i) if i.get_bit_width() == 1);
     if !bool_like
-        || x.get_type() != y.get_type()
-        || (ct.is_vector_type() && lanes(ct) != lanes(x.get_type()))
-        || (ct.is_vector_type() && !x.get_type().is_vector_type())
+        || xt != yt
+        || (ct.is_vector_type() && lanes(ct) != lanes(xt))
+        || (ct.is_vector_type() && !xt.is_vector_type())
     {
         return Err(LowerError::malformed("a select of mismatched operands"));
     }
     Ok(match c {
+        _ if super::llvm_ext::is_target_type(xt) => super::llvm_ext::select(b, c, x, y)?,
         BasicValueEnum::IntValue(k) => b.build_select(k, x, y, "")?,
         BasicValueEnum::VectorValue(k) => b.build_select(k, x, y, "")?,
         _ => {
@@ -547,7 +565,11 @@ pub fn load<'ctx>(
     p: inkwell::values::PointerValue<'ctx>,
     name: &str,
 ) -> Result<BasicValueEnum<'ctx>> {
-    let v = b.build_load(t, p, name)?;
+    let v = if super::llvm_ext::is_target_type(t) {
+        super::llvm_ext::load(b, t, p, name)?
+    } else {
+        b.build_load(t, p, name)?
+    };
     if let Some(i) = v.as_instruction_value() {
         i.set_alignment(safe_align(td, t))
             .map_err(|e| LowerError::malformed(format!("alignment: {e}")))?;
@@ -563,7 +585,7 @@ pub fn store<'ctx>(
     v: BasicValueEnum<'ctx>,
 ) -> Result<inkwell::values::InstructionValue<'ctx>> {
     let i = b.build_store(p, v)?;
-    i.set_alignment(safe_align(td, v.get_type()))
+    i.set_alignment(safe_align(td, super::llvm_ext::type_of(v)))
         .map_err(|e| LowerError::malformed(format!("alignment: {e}")))?;
     Ok(i)
 }

@@ -20,6 +20,7 @@ mod function;
 mod globals;
 pub mod interface;
 mod llvm;
+mod llvm_ext;
 mod matrix_layout;
 mod ops;
 mod output;

@@ -1,7 +1,8 @@
 //! Types: SPIR-V types to LLVM types, with their layout.
 //!
 //! Scalars and vectors map directly (booleans to `i1`); every pointer, image, sampler and
-//! other handle is an opaque `ptr`; arrays are `[N x T]` and runtime arrays `[0 x T]`, with the
+//! other handle is an opaque `ptr` (in the spv-ir style, images, samplers, pipes, events and
+//! the other opaque types are target extension types, [`super::spv_ir`]); arrays are `[N x T]` and runtime arrays `[0 x T]`, with the
 //! element wrapped in `<{ T, [pad x i8] }>` when `ArrayStride` is larger than `T`'s size;
 //! matrices are arrays of column vectors; structs whose `Offset`s are LLVM's natural layout are
 //! plain structs, others are packed structs with explicit `[n x i8]` padding fields, and
@@ -149,11 +150,15 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             | Type::SampledImage { .. }
             | Type::Sampler
             | Type::Pipe { .. }
-            | Type::PipeStorage)
+            | Type::PipeStorage
+            | Type::Event
+            | Type::DeviceEvent
+            | Type::ReserveId
+            | Type::Queue)
                 if self.spv_ir() =>
             {
-                let a = super::spv_ir::opaque_addr_space(t);
-                self.info(cx.ptr_type(AddressSpace::from(a)).into())
+                let tt = self.spv_ir_target_type(t)?;
+                self.info(tt)
             }
             Type::Pointer { .. }
             | Type::Image(_)

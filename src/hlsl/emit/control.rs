@@ -13,10 +13,15 @@ use crate::hlsl::sema::types::{Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::{Successor, Terminator, Value};
 
-/// Whether a written type is a 1xN matrix (`float1x3`, `matrix<float, 1, 3>`).
-/// Whether a type is spelled as a 1xN matrix (collapsed to a vector, with the row index
-/// ignored).
-pub(crate) fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
+/// How many array indices lead from a declaration of type `t` with `dims` array dimensions to
+/// a 1xN matrix (`float1x3 m[2]`: 1), if `t` is spelled as one: such a matrix is collapsed to a
+/// vector, and its row index then selects the whole vector.
+pub(crate) fn row_depth(t: &crate::hlsl::ast::TypeExpr, dims: usize) -> Option<u8> {
+    is_row_matrix(t).then_some(dims as u8)
+}
+
+/// Whether a type is spelled as a 1xN matrix (`float1x3`, `matrix<float, 1, 3>`).
+fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
     let n = &t.name.name;
     if n == "matrix" {
         return matches!(
@@ -178,8 +183,8 @@ impl FnCx<'_, '_> {
                 continue;
             };
             let ptr = self.local(&ty, &decl.name.name);
-            if decl.array_dims.is_empty() && is_row_matrix(&d.ty) {
-                self.row_matrices.insert(ptr);
+            if let Some(depth) = row_depth(&d.ty, decl.array_dims.len()) {
+                self.row_matrices.insert(ptr, depth);
             }
             if relaxed {
                 self.relax(ptr);
@@ -212,8 +217,9 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// A `static` local: a Private variable initialized once, by a constant initializer (or
-    /// zero).
+    /// A `static` local: a Private variable initialized once. A constant initializer (or none:
+    /// zero) becomes the variable's; any other runs the first time control reaches the
+    /// declaration, guarded by a Private `init.done` flag, as DXC does.
     fn static_local(&mut self, d: &VarDecl) {
         let Some((base, _)) = self.st.resolve_type(&d.ty) else {
             return;
@@ -233,26 +239,47 @@ impl FnCx<'_, '_> {
                 continue;
             };
             let t = self.ty(&ty);
-            let init = match &decl.init {
-                Some(i) => match self.initializer(i, &ty) {
-                    Some(v @ Value::Constant(_)) => v,
-                    Some(_) => {
-                        self.st.error(
-                            decl.span,
-                            "not supported yet: a static local with a non-constant initializer",
-                        );
-                        continue;
+            let p = self.f.type_pointer(StorageClass::Private, t);
+            let (init, guarded) = match &decl.init {
+                None => (Some(Value::Constant(self.f.constant_null(t))), None),
+                Some(i) => {
+                    // Evaluate into a block of its own; keep it only if the value is not a
+                    // constant.
+                    let outer = self.f.current_block();
+                    let first = self.f.block();
+                    self.f.switch_to(first);
+                    let v = self.initializer(i, &ty);
+                    let last = self.f.current_block();
+                    match v {
+                        Some(v @ Value::Constant(_)) if last == first => {
+                            self.f.switch_to(outer);
+                            if self.f.discard_block(first) {
+                                (Some(v), None)
+                            } else {
+                                self.f.switch_to(first);
+                                (None, Some((outer, first, v)))
+                            }
+                        }
+                        Some(v) => (None, Some((outer, first, v))),
+                        None => {
+                            self.f.switch_to(outer);
+                            continue;
+                        }
                     }
-                    None => continue,
-                },
+                }
+            };
+            let init = match init {
+                Some(v) => v,
                 None => Value::Constant(self.f.constant_null(t)),
             };
-            let p = self.f.type_pointer(StorageClass::Private, t);
             let g = self.f.global(crate::ir::GlobalVariable {
                 name: Some(decl.name.name.clone()),
                 initializer: Some(init),
                 ..crate::ir::GlobalVariable::new(p, StorageClass::Private)
             });
+            if let Some((outer, first, v)) = guarded {
+                self.guard_once(g, v, outer, first, &decl.name.name);
+            }
             let place = Place {
                 ptr: Value::Global(g),
                 ty,
@@ -268,6 +295,39 @@ impl FnCx<'_, '_> {
                 );
             }
         }
+    }
+
+    /// Finishes a guarded static-local initialization: the initializer's code runs from
+    /// `first` and has computed `v` in the current block; `outer` branches there only while a
+    /// fresh Private flag is false.
+    fn guard_once(
+        &mut self,
+        var: crate::ir::Handle<crate::ir::GlobalVariable>,
+        v: Value,
+        outer: crate::ir::Handle<crate::ir::Block>,
+        first: crate::ir::Handle<crate::ir::Block>,
+        name: &str,
+    ) {
+        let bool_t = self.f.type_bool();
+        let flag_p = self.f.type_pointer(StorageClass::Private, bool_t);
+        let no = self.f.constant_bool(false);
+        let yes = self.f.constant_bool(true);
+        let flag = self.f.global(crate::ir::GlobalVariable {
+            name: Some(format!("init.done.{name}")),
+            initializer: Some(Value::Constant(no)),
+            ..crate::ir::GlobalVariable::new(flag_p, StorageClass::Private)
+        });
+        self.f.store(Value::Global(var), v, None);
+        self.f
+            .store(Value::Global(flag), Value::Constant(yes), None);
+        let merge = self.f.block();
+        self.f.branch(merge, &[]);
+        self.f.switch_to(outer);
+        let done = self.f.load(bool_t, Value::Global(flag), None);
+        self.f.selection_merge(merge, SelectionControl::None);
+        self.f.branch_conditional(done, (merge, &[]), (first, &[]));
+        self.f.switch_to(merge);
+        self.terminated = false;
     }
 
     /// A composite of `parts`: a constant when every part is one.

@@ -366,7 +366,7 @@ impl State<'_> {
                     semantic: semantic_of(&decl.annotations),
                     interp: interp_of(&d.modifiers),
                     relaxed,
-                    row_vector: decl.array_dims.is_empty() && super::control::is_row_matrix(&d.ty),
+                    row_depth: super::control::row_depth(&d.ty, decl.array_dims.len()),
                     location: attr(&d.attributes, Some("vk"), "location")
                         .and_then(|a| a.args.first())
                         .and_then(|e| self.const_eval(e))
@@ -586,10 +586,10 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
     let (ret, relaxed_ret) = st.resolve_type(&f.return_ty).unwrap_or((Ty::Void, false));
     let mut params = Vec::new();
     let mut relaxed_params = Vec::new();
-    let row_params: Vec<bool> = f
+    let row_params: Vec<Option<u8>> = f
         .params
         .iter()
-        .map(|p| p.array_dims.is_empty() && super::control::is_row_matrix(&p.ty))
+        .map(|p| super::control::row_depth(&p.ty, p.array_dims.len()))
         .collect();
     for p in &f.params {
         let Some((ty, relaxed)) = st.resolve_type(&p.ty) else {
@@ -762,8 +762,8 @@ fn global_vars(
             if relaxed {
                 st.relaxed_globals.insert(g);
             }
-            if d.array_dims.is_empty() && super::control::is_row_matrix(&v.ty) {
-                st.row_globals.insert(g);
+            if let Some(depth) = super::control::row_depth(&v.ty, d.array_dims.len()) {
+                st.row_globals.insert(g, depth);
             }
             let place = Place {
                 ptr: Value::Global(g),
@@ -794,8 +794,8 @@ fn global_vars(
             if relaxed {
                 st.relaxed_globals.insert(g);
             }
-            if d.array_dims.is_empty() && super::control::is_row_matrix(&v.ty) {
-                st.row_globals.insert(g);
+            if let Some(depth) = super::control::row_depth(&v.ty, d.array_dims.len()) {
+                st.row_globals.insert(g, depth);
             }
             let place = Place {
                 ptr: Value::Global(g),
@@ -842,7 +842,7 @@ fn global_vars(
             semantic: None,
             interp: Interp::default(),
             relaxed,
-            row_vector: d.array_dims.is_empty() && super::control::is_row_matrix(&v.ty),
+            row_depth: super::control::row_depth(&v.ty, d.array_dims.len()),
             location: None,
         });
     }
@@ -1015,7 +1015,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                                 layout,
                                 row_major: f.row_major,
                                 relaxed: f.relaxed,
-                                row_vector: f.row_vector,
+                                row_depth: f.row_depth,
                             },
                         );
                     }
@@ -1197,8 +1197,8 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
         if fsym.relaxed_params.get(i).copied().unwrap_or(false) {
             cx.relax(v);
         }
-        if fsym.row_params.get(i).copied().unwrap_or(false) {
-            cx.row_matrices.insert(v);
+        if let Some(Some(depth)) = fsym.row_params.get(i) {
+            cx.row_matrices.insert(v, *depth);
         }
         if let Some(n) = &p.name {
             cx.f.name(v, &n.name);

@@ -214,7 +214,7 @@ impl FnCx<'_, '_> {
                 layout,
                 row_major,
                 relaxed,
-                row_vector,
+                row_depth,
             } => {
                 let pt = self.ptr_ty(sc, &ty, layout, row_major);
                 let i = self.i32c(index as i32);
@@ -222,8 +222,8 @@ impl FnCx<'_, '_> {
                 if relaxed {
                     self.mark_relaxed(ptr);
                 }
-                if row_vector {
-                    self.row_matrices.insert(ptr);
+                if let Some(depth) = row_depth {
+                    self.row_matrices.insert(ptr, depth);
                 }
                 Val::P(Place {
                     ptr,
@@ -360,6 +360,20 @@ impl FnCx<'_, '_> {
             }
             UnaryOp::Not => {
                 let (v, t) = self.rvalue(operand)?;
+                if let Ty::Matrix(s, r, c) = t {
+                    // Row by row, as DXC does: a bool matrix is an array of bool vectors.
+                    let bt = Ty::Matrix(Scalar::Bool, r, c);
+                    let m = self.convert(v, &Ty::Matrix(s, r, c), &bt, span, true)?;
+                    let rt = self.ty(&Ty::Vector(Scalar::Bool, c));
+                    let rows: Vec<Value> = (0..r)
+                        .map(|i| {
+                            let row = self.f.composite_extract(rt, m, vec![i]);
+                            self.f.logical_not(rt, row)
+                        })
+                        .collect();
+                    let mt = self.ty(&bt);
+                    return Some(Val::R(self.f.composite_construct(mt, &rows), bt));
+                }
                 let (b, bt) = self.bool_of(v, &t, span)?;
                 let it = self.ty(&bt);
                 Some(Val::R(self.f.logical_not(it, b), bt))
@@ -382,7 +396,11 @@ impl FnCx<'_, '_> {
     fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Val> {
         if matches!(op, BinaryOp::And | BinaryOp::Or) {
             let (a, at) = self.rvalue(lhs)?;
-            if self.st.opts.version == LanguageVersion::V2021 && matches!(at, Ty::Scalar(_)) {
+            if self.st.opts.version == LanguageVersion::V2021 {
+                if !matches!(at, Ty::Scalar(_)) {
+                    self.st.error(span, non_scalar_logical(op));
+                    return None;
+                }
                 return self.short_circuit(op, a, &at, rhs, span);
             }
             let (b, bt) = self.rvalue(rhs)?;
@@ -527,10 +545,7 @@ impl FnCx<'_, '_> {
             Some((v, t)) => match self.bool_of(v, &t, rhs.span) {
                 Some((b, Ty::Scalar(_))) => b,
                 Some(_) => {
-                    self.st.error(
-                        rhs.span,
-                        "not supported yet: a vector operand after a scalar one in '&&'/'||'",
-                    );
+                    self.st.error(span, non_scalar_logical(op));
                     short
                 }
                 None => short,
@@ -550,7 +565,15 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<Val> {
         let (c, ct) = self.rvalue(cond)?;
-        if self.st.opts.version == LanguageVersion::V2021 && matches!(ct, Ty::Scalar(_)) {
+        if self.st.opts.version == LanguageVersion::V2021 && !matches!(ct, Ty::Scalar(_)) {
+            self.st.error(
+                cond.span,
+                "condition for short-circuiting ternary operator must be scalar, for \
+                 non-scalar types use 'select'",
+            );
+            return None;
+        }
+        if self.st.opts.version == LanguageVersion::V2021 {
             let (c, _) = self.bool_of(c, &ct, span)?;
             // The result type is known only after both sides: evaluate each into its own block
             // and merge through a variable of the common type.
@@ -625,8 +648,8 @@ impl FnCx<'_, '_> {
                         if f.relaxed || self.is_relaxed(p.ptr) {
                             self.mark_relaxed(ptr);
                         }
-                        if f.row_vector {
-                            self.row_matrices.insert(ptr);
+                        if let Some(depth) = f.row_depth {
+                            self.row_matrices.insert(ptr, depth);
                         }
                         Some(Val::P(Place {
                             ptr,
@@ -642,11 +665,11 @@ impl FnCx<'_, '_> {
                         if f.relaxed {
                             self.relax(r);
                         }
-                        if f.row_vector {
+                        if let Some(depth) = f.row_depth {
                             // Indexed as a 1xN matrix: through a temporary, as a variable.
                             let tmp = self.local_place(&f.ty, "temp.var.row");
                             self.f.store(tmp.ptr, r, None);
-                            self.row_matrices.insert(tmp.ptr);
+                            self.row_matrices.insert(tmp.ptr, depth);
                             return Some(Val::P(tmp));
                         }
                         Some(Val::R(r, f.ty))
@@ -755,12 +778,14 @@ impl FnCx<'_, '_> {
         }
         let bt = self.val_ty(&base)?;
         let (iv, it) = self.rvalue(index)?;
+        let mut row_below = None;
         if let Val::P(p) = &base {
-            let row = match p.ptr {
-                Value::Global(g) => self.st.row_globals.contains(&g),
-                ptr => self.row_matrices.contains(&ptr),
+            let depth = match p.ptr {
+                Value::Global(g) => self.st.row_globals.get(&g).copied(),
+                ptr => self.row_matrices.get(&ptr).copied(),
             };
-            if row {
+            row_below = depth.and_then(|d| d.checked_sub(1));
+            if depth == Some(0) {
                 // `m[i]` of a 1xN matrix is its only row: the whole (collapsed) vector (a new
                 // pointer to it, so a second index selects a component).
                 let pt = self.ptr_ty(p.sc, &p.ty, p.layout, p.row_major);
@@ -813,6 +838,9 @@ impl FnCx<'_, '_> {
                 let ptr = self.f.access_chain(pt, p.ptr, &[iv]);
                 if self.is_relaxed(p.ptr) {
                     self.mark_relaxed(ptr);
+                }
+                if let Some(depth) = row_below {
+                    self.row_matrices.insert(ptr, depth);
                 }
                 Some(Val::P(Place { ptr, ty: elem, ..p }))
             }
@@ -1203,4 +1231,13 @@ fn matrix_swizzle(name: &str, r: u32, c: u32) -> Option<Vec<(u32, u32)>> {
         out.push((i, j));
     }
     (!out.is_empty() && out.len() <= 4 && name.starts_with('_')).then_some(out)
+}
+
+/// DXC's error for `&&`/`||` on non-scalar operands under HLSL 2021, which short-circuits them.
+fn non_scalar_logical(op: BinaryOp) -> String {
+    let f = if op == BinaryOp::And { "and" } else { "or" };
+    format!(
+        "operands for short-circuiting logical binary operator must be scalar, for non-scalar \
+         types use '{f}'"
+    )
 }

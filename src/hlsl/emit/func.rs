@@ -37,9 +37,9 @@ pub(crate) struct FnCx<'a, 'u> {
     /// The exact values of float literals (emitted as 32-bit constants), so a conversion to
     /// `double` keeps the literal's precision.
     pub literals: std::collections::HashMap<Value, f64>,
-    /// Variables declared as 1xN matrices (collapsed to vectors): their first index is
-    /// ignored, as DXC does.
-    pub row_matrices: std::collections::HashSet<Value>,
+    /// Pointers to 1xN matrices (collapsed to vectors) or arrays of them, with the array
+    /// indices to the matrix: the matrix's row index selects the whole vector, as DXC does.
+    pub row_matrices: std::collections::HashMap<Value, u8>,
     /// Values and pointers of a minimum-precision type: their loads, and the arithmetic on
     /// them, are decorated `RelaxedPrecision` as DXC does.
     pub relaxed: std::collections::HashSet<Value>,
@@ -60,7 +60,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             jumps: Vec::new(),
             ret,
             literals: std::collections::HashMap::new(),
-            row_matrices: std::collections::HashSet::new(),
+            row_matrices: std::collections::HashMap::new(),
             relaxed: std::collections::HashSet::new(),
         }
     }

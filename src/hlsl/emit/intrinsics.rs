@@ -149,6 +149,36 @@ impl FnCx<'_, '_> {
         self.ext(ty, op, vals)
     }
 
+    /// Applies `op` to `vals` (each with its type, all of `ty`'s shape) as one instruction of
+    /// result type `ty`, or row by row for a matrix.
+    fn row_by_row(
+        &mut self,
+        ty: &Ty,
+        vals: &[(Value, Ty)],
+        op: impl Fn(&mut Self, crate::ir::Handle<crate::ir::Type>, &[Value]) -> Value,
+    ) -> Value {
+        let Ty::Matrix(s, r, c) = ty else {
+            let t = self.ty(ty);
+            let vals: Vec<Value> = vals.iter().map(|(v, _)| *v).collect();
+            return op(self, t, &vals);
+        };
+        let rt = self.ty(&Ty::Vector(*s, *c));
+        let rows: Vec<Value> = (0..*r)
+            .map(|i| {
+                let parts: Vec<Value> = vals
+                    .iter()
+                    .map(|(v, vt)| {
+                        let t = self.ty(&Ty::Vector(vt.component().unwrap_or(*s), *c));
+                        self.f.composite_extract(t, *v, vec![i])
+                    })
+                    .collect();
+                op(self, rt, &parts)
+            })
+            .collect();
+        let t = self.ty(ty);
+        self.f.composite_construct(t, &rows)
+    }
+
     fn special(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
         match name {
             "mul" => self.mul(args, span),
@@ -399,6 +429,48 @@ impl FnCx<'_, '_> {
                     self.f.memory_barrier(ms, sm);
                 }
                 Some(self.void_val())
+            }
+            "and" | "or" => {
+                let (a, b) = (self.rvalue(&args[0]), self.rvalue(&args[1]));
+                let ((a, at), (b, bt)) = (a?, b?);
+                let ty = self
+                    .common_type(&at, &bt, None, None, span)?
+                    .with_component(Scalar::Bool);
+                let a = self.convert(a, &at, &ty, span, false)?;
+                let b = self.convert(b, &bt, &ty, span, false)?;
+                let and = name == "and";
+                let r = self.row_by_row(&ty, &[(a, ty.clone()), (b, ty.clone())], |cx, t, v| {
+                    if and {
+                        cx.f.logical_and(t, v[0], v[1])
+                    } else {
+                        cx.f.logical_or(t, v[0], v[1])
+                    }
+                });
+                Some(Val::R(r, ty))
+            }
+            "select" => {
+                let c = self.rvalue(&args[0]);
+                let (a, b) = (self.rvalue(&args[1]), self.rvalue(&args[2]));
+                let ((c, ct), (a, at), (b, bt)) = (c?, a?, b?);
+                let lits = (
+                    crate::hlsl::emit::expr::literal_kind(&args[1]),
+                    crate::hlsl::emit::expr::literal_kind(&args[2]),
+                );
+                let ty = self.common_type(&at, &bt, lits.0, lits.1, span)?;
+                if !ty.is_numeric() {
+                    self.st.error(
+                        span,
+                        format!("not supported yet: select of '{}'", self.show(&ty)),
+                    );
+                    return None;
+                }
+                let cty = ty.with_component(Scalar::Bool);
+                let c = self.convert(c, &ct, &cty, span, false)?;
+                let a = self.convert(a, &at, &ty, span, false)?;
+                let b = self.convert(b, &bt, &ty, span, false)?;
+                let parts = [(c, cty), (a, ty.clone()), (b, ty.clone())];
+                let r = self.row_by_row(&ty, &parts, |cx, t, v| cx.f.select(t, v[0], v[1], v[2]));
+                Some(Val::R(r, ty))
             }
             n if n.starts_with("Interlocked") => {
                 let dst = self.expr(&args[0]);

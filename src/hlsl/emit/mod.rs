@@ -75,8 +75,9 @@ pub(crate) enum Sym {
         row_major: bool,
         /// Whether the member has a minimum-precision type.
         relaxed: bool,
-        /// Whether the member is a 1xN matrix (collapsed to a vector).
-        row_vector: bool,
+        /// Array indices to a 1xN matrix (collapsed to a vector), if the member is one or an
+        /// array of them.
+        row_depth: Option<u8>,
     },
     /// A resource object.
     Resource(Resource),
@@ -150,8 +151,8 @@ pub(crate) struct FuncSym {
     pub relaxed_params: Vec<bool>,
     /// Whether the return type is a minimum-precision type.
     pub relaxed_ret: bool,
-    /// Which parameters are 1xN matrices (collapsed to vectors).
-    pub row_params: Vec<bool>,
+    /// Array indices to a 1xN matrix (collapsed to a vector), per parameter.
+    pub row_params: Vec<Option<u8>>,
 }
 
 /// How a parameter is passed.
@@ -185,8 +186,9 @@ pub(crate) struct State<'u> {
     pub next_out_location: u32,
     /// Global variables of a minimum-precision type (decorated `RelaxedPrecision`).
     pub relaxed_globals: std::collections::HashSet<Handle<GlobalVariable>>,
-    /// Global variables declared as 1xN matrices (collapsed to vectors).
-    pub row_globals: std::collections::HashSet<Handle<GlobalVariable>>,
+    /// Global variables declared as 1xN matrices (collapsed to vectors) or arrays of them: the
+    /// array indices to the matrix.
+    pub row_globals: std::collections::HashMap<Handle<GlobalVariable>, u8>,
 }
 
 impl<'u> State<'u> {
@@ -219,7 +221,7 @@ impl<'u> State<'u> {
             next_in_location: 0,
             next_out_location: 0,
             relaxed_globals: std::collections::HashSet::new(),
-            row_globals: std::collections::HashSet::new(),
+            row_globals: std::collections::HashMap::new(),
         }
     }
 

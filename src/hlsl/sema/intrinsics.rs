@@ -135,6 +135,8 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
             };
             Some(Intrinsic::Special(n, n))
         }
+        "and" | "or" => Some(Intrinsic::Special(2, 2)),
+        "select" => Some(Intrinsic::Special(3, 3)),
         "InterlockedAdd"
         | "InterlockedMin"
         | "InterlockedMax"
@@ -209,9 +211,6 @@ pub fn is_out_of_scope(name: &str) -> bool {
         "pack_s8",
         "unpack_s8s32",
         "unpack_u8u32",
-        "select",
-        "and",
-        "or",
     ];
     OTHERS.contains(&name)
         || [

@@ -161,7 +161,7 @@ mod tests {
             semantic: None,
             interp: Interp::default(),
             relaxed: false,
-            row_vector: false,
+            row_depth: None,
             location: None,
         }
     }

@@ -283,9 +283,9 @@ pub struct Field {
     pub interp: Interp,
     /// Minimum precision.
     pub relaxed: bool,
-    /// Declared as a 1xN matrix (collapsed to a vector): its first index selects the whole
-    /// vector, as DXC does.
-    pub row_vector: bool,
+    /// Array indices to a 1xN matrix (collapsed to a vector), if declared as one or an array
+    /// of them: the matrix's row index selects the whole vector, as DXC does.
+    pub row_depth: Option<u8>,
     /// `[[vk::location(N)]]`, for stage I/O structs.
     pub location: Option<u32>,
 }

@@ -199,6 +199,40 @@ impl<'m, 'ctx> M<'m, 'ctx> {
         // ctlz(0) = w gives w-1-w = -1, as FindUMsb(0) must.
         super::super::llvm::int_resize(self.b, msb, r, true)
     }
+    /// The elements of a square matrix (an array of column vectors), column by column; `op`
+    /// names the instruction in errors.
+    #[allow(clippy::type_complexity)]
+    fn square_columns(
+        &self,
+        v: BasicValueEnum<'ctx>,
+        op: &str,
+    ) -> Result<(
+        inkwell::values::ArrayValue<'ctx>,
+        Vec<Vec<BasicValueEnum<'ctx>>>,
+    )> {
+        let BasicValueEnum::ArrayValue(mat) = v else {
+            return Err(LowerError::malformed(format!("{op} of a non-matrix")));
+        };
+        let n = mat.get_type().len();
+        let mut cols = Vec::new();
+        for c in 0..n {
+            let BasicValueEnum::VectorValue(col) = self.b.build_extract_value(mat, c, "")? else {
+                return Err(LowerError::malformed(
+                    "a matrix column that is not a vector",
+                ));
+            };
+            if col.get_type().get_size() != n {
+                return Err(LowerError::malformed("a matrix that is not square"));
+            }
+            let mut v = Vec::new();
+            for r in 0..n {
+                v.push(self.b.build_extract_element(col, lane(self.cx, r), "")?);
+            }
+            cols.push(v);
+        }
+        Ok((mat, cols))
+    }
+
     fn det(&self, m: &[Vec<BasicValueEnum<'ctx>>]) -> Result<BasicValueEnum<'ctx>> {
         let n = m.len();
         if n == 1 {
@@ -394,26 +428,7 @@ pub(crate) fn glsl<'a, 'ctx>(
             Ok(m.b.build_extract_value(s, 0, "")?)
         }
         "Determinant" => {
-            let BasicValueEnum::ArrayValue(mat) = a(0)? else {
-                return Err(LowerError::malformed("Determinant of a non-matrix"));
-            };
-            let n = mat.get_type().len();
-            let mut cols = Vec::new();
-            for c in 0..n {
-                let BasicValueEnum::VectorValue(col) = m.b.build_extract_value(mat, c, "")? else {
-                    return Err(LowerError::malformed(
-                        "a matrix column that is not a vector",
-                    ));
-                };
-                if col.get_type().get_size() != n {
-                    return Err(LowerError::malformed("a matrix that is not square"));
-                }
-                let mut v = Vec::new();
-                for r in 0..n {
-                    v.push(m.b.build_extract_element(col, lane(m.cx, r), "")?);
-                }
-                cols.push(v);
-            }
+            let (_, cols) = m.square_columns(a(0)?, "Determinant")?;
             m.det(&cols)
         }
         "PackSnorm4x8" => pack(&m, a(0)?, 8, true),
@@ -441,26 +456,8 @@ pub(crate) fn glsl<'a, 'ctx>(
             Ok(crate::lower::llvm::cast(m.b, O::BitCast, a(0)?, r)?)
         }
         "MatrixInverse" => {
-            let BasicValueEnum::ArrayValue(mat) = a(0)? else {
-                return Err(LowerError::malformed("MatrixInverse of a non-matrix"));
-            };
+            let (mat, cols) = m.square_columns(a(0)?, "MatrixInverse")?;
             let n = mat.get_type().len();
-            let mut cols = Vec::new();
-            for c in 0..n {
-                let BasicValueEnum::VectorValue(col) = m.b.build_extract_value(mat, c, "")? else {
-                    return Err(LowerError::malformed(
-                        "a matrix column that is not a vector",
-                    ));
-                };
-                if col.get_type().get_size() != n {
-                    return Err(LowerError::malformed("a matrix that is not square"));
-                }
-                let mut v = Vec::new();
-                for r in 0..n {
-                    v.push(m.b.build_extract_element(col, lane(m.cx, r), "")?);
-                }
-                cols.push(v);
-            }
             let det = m.det(&cols)?;
             // inverse[c][r] = cofactor(r, c) / det (the adjugate is the transposed cofactors).
             let mut out = crate::lower::llvm::undef_array(r)?;
@@ -516,18 +513,8 @@ fn frexp<'ctx>(
     et: BasicTypeEnum<'ctx>,
     r: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
-    let t = x.get_type();
-    let i = inkwell::intrinsics::Intrinsic::find("llvm.frexp")
-        .ok_or_else(|| LowerError::unsupported("llvm.frexp"))?;
-    let f = i
-        .get_declaration(m.m, &[t, et])
-        .ok_or_else(|| LowerError::malformed("llvm.frexp types"))?;
-    let s = crate::lower::llvm::call_result(m.b.build_call(f, &[x.into()], "")?)
-        .ok_or_else(|| LowerError::malformed("llvm.frexp"))?
-        .into_struct_value();
     // The intrinsic's struct is a literal `{ T, iN }`; rebuild it as the result type.
-    let a = m.b.build_extract_value(s, 0, "")?;
-    let e = m.b.build_extract_value(s, 1, "")?;
+    let (a, e) = crate::lower::llvm::frexp(m.b, m.m, x, et)?;
     let out = crate::lower::llvm::undef_struct(r)?;
     let out = crate::lower::llvm::insert_value(m.b, out, a, 0, "")?;
     Ok(crate::lower::llvm::insert_value(m.b, out, e, 1, "")?

@@ -201,6 +201,26 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     }
 }
 
+/// A load of a global initialized with `OpConstantSampler`, in the spv-ir style: LLVM cannot
+/// initialize a `target("spirv.Sampler")` global with anything but zero, so the load becomes
+/// the sampler's initializer call, as every other use of a constant sampler does.
+fn constant_sampler_load<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    fx: &mut FnCx<'a, 'ctx>,
+    pointer: crate::grammar::Id,
+) -> Result<Option<BasicValueEnum<'ctx>>> {
+    if !l.spv_ir() {
+        return Ok(None);
+    }
+    let Some(crate::ir::Value::Global(g)) = crate::ir::Value::from_id(pointer) else {
+        return Ok(None);
+    };
+    match l.m.globals.get(g).and_then(|g| g.initializer) {
+        Some(init) => l.spv_ir_sampler(fx, init),
+        None => Ok(None),
+    }
+}
+
 /// Lowers a memory op.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
@@ -239,6 +259,9 @@ pub(crate) fn lower<'a, 'ctx>(
             slot.into()
         }
         I::Load(ld) => {
+            if let Some(s) = constant_sampler_load(l, fx, ld.pointer)? {
+                return Ok(Some(s));
+            }
             let p = l.ptr_operand(fx, ld.pointer)?;
             match layout_ptr(fx, ld.pointer) {
                 Some(lp) if lp.column.is_some() => {

@@ -36,14 +36,14 @@ pub(crate) fn call<'a, 'ctx>(
         vec![fx.ctx.into()]
     };
     for &a in &c.arguments {
-        args.push(l.id(fx, a)?.into());
+        args.push(crate::lower::llvm_ext::arg(l.id(fx, a)?));
     }
     if args.len() != f.count_params() as usize {
         return Err(LowerError::malformed(
             "a call with the wrong number of arguments",
         ));
     }
-    let r = l.b.build_call(f, &args, "")?;
+    let r = crate::lower::llvm_ext::call(&l.b, f, &args)?;
     r.set_call_convention(f.get_call_conventions());
     Ok(super::super::llvm::call_result(r))
 }

@@ -149,33 +149,15 @@ pub(crate) fn lower<'a, 'ctx>(
         "frexp" => {
             let x = id(l, 0)?;
             let p = ptr(id(l, 1)?)?;
-            let t = x.get_type();
-            let et = int_like(cx, t, 32)?;
-            let i = inkwell::intrinsics::Intrinsic::find("llvm.frexp")
-                .ok_or_else(|| LowerError::unsupported("llvm.frexp"))?;
-            let f = i
-                .get_declaration(&l.llm, &[t, et])
-                .ok_or_else(|| LowerError::malformed("llvm.frexp types"))?;
-            let s = super::super::llvm::call_result(l.b.build_call(f, &[x.into()], "")?)
-                .ok_or_else(|| LowerError::malformed("llvm.frexp"))?
-                .into_struct_value();
-            let ex = l.b.build_extract_value(s, 1, "")?;
+            let et = int_like(cx, x.get_type(), 32)?;
+            let (mantissa, ex) = crate::lower::llvm::frexp(&l.b, &l.llm, x, et)?;
             crate::lower::llvm::store(&l.b, &l.td, p, ex)?;
-            l.b.build_extract_value(s, 0, "")?
+            mantissa
         }
         "ilogb" => {
             let x = id(l, 0)?;
-            let t = x.get_type();
-            let et = int_like(cx, t, 32)?;
-            let i = inkwell::intrinsics::Intrinsic::find("llvm.frexp")
-                .ok_or_else(|| LowerError::unsupported("llvm.frexp"))?;
-            let f = i
-                .get_declaration(&l.llm, &[t, et])
-                .ok_or_else(|| LowerError::malformed("llvm.frexp types"))?;
-            let s = super::super::llvm::call_result(l.b.build_call(f, &[x.into()], "")?)
-                .ok_or_else(|| LowerError::malformed("llvm.frexp"))?
-                .into_struct_value();
-            let ex = l.b.build_extract_value(s, 1, "")?;
+            let et = int_like(cx, x.get_type(), 32)?;
+            let (_, ex) = crate::lower::llvm::frexp(&l.b, &l.llm, x, et)?;
             crate::lower::llvm::binop(&l.b, O::Sub, ex, splat_int(et, 1)?)?
         }
         "nan" => {

@@ -327,8 +327,15 @@ pub(crate) fn select<'ctx>(
     t: BasicValueEnum<'ctx>,
     e: BasicValueEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>, BuilderError> {
-    if t.get_type() != e.get_type() {
+    let tt = crate::lower::llvm_ext::type_of(t);
+    if tt != crate::lower::llvm_ext::type_of(e) {
         return Err(MISFIT);
+    }
+    if crate::lower::llvm_ext::is_target_type(tt) {
+        return match cond {
+            BasicValueEnum::IntValue(_) => crate::lower::llvm_ext::select(b, cond, t, e),
+            _ => Err(MISFIT),
+        };
     }
     let lanes_of = |v: BasicValueEnum<'ctx>| match v {
         BasicValueEnum::VectorValue(x) => Some(x.get_type().get_size()),

@@ -201,7 +201,13 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             }
         }
         if let Some(v) = ocl_version {
-            let (major, minor) = (v / 100_000, (v / 1000) % 100);
+            // major·100000 + minor·1000 (200000 for 2.0), as llvm-spirv writes it; a version
+            // below 1000 is read the short way (200 for 2.0).
+            let (major, minor) = if v < 1000 {
+                (v / 100, (v / 10) % 10)
+            } else {
+                (v / 100_000, (v / 1000) % 100)
+            };
             let node = self.words_node(&[major, minor]);
             let spir = if major >= 2 {
                 node

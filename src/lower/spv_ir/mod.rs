@@ -12,11 +12,14 @@ mod annotation;
 mod decorations;
 pub(crate) mod mangle;
 mod metadata;
+mod sampler;
+mod target_types;
 
 use super::error::{LowerError, Result};
 use super::function::FnCx;
 use super::globals::Place;
 use super::interface::{KernelParam, LoweredEntry, MemoryBlock};
+use super::llvm_ext;
 use super::{LowerStyle, Lowerer};
 use crate::grammar::lowering::core_pattern;
 use crate::grammar::{
@@ -65,7 +68,8 @@ pub(crate) fn addr_space(sc: StorageClass) -> u16 {
     }
 }
 
-/// The address space of the pointer that stands for an opaque type.
+/// The address space in the builtin-call mangling of an opaque type (`PU3AS1` for images, as
+/// llvm-spirv mangles them).
 pub(crate) fn opaque_addr_space(t: &Type) -> u16 {
     match t {
         Type::Sampler => 2,
@@ -386,6 +390,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 places[h.index()] = Some(Place::Global(gv));
                 continue;
             }
+            if self.is_constant_sampler(g.initializer) {
+                // No LLVM global: a `target("spirv.Sampler")` global can only be zero; its
+                // loads become the sampler's initializer call (`ops::memory`).
+                continue;
+            }
             let linkage = g.decorations.iter().find_map(|d| match d {
                 Decoration::LinkageAttributes(n, k) => Some((n.clone(), *k)),
                 _ => None,
@@ -424,7 +433,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 None if g.storage_class == StorageClass::Workgroup => super::llvm::undef(t),
                 None => super::llvm::null(t),
             };
-            if init.get_type() != t {
+            if llvm_ext::type_of(init) != t {
                 return Err(at(LowerError::malformed(
                     "an initializer of another type than the variable",
                 )));
@@ -613,10 +622,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let mts: Vec<MType> = args.iter().map(|a| a.1.clone()).collect();
         let mangled = mangle::mangle(name, &mts);
         let tys: Vec<BasicMetadataTypeEnum<'ctx>> =
-            args.iter().map(|a| a.0.get_type().into()).collect();
+            args.iter().map(|a| llvm_ext::type_of(a.0).into()).collect();
         let f = self.builtin_fn(&mangled, ret, &tys)?;
-        let vals: Vec<BasicMetadataValueEnum<'ctx>> = args.iter().map(|a| a.0.into()).collect();
-        let c = self.b.build_call(f, &vals, "")?;
+        let vals: Vec<BasicMetadataValueEnum<'ctx>> =
+            args.iter().map(|a| llvm_ext::arg(a.0)).collect();
+        let c = llvm_ext::call(&self.b, f, &vals)?;
         c.set_call_convention(SPIR_FUNC);
         Ok(super::llvm::call_result(c))
     }

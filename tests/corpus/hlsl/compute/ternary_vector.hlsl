@@ -1,7 +1,7 @@
-// ARGS: -T cs_6_0 -E main
+// ARGS: -T cs_6_0 -E main -HV 2018
 // GLSLANG: same
-// ?: with a vector condition selects per component (OpSelect); with a scalar condition and
-// vector arms it selects whole vectors; nested conditionals.
+// ?: under HLSL 2018 (both arms evaluated): a vector condition selects per component
+// (OpSelect); a scalar condition with vector arms selects whole vectors; nested conditionals.
 StructuredBuffer<float> In : register(t1);
 RWStructuredBuffer<float> Out : register(u0);
 
