@@ -466,6 +466,8 @@ fn device_enqueue_is_enqueue_kernel_as_llvm_spirv_writes_it() {
         "enqueue.cl",
         &["Enqueue", "NDRange", "DefaultQueue", "ReleaseEvent"],
     );
+}
+
 /// SPV-IR as current SPIRV-LLVM-Translator and other LLVM 19 producers write it: images,
 /// samplers, pipes and events as `target("spirv.*")` types, passed by value, a literal sampler
 /// from `__translate_sampler_initializer`, an event null as `zeroinitializer`.

@@ -743,6 +743,9 @@ fn member_decorations_survive_spv_ir_and_back() {
     assert!(
         after.contains("OpMemberDecorate 1 NumbanksINTEL 4"),
         "{after:?}"
+    );
+}
+
 /// The opaque SPIR-V types of a kernel with images, samplers, pipes, a reservation and an
 /// event as LLVM 19 target extension types (the form of current SPIRV-LLVM-Translator), valid
 /// for `llvm-as-19`; and `spvkit from-llvm` of that spv-ir gives back the same opaque types,
