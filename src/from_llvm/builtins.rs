@@ -99,6 +99,9 @@ impl Fx<'_, '_> {
                 }
                 _ => {}
             }
+            if let Some(r) = self.event_function(&d.name, &args)? {
+                return Ok(r);
+            }
             if let Some(r) = self.opencl_builtin(&d, ret, &args)? {
                 return Ok(r);
             }
@@ -588,6 +591,18 @@ impl Fx<'_, '_> {
                 return Ok(None);
             }
             _ => {}
+        }
+        let event_fn = match name {
+            "CreateUserEvent" => Some("create_user_event"),
+            "IsValidEvent" => Some("is_valid_event"),
+            "SetUserEventStatus" => Some("set_user_event_status"),
+            "CaptureEventProfilingInfo" => Some("capture_event_profiling_info"),
+            _ => None,
+        };
+        if let Some(f) = event_fn {
+            if let Some(r) = self.event_function(f, args)? {
+                return Ok(r);
+            }
         }
         // __spirv_<Op>{_R<type>}{_sat}{_rt*}{_To<Space>}
         let mut parts = name.split('_');

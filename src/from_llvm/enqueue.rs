@@ -4,9 +4,11 @@
 //! block's invoke kernel, with the block literal's store size and preferred alignment, as
 //! llvm-spirv-15 writes them. The invoke function pointer clang stores into the block literal
 //! has no SPIR-V form; it is stored as null, as llvm-spirv-15 does (the invoke kernel is an
-//! operand of `OpEnqueueKernel`). `retain_event`/`release_event` of an event loaded from a
-//! variable reload it as an `OpTypeDeviceEvent`; `__enqueue_kernel_varargs` (local-memory
-//! arguments) and the other event functions are not translated.
+//! operand of `OpEnqueueKernel`). `__enqueue_kernel_[events_]varargs` pass a pointer to each
+//! local-memory size, as llvm-spirv-15 does. The event functions (`retain_event`,
+//! `release_event`, `create_user_event`, `is_valid_event`, `set_user_event_status`,
+//! `capture_event_profiling_info`) take events made by `create_user_event` or loaded from a
+//! variable (reloaded as `OpTypeDeviceEvent`).
 
 use super::error::{err, Result};
 use super::function::Fx;
@@ -37,7 +39,10 @@ pub fn function_of(mut v: LLVMValueRef) -> Option<LLVMValueRef> {
 pub fn is_enqueue(name: &str) -> bool {
     matches!(
         name,
-        "__enqueue_kernel_basic" | "__enqueue_kernel_basic_events"
+        "__enqueue_kernel_basic"
+            | "__enqueue_kernel_basic_events"
+            | "__enqueue_kernel_varargs"
+            | "__enqueue_kernel_events_varargs"
     )
 }
 
@@ -168,10 +173,12 @@ impl Fx<'_, '_> {
         ret: Option<Handle<Type>>,
         args: &[LLVMValueRef],
     ) -> Result<Val> {
-        let events = name.ends_with("_events");
+        let events = name.contains("_events");
+        let varargs = name.ends_with("_varargs");
         let want = if events { 8 } else { 5 };
-        if args.len() != want {
-            return err(format!("{name} with {} operands, not {want}", args.len()));
+        let got = if varargs { want + 2 } else { want };
+        if args.len() != got {
+            return err(format!("{name} with {} operands, not {got}", args.len()));
         }
         let Some(ret) = ret else {
             return err(format!("{name} without its int result"));
@@ -216,7 +223,29 @@ impl Fx<'_, '_> {
         let size = self.cu32(size as u32);
         let align = self.cu32(align);
         let head = [queue, flags.v, nd.v, num, wait, done];
-        self.enqueue(ret, head, info.handle, block, size, align)
+        let locals = if varargs {
+            self.local_sizes(args[want], args[want + 1])?
+        } else {
+            Vec::new()
+        };
+        self.enqueue(ret, head, info.handle, block, size, align, &locals)
+    }
+
+    /// The local-memory sizes of `__enqueue_kernel_*varargs(..., n, size_t* sizes)`: a pointer
+    /// to each of the `n` sizes, as llvm-spirv-15 passes them.
+    fn local_sizes(&mut self, n: LLVMValueRef, sizes: LLVMValueRef) -> Result<Vec<Value>> {
+        let Some(n) = read::const_int(n) else {
+            return err("an enqueue with a variable number of local sizes");
+        };
+        let size_t = self.st.size_t(&mut self.f);
+        let p = self.value(sizes)?;
+        let p = self.ptr_to(p, size_t)?;
+        let mut out = Vec::new();
+        for k in 0..n {
+            let i = self.cu32(k as u32);
+            out.push(self.emit_val(Opcode::PtrAccessChain, p.ty, &[p.v, i])?.v);
+        }
+        Ok(out)
     }
 
     /// `OpEnqueueKernel` of the six leading operands, the invoke function, the block literal
@@ -229,6 +258,7 @@ impl Fx<'_, '_> {
         block: LLVMValueRef,
         size: Value,
         align: Value,
+        locals: &[Value],
     ) -> Result<Val> {
         let [queue, flags, nd, num, wait, done] = head;
         let u8t = self.f.type_int(8, false);
@@ -236,22 +266,20 @@ impl Fx<'_, '_> {
         let param = self.value(block)?;
         let param = self.coerce(param, gp)?;
         let param = self.ptr_to(param, u8t)?;
-        self.emit_val(
-            Opcode::EnqueueKernel,
-            ret,
-            &[
-                queue,
-                flags,
-                nd,
-                num,
-                wait,
-                done,
-                Value::Function(invoke),
-                param.v,
-                size,
-                align,
-            ],
-        )
+        let mut ops = vec![
+            queue,
+            flags,
+            nd,
+            num,
+            wait,
+            done,
+            Value::Function(invoke),
+            param.v,
+            size,
+            align,
+        ];
+        ops.extend_from_slice(locals);
+        self.emit_val(Opcode::EnqueueKernel, ret, &ops)
     }
 
     /// SPV-IR's `__spirv_EnqueueKernel(queue, flags, ndrange*, n, wait*, ret*, invoke, block,
@@ -261,8 +289,8 @@ impl Fx<'_, '_> {
         ret: Option<Handle<Type>>,
         args: &[LLVMValueRef],
     ) -> Result<Val> {
-        if args.len() != 10 {
-            return err("__spirv_EnqueueKernel with local-memory operands is not translated");
+        if args.len() < 10 {
+            return err("__spirv_EnqueueKernel without its ten leading operands");
         }
         let Some(ret) = ret else {
             return err("__spirv_EnqueueKernel without its int result");
@@ -285,7 +313,11 @@ impl Fx<'_, '_> {
         let size = self.value(args[8])?.v;
         let align = self.value(args[9])?.v;
         let head = [queue, flags, nd, num, wait, done];
-        self.enqueue(ret, head, info.handle, args[7], size, align)
+        let mut locals = Vec::new();
+        for &a in &args[10..] {
+            locals.push(self.value(a)?.v);
+        }
+        self.enqueue(ret, head, info.handle, args[7], size, align, &locals)
     }
 
     /// A queue operand: `get_default_queue()`'s value.
@@ -304,18 +336,69 @@ impl Fx<'_, '_> {
         let Some(&a) = args.first() else {
             return err("an event function without its event");
         };
-        let ev = self.f.ty(Type::DeviceEvent);
-        let v = self.value(a)?;
-        let e = if v.ty == ev {
-            v.v
-        } else if read::is_instruction(a) && read::opcode(a) == O::LLVMLoad {
-            let p = self.value(read::operand(a, 0))?;
-            let p = self.ptr_to(p, ev)?;
-            self.emit(Opcode::Load, Some(ev), &[p.v.to_id().0])?
-        } else {
-            return err("an event that is not loaded from a variable");
-        };
+        let e = self.event(a)?;
         self.emit(op, None, &[e.to_id().0])?;
         Ok(())
+    }
+
+    /// An event operand as an `OpTypeDeviceEvent` value: made by `create_user_event`, or
+    /// loaded (again, typed) from a variable.
+    fn event(&mut self, a: LLVMValueRef) -> Result<Value> {
+        let ev = self.f.ty(Type::DeviceEvent);
+        let v = self.value(a)?;
+        if v.ty == ev {
+            return Ok(v.v);
+        }
+        if read::is_instruction(a) && read::opcode(a) == O::LLVMLoad {
+            let p = self.value(read::operand(a, 0))?;
+            let p = self.ptr_to(p, ev)?;
+            return self.emit(Opcode::Load, Some(ev), &[p.v.to_id().0]);
+        }
+        err("an event that is neither created nor loaded from a variable")
+    }
+
+    /// The other event functions: `create_user_event` → `OpCreateUserEvent`,
+    /// `is_valid_event` → `OpIsValidEvent`, `set_user_event_status` → `OpSetUserEventStatus`,
+    /// `capture_event_profiling_info` → `OpCaptureEventProfilingInfo`; `None` for other names.
+    pub fn event_function(
+        &mut self,
+        name: &str,
+        args: &[LLVMValueRef],
+    ) -> Result<Option<Option<Val>>> {
+        match name {
+            "create_user_event" => {
+                let ev = self.f.ty(Type::DeviceEvent);
+                Ok(Some(Some(self.emit_val(
+                    Opcode::CreateUserEvent,
+                    ev,
+                    &[],
+                )?)))
+            }
+            "is_valid_event" => {
+                let e = self.event(args[0])?;
+                let b = self.f.type_bool();
+                Ok(Some(Some(self.emit_val(Opcode::IsValidEvent, b, &[e])?)))
+            }
+            "set_user_event_status" | "capture_event_profiling_info" if args.len() >= 2 => {
+                let e = self.event(args[0])?;
+                let mut w = vec![e.to_id().0, self.value(args[1])?.v.to_id().0];
+                let op = if name == "set_user_event_status" {
+                    Opcode::SetUserEventStatus
+                } else {
+                    let Some(&out) = args.get(2) else {
+                        return err("capture_event_profiling_info without its value pointer");
+                    };
+                    let u8t = self.f.type_int(8, false);
+                    let gp = self.f.type_pointer(StorageClass::Generic, u8t);
+                    let v = self.value(out)?;
+                    let v = self.coerce(v, gp)?;
+                    w.push(self.ptr_to(v, u8t)?.v.to_id().0);
+                    Opcode::CaptureEventProfilingInfo
+                };
+                self.emit(op, None, &w)?;
+                Ok(Some(None))
+            }
+            _ => Ok(None),
+        }
     }
 }

@@ -8,3 +8,14 @@ kernel void parent(global int* out, int n) {
   enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, r, 0, NULL, &e, ^{ out[0] += 1; });
   release_event(e);
 }
+
+// Local-memory block arguments (__enqueue_kernel_varargs) and the user-event functions.
+kernel void parent2(global int* out, int n) {
+  queue_t q = get_default_queue();
+  ndrange_t r = ndrange_1D(n);
+  enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, r, ^(local void* a, local void* b){ ((local int*)a)[0] = n; out[0] = ((local int*)a)[0]; }, 16u, 32u);
+  clk_event_t u = create_user_event();
+  if (is_valid_event(u)) set_user_event_status(u, CL_COMPLETE);
+  retain_event(u);
+  release_event(u);
+}
