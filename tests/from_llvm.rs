@@ -464,7 +464,7 @@ declare spir_func i64 @_Z13get_global_idj(i32)
 fn device_enqueue_is_enqueue_kernel_as_llvm_spirv_writes_it() {
     same_ops_as_llvm_spirv(
         "enqueue.cl",
-        &["Enqueue", "NDRange", "DefaultQueue", "Event"],
+        &["Enqueue", "NDRange", "DefaultQueue", "Event", "GetKernel"],
     );
 }
 

@@ -57,6 +57,9 @@ impl Fx<'_, '_> {
         if super::enqueue::is_enqueue(&name) && read::blocks(callee).is_empty() {
             return self.enqueue_kernel(&name, ret, &args).map(Some);
         }
+        if let Some(v) = self.spirv_kernel_query(&name, ret, &args)? {
+            return Ok(Some(v));
+        }
         if name.starts_with("_Z21__spirv_EnqueueKernel") {
             // Its block-pointer parameter (`U13block_pointerFvvE`) is beyond the demangler.
             return self.spirv_enqueue_kernel(ret, &args).map(Some);
@@ -84,6 +87,7 @@ impl Fx<'_, '_> {
             match d.name.as_str() {
                 "is_valid_reserve_id" => return self.is_valid_reserve_id(&args).map(Some),
                 "get_default_queue" => return self.default_queue().map(Some),
+                "enqueue_marker" => return self.enqueue_marker(ret, &args).map(Some),
                 "release_event" | "retain_event" => {
                     let op = if d.name == "release_event" {
                         Opcode::ReleaseEvent
@@ -591,6 +595,9 @@ impl Fx<'_, '_> {
                 return Ok(None);
             }
             _ => {}
+        }
+        if name == "EnqueueMarker" {
+            return self.enqueue_marker(ret, args).map(Some);
         }
         let event_fn = match name {
             "CreateUserEvent" => Some("create_user_event"),

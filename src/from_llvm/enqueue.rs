@@ -19,18 +19,20 @@ use crate::ir::{Handle, Type, Value};
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMOpcode as O, LLVMValueKind as VK};
 
-/// The function a value names through constant casts (`addrspacecast (ptr @f to ...)`).
+/// The function a value names through casts (`addrspacecast (ptr @f to ...)`, as a constant
+/// or an instruction).
 pub fn function_of(mut v: LLVMValueRef) -> Option<LLVMValueRef> {
     for _ in 0..4 {
-        match read::value_kind(v) {
+        let op = match read::value_kind(v) {
             VK::LLVMFunctionValueKind => return Some(v),
-            VK::LLVMConstantExprValueKind
-                if matches!(read::const_opcode(v), O::LLVMAddrSpaceCast | O::LLVMBitCast) =>
-            {
-                v = read::operand(v, 0)
-            }
+            VK::LLVMConstantExprValueKind => read::const_opcode(v),
+            VK::LLVMInstructionValueKind => read::opcode(v),
             _ => return None,
+        };
+        if !matches!(op, O::LLVMAddrSpaceCast | O::LLVMBitCast) {
+            return None;
         }
+        v = read::operand(v, 0);
     }
     None
 }
@@ -43,7 +45,25 @@ pub fn is_enqueue(name: &str) -> bool {
             | "__enqueue_kernel_basic_events"
             | "__enqueue_kernel_varargs"
             | "__enqueue_kernel_events_varargs"
-    )
+    ) || kernel_query(name).is_some()
+}
+
+/// The instruction of one of clang's kernel queries on a block, and whether it takes an
+/// ndrange first.
+fn kernel_query(name: &str) -> Option<(Opcode, bool)> {
+    Some(match name {
+        "__get_kernel_work_group_size_impl" => (Opcode::GetKernelWorkGroupSize, false),
+        "__get_kernel_preferred_work_group_size_multiple_impl" => {
+            (Opcode::GetKernelPreferredWorkGroupSizeMultiple, false)
+        }
+        "__get_kernel_max_sub_group_size_for_ndrange_impl" => {
+            (Opcode::GetKernelNDrangeMaxSubGroupSize, true)
+        }
+        "__get_kernel_sub_group_count_for_ndrange_impl" => {
+            (Opcode::GetKernelNDrangeSubGroupCount, true)
+        }
+        _ => return None,
+    })
 }
 
 /// The defined functions an enqueue call invokes (translated before its caller).
@@ -51,7 +71,10 @@ pub fn invoked_functions(call: LLVMValueRef) -> Vec<LLVMValueRef> {
     let n = read::num_operands(call);
     let callee = read::operand(call, n.saturating_sub(1));
     let name = read::name(callee);
-    if !is_enqueue(&name) && !name.contains("__spirv_EnqueueKernel") {
+    if !is_enqueue(&name)
+        && !name.contains("__spirv_EnqueueKernel")
+        && !name.contains("__spirv_GetKernel")
+    {
         return Vec::new();
     }
     (0..n.saturating_sub(1))
@@ -173,6 +196,9 @@ impl Fx<'_, '_> {
         ret: Option<Handle<Type>>,
         args: &[LLVMValueRef],
     ) -> Result<Val> {
+        if let Some((op, with_nd)) = kernel_query(name) {
+            return self.kernel_query(name, op, with_nd, ret, args);
+        }
         let events = name.contains("_events");
         let varargs = name.ends_with("_varargs");
         let want = if events { 8 } else { 5 };
@@ -198,9 +224,21 @@ impl Fx<'_, '_> {
             let null = Value::Constant(self.f.constant_null(pt));
             (self.cu32(0), null, null)
         };
-        let (invoke, block) = (args[want - 2], args[want - 1]);
+        let blk = self.block_operands(args[want - 2], args[want - 1])?;
+        let head = [queue, flags.v, nd.v, num, wait, done];
+        let locals = if varargs {
+            self.local_sizes(args[want], args[want + 1])?
+        } else {
+            Vec::new()
+        };
+        self.enqueue(ret, head, blk, &locals)
+    }
+
+    /// The invoke kernel, the block literal as a generic `i8` pointer, and the literal's store
+    /// size and preferred alignment.
+    fn block_operands(&mut self, invoke: LLVMValueRef, block: LLVMValueRef) -> Result<[Value; 4]> {
         let Some(f) = function_of(invoke) else {
-            return err("an enqueued block whose invoke function is not known");
+            return err("a block whose invoke function is not known");
         };
         let Some(info) = self.st.funcs.get(&(f as usize)).cloned() else {
             return err(format!(
@@ -209,7 +247,7 @@ impl Fx<'_, '_> {
             ));
         };
         let Some(alloca) = underlying_alloca(block) else {
-            return err("an enqueued block literal that is not a local variable");
+            return err("a block literal that is not a local variable");
         };
         // SAFETY: `alloca` is an alloca; the module's data layout sizes its type.
         let (size, align) = unsafe {
@@ -220,15 +258,64 @@ impl Fx<'_, '_> {
                 inkwell::llvm_sys::target::LLVMPreferredAlignmentOfType(dl, t),
             )
         };
-        let size = self.cu32(size as u32);
-        let align = self.cu32(align);
-        let head = [queue, flags.v, nd.v, num, wait, done];
-        let locals = if varargs {
-            self.local_sizes(args[want], args[want + 1])?
-        } else {
-            Vec::new()
+        let param = self.generic_bytes(block)?;
+        Ok([
+            Value::Function(info.handle),
+            param,
+            self.cu32(size as u32),
+            self.cu32(align),
+        ])
+    }
+
+    /// A pointer operand as a generic `i8` pointer.
+    fn generic_bytes(&mut self, p: LLVMValueRef) -> Result<Value> {
+        let u8t = self.f.type_int(8, false);
+        let gp = self.f.type_pointer(StorageClass::Generic, u8t);
+        let v = self.value(p)?;
+        let v = self.coerce(v, gp)?;
+        Ok(self.ptr_to(v, u8t)?.v)
+    }
+
+    /// `__get_kernel_*_impl([ndrange*,] invoke, block)` → `OpGetKernelWorkGroupSize`,
+    /// `OpGetKernelPreferredWorkGroupSizeMultiple`, `OpGetKernelNDrangeMaxSubGroupSize`,
+    /// `OpGetKernelNDrangeSubGroupCount`.
+    fn kernel_query(
+        &mut self,
+        name: &str,
+        op: Opcode,
+        with_nd: bool,
+        ret: Option<Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Val> {
+        let want = if with_nd { 3 } else { 2 };
+        if args.len() != want {
+            return err(format!("{name} with {} operands, not {want}", args.len()));
+        }
+        let Some(ret) = ret else {
+            return err(format!("{name} without its result"));
         };
-        self.enqueue(ret, head, info.handle, block, size, align, &locals)
+        let mut ops = Vec::new();
+        if with_nd {
+            ops.push(self.value(args[0])?.v);
+        }
+        ops.extend(self.block_operands(args[want - 2], args[want - 1])?);
+        self.emit_val(op, ret, &ops)
+    }
+
+    /// `enqueue_marker(queue, n, wait*, ret*)` → `OpEnqueueMarker`.
+    pub fn enqueue_marker(
+        &mut self,
+        ret: Option<Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Val> {
+        let (Some(ret), [q, n, wait, done]) = (ret, args) else {
+            return err("enqueue_marker without its four operands and result");
+        };
+        let queue = self.queue(*q)?;
+        let n = self.value(*n)?.v;
+        let wait = self.event_pointer(*wait)?;
+        let done = self.event_pointer(*done)?;
+        self.emit_val(Opcode::EnqueueMarker, ret, &[queue, n, wait, done])
     }
 
     /// The local-memory sizes of `__enqueue_kernel_*varargs(..., n, size_t* sizes)`: a pointer
@@ -248,36 +335,17 @@ impl Fx<'_, '_> {
         Ok(out)
     }
 
-    /// `OpEnqueueKernel` of the six leading operands, the invoke function, the block literal
-    /// (as a generic `i8` pointer), and its size and alignment.
+    /// `OpEnqueueKernel` of the six leading operands, the block operands (invoke, literal,
+    /// size, alignment) and the local sizes.
     fn enqueue(
         &mut self,
         ret: Handle<Type>,
         head: [Value; 6],
-        invoke: Handle<crate::ir::Function>,
-        block: LLVMValueRef,
-        size: Value,
-        align: Value,
+        blk: [Value; 4],
         locals: &[Value],
     ) -> Result<Val> {
-        let [queue, flags, nd, num, wait, done] = head;
-        let u8t = self.f.type_int(8, false);
-        let gp = self.f.type_pointer(StorageClass::Generic, u8t);
-        let param = self.value(block)?;
-        let param = self.coerce(param, gp)?;
-        let param = self.ptr_to(param, u8t)?;
-        let mut ops = vec![
-            queue,
-            flags,
-            nd,
-            num,
-            wait,
-            done,
-            Value::Function(invoke),
-            param.v,
-            size,
-            align,
-        ];
+        let mut ops = head.to_vec();
+        ops.extend(blk);
         ops.extend_from_slice(locals);
         self.emit_val(Opcode::EnqueueKernel, ret, &ops)
     }
@@ -301,8 +369,22 @@ impl Fx<'_, '_> {
         let num = self.value(args[3])?.v;
         let wait = self.event_pointer(args[4])?;
         let done = self.event_pointer(args[5])?;
-        let Some(f) = function_of(args[6]) else {
-            return err("an enqueued invoke function that is not a function");
+        let blk = self.spirv_block_operands(&args[6..10])?;
+        let head = [queue, flags, nd, num, wait, done];
+        let mut locals = Vec::new();
+        for &a in &args[10..] {
+            locals.push(self.value(a)?.v);
+        }
+        self.enqueue(ret, head, blk, &locals)
+    }
+
+    /// SPV-IR's block operands: the invoke function, the literal, its size and alignment.
+    fn spirv_block_operands(&mut self, args: &[LLVMValueRef]) -> Result<[Value; 4]> {
+        let [invoke, block, size, align] = args else {
+            return err("a block without its invoke function, literal, size and alignment");
+        };
+        let Some(f) = function_of(*invoke) else {
+            return err("an invoke function that is not a function");
         };
         let Some(info) = self.st.funcs.get(&(f as usize)).cloned() else {
             return err(format!(
@@ -310,14 +392,46 @@ impl Fx<'_, '_> {
                 read::name(f)
             ));
         };
-        let size = self.value(args[8])?.v;
-        let align = self.value(args[9])?.v;
-        let head = [queue, flags, nd, num, wait, done];
-        let mut locals = Vec::new();
-        for &a in &args[10..] {
-            locals.push(self.value(a)?.v);
+        Ok([
+            Value::Function(info.handle),
+            self.generic_bytes(*block)?,
+            self.value(*size)?.v,
+            self.value(*align)?.v,
+        ])
+    }
+
+    /// SPV-IR's `__spirv_GetKernel*([ndrange*,] invoke, block, size, align)`: the kernel
+    /// queries; `None` when `name` is no such call.
+    pub fn spirv_kernel_query(
+        &mut self,
+        name: &str,
+        ret: Option<Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Option<Val>> {
+        let (op, with_nd) = if name.contains("__spirv_GetKernelWorkGroupSize") {
+            (Opcode::GetKernelWorkGroupSize, false)
+        } else if name.contains("__spirv_GetKernelPreferredWorkGroupSizeMultiple") {
+            (Opcode::GetKernelPreferredWorkGroupSizeMultiple, false)
+        } else if name.contains("__spirv_GetKernelNDrangeMaxSubGroupSize") {
+            (Opcode::GetKernelNDrangeMaxSubGroupSize, true)
+        } else if name.contains("__spirv_GetKernelNDrangeSubGroupCount") {
+            (Opcode::GetKernelNDrangeSubGroupCount, true)
+        } else {
+            return Ok(None);
+        };
+        let Some(ret) = ret else {
+            return err(format!("{name} without its result"));
+        };
+        let skip = usize::from(with_nd);
+        let mut ops = Vec::new();
+        if with_nd {
+            let Some(&nd) = args.first() else {
+                return err(format!("{name} without its ndrange"));
+            };
+            ops.push(self.value(nd)?.v);
         }
-        self.enqueue(ret, head, info.handle, args[7], size, align, &locals)
+        ops.extend(self.spirv_block_operands(args.get(skip..).unwrap_or(&[]))?);
+        Ok(Some(self.emit_val(op, ret, &ops)?))
     }
 
     /// A queue operand: `get_default_queue()`'s value.

@@ -100,6 +100,13 @@ impl Fx<'_, '_> {
             }
             _ => {}
         }
+        if matches!(op, O::LLVMAddrSpaceCast | O::LLVMBitCast)
+            && super::enqueue::function_of(i).is_some()
+        {
+            // A block's invoke function as a pointer: read where it is used (enqueue, kernel
+            // queries, the null stored into the block literal).
+            return Ok(());
+        }
         let first_new = self.f.function().ops.len();
         if let Some(v) = self.operation(i, op)? {
             self.instruction_decorations(i, v.v, first_new)?;

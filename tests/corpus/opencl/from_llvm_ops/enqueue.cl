@@ -19,3 +19,15 @@ kernel void parent2(global int* out, int n) {
   retain_event(u);
   release_event(u);
 }
+
+// Kernel queries on a block and a marker.
+kernel void parent3(global uint* out, int n) {
+  queue_t q = get_default_queue();
+  ndrange_t r = ndrange_1D(n);
+  void (^b)(void) = ^{ out[1] = n; };
+  out[0] = get_kernel_work_group_size(b) + get_kernel_preferred_work_group_size_multiple(b)
+         + get_kernel_max_sub_group_size_for_ndrange(r, b) + get_kernel_sub_group_count_for_ndrange(r, b);
+  clk_event_t m;
+  enqueue_marker(q, 0, NULL, &m);
+  release_event(m);
+}
