@@ -74,9 +74,7 @@ fn mutate(ll: &str, rng: &mut Rng) -> Option<String> {
         }
         5 => {
             let l = &lines[at];
-            let Some(p) = l.find("addrspace(") else {
-                return None;
-            };
+            let p = l.find("addrspace(")?;
             let mut l = l.clone();
             let d = p + "addrspace(".len();
             l.replace_range(d..d + 1, ["0", "1", "2", "3", "4"][rng.below(5)]);
@@ -92,9 +90,7 @@ fn mutate(ll: &str, rng: &mut Rng) -> Option<String> {
                 .map(str::to_owned)
                 .collect();
             let l = &lines[at];
-            let Some(p) = l.find(" @") else {
-                return None;
-            };
+            let p = l.find(" @")?;
             if callees.is_empty() || !l.contains("call ") {
                 return None;
             }
