@@ -74,6 +74,11 @@ impl Fx<'_, '_> {
             return self.function_call(&info, ret, &args);
         }
         if let Some(d) = demangle(&name) {
+            if let Some(why) = signature_mismatch(&d, &args) {
+                return err(format!(
+                    "the arguments of @{name} do not match its mangled name: {why}"
+                ));
+            }
             if d.name.starts_with("__spirv_") {
                 return self.spirv_builtin(&d, ret, &args).map(Some).and_then(|r| {
                     r.ok_or_else(|| {
@@ -778,4 +783,57 @@ fn ocl_desc(name: &str) -> Option<&'static crate::grammar::InstructionDesc> {
         .iter()
         .find(|s| s.name == "OpenCL.std")
         .and_then(|s| s.instruction_by_name(name))
+}
+
+/// Why a call's arguments cannot be the parameters its mangled name spells, if they cannot:
+/// builtins are translated by their names, so a call that disagrees with its name (LLVM allows
+/// any call signature with opaque pointers) would otherwise make invalid SPIR-V.
+fn signature_mismatch(d: &Demangled, args: &[LLVMValueRef]) -> Option<String> {
+    if d.params.len() != args.len() {
+        return Some(format!(
+            "{} arguments for {} parameters",
+            args.len(),
+            d.params.len()
+        ));
+    }
+    d.params
+        .iter()
+        .zip(args)
+        .position(|(m, &a)| !fits(m, read::type_of(a)))
+        .map(|k| format!("argument {} is not a {:?}", k + 1, d.params[k]))
+}
+
+/// Whether an LLVM type can carry a value of the mangled type `m`.
+fn fits(m: &MType, t: LLVMTypeRef) -> bool {
+    let kind = read::type_kind(t);
+    let int = |w: u32| kind == K::LLVMIntegerTypeKind && read::int_width(t) == w;
+    match m {
+        MType::Scalar(s) => match *s {
+            "c" | "a" | "h" => int(8),
+            "s" | "t" => int(16),
+            "i" | "j" => int(32),
+            "l" | "m" | "x" | "y" => int(64),
+            "b" => int(1) || int(8) || int(32),
+            "f" => kind == K::LLVMFloatTypeKind,
+            "d" => kind == K::LLVMDoubleTypeKind,
+            "Dh" => kind == K::LLVMHalfTypeKind,
+            _ => true,
+        },
+        MType::Vector(n, e) => {
+            kind == K::LLVMVectorTypeKind
+                && read::vector_size(t) == *n
+                && fits(e, read::element_type(t))
+        }
+        // A pointer to an opaque type is the type itself in LLVM 19's target-type form.
+        MType::Pointer(_, e) if matches!(&**e, MType::Named(_)) => {
+            matches!(kind, K::LLVMPointerTypeKind | K::LLVMTargetExtTypeKind)
+        }
+        MType::Pointer(..) => kind == K::LLVMPointerTypeKind,
+        // Opaque OpenCL and SPIR-V types travel as pointers or target types; other names
+        // are enums (`memory_order`, `memory_scope`), passed as integers.
+        MType::Named(n) if n.starts_with("ocl_") || n.starts_with("__spirv_") => {
+            matches!(kind, K::LLVMPointerTypeKind | K::LLVMTargetExtTypeKind)
+        }
+        MType::Named(_) => kind == K::LLVMIntegerTypeKind,
+    }
 }
