@@ -74,7 +74,13 @@ impl Fx<'_, '_> {
             return self.function_call(&info, ret, &args);
         }
         if let Some(d) = demangle(&name) {
-            if let Some(why) = signature_mismatch(&d, &args) {
+            // An `sret` result (`ndrange_1D`) is a first argument the mangled name leaves out.
+            let named = if returns_by_sret(i) {
+                &args[1..]
+            } else {
+                &args[..]
+            };
+            if let Some(why) = signature_mismatch(&d, named) {
                 return err(format!(
                     "the arguments of @{name} do not match its mangled name: {why}"
                 ));
@@ -788,6 +794,21 @@ fn ocl_desc(name: &str) -> Option<&'static crate::grammar::InstructionDesc> {
 /// Why a call's arguments cannot be the parameters its mangled name spells, if they cannot:
 /// builtins are translated by their names, so a call that disagrees with its name (LLVM allows
 /// any call signature with opaque pointers) would otherwise make invalid SPIR-V.
+/// Whether a call's first argument carries the `sret` attribute.
+fn returns_by_sret(call: LLVMValueRef) -> bool {
+    let name = "sret";
+    // SAFETY: `call` is a call instruction; index 1 is its first argument.
+    unsafe {
+        let kind = inkwell::llvm_sys::core::LLVMGetEnumAttributeKindForName(
+            name.as_ptr().cast(),
+            name.len(),
+        );
+        read::num_operands(call) > 1
+            && kind != 0
+            && !inkwell::llvm_sys::core::LLVMGetCallSiteEnumAttribute(call, 1, kind).is_null()
+    }
+}
+
 fn signature_mismatch(d: &Demangled, args: &[LLVMValueRef]) -> Option<String> {
     if d.params.len() != args.len() {
         return Some(format!(
