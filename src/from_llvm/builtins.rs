@@ -791,9 +791,6 @@ fn ocl_desc(name: &str) -> Option<&'static crate::grammar::InstructionDesc> {
         .and_then(|s| s.instruction_by_name(name))
 }
 
-/// Why a call's arguments cannot be the parameters its mangled name spells, if they cannot:
-/// builtins are translated by their names, so a call that disagrees with its name (LLVM allows
-/// any call signature with opaque pointers) would otherwise make invalid SPIR-V.
 /// Whether a call's first argument carries the `sret` attribute.
 fn returns_by_sret(call: LLVMValueRef) -> bool {
     let name = "sret";
@@ -809,6 +806,9 @@ fn returns_by_sret(call: LLVMValueRef) -> bool {
     }
 }
 
+/// Why a call's arguments cannot be the parameters its mangled name spells, if they cannot:
+/// builtins are translated by their names, so a call that disagrees with its name (LLVM allows
+/// any call signature with opaque pointers) would otherwise make invalid SPIR-V.
 fn signature_mismatch(d: &Demangled, args: &[LLVMValueRef]) -> Option<String> {
     if d.params.len() != args.len() {
         return Some(format!(
