@@ -902,3 +902,25 @@ fn sampler_variables_load_as_their_initializer_call() {
         "{dis}"
     );
 }
+
+/// An op that forwards its operand (`OpCopyObject`) makes no instruction: its decorations are
+/// dropped, not hung on the instruction of the value it copies.
+#[test]
+fn decorations_of_a_forwarded_value_stay_off_its_source() {
+    let spv = assemble(
+        "forwarded_decoration",
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+         OpExtension \"SPV_GOOGLE_decorate_string\"\n\
+         OpExtension \"SPV_GOOGLE_hlsl_functionality1\"\n\
+         OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n\
+         OpDecorate %mul UserSemantic \"source\"\nOpDecorate %cp UserSemantic \"copy\"\n\
+         %void = OpTypeVoid\n%float = OpTypeFloat 32\n\
+         %pf = OpTypePointer CrossWorkgroup %float\n%kty = OpTypeFunction %void %pf %float\n\
+         %k = OpFunction %void None %kty\n%o = OpFunctionParameter %pf\n\
+         %a = OpFunctionParameter %float\n%l = OpLabel\n%mul = OpFMul %float %a %a\n\
+         %cp = OpCopyObject %float %mul\nOpStore %o %cp\nOpReturn\nOpFunctionEnd\n",
+    );
+    let ir = spvkit_ir(&spv, false);
+    assert!(ir.contains("!\"source\""), "{ir}");
+    assert!(!ir.contains("!\"copy\""), "{ir}");
+}

@@ -62,8 +62,8 @@ fn aligns(inst: LLVMValueRef) -> bool {
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// Carries the decorations of `op`'s result onto `v`, the LLVM value lowered for it.
-    /// Values that are no instruction of their own (constants, parameters, the value of
-    /// another op forwarded by `OpCopyObject`) have nowhere to hold them and are left alone.
+    /// Values that are no instruction of their own (constants, parameters, an operand
+    /// forwarded by `OpCopyObject`) have nowhere to hold them and are left alone.
     pub(crate) fn spv_ir_op_decorations(
         &mut self,
         values: &std::collections::HashMap<Value, BasicValueEnum<'ctx>>,
@@ -71,6 +71,12 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         op: &Op,
         v: BasicValueEnum<'ctx>,
     ) -> Result<()> {
+        // An op that forwards one of its operands made no instruction of its own.
+        let forwarded = |v: BasicValueEnum<'ctx>| {
+            super::super::ops::operand_values(&op.inst)
+                .iter()
+                .any(|o| values.get(o) == Some(&v))
+        };
         let Some(decos) = op.attrs.as_deref().map(|a| a.decorations.as_slice()) else {
             return Ok(());
         };
@@ -79,7 +85,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         }
         let raw = v.as_value_ref();
         // SAFETY: a live value of this context.
-        if unsafe { LLVMIsAInstruction(raw) }.is_null() || values.values().any(|x| *x == v) {
+        if unsafe { LLVMIsAInstruction(raw) }.is_null() || forwarded(v) {
             return Ok(());
         }
         let mut rest = Vec::new();
