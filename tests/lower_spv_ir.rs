@@ -924,3 +924,47 @@ fn decorations_of_a_forwarded_value_stay_off_its_source() {
     assert!(ir.contains("!\"source\""), "{ir}");
     assert!(!ir.contains("!\"copy\""), "{ir}");
 }
+
+/// A Kernel module's structs have C's natural layout: spv-ir writes them as named, unpacked
+/// LLVM structs, as the translator does, and from-llvm gives back the same struct (its name,
+/// no `CPacked`); a `CPacked` struct stays packed both ways.
+#[test]
+fn kernel_structs_are_named_natural_structs_both_ways() {
+    let spv = assemble(
+        "named_structs",
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int8\n\
+         OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n\
+         OpName %pair \"struct.pair\"\nOpName %tight \"struct.tight\"\n\
+         OpDecorate %tight CPacked\n\
+         %void = OpTypeVoid\n%uchar = OpTypeInt 8 0\n%uint = OpTypeInt 32 0\n\
+         %float = OpTypeFloat 32\n%pair = OpTypeStruct %uchar %float\n\
+         %tight = OpTypeStruct %uchar %uint\n%pp = OpTypePointer CrossWorkgroup %pair\n\
+         %pt = OpTypePointer CrossWorkgroup %tight\n%pf = OpTypePointer CrossWorkgroup %float\n\
+         %pu = OpTypePointer CrossWorkgroup %uint\n%fn = OpTypeFunction %void %pp %pt\n\
+         %uint_1 = OpConstant %uint 1\n%k = OpFunction %void None %fn\n\
+         %a = OpFunctionParameter %pp\n%b = OpFunctionParameter %pt\n%l = OpLabel\n\
+         %f = OpInBoundsPtrAccessChain %pf %a %uint_1 %uint_1\n\
+         %u = OpInBoundsPtrAccessChain %pu %b %uint_1 %uint_1\n\
+         %x = OpLoad %uint %u\n%y = OpConvertUToF %float %x\nOpStore %f %y\n\
+         OpReturn\nOpFunctionEnd\n",
+    );
+    let ir = spvkit_ir(&spv, false);
+    assert!(ir.contains("%struct.pair = type { i8, float }"), "{ir}");
+    assert!(ir.contains("<{ i8, i32 }>"), "{ir}");
+    let back = spv.with_extension("back.spv");
+    let r = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+        .arg("from-llvm")
+        .arg(spv.with_extension("ll"))
+        .arg("-o")
+        .arg(&back)
+        .output()
+        .expect("spvkit from-llvm");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = Command::new("spirv-dis")
+        .arg(&back)
+        .output()
+        .expect("spirv-dis");
+    let dis = String::from_utf8_lossy(&r.stdout);
+    assert!(dis.contains("\"struct.pair\""), "{dis}");
+    assert_eq!(dis.matches("CPacked").count(), 1, "{dis}");
+}

@@ -272,6 +272,21 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             .decorations
             .iter()
             .any(|d| matches!(d, crate::grammar::Decoration::CPacked));
+        if self.spv_ir() && members.iter().all(|m| m.2.is_none()) && !packed_ctypes {
+            // A Kernel module's struct has C's natural layout: in SPIR-V-friendly LLVM IR it is
+            // a named, unpacked struct (`%struct.S`), as the translator writes it.
+            let st = match s.name.as_deref().filter(|n| !n.is_empty()) {
+                Some(n) => {
+                    let st = self.cx.opaque_struct_type(n);
+                    st.set_body(&tys, false);
+                    st
+                }
+                None => self.cx.struct_type(&tys, false),
+            };
+            let mut t = self.info(st.into());
+            t.fields = (0..members.len() as u32).collect();
+            return Ok(t);
+        }
         if !all_offsets || packed_ctypes {
             let st = self.cx.struct_type(&tys, true);
             let mut t = self.info(st.into());
