@@ -927,7 +927,8 @@ fn decorations_of_a_forwarded_value_stay_off_its_source() {
 
 /// A Kernel module's structs have C's natural layout: spv-ir writes them as named, unpacked
 /// LLVM structs, as the translator does, and from-llvm gives back the same struct (its name,
-/// no `CPacked`); a `CPacked` struct stays packed both ways.
+/// no `CPacked`); a `CPacked` struct stays packed both ways. InBounds chains stay InBounds
+/// (`getelementptr inbounds`).
 #[test]
 fn kernel_structs_are_named_natural_structs_both_ways() {
     let spv = assemble(
@@ -950,6 +951,7 @@ fn kernel_structs_are_named_natural_structs_both_ways() {
     );
     let ir = spvkit_ir(&spv, false);
     assert!(ir.contains("%struct.pair = type { i8, float }"), "{ir}");
+    assert!(ir.contains("getelementptr inbounds %struct.pair"), "{ir}");
     assert!(ir.contains("<{ i8, i32 }>"), "{ir}");
     let back = spv.with_extension("back.spv");
     let r = Command::new(env!("CARGO_BIN_EXE_spvkit"))
@@ -967,4 +969,5 @@ fn kernel_structs_are_named_natural_structs_both_ways() {
     let dis = String::from_utf8_lossy(&r.stdout);
     assert!(dis.contains("\"struct.pair\""), "{dis}");
     assert_eq!(dis.matches("CPacked").count(), 1, "{dis}");
+    assert_eq!(dis.matches("OpInBoundsPtrAccessChain").count(), 2, "{dis}");
 }

@@ -632,7 +632,13 @@ impl Fx<'_, '_> {
         let rt = self.f.type_pointer(sc, cur);
         let mut ops = vec![base.v];
         ops.extend(idx);
-        self.emit_val(Opcode::PtrAccessChain, rt, &ops)
+        // SAFETY: `i` is a GEP.
+        let op = if unsafe { llc::LLVMIsInBounds(i) } != 0 {
+            Opcode::InBoundsPtrAccessChain
+        } else {
+            Opcode::PtrAccessChain
+        };
+        self.emit_val(op, rt, &ops)
     }
 }
 

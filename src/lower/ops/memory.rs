@@ -221,6 +221,24 @@ fn constant_sampler_load<'a, 'ctx>(
     }
 }
 
+/// A `getelementptr`, `inbounds` for SPIR-V's InBounds chains.
+///
+/// # Safety
+/// As for inkwell's `build_gep`: the indices must suit `t`.
+unsafe fn gep<'ctx>(
+    l: &Lowerer<'_, 'ctx>,
+    inbounds: bool,
+    t: BasicTypeEnum<'ctx>,
+    p: inkwell::values::PointerValue<'ctx>,
+    idx: &[inkwell::values::IntValue<'ctx>],
+) -> Result<inkwell::values::PointerValue<'ctx>> {
+    Ok(if inbounds {
+        l.b.build_in_bounds_gep(t, p, idx, "")?
+    } else {
+        l.b.build_gep(t, p, idx, "")?
+    })
+}
+
 /// Lowers a memory op.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
@@ -351,7 +369,7 @@ pub(crate) fn lower<'a, 'ctx>(
                 }
             }
             // SAFETY: GEP computes an address only; SPIR-V's rules keep chains in bounds.
-            unsafe { l.b.build_gep(t, p, &idx, "")? }.into()
+            unsafe { gep(l, matches!(op.inst, I::InBoundsAccessChain(_)), t, p, &idx)? }.into()
         }
         I::PtrAccessChain(crate::grammar::OpPtrAccessChain {
             base,
@@ -382,7 +400,16 @@ pub(crate) fn lower<'a, 'ctx>(
                 ));
             }
             // SAFETY: as for access chains.
-            unsafe { l.b.build_gep(t, p, &idx, "")? }.into()
+            unsafe {
+                gep(
+                    l,
+                    matches!(op.inst, I::InBoundsPtrAccessChain(_)),
+                    t,
+                    p,
+                    &idx,
+                )?
+            }
+            .into()
         }
         I::CopyMemory(c) => {
             if layout_ptr(fx, c.target).is_some() || layout_ptr(fx, c.source).is_some() {
