@@ -16,7 +16,7 @@
 //! - entry points, execution modes, module-level extended instructions and decorations with id
 //!   operands are resolved at the end, since they may refer forward.
 
-use super::arena::{FxHashMap, Handle};
+use super::arena::{FxHashMap, Handle, PushOne};
 use super::constants::{Constant, ConstantValue, SpecConstant, SpecValue};
 use super::error::{IrError, IrErrorKind};
 use super::function::{
@@ -121,24 +121,76 @@ impl IdTable {
     }
 }
 
+/// How many names and decorations the module's debug and annotation sections hold at most:
+/// the capacity of [`Reader::annots`], which otherwise doubles past the count and can be the
+/// biggest transient of reading a large module.
+fn annotation_count(words: &[u32]) -> usize {
+    let mut n = 0;
+    let mut pos = 5;
+    while let Some(&w) = words.get(pos) {
+        let (opcode, len) = (w & 0xffff, (w >> 16) as usize);
+        if len == 0 || opcode == Opcode::Function as u32 {
+            break;
+        }
+        if [
+            Opcode::Name,
+            Opcode::MemberName,
+            Opcode::Decorate,
+            Opcode::DecorateId,
+            Opcode::DecorateString,
+            Opcode::MemberDecorate,
+            Opcode::MemberDecorateString,
+        ]
+        .iter()
+        .any(|&o| o as u32 == opcode)
+        {
+            n += 1;
+        }
+        pos += len;
+    }
+    n
+}
+
 /// Names and decorations collected for one id.
 #[derive(Default)]
 struct Annot {
     id: u32,
     offset: usize,
     name: Option<String>,
-    member_names: Vec<(u32, String)>,
+    member_names: Members<String>,
     decorations: Vec<Decoration>,
-    member_decorations: Vec<(u32, Decoration)>,
+    member_decorations: Members<Decoration>,
     taken: bool,
 }
 
+/// Struct member names or decorations: boxed, as only struct types have them and there is an
+/// [`Annot`] per named id (a large module has hundreds of thousands).
+type Members<T> = Option<Box<Vec<(u32, T)>>>;
+
+/// The members' list, created empty if need be.
+fn members_mut<T>(m: &mut Members<T>) -> &mut Vec<(u32, T)> {
+    m.get_or_insert_with(Box::default)
+}
+
+/// The members, taken.
+fn members_into<T>(m: Members<T>) -> Vec<(u32, T)> {
+    m.map(|b| *b).unwrap_or_default()
+}
+
 impl Annot {
+    fn member_names_mut(&mut self) -> &mut Vec<(u32, String)> {
+        members_mut(&mut self.member_names)
+    }
+
+    fn member_decorations_mut(&mut self) -> &mut Vec<(u32, Decoration)> {
+        members_mut(&mut self.member_decorations)
+    }
+
     fn is_empty(&self) -> bool {
         self.name.is_none()
-            && self.member_names.is_empty()
+            && self.member_names.is_none()
             && self.decorations.is_empty()
-            && self.member_decorations.is_empty()
+            && self.member_decorations.is_none()
     }
 }
 
@@ -216,7 +268,7 @@ impl<'a> Reader<'a> {
             m,
             ids: IdTable::new(header.bound, words.len()),
             annot_of: IdTable::new(header.bound, words.len()),
-            annots: Vec::new(),
+            annots: Vec::with_capacity(annotation_count(words)),
             import_sets: Vec::new(),
             forward_pointers: FxHashMap::default(),
             loc: None,
@@ -381,7 +433,7 @@ impl<'a> Reader<'a> {
         match self.take_annot(id) {
             None => Ok((None, Vec::new())),
             Some(a) => {
-                if !a.member_names.is_empty() || !a.member_decorations.is_empty() {
+                if a.member_names.is_some() || a.member_decorations.is_some() {
                     return Err(IrError::new(
                         offset,
                         IrErrorKind::Malformed(
@@ -513,27 +565,27 @@ impl<'a> Reader<'a> {
             I::Name(op) => self.annot_mut(op.target, offset).name = Some(op.name),
             I::MemberName(op) => self
                 .annot_mut(op.type_, offset)
-                .member_names
+                .member_names_mut()
                 .push((op.member, op.name)),
             I::Decorate(op) => self
                 .annot_mut(op.target, offset)
                 .decorations
-                .push(op.decoration),
+                .push_one(op.decoration),
             I::DecorateId(op) => self
                 .annot_mut(op.target, offset)
                 .decorations
-                .push(op.decoration),
+                .push_one(op.decoration),
             I::DecorateString(op) => self
                 .annot_mut(op.target, offset)
                 .decorations
-                .push(op.decoration),
+                .push_one(op.decoration),
             I::MemberDecorate(op) => self
                 .annot_mut(op.structure_type, offset)
-                .member_decorations
+                .member_decorations_mut()
                 .push((op.member, op.decoration)),
             I::MemberDecorateString(op) => self
                 .annot_mut(op.struct_type, offset)
-                .member_decorations
+                .member_decorations_mut()
                 .push((op.member, op.decoration)),
             I::DecorationGroup(op) => {
                 // The group's decorations stay under its id until OpGroupDecorate copies them.
@@ -550,9 +602,11 @@ impl<'a> Reader<'a> {
             I::GroupMemberDecorate(op) => {
                 let decs = self.group_decorations(op.decoration_group, offset)?;
                 for (t, member) in op.targets {
-                    self.annot_mut(t, offset)
-                        .member_decorations
-                        .extend(decs.iter().map(|d| (member, d.clone())));
+                    let a = self.annot_mut(t, offset);
+                    if !decs.is_empty() {
+                        a.member_decorations_mut()
+                            .extend(decs.iter().map(|d| (member, d.clone())));
+                    }
                 }
             }
             I::Line(_) | I::NoLine(_) => self.line(&inst, offset)?,
@@ -676,7 +730,12 @@ impl<'a> Reader<'a> {
         };
         let annot = self.take_annot(id);
         let (mut name, mut decorations, member_names, member_decorations) = match annot {
-            Some(a) => (a.name, a.decorations, a.member_names, a.member_decorations),
+            Some(a) => (
+                a.name,
+                a.decorations,
+                members_into(a.member_names),
+                members_into(a.member_decorations),
+            ),
             None => (None, Vec::new(), Vec::new(), Vec::new()),
         };
         self.remap_decorations_strict(&mut decorations, offset)?;

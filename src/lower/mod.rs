@@ -32,7 +32,7 @@ pub use interface::{
     KernelParam, LowerOptions, LowerStyle, LoweredEntry, LoweredModule, MemoryBlock, ResourceSlot,
 };
 pub use ops::report::{lowered_ops, LoweredBy};
-pub use output::{emit, optimize, Emit};
+pub use output::{emit, emit_to_file, optimize, Emit};
 
 use crate::ir::{self, Handle, WordOffsets};
 use error::Result;
