@@ -401,6 +401,23 @@ impl<T> core::ops::Index<Handle<T>> for UniqueArena<T> {
     }
 }
 
+/// Pushes onto a vector that mostly holds one element: a first element gets room for one
+/// only (not the four of `Vec::push`), as most results have a single decoration.
+pub(crate) trait PushOne<T> {
+    /// Appends `x`.
+    fn push_one(&mut self, x: T);
+}
+
+impl<T> PushOne<T> for Vec<T> {
+    #[inline]
+    fn push_one(&mut self, x: T) {
+        if self.capacity() == 0 {
+            self.reserve_exact(1);
+        }
+        self.push(x);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -417,22 +434,5 @@ mod tests {
         assert_eq!(a.insert(5), r);
         assert_eq!(a.len(), 3);
         assert_eq!(core::mem::size_of::<Option<Handle<u8>>>(), 4);
-    }
-}
-
-/// Pushes onto a vector that mostly holds one element: a first element gets room for one
-/// only (not the four of `Vec::push`), as most results have a single decoration.
-pub(crate) trait PushOne<T> {
-    /// Appends `x`.
-    fn push_one(&mut self, x: T);
-}
-
-impl<T> PushOne<T> for Vec<T> {
-    #[inline]
-    fn push_one(&mut self, x: T) {
-        if self.capacity() == 0 {
-            self.reserve_exact(1);
-        }
-        self.push(x);
     }
 }
