@@ -214,7 +214,10 @@ impl Order<'_> {
         if !self.seen.insert(f as usize) {
             return Ok(());
         }
-        lazy::materialize(f)?;
+        lazy::materialize(f).map_err(|mut e| {
+            e.function = Some(read::name(f));
+            e
+        })?;
         for bb in read::blocks(f) {
             for i in read::instructions(bb) {
                 if read::opcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMCall {
