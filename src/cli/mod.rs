@@ -1,6 +1,8 @@
 //! The `spvkit` command line: argument parsing and file handling only; every command is a
 //! library call.
 
+#[cfg(feature = "llvm")]
+mod heap;
 pub mod hlsl;
 mod io;
 #[cfg(feature = "llvm")]
@@ -292,6 +294,7 @@ fn from_llvm(input: &str, output: &str, target_env: &str) -> Result<(), String> 
     let env: crate::target_env::TargetEnv = target_env
         .parse()
         .map_err(|e| format!("error: --target-env: {e}"))?;
+    heap::fixed_mmap_threshold();
     let t = std::time::Instant::now();
     let Input { name, bytes } = read_input(input)?;
     crate::phase::report("from-llvm", "read", t);
@@ -313,6 +316,7 @@ fn lower(
     options: &crate::lower::LowerOptions,
 ) -> Result<(), String> {
     let kind: crate::lower::Emit = emit.parse().map_err(|e| format!("error: --emit: {e}"))?;
+    heap::fixed_mmap_threshold();
     let phase = |name: &str, t: std::time::Instant| crate::phase::report("lower", name, t);
     let t = std::time::Instant::now();
     let Input { name, bytes } = read_input(input)?;
@@ -332,7 +336,7 @@ fn lower(
     let lowered = crate::lower::lower_owned(&cx, module, Some(&offsets), options)
         .map_err(|e| format!("{name}: error: {e}"))?;
     drop(offsets);
-    trim_heap();
+    heap::trim();
     phase("lower", t);
     let t = std::time::Instant::now();
     crate::lower::optimize(&lowered.module, opt).map_err(|e| format!("{name}: error: {e}"))?;
@@ -351,24 +355,6 @@ fn lower(
     }
     phase("emit", t);
     Ok(())
-}
-
-/// Gives the heap's free pages back to the system. glibc keeps what the IR freed during the
-/// lowering resident in holes between live blocks (12 MB of the 12.7 MB benchmark module's
-/// 153 MB); LLVM's bitcode writer then allocates about 40 MB, partly elsewhere, so without
-/// this the peak is a few MB higher.
-#[cfg(feature = "llvm")]
-fn trim_heap() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        extern "C" {
-            fn malloc_trim(pad: usize) -> std::ffi::c_int;
-        }
-        // SAFETY: glibc's malloc_trim only releases free memory; it has no preconditions.
-        unsafe {
-            malloc_trim(0);
-        }
-    }
 }
 
 /// `--spec SpecId=value` overrides into `options`.

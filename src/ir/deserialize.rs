@@ -119,11 +119,19 @@ impl IdTable {
             }
         }
     }
+
+    /// The set entries, as (id, value).
+    fn entries(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let dense = self.dense.iter().enumerate();
+        dense
+            .map(|(i, &v)| (i as u32, v))
+            .chain(self.sparse.iter().map(|(&i, &v)| (i, v)))
+            .filter(|&(_, v)| v != 0)
+    }
 }
 
-/// How many names and decorations the module's debug and annotation sections hold at most:
-/// the capacity of [`Reader::annots`], which otherwise doubles past the count and can be the
-/// biggest transient of reading a large module.
+/// How many decorations and member names the module's debug and annotation sections hold at
+/// most: the capacity of [`Reader::annots`], which otherwise doubles past the count.
 fn annotation_count(words: &[u32]) -> usize {
     let mut n = 0;
     let mut pos = 5;
@@ -133,7 +141,6 @@ fn annotation_count(words: &[u32]) -> usize {
             break;
         }
         if [
-            Opcode::Name,
             Opcode::MemberName,
             Opcode::Decorate,
             Opcode::DecorateId,
@@ -211,6 +218,11 @@ struct Reader<'a> {
     ids: IdTable,
     annot_of: IdTable,
     annots: Vec<Annot>,
+    /// Per id: the word offset + 1 of its `OpName` when it has no [`Annot`] (most named ids
+    /// have a name only); the name is read from the words when the id's definition takes it.
+    /// A large module names hundreds of thousands of ids: a table entry is 4 bytes where an
+    /// `Annot` and its `String` are over 100.
+    name_at: IdTable,
     import_sets: Vec<(Option<&'static ExtInstSetDesc>, bool)>,
     forward_pointers: FxHashMap<u32, (Handle<Type>, usize)>,
     loc: Option<Loc>,
@@ -269,6 +281,7 @@ impl<'a> Reader<'a> {
             ids: IdTable::new(header.bound, words.len()),
             annot_of: IdTable::new(header.bound, words.len()),
             annots: Vec::with_capacity(annotation_count(words)),
+            name_at: IdTable::new(header.bound, words.len()),
             import_sets: Vec::new(),
             forward_pointers: FxHashMap::default(),
             loc: None,
@@ -408,21 +421,44 @@ impl<'a> Reader<'a> {
     /// The names and decorations of `id`, taken.
     #[inline]
     fn take_annot(&mut self, id: Id) -> Option<Annot> {
+        let named = self.take_name(id);
         let i = self.annot_of.get(id.0) as usize;
         if i == 0 {
-            return None;
+            return named.map(|name| Annot {
+                id: id.0,
+                name: Some(name),
+                taken: true,
+                ..Annot::default()
+            });
         }
         let a = &mut self.annots[i - 1];
         a.taken = true;
         Some(Annot {
             id: a.id,
             offset: a.offset,
-            name: a.name.take(),
+            // A name in the annotation came after the one in `name_at`.
+            name: a.name.take().or(named),
             member_names: core::mem::take(&mut a.member_names),
             decorations: core::mem::take(&mut a.decorations),
             member_decorations: core::mem::take(&mut a.member_decorations),
             taken: true,
         })
+    }
+
+    /// The name `name_at` holds for `id`, read from its `OpName` (already decoded once, so
+    /// valid), and forgotten.
+    fn take_name(&mut self, id: Id) -> Option<String> {
+        let at = self.name_at.get(id.0) as usize;
+        if at == 0 {
+            return None;
+        }
+        self.name_at.set(id.0, 0);
+        let start = at - 1;
+        let len = (*self.words.get(start)? >> 16) as usize;
+        let operands = self.words.get(start + 2..start + len)?;
+        crate::binary::string_in(operands)
+            .ok()
+            .map(|(s, _)| s.to_owned())
     }
 
     fn name_and_decorations(
@@ -562,7 +598,15 @@ impl<'a> Reader<'a> {
             },
             I::SourceExtension(op) => self.m.source_extensions.push(op.extension),
             I::ModuleProcessed(op) => self.m.processes.push(op.process),
-            I::Name(op) => self.annot_mut(op.target, offset).name = Some(op.name),
+            I::Name(op) => {
+                let at = u32::try_from(offset + 1).ok().filter(|_| {
+                    self.annot_of.get(op.target.0) == 0 && self.words.get(offset + 2).is_some()
+                });
+                match at {
+                    Some(at) => self.name_at.set(op.target.0, at),
+                    None => self.annot_mut(op.target, offset).name = Some(op.name),
+                }
+            }
             I::MemberName(op) => self
                 .annot_mut(op.type_, offset)
                 .member_names_mut()
@@ -1619,8 +1663,19 @@ impl<'a> Reader<'a> {
                 return Err(e);
             }
         }
-        if let Some(a) = self.annots.iter().find(|a| !a.taken && !a.is_empty()) {
-            return Err(IrError::new(a.offset, IrErrorKind::UndefinedId(a.id)));
+        // Names and decorations of ids nothing defined: the first in the module.
+        let unnamed = self
+            .annots
+            .iter()
+            .find(|a| !a.taken && !a.is_empty())
+            .map(|a| (a.offset, a.id));
+        let named = self
+            .name_at
+            .entries()
+            .map(|(id, at)| (at as usize - 1, id))
+            .min();
+        if let Some((offset, id)) = unnamed.into_iter().chain(named).min() {
+            return Err(IrError::new(offset, IrErrorKind::UndefinedId(id)));
         }
         Ok(self.m)
     }
