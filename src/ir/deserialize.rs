@@ -263,6 +263,7 @@ struct OpenBlock {
 }
 
 const OP_FUNCTION: u16 = Opcode::Function as u16;
+const OP_NAME: u16 = Opcode::Name as u16;
 
 impl<'a> Reader<'a> {
     fn new(words: &'a [u32]) -> Result<Self> {
@@ -307,6 +308,9 @@ impl<'a> Reader<'a> {
                     self.number_functions(raw.offset)?;
                 }
                 self.function(raw)?;
+                continue;
+            }
+            if raw.opcode == OP_NAME && self.name_only(&raw) {
                 continue;
             }
             let inst = self.dec.decode(raw)?;
@@ -443,6 +447,26 @@ impl<'a> Reader<'a> {
             member_decorations: core::mem::take(&mut a.member_decorations),
             taken: true,
         })
+    }
+
+    /// Records a well-formed `OpName` of an id that has no [`Annot`] in `name_at`, without
+    /// decoding its string (read when the id is defined); `false` leaves it to the full decode,
+    /// which reports what is wrong with it.
+    fn name_only(&mut self, raw: &RawInstruction<'_>) -> bool {
+        let [target, ref string @ ..] = *raw.operands else {
+            return false;
+        };
+        let well_formed = !self.functions_numbered
+            && target != 0
+            && target < self.dec.header().bound
+            && crate::binary::string_in(string).is_ok_and(|(_, used)| used == string.len());
+        match u32::try_from(raw.offset + 1) {
+            Ok(at) if well_formed && self.annot_of.get(target) == 0 => {
+                self.name_at.set(target, at);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// The name `name_at` holds for `id`, read from its `OpName` (already decoded once, so
