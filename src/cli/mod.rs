@@ -294,7 +294,6 @@ fn from_llvm(input: &str, output: &str, target_env: &str) -> Result<(), String> 
     let env: crate::target_env::TargetEnv = target_env
         .parse()
         .map_err(|e| format!("error: --target-env: {e}"))?;
-    heap::fixed_mmap_threshold();
     let t = std::time::Instant::now();
     let Input { name, bytes } = read_input(input)?;
     crate::phase::report("from-llvm", "read", t);
