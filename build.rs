@@ -35,4 +35,43 @@ fn main() {
             .unwrap_or_else(|e| panic!("writing {}: {e}", f.name));
     }
     println!("cargo:rustc-env=SPVKIT_GRAMMAR_DIR={}", dir.display());
+    if std::env::var_os("CARGO_FEATURE_LLVM").is_some() {
+        llvm_shim(&manifest);
+    }
+}
+
+/// The C++ shim of `from-llvm`'s lazy bitcode loading (src/from_llvm/lazy.cpp), against the
+/// headers of the LLVM 19 that llvm-sys links.
+fn llvm_shim(manifest: &std::path::Path) {
+    let src = manifest.join("src/from_llvm/lazy.cpp");
+    println!("cargo:rerun-if-changed={}", src.display());
+    println!("cargo:rerun-if-env-changed=LLVM_SYS_191_PREFIX");
+    let include = match std::env::var_os("LLVM_SYS_191_PREFIX") {
+        Some(p) => PathBuf::from(p).join("include"),
+        None => ["llvm-config-19", "llvm-config"]
+            .iter()
+            .find_map(|c| {
+                let out = std::process::Command::new(c)
+                    .arg("--includedir")
+                    .output()
+                    .ok()?;
+                out.status
+                    .success()
+                    .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+            })
+            .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-19/include")),
+    };
+    cc::Build::new()
+        .cpp(true)
+        .file(&src)
+        .include(&include)
+        .std("c++17")
+        // As LLVM itself is built: no RTTI or exceptions, release headers.
+        .flag("-fno-rtti")
+        .flag("-fno-exceptions")
+        .define("NDEBUG", None)
+        .define("__STDC_CONSTANT_MACROS", None)
+        .define("__STDC_LIMIT_MACROS", None)
+        .warnings(false)
+        .compile("spvkit_llvm_shim");
 }

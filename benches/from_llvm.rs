@@ -8,7 +8,7 @@ mod big_kernel;
 #[path = "support/process.rs"]
 mod process;
 
-use process::{peak_rss, run, spvkit_bin};
+use process::{memory_report, peak_rss, run, spvkit_bin, startup_rss};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::path::{Path, PathBuf};
@@ -30,13 +30,17 @@ fn bench_file(c: &mut Criterion, name: &str, path: &Path) {
         c.arg(path).arg("-o").arg(&theirs_out);
         c
     };
-    let (ours, theirs) = (peak_rss(&mut spvkit()), peak_rss(&mut llvm_spirv()));
+    let ours = (
+        peak_rss(&mut spvkit()),
+        startup_rss(spvkit_bin().as_os_str(), &["from-llvm"]),
+    );
+    let theirs = (
+        peak_rss(&mut llvm_spirv()),
+        startup_rss("llvm-spirv-15".as_ref(), &[]),
+    );
     println!(
-        "{name}: {size} bytes; peak memory spvkit {:.1} MB ({:.1}x input), llvm-spirv-15 {:.1} MB ({:.1}x)",
-        ours as f64 / 1e6,
-        ours as f64 / size as f64,
-        theirs as f64 / 1e6,
-        theirs as f64 / size as f64
+        "{name}: {size} bytes; {} (llvm-spirv-15)",
+        memory_report(size, ours, theirs)
     );
     let mut g = c.benchmark_group(format!("from_llvm/{name}"));
     g.throughput(Throughput::Bytes(size));

@@ -11,11 +11,25 @@ mod corpus;
 #[path = "support/process.rs"]
 mod process;
 
-use process::{peak_rss, run, spvkit_bin};
+use process::{memory_report, peak_rss, run, spvkit_bin, startup_rss};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::path::Path;
 use std::process::Command;
+
+/// Peak memory of both commands, each with its program's start-up figure.
+fn measure_memory(spvkit: &mut Command, llvm_spirv: &mut Command) -> ((u64, u64), (u64, u64)) {
+    (
+        (
+            peak_rss(spvkit),
+            startup_rss(spvkit_bin().as_os_str(), &["lower"]),
+        ),
+        (
+            peak_rss(llvm_spirv),
+            startup_rss("llvm-spirv-15".as_ref(), &["-r"]),
+        ),
+    )
+}
 
 fn bench_file(c: &mut Criterion, name: &str, path: &Path) {
     let size = std::fs::metadata(path).expect("module").len();
@@ -36,13 +50,10 @@ fn bench_file(c: &mut Criterion, name: &str, path: &Path) {
         c.arg("-r").arg(path).arg("-o").arg(&theirs_out);
         c
     };
-    let (ours, theirs) = (peak_rss(&mut spvkit()), peak_rss(&mut llvm_spirv()));
+    let (ours, theirs) = measure_memory(&mut spvkit(), &mut llvm_spirv());
     println!(
-        "{name}: {size} bytes; peak memory spvkit {:.1} MB ({:.1}x input), llvm-spirv-15 {:.1} MB ({:.1}x)",
-        ours as f64 / 1e6,
-        ours as f64 / size as f64,
-        theirs as f64 / 1e6,
-        theirs as f64 / size as f64
+        "{name}: {size} bytes; {} (llvm-spirv-15)",
+        memory_report(size, ours, theirs)
     );
     let mut g = c.benchmark_group(format!("lower/{name}"));
     g.throughput(Throughput::Bytes(size));
@@ -79,14 +90,10 @@ fn bench_spv_ir(c: &mut Criterion, name: &str, path: &Path) {
             .arg(&theirs_out);
         c
     };
-    let (ours, theirs) = (peak_rss(&mut spvkit()), peak_rss(&mut llvm_spirv()));
+    let (ours, theirs) = measure_memory(&mut spvkit(), &mut llvm_spirv());
     println!(
-        "{name} (spv-ir): {size} bytes; peak memory spvkit {:.1} MB ({:.1}x input), \
-         llvm-spirv-15 {:.1} MB ({:.1}x)",
-        ours as f64 / 1e6,
-        ours as f64 / size as f64,
-        theirs as f64 / 1e6,
-        theirs as f64 / size as f64
+        "{name} (spv-ir): {size} bytes; {} (llvm-spirv-15)",
+        memory_report(size, ours, theirs)
     );
     let mut g = c.benchmark_group(format!("lower-spv-ir/{name}"));
     g.throughput(Throughput::Bytes(size));

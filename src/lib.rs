@@ -26,6 +26,7 @@ pub mod ir;
 #[cfg(feature = "llvm")]
 pub mod lower;
 pub mod opt;
+pub mod phase;
 pub mod requirements;
 #[cfg(feature = "llvm")]
 pub mod run;

@@ -36,3 +36,36 @@ pub fn peak_rss(cmd: &mut Command) -> u64 {
         .and_then(|l| l.trim().parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
 }
+
+/// Peak resident set size of the program of `cmd` run on a missing input: what loading it
+/// (libLLVM, about 53 MB) costs before any work, subtracted by [`memory_report`].
+#[allow(dead_code)] // not every bench that includes this file compares LLVM tools
+pub fn startup_rss(program: &std::ffi::OsStr, args: &[&str]) -> u64 {
+    peak_rss(
+        Command::new(program)
+            .args(args)
+            .arg("/nonexistent/spvkit-bench-input"),
+    )
+}
+
+/// Peak memory of spvkit and the reference tool on an input of `size` bytes: raw, as a
+/// multiple of the input, and beyond each process's start-up as a multiple of the input
+/// (the issue's ≤ 10× target read without the shared library both load).
+#[allow(dead_code)] // not every bench that includes this file compares LLVM tools
+pub fn memory_report(size: u64, ours: (u64, u64), theirs: (u64, u64)) -> String {
+    let mb = |b: u64| b as f64 / 1e6;
+    let x = |b: u64| b as f64 / size as f64;
+    let net = |(peak, start): (u64, u64)| peak.saturating_sub(start);
+    format!(
+        "peak memory spvkit {:.1} MB ({:.1}x input; {:.1}x beyond its {:.1} MB start-up), \
+         reference {:.1} MB ({:.1}x; {:.1}x beyond {:.1} MB)",
+        mb(ours.0),
+        x(ours.0),
+        x(net(ours)),
+        mb(ours.1),
+        mb(theirs.0),
+        x(theirs.0),
+        x(net(theirs)),
+        mb(theirs.1)
+    )
+}

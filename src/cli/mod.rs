@@ -1,6 +1,8 @@
 //! The `spvkit` command line: argument parsing and file handling only; every command is a
 //! library call.
 
+#[cfg(feature = "llvm")]
+mod heap;
 pub mod hlsl;
 mod io;
 #[cfg(feature = "llvm")]
@@ -292,11 +294,16 @@ fn from_llvm(input: &str, output: &str, target_env: &str) -> Result<(), String> 
     let env: crate::target_env::TargetEnv = target_env
         .parse()
         .map_err(|e| format!("error: --target-env: {e}"))?;
+    let t = std::time::Instant::now();
     let Input { name, bytes } = read_input(input)?;
+    crate::phase::report("from-llvm", "read", t);
     let opts = crate::from_llvm::FromLlvmOptions::for_env(env);
     let words = crate::from_llvm::from_llvm(&bytes, &name, &opts)
         .map_err(|e| format!("{name}: error: {e}"))?;
-    write_output(output, bytemuck::cast_slice(&words))
+    let t = std::time::Instant::now();
+    write_output(output, bytemuck::cast_slice(&words))?;
+    crate::phase::report("from-llvm", "write", t);
+    Ok(())
 }
 
 #[cfg(feature = "llvm")]
@@ -308,23 +315,45 @@ fn lower(
     options: &crate::lower::LowerOptions,
 ) -> Result<(), String> {
     let kind: crate::lower::Emit = emit.parse().map_err(|e| format!("error: --emit: {e}"))?;
+    heap::fixed_mmap_threshold();
+    let phase = |name: &str, t: std::time::Instant| crate::phase::report("lower", name, t);
+    let t = std::time::Instant::now();
     let Input { name, bytes } = read_input(input)?;
     let words = crate::binary::words_from_bytes(&bytes)
         .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?
         .to_vec();
     drop(bytes);
+    phase("read", t);
+    let t = std::time::Instant::now();
     let (module, offsets) = crate::ir::deserialize_with_offsets(&words)
         .map_err(|e| format!("{name}: error: {}", crate::lower::LowerError::from(e)))?;
-    // Only the IR is needed from here on: peak memory is the IR plus the LLVM module.
+    // Only the IR is needed from here on, and each function's ops go once it is lowered.
     drop(words);
+    phase("decode", t);
+    let t = std::time::Instant::now();
     let cx = inkwell::context::Context::create();
-    let lowered = crate::lower::lower_with_offsets(&cx, &module, Some(&offsets), options)
+    let lowered = crate::lower::lower_owned(&cx, module, Some(&offsets), options)
         .map_err(|e| format!("{name}: error: {e}"))?;
-    drop((module, offsets));
+    drop(offsets);
+    heap::trim();
+    phase("lower", t);
+    let t = std::time::Instant::now();
     crate::lower::optimize(&lowered.module, opt).map_err(|e| format!("{name}: error: {e}"))?;
-    let out =
-        crate::lower::emit(&lowered.module, kind).map_err(|e| format!("{name}: error: {e}"))?;
-    write_output(output.unwrap_or("-"), &out)
+    phase("optimize", t);
+    let t = std::time::Instant::now();
+    match output {
+        Some(path) if path != "-" => {
+            crate::lower::emit_to_file(&lowered.module, kind, std::path::Path::new(path))
+                .map_err(|e| format!("{path}: error: {e}"))?
+        }
+        _ => {
+            let out = crate::lower::emit(&lowered.module, kind)
+                .map_err(|e| format!("{name}: error: {e}"))?;
+            write_output("-", &out)?;
+        }
+    }
+    phase("emit", t);
+    Ok(())
 }
 
 /// `--spec SpecId=value` overrides into `options`.

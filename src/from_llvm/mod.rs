@@ -7,8 +7,8 @@
 //! (constants and globals), `function` (control flow, phis, allocas), `instructions` (the
 //! lowering table read backwards and the special cases), `builtins` (calls, intrinsics,
 //! `__spirv_*`), `opencl` (OpenCL C builtins), `images`, [`mangle`] (Itanium names),
-//! `metadata` (execution modes and `!spirv.*`), `module` (the state and the module as a
-//! whole). See `docs/from-llvm.md` for what maps to what.
+//! `metadata` (execution modes and `!spirv.*`), `lazy` (bitcode read a function at a time),
+//! `module` (the state and the module as a whole). See `docs/from-llvm.md` for what maps to what.
 //!
 //! ```no_run
 //! let bytes = std::fs::read("kernel.bc")?;
@@ -24,6 +24,7 @@ mod error;
 mod function;
 mod images;
 mod instructions;
+mod lazy;
 pub mod mangle;
 mod metadata;
 mod module;
@@ -69,10 +70,21 @@ impl FromLlvmOptions {
 
 /// Translates LLVM IR text or bitcode into a SPIR-V module.
 pub fn from_llvm(bytes: &[u8], name: &str, opts: &FromLlvmOptions) -> Result<Vec<u32>> {
+    let phase = |name: &str, t: std::time::Instant| crate::phase::report("from-llvm", name, t);
+    let t = std::time::Instant::now();
     let cx = inkwell::context::Context::create();
     let m = read::parse(&cx, bytes, name)?;
-    let module = module::translate(&m, opts)?;
-    Ok(crate::ir::serialize(&module))
+    phase("parse", t);
+    let t = std::time::Instant::now();
+    let module = module::translate(&m, opts, true)?;
+    // Only declarations and metadata are left of the LLVM module.
+    drop(m);
+    drop(cx);
+    phase("translate", t);
+    let t = std::time::Instant::now();
+    let words = crate::ir::serialize(&module);
+    phase("serialize", t);
+    Ok(words)
 }
 
 /// Translates a parsed LLVM module into the IR.
@@ -80,5 +92,5 @@ pub fn from_llvm_module(
     m: &inkwell::module::Module<'_>,
     opts: &FromLlvmOptions,
 ) -> Result<crate::ir::Module> {
-    module::translate(m, opts)
+    module::translate(m, opts, false)
 }

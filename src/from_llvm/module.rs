@@ -3,8 +3,8 @@
 //! translated in (callees first), entry points, and the final version/capabilities.
 
 use super::error::{err, FromLlvmError, Result};
-use super::read;
 use super::FromLlvmOptions;
+use super::{lazy, read};
 use crate::grammar::{
     AddressingModel, BuiltIn, Capability, Decoration, FunctionControl, MemoryModel, StorageClass,
 };
@@ -105,9 +105,13 @@ impl State {
 }
 
 /// Translates a parsed LLVM module into a SPIR-V IR module.
+///
+/// With `free_bodies`, each function's body is freed once translated (the module is then
+/// spent: only its declarations and metadata are left).
 pub fn translate(
     module: &inkwell::module::Module<'_>,
     opts: &FromLlvmOptions,
+    free_bodies: bool,
 ) -> Result<ir::Module> {
     let m = module.as_mut_ptr();
     let triple = module.get_triple();
@@ -152,22 +156,21 @@ pub fn translate(
         super::constants::global(&mut st, &mut b, g)?;
         super::decorations::global(&mut st, &mut b, g)?;
     }
-    let order = function_order(m);
+    // Callees before callers (SPIR-V has no recursion), each body read just before it is
+    // translated and, when the module is ours, freed just after.
     let mut kernels = Vec::new();
-    for f in order {
-        let name = read::name(f);
-        st.current = name.clone();
-        let h = super::function::function(&mut st, &mut b, f).map_err(|mut e| {
-            if e.function.is_none() {
-                e.function = Some(name.clone());
-            }
-            e
-        })?;
-        super::decorations::function(&mut st, &mut b, f, h)?;
-        // SAFETY: reading a function's calling convention.
-        let cc = unsafe { inkwell::llvm_sys::core::LLVMGetFunctionCallConv(f) };
-        if cc == 76 {
-            kernels.push((f, h, name));
+    let mut seen = std::collections::HashSet::new();
+    for f in read::functions(m) {
+        // SAFETY: `f` is a function of the module.
+        if unsafe { inkwell::llvm_sys::core::LLVMIsDeclaration(f) } == 0 {
+            let mut cx = Order {
+                st: &mut st,
+                b: &mut b,
+                seen: &mut seen,
+                kernels: &mut kernels,
+                free_bodies,
+            };
+            cx.visit(f)?;
         }
     }
     let interface: Vec<Handle<GlobalVariable>> = {
@@ -205,19 +208,25 @@ pub fn translate(
     Ok(module)
 }
 
-/// Defined functions, callees before callers (SPIR-V has no recursion).
-fn function_order(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
-    let funcs = read::functions(m);
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    fn visit(
-        f: LLVMValueRef,
-        seen: &mut std::collections::HashSet<usize>,
-        out: &mut Vec<LLVMValueRef>,
-    ) {
-        if !seen.insert(f as usize) {
-            return;
+/// The depth-first walk of the call graph that translates functions callees first.
+struct Order<'a> {
+    st: &'a mut State,
+    b: &'a mut Builder,
+    seen: &'a mut std::collections::HashSet<usize>,
+    kernels: &'a mut Vec<(LLVMValueRef, Handle<Function>, String)>,
+    free_bodies: bool,
+}
+
+impl Order<'_> {
+    /// Translates the defined functions `f` calls, then `f` (read if need be).
+    fn visit(&mut self, f: LLVMValueRef) -> Result<()> {
+        if !self.seen.insert(f as usize) {
+            return Ok(());
         }
+        lazy::materialize(f).map_err(|mut e| {
+            e.function = Some(read::name(f));
+            e
+        })?;
         for bb in read::blocks(f) {
             for i in read::instructions(bb) {
                 if read::opcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMCall {
@@ -225,24 +234,41 @@ fn function_order(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
                     let callee = read::operand(i, n.saturating_sub(1));
                     if read::value_kind(callee)
                         == inkwell::llvm_sys::LLVMValueKind::LLVMFunctionValueKind
-                        && !read::blocks(callee).is_empty()
+                        // SAFETY: `callee` is a function.
+                        && unsafe { inkwell::llvm_sys::core::LLVMIsDeclaration(callee) } == 0
                     {
-                        visit(callee, seen, out);
+                        self.visit(callee)?;
                     }
                     for g in super::enqueue::invoked_functions(i) {
-                        visit(g, seen, out);
+                        // SAFETY: `g` is a function.
+                        if unsafe { inkwell::llvm_sys::core::LLVMIsDeclaration(g) } == 0 {
+                            self.visit(g)?;
+                        }
                     }
                 }
             }
         }
-        out.push(f);
-    }
-    for f in funcs {
-        if !read::blocks(f).is_empty() {
-            visit(f, &mut seen, &mut out);
+        let name = read::name(f);
+        self.st.current = name.clone();
+        let h = super::function::function(self.st, self.b, f).map_err(|mut e| {
+            if e.function.is_none() {
+                e.function = Some(name.clone());
+            }
+            e
+        })?;
+        super::decorations::function(self.st, self.b, f, h)?;
+        // SAFETY: reading a function's calling convention.
+        let cc = unsafe { inkwell::llvm_sys::core::LLVMGetFunctionCallConv(f) };
+        if cc == 76 {
+            self.kernels.push((f, h, name));
         }
+        if self.free_bodies {
+            // SAFETY: the function's translation (and its value maps) is done; callers refer
+            // to the function itself, not its body.
+            unsafe { lazy::drop_body(f) };
+        }
+        Ok(())
     }
-    out
 }
 
 /// The function control of an LLVM function from its attributes.

@@ -10,16 +10,18 @@ use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use std::ffi::{CStr, CString};
 
-/// Parses LLVM IR text or bitcode (told apart by the bitcode magic) into `cx`.
+/// Parses LLVM IR text or bitcode (told apart by the bitcode magic) into `cx`. Bitcode is
+/// read lazily: function bodies come on [`super::lazy::materialize`].
 pub fn parse<'c>(cx: &'c Context, bytes: &[u8], name: &str) -> Result<Module<'c>> {
-    let buf = MemoryBuffer::create_from_memory_range_copy(bytes, name);
     let is_bitcode =
         bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]);
-    let m = if is_bitcode {
-        Module::parse_bitcode_from_buffer(&buf, cx).map_err(|e| e.to_string())
-    } else {
-        cx.create_module_from_ir(buf).map_err(|e| e.to_string())
-    };
+    if is_bitcode {
+        let m = super::lazy::parse_bitcode(cx.raw(), bytes, name)?;
+        // SAFETY: a fresh module of `cx`, owned by the returned wrapper alone.
+        return Ok(unsafe { Module::new(m) });
+    }
+    let buf = MemoryBuffer::create_from_memory_range_copy(bytes, name);
+    let m = cx.create_module_from_ir(buf).map_err(|e| e.to_string());
     match m {
         Ok(m) => Ok(m),
         Err(e) => err(format!("cannot read LLVM module: {e}")),

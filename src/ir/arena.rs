@@ -103,6 +103,11 @@ impl<T> Arena<T> {
         Arena { items: Vec::new() }
     }
 
+    /// Gives back the room beyond the elements (for arenas that are done growing).
+    pub fn shrink_to_fit(&mut self) {
+        self.items.shrink_to_fit();
+    }
+
     /// An empty arena with room for `n` elements.
     pub fn with_capacity(n: usize) -> Self {
         Arena {
@@ -403,6 +408,23 @@ impl<T> core::ops::Index<Handle<T>> for UniqueArena<T> {
     #[inline]
     fn index(&self, h: Handle<T>) -> &T {
         &self.items[h.index()]
+    }
+}
+
+/// Pushes onto a vector that mostly holds one element: a first element gets room for one
+/// only (not the four of `Vec::push`), as most results have a single decoration.
+pub(crate) trait PushOne<T> {
+    /// Appends `x`.
+    fn push_one(&mut self, x: T);
+}
+
+impl<T> PushOne<T> for Vec<T> {
+    #[inline]
+    fn push_one(&mut self, x: T) {
+        if self.capacity() == 0 {
+            self.reserve_exact(1);
+        }
+        self.push(x);
     }
 }
 

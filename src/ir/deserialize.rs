@@ -16,7 +16,7 @@
 //! - entry points, execution modes, module-level extended instructions and decorations with id
 //!   operands are resolved at the end, since they may refer forward.
 
-use super::arena::{FxHashMap, Handle};
+use super::arena::{FxHashMap, Handle, PushOne};
 use super::constants::{Constant, ConstantValue, SpecConstant, SpecValue};
 use super::error::{IrError, IrErrorKind};
 use super::function::{
@@ -119,6 +119,43 @@ impl IdTable {
             }
         }
     }
+
+    /// The set entries, as (id, value).
+    fn entries(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let dense = self.dense.iter().enumerate();
+        dense
+            .map(|(i, &v)| (i as u32, v))
+            .chain(self.sparse.iter().map(|(&i, &v)| (i, v)))
+            .filter(|&(_, v)| v != 0)
+    }
+}
+
+/// How many decorations and member names the module's debug and annotation sections hold at
+/// most: the capacity of [`Reader::annots`], which otherwise doubles past the count.
+fn annotation_count(words: &[u32]) -> usize {
+    let mut n = 0;
+    let mut pos = 5;
+    while let Some(&w) = words.get(pos) {
+        let (opcode, len) = (w & 0xffff, (w >> 16) as usize);
+        if len == 0 || opcode == Opcode::Function as u32 {
+            break;
+        }
+        if [
+            Opcode::MemberName,
+            Opcode::Decorate,
+            Opcode::DecorateId,
+            Opcode::DecorateString,
+            Opcode::MemberDecorate,
+            Opcode::MemberDecorateString,
+        ]
+        .iter()
+        .any(|&o| o as u32 == opcode)
+        {
+            n += 1;
+        }
+        pos += len;
+    }
+    n
 }
 
 /// Names and decorations collected for one id.
@@ -127,18 +164,40 @@ struct Annot {
     id: u32,
     offset: usize,
     name: Option<String>,
-    member_names: Vec<(u32, String)>,
+    member_names: Members<String>,
     decorations: Vec<Decoration>,
-    member_decorations: Vec<(u32, Decoration)>,
+    member_decorations: Members<Decoration>,
     taken: bool,
 }
 
+/// Struct member names or decorations: boxed, as only struct types have them and there is an
+/// [`Annot`] per named id (a large module has hundreds of thousands).
+type Members<T> = Option<Box<Vec<(u32, T)>>>;
+
+/// The members' list, created empty if need be.
+fn members_mut<T>(m: &mut Members<T>) -> &mut Vec<(u32, T)> {
+    m.get_or_insert_with(Box::default)
+}
+
+/// The members, taken.
+fn members_into<T>(m: Members<T>) -> Vec<(u32, T)> {
+    m.map(|b| *b).unwrap_or_default()
+}
+
 impl Annot {
+    fn member_names_mut(&mut self) -> &mut Vec<(u32, String)> {
+        members_mut(&mut self.member_names)
+    }
+
+    fn member_decorations_mut(&mut self) -> &mut Vec<(u32, Decoration)> {
+        members_mut(&mut self.member_decorations)
+    }
+
     fn is_empty(&self) -> bool {
         self.name.is_none()
-            && self.member_names.is_empty()
+            && self.member_names.is_none()
             && self.decorations.is_empty()
-            && self.member_decorations.is_empty()
+            && self.member_decorations.is_none()
     }
 }
 
@@ -159,6 +218,11 @@ struct Reader<'a> {
     ids: IdTable,
     annot_of: IdTable,
     annots: Vec<Annot>,
+    /// Per id: the word offset + 1 of its `OpName` when it has no [`Annot`] (most named ids
+    /// have a name only); the name is read from the words when the id's definition takes it.
+    /// A large module names hundreds of thousands of ids: a table entry is 4 bytes where an
+    /// `Annot` and its `String` are over 100.
+    name_at: IdTable,
     import_sets: Vec<(Option<&'static ExtInstSetDesc>, bool)>,
     forward_pointers: FxHashMap<u32, (Handle<Type>, usize)>,
     loc: Option<Loc>,
@@ -199,6 +263,7 @@ struct OpenBlock {
 }
 
 const OP_FUNCTION: u16 = Opcode::Function as u16;
+const OP_NAME: u16 = Opcode::Name as u16;
 
 impl<'a> Reader<'a> {
     fn new(words: &'a [u32]) -> Result<Self> {
@@ -216,7 +281,8 @@ impl<'a> Reader<'a> {
             m,
             ids: IdTable::new(header.bound, words.len()),
             annot_of: IdTable::new(header.bound, words.len()),
-            annots: Vec::new(),
+            annots: Vec::with_capacity(annotation_count(words)),
+            name_at: IdTable::new(header.bound, words.len()),
             import_sets: Vec::new(),
             forward_pointers: FxHashMap::default(),
             loc: None,
@@ -242,6 +308,9 @@ impl<'a> Reader<'a> {
                     self.number_functions(raw.offset)?;
                 }
                 self.function(raw)?;
+                continue;
+            }
+            if raw.opcode == OP_NAME && self.name_only(&raw) {
                 continue;
             }
             let inst = self.dec.decode(raw)?;
@@ -356,21 +425,64 @@ impl<'a> Reader<'a> {
     /// The names and decorations of `id`, taken.
     #[inline]
     fn take_annot(&mut self, id: Id) -> Option<Annot> {
+        let named = self.take_name(id);
         let i = self.annot_of.get(id.0) as usize;
         if i == 0 {
-            return None;
+            return named.map(|name| Annot {
+                id: id.0,
+                name: Some(name),
+                taken: true,
+                ..Annot::default()
+            });
         }
         let a = &mut self.annots[i - 1];
         a.taken = true;
         Some(Annot {
             id: a.id,
             offset: a.offset,
-            name: a.name.take(),
+            // A name in the annotation came after the one in `name_at`.
+            name: a.name.take().or(named),
             member_names: core::mem::take(&mut a.member_names),
             decorations: core::mem::take(&mut a.decorations),
             member_decorations: core::mem::take(&mut a.member_decorations),
             taken: true,
         })
+    }
+
+    /// Records a well-formed `OpName` of an id that has no [`Annot`] in `name_at`, without
+    /// decoding its string (read when the id is defined); `false` leaves it to the full decode,
+    /// which reports what is wrong with it.
+    fn name_only(&mut self, raw: &RawInstruction<'_>) -> bool {
+        let [target, ref string @ ..] = *raw.operands else {
+            return false;
+        };
+        let well_formed = !self.functions_numbered
+            && target != 0
+            && target < self.dec.header().bound
+            && crate::binary::string_in(string).is_ok_and(|(_, used)| used == string.len());
+        match u32::try_from(raw.offset + 1) {
+            Ok(at) if well_formed && self.annot_of.get(target) == 0 => {
+                self.name_at.set(target, at);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The name `name_at` holds for `id`, read from its `OpName` (already decoded once, so
+    /// valid), and forgotten.
+    fn take_name(&mut self, id: Id) -> Option<String> {
+        let at = self.name_at.get(id.0) as usize;
+        if at == 0 {
+            return None;
+        }
+        self.name_at.set(id.0, 0);
+        let start = at - 1;
+        let len = (*self.words.get(start)? >> 16) as usize;
+        let operands = self.words.get(start + 2..start + len)?;
+        crate::binary::string_in(operands)
+            .ok()
+            .map(|(s, _)| s.to_owned())
     }
 
     fn name_and_decorations(
@@ -381,7 +493,7 @@ impl<'a> Reader<'a> {
         match self.take_annot(id) {
             None => Ok((None, Vec::new())),
             Some(a) => {
-                if !a.member_names.is_empty() || !a.member_decorations.is_empty() {
+                if a.member_names.is_some() || a.member_decorations.is_some() {
                     return Err(IrError::new(
                         offset,
                         IrErrorKind::Malformed(
@@ -510,30 +622,38 @@ impl<'a> Reader<'a> {
             },
             I::SourceExtension(op) => self.m.source_extensions.push(op.extension),
             I::ModuleProcessed(op) => self.m.processes.push(op.process),
-            I::Name(op) => self.annot_mut(op.target, offset).name = Some(op.name),
+            I::Name(op) => {
+                let at = u32::try_from(offset + 1).ok().filter(|_| {
+                    self.annot_of.get(op.target.0) == 0 && self.words.get(offset + 2).is_some()
+                });
+                match at {
+                    Some(at) => self.name_at.set(op.target.0, at),
+                    None => self.annot_mut(op.target, offset).name = Some(op.name),
+                }
+            }
             I::MemberName(op) => self
                 .annot_mut(op.type_, offset)
-                .member_names
+                .member_names_mut()
                 .push((op.member, op.name)),
             I::Decorate(op) => self
                 .annot_mut(op.target, offset)
                 .decorations
-                .push(op.decoration),
+                .push_one(op.decoration),
             I::DecorateId(op) => self
                 .annot_mut(op.target, offset)
                 .decorations
-                .push(op.decoration),
+                .push_one(op.decoration),
             I::DecorateString(op) => self
                 .annot_mut(op.target, offset)
                 .decorations
-                .push(op.decoration),
+                .push_one(op.decoration),
             I::MemberDecorate(op) => self
                 .annot_mut(op.structure_type, offset)
-                .member_decorations
+                .member_decorations_mut()
                 .push((op.member, op.decoration)),
             I::MemberDecorateString(op) => self
                 .annot_mut(op.struct_type, offset)
-                .member_decorations
+                .member_decorations_mut()
                 .push((op.member, op.decoration)),
             I::DecorationGroup(op) => {
                 // The group's decorations stay under its id until OpGroupDecorate copies them.
@@ -550,9 +670,11 @@ impl<'a> Reader<'a> {
             I::GroupMemberDecorate(op) => {
                 let decs = self.group_decorations(op.decoration_group, offset)?;
                 for (t, member) in op.targets {
-                    self.annot_mut(t, offset)
-                        .member_decorations
-                        .extend(decs.iter().map(|d| (member, d.clone())));
+                    let a = self.annot_mut(t, offset);
+                    if !decs.is_empty() {
+                        a.member_decorations_mut()
+                            .extend(decs.iter().map(|d| (member, d.clone())));
+                    }
                 }
             }
             I::Line(_) | I::NoLine(_) => self.line(&inst, offset)?,
@@ -676,7 +798,12 @@ impl<'a> Reader<'a> {
         };
         let annot = self.take_annot(id);
         let (mut name, mut decorations, member_names, member_decorations) = match annot {
-            Some(a) => (a.name, a.decorations, a.member_names, a.member_decorations),
+            Some(a) => (
+                a.name,
+                a.decorations,
+                members_into(a.member_names),
+                members_into(a.member_decorations),
+            ),
             None => (None, Vec::new(), Vec::new(), Vec::new()),
         };
         self.remap_decorations_strict(&mut decorations, offset)?;
@@ -1560,8 +1687,19 @@ impl<'a> Reader<'a> {
                 return Err(e);
             }
         }
-        if let Some(a) = self.annots.iter().find(|a| !a.taken && !a.is_empty()) {
-            return Err(IrError::new(a.offset, IrErrorKind::UndefinedId(a.id)));
+        // Names and decorations of ids nothing defined: the first in the module.
+        let unnamed = self
+            .annots
+            .iter()
+            .find(|a| !a.taken && !a.is_empty())
+            .map(|a| (a.offset, a.id));
+        let named = self
+            .name_at
+            .entries()
+            .map(|(id, at)| (at as usize - 1, id))
+            .min();
+        if let Some((offset, id)) = unnamed.into_iter().chain(named).min() {
+            return Err(IrError::new(offset, IrErrorKind::UndefinedId(id)));
         }
         Ok(self.m)
     }

@@ -13,6 +13,21 @@ use crate::run::context::offsets;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum};
 use inkwell::AddressSpace;
 
+/// Per function (by index): the functions it calls.
+pub(crate) fn call_graph(m: &crate::ir::Module) -> Vec<Vec<usize>> {
+    let mut calls: Vec<Vec<usize>> = vec![Vec::new(); m.functions.len()];
+    for (h, f) in m.functions.iter() {
+        for (_, op) in f.ops.iter() {
+            if let Instruction::FunctionCall(c) = &op.inst {
+                if let Some(Value::Function(g)) = Value::from_id(c.function) {
+                    calls[h.index()].push(g.index());
+                }
+            }
+        }
+    }
+    calls
+}
+
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// Builds every entry wrapper and describes every entry point.
     pub(crate) fn entries(&mut self) -> Result<Vec<LoweredEntry>> {
@@ -29,16 +44,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// Per function: whether it can reach an `OpControlBarrier`.
     fn barrier_reach(&self) -> Vec<bool> {
         let n = self.m.functions.len();
-        let mut calls: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (h, f) in self.m.functions.iter() {
-            for (_, op) in f.ops.iter() {
-                if let Instruction::FunctionCall(c) = &op.inst {
-                    if let Some(Value::Function(g)) = Value::from_id(c.function) {
-                        calls[h.index()].push(g.index());
-                    }
-                }
-            }
-        }
+        let calls = match &self.calls {
+            Some(c) => c.clone(),
+            None => call_graph(self.m),
+        };
         let mut reach = self.barrier_fns.clone();
         reach.resize(n, false);
         loop {

@@ -18,11 +18,11 @@ use inkwell::AddressSpace;
 use std::collections::HashMap;
 
 /// The state of lowering one function.
-pub(crate) struct FnCx<'a, 'ctx> {
+pub(crate) struct FnCx<'f, 'ctx> {
     /// The function's handle.
     pub fh: Handle<ir::Function>,
     /// The function.
-    pub f: &'a ir::Function,
+    pub f: &'f ir::Function,
     /// Its LLVM function.
     pub llf: FunctionValue<'ctx>,
     /// The `%ctx` parameter.
@@ -124,8 +124,18 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     pub(crate) fn lower_function(
         &mut self,
         fh: Handle<ir::Function>,
-        f: &'a ir::Function,
+        f: &ir::Function,
     ) -> Result<()> {
+        // The ops that `lower_owned` took out of the module come back for this function's
+        // lowering only, and are freed when it returns.
+        let whole;
+        let f = match self.bodies.get_mut(fh.index()).and_then(Option::take) {
+            Some(ops) => {
+                whole = ir::Function { ops, ..f.clone() };
+                &whole
+            }
+            None => f,
+        };
         let llf = self
             .functions
             .get(fh.index())
@@ -213,7 +223,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
 
     fn successor(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         s: &ir::Successor,
     ) -> Result<BasicBlock<'ctx>> {
         let target = f_block(fx, s.block)?;
@@ -243,7 +253,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         Ok(target)
     }
 
-    fn terminator(&mut self, fx: &mut FnCx<'a, 'ctx>, t: &Terminator) -> Result<()> {
+    fn terminator(&mut self, fx: &mut FnCx<'_, 'ctx>, t: &Terminator) -> Result<()> {
         match t {
             Terminator::Branch(s) => {
                 let target = self.successor(fx, s)?;
@@ -318,7 +328,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
 
     /// `OpKill` / `OpTerminateInvocation`: the invocation ends; this function returns (an
     /// undefined value, if it returns one).
-    fn end_invocation(&mut self, fx: &FnCx<'a, 'ctx>) -> Result<()> {
+    fn end_invocation(&mut self, fx: &FnCx<'_, 'ctx>) -> Result<()> {
         match super::llvm_ext::return_type(fx.llf) {
             None => self.b.build_return(None)?,
             Some(t) => {
@@ -332,7 +342,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// The LLVM value of a SPIR-V value inside a function.
     pub(crate) fn val(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         v: Value,
     ) -> Result<BasicValueEnum<'ctx>> {
         match v {
@@ -378,7 +388,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// The address of a global variable, computed at the builder's position.
     pub(crate) fn global_address(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         g: Handle<ir::GlobalVariable>,
     ) -> Result<PointerValue<'ctx>> {
         let place = self
@@ -427,7 +437,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// A builtin variable: an `alloca` in the prologue filled from the context.
     fn builtin(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         g: Handle<ir::GlobalVariable>,
         b: BuiltIn,
     ) -> Result<PointerValue<'ctx>> {

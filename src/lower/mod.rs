@@ -33,7 +33,7 @@ pub use interface::{
     KernelParam, LowerOptions, LowerStyle, LoweredEntry, LoweredModule, MemoryBlock, ResourceSlot,
 };
 pub use ops::report::{lowered_ops, LoweredBy};
-pub use output::{emit, optimize, Emit};
+pub use output::{emit, emit_to_file, optimize, Emit};
 
 use crate::ir::{self, Handle, WordOffsets};
 use error::Result;
@@ -60,6 +60,11 @@ pub(crate) struct Lowerer<'a, 'ctx> {
     pub scratch_fn: Option<FunctionValue<'ctx>>,
     /// Functions (by index) that reach an `OpControlBarrier` directly.
     pub barrier_fns: Vec<bool>,
+    /// The op arenas [`lower_owned`] took out of the module, by function index: each goes back
+    /// for its function's lowering and is freed then. Empty for a borrowed module.
+    pub bodies: Vec<Option<ir::Arena<ir::Op>>>,
+    /// The call graph gathered before the ops were taken out ([`entry::call_graph`]).
+    pub calls: Option<Vec<Vec<usize>>>,
 }
 
 /// The data layout of the host, which the JIT uses.
@@ -109,6 +114,38 @@ pub fn lower_with_offsets<'ctx>(
     offsets: Option<&WordOffsets>,
     options: &LowerOptions,
 ) -> core::result::Result<LoweredModule<'ctx>, LowerError> {
+    lower_impl(cx, module, offsets, options, Vec::new(), None)
+}
+
+/// [`lower_with_offsets`] of a module the caller gives up: each function's ops are freed as
+/// soon as the function is lowered, so that the IR and the LLVM module are never both whole
+/// (the peak memory of lowering a large module).
+pub fn lower_owned<'ctx>(
+    cx: &'ctx Context,
+    mut module: ir::Module,
+    offsets: Option<&WordOffsets>,
+    options: &LowerOptions,
+) -> core::result::Result<LoweredModule<'ctx>, LowerError> {
+    let calls = entry::call_graph(&module);
+    let handles: Vec<_> = module.functions.handles().collect();
+    let mut bodies = Vec::with_capacity(handles.len());
+    for h in handles {
+        // llvm-spirv's entry wrappers stay whole: the spv-ir style tells them by their ops.
+        let keep = spv_ir::wrapped(&module, h).is_some();
+        let f = &mut module.functions[h];
+        bodies.push((!keep).then(|| std::mem::take(&mut f.ops)));
+    }
+    lower_impl(cx, &module, offsets, options, bodies, Some(calls))
+}
+
+fn lower_impl<'ctx>(
+    cx: &'ctx Context,
+    module: &ir::Module,
+    offsets: Option<&WordOffsets>,
+    options: &LowerOptions,
+    bodies: Vec<Option<ir::Arena<ir::Op>>>,
+    calls: Option<Vec<Vec<usize>>>,
+) -> core::result::Result<LoweredModule<'ctx>, LowerError> {
     let llm = cx.create_module("spvkit");
     let td = if options.style == LowerStyle::SpvIr {
         let (triple, layout) = spv_ir::triple_and_layout(module.addressing_model);
@@ -138,6 +175,8 @@ pub fn lower_with_offsets<'ctx>(
         functions: Vec::new(),
         scratch_fn: None,
         barrier_fns: vec![false; module.functions.len()],
+        bodies,
+        calls,
     };
     let r = l.run();
     if let Some(f) = l.scratch_fn.take() {

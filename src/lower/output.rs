@@ -98,3 +98,33 @@ pub fn emit(module: &Module<'_>, kind: Emit) -> Result<Vec<u8>> {
         }
     })
 }
+
+/// Writes `module` in the given format straight to the file at `path`, without holding the
+/// output in memory as well.
+pub fn emit_to_file(module: &Module<'_>, kind: Emit, path: &std::path::Path) -> Result<()> {
+    match kind {
+        Emit::Ll => module
+            .print_to_file(path)
+            .map_err(|e| llvm_error("writing", e.to_string())),
+        Emit::Bc => {
+            if module.write_bitcode_to_path(path) {
+                Ok(())
+            } else {
+                Err(llvm_error(
+                    "writing",
+                    format!("cannot write {}", path.display()),
+                ))
+            }
+        }
+        Emit::Obj | Emit::Asm => {
+            let tm = host_machine(OptimizationLevel::Default)?;
+            let ft = if kind == Emit::Obj {
+                FileType::Object
+            } else {
+                FileType::Assembly
+            };
+            tm.write_to_file(module, ft, path)
+                .map_err(|e| llvm_error("code generation", e.to_string()))
+        }
+    }
+}

@@ -198,35 +198,48 @@ pub fn declared(header: &Header, insts: &[Instruction]) -> Declared {
         ..Declared::default()
     };
     for i in insts {
+        d.observe(i);
+    }
+    d
+}
+
+impl Declared {
+    /// Records `i` if it declares a capability or an extension.
+    fn observe(&mut self, i: &Instruction) {
         match i {
             Instruction::Capability(c) => {
-                d.capabilities.insert(c.capability);
+                self.capabilities.insert(c.capability);
             }
             Instruction::Extension(e) => {
                 if let Ok(e) = e.name.parse() {
-                    d.extensions.insert(e);
+                    self.extensions.insert(e);
                 }
             }
             _ => {}
         }
     }
-    d
 }
 
 /// What the module in `words` needs.
 pub fn module_requirements(words: &[u32]) -> Result<Requirements, DecodeError> {
+    // Two passes, each decoding one instruction at a time: the declarations and the facts
+    // need the whole module first, and holding every decoded instruction instead would take
+    // about ten times the module's size (the peak memory of `from-llvm` on large modules).
     let mut decoder = Decoder::new(words)?;
-    let mut raws = Vec::new();
-    let mut insts = Vec::new();
+    let mut declared = declared(decoder.header(), &[]);
+    let mut facts = special::Facts::default();
+    while let Some(raw) = decoder.next_raw() {
+        let inst = decoder.decode(raw?)?;
+        declared.observe(&inst);
+        facts.observe(&inst);
+    }
+    let mut c = Collector::new(&declared);
+    let mut has_entry_point = false;
+    let mut decoder = Decoder::new(words)?;
     while let Some(raw) = decoder.next_raw() {
         let raw = raw?;
-        insts.push(decoder.decode(raw)?);
-        raws.push(raw);
-    }
-    let declared = declared(decoder.header(), &insts);
-    let mut c = Collector::new(&declared);
-    let facts = special::Facts::gather(&insts);
-    for (inst, raw) in insts.iter().zip(&raws) {
+        let inst = &decoder.decode(raw)?;
+        has_entry_point |= matches!(inst, Instruction::EntryPoint(_));
         if matches!(inst, Instruction::Capability(_) | Instruction::Extension(_)) {
             continue;
         }
@@ -289,16 +302,13 @@ pub fn module_requirements(words: &[u32]) -> Result<Requirements, DecodeError> {
                 })
             }
         }
-        if let Some(Ok(ext)) = decoder.decode_ext(*raw) {
+        if let Some(Ok(ext)) = decoder.decode_ext(raw) {
             ext.visit_requirements(&mut |a| c.need(a));
         }
         facts.visit(inst, &mut |a| c.need(a));
     }
     // A module without entry points is a library: it needs Linkage.
-    if !insts
-        .iter()
-        .any(|i| matches!(i, Instruction::EntryPoint(_)))
-    {
+    if !has_entry_point {
         c.need(&special::LINKAGE);
     }
     Ok(c.settle())

@@ -86,53 +86,51 @@ pub struct Facts {
 }
 
 impl Facts {
-    /// Indexes a module's types and constants.
-    pub fn gather(insts: &[Instruction]) -> Facts {
-        let mut f = Facts::default();
-        for i in insts {
-            match i {
-                Instruction::Capability(c) if c.capability == Capability::Kernel => f.kernel = true,
-                Instruction::EntryPoint(e) => {
-                    use crate::grammar::ExecutionModel as M;
-                    match e.execution_model {
-                        M::Geometry => f.geometry = true,
-                        M::Vertex | M::TessellationControl | M::TessellationEvaluation => {
-                            f.pre_rasterization = true
-                        }
-                        _ => {}
+    /// Indexes a module's types and constants, one instruction at a time (so that the module
+    /// need not be held decoded).
+    pub fn observe(&mut self, i: &Instruction) {
+        let f = self;
+        match i {
+            Instruction::Capability(c) if c.capability == Capability::Kernel => f.kernel = true,
+            Instruction::EntryPoint(e) => {
+                use crate::grammar::ExecutionModel as M;
+                match e.execution_model {
+                    M::Geometry => f.geometry = true,
+                    M::Vertex | M::TessellationControl | M::TessellationEvaluation => {
+                        f.pre_rasterization = true
                     }
+                    _ => {}
                 }
-                Instruction::TypePointer(p) => {
-                    f.pointee.insert(p.result_id.0, p.type_.0);
-                }
-                Instruction::TypeRuntimeArray(a) => {
-                    f.runtime_arrays.insert(a.result_id.0);
-                }
-                Instruction::TypeImage(t) => {
-                    f.images
-                        .insert(t.result_id.0, (t.dim, t.arrayed, t.sampled, t.image_format));
-                }
-                Instruction::MemoryModel(m) => {
-                    f.vulkan_memory_model = m.memory_model == crate::grammar::MemoryModel::Vulkan;
-                }
-                Instruction::Variable(v) => {
-                    f.storage_class.insert(v.result_id.0, v.storage_class);
-                }
-                Instruction::TypeInt(t) => {
-                    f.int_width.insert(t.result_id.0, t.width);
-                }
-                Instruction::Constant(c) => {
-                    if let crate::grammar::LiteralNumber::Word(w) = c.value {
-                        f.constant.insert(c.result_id.0, w);
-                    }
-                }
-                _ => {}
             }
-            if let (Some(t), Some(r)) = (i.result_type(), i.result_id()) {
-                f.value_type.insert(r.0, t.0);
+            Instruction::TypePointer(p) => {
+                f.pointee.insert(p.result_id.0, p.type_.0);
             }
+            Instruction::TypeRuntimeArray(a) => {
+                f.runtime_arrays.insert(a.result_id.0);
+            }
+            Instruction::TypeImage(t) => {
+                f.images
+                    .insert(t.result_id.0, (t.dim, t.arrayed, t.sampled, t.image_format));
+            }
+            Instruction::MemoryModel(m) => {
+                f.vulkan_memory_model = m.memory_model == crate::grammar::MemoryModel::Vulkan;
+            }
+            Instruction::Variable(v) => {
+                f.storage_class.insert(v.result_id.0, v.storage_class);
+            }
+            Instruction::TypeInt(t) => {
+                f.int_width.insert(t.result_id.0, t.width);
+            }
+            Instruction::Constant(c) => {
+                if let crate::grammar::LiteralNumber::Word(w) = c.value {
+                    f.constant.insert(c.result_id.0, w);
+                }
+            }
+            _ => {}
         }
-        f
+        if let (Some(t), Some(r)) = (i.result_type(), i.result_id()) {
+            f.value_type.insert(r.0, t.0);
+        }
     }
 
     /// Calls `f` with what `inst` needs beyond its generated availability.

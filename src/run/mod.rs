@@ -107,16 +107,10 @@ pub fn run_lowered(
     Ok(out)
 }
 
-/// With `SPVKIT_TIMES` set in the environment, prints how long a phase of a run took to
-/// standard error (`spvkit run: dispatch: 12.3 ms`).
+/// With `SPVKIT_TIMES` set in the environment, prints how long a phase of a run took (and the
+/// memory after it) to standard error (`spvkit run: dispatch: 12.3 ms, rss …`).
 pub fn phase(name: &str, since: std::time::Instant) {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *ON.get_or_init(|| std::env::var_os("SPVKIT_TIMES").is_some()) {
-        eprintln!(
-            "spvkit run: {name}: {:.1} ms",
-            since.elapsed().as_secs_f64() * 1e3
-        );
-    }
+    crate::phase::report("run", name, since);
 }
 
 /// The lowering options a job asks for: its spec-constant overrides, converted to each

@@ -16,8 +16,8 @@ use inkwell::IntPredicate;
 /// Lowers `OpGroupAsyncCopy` and `OpGroupWaitEvents`.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
-    op: &'a Op,
+    fx: &mut FnCx<'_, 'ctx>,
+    op: &Op,
 ) -> Result<Option<BasicValueEnum<'ctx>>> {
     let c = match &op.inst {
         Instruction::GroupWaitEvents(_) => return Ok(None),

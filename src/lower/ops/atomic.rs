@@ -44,7 +44,7 @@ fn for_store(o: A) -> A {
 }
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
-    fn atomic_ptr(&mut self, fx: &mut FnCx<'a, 'ctx>, id: Id) -> Result<PointerValue<'ctx>> {
+    fn atomic_ptr(&mut self, fx: &mut FnCx<'_, 'ctx>, id: Id) -> Result<PointerValue<'ctx>> {
         match self.id(fx, id)? {
             BasicValueEnum::PointerValue(p) => Ok(p),
             _ => Err(LowerError::malformed("an atomic on a non-pointer")),
@@ -53,7 +53,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
 
     fn rmw(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         op: R,
         ptr: Id,
         sem: Id,
@@ -76,8 +76,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
 /// Lowers an atomic op.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
-    op: &'a Op,
+    fx: &mut FnCx<'_, 'ctx>,
+    op: &Op,
     result: Option<BasicTypeEnum<'ctx>>,
 ) -> Result<Option<BasicValueEnum<'ctx>>> {
     use Instruction as I;
@@ -259,7 +259,7 @@ enum FloatRmw {
 /// `atomicrmw fadd/fmin/fmax` (inkwell builds integer ones only).
 fn float_rmw<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
+    fx: &mut FnCx<'_, 'ctx>,
     op: FloatRmw,
     ptr: Id,
     sem: Id,

@@ -27,8 +27,8 @@ fn fence_ordering(semantics: u64) -> Option<A> {
 /// Lowers a barrier.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
-    op: &'a Op,
+    fx: &mut FnCx<'_, 'ctx>,
+    op: &Op,
 ) -> Result<()> {
     match &op.inst {
         Instruction::ControlBarrier(c) => {

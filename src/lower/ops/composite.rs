@@ -178,8 +178,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
 /// Lowers a composite op.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
-    op: &'a Op,
+    fx: &mut FnCx<'_, 'ctx>,
+    op: &Op,
     result: Option<BasicTypeEnum<'ctx>>,
 ) -> Result<BasicValueEnum<'ctx>> {
     use Instruction as I;

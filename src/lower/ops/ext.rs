@@ -34,9 +34,9 @@ pub(crate) fn names(l: &Lowerer<'_, '_>, e: &OpExtInst) -> Result<(String, Strin
 /// Lowers an extended instruction.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
-    e: &'a OpExtInst,
-    op: &'a Op,
+    fx: &mut FnCx<'_, 'ctx>,
+    e: &OpExtInst,
+    op: &Op,
     result: Option<BasicTypeEnum<'ctx>>,
 ) -> Result<Option<BasicValueEnum<'ctx>>> {
     let (set, name) = names(l, e)?;
@@ -46,7 +46,7 @@ pub(crate) fn lower<'a, 'ctx>(
     }
     let label = format!("{set} {name}");
     let run =
-        |l: &mut Lowerer<'a, 'ctx>, fx: &mut FnCx<'a, 'ctx>| -> Result<BasicValueEnum<'ctx>> {
+        |l: &mut Lowerer<'a, 'ctx>, fx: &mut FnCx<'_, 'ctx>| -> Result<BasicValueEnum<'ctx>> {
             let r = match result {
                 Some(r) => r,
                 // vstoren returns void.

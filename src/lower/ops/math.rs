@@ -292,7 +292,7 @@ fn arg<'ctx>(args: &[BasicValueEnum<'ctx>], i: usize) -> Result<BasicValueEnum<'
 /// GLSL.std.450 instructions not in the table.
 pub(crate) fn glsl<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    _fx: &mut FnCx<'a, 'ctx>,
+    _fx: &mut FnCx<'_, 'ctx>,
     name: &str,
     args: &[BasicValueEnum<'ctx>],
     _e: &OpExtInst,
@@ -620,7 +620,7 @@ pub(crate) fn opencl<'a, 'ctx>(
 /// `p + offset * n`.
 pub(crate) fn vload_store<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
+    fx: &mut FnCx<'_, 'ctx>,
     name: &str,
     e: &OpExtInst,
     r: BasicTypeEnum<'ctx>,

@@ -123,8 +123,8 @@ fn build_matrix<'ctx>(
 /// Lowers a matrix or vector product.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
-    op: &'a Op,
+    fx: &mut FnCx<'_, 'ctx>,
+    op: &Op,
     r: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
     use Instruction as I;

@@ -43,7 +43,7 @@ pub(crate) fn apply_access(
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// The pointee type of a pointer operand.
-    pub(crate) fn pointee_of(&self, fx: &FnCx<'a, 'ctx>, id: Id) -> Result<Handle<Type>> {
+    pub(crate) fn pointee_of(&self, fx: &FnCx<'_, 'ctx>, id: Id) -> Result<Handle<Type>> {
         let t = self.type_of_id(fx, id)?;
         match self.spv_type(t)? {
             Type::Pointer { pointee, .. } => Ok(*pointee),
@@ -53,7 +53,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         }
     }
 
-    fn ptr_operand(&mut self, fx: &mut FnCx<'a, 'ctx>, id: Id) -> Result<PointerValue<'ctx>> {
+    fn ptr_operand(&mut self, fx: &mut FnCx<'_, 'ctx>, id: Id) -> Result<PointerValue<'ctx>> {
         match self.id(fx, id)? {
             BasicValueEnum::PointerValue(p) => Ok(p),
             _ => Err(LowerError::malformed(
@@ -67,7 +67,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// the chain ends at, if it ends inside a matrix member laid out otherwise than its value.
     fn chain(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         base: Handle<Type>,
         from: Option<LayoutPtr<'ctx>>,
         indexes: &[Id],
@@ -206,7 +206,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
 /// the sampler's initializer call, as every other use of a constant sampler does.
 fn constant_sampler_load<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
+    fx: &mut FnCx<'_, 'ctx>,
     pointer: crate::grammar::Id,
 ) -> Result<Option<BasicValueEnum<'ctx>>> {
     if !l.spv_ir() {
@@ -242,8 +242,8 @@ unsafe fn gep<'ctx>(
 /// Lowers a memory op.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
-    op: &'a Op,
+    fx: &mut FnCx<'_, 'ctx>,
+    op: &Op,
     result: Option<BasicTypeEnum<'ctx>>,
 ) -> Result<Option<BasicValueEnum<'ctx>>> {
     use Instruction as I;
@@ -470,7 +470,7 @@ fn apply_volatile(i: InstructionValue<'_>, access: Option<&MemoryAccessArgs>) ->
 /// (size − the member's Offset) / its ArrayStride, 0 when the buffer ends before the member.
 fn array_length<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
+    fx: &mut FnCx<'_, 'ctx>,
     a: &crate::grammar::OpArrayLength,
     result: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {

@@ -18,7 +18,7 @@ use inkwell::{FloatPredicate, IntPredicate};
 /// `OpFunctionCall`: `%ctx` first, then the arguments.
 pub(crate) fn call<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
+    fx: &mut FnCx<'_, 'ctx>,
     c: &OpFunctionCall,
 ) -> Result<Option<BasicValueEnum<'ctx>>> {
     let Some(Value::Function(h)) = Value::from_id(c.function) else {
@@ -66,8 +66,8 @@ pub(crate) fn quantize<'ctx>(
 /// Lowers one of this module's ops.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
-    op: &'a Op,
+    fx: &mut FnCx<'_, 'ctx>,
+    op: &Op,
     r: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
     use Instruction as I;
@@ -216,7 +216,7 @@ fn pair<'ctx>(
 
 fn mul_extended<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
+    fx: &mut FnCx<'_, 'ctx>,
     x: crate::grammar::Id,
     y: crate::grammar::Id,
     r: BasicTypeEnum<'ctx>,

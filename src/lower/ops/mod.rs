@@ -44,14 +44,14 @@ pub(crate) fn operand_values(inst: &Instruction) -> Vec<Value> {
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// The LLVM value of an operand id.
-    pub(crate) fn id(&mut self, fx: &mut FnCx<'a, 'ctx>, id: Id) -> Result<BasicValueEnum<'ctx>> {
+    pub(crate) fn id(&mut self, fx: &mut FnCx<'_, 'ctx>, id: Id) -> Result<BasicValueEnum<'ctx>> {
         let v = Value::from_id(id)
             .ok_or_else(|| LowerError::malformed("an operand that is not a value"))?;
         self.val(fx, v)
     }
 
     /// The SPIR-V type of an operand id.
-    pub(crate) fn type_of_id(&self, fx: &FnCx<'a, 'ctx>, id: Id) -> Result<Handle<Type>> {
+    pub(crate) fn type_of_id(&self, fx: &FnCx<'_, 'ctx>, id: Id) -> Result<Handle<Type>> {
         let v = Value::from_id(id)
             .ok_or_else(|| LowerError::malformed("an operand that is not a value"))?;
         self.m
@@ -60,7 +60,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     }
 
     /// An integer constant operand (a scope or memory-semantics id).
-    pub(crate) fn const_operand(&mut self, fx: &mut FnCx<'a, 'ctx>, id: Id) -> Result<u64> {
+    pub(crate) fn const_operand(&mut self, fx: &mut FnCx<'_, 'ctx>, id: Id) -> Result<u64> {
         match self.id(fx, id)? {
             BasicValueEnum::IntValue(i) => i.get_zero_extended_constant().ok_or_else(|| {
                 LowerError::unsupported("a scope or semantics that is not constant")
@@ -75,9 +75,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
 /// Lowers one op at the builder's position.
 pub(crate) fn lower_op<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
+    fx: &mut FnCx<'_, 'ctx>,
     h: Handle<Op>,
-    op: &'a Op,
+    op: &Op,
 ) -> Result<()> {
     let inst = &op.inst;
     let opcode = inst
@@ -129,9 +129,9 @@ pub(crate) fn lower_op<'a, 'ctx>(
 
 fn lower_other<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
+    fx: &mut FnCx<'_, 'ctx>,
     opcode: Opcode,
-    op: &'a Op,
+    op: &Op,
     result: Option<BasicTypeEnum<'ctx>>,
 ) -> Result<Option<BasicValueEnum<'ctx>>> {
     use Instruction as I;

@@ -78,7 +78,7 @@ fn float_width(t: BasicTypeEnum<'_>) -> u32 {
 /// Lowers one of this module's instructions. `r` is the result type (`i8` for `void`).
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
+    fx: &mut FnCx<'_, 'ctx>,
     name: &str,
     e: &OpExtInst,
     r: BasicTypeEnum<'ctx>,

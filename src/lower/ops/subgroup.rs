@@ -147,8 +147,8 @@ fn identity(id: Identity, t: BasicTypeEnum<'_>) -> Result<BasicValueEnum<'_>> {
 /// Lowers a subgroup op.
 pub(crate) fn lower<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
-    fx: &mut FnCx<'a, 'ctx>,
-    op: &'a Op,
+    fx: &mut FnCx<'_, 'ctx>,
+    op: &Op,
     r: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
     let opcode = op
@@ -158,7 +158,7 @@ pub(crate) fn lower<'a, 'ctx>(
     // Operand 0 is the execution scope; operand 1 the value or predicate.
     let vals = operand_values(&op.inst);
     let value =
-        |l: &mut Lowerer<'a, 'ctx>, fx: &mut FnCx<'a, 'ctx>| -> Result<BasicValueEnum<'ctx>> {
+        |l: &mut Lowerer<'a, 'ctx>, fx: &mut FnCx<'_, 'ctx>| -> Result<BasicValueEnum<'ctx>> {
             let v = *vals
                 .get(1)
                 .ok_or_else(|| LowerError::malformed("a subgroup op without a value"))?;
@@ -207,7 +207,7 @@ pub(crate) fn lower<'a, 'ctx>(
     }
     // The KHR forms have no execution-scope operand.
     let khr_value =
-        |l: &mut Lowerer<'a, 'ctx>, fx: &mut FnCx<'a, 'ctx>| -> Result<BasicValueEnum<'ctx>> {
+        |l: &mut Lowerer<'a, 'ctx>, fx: &mut FnCx<'_, 'ctx>| -> Result<BasicValueEnum<'ctx>> {
             let v = *vals
                 .first()
                 .ok_or_else(|| LowerError::malformed("a subgroup op without a value"))?;

@@ -58,7 +58,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// The struct member an access chain ends at: (struct type, member index).
     fn chain_member(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         base: Id,
         indexes: &[Id],
     ) -> Result<Option<(Handle<Type>, usize)>> {
@@ -89,8 +89,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// reserved-name decorations; any other value unchanged.
     pub(crate) fn spv_ir_member_annotation(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
-        op: &'a Op,
+        fx: &mut FnCx<'_, 'ctx>,
+        op: &Op,
         v: BasicValueEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let (base, indexes) = match &op.inst {

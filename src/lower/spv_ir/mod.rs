@@ -462,7 +462,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// the component index, for vector builtins), stored once per function in an `alloca`.
     pub(crate) fn spv_ir_builtin(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         g: Handle<ir::GlobalVariable>,
         b: BuiltIn,
     ) -> Result<PointerValue<'ctx>> {
@@ -520,7 +520,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// `OpPtrCastToGeneric` / `OpGenericCastToPtr`: an `addrspacecast`.
     pub(crate) fn spv_ir_addrspace_cast(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         id: Id,
         result: Option<BasicTypeEnum<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
@@ -635,7 +635,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// as `i32`.
     fn call_args(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         words: &[u32],
         unsigned: bool,
     ) -> Result<Vec<(BasicValueEnum<'ctx>, MType)>> {
@@ -666,9 +666,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// call), `None` when the shared lowering does (plain LLVM instructions).
     pub(crate) fn spv_ir_op(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         opcode: Opcode,
-        op: &'a Op,
+        op: &Op,
         result: Option<BasicTypeEnum<'ctx>>,
     ) -> Result<Option<Option<BasicValueEnum<'ctx>>>> {
         use Instruction as I;
@@ -773,8 +773,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// other sets go to the shared lowering.
     fn spv_ir_ext(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
-        e: &'a crate::grammar::OpExtInst,
+        fx: &mut FnCx<'_, 'ctx>,
+        e: &crate::grammar::OpExtInst,
         result: Option<BasicTypeEnum<'ctx>>,
     ) -> Result<Option<Option<BasicValueEnum<'ctx>>>> {
         let (set, iname) = super::ops::ext::names(self, e)?;

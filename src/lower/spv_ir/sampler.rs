@@ -25,7 +25,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// constant sampler.
     pub(crate) fn spv_ir_sampler(
         &mut self,
-        fx: &mut FnCx<'a, 'ctx>,
+        fx: &mut FnCx<'_, 'ctx>,
         v: Value,
     ) -> Result<Option<BasicValueEnum<'ctx>>> {
         let Value::Constant(h) = v else {
