@@ -51,10 +51,10 @@ impl Fx<'_, '_> {
         if let Some(rest) = name.strip_prefix("llvm.") {
             return self.intrinsic(rest, ret, &args);
         }
-        if name == "printf" && read::blocks(callee).is_empty() {
+        if name == "printf" && read::is_declaration(callee) {
             return self.printf(ret, &args).map(Some);
         }
-        if super::enqueue::is_enqueue(&name) && read::blocks(callee).is_empty() {
+        if super::enqueue::is_enqueue(&name) && read::is_declaration(callee) {
             return self.enqueue_kernel(&name, ret, &args).map(Some);
         }
         if let Some(v) = self.spirv_kernel_query(&name, ret, &args)? {
@@ -64,7 +64,7 @@ impl Fx<'_, '_> {
             // Its block-pointer parameter (`U13block_pointerFvvE`) is beyond the demangler.
             return self.spirv_enqueue_kernel(ret, &args).map(Some);
         }
-        if super::pipes::is_pipe_builtin(&name) && read::blocks(callee).is_empty() {
+        if super::pipes::is_pipe_builtin(&name) && read::is_declaration(callee) {
             return self.pipe_call(&name, ret, &args);
         }
         if name == "__translate_sampler_initializer" {
@@ -120,7 +120,7 @@ impl Fx<'_, '_> {
             if let Some(r) = self.opencl_builtin(&d, ret, &args)? {
                 return Ok(r);
             }
-            if read::blocks(callee).is_empty() {
+            if read::is_declaration(callee) {
                 return err(format!(
                     "builtin {} (@{name}) has no SPIR-V form in spvkit",
                     d.name
@@ -130,7 +130,7 @@ impl Fx<'_, '_> {
             return self.builtin_call(bi, ret, &args).map(Some);
         }
         // An external function: an imported declaration.
-        if !read::blocks(callee).is_empty() {
+        if !read::is_declaration(callee) {
             return err(format!("call of @{name} before its definition"));
         }
         let info = self.declare(callee, &name, &args)?;

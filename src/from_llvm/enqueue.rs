@@ -79,7 +79,7 @@ pub fn invoked_functions(call: LLVMValueRef) -> Vec<LLVMValueRef> {
     }
     (0..n.saturating_sub(1))
         .filter_map(|k| function_of(read::operand(call, k)))
-        .filter(|f| !read::blocks(*f).is_empty())
+        .filter(|f| !read::is_declaration(*f))
         .collect()
 }
 

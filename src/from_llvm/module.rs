@@ -161,8 +161,7 @@ pub fn translate(
     let mut kernels = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for f in read::functions(m) {
-        // SAFETY: `f` is a function of the module.
-        if unsafe { inkwell::llvm_sys::core::LLVMIsDeclaration(f) } == 0 {
+        if !read::is_declaration(f) {
             let mut cx = Order {
                 st: &mut st,
                 b: &mut b,
@@ -234,16 +233,12 @@ impl Order<'_> {
                     let callee = read::operand(i, n.saturating_sub(1));
                     if read::value_kind(callee)
                         == inkwell::llvm_sys::LLVMValueKind::LLVMFunctionValueKind
-                        // SAFETY: `callee` is a function.
-                        && unsafe { inkwell::llvm_sys::core::LLVMIsDeclaration(callee) } == 0
+                        && !read::is_declaration(callee)
                     {
                         self.visit(callee)?;
                     }
                     for g in super::enqueue::invoked_functions(i) {
-                        // SAFETY: `g` is a function.
-                        if unsafe { inkwell::llvm_sys::core::LLVMIsDeclaration(g) } == 0 {
-                            self.visit(g)?;
-                        }
+                        self.visit(g)?;
                     }
                 }
             }

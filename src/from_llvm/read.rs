@@ -94,6 +94,13 @@ iter_fn!(
     /// The blocks of a function.
     blocks, LLVMValueRef, LLVMBasicBlockRef, LLVMGetFirstBasicBlock, LLVMGetNextBasicBlock
 );
+/// Whether `f` is a declaration: no body, and none to read (a lazily read function whose
+/// body is still in the bitcode is not one, though [`blocks`] of it is empty until it is read).
+pub fn is_declaration(f: LLVMValueRef) -> bool {
+    // SAFETY: `f` is a function.
+    unsafe { llc::LLVMIsDeclaration(f) != 0 }
+}
+
 iter_fn!(
     /// The instructions of a block.
     instructions, LLVMBasicBlockRef, LLVMValueRef, LLVMGetFirstInstruction, LLVMGetNextInstruction
