@@ -72,6 +72,57 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     }
 }
 
+/// Ops with no code of their own: debug lines, merge declarations, lifetimes.
+pub(crate) fn is_no_op(inst: &Instruction) -> bool {
+    use Instruction as I;
+    matches!(
+        inst,
+        I::Nop(_)
+            | I::Line(_)
+            | I::NoLine(_)
+            | I::SelectionMerge(_)
+            | I::LoopMerge(_)
+            | I::LifetimeStart(_)
+            | I::LifetimeStop(_)
+    )
+}
+
+/// Memory ops that are plain LLVM memory instructions in every style: variables, loads,
+/// stores, access chains, copies, generic casts.
+pub(crate) fn is_plain_memory_op(inst: &Instruction) -> bool {
+    use Instruction as I;
+    matches!(
+        inst,
+        I::Variable(_)
+            | I::Load(_)
+            | I::Store(_)
+            | I::AccessChain(_)
+            | I::InBoundsAccessChain(_)
+            | I::PtrAccessChain(_)
+            | I::InBoundsPtrAccessChain(_)
+            | I::CopyMemory(_)
+            | I::CopyMemorySized(_)
+            | I::PtrCastToGeneric(_)
+            | I::GenericCastToPtr(_)
+    )
+}
+
+/// Composite construction, extraction and insertion, shuffles, copies.
+pub(crate) fn is_composite_op(inst: &Instruction) -> bool {
+    use Instruction as I;
+    matches!(
+        inst,
+        I::CompositeConstruct(_)
+            | I::CompositeExtract(_)
+            | I::CompositeInsert(_)
+            | I::VectorShuffle(_)
+            | I::VectorExtractDynamic(_)
+            | I::VectorInsertDynamic(_)
+            | I::CopyObject(_)
+            | I::CopyLogical(_)
+    )
+}
+
 /// Lowers one op at the builder's position.
 pub(crate) fn lower_op<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
@@ -138,37 +189,15 @@ fn lower_other<'a, 'ctx>(
     let inst = &op.inst;
     let need = || result.ok_or_else(|| LowerError::malformed("an op without a result type"));
     Ok(Some(match inst {
-        I::Nop(_)
-        | I::Line(_)
-        | I::NoLine(_)
-        | I::SelectionMerge(_)
-        | I::LoopMerge(_)
-        | I::LifetimeStart(_)
-        | I::LifetimeStop(_) => return Ok(None),
+        _ if is_no_op(inst) => return Ok(None),
         I::Undef(_) => super::llvm::undef(need()?),
         I::ExtInst(e) => return ext::lower(l, fx, e, op, result),
         I::FunctionCall(c) => return misc::call(l, fx, c),
-        I::Variable(_)
-        | I::Load(_)
-        | I::Store(_)
-        | I::AccessChain(_)
-        | I::InBoundsAccessChain(_)
-        | I::PtrAccessChain(_)
-        | I::InBoundsPtrAccessChain(_)
-        | I::CopyMemory(_)
-        | I::CopyMemorySized(_)
-        | I::PtrCastToGeneric(_)
-        | I::GenericCastToPtr(_)
-        | I::GenericCastToPtrExplicit(_)
-        | I::ArrayLength(_) => return memory::lower(l, fx, op, result),
-        I::CompositeConstruct(_)
-        | I::CompositeExtract(_)
-        | I::CompositeInsert(_)
-        | I::VectorShuffle(_)
-        | I::VectorExtractDynamic(_)
-        | I::VectorInsertDynamic(_)
-        | I::CopyObject(_)
-        | I::CopyLogical(_) => return composite::lower(l, fx, op, result).map(Some),
+        I::GenericCastToPtrExplicit(_) | I::ArrayLength(_) => {
+            return memory::lower(l, fx, op, result)
+        }
+        _ if is_plain_memory_op(inst) => return memory::lower(l, fx, op, result),
+        _ if is_composite_op(inst) => return composite::lower(l, fx, op, result).map(Some),
         I::Transpose(_)
         | I::MatrixTimesScalar(_)
         | I::VectorTimesScalar(_)

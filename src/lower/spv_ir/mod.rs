@@ -673,37 +673,16 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     ) -> Result<Option<Option<BasicValueEnum<'ctx>>>> {
         use Instruction as I;
         let inst = &op.inst;
-        match inst {
-            I::Nop(_)
-            | I::Line(_)
-            | I::NoLine(_)
-            | I::SelectionMerge(_)
-            | I::LoopMerge(_)
-            | I::LifetimeStart(_)
-            | I::LifetimeStop(_)
-            | I::Undef(_)
-            | I::FunctionCall(_)
-            | I::Variable(_)
-            | I::Load(_)
-            | I::Store(_)
-            | I::AccessChain(_)
-            | I::InBoundsAccessChain(_)
-            | I::PtrAccessChain(_)
-            | I::InBoundsPtrAccessChain(_)
-            | I::CopyMemory(_)
-            | I::CopyMemorySized(_)
-            | I::PtrCastToGeneric(_)
-            | I::GenericCastToPtr(_)
-            | I::CompositeConstruct(_)
-            | I::CompositeExtract(_)
-            | I::CompositeInsert(_)
-            | I::VectorShuffle(_)
-            | I::VectorExtractDynamic(_)
-            | I::VectorInsertDynamic(_)
-            | I::CopyObject(_)
-            | I::CopyLogical(_) => return Ok(None),
-            I::ExtInst(e) => return self.spv_ir_ext(fx, e, result),
-            _ => {}
+        use super::ops::{is_composite_op, is_no_op, is_plain_memory_op};
+        if is_no_op(inst)
+            || is_plain_memory_op(inst)
+            || is_composite_op(inst)
+            || matches!(inst, I::Undef(_) | I::FunctionCall(_))
+        {
+            return Ok(None);
+        }
+        if let I::ExtInst(e) = inst {
+            return self.spv_ir_ext(fx, e, result);
         }
         let postfix = decoration_postfixes(op);
         let plain = core_pattern(opcode).is_some()
