@@ -18,16 +18,7 @@ pub fn kernel_param_types(
     b: &mut Builder,
     f: LLVMValueRef,
 ) -> Result<Vec<Option<Handle<Type>>>> {
-    let strings = |kind: &str| -> Vec<String> {
-        read::function_metadata(st.cx, f, kind)
-            .map(|n| {
-                read::md_operands(n)
-                    .into_iter()
-                    .map(|x| read::md_string(x).unwrap_or_default())
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let strings = |kind: &str| read::function_metadata_strings(st.cx, f, kind);
     let types = strings("kernel_arg_type");
     let access = strings("kernel_arg_access_qual");
     let mut out = Vec::new();

@@ -20,16 +20,7 @@ pub fn kernel_pipe_types(
     b: &mut Builder,
     f: LLVMValueRef,
 ) -> Vec<Option<Handle<Type>>> {
-    let strings = |kind: &str| -> Vec<String> {
-        read::function_metadata(st.cx, f, kind)
-            .map(|n| {
-                read::md_operands(n)
-                    .into_iter()
-                    .map(|x| read::md_string(x).unwrap_or_default())
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let strings = |kind: &str| read::function_metadata_strings(st.cx, f, kind);
     let quals = strings("kernel_arg_type_qual");
     let access = strings("kernel_arg_access_qual");
     quals

@@ -329,3 +329,16 @@ pub fn target_ext_int_params(t: LLVMTypeRef) -> Vec<u32> {
             .collect()
     }
 }
+
+/// The strings of a function's metadata `kind` (`kernel_arg_type`, `kernel_arg_access_qual`,
+/// ...), one per operand (empty where an operand is no string); none without the metadata.
+pub fn function_metadata_strings(cx: LLVMContextRef, f: LLVMValueRef, kind: &str) -> Vec<String> {
+    function_metadata(cx, f, kind)
+        .map(|n| {
+            md_operands(n)
+                .into_iter()
+                .map(|x| md_string(x).unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -79,6 +79,15 @@ pub fn optimize(module: &Module<'_>, level: u8) -> Result<()> {
         .map_err(|e| llvm_error("optimization", e.to_string()))
 }
 
+/// The machine-code file type of `--emit obj|asm`.
+fn file_type(kind: Emit) -> FileType {
+    if kind == Emit::Obj {
+        FileType::Object
+    } else {
+        FileType::Assembly
+    }
+}
+
 /// The bytes of `module` in the given format.
 pub fn emit(module: &Module<'_>, kind: Emit) -> Result<Vec<u8>> {
     Ok(match kind {
@@ -86,11 +95,7 @@ pub fn emit(module: &Module<'_>, kind: Emit) -> Result<Vec<u8>> {
         Emit::Bc => module.write_bitcode_to_memory().as_slice().to_vec(),
         Emit::Obj | Emit::Asm => {
             let tm = host_machine(OptimizationLevel::Default)?;
-            let ft = if kind == Emit::Obj {
-                FileType::Object
-            } else {
-                FileType::Assembly
-            };
+            let ft = file_type(kind);
             tm.write_to_memory_buffer(module, ft)
                 .map_err(|e| llvm_error("code generation", e.to_string()))?
                 .as_slice()
@@ -118,11 +123,7 @@ pub fn emit_to_file(module: &Module<'_>, kind: Emit, path: &std::path::Path) -> 
         }
         Emit::Obj | Emit::Asm => {
             let tm = host_machine(OptimizationLevel::Default)?;
-            let ft = if kind == Emit::Obj {
-                FileType::Object
-            } else {
-                FileType::Assembly
-            };
+            let ft = file_type(kind);
             tm.write_to_file(module, ft, path)
                 .map_err(|e| llvm_error("code generation", e.to_string()))
         }
