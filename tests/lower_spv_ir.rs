@@ -73,6 +73,29 @@ fn assemble(name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// Asserts that `spirv-val --target-env opencl2.0` accepts the module at `p`.
+fn spirv_val_ok(p: &Path) {
+    let r = Command::new("spirv-val")
+        .args(["--target-env", "opencl2.0"])
+        .arg(p)
+        .output()
+        .expect("spirv-val");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+}
+
+/// `spvkit from-llvm input -o out`, which must succeed, then spirv-val of the result.
+fn from_llvm_valid(input: &Path, out: &Path) {
+    let r = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+        .arg("from-llvm")
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .expect("spvkit from-llvm");
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    spirv_val_ok(out);
+}
+
 /// spvkit's spv-ir of a binary, checked by the in-process verifier and by `opt-19`.
 fn spvkit_ir(spv: &Path, builtins_as_globals: bool) -> String {
     let w = words(&std::fs::read(spv).unwrap());
@@ -643,15 +666,7 @@ fn decoration_set(spv: &Path) -> BTreeSet<String> {
 /// input must all come back.
 fn decoration_round_trip(name: &str, text: &str) -> (String, BTreeSet<String>) {
     let spv = assemble(name, text);
-    let val = |p: &Path| {
-        let r = Command::new("spirv-val")
-            .args(["--target-env", "opencl2.0"])
-            .arg(p)
-            .output()
-            .expect("spirv-val");
-        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    };
-    val(&spv);
+    spirv_val_ok(&spv);
     let ir = spvkit_ir(&spv, false);
     let back = spvkit::from_llvm::from_llvm(ir.as_bytes(), name, &Default::default())
         .unwrap_or_else(|e| panic!("{e}\n{ir}"));
@@ -663,7 +678,7 @@ fn decoration_round_trip(name: &str, text: &str) -> (String, BTreeSet<String>) {
             .collect::<Vec<u8>>(),
     )
     .unwrap();
-    val(&back_path);
+    spirv_val_ok(&back_path);
     let (before, after) = (decoration_set(&spv), decoration_set(&back_path));
     let lost: Vec<_> = before.difference(&after).collect();
     assert!(
@@ -791,20 +806,7 @@ fn opaque_types_are_target_extension_types_and_come_back() {
         assert!(dis.contains(want), "llvm-dis-19: {want}\n{dis}");
     }
     let back = spv.with_extension("back.spv");
-    let r = Command::new(env!("CARGO_BIN_EXE_spvkit"))
-        .arg("from-llvm")
-        .arg(&bc)
-        .arg("-o")
-        .arg(&back)
-        .output()
-        .expect("spvkit from-llvm");
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    let r = Command::new("spirv-val")
-        .args(["--target-env", "opencl2.0"])
-        .arg(&back)
-        .output()
-        .expect("spirv-val");
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    from_llvm_valid(&bc, &back);
     // The opaque types and the literal sampler, without their result ids.
     let opaque = |p: &Path| -> BTreeSet<String> {
         let r = Command::new("spirv-dis")
@@ -878,20 +880,7 @@ fn sampler_variables_load_as_their_initializer_call() {
     );
     assert!(!ir.contains("zeroinitializer"), "{ir}");
     let back = spv.with_extension("back.spv");
-    let r = Command::new(env!("CARGO_BIN_EXE_spvkit"))
-        .arg("from-llvm")
-        .arg(spv.with_extension("ll"))
-        .arg("-o")
-        .arg(&back)
-        .output()
-        .expect("spvkit from-llvm");
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    let r = Command::new("spirv-val")
-        .args(["--target-env", "opencl2.0"])
-        .arg(&back)
-        .output()
-        .expect("spirv-val");
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    from_llvm_valid(&spv.with_extension("ll"), &back);
     let r = Command::new("spirv-dis")
         .arg(&back)
         .output()
