@@ -256,3 +256,31 @@ __kernel void ovf(__global const int *a, __global const int *b, __global const u
     }
     assert_eq!(got, want);
 }
+
+/// A `select` between samplers: OpSelect takes no opaque operands, so it is refused with its
+/// place instead of becoming SPIR-V that spirv-val rejects.
+#[test]
+fn select_of_samplers_is_refused() {
+    let ll = scratch().join("select_sampler.ll");
+    std::fs::write(
+        &ll,
+        "target triple = \"spir64-unknown-unknown\"\n\
+         define spir_kernel void @k(target(\"spirv.Sampler\") %a, target(\"spirv.Sampler\") %b, i1 %c) {\n\
+         \x20 %s = select i1 %c, target(\"spirv.Sampler\") %a, target(\"spirv.Sampler\") %b\n\
+         \x20 ret void\n}\n",
+    )
+    .unwrap();
+    let out = spvkit()
+        .arg("from-llvm")
+        .arg(&ll)
+        .arg("-o")
+        .arg(ll.with_extension("spv"))
+        .output()
+        .expect("spvkit runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("in function 'k'") && stderr.contains("a select of images, samplers"),
+        "{stderr}"
+    );
+}

@@ -312,6 +312,25 @@ impl Fx<'_, '_> {
                 let a = self.value(read::operand(i, 1))?;
                 let b = self.value(read::operand(i, 2))?;
                 let b = self.coerce(b, a.ty)?;
+                if matches!(
+                    self.f.module().types.get(a.ty),
+                    Some(
+                        Type::Image(_)
+                            | Type::SampledImage { .. }
+                            | Type::Sampler
+                            | Type::Event
+                            | Type::DeviceEvent
+                            | Type::ReserveId
+                            | Type::Queue
+                            | Type::Pipe { .. }
+                            | Type::PipeStorage
+                    )
+                ) {
+                    // OpSelect takes no opaque operands (spirv-val asks for BindlessTextureNV).
+                    return err(
+                        "a select of images, samplers or other opaque values has no SPIR-V form",
+                    );
+                }
                 let n = self.width_of(a.ty);
                 let c = if n > 1 && self.width_of(c.ty) == 1 {
                     let bool_t = self.f.type_bool();
