@@ -92,12 +92,14 @@ impl FunctionBuilder<'_> {
         memory_access: Option<MemoryAccessArgs>,
         memory_access_2: Option<MemoryAccessArgs>,
     ) -> Handle<Op> {
-        let inst = Instruction::CopyMemory(OpCopyMemory {
-            target: target.into().to_id(),
-            source: source.into().to_id(),
-            memory_access,
-            memory_access_2,
-        });
+        let inst = Instruction::CopyMemory(
+            Box::new(OpCopyMemory {
+                target: target.into().to_id(),
+                source: source.into().to_id(),
+                memory_access,
+                memory_access_2,
+            }),
+        );
         self.push(inst)
     }
     ///Appends `OpCopyMemorySized` to the current block; returns the op.
@@ -110,13 +112,15 @@ impl FunctionBuilder<'_> {
         memory_access: Option<MemoryAccessArgs>,
         memory_access_2: Option<MemoryAccessArgs>,
     ) -> Handle<Op> {
-        let inst = Instruction::CopyMemorySized(OpCopyMemorySized {
-            target: target.into().to_id(),
-            source: source.into().to_id(),
-            size: size.into().to_id(),
-            memory_access,
-            memory_access_2,
-        });
+        let inst = Instruction::CopyMemorySized(
+            Box::new(OpCopyMemorySized {
+                target: target.into().to_id(),
+                source: source.into().to_id(),
+                size: size.into().to_id(),
+                memory_access,
+                memory_access_2,
+            }),
+        );
         self.push(inst)
     }
     ///Appends `OpAccessChain` to the current block; returns its result.
@@ -370,13 +374,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSampleImplicitLod(OpImageSampleImplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSampleImplicitLod(
+            Box::new(OpImageSampleImplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSampleExplicitLod` to the current block; returns its result.
@@ -388,13 +394,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: ImageOperandsArgs,
     ) -> Value {
-        let inst = Instruction::ImageSampleExplicitLod(OpImageSampleExplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSampleExplicitLod(
+            Box::new(OpImageSampleExplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSampleDrefImplicitLod` to the current block; returns its result.
@@ -407,14 +415,16 @@ impl FunctionBuilder<'_> {
         d_ref: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSampleDrefImplicitLod(OpImageSampleDrefImplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            d_ref: d_ref.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSampleDrefImplicitLod(
+            Box::new(OpImageSampleDrefImplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                d_ref: d_ref.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSampleDrefExplicitLod` to the current block; returns its result.
@@ -427,14 +437,16 @@ impl FunctionBuilder<'_> {
         d_ref: impl Into<Value>,
         image_operands: ImageOperandsArgs,
     ) -> Value {
-        let inst = Instruction::ImageSampleDrefExplicitLod(OpImageSampleDrefExplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            d_ref: d_ref.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSampleDrefExplicitLod(
+            Box::new(OpImageSampleDrefExplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                d_ref: d_ref.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSampleProjImplicitLod` to the current block; returns its result.
@@ -446,13 +458,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSampleProjImplicitLod(OpImageSampleProjImplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSampleProjImplicitLod(
+            Box::new(OpImageSampleProjImplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSampleProjExplicitLod` to the current block; returns its result.
@@ -464,13 +478,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: ImageOperandsArgs,
     ) -> Value {
-        let inst = Instruction::ImageSampleProjExplicitLod(OpImageSampleProjExplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSampleProjExplicitLod(
+            Box::new(OpImageSampleProjExplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSampleProjDrefImplicitLod` to the current block; returns its result.
@@ -483,14 +499,16 @@ impl FunctionBuilder<'_> {
         d_ref: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSampleProjDrefImplicitLod(OpImageSampleProjDrefImplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            d_ref: d_ref.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSampleProjDrefImplicitLod(
+            Box::new(OpImageSampleProjDrefImplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                d_ref: d_ref.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSampleProjDrefExplicitLod` to the current block; returns its result.
@@ -503,14 +521,16 @@ impl FunctionBuilder<'_> {
         d_ref: impl Into<Value>,
         image_operands: ImageOperandsArgs,
     ) -> Value {
-        let inst = Instruction::ImageSampleProjDrefExplicitLod(OpImageSampleProjDrefExplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            d_ref: d_ref.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSampleProjDrefExplicitLod(
+            Box::new(OpImageSampleProjDrefExplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                d_ref: d_ref.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageFetch` to the current block; returns its result.
@@ -522,13 +542,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageFetch(OpImageFetch {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            image: image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageFetch(
+            Box::new(OpImageFetch {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                image: image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageGather` to the current block; returns its result.
@@ -541,14 +563,16 @@ impl FunctionBuilder<'_> {
         component: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageGather(OpImageGather {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            component: component.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageGather(
+            Box::new(OpImageGather {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                component: component.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageDrefGather` to the current block; returns its result.
@@ -561,14 +585,16 @@ impl FunctionBuilder<'_> {
         d_ref: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageDrefGather(OpImageDrefGather {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            d_ref: d_ref.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageDrefGather(
+            Box::new(OpImageDrefGather {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                d_ref: d_ref.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageRead` to the current block; returns its result.
@@ -580,13 +606,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageRead(OpImageRead {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            image: image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageRead(
+            Box::new(OpImageRead {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                image: image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageWrite` to the current block; returns the op.
@@ -598,12 +626,14 @@ impl FunctionBuilder<'_> {
         texel: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Handle<Op> {
-        let inst = Instruction::ImageWrite(OpImageWrite {
-            image: image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            texel: texel.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageWrite(
+            Box::new(OpImageWrite {
+                image: image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                texel: texel.into().to_id(),
+                image_operands,
+            }),
+        );
         self.push(inst)
     }
     ///Appends `OpImage` to the current block; returns its result.
@@ -3223,21 +3253,23 @@ impl FunctionBuilder<'_> {
         param_align: impl Into<Value>,
         local_sizes: &[Value],
     ) -> Value {
-        let inst = Instruction::EnqueueKernel(OpEnqueueKernel {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            queue: queue.into().to_id(),
-            flags: flags.into().to_id(),
-            nd_range: nd_range.into().to_id(),
-            num_events: num_events.into().to_id(),
-            wait_events: wait_events.into().to_id(),
-            ret_event: ret_event.into().to_id(),
-            invoke: invoke.into().to_id(),
-            param: param.into().to_id(),
-            param_size: param_size.into().to_id(),
-            param_align: param_align.into().to_id(),
-            local_sizes: local_sizes.iter().map(|v| v.to_id()).collect(),
-        });
+        let inst = Instruction::EnqueueKernel(
+            Box::new(OpEnqueueKernel {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                queue: queue.into().to_id(),
+                flags: flags.into().to_id(),
+                nd_range: nd_range.into().to_id(),
+                num_events: num_events.into().to_id(),
+                wait_events: wait_events.into().to_id(),
+                ret_event: ret_event.into().to_id(),
+                invoke: invoke.into().to_id(),
+                param: param.into().to_id(),
+                param_size: param_size.into().to_id(),
+                param_align: param_align.into().to_id(),
+                local_sizes: local_sizes.iter().map(|v| v.to_id()).collect(),
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpGetKernelNDrangeSubGroupCount` to the current block; returns its result.
@@ -3427,13 +3459,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSparseSampleImplicitLod(OpImageSparseSampleImplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseSampleImplicitLod(
+            Box::new(OpImageSparseSampleImplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseSampleExplicitLod` to the current block; returns its result.
@@ -3445,13 +3479,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: ImageOperandsArgs,
     ) -> Value {
-        let inst = Instruction::ImageSparseSampleExplicitLod(OpImageSparseSampleExplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseSampleExplicitLod(
+            Box::new(OpImageSparseSampleExplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseSampleDrefImplicitLod` to the current block; returns its result.
@@ -3464,14 +3500,16 @@ impl FunctionBuilder<'_> {
         d_ref: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSparseSampleDrefImplicitLod(OpImageSparseSampleDrefImplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            d_ref: d_ref.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseSampleDrefImplicitLod(
+            Box::new(OpImageSparseSampleDrefImplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                d_ref: d_ref.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseSampleDrefExplicitLod` to the current block; returns its result.
@@ -3484,14 +3522,16 @@ impl FunctionBuilder<'_> {
         d_ref: impl Into<Value>,
         image_operands: ImageOperandsArgs,
     ) -> Value {
-        let inst = Instruction::ImageSparseSampleDrefExplicitLod(OpImageSparseSampleDrefExplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            d_ref: d_ref.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseSampleDrefExplicitLod(
+            Box::new(OpImageSparseSampleDrefExplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                d_ref: d_ref.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseSampleProjImplicitLod` to the current block; returns its result.
@@ -3503,13 +3543,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSparseSampleProjImplicitLod(OpImageSparseSampleProjImplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseSampleProjImplicitLod(
+            Box::new(OpImageSparseSampleProjImplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseSampleProjExplicitLod` to the current block; returns its result.
@@ -3521,13 +3563,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: ImageOperandsArgs,
     ) -> Value {
-        let inst = Instruction::ImageSparseSampleProjExplicitLod(OpImageSparseSampleProjExplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseSampleProjExplicitLod(
+            Box::new(OpImageSparseSampleProjExplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseSampleProjDrefImplicitLod` to the current block; returns its result.
@@ -3540,14 +3584,16 @@ impl FunctionBuilder<'_> {
         d_ref: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSparseSampleProjDrefImplicitLod(OpImageSparseSampleProjDrefImplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            d_ref: d_ref.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseSampleProjDrefImplicitLod(
+            Box::new(OpImageSparseSampleProjDrefImplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                d_ref: d_ref.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseSampleProjDrefExplicitLod` to the current block; returns its result.
@@ -3560,14 +3606,16 @@ impl FunctionBuilder<'_> {
         d_ref: impl Into<Value>,
         image_operands: ImageOperandsArgs,
     ) -> Value {
-        let inst = Instruction::ImageSparseSampleProjDrefExplicitLod(OpImageSparseSampleProjDrefExplicitLod {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            d_ref: d_ref.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseSampleProjDrefExplicitLod(
+            Box::new(OpImageSparseSampleProjDrefExplicitLod {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                d_ref: d_ref.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseFetch` to the current block; returns its result.
@@ -3579,13 +3627,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSparseFetch(OpImageSparseFetch {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            image: image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseFetch(
+            Box::new(OpImageSparseFetch {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                image: image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseGather` to the current block; returns its result.
@@ -3598,14 +3648,16 @@ impl FunctionBuilder<'_> {
         component: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSparseGather(OpImageSparseGather {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            component: component.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseGather(
+            Box::new(OpImageSparseGather {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                component: component.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseDrefGather` to the current block; returns its result.
@@ -3618,14 +3670,16 @@ impl FunctionBuilder<'_> {
         d_ref: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSparseDrefGather(OpImageSparseDrefGather {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            d_ref: d_ref.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseDrefGather(
+            Box::new(OpImageSparseDrefGather {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                d_ref: d_ref.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpImageSparseTexelsResident` to the current block; returns its result.
@@ -3684,13 +3738,15 @@ impl FunctionBuilder<'_> {
         coordinate: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSparseRead(OpImageSparseRead {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            image: image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSparseRead(
+            Box::new(OpImageSparseRead {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                image: image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpSizeOf` to the current block; returns its result.
@@ -5632,15 +5688,17 @@ impl FunctionBuilder<'_> {
         coarse: impl Into<Value>,
         image_operands: Option<ImageOperandsArgs>,
     ) -> Value {
-        let inst = Instruction::ImageSampleFootprintNV(OpImageSampleFootprintNV {
-            result_type: Value::Type(result_type).to_id(),
-            result_id: self.next_result_id(),
-            sampled_image: sampled_image.into().to_id(),
-            coordinate: coordinate.into().to_id(),
-            granularity: granularity.into().to_id(),
-            coarse: coarse.into().to_id(),
-            image_operands,
-        });
+        let inst = Instruction::ImageSampleFootprintNV(
+            Box::new(OpImageSampleFootprintNV {
+                result_type: Value::Type(result_type).to_id(),
+                result_id: self.next_result_id(),
+                sampled_image: sampled_image.into().to_id(),
+                coordinate: coordinate.into().to_id(),
+                granularity: granularity.into().to_id(),
+                coarse: coarse.into().to_id(),
+                image_operands,
+            }),
+        );
         Value::Op(self.push(inst))
     }
     ///Appends `OpSetMeshOutputsEXT` to the current block; returns the op.

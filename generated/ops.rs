@@ -25284,9 +25284,9 @@ pub enum Instruction {
     ///OpStore
     Store(OpStore),
     ///OpCopyMemory
-    CopyMemory(OpCopyMemory),
+    CopyMemory(Box<OpCopyMemory>),
     ///OpCopyMemorySized
-    CopyMemorySized(OpCopyMemorySized),
+    CopyMemorySized(Box<OpCopyMemorySized>),
     ///OpAccessChain
     AccessChain(OpAccessChain),
     ///OpInBoundsAccessChain
@@ -25328,31 +25328,31 @@ pub enum Instruction {
     ///OpSampledImage
     SampledImage(OpSampledImage),
     ///OpImageSampleImplicitLod
-    ImageSampleImplicitLod(OpImageSampleImplicitLod),
+    ImageSampleImplicitLod(Box<OpImageSampleImplicitLod>),
     ///OpImageSampleExplicitLod
-    ImageSampleExplicitLod(OpImageSampleExplicitLod),
+    ImageSampleExplicitLod(Box<OpImageSampleExplicitLod>),
     ///OpImageSampleDrefImplicitLod
-    ImageSampleDrefImplicitLod(OpImageSampleDrefImplicitLod),
+    ImageSampleDrefImplicitLod(Box<OpImageSampleDrefImplicitLod>),
     ///OpImageSampleDrefExplicitLod
-    ImageSampleDrefExplicitLod(OpImageSampleDrefExplicitLod),
+    ImageSampleDrefExplicitLod(Box<OpImageSampleDrefExplicitLod>),
     ///OpImageSampleProjImplicitLod
-    ImageSampleProjImplicitLod(OpImageSampleProjImplicitLod),
+    ImageSampleProjImplicitLod(Box<OpImageSampleProjImplicitLod>),
     ///OpImageSampleProjExplicitLod
-    ImageSampleProjExplicitLod(OpImageSampleProjExplicitLod),
+    ImageSampleProjExplicitLod(Box<OpImageSampleProjExplicitLod>),
     ///OpImageSampleProjDrefImplicitLod
-    ImageSampleProjDrefImplicitLod(OpImageSampleProjDrefImplicitLod),
+    ImageSampleProjDrefImplicitLod(Box<OpImageSampleProjDrefImplicitLod>),
     ///OpImageSampleProjDrefExplicitLod
-    ImageSampleProjDrefExplicitLod(OpImageSampleProjDrefExplicitLod),
+    ImageSampleProjDrefExplicitLod(Box<OpImageSampleProjDrefExplicitLod>),
     ///OpImageFetch
-    ImageFetch(OpImageFetch),
+    ImageFetch(Box<OpImageFetch>),
     ///OpImageGather
-    ImageGather(OpImageGather),
+    ImageGather(Box<OpImageGather>),
     ///OpImageDrefGather
-    ImageDrefGather(OpImageDrefGather),
+    ImageDrefGather(Box<OpImageDrefGather>),
     ///OpImageRead
-    ImageRead(OpImageRead),
+    ImageRead(Box<OpImageRead>),
     ///OpImageWrite
-    ImageWrite(OpImageWrite),
+    ImageWrite(Box<OpImageWrite>),
     ///OpImage
     Image(OpImage),
     ///OpImageQueryFormat
@@ -25620,7 +25620,7 @@ pub enum Instruction {
     ///OpPhi
     Phi(OpPhi),
     ///OpLoopMerge
-    LoopMerge(OpLoopMerge),
+    LoopMerge(Box<OpLoopMerge>),
     ///OpSelectionMerge
     SelectionMerge(OpSelectionMerge),
     ///OpLabel
@@ -25702,7 +25702,7 @@ pub enum Instruction {
     ///OpEnqueueMarker
     EnqueueMarker(OpEnqueueMarker),
     ///OpEnqueueKernel
-    EnqueueKernel(OpEnqueueKernel),
+    EnqueueKernel(Box<OpEnqueueKernel>),
     ///OpGetKernelNDrangeSubGroupCount
     GetKernelNDrangeSubGroupCount(OpGetKernelNDrangeSubGroupCount),
     ///OpGetKernelNDrangeMaxSubGroupSize
@@ -25728,27 +25728,27 @@ pub enum Instruction {
     ///OpBuildNDRange
     BuildNDRange(OpBuildNDRange),
     ///OpImageSparseSampleImplicitLod
-    ImageSparseSampleImplicitLod(OpImageSparseSampleImplicitLod),
+    ImageSparseSampleImplicitLod(Box<OpImageSparseSampleImplicitLod>),
     ///OpImageSparseSampleExplicitLod
-    ImageSparseSampleExplicitLod(OpImageSparseSampleExplicitLod),
+    ImageSparseSampleExplicitLod(Box<OpImageSparseSampleExplicitLod>),
     ///OpImageSparseSampleDrefImplicitLod
-    ImageSparseSampleDrefImplicitLod(OpImageSparseSampleDrefImplicitLod),
+    ImageSparseSampleDrefImplicitLod(Box<OpImageSparseSampleDrefImplicitLod>),
     ///OpImageSparseSampleDrefExplicitLod
-    ImageSparseSampleDrefExplicitLod(OpImageSparseSampleDrefExplicitLod),
+    ImageSparseSampleDrefExplicitLod(Box<OpImageSparseSampleDrefExplicitLod>),
     ///OpImageSparseSampleProjImplicitLod
-    ImageSparseSampleProjImplicitLod(OpImageSparseSampleProjImplicitLod),
+    ImageSparseSampleProjImplicitLod(Box<OpImageSparseSampleProjImplicitLod>),
     ///OpImageSparseSampleProjExplicitLod
-    ImageSparseSampleProjExplicitLod(OpImageSparseSampleProjExplicitLod),
+    ImageSparseSampleProjExplicitLod(Box<OpImageSparseSampleProjExplicitLod>),
     ///OpImageSparseSampleProjDrefImplicitLod
-    ImageSparseSampleProjDrefImplicitLod(OpImageSparseSampleProjDrefImplicitLod),
+    ImageSparseSampleProjDrefImplicitLod(Box<OpImageSparseSampleProjDrefImplicitLod>),
     ///OpImageSparseSampleProjDrefExplicitLod
-    ImageSparseSampleProjDrefExplicitLod(OpImageSparseSampleProjDrefExplicitLod),
+    ImageSparseSampleProjDrefExplicitLod(Box<OpImageSparseSampleProjDrefExplicitLod>),
     ///OpImageSparseFetch
-    ImageSparseFetch(OpImageSparseFetch),
+    ImageSparseFetch(Box<OpImageSparseFetch>),
     ///OpImageSparseGather
-    ImageSparseGather(OpImageSparseGather),
+    ImageSparseGather(Box<OpImageSparseGather>),
     ///OpImageSparseDrefGather
-    ImageSparseDrefGather(OpImageSparseDrefGather),
+    ImageSparseDrefGather(Box<OpImageSparseDrefGather>),
     ///OpImageSparseTexelsResident
     ImageSparseTexelsResident(OpImageSparseTexelsResident),
     ///OpNoLine
@@ -25758,7 +25758,7 @@ pub enum Instruction {
     ///OpAtomicFlagClear
     AtomicFlagClear(OpAtomicFlagClear),
     ///OpImageSparseRead
-    ImageSparseRead(OpImageSparseRead),
+    ImageSparseRead(Box<OpImageSparseRead>),
     ///OpSizeOf
     SizeOf(OpSizeOf),
     ///OpTypePipeStorage
@@ -26002,7 +26002,7 @@ pub enum Instruction {
     ///OpTypeHitObjectNV
     TypeHitObjectNV(OpTypeHitObjectNV),
     ///OpImageSampleFootprintNV
-    ImageSampleFootprintNV(OpImageSampleFootprintNV),
+    ImageSampleFootprintNV(Box<OpImageSampleFootprintNV>),
     ///OpEmitMeshTasksEXT
     EmitMeshTasksEXT(OpEmitMeshTasksEXT),
     ///OpSetMeshOutputsEXT

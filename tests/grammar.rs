@@ -260,17 +260,22 @@ fn requirements_include_enum_operands_and_parameters() {
         caps.contains("Shader") || caps.contains("SubgroupBallotKHR") || caps.contains("Kernel"),
         "{caps:?}"
     );
-    let sample = Instruction::ImageSampleImplicitLod(OpImageSampleImplicitLod {
-        result_type: Id(1),
-        result_id: Id(2),
-        sampled_image: Id(3),
-        coordinate: Id(4),
-        image_operands: Some(ImageOperandsArgs {
-            min_lod: Some(Id(5)),
-            bias: Some(Id(6)),
-            ..Default::default()
-        }),
-    });
+    // `into`: large instructions may be boxed in `Instruction`.
+    #[allow(clippy::useless_conversion)]
+    let sample = Instruction::ImageSampleImplicitLod(
+        OpImageSampleImplicitLod {
+            result_type: Id(1),
+            result_id: Id(2),
+            sampled_image: Id(3),
+            coordinate: Id(4),
+            image_operands: Some(ImageOperandsArgs {
+                min_lod: Some(Id(5)),
+                bias: Some(Id(6)),
+                ..Default::default()
+            }),
+        }
+        .into(),
+    );
     let caps = collect(&sample);
     assert!(caps.contains("MinLod"), "{caps:?}");
     assert!(caps.contains("Shader"), "{caps:?}");

@@ -11,6 +11,13 @@ pub trait Decode: Sized {
     fn decode(r: &mut OperandReader<'_>) -> Result<Self, DecodeError>;
 }
 
+/// A boxed value decodes as the value (large instructions are boxed in `Instruction`).
+impl<T: Decode> Decode for Box<T> {
+    fn decode(r: &mut OperandReader<'_>) -> Result<Self, DecodeError> {
+        T::decode(r).map(Box::new)
+    }
+}
+
 /// Values that can be written as operand words.
 pub trait Encode {
     /// Appends the value's words.

@@ -917,11 +917,16 @@ impl<'m> Writer<'m> {
                     self.set_loc(*loc, true);
                     Self::emit(
                         &mut self.functions_out,
-                        &Instruction::LoopMerge(OpLoopMerge {
-                            merge_block,
-                            continue_target,
-                            loop_control: control.clone(),
-                        }),
+                        // `into`: large instructions may be boxed in `Instruction`.
+                        #[allow(clippy::useless_conversion)]
+                        &Instruction::LoopMerge(
+                            OpLoopMerge {
+                                merge_block,
+                                continue_target,
+                                loop_control: control.clone(),
+                            }
+                            .into(),
+                        ),
                     );
                 }
                 None => {}

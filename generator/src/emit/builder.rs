@@ -141,11 +141,16 @@ fn method(scope: &Scope, i: &Instruction) -> Result<TokenStream, String> {
     } else {
         (quote!(Handle<Op>), quote!(self.push(inst)))
     };
+    let payload = if scope.boxed(i) {
+        quote!(Box::new(#strukt { #(#fields,)* }))
+    } else {
+        quote!(#strukt { #(#fields,)* })
+    };
     Ok(quote! {
         #[doc = #doc]
         #[allow(clippy::too_many_arguments)]
         pub fn #name(&mut self, #(#params),*) -> #ret {
-            let inst = Instruction::#v(#strukt { #(#fields,)* });
+            let inst = Instruction::#v(#payload);
             #tail
         }
     })

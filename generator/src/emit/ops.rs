@@ -73,7 +73,19 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         local: &[],
     };
     let variants: Vec<_> = g.instructions.iter().map(variant).collect();
-    let structs: Vec<_> = g.instructions.iter().map(|i| ident(&i.opname)).collect();
+    // Large instructions are boxed so that `Instruction` stays small.
+    let structs: Vec<TokenStream> = g
+        .instructions
+        .iter()
+        .map(|i| {
+            let s = ident(&i.opname);
+            if scope.boxed(i) {
+                quote!(Box<#s>)
+            } else {
+                quote!(#s)
+            }
+        })
+        .collect();
     let names: Vec<&str> = g.instructions.iter().map(|i| i.opname.as_str()).collect();
     let codes: Vec<u16> = g
         .instructions

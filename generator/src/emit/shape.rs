@@ -179,6 +179,78 @@ pub fn is_ext_operands(inst: &Instruction, o: &Operand) -> bool {
             .any(|p| p.kind == "LiteralExtInstInteger")
 }
 
+/// Instructions whose struct is estimated larger than this many bytes are boxed in
+/// `Instruction`, so that the enum (and every IR op holding one) stays small: a few rare,
+/// large instructions (image sampling with its operands, loop merges, two-mask copies) would
+/// otherwise set the size of all of them.
+pub const BOX_OVER_BYTES: usize = 64;
+
+impl Scope<'_> {
+    /// The estimated size in bytes of an instruction's struct (Rust's layout is not known
+    /// here; the estimate counts each field's payload, which is what decides the boxing).
+    pub fn size_estimate(&self, inst: &Instruction) -> usize {
+        inst.operands
+            .iter()
+            .map(|o| {
+                if is_ext_operands(inst, o) || o.quantifier == Quantifier::Many {
+                    return 24;
+                }
+                let one = self.kind_size(&o.kind, 0);
+                match o.quantifier {
+                    Quantifier::Optional if one <= 4 => 8,
+                    _ => one,
+                }
+            })
+            .sum()
+    }
+
+    /// The estimated size of one occurrence of a kind (`depth` bounds recursion).
+    fn kind_size(&self, name: &str, depth: u32) -> usize {
+        let Ok(shape) = self.shape(name) else {
+            return 4;
+        };
+        match shape {
+            Shape::Id | Shape::Word | Shape::FloatBits => 4,
+            Shape::String | Shape::SwitchTarget | Shape::SpecConstantOperation => 24,
+            Shape::ContextNumber => 16,
+            Shape::Pair(a, b) => self.kind_size(a, depth) + self.kind_size(b, depth),
+            _ if depth > 2 => 4,
+            Shape::ValueEnum(k) => {
+                4 + k
+                    .enumerants
+                    .iter()
+                    .map(|e| {
+                        e.parameters
+                            .iter()
+                            .map(|p| self.kind_size(&p.kind, depth + 1))
+                            .sum::<usize>()
+                    })
+                    .max()
+                    .unwrap_or(0)
+            }
+            Shape::BitEnum(k) => {
+                4 + k
+                    .enumerants
+                    .iter()
+                    .filter(|e| !e.parameters.is_empty())
+                    .map(|e| {
+                        4 + e
+                            .parameters
+                            .iter()
+                            .map(|p| self.kind_size(&p.kind, depth + 1))
+                            .sum::<usize>()
+                    })
+                    .sum::<usize>()
+            }
+        }
+    }
+
+    /// Whether `inst` is boxed in `Instruction` (see [`BOX_OVER_BYTES`]).
+    pub fn boxed(&self, inst: &Instruction) -> bool {
+        self.size_estimate(inst) > BOX_OVER_BYTES
+    }
+}
+
 /// Whether any enumerant of a kind takes parameters.
 pub fn has_parameters(k: &OperandKind) -> bool {
     k.enumerants.iter().any(|e| !e.parameters.is_empty())
