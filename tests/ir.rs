@@ -231,3 +231,32 @@ fn fuzz_regressions_round_trip() {
     }
     assert!(n > 0, "no regression inputs in {}", dir.display());
 }
+
+/// OpGroupDecorate copies a decoration group's list; with any other id as the "group", or a
+/// group as a target, a module could double its lists with every instruction (the `ir` fuzz
+/// target found a 2.6 kB module asking for gigabytes). Both are errors.
+#[test]
+fn group_decorations_need_a_group_and_no_group_targets() {
+    let assemble = |text: &str| {
+        let opts = spvkit::text::AssembleOptions::default();
+        spvkit::text::assemble(text, &opts).expect("assembles")
+    };
+    let head = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n";
+    let tail = "%float = OpTypeFloat 32\n%ptr = OpTypePointer Private %float\n\
+                %x = OpVariable %ptr Private\n%y = OpVariable %ptr Private\n";
+    let ok = assemble(&format!(
+        "{head}OpDecorate %g RelaxedPrecision\n%g = OpDecorationGroup\nOpGroupDecorate %g %x %y\n{tail}"
+    ));
+    assert!(deserialize(&ok).is_ok());
+    let not_a_group = assemble(&format!(
+        "{head}OpDecorate %x RelaxedPrecision\nOpGroupDecorate %x %x %x %y\n{tail}"
+    ));
+    let e = deserialize(&not_a_group).unwrap_err().to_string();
+    assert!(e.contains("decoration group"), "{e}");
+    let group_target = assemble(&format!(
+        "{head}OpDecorate %g RelaxedPrecision\n%g = OpDecorationGroup\n\
+         %h = OpDecorationGroup\nOpGroupDecorate %g %h %x\n{tail}"
+    ));
+    let e = deserialize(&group_target).unwrap_err().to_string();
+    assert!(e.contains("targets a decoration group"), "{e}");
+}

@@ -661,6 +661,7 @@ impl<'a> Reader<'a> {
             }
             I::GroupDecorate(op) => {
                 let decs = self.group_decorations(op.decoration_group, offset)?;
+                self.no_group_targets(op.targets.iter().copied(), offset)?;
                 for t in op.targets {
                     self.annot_mut(t, offset)
                         .decorations
@@ -669,6 +670,7 @@ impl<'a> Reader<'a> {
             }
             I::GroupMemberDecorate(op) => {
                 let decs = self.group_decorations(op.decoration_group, offset)?;
+                self.no_group_targets(op.targets.iter().map(|t| t.0), offset)?;
                 for (t, member) in op.targets {
                     let a = self.annot_mut(t, offset);
                     if !decs.is_empty() {
@@ -763,10 +765,35 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Fails if a group decoration targets a decoration group, as SPIR-V forbids: groups
+    /// decorating each other would copy their lists back and forth, doubling them each time.
+    fn no_group_targets(&self, targets: impl Iterator<Item = Id>, offset: usize) -> Result<()> {
+        for t in targets {
+            let i = self.annot_of.get(t.0) as usize;
+            // In the annotation section only a decoration group's annotation is taken yet.
+            if self.annots.get(i.wrapping_sub(1)).is_some_and(|a| a.taken) {
+                return Err(IrError::new(
+                    offset,
+                    IrErrorKind::Malformed("a group decoration targets a decoration group"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn group_decorations(&mut self, group: Id, offset: usize) -> Result<Vec<Decoration>> {
         let i = self.annot_of.get(group.0) as usize;
         match self.annots.get(i.wrapping_sub(1)) {
-            Some(a) => Ok(a.decorations.clone()),
+            // Taken: made by OpDecorationGroup (see `no_group_targets`). Copying any other id's
+            // decorations would let a module grow its lists exponentially.
+            Some(a) if a.taken => Ok(a.decorations.clone()),
+            Some(_) => Err(IrError::new(
+                offset,
+                IrErrorKind::WrongKind {
+                    id: group.0,
+                    expected: "a decoration group",
+                },
+            )),
             None => Err(IrError::new(offset, IrErrorKind::UndefinedId(group.0))),
         }
     }
