@@ -312,20 +312,13 @@ impl Fx<'_, '_> {
                 let a = self.value(read::operand(i, 1))?;
                 let b = self.value(read::operand(i, 2))?;
                 let b = self.coerce(b, a.ty)?;
-                if matches!(
-                    self.f.module().types.get(a.ty),
-                    Some(
-                        Type::Image(_)
-                            | Type::SampledImage { .. }
-                            | Type::Sampler
-                            | Type::Event
-                            | Type::DeviceEvent
-                            | Type::ReserveId
-                            | Type::Queue
-                            | Type::Pipe { .. }
-                            | Type::PipeStorage
-                    )
-                ) {
+                if self
+                    .f
+                    .module()
+                    .types
+                    .get(a.ty)
+                    .is_some_and(Type::is_opaque_object)
+                {
                     // OpSelect takes no opaque operands (spirv-val asks for BindlessTextureNV).
                     return err(
                         "a select of images, samplers or other opaque values has no SPIR-V form",

@@ -257,6 +257,24 @@ pub struct ImageType {
 }
 
 impl Type {
+    /// Whether this is one of the OpenCL opaque object types (image, sampled image, sampler,
+    /// pipe, pipe storage, event, device event, reserve id, queue): no size, no memory layout,
+    /// and in SPIR-V-friendly LLVM IR a target extension type each.
+    pub fn is_opaque_object(&self) -> bool {
+        matches!(
+            self,
+            Type::Image(_)
+                | Type::SampledImage { .. }
+                | Type::Sampler
+                | Type::Pipe { .. }
+                | Type::PipeStorage
+                | Type::Event
+                | Type::DeviceEvent
+                | Type::ReserveId
+                | Type::Queue
+        )
+    }
+
     /// Whether the binary form allows several declarations of this type (aggregates, pointers
     /// and the raw fallback); all others are unique by structure.
     pub fn is_aggregate(&self) -> bool {

@@ -146,17 +146,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 let a = super::spv_ir::addr_space(*storage_class);
                 self.info(cx.ptr_type(AddressSpace::from(a)).into())
             }
-            t @ (Type::Image(_)
-            | Type::SampledImage { .. }
-            | Type::Sampler
-            | Type::Pipe { .. }
-            | Type::PipeStorage
-            | Type::Event
-            | Type::DeviceEvent
-            | Type::ReserveId
-            | Type::Queue)
-                if self.spv_ir() =>
-            {
+            t if t.is_opaque_object() && self.spv_ir() => {
                 let tt = self.spv_ir_target_type(t)?;
                 self.info(tt)
             }

@@ -592,15 +592,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 };
                 MType::Pointer(Box::new(inner), addr_space(*storage_class).into())
             }
-            t @ (Type::Image(_)
-            | Type::SampledImage { .. }
-            | Type::Pipe { .. }
-            | Type::Sampler
-            | Type::PipeStorage
-            | Type::Event
-            | Type::DeviceEvent
-            | Type::ReserveId
-            | Type::Queue) => MType::Pointer(
+            t if t.is_opaque_object() => MType::Pointer(
                 Box::new(MType::Named(metadata::opaque_mangled_name(self.m, t))),
                 opaque_addr_space(t).into(),
             ),
