@@ -13,6 +13,7 @@ use crate::grammar::lowering::PatternKind;
 use crate::grammar::tables::EXT_INST_SETS;
 use crate::grammar::{
     BuiltIn, Decoration, FPRoundingMode, FunctionControl, KindClass, LinkageType, Opcode,
+    StorageClass,
 };
 use crate::ir::{ConstantValue, Type, Value};
 use inkwell::llvm_sys::prelude::*;
@@ -53,6 +54,9 @@ impl Fx<'_, '_> {
         }
         if name == "printf" && read::is_declaration(callee) {
             return self.printf(ret, &args).map(Some);
+        }
+        if let Some(sc) = address_space_query(&name).filter(|_| read::is_declaration(callee)) {
+            return self.address_space_cast(sc, &args).map(Some);
         }
         if super::enqueue::is_enqueue(&name) && read::is_declaration(callee) {
             return self.enqueue_kernel(&name, ret, &args).map(Some);
@@ -135,6 +139,22 @@ impl Fx<'_, '_> {
         }
         let info = self.declare(callee, &name, &args)?;
         self.function_call(&info, ret, &args)
+    }
+
+    /// `to_global`/`to_local`/`to_private` (clang-15's `__to_global(p)` ...): the generic
+    /// pointer in that storage class, or null when it points elsewhere.
+    fn address_space_cast(&mut self, sc: StorageClass, args: &[LLVMValueRef]) -> Result<Val> {
+        let [p] = args else {
+            return err("an address-space query takes one pointer");
+        };
+        let p = self.value(*p)?;
+        let Some((_, pointee)) = self.ptr_parts(p.ty) else {
+            return err("an address-space query of a non-pointer");
+        };
+        let ty = self.f.type_pointer(sc, pointee);
+        let w = [p.v.to_id().0, sc as u32];
+        let v = self.emit(Opcode::GenericCastToPtrExplicit, Some(ty), &w)?;
+        Ok(Val { v, ty })
     }
 
     fn declare(
@@ -659,6 +679,8 @@ impl Fx<'_, '_> {
         // GenericCastToPtrExplicit_To<Space>: the result's pointee is the operand's.
         let is_atomic = op.starts_with("Atomic");
         let mut words = Vec::new();
+        // The first operand's type as passed (after the casts its mangled type asks for).
+        let mut first_ty = None;
         let mut k = 0;
         for od in desc.operands {
             match od.kind.class {
@@ -732,6 +754,9 @@ impl Fx<'_, '_> {
                         let zero = self.const_int_of(v.ty, 0)?;
                         v = self.emit_val(Opcode::INotEqual, bt, &[v.v, zero])?;
                     }
+                    if k == 1 {
+                        first_ty = Some(v.ty);
+                    }
                     words.push(v.v.to_id().0);
                 }
                 _ => {
@@ -760,11 +785,10 @@ impl Fx<'_, '_> {
                 ty = Some(self.f.type_sampled_image(img.ty));
             }
         }
-        // Pointer results take the pointee of the first pointer operand.
-        if let (Some(t), Some(&a0)) = (ty, args.first()) {
+        // Pointer results take the pointee of the first pointer operand, as passed.
+        if let (Some(t), Some(a0)) = (ty, first_ty) {
             if let Some((sc, _)) = self.ptr_parts(t) {
-                let v = self.value(a0)?;
-                if let Some((_, p)) = self.ptr_parts(v.ty) {
+                if let Some((_, p)) = self.ptr_parts(a0) {
                     ty = Some(self.f.type_pointer(sc, p));
                 }
             }
@@ -856,5 +880,15 @@ fn fits(m: &MType, t: LLVMTypeRef) -> bool {
             matches!(kind, K::LLVMPointerTypeKind | K::LLVMTargetExtTypeKind)
         }
         MType::Named(_) => kind == K::LLVMIntegerTypeKind,
+    }
+}
+
+/// The storage class an OpenCL C address-space query (`to_global` ...) casts to.
+fn address_space_query(name: &str) -> Option<StorageClass> {
+    match name {
+        "__to_global" => Some(StorageClass::CrossWorkgroup),
+        "__to_local" => Some(StorageClass::Workgroup),
+        "__to_private" => Some(StorageClass::Function),
+        _ => None,
     }
 }

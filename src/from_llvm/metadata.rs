@@ -153,6 +153,11 @@ pub fn kernel_modes(
             }
         }
     }
+    // Without `!opencl.enable.FP_CONTRACT` the kernel's plain fmul/fadd may not be fused
+    // (LLVM fuses only `contract` operations and fmuladd): ContractionOff, as llvm-spirv adds.
+    if read::named_metadata(st.m, "opencl.enable.FP_CONTRACT").is_empty() {
+        add_mode(b, h, ExecutionMode::ContractionOff);
+    }
     for node in read::named_metadata(st.m, "spirv.ExecutionMode") {
         if node.first().copied() != Some(f) {
             continue;
@@ -169,18 +174,21 @@ pub fn kernel_modes(
                 read::name(f)
             ));
         };
-        {
-            let dup = b
-                .module()
-                .execution_modes
-                .iter()
-                .any(|e| e.function == h && e.mode == mode);
-            if !dup {
-                b.execution_mode(h, mode);
-            }
-        }
+        add_mode(b, h, mode);
     }
     Ok(())
+}
+
+/// Adds an execution mode to `h` unless it has it already.
+fn add_mode(b: &mut Builder, h: Handle<Function>, mode: ExecutionMode) {
+    let dup = b
+        .module()
+        .execution_modes
+        .iter()
+        .any(|e| e.function == h && e.mode == mode);
+    if !dup {
+        b.execution_mode(h, mode);
+    }
 }
 
 /// The `VecTypeHint` operand: the component type's code in the low 16 bits and the component

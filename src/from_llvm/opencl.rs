@@ -258,17 +258,34 @@ impl Fx<'_, '_> {
                     &[r.v, one, zero],
                 )?)))
             }
-            "isnan" | "isinf" | "isfinite" | "isnormal" | "signbit" => {
+            "isnan" | "isinf" | "isfinite" | "isnormal" | "signbit" | "isequal" | "isnotequal"
+            | "isgreater" | "isgreaterequal" | "isless" | "islessequal" | "islessgreater"
+            | "isordered" | "isunordered" => {
                 let Some(ty) = ret else {
                     return err("a relational function without a result");
                 };
+                // OpenCL C's relational functions: ordered comparisons except `isnotequal`
+                // (true when either is NaN), as llvm-spirv maps them.
                 let op = match name {
                     "isnan" => Opcode::IsNan,
                     "isinf" => Opcode::IsInf,
                     "isfinite" => Opcode::IsFinite,
                     "isnormal" => Opcode::IsNormal,
-                    _ => Opcode::SignBitSet,
+                    "signbit" => Opcode::SignBitSet,
+                    "isequal" => Opcode::FOrdEqual,
+                    "isnotequal" => Opcode::FUnordNotEqual,
+                    "isgreater" => Opcode::FOrdGreaterThan,
+                    "isgreaterequal" => Opcode::FOrdGreaterThanEqual,
+                    "isless" => Opcode::FOrdLessThan,
+                    "islessequal" => Opcode::FOrdLessThanEqual,
+                    "islessgreater" => Opcode::FOrdNotEqual,
+                    "isordered" => Opcode::Ordered,
+                    _ => Opcode::Unordered,
                 };
+                let mut operands = Vec::new();
+                for &x in args {
+                    operands.push(self.value(x)?.v);
+                }
                 let a = self.value(args[0])?;
                 let w = self.width_of(a.ty);
                 let bool_t = self.f.type_bool();
@@ -277,7 +294,7 @@ impl Fx<'_, '_> {
                 } else {
                     bool_t
                 };
-                let c = self.emit_val(op, bt, &[a.v])?;
+                let c = self.emit_val(op, bt, &operands)?;
                 let one = self.const_int_of(ty, if w > 1 { u64::MAX } else { 1 })?;
                 let zero = self.const_int_of(ty, 0)?;
                 Ok(Some(Some(self.emit_val(
