@@ -11,6 +11,7 @@ packages=(
   clang-15         # OpenCL C to LLVM bitcode for the test corpus
   hyperfine        # whole-process timing in benchmarks
   llvm-19-dev      # libLLVM 19 for the lowering and the JIT (inkwell / llvm-sys)
+  g++              # compiles from-llvm's lazy-bitcode shim (src/from_llvm/lazy.cpp) against it
   libzstd-dev      # llvm-config --system-libs asks for it
   zlib1g-dev       # idem
   mesa-vulkan-drivers  # lavapipe: the Vulkan CPU driver that is the oracle of `spvkit run`

@@ -645,18 +645,7 @@ impl Fx<'_, '_> {
         // __spirv_<Op>{_R<type>}{_sat}{_rt*}{_To<Space>}
         let mut parts = name.split('_');
         let op = parts.next().unwrap_or("");
-        let mut sat = false;
-        let mut rounding = None;
-        for p in parts {
-            match p {
-                "sat" => sat = true,
-                "rte" => rounding = Some(FPRoundingMode::RTE),
-                "rtz" => rounding = Some(FPRoundingMode::RTZ),
-                "rtp" => rounding = Some(FPRoundingMode::RTP),
-                "rtn" => rounding = Some(FPRoundingMode::RTN),
-                _ => {}
-            }
-        }
+        let (sat, rounding) = conversion_postfixes(parts);
         let Ok(code) = format!("Op{op}").parse::<Opcode>() else {
             return err(format!("__spirv_{op} names no SPIR-V instruction"));
         };
@@ -891,4 +880,23 @@ fn address_space_query(name: &str) -> Option<StorageClass> {
         "__to_private" => Some(StorageClass::Function),
         _ => None,
     }
+}
+
+/// The `_sat` and `_rt{e,z,p,n}` postfixes of a conversion's name (OpenCL C's `convert_int_sat_rte`,
+/// the document's `__spirv_ConvertFToS_Rint_sat_rte`): saturation and the rounding mode.
+pub(crate) fn conversion_postfixes<'a>(
+    parts: impl Iterator<Item = &'a str>,
+) -> (bool, Option<FPRoundingMode>) {
+    let (mut sat, mut rounding) = (false, None);
+    for p in parts {
+        match p {
+            "sat" => sat = true,
+            "rte" => rounding = Some(FPRoundingMode::RTE),
+            "rtz" => rounding = Some(FPRoundingMode::RTZ),
+            "rtp" => rounding = Some(FPRoundingMode::RTP),
+            "rtn" => rounding = Some(FPRoundingMode::RTN),
+            _ => {}
+        }
+    }
+    (sat, rounding)
 }

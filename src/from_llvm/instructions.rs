@@ -133,6 +133,14 @@ impl Fx<'_, '_> {
         }
     }
 
+    /// `true_value` or 0 of integer type `ty` per lane of the bool (vector) `c`: how OpenCL C
+    /// returns a condition as a number (1 for scalars, all ones for vector lanes).
+    pub fn bool_to_int(&mut self, c: Value, ty: Handle<Type>, true_value: u64) -> Result<Val> {
+        let one = self.const_int_of(ty, true_value)?;
+        let zero = self.const_int_of(ty, 0)?;
+        self.emit_val(Opcode::Select, ty, &[c, one, zero])
+    }
+
     /// An integer constant of type `t` (splatted for vectors).
     pub fn const_int_of(&mut self, t: Handle<Type>, x: u64) -> Result<Value> {
         let ty = self.f.module().types.get(t).cloned();
@@ -564,9 +572,7 @@ impl Fx<'_, '_> {
             }
             O::LLVMZExt | O::LLVMSExt | O::LLVMUIToFP | O::LLVMSIToFP if src_bool => {
                 let one = if op == O::LLVMSExt { u64::MAX } else { 1 };
-                let one = self.const_int_of(ty, one)?;
-                let zero = self.const_int_of(ty, 0)?;
-                self.emit_val(Opcode::Select, ty, &[x.v, one, zero])
+                self.bool_to_int(x.v, ty, one)
             }
             O::LLVMTrunc | O::LLVMZExt => self.emit_val(Opcode::UConvert, ty, &[x.v]),
             O::LLVMSExt => self.emit_val(Opcode::SConvert, ty, &[x.v]),

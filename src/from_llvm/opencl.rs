@@ -250,13 +250,7 @@ impl Fx<'_, '_> {
                 } else {
                     neg
                 };
-                let one = self.const_int_of(ty, 1)?;
-                let zero = self.const_int_of(ty, 0)?;
-                Ok(Some(Some(self.emit_val(
-                    Opcode::Select,
-                    ty,
-                    &[r.v, one, zero],
-                )?)))
+                Ok(Some(Some(self.bool_to_int(r.v, ty, 1)?)))
             }
             "isnan" | "isinf" | "isfinite" | "isnormal" | "signbit" | "isequal" | "isnotequal"
             | "isgreater" | "isgreaterequal" | "isless" | "islessequal" | "islessgreater"
@@ -295,12 +289,10 @@ impl Fx<'_, '_> {
                     bool_t
                 };
                 let c = self.emit_val(op, bt, &operands)?;
-                let one = self.const_int_of(ty, if w > 1 { u64::MAX } else { 1 })?;
-                let zero = self.const_int_of(ty, 0)?;
-                Ok(Some(Some(self.emit_val(
-                    Opcode::Select,
+                Ok(Some(Some(self.bool_to_int(
+                    c.v,
                     ty,
-                    &[c.v, one, zero],
+                    if w > 1 { u64::MAX } else { 1 },
                 )?)))
             }
             _ => Ok(None),
@@ -342,18 +334,7 @@ impl Fx<'_, '_> {
         };
         let mut parts = rest.split('_');
         let dst = parts.next().unwrap_or("");
-        let mut sat = false;
-        let mut rounding = None;
-        for p in parts {
-            match p {
-                "sat" => sat = true,
-                "rte" => rounding = Some(FPRoundingMode::RTE),
-                "rtz" => rounding = Some(FPRoundingMode::RTZ),
-                "rtp" => rounding = Some(FPRoundingMode::RTP),
-                "rtn" => rounding = Some(FPRoundingMode::RTN),
-                _ => {}
-            }
-        }
+        let (sat, rounding) = super::builtins::conversion_postfixes(parts);
         let x = self.value(args[0])?;
         let src_m = d.params.first().cloned().unwrap_or(MType::Scalar("i"));
         let src_float = !src_m.is_signed() && !src_m.is_unsigned();
@@ -620,13 +601,7 @@ impl Fx<'_, '_> {
                 let Some(rt) = ret else {
                     return Ok(Some(None));
                 };
-                let one = self.const_int_of(rt, 1)?;
-                let zero = self.const_int_of(rt, 0)?;
-                Ok(Some(Some(self.emit_val(
-                    Opcode::Select,
-                    rt,
-                    &[ok.v, one, zero],
-                )?)))
+                Ok(Some(Some(self.bool_to_int(ok.v, rt, 1)?)))
             }
             _ => Ok(None),
         }
@@ -687,13 +662,7 @@ impl Fx<'_, '_> {
                     Opcode::GroupAny
                 };
                 let r = self.emit_val(op, bool_t, &[sc, c.v])?;
-                let one = self.const_int_of(ty, 1)?;
-                let zero = self.const_int_of(ty, 0)?;
-                Ok(Some(Some(self.emit_val(
-                    Opcode::Select,
-                    ty,
-                    &[r.v, one, zero],
-                )?)))
+                Ok(Some(Some(self.bool_to_int(r.v, ty, 1)?)))
             }
             _ => {
                 let (kind, op) = if let Some(o) = rest.strip_prefix("reduce_") {
