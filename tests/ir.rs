@@ -260,3 +260,76 @@ fn group_decorations_need_a_group_and_no_group_targets() {
     let e = deserialize(&group_target).unwrap_err().to_string();
     assert!(e.contains("targets a decoration group"), "{e}");
 }
+
+/// `StreamingSerializer`, as `from-llvm` uses it: each function definition written in turn
+/// and its body dropped from the IR, the rest at the end. The result is the module
+/// `serialize` writes up to numbering: it reads back as the same IR and passes spirv-val.
+#[test]
+fn corpus_streams_function_by_function() {
+    let modules = corpus::build_all();
+    let dir = out_dir().join("streamed");
+    std::fs::create_dir_all(&dir).expect("create the output directory");
+    let (mut streamed, mut with_functions) = (0, 0);
+    let mut failures = Vec::new();
+    for m in modules.iter().filter(|m| m.valid) {
+        let Ok(ir) = deserialize(&m.words()) else {
+            continue;
+        };
+        let mut shrinking = ir.clone();
+        let mut sink = spvkit::ir::StreamingSerializer::new();
+        let definitions: Vec<_> = ir
+            .functions
+            .iter()
+            .filter(|(_, f)| !f.is_declaration())
+            .map(|(h, _)| h)
+            .collect();
+        with_functions += usize::from(!definitions.is_empty());
+        for h in definitions {
+            sink.write_function(&shrinking, h);
+            let f = &mut shrinking.functions[h];
+            f.ops = spvkit::ir::Arena::new();
+            f.header.clear();
+            f.block_args = spvkit::ir::Arena::new();
+            f.blocks = spvkit::ir::Arena::new();
+        }
+        let out = sink.finish(&shrinking);
+        streamed += 1;
+        match deserialize(&out) {
+            Ok(again) if again == ir => {}
+            Ok(again) => failures.push(format!(
+                "{}: streamed module reads back different: {}",
+                m.name,
+                first_difference(&ir, &again)
+            )),
+            Err(e) => failures.push(format!(
+                "{}: deserializing the streamed module: {e}",
+                m.name
+            )),
+        }
+        let path = dir.join(m.path.file_name().expect("corpus paths have file names"));
+        let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).expect("write the streamed module");
+        let copy = corpus::Module {
+            path: path.clone(),
+            ..m.clone()
+        };
+        if let Err(e) = corpus::spirv_val(&copy) {
+            failures.push(format!(
+                "{}: the streamed module fails spirv-val ({}):\n{e}",
+                m.name,
+                path.display()
+            ));
+        }
+    }
+    eprintln!("streamed {streamed} modules ({with_functions} with function definitions)");
+    assert!(
+        with_functions >= 150,
+        "only {with_functions} modules have functions"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}

@@ -20,13 +20,14 @@ using namespace llvm;
 // The error's message, for LLVMDisposeMessage.
 static char *message(Error e) { return LLVMCreateMessage(toString(std::move(e)).c_str()); }
 
-// A module whose function bodies are read on materialization; it owns a copy of the bytes.
+// A module whose function bodies are read on materialization; it reads the bytes in place
+// (they must outlive it: a copy would be the input's size again at the peak).
 // Null with `*err` set (free with LLVMDisposeMessage) on failure.
 extern "C" LLVMModuleRef spvkit_lazy_bitcode(LLVMContextRef cx, const char *data, size_t len,
                                              const char *name, char **err) {
     *err = nullptr;
     std::unique_ptr<MemoryBuffer> buf =
-        MemoryBuffer::getMemBufferCopy(StringRef(data, len), StringRef(name));
+        MemoryBuffer::getMemBuffer(StringRef(data, len), StringRef(name), false);
     Expected<std::unique_ptr<Module>> m = getOwningLazyBitcodeModule(std::move(buf), *unwrap(cx));
     if (!m) {
         *err = message(m.takeError());

@@ -34,11 +34,15 @@ fn take_message(p: *mut c_char) -> String {
 }
 
 /// Reads bitcode lazily into `cx`: globals, declarations and metadata now, function bodies
-/// on [`materialize`]. The module owns a copy of `bytes`.
-pub fn parse_bitcode(cx: LLVMContextRef, bytes: &[u8], name: &str) -> Result<LLVMModuleRef> {
+/// on [`materialize`]. The module reads `bytes` in place.
+///
+/// # Safety
+/// `bytes` must outlive the module.
+pub unsafe fn parse_bitcode(cx: LLVMContextRef, bytes: &[u8], name: &str) -> Result<LLVMModuleRef> {
     let name = CString::new(name.replace('\0', "")).unwrap_or_default();
     let mut msg = std::ptr::null_mut();
-    // SAFETY: `bytes` is valid for its length and copied; `name` is nul-terminated.
+    // SAFETY: `bytes` is valid for its length (and outlives the module, as the caller
+    // promises); `name` is nul-terminated.
     let m = unsafe {
         spvkit_lazy_bitcode(
             cx,

@@ -76,13 +76,14 @@ pub fn from_llvm(bytes: &[u8], name: &str, opts: &FromLlvmOptions) -> Result<Vec
     let m = read::parse(&cx, bytes, name)?;
     phase("parse", t);
     let t = std::time::Instant::now();
-    let module = module::translate(&m, opts, true)?;
+    let mut sink = crate::ir::StreamingSerializer::new();
+    let translated = module::translate(&m, opts, Some(&mut sink))?;
     // Only declarations and metadata are left of the LLVM module.
     drop(m);
     drop(cx);
     phase("translate", t);
     let t = std::time::Instant::now();
-    let words = crate::ir::serialize(&module);
+    let words = module::finish(translated, sink, opts)?;
     phase("serialize", t);
     Ok(words)
 }
@@ -92,5 +93,5 @@ pub fn from_llvm_module(
     m: &inkwell::module::Module<'_>,
     opts: &FromLlvmOptions,
 ) -> Result<crate::ir::Module> {
-    module::translate(m, opts, false)
+    module::translate(m, opts, None).and_then(|t| module::into_module(t, opts))
 }

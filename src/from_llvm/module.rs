@@ -104,15 +104,23 @@ impl State {
     }
 }
 
+/// A translated module whose version, capabilities and extensions are not settled yet.
+pub struct Translated {
+    /// The module (without the function bodies already streamed out).
+    pub module: ir::Module,
+    /// Whether a function's values have a `half` type (not only memory accessed as `half`).
+    half_values: bool,
+}
+
 /// Translates a parsed LLVM module into a SPIR-V IR module.
 ///
-/// With `free_bodies`, each function's body is freed once translated (the module is then
-/// spent: only its declarations and metadata are left).
+/// With a `sink`, each function's body is written to it and then freed, in the IR and in the
+/// LLVM module (which is then spent: only its declarations and metadata are left).
 pub fn translate(
     module: &inkwell::module::Module<'_>,
     opts: &FromLlvmOptions,
-    free_bodies: bool,
-) -> Result<ir::Module> {
+    mut sink: Option<&mut ir::StreamingSerializer>,
+) -> Result<Translated> {
     let m = module.as_mut_ptr();
     let triple = module.get_triple();
     let triple = triple.as_str().to_string_lossy().into_owned();
@@ -160,6 +168,7 @@ pub fn translate(
     // translated and, when the module is ours, freed just after.
     let mut kernels = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut half_values = false;
     for f in read::functions(m) {
         if !read::is_declaration(f) {
             let mut cx = Order {
@@ -167,7 +176,8 @@ pub fn translate(
                 b: &mut b,
                 seen: &mut seen,
                 kernels: &mut kernels,
-                free_bodies,
+                sink: sink.as_deref_mut(),
+                half_values: &mut half_values,
             };
             cx.visit(f)?;
         }
@@ -187,24 +197,84 @@ pub fn translate(
         b.entry_point(crate::grammar::ExecutionModel::Kernel, h, &name, &interface);
         super::metadata::kernel_modes(&mut st, &mut b, f, h)?;
     }
-    let mut module = b.finish();
-    crate::opt::update_vce(&mut module).map_err(|e| FromLlvmError::new(e.to_string()))?;
+    let module = b.finish();
+    let half_values = half_values || constants_hold_half(&module);
+    Ok(Translated {
+        module,
+        half_values,
+    })
+}
+
+/// The module of a translation made without a sink, its version, capabilities and
+/// extensions settled.
+pub fn into_module(t: Translated, opts: &FromLlvmOptions) -> Result<ir::Module> {
+    let mut module = t.module;
+    let vce = settle(
+        &ir::serialize(&module),
+        &module.extensions,
+        t.half_values,
+        opts,
+    )?;
+    (module.version, module.capabilities, module.extensions) = vce;
+    Ok(module)
+}
+
+/// The words of a translation streamed into `sink`, its version, capabilities and extensions
+/// settled.
+pub fn finish(
+    t: Translated,
+    sink: ir::StreamingSerializer,
+    opts: &FromLlvmOptions,
+) -> Result<Vec<u32>> {
+    let mut words = sink.finish(&t.module);
+    let (version, capabilities, extensions) =
+        settle(&words, &t.module.extensions, t.half_values, opts)?;
+    crate::requirements::set_vce(&mut words, version, &capabilities, &extensions);
+    Ok(words)
+}
+
+/// The version, capabilities and extensions the module in `words` needs: the IR's
+/// requirements, plus `Addresses` and `Kernel` (always declared by OpenCL modules), with
+/// `Float16Buffer` for `Float16` where `half` is only a memory format, and the declared
+/// extensions the grammar does not know (nothing says they are not needed).
+fn settle(
+    words: &[u32],
+    declared_extensions: &[String],
+    half_values: bool,
+    opts: &FromLlvmOptions,
+) -> Result<(crate::grammar::Version, Vec<Capability>, Vec<String>)> {
+    let req = crate::requirements::module_requirements(words)
+        .map_err(|e| FromLlvmError::new(e.to_string()))?;
+    let mut capabilities: Vec<Capability> = req.capabilities.iter().copied().collect();
     for c in [Capability::Addresses, Capability::Kernel] {
-        if !module.capabilities.contains(&c) {
-            module.capabilities.insert(0, c);
+        if !capabilities.contains(&c) {
+            capabilities.insert(0, c);
         }
     }
-    half_storage_only(&mut module);
-    if module.version < opts.min_version {
-        module.version = opts.min_version;
+    if !half_values {
+        if let Some(c) = capabilities.iter_mut().find(|c| **c == Capability::Float16) {
+            *c = Capability::Float16Buffer;
+        }
     }
-    if module.version > opts.version {
+    let mut extensions: Vec<String> = req
+        .extensions
+        .iter()
+        .map(|e| e.name().to_string())
+        .collect();
+    extensions.extend(
+        declared_extensions
+            .iter()
+            .filter(|e| e.parse::<crate::grammar::Extension>().is_err())
+            .cloned(),
+    );
+    let version = req.min_version.max(opts.min_version);
+    if version > opts.version {
         return err(format!(
             "the module needs SPIR-V {}.{}, above the {}.{} of the target environment",
-            module.version.0, module.version.1, opts.version.0, opts.version.1
+            version.0, version.1, opts.version.0, opts.version.1
         ));
     }
-    Ok(module)
+    Ok((version, capabilities, extensions))
 }
 
 /// The depth-first walk of the call graph that translates functions callees first.
@@ -213,7 +283,8 @@ struct Order<'a> {
     b: &'a mut Builder,
     seen: &'a mut std::collections::HashSet<usize>,
     kernels: &'a mut Vec<(LLVMValueRef, Handle<Function>, String)>,
-    free_bodies: bool,
+    sink: Option<&'a mut ir::StreamingSerializer>,
+    half_values: &'a mut bool,
 }
 
 impl Order<'_> {
@@ -257,7 +328,17 @@ impl Order<'_> {
         if cc == 76 {
             self.kernels.push((f, h, name));
         }
-        if self.free_bodies {
+        if let Some(func) = self.b.module().functions.get(h) {
+            *self.half_values |= function_holds_half(self.b.module(), func);
+        }
+        if let Some(sink) = self.sink.as_deref_mut() {
+            sink.write_function(self.b.module(), h);
+            if let Some(func) = self.b.module_mut().functions.get_mut(h) {
+                func.ops = ir::Arena::new();
+                func.header = Vec::new();
+                func.block_args = ir::Arena::new();
+                func.blocks = ir::Arena::new();
+            }
             // SAFETY: the function's translation (and its value maps) is done; callers refer
             // to the function itself, not its body.
             unsafe { lazy::drop_body(f) };
@@ -271,40 +352,31 @@ pub fn function_control(_f: LLVMValueRef) -> FunctionControl {
     FunctionControl::None
 }
 
-/// OpenCL without `cl_khr_fp16` may hold `half` in memory only (vload_half/vstore_half):
-/// such modules need `Float16Buffer`, not `Float16`.
-fn half_storage_only(module: &mut ir::Module) {
-    let Some(pos) = module
-        .capabilities
+/// Whether a type is `half` or a vector of `half`. OpenCL without `cl_khr_fp16` may hold
+/// `half` in memory only (vload_half/vstore_half): such modules need `Float16Buffer`, not
+/// `Float16`.
+fn is_half(module: &ir::Module, t: Handle<Type>) -> bool {
+    match module.types.get(t) {
+        Some(Type::Float { width: 16 }) => true,
+        Some(Type::Vector { component, .. }) => {
+            matches!(
+                module.types.get(*component),
+                Some(Type::Float { width: 16 })
+            )
+        }
+        _ => false,
+    }
+}
+
+/// Whether a constant of the module is `half`.
+fn constants_hold_half(module: &ir::Module) -> bool {
+    module.constants.iter().any(|(_, c)| is_half(module, c.ty))
+}
+
+/// Whether an op result or parameter of a function is `half`.
+fn function_holds_half(module: &ir::Module, f: &Function) -> bool {
+    f.ops
         .iter()
-        .position(|c| *c == Capability::Float16)
-    else {
-        return;
-    };
-    let is_half = |t: Handle<Type>| -> bool {
-        match module.types.get(t) {
-            Some(Type::Float { width: 16 }) => true,
-            Some(Type::Vector { component, .. }) => {
-                matches!(
-                    module.types.get(*component),
-                    Some(Type::Float { width: 16 })
-                )
-            }
-            _ => false,
-        }
-    };
-    if module.constants.iter().any(|(_, c)| is_half(c.ty)) {
-        return;
-    }
-    for (_, f) in module.functions.iter() {
-        for (_, op) in f.ops.iter() {
-            if op.result_type().is_some_and(is_half) {
-                return;
-            }
-        }
-        if f.params.iter().any(|p| is_half(p.ty)) {
-            return;
-        }
-    }
-    module.capabilities[pos] = Capability::Float16Buffer;
+        .any(|(_, op)| op.result_type().is_some_and(|t| is_half(module, t)))
+        || f.params.iter().any(|p| is_half(module, p.ty))
 }

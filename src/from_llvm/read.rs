@@ -12,11 +12,12 @@ use std::ffi::{CStr, CString};
 
 /// Parses LLVM IR text or bitcode (told apart by the bitcode magic) into `cx`. Bitcode is
 /// read lazily: function bodies come on [`super::lazy::materialize`].
-pub fn parse<'c>(cx: &'c Context, bytes: &[u8], name: &str) -> Result<Module<'c>> {
+pub fn parse<'c>(cx: &'c Context, bytes: &'c [u8], name: &str) -> Result<Module<'c>> {
     let is_bitcode =
         bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]);
     if is_bitcode {
-        let m = super::lazy::parse_bitcode(cx.raw(), bytes, name)?;
+        // SAFETY: `bytes` outlives the module, which cannot outlive `'c`.
+        let m = unsafe { super::lazy::parse_bitcode(cx.raw(), bytes, name)? };
         // SAFETY: a fresh module of `cx`, owned by the returned wrapper alone.
         return Ok(unsafe { Module::new(m) });
     }

@@ -98,6 +98,6 @@ pub use module::{
     EntryPoint, ExecutionModeDecl, ExtInst, ExtInstImport, GlobalVariable, Loc, Module, Source,
 };
 pub use print::print;
-pub use serialize::serialize;
+pub use serialize::{serialize, StreamingSerializer};
 pub use types::{ImageDepth, ImageSampling, ImageType, Member, StructType, Type};
 pub use value::{Value, MAX_PACKED_INDEX};

@@ -48,8 +48,9 @@ impl IdTable {
     }
 }
 
-struct Writer<'m> {
-    m: &'m Module,
+/// What the writer has given out and written so far (everything but the module).
+#[derive(Default)]
+struct Tables {
     next_id: u32,
     types: IdTable,
     constants: IdTable,
@@ -78,40 +79,102 @@ struct Writer<'m> {
     annotations: Vec<u32>,
     globals_out: Vec<u32>,
     functions_out: Vec<u32>,
+    /// Function definitions already written (by [`StreamingSerializer::write_function`]).
+    written: Vec<bool>,
+}
+
+impl Tables {
+    /// Grows the tables of module-level arenas to their current lengths (a module being
+    /// built grows between the functions a [`StreamingSerializer`] writes).
+    fn fit(&mut self, m: &Module) {
+        fn grow<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
+            if v.len() < n {
+                v.resize(n, x);
+            }
+        }
+        if self.next_id == 0 {
+            self.next_id = 1;
+        }
+        grow(&mut self.types.ids, m.types.len(), 0);
+        grow(&mut self.constants.ids, m.constants.len(), 0);
+        grow(&mut self.specs.ids, m.spec_constants.len(), 0);
+        grow(&mut self.globals.ids, m.globals.len(), 0);
+        grow(&mut self.functions.ids, m.functions.len(), 0);
+        grow(&mut self.strings.ids, m.strings.len(), 0);
+        grow(&mut self.imports.ids, m.ext_inst_imports.len(), 0);
+        grow(&mut self.ext_insts.ids, m.ext_insts.len(), 0);
+        grow(&mut self.type_state, m.types.len(), State::NotStarted);
+        grow(
+            &mut self.constant_state,
+            m.constants.len(),
+            State::NotStarted,
+        );
+        grow(
+            &mut self.spec_state,
+            m.spec_constants.len(),
+            State::NotStarted,
+        );
+        grow(&mut self.global_state, m.globals.len(), State::NotStarted);
+        grow(&mut self.written, m.functions.len(), false);
+    }
+}
+
+struct Writer<'m> {
+    m: &'m Module,
+    t: Tables,
+}
+
+/// Writes a module whose function definitions are written (and may then be dropped from the
+/// IR) while the rest of it is still being built: a large translation then holds the IR of
+/// one function at a time and the words of the others, about a tenth of their IR.
+///
+/// Ids are given out on first use across calls, so a function may refer to types, constants,
+/// globals and functions that do not exist yet; they are written by [`Self::finish`], in front
+/// of the functions, as [`serialize`] writes them.
+#[derive(Default)]
+pub struct StreamingSerializer {
+    t: Tables,
+}
+
+impl StreamingSerializer {
+    /// A serializer that has written nothing.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Writes the definition of function `f` of `m` now. Its body is not read again: the
+    /// caller may drop it from the IR, keeping the function itself (callers, entry points and
+    /// execution modes refer to it by handle).
+    pub fn write_function(&mut self, m: &Module, f: Handle<Function>) {
+        let mut w = Writer {
+            m,
+            t: std::mem::take(&mut self.t),
+        };
+        w.t.fit(m);
+        w.write_function(f);
+        if let Some(done) = w.t.written.get_mut(f.index()) {
+            *done = true;
+        }
+        self.t = w.t;
+    }
+
+    /// Writes the rest of `m` (everything but the functions already written) and returns the
+    /// whole module.
+    pub fn finish(self, m: &Module) -> Vec<u32> {
+        let mut w = Writer { m, t: self.t };
+        w.t.fit(m);
+        w.run()
+    }
 }
 
 impl<'m> Writer<'m> {
     fn new(m: &'m Module) -> Self {
-        Writer {
-            m,
-            next_id: 1,
-            types: IdTable::sized(m.types.len()),
-            constants: IdTable::sized(m.constants.len()),
-            specs: IdTable::sized(m.spec_constants.len()),
-            globals: IdTable::sized(m.globals.len()),
-            functions: IdTable::sized(m.functions.len()),
-            strings: IdTable::sized(m.strings.len()),
-            imports: IdTable::sized(m.ext_inst_imports.len()),
-            ext_insts: IdTable::sized(m.ext_insts.len()),
-            ops: IdTable::default(),
-            blocks: IdTable::default(),
-            args: IdTable::default(),
-            params: IdTable::default(),
-            type_state: vec![State::NotStarted; m.types.len()],
-            type_cursor: 0,
-            constant_state: vec![State::NotStarted; m.constants.len()],
-            constant_cursor: 0,
-            spec_state: vec![State::NotStarted; m.spec_constants.len()],
-            spec_cursor: 0,
-            global_state: vec![State::NotStarted; m.globals.len()],
-            global_cursor: 0,
-            pending_pointers: Vec::new(),
-            loc: None,
-            names: Vec::new(),
-            annotations: Vec::new(),
+        let mut t = Tables {
             globals_out: Vec::with_capacity(m.types.len() * 4 + m.constants.len() * 5),
-            functions_out: Vec::new(),
-        }
+            ..Tables::default()
+        };
+        t.fit(m);
+        Writer { m, t }
     }
 
     // -----------------------------------------------------------------------------------------
@@ -121,20 +184,20 @@ impl<'m> Writer<'m> {
     /// by hand) gets a fresh id that nothing defines.
     fn id(&mut self, v: Value) -> Id {
         let (table, index) = match v {
-            Value::Op(h) => (&mut self.ops, h.index()),
-            Value::Param(i) => (&mut self.params, i as usize),
-            Value::BlockArg(h) => (&mut self.args, h.index()),
-            Value::Block(h) => (&mut self.blocks, h.index()),
-            Value::Constant(h) => (&mut self.constants, h.index()),
-            Value::SpecConstant(h) => (&mut self.specs, h.index()),
-            Value::Global(h) => (&mut self.globals, h.index()),
-            Value::Function(h) => (&mut self.functions, h.index()),
-            Value::Type(h) => (&mut self.types, h.index()),
-            Value::String(h) => (&mut self.strings, h.index()),
-            Value::ExtInstSet(h) => (&mut self.imports, h.index()),
-            Value::ExtInst(h) => (&mut self.ext_insts, h.index()),
+            Value::Op(h) => (&mut self.t.ops, h.index()),
+            Value::Param(i) => (&mut self.t.params, i as usize),
+            Value::BlockArg(h) => (&mut self.t.args, h.index()),
+            Value::Block(h) => (&mut self.t.blocks, h.index()),
+            Value::Constant(h) => (&mut self.t.constants, h.index()),
+            Value::SpecConstant(h) => (&mut self.t.specs, h.index()),
+            Value::Global(h) => (&mut self.t.globals, h.index()),
+            Value::Function(h) => (&mut self.t.functions, h.index()),
+            Value::Type(h) => (&mut self.t.types, h.index()),
+            Value::String(h) => (&mut self.t.strings, h.index()),
+            Value::ExtInstSet(h) => (&mut self.t.imports, h.index()),
+            Value::ExtInst(h) => (&mut self.t.ext_insts, h.index()),
         };
-        let next = &mut self.next_id;
+        let next = &mut self.t.next_id;
         match table.ids.get_mut(index) {
             Some(slot) => {
                 if *slot == 0 {
@@ -188,7 +251,7 @@ impl<'m> Writer<'m> {
     fn name(&mut self, target: Id, name: &Option<String>) {
         if let Some(n) = name {
             Self::emit(
-                &mut self.names,
+                &mut self.t.names,
                 &Instruction::Name(OpName {
                     target,
                     name: n.clone(),
@@ -236,7 +299,7 @@ impl<'m> Writer<'m> {
                     decoration: d,
                 }),
             };
-            Self::emit(&mut self.annotations, &inst);
+            Self::emit(&mut self.t.annotations, &inst);
         }
     }
 
@@ -250,10 +313,10 @@ impl<'m> Writer<'m> {
     // Source locations
 
     fn set_loc(&mut self, loc: Option<Loc>, in_function: bool) {
-        if loc == self.loc {
+        if loc == self.t.loc {
             return;
         }
-        self.loc = loc;
+        self.t.loc = loc;
         let inst = match loc {
             Some(l) => Instruction::Line(OpLine {
                 file: self.id(Value::String(l.file)),
@@ -263,9 +326,9 @@ impl<'m> Writer<'m> {
             None => Instruction::NoLine(OpNoLine {}),
         };
         let out = if in_function {
-            &mut self.functions_out
+            &mut self.t.functions_out
         } else {
-            &mut self.globals_out
+            &mut self.t.globals_out
         };
         Self::emit(out, &inst);
     }
@@ -312,17 +375,17 @@ impl<'m> Writer<'m> {
     /// pointer that is only forward-declared so far will do.
     fn ensure_type(&mut self, t: Handle<Type>, allow_forward: bool) {
         let i = t.index();
-        if i >= self.type_state.len() {
+        if i >= self.t.type_state.len() {
             return;
         }
-        while self.type_cursor <= i {
-            let next = Handle::new(self.type_cursor);
-            self.type_cursor += 1;
-            if self.type_state[next.index()] == State::NotStarted {
+        while self.t.type_cursor <= i {
+            let next = Handle::new(self.t.type_cursor);
+            self.t.type_cursor += 1;
+            if self.t.type_state[next.index()] == State::NotStarted {
                 self.write_type(next);
             }
         }
-        match self.type_state[i] {
+        match self.t.type_state[i] {
             State::InProgress if allow_forward => {
                 if let Some(Type::Pointer { storage_class, .. }) = self.m.types.get(t) {
                     let storage_class = *storage_class;
@@ -336,7 +399,7 @@ impl<'m> Writer<'m> {
                         self.ensure_type(pointee, false);
                     }
                 }
-                if self.type_state[i] == State::Forward {
+                if self.t.type_state[i] == State::Forward {
                     self.complete_pointer(t);
                 }
             }
@@ -347,14 +410,14 @@ impl<'m> Writer<'m> {
     fn forward_declare(&mut self, t: Handle<Type>, storage_class: StorageClass) {
         let pointer_type = self.ty_id(t);
         Self::emit(
-            &mut self.globals_out,
+            &mut self.t.globals_out,
             &Instruction::TypeForwardPointer(OpTypeForwardPointer {
                 pointer_type,
                 storage_class,
             }),
         );
-        self.type_state[t.index()] = State::Forward;
-        self.pending_pointers.push(t);
+        self.t.type_state[t.index()] = State::Forward;
+        self.t.pending_pointers.push(t);
     }
 
     fn complete_pointer(&mut self, t: Handle<Type>) {
@@ -367,7 +430,7 @@ impl<'m> Writer<'m> {
             let result_id = self.ty_id(t);
             let type_ = self.ty_id(*pointee);
             Self::emit(
-                &mut self.globals_out,
+                &mut self.t.globals_out,
                 &Instruction::TypePointer(OpTypePointer {
                     result_id,
                     storage_class: *storage_class,
@@ -377,8 +440,8 @@ impl<'m> Writer<'m> {
             self.stride(result_id, *stride);
             self.type_annotations(t, result_id);
         }
-        self.type_state[t.index()] = State::Done;
-        self.pending_pointers.retain(|&p| p != t);
+        self.t.type_state[t.index()] = State::Done;
+        self.t.pending_pointers.retain(|&p| p != t);
     }
 
     fn type_annotations(&mut self, t: Handle<Type>, id: Id) {
@@ -393,7 +456,7 @@ impl<'m> Writer<'m> {
 
     fn write_type(&mut self, t: Handle<Type>) {
         let m = self.m;
-        self.type_state[t.index()] = State::InProgress;
+        self.t.type_state[t.index()] = State::InProgress;
         let ty = &m.types[t];
         if let Some(d) = m.type_decorations.get(&t) {
             self.ensure_decoration_operands(d);
@@ -414,15 +477,16 @@ impl<'m> Writer<'m> {
             // is completed when the pointee is written, which the handle order does without
             // recursing along chains of such pointers.
             let later = pointee.index() > t.index()
-                && self.type_state.get(pointee.index()) == Some(&State::NotStarted);
+                && self.t.type_state.get(pointee.index()) == Some(&State::NotStarted);
             if !later {
                 self.ensure_type(*pointee, false);
             }
             let pointee_done = self
+                .t
                 .type_state
                 .get(pointee.index())
                 .is_none_or(|s| *s == State::Done);
-            match self.type_state[t.index()] {
+            match self.t.type_state[t.index()] {
                 State::Done => {}
                 _ if pointee_done => self.complete_pointer(t),
                 State::Forward => {}
@@ -522,7 +586,7 @@ impl<'m> Writer<'m> {
                 inst
             }
         };
-        Self::emit(&mut self.globals_out, &inst);
+        Self::emit(&mut self.t.globals_out, &inst);
         match ty {
             Type::Array { stride, .. } | Type::RuntimeArray { stride, .. } => {
                 self.stride(result_id, *stride)
@@ -533,7 +597,7 @@ impl<'m> Writer<'m> {
                     let member = i as u32;
                     if let Some(n) = &mem.name {
                         Self::emit(
-                            &mut self.names,
+                            &mut self.t.names,
                             &Instruction::MemberName(OpMemberName {
                                 type_: result_id,
                                 member,
@@ -551,17 +615,18 @@ impl<'m> Writer<'m> {
             _ => {}
         }
         self.type_annotations(t, result_id);
-        self.type_state[t.index()] = State::Done;
+        self.t.type_state[t.index()] = State::Done;
         self.after_type_done();
     }
 
     /// Completes forward-declared pointers whose pointee is now written.
     fn after_type_done(&mut self) {
         let mut i = 0;
-        while i < self.pending_pointers.len() {
-            let p = self.pending_pointers[i];
+        while i < self.t.pending_pointers.len() {
+            let p = self.t.pending_pointers[i];
             let ready = match self.m.types.get(p) {
                 Some(Type::Pointer { pointee, .. }) => self
+                    .t
                     .type_state
                     .get(pointee.index())
                     .is_none_or(|s| *s == State::Done),
@@ -581,10 +646,10 @@ impl<'m> Writer<'m> {
 
     fn ensure_constant(&mut self, c: Handle<Constant>) {
         let i = c.index();
-        while self.constant_cursor <= i && self.constant_cursor < self.constant_state.len() {
-            let next = Handle::new(self.constant_cursor);
-            self.constant_cursor += 1;
-            if self.constant_state[next.index()] == State::NotStarted {
+        while self.t.constant_cursor <= i && self.t.constant_cursor < self.t.constant_state.len() {
+            let next = Handle::new(self.t.constant_cursor);
+            self.t.constant_cursor += 1;
+            if self.t.constant_state[next.index()] == State::NotStarted {
                 self.write_constant(next);
             }
         }
@@ -592,7 +657,7 @@ impl<'m> Writer<'m> {
 
     fn write_constant(&mut self, h: Handle<Constant>) {
         let m = self.m;
-        self.constant_state[h.index()] = State::InProgress;
+        self.t.constant_state[h.index()] = State::InProgress;
         let c = &m.constants[h];
         self.ensure_type(c.ty, false);
         if let ConstantValue::Composite(cs) = &c.value {
@@ -661,18 +726,18 @@ impl<'m> Writer<'m> {
                 inst
             }
         };
-        Self::emit(&mut self.globals_out, &inst);
+        Self::emit(&mut self.t.globals_out, &inst);
         self.name(result_id, &c.name);
         self.decorations(result_id, None, &c.decorations);
-        self.constant_state[h.index()] = State::Done;
+        self.t.constant_state[h.index()] = State::Done;
     }
 
     fn ensure_spec(&mut self, s: Handle<SpecConstant>) {
         let i = s.index();
-        while self.spec_cursor <= i && self.spec_cursor < self.spec_state.len() {
-            let next = Handle::new(self.spec_cursor);
-            self.spec_cursor += 1;
-            if self.spec_state[next.index()] == State::NotStarted {
+        while self.t.spec_cursor <= i && self.t.spec_cursor < self.t.spec_state.len() {
+            let next = Handle::new(self.t.spec_cursor);
+            self.t.spec_cursor += 1;
+            if self.t.spec_state[next.index()] == State::NotStarted {
                 self.write_spec(next);
             }
         }
@@ -680,7 +745,7 @@ impl<'m> Writer<'m> {
 
     fn write_spec(&mut self, h: Handle<SpecConstant>) {
         let m = self.m;
-        self.spec_state[h.index()] = State::InProgress;
+        self.t.spec_state[h.index()] = State::InProgress;
         let s = &m.spec_constants[h];
         self.ensure_type(s.ty, false);
         match &s.value {
@@ -729,21 +794,21 @@ impl<'m> Writer<'m> {
             }
         };
         self.set_loc(s.loc, false);
-        Self::emit(&mut self.globals_out, &inst);
+        Self::emit(&mut self.t.globals_out, &inst);
         self.name(result_id, &s.name);
         if let Some(id) = s.spec_id {
             self.decorations(result_id, None, &[Decoration::SpecId(id)]);
         }
         self.decorations(result_id, None, &s.decorations);
-        self.spec_state[h.index()] = State::Done;
+        self.t.spec_state[h.index()] = State::Done;
     }
 
     fn ensure_global(&mut self, g: Handle<super::module::GlobalVariable>) {
         let i = g.index();
-        while self.global_cursor <= i && self.global_cursor < self.global_state.len() {
-            let next = Handle::new(self.global_cursor);
-            self.global_cursor += 1;
-            if self.global_state[next.index()] == State::NotStarted {
+        while self.t.global_cursor <= i && self.t.global_cursor < self.t.global_state.len() {
+            let next = Handle::new(self.t.global_cursor);
+            self.t.global_cursor += 1;
+            if self.t.global_state[next.index()] == State::NotStarted {
                 self.write_global(next);
             }
         }
@@ -751,7 +816,7 @@ impl<'m> Writer<'m> {
 
     fn write_global(&mut self, h: Handle<super::module::GlobalVariable>) {
         let m = self.m;
-        self.global_state[h.index()] = State::InProgress;
+        self.t.global_state[h.index()] = State::InProgress;
         let g = &m.globals[h];
         self.ensure_type(g.ty, false);
         if let Some(i) = g.initializer {
@@ -762,7 +827,7 @@ impl<'m> Writer<'m> {
         let initializer = g.initializer.map(|i| self.id(i));
         self.set_loc(g.loc, false);
         Self::emit(
-            &mut self.globals_out,
+            &mut self.t.globals_out,
             &Instruction::Variable(OpVariable {
                 result_type,
                 result_id,
@@ -772,7 +837,7 @@ impl<'m> Writer<'m> {
         );
         self.name(result_id, &g.name);
         self.decorations(result_id, None, &g.decorations);
-        self.global_state[h.index()] = State::Done;
+        self.t.global_state[h.index()] = State::Done;
     }
 
     fn write_ext_inst(&mut self, h: Handle<super::module::ExtInst>, after_functions: bool) {
@@ -787,9 +852,9 @@ impl<'m> Writer<'m> {
         self.set_loc(e.loc, after_functions);
         self.unpack(&mut inst);
         let out = if after_functions {
-            &mut self.functions_out
+            &mut self.t.functions_out
         } else {
-            &mut self.globals_out
+            &mut self.t.globals_out
         };
         Self::emit(out, &inst);
         let id = self.id(Value::ExtInst(h));
@@ -802,10 +867,10 @@ impl<'m> Writer<'m> {
     fn write_function(&mut self, fh: Handle<Function>) {
         let m = self.m;
         let f = &m.functions[fh];
-        self.ops = IdTable::sized(f.ops.len());
-        self.blocks = IdTable::sized(f.blocks.len());
-        self.args = IdTable::sized(f.block_args.len());
-        self.params = IdTable::sized(f.params.len());
+        self.t.ops = IdTable::sized(f.ops.len());
+        self.t.blocks = IdTable::sized(f.blocks.len());
+        self.t.args = IdTable::sized(f.block_args.len());
+        self.t.params = IdTable::sized(f.params.len());
         let ret = match m.types.get(f.ty) {
             Some(Type::Function { ret, .. }) => *ret,
             _ => f.ty,
@@ -815,7 +880,7 @@ impl<'m> Writer<'m> {
         let function_type = self.ty_id(f.ty);
         self.set_loc(f.loc, true);
         Self::emit(
-            &mut self.functions_out,
+            &mut self.t.functions_out,
             &Instruction::Function(OpFunction {
                 result_type,
                 result_id,
@@ -830,7 +895,7 @@ impl<'m> Writer<'m> {
             let result_id = self.id(Value::Param(i as u32));
             self.set_loc(p.loc, true);
             Self::emit(
-                &mut self.functions_out,
+                &mut self.t.functions_out,
                 &Instruction::FunctionParameter(OpFunctionParameter {
                     result_type,
                     result_id,
@@ -859,7 +924,7 @@ impl<'m> Writer<'m> {
         for (bh, b) in f.blocks.iter() {
             let label = self.id(Value::Block(bh));
             Self::emit(
-                &mut self.functions_out,
+                &mut self.t.functions_out,
                 &Instruction::Label(OpLabel { result_id: label }),
             );
             self.name(label, &b.name);
@@ -877,7 +942,7 @@ impl<'m> Writer<'m> {
                 }
                 self.set_loc(arg.loc, true);
                 Self::emit(
-                    &mut self.functions_out,
+                    &mut self.t.functions_out,
                     &Instruction::Phi(OpPhi {
                         result_type,
                         result_id,
@@ -899,7 +964,7 @@ impl<'m> Writer<'m> {
                     let merge_block = self.id(Value::Block(*merge));
                     self.set_loc(*loc, true);
                     Self::emit(
-                        &mut self.functions_out,
+                        &mut self.t.functions_out,
                         &Instruction::SelectionMerge(OpSelectionMerge {
                             merge_block,
                             selection_control: *control,
@@ -916,7 +981,7 @@ impl<'m> Writer<'m> {
                     let continue_target = self.id(Value::Block(*continue_target));
                     self.set_loc(*loc, true);
                     Self::emit(
-                        &mut self.functions_out,
+                        &mut self.t.functions_out,
                         // `into`: large instructions may be boxed in `Instruction`.
                         #[allow(clippy::useless_conversion)]
                         &Instruction::LoopMerge(
@@ -933,14 +998,14 @@ impl<'m> Writer<'m> {
             }
             let inst = self.terminator(&b.terminator);
             self.set_loc(b.terminator_loc, true);
-            Self::emit(&mut self.functions_out, &inst);
-            self.loc = None;
+            Self::emit(&mut self.t.functions_out, &inst);
+            self.t.loc = None;
         }
         Self::emit(
-            &mut self.functions_out,
+            &mut self.t.functions_out,
             &Instruction::FunctionEnd(OpFunctionEnd {}),
         );
-        self.loc = None;
+        self.t.loc = None;
     }
 
     fn write_op(&mut self, f: &Function, oh: Handle<super::function::Op>) {
@@ -950,7 +1015,7 @@ impl<'m> Writer<'m> {
         let mut inst = op.inst.clone();
         self.unpack(&mut inst);
         self.set_loc(op.loc, true);
-        Self::emit(&mut self.functions_out, &inst);
+        Self::emit(&mut self.t.functions_out, &inst);
         if let Some(id) = inst.result_id() {
             if let Some(a) = &op.attrs {
                 self.name(id, &a.name);
@@ -1028,17 +1093,19 @@ impl<'m> Writer<'m> {
                 self.write_ext_inst(e, false);
             }
         }
-        while let Some(&p) = self.pending_pointers.first() {
+        while let Some(&p) = self.t.pending_pointers.first() {
             self.complete_pointer(p);
         }
-        // Declarations precede definitions.
+        // Declarations precede definitions (some of which may be written already).
+        let definitions = std::mem::take(&mut self.t.functions_out);
         for (h, f) in m.functions.iter() {
-            if f.is_declaration() {
+            if f.is_declaration() && !self.t.written[h.index()] {
                 self.write_function(h);
             }
         }
+        let declarations = std::mem::replace(&mut self.t.functions_out, definitions);
         for (h, f) in m.functions.iter() {
-            if !f.is_declaration() {
+            if !f.is_declaration() && !self.t.written[h.index()] {
                 self.write_function(h);
             }
         }
@@ -1155,27 +1222,30 @@ impl<'m> Writer<'m> {
                 );
             }
         }
-        head.append(&mut self.names);
+        head.append(&mut self.t.names);
         for p in &m.processes {
             Self::emit(
                 &mut head,
                 &Instruction::ModuleProcessed(OpModuleProcessed { process: p.clone() }),
             );
         }
-        head.append(&mut self.annotations);
+        head.append(&mut self.t.annotations);
 
         let header = Header {
             version: m.version.word(),
             generator: m.generator,
-            bound: self.next_id,
+            bound: self.t.next_id,
             schema: 0,
         };
-        let mut out =
-            Vec::with_capacity(5 + head.len() + self.globals_out.len() + self.functions_out.len());
-        out.extend_from_slice(&header.words());
-        out.append(&mut head);
-        out.append(&mut self.globals_out);
-        out.append(&mut self.functions_out);
+        // The functions' words (most of the module) are not copied: the rest goes in front.
+        let front = header
+            .words()
+            .into_iter()
+            .chain(head)
+            .chain(self.t.globals_out)
+            .chain(declarations);
+        let mut out = self.t.functions_out;
+        out.splice(0..0, front);
         out
     }
 }

@@ -227,7 +227,7 @@ pub fn module_requirements(words: &[u32]) -> Result<Requirements, DecodeError> {
     // about ten times the module's size (the peak memory of `from-llvm` on large modules).
     let mut decoder = Decoder::new(words)?;
     let mut declared = declared(decoder.header(), &[]);
-    let mut facts = special::Facts::default();
+    let mut facts = special::Facts::for_module(decoder.header().bound, words.len());
     while let Some(raw) = decoder.next_raw() {
         let inst = decoder.decode(raw?)?;
         declared.observe(&inst);
@@ -341,4 +341,40 @@ pub fn update_vce(words: &[u32]) -> Result<Vec<u32>, DecodeError> {
         ..header
     };
     Ok(crate::binary::encode_module(&header, &out_insts).expect("instructions came from words"))
+}
+
+/// Sets a module's header version and replaces the `OpCapability`/`OpExtension`
+/// instructions that open it by `capabilities` and `extensions`, leaving the rest of the
+/// words where they are (no decoding: a module written by the IR's serializer has all of them
+/// at the front).
+pub fn set_vce(
+    words: &mut Vec<u32>,
+    version: Version,
+    capabilities: &[Capability],
+    extensions: &[String],
+) {
+    if words.len() < crate::binary::HEADER_WORDS {
+        return;
+    }
+    words[1] = version.word();
+    let start = crate::binary::HEADER_WORDS;
+    let mut end = start;
+    while let Some(&first) = words.get(end) {
+        let (count, opcode) = ((first >> 16) as usize, first & 0xffff);
+        let is_vce = opcode == Opcode::Capability as u32 || opcode == Opcode::Extension as u32;
+        if !is_vce || count == 0 || end + count > words.len() {
+            break;
+        }
+        end += count;
+    }
+    let mut preamble = Vec::new();
+    for &capability in capabilities {
+        let inst = Instruction::Capability(crate::grammar::OpCapability { capability });
+        let _ = crate::binary::encode_instruction(&inst, &mut preamble);
+    }
+    for name in extensions {
+        let inst = Instruction::Extension(crate::grammar::OpExtension { name: name.clone() });
+        let _ = crate::binary::encode_instruction(&inst, &mut preamble);
+    }
+    words.splice(start..end, preamble);
 }
