@@ -11,7 +11,7 @@ use crate::grammar::{BuiltIn, Decoration, LinkageType, LiteralNumber, StorageCla
 use crate::ir::{Builder, ConstantValue, GlobalVariable, Type, Value};
 use inkwell::llvm_sys::core as llc;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMLinkage, LLVMValueKind as VK};
+use inkwell::llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMValueKind as VK};
 
 /// Whether a value is a constant this module turns into an IR constant (not a global or a
 /// constant expression).
@@ -96,6 +96,12 @@ pub fn constant(st: &mut State, b: &mut Builder, v: LLVMValueRef) -> Result<Val>
                     constant(st, b, e)?.v
                 } else if let Some(g) = st.globals.get(&(e as usize)) {
                     g.v
+                } else if st.block_literal && is_function_address(e) {
+                    // A global block literal's invoke function: SPIR-V has no function
+                    // addresses, and OpEnqueueKernel names the invoke kernel itself, so the
+                    // field is null (as llvm-spirv writes it).
+                    let et = st.ty(b, read::type_of(e))?;
+                    Value::Constant(b.constant(et, ConstantValue::Null))
                 } else {
                     return err(format!(
                         "constant {} has no SPIR-V form inside an aggregate",
@@ -113,6 +119,20 @@ pub fn constant(st: &mut State, b: &mut Builder, v: LLVMValueRef) -> Result<Val>
         v: Value::Constant(h),
         ty,
     })
+}
+
+/// Whether `v` is a function or a pointer cast of one.
+fn is_function_address(v: LLVMValueRef) -> bool {
+    match read::value_kind(v) {
+        VK::LLVMFunctionValueKind => true,
+        VK::LLVMConstantExprValueKind => {
+            matches!(
+                read::const_opcode(v),
+                LLVMOpcode::LLVMAddrSpaceCast | LLVMOpcode::LLVMBitCast
+            ) && is_function_address(read::operand(v, 0))
+        }
+        _ => false,
+    }
 }
 
 fn element_count(t: LLVMTypeRef) -> u32 {
@@ -212,7 +232,11 @@ pub fn global(st: &mut State, b: &mut Builder, g: LLVMValueRef) -> Result<()> {
         }
         None
     } else if is_plain_constant(init) {
-        let c = constant(st, b, init)?;
+        // Clang's global blocks (`__block_literal_global`, `__block_literal_global.1`, ...).
+        st.block_literal = name.starts_with("__block_literal_global");
+        let c = constant(st, b, init);
+        st.block_literal = false;
+        let c = c?;
         let undef = matches!(c.v, Value::Constant(h)
             if matches!(b.module().constants.get(h).map(|c| &c.value), Some(ConstantValue::Undef)));
         if undef {

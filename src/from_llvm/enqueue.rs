@@ -83,16 +83,24 @@ pub fn invoked_functions(call: LLVMValueRef) -> Vec<LLVMValueRef> {
         .collect()
 }
 
-/// The alloca a block-literal pointer comes from, through casts.
-fn underlying_alloca(mut v: LLVMValueRef) -> Option<LLVMValueRef> {
+/// The type of the block literal a pointer comes from, through casts: a local variable (a
+/// block that captures) or a global (`__block_literal_global`, one that does not).
+fn block_literal_type(mut v: LLVMValueRef) -> Option<LLVMTypeRef> {
     for _ in 0..8 {
         let op = match read::value_kind(v) {
             VK::LLVMInstructionValueKind => read::opcode(v),
             VK::LLVMConstantExprValueKind => read::const_opcode(v),
+            // SAFETY: `v` is a global variable.
+            VK::LLVMGlobalVariableValueKind => {
+                return Some(unsafe { inkwell::llvm_sys::core::LLVMGlobalGetValueType(v) })
+            }
             _ => return None,
         };
         match op {
-            O::LLVMAlloca => return Some(v),
+            // SAFETY: `v` is an alloca.
+            O::LLVMAlloca => {
+                return Some(unsafe { inkwell::llvm_sys::core::LLVMGetAllocatedType(v) })
+            }
             O::LLVMAddrSpaceCast | O::LLVMBitCast => v = read::operand(v, 0),
             _ => return None,
         }
@@ -246,12 +254,11 @@ impl Fx<'_, '_> {
                 read::name(f)
             ));
         };
-        let Some(alloca) = underlying_alloca(block) else {
-            return err("a block literal that is not a local variable");
+        let Some(t) = block_literal_type(block) else {
+            return err("a block literal that is neither a local nor a global variable");
         };
-        // SAFETY: `alloca` is an alloca; the module's data layout sizes its type.
+        // SAFETY: the module's data layout sizes a type of the module.
         let (size, align) = unsafe {
-            let t = inkwell::llvm_sys::core::LLVMGetAllocatedType(alloca);
             let dl = inkwell::llvm_sys::target::LLVMGetModuleDataLayout(self.st.m);
             (
                 inkwell::llvm_sys::target::LLVMStoreSizeOfType(dl, t),

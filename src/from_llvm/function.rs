@@ -59,6 +59,24 @@ pub fn infer_pointee(v: LLVMValueRef) -> Option<LLVMTypeRef> {
     None
 }
 
+/// The opaque object a call of a builtin makes: a queue, a reserve id or a device event.
+fn made_object(v: LLVMValueRef) -> Option<Type> {
+    if !read::is_instruction(v) || read::opcode(v) != O::LLVMCall {
+        return None;
+    }
+    let callee = read::operand(v, read::num_operands(v).saturating_sub(1));
+    let name = read::name(callee);
+    let name = super::mangle::demangle(&name).map_or(name, |d| d.name);
+    match name.as_str() {
+        "get_default_queue" => Some(Type::Queue),
+        "create_user_event" => Some(Type::DeviceEvent),
+        n if n.ends_with("reserve_read_pipe") || n.ends_with("reserve_write_pipe") => {
+            Some(Type::ReserveId)
+        }
+        _ => None,
+    }
+}
+
 /// The SPIR-V type of an LLVM value that may be a pointer: pointers get their inferred
 /// pointee.
 pub fn value_type(st: &mut State, b: &mut Builder, v: LLVMValueRef) -> Result<Handle<Type>> {
@@ -382,7 +400,10 @@ impl Fx<'_, '_> {
         if space != 0 {
             return err("an alloca outside address space 0 has no SPIR-V form");
         }
-        let pointee = self.ty(t)?;
+        let pointee = match self.opaque_stored_type(i) {
+            Some(opaque) => opaque,
+            None => self.ty(t)?,
+        };
         let pt = self.f.type_pointer(StorageClass::Function, pointee);
         let first_new = self.f.function().ops.len();
         let v = self.f.variable(pt, StorageClass::Function, None);
@@ -398,6 +419,49 @@ impl Fx<'_, '_> {
         }
         self.vals.insert(i as usize, Val { v, ty: pt });
         Ok(())
+    }
+
+    /// The type of the image, sampler, pipe, queue or event an alloca holds, from a store of
+    /// an already translated value into it: unoptimized code keeps kernel parameters in
+    /// local variables, whose LLVM type (a pointer) does not say which object they hold.
+    ///
+    /// The value stored is a translated parameter, or a call of a builtin that makes such an
+    /// object (`get_default_queue`, a pipe reservation, `create_user_event`); failing that,
+    /// the mangled name of a call a load of the variable is passed to says it.
+    fn opaque_stored_type(&mut self, alloca: LLVMValueRef) -> Option<Handle<Type>> {
+        let users = read::users(alloca);
+        for &u in &users {
+            if !read::is_instruction(u) {
+                continue;
+            }
+            match read::opcode(u) {
+                O::LLVMStore if read::operand(u, 1) == alloca => {
+                    let stored = read::operand(u, 0);
+                    if let Some(v) = self.vals.get(&(stored as usize)) {
+                        let t = v.ty;
+                        if self
+                            .f
+                            .module()
+                            .types
+                            .get(t)
+                            .is_some_and(Type::is_opaque_object)
+                        {
+                            return Some(t);
+                        }
+                    } else if let Some(t) = made_object(stored) {
+                        return Some(self.f.ty(t));
+                    }
+                }
+                O::LLVMLoad => {
+                    let b: &mut crate::ir::Builder = &mut self.f;
+                    if let Some(t) = super::images::param_type_from_calls(self.st, b, u) {
+                        return Some(t);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
     }
 
     /// The successor of the current block to `target`, with the values for its phis.

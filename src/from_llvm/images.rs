@@ -172,22 +172,32 @@ impl Fx<'_, '_> {
                 return err("read_image without a result");
             };
             let img = self.image_arg(args[0])?;
-            if args.len() >= 3 {
+            // Depth images read a scalar; the image instructions give 4 components, of which
+            // the first is the depth (as llvm-spirv writes it).
+            let scalar = !matches!(self.f.module().types.get(ty), Some(Type::Vector { .. }));
+            let read_t = if scalar {
+                self.f.type_vector(ty, 4)
+            } else {
+                ty
+            };
+            let v = if args.len() >= 3 {
                 let smp = self.value(args[1])?;
                 let coord = self.value(args[2])?;
                 let si_t = self.f.type_sampled_image(img.ty);
                 let si = self.emit_val(Opcode::SampledImage, si_t, &[img.v, smp.v])?;
                 let zero = Value::Constant(self.f.constant_f32(0.0));
                 let w = [si.v.to_id().0, coord.v.to_id().0, 0x2, zero.to_id().0];
-                let v = self.emit(Opcode::ImageSampleExplicitLod, Some(ty), &w)?;
-                return Ok(Some(Some(Val { v, ty })));
+                self.emit(Opcode::ImageSampleExplicitLod, Some(read_t), &w)?
+            } else {
+                let coord = self.value(args[1])?;
+                self.emit_val(Opcode::ImageRead, read_t, &[img.v, coord.v])?
+                    .v
+            };
+            if scalar {
+                let r = self.emit(Opcode::CompositeExtract, Some(ty), &[v.to_id().0, 0])?;
+                return Ok(Some(Some(Val { v: r, ty })));
             }
-            let coord = self.value(args[1])?;
-            return Ok(Some(Some(self.emit_val(
-                Opcode::ImageRead,
-                ty,
-                &[img.v, coord.v],
-            )?)));
+            return Ok(Some(Some(Val { v, ty })));
         }
         if name.starts_with("write_image") {
             let img = self.image_arg(args[0])?;
@@ -202,6 +212,20 @@ impl Fx<'_, '_> {
                 return err("get_image_* without a result");
             };
             let img = self.image_arg(args[0])?;
+            let query = match what {
+                "channel_order" => Some(Opcode::ImageQueryOrder),
+                "channel_data_type" => Some(Opcode::ImageQueryFormat),
+                _ => None,
+            };
+            if let Some(op) = query {
+                let u32_t = self.f.type_int(32, false);
+                let v = self.emit_val(op, u32_t, &[img.v])?;
+                return Ok(Some(Some(if v.ty != ty {
+                    self.emit_val(Opcode::UConvert, ty, &[v.v])?
+                } else {
+                    v
+                })));
+            }
             let (dims, buffer) = match self.f.module().types.get(img.ty) {
                 Some(Type::Image(i)) => {
                     let n = match i.dim {

@@ -13,7 +13,9 @@ use crate::grammar::{LiteralNumber, Opcode, StorageClass};
 use crate::ir::{ConstantValue, Handle, Type, Value};
 use inkwell::llvm_sys::core as llc;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMAtomicOrdering as AO, LLVMAtomicRMWBinOp as RMW, LLVMOpcode as O};
+use inkwell::llvm_sys::{
+    LLVMAtomicOrdering as AO, LLVMAtomicRMWBinOp as RMW, LLVMOpcode as O, LLVMTypeKind as K,
+};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -345,7 +347,23 @@ impl Fx<'_, '_> {
             }
             O::LLVMLoad => {
                 let p = self.value(read::operand(i, 0))?;
-                let ty = self.ty(read::type_of(i))?;
+                // A variable holding an image, sampler, pipe, ... loads that object (LLVM
+                // loads a pointer).
+                let held = self
+                    .ptr_parts(p.ty)
+                    .map(|(_, t)| t)
+                    .filter(|&t| {
+                        self.f
+                            .module()
+                            .types
+                            .get(t)
+                            .is_some_and(Type::is_opaque_object)
+                    })
+                    .filter(|_| read::type_kind(read::type_of(i)) == K::LLVMPointerTypeKind);
+                let ty = match held {
+                    Some(t) => t,
+                    None => self.ty(read::type_of(i))?,
+                };
                 let p = self.ptr_to(p, ty)?;
                 // SAFETY: `i` is a load.
                 let (ordering, volatile, align) = unsafe {

@@ -118,7 +118,10 @@ impl Parser<'_> {
             let mut space = 0;
             let mut qualified = false;
             loop {
-                if let Some(rest) = self.s.strip_prefix('U') {
+                if self.s.starts_with("U7_Atomic") {
+                    // `_Atomic(T)` is a type of its own, not a qualifier (below).
+                    break;
+                } else if let Some(rest) = self.s.strip_prefix('U') {
                     // A vendor qualifier: `U3AS1` (address space), `U7_Atomic`.
                     let (q, rest) = source_name(rest)?;
                     if let Some(n) = q.strip_prefix("AS") {
@@ -157,6 +160,14 @@ impl Parser<'_> {
                 t => t,
             });
         }
+        if let Some(rest) = self.s.strip_prefix("U7_Atomic") {
+            // Clang mangles `_Atomic(T)` as a vendor-qualified `T`, but it is a type, and so a
+            // substitution candidate, of its own; spvkit reads it as `T`.
+            self.s = rest;
+            let t = self.ty()?;
+            self.subs.push(t.clone());
+            return Some(t);
+        }
         let s = self.s.strip_prefix('u').unwrap_or(self.s);
         let (name, rest) = source_name(s)?;
         self.s = rest;
@@ -185,6 +196,21 @@ mod tests {
         assert_eq!(d.params.len(), 2);
         let d = demangle("_Z15atomic_fetch_orPU3AS4VU7_Atomicjj").unwrap();
         assert!(matches!(&d.params[0], MType::Pointer(4, inner) if inner.is_unsigned()));
+        // `_Atomic int` (S_), then the address-space and volatile qualified type (S0_), the
+        // pointer (S1_), `AS4 int` (S2_), its pointer (S3_), `memory_order` (S4_), as
+        // llvm-cxxfilt reads it.
+        let d = demangle(
+            "_Z39atomic_compare_exchange_strong_explicitPU3AS4VU7_AtomiciPU3AS4ii12memory_orderS4_12memory_scope",
+        )
+        .unwrap();
+        assert_eq!(d.params.len(), 6);
+        assert_eq!(d.params[3], MType::Named("memory_order".into()));
+        assert_eq!(d.params[4], MType::Named("memory_order".into()));
+        assert_eq!(d.params[5], MType::Named("memory_scope".into()));
+        assert!(matches!(&d.params[0], MType::Pointer(4, inner) if **inner == MType::Scalar("i")));
+        let d = demangle("_Z8atomic_xPU3AS1VU7_AtomiciS_S0_S1_").unwrap();
+        assert_eq!(d.params[1], MType::Scalar("i"));
+        assert_eq!(d.params[3], d.params[0]);
         let d = demangle("_Z29__spirv_BuiltInGlobalLinearIdv").unwrap();
         assert!(d.params.is_empty());
     }

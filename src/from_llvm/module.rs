@@ -54,6 +54,9 @@ pub struct State {
     pub current: String,
     /// The highest SPIR-V version the output may have.
     pub version: crate::grammar::Version,
+    /// Whether the constant being translated initializes a global block literal (whose
+    /// invoke-function field becomes null).
+    pub block_literal: bool,
 }
 
 impl State {
@@ -154,6 +157,7 @@ pub fn translate(
         phys64,
         current: String::new(),
         version: opts.version,
+        block_literal: false,
     };
     super::metadata::module_metadata(&mut st, &mut b)?;
     for g in read::globals(m) {
@@ -168,6 +172,7 @@ pub fn translate(
     // translated and, when the module is ours, freed just after.
     let mut kernels = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut called = std::collections::HashSet::new();
     let mut half_values = false;
     for f in read::functions(m) {
         if !read::is_declaration(f) {
@@ -175,6 +180,7 @@ pub fn translate(
                 st: &mut st,
                 b: &mut b,
                 seen: &mut seen,
+                called: &mut called,
                 kernels: &mut kernels,
                 sink: sink.as_deref_mut(),
                 half_values: &mut half_values,
@@ -194,8 +200,20 @@ pub fn translate(
     };
     for (f, h, name) in kernels {
         let name = super::metadata::entry_point_name(&st, f).unwrap_or(name);
-        b.entry_point(crate::grammar::ExecutionModel::Kernel, h, &name, &interface);
-        super::metadata::kernel_modes(&mut st, &mut b, f, h)?;
+        // SPIR-V forbids calling an entry point: a kernel that other functions call gets an
+        // entry point of its own that calls it (llvm-spirv wraps every kernel so).
+        let entry = if called.contains(&(f as usize)) {
+            entry_wrapper(&mut b, h)
+        } else {
+            h
+        };
+        b.entry_point(
+            crate::grammar::ExecutionModel::Kernel,
+            entry,
+            &name,
+            &interface,
+        );
+        super::metadata::kernel_modes(&mut st, &mut b, f, entry)?;
     }
     let module = b.finish();
     let half_values = half_values || constants_hold_half(&module);
@@ -282,6 +300,8 @@ struct Order<'a> {
     st: &'a mut State,
     b: &'a mut Builder,
     seen: &'a mut std::collections::HashSet<usize>,
+    /// Functions some translated function calls.
+    called: &'a mut std::collections::HashSet<usize>,
     kernels: &'a mut Vec<(LLVMValueRef, Handle<Function>, String)>,
     sink: Option<&'a mut ir::StreamingSerializer>,
     half_values: &'a mut bool,
@@ -302,10 +322,13 @@ impl Order<'_> {
                 if read::opcode(i) == inkwell::llvm_sys::LLVMOpcode::LLVMCall {
                     let n = read::num_operands(i);
                     let callee = read::operand(i, n.saturating_sub(1));
-                    if read::value_kind(callee)
-                        == inkwell::llvm_sys::LLVMValueKind::LLVMFunctionValueKind
-                        && !read::is_declaration(callee)
-                    {
+                    let is_function = read::value_kind(callee)
+                        == inkwell::llvm_sys::LLVMValueKind::LLVMFunctionValueKind;
+                    if is_function {
+                        // (A callee translated already has no body left to tell it defined.)
+                        self.called.insert(callee as usize);
+                    }
+                    if is_function && !read::is_declaration(callee) {
                         self.visit(callee)?;
                     }
                     for g in super::enqueue::invoked_functions(i) {
@@ -345,6 +368,28 @@ impl Order<'_> {
         }
         Ok(())
     }
+}
+
+/// A function that takes `kernel`'s parameters, calls it and returns: the entry point of a
+/// kernel that is also called. The parameters keep their decorations.
+fn entry_wrapper(b: &mut Builder, kernel: Handle<Function>) -> Handle<Function> {
+    let Some(k) = b.module().functions.get(kernel) else {
+        return kernel;
+    };
+    let (ty, control, params) = (k.ty, k.control, k.params.clone());
+    let ret = match b.module().types.get(ty) {
+        Some(Type::Function { ret, .. }) => *ret,
+        _ => return kernel,
+    };
+    let mut f = b.function(ty, control);
+    let args: Vec<Value> = (0..params.len() as u32).map(|i| f.param(i)).collect();
+    f.function_call(ret, Value::Function(kernel), &args);
+    f.ret();
+    let wrapper = f.finish();
+    if let Some(w) = b.module_mut().functions.get_mut(wrapper) {
+        w.params = params;
+    }
+    wrapper
 }
 
 /// The function control of an LLVM function from its attributes.

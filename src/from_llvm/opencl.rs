@@ -459,6 +459,9 @@ impl Fx<'_, '_> {
         };
         let explicit = base.ends_with("_explicit");
         let base = base.trim_end_matches("_explicit");
+        if let Some(flag_op) = base.strip_prefix("flag_") {
+            return self.atomic_flag(flag_op, explicit, ret, args);
+        }
         let base = base.strip_prefix("fetch_").unwrap_or(base);
         let signed = d
             .params
@@ -477,7 +480,6 @@ impl Fx<'_, '_> {
             },
         };
         let p = self.ptr_to(p, elem_t)?;
-        let scope = self.cu32(SCOPE_DEVICE);
         let raw = name
             .strip_prefix("atomic_")
             .or_else(|| name.strip_prefix("atom_"))
@@ -510,6 +512,14 @@ impl Fx<'_, '_> {
             };
             fx.cu32(s)
         };
+        // The `_explicit` forms end in (order[, failure order], scope): the scope, when given,
+        // follows the last order.
+        let scope_index = match base {
+            "compare_exchange_strong" | "compare_exchange_weak" => 5,
+            "load" | "inc" | "dec" => 2,
+            _ => 3,
+        };
+        let scope = explicit_scope(self, explicit, args, scope_index);
         let simple = |op: &str| -> Option<Opcode> {
             Some(match op {
                 "add" => Opcode::AtomicIAdd,
@@ -589,7 +599,8 @@ impl Fx<'_, '_> {
                 let desired = self.value(args[2])?;
                 let expected = self.emit(Opcode::Load, Some(et), &[exp_p.v.to_id().0])?;
                 let sem = order(self, 3);
-                let neq = self.cu32(0);
+                // The failure order (seq_cst, like the success order, without `_explicit`).
+                let neq = order(self, 4);
                 let old = self.emit_val(
                     Opcode::AtomicCompareExchange,
                     et,
@@ -690,6 +701,62 @@ impl Fx<'_, '_> {
                 let r = self.emit(code, Some(ty), &w)?;
                 Ok(Some(Some(Val { v: r, ty })))
             }
+        }
+    }
+}
+
+/// The scope of an atomic: the `memory_scope` argument at `index` of an `_explicit` form,
+/// `memory_scope_device` otherwise (OpenCL C's default).
+fn explicit_scope(
+    fx: &mut Fx<'_, '_>,
+    explicit: bool,
+    args: &[LLVMValueRef],
+    index: usize,
+) -> Value {
+    let s = match args.get(index).filter(|_| explicit) {
+        Some(&a) => read::const_int(a).map_or(SCOPE_DEVICE, memory_scope),
+        None => SCOPE_DEVICE,
+    };
+    fx.cu32(s)
+}
+
+impl Fx<'_, '_> {
+    /// `atomic_flag_test_and_set[_explicit]` → OpAtomicFlagTestAndSet and
+    /// `atomic_flag_clear[_explicit]` → OpAtomicFlagClear, on the flag's 32-bit integer.
+    fn atomic_flag(
+        &mut self,
+        op: &str,
+        explicit: bool,
+        ret: Option<Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Option<Option<Val>>> {
+        let Some(&flag) = args.first() else {
+            return err("atomic_flag_* without a flag");
+        };
+        let p = self.value(flag)?;
+        let i32_t = self.f.type_int(32, false);
+        let p = self.ptr_to(p, i32_t)?;
+        let order = match args.get(1).filter(|_| explicit) {
+            Some(&a) => read::const_int(a).map_or(0x10, memory_order),
+            None => 0x10,
+        };
+        let sem = self.cu32(order);
+        let scope = explicit_scope(self, explicit, args, 2);
+        match op {
+            "test_and_set" => {
+                let bool_t = self.f.type_bool();
+                let r = self.emit_val(Opcode::AtomicFlagTestAndSet, bool_t, &[p.v, scope, sem])?;
+                match ret {
+                    Some(t) if t != bool_t => Ok(Some(Some(self.bool_to_int(r.v, t, 1)?))),
+                    _ => Ok(Some(Some(r))),
+                }
+            }
+            "clear" => {
+                let w = [p.v.to_id().0, scope.to_id().0, sem.to_id().0];
+                self.emit(Opcode::AtomicFlagClear, None, &w)?;
+                Ok(Some(None))
+            }
+            _ => Ok(None),
         }
     }
 }
