@@ -92,6 +92,7 @@ fn context() -> InvocationContext {
         args: std::ptr::null(),
         runtime: std::ptr::null_mut(),
         resource_sizes: std::ptr::null(),
+        group_scratch: std::ptr::null_mut(),
     }
 }
 

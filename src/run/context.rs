@@ -40,6 +40,9 @@ pub struct InvocationContext {
     pub runtime: *mut c_void,
     /// The size in bytes of each descriptor slot's buffer, in slot order (`OpArrayLength`).
     pub resource_sizes: *const u64,
+    /// This workgroup's scratch for work-group collectives: one 8-byte slot per invocation
+    /// (`spvkit_rt_group`).
+    pub group_scratch: *mut u64,
 }
 
 /// Byte offsets of the context's fields, as the lowering addresses them.
@@ -76,6 +79,8 @@ pub mod offsets {
     pub const RUNTIME: u64 = 224;
     /// `resource_sizes`.
     pub const RESOURCE_SIZES: u64 = 232;
+    /// `group_scratch`.
+    pub const GROUP_SCRATCH: u64 = 240;
 }
 
 #[cfg(test)]
@@ -146,6 +151,10 @@ mod tests {
             offset_of!(InvocationContext, resource_sizes) as u64,
             offsets::RESOURCE_SIZES
         );
-        assert_eq!(std::mem::size_of::<InvocationContext>(), 240);
+        assert_eq!(
+            offset_of!(InvocationContext, group_scratch) as u64,
+            offsets::GROUP_SCRATCH
+        );
+        assert_eq!(std::mem::size_of::<InvocationContext>(), 248);
     }
 }

@@ -333,6 +333,8 @@ struct Team {
 /// argument array pointing at them.
 struct Executor {
     workgroup: AlignedBuf,
+    /// One 8-byte slot per invocation of a workgroup, for work-group collectives.
+    group_scratch: AlignedBuf,
     locals: Vec<AlignedBuf>,
     /// The argument values that are addresses (buffers, local blocks); boxed so that `arg_ptrs`
     /// can point into it.
@@ -347,6 +349,9 @@ impl Executor {
         let wg = d.workgroup_memory;
         let workgroup = AlignedBuf::from_bytes(&wg.init, to_usize(wg.size)?, wg.align)
             .ok_or_else(|| oom("Workgroup memory"))?;
+        let invocations = d.local_size.iter().map(|&n| n as usize).product::<usize>();
+        let group_scratch = AlignedBuf::zeroed(invocations.max(1) * 8, 8)
+            .ok_or_else(|| oom("the work-group collectives' scratch"))?;
         let mut locals = Vec::new();
         let mut arg_values = Vec::with_capacity(d.args.len());
         for a in d.args {
@@ -373,6 +378,7 @@ impl Executor {
             .collect();
         Ok(Executor {
             workgroup,
+            group_scratch,
             locals,
             arg_values,
             arg_ptrs,
@@ -422,6 +428,7 @@ impl Executor {
             args: self.arg_ptrs.as_ptr() as *const *mut u8,
             runtime: runtime.as_ctx_ptr(),
             resource_sizes: d.resource_sizes.as_ptr(),
+            group_scratch: self.group_scratch.as_ptr() as *mut u64,
         }
     }
 }

@@ -71,10 +71,57 @@ pub unsafe extern "C" fn spvkit_rt_control_barrier(ctx: *mut InvocationContext) 
     }
 }
 
+/// `i64 spvkit_rt_group(ptr %ctx, i32 %op, i64 %value, i64 %x, i64 %y, i64 %z)`: a
+/// work-group collective (see [`super::group`] for `op`); `x, y, z` is a broadcast's source.
+/// Every invocation of the workgroup must make the same call, as for a barrier.
+///
+/// # Safety
+/// As [`spvkit_rt_control_barrier`]; `ctx.group_scratch` is null or has a slot for every
+/// invocation of the workgroup.
+pub unsafe extern "C" fn spvkit_rt_group(
+    ctx: *mut InvocationContext,
+    op: u32,
+    value: u64,
+    x: u64,
+    y: u64,
+    z: u64,
+) -> u64 {
+    // SAFETY: per the contract above.
+    let Some(c) = (unsafe { ctx.as_ref() }) else {
+        return value;
+    };
+    let size = c.workgroup_size;
+    let n = usize::try_from(size[0] * size[1] * size[2]).unwrap_or(0);
+    let me = usize::try_from(c.local_index).unwrap_or(usize::MAX);
+    if c.group_scratch.is_null() || me >= n {
+        // No group to meet (a lone invocation run by hand): the group is this invocation.
+        return super::group::result(op, &[value], 0, [x, y, z], [1, 1, 1]);
+    }
+    let scratch = c.group_scratch;
+    // SAFETY: the slot is this invocation's own; the others write theirs.
+    unsafe { scratch.add(me).write_volatile(value) };
+    // SAFETY: per the contract above.
+    unsafe { spvkit_rt_control_barrier(ctx) };
+    // SAFETY: every slot was written before the barrier and none is written until the next.
+    let slots = unsafe { std::slice::from_raw_parts(scratch as *const u64, n) };
+    let r = super::group::result(op, slots, me, [x, y, z], size);
+    // SAFETY: per the contract above.
+    unsafe { spvkit_rt_control_barrier(ctx) };
+    r
+}
+
 /// Every hook: its symbol and address.
-pub fn hooks() -> [(&'static str, usize); 1] {
-    [(
-        "spvkit_rt_control_barrier",
-        spvkit_rt_control_barrier as unsafe extern "C" fn(*mut InvocationContext) as usize,
-    )]
+pub fn hooks() -> [(&'static str, usize); 2] {
+    [
+        (
+            "spvkit_rt_control_barrier",
+            spvkit_rt_control_barrier as unsafe extern "C" fn(*mut InvocationContext) as usize,
+        ),
+        (
+            "spvkit_rt_group",
+            spvkit_rt_group
+                as unsafe extern "C" fn(*mut InvocationContext, u32, u64, u64, u64, u64) -> u64
+                as usize,
+        ),
+    ]
 }

@@ -10,6 +10,7 @@ pub mod dispatch;
 pub mod error;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub mod fiber;
+pub mod group;
 pub mod hooks;
 pub mod jit;
 pub mod job;

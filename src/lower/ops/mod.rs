@@ -15,6 +15,7 @@ pub mod report;
 pub(crate) mod special_dispatch;
 pub(crate) mod subgroup;
 pub(crate) mod table;
+pub(crate) mod workgroup;
 
 use super::error::{LowerError, Result};
 use super::function::FnCx;

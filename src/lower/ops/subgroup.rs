@@ -165,8 +165,8 @@ pub(crate) fn lower<'a, 'ctx>(
             l.val(fx, v)
         };
     use Opcode as O;
-    // The OpenCL work-group and sub-group collectives (`OpGroup*`): only sub-group scope, where
-    // the group is the one invocation.
+    // The OpenCL work-group and sub-group collectives (`OpGroup*`): with sub-group scope the
+    // group is the one invocation; with Workgroup scope the runner meets them (`workgroup`).
     if matches!(
         opcode,
         O::GroupAll
@@ -187,10 +187,14 @@ pub(crate) fn lower<'a, 'ctx>(
         let BasicValueEnum::IntValue(s) = l.val(fx, scope)? else {
             return Err(LowerError::malformed("a scope that is not an integer"));
         };
-        if s.get_zero_extended_constant() != Some(3) {
-            return Err(LowerError::unsupported(
-                "a work-group collective (OpGroup* with Workgroup scope)",
-            ));
+        match s.get_zero_extended_constant() {
+            Some(2) => return super::workgroup::lower(l, fx, op, opcode, r),
+            Some(3) => {}
+            _ => {
+                return Err(LowerError::unsupported(
+                    "a collective over more than a workgroup (OpGroup* with Device scope)",
+                ))
+            }
         }
     }
     if let Some(id) = arithmetic(opcode) {
