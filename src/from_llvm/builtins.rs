@@ -84,7 +84,10 @@ impl Fx<'_, '_> {
             } else {
                 &args[..]
             };
-            if let Some(why) = signature_mismatch(&d, named) {
+            // llvm-spirv-15's SPV-IR passes the 2-D and 3-D sizes of `__spirv_BuildNDRange_*`
+            // as arrays by value, where the mangled name says pointers.
+            let arrays_by_value = d.name.starts_with("__spirv_BuildNDRange_");
+            if let Some(why) = signature_mismatch(&d, named).filter(|_| !arrays_by_value) {
                 return err(format!(
                     "the arguments of @{name} do not match its mangled name: {why}"
                 ));
@@ -723,7 +726,11 @@ impl Fx<'_, '_> {
                         }
                     }
                     if k == 1 && is_atomic && self.ptr_parts(v.ty).is_some() {
+                        let flag =
+                            matches!(code, Opcode::AtomicFlagTestAndSet | Opcode::AtomicFlagClear);
                         let elem = match ty {
+                            // A flag is a 32-bit integer whatever the result.
+                            _ if flag => self.f.type_int(32, false),
                             Some(t)
                                 if !matches!(self.f.module().types.get(t), Some(Type::Void)) =>
                             {
@@ -782,6 +789,20 @@ impl Fx<'_, '_> {
                 }
             }
         }
+        // SPV-IR gives boolean results as integers (`<4 x i8>` of 0 and 1, then `trunc`): the
+        // instruction gets its boolean type and an OpSelect makes the integers.
+        if let Some(t) = ty.filter(|&t| returns_bool(op) && !self.is_bool(t)) {
+            let n = self.width_of(t);
+            let bool_t = self.f.type_bool();
+            let bt = if n > 1 {
+                self.f.type_vector(bool_t, n)
+            } else {
+                bool_t
+            };
+            let b = self.emit(code, Some(bt), &words)?;
+            let v = self.bool_to_int(b, t, 1)?;
+            return Ok(ret.map(|_| v));
+        }
         let v = self.emit(code, ty, &words)?;
         if sat {
             self.f.decorate(v, Decoration::SaturatedConversion);
@@ -794,6 +815,42 @@ impl Fx<'_, '_> {
             _ => None,
         })
     }
+}
+
+/// Whether a `__spirv_<Op>` instruction's result is a boolean (or a vector of them).
+fn returns_bool(op: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "SignBitSet",
+        "LessOrGreater",
+        "Ordered",
+        "Unordered",
+        "Any",
+        "All",
+        "IEqual",
+        "INotEqual",
+        "UGreaterThan",
+        "SGreaterThan",
+        "UGreaterThanEqual",
+        "SGreaterThanEqual",
+        "ULessThan",
+        "SLessThan",
+        "ULessThanEqual",
+        "SLessThanEqual",
+        "GroupAll",
+        "GroupAny",
+        "AtomicFlagTestAndSet",
+        "GroupNonUniformElect",
+        "GroupNonUniformAll",
+        "GroupNonUniformAny",
+        "GroupNonUniformAllEqual",
+        "GroupNonUniformInverseBallot",
+        "GroupNonUniformBallotBitExtract",
+    ];
+    EXACT.contains(&op)
+        || op.starts_with("Is")
+        || op.starts_with("FOrd")
+        || op.starts_with("FUnord")
+        || op.starts_with("Logical")
 }
 
 /// The OpenCL.std instruction of a name.

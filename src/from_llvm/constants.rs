@@ -96,6 +96,10 @@ pub fn constant(st: &mut State, b: &mut Builder, v: LLVMValueRef) -> Result<Val>
                     constant(st, b, e)?.v
                 } else if let Some(g) = st.globals.get(&(e as usize)) {
                     g.v
+                } else if is_null_cast(e) {
+                    // `addrspacecast (ptr null to ptr addrspace(4))`: a null of the cast's type.
+                    let et = st.ty(b, read::type_of(e))?;
+                    Value::Constant(b.constant(et, ConstantValue::Null))
                 } else if st.block_literal && is_function_address(e) {
                     // A global block literal's invoke function: SPIR-V has no function
                     // addresses, and OpEnqueueKernel names the invoke kernel itself, so the
@@ -119,6 +123,16 @@ pub fn constant(st: &mut State, b: &mut Builder, v: LLVMValueRef) -> Result<Val>
         v: Value::Constant(h),
         ty,
     })
+}
+
+/// Whether `v` is a pointer cast of a null pointer.
+fn is_null_cast(v: LLVMValueRef) -> bool {
+    read::value_kind(v) == VK::LLVMConstantExprValueKind
+        && matches!(
+            read::const_opcode(v),
+            LLVMOpcode::LLVMAddrSpaceCast | LLVMOpcode::LLVMBitCast
+        )
+        && read::value_kind(read::operand(v, 0)) == VK::LLVMConstantPointerNullValueKind
 }
 
 /// Whether `v` is a function or a pointer cast of one.

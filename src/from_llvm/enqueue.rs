@@ -154,7 +154,8 @@ impl Fx<'_, '_> {
         let mut vals = Vec::new();
         for &a in sizes {
             let v = self.value(a)?;
-            let v = if dims == 1 {
+            let by_value = matches!(self.f.module().types.get(v.ty), Some(Type::Array { .. }));
+            let v = if dims == 1 || by_value {
                 v
             } else {
                 let p = self.ptr_to(v, part_t)?;

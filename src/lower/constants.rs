@@ -131,7 +131,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                         *slot = super::llvm::fit(self.cx, &self.b, *v, slot.get_type())?;
                     }
                 }
-                self.cx.const_struct(&fields, st.is_packed()).into()
+                // Of the struct type itself: a named struct (the spv-ir style's `%struct.S`) is
+                // not the literal struct of the same fields.
+                st.const_named_struct(&fields).into()
             }
             _ => return Err(LowerError::malformed("a composite of a scalar type")),
         })

@@ -320,6 +320,14 @@ pub fn fit<'ctx>(
             }
             Ok(out.into())
         }
+        // Pointers of another address space (the spv-ir style's Generic from a Function null).
+        (BasicValueEnum::PointerValue(pv), BasicTypeEnum::PointerType(pt)) => {
+            if is_constant(v) {
+                Ok(pv.const_address_space_cast(pt).into())
+            } else {
+                Ok(b.build_address_space_cast(pv, pt, "")?.into())
+            }
+        }
         _ => Ok(v),
     }
 }
