@@ -110,7 +110,14 @@ impl Fx<'_, '_> {
             return Ok(());
         }
         let first_new = self.f.function().ops.len();
-        if let Some(v) = self.operation(i, op)? {
+        let v = match self.narrow_signed(i, op)? {
+            Some(v) => Some(v),
+            None => match self.operation(i, op)? {
+                Some(v) => Some(self.narrow_wrap(i, op, v)?),
+                None => None,
+            },
+        };
+        if let Some(v) = v {
             self.instruction_decorations(i, v.v, first_new)?;
             let n = read::name(i);
             if !n.is_empty()

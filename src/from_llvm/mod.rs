@@ -28,6 +28,7 @@ mod lazy;
 pub mod mangle;
 mod metadata;
 mod module;
+mod narrow_ints;
 mod opencl;
 mod pipes;
 mod printf;

@@ -36,7 +36,11 @@ impl State {
             K::LLVMIntegerTypeKind => match read::int_width(t) {
                 1 => b.type_bool(),
                 w @ (8 | 16 | 32 | 64) => b.type_int(w, false),
-                w => return err(format!("i{w} has no SPIR-V type")),
+                // Held in the next wider integer (`narrow_ints`).
+                w => match super::narrow_ints::container(w) {
+                    Some(c) => b.type_int(c, false),
+                    None => return err(format!("i{w} has no SPIR-V type")),
+                },
             },
             K::LLVMHalfTypeKind => b.type_float(16),
             K::LLVMFloatTypeKind => b.type_float(32),
