@@ -6,7 +6,8 @@
 //! element wrapped in `<{ T, [pad x i8] }>` when `ArrayStride` is larger than `T`'s size;
 //! matrices are arrays of column vectors; structs whose `Offset`s are LLVM's natural layout are
 //! plain structs, others are packed structs with explicit `[n x i8]` padding fields, and
-//! structs without offsets are packed (as the MLIR conversion does). Matrix members laid out
+//! structs without offsets are packed (as the MLIR conversion does), except in Kernel modules,
+//! where they have C's natural layout unless `CPacked`. Matrix members laid out
 //! otherwise than matrix values (`RowMajor`, padded columns) take their memory form from
 //! [`super::matrix_layout`]. [`TypeInfo::fields`] maps
 //! SPIR-V member indices to LLVM field indices.
@@ -262,10 +263,13 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             .decorations
             .iter()
             .any(|d| matches!(d, crate::grammar::Decoration::CPacked));
-        if self.spv_ir() && members.iter().all(|m| m.2.is_none()) && !packed_ctypes {
-            // A Kernel module's struct has C's natural layout: in SPIR-V-friendly LLVM IR it is
-            // a named, unpacked struct (`%struct.S`), as the translator writes it.
-            let st = match s.name.as_deref().filter(|n| !n.is_empty()) {
+        // A Kernel module's struct without Offsets has C's natural layout (the reason SPIR-V
+        // has `CPacked`): OpenCL hosts pass and store such structs with their padding. In
+        // SPIR-V-friendly LLVM IR it is a named, unpacked struct (`%struct.S`), as the
+        // translator writes it.
+        let kernel = self.m.memory_model == crate::grammar::MemoryModel::OpenCL;
+        if (self.spv_ir() || kernel) && members.iter().all(|m| m.2.is_none()) && !packed_ctypes {
+            let st = match s.name.as_deref().filter(|n| !n.is_empty() && self.spv_ir()) {
                 Some(n) => {
                     let st = self.cx.opaque_struct_type(n);
                     st.set_body(&tys, false);
