@@ -25,6 +25,7 @@ fn f32_buffer(binding: u32, values: impl Iterator<Item = f32>) -> JobBuffer {
     JobBuffer {
         set: 0,
         binding,
+        index: 0,
         kind: BufferKind::Storage,
         data: TypedBytes {
             layout: Layout(vec![ScalarType::F32]),

@@ -25,6 +25,7 @@ fn shader(name: &str, local_size: [u32; 3], bindings: &[(u32, u32)]) -> LoweredE
             .map(|&(set, binding)| ResourceSlot {
                 set,
                 binding,
+                array_index: 0,
                 storage_class: StorageClass::StorageBuffer,
                 size_bytes: None,
             })

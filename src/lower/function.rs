@@ -428,6 +428,12 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 };
                 self.b.build_load(ptr, p, "")?.into_pointer_value()
             }
+            Place::ResourceArray { .. } => {
+                return Err(LowerError::unsupported(
+                    "an array of blocks other than through an access chain to one element \
+                     (each element is a buffer of its own)",
+                ))
+            }
             Place::PushConstant => self.ctx_ptr_field(&self.b, fx.ctx, offsets::PUSH_CONSTANTS)?,
             Place::Global(gv) => gv.as_pointer_value(),
             Place::BuiltIn(b) => self.builtin(fx, g, b)?,

@@ -25,6 +25,13 @@ pub enum Place<'ctx> {
     },
     /// `ctx.resources[slot]`.
     Resource(u32),
+    /// An array of blocks (`buffer B { ... } b[4];`): element `i` is `ctx.resources[first + i]`.
+    ResourceArray {
+        /// The slot of element 0.
+        first: u32,
+        /// The element count.
+        count: u32,
+    },
     /// `ctx.push_constants`.
     PushConstant,
     /// A builtin, materialized per function from the context.
@@ -66,7 +73,8 @@ fn decoration_u32(g: &GlobalVariable, f: impl Fn(&Decoration) -> Option<u32>) ->
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// Places every global variable.
     pub(crate) fn place_globals(&mut self) -> Result<()> {
-        let mut resources: Vec<(u32, u32, Handle<GlobalVariable>)> = Vec::new();
+        // (set, binding, variable, array element count: None for a single block).
+        let mut resources: Vec<(u32, u32, Handle<GlobalVariable>, Option<u32>)> = Vec::new();
         let mut private = MemoryBlock {
             align: 16,
             ..MemoryBlock::default()
@@ -125,7 +133,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                         Place::Block { field, offset }
                     }
                     StorageClass::StorageBuffer | StorageClass::Uniform => {
-                        resources.push((self.set_of(g), self.binding_of(g), h));
+                        let count = self.block_array_count(pointee).map_err(at)?;
+                        resources.push((self.set_of(g), self.binding_of(g), h, count));
                         Place::Resource(0)
                     }
                     StorageClass::UniformConstant
@@ -134,7 +143,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                                 .iter()
                                 .any(|d| matches!(d, Decoration::Binding(_))) =>
                     {
-                        resources.push((self.set_of(g), self.binding_of(g), h));
+                        resources.push((self.set_of(g), self.binding_of(g), h, None));
                         Place::Resource(0)
                     }
                     StorageClass::PushConstant => {
@@ -177,18 +186,30 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         }
         resources.sort_by_key(|r| (r.0, r.1, r.2.index()));
         let mut slots = Vec::new();
-        for (i, (set, binding, h)) in resources.iter().enumerate() {
-            places[h.index()] = Some(Place::Resource(i as u32));
-            let g = &self.m.globals[*h];
-            let size = match self.spv_type(g.ty)? {
-                Type::Pointer { pointee, .. } => self.ty(*pointee).ok().and_then(|t| t.size),
-                _ => None,
+        for &(set, binding, h, count) in &resources {
+            let first = slots.len() as u32;
+            let g = &self.m.globals[h];
+            let pointee = match self.spv_type(g.ty)? {
+                Type::Pointer { pointee, .. } => *pointee,
+                _ => return Err(LowerError::malformed("a variable of non-pointer type")),
             };
-            slots.push(ResourceSlot {
-                set: *set,
-                binding: *binding,
-                storage_class: g.storage_class,
-                size_bytes: size,
+            let block = match (count, self.spv_type(pointee)?) {
+                (Some(_), Type::Array { element, .. }) => *element,
+                _ => pointee,
+            };
+            let size = self.ty(block).ok().and_then(|t| t.size);
+            for array_index in 0..count.unwrap_or(1) {
+                slots.push(ResourceSlot {
+                    set,
+                    binding,
+                    array_index,
+                    storage_class: g.storage_class,
+                    size_bytes: size,
+                });
+            }
+            places[h.index()] = Some(match count {
+                Some(count) => Place::ResourceArray { first, count },
+                None => Place::Resource(first),
             });
         }
         if private.init.iter().all(|&b| b == 0) {
@@ -209,6 +230,45 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             push_constant_size: self.push_constant_size,
         };
         Ok(())
+    }
+
+    /// The element count of an array of blocks (a descriptor array), `None` for anything else.
+    fn block_array_count(&self, pointee: Handle<Type>) -> Result<Option<u32>> {
+        let Type::Array {
+            element, length, ..
+        } = self.spv_type(pointee)?
+        else {
+            return match self.spv_type(pointee)? {
+                Type::RuntimeArray { element, .. }
+                    if matches!(self.spv_type(*element)?, Type::Struct(_)) =>
+                {
+                    Err(LowerError::unsupported(
+                        "a runtime-sized array of blocks (a descriptor array without a size)",
+                    ))
+                }
+                _ => Ok(None),
+            };
+        };
+        let Type::Struct(s) = self.spv_type(*element)? else {
+            return Ok(None);
+        };
+        let is_block = s
+            .decorations
+            .iter()
+            .any(|d| matches!(d, Decoration::Block | Decoration::BufferBlock));
+        if !is_block {
+            return Ok(None);
+        }
+        let n = match length {
+            Value::Constant(c) => self.m.constants.get(*c).and_then(|c| match &c.value {
+                ConstantValue::Scalar(n) => u32::try_from(n.low_u64()).ok(),
+                _ => None,
+            }),
+            _ => None,
+        };
+        n.map(Some).ok_or_else(|| {
+            LowerError::unsupported("an array of blocks whose length is not a constant")
+        })
     }
 
     fn set_of(&self, g: &GlobalVariable) -> u32 {

@@ -70,6 +70,8 @@ pub struct ResourceSlot {
     pub set: u32,
     /// Binding decoration (0 when absent).
     pub binding: u32,
+    /// The element of an array of blocks bound there (0 otherwise): one slot per element.
+    pub array_index: u32,
     /// The variable's storage class (StorageBuffer, Uniform, UniformConstant).
     pub storage_class: StorageClass,
     /// Size in bytes of the pointee when it has no runtime array (None: runtime-sized).

@@ -139,31 +139,29 @@ pub fn bind(entry: &LoweredEntry, job: &Job) -> Result<Bound, RunError> {
     for b in &job.buffers {
         let buf = AlignedBuf::from_bytes(&b.data.bytes, b.data.bytes.len(), 0).ok_or_else(oom)?;
         bound.buffers.push((
-            BufferId::Binding {
-                set: b.set,
-                binding: b.binding,
-            },
+            BufferId::descriptor(b.set, b.binding, b.index),
             b.data.layout.clone(),
             buf,
         ));
     }
     for slot in &entry.resources {
-        let found = bound.buffers.iter().find(|(id, ..)| {
-            *id == BufferId::Binding {
-                set: slot.set,
-                binding: slot.binding,
-            }
-        });
+        let id = BufferId::descriptor(slot.set, slot.binding, slot.array_index);
+        let found = bound.buffers.iter().find(|(b, ..)| *b == id);
+        let element = match slot.array_index {
+            0 => String::new(),
+            i => format!(" index {i}"),
+        };
         let Some((_, _, buf)) = found else {
             return Err(RunError::Interface(format!(
-                "entry point {:?} uses set {} binding {} ({:?}); the job has no buffer for it",
+                "entry point {:?} uses set {} binding {}{element} ({:?}); the job has no buffer \
+                 for it",
                 entry.name, slot.set, slot.binding, slot.storage_class
             )));
         };
         if let Some(need) = slot.size_bytes {
             if (buf.len() as u64) < need {
                 return Err(RunError::Interface(format!(
-                    "set {} binding {} holds {} bytes; the shader's block needs {need}",
+                    "set {} binding {}{element} holds {} bytes; the shader's block needs {need}",
                     slot.set,
                     slot.binding,
                     buf.len()

@@ -63,6 +63,8 @@ pub struct JobBuffer {
     pub set: u32,
     /// Binding.
     pub binding: u32,
+    /// The element of an array of blocks (`"index"`, default 0).
+    pub index: u32,
     /// Storage or uniform.
     pub kind: BufferKind,
     /// Initial contents.
@@ -247,13 +249,13 @@ impl Job {
             for (i, b) in job.buffers.iter().enumerate() {
                 if let Some(j) = job.buffers[..i]
                     .iter()
-                    .position(|o| (o.set, o.binding) == (b.set, b.binding))
+                    .position(|o| (o.set, o.binding, o.index) == (b.set, b.binding, b.index))
                 {
                     return Err(JobError::new(
                         &format!("buffers[{i}]"),
                         format!(
-                            "set {} binding {} is already bound by buffers[{j}]",
-                            b.set, b.binding
+                            "set {} binding {} index {} is already bound by buffers[{j}]",
+                            b.set, b.binding, b.index
                         ),
                     ));
                 }
@@ -427,6 +429,7 @@ fn buffer(v: &Value, path: &str, raw: &[&str]) -> Result<JobBuffer, JobError> {
         set: u32_field(obj, "set", path)?.unwrap_or(0),
         binding: u32_field(obj, "binding", path)?
             .ok_or_else(|| JobError::new(&format!("{path}.binding"), "missing"))?,
+        index: u32_field(obj, "index", path)?.unwrap_or(0),
         kind,
         data,
     })
@@ -588,7 +591,7 @@ mod tests {
             err(
                 r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["u32"], "size_words": 1}, {"binding": 0, "layout": ["u32"], "size_words": 1}]}"#
             ),
-            "buffers[1]: set 0 binding 0 is already bound by buffers[0]"
+            "buffers[1]: set 0 binding 0 index 0 is already bound by buffers[0]"
         );
         assert_eq!(
             err(r#"{"dispatch": [1], "spec_constants": {"x": 1}}"#),

@@ -14,8 +14,31 @@ pub enum BufferId {
         /// Binding.
         binding: u32,
     },
+    /// Element `index` (≥ 1) of an array of blocks at (set, binding); element 0 is `Binding`.
+    ArrayElement {
+        /// DescriptorSet.
+        set: u32,
+        /// Binding.
+        binding: u32,
+        /// The array element.
+        index: u32,
+    },
     /// A kernel's buffer argument, by parameter index.
     Arg(usize),
+}
+
+impl BufferId {
+    /// The id of element `index` of the descriptor at (set, binding).
+    pub fn descriptor(set: u32, binding: u32, index: u32) -> BufferId {
+        match index {
+            0 => BufferId::Binding { set, binding },
+            index => BufferId::ArrayElement {
+                set,
+                binding,
+                index,
+            },
+        }
+    }
 }
 
 /// One buffer after the run.
@@ -58,6 +81,16 @@ impl RunOutput {
             match b.id {
                 BufferId::Binding { set, binding } => {
                     let _ = write!(out, "{{\"set\": {set}, \"binding\": {binding}, ");
+                }
+                BufferId::ArrayElement {
+                    set,
+                    binding,
+                    index,
+                } => {
+                    let _ = write!(
+                        out,
+                        "{{\"set\": {set}, \"binding\": {binding}, \"index\": {index}, "
+                    );
                 }
                 BufferId::Arg(arg) => {
                     let _ = write!(out, "{{\"arg\": {arg}, ");

@@ -183,6 +183,11 @@ pub fn differences(want: &RunOutput, got: &RunOutput, t: Tolerance) -> Vec<Strin
                 ty.write_json(b, &mut sb);
                 let at = match w.id {
                     BufferId::Binding { set, binding } => format!("set {set} binding {binding}"),
+                    BufferId::ArrayElement {
+                        set,
+                        binding,
+                        index,
+                    } => format!("set {set} binding {binding} index {index}"),
                     BufferId::Arg(i) => format!("arg {i}"),
                 };
                 out.push(format!("{at} [{i}] ({ty}): want {sa}, got {sb}"));

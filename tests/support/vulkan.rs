@@ -138,15 +138,23 @@ impl Vulkan {
         };
         let mut set_layouts = Vec::new();
         for set in 0..sets {
+            // One binding per binding number; an array of blocks has one element per index.
             let bindings: Vec<_> = job
                 .buffers
                 .iter()
-                .filter(|b| b.set == set)
+                .filter(|b| b.set == set && b.index == 0)
                 .map(|b| {
+                    let count = job
+                        .buffers
+                        .iter()
+                        .filter(|o| (o.set, o.binding) == (b.set, b.binding))
+                        .map(|o| o.index + 1)
+                        .max()
+                        .unwrap_or(1);
                     vk::DescriptorSetLayoutBinding::default()
                         .binding(b.binding)
                         .descriptor_type(descriptor_type(b.kind))
-                        .descriptor_count(1)
+                        .descriptor_count(count)
                         .stage_flags(vk::ShaderStageFlags::COMPUTE)
                 })
                 .collect();
@@ -314,6 +322,7 @@ impl Vulkan {
                     vk::WriteDescriptorSet::default()
                         .dst_set(descriptor_sets[b.set as usize])
                         .dst_binding(b.binding)
+                        .dst_array_element(b.index)
                         .descriptor_type(descriptor_type(b.kind))
                         .buffer_info(info)
                 })
@@ -403,10 +412,7 @@ impl Vulkan {
                     std::ptr::copy_nonoverlapping(ptr, data.bytes.as_mut_ptr(), data.bytes.len())
                 };
                 OutputBuffer {
-                    id: BufferId::Binding {
-                        set: b.set,
-                        binding: b.binding,
-                    },
+                    id: BufferId::descriptor(b.set, b.binding, b.index),
                     data,
                 }
             })

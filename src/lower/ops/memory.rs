@@ -352,6 +352,13 @@ pub(crate) fn lower<'a, 'ctx>(
             return Ok(None);
         }
         I::AccessChain(crate::grammar::OpAccessChain { base, indexes, .. })
+        | I::InBoundsAccessChain(crate::grammar::OpInBoundsAccessChain { base, indexes, .. })
+            if l.resource_array(*base).is_some() =>
+        {
+            let inbounds = matches!(op.inst, I::InBoundsAccessChain(_));
+            element_chain(l, fx, *base, indexes, inbounds)?.into()
+        }
+        I::AccessChain(crate::grammar::OpAccessChain { base, indexes, .. })
         | I::InBoundsAccessChain(crate::grammar::OpInBoundsAccessChain { base, indexes, .. }) => {
             let from = layout_ptr(fx, *base);
             let p = l.ptr_operand(fx, *base)?;
@@ -465,6 +472,99 @@ fn apply_volatile(i: InstructionValue<'_>, access: Option<&MemoryAccessArgs>) ->
     Ok(())
 }
 
+impl<'ctx> Lowerer<'_, 'ctx> {
+    /// The first slot and element count of an array of blocks, when `id` is one.
+    pub(crate) fn resource_array(&self, id: crate::grammar::Id) -> Option<(u32, u32)> {
+        use super::super::globals::Place;
+        match crate::ir::Value::from_id(id)? {
+            crate::ir::Value::Global(h) => match self.placement.places.get(h.index()).copied()?? {
+                Place::ResourceArray { first, count } => Some((first, count)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The slot of element `index` of the array of blocks at slot `first` (an i64).
+    fn element_slot(
+        &mut self,
+        fx: &mut FnCx<'_, 'ctx>,
+        first: u32,
+        index: crate::grammar::Id,
+    ) -> Result<inkwell::values::IntValue<'ctx>> {
+        let BasicValueEnum::IntValue(i) = self.id(fx, index)? else {
+            return Err(LowerError::malformed(
+                "an array index that is not an integer",
+            ));
+        };
+        let i64t = self.cx.i64_type();
+        let i = self.b.build_int_z_extend_or_bit_cast(i, i64t, "")?;
+        Ok(self
+            .b
+            .build_int_add(i64t.const_int(first.into(), false), i, "")?)
+    }
+}
+
+/// An access chain into an array of blocks: its first index picks the element's buffer
+/// (`ctx.resources[first + i]`); the rest index into that block.
+fn element_chain<'a, 'ctx>(
+    l: &mut Lowerer<'a, 'ctx>,
+    fx: &mut FnCx<'_, 'ctx>,
+    base: crate::grammar::Id,
+    indexes: &[crate::grammar::Id],
+    inbounds: bool,
+) -> Result<inkwell::values::PointerValue<'ctx>> {
+    let (first, _) = l
+        .resource_array(base)
+        .ok_or_else(|| LowerError::malformed("not an array of blocks"))?;
+    let (&i0, rest) = indexes
+        .split_first()
+        .ok_or_else(|| LowerError::unsupported("an access chain to a whole array of blocks"))?;
+    let slot = l.element_slot(fx, first, i0)?;
+    let ptr = l.cx.ptr_type(inkwell::AddressSpace::default());
+    let table = l.ctx_ptr_field(&l.b, fx.ctx, crate::run::context::offsets::RESOURCES)?;
+    // SAFETY: one pointer per slot, as the runner provides; SPIR-V keeps the index in bounds.
+    let p = unsafe { l.b.build_gep(ptr, table, &[slot], "")? };
+    let buffer = l.b.build_load(ptr, p, "")?.into_pointer_value();
+    if rest.is_empty() {
+        return Ok(buffer);
+    }
+    let array = l.pointee_of(fx, base)?;
+    let block = match l.spv_type(array)? {
+        Type::Array { element, .. } => *element,
+        _ => return Err(LowerError::malformed("an array of blocks of no array type")),
+    };
+    let t = l.basic(block)?;
+    let mut idx = vec![l.cx.i32_type().const_zero()];
+    if l.chain(fx, block, None, rest, &mut idx)?.is_some() {
+        return Err(LowerError::unsupported(
+            "a RowMajor or padded matrix member in an array of blocks",
+        ));
+    }
+    // SAFETY: GEP computes an address only; SPIR-V's rules keep chains in bounds.
+    Ok(unsafe { gep(l, inbounds, t, buffer, &idx)? })
+}
+
+/// The first slot of the array of blocks and the element index of an op that is an access
+/// chain with one index into an array of blocks.
+fn element_of_array(
+    l: &Lowerer<'_, '_>,
+    fx: &FnCx<'_, '_>,
+    h: crate::ir::Handle<Op>,
+) -> Option<(u32, crate::grammar::Id)> {
+    use Instruction as I;
+    let (base, indexes) = match &fx.f.ops.get(h)?.inst {
+        I::AccessChain(c) => (c.base, &c.indexes),
+        I::InBoundsAccessChain(c) => (c.base, &c.indexes),
+        _ => return None,
+    };
+    let (first, _) = l.resource_array(base)?;
+    match indexes[..] {
+        [i] => Some((first, i)),
+        _ => None,
+    }
+}
+
 /// `OpArrayLength`: the element count of a buffer's trailing runtime array, from the byte size
 /// of the buffer bound to the variable's slot (`ctx.resource_sizes`, docs/lowering-abi.md):
 /// (size − the member's Offset) / its ArrayStride, 0 when the buffer ends before the member.
@@ -475,10 +575,22 @@ fn array_length<'a, 'ctx>(
     result: BasicTypeEnum<'ctx>,
 ) -> Result<BasicValueEnum<'ctx>> {
     use super::super::globals::Place;
+    let i64t = l.cx.i64_type();
+    // An element of an array of blocks (`&b[i]`) has the slot of that element.
+    let element = match crate::ir::Value::from_id(a.structure) {
+        Some(crate::ir::Value::Op(h)) => element_of_array(l, fx, h),
+        _ => None,
+    };
     let slot = match crate::ir::Value::from_id(a.structure) {
+        _ if element.is_some() => {
+            let Some((first, index)) = element else {
+                return Err(LowerError::malformed("an element of an array of blocks"));
+            };
+            l.element_slot(fx, first, index)?
+        }
         Some(crate::ir::Value::Global(h)) => {
             match l.placement.places.get(h.index()).copied().flatten() {
-                Some(Place::Resource(slot)) => slot,
+                Some(Place::Resource(slot)) => i64t.const_int(slot.into(), false),
                 _ => {
                     return Err(LowerError::unsupported(
                         "OpArrayLength of a variable that is not a descriptor-bound buffer",
@@ -528,12 +640,9 @@ fn array_length<'a, 'ctx>(
             "OpArrayLength with a non-integer result",
         ));
     };
-    let i64t = l.cx.i64_type();
     let table = l.ctx_ptr_field(&l.b, fx.ctx, crate::run::context::offsets::RESOURCE_SIZES)?;
     // SAFETY: one size per slot, as the runner provides.
-    let p = unsafe {
-        l.b.build_gep(i64t, table, &[i64t.const_int(slot.into(), false)], "")?
-    };
+    let p = unsafe { l.b.build_gep(i64t, table, &[slot], "")? };
     let size = l.b.build_load(i64t, p, "")?.into_int_value();
     let off = i64t.const_int(offset, false);
     let after =
