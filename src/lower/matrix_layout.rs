@@ -95,6 +95,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let Type::Matrix { column, count } = self.spv_type(t)?.clone() else {
             return Err(LowerError::malformed("a matrix type was expected"));
         };
+        // The matrix type itself first: it rejects column counts LLVM has no vector for.
+        self.ty(t)?;
         let col = self.basic(column)?;
         if !row_major {
             return Ok(col);
