@@ -11,6 +11,7 @@ pub(crate) mod matrix;
 pub(crate) mod memory;
 pub(crate) mod misc;
 pub(crate) mod opencl;
+pub(crate) mod printf;
 pub mod report;
 pub(crate) mod special_dispatch;
 pub(crate) mod subgroup;

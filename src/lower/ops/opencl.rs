@@ -1,8 +1,8 @@
 //! OpenCL.std instructions with pointer results, literal operands or C-library calls:
 //! `fract`, `modf`, `sincos`, `frexp` (results through a pointer), the half-precision loads and
 //! stores (`vload_half`, `vstore_halfn_r`, ...; a rounding-mode operand other than the default
-//! is treated as round-to-nearest-even), `printf` (the host's C `printf`, with `float`s
-//! promoted to `double`; vector arguments are not supported), `prefetch` (nothing), and the
+//! is treated as round-to-nearest-even), `printf` (the host's C `printf`, see [`super::printf`]),
+//! `prefetch` (nothing), and the
 //! integer and selection functions that are a few instructions each.
 
 use super::super::error::{LowerError, Result};
@@ -230,21 +230,25 @@ pub(crate) fn lower<'a, 'ctx>(
                 "printf",
                 cx.i32_type().fn_type(&[pt.into()], true),
             )?;
-            let mut args: Vec<BasicMetadataValueEnum<'ctx>> = Vec::new();
-            for i in 0..e.operands.len() {
-                let v = id(l, i)?;
-                let v = match v {
-                    BasicValueEnum::FloatValue(x) => {
-                        l.b.build_float_ext(x, cx.f64_type(), "")?
-                            .as_basic_value_enum()
-                    }
-                    BasicValueEnum::VectorValue(_) => {
-                        return Err(LowerError::unsupported("printf of a vector"))
-                    }
-                    v => v,
-                };
-                args.push(v.into());
+            let format = id(l, 0)?;
+            let mut vals = Vec::new();
+            for i in 1..e.operands.len() {
+                vals.push(id(l, i)?);
             }
+            let args = if super::printf::has_vectors(&vals) {
+                super::printf::expand(l, fx, Id(word(0)?), &vals)?
+            } else {
+                let mut args: Vec<BasicMetadataValueEnum<'ctx>> = vec![format.into()];
+                for v in vals {
+                    // Integers as the module has them: only the format knows their sign.
+                    let v = match v {
+                        BasicValueEnum::FloatValue(_) => super::printf::promote(l, v, false)?,
+                        v => v,
+                    };
+                    args.push(v.into());
+                }
+                args
+            };
             let c = super::super::llvm::call_result(l.b.build_call(f, &args, "")?)
                 .ok_or_else(|| LowerError::malformed("printf"))?;
             super::super::llvm::int_resize(&l.b, c, r, true)?

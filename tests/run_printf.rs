@@ -1,0 +1,78 @@
+//! OpenCL `printf` under `spvkit run`: scalars and vectors (`%.2v4hlf`, `%v2hld`, `%v3hhu`,
+//! `%#v2hlx`, elements separated by commas as OpenCL prints them), strings and `%%`, from
+//! clang-15's SPIR-V through llvm-spirv-15 and through spvkit's from-llvm, print what the OpenCL
+//! specification says, one line per work-item.
+
+#![cfg(feature = "llvm")]
+
+use std::path::Path;
+use std::process::Command;
+
+const SOURCE: &str = r#"
+kernel void p(global float4 *f, global int *n) {
+    int i = get_global_id(0);
+    float4 v = f[i];
+    int2 w = (int2)(n[i], -n[i]);
+    uchar3 u = (uchar3)(1, 200, 3);
+    printf("i=%d v=%.2v4hlf w=%v2hld u=%v3hhu x=%#v2hlx %s %%\n", i, v, w, u, as_uint2(w), "end");
+}
+"#;
+
+fn run(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn printf_prints_vectors_element_by_element() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("run_printf");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cl = dir.join("p.cl");
+    std::fs::write(&cl, SOURCE).unwrap();
+    // Typed pointers for llvm-spirv-15, which asserts on opaque ones; opaque for spvkit.
+    let compile = |bc: &Path, typed: bool| {
+        run(Command::new("clang-15")
+            .args(["-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL2.0"])
+            .args(["-emit-llvm-bc", "-finclude-default-header", "-O2"])
+            .args(typed.then_some("-no-opaque-pointers"))
+            .arg(&cl)
+            .arg("-o")
+            .arg(bc))
+    };
+    let (typed, bc) = (dir.join("p.typed.bc"), dir.join("p.bc"));
+    compile(&typed, true);
+    compile(&bc, false);
+    let theirs = dir.join("p.llvm-spirv.spv");
+    run(Command::new("llvm-spirv-15")
+        .arg(&typed)
+        .arg("-o")
+        .arg(&theirs));
+    let spvkit = || Command::new(env!("CARGO_BIN_EXE_spvkit"));
+    let ours = dir.join("p.spvkit.spv");
+    run(spvkit().arg("from-llvm").arg(&bc).arg("-o").arg(&ours));
+    let job = dir.join("p.json");
+    std::fs::write(
+        &job,
+        r#"{"entry": "p", "dispatch": [1, 1, 1], "local_size": [2, 1, 1], "work_dim": 1,
+            "args": [{"kind": "buffer", "layout": ["f32"], "data": [1, 2, 3, 4, 5.5, 6.25, 7, 8]},
+                     {"kind": "buffer", "layout": ["i32"], "data": [10, 255]}]}"#,
+    )
+    .unwrap();
+    let want = "i=0 v=1.00,2.00,3.00,4.00 w=10,-10 u=1,200,3 x=0xa,0xfffffff6 end %\n\
+                i=1 v=5.50,6.25,7.00,8.00 w=255,-255 u=1,200,3 x=0xff,0xffffff01 end %\n";
+    for spv in [&theirs, &ours] {
+        let out = run(spvkit()
+            .arg("run")
+            .arg(spv)
+            .arg("--job")
+            .arg(&job)
+            .args(["--threads", "1", "-o"])
+            .arg(dir.join("buffers.json")));
+        assert_eq!(String::from_utf8_lossy(&out), want, "{}", spv.display());
+    }
+}
