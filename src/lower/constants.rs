@@ -96,10 +96,30 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let t = info
             .llvm
             .ok_or_else(|| LowerError::malformed("a composite of type void"))?;
+        // LLVM's constant constructors crash (with assertions off) on constituents of other
+        // types than the composite's: a malformed module must be an error instead.
+        let mismatch = || LowerError::malformed("a constant constituent of another type");
         Ok(match t {
-            BasicTypeEnum::VectorType(_) => const_vector(vals),
+            BasicTypeEnum::VectorType(vt) => {
+                if vals.len() != vt.get_size() as usize
+                    || vals.iter().any(|v| v.get_type() != vt.get_element_type())
+                {
+                    return Err(mismatch());
+                }
+                const_vector(vals)
+            }
             BasicTypeEnum::ArrayType(at) => {
                 let et = at.get_element_type();
+                let want = if info.padded_elem {
+                    et.into_struct_type().get_field_type_at_index(0)
+                } else {
+                    Some(et)
+                };
+                if vals.len() != at.len() as usize
+                    || vals.iter().any(|v| Some(v.get_type()) != want)
+                {
+                    return Err(mismatch());
+                }
                 if info.padded_elem {
                     let st = et.into_struct_type();
                     let pad = st
@@ -128,7 +148,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                         .get(i)
                         .ok_or_else(|| LowerError::malformed("too many struct constituents"))?;
                     if let Some(slot) = fields.get_mut(f as usize) {
-                        *slot = super::llvm::fit(self.cx, &self.b, *v, slot.get_type())?;
+                        let fitted = super::llvm::fit(self.cx, &self.b, *v, slot.get_type())?;
+                        if fitted.get_type() != slot.get_type() {
+                            return Err(mismatch());
+                        }
+                        *slot = fitted;
                     }
                 }
                 // Of the struct type itself: a named struct (the spv-ir style's `%struct.S`) is
