@@ -178,8 +178,33 @@ fn work_group_collectives_compute_what_sequential_loops_do() {
             zeros("f32", n * 3), zeros("f64", n * 2),
         ],
     });
-    for threads in [1, 4] {
-        let got = run_job(&spv, &job, threads);
+    // Fibers (the CLI's default here) with one and four workers, then thread teams.
+    let threads_mode = {
+        let words: Vec<u32> = std::fs::read(&spv)
+            .unwrap()
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let job = spvkit::run::Job::from_json(&job.to_string()).unwrap();
+        let options = spvkit::run::RunOptions {
+            threads: 2,
+            barrier_mode: spvkit::run::BarrierMode::Threads,
+            ..Default::default()
+        };
+        let out = spvkit::run::run_spirv(&words, &job, &options).unwrap();
+        let v: Value = serde_json::from_str(&out.to_json()).unwrap();
+        v["buffers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["data"].as_array().unwrap().clone())
+            .collect::<Vec<_>>()
+    };
+    for (threads, got) in [
+        (1, run_job(&spv, &job, 1)),
+        (4, run_job(&spv, &job, 4)),
+        (2, threads_mode),
+    ] {
         let (out, uout, lout) = (ints(&got[3]), ints(&got[4]), ints(&got[5]));
         let (fout, dout) = (floats(&got[6]), floats(&got[7]));
         for grp in 0..GROUPS {
