@@ -9,7 +9,7 @@
 #[path = "support/opencl.rs"]
 mod opencl;
 
-use opencl::{out_dir, run, spirv_val};
+use opencl::{clang, out_dir, run, spirv_val};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -63,14 +63,8 @@ fn translate(src: &Path, tag: &str, variant: &[&str]) -> Result<(), String> {
     std::fs::create_dir_all(&out).unwrap();
     let bc = out.join(format!("{name}.{tag}.bc"));
     let spv = out.join(format!("{name}.{tag}.spv"));
-    run(Command::new("clang-15")
-        .args(["-cc1", "-triple", &triple, "-cl-std=CL2.0", "-emit-llvm-bc"])
-        .arg("-finclude-default-header")
-        .args(variant)
-        .args(directive(&text, "args"))
-        .arg(src)
-        .arg("-o")
-        .arg(&bc))?;
+    let flags = variant.iter().map(|f| f.to_string());
+    clang(src, &triple, flags.chain(directive(&text, "args")), &bc)?;
     run(Command::new(env!("CARGO_BIN_EXE_spvkit"))
         .arg("from-llvm")
         .arg(&bc)
@@ -146,13 +140,13 @@ fn every_opencl_corpus_source_round_trips_through_spv_ir() {
             .unwrap_or_else(|| "spir64-unknown-unknown".to_owned());
         let file = |ext: &str| out.join(format!("{name}.rt.{ext}"));
         let steps = || -> Result<bool, String> {
-            run(Command::new("clang-15")
-                .args(["-cc1", "-triple", &triple, "-cl-std=CL2.0", "-emit-llvm-bc"])
-                .args(["-finclude-default-header", "-O0", "-no-opaque-pointers"])
-                .args(directive(&text, "args"))
-                .arg(&src)
-                .arg("-o")
-                .arg(file("bc")))?;
+            let typed = ["-O0", "-no-opaque-pointers"].map(String::from);
+            clang(
+                &src,
+                &triple,
+                typed.into_iter().chain(directive(&text, "args")),
+                &file("bc"),
+            )?;
             run(Command::new("llvm-spirv-15")
                 .arg("--spirv-max-version=1.0")
                 .args(directive(&text, "llvm-spirv"))
@@ -223,13 +217,7 @@ fn a_kernel_that_another_kernel_calls_gets_an_entry_wrapper_and_runs() {
         out.join("kernel_calls_kernel.bc"),
         out.join("kernel_calls_kernel.spv"),
     );
-    run(Command::new("clang-15")
-        .args(["-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL2.0"])
-        .args(["-emit-llvm-bc", "-finclude-default-header", "-O0"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&bc))
-    .unwrap();
+    clang(&src, "spir64-unknown-unknown", ["-O0"], &bc).unwrap();
     let spvkit = || Command::new(env!("CARGO_BIN_EXE_spvkit"));
     run(spvkit().arg("from-llvm").arg(&bc).arg("-o").arg(&spv)).unwrap();
     spirv_val(&spv, "opencl2.0").unwrap();

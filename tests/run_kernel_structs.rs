@@ -5,6 +5,11 @@
 
 #![cfg(feature = "llvm")]
 
+#[path = "support/opencl.rs"]
+mod opencl;
+
+use opencl::{clang, run_ok as run};
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,16 +22,6 @@ kernel void sum(global const Rec *recs, Rec extra, global long *out) {
     out[i] = r.tag + r.big + (long)r.f + r.s + extra.tag * 1000 + extra.big;
 }
 "#;
-
-fn run(cmd: &mut Command) -> Vec<u8> {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
 
 fn out_dir() -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("run_kernel_structs");
@@ -58,12 +53,7 @@ fn kernel_structs_have_c_layout_under_spvkit_run() {
     let dir = out_dir();
     let (cl, bc) = (dir.join("structs.cl"), dir.join("structs.bc"));
     std::fs::write(&cl, SOURCE).unwrap();
-    run(Command::new("clang-15")
-        .args(["-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL2.0"])
-        .args(["-emit-llvm-bc", "-finclude-default-header", "-O2"])
-        .arg(&cl)
-        .arg("-o")
-        .arg(&bc));
+    clang(&cl, "spir64-unknown-unknown", ["-O2"], &bc).unwrap();
     let theirs = dir.join("structs.llvm-spirv.spv");
     run(Command::new("llvm-spirv-15")
         .arg(&bc)

@@ -5,6 +5,11 @@
 
 #![cfg(feature = "llvm")]
 
+#[path = "support/opencl.rs"]
+mod opencl;
+
+use opencl::{clang, run_ok as run};
+
 use std::path::Path;
 use std::process::Command;
 
@@ -18,16 +23,6 @@ kernel void p(global float4 *f, global int *n) {
 }
 "#;
 
-fn run(cmd: &mut Command) -> Vec<u8> {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
 #[test]
 fn printf_prints_vectors_element_by_element() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("run_printf");
@@ -35,18 +30,15 @@ fn printf_prints_vectors_element_by_element() {
     let cl = dir.join("p.cl");
     std::fs::write(&cl, SOURCE).unwrap();
     // Typed pointers for llvm-spirv-15, which asserts on opaque ones; opaque for spvkit.
-    let compile = |bc: &Path, typed: bool| {
-        run(Command::new("clang-15")
-            .args(["-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL2.0"])
-            .args(["-emit-llvm-bc", "-finclude-default-header", "-O2"])
-            .args(typed.then_some("-no-opaque-pointers"))
-            .arg(&cl)
-            .arg("-o")
-            .arg(bc))
-    };
     let (typed, bc) = (dir.join("p.typed.bc"), dir.join("p.bc"));
-    compile(&typed, true);
-    compile(&bc, false);
+    clang(
+        &cl,
+        "spir64-unknown-unknown",
+        ["-O2", "-no-opaque-pointers"],
+        &typed,
+    )
+    .unwrap();
+    clang(&cl, "spir64-unknown-unknown", ["-O2"], &bc).unwrap();
     let theirs = dir.join("p.llvm-spirv.spv");
     run(Command::new("llvm-spirv-15")
         .arg(&typed)

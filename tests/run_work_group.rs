@@ -7,6 +7,11 @@
 
 #![cfg(feature = "llvm")]
 
+#[path = "support/opencl.rs"]
+mod opencl;
+
+use opencl::{clang, run_ok as run};
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -57,17 +62,6 @@ fn out_dir() -> PathBuf {
     d
 }
 
-fn run(cmd: &mut Command) -> Vec<u8> {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?}: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
 /// The kernels, compiled by clang-15 and llvm-spirv-15.
 fn spirv() -> PathBuf {
     let dir = out_dir();
@@ -77,12 +71,7 @@ fn spirv() -> PathBuf {
         dir.join("collectives.spv"),
     );
     std::fs::write(&cl, SOURCE).unwrap();
-    run(Command::new("clang-15")
-        .args(["-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL2.0"])
-        .args(["-emit-llvm-bc", "-finclude-default-header", "-O2"])
-        .arg(&cl)
-        .arg("-o")
-        .arg(&bc));
+    clang(&cl, "spir64-unknown-unknown", ["-O2"], &bc).unwrap();
     run(Command::new("llvm-spirv-15")
         .arg("--spirv-max-version=1.0")
         .arg(&bc)

@@ -273,6 +273,15 @@ pub fn frexp<'ctx>(
     ))
 }
 
+/// The width of a float type or of a vector's floats (32 for anything else).
+pub fn float_width(t: BasicTypeEnum<'_>) -> u32 {
+    match scalar_of(t) {
+        BasicTypeEnum::FloatType(f) if f == f.get_context().f16_type() => 16,
+        BasicTypeEnum::FloatType(f) if f == f.get_context().f64_type() => 64,
+        _ => 32,
+    }
+}
+
 /// The integer type of `width` bits.
 pub fn int_ty(cx: &inkwell::context::Context, width: u32) -> Result<inkwell::types::IntType<'_>> {
     let w = core::num::NonZeroU32::new(width)

@@ -54,6 +54,29 @@ pub fn run(cmd: &mut Command) -> Result<Vec<u8>, String> {
     }
 }
 
+/// `clang-15 -cc1` of an OpenCL C 2.0 source to bitcode for `triple`, `flags` after the
+/// defaults (`-emit-llvm-bc -finclude-default-header`).
+pub fn clang<S: AsRef<std::ffi::OsStr>>(
+    src: &Path,
+    triple: &str,
+    flags: impl IntoIterator<Item = S>,
+    bc: &Path,
+) -> Result<(), String> {
+    run(Command::new("clang-15")
+        .args(["-cc1", "-triple", triple, "-cl-std=CL2.0", "-emit-llvm-bc"])
+        .arg("-finclude-default-header")
+        .args(flags)
+        .arg(src)
+        .arg("-o")
+        .arg(bc))
+    .map(|_| ())
+}
+
+/// [`run`], panicking with the command line and output on failure.
+pub fn run_ok(cmd: &mut Command) -> Vec<u8> {
+    run(cmd).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// Compiles one kernel source with clang-15 and llvm-spirv-15.
 pub fn compile(source: &Path) -> Result<Kernel, String> {
     let name = source.file_stem().unwrap().to_string_lossy().into_owned();

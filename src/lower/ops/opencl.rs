@@ -7,7 +7,9 @@
 
 use super::super::error::{LowerError, Result};
 use super::super::function::FnCx;
-use super::super::llvm::{fcmp, icmp, lane, lanes, null, scalar_of, splat_float, splat_int, undef};
+use super::super::llvm::{
+    fcmp, float_width, icmp, lane, lanes, null, scalar_of, splat_float, splat_int, undef,
+};
 use super::super::Lowerer;
 use super::table::{call_intrinsic, libm};
 use crate::grammar::{Id, OpExtInst};
@@ -65,14 +67,6 @@ fn int_like<'ctx>(
         BasicTypeEnum::VectorType(v) => it.vec_type(v.get_size()).into(),
         _ => it.into(),
     })
-}
-
-fn float_width(t: BasicTypeEnum<'_>) -> u32 {
-    match scalar_of(t) {
-        BasicTypeEnum::FloatType(f) if f == f.get_context().f16_type() => 16,
-        BasicTypeEnum::FloatType(f) if f == f.get_context().f64_type() => 64,
-        _ => 32,
-    }
 }
 
 /// Lowers one of this module's instructions. `r` is the result type (`i8` for `void`).

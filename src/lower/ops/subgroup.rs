@@ -89,7 +89,8 @@ fn arithmetic(op: Opcode) -> Option<Identity> {
     })
 }
 
-fn group_operation(inst: &Instruction) -> Option<GroupOperation> {
+/// The group operation of a reduction or scan (GroupNonUniform and OpenCL `OpGroup*`).
+pub(crate) fn group_operation(inst: &Instruction) -> Option<GroupOperation> {
     use Instruction as I;
     Some(match inst {
         I::GroupNonUniformIAdd(o) => o.operation,

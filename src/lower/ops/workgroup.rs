@@ -7,6 +7,7 @@
 
 use super::super::error::{LowerError, Result};
 use super::super::function::FnCx;
+use super::super::llvm::{float_width, int_ty};
 use super::super::Lowerer;
 use super::operand_values;
 use crate::grammar::{GroupOperation, Instruction, Opcode};
@@ -41,23 +42,11 @@ fn operation(op: Opcode) -> Option<(u32, Option<u32>)> {
 
 /// The `group_operation` of a reduction or scan (0 for the others).
 fn group_operation(inst: &Instruction) -> Result<u32> {
-    use Instruction as I;
-    let o = match inst {
-        I::GroupIAdd(o) => o.operation,
-        I::GroupFAdd(o) => o.operation,
-        I::GroupUMin(o) => o.operation,
-        I::GroupSMin(o) => o.operation,
-        I::GroupFMin(o) => o.operation,
-        I::GroupUMax(o) => o.operation,
-        I::GroupSMax(o) => o.operation,
-        I::GroupFMax(o) => o.operation,
-        _ => return Ok(g::REDUCE),
-    };
-    match o {
-        GroupOperation::Reduce => Ok(g::REDUCE),
-        GroupOperation::InclusiveScan => Ok(g::INCLUSIVE_SCAN),
-        GroupOperation::ExclusiveScan => Ok(g::EXCLUSIVE_SCAN),
-        _ => Err(LowerError::unsupported(
+    match super::subgroup::group_operation(inst) {
+        None | Some(GroupOperation::Reduce) => Ok(g::REDUCE),
+        Some(GroupOperation::InclusiveScan) => Ok(g::INCLUSIVE_SCAN),
+        Some(GroupOperation::ExclusiveScan) => Ok(g::EXCLUSIVE_SCAN),
+        Some(_) => Err(LowerError::unsupported(
             "a work-group collective with a clustered or partitioned group operation",
         )),
     }
@@ -87,8 +76,8 @@ pub(crate) fn lower<'a, 'ctx>(
             (l.b.build_int_z_extend_or_bit_cast(v, i64t, "")?, kind, w)
         }
         BasicValueEnum::FloatValue(v) => {
-            let w = float_width(l, v.get_type());
-            let as_int = l.b.build_bit_cast(v, int_type(l, w), "")?;
+            let w = float_width(v.get_type().into());
+            let as_int = l.b.build_bit_cast(v, int_ty(l.cx, w)?, "")?;
             let as_int = as_int.into_int_value();
             (
                 l.b.build_int_z_extend_or_bit_cast(as_int, i64t, "")?,
@@ -152,34 +141,14 @@ pub(crate) fn lower<'a, 'ctx>(
     match r {
         BasicTypeEnum::IntType(t) => Ok(l.b.build_int_truncate_or_bit_cast(result, t, "")?.into()),
         BasicTypeEnum::FloatType(t) => {
-            let w = float_width(l, t);
+            let w = float_width(t.into());
             let narrow =
-                l.b.build_int_truncate_or_bit_cast(result, int_type(l, w), "")?;
+                l.b.build_int_truncate_or_bit_cast(result, int_ty(l.cx, w)?, "")?;
             Ok(l.b.build_bit_cast(narrow, t, "")?)
         }
         _ => Err(LowerError::malformed(
             "a work-group collective whose result is not a scalar",
         )),
-    }
-}
-
-/// The integer type of a float's width.
-fn int_type<'ctx>(l: &Lowerer<'_, 'ctx>, width: u32) -> inkwell::types::IntType<'ctx> {
-    match width {
-        16 => l.cx.i16_type(),
-        32 => l.cx.i32_type(),
-        _ => l.cx.i64_type(),
-    }
-}
-
-/// The width in bits of `half`, `float` or `double`.
-fn float_width<'ctx>(l: &Lowerer<'_, 'ctx>, t: inkwell::types::FloatType<'ctx>) -> u32 {
-    if t == l.cx.f16_type() {
-        16
-    } else if t == l.cx.f32_type() {
-        32
-    } else {
-        64
     }
 }
 
