@@ -21,6 +21,11 @@ fn main() {
         spvkit_generator::add_lowering_table(&mut loaded, &table)
             .unwrap_or_else(|e| panic!("{}: {e}", table.display()));
     }
+    if loaded.grammar.groups.is_none() {
+        let table = manifest.join("grammar/opcode_groups.json");
+        spvkit_generator::add_groups_table(&mut loaded, &table)
+            .unwrap_or_else(|e| panic!("{}: {e}", table.display()));
+    }
     for p in &loaded.inputs {
         println!("cargo:rerun-if-changed={}", p.display());
     }

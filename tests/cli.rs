@@ -1,4 +1,5 @@
 //! The `spvkit` command line: files and standard streams, exit codes, and error locations.
+#![cfg(feature = "cli")]
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -1,5 +1,5 @@
 //! `spvkit run` on the command line: argument and job errors, reported with their place.
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "run", feature = "cli"))]
 
 use std::process::Command;
 

@@ -6,7 +6,7 @@
 //! spv-ir`) of llvm-spirv-15's SPIR-V, the spv → spv-ir → spv round trip. Errors name the
 //! function and the instruction.
 
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "run", feature = "cli"))]
 
 #[path = "support/opencl.rs"]
 mod opencl;

@@ -4,7 +4,7 @@
 //! compiles it, unoptimized with typed pointers (as the corpus builds it) and with `-O2` and
 //! opaque pointers: each translates, and the SPIR-V passes spirv-val.
 
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "run", feature = "cli"))]
 
 #[path = "support/opencl.rs"]
 mod opencl;

@@ -4,7 +4,7 @@
 //! lowering of every GLSL compute shader of the corpus (glslang → `spvkit lower`), and plain C
 //! (not OpenCL) compiled by clang-15 for `spir64`, one construct per module.
 
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "run", feature = "cli"))]
 
 #[path = "support/opencl.rs"]
 mod opencl;

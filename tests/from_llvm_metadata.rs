@@ -3,7 +3,7 @@
 //! came from (checked with spirv-dis and spirv-val, on modules assembled by spirv-as), and
 //! clang-15's `!opencl.ocl.version` gives the OpSource llvm-spirv-15 writes.
 
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "run", feature = "cli"))]
 
 #[path = "support/opencl.rs"]
 mod opencl;

@@ -4,7 +4,7 @@
 //! parser accepts, from-llvm either writes SPIR-V that spirv-val accepts or refuses with an
 //! error; it never crashes.
 
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "run", feature = "cli"))]
 
 #[path = "support/mutate.rs"]
 mod mutate;

@@ -2,11 +2,12 @@
 //! environment (with `--relax-block-layout` for Vulkan 1.0, as DXC's relaxed layouts need), and,
 //! for compute shaders, run on lavapipe with their buffers checked against values computed here
 //! in Rust. Invalid programs report their errors with `file:line:col`.
+#![cfg(all(feature = "hlsl", feature = "cli"))]
 
-#[cfg(feature = "llvm")]
+#[cfg(feature = "run")]
 #[path = "support/compute.rs"]
 mod compute;
-#[cfg(feature = "llvm")]
+#[cfg(feature = "run")]
 #[path = "support/vulkan.rs"]
 mod vulkan;
 
@@ -97,7 +98,7 @@ fn errors(src: &str, profile: &str) -> String {
     }
 }
 
-#[cfg(feature = "llvm")]
+#[cfg(feature = "run")]
 mod run {
     use spvkit::run::output::BufferId;
     use spvkit::run::{Job, RunOutput};
@@ -174,7 +175,7 @@ void main(uint3 tid : SV_DispatchThreadID) {
 }
 "#;
 
-#[cfg(feature = "llvm")]
+#[cfg(feature = "run")]
 fn compute_basics_expected(v: f32, x: u32) -> f32 {
     let mut acc = 0.0f32;
     for i in 0..4 {
@@ -209,7 +210,7 @@ fn compute_functions_loops_and_out_parameters() {
     ] {
         assert!(dis.contains(want), "missing {want}:\n{dis}");
     }
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let input: Vec<f32> = (0..16).map(|i| i as f32 * 1.25 - 4.0).collect();
         let job = format!(
@@ -257,7 +258,7 @@ fn integer_operators_follow_dxc() {
     assert!(
         dis.contains("OpSRem") && dis.contains("OpUMod") && dis.contains("OpShiftRightArithmetic")
     );
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [
             {"binding": 0, "layout": ["i32"], "size_words": 8},
@@ -317,7 +318,7 @@ fn structs_arrays_and_matrices() {
     let dis = disassemble(&words);
     assert!(dis.contains("OpMatrixTimesVector") || dis.contains("OpVectorTimesMatrix"));
     assert!(dis.contains("OpMatrixTimesMatrix") && dis.contains("OpMatrixTimesScalar"));
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [
             {"binding": 0, "layout": ["f32", "f32", "f32", "f32", "i32", "i32", "u32", "u32"],
@@ -448,7 +449,7 @@ fn push_constants_and_switch() {
         dis.contains("OpSwitch") && dis.contains("PushConstant"),
         "{dis}"
     );
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "push_constants": {"layout": ["f32", "u32"], "data": [0.5, 3]},
             "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 4}]}"#;
@@ -490,7 +491,7 @@ fn short_circuit_in_2021_but_not_in_2018() {
     );
     assert!(disassemble(&w21).contains("OpPhi"));
     assert!(disassemble(&w18).contains("OpSelect"));
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["i32"], "size_words": 2}]}"#;
         assert_eq!(run::ints(&run::lavapipe(&w21, job), 0), vec![3, 2 + 4 + 8]);
@@ -818,7 +819,7 @@ cbuffer C : register(b1) { bool enabled; bool3 mask; };
 #[test]
 fn booleans_in_buffers_are_uints() {
     let words = check("bools_in_buffers", BOOLS_IN_BUFFERS, "cs_6_0");
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [
             {"binding": 0, "layout": ["u32", "f32", "u32", "u32"], "data": [0, 2.5, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]},
@@ -867,7 +868,7 @@ float h(float a, float b = 2, int c = 3) { return a + b * c; }
 }
 "#;
     let words = check("overloads", src, "cs_6_0");
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 3}]}"#;
         assert_eq!(
@@ -893,7 +894,7 @@ int next() { static int counter = 5; static float3 v; counter++; v.x += 1; retur
 }
 "#;
     let words = check("static_locals", src, "cs_6_0");
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["i32"], "size_words": 1}]}"#;
         assert_eq!(run::ints(&run::lavapipe(&words, job), 0), vec![712]);
@@ -922,7 +923,7 @@ uint fixed() { static uint k = 7; return k++; }
         1,
         "one guard, for the runtime initializer only:\n{dis}"
     );
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["u32"], "data": [0, 0, 4, 0]}]}"#;
         assert_eq!(
@@ -946,7 +947,7 @@ RWStructuredBuffer<uint> Out : register(u0);
 }
 "#;
     let words = check("not_matrix", src, "cs_6_0");
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["u32"], "data": [9, 9, 9, 9, 9, 9, 0, 5]}]}"#;
         assert_eq!(
@@ -973,7 +974,7 @@ RWStructuredBuffer<int> Out : register(u0);
 "#;
     for hv in [LanguageVersion::V2021, LanguageVersion::V2018] {
         let words = check_env("and_or_select", src, "cs_6_0", TargetEnv::Vulkan1_0, hv);
-        #[cfg(feature = "llvm")]
+        #[cfg(feature = "run")]
         {
             let job = r#"{"dispatch": [1, 1, 1], "buffers": [{"binding": 0, "layout": ["i32"], "data": [3, 9, 0, 0, 0, 0, 0]}]}"#;
             assert_eq!(
@@ -1017,7 +1018,7 @@ void main() {
 }
 "#;
     let words = check("one_by_n_arrays", src, "cs_6_0");
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [
             {"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [10, 20, 30, 0, 40, 50, 60, 0]},
@@ -1045,7 +1046,7 @@ float lum(Light l) { return l.color.y * l.intensity; }
 }
 "#;
     let words = check("constant_buffer_struct", src, "cs_6_0");
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [
             {"binding": 0, "layout": ["f32"], "size_words": 1},
@@ -1307,7 +1308,7 @@ void main() {
     assert!(!dis.contains("OpMatrixTimes"), "{dis}");
     assert!(!dis.contains("OpVectorTimesMatrix"), "{dis}");
     assert!(dis.contains("OpIMul %v3int"), "{dis}");
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let k = 1i32;
         let a = [[k, 2 * k, 3 * k], [4 * k, 5 * k, 6 * k]];
@@ -1370,7 +1371,7 @@ void main() {
 }
 "#;
     let words = check("one_by_n", src, "cs_6_0");
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [
             {"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [10, 20, 30, 0, 0, 0, 0, 0]},
@@ -1401,7 +1402,7 @@ void main() {
 }
 "#;
     let words = check("bool_matrices", src, "cs_6_0");
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1, 1, 1], "buffers": [
             {"binding": 0, "kind": "uniform", "layout": ["u32"], "data": [1, 0, 1, 0, 0, 1, 1, 0]},

@@ -7,14 +7,15 @@
 //!   values by a second implementation;
 //! - the corpus has the size and shape the HLSL issue asks for, and every compute shader has
 //!   its job and expected buffers.
+#![cfg(feature = "hlsl")]
 
 #[path = "support/compute.rs"]
-#[cfg(feature = "llvm")]
+#[cfg(feature = "run")]
 mod compute;
 #[path = "support/hlsl_corpus.rs"]
 mod hlsl_corpus;
 #[path = "support/vulkan.rs"]
-#[cfg(feature = "llvm")]
+#[cfg(feature = "run")]
 mod vulkan;
 
 use hlsl_corpus::{Category, Glslang};
@@ -107,7 +108,7 @@ fn shaders_marked_glslang_fails_are_rejected_by_glslang() {
     );
 }
 
-#[cfg(feature = "llvm")]
+#[cfg(feature = "run")]
 #[test]
 fn lavapipe_gives_the_expected_buffers_for_every_compute_shader_glslang_compiles_alike() {
     let vk = vulkan::Vulkan::new().expect("a Vulkan device (apt-get install mesa-vulkan-drivers)");

@@ -1,4 +1,5 @@
 //! The HLSL front end: preprocessor, lexer, parser and diagnostic rendering.
+#![cfg(feature = "hlsl")]
 
 use spvkit::hlsl::ast::*;
 use spvkit::hlsl::diag::render;

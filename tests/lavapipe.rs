@@ -1,7 +1,7 @@
 //! The lavapipe side of the `spvkit run` oracle on its own: the Vulkan runner of
 //! `tests/support/vulkan.rs` runs corpus shaders with the job model, and its buffers match
 //! values computed here in Rust; every corpus job runs and is reproducible.
-#![cfg(feature = "llvm")]
+#![cfg(feature = "run")]
 
 #[path = "support/compute.rs"]
 mod compute;

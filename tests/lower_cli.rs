@@ -1,6 +1,6 @@
 //! `spvkit lower`: its LLVM text is accepted by LLVM 19's `opt -passes=verify` and runs under
 //! `lli`; the other output kinds and optimization levels work.
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "llvm", feature = "cli"))]
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! time, lowered, JIT-compiled and run through their `spvkit.entry.<name>` wrappers with a
 //! real invocation context (resources, builtins, kernel arguments), against values computed in
 //! Rust; and the `LoweredEntry` the runner gets (local size, slots, memory blocks, parameters).
-#![cfg(feature = "llvm")]
+#![cfg(feature = "run")]
 
 use inkwell::context::Context;
 use inkwell::OptimizationLevel;

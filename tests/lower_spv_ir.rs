@@ -9,7 +9,7 @@
 //! the kernels with their calling convention and parameter kinds, the `__spirv_*` builtins called, and the named metadata. Every
 //! spvkit output also passes `opt-19 -passes=verify`. Where llvm-spirv-15 is wrong, a test says
 //! what it does and that spvkit does right.
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "llvm", feature = "cli"))]
 
 use inkwell::context::Context;
 use spvkit::lower::{lower_binary, LowerOptions, LowerStyle};

@@ -1,6 +1,6 @@
 //! `spvkit::run` on hand-written LLVM modules that follow docs/lowering-abi.md, so that the
 //! runner (JIT, binding, grid, barriers, kernel arguments) is tested without the lowering.
-#![cfg(feature = "llvm")]
+#![cfg(feature = "run")]
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;

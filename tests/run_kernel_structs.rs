@@ -3,7 +3,7 @@
 //! padding included, reach an OpenCL C kernel (clang-15, then llvm-spirv-15 or spvkit's own
 //! from-llvm) under `spvkit run` with every member where C puts it.
 
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "run", feature = "cli"))]
 
 #[path = "support/opencl.rs"]
 mod opencl;

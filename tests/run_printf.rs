@@ -3,7 +3,7 @@
 //! clang-15's SPIR-V through llvm-spirv-15 and through spvkit's from-llvm, print what the OpenCL
 //! specification says, one line per work-item.
 
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "run", feature = "cli"))]
 
 #[path = "support/opencl.rs"]
 mod opencl;

@@ -1,7 +1,7 @@
 //! `spvkit run` against lavapipe: every shader of `tests/corpus/compute/` runs on both with its
 //! job, and every buffer must agree (integers exactly, floats bit for bit unless the job's
 //! `"compare"` gives a tolerance, see `tests/support/compute.rs`).
-#![cfg(feature = "llvm")]
+#![cfg(feature = "run")]
 
 #[path = "support/compute.rs"]
 mod compute;

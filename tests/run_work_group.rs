@@ -5,7 +5,7 @@
 //! computed here in Rust, for every invocation of several workgroups, with one worker thread
 //! and with several.
 
-#![cfg(feature = "llvm")]
+#![cfg(all(feature = "run", feature = "cli"))]
 
 #[path = "support/opencl.rs"]
 mod opencl;

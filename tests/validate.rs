@@ -637,6 +637,7 @@ fn fuzz_regressions_do_not_panic() {
 /// `spvkit val`: exit 0 for a valid module, 1 with one `file: word N: ...: [rule] ...` line
 /// per error otherwise.
 #[test]
+#[cfg(feature = "cli")]
 fn val_command() {
     let modules = corpus::build_all();
     let m = modules

@@ -6,6 +6,7 @@
 //! per-instruction constructors against a small contract (see [`emit`]'s `builder.rs`).
 
 pub mod emit;
+pub mod groups;
 pub mod lowering;
 pub mod model;
 pub mod raw;
@@ -108,6 +109,11 @@ pub fn load(dir: &Path) -> Result<Loaded, String> {
         Vec::new()
     };
     let mut grammar = Grammar::normalize(&core, &ext, tools)?;
+    let groups = dir.join("opcode_groups.json");
+    if groups.exists() {
+        grammar.groups = Some(read_groups(&groups, &grammar)?);
+        inputs.push(groups);
+    }
     let table = dir.join("lowering.json");
     if table.exists() {
         grammar.lowering = Some(read_lowering_table(&table, &grammar)?);
@@ -126,6 +132,20 @@ pub fn add_lowering_table(loaded: &mut Loaded, path: &Path) -> Result<(), String
     loaded.grammar.lowering = Some(read_lowering_table(path, &loaded.grammar)?);
     loaded.inputs.push(path.to_path_buf());
     Ok(())
+}
+
+/// Adds the opcode groups at `path` to a grammar loaded from a directory without them (a newer
+/// official grammar has no `opcode_groups.json`; spvkit's own is checked against it instead).
+pub fn add_groups_table(loaded: &mut Loaded, path: &Path) -> Result<(), String> {
+    loaded.grammar.groups = Some(read_groups(path, &loaded.grammar)?);
+    loaded.inputs.push(path.to_path_buf());
+    Ok(())
+}
+
+/// Reads and checks the opcode groups against a grammar.
+fn read_groups(path: &Path, grammar: &Grammar) -> Result<Vec<groups::Group>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    groups::read(&text, grammar).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Reads and checks a lowering table against a grammar.

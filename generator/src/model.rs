@@ -176,6 +176,8 @@ pub struct Grammar {
     pub core_only_names: Vec<CoreOnlyName>,
     /// The lowering table (`lowering.json`), checked against this grammar, when present.
     pub lowering: Option<crate::lowering::CheckedTable>,
+    /// The opcode groups (`opcode_groups.json`), checked against this grammar, when present.
+    pub groups: Option<Vec<crate::groups::Group>>,
 }
 
 /// Parses a grammar version string; `"None"` means "not in any core version".
@@ -570,6 +572,7 @@ impl Grammar {
             tools,
             core_only_names,
             lowering: None,
+            groups: None,
         })
     }
 

@@ -3,27 +3,16 @@
 
 use super::codec::{decode_ext_operands, decode_operands};
 use super::error::{DecodeError, DecodeErrorKind};
+use super::frame::{Frames, RawInstruction};
 use super::header::{Header, HEADER_WORDS};
 use super::reader::OperandReader;
 use super::types::TypeTracker;
 use crate::grammar::ext::ExtInstruction;
 use crate::grammar::{Instruction, UnknownInstruction};
 
-/// One instruction's words, undecoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RawInstruction<'a> {
-    /// Word offset of the instruction in the module.
-    pub offset: usize,
-    /// The opcode.
-    pub opcode: u16,
-    /// The words after the opcode word.
-    pub operands: &'a [u32],
-}
-
 /// A streaming decoder over a module's words.
 pub struct Decoder<'a> {
-    words: &'a [u32],
-    pos: usize,
+    frames: Frames<'a>,
     header: Header,
     types: TypeTracker,
 }
@@ -33,8 +22,7 @@ impl<'a> Decoder<'a> {
     pub fn new(words: &'a [u32]) -> Result<Self, DecodeError> {
         let header = Header::parse(words)?;
         Ok(Decoder {
-            words,
-            pos: HEADER_WORDS,
+            frames: Frames::new(words, HEADER_WORDS),
             header,
             types: TypeTracker::new(words.len()),
         })
@@ -53,32 +41,9 @@ impl<'a> Decoder<'a> {
     /// The next instruction's words; the type tracker is updated for it.
     #[inline]
     pub fn next_raw(&mut self) -> Option<Result<RawInstruction<'a>, DecodeError>> {
-        if self.pos >= self.words.len() {
-            return None;
-        }
-        let offset = self.pos;
-        let first = self.words[offset];
-        let count = (first >> 16) as usize;
-        let left = self.words.len() - offset;
-        let kind = if count == 0 {
-            Some(DecodeErrorKind::ZeroWordCount)
-        } else if count > left {
-            Some(DecodeErrorKind::WordCountPastEnd {
-                count: count as u32,
-                left,
-            })
-        } else {
-            None
-        };
-        if let Some(kind) = kind {
-            self.pos = self.words.len();
-            return Some(Err(DecodeError { offset, kind }));
-        }
-        self.pos += count;
-        let raw = RawInstruction {
-            offset,
-            opcode: first as u16,
-            operands: &self.words[offset + 1..offset + count],
+        let raw = match self.frames.next()? {
+            Ok(raw) => raw,
+            Err(e) => return Some(Err(e)),
         };
         self.types.observe(raw.opcode, raw.operands);
         Some(Ok(raw))

@@ -5,8 +5,9 @@
 mod heap;
 pub mod hlsl;
 mod io;
-#[cfg(feature = "llvm")]
+#[cfg(feature = "run")]
 mod run;
+mod times;
 
 use crate::text::{AssembleOptions, DisassembleOptions};
 use clap::{Parser, Subcommand};
@@ -120,7 +121,7 @@ enum Command {
     },
     /// Run a GLCompute or Kernel entry point on the CPU as a job file says; print every buffer
     /// as JSON.
-    #[cfg(feature = "llvm")]
+    #[cfg(feature = "run")]
     Run(run::RunArgs),
     /// Translate LLVM IR (text or bitcode: SPIR-V-friendly IR, or clang's OpenCL C output) to
     /// a SPIR-V Kernel module.
@@ -139,6 +140,7 @@ enum Command {
 
 /// Runs the command line; the exit code is 0 on success and 1 on any error.
 pub fn main() -> ExitCode {
+    times::install_from_env();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -264,7 +266,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
             write_output(&output, &bytes)
         }
-        #[cfg(feature = "llvm")]
+        #[cfg(feature = "run")]
         Command::Run(args) => run::run(args),
         Command::Val { input, target_env } => {
             let Input { name, bytes } = read_input(&input)?;
@@ -288,7 +290,6 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 /// `spvkit lower`.
-#[cfg(feature = "llvm")]
 #[cfg(feature = "llvm")]
 fn from_llvm(input: &str, output: &str, target_env: &str) -> Result<(), String> {
     let env: crate::target_env::TargetEnv = target_env

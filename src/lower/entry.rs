@@ -9,7 +9,7 @@ use crate::grammar::{
     StorageClass,
 };
 use crate::ir::{ConstantValue, Handle, SpecValue, Type, Value};
-use crate::run::context::offsets;
+use crate::lower::abi::offsets;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum};
 use inkwell::AddressSpace;
 
@@ -80,7 +80,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             .copied()
             .flatten()
             .ok_or_else(|| LowerError::malformed("entry point function"))?;
-        let symbol = format!("spvkit.entry.{}", ep.name);
+        let symbol = format!("{}{}", super::abi::ENTRY_PREFIX, ep.name);
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let w = self.llm.add_function(
             &symbol,

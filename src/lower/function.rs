@@ -9,7 +9,7 @@ use super::llvm::{int_resize, undef};
 use super::Lowerer;
 use crate::grammar::{BuiltIn, Decoration, LinkageType};
 use crate::ir::{self, Handle, Terminator, Type, Value};
-use crate::run::context::offsets;
+use crate::lower::abi::offsets;
 use inkwell::basic_block::BasicBlock;
 use inkwell::module::Linkage;
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum};

@@ -9,7 +9,7 @@ use super::interface::{MemoryBlock, ResourceSlot};
 use super::Lowerer;
 use crate::grammar::{BuiltIn, Decoration, StorageClass};
 use crate::ir::{ConstantValue, GlobalVariable, Handle, SpecValue, Type, Value};
-use crate::run::context::offsets;
+use crate::lower::abi::offsets;
 use inkwell::values::GlobalValue;
 
 /// Where a global variable lives.

@@ -3,7 +3,7 @@
 //! One-to-one conversions come from the generated pattern table (`grammar/lowering.json`,
 //! [`crate::grammar::lowering`]); everything a table cannot say is a small hand-written module
 //! here ([`ops`]). The shape of the output (entry wrappers, the invocation context, storage
-//! classes) is the contract in `docs/lowering-abi.md`, shared with [`crate::run`].
+//! classes) is the contract in `docs/lowering-abi.md`, [`abi`], which a runner such as `spvkit::run` implements.
 //!
 //! ```no_run
 //! # fn f(words: &[u32]) -> Result<(), spvkit::lower::LowerError> {
@@ -13,6 +13,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod abi;
 mod constants;
 mod entry;
 mod error;

@@ -45,47 +45,10 @@ pub struct InvocationContext {
     pub group_scratch: *mut u64,
 }
 
-/// Byte offsets of the context's fields, as the lowering addresses them.
-pub mod offsets {
-    /// `global_id`.
-    pub const GLOBAL_ID: u64 = 0;
-    /// `local_id`.
-    pub const LOCAL_ID: u64 = 24;
-    /// `workgroup_id`.
-    pub const WORKGROUP_ID: u64 = 48;
-    /// `num_workgroups`.
-    pub const NUM_WORKGROUPS: u64 = 72;
-    /// `workgroup_size`.
-    pub const WORKGROUP_SIZE: u64 = 96;
-    /// `global_size`.
-    pub const GLOBAL_SIZE: u64 = 120;
-    /// `global_offset`.
-    pub const GLOBAL_OFFSET: u64 = 144;
-    /// `local_index`.
-    pub const LOCAL_INDEX: u64 = 168;
-    /// `work_dim`.
-    pub const WORK_DIM: u64 = 176;
-    /// `resources`.
-    pub const RESOURCES: u64 = 184;
-    /// `push_constants`.
-    pub const PUSH_CONSTANTS: u64 = 192;
-    /// `workgroup_memory`.
-    pub const WORKGROUP_MEMORY: u64 = 200;
-    /// `private_memory`.
-    pub const PRIVATE_MEMORY: u64 = 208;
-    /// `args`.
-    pub const ARGS: u64 = 216;
-    /// `runtime`.
-    pub const RUNTIME: u64 = 224;
-    /// `resource_sizes`.
-    pub const RESOURCE_SIZES: u64 = 232;
-    /// `group_scratch`.
-    pub const GROUP_SCRATCH: u64 = 240;
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{offsets, InvocationContext};
+    use super::InvocationContext;
+    use crate::lower::abi::offsets;
     use std::mem::offset_of;
 
     #[test]

@@ -10,37 +10,7 @@
 
 use super::layout::{f16_bits_to_f64, f64_to_f16_bits};
 
-/// `operation`: the value of the invocation the local id names.
-pub const BROADCAST: u32 = 0;
-/// `operation`: whether every invocation's predicate (bit 0) is set.
-pub const ALL: u32 = 1;
-/// `operation`: whether any invocation's predicate (bit 0) is set.
-pub const ANY: u32 = 2;
-/// `operation`: the sum.
-pub const ADD: u32 = 3;
-/// `operation`: the minimum.
-pub const MIN: u32 = 4;
-/// `operation`: the maximum.
-pub const MAX: u32 = 5;
-
-/// `group_operation`: over the whole group.
-pub const REDUCE: u32 = 0;
-/// `group_operation`: over the invocations up to this one, itself included.
-pub const INCLUSIVE_SCAN: u32 = 1;
-/// `group_operation`: over the invocations before this one (the identity for the first).
-pub const EXCLUSIVE_SCAN: u32 = 2;
-
-/// `kind`: unsigned integers.
-pub const UNSIGNED: u32 = 0;
-/// `kind`: signed integers.
-pub const SIGNED: u32 = 1;
-/// `kind`: floating point (16, 32 or 64 bits).
-pub const FLOAT: u32 = 2;
-
-/// The operation word for `spvkit_rt_group`.
-pub const fn encode(operation: u32, group_operation: u32, kind: u32, width: u32) -> u32 {
-    operation | group_operation << 4 | kind << 8 | width << 16
-}
+use crate::lower::abi::group::*;
 
 /// The result for invocation `me` of a collective over `slots` (each invocation's value, in
 /// local-index order), for a workgroup of `size` whose broadcast source is `id`.

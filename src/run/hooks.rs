@@ -114,11 +114,11 @@ pub unsafe extern "C" fn spvkit_rt_group(
 pub fn hooks() -> [(&'static str, usize); 2] {
     [
         (
-            "spvkit_rt_control_barrier",
+            crate::lower::abi::CONTROL_BARRIER_HOOK,
             spvkit_rt_control_barrier as unsafe extern "C" fn(*mut InvocationContext) as usize,
         ),
         (
-            "spvkit_rt_group",
+            crate::lower::abi::GROUP_HOOK,
             spvkit_rt_group
                 as unsafe extern "C" fn(*mut InvocationContext, u32, u64, u64, u64, u64) -> u64
                 as usize,

@@ -108,8 +108,7 @@ pub fn run_lowered(
     Ok(out)
 }
 
-/// With `SPVKIT_TIMES` set in the environment, prints how long a phase of a run took (and the
-/// memory after it) to standard error (`spvkit run: dispatch: 12.3 ms, rss …`).
+/// Reports the end of a phase of a run to the [`crate::phase`] hook, if one is installed.
 pub fn phase(name: &str, since: std::time::Instant) {
     crate::phase::report("run", name, since);
 }

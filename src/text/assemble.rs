@@ -21,15 +21,14 @@
 
 use super::lexer::{until_nul, Lexer, Token};
 use super::literal::{self, NumberError, NumberType};
+use crate::binary::IdMap;
 use crate::grammar::tables::{self, KIND_ID_REF, KIND_ID_RESULT};
 use crate::grammar::{
-    EnumerantDesc, ExtInstSetDesc, InstructionDesc, KindClass, KindDesc, OperandDesc, Quantifier,
-    Version,
+    op, EnumerantDesc, ExtInstSetDesc, InstructionDesc, KindClass, KindDesc, Opcode, OperandDesc,
+    Quantifier, Version,
 };
 use crate::target_env::TargetEnv;
 use core::fmt;
-use core::hash::{BuildHasherDefault, Hasher};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// How to assemble.
@@ -112,102 +111,7 @@ pub fn assemble(text: &str, opts: &AssembleOptions) -> Result<Vec<u32>, Assemble
 // ---------------------------------------------------------------------------------------------
 // Hashing and id-indexed tables.
 
-/// The Fx hash (rustc's): fast for the short keys of assembly text.
-#[derive(Default, Clone, Copy)]
-struct FxHasher {
-    hash: u64,
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, w: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes([
-                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-            ]));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            last[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-type FxBuild = BuildHasherDefault<FxHasher>;
-type FxMap<K, V> = HashMap<K, V, FxBuild>;
-
-/// Values by id: a vector while ids stay small relative to the text, a map beyond.
-struct IdTable<T> {
-    dense: Vec<T>,
-    sparse: FxMap<u32, T>,
-    limit: usize,
-}
-
-impl<T: Copy + Default> IdTable<T> {
-    fn new(limit: usize) -> Self {
-        IdTable {
-            dense: Vec::new(),
-            sparse: FxMap::default(),
-            limit,
-        }
-    }
-
-    #[inline]
-    fn get(&self, id: u32) -> T {
-        let i = id as usize;
-        if i < self.dense.len() {
-            self.dense[i]
-        } else if i < self.limit {
-            T::default()
-        } else {
-            self.sparse.get(&id).copied().unwrap_or_default()
-        }
-    }
-
-    #[inline]
-    fn set(&mut self, id: u32, v: T) {
-        let i = id as usize;
-        if i < self.limit {
-            if i >= self.dense.len() {
-                let n = (i + 1).max(self.dense.len() * 2).max(64).min(self.limit);
-                self.dense.resize(n, T::default());
-            }
-            self.dense[i] = v;
-        } else {
-            self.sparse.insert(id, v);
-        }
-    }
-}
+type FxMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 // ---------------------------------------------------------------------------------------------
 // Grammar lookups, built once.
@@ -299,76 +203,19 @@ fn lookups() -> &'static Lookups {
     })
 }
 
-/// The opcodes `OpSpecConstantOp` accepts, by name without `Op` (SPIRV-Tools' list).
+/// The opcodes `OpSpecConstantOp` accepts, by name without `Op` (SPIRV-Tools' list, the
+/// `spec_constant_op` group of `grammar/opcode_groups.json`).
 fn spec_constant_opcode(name: &str) -> Option<u16> {
-    Some(match name {
-        "SConvert" => 114,
-        "FConvert" => 115,
-        "ConvertFToS" => 110,
-        "ConvertSToF" => 111,
-        "ConvertFToU" => 109,
-        "ConvertUToF" => 112,
-        "UConvert" => 113,
-        "ConvertPtrToU" => 117,
-        "ConvertUToPtr" => 120,
-        "GenericCastToPtr" => 122,
-        "PtrCastToGeneric" => 121,
-        "Bitcast" => 124,
-        "QuantizeToF16" => 116,
-        "SNegate" => 126,
-        "Not" => 200,
-        "IAdd" => 128,
-        "ISub" => 130,
-        "IMul" => 132,
-        "UDiv" => 134,
-        "SDiv" => 135,
-        "UMod" => 137,
-        "SRem" => 138,
-        "SMod" => 139,
-        "ShiftRightLogical" => 194,
-        "ShiftRightArithmetic" => 195,
-        "ShiftLeftLogical" => 196,
-        "BitwiseOr" => 197,
-        "BitwiseAnd" => 199,
-        "BitwiseXor" => 198,
-        "FNegate" => 127,
-        "FAdd" => 129,
-        "FSub" => 131,
-        "FMul" => 133,
-        "FDiv" => 136,
-        "FRem" => 140,
-        "FMod" => 141,
-        "VectorShuffle" => 79,
-        "CompositeExtract" => 81,
-        "CompositeInsert" => 82,
-        "LogicalOr" => 166,
-        "LogicalAnd" => 167,
-        "LogicalNot" => 168,
-        "LogicalEqual" => 164,
-        "LogicalNotEqual" => 165,
-        "Select" => 169,
-        "IEqual" => 170,
-        "INotEqual" => 171,
-        "ULessThan" => 176,
-        "SLessThan" => 177,
-        "UGreaterThan" => 172,
-        "SGreaterThan" => 173,
-        "ULessThanEqual" => 178,
-        "SLessThanEqual" => 179,
-        "UGreaterThanEqual" => 174,
-        "SGreaterThanEqual" => 175,
-        "AccessChain" => 65,
-        "InBoundsAccessChain" => 66,
-        "PtrAccessChain" => 67,
-        "InBoundsPtrAccessChain" => 70,
-        "CooperativeMatrixLengthNV" => 5362,
-        _ => return None,
-    })
+    let op: Opcode = format!("Op{name}").parse().ok()?;
+    op.is_spec_constant_op().then_some(op as u16)
 }
 
 /// Whether `spirv-as` records the result of this opcode as a type (`spvOpcodeGeneratesType`).
 fn generates_type(opcode: u32) -> bool {
-    matches!(opcode, 19..=38 | 322 | 327 | 4472 | 5281 | 5341 | 5358)
+    u16::try_from(opcode)
+        .ok()
+        .and_then(Opcode::from_u16)
+        .is_some_and(Opcode::is_spirv_tools_type)
 }
 
 /// An imported extended instruction set, as SPIRV-Tools 2023.1 classifies import names.
@@ -499,13 +346,13 @@ fn kind_str(k: &'static KindDesc) -> &'static str {
 // ---------------------------------------------------------------------------------------------
 // The assembler proper.
 
-const OP_EXT_INST_IMPORT: u32 = 11;
-const OP_EXT_INST: u32 = 12;
-const OP_TYPE_INT: u32 = 21;
-const OP_TYPE_FLOAT: u32 = 22;
-const OP_CONSTANT: u32 = 43;
-const OP_SPEC_CONSTANT: u32 = 50;
-const OP_SWITCH: u32 = 251;
+const OP_EXT_INST_IMPORT: u32 = op::ExtInstImport as u32;
+const OP_EXT_INST: u32 = op::ExtInst as u32;
+const OP_TYPE_INT: u32 = op::TypeInt as u32;
+const OP_TYPE_FLOAT: u32 = op::TypeFloat as u32;
+const OP_CONSTANT: u32 = op::Constant as u32;
+const OP_SPEC_CONSTANT: u32 = op::SpecConstant as u32;
+const OP_SWITCH: u32 = op::Switch as u32;
 /// The opcode of an instruction written as `!<integer> ...` (no grammar applies).
 const NO_OPCODE: u32 = u32::MAX;
 
@@ -572,10 +419,10 @@ struct Asm<'a> {
     numeric_limit: usize,
     next_id: u32,
     bound: u32,
-    preserve: Option<IdTable<bool>>,
-    types: IdTable<TypeInfo>,
-    value_types: IdTable<u32>,
-    defined: IdTable<bool>,
+    preserve: Option<IdMap<bool>>,
+    types: IdMap<TypeInfo>,
+    value_types: IdMap<u32>,
+    defined: IdMap<bool>,
     imports: FxMap<u32, ExtSet>,
     stack: Vec<Expect>,
     lookups: &'static Lookups,
@@ -674,7 +521,7 @@ fn literal_u32(t: &[u8]) -> Option<u32> {
 }
 
 impl<'a> Asm<'a> {
-    fn new(text: &'a str, version: Version, preserve: Option<IdTable<bool>>) -> Self {
+    fn new(text: &'a str, version: Version, preserve: Option<IdMap<bool>>) -> Self {
         let limit = text.len() / 2 + 1024;
         Asm {
             text,
@@ -688,9 +535,9 @@ impl<'a> Asm<'a> {
             next_id: 1,
             bound: 1,
             preserve,
-            types: IdTable::new(limit),
-            value_types: IdTable::new(limit),
-            defined: IdTable::new(limit),
+            types: IdMap::with_limit(limit),
+            value_types: IdMap::with_limit(limit),
+            defined: IdMap::with_limit(limit),
             imports: FxMap::default(),
             stack: Vec::with_capacity(16),
             lookups: lookups(),
@@ -698,8 +545,8 @@ impl<'a> Asm<'a> {
     }
 
     /// The values of the numeric id names seen (`%12`, also `%0x10` and octal `%010`), if any.
-    fn numeric_ids(&self) -> Option<IdTable<bool>> {
-        let mut set = IdTable::new(self.numeric_limit);
+    fn numeric_ids(&self) -> Option<IdMap<bool>> {
+        let mut set = IdMap::with_limit(self.numeric_limit);
         let mut any = false;
         for (n, &id) in self.numeric.iter().enumerate() {
             if id != 0 {

@@ -23,13 +23,15 @@
 
 use super::float::{write_f32, write_hex_padded, write_literal_number, write_u32};
 use super::names::{c_string, Names};
-use crate::binary::{DecodeError, DecodeErrorKind};
+use crate::binary::{
+    DecodeError, DecodeErrorKind, Frames, NumericType, NumericTypes, HEADER_WORDS,
+};
 use crate::grammar::tables::{
     CORE_INSTRUCTIONS, EXT_INST_SETS, GENERATOR_TOOLS, KIND_CAPABILITY, KIND_IMAGE_OPERANDS,
     KIND_PAIR_LITERAL_INTEGER_ID_REF, MAGIC_NUMBER,
 };
 use crate::grammar::{
-    ExtInstSetDesc, InstructionDesc, KindClass, KindDesc, OperandDesc, Quantifier,
+    op, ExtInstSetDesc, InstructionDesc, KindClass, KindDesc, OperandDesc, Quantifier,
 };
 use core::fmt;
 use std::collections::HashMap;
@@ -127,31 +129,6 @@ pub fn disassemble_to_string(
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     })
-}
-
-/// What a numeric type is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NumKind {
-    /// A signed integer.
-    Signed,
-    /// An unsigned integer.
-    Unsigned,
-    /// A float.
-    Float,
-}
-
-/// A scalar numeric type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct NumType {
-    pub(crate) kind: NumKind,
-    pub(crate) width: u32,
-}
-
-impl NumType {
-    /// Words of a literal of this type.
-    pub(crate) fn words(self) -> usize {
-        (self.width as usize).div_ceil(32)
-    }
 }
 
 /// A core instruction and where its result type and result id are.
@@ -317,90 +294,6 @@ fn ext_set(name: &[u8]) -> Option<ExtSet> {
     }
 }
 
-/// The numeric type of each type and value id, a byte per id.
-///
-/// A byte holds `1..=126` for a value of numeric type slot `s`, `0x80 | s` for the type itself;
-/// ids beyond the dense part and slots above 126 live in `sparse` as `slot << 1 | is_type`.
-struct TypeSlots {
-    dense: Vec<u8>,
-    sparse: HashMap<u32, u32>,
-    slots: Vec<NumType>,
-}
-
-const SLOT_SPARSE: u8 = 127;
-
-impl TypeSlots {
-    fn new(len: usize) -> Self {
-        TypeSlots {
-            dense: vec![0; len],
-            sparse: HashMap::new(),
-            slots: Vec::new(),
-        }
-    }
-
-    /// `(is_type, slot)` of an id.
-    #[inline]
-    fn get(&self, id: u32) -> Option<(bool, u32)> {
-        let b = match self.dense.get(id as usize) {
-            Some(&b) => b,
-            None => SLOT_SPARSE,
-        };
-        match b {
-            0 => None,
-            SLOT_SPARSE | 0xff => self.sparse.get(&id).map(|&v| (v & 1 == 1, v >> 1)),
-            _ => Some((b & 0x80 != 0, u32::from(b & 0x7f))),
-        }
-    }
-
-    fn set(&mut self, id: u32, is_type: bool, slot: u32) {
-        match self.dense.get_mut(id as usize) {
-            Some(b) if slot < u32::from(SLOT_SPARSE) => {
-                *b = slot as u8 | if is_type { 0x80 } else { 0 };
-            }
-            other => {
-                if let Some(b) = other {
-                    *b = if is_type { 0xff } else { SLOT_SPARSE };
-                }
-                self.sparse.insert(id, slot << 1 | u32::from(is_type));
-            }
-        }
-    }
-
-    fn define_type(&mut self, id: u32, t: NumType) {
-        self.slots.push(t);
-        let slot = self.slots.len() as u32;
-        self.set(id, true, slot);
-    }
-
-    /// Records a value of type `ty`, if that is a numeric type.
-    #[inline]
-    fn define_value(&mut self, id: u32, ty: u32) {
-        if let Some((true, slot)) = self.get(ty) {
-            self.set(id, false, slot);
-        }
-    }
-
-    fn slot(&self, slot: u32) -> Option<NumType> {
-        self.slots.get((slot as usize).checked_sub(1)?).copied()
-    }
-
-    /// The numeric type with this id.
-    fn numeric_type(&self, ty: u32) -> Option<NumType> {
-        match self.get(ty)? {
-            (true, slot) => self.slot(slot),
-            _ => None,
-        }
-    }
-
-    /// The numeric type of this value.
-    fn type_of_value(&self, value: u32) -> Option<NumType> {
-        match self.get(value)? {
-            (false, slot) => self.slot(slot),
-            _ => None,
-        }
-    }
-}
-
 /// Output is flushed whenever the buffer grows past this.
 const FLUSH_AT: usize = 1 << 16;
 
@@ -409,7 +302,7 @@ struct Printer<'a> {
     opts: &'a DisassembleOptions,
     names: Option<Names>,
     buf: Vec<u8>,
-    types: TypeSlots,
+    types: NumericTypes,
     ext_sets: HashMap<u32, ExtSet>,
     /// Whether a second definition of an id is an error (not when printing single
     /// instructions for messages about possibly invalid modules).
@@ -493,7 +386,7 @@ fn run<W: Write>(
         opts,
         names,
         buf: Vec::with_capacity(FLUSH_AT + 4096),
-        types: TypeSlots::new((bound as usize).min(words.len() + 1)),
+        types: NumericTypes::new((bound as usize).min(words.len() + 1)),
         ext_sets: HashMap::new(),
         reject_redefinition: true,
         defined: vec![0; (bound as usize).min(words.len() + 1).div_ceil(64)],
@@ -502,27 +395,16 @@ fn run<W: Write>(
     if opts.header {
         p.header(words);
     }
-    let mut pos = 5;
-    while pos < words.len() {
-        let first = words[pos];
-        let count = (first >> 16) as usize;
-        let left = words.len() - pos;
-        let kind = if count == 0 {
-            Some(DecodeErrorKind::ZeroWordCount)
-        } else if count > left {
-            Some(DecodeErrorKind::WordCountPastEnd {
-                count: count as u32,
-                left,
-            })
-        } else {
-            None
+    for raw in Frames::new(words, HEADER_WORDS) {
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(e) => {
+                out.write_all(&p.buf)?;
+                return Err(e.into());
+            }
         };
-        if let Some(kind) = kind {
-            out.write_all(&p.buf)?;
-            return Err(DecodeError { offset: pos, kind }.into());
-        }
         let line_start = p.buf.len();
-        if let Err(e) = p.instruction(pos, first as u16, &words[pos + 1..pos + count]) {
+        if let Err(e) = p.instruction(raw.offset, raw.opcode, raw.operands) {
             p.buf.truncate(line_start);
             out.write_all(&p.buf)?;
             return Err(e.into());
@@ -531,7 +413,6 @@ fn run<W: Write>(
             out.write_all(&p.buf)?;
             p.buf.clear();
         }
-        pos += count;
     }
     out.write_all(&p.buf)?;
     out.flush()?;
@@ -648,30 +529,12 @@ impl Printer<'_> {
             return Err(inst.error(DecodeErrorKind::ExtraOperands(ops.len() - inst.pos)));
         }
         match (opcode, result) {
-            (21 /* OpTypeInt */, Some(r)) => {
-                let kind = if ops.get(2).copied().unwrap_or(0) != 0 {
-                    NumKind::Signed
-                } else {
-                    NumKind::Unsigned
-                };
-                self.types.define_type(
-                    r,
-                    NumType {
-                        kind,
-                        width: ops.get(1).copied().unwrap_or(0),
-                    },
-                );
+            (op::TypeInt | op::TypeFloat, Some(_)) => {
+                if let Some((r, t)) = NumericType::declared(opcode, ops) {
+                    self.types.define_type(r, t);
+                }
             }
-            (22 /* OpTypeFloat */, Some(r)) => {
-                self.types.define_type(
-                    r,
-                    NumType {
-                        kind: NumKind::Float,
-                        width: ops.get(1).copied().unwrap_or(0),
-                    },
-                );
-            }
-            (11 /* OpExtInstImport */, Some(r)) => {
+            (op::ExtInstImport, Some(r)) => {
                 let name = c_string(ops.get(1..).unwrap_or(&[]));
                 match ext_set(name) {
                     Some(set) => {
@@ -752,14 +615,14 @@ impl Printer<'_> {
     fn typed_number(
         &mut self,
         inst: &mut Inst<'_>,
-        ty: Option<NumType>,
+        ty: Option<NumericType>,
         of: u32,
     ) -> Result<(), DecodeError> {
         if inst.at_end() {
             return Err(inst.error(DecodeErrorKind::MissingOperand("a literal number")));
         }
         let t = match ty {
-            Some(t) if t.width > 0 => t,
+            Some(t) if t.width() > 0 => t,
             _ => return Err(inst.error(DecodeErrorKind::NotNumericType { id: of })),
         };
         let n = t.words();
@@ -799,10 +662,7 @@ impl Printer<'_> {
                     if i == 0 && std::ptr::eq(kind, &KIND_PAIR_LITERAL_INTEGER_ID_REF) {
                         // OpSwitch: the literal is as wide as the selector's integer type.
                         let selector = inst.ops.first().copied().unwrap_or(0);
-                        let ty = self
-                            .types
-                            .type_of_value(selector)
-                            .filter(|t| t.kind != NumKind::Float);
+                        let ty = self.types.type_of_value(selector).filter(|t| !t.is_float());
                         self.typed_number(inst, ty, selector)?;
                     } else {
                         self.operand(inst, base)?;
@@ -992,22 +852,18 @@ pub fn instruction_texts(words: &[u32], offsets: &[usize]) -> Vec<String> {
         opts: &opts,
         names: None,
         buf: Vec::with_capacity(256),
-        types: TypeSlots::new((words[3] as usize).min(words.len() + 1)),
+        types: NumericTypes::new((words[3] as usize).min(words.len() + 1)),
         ext_sets: HashMap::new(),
         reject_redefinition: false,
         defined: Vec::new(),
         defined_sparse: std::collections::HashSet::new(),
     };
     let mut next = 0;
-    let mut pos = 5;
-    while pos < words.len() && next < wanted.len() {
-        let first = words[pos];
-        let count = (first >> 16) as usize;
-        if count == 0 || count > words.len() - pos {
+    for raw in Frames::new(words, HEADER_WORDS).map_while(Result::ok) {
+        if next >= wanted.len() {
             break;
         }
-        let opcode = first as u16;
-        let ops = &words[pos + 1..pos + count];
+        let (pos, opcode, ops) = (raw.offset, raw.opcode, raw.operands);
         p.buf.clear();
         let printed = p.instruction(pos, opcode, ops).is_ok();
         while next < wanted.len() && wanted[next].0 <= pos {
@@ -1022,7 +878,6 @@ pub fn instruction_texts(words: &[u32], offsets: &[usize]) -> Vec<String> {
             }
             next += 1;
         }
-        pos += count;
     }
     out
 }

@@ -7,7 +7,7 @@
 //! - subnormal, infinite and NaN floats, and every 16-bit float, as SPIRV-Tools' hex floats
 //!   (`0x1.8p+128`, `-0x1p-149`, `0x0p+0`).
 
-use super::disassemble::{NumKind, NumType};
+use crate::binary::NumericType;
 use std::io::Write as _;
 
 const DIGIT_PAIRS: &[u8; 200] = b"\
@@ -248,20 +248,21 @@ pub(crate) fn write_f16(out: &mut Vec<u8>, bits: u16) {
 /// Appends a literal number whose width and kind come from its type, as SPIRV-Tools'
 /// `EmitNumericLiteral`: one word as a 32-bit signed or unsigned integer or a 32-bit (16-bit
 /// when the type says so) float, two words as 64-bit ones; other sizes print nothing.
-pub(crate) fn write_literal_number(out: &mut Vec<u8>, ty: NumType, words: &[u32]) {
+pub(crate) fn write_literal_number(out: &mut Vec<u8>, ty: NumericType, words: &[u32]) {
+    use NumericType::{Float, Int};
     match *words {
-        [w] => match ty.kind {
-            NumKind::Signed => write_i64(out, i64::from(w as i32)),
-            NumKind::Unsigned => write_u32(out, w),
-            NumKind::Float if ty.width == 16 => write_f16(out, w as u16),
-            NumKind::Float => write_f32(out, w),
+        [w] => match ty {
+            Int { signed: true, .. } => write_i64(out, i64::from(w as i32)),
+            Int { signed: false, .. } => write_u32(out, w),
+            Float { width: 16 } => write_f16(out, w as u16),
+            Float { .. } => write_f32(out, w),
         },
         [lo, hi] => {
             let v = u64::from(lo) | (u64::from(hi) << 32);
-            match ty.kind {
-                NumKind::Signed => write_i64(out, v as i64),
-                NumKind::Unsigned => write_u64(out, v),
-                NumKind::Float => write_f64(out, v),
+            match ty {
+                Int { signed: true, .. } => write_i64(out, v as i64),
+                Int { signed: false, .. } => write_u64(out, v),
+                Float { .. } => write_f64(out, v),
             }
         }
         _ => {}

@@ -15,10 +15,11 @@
 //! Storage is compact: one byte arena holding only the non-numeric names, a table from id to
 //! name index, and an open-addressing set of name indices for the uniqueness checks.
 
-use super::disassemble::{op_info, NumKind, NumType};
+use super::disassemble::op_info;
 use super::float::{write_literal_number, write_u32};
+use crate::binary::{Frames, NumericType, NumericTypes, HEADER_WORDS};
 use crate::grammar::tables::{KIND_ACCESS_QUALIFIER, KIND_STORAGE_CLASS};
-use crate::grammar::KindDesc;
+use crate::grammar::{op, values, KindDesc};
 use std::collections::HashMap;
 
 /// The id has no name yet.
@@ -137,54 +138,55 @@ pub(crate) fn c_string(words: &[u32]) -> &[u8] {
 
 /// The name SPIRV-Tools gives a variable decorated with this built-in, if any.
 fn built_in_name(b: u32) -> Option<&'static str> {
-    Some(match b {
-        0 => "gl_Position",
-        1 => "gl_PointSize",
-        3 => "gl_ClipDistance",
-        4 => "gl_CullDistance",
-        5 => "gl_VertexID",
-        6 => "gl_InstanceID",
-        7 => "gl_PrimitiveID",
-        8 => "gl_InvocationID",
-        9 => "gl_Layer",
-        10 => "gl_ViewportIndex",
-        11 => "gl_TessLevelOuter",
-        12 => "gl_TessLevelInner",
-        13 => "gl_TessCoord",
-        14 => "gl_PatchVertices",
-        15 => "gl_FragCoord",
-        16 => "gl_PointCoord",
-        17 => "gl_FrontFacing",
-        18 => "gl_SampleID",
-        19 => "gl_SamplePosition",
-        20 => "gl_SampleMask",
-        22 => "gl_FragDepth",
-        23 => "gl_HelperInvocation",
-        24 => "gl_NumWorkGroups",
-        25 => "gl_WorkGroupSize",
-        26 => "gl_WorkGroupID",
-        27 => "gl_LocalInvocationID",
-        28 => "gl_GlobalInvocationID",
-        29 => "gl_LocalInvocationIndex",
-        30 => "WorkDim",
-        31 => "GlobalSize",
-        32 => "EnqueuedWorkgroupSize",
-        33 => "GlobalOffset",
-        34 => "GlobalLinearId",
-        36 => "SubgroupSize",
-        37 => "SubgroupMaxSize",
-        38 => "NumSubgroups",
-        39 => "NumEnqueuedSubgroups",
-        40 => "SubgroupId",
-        41 => "SubgroupLocalInvocationId",
-        42 => "gl_VertexIndex",
-        43 => "gl_InstanceIndex",
-        4416 => "SubgroupEqMaskKHR",
-        4417 => "SubgroupGeMaskKHR",
-        4418 => "SubgroupGtMaskKHR",
-        4419 => "SubgroupLeMaskKHR",
-        4420 => "SubgroupLtMaskKHR",
-        4425 => "gl_BaseInstance",
+    use crate::grammar::BuiltIn as B;
+    Some(match B::from_value(b)? {
+        B::Position => "gl_Position",
+        B::PointSize => "gl_PointSize",
+        B::ClipDistance => "gl_ClipDistance",
+        B::CullDistance => "gl_CullDistance",
+        B::VertexId => "gl_VertexID",
+        B::InstanceId => "gl_InstanceID",
+        B::PrimitiveId => "gl_PrimitiveID",
+        B::InvocationId => "gl_InvocationID",
+        B::Layer => "gl_Layer",
+        B::ViewportIndex => "gl_ViewportIndex",
+        B::TessLevelOuter => "gl_TessLevelOuter",
+        B::TessLevelInner => "gl_TessLevelInner",
+        B::TessCoord => "gl_TessCoord",
+        B::PatchVertices => "gl_PatchVertices",
+        B::FragCoord => "gl_FragCoord",
+        B::PointCoord => "gl_PointCoord",
+        B::FrontFacing => "gl_FrontFacing",
+        B::SampleId => "gl_SampleID",
+        B::SamplePosition => "gl_SamplePosition",
+        B::SampleMask => "gl_SampleMask",
+        B::FragDepth => "gl_FragDepth",
+        B::HelperInvocation => "gl_HelperInvocation",
+        B::NumWorkgroups => "gl_NumWorkGroups",
+        B::WorkgroupSize => "gl_WorkGroupSize",
+        B::WorkgroupId => "gl_WorkGroupID",
+        B::LocalInvocationId => "gl_LocalInvocationID",
+        B::GlobalInvocationId => "gl_GlobalInvocationID",
+        B::LocalInvocationIndex => "gl_LocalInvocationIndex",
+        B::WorkDim => "WorkDim",
+        B::GlobalSize => "GlobalSize",
+        B::EnqueuedWorkgroupSize => "EnqueuedWorkgroupSize",
+        B::GlobalOffset => "GlobalOffset",
+        B::GlobalLinearId => "GlobalLinearId",
+        B::SubgroupSize => "SubgroupSize",
+        B::SubgroupMaxSize => "SubgroupMaxSize",
+        B::NumSubgroups => "NumSubgroups",
+        B::NumEnqueuedSubgroups => "NumEnqueuedSubgroups",
+        B::SubgroupId => "SubgroupId",
+        B::SubgroupLocalInvocationId => "SubgroupLocalInvocationId",
+        B::VertexIndex => "gl_VertexIndex",
+        B::InstanceIndex => "gl_InstanceIndex",
+        B::SubgroupEqMask => "SubgroupEqMaskKHR",
+        B::SubgroupGeMask => "SubgroupGeMaskKHR",
+        B::SubgroupGtMask => "SubgroupGtMaskKHR",
+        B::SubgroupLeMask => "SubgroupLeMaskKHR",
+        B::SubgroupLtMask => "SubgroupLtMaskKHR",
+        B::BaseInstance => "gl_BaseInstance",
         _ => return None,
     })
 }
@@ -204,18 +206,10 @@ impl Names {
             decimal_names: false,
             scratch: Vec::new(),
         };
-        let mut numeric: HashMap<u32, NumType> = HashMap::new();
+        let mut numeric = NumericTypes::new(dense);
         let mut buf: Vec<u8> = Vec::with_capacity(64);
-        let mut pos = 5;
-        while pos < words.len() {
-            let first = words[pos];
-            let count = (first >> 16) as usize;
-            let opcode = first as u16;
-            if count == 0 || count > words.len() - pos {
-                break;
-            }
-            let ops = &words[pos + 1..pos + count];
-            pos += count;
+        for raw in Frames::new(words, HEADER_WORDS).map_while(Result::ok) {
+            let (opcode, ops) = (raw.opcode, raw.operands);
             let Some(info) = op_info(opcode) else { break };
             let result = if info.has_result {
                 ops.get(usize::from(info.has_type)).copied()
@@ -224,39 +218,48 @@ impl Names {
             };
             let w = |i: usize| ops.get(i).copied();
             match opcode {
-                5 /* OpName */ => {
+                op::Name => {
                     if let Some(target) = w(0) {
                         n.save(target, c_string(&ops[1..]));
                     }
                 }
-                71 /* OpDecorate */ => {
-                    if let (Some(target), Some(11), Some(b)) = (w(0), w(1), w(2)) {
+                op::Decorate => {
+                    if let (Some(target), Some(values::decoration::BuiltIn), Some(b)) =
+                        (w(0), w(1), w(2))
+                    {
                         if let Some(name) = built_in_name(b) {
                             n.save(target, name.as_bytes());
                         }
                     }
                 }
-                19 | 20 | 34..=37 | 322 | 327 => {
+                op::TypeVoid
+                | op::TypeBool
+                | op::TypeEvent
+                | op::TypeDeviceEvent
+                | op::TypeReserveId
+                | op::TypeQueue
+                | op::TypePipeStorage
+                | op::TypeNamedBarrier => {
                     let name: &[u8] = match opcode {
-                        19 => b"void",
-                        20 => b"bool",
-                        34 => b"Event",
-                        35 => b"DeviceEvent",
-                        36 => b"ReserveId",
-                        37 => b"Queue",
-                        322 => b"PipeStorage",
+                        op::TypeVoid => b"void",
+                        op::TypeBool => b"bool",
+                        op::TypeEvent => b"Event",
+                        op::TypeDeviceEvent => b"DeviceEvent",
+                        op::TypeReserveId => b"ReserveId",
+                        op::TypeQueue => b"Queue",
+                        op::TypePipeStorage => b"PipeStorage",
                         _ => b"NamedBarrier",
                     };
                     if let Some(r) = w(0) {
                         n.save(r, name);
                     }
                 }
-                21 /* OpTypeInt */ => {
+                op::TypeInt => {
                     if let (Some(r), Some(width), Some(signed)) = (w(0), w(1), w(2)) {
-                        let kind = if signed != 0 { NumKind::Signed } else { NumKind::Unsigned };
-                        numeric.insert(r, NumType { kind, width });
+                        let signed = signed != 0;
+                        numeric.define_type(r, NumericType::Int { width, signed });
                         buf.clear();
-                        if signed == 0 {
+                        if !signed {
                             buf.push(b'u');
                         }
                         match width {
@@ -265,7 +268,7 @@ impl Names {
                             32 => buf.extend_from_slice(b"int"),
                             64 => buf.extend_from_slice(b"long"),
                             _ => {
-                                if signed != 0 {
+                                if signed {
                                     buf.push(b'i');
                                 }
                                 write_u32(&mut buf, width);
@@ -274,9 +277,9 @@ impl Names {
                         n.save(r, &buf);
                     }
                 }
-                22 /* OpTypeFloat */ => {
+                op::TypeFloat => {
                     if let (Some(r), Some(width)) = (w(0), w(1)) {
-                        numeric.insert(r, NumType { kind: NumKind::Float, width });
+                        numeric.define_type(r, NumericType::Float { width });
                         buf.clear();
                         match width {
                             16 => buf.extend_from_slice(b"half"),
@@ -290,16 +293,20 @@ impl Names {
                         n.save(r, &buf);
                     }
                 }
-                23 | 24 /* OpTypeVector, OpTypeMatrix */ => {
+                op::TypeVector | op::TypeMatrix => {
                     if let (Some(r), Some(component), Some(count)) = (w(0), w(1), w(2)) {
                         buf.clear();
-                        buf.extend_from_slice(if opcode == 23 { b"v" } else { b"mat" });
+                        buf.extend_from_slice(if opcode == op::TypeVector {
+                            b"v"
+                        } else {
+                            b"mat"
+                        });
                         write_u32(&mut buf, count);
                         n.write_name(component, &mut buf);
                         n.save(r, &buf);
                     }
                 }
-                28 /* OpTypeArray */ => {
+                op::TypeArray => {
                     if let (Some(r), Some(element), Some(length)) = (w(0), w(1), w(2)) {
                         buf.clear();
                         buf.extend_from_slice(b"_arr_");
@@ -309,7 +316,7 @@ impl Names {
                         n.save(r, &buf);
                     }
                 }
-                29 /* OpTypeRuntimeArray */ => {
+                op::TypeRuntimeArray => {
                     if let (Some(r), Some(element)) = (w(0), w(1)) {
                         buf.clear();
                         buf.extend_from_slice(b"_runtimearr_");
@@ -317,7 +324,7 @@ impl Names {
                         n.save(r, &buf);
                     }
                 }
-                32 /* OpTypePointer */ => {
+                op::TypePointer => {
                     if let (Some(r), Some(class), Some(pointee)) = (w(0), w(1), w(2)) {
                         buf.clear();
                         buf.extend_from_slice(b"_ptr_");
@@ -327,7 +334,7 @@ impl Names {
                         n.save(r, &buf);
                     }
                 }
-                38 /* OpTypePipe */ => {
+                op::TypePipe => {
                     if let (Some(r), Some(access)) = (w(0), w(1)) {
                         buf.clear();
                         buf.extend_from_slice(b"Pipe");
@@ -335,7 +342,7 @@ impl Names {
                         n.save(r, &buf);
                     }
                 }
-                31 /* OpTypeOpaque */ => {
+                op::TypeOpaque => {
                     if let Some(r) = w(0) {
                         buf.clear();
                         buf.extend_from_slice(b"Opaque_");
@@ -346,7 +353,7 @@ impl Names {
                         n.save(r, &buf);
                     }
                 }
-                30 /* OpTypeStruct */ => {
+                op::TypeStruct => {
                     if let Some(r) = w(0) {
                         buf.clear();
                         buf.extend_from_slice(b"_struct_");
@@ -354,21 +361,28 @@ impl Names {
                         n.save(r, &buf);
                     }
                 }
-                41 | 42 /* OpConstantTrue, OpConstantFalse */ => {
+                op::ConstantTrue | op::ConstantFalse => {
                     if let Some(r) = w(1) {
-                        n.save(r, if opcode == 41 { b"true" } else { b"false" });
+                        n.save(
+                            r,
+                            if opcode == op::ConstantTrue {
+                                b"true"
+                            } else {
+                                b"false"
+                            },
+                        );
                     }
                 }
-                43 /* OpConstant */ => {
+                op::Constant => {
                     if let (Some(ty), Some(r)) = (w(0), w(1)) {
                         buf.clear();
                         n.write_name(ty, &mut buf);
                         buf.push(b'_');
-                        if let Some(t) = numeric.get(&ty) {
+                        if let Some(t) = numeric.numeric_type(ty) {
                             let value = &ops[2..];
                             let value = &value[..t.words().min(value.len())];
                             let start = buf.len();
-                            write_literal_number(&mut buf, *t, value);
+                            write_literal_number(&mut buf, t, value);
                             for c in &mut buf[start..] {
                                 if *c == b'-' {
                                     *c = b'n';

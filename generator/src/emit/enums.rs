@@ -18,7 +18,44 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         out.extend(kind(&scope, k)?);
     }
     out.extend(extensions(g));
+    out.extend(values(g));
     Ok(out)
+}
+
+/// `values::<kind>::<Enumerant>`: each value-enum enumerant's number as a constant, for
+/// `match` patterns on raw words (the enums with parameters cannot be cast).
+fn values(g: &Grammar) -> TokenStream {
+    let mut mods = Vec::new();
+    for k in g
+        .operand_kinds
+        .iter()
+        .filter(|k| k.category == Category::ValueEnum)
+    {
+        let m = format_ident!("{}", crate::model::snake_case(&k.name));
+        let mut seen = std::collections::BTreeSet::new();
+        let mut items = Vec::new();
+        for e in &k.enumerants {
+            for name in names_with_aliases(e) {
+                let c = variant_name(&k.name, name);
+                if seen.insert(c.clone()) {
+                    let c = ident(&c);
+                    let v = e.value;
+                    let doc = format!("`{}::{name}`.", k.name);
+                    items.push(quote!(#[doc = #doc] pub const #c: u32 = #v;));
+                }
+            }
+        }
+        let doc = format!("The values of `{}`.", k.name);
+        mods.push(quote! {
+            #[doc = #doc]
+            pub mod #m { #(#items)* }
+        });
+    }
+    quote! {
+        /// Value-enum enumerants as numbers, by kind (`values::decoration::BuiltIn`).
+        #[allow(non_upper_case_globals)]
+        pub mod values { #(#mods)* }
+    }
 }
 
 /// The type(s) of one enum kind; nothing for ids, literals and composites.

@@ -76,6 +76,21 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
             numbers.push(i.opcode);
             opnames.push(i.opname.as_str());
         }
+        // The opcode enum: one variant per instruction number (the first name of a number).
+        let mut seen = std::collections::BTreeMap::new();
+        for (v, n) in variants.iter().zip(&numbers) {
+            seen.entry(*n).or_insert_with(|| v.clone());
+        }
+        let op_variants: Vec<_> = seen.values().cloned().collect();
+        let op_numbers: Vec<u32> = seen.keys().copied().collect();
+        let op_names: Vec<&str> = op_numbers
+            .iter()
+            .map(|n| {
+                let i = numbers.iter().position(|m| m == n).unwrap_or(0);
+                opnames[i]
+            })
+            .collect();
+        let inst_opcodes: Vec<_> = numbers.iter().map(|n| seen[n].clone()).collect();
         let statics = &interner.statics;
         let import = &s.import_name;
         let doc = format!("The `{}` extended instruction set.", s.import_name);
@@ -95,7 +110,28 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
                 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
                 pub enum Instruction { #(#[doc = #opnames] #variants(#structs),)* }
 
+                /// The instructions of this set by number, for code that emits or matches them
+                /// without building the typed struct.
+                #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+                #[repr(u32)]
+                pub enum Opcode { #(#[doc = #op_names] #op_variants = #op_numbers,)* }
+
+                impl Opcode {
+                    /// Every instruction number of the set, ascending.
+                    pub const ALL: &'static [Opcode] = &[#(Self::#op_variants),*];
+                    /// The instruction with this number, if the set has one.
+                    pub fn from_u32(n: u32) -> Option<Self> {
+                        match n { #(#op_numbers => Some(Self::#op_variants),)* _ => None }
+                    }
+                    /// The instruction number (`OpExtInst`'s `Instruction` operand).
+                    pub fn value(self) -> u32 { self as u32 }
+                    /// The grammar's name.
+                    pub fn name(self) -> &'static str { match self { #(Self::#op_variants => #op_names,)* } }
+                }
+
                 impl Instruction {
+                    /// The instruction's opcode in this set.
+                    pub fn opcode(&self) -> Opcode { match self { #(Self::#variants(_) => Opcode::#inst_opcodes,)* } }
                     /// The instruction number (`OpExtInst`'s `Instruction` operand).
                     pub fn number(&self) -> u32 { match self { #(Self::#variants(_) => #numbers,)* } }
                     /// The grammar's name.

@@ -129,6 +129,7 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
     }
     let shape_len = shape.len();
     let _ = format_ident!("x");
+    let classes = classes(g)?;
     Ok(quote! {
         /// Every core opcode of the grammar.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -153,6 +154,15 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
             /// Whether instructions of this opcode have a result type.
             pub fn has_result_type(self) -> bool { match self { #(Self::#variants => #has_type,)* } }
         }
+
+        /// Opcode numbers as constants, named as [`Opcode`]'s variants, for `match` patterns on
+        /// raw words (`op::TypeInt`).
+        #[allow(non_upper_case_globals)]
+        pub mod op {
+            #(#[doc = #names] pub const #variants: u16 = #codes;)*
+        }
+
+        #classes
 
         /// Per opcode number: bit 0 known, bit 1 has a result type, bit 2 has a result id.
         static OPCODE_SHAPE: [u8; #shape_len] = [#(#shape),*];
@@ -202,6 +212,85 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
             pub fn result_type(&self) -> Option<Id> {
                 match self { #(#result_type_arms,)* _ => None }
             }
+        }
+    })
+}
+
+/// The lower_snake_case of a class or group name (`Type-Declaration` → `type_declaration`).
+fn snake(s: &str) -> String {
+    s.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .map(|p| p.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// `InstructionClass`, `Opcode::class`, an `Opcode::is_<class>` per class of the grammar, and an
+/// `Opcode::is_<group>` per group of `opcode_groups.json`.
+fn classes(g: &Grammar) -> Result<TokenStream, String> {
+    let mut names: Vec<&str> = g.instructions.iter().map(|i| i.class.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let variant_of = |c: &str| {
+        let v = super::camel(c);
+        ident(if v.is_empty() { "Unclassified" } else { &v })
+    };
+    let class_variants: Vec<_> = names.iter().map(|c| variant_of(c)).collect();
+    let class_docs: Vec<String> = names
+        .iter()
+        .map(|c| format!("The grammar's `{c}` class."))
+        .collect();
+    let op_variants: Vec<_> = g.instructions.iter().map(variant).collect();
+    let op_classes: Vec<_> = g
+        .instructions
+        .iter()
+        .map(|i| variant_of(&i.class))
+        .collect();
+    let mut predicates = Vec::new();
+    for (c, v) in names.iter().zip(&class_variants) {
+        if c.is_empty() || c.starts_with('@') || *c == "Reserved" {
+            continue;
+        }
+        let f = format_ident!("is_{}", snake(c));
+        let doc = format!("Whether the grammar classes this op as `{c}`.");
+        predicates.push(quote! {
+            #[doc = #doc]
+            pub fn #f(self) -> bool { matches!(self.class(), InstructionClass::#v) }
+        });
+    }
+    for group in g.groups.iter().flatten() {
+        let f = format_ident!("is_{}", group.name);
+        let doc = &group.doc;
+        let members: Vec<_> = group
+            .opcodes
+            .iter()
+            .filter_map(|&c| g.instructions.iter().find(|i| i.opcode == c))
+            .map(variant)
+            .collect();
+        let body = if members.is_empty() {
+            quote!({
+                let _ = self;
+                false
+            })
+        } else {
+            quote!({ matches!(self, #(Self::#members)|*) })
+        };
+        predicates.push(quote! {
+            #[doc = #doc]
+            pub fn #f(self) -> bool #body
+        });
+    }
+    Ok(quote! {
+        /// The grammar's instruction classes (`class` of each instruction).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum InstructionClass { #(#[doc = #class_docs] #class_variants,)* }
+
+        impl Opcode {
+            /// The grammar's class of this op.
+            pub fn class(self) -> InstructionClass {
+                match self { #(Self::#op_variants => InstructionClass::#op_classes,)* }
+            }
+            #(#predicates)*
         }
     })
 }

@@ -11,8 +11,7 @@ use crate::ir::Op;
 use inkwell::AddressSpace;
 use inkwell::AtomicOrdering as A;
 
-/// The runner's barrier hook.
-pub const CONTROL_BARRIER_HOOK: &str = "spvkit_rt_control_barrier";
+use crate::lower::abi::CONTROL_BARRIER_HOOK;
 
 fn fence_ordering(semantics: u64) -> Option<A> {
     if semantics == 0 {

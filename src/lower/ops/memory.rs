@@ -522,7 +522,7 @@ fn element_chain<'a, 'ctx>(
         .ok_or_else(|| LowerError::unsupported("an access chain to a whole array of blocks"))?;
     let slot = l.element_slot(fx, first, i0)?;
     let ptr = l.cx.ptr_type(inkwell::AddressSpace::default());
-    let table = l.ctx_ptr_field(&l.b, fx.ctx, crate::run::context::offsets::RESOURCES)?;
+    let table = l.ctx_ptr_field(&l.b, fx.ctx, crate::lower::abi::offsets::RESOURCES)?;
     // SAFETY: one pointer per slot, as the runner provides; SPIR-V keeps the index in bounds.
     let p = unsafe { l.b.build_gep(ptr, table, &[slot], "")? };
     let buffer = l.b.build_load(ptr, p, "")?.into_pointer_value();
@@ -640,7 +640,7 @@ fn array_length<'a, 'ctx>(
             "OpArrayLength with a non-integer result",
         ));
     };
-    let table = l.ctx_ptr_field(&l.b, fx.ctx, crate::run::context::offsets::RESOURCE_SIZES)?;
+    let table = l.ctx_ptr_field(&l.b, fx.ctx, crate::lower::abi::offsets::RESOURCE_SIZES)?;
     // SAFETY: one size per slot, as the runner provides.
     let p = unsafe { l.b.build_gep(i64t, table, &[slot], "")? };
     let size = l.b.build_load(i64t, p, "")?.into_int_value();

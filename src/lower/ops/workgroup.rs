@@ -1,7 +1,7 @@
 //! Work-group collectives: `OpGroupAll`, `OpGroupAny`, `OpGroupBroadcast` and the `OpGroup*`
 //! reductions and scans with Workgroup execution scope call the runner's
 //! `i64 @spvkit_rt_group(ptr %ctx, i32 %op, i64 %value, i64 %x, i64 %y, i64 %z)`
-//! (`docs/lowering-abi.md`; the operation word is [`crate::run::group::encode`]). The runner
+//! (`docs/lowering-abi.md`; the operation word is [`crate::lower::abi::group::encode`]). The runner
 //! meets the workgroup's invocations there as at a barrier, so the function counts as one that
 //! reaches a barrier. Scalars only, as OpenCL C's `work_group_*` functions take them.
 
@@ -12,13 +12,12 @@ use super::super::Lowerer;
 use super::operand_values;
 use crate::grammar::{GroupOperation, Instruction, Opcode};
 use crate::ir::Op;
-use crate::run::group as g;
+use crate::lower::abi::group as g;
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::AddressSpace;
 
-/// The runner's collective hook.
-pub const GROUP_HOOK: &str = "spvkit_rt_group";
+use crate::lower::abi::GROUP_HOOK;
 
 /// The operation word's `operation` and `kind` for an opcode (the kind of `All`, `Any` and
 /// `Broadcast` comes from the value).
