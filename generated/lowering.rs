@@ -1075,6 +1075,1260 @@ pub const CORE_PATTERNS: &[(Opcode, Pattern)] = &[
         },
     ),
 ];
+/// An op the table routes to code rather than a pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Handler {
+    /// The SPIR-V op or extended instruction name as the grammar spells it.
+    pub name: &'static str,
+    /// The function of `spvkit::lower::special` (special cases) or the module of
+    /// `src/lower/` (hand-written ops) that lowers it.
+    pub code: &'static str,
+}
+/// Every core op lowered by a special case, in table order.
+pub const CORE_SPECIAL: &[(Opcode, Handler)] = &[
+    (
+        Opcode::BitFieldInsert,
+        Handler {
+            name: "OpBitFieldInsert",
+            code: "bit_field_insert",
+        },
+    ),
+    (
+        Opcode::BitFieldSExtract,
+        Handler {
+            name: "OpBitFieldSExtract",
+            code: "bit_field_s_extract",
+        },
+    ),
+    (
+        Opcode::BitFieldUExtract,
+        Handler {
+            name: "OpBitFieldUExtract",
+            code: "bit_field_u_extract",
+        },
+    ),
+    (
+        Opcode::ShiftLeftLogical,
+        Handler {
+            name: "OpShiftLeftLogical",
+            code: "shift_left_logical",
+        },
+    ),
+    (
+        Opcode::ShiftRightLogical,
+        Handler {
+            name: "OpShiftRightLogical",
+            code: "shift_right_logical",
+        },
+    ),
+    (
+        Opcode::ShiftRightArithmetic,
+        Handler {
+            name: "OpShiftRightArithmetic",
+            code: "shift_right_arithmetic",
+        },
+    ),
+    (
+        Opcode::FConvert,
+        Handler {
+            name: "OpFConvert",
+            code: "f_convert",
+        },
+    ),
+    (
+        Opcode::SConvert,
+        Handler {
+            name: "OpSConvert",
+            code: "s_convert",
+        },
+    ),
+    (
+        Opcode::UConvert,
+        Handler {
+            name: "OpUConvert",
+            code: "u_convert",
+        },
+    ),
+    (
+        Opcode::Not,
+        Handler {
+            name: "OpNot",
+            code: "not",
+        },
+    ),
+    (
+        Opcode::LogicalNot,
+        Handler {
+            name: "OpLogicalNot",
+            code: "logical_not",
+        },
+    ),
+    (
+        Opcode::FMod,
+        Handler {
+            name: "OpFMod",
+            code: "f_mod",
+        },
+    ),
+    (
+        Opcode::SMod,
+        Handler {
+            name: "OpSMod",
+            code: "s_mod",
+        },
+    ),
+    (
+        Opcode::UDiv,
+        Handler {
+            name: "OpUDiv",
+            code: "u_div",
+        },
+    ),
+    (
+        Opcode::SDiv,
+        Handler {
+            name: "OpSDiv",
+            code: "s_div",
+        },
+    ),
+    (
+        Opcode::UMod,
+        Handler {
+            name: "OpUMod",
+            code: "u_mod",
+        },
+    ),
+    (
+        Opcode::SRem,
+        Handler {
+            name: "OpSRem",
+            code: "s_rem",
+        },
+    ),
+];
+/// Every core op lowered by hand-written code, in table order.
+pub const CORE_HAND_WRITTEN: &[(Opcode, Handler)] = &[
+    (
+        Opcode::Nop,
+        Handler {
+            name: "OpNop",
+            code: "ops",
+        },
+    ),
+    (
+        Opcode::Line,
+        Handler {
+            name: "OpLine",
+            code: "ops",
+        },
+    ),
+    (
+        Opcode::NoLine,
+        Handler {
+            name: "OpNoLine",
+            code: "ops",
+        },
+    ),
+    (
+        Opcode::SelectionMerge,
+        Handler {
+            name: "OpSelectionMerge",
+            code: "ops",
+        },
+    ),
+    (
+        Opcode::LoopMerge,
+        Handler {
+            name: "OpLoopMerge",
+            code: "ops",
+        },
+    ),
+    (
+        Opcode::LifetimeStart,
+        Handler {
+            name: "OpLifetimeStart",
+            code: "ops",
+        },
+    ),
+    (
+        Opcode::LifetimeStop,
+        Handler {
+            name: "OpLifetimeStop",
+            code: "ops",
+        },
+    ),
+    (
+        Opcode::Undef,
+        Handler {
+            name: "OpUndef",
+            code: "ops",
+        },
+    ),
+    (
+        Opcode::ExtInst,
+        Handler {
+            name: "OpExtInst",
+            code: "ext",
+        },
+    ),
+    (
+        Opcode::Variable,
+        Handler {
+            name: "OpVariable",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::Load,
+        Handler {
+            name: "OpLoad",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::Store,
+        Handler {
+            name: "OpStore",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::AccessChain,
+        Handler {
+            name: "OpAccessChain",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::InBoundsAccessChain,
+        Handler {
+            name: "OpInBoundsAccessChain",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::PtrAccessChain,
+        Handler {
+            name: "OpPtrAccessChain",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::InBoundsPtrAccessChain,
+        Handler {
+            name: "OpInBoundsPtrAccessChain",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::CopyMemory,
+        Handler {
+            name: "OpCopyMemory",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::CopyMemorySized,
+        Handler {
+            name: "OpCopyMemorySized",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::PtrCastToGeneric,
+        Handler {
+            name: "OpPtrCastToGeneric",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::GenericCastToPtr,
+        Handler {
+            name: "OpGenericCastToPtr",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::GenericCastToPtrExplicit,
+        Handler {
+            name: "OpGenericCastToPtrExplicit",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::ArrayLength,
+        Handler {
+            name: "OpArrayLength",
+            code: "memory",
+        },
+    ),
+    (
+        Opcode::CompositeConstruct,
+        Handler {
+            name: "OpCompositeConstruct",
+            code: "composite",
+        },
+    ),
+    (
+        Opcode::CompositeExtract,
+        Handler {
+            name: "OpCompositeExtract",
+            code: "composite",
+        },
+    ),
+    (
+        Opcode::CompositeInsert,
+        Handler {
+            name: "OpCompositeInsert",
+            code: "composite",
+        },
+    ),
+    (
+        Opcode::VectorShuffle,
+        Handler {
+            name: "OpVectorShuffle",
+            code: "composite",
+        },
+    ),
+    (
+        Opcode::VectorExtractDynamic,
+        Handler {
+            name: "OpVectorExtractDynamic",
+            code: "composite",
+        },
+    ),
+    (
+        Opcode::VectorInsertDynamic,
+        Handler {
+            name: "OpVectorInsertDynamic",
+            code: "composite",
+        },
+    ),
+    (
+        Opcode::CopyObject,
+        Handler {
+            name: "OpCopyObject",
+            code: "composite",
+        },
+    ),
+    (
+        Opcode::CopyLogical,
+        Handler {
+            name: "OpCopyLogical",
+            code: "composite",
+        },
+    ),
+    (
+        Opcode::Transpose,
+        Handler {
+            name: "OpTranspose",
+            code: "matrix",
+        },
+    ),
+    (
+        Opcode::MatrixTimesScalar,
+        Handler {
+            name: "OpMatrixTimesScalar",
+            code: "matrix",
+        },
+    ),
+    (
+        Opcode::VectorTimesScalar,
+        Handler {
+            name: "OpVectorTimesScalar",
+            code: "matrix",
+        },
+    ),
+    (
+        Opcode::MatrixTimesVector,
+        Handler {
+            name: "OpMatrixTimesVector",
+            code: "matrix",
+        },
+    ),
+    (
+        Opcode::VectorTimesMatrix,
+        Handler {
+            name: "OpVectorTimesMatrix",
+            code: "matrix",
+        },
+    ),
+    (
+        Opcode::MatrixTimesMatrix,
+        Handler {
+            name: "OpMatrixTimesMatrix",
+            code: "matrix",
+        },
+    ),
+    (
+        Opcode::OuterProduct,
+        Handler {
+            name: "OpOuterProduct",
+            code: "matrix",
+        },
+    ),
+    (
+        Opcode::Dot,
+        Handler {
+            name: "OpDot",
+            code: "matrix",
+        },
+    ),
+    (
+        Opcode::AtomicLoad,
+        Handler {
+            name: "OpAtomicLoad",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicStore,
+        Handler {
+            name: "OpAtomicStore",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicExchange,
+        Handler {
+            name: "OpAtomicExchange",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicCompareExchange,
+        Handler {
+            name: "OpAtomicCompareExchange",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicCompareExchangeWeak,
+        Handler {
+            name: "OpAtomicCompareExchangeWeak",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicIIncrement,
+        Handler {
+            name: "OpAtomicIIncrement",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicIDecrement,
+        Handler {
+            name: "OpAtomicIDecrement",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicIAdd,
+        Handler {
+            name: "OpAtomicIAdd",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicISub,
+        Handler {
+            name: "OpAtomicISub",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicSMin,
+        Handler {
+            name: "OpAtomicSMin",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicUMin,
+        Handler {
+            name: "OpAtomicUMin",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicSMax,
+        Handler {
+            name: "OpAtomicSMax",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicUMax,
+        Handler {
+            name: "OpAtomicUMax",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicAnd,
+        Handler {
+            name: "OpAtomicAnd",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicOr,
+        Handler {
+            name: "OpAtomicOr",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicXor,
+        Handler {
+            name: "OpAtomicXor",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicFAddEXT,
+        Handler {
+            name: "OpAtomicFAddEXT",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicFMinEXT,
+        Handler {
+            name: "OpAtomicFMinEXT",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicFMaxEXT,
+        Handler {
+            name: "OpAtomicFMaxEXT",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicFlagTestAndSet,
+        Handler {
+            name: "OpAtomicFlagTestAndSet",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::AtomicFlagClear,
+        Handler {
+            name: "OpAtomicFlagClear",
+            code: "atomic",
+        },
+    ),
+    (
+        Opcode::GroupAsyncCopy,
+        Handler {
+            name: "OpGroupAsyncCopy",
+            code: "async_copy",
+        },
+    ),
+    (
+        Opcode::GroupWaitEvents,
+        Handler {
+            name: "OpGroupWaitEvents",
+            code: "async_copy",
+        },
+    ),
+    (
+        Opcode::ControlBarrier,
+        Handler {
+            name: "OpControlBarrier",
+            code: "barrier",
+        },
+    ),
+    (
+        Opcode::MemoryBarrier,
+        Handler {
+            name: "OpMemoryBarrier",
+            code: "barrier",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformElect,
+        Handler {
+            name: "OpGroupNonUniformElect",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformAll,
+        Handler {
+            name: "OpGroupNonUniformAll",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformAny,
+        Handler {
+            name: "OpGroupNonUniformAny",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformAllEqual,
+        Handler {
+            name: "OpGroupNonUniformAllEqual",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformBroadcast,
+        Handler {
+            name: "OpGroupNonUniformBroadcast",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformBroadcastFirst,
+        Handler {
+            name: "OpGroupNonUniformBroadcastFirst",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformBallot,
+        Handler {
+            name: "OpGroupNonUniformBallot",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformShuffle,
+        Handler {
+            name: "OpGroupNonUniformShuffle",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformShuffleXor,
+        Handler {
+            name: "OpGroupNonUniformShuffleXor",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformShuffleUp,
+        Handler {
+            name: "OpGroupNonUniformShuffleUp",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformShuffleDown,
+        Handler {
+            name: "OpGroupNonUniformShuffleDown",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformQuadBroadcast,
+        Handler {
+            name: "OpGroupNonUniformQuadBroadcast",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformQuadSwap,
+        Handler {
+            name: "OpGroupNonUniformQuadSwap",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformInverseBallot,
+        Handler {
+            name: "OpGroupNonUniformInverseBallot",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformBallotBitExtract,
+        Handler {
+            name: "OpGroupNonUniformBallotBitExtract",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformBallotBitCount,
+        Handler {
+            name: "OpGroupNonUniformBallotBitCount",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformBallotFindLSB,
+        Handler {
+            name: "OpGroupNonUniformBallotFindLSB",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformBallotFindMSB,
+        Handler {
+            name: "OpGroupNonUniformBallotFindMSB",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformIAdd,
+        Handler {
+            name: "OpGroupNonUniformIAdd",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformFAdd,
+        Handler {
+            name: "OpGroupNonUniformFAdd",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformIMul,
+        Handler {
+            name: "OpGroupNonUniformIMul",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformFMul,
+        Handler {
+            name: "OpGroupNonUniformFMul",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformSMin,
+        Handler {
+            name: "OpGroupNonUniformSMin",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformUMin,
+        Handler {
+            name: "OpGroupNonUniformUMin",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformFMin,
+        Handler {
+            name: "OpGroupNonUniformFMin",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformSMax,
+        Handler {
+            name: "OpGroupNonUniformSMax",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformUMax,
+        Handler {
+            name: "OpGroupNonUniformUMax",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformFMax,
+        Handler {
+            name: "OpGroupNonUniformFMax",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformBitwiseAnd,
+        Handler {
+            name: "OpGroupNonUniformBitwiseAnd",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformBitwiseOr,
+        Handler {
+            name: "OpGroupNonUniformBitwiseOr",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformBitwiseXor,
+        Handler {
+            name: "OpGroupNonUniformBitwiseXor",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformLogicalAnd,
+        Handler {
+            name: "OpGroupNonUniformLogicalAnd",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformLogicalOr,
+        Handler {
+            name: "OpGroupNonUniformLogicalOr",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupNonUniformLogicalXor,
+        Handler {
+            name: "OpGroupNonUniformLogicalXor",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::SubgroupBallotKHR,
+        Handler {
+            name: "OpSubgroupBallotKHR",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::SubgroupFirstInvocationKHR,
+        Handler {
+            name: "OpSubgroupFirstInvocationKHR",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::SubgroupAllKHR,
+        Handler {
+            name: "OpSubgroupAllKHR",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::SubgroupAnyKHR,
+        Handler {
+            name: "OpSubgroupAnyKHR",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::SubgroupAllEqualKHR,
+        Handler {
+            name: "OpSubgroupAllEqualKHR",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::SubgroupReadInvocationKHR,
+        Handler {
+            name: "OpSubgroupReadInvocationKHR",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupAll,
+        Handler {
+            name: "OpGroupAll",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupAny,
+        Handler {
+            name: "OpGroupAny",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupBroadcast,
+        Handler {
+            name: "OpGroupBroadcast",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupIAdd,
+        Handler {
+            name: "OpGroupIAdd",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupFAdd,
+        Handler {
+            name: "OpGroupFAdd",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupFMin,
+        Handler {
+            name: "OpGroupFMin",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupUMin,
+        Handler {
+            name: "OpGroupUMin",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupSMin,
+        Handler {
+            name: "OpGroupSMin",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupFMax,
+        Handler {
+            name: "OpGroupFMax",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupUMax,
+        Handler {
+            name: "OpGroupUMax",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::GroupSMax,
+        Handler {
+            name: "OpGroupSMax",
+            code: "subgroup",
+        },
+    ),
+    (
+        Opcode::FunctionCall,
+        Handler {
+            name: "OpFunctionCall",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::IsInf,
+        Handler {
+            name: "OpIsInf",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::IsFinite,
+        Handler {
+            name: "OpIsFinite",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::IsNormal,
+        Handler {
+            name: "OpIsNormal",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::SignBitSet,
+        Handler {
+            name: "OpSignBitSet",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::ReadClockKHR,
+        Handler {
+            name: "OpReadClockKHR",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::QuantizeToF16,
+        Handler {
+            name: "OpQuantizeToF16",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::IAddCarry,
+        Handler {
+            name: "OpIAddCarry",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::ISubBorrow,
+        Handler {
+            name: "OpISubBorrow",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::UMulExtended,
+        Handler {
+            name: "OpUMulExtended",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::SMulExtended,
+        Handler {
+            name: "OpSMulExtended",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::LessOrGreater,
+        Handler {
+            name: "OpLessOrGreater",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::SatConvertSToU,
+        Handler {
+            name: "OpSatConvertSToU",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::SatConvertUToS,
+        Handler {
+            name: "OpSatConvertUToS",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::GenericPtrMemSemantics,
+        Handler {
+            name: "OpGenericPtrMemSemantics",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::PtrEqual,
+        Handler {
+            name: "OpPtrEqual",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::PtrNotEqual,
+        Handler {
+            name: "OpPtrNotEqual",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::PtrDiff,
+        Handler {
+            name: "OpPtrDiff",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::ExpectKHR,
+        Handler {
+            name: "OpExpectKHR",
+            code: "misc",
+        },
+    ),
+    (
+        Opcode::Function,
+        Handler {
+            name: "OpFunction",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::FunctionParameter,
+        Handler {
+            name: "OpFunctionParameter",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::FunctionEnd,
+        Handler {
+            name: "OpFunctionEnd",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::Label,
+        Handler {
+            name: "OpLabel",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::Phi,
+        Handler {
+            name: "OpPhi",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::Branch,
+        Handler {
+            name: "OpBranch",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::BranchConditional,
+        Handler {
+            name: "OpBranchConditional",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::Switch,
+        Handler {
+            name: "OpSwitch",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::Return,
+        Handler {
+            name: "OpReturn",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::ReturnValue,
+        Handler {
+            name: "OpReturnValue",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::Unreachable,
+        Handler {
+            name: "OpUnreachable",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::Kill,
+        Handler {
+            name: "OpKill",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::TerminateInvocation,
+        Handler {
+            name: "OpTerminateInvocation",
+            code: "function",
+        },
+    ),
+    (
+        Opcode::EntryPoint,
+        Handler {
+            name: "OpEntryPoint",
+            code: "entry",
+        },
+    ),
+    (
+        Opcode::ExecutionMode,
+        Handler {
+            name: "OpExecutionMode",
+            code: "entry",
+        },
+    ),
+    (
+        Opcode::ExecutionModeId,
+        Handler {
+            name: "OpExecutionModeId",
+            code: "entry",
+        },
+    ),
+    (
+        Opcode::Constant,
+        Handler {
+            name: "OpConstant",
+            code: "constants",
+        },
+    ),
+    (
+        Opcode::ConstantTrue,
+        Handler {
+            name: "OpConstantTrue",
+            code: "constants",
+        },
+    ),
+    (
+        Opcode::ConstantFalse,
+        Handler {
+            name: "OpConstantFalse",
+            code: "constants",
+        },
+    ),
+    (
+        Opcode::ConstantComposite,
+        Handler {
+            name: "OpConstantComposite",
+            code: "constants",
+        },
+    ),
+    (
+        Opcode::ConstantNull,
+        Handler {
+            name: "OpConstantNull",
+            code: "constants",
+        },
+    ),
+    (
+        Opcode::ConstantSampler,
+        Handler {
+            name: "OpConstantSampler",
+            code: "constants",
+        },
+    ),
+    (
+        Opcode::SpecConstant,
+        Handler {
+            name: "OpSpecConstant",
+            code: "constants",
+        },
+    ),
+    (
+        Opcode::SpecConstantTrue,
+        Handler {
+            name: "OpSpecConstantTrue",
+            code: "constants",
+        },
+    ),
+    (
+        Opcode::SpecConstantFalse,
+        Handler {
+            name: "OpSpecConstantFalse",
+            code: "constants",
+        },
+    ),
+    (
+        Opcode::SpecConstantComposite,
+        Handler {
+            name: "OpSpecConstantComposite",
+            code: "constants",
+        },
+    ),
+    (
+        Opcode::SpecConstantOp,
+        Handler {
+            name: "OpSpecConstantOp",
+            code: "constants",
+        },
+    ),
+];
 ///The pattern of `GLSL.std.450` instruction `number`, if the table has one.
 pub fn glsl_std_450_pattern(number: u32) -> Option<Pattern> {
     match number {
@@ -3366,4 +4620,866 @@ pub fn ext_pattern(set: &str, number: u32) -> Option<Pattern> {
 pub const EXT_PATTERNS: &[(&str, &[(u32, Pattern)])] = &[
     ("GLSL.std.450", GLSL_STD_450_PATTERNS),
     ("OpenCL.std", OPENCL_STD_PATTERNS),
+];
+/// Every extended set of the table with its instructions lowered by special cases.
+pub const EXT_SPECIAL: &[(&str, &[(u32, Handler)])] = &[
+    (
+        "GLSL.std.450",
+        &[
+            (
+                15u32,
+                Handler {
+                    name: "Tan",
+                    code: "tan",
+                },
+            ),
+            (
+                21u32,
+                Handler {
+                    name: "Tanh",
+                    code: "tanh",
+                },
+            ),
+        ],
+    ),
+    ("OpenCL.std", &[]),
+];
+/// Every extended set of the table with its instructions lowered by hand-written code.
+pub const EXT_HAND_WRITTEN: &[(&str, &[(u32, Handler)])] = &[
+    (
+        "GLSL.std.450",
+        &[
+            (
+                6u32,
+                Handler {
+                    name: "FSign",
+                    code: "math",
+                },
+            ),
+            (
+                7u32,
+                Handler {
+                    name: "SSign",
+                    code: "math",
+                },
+            ),
+            (
+                10u32,
+                Handler {
+                    name: "Fract",
+                    code: "math",
+                },
+            ),
+            (
+                11u32,
+                Handler {
+                    name: "Radians",
+                    code: "math",
+                },
+            ),
+            (
+                12u32,
+                Handler {
+                    name: "Degrees",
+                    code: "math",
+                },
+            ),
+            (
+                32u32,
+                Handler {
+                    name: "InverseSqrt",
+                    code: "math",
+                },
+            ),
+            (
+                43u32,
+                Handler {
+                    name: "FClamp",
+                    code: "math",
+                },
+            ),
+            (
+                81u32,
+                Handler {
+                    name: "NClamp",
+                    code: "math",
+                },
+            ),
+            (
+                44u32,
+                Handler {
+                    name: "UClamp",
+                    code: "math",
+                },
+            ),
+            (
+                45u32,
+                Handler {
+                    name: "SClamp",
+                    code: "math",
+                },
+            ),
+            (
+                46u32,
+                Handler {
+                    name: "FMix",
+                    code: "math",
+                },
+            ),
+            (
+                48u32,
+                Handler {
+                    name: "Step",
+                    code: "math",
+                },
+            ),
+            (
+                49u32,
+                Handler {
+                    name: "SmoothStep",
+                    code: "math",
+                },
+            ),
+            (
+                66u32,
+                Handler {
+                    name: "Length",
+                    code: "math",
+                },
+            ),
+            (
+                67u32,
+                Handler {
+                    name: "Distance",
+                    code: "math",
+                },
+            ),
+            (
+                69u32,
+                Handler {
+                    name: "Normalize",
+                    code: "math",
+                },
+            ),
+            (
+                68u32,
+                Handler {
+                    name: "Cross",
+                    code: "math",
+                },
+            ),
+            (
+                70u32,
+                Handler {
+                    name: "FaceForward",
+                    code: "math",
+                },
+            ),
+            (
+                71u32,
+                Handler {
+                    name: "Reflect",
+                    code: "math",
+                },
+            ),
+            (
+                72u32,
+                Handler {
+                    name: "Refract",
+                    code: "math",
+                },
+            ),
+            (
+                73u32,
+                Handler {
+                    name: "FindILsb",
+                    code: "math",
+                },
+            ),
+            (
+                75u32,
+                Handler {
+                    name: "FindUMsb",
+                    code: "math",
+                },
+            ),
+            (
+                74u32,
+                Handler {
+                    name: "FindSMsb",
+                    code: "math",
+                },
+            ),
+            (
+                36u32,
+                Handler {
+                    name: "ModfStruct",
+                    code: "math",
+                },
+            ),
+            (
+                35u32,
+                Handler {
+                    name: "Modf",
+                    code: "math",
+                },
+            ),
+            (
+                52u32,
+                Handler {
+                    name: "FrexpStruct",
+                    code: "math",
+                },
+            ),
+            (
+                51u32,
+                Handler {
+                    name: "Frexp",
+                    code: "math",
+                },
+            ),
+            (
+                33u32,
+                Handler {
+                    name: "Determinant",
+                    code: "math",
+                },
+            ),
+            (
+                34u32,
+                Handler {
+                    name: "MatrixInverse",
+                    code: "math",
+                },
+            ),
+            (
+                54u32,
+                Handler {
+                    name: "PackSnorm4x8",
+                    code: "math",
+                },
+            ),
+            (
+                55u32,
+                Handler {
+                    name: "PackUnorm4x8",
+                    code: "math",
+                },
+            ),
+            (
+                56u32,
+                Handler {
+                    name: "PackSnorm2x16",
+                    code: "math",
+                },
+            ),
+            (
+                57u32,
+                Handler {
+                    name: "PackUnorm2x16",
+                    code: "math",
+                },
+            ),
+            (
+                58u32,
+                Handler {
+                    name: "PackHalf2x16",
+                    code: "math",
+                },
+            ),
+            (
+                59u32,
+                Handler {
+                    name: "PackDouble2x32",
+                    code: "math",
+                },
+            ),
+            (
+                60u32,
+                Handler {
+                    name: "UnpackSnorm2x16",
+                    code: "math",
+                },
+            ),
+            (
+                61u32,
+                Handler {
+                    name: "UnpackUnorm2x16",
+                    code: "math",
+                },
+            ),
+            (
+                62u32,
+                Handler {
+                    name: "UnpackHalf2x16",
+                    code: "math",
+                },
+            ),
+            (
+                63u32,
+                Handler {
+                    name: "UnpackSnorm4x8",
+                    code: "math",
+                },
+            ),
+            (
+                64u32,
+                Handler {
+                    name: "UnpackUnorm4x8",
+                    code: "math",
+                },
+            ),
+            (
+                65u32,
+                Handler {
+                    name: "UnpackDouble2x32",
+                    code: "math",
+                },
+            ),
+        ],
+    ),
+    (
+        "OpenCL.std",
+        &[
+            (
+                56u32,
+                Handler {
+                    name: "rsqrt",
+                    code: "math",
+                },
+            ),
+            (
+                91u32,
+                Handler {
+                    name: "native_rsqrt",
+                    code: "math",
+                },
+            ),
+            (
+                77u32,
+                Handler {
+                    name: "half_rsqrt",
+                    code: "math",
+                },
+            ),
+            (
+                90u32,
+                Handler {
+                    name: "native_recip",
+                    code: "math",
+                },
+            ),
+            (
+                76u32,
+                Handler {
+                    name: "half_recip",
+                    code: "math",
+                },
+            ),
+            (
+                95u32,
+                Handler {
+                    name: "fclamp",
+                    code: "math",
+                },
+            ),
+            (
+                149u32,
+                Handler {
+                    name: "s_clamp",
+                    code: "math",
+                },
+            ),
+            (
+                150u32,
+                Handler {
+                    name: "u_clamp",
+                    code: "math",
+                },
+            ),
+            (
+                99u32,
+                Handler {
+                    name: "mix",
+                    code: "math",
+                },
+            ),
+            (
+                101u32,
+                Handler {
+                    name: "step",
+                    code: "math",
+                },
+            ),
+            (
+                102u32,
+                Handler {
+                    name: "smoothstep",
+                    code: "math",
+                },
+            ),
+            (
+                96u32,
+                Handler {
+                    name: "degrees",
+                    code: "math",
+                },
+            ),
+            (
+                100u32,
+                Handler {
+                    name: "radians",
+                    code: "math",
+                },
+            ),
+            (
+                103u32,
+                Handler {
+                    name: "sign",
+                    code: "math",
+                },
+            ),
+            (
+                201u32,
+                Handler {
+                    name: "u_abs",
+                    code: "math",
+                },
+            ),
+            (
+                161u32,
+                Handler {
+                    name: "rotate",
+                    code: "math",
+                },
+            ),
+            (
+                160u32,
+                Handler {
+                    name: "s_mul_hi",
+                    code: "math",
+                },
+            ),
+            (
+                203u32,
+                Handler {
+                    name: "u_mul_hi",
+                    code: "math",
+                },
+            ),
+            (
+                104u32,
+                Handler {
+                    name: "cross",
+                    code: "math",
+                },
+            ),
+            (
+                106u32,
+                Handler {
+                    name: "length",
+                    code: "math",
+                },
+            ),
+            (
+                109u32,
+                Handler {
+                    name: "fast_length",
+                    code: "math",
+                },
+            ),
+            (
+                105u32,
+                Handler {
+                    name: "distance",
+                    code: "math",
+                },
+            ),
+            (
+                108u32,
+                Handler {
+                    name: "fast_distance",
+                    code: "math",
+                },
+            ),
+            (
+                107u32,
+                Handler {
+                    name: "normalize",
+                    code: "math",
+                },
+            ),
+            (
+                110u32,
+                Handler {
+                    name: "fast_normalize",
+                    code: "math",
+                },
+            ),
+            (
+                60u32,
+                Handler {
+                    name: "sinpi",
+                    code: "math",
+                },
+            ),
+            (
+                16u32,
+                Handler {
+                    name: "cospi",
+                    code: "math",
+                },
+            ),
+            (
+                64u32,
+                Handler {
+                    name: "tanpi",
+                    code: "math",
+                },
+            ),
+            (
+                5u32,
+                Handler {
+                    name: "asinpi",
+                    code: "math",
+                },
+            ),
+            (
+                2u32,
+                Handler {
+                    name: "acospi",
+                    code: "math",
+                },
+            ),
+            (
+                9u32,
+                Handler {
+                    name: "atanpi",
+                    code: "math",
+                },
+            ),
+            (
+                10u32,
+                Handler {
+                    name: "atan2pi",
+                    code: "math",
+                },
+            ),
+            (
+                153u32,
+                Handler {
+                    name: "s_mad_hi",
+                    code: "math",
+                },
+            ),
+            (
+                204u32,
+                Handler {
+                    name: "u_mad_hi",
+                    code: "math",
+                },
+            ),
+            (
+                169u32,
+                Handler {
+                    name: "s_mul24",
+                    code: "math",
+                },
+            ),
+            (
+                170u32,
+                Handler {
+                    name: "u_mul24",
+                    code: "math",
+                },
+            ),
+            (
+                167u32,
+                Handler {
+                    name: "s_mad24",
+                    code: "math",
+                },
+            ),
+            (
+                168u32,
+                Handler {
+                    name: "u_mad24",
+                    code: "math",
+                },
+            ),
+            (
+                145u32,
+                Handler {
+                    name: "s_hadd",
+                    code: "math",
+                },
+            ),
+            (
+                146u32,
+                Handler {
+                    name: "u_hadd",
+                    code: "math",
+                },
+            ),
+            (
+                147u32,
+                Handler {
+                    name: "s_rhadd",
+                    code: "math",
+                },
+            ),
+            (
+                148u32,
+                Handler {
+                    name: "u_rhadd",
+                    code: "math",
+                },
+            ),
+            (
+                171u32,
+                Handler {
+                    name: "vloadn",
+                    code: "math",
+                },
+            ),
+            (
+                172u32,
+                Handler {
+                    name: "vstoren",
+                    code: "math",
+                },
+            ),
+            (
+                30u32,
+                Handler {
+                    name: "fract",
+                    code: "opencl",
+                },
+            ),
+            (
+                45u32,
+                Handler {
+                    name: "modf",
+                    code: "opencl",
+                },
+            ),
+            (
+                58u32,
+                Handler {
+                    name: "sincos",
+                    code: "opencl",
+                },
+            ),
+            (
+                31u32,
+                Handler {
+                    name: "frexp",
+                    code: "opencl",
+                },
+            ),
+            (
+                173u32,
+                Handler {
+                    name: "vload_half",
+                    code: "opencl",
+                },
+            ),
+            (
+                174u32,
+                Handler {
+                    name: "vload_halfn",
+                    code: "opencl",
+                },
+            ),
+            (
+                179u32,
+                Handler {
+                    name: "vloada_halfn",
+                    code: "opencl",
+                },
+            ),
+            (
+                175u32,
+                Handler {
+                    name: "vstore_half",
+                    code: "opencl",
+                },
+            ),
+            (
+                176u32,
+                Handler {
+                    name: "vstore_half_r",
+                    code: "opencl",
+                },
+            ),
+            (
+                177u32,
+                Handler {
+                    name: "vstore_halfn",
+                    code: "opencl",
+                },
+            ),
+            (
+                178u32,
+                Handler {
+                    name: "vstore_halfn_r",
+                    code: "opencl",
+                },
+            ),
+            (
+                180u32,
+                Handler {
+                    name: "vstorea_halfn",
+                    code: "opencl",
+                },
+            ),
+            (
+                181u32,
+                Handler {
+                    name: "vstorea_halfn_r",
+                    code: "opencl",
+                },
+            ),
+            (
+                184u32,
+                Handler {
+                    name: "printf",
+                    code: "opencl",
+                },
+            ),
+            (
+                185u32,
+                Handler {
+                    name: "prefetch",
+                    code: "opencl",
+                },
+            ),
+            (
+                186u32,
+                Handler {
+                    name: "bitselect",
+                    code: "opencl",
+                },
+            ),
+            (
+                187u32,
+                Handler {
+                    name: "select",
+                    code: "opencl",
+                },
+            ),
+            (
+                49u32,
+                Handler {
+                    name: "pown",
+                    code: "opencl",
+                },
+            ),
+            (
+                54u32,
+                Handler {
+                    name: "rootn",
+                    code: "opencl",
+                },
+            ),
+            (
+                33u32,
+                Handler {
+                    name: "ilogb",
+                    code: "opencl",
+                },
+            ),
+            (
+                46u32,
+                Handler {
+                    name: "nan",
+                    code: "opencl",
+                },
+            ),
+            (
+                43u32,
+                Handler {
+                    name: "maxmag",
+                    code: "opencl",
+                },
+            ),
+            (
+                44u32,
+                Handler {
+                    name: "minmag",
+                    code: "opencl",
+                },
+            ),
+            (
+                142u32,
+                Handler {
+                    name: "s_abs_diff",
+                    code: "opencl",
+                },
+            ),
+            (
+                202u32,
+                Handler {
+                    name: "u_abs_diff",
+                    code: "opencl",
+                },
+            ),
+            (
+                165u32,
+                Handler {
+                    name: "s_upsample",
+                    code: "opencl",
+                },
+            ),
+            (
+                164u32,
+                Handler {
+                    name: "u_upsample",
+                    code: "opencl",
+                },
+            ),
+            (
+                155u32,
+                Handler {
+                    name: "s_mad_sat",
+                    code: "opencl",
+                },
+            ),
+            (
+                154u32,
+                Handler {
+                    name: "u_mad_sat",
+                    code: "opencl",
+                },
+            ),
+            (
+                182u32,
+                Handler {
+                    name: "shuffle",
+                    code: "opencl",
+                },
+            ),
+            (
+                183u32,
+                Handler {
+                    name: "shuffle2",
+                    code: "opencl",
+                },
+            ),
+            (
+                36u32,
+                Handler {
+                    name: "lgamma_r",
+                    code: "opencl",
+                },
+            ),
+            (
+                52u32,
+                Handler {
+                    name: "remquo",
+                    code: "opencl",
+                },
+            ),
+        ],
+    ),
 ];

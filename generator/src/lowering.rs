@@ -1,6 +1,7 @@
-//! The declarative lowering table (`grammar/lowering.json`): one-to-one conversions from SPIR-V
-//! ops and extended instructions to LLVM instructions, predicates, intrinsics and C math
-//! library calls.
+//! The declarative lowering table (`grammar/lowering.json`), the one record of how every op
+//! lowers: one-to-one conversions from SPIR-V ops and extended instructions to LLVM
+//! instructions, predicates, intrinsics and C math library calls; the special cases of
+//! `crate::lower::special` by handler name; and the ops lowered by hand-written modules.
 //!
 //! The generator knows nothing of LLVM beyond this table's own vocabulary: the kinds below and,
 //! per kind, the names it accepts. It checks every op and instruction name against the grammar
@@ -29,10 +30,20 @@ pub struct Table {
 pub struct Entry {
     /// The SPIR-V op (`OpIAdd`) or extended instruction (`Sqrt`) name, as the grammar spells it.
     pub op: String,
-    /// `binop`, `unop`, `cast`, `icmp`, `fcmp`, `select`, `intrinsic` or `libm`.
+    /// `binop`, `unop`, `cast`, `icmp`, `fcmp`, `select`, `intrinsic`, `libm` (patterns),
+    /// `special` or `hand_written`.
     pub kind: String,
-    /// The target name: instruction, predicate, intrinsic or C function (f64 spelling).
-    pub llvm: String,
+    /// Patterns: the target name: instruction, predicate, intrinsic or C function (f64
+    /// spelling).
+    #[serde(default)]
+    pub llvm: Option<String>,
+    /// `special`: the function of `crate::lower::special` that lowers the op.
+    #[serde(default)]
+    pub handler: Option<String>,
+    /// `hand_written`: the module that lowers the op (`src/lower/ops/<module>.rs`, or
+    /// `src/lower/<module>.rs`; `ops` is `src/lower/ops/mod.rs`).
+    #[serde(default)]
+    pub module: Option<String>,
     /// Intrinsics: the types the intrinsic is overloaded on: `result` or `operandN`
     /// (default: `["result"]`).
     #[serde(default)]
@@ -41,6 +52,16 @@ pub struct Entry {
     /// `llvm.ctlz`: whether INT_MIN / zero give poison).
     #[serde(default)]
     pub trailing_i1: Option<bool>,
+}
+
+/// The kind of a special case of `crate::lower::special`.
+pub const SPECIAL: &str = "special";
+/// The kind of an op lowered by a hand-written module.
+pub const HAND_WRITTEN: &str = "hand_written";
+
+/// Whether `kind` is a pattern (one LLVM instruction, predicate, intrinsic or C call).
+pub fn is_pattern(kind: &str) -> bool {
+    kind != SPECIAL && kind != HAND_WRITTEN
 }
 
 /// The names each kind accepts.
@@ -66,6 +87,8 @@ pub fn vocabulary(kind: &str) -> Option<&'static [&'static str]> {
         // Intrinsic and libm names are free-form: LLVM checks them when the lowering looks
         // them up.
         "intrinsic" | "libm" => &[],
+        // Rust names, checked by `is_rust_name`.
+        SPECIAL | HAND_WRITTEN => &[],
         _ => return None,
     })
 }
@@ -79,8 +102,8 @@ pub struct Checked {
     pub number: u32,
     /// The kind.
     pub kind: String,
-    /// The target name.
-    pub llvm: String,
+    /// The target name (patterns), handler function (`special`) or module (`hand_written`).
+    pub target: String,
     /// Overload types: `None` for the result, `Some(i)` for operand `i`.
     pub overload: Vec<Option<u8>>,
     /// The trailing `i1` argument.
@@ -116,15 +139,51 @@ fn check_entry(
     let vocab = vocabulary(&e.kind).ok_or_else(|| {
         format!(
             "lowering.json: `{}`: unknown kind `{}` (binop, unop, cast, icmp, fcmp, fcmp_self, \
-             select, intrinsic, libm)",
+             select, intrinsic, libm, special, hand_written)",
             e.op, e.kind
         )
     })?;
-    if !vocab.is_empty() && !vocab.contains(&e.llvm.as_str()) {
+    // Each kind names its target in its own field, and only there.
+    let given = [
+        ("llvm", &e.llvm),
+        ("handler", &e.handler),
+        ("module", &e.module),
+    ];
+    let field = match e.kind.as_str() {
+        SPECIAL => "handler",
+        HAND_WRITTEN => "module",
+        _ => "llvm",
+    };
+    let mut target = None;
+    for (f, v) in given {
+        match v {
+            Some(v) if f == field => target = Some(v.clone()),
+            Some(_) => {
+                return Err(format!(
+                    "lowering.json: `{}`: `{f}` is not a field of kind `{}`",
+                    e.op, e.kind
+                ))
+            }
+            None => {}
+        }
+    }
+    let target = target.ok_or_else(|| {
+        format!(
+            "lowering.json: `{}`: kind `{}` needs `{field}`",
+            e.op, e.kind
+        )
+    })?;
+    if !is_pattern(&e.kind) && !is_rust_name(&target) {
+        return Err(format!(
+            "lowering.json: `{}`: `{target}` is not a snake_case Rust name",
+            e.op
+        ));
+    }
+    if !vocab.is_empty() && !vocab.contains(&target.as_str()) {
         return Err(format!(
             "lowering.json: `{}`: `{}` is not a {} name ({})",
             e.op,
-            e.llvm,
+            target,
             e.kind,
             vocab.join(", ")
         ));
@@ -160,10 +219,17 @@ fn check_entry(
         name: e.op.clone(),
         number,
         kind: e.kind.clone(),
-        llvm: e.llvm.clone(),
+        target,
         overload,
         trailing_i1: e.trailing_i1,
     })
+}
+
+/// A function or module name the generated code can use as is.
+fn is_rust_name(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// Checks every name of `table` against `g`.
@@ -257,6 +323,55 @@ mod tests {
         assert!(check(&t, &grammar())
             .unwrap_err()
             .contains("unknown kind `frob`"));
+    }
+
+    #[test]
+    fn special_and_hand_written_entries_name_their_code() {
+        let t = parse(
+            r#"{"core": [{"op": "OpUDiv", "kind": "special", "handler": "u_div"},
+                         {"op": "OpLoad", "kind": "hand_written", "module": "memory"}], "ext": {}}"#,
+        )
+        .unwrap();
+        let c = check(&t, &grammar()).unwrap();
+        assert_eq!(
+            (c.core[0].kind.as_str(), c.core[0].target.as_str()),
+            ("special", "u_div")
+        );
+        assert_eq!(c.core[1].target, "memory");
+        for (json, want) in [
+            (
+                r#"{"op": "OpUDiv", "kind": "special"}"#,
+                "kind `special` needs `handler`",
+            ),
+            (
+                r#"{"op": "OpUDiv", "kind": "special", "llvm": "udiv"}"#,
+                "`llvm` is not a field of kind `special`",
+            ),
+            (
+                r#"{"op": "OpUDiv", "kind": "special", "handler": "UDiv"}"#,
+                "`UDiv` is not a snake_case Rust name",
+            ),
+            (
+                r#"{"op": "OpUDivv", "kind": "hand_written", "module": "misc"}"#,
+                "`OpUDivv` is not an instruction",
+            ),
+        ] {
+            let t = parse(&format!(r#"{{"core": [{json}], "ext": {{}}}}"#)).unwrap();
+            let e = check(&t, &grammar()).unwrap_err();
+            assert!(e.contains(want), "{e}");
+        }
+    }
+
+    #[test]
+    fn an_op_with_two_routes_fails() {
+        let t = parse(
+            r#"{"core": [{"op": "OpUDiv", "kind": "binop", "llvm": "udiv"},
+                         {"op": "OpUDiv", "kind": "special", "handler": "u_div"}], "ext": {}}"#,
+        )
+        .unwrap();
+        assert!(check(&t, &grammar())
+            .unwrap_err()
+            .contains("`OpUDiv` is listed twice"));
     }
 
     #[test]

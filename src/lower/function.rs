@@ -105,12 +105,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             };
             used_names.insert(name.clone());
             let llf = self.llm.add_function(&name, fty, Some(llvm_linkage));
-            if let Some(special) =
-                super::ops::special_dispatch::function_control(self.cx, f.control)
-            {
-                for a in special {
-                    llf.add_attribute(inkwell::attributes::AttributeLoc::Function, a);
-                }
+            for a in super::special::function_control_attributes(self.cx, f.control) {
+                llf.add_attribute(inkwell::attributes::AttributeLoc::Function, a);
             }
             if self.spv_ir() {
                 self.spv_ir_param_attributes(f, llf).map_err(at)?;

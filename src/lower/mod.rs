@@ -33,7 +33,7 @@ pub use error::{LowerError, LowerErrorKind};
 pub use interface::{
     KernelParam, LowerOptions, LowerStyle, LoweredEntry, LoweredModule, MemoryBlock, ResourceSlot,
 };
-pub use ops::report::{lowered_ops, LoweredBy};
+pub use ops::report::{core_special_handler, ext_special_handler, lowered_ops, LoweredBy};
 pub use output::{emit, emit_to_file, optimize, Emit};
 
 use crate::ir::{self, Handle, WordOffsets};

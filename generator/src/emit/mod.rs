@@ -88,5 +88,6 @@ pub fn all(g: &Grammar) -> Result<Vec<GeneratedFile>, String> {
         format("ext.rs", g, ext::emit(g)?)?,
         format("builder.rs", g, builder::emit(g)?)?,
         format("lowering.rs", g, lowering::emit(g)?)?,
+        format("lowering_dispatch.rs", g, lowering::emit_dispatch(g)?)?,
     ])
 }

@@ -1,6 +1,6 @@
-//! `OpExtInst`: the generated table first (per set), then GLSL.std.450's special cases
-//! (`Tan`, `Tanh`), then the hand-written math of [`super::math`]; non-semantic instructions
-//! produce nothing.
+//! `OpExtInst`: the generated table first (per set), then the special cases the table names
+//! (GLSL.std.450 `Tan`, `Tanh`), then the hand-written math of [`super::math`]; non-semantic
+//! instructions produce nothing.
 
 use super::super::error::{LowerError, Result};
 use super::super::function::FnCx;
@@ -70,10 +70,10 @@ pub(crate) fn lower<'a, 'ctx>(
             if let Some(p) = ext_pattern(&set, e.instruction) {
                 return super::table::apply(l.cx, &l.llm, &l.b, &p, &args, r);
             }
+            if let Some(s) = super::special_dispatch::ext_special(&set, e.instruction) {
+                return super::special_dispatch::call(l.cx, &l.b, s, &args, r);
+            }
             if set == "GLSL.std.450" {
-                if let Some(s) = super::special_dispatch::glsl_special(&name) {
-                    return super::special_dispatch::call(l.cx, &l.b, s, &args, r);
-                }
                 return super::math::glsl(l, fx, &name, &args, e, op, r);
             }
             if set == "OpenCL.std" {
