@@ -7594,3 +7594,1669 @@ impl core::str::FromStr for Extension {
         }
     }
 }
+/// Value-enum enumerants as numbers, by kind (`values::decoration::BuiltIn`).
+#[allow(non_upper_case_globals)]
+pub mod values {
+    ///The values of `SourceLanguage`.
+    pub mod source_language {
+        ///`SourceLanguage::Unknown`.
+        pub const Unknown: u32 = 0u32;
+        ///`SourceLanguage::ESSL`.
+        pub const ESSL: u32 = 1u32;
+        ///`SourceLanguage::GLSL`.
+        pub const GLSL: u32 = 2u32;
+        ///`SourceLanguage::OpenCL_C`.
+        pub const OpenCL_C: u32 = 3u32;
+        ///`SourceLanguage::OpenCL_CPP`.
+        pub const OpenCL_CPP: u32 = 4u32;
+        ///`SourceLanguage::HLSL`.
+        pub const HLSL: u32 = 5u32;
+        ///`SourceLanguage::CPP_for_OpenCL`.
+        pub const CPP_for_OpenCL: u32 = 6u32;
+        ///`SourceLanguage::SYCL`.
+        pub const SYCL: u32 = 7u32;
+    }
+    ///The values of `ExecutionModel`.
+    pub mod execution_model {
+        ///`ExecutionModel::Vertex`.
+        pub const Vertex: u32 = 0u32;
+        ///`ExecutionModel::TessellationControl`.
+        pub const TessellationControl: u32 = 1u32;
+        ///`ExecutionModel::TessellationEvaluation`.
+        pub const TessellationEvaluation: u32 = 2u32;
+        ///`ExecutionModel::Geometry`.
+        pub const Geometry: u32 = 3u32;
+        ///`ExecutionModel::Fragment`.
+        pub const Fragment: u32 = 4u32;
+        ///`ExecutionModel::GLCompute`.
+        pub const GLCompute: u32 = 5u32;
+        ///`ExecutionModel::Kernel`.
+        pub const Kernel: u32 = 6u32;
+        ///`ExecutionModel::TaskNV`.
+        pub const TaskNV: u32 = 5267u32;
+        ///`ExecutionModel::MeshNV`.
+        pub const MeshNV: u32 = 5268u32;
+        ///`ExecutionModel::RayGenerationNV`.
+        pub const RayGenerationNV: u32 = 5313u32;
+        ///`ExecutionModel::RayGenerationKHR`.
+        pub const RayGenerationKHR: u32 = 5313u32;
+        ///`ExecutionModel::IntersectionNV`.
+        pub const IntersectionNV: u32 = 5314u32;
+        ///`ExecutionModel::IntersectionKHR`.
+        pub const IntersectionKHR: u32 = 5314u32;
+        ///`ExecutionModel::AnyHitNV`.
+        pub const AnyHitNV: u32 = 5315u32;
+        ///`ExecutionModel::AnyHitKHR`.
+        pub const AnyHitKHR: u32 = 5315u32;
+        ///`ExecutionModel::ClosestHitNV`.
+        pub const ClosestHitNV: u32 = 5316u32;
+        ///`ExecutionModel::ClosestHitKHR`.
+        pub const ClosestHitKHR: u32 = 5316u32;
+        ///`ExecutionModel::MissNV`.
+        pub const MissNV: u32 = 5317u32;
+        ///`ExecutionModel::MissKHR`.
+        pub const MissKHR: u32 = 5317u32;
+        ///`ExecutionModel::CallableNV`.
+        pub const CallableNV: u32 = 5318u32;
+        ///`ExecutionModel::CallableKHR`.
+        pub const CallableKHR: u32 = 5318u32;
+        ///`ExecutionModel::TaskEXT`.
+        pub const TaskEXT: u32 = 5364u32;
+        ///`ExecutionModel::MeshEXT`.
+        pub const MeshEXT: u32 = 5365u32;
+    }
+    ///The values of `AddressingModel`.
+    pub mod addressing_model {
+        ///`AddressingModel::Logical`.
+        pub const Logical: u32 = 0u32;
+        ///`AddressingModel::Physical32`.
+        pub const Physical32: u32 = 1u32;
+        ///`AddressingModel::Physical64`.
+        pub const Physical64: u32 = 2u32;
+        ///`AddressingModel::PhysicalStorageBuffer64`.
+        pub const PhysicalStorageBuffer64: u32 = 5348u32;
+        ///`AddressingModel::PhysicalStorageBuffer64EXT`.
+        pub const PhysicalStorageBuffer64EXT: u32 = 5348u32;
+    }
+    ///The values of `MemoryModel`.
+    pub mod memory_model {
+        ///`MemoryModel::Simple`.
+        pub const Simple: u32 = 0u32;
+        ///`MemoryModel::GLSL450`.
+        pub const GLSL450: u32 = 1u32;
+        ///`MemoryModel::OpenCL`.
+        pub const OpenCL: u32 = 2u32;
+        ///`MemoryModel::Vulkan`.
+        pub const Vulkan: u32 = 3u32;
+        ///`MemoryModel::VulkanKHR`.
+        pub const VulkanKHR: u32 = 3u32;
+    }
+    ///The values of `ExecutionMode`.
+    pub mod execution_mode {
+        ///`ExecutionMode::Invocations`.
+        pub const Invocations: u32 = 0u32;
+        ///`ExecutionMode::SpacingEqual`.
+        pub const SpacingEqual: u32 = 1u32;
+        ///`ExecutionMode::SpacingFractionalEven`.
+        pub const SpacingFractionalEven: u32 = 2u32;
+        ///`ExecutionMode::SpacingFractionalOdd`.
+        pub const SpacingFractionalOdd: u32 = 3u32;
+        ///`ExecutionMode::VertexOrderCw`.
+        pub const VertexOrderCw: u32 = 4u32;
+        ///`ExecutionMode::VertexOrderCcw`.
+        pub const VertexOrderCcw: u32 = 5u32;
+        ///`ExecutionMode::PixelCenterInteger`.
+        pub const PixelCenterInteger: u32 = 6u32;
+        ///`ExecutionMode::OriginUpperLeft`.
+        pub const OriginUpperLeft: u32 = 7u32;
+        ///`ExecutionMode::OriginLowerLeft`.
+        pub const OriginLowerLeft: u32 = 8u32;
+        ///`ExecutionMode::EarlyFragmentTests`.
+        pub const EarlyFragmentTests: u32 = 9u32;
+        ///`ExecutionMode::PointMode`.
+        pub const PointMode: u32 = 10u32;
+        ///`ExecutionMode::Xfb`.
+        pub const Xfb: u32 = 11u32;
+        ///`ExecutionMode::DepthReplacing`.
+        pub const DepthReplacing: u32 = 12u32;
+        ///`ExecutionMode::DepthGreater`.
+        pub const DepthGreater: u32 = 14u32;
+        ///`ExecutionMode::DepthLess`.
+        pub const DepthLess: u32 = 15u32;
+        ///`ExecutionMode::DepthUnchanged`.
+        pub const DepthUnchanged: u32 = 16u32;
+        ///`ExecutionMode::LocalSize`.
+        pub const LocalSize: u32 = 17u32;
+        ///`ExecutionMode::LocalSizeHint`.
+        pub const LocalSizeHint: u32 = 18u32;
+        ///`ExecutionMode::InputPoints`.
+        pub const InputPoints: u32 = 19u32;
+        ///`ExecutionMode::InputLines`.
+        pub const InputLines: u32 = 20u32;
+        ///`ExecutionMode::InputLinesAdjacency`.
+        pub const InputLinesAdjacency: u32 = 21u32;
+        ///`ExecutionMode::Triangles`.
+        pub const Triangles: u32 = 22u32;
+        ///`ExecutionMode::InputTrianglesAdjacency`.
+        pub const InputTrianglesAdjacency: u32 = 23u32;
+        ///`ExecutionMode::Quads`.
+        pub const Quads: u32 = 24u32;
+        ///`ExecutionMode::Isolines`.
+        pub const Isolines: u32 = 25u32;
+        ///`ExecutionMode::OutputVertices`.
+        pub const OutputVertices: u32 = 26u32;
+        ///`ExecutionMode::OutputPoints`.
+        pub const OutputPoints: u32 = 27u32;
+        ///`ExecutionMode::OutputLineStrip`.
+        pub const OutputLineStrip: u32 = 28u32;
+        ///`ExecutionMode::OutputTriangleStrip`.
+        pub const OutputTriangleStrip: u32 = 29u32;
+        ///`ExecutionMode::VecTypeHint`.
+        pub const VecTypeHint: u32 = 30u32;
+        ///`ExecutionMode::ContractionOff`.
+        pub const ContractionOff: u32 = 31u32;
+        ///`ExecutionMode::Initializer`.
+        pub const Initializer: u32 = 33u32;
+        ///`ExecutionMode::Finalizer`.
+        pub const Finalizer: u32 = 34u32;
+        ///`ExecutionMode::SubgroupSize`.
+        pub const SubgroupSize: u32 = 35u32;
+        ///`ExecutionMode::SubgroupsPerWorkgroup`.
+        pub const SubgroupsPerWorkgroup: u32 = 36u32;
+        ///`ExecutionMode::SubgroupsPerWorkgroupId`.
+        pub const SubgroupsPerWorkgroupId: u32 = 37u32;
+        ///`ExecutionMode::LocalSizeId`.
+        pub const LocalSizeId: u32 = 38u32;
+        ///`ExecutionMode::LocalSizeHintId`.
+        pub const LocalSizeHintId: u32 = 39u32;
+        ///`ExecutionMode::SubgroupUniformControlFlowKHR`.
+        pub const SubgroupUniformControlFlowKHR: u32 = 4421u32;
+        ///`ExecutionMode::PostDepthCoverage`.
+        pub const PostDepthCoverage: u32 = 4446u32;
+        ///`ExecutionMode::DenormPreserve`.
+        pub const DenormPreserve: u32 = 4459u32;
+        ///`ExecutionMode::DenormFlushToZero`.
+        pub const DenormFlushToZero: u32 = 4460u32;
+        ///`ExecutionMode::SignedZeroInfNanPreserve`.
+        pub const SignedZeroInfNanPreserve: u32 = 4461u32;
+        ///`ExecutionMode::RoundingModeRTE`.
+        pub const RoundingModeRTE: u32 = 4462u32;
+        ///`ExecutionMode::RoundingModeRTZ`.
+        pub const RoundingModeRTZ: u32 = 4463u32;
+        ///`ExecutionMode::EarlyAndLateFragmentTestsAMD`.
+        pub const EarlyAndLateFragmentTestsAMD: u32 = 5017u32;
+        ///`ExecutionMode::StencilRefReplacingEXT`.
+        pub const StencilRefReplacingEXT: u32 = 5027u32;
+        ///`ExecutionMode::StencilRefUnchangedFrontAMD`.
+        pub const StencilRefUnchangedFrontAMD: u32 = 5079u32;
+        ///`ExecutionMode::StencilRefGreaterFrontAMD`.
+        pub const StencilRefGreaterFrontAMD: u32 = 5080u32;
+        ///`ExecutionMode::StencilRefLessFrontAMD`.
+        pub const StencilRefLessFrontAMD: u32 = 5081u32;
+        ///`ExecutionMode::StencilRefUnchangedBackAMD`.
+        pub const StencilRefUnchangedBackAMD: u32 = 5082u32;
+        ///`ExecutionMode::StencilRefGreaterBackAMD`.
+        pub const StencilRefGreaterBackAMD: u32 = 5083u32;
+        ///`ExecutionMode::StencilRefLessBackAMD`.
+        pub const StencilRefLessBackAMD: u32 = 5084u32;
+        ///`ExecutionMode::OutputLinesNV`.
+        pub const OutputLinesNV: u32 = 5269u32;
+        ///`ExecutionMode::OutputLinesEXT`.
+        pub const OutputLinesEXT: u32 = 5269u32;
+        ///`ExecutionMode::OutputPrimitivesNV`.
+        pub const OutputPrimitivesNV: u32 = 5270u32;
+        ///`ExecutionMode::OutputPrimitivesEXT`.
+        pub const OutputPrimitivesEXT: u32 = 5270u32;
+        ///`ExecutionMode::DerivativeGroupQuadsNV`.
+        pub const DerivativeGroupQuadsNV: u32 = 5289u32;
+        ///`ExecutionMode::DerivativeGroupLinearNV`.
+        pub const DerivativeGroupLinearNV: u32 = 5290u32;
+        ///`ExecutionMode::OutputTrianglesNV`.
+        pub const OutputTrianglesNV: u32 = 5298u32;
+        ///`ExecutionMode::OutputTrianglesEXT`.
+        pub const OutputTrianglesEXT: u32 = 5298u32;
+        ///`ExecutionMode::PixelInterlockOrderedEXT`.
+        pub const PixelInterlockOrderedEXT: u32 = 5366u32;
+        ///`ExecutionMode::PixelInterlockUnorderedEXT`.
+        pub const PixelInterlockUnorderedEXT: u32 = 5367u32;
+        ///`ExecutionMode::SampleInterlockOrderedEXT`.
+        pub const SampleInterlockOrderedEXT: u32 = 5368u32;
+        ///`ExecutionMode::SampleInterlockUnorderedEXT`.
+        pub const SampleInterlockUnorderedEXT: u32 = 5369u32;
+        ///`ExecutionMode::ShadingRateInterlockOrderedEXT`.
+        pub const ShadingRateInterlockOrderedEXT: u32 = 5370u32;
+        ///`ExecutionMode::ShadingRateInterlockUnorderedEXT`.
+        pub const ShadingRateInterlockUnorderedEXT: u32 = 5371u32;
+        ///`ExecutionMode::SharedLocalMemorySizeINTEL`.
+        pub const SharedLocalMemorySizeINTEL: u32 = 5618u32;
+        ///`ExecutionMode::RoundingModeRTPINTEL`.
+        pub const RoundingModeRTPINTEL: u32 = 5620u32;
+        ///`ExecutionMode::RoundingModeRTNINTEL`.
+        pub const RoundingModeRTNINTEL: u32 = 5621u32;
+        ///`ExecutionMode::FloatingPointModeALTINTEL`.
+        pub const FloatingPointModeALTINTEL: u32 = 5622u32;
+        ///`ExecutionMode::FloatingPointModeIEEEINTEL`.
+        pub const FloatingPointModeIEEEINTEL: u32 = 5623u32;
+        ///`ExecutionMode::MaxWorkgroupSizeINTEL`.
+        pub const MaxWorkgroupSizeINTEL: u32 = 5893u32;
+        ///`ExecutionMode::MaxWorkDimINTEL`.
+        pub const MaxWorkDimINTEL: u32 = 5894u32;
+        ///`ExecutionMode::NoGlobalOffsetINTEL`.
+        pub const NoGlobalOffsetINTEL: u32 = 5895u32;
+        ///`ExecutionMode::NumSIMDWorkitemsINTEL`.
+        pub const NumSIMDWorkitemsINTEL: u32 = 5896u32;
+        ///`ExecutionMode::SchedulerTargetFmaxMhzINTEL`.
+        pub const SchedulerTargetFmaxMhzINTEL: u32 = 5903u32;
+        ///`ExecutionMode::StreamingInterfaceINTEL`.
+        pub const StreamingInterfaceINTEL: u32 = 6154u32;
+        ///`ExecutionMode::NamedBarrierCountINTEL`.
+        pub const NamedBarrierCountINTEL: u32 = 6417u32;
+    }
+    ///The values of `StorageClass`.
+    pub mod storage_class {
+        ///`StorageClass::UniformConstant`.
+        pub const UniformConstant: u32 = 0u32;
+        ///`StorageClass::Input`.
+        pub const Input: u32 = 1u32;
+        ///`StorageClass::Uniform`.
+        pub const Uniform: u32 = 2u32;
+        ///`StorageClass::Output`.
+        pub const Output: u32 = 3u32;
+        ///`StorageClass::Workgroup`.
+        pub const Workgroup: u32 = 4u32;
+        ///`StorageClass::CrossWorkgroup`.
+        pub const CrossWorkgroup: u32 = 5u32;
+        ///`StorageClass::Private`.
+        pub const Private: u32 = 6u32;
+        ///`StorageClass::Function`.
+        pub const Function: u32 = 7u32;
+        ///`StorageClass::Generic`.
+        pub const Generic: u32 = 8u32;
+        ///`StorageClass::PushConstant`.
+        pub const PushConstant: u32 = 9u32;
+        ///`StorageClass::AtomicCounter`.
+        pub const AtomicCounter: u32 = 10u32;
+        ///`StorageClass::Image`.
+        pub const Image: u32 = 11u32;
+        ///`StorageClass::StorageBuffer`.
+        pub const StorageBuffer: u32 = 12u32;
+        ///`StorageClass::CallableDataNV`.
+        pub const CallableDataNV: u32 = 5328u32;
+        ///`StorageClass::CallableDataKHR`.
+        pub const CallableDataKHR: u32 = 5328u32;
+        ///`StorageClass::IncomingCallableDataNV`.
+        pub const IncomingCallableDataNV: u32 = 5329u32;
+        ///`StorageClass::IncomingCallableDataKHR`.
+        pub const IncomingCallableDataKHR: u32 = 5329u32;
+        ///`StorageClass::RayPayloadNV`.
+        pub const RayPayloadNV: u32 = 5338u32;
+        ///`StorageClass::RayPayloadKHR`.
+        pub const RayPayloadKHR: u32 = 5338u32;
+        ///`StorageClass::HitAttributeNV`.
+        pub const HitAttributeNV: u32 = 5339u32;
+        ///`StorageClass::HitAttributeKHR`.
+        pub const HitAttributeKHR: u32 = 5339u32;
+        ///`StorageClass::IncomingRayPayloadNV`.
+        pub const IncomingRayPayloadNV: u32 = 5342u32;
+        ///`StorageClass::IncomingRayPayloadKHR`.
+        pub const IncomingRayPayloadKHR: u32 = 5342u32;
+        ///`StorageClass::ShaderRecordBufferNV`.
+        pub const ShaderRecordBufferNV: u32 = 5343u32;
+        ///`StorageClass::ShaderRecordBufferKHR`.
+        pub const ShaderRecordBufferKHR: u32 = 5343u32;
+        ///`StorageClass::PhysicalStorageBuffer`.
+        pub const PhysicalStorageBuffer: u32 = 5349u32;
+        ///`StorageClass::PhysicalStorageBufferEXT`.
+        pub const PhysicalStorageBufferEXT: u32 = 5349u32;
+        ///`StorageClass::HitObjectAttributeNV`.
+        pub const HitObjectAttributeNV: u32 = 5385u32;
+        ///`StorageClass::TaskPayloadWorkgroupEXT`.
+        pub const TaskPayloadWorkgroupEXT: u32 = 5402u32;
+        ///`StorageClass::CodeSectionINTEL`.
+        pub const CodeSectionINTEL: u32 = 5605u32;
+        ///`StorageClass::DeviceOnlyINTEL`.
+        pub const DeviceOnlyINTEL: u32 = 5936u32;
+        ///`StorageClass::HostOnlyINTEL`.
+        pub const HostOnlyINTEL: u32 = 5937u32;
+    }
+    ///The values of `Dim`.
+    pub mod dim {
+        ///`Dim::1D`.
+        pub const Dim1D: u32 = 0u32;
+        ///`Dim::2D`.
+        pub const Dim2D: u32 = 1u32;
+        ///`Dim::3D`.
+        pub const Dim3D: u32 = 2u32;
+        ///`Dim::Cube`.
+        pub const Cube: u32 = 3u32;
+        ///`Dim::Rect`.
+        pub const Rect: u32 = 4u32;
+        ///`Dim::Buffer`.
+        pub const Buffer: u32 = 5u32;
+        ///`Dim::SubpassData`.
+        pub const SubpassData: u32 = 6u32;
+    }
+    ///The values of `SamplerAddressingMode`.
+    pub mod sampler_addressing_mode {
+        ///`SamplerAddressingMode::None`.
+        pub const None: u32 = 0u32;
+        ///`SamplerAddressingMode::ClampToEdge`.
+        pub const ClampToEdge: u32 = 1u32;
+        ///`SamplerAddressingMode::Clamp`.
+        pub const Clamp: u32 = 2u32;
+        ///`SamplerAddressingMode::Repeat`.
+        pub const Repeat: u32 = 3u32;
+        ///`SamplerAddressingMode::RepeatMirrored`.
+        pub const RepeatMirrored: u32 = 4u32;
+    }
+    ///The values of `SamplerFilterMode`.
+    pub mod sampler_filter_mode {
+        ///`SamplerFilterMode::Nearest`.
+        pub const Nearest: u32 = 0u32;
+        ///`SamplerFilterMode::Linear`.
+        pub const Linear: u32 = 1u32;
+    }
+    ///The values of `ImageFormat`.
+    pub mod image_format {
+        ///`ImageFormat::Unknown`.
+        pub const Unknown: u32 = 0u32;
+        ///`ImageFormat::Rgba32f`.
+        pub const Rgba32f: u32 = 1u32;
+        ///`ImageFormat::Rgba16f`.
+        pub const Rgba16f: u32 = 2u32;
+        ///`ImageFormat::R32f`.
+        pub const R32f: u32 = 3u32;
+        ///`ImageFormat::Rgba8`.
+        pub const Rgba8: u32 = 4u32;
+        ///`ImageFormat::Rgba8Snorm`.
+        pub const Rgba8Snorm: u32 = 5u32;
+        ///`ImageFormat::Rg32f`.
+        pub const Rg32f: u32 = 6u32;
+        ///`ImageFormat::Rg16f`.
+        pub const Rg16f: u32 = 7u32;
+        ///`ImageFormat::R11fG11fB10f`.
+        pub const R11fG11fB10f: u32 = 8u32;
+        ///`ImageFormat::R16f`.
+        pub const R16f: u32 = 9u32;
+        ///`ImageFormat::Rgba16`.
+        pub const Rgba16: u32 = 10u32;
+        ///`ImageFormat::Rgb10A2`.
+        pub const Rgb10A2: u32 = 11u32;
+        ///`ImageFormat::Rg16`.
+        pub const Rg16: u32 = 12u32;
+        ///`ImageFormat::Rg8`.
+        pub const Rg8: u32 = 13u32;
+        ///`ImageFormat::R16`.
+        pub const R16: u32 = 14u32;
+        ///`ImageFormat::R8`.
+        pub const R8: u32 = 15u32;
+        ///`ImageFormat::Rgba16Snorm`.
+        pub const Rgba16Snorm: u32 = 16u32;
+        ///`ImageFormat::Rg16Snorm`.
+        pub const Rg16Snorm: u32 = 17u32;
+        ///`ImageFormat::Rg8Snorm`.
+        pub const Rg8Snorm: u32 = 18u32;
+        ///`ImageFormat::R16Snorm`.
+        pub const R16Snorm: u32 = 19u32;
+        ///`ImageFormat::R8Snorm`.
+        pub const R8Snorm: u32 = 20u32;
+        ///`ImageFormat::Rgba32i`.
+        pub const Rgba32i: u32 = 21u32;
+        ///`ImageFormat::Rgba16i`.
+        pub const Rgba16i: u32 = 22u32;
+        ///`ImageFormat::Rgba8i`.
+        pub const Rgba8i: u32 = 23u32;
+        ///`ImageFormat::R32i`.
+        pub const R32i: u32 = 24u32;
+        ///`ImageFormat::Rg32i`.
+        pub const Rg32i: u32 = 25u32;
+        ///`ImageFormat::Rg16i`.
+        pub const Rg16i: u32 = 26u32;
+        ///`ImageFormat::Rg8i`.
+        pub const Rg8i: u32 = 27u32;
+        ///`ImageFormat::R16i`.
+        pub const R16i: u32 = 28u32;
+        ///`ImageFormat::R8i`.
+        pub const R8i: u32 = 29u32;
+        ///`ImageFormat::Rgba32ui`.
+        pub const Rgba32ui: u32 = 30u32;
+        ///`ImageFormat::Rgba16ui`.
+        pub const Rgba16ui: u32 = 31u32;
+        ///`ImageFormat::Rgba8ui`.
+        pub const Rgba8ui: u32 = 32u32;
+        ///`ImageFormat::R32ui`.
+        pub const R32ui: u32 = 33u32;
+        ///`ImageFormat::Rgb10a2ui`.
+        pub const Rgb10a2ui: u32 = 34u32;
+        ///`ImageFormat::Rg32ui`.
+        pub const Rg32ui: u32 = 35u32;
+        ///`ImageFormat::Rg16ui`.
+        pub const Rg16ui: u32 = 36u32;
+        ///`ImageFormat::Rg8ui`.
+        pub const Rg8ui: u32 = 37u32;
+        ///`ImageFormat::R16ui`.
+        pub const R16ui: u32 = 38u32;
+        ///`ImageFormat::R8ui`.
+        pub const R8ui: u32 = 39u32;
+        ///`ImageFormat::R64ui`.
+        pub const R64ui: u32 = 40u32;
+        ///`ImageFormat::R64i`.
+        pub const R64i: u32 = 41u32;
+    }
+    ///The values of `ImageChannelOrder`.
+    pub mod image_channel_order {
+        ///`ImageChannelOrder::R`.
+        pub const R: u32 = 0u32;
+        ///`ImageChannelOrder::A`.
+        pub const A: u32 = 1u32;
+        ///`ImageChannelOrder::RG`.
+        pub const RG: u32 = 2u32;
+        ///`ImageChannelOrder::RA`.
+        pub const RA: u32 = 3u32;
+        ///`ImageChannelOrder::RGB`.
+        pub const RGB: u32 = 4u32;
+        ///`ImageChannelOrder::RGBA`.
+        pub const RGBA: u32 = 5u32;
+        ///`ImageChannelOrder::BGRA`.
+        pub const BGRA: u32 = 6u32;
+        ///`ImageChannelOrder::ARGB`.
+        pub const ARGB: u32 = 7u32;
+        ///`ImageChannelOrder::Intensity`.
+        pub const Intensity: u32 = 8u32;
+        ///`ImageChannelOrder::Luminance`.
+        pub const Luminance: u32 = 9u32;
+        ///`ImageChannelOrder::Rx`.
+        pub const Rx: u32 = 10u32;
+        ///`ImageChannelOrder::RGx`.
+        pub const RGx: u32 = 11u32;
+        ///`ImageChannelOrder::RGBx`.
+        pub const RGBx: u32 = 12u32;
+        ///`ImageChannelOrder::Depth`.
+        pub const Depth: u32 = 13u32;
+        ///`ImageChannelOrder::DepthStencil`.
+        pub const DepthStencil: u32 = 14u32;
+        ///`ImageChannelOrder::sRGB`.
+        pub const sRGB: u32 = 15u32;
+        ///`ImageChannelOrder::sRGBx`.
+        pub const sRGBx: u32 = 16u32;
+        ///`ImageChannelOrder::sRGBA`.
+        pub const sRGBA: u32 = 17u32;
+        ///`ImageChannelOrder::sBGRA`.
+        pub const sBGRA: u32 = 18u32;
+        ///`ImageChannelOrder::ABGR`.
+        pub const ABGR: u32 = 19u32;
+    }
+    ///The values of `ImageChannelDataType`.
+    pub mod image_channel_data_type {
+        ///`ImageChannelDataType::SnormInt8`.
+        pub const SnormInt8: u32 = 0u32;
+        ///`ImageChannelDataType::SnormInt16`.
+        pub const SnormInt16: u32 = 1u32;
+        ///`ImageChannelDataType::UnormInt8`.
+        pub const UnormInt8: u32 = 2u32;
+        ///`ImageChannelDataType::UnormInt16`.
+        pub const UnormInt16: u32 = 3u32;
+        ///`ImageChannelDataType::UnormShort565`.
+        pub const UnormShort565: u32 = 4u32;
+        ///`ImageChannelDataType::UnormShort555`.
+        pub const UnormShort555: u32 = 5u32;
+        ///`ImageChannelDataType::UnormInt101010`.
+        pub const UnormInt101010: u32 = 6u32;
+        ///`ImageChannelDataType::SignedInt8`.
+        pub const SignedInt8: u32 = 7u32;
+        ///`ImageChannelDataType::SignedInt16`.
+        pub const SignedInt16: u32 = 8u32;
+        ///`ImageChannelDataType::SignedInt32`.
+        pub const SignedInt32: u32 = 9u32;
+        ///`ImageChannelDataType::UnsignedInt8`.
+        pub const UnsignedInt8: u32 = 10u32;
+        ///`ImageChannelDataType::UnsignedInt16`.
+        pub const UnsignedInt16: u32 = 11u32;
+        ///`ImageChannelDataType::UnsignedInt32`.
+        pub const UnsignedInt32: u32 = 12u32;
+        ///`ImageChannelDataType::HalfFloat`.
+        pub const HalfFloat: u32 = 13u32;
+        ///`ImageChannelDataType::Float`.
+        pub const Float: u32 = 14u32;
+        ///`ImageChannelDataType::UnormInt24`.
+        pub const UnormInt24: u32 = 15u32;
+        ///`ImageChannelDataType::UnormInt101010_2`.
+        pub const UnormInt101010_2: u32 = 16u32;
+    }
+    ///The values of `FPRoundingMode`.
+    pub mod fp_rounding_mode {
+        ///`FPRoundingMode::RTE`.
+        pub const RTE: u32 = 0u32;
+        ///`FPRoundingMode::RTZ`.
+        pub const RTZ: u32 = 1u32;
+        ///`FPRoundingMode::RTP`.
+        pub const RTP: u32 = 2u32;
+        ///`FPRoundingMode::RTN`.
+        pub const RTN: u32 = 3u32;
+    }
+    ///The values of `FPDenormMode`.
+    pub mod fp_denorm_mode {
+        ///`FPDenormMode::Preserve`.
+        pub const Preserve: u32 = 0u32;
+        ///`FPDenormMode::FlushToZero`.
+        pub const FlushToZero: u32 = 1u32;
+    }
+    ///The values of `QuantizationModes`.
+    pub mod quantization_modes {
+        ///`QuantizationModes::TRN`.
+        pub const TRN: u32 = 0u32;
+        ///`QuantizationModes::TRN_ZERO`.
+        pub const TRN_ZERO: u32 = 1u32;
+        ///`QuantizationModes::RND`.
+        pub const RND: u32 = 2u32;
+        ///`QuantizationModes::RND_ZERO`.
+        pub const RND_ZERO: u32 = 3u32;
+        ///`QuantizationModes::RND_INF`.
+        pub const RND_INF: u32 = 4u32;
+        ///`QuantizationModes::RND_MIN_INF`.
+        pub const RND_MIN_INF: u32 = 5u32;
+        ///`QuantizationModes::RND_CONV`.
+        pub const RND_CONV: u32 = 6u32;
+        ///`QuantizationModes::RND_CONV_ODD`.
+        pub const RND_CONV_ODD: u32 = 7u32;
+    }
+    ///The values of `FPOperationMode`.
+    pub mod fp_operation_mode {
+        ///`FPOperationMode::IEEE`.
+        pub const IEEE: u32 = 0u32;
+        ///`FPOperationMode::ALT`.
+        pub const ALT: u32 = 1u32;
+    }
+    ///The values of `OverflowModes`.
+    pub mod overflow_modes {
+        ///`OverflowModes::WRAP`.
+        pub const WRAP: u32 = 0u32;
+        ///`OverflowModes::SAT`.
+        pub const SAT: u32 = 1u32;
+        ///`OverflowModes::SAT_ZERO`.
+        pub const SAT_ZERO: u32 = 2u32;
+        ///`OverflowModes::SAT_SYM`.
+        pub const SAT_SYM: u32 = 3u32;
+    }
+    ///The values of `LinkageType`.
+    pub mod linkage_type {
+        ///`LinkageType::Export`.
+        pub const Export: u32 = 0u32;
+        ///`LinkageType::Import`.
+        pub const Import: u32 = 1u32;
+        ///`LinkageType::LinkOnceODR`.
+        pub const LinkOnceODR: u32 = 2u32;
+    }
+    ///The values of `AccessQualifier`.
+    pub mod access_qualifier {
+        ///`AccessQualifier::ReadOnly`.
+        pub const ReadOnly: u32 = 0u32;
+        ///`AccessQualifier::WriteOnly`.
+        pub const WriteOnly: u32 = 1u32;
+        ///`AccessQualifier::ReadWrite`.
+        pub const ReadWrite: u32 = 2u32;
+    }
+    ///The values of `FunctionParameterAttribute`.
+    pub mod function_parameter_attribute {
+        ///`FunctionParameterAttribute::Zext`.
+        pub const Zext: u32 = 0u32;
+        ///`FunctionParameterAttribute::Sext`.
+        pub const Sext: u32 = 1u32;
+        ///`FunctionParameterAttribute::ByVal`.
+        pub const ByVal: u32 = 2u32;
+        ///`FunctionParameterAttribute::Sret`.
+        pub const Sret: u32 = 3u32;
+        ///`FunctionParameterAttribute::NoAlias`.
+        pub const NoAlias: u32 = 4u32;
+        ///`FunctionParameterAttribute::NoCapture`.
+        pub const NoCapture: u32 = 5u32;
+        ///`FunctionParameterAttribute::NoWrite`.
+        pub const NoWrite: u32 = 6u32;
+        ///`FunctionParameterAttribute::NoReadWrite`.
+        pub const NoReadWrite: u32 = 7u32;
+        ///`FunctionParameterAttribute::RuntimeAlignedINTEL`.
+        pub const RuntimeAlignedINTEL: u32 = 5940u32;
+    }
+    ///The values of `Decoration`.
+    pub mod decoration {
+        ///`Decoration::RelaxedPrecision`.
+        pub const RelaxedPrecision: u32 = 0u32;
+        ///`Decoration::SpecId`.
+        pub const SpecId: u32 = 1u32;
+        ///`Decoration::Block`.
+        pub const Block: u32 = 2u32;
+        ///`Decoration::BufferBlock`.
+        pub const BufferBlock: u32 = 3u32;
+        ///`Decoration::RowMajor`.
+        pub const RowMajor: u32 = 4u32;
+        ///`Decoration::ColMajor`.
+        pub const ColMajor: u32 = 5u32;
+        ///`Decoration::ArrayStride`.
+        pub const ArrayStride: u32 = 6u32;
+        ///`Decoration::MatrixStride`.
+        pub const MatrixStride: u32 = 7u32;
+        ///`Decoration::GLSLShared`.
+        pub const GLSLShared: u32 = 8u32;
+        ///`Decoration::GLSLPacked`.
+        pub const GLSLPacked: u32 = 9u32;
+        ///`Decoration::CPacked`.
+        pub const CPacked: u32 = 10u32;
+        ///`Decoration::BuiltIn`.
+        pub const BuiltIn: u32 = 11u32;
+        ///`Decoration::NoPerspective`.
+        pub const NoPerspective: u32 = 13u32;
+        ///`Decoration::Flat`.
+        pub const Flat: u32 = 14u32;
+        ///`Decoration::Patch`.
+        pub const Patch: u32 = 15u32;
+        ///`Decoration::Centroid`.
+        pub const Centroid: u32 = 16u32;
+        ///`Decoration::Sample`.
+        pub const Sample: u32 = 17u32;
+        ///`Decoration::Invariant`.
+        pub const Invariant: u32 = 18u32;
+        ///`Decoration::Restrict`.
+        pub const Restrict: u32 = 19u32;
+        ///`Decoration::Aliased`.
+        pub const Aliased: u32 = 20u32;
+        ///`Decoration::Volatile`.
+        pub const Volatile: u32 = 21u32;
+        ///`Decoration::Constant`.
+        pub const Constant: u32 = 22u32;
+        ///`Decoration::Coherent`.
+        pub const Coherent: u32 = 23u32;
+        ///`Decoration::NonWritable`.
+        pub const NonWritable: u32 = 24u32;
+        ///`Decoration::NonReadable`.
+        pub const NonReadable: u32 = 25u32;
+        ///`Decoration::Uniform`.
+        pub const Uniform: u32 = 26u32;
+        ///`Decoration::UniformId`.
+        pub const UniformId: u32 = 27u32;
+        ///`Decoration::SaturatedConversion`.
+        pub const SaturatedConversion: u32 = 28u32;
+        ///`Decoration::Stream`.
+        pub const Stream: u32 = 29u32;
+        ///`Decoration::Location`.
+        pub const Location: u32 = 30u32;
+        ///`Decoration::Component`.
+        pub const Component: u32 = 31u32;
+        ///`Decoration::Index`.
+        pub const Index: u32 = 32u32;
+        ///`Decoration::Binding`.
+        pub const Binding: u32 = 33u32;
+        ///`Decoration::DescriptorSet`.
+        pub const DescriptorSet: u32 = 34u32;
+        ///`Decoration::Offset`.
+        pub const Offset: u32 = 35u32;
+        ///`Decoration::XfbBuffer`.
+        pub const XfbBuffer: u32 = 36u32;
+        ///`Decoration::XfbStride`.
+        pub const XfbStride: u32 = 37u32;
+        ///`Decoration::FuncParamAttr`.
+        pub const FuncParamAttr: u32 = 38u32;
+        ///`Decoration::FPRoundingMode`.
+        pub const FPRoundingMode: u32 = 39u32;
+        ///`Decoration::FPFastMathMode`.
+        pub const FPFastMathMode: u32 = 40u32;
+        ///`Decoration::LinkageAttributes`.
+        pub const LinkageAttributes: u32 = 41u32;
+        ///`Decoration::NoContraction`.
+        pub const NoContraction: u32 = 42u32;
+        ///`Decoration::InputAttachmentIndex`.
+        pub const InputAttachmentIndex: u32 = 43u32;
+        ///`Decoration::Alignment`.
+        pub const Alignment: u32 = 44u32;
+        ///`Decoration::MaxByteOffset`.
+        pub const MaxByteOffset: u32 = 45u32;
+        ///`Decoration::AlignmentId`.
+        pub const AlignmentId: u32 = 46u32;
+        ///`Decoration::MaxByteOffsetId`.
+        pub const MaxByteOffsetId: u32 = 47u32;
+        ///`Decoration::NoSignedWrap`.
+        pub const NoSignedWrap: u32 = 4469u32;
+        ///`Decoration::NoUnsignedWrap`.
+        pub const NoUnsignedWrap: u32 = 4470u32;
+        ///`Decoration::ExplicitInterpAMD`.
+        pub const ExplicitInterpAMD: u32 = 4999u32;
+        ///`Decoration::OverrideCoverageNV`.
+        pub const OverrideCoverageNV: u32 = 5248u32;
+        ///`Decoration::PassthroughNV`.
+        pub const PassthroughNV: u32 = 5250u32;
+        ///`Decoration::ViewportRelativeNV`.
+        pub const ViewportRelativeNV: u32 = 5252u32;
+        ///`Decoration::SecondaryViewportRelativeNV`.
+        pub const SecondaryViewportRelativeNV: u32 = 5256u32;
+        ///`Decoration::PerPrimitiveNV`.
+        pub const PerPrimitiveNV: u32 = 5271u32;
+        ///`Decoration::PerPrimitiveEXT`.
+        pub const PerPrimitiveEXT: u32 = 5271u32;
+        ///`Decoration::PerViewNV`.
+        pub const PerViewNV: u32 = 5272u32;
+        ///`Decoration::PerTaskNV`.
+        pub const PerTaskNV: u32 = 5273u32;
+        ///`Decoration::PerVertexKHR`.
+        pub const PerVertexKHR: u32 = 5285u32;
+        ///`Decoration::PerVertexNV`.
+        pub const PerVertexNV: u32 = 5285u32;
+        ///`Decoration::NonUniform`.
+        pub const NonUniform: u32 = 5300u32;
+        ///`Decoration::NonUniformEXT`.
+        pub const NonUniformEXT: u32 = 5300u32;
+        ///`Decoration::RestrictPointer`.
+        pub const RestrictPointer: u32 = 5355u32;
+        ///`Decoration::RestrictPointerEXT`.
+        pub const RestrictPointerEXT: u32 = 5355u32;
+        ///`Decoration::AliasedPointer`.
+        pub const AliasedPointer: u32 = 5356u32;
+        ///`Decoration::AliasedPointerEXT`.
+        pub const AliasedPointerEXT: u32 = 5356u32;
+        ///`Decoration::HitObjectShaderRecordBufferNV`.
+        pub const HitObjectShaderRecordBufferNV: u32 = 5386u32;
+        ///`Decoration::BindlessSamplerNV`.
+        pub const BindlessSamplerNV: u32 = 5398u32;
+        ///`Decoration::BindlessImageNV`.
+        pub const BindlessImageNV: u32 = 5399u32;
+        ///`Decoration::BoundSamplerNV`.
+        pub const BoundSamplerNV: u32 = 5400u32;
+        ///`Decoration::BoundImageNV`.
+        pub const BoundImageNV: u32 = 5401u32;
+        ///`Decoration::SIMTCallINTEL`.
+        pub const SIMTCallINTEL: u32 = 5599u32;
+        ///`Decoration::ReferencedIndirectlyINTEL`.
+        pub const ReferencedIndirectlyINTEL: u32 = 5602u32;
+        ///`Decoration::ClobberINTEL`.
+        pub const ClobberINTEL: u32 = 5607u32;
+        ///`Decoration::SideEffectsINTEL`.
+        pub const SideEffectsINTEL: u32 = 5608u32;
+        ///`Decoration::VectorComputeVariableINTEL`.
+        pub const VectorComputeVariableINTEL: u32 = 5624u32;
+        ///`Decoration::FuncParamIOKindINTEL`.
+        pub const FuncParamIOKindINTEL: u32 = 5625u32;
+        ///`Decoration::VectorComputeFunctionINTEL`.
+        pub const VectorComputeFunctionINTEL: u32 = 5626u32;
+        ///`Decoration::StackCallINTEL`.
+        pub const StackCallINTEL: u32 = 5627u32;
+        ///`Decoration::GlobalVariableOffsetINTEL`.
+        pub const GlobalVariableOffsetINTEL: u32 = 5628u32;
+        ///`Decoration::CounterBuffer`.
+        pub const CounterBuffer: u32 = 5634u32;
+        ///`Decoration::HlslCounterBufferGOOGLE`.
+        pub const HlslCounterBufferGOOGLE: u32 = 5634u32;
+        ///`Decoration::UserSemantic`.
+        pub const UserSemantic: u32 = 5635u32;
+        ///`Decoration::HlslSemanticGOOGLE`.
+        pub const HlslSemanticGOOGLE: u32 = 5635u32;
+        ///`Decoration::UserTypeGOOGLE`.
+        pub const UserTypeGOOGLE: u32 = 5636u32;
+        ///`Decoration::FunctionRoundingModeINTEL`.
+        pub const FunctionRoundingModeINTEL: u32 = 5822u32;
+        ///`Decoration::FunctionDenormModeINTEL`.
+        pub const FunctionDenormModeINTEL: u32 = 5823u32;
+        ///`Decoration::RegisterINTEL`.
+        pub const RegisterINTEL: u32 = 5825u32;
+        ///`Decoration::MemoryINTEL`.
+        pub const MemoryINTEL: u32 = 5826u32;
+        ///`Decoration::NumbanksINTEL`.
+        pub const NumbanksINTEL: u32 = 5827u32;
+        ///`Decoration::BankwidthINTEL`.
+        pub const BankwidthINTEL: u32 = 5828u32;
+        ///`Decoration::MaxPrivateCopiesINTEL`.
+        pub const MaxPrivateCopiesINTEL: u32 = 5829u32;
+        ///`Decoration::SinglepumpINTEL`.
+        pub const SinglepumpINTEL: u32 = 5830u32;
+        ///`Decoration::DoublepumpINTEL`.
+        pub const DoublepumpINTEL: u32 = 5831u32;
+        ///`Decoration::MaxReplicatesINTEL`.
+        pub const MaxReplicatesINTEL: u32 = 5832u32;
+        ///`Decoration::SimpleDualPortINTEL`.
+        pub const SimpleDualPortINTEL: u32 = 5833u32;
+        ///`Decoration::MergeINTEL`.
+        pub const MergeINTEL: u32 = 5834u32;
+        ///`Decoration::BankBitsINTEL`.
+        pub const BankBitsINTEL: u32 = 5835u32;
+        ///`Decoration::ForcePow2DepthINTEL`.
+        pub const ForcePow2DepthINTEL: u32 = 5836u32;
+        ///`Decoration::BurstCoalesceINTEL`.
+        pub const BurstCoalesceINTEL: u32 = 5899u32;
+        ///`Decoration::CacheSizeINTEL`.
+        pub const CacheSizeINTEL: u32 = 5900u32;
+        ///`Decoration::DontStaticallyCoalesceINTEL`.
+        pub const DontStaticallyCoalesceINTEL: u32 = 5901u32;
+        ///`Decoration::PrefetchINTEL`.
+        pub const PrefetchINTEL: u32 = 5902u32;
+        ///`Decoration::StallEnableINTEL`.
+        pub const StallEnableINTEL: u32 = 5905u32;
+        ///`Decoration::FuseLoopsInFunctionINTEL`.
+        pub const FuseLoopsInFunctionINTEL: u32 = 5907u32;
+        ///`Decoration::MathOpDSPModeINTEL`.
+        pub const MathOpDSPModeINTEL: u32 = 5909u32;
+        ///`Decoration::AliasScopeINTEL`.
+        pub const AliasScopeINTEL: u32 = 5914u32;
+        ///`Decoration::NoAliasINTEL`.
+        pub const NoAliasINTEL: u32 = 5915u32;
+        ///`Decoration::InitiationIntervalINTEL`.
+        pub const InitiationIntervalINTEL: u32 = 5917u32;
+        ///`Decoration::MaxConcurrencyINTEL`.
+        pub const MaxConcurrencyINTEL: u32 = 5918u32;
+        ///`Decoration::PipelineEnableINTEL`.
+        pub const PipelineEnableINTEL: u32 = 5919u32;
+        ///`Decoration::BufferLocationINTEL`.
+        pub const BufferLocationINTEL: u32 = 5921u32;
+        ///`Decoration::IOPipeStorageINTEL`.
+        pub const IOPipeStorageINTEL: u32 = 5944u32;
+        ///`Decoration::FunctionFloatingPointModeINTEL`.
+        pub const FunctionFloatingPointModeINTEL: u32 = 6080u32;
+        ///`Decoration::SingleElementVectorINTEL`.
+        pub const SingleElementVectorINTEL: u32 = 6085u32;
+        ///`Decoration::VectorComputeCallableFunctionINTEL`.
+        pub const VectorComputeCallableFunctionINTEL: u32 = 6087u32;
+        ///`Decoration::MediaBlockIOINTEL`.
+        pub const MediaBlockIOINTEL: u32 = 6140u32;
+    }
+    ///The values of `BuiltIn`.
+    pub mod built_in {
+        ///`BuiltIn::Position`.
+        pub const Position: u32 = 0u32;
+        ///`BuiltIn::PointSize`.
+        pub const PointSize: u32 = 1u32;
+        ///`BuiltIn::ClipDistance`.
+        pub const ClipDistance: u32 = 3u32;
+        ///`BuiltIn::CullDistance`.
+        pub const CullDistance: u32 = 4u32;
+        ///`BuiltIn::VertexId`.
+        pub const VertexId: u32 = 5u32;
+        ///`BuiltIn::InstanceId`.
+        pub const InstanceId: u32 = 6u32;
+        ///`BuiltIn::PrimitiveId`.
+        pub const PrimitiveId: u32 = 7u32;
+        ///`BuiltIn::InvocationId`.
+        pub const InvocationId: u32 = 8u32;
+        ///`BuiltIn::Layer`.
+        pub const Layer: u32 = 9u32;
+        ///`BuiltIn::ViewportIndex`.
+        pub const ViewportIndex: u32 = 10u32;
+        ///`BuiltIn::TessLevelOuter`.
+        pub const TessLevelOuter: u32 = 11u32;
+        ///`BuiltIn::TessLevelInner`.
+        pub const TessLevelInner: u32 = 12u32;
+        ///`BuiltIn::TessCoord`.
+        pub const TessCoord: u32 = 13u32;
+        ///`BuiltIn::PatchVertices`.
+        pub const PatchVertices: u32 = 14u32;
+        ///`BuiltIn::FragCoord`.
+        pub const FragCoord: u32 = 15u32;
+        ///`BuiltIn::PointCoord`.
+        pub const PointCoord: u32 = 16u32;
+        ///`BuiltIn::FrontFacing`.
+        pub const FrontFacing: u32 = 17u32;
+        ///`BuiltIn::SampleId`.
+        pub const SampleId: u32 = 18u32;
+        ///`BuiltIn::SamplePosition`.
+        pub const SamplePosition: u32 = 19u32;
+        ///`BuiltIn::SampleMask`.
+        pub const SampleMask: u32 = 20u32;
+        ///`BuiltIn::FragDepth`.
+        pub const FragDepth: u32 = 22u32;
+        ///`BuiltIn::HelperInvocation`.
+        pub const HelperInvocation: u32 = 23u32;
+        ///`BuiltIn::NumWorkgroups`.
+        pub const NumWorkgroups: u32 = 24u32;
+        ///`BuiltIn::WorkgroupSize`.
+        pub const WorkgroupSize: u32 = 25u32;
+        ///`BuiltIn::WorkgroupId`.
+        pub const WorkgroupId: u32 = 26u32;
+        ///`BuiltIn::LocalInvocationId`.
+        pub const LocalInvocationId: u32 = 27u32;
+        ///`BuiltIn::GlobalInvocationId`.
+        pub const GlobalInvocationId: u32 = 28u32;
+        ///`BuiltIn::LocalInvocationIndex`.
+        pub const LocalInvocationIndex: u32 = 29u32;
+        ///`BuiltIn::WorkDim`.
+        pub const WorkDim: u32 = 30u32;
+        ///`BuiltIn::GlobalSize`.
+        pub const GlobalSize: u32 = 31u32;
+        ///`BuiltIn::EnqueuedWorkgroupSize`.
+        pub const EnqueuedWorkgroupSize: u32 = 32u32;
+        ///`BuiltIn::GlobalOffset`.
+        pub const GlobalOffset: u32 = 33u32;
+        ///`BuiltIn::GlobalLinearId`.
+        pub const GlobalLinearId: u32 = 34u32;
+        ///`BuiltIn::SubgroupSize`.
+        pub const SubgroupSize: u32 = 36u32;
+        ///`BuiltIn::SubgroupMaxSize`.
+        pub const SubgroupMaxSize: u32 = 37u32;
+        ///`BuiltIn::NumSubgroups`.
+        pub const NumSubgroups: u32 = 38u32;
+        ///`BuiltIn::NumEnqueuedSubgroups`.
+        pub const NumEnqueuedSubgroups: u32 = 39u32;
+        ///`BuiltIn::SubgroupId`.
+        pub const SubgroupId: u32 = 40u32;
+        ///`BuiltIn::SubgroupLocalInvocationId`.
+        pub const SubgroupLocalInvocationId: u32 = 41u32;
+        ///`BuiltIn::VertexIndex`.
+        pub const VertexIndex: u32 = 42u32;
+        ///`BuiltIn::InstanceIndex`.
+        pub const InstanceIndex: u32 = 43u32;
+        ///`BuiltIn::CoreIDARM`.
+        pub const CoreIDARM: u32 = 4160u32;
+        ///`BuiltIn::CoreCountARM`.
+        pub const CoreCountARM: u32 = 4161u32;
+        ///`BuiltIn::CoreMaxIDARM`.
+        pub const CoreMaxIDARM: u32 = 4162u32;
+        ///`BuiltIn::WarpIDARM`.
+        pub const WarpIDARM: u32 = 4163u32;
+        ///`BuiltIn::WarpMaxIDARM`.
+        pub const WarpMaxIDARM: u32 = 4164u32;
+        ///`BuiltIn::SubgroupEqMask`.
+        pub const SubgroupEqMask: u32 = 4416u32;
+        ///`BuiltIn::SubgroupEqMaskKHR`.
+        pub const SubgroupEqMaskKHR: u32 = 4416u32;
+        ///`BuiltIn::SubgroupGeMask`.
+        pub const SubgroupGeMask: u32 = 4417u32;
+        ///`BuiltIn::SubgroupGeMaskKHR`.
+        pub const SubgroupGeMaskKHR: u32 = 4417u32;
+        ///`BuiltIn::SubgroupGtMask`.
+        pub const SubgroupGtMask: u32 = 4418u32;
+        ///`BuiltIn::SubgroupGtMaskKHR`.
+        pub const SubgroupGtMaskKHR: u32 = 4418u32;
+        ///`BuiltIn::SubgroupLeMask`.
+        pub const SubgroupLeMask: u32 = 4419u32;
+        ///`BuiltIn::SubgroupLeMaskKHR`.
+        pub const SubgroupLeMaskKHR: u32 = 4419u32;
+        ///`BuiltIn::SubgroupLtMask`.
+        pub const SubgroupLtMask: u32 = 4420u32;
+        ///`BuiltIn::SubgroupLtMaskKHR`.
+        pub const SubgroupLtMaskKHR: u32 = 4420u32;
+        ///`BuiltIn::BaseVertex`.
+        pub const BaseVertex: u32 = 4424u32;
+        ///`BuiltIn::BaseInstance`.
+        pub const BaseInstance: u32 = 4425u32;
+        ///`BuiltIn::DrawIndex`.
+        pub const DrawIndex: u32 = 4426u32;
+        ///`BuiltIn::PrimitiveShadingRateKHR`.
+        pub const PrimitiveShadingRateKHR: u32 = 4432u32;
+        ///`BuiltIn::DeviceIndex`.
+        pub const DeviceIndex: u32 = 4438u32;
+        ///`BuiltIn::ViewIndex`.
+        pub const ViewIndex: u32 = 4440u32;
+        ///`BuiltIn::ShadingRateKHR`.
+        pub const ShadingRateKHR: u32 = 4444u32;
+        ///`BuiltIn::BaryCoordNoPerspAMD`.
+        pub const BaryCoordNoPerspAMD: u32 = 4992u32;
+        ///`BuiltIn::BaryCoordNoPerspCentroidAMD`.
+        pub const BaryCoordNoPerspCentroidAMD: u32 = 4993u32;
+        ///`BuiltIn::BaryCoordNoPerspSampleAMD`.
+        pub const BaryCoordNoPerspSampleAMD: u32 = 4994u32;
+        ///`BuiltIn::BaryCoordSmoothAMD`.
+        pub const BaryCoordSmoothAMD: u32 = 4995u32;
+        ///`BuiltIn::BaryCoordSmoothCentroidAMD`.
+        pub const BaryCoordSmoothCentroidAMD: u32 = 4996u32;
+        ///`BuiltIn::BaryCoordSmoothSampleAMD`.
+        pub const BaryCoordSmoothSampleAMD: u32 = 4997u32;
+        ///`BuiltIn::BaryCoordPullModelAMD`.
+        pub const BaryCoordPullModelAMD: u32 = 4998u32;
+        ///`BuiltIn::FragStencilRefEXT`.
+        pub const FragStencilRefEXT: u32 = 5014u32;
+        ///`BuiltIn::ViewportMaskNV`.
+        pub const ViewportMaskNV: u32 = 5253u32;
+        ///`BuiltIn::SecondaryPositionNV`.
+        pub const SecondaryPositionNV: u32 = 5257u32;
+        ///`BuiltIn::SecondaryViewportMaskNV`.
+        pub const SecondaryViewportMaskNV: u32 = 5258u32;
+        ///`BuiltIn::PositionPerViewNV`.
+        pub const PositionPerViewNV: u32 = 5261u32;
+        ///`BuiltIn::ViewportMaskPerViewNV`.
+        pub const ViewportMaskPerViewNV: u32 = 5262u32;
+        ///`BuiltIn::FullyCoveredEXT`.
+        pub const FullyCoveredEXT: u32 = 5264u32;
+        ///`BuiltIn::TaskCountNV`.
+        pub const TaskCountNV: u32 = 5274u32;
+        ///`BuiltIn::PrimitiveCountNV`.
+        pub const PrimitiveCountNV: u32 = 5275u32;
+        ///`BuiltIn::PrimitiveIndicesNV`.
+        pub const PrimitiveIndicesNV: u32 = 5276u32;
+        ///`BuiltIn::ClipDistancePerViewNV`.
+        pub const ClipDistancePerViewNV: u32 = 5277u32;
+        ///`BuiltIn::CullDistancePerViewNV`.
+        pub const CullDistancePerViewNV: u32 = 5278u32;
+        ///`BuiltIn::LayerPerViewNV`.
+        pub const LayerPerViewNV: u32 = 5279u32;
+        ///`BuiltIn::MeshViewCountNV`.
+        pub const MeshViewCountNV: u32 = 5280u32;
+        ///`BuiltIn::MeshViewIndicesNV`.
+        pub const MeshViewIndicesNV: u32 = 5281u32;
+        ///`BuiltIn::BaryCoordKHR`.
+        pub const BaryCoordKHR: u32 = 5286u32;
+        ///`BuiltIn::BaryCoordNV`.
+        pub const BaryCoordNV: u32 = 5286u32;
+        ///`BuiltIn::BaryCoordNoPerspKHR`.
+        pub const BaryCoordNoPerspKHR: u32 = 5287u32;
+        ///`BuiltIn::BaryCoordNoPerspNV`.
+        pub const BaryCoordNoPerspNV: u32 = 5287u32;
+        ///`BuiltIn::FragSizeEXT`.
+        pub const FragSizeEXT: u32 = 5292u32;
+        ///`BuiltIn::FragmentSizeNV`.
+        pub const FragmentSizeNV: u32 = 5292u32;
+        ///`BuiltIn::FragInvocationCountEXT`.
+        pub const FragInvocationCountEXT: u32 = 5293u32;
+        ///`BuiltIn::InvocationsPerPixelNV`.
+        pub const InvocationsPerPixelNV: u32 = 5293u32;
+        ///`BuiltIn::PrimitivePointIndicesEXT`.
+        pub const PrimitivePointIndicesEXT: u32 = 5294u32;
+        ///`BuiltIn::PrimitiveLineIndicesEXT`.
+        pub const PrimitiveLineIndicesEXT: u32 = 5295u32;
+        ///`BuiltIn::PrimitiveTriangleIndicesEXT`.
+        pub const PrimitiveTriangleIndicesEXT: u32 = 5296u32;
+        ///`BuiltIn::CullPrimitiveEXT`.
+        pub const CullPrimitiveEXT: u32 = 5299u32;
+        ///`BuiltIn::LaunchIdNV`.
+        pub const LaunchIdNV: u32 = 5319u32;
+        ///`BuiltIn::LaunchIdKHR`.
+        pub const LaunchIdKHR: u32 = 5319u32;
+        ///`BuiltIn::LaunchSizeNV`.
+        pub const LaunchSizeNV: u32 = 5320u32;
+        ///`BuiltIn::LaunchSizeKHR`.
+        pub const LaunchSizeKHR: u32 = 5320u32;
+        ///`BuiltIn::WorldRayOriginNV`.
+        pub const WorldRayOriginNV: u32 = 5321u32;
+        ///`BuiltIn::WorldRayOriginKHR`.
+        pub const WorldRayOriginKHR: u32 = 5321u32;
+        ///`BuiltIn::WorldRayDirectionNV`.
+        pub const WorldRayDirectionNV: u32 = 5322u32;
+        ///`BuiltIn::WorldRayDirectionKHR`.
+        pub const WorldRayDirectionKHR: u32 = 5322u32;
+        ///`BuiltIn::ObjectRayOriginNV`.
+        pub const ObjectRayOriginNV: u32 = 5323u32;
+        ///`BuiltIn::ObjectRayOriginKHR`.
+        pub const ObjectRayOriginKHR: u32 = 5323u32;
+        ///`BuiltIn::ObjectRayDirectionNV`.
+        pub const ObjectRayDirectionNV: u32 = 5324u32;
+        ///`BuiltIn::ObjectRayDirectionKHR`.
+        pub const ObjectRayDirectionKHR: u32 = 5324u32;
+        ///`BuiltIn::RayTminNV`.
+        pub const RayTminNV: u32 = 5325u32;
+        ///`BuiltIn::RayTminKHR`.
+        pub const RayTminKHR: u32 = 5325u32;
+        ///`BuiltIn::RayTmaxNV`.
+        pub const RayTmaxNV: u32 = 5326u32;
+        ///`BuiltIn::RayTmaxKHR`.
+        pub const RayTmaxKHR: u32 = 5326u32;
+        ///`BuiltIn::InstanceCustomIndexNV`.
+        pub const InstanceCustomIndexNV: u32 = 5327u32;
+        ///`BuiltIn::InstanceCustomIndexKHR`.
+        pub const InstanceCustomIndexKHR: u32 = 5327u32;
+        ///`BuiltIn::ObjectToWorldNV`.
+        pub const ObjectToWorldNV: u32 = 5330u32;
+        ///`BuiltIn::ObjectToWorldKHR`.
+        pub const ObjectToWorldKHR: u32 = 5330u32;
+        ///`BuiltIn::WorldToObjectNV`.
+        pub const WorldToObjectNV: u32 = 5331u32;
+        ///`BuiltIn::WorldToObjectKHR`.
+        pub const WorldToObjectKHR: u32 = 5331u32;
+        ///`BuiltIn::HitTNV`.
+        pub const HitTNV: u32 = 5332u32;
+        ///`BuiltIn::HitKindNV`.
+        pub const HitKindNV: u32 = 5333u32;
+        ///`BuiltIn::HitKindKHR`.
+        pub const HitKindKHR: u32 = 5333u32;
+        ///`BuiltIn::CurrentRayTimeNV`.
+        pub const CurrentRayTimeNV: u32 = 5334u32;
+        ///`BuiltIn::IncomingRayFlagsNV`.
+        pub const IncomingRayFlagsNV: u32 = 5351u32;
+        ///`BuiltIn::IncomingRayFlagsKHR`.
+        pub const IncomingRayFlagsKHR: u32 = 5351u32;
+        ///`BuiltIn::RayGeometryIndexKHR`.
+        pub const RayGeometryIndexKHR: u32 = 5352u32;
+        ///`BuiltIn::WarpsPerSMNV`.
+        pub const WarpsPerSMNV: u32 = 5374u32;
+        ///`BuiltIn::SMCountNV`.
+        pub const SMCountNV: u32 = 5375u32;
+        ///`BuiltIn::WarpIDNV`.
+        pub const WarpIDNV: u32 = 5376u32;
+        ///`BuiltIn::SMIDNV`.
+        pub const SMIDNV: u32 = 5377u32;
+        ///`BuiltIn::CullMaskKHR`.
+        pub const CullMaskKHR: u32 = 6021u32;
+    }
+    ///The values of `Scope`.
+    pub mod scope {
+        ///`Scope::CrossDevice`.
+        pub const CrossDevice: u32 = 0u32;
+        ///`Scope::Device`.
+        pub const Device: u32 = 1u32;
+        ///`Scope::Workgroup`.
+        pub const Workgroup: u32 = 2u32;
+        ///`Scope::Subgroup`.
+        pub const Subgroup: u32 = 3u32;
+        ///`Scope::Invocation`.
+        pub const Invocation: u32 = 4u32;
+        ///`Scope::QueueFamily`.
+        pub const QueueFamily: u32 = 5u32;
+        ///`Scope::QueueFamilyKHR`.
+        pub const QueueFamilyKHR: u32 = 5u32;
+        ///`Scope::ShaderCallKHR`.
+        pub const ShaderCallKHR: u32 = 6u32;
+    }
+    ///The values of `GroupOperation`.
+    pub mod group_operation {
+        ///`GroupOperation::Reduce`.
+        pub const Reduce: u32 = 0u32;
+        ///`GroupOperation::InclusiveScan`.
+        pub const InclusiveScan: u32 = 1u32;
+        ///`GroupOperation::ExclusiveScan`.
+        pub const ExclusiveScan: u32 = 2u32;
+        ///`GroupOperation::ClusteredReduce`.
+        pub const ClusteredReduce: u32 = 3u32;
+        ///`GroupOperation::PartitionedReduceNV`.
+        pub const PartitionedReduceNV: u32 = 6u32;
+        ///`GroupOperation::PartitionedInclusiveScanNV`.
+        pub const PartitionedInclusiveScanNV: u32 = 7u32;
+        ///`GroupOperation::PartitionedExclusiveScanNV`.
+        pub const PartitionedExclusiveScanNV: u32 = 8u32;
+    }
+    ///The values of `KernelEnqueueFlags`.
+    pub mod kernel_enqueue_flags {
+        ///`KernelEnqueueFlags::NoWait`.
+        pub const NoWait: u32 = 0u32;
+        ///`KernelEnqueueFlags::WaitKernel`.
+        pub const WaitKernel: u32 = 1u32;
+        ///`KernelEnqueueFlags::WaitWorkGroup`.
+        pub const WaitWorkGroup: u32 = 2u32;
+    }
+    ///The values of `Capability`.
+    pub mod capability {
+        ///`Capability::Matrix`.
+        pub const Matrix: u32 = 0u32;
+        ///`Capability::Shader`.
+        pub const Shader: u32 = 1u32;
+        ///`Capability::Geometry`.
+        pub const Geometry: u32 = 2u32;
+        ///`Capability::Tessellation`.
+        pub const Tessellation: u32 = 3u32;
+        ///`Capability::Addresses`.
+        pub const Addresses: u32 = 4u32;
+        ///`Capability::Linkage`.
+        pub const Linkage: u32 = 5u32;
+        ///`Capability::Kernel`.
+        pub const Kernel: u32 = 6u32;
+        ///`Capability::Vector16`.
+        pub const Vector16: u32 = 7u32;
+        ///`Capability::Float16Buffer`.
+        pub const Float16Buffer: u32 = 8u32;
+        ///`Capability::Float16`.
+        pub const Float16: u32 = 9u32;
+        ///`Capability::Float64`.
+        pub const Float64: u32 = 10u32;
+        ///`Capability::Int64`.
+        pub const Int64: u32 = 11u32;
+        ///`Capability::Int64Atomics`.
+        pub const Int64Atomics: u32 = 12u32;
+        ///`Capability::ImageBasic`.
+        pub const ImageBasic: u32 = 13u32;
+        ///`Capability::ImageReadWrite`.
+        pub const ImageReadWrite: u32 = 14u32;
+        ///`Capability::ImageMipmap`.
+        pub const ImageMipmap: u32 = 15u32;
+        ///`Capability::Pipes`.
+        pub const Pipes: u32 = 17u32;
+        ///`Capability::Groups`.
+        pub const Groups: u32 = 18u32;
+        ///`Capability::DeviceEnqueue`.
+        pub const DeviceEnqueue: u32 = 19u32;
+        ///`Capability::LiteralSampler`.
+        pub const LiteralSampler: u32 = 20u32;
+        ///`Capability::AtomicStorage`.
+        pub const AtomicStorage: u32 = 21u32;
+        ///`Capability::Int16`.
+        pub const Int16: u32 = 22u32;
+        ///`Capability::TessellationPointSize`.
+        pub const TessellationPointSize: u32 = 23u32;
+        ///`Capability::GeometryPointSize`.
+        pub const GeometryPointSize: u32 = 24u32;
+        ///`Capability::ImageGatherExtended`.
+        pub const ImageGatherExtended: u32 = 25u32;
+        ///`Capability::StorageImageMultisample`.
+        pub const StorageImageMultisample: u32 = 27u32;
+        ///`Capability::UniformBufferArrayDynamicIndexing`.
+        pub const UniformBufferArrayDynamicIndexing: u32 = 28u32;
+        ///`Capability::SampledImageArrayDynamicIndexing`.
+        pub const SampledImageArrayDynamicIndexing: u32 = 29u32;
+        ///`Capability::StorageBufferArrayDynamicIndexing`.
+        pub const StorageBufferArrayDynamicIndexing: u32 = 30u32;
+        ///`Capability::StorageImageArrayDynamicIndexing`.
+        pub const StorageImageArrayDynamicIndexing: u32 = 31u32;
+        ///`Capability::ClipDistance`.
+        pub const ClipDistance: u32 = 32u32;
+        ///`Capability::CullDistance`.
+        pub const CullDistance: u32 = 33u32;
+        ///`Capability::ImageCubeArray`.
+        pub const ImageCubeArray: u32 = 34u32;
+        ///`Capability::SampleRateShading`.
+        pub const SampleRateShading: u32 = 35u32;
+        ///`Capability::ImageRect`.
+        pub const ImageRect: u32 = 36u32;
+        ///`Capability::SampledRect`.
+        pub const SampledRect: u32 = 37u32;
+        ///`Capability::GenericPointer`.
+        pub const GenericPointer: u32 = 38u32;
+        ///`Capability::Int8`.
+        pub const Int8: u32 = 39u32;
+        ///`Capability::InputAttachment`.
+        pub const InputAttachment: u32 = 40u32;
+        ///`Capability::SparseResidency`.
+        pub const SparseResidency: u32 = 41u32;
+        ///`Capability::MinLod`.
+        pub const MinLod: u32 = 42u32;
+        ///`Capability::Sampled1D`.
+        pub const Sampled1D: u32 = 43u32;
+        ///`Capability::Image1D`.
+        pub const Image1D: u32 = 44u32;
+        ///`Capability::SampledCubeArray`.
+        pub const SampledCubeArray: u32 = 45u32;
+        ///`Capability::SampledBuffer`.
+        pub const SampledBuffer: u32 = 46u32;
+        ///`Capability::ImageBuffer`.
+        pub const ImageBuffer: u32 = 47u32;
+        ///`Capability::ImageMSArray`.
+        pub const ImageMSArray: u32 = 48u32;
+        ///`Capability::StorageImageExtendedFormats`.
+        pub const StorageImageExtendedFormats: u32 = 49u32;
+        ///`Capability::ImageQuery`.
+        pub const ImageQuery: u32 = 50u32;
+        ///`Capability::DerivativeControl`.
+        pub const DerivativeControl: u32 = 51u32;
+        ///`Capability::InterpolationFunction`.
+        pub const InterpolationFunction: u32 = 52u32;
+        ///`Capability::TransformFeedback`.
+        pub const TransformFeedback: u32 = 53u32;
+        ///`Capability::GeometryStreams`.
+        pub const GeometryStreams: u32 = 54u32;
+        ///`Capability::StorageImageReadWithoutFormat`.
+        pub const StorageImageReadWithoutFormat: u32 = 55u32;
+        ///`Capability::StorageImageWriteWithoutFormat`.
+        pub const StorageImageWriteWithoutFormat: u32 = 56u32;
+        ///`Capability::MultiViewport`.
+        pub const MultiViewport: u32 = 57u32;
+        ///`Capability::SubgroupDispatch`.
+        pub const SubgroupDispatch: u32 = 58u32;
+        ///`Capability::NamedBarrier`.
+        pub const NamedBarrier: u32 = 59u32;
+        ///`Capability::PipeStorage`.
+        pub const PipeStorage: u32 = 60u32;
+        ///`Capability::GroupNonUniform`.
+        pub const GroupNonUniform: u32 = 61u32;
+        ///`Capability::GroupNonUniformVote`.
+        pub const GroupNonUniformVote: u32 = 62u32;
+        ///`Capability::GroupNonUniformArithmetic`.
+        pub const GroupNonUniformArithmetic: u32 = 63u32;
+        ///`Capability::GroupNonUniformBallot`.
+        pub const GroupNonUniformBallot: u32 = 64u32;
+        ///`Capability::GroupNonUniformShuffle`.
+        pub const GroupNonUniformShuffle: u32 = 65u32;
+        ///`Capability::GroupNonUniformShuffleRelative`.
+        pub const GroupNonUniformShuffleRelative: u32 = 66u32;
+        ///`Capability::GroupNonUniformClustered`.
+        pub const GroupNonUniformClustered: u32 = 67u32;
+        ///`Capability::GroupNonUniformQuad`.
+        pub const GroupNonUniformQuad: u32 = 68u32;
+        ///`Capability::ShaderLayer`.
+        pub const ShaderLayer: u32 = 69u32;
+        ///`Capability::ShaderViewportIndex`.
+        pub const ShaderViewportIndex: u32 = 70u32;
+        ///`Capability::UniformDecoration`.
+        pub const UniformDecoration: u32 = 71u32;
+        ///`Capability::CoreBuiltinsARM`.
+        pub const CoreBuiltinsARM: u32 = 4165u32;
+        ///`Capability::FragmentShadingRateKHR`.
+        pub const FragmentShadingRateKHR: u32 = 4422u32;
+        ///`Capability::SubgroupBallotKHR`.
+        pub const SubgroupBallotKHR: u32 = 4423u32;
+        ///`Capability::DrawParameters`.
+        pub const DrawParameters: u32 = 4427u32;
+        ///`Capability::WorkgroupMemoryExplicitLayoutKHR`.
+        pub const WorkgroupMemoryExplicitLayoutKHR: u32 = 4428u32;
+        ///`Capability::WorkgroupMemoryExplicitLayout8BitAccessKHR`.
+        pub const WorkgroupMemoryExplicitLayout8BitAccessKHR: u32 = 4429u32;
+        ///`Capability::WorkgroupMemoryExplicitLayout16BitAccessKHR`.
+        pub const WorkgroupMemoryExplicitLayout16BitAccessKHR: u32 = 4430u32;
+        ///`Capability::SubgroupVoteKHR`.
+        pub const SubgroupVoteKHR: u32 = 4431u32;
+        ///`Capability::StorageBuffer16BitAccess`.
+        pub const StorageBuffer16BitAccess: u32 = 4433u32;
+        ///`Capability::StorageUniformBufferBlock16`.
+        pub const StorageUniformBufferBlock16: u32 = 4433u32;
+        ///`Capability::UniformAndStorageBuffer16BitAccess`.
+        pub const UniformAndStorageBuffer16BitAccess: u32 = 4434u32;
+        ///`Capability::StorageUniform16`.
+        pub const StorageUniform16: u32 = 4434u32;
+        ///`Capability::StoragePushConstant16`.
+        pub const StoragePushConstant16: u32 = 4435u32;
+        ///`Capability::StorageInputOutput16`.
+        pub const StorageInputOutput16: u32 = 4436u32;
+        ///`Capability::DeviceGroup`.
+        pub const DeviceGroup: u32 = 4437u32;
+        ///`Capability::MultiView`.
+        pub const MultiView: u32 = 4439u32;
+        ///`Capability::VariablePointersStorageBuffer`.
+        pub const VariablePointersStorageBuffer: u32 = 4441u32;
+        ///`Capability::VariablePointers`.
+        pub const VariablePointers: u32 = 4442u32;
+        ///`Capability::AtomicStorageOps`.
+        pub const AtomicStorageOps: u32 = 4445u32;
+        ///`Capability::SampleMaskPostDepthCoverage`.
+        pub const SampleMaskPostDepthCoverage: u32 = 4447u32;
+        ///`Capability::StorageBuffer8BitAccess`.
+        pub const StorageBuffer8BitAccess: u32 = 4448u32;
+        ///`Capability::UniformAndStorageBuffer8BitAccess`.
+        pub const UniformAndStorageBuffer8BitAccess: u32 = 4449u32;
+        ///`Capability::StoragePushConstant8`.
+        pub const StoragePushConstant8: u32 = 4450u32;
+        ///`Capability::DenormPreserve`.
+        pub const DenormPreserve: u32 = 4464u32;
+        ///`Capability::DenormFlushToZero`.
+        pub const DenormFlushToZero: u32 = 4465u32;
+        ///`Capability::SignedZeroInfNanPreserve`.
+        pub const SignedZeroInfNanPreserve: u32 = 4466u32;
+        ///`Capability::RoundingModeRTE`.
+        pub const RoundingModeRTE: u32 = 4467u32;
+        ///`Capability::RoundingModeRTZ`.
+        pub const RoundingModeRTZ: u32 = 4468u32;
+        ///`Capability::RayQueryProvisionalKHR`.
+        pub const RayQueryProvisionalKHR: u32 = 4471u32;
+        ///`Capability::RayQueryKHR`.
+        pub const RayQueryKHR: u32 = 4472u32;
+        ///`Capability::RayTraversalPrimitiveCullingKHR`.
+        pub const RayTraversalPrimitiveCullingKHR: u32 = 4478u32;
+        ///`Capability::RayTracingKHR`.
+        pub const RayTracingKHR: u32 = 4479u32;
+        ///`Capability::Float16ImageAMD`.
+        pub const Float16ImageAMD: u32 = 5008u32;
+        ///`Capability::ImageGatherBiasLodAMD`.
+        pub const ImageGatherBiasLodAMD: u32 = 5009u32;
+        ///`Capability::FragmentMaskAMD`.
+        pub const FragmentMaskAMD: u32 = 5010u32;
+        ///`Capability::StencilExportEXT`.
+        pub const StencilExportEXT: u32 = 5013u32;
+        ///`Capability::ImageReadWriteLodAMD`.
+        pub const ImageReadWriteLodAMD: u32 = 5015u32;
+        ///`Capability::Int64ImageEXT`.
+        pub const Int64ImageEXT: u32 = 5016u32;
+        ///`Capability::ShaderClockKHR`.
+        pub const ShaderClockKHR: u32 = 5055u32;
+        ///`Capability::SampleMaskOverrideCoverageNV`.
+        pub const SampleMaskOverrideCoverageNV: u32 = 5249u32;
+        ///`Capability::GeometryShaderPassthroughNV`.
+        pub const GeometryShaderPassthroughNV: u32 = 5251u32;
+        ///`Capability::ShaderViewportIndexLayerEXT`.
+        pub const ShaderViewportIndexLayerEXT: u32 = 5254u32;
+        ///`Capability::ShaderViewportIndexLayerNV`.
+        pub const ShaderViewportIndexLayerNV: u32 = 5254u32;
+        ///`Capability::ShaderViewportMaskNV`.
+        pub const ShaderViewportMaskNV: u32 = 5255u32;
+        ///`Capability::ShaderStereoViewNV`.
+        pub const ShaderStereoViewNV: u32 = 5259u32;
+        ///`Capability::PerViewAttributesNV`.
+        pub const PerViewAttributesNV: u32 = 5260u32;
+        ///`Capability::FragmentFullyCoveredEXT`.
+        pub const FragmentFullyCoveredEXT: u32 = 5265u32;
+        ///`Capability::MeshShadingNV`.
+        pub const MeshShadingNV: u32 = 5266u32;
+        ///`Capability::ImageFootprintNV`.
+        pub const ImageFootprintNV: u32 = 5282u32;
+        ///`Capability::MeshShadingEXT`.
+        pub const MeshShadingEXT: u32 = 5283u32;
+        ///`Capability::FragmentBarycentricKHR`.
+        pub const FragmentBarycentricKHR: u32 = 5284u32;
+        ///`Capability::FragmentBarycentricNV`.
+        pub const FragmentBarycentricNV: u32 = 5284u32;
+        ///`Capability::ComputeDerivativeGroupQuadsNV`.
+        pub const ComputeDerivativeGroupQuadsNV: u32 = 5288u32;
+        ///`Capability::FragmentDensityEXT`.
+        pub const FragmentDensityEXT: u32 = 5291u32;
+        ///`Capability::ShadingRateNV`.
+        pub const ShadingRateNV: u32 = 5291u32;
+        ///`Capability::GroupNonUniformPartitionedNV`.
+        pub const GroupNonUniformPartitionedNV: u32 = 5297u32;
+        ///`Capability::ShaderNonUniform`.
+        pub const ShaderNonUniform: u32 = 5301u32;
+        ///`Capability::ShaderNonUniformEXT`.
+        pub const ShaderNonUniformEXT: u32 = 5301u32;
+        ///`Capability::RuntimeDescriptorArray`.
+        pub const RuntimeDescriptorArray: u32 = 5302u32;
+        ///`Capability::RuntimeDescriptorArrayEXT`.
+        pub const RuntimeDescriptorArrayEXT: u32 = 5302u32;
+        ///`Capability::InputAttachmentArrayDynamicIndexing`.
+        pub const InputAttachmentArrayDynamicIndexing: u32 = 5303u32;
+        ///`Capability::InputAttachmentArrayDynamicIndexingEXT`.
+        pub const InputAttachmentArrayDynamicIndexingEXT: u32 = 5303u32;
+        ///`Capability::UniformTexelBufferArrayDynamicIndexing`.
+        pub const UniformTexelBufferArrayDynamicIndexing: u32 = 5304u32;
+        ///`Capability::UniformTexelBufferArrayDynamicIndexingEXT`.
+        pub const UniformTexelBufferArrayDynamicIndexingEXT: u32 = 5304u32;
+        ///`Capability::StorageTexelBufferArrayDynamicIndexing`.
+        pub const StorageTexelBufferArrayDynamicIndexing: u32 = 5305u32;
+        ///`Capability::StorageTexelBufferArrayDynamicIndexingEXT`.
+        pub const StorageTexelBufferArrayDynamicIndexingEXT: u32 = 5305u32;
+        ///`Capability::UniformBufferArrayNonUniformIndexing`.
+        pub const UniformBufferArrayNonUniformIndexing: u32 = 5306u32;
+        ///`Capability::UniformBufferArrayNonUniformIndexingEXT`.
+        pub const UniformBufferArrayNonUniformIndexingEXT: u32 = 5306u32;
+        ///`Capability::SampledImageArrayNonUniformIndexing`.
+        pub const SampledImageArrayNonUniformIndexing: u32 = 5307u32;
+        ///`Capability::SampledImageArrayNonUniformIndexingEXT`.
+        pub const SampledImageArrayNonUniformIndexingEXT: u32 = 5307u32;
+        ///`Capability::StorageBufferArrayNonUniformIndexing`.
+        pub const StorageBufferArrayNonUniformIndexing: u32 = 5308u32;
+        ///`Capability::StorageBufferArrayNonUniformIndexingEXT`.
+        pub const StorageBufferArrayNonUniformIndexingEXT: u32 = 5308u32;
+        ///`Capability::StorageImageArrayNonUniformIndexing`.
+        pub const StorageImageArrayNonUniformIndexing: u32 = 5309u32;
+        ///`Capability::StorageImageArrayNonUniformIndexingEXT`.
+        pub const StorageImageArrayNonUniformIndexingEXT: u32 = 5309u32;
+        ///`Capability::InputAttachmentArrayNonUniformIndexing`.
+        pub const InputAttachmentArrayNonUniformIndexing: u32 = 5310u32;
+        ///`Capability::InputAttachmentArrayNonUniformIndexingEXT`.
+        pub const InputAttachmentArrayNonUniformIndexingEXT: u32 = 5310u32;
+        ///`Capability::UniformTexelBufferArrayNonUniformIndexing`.
+        pub const UniformTexelBufferArrayNonUniformIndexing: u32 = 5311u32;
+        ///`Capability::UniformTexelBufferArrayNonUniformIndexingEXT`.
+        pub const UniformTexelBufferArrayNonUniformIndexingEXT: u32 = 5311u32;
+        ///`Capability::StorageTexelBufferArrayNonUniformIndexing`.
+        pub const StorageTexelBufferArrayNonUniformIndexing: u32 = 5312u32;
+        ///`Capability::StorageTexelBufferArrayNonUniformIndexingEXT`.
+        pub const StorageTexelBufferArrayNonUniformIndexingEXT: u32 = 5312u32;
+        ///`Capability::RayTracingNV`.
+        pub const RayTracingNV: u32 = 5340u32;
+        ///`Capability::RayTracingMotionBlurNV`.
+        pub const RayTracingMotionBlurNV: u32 = 5341u32;
+        ///`Capability::VulkanMemoryModel`.
+        pub const VulkanMemoryModel: u32 = 5345u32;
+        ///`Capability::VulkanMemoryModelKHR`.
+        pub const VulkanMemoryModelKHR: u32 = 5345u32;
+        ///`Capability::VulkanMemoryModelDeviceScope`.
+        pub const VulkanMemoryModelDeviceScope: u32 = 5346u32;
+        ///`Capability::VulkanMemoryModelDeviceScopeKHR`.
+        pub const VulkanMemoryModelDeviceScopeKHR: u32 = 5346u32;
+        ///`Capability::PhysicalStorageBufferAddresses`.
+        pub const PhysicalStorageBufferAddresses: u32 = 5347u32;
+        ///`Capability::PhysicalStorageBufferAddressesEXT`.
+        pub const PhysicalStorageBufferAddressesEXT: u32 = 5347u32;
+        ///`Capability::ComputeDerivativeGroupLinearNV`.
+        pub const ComputeDerivativeGroupLinearNV: u32 = 5350u32;
+        ///`Capability::RayTracingProvisionalKHR`.
+        pub const RayTracingProvisionalKHR: u32 = 5353u32;
+        ///`Capability::CooperativeMatrixNV`.
+        pub const CooperativeMatrixNV: u32 = 5357u32;
+        ///`Capability::FragmentShaderSampleInterlockEXT`.
+        pub const FragmentShaderSampleInterlockEXT: u32 = 5363u32;
+        ///`Capability::FragmentShaderShadingRateInterlockEXT`.
+        pub const FragmentShaderShadingRateInterlockEXT: u32 = 5372u32;
+        ///`Capability::ShaderSMBuiltinsNV`.
+        pub const ShaderSMBuiltinsNV: u32 = 5373u32;
+        ///`Capability::FragmentShaderPixelInterlockEXT`.
+        pub const FragmentShaderPixelInterlockEXT: u32 = 5378u32;
+        ///`Capability::DemoteToHelperInvocation`.
+        pub const DemoteToHelperInvocation: u32 = 5379u32;
+        ///`Capability::DemoteToHelperInvocationEXT`.
+        pub const DemoteToHelperInvocationEXT: u32 = 5379u32;
+        ///`Capability::RayTracingOpacityMicromapEXT`.
+        pub const RayTracingOpacityMicromapEXT: u32 = 5381u32;
+        ///`Capability::ShaderInvocationReorderNV`.
+        pub const ShaderInvocationReorderNV: u32 = 5383u32;
+        ///`Capability::BindlessTextureNV`.
+        pub const BindlessTextureNV: u32 = 5390u32;
+        ///`Capability::SubgroupShuffleINTEL`.
+        pub const SubgroupShuffleINTEL: u32 = 5568u32;
+        ///`Capability::SubgroupBufferBlockIOINTEL`.
+        pub const SubgroupBufferBlockIOINTEL: u32 = 5569u32;
+        ///`Capability::SubgroupImageBlockIOINTEL`.
+        pub const SubgroupImageBlockIOINTEL: u32 = 5570u32;
+        ///`Capability::SubgroupImageMediaBlockIOINTEL`.
+        pub const SubgroupImageMediaBlockIOINTEL: u32 = 5579u32;
+        ///`Capability::RoundToInfinityINTEL`.
+        pub const RoundToInfinityINTEL: u32 = 5582u32;
+        ///`Capability::FloatingPointModeINTEL`.
+        pub const FloatingPointModeINTEL: u32 = 5583u32;
+        ///`Capability::IntegerFunctions2INTEL`.
+        pub const IntegerFunctions2INTEL: u32 = 5584u32;
+        ///`Capability::FunctionPointersINTEL`.
+        pub const FunctionPointersINTEL: u32 = 5603u32;
+        ///`Capability::IndirectReferencesINTEL`.
+        pub const IndirectReferencesINTEL: u32 = 5604u32;
+        ///`Capability::AsmINTEL`.
+        pub const AsmINTEL: u32 = 5606u32;
+        ///`Capability::AtomicFloat32MinMaxEXT`.
+        pub const AtomicFloat32MinMaxEXT: u32 = 5612u32;
+        ///`Capability::AtomicFloat64MinMaxEXT`.
+        pub const AtomicFloat64MinMaxEXT: u32 = 5613u32;
+        ///`Capability::AtomicFloat16MinMaxEXT`.
+        pub const AtomicFloat16MinMaxEXT: u32 = 5616u32;
+        ///`Capability::VectorComputeINTEL`.
+        pub const VectorComputeINTEL: u32 = 5617u32;
+        ///`Capability::VectorAnyINTEL`.
+        pub const VectorAnyINTEL: u32 = 5619u32;
+        ///`Capability::ExpectAssumeKHR`.
+        pub const ExpectAssumeKHR: u32 = 5629u32;
+        ///`Capability::SubgroupAvcMotionEstimationINTEL`.
+        pub const SubgroupAvcMotionEstimationINTEL: u32 = 5696u32;
+        ///`Capability::SubgroupAvcMotionEstimationIntraINTEL`.
+        pub const SubgroupAvcMotionEstimationIntraINTEL: u32 = 5697u32;
+        ///`Capability::SubgroupAvcMotionEstimationChromaINTEL`.
+        pub const SubgroupAvcMotionEstimationChromaINTEL: u32 = 5698u32;
+        ///`Capability::VariableLengthArrayINTEL`.
+        pub const VariableLengthArrayINTEL: u32 = 5817u32;
+        ///`Capability::FunctionFloatControlINTEL`.
+        pub const FunctionFloatControlINTEL: u32 = 5821u32;
+        ///`Capability::FPGAMemoryAttributesINTEL`.
+        pub const FPGAMemoryAttributesINTEL: u32 = 5824u32;
+        ///`Capability::FPFastMathModeINTEL`.
+        pub const FPFastMathModeINTEL: u32 = 5837u32;
+        ///`Capability::ArbitraryPrecisionIntegersINTEL`.
+        pub const ArbitraryPrecisionIntegersINTEL: u32 = 5844u32;
+        ///`Capability::ArbitraryPrecisionFloatingPointINTEL`.
+        pub const ArbitraryPrecisionFloatingPointINTEL: u32 = 5845u32;
+        ///`Capability::UnstructuredLoopControlsINTEL`.
+        pub const UnstructuredLoopControlsINTEL: u32 = 5886u32;
+        ///`Capability::FPGALoopControlsINTEL`.
+        pub const FPGALoopControlsINTEL: u32 = 5888u32;
+        ///`Capability::KernelAttributesINTEL`.
+        pub const KernelAttributesINTEL: u32 = 5892u32;
+        ///`Capability::FPGAKernelAttributesINTEL`.
+        pub const FPGAKernelAttributesINTEL: u32 = 5897u32;
+        ///`Capability::FPGAMemoryAccessesINTEL`.
+        pub const FPGAMemoryAccessesINTEL: u32 = 5898u32;
+        ///`Capability::FPGAClusterAttributesINTEL`.
+        pub const FPGAClusterAttributesINTEL: u32 = 5904u32;
+        ///`Capability::LoopFuseINTEL`.
+        pub const LoopFuseINTEL: u32 = 5906u32;
+        ///`Capability::FPGADSPControlINTEL`.
+        pub const FPGADSPControlINTEL: u32 = 5908u32;
+        ///`Capability::MemoryAccessAliasingINTEL`.
+        pub const MemoryAccessAliasingINTEL: u32 = 5910u32;
+        ///`Capability::FPGAInvocationPipeliningAttributesINTEL`.
+        pub const FPGAInvocationPipeliningAttributesINTEL: u32 = 5916u32;
+        ///`Capability::FPGABufferLocationINTEL`.
+        pub const FPGABufferLocationINTEL: u32 = 5920u32;
+        ///`Capability::ArbitraryPrecisionFixedPointINTEL`.
+        pub const ArbitraryPrecisionFixedPointINTEL: u32 = 5922u32;
+        ///`Capability::USMStorageClassesINTEL`.
+        pub const USMStorageClassesINTEL: u32 = 5935u32;
+        ///`Capability::RuntimeAlignedAttributeINTEL`.
+        pub const RuntimeAlignedAttributeINTEL: u32 = 5939u32;
+        ///`Capability::IOPipesINTEL`.
+        pub const IOPipesINTEL: u32 = 5943u32;
+        ///`Capability::BlockingPipesINTEL`.
+        pub const BlockingPipesINTEL: u32 = 5945u32;
+        ///`Capability::FPGARegINTEL`.
+        pub const FPGARegINTEL: u32 = 5948u32;
+        ///`Capability::DotProductInputAll`.
+        pub const DotProductInputAll: u32 = 6016u32;
+        ///`Capability::DotProductInputAllKHR`.
+        pub const DotProductInputAllKHR: u32 = 6016u32;
+        ///`Capability::DotProductInput4x8Bit`.
+        pub const DotProductInput4x8Bit: u32 = 6017u32;
+        ///`Capability::DotProductInput4x8BitKHR`.
+        pub const DotProductInput4x8BitKHR: u32 = 6017u32;
+        ///`Capability::DotProductInput4x8BitPacked`.
+        pub const DotProductInput4x8BitPacked: u32 = 6018u32;
+        ///`Capability::DotProductInput4x8BitPackedKHR`.
+        pub const DotProductInput4x8BitPackedKHR: u32 = 6018u32;
+        ///`Capability::DotProduct`.
+        pub const DotProduct: u32 = 6019u32;
+        ///`Capability::DotProductKHR`.
+        pub const DotProductKHR: u32 = 6019u32;
+        ///`Capability::RayCullMaskKHR`.
+        pub const RayCullMaskKHR: u32 = 6020u32;
+        ///`Capability::BitInstructions`.
+        pub const BitInstructions: u32 = 6025u32;
+        ///`Capability::GroupNonUniformRotateKHR`.
+        pub const GroupNonUniformRotateKHR: u32 = 6026u32;
+        ///`Capability::AtomicFloat32AddEXT`.
+        pub const AtomicFloat32AddEXT: u32 = 6033u32;
+        ///`Capability::AtomicFloat64AddEXT`.
+        pub const AtomicFloat64AddEXT: u32 = 6034u32;
+        ///`Capability::LongConstantCompositeINTEL`.
+        pub const LongConstantCompositeINTEL: u32 = 6089u32;
+        ///`Capability::OptNoneINTEL`.
+        pub const OptNoneINTEL: u32 = 6094u32;
+        ///`Capability::AtomicFloat16AddEXT`.
+        pub const AtomicFloat16AddEXT: u32 = 6095u32;
+        ///`Capability::DebugInfoModuleINTEL`.
+        pub const DebugInfoModuleINTEL: u32 = 6114u32;
+        ///`Capability::SplitBarrierINTEL`.
+        pub const SplitBarrierINTEL: u32 = 6141u32;
+        ///`Capability::GroupUniformArithmeticKHR`.
+        pub const GroupUniformArithmeticKHR: u32 = 6400u32;
+    }
+    ///The values of `RayQueryIntersection`.
+    pub mod ray_query_intersection {
+        ///`RayQueryIntersection::RayQueryCandidateIntersectionKHR`.
+        pub const RayQueryCandidateIntersectionKHR: u32 = 0u32;
+        ///`RayQueryIntersection::RayQueryCommittedIntersectionKHR`.
+        pub const RayQueryCommittedIntersectionKHR: u32 = 1u32;
+    }
+    ///The values of `RayQueryCommittedIntersectionType`.
+    pub mod ray_query_committed_intersection_type {
+        ///`RayQueryCommittedIntersectionType::RayQueryCommittedIntersectionNoneKHR`.
+        pub const RayQueryCommittedIntersectionNoneKHR: u32 = 0u32;
+        ///`RayQueryCommittedIntersectionType::RayQueryCommittedIntersectionTriangleKHR`.
+        pub const RayQueryCommittedIntersectionTriangleKHR: u32 = 1u32;
+        ///`RayQueryCommittedIntersectionType::RayQueryCommittedIntersectionGeneratedKHR`.
+        pub const RayQueryCommittedIntersectionGeneratedKHR: u32 = 2u32;
+    }
+    ///The values of `RayQueryCandidateIntersectionType`.
+    pub mod ray_query_candidate_intersection_type {
+        ///`RayQueryCandidateIntersectionType::RayQueryCandidateIntersectionTriangleKHR`.
+        pub const RayQueryCandidateIntersectionTriangleKHR: u32 = 0u32;
+        ///`RayQueryCandidateIntersectionType::RayQueryCandidateIntersectionAABBKHR`.
+        pub const RayQueryCandidateIntersectionAABBKHR: u32 = 1u32;
+    }
+    ///The values of `PackedVectorFormat`.
+    pub mod packed_vector_format {
+        ///`PackedVectorFormat::PackedVectorFormat4x8Bit`.
+        pub const PackedVectorFormat4x8Bit: u32 = 0u32;
+        ///`PackedVectorFormat::PackedVectorFormat4x8BitKHR`.
+        pub const PackedVectorFormat4x8BitKHR: u32 = 0u32;
+    }
+}

@@ -2329,7 +2329,250 @@ pub mod debuginfo {
         ///DebugMacroUndef
         DebugMacroUndef(OpDebugMacroUndef),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///DebugInfoNone
+        DebugInfoNone = 0u32,
+        ///DebugCompilationUnit
+        DebugCompilationUnit = 1u32,
+        ///DebugTypeBasic
+        DebugTypeBasic = 2u32,
+        ///DebugTypePointer
+        DebugTypePointer = 3u32,
+        ///DebugTypeQualifier
+        DebugTypeQualifier = 4u32,
+        ///DebugTypeArray
+        DebugTypeArray = 5u32,
+        ///DebugTypeVector
+        DebugTypeVector = 6u32,
+        ///DebugTypedef
+        DebugTypedef = 7u32,
+        ///DebugTypeFunction
+        DebugTypeFunction = 8u32,
+        ///DebugTypeEnum
+        DebugTypeEnum = 9u32,
+        ///DebugTypeComposite
+        DebugTypeComposite = 10u32,
+        ///DebugTypeMember
+        DebugTypeMember = 11u32,
+        ///DebugTypeInheritance
+        DebugTypeInheritance = 12u32,
+        ///DebugTypePtrToMember
+        DebugTypePtrToMember = 13u32,
+        ///DebugTypeTemplate
+        DebugTypeTemplate = 14u32,
+        ///DebugTypeTemplateParameter
+        DebugTypeTemplateParameter = 15u32,
+        ///DebugTypeTemplateTemplateParameter
+        DebugTypeTemplateTemplateParameter = 16u32,
+        ///DebugTypeTemplateParameterPack
+        DebugTypeTemplateParameterPack = 17u32,
+        ///DebugGlobalVariable
+        DebugGlobalVariable = 18u32,
+        ///DebugFunctionDeclaration
+        DebugFunctionDeclaration = 19u32,
+        ///DebugFunction
+        DebugFunction = 20u32,
+        ///DebugLexicalBlock
+        DebugLexicalBlock = 21u32,
+        ///DebugLexicalBlockDiscriminator
+        DebugLexicalBlockDiscriminator = 22u32,
+        ///DebugScope
+        DebugScope = 23u32,
+        ///DebugNoScope
+        DebugNoScope = 24u32,
+        ///DebugInlinedAt
+        DebugInlinedAt = 25u32,
+        ///DebugLocalVariable
+        DebugLocalVariable = 26u32,
+        ///DebugInlinedVariable
+        DebugInlinedVariable = 27u32,
+        ///DebugDeclare
+        DebugDeclare = 28u32,
+        ///DebugValue
+        DebugValue = 29u32,
+        ///DebugOperation
+        DebugOperation = 30u32,
+        ///DebugExpression
+        DebugExpression = 31u32,
+        ///DebugMacroDef
+        DebugMacroDef = 32u32,
+        ///DebugMacroUndef
+        DebugMacroUndef = 33u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[
+            Self::DebugInfoNone,
+            Self::DebugCompilationUnit,
+            Self::DebugTypeBasic,
+            Self::DebugTypePointer,
+            Self::DebugTypeQualifier,
+            Self::DebugTypeArray,
+            Self::DebugTypeVector,
+            Self::DebugTypedef,
+            Self::DebugTypeFunction,
+            Self::DebugTypeEnum,
+            Self::DebugTypeComposite,
+            Self::DebugTypeMember,
+            Self::DebugTypeInheritance,
+            Self::DebugTypePtrToMember,
+            Self::DebugTypeTemplate,
+            Self::DebugTypeTemplateParameter,
+            Self::DebugTypeTemplateTemplateParameter,
+            Self::DebugTypeTemplateParameterPack,
+            Self::DebugGlobalVariable,
+            Self::DebugFunctionDeclaration,
+            Self::DebugFunction,
+            Self::DebugLexicalBlock,
+            Self::DebugLexicalBlockDiscriminator,
+            Self::DebugScope,
+            Self::DebugNoScope,
+            Self::DebugInlinedAt,
+            Self::DebugLocalVariable,
+            Self::DebugInlinedVariable,
+            Self::DebugDeclare,
+            Self::DebugValue,
+            Self::DebugOperation,
+            Self::DebugExpression,
+            Self::DebugMacroDef,
+            Self::DebugMacroUndef,
+        ];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                0u32 => Some(Self::DebugInfoNone),
+                1u32 => Some(Self::DebugCompilationUnit),
+                2u32 => Some(Self::DebugTypeBasic),
+                3u32 => Some(Self::DebugTypePointer),
+                4u32 => Some(Self::DebugTypeQualifier),
+                5u32 => Some(Self::DebugTypeArray),
+                6u32 => Some(Self::DebugTypeVector),
+                7u32 => Some(Self::DebugTypedef),
+                8u32 => Some(Self::DebugTypeFunction),
+                9u32 => Some(Self::DebugTypeEnum),
+                10u32 => Some(Self::DebugTypeComposite),
+                11u32 => Some(Self::DebugTypeMember),
+                12u32 => Some(Self::DebugTypeInheritance),
+                13u32 => Some(Self::DebugTypePtrToMember),
+                14u32 => Some(Self::DebugTypeTemplate),
+                15u32 => Some(Self::DebugTypeTemplateParameter),
+                16u32 => Some(Self::DebugTypeTemplateTemplateParameter),
+                17u32 => Some(Self::DebugTypeTemplateParameterPack),
+                18u32 => Some(Self::DebugGlobalVariable),
+                19u32 => Some(Self::DebugFunctionDeclaration),
+                20u32 => Some(Self::DebugFunction),
+                21u32 => Some(Self::DebugLexicalBlock),
+                22u32 => Some(Self::DebugLexicalBlockDiscriminator),
+                23u32 => Some(Self::DebugScope),
+                24u32 => Some(Self::DebugNoScope),
+                25u32 => Some(Self::DebugInlinedAt),
+                26u32 => Some(Self::DebugLocalVariable),
+                27u32 => Some(Self::DebugInlinedVariable),
+                28u32 => Some(Self::DebugDeclare),
+                29u32 => Some(Self::DebugValue),
+                30u32 => Some(Self::DebugOperation),
+                31u32 => Some(Self::DebugExpression),
+                32u32 => Some(Self::DebugMacroDef),
+                33u32 => Some(Self::DebugMacroUndef),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::DebugInfoNone => "DebugInfoNone",
+                Self::DebugCompilationUnit => "DebugCompilationUnit",
+                Self::DebugTypeBasic => "DebugTypeBasic",
+                Self::DebugTypePointer => "DebugTypePointer",
+                Self::DebugTypeQualifier => "DebugTypeQualifier",
+                Self::DebugTypeArray => "DebugTypeArray",
+                Self::DebugTypeVector => "DebugTypeVector",
+                Self::DebugTypedef => "DebugTypedef",
+                Self::DebugTypeFunction => "DebugTypeFunction",
+                Self::DebugTypeEnum => "DebugTypeEnum",
+                Self::DebugTypeComposite => "DebugTypeComposite",
+                Self::DebugTypeMember => "DebugTypeMember",
+                Self::DebugTypeInheritance => "DebugTypeInheritance",
+                Self::DebugTypePtrToMember => "DebugTypePtrToMember",
+                Self::DebugTypeTemplate => "DebugTypeTemplate",
+                Self::DebugTypeTemplateParameter => "DebugTypeTemplateParameter",
+                Self::DebugTypeTemplateTemplateParameter => {
+                    "DebugTypeTemplateTemplateParameter"
+                }
+                Self::DebugTypeTemplateParameterPack => "DebugTypeTemplateParameterPack",
+                Self::DebugGlobalVariable => "DebugGlobalVariable",
+                Self::DebugFunctionDeclaration => "DebugFunctionDeclaration",
+                Self::DebugFunction => "DebugFunction",
+                Self::DebugLexicalBlock => "DebugLexicalBlock",
+                Self::DebugLexicalBlockDiscriminator => "DebugLexicalBlockDiscriminator",
+                Self::DebugScope => "DebugScope",
+                Self::DebugNoScope => "DebugNoScope",
+                Self::DebugInlinedAt => "DebugInlinedAt",
+                Self::DebugLocalVariable => "DebugLocalVariable",
+                Self::DebugInlinedVariable => "DebugInlinedVariable",
+                Self::DebugDeclare => "DebugDeclare",
+                Self::DebugValue => "DebugValue",
+                Self::DebugOperation => "DebugOperation",
+                Self::DebugExpression => "DebugExpression",
+                Self::DebugMacroDef => "DebugMacroDef",
+                Self::DebugMacroUndef => "DebugMacroUndef",
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::DebugInfoNone(_) => Opcode::DebugInfoNone,
+                Self::DebugCompilationUnit(_) => Opcode::DebugCompilationUnit,
+                Self::DebugTypeBasic(_) => Opcode::DebugTypeBasic,
+                Self::DebugTypePointer(_) => Opcode::DebugTypePointer,
+                Self::DebugTypeQualifier(_) => Opcode::DebugTypeQualifier,
+                Self::DebugTypeArray(_) => Opcode::DebugTypeArray,
+                Self::DebugTypeVector(_) => Opcode::DebugTypeVector,
+                Self::DebugTypedef(_) => Opcode::DebugTypedef,
+                Self::DebugTypeFunction(_) => Opcode::DebugTypeFunction,
+                Self::DebugTypeEnum(_) => Opcode::DebugTypeEnum,
+                Self::DebugTypeComposite(_) => Opcode::DebugTypeComposite,
+                Self::DebugTypeMember(_) => Opcode::DebugTypeMember,
+                Self::DebugTypeInheritance(_) => Opcode::DebugTypeInheritance,
+                Self::DebugTypePtrToMember(_) => Opcode::DebugTypePtrToMember,
+                Self::DebugTypeTemplate(_) => Opcode::DebugTypeTemplate,
+                Self::DebugTypeTemplateParameter(_) => Opcode::DebugTypeTemplateParameter,
+                Self::DebugTypeTemplateTemplateParameter(_) => {
+                    Opcode::DebugTypeTemplateTemplateParameter
+                }
+                Self::DebugTypeTemplateParameterPack(_) => {
+                    Opcode::DebugTypeTemplateParameterPack
+                }
+                Self::DebugGlobalVariable(_) => Opcode::DebugGlobalVariable,
+                Self::DebugFunctionDeclaration(_) => Opcode::DebugFunctionDeclaration,
+                Self::DebugFunction(_) => Opcode::DebugFunction,
+                Self::DebugLexicalBlock(_) => Opcode::DebugLexicalBlock,
+                Self::DebugLexicalBlockDiscriminator(_) => {
+                    Opcode::DebugLexicalBlockDiscriminator
+                }
+                Self::DebugScope(_) => Opcode::DebugScope,
+                Self::DebugNoScope(_) => Opcode::DebugNoScope,
+                Self::DebugInlinedAt(_) => Opcode::DebugInlinedAt,
+                Self::DebugLocalVariable(_) => Opcode::DebugLocalVariable,
+                Self::DebugInlinedVariable(_) => Opcode::DebugInlinedVariable,
+                Self::DebugDeclare(_) => Opcode::DebugDeclare,
+                Self::DebugValue(_) => Opcode::DebugValue,
+                Self::DebugOperation(_) => Opcode::DebugOperation,
+                Self::DebugExpression(_) => Opcode::DebugExpression,
+                Self::DebugMacroDef(_) => Opcode::DebugMacroDef,
+                Self::DebugMacroUndef(_) => Opcode::DebugMacroUndef,
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {
@@ -5055,7 +5298,524 @@ pub mod glsl_std_450 {
         ///NClamp
         NClamp(OpNClamp),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///Round
+        Round = 1u32,
+        ///RoundEven
+        RoundEven = 2u32,
+        ///Trunc
+        Trunc = 3u32,
+        ///FAbs
+        FAbs = 4u32,
+        ///SAbs
+        SAbs = 5u32,
+        ///FSign
+        FSign = 6u32,
+        ///SSign
+        SSign = 7u32,
+        ///Floor
+        Floor = 8u32,
+        ///Ceil
+        Ceil = 9u32,
+        ///Fract
+        Fract = 10u32,
+        ///Radians
+        Radians = 11u32,
+        ///Degrees
+        Degrees = 12u32,
+        ///Sin
+        Sin = 13u32,
+        ///Cos
+        Cos = 14u32,
+        ///Tan
+        Tan = 15u32,
+        ///Asin
+        Asin = 16u32,
+        ///Acos
+        Acos = 17u32,
+        ///Atan
+        Atan = 18u32,
+        ///Sinh
+        Sinh = 19u32,
+        ///Cosh
+        Cosh = 20u32,
+        ///Tanh
+        Tanh = 21u32,
+        ///Asinh
+        Asinh = 22u32,
+        ///Acosh
+        Acosh = 23u32,
+        ///Atanh
+        Atanh = 24u32,
+        ///Atan2
+        Atan2 = 25u32,
+        ///Pow
+        Pow = 26u32,
+        ///Exp
+        Exp = 27u32,
+        ///Log
+        Log = 28u32,
+        ///Exp2
+        Exp2 = 29u32,
+        ///Log2
+        Log2 = 30u32,
+        ///Sqrt
+        Sqrt = 31u32,
+        ///InverseSqrt
+        InverseSqrt = 32u32,
+        ///Determinant
+        Determinant = 33u32,
+        ///MatrixInverse
+        MatrixInverse = 34u32,
+        ///Modf
+        Modf = 35u32,
+        ///ModfStruct
+        ModfStruct = 36u32,
+        ///FMin
+        FMin = 37u32,
+        ///UMin
+        UMin = 38u32,
+        ///SMin
+        SMin = 39u32,
+        ///FMax
+        FMax = 40u32,
+        ///UMax
+        UMax = 41u32,
+        ///SMax
+        SMax = 42u32,
+        ///FClamp
+        FClamp = 43u32,
+        ///UClamp
+        UClamp = 44u32,
+        ///SClamp
+        SClamp = 45u32,
+        ///FMix
+        FMix = 46u32,
+        ///IMix
+        IMix = 47u32,
+        ///Step
+        Step = 48u32,
+        ///SmoothStep
+        SmoothStep = 49u32,
+        ///Fma
+        Fma = 50u32,
+        ///Frexp
+        Frexp = 51u32,
+        ///FrexpStruct
+        FrexpStruct = 52u32,
+        ///Ldexp
+        Ldexp = 53u32,
+        ///PackSnorm4x8
+        PackSnorm4x8 = 54u32,
+        ///PackUnorm4x8
+        PackUnorm4x8 = 55u32,
+        ///PackSnorm2x16
+        PackSnorm2x16 = 56u32,
+        ///PackUnorm2x16
+        PackUnorm2x16 = 57u32,
+        ///PackHalf2x16
+        PackHalf2x16 = 58u32,
+        ///PackDouble2x32
+        PackDouble2x32 = 59u32,
+        ///UnpackSnorm2x16
+        UnpackSnorm2x16 = 60u32,
+        ///UnpackUnorm2x16
+        UnpackUnorm2x16 = 61u32,
+        ///UnpackHalf2x16
+        UnpackHalf2x16 = 62u32,
+        ///UnpackSnorm4x8
+        UnpackSnorm4x8 = 63u32,
+        ///UnpackUnorm4x8
+        UnpackUnorm4x8 = 64u32,
+        ///UnpackDouble2x32
+        UnpackDouble2x32 = 65u32,
+        ///Length
+        Length = 66u32,
+        ///Distance
+        Distance = 67u32,
+        ///Cross
+        Cross = 68u32,
+        ///Normalize
+        Normalize = 69u32,
+        ///FaceForward
+        FaceForward = 70u32,
+        ///Reflect
+        Reflect = 71u32,
+        ///Refract
+        Refract = 72u32,
+        ///FindILsb
+        FindILsb = 73u32,
+        ///FindSMsb
+        FindSMsb = 74u32,
+        ///FindUMsb
+        FindUMsb = 75u32,
+        ///InterpolateAtCentroid
+        InterpolateAtCentroid = 76u32,
+        ///InterpolateAtSample
+        InterpolateAtSample = 77u32,
+        ///InterpolateAtOffset
+        InterpolateAtOffset = 78u32,
+        ///NMin
+        NMin = 79u32,
+        ///NMax
+        NMax = 80u32,
+        ///NClamp
+        NClamp = 81u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[
+            Self::Round,
+            Self::RoundEven,
+            Self::Trunc,
+            Self::FAbs,
+            Self::SAbs,
+            Self::FSign,
+            Self::SSign,
+            Self::Floor,
+            Self::Ceil,
+            Self::Fract,
+            Self::Radians,
+            Self::Degrees,
+            Self::Sin,
+            Self::Cos,
+            Self::Tan,
+            Self::Asin,
+            Self::Acos,
+            Self::Atan,
+            Self::Sinh,
+            Self::Cosh,
+            Self::Tanh,
+            Self::Asinh,
+            Self::Acosh,
+            Self::Atanh,
+            Self::Atan2,
+            Self::Pow,
+            Self::Exp,
+            Self::Log,
+            Self::Exp2,
+            Self::Log2,
+            Self::Sqrt,
+            Self::InverseSqrt,
+            Self::Determinant,
+            Self::MatrixInverse,
+            Self::Modf,
+            Self::ModfStruct,
+            Self::FMin,
+            Self::UMin,
+            Self::SMin,
+            Self::FMax,
+            Self::UMax,
+            Self::SMax,
+            Self::FClamp,
+            Self::UClamp,
+            Self::SClamp,
+            Self::FMix,
+            Self::IMix,
+            Self::Step,
+            Self::SmoothStep,
+            Self::Fma,
+            Self::Frexp,
+            Self::FrexpStruct,
+            Self::Ldexp,
+            Self::PackSnorm4x8,
+            Self::PackUnorm4x8,
+            Self::PackSnorm2x16,
+            Self::PackUnorm2x16,
+            Self::PackHalf2x16,
+            Self::PackDouble2x32,
+            Self::UnpackSnorm2x16,
+            Self::UnpackUnorm2x16,
+            Self::UnpackHalf2x16,
+            Self::UnpackSnorm4x8,
+            Self::UnpackUnorm4x8,
+            Self::UnpackDouble2x32,
+            Self::Length,
+            Self::Distance,
+            Self::Cross,
+            Self::Normalize,
+            Self::FaceForward,
+            Self::Reflect,
+            Self::Refract,
+            Self::FindILsb,
+            Self::FindSMsb,
+            Self::FindUMsb,
+            Self::InterpolateAtCentroid,
+            Self::InterpolateAtSample,
+            Self::InterpolateAtOffset,
+            Self::NMin,
+            Self::NMax,
+            Self::NClamp,
+        ];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                1u32 => Some(Self::Round),
+                2u32 => Some(Self::RoundEven),
+                3u32 => Some(Self::Trunc),
+                4u32 => Some(Self::FAbs),
+                5u32 => Some(Self::SAbs),
+                6u32 => Some(Self::FSign),
+                7u32 => Some(Self::SSign),
+                8u32 => Some(Self::Floor),
+                9u32 => Some(Self::Ceil),
+                10u32 => Some(Self::Fract),
+                11u32 => Some(Self::Radians),
+                12u32 => Some(Self::Degrees),
+                13u32 => Some(Self::Sin),
+                14u32 => Some(Self::Cos),
+                15u32 => Some(Self::Tan),
+                16u32 => Some(Self::Asin),
+                17u32 => Some(Self::Acos),
+                18u32 => Some(Self::Atan),
+                19u32 => Some(Self::Sinh),
+                20u32 => Some(Self::Cosh),
+                21u32 => Some(Self::Tanh),
+                22u32 => Some(Self::Asinh),
+                23u32 => Some(Self::Acosh),
+                24u32 => Some(Self::Atanh),
+                25u32 => Some(Self::Atan2),
+                26u32 => Some(Self::Pow),
+                27u32 => Some(Self::Exp),
+                28u32 => Some(Self::Log),
+                29u32 => Some(Self::Exp2),
+                30u32 => Some(Self::Log2),
+                31u32 => Some(Self::Sqrt),
+                32u32 => Some(Self::InverseSqrt),
+                33u32 => Some(Self::Determinant),
+                34u32 => Some(Self::MatrixInverse),
+                35u32 => Some(Self::Modf),
+                36u32 => Some(Self::ModfStruct),
+                37u32 => Some(Self::FMin),
+                38u32 => Some(Self::UMin),
+                39u32 => Some(Self::SMin),
+                40u32 => Some(Self::FMax),
+                41u32 => Some(Self::UMax),
+                42u32 => Some(Self::SMax),
+                43u32 => Some(Self::FClamp),
+                44u32 => Some(Self::UClamp),
+                45u32 => Some(Self::SClamp),
+                46u32 => Some(Self::FMix),
+                47u32 => Some(Self::IMix),
+                48u32 => Some(Self::Step),
+                49u32 => Some(Self::SmoothStep),
+                50u32 => Some(Self::Fma),
+                51u32 => Some(Self::Frexp),
+                52u32 => Some(Self::FrexpStruct),
+                53u32 => Some(Self::Ldexp),
+                54u32 => Some(Self::PackSnorm4x8),
+                55u32 => Some(Self::PackUnorm4x8),
+                56u32 => Some(Self::PackSnorm2x16),
+                57u32 => Some(Self::PackUnorm2x16),
+                58u32 => Some(Self::PackHalf2x16),
+                59u32 => Some(Self::PackDouble2x32),
+                60u32 => Some(Self::UnpackSnorm2x16),
+                61u32 => Some(Self::UnpackUnorm2x16),
+                62u32 => Some(Self::UnpackHalf2x16),
+                63u32 => Some(Self::UnpackSnorm4x8),
+                64u32 => Some(Self::UnpackUnorm4x8),
+                65u32 => Some(Self::UnpackDouble2x32),
+                66u32 => Some(Self::Length),
+                67u32 => Some(Self::Distance),
+                68u32 => Some(Self::Cross),
+                69u32 => Some(Self::Normalize),
+                70u32 => Some(Self::FaceForward),
+                71u32 => Some(Self::Reflect),
+                72u32 => Some(Self::Refract),
+                73u32 => Some(Self::FindILsb),
+                74u32 => Some(Self::FindSMsb),
+                75u32 => Some(Self::FindUMsb),
+                76u32 => Some(Self::InterpolateAtCentroid),
+                77u32 => Some(Self::InterpolateAtSample),
+                78u32 => Some(Self::InterpolateAtOffset),
+                79u32 => Some(Self::NMin),
+                80u32 => Some(Self::NMax),
+                81u32 => Some(Self::NClamp),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::Round => "Round",
+                Self::RoundEven => "RoundEven",
+                Self::Trunc => "Trunc",
+                Self::FAbs => "FAbs",
+                Self::SAbs => "SAbs",
+                Self::FSign => "FSign",
+                Self::SSign => "SSign",
+                Self::Floor => "Floor",
+                Self::Ceil => "Ceil",
+                Self::Fract => "Fract",
+                Self::Radians => "Radians",
+                Self::Degrees => "Degrees",
+                Self::Sin => "Sin",
+                Self::Cos => "Cos",
+                Self::Tan => "Tan",
+                Self::Asin => "Asin",
+                Self::Acos => "Acos",
+                Self::Atan => "Atan",
+                Self::Sinh => "Sinh",
+                Self::Cosh => "Cosh",
+                Self::Tanh => "Tanh",
+                Self::Asinh => "Asinh",
+                Self::Acosh => "Acosh",
+                Self::Atanh => "Atanh",
+                Self::Atan2 => "Atan2",
+                Self::Pow => "Pow",
+                Self::Exp => "Exp",
+                Self::Log => "Log",
+                Self::Exp2 => "Exp2",
+                Self::Log2 => "Log2",
+                Self::Sqrt => "Sqrt",
+                Self::InverseSqrt => "InverseSqrt",
+                Self::Determinant => "Determinant",
+                Self::MatrixInverse => "MatrixInverse",
+                Self::Modf => "Modf",
+                Self::ModfStruct => "ModfStruct",
+                Self::FMin => "FMin",
+                Self::UMin => "UMin",
+                Self::SMin => "SMin",
+                Self::FMax => "FMax",
+                Self::UMax => "UMax",
+                Self::SMax => "SMax",
+                Self::FClamp => "FClamp",
+                Self::UClamp => "UClamp",
+                Self::SClamp => "SClamp",
+                Self::FMix => "FMix",
+                Self::IMix => "IMix",
+                Self::Step => "Step",
+                Self::SmoothStep => "SmoothStep",
+                Self::Fma => "Fma",
+                Self::Frexp => "Frexp",
+                Self::FrexpStruct => "FrexpStruct",
+                Self::Ldexp => "Ldexp",
+                Self::PackSnorm4x8 => "PackSnorm4x8",
+                Self::PackUnorm4x8 => "PackUnorm4x8",
+                Self::PackSnorm2x16 => "PackSnorm2x16",
+                Self::PackUnorm2x16 => "PackUnorm2x16",
+                Self::PackHalf2x16 => "PackHalf2x16",
+                Self::PackDouble2x32 => "PackDouble2x32",
+                Self::UnpackSnorm2x16 => "UnpackSnorm2x16",
+                Self::UnpackUnorm2x16 => "UnpackUnorm2x16",
+                Self::UnpackHalf2x16 => "UnpackHalf2x16",
+                Self::UnpackSnorm4x8 => "UnpackSnorm4x8",
+                Self::UnpackUnorm4x8 => "UnpackUnorm4x8",
+                Self::UnpackDouble2x32 => "UnpackDouble2x32",
+                Self::Length => "Length",
+                Self::Distance => "Distance",
+                Self::Cross => "Cross",
+                Self::Normalize => "Normalize",
+                Self::FaceForward => "FaceForward",
+                Self::Reflect => "Reflect",
+                Self::Refract => "Refract",
+                Self::FindILsb => "FindILsb",
+                Self::FindSMsb => "FindSMsb",
+                Self::FindUMsb => "FindUMsb",
+                Self::InterpolateAtCentroid => "InterpolateAtCentroid",
+                Self::InterpolateAtSample => "InterpolateAtSample",
+                Self::InterpolateAtOffset => "InterpolateAtOffset",
+                Self::NMin => "NMin",
+                Self::NMax => "NMax",
+                Self::NClamp => "NClamp",
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::Round(_) => Opcode::Round,
+                Self::RoundEven(_) => Opcode::RoundEven,
+                Self::Trunc(_) => Opcode::Trunc,
+                Self::FAbs(_) => Opcode::FAbs,
+                Self::SAbs(_) => Opcode::SAbs,
+                Self::FSign(_) => Opcode::FSign,
+                Self::SSign(_) => Opcode::SSign,
+                Self::Floor(_) => Opcode::Floor,
+                Self::Ceil(_) => Opcode::Ceil,
+                Self::Fract(_) => Opcode::Fract,
+                Self::Radians(_) => Opcode::Radians,
+                Self::Degrees(_) => Opcode::Degrees,
+                Self::Sin(_) => Opcode::Sin,
+                Self::Cos(_) => Opcode::Cos,
+                Self::Tan(_) => Opcode::Tan,
+                Self::Asin(_) => Opcode::Asin,
+                Self::Acos(_) => Opcode::Acos,
+                Self::Atan(_) => Opcode::Atan,
+                Self::Sinh(_) => Opcode::Sinh,
+                Self::Cosh(_) => Opcode::Cosh,
+                Self::Tanh(_) => Opcode::Tanh,
+                Self::Asinh(_) => Opcode::Asinh,
+                Self::Acosh(_) => Opcode::Acosh,
+                Self::Atanh(_) => Opcode::Atanh,
+                Self::Atan2(_) => Opcode::Atan2,
+                Self::Pow(_) => Opcode::Pow,
+                Self::Exp(_) => Opcode::Exp,
+                Self::Log(_) => Opcode::Log,
+                Self::Exp2(_) => Opcode::Exp2,
+                Self::Log2(_) => Opcode::Log2,
+                Self::Sqrt(_) => Opcode::Sqrt,
+                Self::InverseSqrt(_) => Opcode::InverseSqrt,
+                Self::Determinant(_) => Opcode::Determinant,
+                Self::MatrixInverse(_) => Opcode::MatrixInverse,
+                Self::Modf(_) => Opcode::Modf,
+                Self::ModfStruct(_) => Opcode::ModfStruct,
+                Self::FMin(_) => Opcode::FMin,
+                Self::UMin(_) => Opcode::UMin,
+                Self::SMin(_) => Opcode::SMin,
+                Self::FMax(_) => Opcode::FMax,
+                Self::UMax(_) => Opcode::UMax,
+                Self::SMax(_) => Opcode::SMax,
+                Self::FClamp(_) => Opcode::FClamp,
+                Self::UClamp(_) => Opcode::UClamp,
+                Self::SClamp(_) => Opcode::SClamp,
+                Self::FMix(_) => Opcode::FMix,
+                Self::IMix(_) => Opcode::IMix,
+                Self::Step(_) => Opcode::Step,
+                Self::SmoothStep(_) => Opcode::SmoothStep,
+                Self::Fma(_) => Opcode::Fma,
+                Self::Frexp(_) => Opcode::Frexp,
+                Self::FrexpStruct(_) => Opcode::FrexpStruct,
+                Self::Ldexp(_) => Opcode::Ldexp,
+                Self::PackSnorm4x8(_) => Opcode::PackSnorm4x8,
+                Self::PackUnorm4x8(_) => Opcode::PackUnorm4x8,
+                Self::PackSnorm2x16(_) => Opcode::PackSnorm2x16,
+                Self::PackUnorm2x16(_) => Opcode::PackUnorm2x16,
+                Self::PackHalf2x16(_) => Opcode::PackHalf2x16,
+                Self::PackDouble2x32(_) => Opcode::PackDouble2x32,
+                Self::UnpackSnorm2x16(_) => Opcode::UnpackSnorm2x16,
+                Self::UnpackUnorm2x16(_) => Opcode::UnpackUnorm2x16,
+                Self::UnpackHalf2x16(_) => Opcode::UnpackHalf2x16,
+                Self::UnpackSnorm4x8(_) => Opcode::UnpackSnorm4x8,
+                Self::UnpackUnorm4x8(_) => Opcode::UnpackUnorm4x8,
+                Self::UnpackDouble2x32(_) => Opcode::UnpackDouble2x32,
+                Self::Length(_) => Opcode::Length,
+                Self::Distance(_) => Opcode::Distance,
+                Self::Cross(_) => Opcode::Cross,
+                Self::Normalize(_) => Opcode::Normalize,
+                Self::FaceForward(_) => Opcode::FaceForward,
+                Self::Reflect(_) => Opcode::Reflect,
+                Self::Refract(_) => Opcode::Refract,
+                Self::FindILsb(_) => Opcode::FindILsb,
+                Self::FindSMsb(_) => Opcode::FindSMsb,
+                Self::FindUMsb(_) => Opcode::FindUMsb,
+                Self::InterpolateAtCentroid(_) => Opcode::InterpolateAtCentroid,
+                Self::InterpolateAtSample(_) => Opcode::InterpolateAtSample,
+                Self::InterpolateAtOffset(_) => Opcode::InterpolateAtOffset,
+                Self::NMin(_) => Opcode::NMin,
+                Self::NMax(_) => Opcode::NMax,
+                Self::NClamp(_) => Opcode::NClamp,
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {
@@ -7584,7 +8344,324 @@ pub mod nonsemantic_clspvreflection {
         ///PrintfBufferPointerPushConstant
         PrintfBufferPointerPushConstant(OpPrintfBufferPointerPushConstant),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///Kernel
+        Kernel = 1u32,
+        ///ArgumentInfo
+        ArgumentInfo = 2u32,
+        ///ArgumentStorageBuffer
+        ArgumentStorageBuffer = 3u32,
+        ///ArgumentUniform
+        ArgumentUniform = 4u32,
+        ///ArgumentPodStorageBuffer
+        ArgumentPodStorageBuffer = 5u32,
+        ///ArgumentPodUniform
+        ArgumentPodUniform = 6u32,
+        ///ArgumentPodPushConstant
+        ArgumentPodPushConstant = 7u32,
+        ///ArgumentSampledImage
+        ArgumentSampledImage = 8u32,
+        ///ArgumentStorageImage
+        ArgumentStorageImage = 9u32,
+        ///ArgumentSampler
+        ArgumentSampler = 10u32,
+        ///ArgumentWorkgroup
+        ArgumentWorkgroup = 11u32,
+        ///SpecConstantWorkgroupSize
+        SpecConstantWorkgroupSize = 12u32,
+        ///SpecConstantGlobalOffset
+        SpecConstantGlobalOffset = 13u32,
+        ///SpecConstantWorkDim
+        SpecConstantWorkDim = 14u32,
+        ///PushConstantGlobalOffset
+        PushConstantGlobalOffset = 15u32,
+        ///PushConstantEnqueuedLocalSize
+        PushConstantEnqueuedLocalSize = 16u32,
+        ///PushConstantGlobalSize
+        PushConstantGlobalSize = 17u32,
+        ///PushConstantRegionOffset
+        PushConstantRegionOffset = 18u32,
+        ///PushConstantNumWorkgroups
+        PushConstantNumWorkgroups = 19u32,
+        ///PushConstantRegionGroupOffset
+        PushConstantRegionGroupOffset = 20u32,
+        ///ConstantDataStorageBuffer
+        ConstantDataStorageBuffer = 21u32,
+        ///ConstantDataUniform
+        ConstantDataUniform = 22u32,
+        ///LiteralSampler
+        LiteralSampler = 23u32,
+        ///PropertyRequiredWorkgroupSize
+        PropertyRequiredWorkgroupSize = 24u32,
+        ///SpecConstantSubgroupMaxSize
+        SpecConstantSubgroupMaxSize = 25u32,
+        ///ArgumentPointerPushConstant
+        ArgumentPointerPushConstant = 26u32,
+        ///ArgumentPointerUniform
+        ArgumentPointerUniform = 27u32,
+        ///ProgramScopeVariablesStorageBuffer
+        ProgramScopeVariablesStorageBuffer = 28u32,
+        ///ProgramScopeVariablePointerRelocation
+        ProgramScopeVariablePointerRelocation = 29u32,
+        ///ImageArgumentInfoChannelOrderPushConstant
+        ImageArgumentInfoChannelOrderPushConstant = 30u32,
+        ///ImageArgumentInfoChannelDataTypePushConstant
+        ImageArgumentInfoChannelDataTypePushConstant = 31u32,
+        ///ImageArgumentInfoChannelOrderUniform
+        ImageArgumentInfoChannelOrderUniform = 32u32,
+        ///ImageArgumentInfoChannelDataTypeUniform
+        ImageArgumentInfoChannelDataTypeUniform = 33u32,
+        ///ArgumentStorageTexelBuffer
+        ArgumentStorageTexelBuffer = 34u32,
+        ///ArgumentUniformTexelBuffer
+        ArgumentUniformTexelBuffer = 35u32,
+        ///ConstantDataPointerPushConstant
+        ConstantDataPointerPushConstant = 36u32,
+        ///ProgramScopeVariablePointerPushConstant
+        ProgramScopeVariablePointerPushConstant = 37u32,
+        ///PrintfInfo
+        PrintfInfo = 38u32,
+        ///PrintfBufferStorageBuffer
+        PrintfBufferStorageBuffer = 39u32,
+        ///PrintfBufferPointerPushConstant
+        PrintfBufferPointerPushConstant = 40u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[
+            Self::Kernel,
+            Self::ArgumentInfo,
+            Self::ArgumentStorageBuffer,
+            Self::ArgumentUniform,
+            Self::ArgumentPodStorageBuffer,
+            Self::ArgumentPodUniform,
+            Self::ArgumentPodPushConstant,
+            Self::ArgumentSampledImage,
+            Self::ArgumentStorageImage,
+            Self::ArgumentSampler,
+            Self::ArgumentWorkgroup,
+            Self::SpecConstantWorkgroupSize,
+            Self::SpecConstantGlobalOffset,
+            Self::SpecConstantWorkDim,
+            Self::PushConstantGlobalOffset,
+            Self::PushConstantEnqueuedLocalSize,
+            Self::PushConstantGlobalSize,
+            Self::PushConstantRegionOffset,
+            Self::PushConstantNumWorkgroups,
+            Self::PushConstantRegionGroupOffset,
+            Self::ConstantDataStorageBuffer,
+            Self::ConstantDataUniform,
+            Self::LiteralSampler,
+            Self::PropertyRequiredWorkgroupSize,
+            Self::SpecConstantSubgroupMaxSize,
+            Self::ArgumentPointerPushConstant,
+            Self::ArgumentPointerUniform,
+            Self::ProgramScopeVariablesStorageBuffer,
+            Self::ProgramScopeVariablePointerRelocation,
+            Self::ImageArgumentInfoChannelOrderPushConstant,
+            Self::ImageArgumentInfoChannelDataTypePushConstant,
+            Self::ImageArgumentInfoChannelOrderUniform,
+            Self::ImageArgumentInfoChannelDataTypeUniform,
+            Self::ArgumentStorageTexelBuffer,
+            Self::ArgumentUniformTexelBuffer,
+            Self::ConstantDataPointerPushConstant,
+            Self::ProgramScopeVariablePointerPushConstant,
+            Self::PrintfInfo,
+            Self::PrintfBufferStorageBuffer,
+            Self::PrintfBufferPointerPushConstant,
+        ];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                1u32 => Some(Self::Kernel),
+                2u32 => Some(Self::ArgumentInfo),
+                3u32 => Some(Self::ArgumentStorageBuffer),
+                4u32 => Some(Self::ArgumentUniform),
+                5u32 => Some(Self::ArgumentPodStorageBuffer),
+                6u32 => Some(Self::ArgumentPodUniform),
+                7u32 => Some(Self::ArgumentPodPushConstant),
+                8u32 => Some(Self::ArgumentSampledImage),
+                9u32 => Some(Self::ArgumentStorageImage),
+                10u32 => Some(Self::ArgumentSampler),
+                11u32 => Some(Self::ArgumentWorkgroup),
+                12u32 => Some(Self::SpecConstantWorkgroupSize),
+                13u32 => Some(Self::SpecConstantGlobalOffset),
+                14u32 => Some(Self::SpecConstantWorkDim),
+                15u32 => Some(Self::PushConstantGlobalOffset),
+                16u32 => Some(Self::PushConstantEnqueuedLocalSize),
+                17u32 => Some(Self::PushConstantGlobalSize),
+                18u32 => Some(Self::PushConstantRegionOffset),
+                19u32 => Some(Self::PushConstantNumWorkgroups),
+                20u32 => Some(Self::PushConstantRegionGroupOffset),
+                21u32 => Some(Self::ConstantDataStorageBuffer),
+                22u32 => Some(Self::ConstantDataUniform),
+                23u32 => Some(Self::LiteralSampler),
+                24u32 => Some(Self::PropertyRequiredWorkgroupSize),
+                25u32 => Some(Self::SpecConstantSubgroupMaxSize),
+                26u32 => Some(Self::ArgumentPointerPushConstant),
+                27u32 => Some(Self::ArgumentPointerUniform),
+                28u32 => Some(Self::ProgramScopeVariablesStorageBuffer),
+                29u32 => Some(Self::ProgramScopeVariablePointerRelocation),
+                30u32 => Some(Self::ImageArgumentInfoChannelOrderPushConstant),
+                31u32 => Some(Self::ImageArgumentInfoChannelDataTypePushConstant),
+                32u32 => Some(Self::ImageArgumentInfoChannelOrderUniform),
+                33u32 => Some(Self::ImageArgumentInfoChannelDataTypeUniform),
+                34u32 => Some(Self::ArgumentStorageTexelBuffer),
+                35u32 => Some(Self::ArgumentUniformTexelBuffer),
+                36u32 => Some(Self::ConstantDataPointerPushConstant),
+                37u32 => Some(Self::ProgramScopeVariablePointerPushConstant),
+                38u32 => Some(Self::PrintfInfo),
+                39u32 => Some(Self::PrintfBufferStorageBuffer),
+                40u32 => Some(Self::PrintfBufferPointerPushConstant),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::Kernel => "Kernel",
+                Self::ArgumentInfo => "ArgumentInfo",
+                Self::ArgumentStorageBuffer => "ArgumentStorageBuffer",
+                Self::ArgumentUniform => "ArgumentUniform",
+                Self::ArgumentPodStorageBuffer => "ArgumentPodStorageBuffer",
+                Self::ArgumentPodUniform => "ArgumentPodUniform",
+                Self::ArgumentPodPushConstant => "ArgumentPodPushConstant",
+                Self::ArgumentSampledImage => "ArgumentSampledImage",
+                Self::ArgumentStorageImage => "ArgumentStorageImage",
+                Self::ArgumentSampler => "ArgumentSampler",
+                Self::ArgumentWorkgroup => "ArgumentWorkgroup",
+                Self::SpecConstantWorkgroupSize => "SpecConstantWorkgroupSize",
+                Self::SpecConstantGlobalOffset => "SpecConstantGlobalOffset",
+                Self::SpecConstantWorkDim => "SpecConstantWorkDim",
+                Self::PushConstantGlobalOffset => "PushConstantGlobalOffset",
+                Self::PushConstantEnqueuedLocalSize => "PushConstantEnqueuedLocalSize",
+                Self::PushConstantGlobalSize => "PushConstantGlobalSize",
+                Self::PushConstantRegionOffset => "PushConstantRegionOffset",
+                Self::PushConstantNumWorkgroups => "PushConstantNumWorkgroups",
+                Self::PushConstantRegionGroupOffset => "PushConstantRegionGroupOffset",
+                Self::ConstantDataStorageBuffer => "ConstantDataStorageBuffer",
+                Self::ConstantDataUniform => "ConstantDataUniform",
+                Self::LiteralSampler => "LiteralSampler",
+                Self::PropertyRequiredWorkgroupSize => "PropertyRequiredWorkgroupSize",
+                Self::SpecConstantSubgroupMaxSize => "SpecConstantSubgroupMaxSize",
+                Self::ArgumentPointerPushConstant => "ArgumentPointerPushConstant",
+                Self::ArgumentPointerUniform => "ArgumentPointerUniform",
+                Self::ProgramScopeVariablesStorageBuffer => {
+                    "ProgramScopeVariablesStorageBuffer"
+                }
+                Self::ProgramScopeVariablePointerRelocation => {
+                    "ProgramScopeVariablePointerRelocation"
+                }
+                Self::ImageArgumentInfoChannelOrderPushConstant => {
+                    "ImageArgumentInfoChannelOrderPushConstant"
+                }
+                Self::ImageArgumentInfoChannelDataTypePushConstant => {
+                    "ImageArgumentInfoChannelDataTypePushConstant"
+                }
+                Self::ImageArgumentInfoChannelOrderUniform => {
+                    "ImageArgumentInfoChannelOrderUniform"
+                }
+                Self::ImageArgumentInfoChannelDataTypeUniform => {
+                    "ImageArgumentInfoChannelDataTypeUniform"
+                }
+                Self::ArgumentStorageTexelBuffer => "ArgumentStorageTexelBuffer",
+                Self::ArgumentUniformTexelBuffer => "ArgumentUniformTexelBuffer",
+                Self::ConstantDataPointerPushConstant => {
+                    "ConstantDataPointerPushConstant"
+                }
+                Self::ProgramScopeVariablePointerPushConstant => {
+                    "ProgramScopeVariablePointerPushConstant"
+                }
+                Self::PrintfInfo => "PrintfInfo",
+                Self::PrintfBufferStorageBuffer => "PrintfBufferStorageBuffer",
+                Self::PrintfBufferPointerPushConstant => {
+                    "PrintfBufferPointerPushConstant"
+                }
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::Kernel(_) => Opcode::Kernel,
+                Self::ArgumentInfo(_) => Opcode::ArgumentInfo,
+                Self::ArgumentStorageBuffer(_) => Opcode::ArgumentStorageBuffer,
+                Self::ArgumentUniform(_) => Opcode::ArgumentUniform,
+                Self::ArgumentPodStorageBuffer(_) => Opcode::ArgumentPodStorageBuffer,
+                Self::ArgumentPodUniform(_) => Opcode::ArgumentPodUniform,
+                Self::ArgumentPodPushConstant(_) => Opcode::ArgumentPodPushConstant,
+                Self::ArgumentSampledImage(_) => Opcode::ArgumentSampledImage,
+                Self::ArgumentStorageImage(_) => Opcode::ArgumentStorageImage,
+                Self::ArgumentSampler(_) => Opcode::ArgumentSampler,
+                Self::ArgumentWorkgroup(_) => Opcode::ArgumentWorkgroup,
+                Self::SpecConstantWorkgroupSize(_) => Opcode::SpecConstantWorkgroupSize,
+                Self::SpecConstantGlobalOffset(_) => Opcode::SpecConstantGlobalOffset,
+                Self::SpecConstantWorkDim(_) => Opcode::SpecConstantWorkDim,
+                Self::PushConstantGlobalOffset(_) => Opcode::PushConstantGlobalOffset,
+                Self::PushConstantEnqueuedLocalSize(_) => {
+                    Opcode::PushConstantEnqueuedLocalSize
+                }
+                Self::PushConstantGlobalSize(_) => Opcode::PushConstantGlobalSize,
+                Self::PushConstantRegionOffset(_) => Opcode::PushConstantRegionOffset,
+                Self::PushConstantNumWorkgroups(_) => Opcode::PushConstantNumWorkgroups,
+                Self::PushConstantRegionGroupOffset(_) => {
+                    Opcode::PushConstantRegionGroupOffset
+                }
+                Self::ConstantDataStorageBuffer(_) => Opcode::ConstantDataStorageBuffer,
+                Self::ConstantDataUniform(_) => Opcode::ConstantDataUniform,
+                Self::LiteralSampler(_) => Opcode::LiteralSampler,
+                Self::PropertyRequiredWorkgroupSize(_) => {
+                    Opcode::PropertyRequiredWorkgroupSize
+                }
+                Self::SpecConstantSubgroupMaxSize(_) => {
+                    Opcode::SpecConstantSubgroupMaxSize
+                }
+                Self::ArgumentPointerPushConstant(_) => {
+                    Opcode::ArgumentPointerPushConstant
+                }
+                Self::ArgumentPointerUniform(_) => Opcode::ArgumentPointerUniform,
+                Self::ProgramScopeVariablesStorageBuffer(_) => {
+                    Opcode::ProgramScopeVariablesStorageBuffer
+                }
+                Self::ProgramScopeVariablePointerRelocation(_) => {
+                    Opcode::ProgramScopeVariablePointerRelocation
+                }
+                Self::ImageArgumentInfoChannelOrderPushConstant(_) => {
+                    Opcode::ImageArgumentInfoChannelOrderPushConstant
+                }
+                Self::ImageArgumentInfoChannelDataTypePushConstant(_) => {
+                    Opcode::ImageArgumentInfoChannelDataTypePushConstant
+                }
+                Self::ImageArgumentInfoChannelOrderUniform(_) => {
+                    Opcode::ImageArgumentInfoChannelOrderUniform
+                }
+                Self::ImageArgumentInfoChannelDataTypeUniform(_) => {
+                    Opcode::ImageArgumentInfoChannelDataTypeUniform
+                }
+                Self::ArgumentStorageTexelBuffer(_) => Opcode::ArgumentStorageTexelBuffer,
+                Self::ArgumentUniformTexelBuffer(_) => Opcode::ArgumentUniformTexelBuffer,
+                Self::ConstantDataPointerPushConstant(_) => {
+                    Opcode::ConstantDataPointerPushConstant
+                }
+                Self::ProgramScopeVariablePointerPushConstant(_) => {
+                    Opcode::ProgramScopeVariablePointerPushConstant
+                }
+                Self::PrintfInfo(_) => Opcode::PrintfInfo,
+                Self::PrintfBufferStorageBuffer(_) => Opcode::PrintfBufferStorageBuffer,
+                Self::PrintfBufferPointerPushConstant(_) => {
+                    Opcode::PrintfBufferPointerPushConstant
+                }
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {
@@ -7944,7 +9021,42 @@ pub mod nonsemantic_debugprintf {
         ///DebugPrintf
         DebugPrintf(OpDebugPrintf),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///DebugPrintf
+        DebugPrintf = 1u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[Self::DebugPrintf];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                1u32 => Some(Self::DebugPrintf),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::DebugPrintf => "DebugPrintf",
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::DebugPrintf(_) => Opcode::DebugPrintf,
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {
@@ -10939,7 +12051,310 @@ pub mod nonsemantic_shader_debuginfo_100 {
         ///DebugTypeMatrix
         DebugTypeMatrix(OpDebugTypeMatrix),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///DebugInfoNone
+        DebugInfoNone = 0u32,
+        ///DebugCompilationUnit
+        DebugCompilationUnit = 1u32,
+        ///DebugTypeBasic
+        DebugTypeBasic = 2u32,
+        ///DebugTypePointer
+        DebugTypePointer = 3u32,
+        ///DebugTypeQualifier
+        DebugTypeQualifier = 4u32,
+        ///DebugTypeArray
+        DebugTypeArray = 5u32,
+        ///DebugTypeVector
+        DebugTypeVector = 6u32,
+        ///DebugTypedef
+        DebugTypedef = 7u32,
+        ///DebugTypeFunction
+        DebugTypeFunction = 8u32,
+        ///DebugTypeEnum
+        DebugTypeEnum = 9u32,
+        ///DebugTypeComposite
+        DebugTypeComposite = 10u32,
+        ///DebugTypeMember
+        DebugTypeMember = 11u32,
+        ///DebugTypeInheritance
+        DebugTypeInheritance = 12u32,
+        ///DebugTypePtrToMember
+        DebugTypePtrToMember = 13u32,
+        ///DebugTypeTemplate
+        DebugTypeTemplate = 14u32,
+        ///DebugTypeTemplateParameter
+        DebugTypeTemplateParameter = 15u32,
+        ///DebugTypeTemplateTemplateParameter
+        DebugTypeTemplateTemplateParameter = 16u32,
+        ///DebugTypeTemplateParameterPack
+        DebugTypeTemplateParameterPack = 17u32,
+        ///DebugGlobalVariable
+        DebugGlobalVariable = 18u32,
+        ///DebugFunctionDeclaration
+        DebugFunctionDeclaration = 19u32,
+        ///DebugFunction
+        DebugFunction = 20u32,
+        ///DebugLexicalBlock
+        DebugLexicalBlock = 21u32,
+        ///DebugLexicalBlockDiscriminator
+        DebugLexicalBlockDiscriminator = 22u32,
+        ///DebugScope
+        DebugScope = 23u32,
+        ///DebugNoScope
+        DebugNoScope = 24u32,
+        ///DebugInlinedAt
+        DebugInlinedAt = 25u32,
+        ///DebugLocalVariable
+        DebugLocalVariable = 26u32,
+        ///DebugInlinedVariable
+        DebugInlinedVariable = 27u32,
+        ///DebugDeclare
+        DebugDeclare = 28u32,
+        ///DebugValue
+        DebugValue = 29u32,
+        ///DebugOperation
+        DebugOperation = 30u32,
+        ///DebugExpression
+        DebugExpression = 31u32,
+        ///DebugMacroDef
+        DebugMacroDef = 32u32,
+        ///DebugMacroUndef
+        DebugMacroUndef = 33u32,
+        ///DebugImportedEntity
+        DebugImportedEntity = 34u32,
+        ///DebugSource
+        DebugSource = 35u32,
+        ///DebugFunctionDefinition
+        DebugFunctionDefinition = 101u32,
+        ///DebugSourceContinued
+        DebugSourceContinued = 102u32,
+        ///DebugLine
+        DebugLine = 103u32,
+        ///DebugNoLine
+        DebugNoLine = 104u32,
+        ///DebugBuildIdentifier
+        DebugBuildIdentifier = 105u32,
+        ///DebugStoragePath
+        DebugStoragePath = 106u32,
+        ///DebugEntryPoint
+        DebugEntryPoint = 107u32,
+        ///DebugTypeMatrix
+        DebugTypeMatrix = 108u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[
+            Self::DebugInfoNone,
+            Self::DebugCompilationUnit,
+            Self::DebugTypeBasic,
+            Self::DebugTypePointer,
+            Self::DebugTypeQualifier,
+            Self::DebugTypeArray,
+            Self::DebugTypeVector,
+            Self::DebugTypedef,
+            Self::DebugTypeFunction,
+            Self::DebugTypeEnum,
+            Self::DebugTypeComposite,
+            Self::DebugTypeMember,
+            Self::DebugTypeInheritance,
+            Self::DebugTypePtrToMember,
+            Self::DebugTypeTemplate,
+            Self::DebugTypeTemplateParameter,
+            Self::DebugTypeTemplateTemplateParameter,
+            Self::DebugTypeTemplateParameterPack,
+            Self::DebugGlobalVariable,
+            Self::DebugFunctionDeclaration,
+            Self::DebugFunction,
+            Self::DebugLexicalBlock,
+            Self::DebugLexicalBlockDiscriminator,
+            Self::DebugScope,
+            Self::DebugNoScope,
+            Self::DebugInlinedAt,
+            Self::DebugLocalVariable,
+            Self::DebugInlinedVariable,
+            Self::DebugDeclare,
+            Self::DebugValue,
+            Self::DebugOperation,
+            Self::DebugExpression,
+            Self::DebugMacroDef,
+            Self::DebugMacroUndef,
+            Self::DebugImportedEntity,
+            Self::DebugSource,
+            Self::DebugFunctionDefinition,
+            Self::DebugSourceContinued,
+            Self::DebugLine,
+            Self::DebugNoLine,
+            Self::DebugBuildIdentifier,
+            Self::DebugStoragePath,
+            Self::DebugEntryPoint,
+            Self::DebugTypeMatrix,
+        ];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                0u32 => Some(Self::DebugInfoNone),
+                1u32 => Some(Self::DebugCompilationUnit),
+                2u32 => Some(Self::DebugTypeBasic),
+                3u32 => Some(Self::DebugTypePointer),
+                4u32 => Some(Self::DebugTypeQualifier),
+                5u32 => Some(Self::DebugTypeArray),
+                6u32 => Some(Self::DebugTypeVector),
+                7u32 => Some(Self::DebugTypedef),
+                8u32 => Some(Self::DebugTypeFunction),
+                9u32 => Some(Self::DebugTypeEnum),
+                10u32 => Some(Self::DebugTypeComposite),
+                11u32 => Some(Self::DebugTypeMember),
+                12u32 => Some(Self::DebugTypeInheritance),
+                13u32 => Some(Self::DebugTypePtrToMember),
+                14u32 => Some(Self::DebugTypeTemplate),
+                15u32 => Some(Self::DebugTypeTemplateParameter),
+                16u32 => Some(Self::DebugTypeTemplateTemplateParameter),
+                17u32 => Some(Self::DebugTypeTemplateParameterPack),
+                18u32 => Some(Self::DebugGlobalVariable),
+                19u32 => Some(Self::DebugFunctionDeclaration),
+                20u32 => Some(Self::DebugFunction),
+                21u32 => Some(Self::DebugLexicalBlock),
+                22u32 => Some(Self::DebugLexicalBlockDiscriminator),
+                23u32 => Some(Self::DebugScope),
+                24u32 => Some(Self::DebugNoScope),
+                25u32 => Some(Self::DebugInlinedAt),
+                26u32 => Some(Self::DebugLocalVariable),
+                27u32 => Some(Self::DebugInlinedVariable),
+                28u32 => Some(Self::DebugDeclare),
+                29u32 => Some(Self::DebugValue),
+                30u32 => Some(Self::DebugOperation),
+                31u32 => Some(Self::DebugExpression),
+                32u32 => Some(Self::DebugMacroDef),
+                33u32 => Some(Self::DebugMacroUndef),
+                34u32 => Some(Self::DebugImportedEntity),
+                35u32 => Some(Self::DebugSource),
+                101u32 => Some(Self::DebugFunctionDefinition),
+                102u32 => Some(Self::DebugSourceContinued),
+                103u32 => Some(Self::DebugLine),
+                104u32 => Some(Self::DebugNoLine),
+                105u32 => Some(Self::DebugBuildIdentifier),
+                106u32 => Some(Self::DebugStoragePath),
+                107u32 => Some(Self::DebugEntryPoint),
+                108u32 => Some(Self::DebugTypeMatrix),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::DebugInfoNone => "DebugInfoNone",
+                Self::DebugCompilationUnit => "DebugCompilationUnit",
+                Self::DebugTypeBasic => "DebugTypeBasic",
+                Self::DebugTypePointer => "DebugTypePointer",
+                Self::DebugTypeQualifier => "DebugTypeQualifier",
+                Self::DebugTypeArray => "DebugTypeArray",
+                Self::DebugTypeVector => "DebugTypeVector",
+                Self::DebugTypedef => "DebugTypedef",
+                Self::DebugTypeFunction => "DebugTypeFunction",
+                Self::DebugTypeEnum => "DebugTypeEnum",
+                Self::DebugTypeComposite => "DebugTypeComposite",
+                Self::DebugTypeMember => "DebugTypeMember",
+                Self::DebugTypeInheritance => "DebugTypeInheritance",
+                Self::DebugTypePtrToMember => "DebugTypePtrToMember",
+                Self::DebugTypeTemplate => "DebugTypeTemplate",
+                Self::DebugTypeTemplateParameter => "DebugTypeTemplateParameter",
+                Self::DebugTypeTemplateTemplateParameter => {
+                    "DebugTypeTemplateTemplateParameter"
+                }
+                Self::DebugTypeTemplateParameterPack => "DebugTypeTemplateParameterPack",
+                Self::DebugGlobalVariable => "DebugGlobalVariable",
+                Self::DebugFunctionDeclaration => "DebugFunctionDeclaration",
+                Self::DebugFunction => "DebugFunction",
+                Self::DebugLexicalBlock => "DebugLexicalBlock",
+                Self::DebugLexicalBlockDiscriminator => "DebugLexicalBlockDiscriminator",
+                Self::DebugScope => "DebugScope",
+                Self::DebugNoScope => "DebugNoScope",
+                Self::DebugInlinedAt => "DebugInlinedAt",
+                Self::DebugLocalVariable => "DebugLocalVariable",
+                Self::DebugInlinedVariable => "DebugInlinedVariable",
+                Self::DebugDeclare => "DebugDeclare",
+                Self::DebugValue => "DebugValue",
+                Self::DebugOperation => "DebugOperation",
+                Self::DebugExpression => "DebugExpression",
+                Self::DebugMacroDef => "DebugMacroDef",
+                Self::DebugMacroUndef => "DebugMacroUndef",
+                Self::DebugImportedEntity => "DebugImportedEntity",
+                Self::DebugSource => "DebugSource",
+                Self::DebugFunctionDefinition => "DebugFunctionDefinition",
+                Self::DebugSourceContinued => "DebugSourceContinued",
+                Self::DebugLine => "DebugLine",
+                Self::DebugNoLine => "DebugNoLine",
+                Self::DebugBuildIdentifier => "DebugBuildIdentifier",
+                Self::DebugStoragePath => "DebugStoragePath",
+                Self::DebugEntryPoint => "DebugEntryPoint",
+                Self::DebugTypeMatrix => "DebugTypeMatrix",
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::DebugInfoNone(_) => Opcode::DebugInfoNone,
+                Self::DebugCompilationUnit(_) => Opcode::DebugCompilationUnit,
+                Self::DebugTypeBasic(_) => Opcode::DebugTypeBasic,
+                Self::DebugTypePointer(_) => Opcode::DebugTypePointer,
+                Self::DebugTypeQualifier(_) => Opcode::DebugTypeQualifier,
+                Self::DebugTypeArray(_) => Opcode::DebugTypeArray,
+                Self::DebugTypeVector(_) => Opcode::DebugTypeVector,
+                Self::DebugTypedef(_) => Opcode::DebugTypedef,
+                Self::DebugTypeFunction(_) => Opcode::DebugTypeFunction,
+                Self::DebugTypeEnum(_) => Opcode::DebugTypeEnum,
+                Self::DebugTypeComposite(_) => Opcode::DebugTypeComposite,
+                Self::DebugTypeMember(_) => Opcode::DebugTypeMember,
+                Self::DebugTypeInheritance(_) => Opcode::DebugTypeInheritance,
+                Self::DebugTypePtrToMember(_) => Opcode::DebugTypePtrToMember,
+                Self::DebugTypeTemplate(_) => Opcode::DebugTypeTemplate,
+                Self::DebugTypeTemplateParameter(_) => Opcode::DebugTypeTemplateParameter,
+                Self::DebugTypeTemplateTemplateParameter(_) => {
+                    Opcode::DebugTypeTemplateTemplateParameter
+                }
+                Self::DebugTypeTemplateParameterPack(_) => {
+                    Opcode::DebugTypeTemplateParameterPack
+                }
+                Self::DebugGlobalVariable(_) => Opcode::DebugGlobalVariable,
+                Self::DebugFunctionDeclaration(_) => Opcode::DebugFunctionDeclaration,
+                Self::DebugFunction(_) => Opcode::DebugFunction,
+                Self::DebugLexicalBlock(_) => Opcode::DebugLexicalBlock,
+                Self::DebugLexicalBlockDiscriminator(_) => {
+                    Opcode::DebugLexicalBlockDiscriminator
+                }
+                Self::DebugScope(_) => Opcode::DebugScope,
+                Self::DebugNoScope(_) => Opcode::DebugNoScope,
+                Self::DebugInlinedAt(_) => Opcode::DebugInlinedAt,
+                Self::DebugLocalVariable(_) => Opcode::DebugLocalVariable,
+                Self::DebugInlinedVariable(_) => Opcode::DebugInlinedVariable,
+                Self::DebugDeclare(_) => Opcode::DebugDeclare,
+                Self::DebugValue(_) => Opcode::DebugValue,
+                Self::DebugOperation(_) => Opcode::DebugOperation,
+                Self::DebugExpression(_) => Opcode::DebugExpression,
+                Self::DebugMacroDef(_) => Opcode::DebugMacroDef,
+                Self::DebugMacroUndef(_) => Opcode::DebugMacroUndef,
+                Self::DebugImportedEntity(_) => Opcode::DebugImportedEntity,
+                Self::DebugSource(_) => Opcode::DebugSource,
+                Self::DebugFunctionDefinition(_) => Opcode::DebugFunctionDefinition,
+                Self::DebugSourceContinued(_) => Opcode::DebugSourceContinued,
+                Self::DebugLine(_) => Opcode::DebugLine,
+                Self::DebugNoLine(_) => Opcode::DebugNoLine,
+                Self::DebugBuildIdentifier(_) => Opcode::DebugBuildIdentifier,
+                Self::DebugStoragePath(_) => Opcode::DebugStoragePath,
+                Self::DebugEntryPoint(_) => Opcode::DebugEntryPoint,
+                Self::DebugTypeMatrix(_) => Opcode::DebugTypeMatrix,
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {
@@ -13912,7 +15327,268 @@ pub mod opencl_debuginfo_100 {
         ///DebugModuleINTEL
         DebugModuleINTEL(OpDebugModuleINTEL),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///DebugInfoNone
+        DebugInfoNone = 0u32,
+        ///DebugCompilationUnit
+        DebugCompilationUnit = 1u32,
+        ///DebugTypeBasic
+        DebugTypeBasic = 2u32,
+        ///DebugTypePointer
+        DebugTypePointer = 3u32,
+        ///DebugTypeQualifier
+        DebugTypeQualifier = 4u32,
+        ///DebugTypeArray
+        DebugTypeArray = 5u32,
+        ///DebugTypeVector
+        DebugTypeVector = 6u32,
+        ///DebugTypedef
+        DebugTypedef = 7u32,
+        ///DebugTypeFunction
+        DebugTypeFunction = 8u32,
+        ///DebugTypeEnum
+        DebugTypeEnum = 9u32,
+        ///DebugTypeComposite
+        DebugTypeComposite = 10u32,
+        ///DebugTypeMember
+        DebugTypeMember = 11u32,
+        ///DebugTypeInheritance
+        DebugTypeInheritance = 12u32,
+        ///DebugTypePtrToMember
+        DebugTypePtrToMember = 13u32,
+        ///DebugTypeTemplate
+        DebugTypeTemplate = 14u32,
+        ///DebugTypeTemplateParameter
+        DebugTypeTemplateParameter = 15u32,
+        ///DebugTypeTemplateTemplateParameter
+        DebugTypeTemplateTemplateParameter = 16u32,
+        ///DebugTypeTemplateParameterPack
+        DebugTypeTemplateParameterPack = 17u32,
+        ///DebugGlobalVariable
+        DebugGlobalVariable = 18u32,
+        ///DebugFunctionDeclaration
+        DebugFunctionDeclaration = 19u32,
+        ///DebugFunction
+        DebugFunction = 20u32,
+        ///DebugLexicalBlock
+        DebugLexicalBlock = 21u32,
+        ///DebugLexicalBlockDiscriminator
+        DebugLexicalBlockDiscriminator = 22u32,
+        ///DebugScope
+        DebugScope = 23u32,
+        ///DebugNoScope
+        DebugNoScope = 24u32,
+        ///DebugInlinedAt
+        DebugInlinedAt = 25u32,
+        ///DebugLocalVariable
+        DebugLocalVariable = 26u32,
+        ///DebugInlinedVariable
+        DebugInlinedVariable = 27u32,
+        ///DebugDeclare
+        DebugDeclare = 28u32,
+        ///DebugValue
+        DebugValue = 29u32,
+        ///DebugOperation
+        DebugOperation = 30u32,
+        ///DebugExpression
+        DebugExpression = 31u32,
+        ///DebugMacroDef
+        DebugMacroDef = 32u32,
+        ///DebugMacroUndef
+        DebugMacroUndef = 33u32,
+        ///DebugImportedEntity
+        DebugImportedEntity = 34u32,
+        ///DebugSource
+        DebugSource = 35u32,
+        ///DebugModuleINTEL
+        DebugModuleINTEL = 36u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[
+            Self::DebugInfoNone,
+            Self::DebugCompilationUnit,
+            Self::DebugTypeBasic,
+            Self::DebugTypePointer,
+            Self::DebugTypeQualifier,
+            Self::DebugTypeArray,
+            Self::DebugTypeVector,
+            Self::DebugTypedef,
+            Self::DebugTypeFunction,
+            Self::DebugTypeEnum,
+            Self::DebugTypeComposite,
+            Self::DebugTypeMember,
+            Self::DebugTypeInheritance,
+            Self::DebugTypePtrToMember,
+            Self::DebugTypeTemplate,
+            Self::DebugTypeTemplateParameter,
+            Self::DebugTypeTemplateTemplateParameter,
+            Self::DebugTypeTemplateParameterPack,
+            Self::DebugGlobalVariable,
+            Self::DebugFunctionDeclaration,
+            Self::DebugFunction,
+            Self::DebugLexicalBlock,
+            Self::DebugLexicalBlockDiscriminator,
+            Self::DebugScope,
+            Self::DebugNoScope,
+            Self::DebugInlinedAt,
+            Self::DebugLocalVariable,
+            Self::DebugInlinedVariable,
+            Self::DebugDeclare,
+            Self::DebugValue,
+            Self::DebugOperation,
+            Self::DebugExpression,
+            Self::DebugMacroDef,
+            Self::DebugMacroUndef,
+            Self::DebugImportedEntity,
+            Self::DebugSource,
+            Self::DebugModuleINTEL,
+        ];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                0u32 => Some(Self::DebugInfoNone),
+                1u32 => Some(Self::DebugCompilationUnit),
+                2u32 => Some(Self::DebugTypeBasic),
+                3u32 => Some(Self::DebugTypePointer),
+                4u32 => Some(Self::DebugTypeQualifier),
+                5u32 => Some(Self::DebugTypeArray),
+                6u32 => Some(Self::DebugTypeVector),
+                7u32 => Some(Self::DebugTypedef),
+                8u32 => Some(Self::DebugTypeFunction),
+                9u32 => Some(Self::DebugTypeEnum),
+                10u32 => Some(Self::DebugTypeComposite),
+                11u32 => Some(Self::DebugTypeMember),
+                12u32 => Some(Self::DebugTypeInheritance),
+                13u32 => Some(Self::DebugTypePtrToMember),
+                14u32 => Some(Self::DebugTypeTemplate),
+                15u32 => Some(Self::DebugTypeTemplateParameter),
+                16u32 => Some(Self::DebugTypeTemplateTemplateParameter),
+                17u32 => Some(Self::DebugTypeTemplateParameterPack),
+                18u32 => Some(Self::DebugGlobalVariable),
+                19u32 => Some(Self::DebugFunctionDeclaration),
+                20u32 => Some(Self::DebugFunction),
+                21u32 => Some(Self::DebugLexicalBlock),
+                22u32 => Some(Self::DebugLexicalBlockDiscriminator),
+                23u32 => Some(Self::DebugScope),
+                24u32 => Some(Self::DebugNoScope),
+                25u32 => Some(Self::DebugInlinedAt),
+                26u32 => Some(Self::DebugLocalVariable),
+                27u32 => Some(Self::DebugInlinedVariable),
+                28u32 => Some(Self::DebugDeclare),
+                29u32 => Some(Self::DebugValue),
+                30u32 => Some(Self::DebugOperation),
+                31u32 => Some(Self::DebugExpression),
+                32u32 => Some(Self::DebugMacroDef),
+                33u32 => Some(Self::DebugMacroUndef),
+                34u32 => Some(Self::DebugImportedEntity),
+                35u32 => Some(Self::DebugSource),
+                36u32 => Some(Self::DebugModuleINTEL),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::DebugInfoNone => "DebugInfoNone",
+                Self::DebugCompilationUnit => "DebugCompilationUnit",
+                Self::DebugTypeBasic => "DebugTypeBasic",
+                Self::DebugTypePointer => "DebugTypePointer",
+                Self::DebugTypeQualifier => "DebugTypeQualifier",
+                Self::DebugTypeArray => "DebugTypeArray",
+                Self::DebugTypeVector => "DebugTypeVector",
+                Self::DebugTypedef => "DebugTypedef",
+                Self::DebugTypeFunction => "DebugTypeFunction",
+                Self::DebugTypeEnum => "DebugTypeEnum",
+                Self::DebugTypeComposite => "DebugTypeComposite",
+                Self::DebugTypeMember => "DebugTypeMember",
+                Self::DebugTypeInheritance => "DebugTypeInheritance",
+                Self::DebugTypePtrToMember => "DebugTypePtrToMember",
+                Self::DebugTypeTemplate => "DebugTypeTemplate",
+                Self::DebugTypeTemplateParameter => "DebugTypeTemplateParameter",
+                Self::DebugTypeTemplateTemplateParameter => {
+                    "DebugTypeTemplateTemplateParameter"
+                }
+                Self::DebugTypeTemplateParameterPack => "DebugTypeTemplateParameterPack",
+                Self::DebugGlobalVariable => "DebugGlobalVariable",
+                Self::DebugFunctionDeclaration => "DebugFunctionDeclaration",
+                Self::DebugFunction => "DebugFunction",
+                Self::DebugLexicalBlock => "DebugLexicalBlock",
+                Self::DebugLexicalBlockDiscriminator => "DebugLexicalBlockDiscriminator",
+                Self::DebugScope => "DebugScope",
+                Self::DebugNoScope => "DebugNoScope",
+                Self::DebugInlinedAt => "DebugInlinedAt",
+                Self::DebugLocalVariable => "DebugLocalVariable",
+                Self::DebugInlinedVariable => "DebugInlinedVariable",
+                Self::DebugDeclare => "DebugDeclare",
+                Self::DebugValue => "DebugValue",
+                Self::DebugOperation => "DebugOperation",
+                Self::DebugExpression => "DebugExpression",
+                Self::DebugMacroDef => "DebugMacroDef",
+                Self::DebugMacroUndef => "DebugMacroUndef",
+                Self::DebugImportedEntity => "DebugImportedEntity",
+                Self::DebugSource => "DebugSource",
+                Self::DebugModuleINTEL => "DebugModuleINTEL",
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::DebugInfoNone(_) => Opcode::DebugInfoNone,
+                Self::DebugCompilationUnit(_) => Opcode::DebugCompilationUnit,
+                Self::DebugTypeBasic(_) => Opcode::DebugTypeBasic,
+                Self::DebugTypePointer(_) => Opcode::DebugTypePointer,
+                Self::DebugTypeQualifier(_) => Opcode::DebugTypeQualifier,
+                Self::DebugTypeArray(_) => Opcode::DebugTypeArray,
+                Self::DebugTypeVector(_) => Opcode::DebugTypeVector,
+                Self::DebugTypedef(_) => Opcode::DebugTypedef,
+                Self::DebugTypeFunction(_) => Opcode::DebugTypeFunction,
+                Self::DebugTypeEnum(_) => Opcode::DebugTypeEnum,
+                Self::DebugTypeComposite(_) => Opcode::DebugTypeComposite,
+                Self::DebugTypeMember(_) => Opcode::DebugTypeMember,
+                Self::DebugTypeInheritance(_) => Opcode::DebugTypeInheritance,
+                Self::DebugTypePtrToMember(_) => Opcode::DebugTypePtrToMember,
+                Self::DebugTypeTemplate(_) => Opcode::DebugTypeTemplate,
+                Self::DebugTypeTemplateParameter(_) => Opcode::DebugTypeTemplateParameter,
+                Self::DebugTypeTemplateTemplateParameter(_) => {
+                    Opcode::DebugTypeTemplateTemplateParameter
+                }
+                Self::DebugTypeTemplateParameterPack(_) => {
+                    Opcode::DebugTypeTemplateParameterPack
+                }
+                Self::DebugGlobalVariable(_) => Opcode::DebugGlobalVariable,
+                Self::DebugFunctionDeclaration(_) => Opcode::DebugFunctionDeclaration,
+                Self::DebugFunction(_) => Opcode::DebugFunction,
+                Self::DebugLexicalBlock(_) => Opcode::DebugLexicalBlock,
+                Self::DebugLexicalBlockDiscriminator(_) => {
+                    Opcode::DebugLexicalBlockDiscriminator
+                }
+                Self::DebugScope(_) => Opcode::DebugScope,
+                Self::DebugNoScope(_) => Opcode::DebugNoScope,
+                Self::DebugInlinedAt(_) => Opcode::DebugInlinedAt,
+                Self::DebugLocalVariable(_) => Opcode::DebugLocalVariable,
+                Self::DebugInlinedVariable(_) => Opcode::DebugInlinedVariable,
+                Self::DebugDeclare(_) => Opcode::DebugDeclare,
+                Self::DebugValue(_) => Opcode::DebugValue,
+                Self::DebugOperation(_) => Opcode::DebugOperation,
+                Self::DebugExpression(_) => Opcode::DebugExpression,
+                Self::DebugMacroDef(_) => Opcode::DebugMacroDef,
+                Self::DebugMacroUndef(_) => Opcode::DebugMacroUndef,
+                Self::DebugImportedEntity(_) => Opcode::DebugImportedEntity,
+                Self::DebugSource(_) => Opcode::DebugSource,
+                Self::DebugModuleINTEL(_) => Opcode::DebugModuleINTEL,
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {
@@ -19309,7 +20985,1010 @@ pub mod opencl_std_100 {
         ///u_mad_hi
         UMadHi(OpUMadHi),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///acos
+        Acos = 0u32,
+        ///acosh
+        Acosh = 1u32,
+        ///acospi
+        Acospi = 2u32,
+        ///asin
+        Asin = 3u32,
+        ///asinh
+        Asinh = 4u32,
+        ///asinpi
+        Asinpi = 5u32,
+        ///atan
+        Atan = 6u32,
+        ///atan2
+        Atan2 = 7u32,
+        ///atanh
+        Atanh = 8u32,
+        ///atanpi
+        Atanpi = 9u32,
+        ///atan2pi
+        Atan2pi = 10u32,
+        ///cbrt
+        Cbrt = 11u32,
+        ///ceil
+        Ceil = 12u32,
+        ///copysign
+        Copysign = 13u32,
+        ///cos
+        Cos = 14u32,
+        ///cosh
+        Cosh = 15u32,
+        ///cospi
+        Cospi = 16u32,
+        ///erfc
+        Erfc = 17u32,
+        ///erf
+        Erf = 18u32,
+        ///exp
+        Exp = 19u32,
+        ///exp2
+        Exp2 = 20u32,
+        ///exp10
+        Exp10 = 21u32,
+        ///expm1
+        Expm1 = 22u32,
+        ///fabs
+        Fabs = 23u32,
+        ///fdim
+        Fdim = 24u32,
+        ///floor
+        Floor = 25u32,
+        ///fma
+        Fma = 26u32,
+        ///fmax
+        Fmax = 27u32,
+        ///fmin
+        Fmin = 28u32,
+        ///fmod
+        Fmod = 29u32,
+        ///fract
+        Fract = 30u32,
+        ///frexp
+        Frexp = 31u32,
+        ///hypot
+        Hypot = 32u32,
+        ///ilogb
+        Ilogb = 33u32,
+        ///ldexp
+        Ldexp = 34u32,
+        ///lgamma
+        Lgamma = 35u32,
+        ///lgamma_r
+        LgammaR = 36u32,
+        ///log
+        Log = 37u32,
+        ///log2
+        Log2 = 38u32,
+        ///log10
+        Log10 = 39u32,
+        ///log1p
+        Log1p = 40u32,
+        ///logb
+        Logb = 41u32,
+        ///mad
+        Mad = 42u32,
+        ///maxmag
+        Maxmag = 43u32,
+        ///minmag
+        Minmag = 44u32,
+        ///modf
+        Modf = 45u32,
+        ///nan
+        Nan = 46u32,
+        ///nextafter
+        Nextafter = 47u32,
+        ///pow
+        Pow = 48u32,
+        ///pown
+        Pown = 49u32,
+        ///powr
+        Powr = 50u32,
+        ///remainder
+        Remainder = 51u32,
+        ///remquo
+        Remquo = 52u32,
+        ///rint
+        Rint = 53u32,
+        ///rootn
+        Rootn = 54u32,
+        ///round
+        Round = 55u32,
+        ///rsqrt
+        Rsqrt = 56u32,
+        ///sin
+        Sin = 57u32,
+        ///sincos
+        Sincos = 58u32,
+        ///sinh
+        Sinh = 59u32,
+        ///sinpi
+        Sinpi = 60u32,
+        ///sqrt
+        Sqrt = 61u32,
+        ///tan
+        Tan = 62u32,
+        ///tanh
+        Tanh = 63u32,
+        ///tanpi
+        Tanpi = 64u32,
+        ///tgamma
+        Tgamma = 65u32,
+        ///trunc
+        Trunc = 66u32,
+        ///half_cos
+        HalfCos = 67u32,
+        ///half_divide
+        HalfDivide = 68u32,
+        ///half_exp
+        HalfExp = 69u32,
+        ///half_exp2
+        HalfExp2 = 70u32,
+        ///half_exp10
+        HalfExp10 = 71u32,
+        ///half_log
+        HalfLog = 72u32,
+        ///half_log2
+        HalfLog2 = 73u32,
+        ///half_log10
+        HalfLog10 = 74u32,
+        ///half_powr
+        HalfPowr = 75u32,
+        ///half_recip
+        HalfRecip = 76u32,
+        ///half_rsqrt
+        HalfRsqrt = 77u32,
+        ///half_sin
+        HalfSin = 78u32,
+        ///half_sqrt
+        HalfSqrt = 79u32,
+        ///half_tan
+        HalfTan = 80u32,
+        ///native_cos
+        NativeCos = 81u32,
+        ///native_divide
+        NativeDivide = 82u32,
+        ///native_exp
+        NativeExp = 83u32,
+        ///native_exp2
+        NativeExp2 = 84u32,
+        ///native_exp10
+        NativeExp10 = 85u32,
+        ///native_log
+        NativeLog = 86u32,
+        ///native_log2
+        NativeLog2 = 87u32,
+        ///native_log10
+        NativeLog10 = 88u32,
+        ///native_powr
+        NativePowr = 89u32,
+        ///native_recip
+        NativeRecip = 90u32,
+        ///native_rsqrt
+        NativeRsqrt = 91u32,
+        ///native_sin
+        NativeSin = 92u32,
+        ///native_sqrt
+        NativeSqrt = 93u32,
+        ///native_tan
+        NativeTan = 94u32,
+        ///fclamp
+        Fclamp = 95u32,
+        ///degrees
+        Degrees = 96u32,
+        ///fmax_common
+        FmaxCommon = 97u32,
+        ///fmin_common
+        FminCommon = 98u32,
+        ///mix
+        Mix = 99u32,
+        ///radians
+        Radians = 100u32,
+        ///step
+        Step = 101u32,
+        ///smoothstep
+        Smoothstep = 102u32,
+        ///sign
+        Sign = 103u32,
+        ///cross
+        Cross = 104u32,
+        ///distance
+        Distance = 105u32,
+        ///length
+        Length = 106u32,
+        ///normalize
+        Normalize = 107u32,
+        ///fast_distance
+        FastDistance = 108u32,
+        ///fast_length
+        FastLength = 109u32,
+        ///fast_normalize
+        FastNormalize = 110u32,
+        ///s_abs
+        SAbs = 141u32,
+        ///s_abs_diff
+        SAbsDiff = 142u32,
+        ///s_add_sat
+        SAddSat = 143u32,
+        ///u_add_sat
+        UAddSat = 144u32,
+        ///s_hadd
+        SHadd = 145u32,
+        ///u_hadd
+        UHadd = 146u32,
+        ///s_rhadd
+        SRhadd = 147u32,
+        ///u_rhadd
+        URhadd = 148u32,
+        ///s_clamp
+        SClamp = 149u32,
+        ///u_clamp
+        UClamp = 150u32,
+        ///clz
+        Clz = 151u32,
+        ///ctz
+        Ctz = 152u32,
+        ///s_mad_hi
+        SMadHi = 153u32,
+        ///u_mad_sat
+        UMadSat = 154u32,
+        ///s_mad_sat
+        SMadSat = 155u32,
+        ///s_max
+        SMax = 156u32,
+        ///u_max
+        UMax = 157u32,
+        ///s_min
+        SMin = 158u32,
+        ///u_min
+        UMin = 159u32,
+        ///s_mul_hi
+        SMulHi = 160u32,
+        ///rotate
+        Rotate = 161u32,
+        ///s_sub_sat
+        SSubSat = 162u32,
+        ///u_sub_sat
+        USubSat = 163u32,
+        ///u_upsample
+        UUpsample = 164u32,
+        ///s_upsample
+        SUpsample = 165u32,
+        ///popcount
+        Popcount = 166u32,
+        ///s_mad24
+        SMad24 = 167u32,
+        ///u_mad24
+        UMad24 = 168u32,
+        ///s_mul24
+        SMul24 = 169u32,
+        ///u_mul24
+        UMul24 = 170u32,
+        ///vloadn
+        Vloadn = 171u32,
+        ///vstoren
+        Vstoren = 172u32,
+        ///vload_half
+        VloadHalf = 173u32,
+        ///vload_halfn
+        VloadHalfn = 174u32,
+        ///vstore_half
+        VstoreHalf = 175u32,
+        ///vstore_half_r
+        VstoreHalfR = 176u32,
+        ///vstore_halfn
+        VstoreHalfn = 177u32,
+        ///vstore_halfn_r
+        VstoreHalfnR = 178u32,
+        ///vloada_halfn
+        VloadaHalfn = 179u32,
+        ///vstorea_halfn
+        VstoreaHalfn = 180u32,
+        ///vstorea_halfn_r
+        VstoreaHalfnR = 181u32,
+        ///shuffle
+        Shuffle = 182u32,
+        ///shuffle2
+        Shuffle2 = 183u32,
+        ///printf
+        Printf = 184u32,
+        ///prefetch
+        Prefetch = 185u32,
+        ///bitselect
+        Bitselect = 186u32,
+        ///select
+        Select = 187u32,
+        ///u_abs
+        UAbs = 201u32,
+        ///u_abs_diff
+        UAbsDiff = 202u32,
+        ///u_mul_hi
+        UMulHi = 203u32,
+        ///u_mad_hi
+        UMadHi = 204u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[
+            Self::Acos,
+            Self::Acosh,
+            Self::Acospi,
+            Self::Asin,
+            Self::Asinh,
+            Self::Asinpi,
+            Self::Atan,
+            Self::Atan2,
+            Self::Atanh,
+            Self::Atanpi,
+            Self::Atan2pi,
+            Self::Cbrt,
+            Self::Ceil,
+            Self::Copysign,
+            Self::Cos,
+            Self::Cosh,
+            Self::Cospi,
+            Self::Erfc,
+            Self::Erf,
+            Self::Exp,
+            Self::Exp2,
+            Self::Exp10,
+            Self::Expm1,
+            Self::Fabs,
+            Self::Fdim,
+            Self::Floor,
+            Self::Fma,
+            Self::Fmax,
+            Self::Fmin,
+            Self::Fmod,
+            Self::Fract,
+            Self::Frexp,
+            Self::Hypot,
+            Self::Ilogb,
+            Self::Ldexp,
+            Self::Lgamma,
+            Self::LgammaR,
+            Self::Log,
+            Self::Log2,
+            Self::Log10,
+            Self::Log1p,
+            Self::Logb,
+            Self::Mad,
+            Self::Maxmag,
+            Self::Minmag,
+            Self::Modf,
+            Self::Nan,
+            Self::Nextafter,
+            Self::Pow,
+            Self::Pown,
+            Self::Powr,
+            Self::Remainder,
+            Self::Remquo,
+            Self::Rint,
+            Self::Rootn,
+            Self::Round,
+            Self::Rsqrt,
+            Self::Sin,
+            Self::Sincos,
+            Self::Sinh,
+            Self::Sinpi,
+            Self::Sqrt,
+            Self::Tan,
+            Self::Tanh,
+            Self::Tanpi,
+            Self::Tgamma,
+            Self::Trunc,
+            Self::HalfCos,
+            Self::HalfDivide,
+            Self::HalfExp,
+            Self::HalfExp2,
+            Self::HalfExp10,
+            Self::HalfLog,
+            Self::HalfLog2,
+            Self::HalfLog10,
+            Self::HalfPowr,
+            Self::HalfRecip,
+            Self::HalfRsqrt,
+            Self::HalfSin,
+            Self::HalfSqrt,
+            Self::HalfTan,
+            Self::NativeCos,
+            Self::NativeDivide,
+            Self::NativeExp,
+            Self::NativeExp2,
+            Self::NativeExp10,
+            Self::NativeLog,
+            Self::NativeLog2,
+            Self::NativeLog10,
+            Self::NativePowr,
+            Self::NativeRecip,
+            Self::NativeRsqrt,
+            Self::NativeSin,
+            Self::NativeSqrt,
+            Self::NativeTan,
+            Self::Fclamp,
+            Self::Degrees,
+            Self::FmaxCommon,
+            Self::FminCommon,
+            Self::Mix,
+            Self::Radians,
+            Self::Step,
+            Self::Smoothstep,
+            Self::Sign,
+            Self::Cross,
+            Self::Distance,
+            Self::Length,
+            Self::Normalize,
+            Self::FastDistance,
+            Self::FastLength,
+            Self::FastNormalize,
+            Self::SAbs,
+            Self::SAbsDiff,
+            Self::SAddSat,
+            Self::UAddSat,
+            Self::SHadd,
+            Self::UHadd,
+            Self::SRhadd,
+            Self::URhadd,
+            Self::SClamp,
+            Self::UClamp,
+            Self::Clz,
+            Self::Ctz,
+            Self::SMadHi,
+            Self::UMadSat,
+            Self::SMadSat,
+            Self::SMax,
+            Self::UMax,
+            Self::SMin,
+            Self::UMin,
+            Self::SMulHi,
+            Self::Rotate,
+            Self::SSubSat,
+            Self::USubSat,
+            Self::UUpsample,
+            Self::SUpsample,
+            Self::Popcount,
+            Self::SMad24,
+            Self::UMad24,
+            Self::SMul24,
+            Self::UMul24,
+            Self::Vloadn,
+            Self::Vstoren,
+            Self::VloadHalf,
+            Self::VloadHalfn,
+            Self::VstoreHalf,
+            Self::VstoreHalfR,
+            Self::VstoreHalfn,
+            Self::VstoreHalfnR,
+            Self::VloadaHalfn,
+            Self::VstoreaHalfn,
+            Self::VstoreaHalfnR,
+            Self::Shuffle,
+            Self::Shuffle2,
+            Self::Printf,
+            Self::Prefetch,
+            Self::Bitselect,
+            Self::Select,
+            Self::UAbs,
+            Self::UAbsDiff,
+            Self::UMulHi,
+            Self::UMadHi,
+        ];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                0u32 => Some(Self::Acos),
+                1u32 => Some(Self::Acosh),
+                2u32 => Some(Self::Acospi),
+                3u32 => Some(Self::Asin),
+                4u32 => Some(Self::Asinh),
+                5u32 => Some(Self::Asinpi),
+                6u32 => Some(Self::Atan),
+                7u32 => Some(Self::Atan2),
+                8u32 => Some(Self::Atanh),
+                9u32 => Some(Self::Atanpi),
+                10u32 => Some(Self::Atan2pi),
+                11u32 => Some(Self::Cbrt),
+                12u32 => Some(Self::Ceil),
+                13u32 => Some(Self::Copysign),
+                14u32 => Some(Self::Cos),
+                15u32 => Some(Self::Cosh),
+                16u32 => Some(Self::Cospi),
+                17u32 => Some(Self::Erfc),
+                18u32 => Some(Self::Erf),
+                19u32 => Some(Self::Exp),
+                20u32 => Some(Self::Exp2),
+                21u32 => Some(Self::Exp10),
+                22u32 => Some(Self::Expm1),
+                23u32 => Some(Self::Fabs),
+                24u32 => Some(Self::Fdim),
+                25u32 => Some(Self::Floor),
+                26u32 => Some(Self::Fma),
+                27u32 => Some(Self::Fmax),
+                28u32 => Some(Self::Fmin),
+                29u32 => Some(Self::Fmod),
+                30u32 => Some(Self::Fract),
+                31u32 => Some(Self::Frexp),
+                32u32 => Some(Self::Hypot),
+                33u32 => Some(Self::Ilogb),
+                34u32 => Some(Self::Ldexp),
+                35u32 => Some(Self::Lgamma),
+                36u32 => Some(Self::LgammaR),
+                37u32 => Some(Self::Log),
+                38u32 => Some(Self::Log2),
+                39u32 => Some(Self::Log10),
+                40u32 => Some(Self::Log1p),
+                41u32 => Some(Self::Logb),
+                42u32 => Some(Self::Mad),
+                43u32 => Some(Self::Maxmag),
+                44u32 => Some(Self::Minmag),
+                45u32 => Some(Self::Modf),
+                46u32 => Some(Self::Nan),
+                47u32 => Some(Self::Nextafter),
+                48u32 => Some(Self::Pow),
+                49u32 => Some(Self::Pown),
+                50u32 => Some(Self::Powr),
+                51u32 => Some(Self::Remainder),
+                52u32 => Some(Self::Remquo),
+                53u32 => Some(Self::Rint),
+                54u32 => Some(Self::Rootn),
+                55u32 => Some(Self::Round),
+                56u32 => Some(Self::Rsqrt),
+                57u32 => Some(Self::Sin),
+                58u32 => Some(Self::Sincos),
+                59u32 => Some(Self::Sinh),
+                60u32 => Some(Self::Sinpi),
+                61u32 => Some(Self::Sqrt),
+                62u32 => Some(Self::Tan),
+                63u32 => Some(Self::Tanh),
+                64u32 => Some(Self::Tanpi),
+                65u32 => Some(Self::Tgamma),
+                66u32 => Some(Self::Trunc),
+                67u32 => Some(Self::HalfCos),
+                68u32 => Some(Self::HalfDivide),
+                69u32 => Some(Self::HalfExp),
+                70u32 => Some(Self::HalfExp2),
+                71u32 => Some(Self::HalfExp10),
+                72u32 => Some(Self::HalfLog),
+                73u32 => Some(Self::HalfLog2),
+                74u32 => Some(Self::HalfLog10),
+                75u32 => Some(Self::HalfPowr),
+                76u32 => Some(Self::HalfRecip),
+                77u32 => Some(Self::HalfRsqrt),
+                78u32 => Some(Self::HalfSin),
+                79u32 => Some(Self::HalfSqrt),
+                80u32 => Some(Self::HalfTan),
+                81u32 => Some(Self::NativeCos),
+                82u32 => Some(Self::NativeDivide),
+                83u32 => Some(Self::NativeExp),
+                84u32 => Some(Self::NativeExp2),
+                85u32 => Some(Self::NativeExp10),
+                86u32 => Some(Self::NativeLog),
+                87u32 => Some(Self::NativeLog2),
+                88u32 => Some(Self::NativeLog10),
+                89u32 => Some(Self::NativePowr),
+                90u32 => Some(Self::NativeRecip),
+                91u32 => Some(Self::NativeRsqrt),
+                92u32 => Some(Self::NativeSin),
+                93u32 => Some(Self::NativeSqrt),
+                94u32 => Some(Self::NativeTan),
+                95u32 => Some(Self::Fclamp),
+                96u32 => Some(Self::Degrees),
+                97u32 => Some(Self::FmaxCommon),
+                98u32 => Some(Self::FminCommon),
+                99u32 => Some(Self::Mix),
+                100u32 => Some(Self::Radians),
+                101u32 => Some(Self::Step),
+                102u32 => Some(Self::Smoothstep),
+                103u32 => Some(Self::Sign),
+                104u32 => Some(Self::Cross),
+                105u32 => Some(Self::Distance),
+                106u32 => Some(Self::Length),
+                107u32 => Some(Self::Normalize),
+                108u32 => Some(Self::FastDistance),
+                109u32 => Some(Self::FastLength),
+                110u32 => Some(Self::FastNormalize),
+                141u32 => Some(Self::SAbs),
+                142u32 => Some(Self::SAbsDiff),
+                143u32 => Some(Self::SAddSat),
+                144u32 => Some(Self::UAddSat),
+                145u32 => Some(Self::SHadd),
+                146u32 => Some(Self::UHadd),
+                147u32 => Some(Self::SRhadd),
+                148u32 => Some(Self::URhadd),
+                149u32 => Some(Self::SClamp),
+                150u32 => Some(Self::UClamp),
+                151u32 => Some(Self::Clz),
+                152u32 => Some(Self::Ctz),
+                153u32 => Some(Self::SMadHi),
+                154u32 => Some(Self::UMadSat),
+                155u32 => Some(Self::SMadSat),
+                156u32 => Some(Self::SMax),
+                157u32 => Some(Self::UMax),
+                158u32 => Some(Self::SMin),
+                159u32 => Some(Self::UMin),
+                160u32 => Some(Self::SMulHi),
+                161u32 => Some(Self::Rotate),
+                162u32 => Some(Self::SSubSat),
+                163u32 => Some(Self::USubSat),
+                164u32 => Some(Self::UUpsample),
+                165u32 => Some(Self::SUpsample),
+                166u32 => Some(Self::Popcount),
+                167u32 => Some(Self::SMad24),
+                168u32 => Some(Self::UMad24),
+                169u32 => Some(Self::SMul24),
+                170u32 => Some(Self::UMul24),
+                171u32 => Some(Self::Vloadn),
+                172u32 => Some(Self::Vstoren),
+                173u32 => Some(Self::VloadHalf),
+                174u32 => Some(Self::VloadHalfn),
+                175u32 => Some(Self::VstoreHalf),
+                176u32 => Some(Self::VstoreHalfR),
+                177u32 => Some(Self::VstoreHalfn),
+                178u32 => Some(Self::VstoreHalfnR),
+                179u32 => Some(Self::VloadaHalfn),
+                180u32 => Some(Self::VstoreaHalfn),
+                181u32 => Some(Self::VstoreaHalfnR),
+                182u32 => Some(Self::Shuffle),
+                183u32 => Some(Self::Shuffle2),
+                184u32 => Some(Self::Printf),
+                185u32 => Some(Self::Prefetch),
+                186u32 => Some(Self::Bitselect),
+                187u32 => Some(Self::Select),
+                201u32 => Some(Self::UAbs),
+                202u32 => Some(Self::UAbsDiff),
+                203u32 => Some(Self::UMulHi),
+                204u32 => Some(Self::UMadHi),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::Acos => "acos",
+                Self::Acosh => "acosh",
+                Self::Acospi => "acospi",
+                Self::Asin => "asin",
+                Self::Asinh => "asinh",
+                Self::Asinpi => "asinpi",
+                Self::Atan => "atan",
+                Self::Atan2 => "atan2",
+                Self::Atanh => "atanh",
+                Self::Atanpi => "atanpi",
+                Self::Atan2pi => "atan2pi",
+                Self::Cbrt => "cbrt",
+                Self::Ceil => "ceil",
+                Self::Copysign => "copysign",
+                Self::Cos => "cos",
+                Self::Cosh => "cosh",
+                Self::Cospi => "cospi",
+                Self::Erfc => "erfc",
+                Self::Erf => "erf",
+                Self::Exp => "exp",
+                Self::Exp2 => "exp2",
+                Self::Exp10 => "exp10",
+                Self::Expm1 => "expm1",
+                Self::Fabs => "fabs",
+                Self::Fdim => "fdim",
+                Self::Floor => "floor",
+                Self::Fma => "fma",
+                Self::Fmax => "fmax",
+                Self::Fmin => "fmin",
+                Self::Fmod => "fmod",
+                Self::Fract => "fract",
+                Self::Frexp => "frexp",
+                Self::Hypot => "hypot",
+                Self::Ilogb => "ilogb",
+                Self::Ldexp => "ldexp",
+                Self::Lgamma => "lgamma",
+                Self::LgammaR => "lgamma_r",
+                Self::Log => "log",
+                Self::Log2 => "log2",
+                Self::Log10 => "log10",
+                Self::Log1p => "log1p",
+                Self::Logb => "logb",
+                Self::Mad => "mad",
+                Self::Maxmag => "maxmag",
+                Self::Minmag => "minmag",
+                Self::Modf => "modf",
+                Self::Nan => "nan",
+                Self::Nextafter => "nextafter",
+                Self::Pow => "pow",
+                Self::Pown => "pown",
+                Self::Powr => "powr",
+                Self::Remainder => "remainder",
+                Self::Remquo => "remquo",
+                Self::Rint => "rint",
+                Self::Rootn => "rootn",
+                Self::Round => "round",
+                Self::Rsqrt => "rsqrt",
+                Self::Sin => "sin",
+                Self::Sincos => "sincos",
+                Self::Sinh => "sinh",
+                Self::Sinpi => "sinpi",
+                Self::Sqrt => "sqrt",
+                Self::Tan => "tan",
+                Self::Tanh => "tanh",
+                Self::Tanpi => "tanpi",
+                Self::Tgamma => "tgamma",
+                Self::Trunc => "trunc",
+                Self::HalfCos => "half_cos",
+                Self::HalfDivide => "half_divide",
+                Self::HalfExp => "half_exp",
+                Self::HalfExp2 => "half_exp2",
+                Self::HalfExp10 => "half_exp10",
+                Self::HalfLog => "half_log",
+                Self::HalfLog2 => "half_log2",
+                Self::HalfLog10 => "half_log10",
+                Self::HalfPowr => "half_powr",
+                Self::HalfRecip => "half_recip",
+                Self::HalfRsqrt => "half_rsqrt",
+                Self::HalfSin => "half_sin",
+                Self::HalfSqrt => "half_sqrt",
+                Self::HalfTan => "half_tan",
+                Self::NativeCos => "native_cos",
+                Self::NativeDivide => "native_divide",
+                Self::NativeExp => "native_exp",
+                Self::NativeExp2 => "native_exp2",
+                Self::NativeExp10 => "native_exp10",
+                Self::NativeLog => "native_log",
+                Self::NativeLog2 => "native_log2",
+                Self::NativeLog10 => "native_log10",
+                Self::NativePowr => "native_powr",
+                Self::NativeRecip => "native_recip",
+                Self::NativeRsqrt => "native_rsqrt",
+                Self::NativeSin => "native_sin",
+                Self::NativeSqrt => "native_sqrt",
+                Self::NativeTan => "native_tan",
+                Self::Fclamp => "fclamp",
+                Self::Degrees => "degrees",
+                Self::FmaxCommon => "fmax_common",
+                Self::FminCommon => "fmin_common",
+                Self::Mix => "mix",
+                Self::Radians => "radians",
+                Self::Step => "step",
+                Self::Smoothstep => "smoothstep",
+                Self::Sign => "sign",
+                Self::Cross => "cross",
+                Self::Distance => "distance",
+                Self::Length => "length",
+                Self::Normalize => "normalize",
+                Self::FastDistance => "fast_distance",
+                Self::FastLength => "fast_length",
+                Self::FastNormalize => "fast_normalize",
+                Self::SAbs => "s_abs",
+                Self::SAbsDiff => "s_abs_diff",
+                Self::SAddSat => "s_add_sat",
+                Self::UAddSat => "u_add_sat",
+                Self::SHadd => "s_hadd",
+                Self::UHadd => "u_hadd",
+                Self::SRhadd => "s_rhadd",
+                Self::URhadd => "u_rhadd",
+                Self::SClamp => "s_clamp",
+                Self::UClamp => "u_clamp",
+                Self::Clz => "clz",
+                Self::Ctz => "ctz",
+                Self::SMadHi => "s_mad_hi",
+                Self::UMadSat => "u_mad_sat",
+                Self::SMadSat => "s_mad_sat",
+                Self::SMax => "s_max",
+                Self::UMax => "u_max",
+                Self::SMin => "s_min",
+                Self::UMin => "u_min",
+                Self::SMulHi => "s_mul_hi",
+                Self::Rotate => "rotate",
+                Self::SSubSat => "s_sub_sat",
+                Self::USubSat => "u_sub_sat",
+                Self::UUpsample => "u_upsample",
+                Self::SUpsample => "s_upsample",
+                Self::Popcount => "popcount",
+                Self::SMad24 => "s_mad24",
+                Self::UMad24 => "u_mad24",
+                Self::SMul24 => "s_mul24",
+                Self::UMul24 => "u_mul24",
+                Self::Vloadn => "vloadn",
+                Self::Vstoren => "vstoren",
+                Self::VloadHalf => "vload_half",
+                Self::VloadHalfn => "vload_halfn",
+                Self::VstoreHalf => "vstore_half",
+                Self::VstoreHalfR => "vstore_half_r",
+                Self::VstoreHalfn => "vstore_halfn",
+                Self::VstoreHalfnR => "vstore_halfn_r",
+                Self::VloadaHalfn => "vloada_halfn",
+                Self::VstoreaHalfn => "vstorea_halfn",
+                Self::VstoreaHalfnR => "vstorea_halfn_r",
+                Self::Shuffle => "shuffle",
+                Self::Shuffle2 => "shuffle2",
+                Self::Printf => "printf",
+                Self::Prefetch => "prefetch",
+                Self::Bitselect => "bitselect",
+                Self::Select => "select",
+                Self::UAbs => "u_abs",
+                Self::UAbsDiff => "u_abs_diff",
+                Self::UMulHi => "u_mul_hi",
+                Self::UMadHi => "u_mad_hi",
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::Acos(_) => Opcode::Acos,
+                Self::Acosh(_) => Opcode::Acosh,
+                Self::Acospi(_) => Opcode::Acospi,
+                Self::Asin(_) => Opcode::Asin,
+                Self::Asinh(_) => Opcode::Asinh,
+                Self::Asinpi(_) => Opcode::Asinpi,
+                Self::Atan(_) => Opcode::Atan,
+                Self::Atan2(_) => Opcode::Atan2,
+                Self::Atanh(_) => Opcode::Atanh,
+                Self::Atanpi(_) => Opcode::Atanpi,
+                Self::Atan2pi(_) => Opcode::Atan2pi,
+                Self::Cbrt(_) => Opcode::Cbrt,
+                Self::Ceil(_) => Opcode::Ceil,
+                Self::Copysign(_) => Opcode::Copysign,
+                Self::Cos(_) => Opcode::Cos,
+                Self::Cosh(_) => Opcode::Cosh,
+                Self::Cospi(_) => Opcode::Cospi,
+                Self::Erfc(_) => Opcode::Erfc,
+                Self::Erf(_) => Opcode::Erf,
+                Self::Exp(_) => Opcode::Exp,
+                Self::Exp2(_) => Opcode::Exp2,
+                Self::Exp10(_) => Opcode::Exp10,
+                Self::Expm1(_) => Opcode::Expm1,
+                Self::Fabs(_) => Opcode::Fabs,
+                Self::Fdim(_) => Opcode::Fdim,
+                Self::Floor(_) => Opcode::Floor,
+                Self::Fma(_) => Opcode::Fma,
+                Self::Fmax(_) => Opcode::Fmax,
+                Self::Fmin(_) => Opcode::Fmin,
+                Self::Fmod(_) => Opcode::Fmod,
+                Self::Fract(_) => Opcode::Fract,
+                Self::Frexp(_) => Opcode::Frexp,
+                Self::Hypot(_) => Opcode::Hypot,
+                Self::Ilogb(_) => Opcode::Ilogb,
+                Self::Ldexp(_) => Opcode::Ldexp,
+                Self::Lgamma(_) => Opcode::Lgamma,
+                Self::LgammaR(_) => Opcode::LgammaR,
+                Self::Log(_) => Opcode::Log,
+                Self::Log2(_) => Opcode::Log2,
+                Self::Log10(_) => Opcode::Log10,
+                Self::Log1p(_) => Opcode::Log1p,
+                Self::Logb(_) => Opcode::Logb,
+                Self::Mad(_) => Opcode::Mad,
+                Self::Maxmag(_) => Opcode::Maxmag,
+                Self::Minmag(_) => Opcode::Minmag,
+                Self::Modf(_) => Opcode::Modf,
+                Self::Nan(_) => Opcode::Nan,
+                Self::Nextafter(_) => Opcode::Nextafter,
+                Self::Pow(_) => Opcode::Pow,
+                Self::Pown(_) => Opcode::Pown,
+                Self::Powr(_) => Opcode::Powr,
+                Self::Remainder(_) => Opcode::Remainder,
+                Self::Remquo(_) => Opcode::Remquo,
+                Self::Rint(_) => Opcode::Rint,
+                Self::Rootn(_) => Opcode::Rootn,
+                Self::Round(_) => Opcode::Round,
+                Self::Rsqrt(_) => Opcode::Rsqrt,
+                Self::Sin(_) => Opcode::Sin,
+                Self::Sincos(_) => Opcode::Sincos,
+                Self::Sinh(_) => Opcode::Sinh,
+                Self::Sinpi(_) => Opcode::Sinpi,
+                Self::Sqrt(_) => Opcode::Sqrt,
+                Self::Tan(_) => Opcode::Tan,
+                Self::Tanh(_) => Opcode::Tanh,
+                Self::Tanpi(_) => Opcode::Tanpi,
+                Self::Tgamma(_) => Opcode::Tgamma,
+                Self::Trunc(_) => Opcode::Trunc,
+                Self::HalfCos(_) => Opcode::HalfCos,
+                Self::HalfDivide(_) => Opcode::HalfDivide,
+                Self::HalfExp(_) => Opcode::HalfExp,
+                Self::HalfExp2(_) => Opcode::HalfExp2,
+                Self::HalfExp10(_) => Opcode::HalfExp10,
+                Self::HalfLog(_) => Opcode::HalfLog,
+                Self::HalfLog2(_) => Opcode::HalfLog2,
+                Self::HalfLog10(_) => Opcode::HalfLog10,
+                Self::HalfPowr(_) => Opcode::HalfPowr,
+                Self::HalfRecip(_) => Opcode::HalfRecip,
+                Self::HalfRsqrt(_) => Opcode::HalfRsqrt,
+                Self::HalfSin(_) => Opcode::HalfSin,
+                Self::HalfSqrt(_) => Opcode::HalfSqrt,
+                Self::HalfTan(_) => Opcode::HalfTan,
+                Self::NativeCos(_) => Opcode::NativeCos,
+                Self::NativeDivide(_) => Opcode::NativeDivide,
+                Self::NativeExp(_) => Opcode::NativeExp,
+                Self::NativeExp2(_) => Opcode::NativeExp2,
+                Self::NativeExp10(_) => Opcode::NativeExp10,
+                Self::NativeLog(_) => Opcode::NativeLog,
+                Self::NativeLog2(_) => Opcode::NativeLog2,
+                Self::NativeLog10(_) => Opcode::NativeLog10,
+                Self::NativePowr(_) => Opcode::NativePowr,
+                Self::NativeRecip(_) => Opcode::NativeRecip,
+                Self::NativeRsqrt(_) => Opcode::NativeRsqrt,
+                Self::NativeSin(_) => Opcode::NativeSin,
+                Self::NativeSqrt(_) => Opcode::NativeSqrt,
+                Self::NativeTan(_) => Opcode::NativeTan,
+                Self::Fclamp(_) => Opcode::Fclamp,
+                Self::Degrees(_) => Opcode::Degrees,
+                Self::FmaxCommon(_) => Opcode::FmaxCommon,
+                Self::FminCommon(_) => Opcode::FminCommon,
+                Self::Mix(_) => Opcode::Mix,
+                Self::Radians(_) => Opcode::Radians,
+                Self::Step(_) => Opcode::Step,
+                Self::Smoothstep(_) => Opcode::Smoothstep,
+                Self::Sign(_) => Opcode::Sign,
+                Self::Cross(_) => Opcode::Cross,
+                Self::Distance(_) => Opcode::Distance,
+                Self::Length(_) => Opcode::Length,
+                Self::Normalize(_) => Opcode::Normalize,
+                Self::FastDistance(_) => Opcode::FastDistance,
+                Self::FastLength(_) => Opcode::FastLength,
+                Self::FastNormalize(_) => Opcode::FastNormalize,
+                Self::SAbs(_) => Opcode::SAbs,
+                Self::SAbsDiff(_) => Opcode::SAbsDiff,
+                Self::SAddSat(_) => Opcode::SAddSat,
+                Self::UAddSat(_) => Opcode::UAddSat,
+                Self::SHadd(_) => Opcode::SHadd,
+                Self::UHadd(_) => Opcode::UHadd,
+                Self::SRhadd(_) => Opcode::SRhadd,
+                Self::URhadd(_) => Opcode::URhadd,
+                Self::SClamp(_) => Opcode::SClamp,
+                Self::UClamp(_) => Opcode::UClamp,
+                Self::Clz(_) => Opcode::Clz,
+                Self::Ctz(_) => Opcode::Ctz,
+                Self::SMadHi(_) => Opcode::SMadHi,
+                Self::UMadSat(_) => Opcode::UMadSat,
+                Self::SMadSat(_) => Opcode::SMadSat,
+                Self::SMax(_) => Opcode::SMax,
+                Self::UMax(_) => Opcode::UMax,
+                Self::SMin(_) => Opcode::SMin,
+                Self::UMin(_) => Opcode::UMin,
+                Self::SMulHi(_) => Opcode::SMulHi,
+                Self::Rotate(_) => Opcode::Rotate,
+                Self::SSubSat(_) => Opcode::SSubSat,
+                Self::USubSat(_) => Opcode::USubSat,
+                Self::UUpsample(_) => Opcode::UUpsample,
+                Self::SUpsample(_) => Opcode::SUpsample,
+                Self::Popcount(_) => Opcode::Popcount,
+                Self::SMad24(_) => Opcode::SMad24,
+                Self::UMad24(_) => Opcode::UMad24,
+                Self::SMul24(_) => Opcode::SMul24,
+                Self::UMul24(_) => Opcode::UMul24,
+                Self::Vloadn(_) => Opcode::Vloadn,
+                Self::Vstoren(_) => Opcode::Vstoren,
+                Self::VloadHalf(_) => Opcode::VloadHalf,
+                Self::VloadHalfn(_) => Opcode::VloadHalfn,
+                Self::VstoreHalf(_) => Opcode::VstoreHalf,
+                Self::VstoreHalfR(_) => Opcode::VstoreHalfR,
+                Self::VstoreHalfn(_) => Opcode::VstoreHalfn,
+                Self::VstoreHalfnR(_) => Opcode::VstoreHalfnR,
+                Self::VloadaHalfn(_) => Opcode::VloadaHalfn,
+                Self::VstoreaHalfn(_) => Opcode::VstoreaHalfn,
+                Self::VstoreaHalfnR(_) => Opcode::VstoreaHalfnR,
+                Self::Shuffle(_) => Opcode::Shuffle,
+                Self::Shuffle2(_) => Opcode::Shuffle2,
+                Self::Printf(_) => Opcode::Printf,
+                Self::Prefetch(_) => Opcode::Prefetch,
+                Self::Bitselect(_) => Opcode::Bitselect,
+                Self::Select(_) => Opcode::Select,
+                Self::UAbs(_) => Opcode::UAbs,
+                Self::UAbsDiff(_) => Opcode::UAbsDiff,
+                Self::UMulHi(_) => Opcode::UMulHi,
+                Self::UMadHi(_) => Opcode::UMadHi,
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {
@@ -20409,7 +23088,56 @@ pub mod spv_amd_gcn_shader {
         ///TimeAMD
         TimeAMD(OpTimeAMD),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///CubeFaceIndexAMD
+        CubeFaceIndexAMD = 1u32,
+        ///CubeFaceCoordAMD
+        CubeFaceCoordAMD = 2u32,
+        ///TimeAMD
+        TimeAMD = 3u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[
+            Self::CubeFaceIndexAMD,
+            Self::CubeFaceCoordAMD,
+            Self::TimeAMD,
+        ];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                1u32 => Some(Self::CubeFaceIndexAMD),
+                2u32 => Some(Self::CubeFaceCoordAMD),
+                3u32 => Some(Self::TimeAMD),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::CubeFaceIndexAMD => "CubeFaceIndexAMD",
+                Self::CubeFaceCoordAMD => "CubeFaceCoordAMD",
+                Self::TimeAMD => "TimeAMD",
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::CubeFaceIndexAMD(_) => Opcode::CubeFaceIndexAMD,
+                Self::CubeFaceCoordAMD(_) => Opcode::CubeFaceCoordAMD,
+                Self::TimeAMD(_) => Opcode::TimeAMD,
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {
@@ -20616,7 +23344,64 @@ pub mod spv_amd_shader_ballot {
         ///MbcntAMD
         MbcntAMD(OpMbcntAMD),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///SwizzleInvocationsAMD
+        SwizzleInvocationsAMD = 1u32,
+        ///SwizzleInvocationsMaskedAMD
+        SwizzleInvocationsMaskedAMD = 2u32,
+        ///WriteInvocationAMD
+        WriteInvocationAMD = 3u32,
+        ///MbcntAMD
+        MbcntAMD = 4u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[
+            Self::SwizzleInvocationsAMD,
+            Self::SwizzleInvocationsMaskedAMD,
+            Self::WriteInvocationAMD,
+            Self::MbcntAMD,
+        ];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                1u32 => Some(Self::SwizzleInvocationsAMD),
+                2u32 => Some(Self::SwizzleInvocationsMaskedAMD),
+                3u32 => Some(Self::WriteInvocationAMD),
+                4u32 => Some(Self::MbcntAMD),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::SwizzleInvocationsAMD => "SwizzleInvocationsAMD",
+                Self::SwizzleInvocationsMaskedAMD => "SwizzleInvocationsMaskedAMD",
+                Self::WriteInvocationAMD => "WriteInvocationAMD",
+                Self::MbcntAMD => "MbcntAMD",
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::SwizzleInvocationsAMD(_) => Opcode::SwizzleInvocationsAMD,
+                Self::SwizzleInvocationsMaskedAMD(_) => {
+                    Opcode::SwizzleInvocationsMaskedAMD
+                }
+                Self::WriteInvocationAMD(_) => Opcode::WriteInvocationAMD,
+                Self::MbcntAMD(_) => Opcode::MbcntAMD,
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {
@@ -20726,7 +23511,42 @@ pub mod spv_amd_shader_explicit_vertex_parameter {
         ///InterpolateAtVertexAMD
         InterpolateAtVertexAMD(OpInterpolateAtVertexAMD),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///InterpolateAtVertexAMD
+        InterpolateAtVertexAMD = 1u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[Self::InterpolateAtVertexAMD];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                1u32 => Some(Self::InterpolateAtVertexAMD),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::InterpolateAtVertexAMD => "InterpolateAtVertexAMD",
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::InterpolateAtVertexAMD(_) => Opcode::InterpolateAtVertexAMD,
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {
@@ -21129,7 +23949,92 @@ pub mod spv_amd_shader_trinary_minmax {
         ///SMid3AMD
         SMid3AMD(OpSMid3AMD),
     }
+    /// The instructions of this set by number, for code that emits or matches them
+    /// without building the typed struct.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[repr(u32)]
+    pub enum Opcode {
+        ///FMin3AMD
+        FMin3AMD = 1u32,
+        ///UMin3AMD
+        UMin3AMD = 2u32,
+        ///SMin3AMD
+        SMin3AMD = 3u32,
+        ///FMax3AMD
+        FMax3AMD = 4u32,
+        ///UMax3AMD
+        UMax3AMD = 5u32,
+        ///SMax3AMD
+        SMax3AMD = 6u32,
+        ///FMid3AMD
+        FMid3AMD = 7u32,
+        ///UMid3AMD
+        UMid3AMD = 8u32,
+        ///SMid3AMD
+        SMid3AMD = 9u32,
+    }
+    impl Opcode {
+        /// Every instruction number of the set, ascending.
+        pub const ALL: &'static [Opcode] = &[
+            Self::FMin3AMD,
+            Self::UMin3AMD,
+            Self::SMin3AMD,
+            Self::FMax3AMD,
+            Self::UMax3AMD,
+            Self::SMax3AMD,
+            Self::FMid3AMD,
+            Self::UMid3AMD,
+            Self::SMid3AMD,
+        ];
+        /// The instruction with this number, if the set has one.
+        pub fn from_u32(n: u32) -> Option<Self> {
+            match n {
+                1u32 => Some(Self::FMin3AMD),
+                2u32 => Some(Self::UMin3AMD),
+                3u32 => Some(Self::SMin3AMD),
+                4u32 => Some(Self::FMax3AMD),
+                5u32 => Some(Self::UMax3AMD),
+                6u32 => Some(Self::SMax3AMD),
+                7u32 => Some(Self::FMid3AMD),
+                8u32 => Some(Self::UMid3AMD),
+                9u32 => Some(Self::SMid3AMD),
+                _ => None,
+            }
+        }
+        /// The instruction number (`OpExtInst`'s `Instruction` operand).
+        pub fn value(self) -> u32 {
+            self as u32
+        }
+        /// The grammar's name.
+        pub fn name(self) -> &'static str {
+            match self {
+                Self::FMin3AMD => "FMin3AMD",
+                Self::UMin3AMD => "UMin3AMD",
+                Self::SMin3AMD => "SMin3AMD",
+                Self::FMax3AMD => "FMax3AMD",
+                Self::UMax3AMD => "UMax3AMD",
+                Self::SMax3AMD => "SMax3AMD",
+                Self::FMid3AMD => "FMid3AMD",
+                Self::UMid3AMD => "UMid3AMD",
+                Self::SMid3AMD => "SMid3AMD",
+            }
+        }
+    }
     impl Instruction {
+        /// The instruction's opcode in this set.
+        pub fn opcode(&self) -> Opcode {
+            match self {
+                Self::FMin3AMD(_) => Opcode::FMin3AMD,
+                Self::UMin3AMD(_) => Opcode::UMin3AMD,
+                Self::SMin3AMD(_) => Opcode::SMin3AMD,
+                Self::FMax3AMD(_) => Opcode::FMax3AMD,
+                Self::UMax3AMD(_) => Opcode::UMax3AMD,
+                Self::SMax3AMD(_) => Opcode::SMax3AMD,
+                Self::FMid3AMD(_) => Opcode::FMid3AMD,
+                Self::UMid3AMD(_) => Opcode::UMid3AMD,
+                Self::SMid3AMD(_) => Opcode::SMid3AMD,
+            }
+        }
         /// The instruction number (`OpExtInst`'s `Instruction` operand).
         pub fn number(&self) -> u32 {
             match self {

@@ -5230,6 +5230,2435 @@ impl Opcode {
         }
     }
 }
+/// Opcode numbers as constants, named as [`Opcode`]'s variants, for `match` patterns on
+/// raw words (`op::TypeInt`).
+#[allow(non_upper_case_globals)]
+pub mod op {
+    ///OpNop
+    pub const Nop: u16 = 0u16;
+    ///OpUndef
+    pub const Undef: u16 = 1u16;
+    ///OpSourceContinued
+    pub const SourceContinued: u16 = 2u16;
+    ///OpSource
+    pub const Source: u16 = 3u16;
+    ///OpSourceExtension
+    pub const SourceExtension: u16 = 4u16;
+    ///OpName
+    pub const Name: u16 = 5u16;
+    ///OpMemberName
+    pub const MemberName: u16 = 6u16;
+    ///OpString
+    pub const String: u16 = 7u16;
+    ///OpLine
+    pub const Line: u16 = 8u16;
+    ///OpExtension
+    pub const Extension: u16 = 10u16;
+    ///OpExtInstImport
+    pub const ExtInstImport: u16 = 11u16;
+    ///OpExtInst
+    pub const ExtInst: u16 = 12u16;
+    ///OpMemoryModel
+    pub const MemoryModel: u16 = 14u16;
+    ///OpEntryPoint
+    pub const EntryPoint: u16 = 15u16;
+    ///OpExecutionMode
+    pub const ExecutionMode: u16 = 16u16;
+    ///OpCapability
+    pub const Capability: u16 = 17u16;
+    ///OpTypeVoid
+    pub const TypeVoid: u16 = 19u16;
+    ///OpTypeBool
+    pub const TypeBool: u16 = 20u16;
+    ///OpTypeInt
+    pub const TypeInt: u16 = 21u16;
+    ///OpTypeFloat
+    pub const TypeFloat: u16 = 22u16;
+    ///OpTypeVector
+    pub const TypeVector: u16 = 23u16;
+    ///OpTypeMatrix
+    pub const TypeMatrix: u16 = 24u16;
+    ///OpTypeImage
+    pub const TypeImage: u16 = 25u16;
+    ///OpTypeSampler
+    pub const TypeSampler: u16 = 26u16;
+    ///OpTypeSampledImage
+    pub const TypeSampledImage: u16 = 27u16;
+    ///OpTypeArray
+    pub const TypeArray: u16 = 28u16;
+    ///OpTypeRuntimeArray
+    pub const TypeRuntimeArray: u16 = 29u16;
+    ///OpTypeStruct
+    pub const TypeStruct: u16 = 30u16;
+    ///OpTypeOpaque
+    pub const TypeOpaque: u16 = 31u16;
+    ///OpTypePointer
+    pub const TypePointer: u16 = 32u16;
+    ///OpTypeFunction
+    pub const TypeFunction: u16 = 33u16;
+    ///OpTypeEvent
+    pub const TypeEvent: u16 = 34u16;
+    ///OpTypeDeviceEvent
+    pub const TypeDeviceEvent: u16 = 35u16;
+    ///OpTypeReserveId
+    pub const TypeReserveId: u16 = 36u16;
+    ///OpTypeQueue
+    pub const TypeQueue: u16 = 37u16;
+    ///OpTypePipe
+    pub const TypePipe: u16 = 38u16;
+    ///OpTypeForwardPointer
+    pub const TypeForwardPointer: u16 = 39u16;
+    ///OpConstantTrue
+    pub const ConstantTrue: u16 = 41u16;
+    ///OpConstantFalse
+    pub const ConstantFalse: u16 = 42u16;
+    ///OpConstant
+    pub const Constant: u16 = 43u16;
+    ///OpConstantComposite
+    pub const ConstantComposite: u16 = 44u16;
+    ///OpConstantSampler
+    pub const ConstantSampler: u16 = 45u16;
+    ///OpConstantNull
+    pub const ConstantNull: u16 = 46u16;
+    ///OpSpecConstantTrue
+    pub const SpecConstantTrue: u16 = 48u16;
+    ///OpSpecConstantFalse
+    pub const SpecConstantFalse: u16 = 49u16;
+    ///OpSpecConstant
+    pub const SpecConstant: u16 = 50u16;
+    ///OpSpecConstantComposite
+    pub const SpecConstantComposite: u16 = 51u16;
+    ///OpSpecConstantOp
+    pub const SpecConstantOp: u16 = 52u16;
+    ///OpFunction
+    pub const Function: u16 = 54u16;
+    ///OpFunctionParameter
+    pub const FunctionParameter: u16 = 55u16;
+    ///OpFunctionEnd
+    pub const FunctionEnd: u16 = 56u16;
+    ///OpFunctionCall
+    pub const FunctionCall: u16 = 57u16;
+    ///OpVariable
+    pub const Variable: u16 = 59u16;
+    ///OpImageTexelPointer
+    pub const ImageTexelPointer: u16 = 60u16;
+    ///OpLoad
+    pub const Load: u16 = 61u16;
+    ///OpStore
+    pub const Store: u16 = 62u16;
+    ///OpCopyMemory
+    pub const CopyMemory: u16 = 63u16;
+    ///OpCopyMemorySized
+    pub const CopyMemorySized: u16 = 64u16;
+    ///OpAccessChain
+    pub const AccessChain: u16 = 65u16;
+    ///OpInBoundsAccessChain
+    pub const InBoundsAccessChain: u16 = 66u16;
+    ///OpPtrAccessChain
+    pub const PtrAccessChain: u16 = 67u16;
+    ///OpArrayLength
+    pub const ArrayLength: u16 = 68u16;
+    ///OpGenericPtrMemSemantics
+    pub const GenericPtrMemSemantics: u16 = 69u16;
+    ///OpInBoundsPtrAccessChain
+    pub const InBoundsPtrAccessChain: u16 = 70u16;
+    ///OpDecorate
+    pub const Decorate: u16 = 71u16;
+    ///OpMemberDecorate
+    pub const MemberDecorate: u16 = 72u16;
+    ///OpDecorationGroup
+    pub const DecorationGroup: u16 = 73u16;
+    ///OpGroupDecorate
+    pub const GroupDecorate: u16 = 74u16;
+    ///OpGroupMemberDecorate
+    pub const GroupMemberDecorate: u16 = 75u16;
+    ///OpVectorExtractDynamic
+    pub const VectorExtractDynamic: u16 = 77u16;
+    ///OpVectorInsertDynamic
+    pub const VectorInsertDynamic: u16 = 78u16;
+    ///OpVectorShuffle
+    pub const VectorShuffle: u16 = 79u16;
+    ///OpCompositeConstruct
+    pub const CompositeConstruct: u16 = 80u16;
+    ///OpCompositeExtract
+    pub const CompositeExtract: u16 = 81u16;
+    ///OpCompositeInsert
+    pub const CompositeInsert: u16 = 82u16;
+    ///OpCopyObject
+    pub const CopyObject: u16 = 83u16;
+    ///OpTranspose
+    pub const Transpose: u16 = 84u16;
+    ///OpSampledImage
+    pub const SampledImage: u16 = 86u16;
+    ///OpImageSampleImplicitLod
+    pub const ImageSampleImplicitLod: u16 = 87u16;
+    ///OpImageSampleExplicitLod
+    pub const ImageSampleExplicitLod: u16 = 88u16;
+    ///OpImageSampleDrefImplicitLod
+    pub const ImageSampleDrefImplicitLod: u16 = 89u16;
+    ///OpImageSampleDrefExplicitLod
+    pub const ImageSampleDrefExplicitLod: u16 = 90u16;
+    ///OpImageSampleProjImplicitLod
+    pub const ImageSampleProjImplicitLod: u16 = 91u16;
+    ///OpImageSampleProjExplicitLod
+    pub const ImageSampleProjExplicitLod: u16 = 92u16;
+    ///OpImageSampleProjDrefImplicitLod
+    pub const ImageSampleProjDrefImplicitLod: u16 = 93u16;
+    ///OpImageSampleProjDrefExplicitLod
+    pub const ImageSampleProjDrefExplicitLod: u16 = 94u16;
+    ///OpImageFetch
+    pub const ImageFetch: u16 = 95u16;
+    ///OpImageGather
+    pub const ImageGather: u16 = 96u16;
+    ///OpImageDrefGather
+    pub const ImageDrefGather: u16 = 97u16;
+    ///OpImageRead
+    pub const ImageRead: u16 = 98u16;
+    ///OpImageWrite
+    pub const ImageWrite: u16 = 99u16;
+    ///OpImage
+    pub const Image: u16 = 100u16;
+    ///OpImageQueryFormat
+    pub const ImageQueryFormat: u16 = 101u16;
+    ///OpImageQueryOrder
+    pub const ImageQueryOrder: u16 = 102u16;
+    ///OpImageQuerySizeLod
+    pub const ImageQuerySizeLod: u16 = 103u16;
+    ///OpImageQuerySize
+    pub const ImageQuerySize: u16 = 104u16;
+    ///OpImageQueryLod
+    pub const ImageQueryLod: u16 = 105u16;
+    ///OpImageQueryLevels
+    pub const ImageQueryLevels: u16 = 106u16;
+    ///OpImageQuerySamples
+    pub const ImageQuerySamples: u16 = 107u16;
+    ///OpConvertFToU
+    pub const ConvertFToU: u16 = 109u16;
+    ///OpConvertFToS
+    pub const ConvertFToS: u16 = 110u16;
+    ///OpConvertSToF
+    pub const ConvertSToF: u16 = 111u16;
+    ///OpConvertUToF
+    pub const ConvertUToF: u16 = 112u16;
+    ///OpUConvert
+    pub const UConvert: u16 = 113u16;
+    ///OpSConvert
+    pub const SConvert: u16 = 114u16;
+    ///OpFConvert
+    pub const FConvert: u16 = 115u16;
+    ///OpQuantizeToF16
+    pub const QuantizeToF16: u16 = 116u16;
+    ///OpConvertPtrToU
+    pub const ConvertPtrToU: u16 = 117u16;
+    ///OpSatConvertSToU
+    pub const SatConvertSToU: u16 = 118u16;
+    ///OpSatConvertUToS
+    pub const SatConvertUToS: u16 = 119u16;
+    ///OpConvertUToPtr
+    pub const ConvertUToPtr: u16 = 120u16;
+    ///OpPtrCastToGeneric
+    pub const PtrCastToGeneric: u16 = 121u16;
+    ///OpGenericCastToPtr
+    pub const GenericCastToPtr: u16 = 122u16;
+    ///OpGenericCastToPtrExplicit
+    pub const GenericCastToPtrExplicit: u16 = 123u16;
+    ///OpBitcast
+    pub const Bitcast: u16 = 124u16;
+    ///OpSNegate
+    pub const SNegate: u16 = 126u16;
+    ///OpFNegate
+    pub const FNegate: u16 = 127u16;
+    ///OpIAdd
+    pub const IAdd: u16 = 128u16;
+    ///OpFAdd
+    pub const FAdd: u16 = 129u16;
+    ///OpISub
+    pub const ISub: u16 = 130u16;
+    ///OpFSub
+    pub const FSub: u16 = 131u16;
+    ///OpIMul
+    pub const IMul: u16 = 132u16;
+    ///OpFMul
+    pub const FMul: u16 = 133u16;
+    ///OpUDiv
+    pub const UDiv: u16 = 134u16;
+    ///OpSDiv
+    pub const SDiv: u16 = 135u16;
+    ///OpFDiv
+    pub const FDiv: u16 = 136u16;
+    ///OpUMod
+    pub const UMod: u16 = 137u16;
+    ///OpSRem
+    pub const SRem: u16 = 138u16;
+    ///OpSMod
+    pub const SMod: u16 = 139u16;
+    ///OpFRem
+    pub const FRem: u16 = 140u16;
+    ///OpFMod
+    pub const FMod: u16 = 141u16;
+    ///OpVectorTimesScalar
+    pub const VectorTimesScalar: u16 = 142u16;
+    ///OpMatrixTimesScalar
+    pub const MatrixTimesScalar: u16 = 143u16;
+    ///OpVectorTimesMatrix
+    pub const VectorTimesMatrix: u16 = 144u16;
+    ///OpMatrixTimesVector
+    pub const MatrixTimesVector: u16 = 145u16;
+    ///OpMatrixTimesMatrix
+    pub const MatrixTimesMatrix: u16 = 146u16;
+    ///OpOuterProduct
+    pub const OuterProduct: u16 = 147u16;
+    ///OpDot
+    pub const Dot: u16 = 148u16;
+    ///OpIAddCarry
+    pub const IAddCarry: u16 = 149u16;
+    ///OpISubBorrow
+    pub const ISubBorrow: u16 = 150u16;
+    ///OpUMulExtended
+    pub const UMulExtended: u16 = 151u16;
+    ///OpSMulExtended
+    pub const SMulExtended: u16 = 152u16;
+    ///OpAny
+    pub const Any: u16 = 154u16;
+    ///OpAll
+    pub const All: u16 = 155u16;
+    ///OpIsNan
+    pub const IsNan: u16 = 156u16;
+    ///OpIsInf
+    pub const IsInf: u16 = 157u16;
+    ///OpIsFinite
+    pub const IsFinite: u16 = 158u16;
+    ///OpIsNormal
+    pub const IsNormal: u16 = 159u16;
+    ///OpSignBitSet
+    pub const SignBitSet: u16 = 160u16;
+    ///OpLessOrGreater
+    pub const LessOrGreater: u16 = 161u16;
+    ///OpOrdered
+    pub const Ordered: u16 = 162u16;
+    ///OpUnordered
+    pub const Unordered: u16 = 163u16;
+    ///OpLogicalEqual
+    pub const LogicalEqual: u16 = 164u16;
+    ///OpLogicalNotEqual
+    pub const LogicalNotEqual: u16 = 165u16;
+    ///OpLogicalOr
+    pub const LogicalOr: u16 = 166u16;
+    ///OpLogicalAnd
+    pub const LogicalAnd: u16 = 167u16;
+    ///OpLogicalNot
+    pub const LogicalNot: u16 = 168u16;
+    ///OpSelect
+    pub const Select: u16 = 169u16;
+    ///OpIEqual
+    pub const IEqual: u16 = 170u16;
+    ///OpINotEqual
+    pub const INotEqual: u16 = 171u16;
+    ///OpUGreaterThan
+    pub const UGreaterThan: u16 = 172u16;
+    ///OpSGreaterThan
+    pub const SGreaterThan: u16 = 173u16;
+    ///OpUGreaterThanEqual
+    pub const UGreaterThanEqual: u16 = 174u16;
+    ///OpSGreaterThanEqual
+    pub const SGreaterThanEqual: u16 = 175u16;
+    ///OpULessThan
+    pub const ULessThan: u16 = 176u16;
+    ///OpSLessThan
+    pub const SLessThan: u16 = 177u16;
+    ///OpULessThanEqual
+    pub const ULessThanEqual: u16 = 178u16;
+    ///OpSLessThanEqual
+    pub const SLessThanEqual: u16 = 179u16;
+    ///OpFOrdEqual
+    pub const FOrdEqual: u16 = 180u16;
+    ///OpFUnordEqual
+    pub const FUnordEqual: u16 = 181u16;
+    ///OpFOrdNotEqual
+    pub const FOrdNotEqual: u16 = 182u16;
+    ///OpFUnordNotEqual
+    pub const FUnordNotEqual: u16 = 183u16;
+    ///OpFOrdLessThan
+    pub const FOrdLessThan: u16 = 184u16;
+    ///OpFUnordLessThan
+    pub const FUnordLessThan: u16 = 185u16;
+    ///OpFOrdGreaterThan
+    pub const FOrdGreaterThan: u16 = 186u16;
+    ///OpFUnordGreaterThan
+    pub const FUnordGreaterThan: u16 = 187u16;
+    ///OpFOrdLessThanEqual
+    pub const FOrdLessThanEqual: u16 = 188u16;
+    ///OpFUnordLessThanEqual
+    pub const FUnordLessThanEqual: u16 = 189u16;
+    ///OpFOrdGreaterThanEqual
+    pub const FOrdGreaterThanEqual: u16 = 190u16;
+    ///OpFUnordGreaterThanEqual
+    pub const FUnordGreaterThanEqual: u16 = 191u16;
+    ///OpShiftRightLogical
+    pub const ShiftRightLogical: u16 = 194u16;
+    ///OpShiftRightArithmetic
+    pub const ShiftRightArithmetic: u16 = 195u16;
+    ///OpShiftLeftLogical
+    pub const ShiftLeftLogical: u16 = 196u16;
+    ///OpBitwiseOr
+    pub const BitwiseOr: u16 = 197u16;
+    ///OpBitwiseXor
+    pub const BitwiseXor: u16 = 198u16;
+    ///OpBitwiseAnd
+    pub const BitwiseAnd: u16 = 199u16;
+    ///OpNot
+    pub const Not: u16 = 200u16;
+    ///OpBitFieldInsert
+    pub const BitFieldInsert: u16 = 201u16;
+    ///OpBitFieldSExtract
+    pub const BitFieldSExtract: u16 = 202u16;
+    ///OpBitFieldUExtract
+    pub const BitFieldUExtract: u16 = 203u16;
+    ///OpBitReverse
+    pub const BitReverse: u16 = 204u16;
+    ///OpBitCount
+    pub const BitCount: u16 = 205u16;
+    ///OpDPdx
+    pub const DPdx: u16 = 207u16;
+    ///OpDPdy
+    pub const DPdy: u16 = 208u16;
+    ///OpFwidth
+    pub const Fwidth: u16 = 209u16;
+    ///OpDPdxFine
+    pub const DPdxFine: u16 = 210u16;
+    ///OpDPdyFine
+    pub const DPdyFine: u16 = 211u16;
+    ///OpFwidthFine
+    pub const FwidthFine: u16 = 212u16;
+    ///OpDPdxCoarse
+    pub const DPdxCoarse: u16 = 213u16;
+    ///OpDPdyCoarse
+    pub const DPdyCoarse: u16 = 214u16;
+    ///OpFwidthCoarse
+    pub const FwidthCoarse: u16 = 215u16;
+    ///OpEmitVertex
+    pub const EmitVertex: u16 = 218u16;
+    ///OpEndPrimitive
+    pub const EndPrimitive: u16 = 219u16;
+    ///OpEmitStreamVertex
+    pub const EmitStreamVertex: u16 = 220u16;
+    ///OpEndStreamPrimitive
+    pub const EndStreamPrimitive: u16 = 221u16;
+    ///OpControlBarrier
+    pub const ControlBarrier: u16 = 224u16;
+    ///OpMemoryBarrier
+    pub const MemoryBarrier: u16 = 225u16;
+    ///OpAtomicLoad
+    pub const AtomicLoad: u16 = 227u16;
+    ///OpAtomicStore
+    pub const AtomicStore: u16 = 228u16;
+    ///OpAtomicExchange
+    pub const AtomicExchange: u16 = 229u16;
+    ///OpAtomicCompareExchange
+    pub const AtomicCompareExchange: u16 = 230u16;
+    ///OpAtomicCompareExchangeWeak
+    pub const AtomicCompareExchangeWeak: u16 = 231u16;
+    ///OpAtomicIIncrement
+    pub const AtomicIIncrement: u16 = 232u16;
+    ///OpAtomicIDecrement
+    pub const AtomicIDecrement: u16 = 233u16;
+    ///OpAtomicIAdd
+    pub const AtomicIAdd: u16 = 234u16;
+    ///OpAtomicISub
+    pub const AtomicISub: u16 = 235u16;
+    ///OpAtomicSMin
+    pub const AtomicSMin: u16 = 236u16;
+    ///OpAtomicUMin
+    pub const AtomicUMin: u16 = 237u16;
+    ///OpAtomicSMax
+    pub const AtomicSMax: u16 = 238u16;
+    ///OpAtomicUMax
+    pub const AtomicUMax: u16 = 239u16;
+    ///OpAtomicAnd
+    pub const AtomicAnd: u16 = 240u16;
+    ///OpAtomicOr
+    pub const AtomicOr: u16 = 241u16;
+    ///OpAtomicXor
+    pub const AtomicXor: u16 = 242u16;
+    ///OpPhi
+    pub const Phi: u16 = 245u16;
+    ///OpLoopMerge
+    pub const LoopMerge: u16 = 246u16;
+    ///OpSelectionMerge
+    pub const SelectionMerge: u16 = 247u16;
+    ///OpLabel
+    pub const Label: u16 = 248u16;
+    ///OpBranch
+    pub const Branch: u16 = 249u16;
+    ///OpBranchConditional
+    pub const BranchConditional: u16 = 250u16;
+    ///OpSwitch
+    pub const Switch: u16 = 251u16;
+    ///OpKill
+    pub const Kill: u16 = 252u16;
+    ///OpReturn
+    pub const Return: u16 = 253u16;
+    ///OpReturnValue
+    pub const ReturnValue: u16 = 254u16;
+    ///OpUnreachable
+    pub const Unreachable: u16 = 255u16;
+    ///OpLifetimeStart
+    pub const LifetimeStart: u16 = 256u16;
+    ///OpLifetimeStop
+    pub const LifetimeStop: u16 = 257u16;
+    ///OpGroupAsyncCopy
+    pub const GroupAsyncCopy: u16 = 259u16;
+    ///OpGroupWaitEvents
+    pub const GroupWaitEvents: u16 = 260u16;
+    ///OpGroupAll
+    pub const GroupAll: u16 = 261u16;
+    ///OpGroupAny
+    pub const GroupAny: u16 = 262u16;
+    ///OpGroupBroadcast
+    pub const GroupBroadcast: u16 = 263u16;
+    ///OpGroupIAdd
+    pub const GroupIAdd: u16 = 264u16;
+    ///OpGroupFAdd
+    pub const GroupFAdd: u16 = 265u16;
+    ///OpGroupFMin
+    pub const GroupFMin: u16 = 266u16;
+    ///OpGroupUMin
+    pub const GroupUMin: u16 = 267u16;
+    ///OpGroupSMin
+    pub const GroupSMin: u16 = 268u16;
+    ///OpGroupFMax
+    pub const GroupFMax: u16 = 269u16;
+    ///OpGroupUMax
+    pub const GroupUMax: u16 = 270u16;
+    ///OpGroupSMax
+    pub const GroupSMax: u16 = 271u16;
+    ///OpReadPipe
+    pub const ReadPipe: u16 = 274u16;
+    ///OpWritePipe
+    pub const WritePipe: u16 = 275u16;
+    ///OpReservedReadPipe
+    pub const ReservedReadPipe: u16 = 276u16;
+    ///OpReservedWritePipe
+    pub const ReservedWritePipe: u16 = 277u16;
+    ///OpReserveReadPipePackets
+    pub const ReserveReadPipePackets: u16 = 278u16;
+    ///OpReserveWritePipePackets
+    pub const ReserveWritePipePackets: u16 = 279u16;
+    ///OpCommitReadPipe
+    pub const CommitReadPipe: u16 = 280u16;
+    ///OpCommitWritePipe
+    pub const CommitWritePipe: u16 = 281u16;
+    ///OpIsValidReserveId
+    pub const IsValidReserveId: u16 = 282u16;
+    ///OpGetNumPipePackets
+    pub const GetNumPipePackets: u16 = 283u16;
+    ///OpGetMaxPipePackets
+    pub const GetMaxPipePackets: u16 = 284u16;
+    ///OpGroupReserveReadPipePackets
+    pub const GroupReserveReadPipePackets: u16 = 285u16;
+    ///OpGroupReserveWritePipePackets
+    pub const GroupReserveWritePipePackets: u16 = 286u16;
+    ///OpGroupCommitReadPipe
+    pub const GroupCommitReadPipe: u16 = 287u16;
+    ///OpGroupCommitWritePipe
+    pub const GroupCommitWritePipe: u16 = 288u16;
+    ///OpEnqueueMarker
+    pub const EnqueueMarker: u16 = 291u16;
+    ///OpEnqueueKernel
+    pub const EnqueueKernel: u16 = 292u16;
+    ///OpGetKernelNDrangeSubGroupCount
+    pub const GetKernelNDrangeSubGroupCount: u16 = 293u16;
+    ///OpGetKernelNDrangeMaxSubGroupSize
+    pub const GetKernelNDrangeMaxSubGroupSize: u16 = 294u16;
+    ///OpGetKernelWorkGroupSize
+    pub const GetKernelWorkGroupSize: u16 = 295u16;
+    ///OpGetKernelPreferredWorkGroupSizeMultiple
+    pub const GetKernelPreferredWorkGroupSizeMultiple: u16 = 296u16;
+    ///OpRetainEvent
+    pub const RetainEvent: u16 = 297u16;
+    ///OpReleaseEvent
+    pub const ReleaseEvent: u16 = 298u16;
+    ///OpCreateUserEvent
+    pub const CreateUserEvent: u16 = 299u16;
+    ///OpIsValidEvent
+    pub const IsValidEvent: u16 = 300u16;
+    ///OpSetUserEventStatus
+    pub const SetUserEventStatus: u16 = 301u16;
+    ///OpCaptureEventProfilingInfo
+    pub const CaptureEventProfilingInfo: u16 = 302u16;
+    ///OpGetDefaultQueue
+    pub const GetDefaultQueue: u16 = 303u16;
+    ///OpBuildNDRange
+    pub const BuildNDRange: u16 = 304u16;
+    ///OpImageSparseSampleImplicitLod
+    pub const ImageSparseSampleImplicitLod: u16 = 305u16;
+    ///OpImageSparseSampleExplicitLod
+    pub const ImageSparseSampleExplicitLod: u16 = 306u16;
+    ///OpImageSparseSampleDrefImplicitLod
+    pub const ImageSparseSampleDrefImplicitLod: u16 = 307u16;
+    ///OpImageSparseSampleDrefExplicitLod
+    pub const ImageSparseSampleDrefExplicitLod: u16 = 308u16;
+    ///OpImageSparseSampleProjImplicitLod
+    pub const ImageSparseSampleProjImplicitLod: u16 = 309u16;
+    ///OpImageSparseSampleProjExplicitLod
+    pub const ImageSparseSampleProjExplicitLod: u16 = 310u16;
+    ///OpImageSparseSampleProjDrefImplicitLod
+    pub const ImageSparseSampleProjDrefImplicitLod: u16 = 311u16;
+    ///OpImageSparseSampleProjDrefExplicitLod
+    pub const ImageSparseSampleProjDrefExplicitLod: u16 = 312u16;
+    ///OpImageSparseFetch
+    pub const ImageSparseFetch: u16 = 313u16;
+    ///OpImageSparseGather
+    pub const ImageSparseGather: u16 = 314u16;
+    ///OpImageSparseDrefGather
+    pub const ImageSparseDrefGather: u16 = 315u16;
+    ///OpImageSparseTexelsResident
+    pub const ImageSparseTexelsResident: u16 = 316u16;
+    ///OpNoLine
+    pub const NoLine: u16 = 317u16;
+    ///OpAtomicFlagTestAndSet
+    pub const AtomicFlagTestAndSet: u16 = 318u16;
+    ///OpAtomicFlagClear
+    pub const AtomicFlagClear: u16 = 319u16;
+    ///OpImageSparseRead
+    pub const ImageSparseRead: u16 = 320u16;
+    ///OpSizeOf
+    pub const SizeOf: u16 = 321u16;
+    ///OpTypePipeStorage
+    pub const TypePipeStorage: u16 = 322u16;
+    ///OpConstantPipeStorage
+    pub const ConstantPipeStorage: u16 = 323u16;
+    ///OpCreatePipeFromPipeStorage
+    pub const CreatePipeFromPipeStorage: u16 = 324u16;
+    ///OpGetKernelLocalSizeForSubgroupCount
+    pub const GetKernelLocalSizeForSubgroupCount: u16 = 325u16;
+    ///OpGetKernelMaxNumSubgroups
+    pub const GetKernelMaxNumSubgroups: u16 = 326u16;
+    ///OpTypeNamedBarrier
+    pub const TypeNamedBarrier: u16 = 327u16;
+    ///OpNamedBarrierInitialize
+    pub const NamedBarrierInitialize: u16 = 328u16;
+    ///OpMemoryNamedBarrier
+    pub const MemoryNamedBarrier: u16 = 329u16;
+    ///OpModuleProcessed
+    pub const ModuleProcessed: u16 = 330u16;
+    ///OpExecutionModeId
+    pub const ExecutionModeId: u16 = 331u16;
+    ///OpDecorateId
+    pub const DecorateId: u16 = 332u16;
+    ///OpGroupNonUniformElect
+    pub const GroupNonUniformElect: u16 = 333u16;
+    ///OpGroupNonUniformAll
+    pub const GroupNonUniformAll: u16 = 334u16;
+    ///OpGroupNonUniformAny
+    pub const GroupNonUniformAny: u16 = 335u16;
+    ///OpGroupNonUniformAllEqual
+    pub const GroupNonUniformAllEqual: u16 = 336u16;
+    ///OpGroupNonUniformBroadcast
+    pub const GroupNonUniformBroadcast: u16 = 337u16;
+    ///OpGroupNonUniformBroadcastFirst
+    pub const GroupNonUniformBroadcastFirst: u16 = 338u16;
+    ///OpGroupNonUniformBallot
+    pub const GroupNonUniformBallot: u16 = 339u16;
+    ///OpGroupNonUniformInverseBallot
+    pub const GroupNonUniformInverseBallot: u16 = 340u16;
+    ///OpGroupNonUniformBallotBitExtract
+    pub const GroupNonUniformBallotBitExtract: u16 = 341u16;
+    ///OpGroupNonUniformBallotBitCount
+    pub const GroupNonUniformBallotBitCount: u16 = 342u16;
+    ///OpGroupNonUniformBallotFindLSB
+    pub const GroupNonUniformBallotFindLSB: u16 = 343u16;
+    ///OpGroupNonUniformBallotFindMSB
+    pub const GroupNonUniformBallotFindMSB: u16 = 344u16;
+    ///OpGroupNonUniformShuffle
+    pub const GroupNonUniformShuffle: u16 = 345u16;
+    ///OpGroupNonUniformShuffleXor
+    pub const GroupNonUniformShuffleXor: u16 = 346u16;
+    ///OpGroupNonUniformShuffleUp
+    pub const GroupNonUniformShuffleUp: u16 = 347u16;
+    ///OpGroupNonUniformShuffleDown
+    pub const GroupNonUniformShuffleDown: u16 = 348u16;
+    ///OpGroupNonUniformIAdd
+    pub const GroupNonUniformIAdd: u16 = 349u16;
+    ///OpGroupNonUniformFAdd
+    pub const GroupNonUniformFAdd: u16 = 350u16;
+    ///OpGroupNonUniformIMul
+    pub const GroupNonUniformIMul: u16 = 351u16;
+    ///OpGroupNonUniformFMul
+    pub const GroupNonUniformFMul: u16 = 352u16;
+    ///OpGroupNonUniformSMin
+    pub const GroupNonUniformSMin: u16 = 353u16;
+    ///OpGroupNonUniformUMin
+    pub const GroupNonUniformUMin: u16 = 354u16;
+    ///OpGroupNonUniformFMin
+    pub const GroupNonUniformFMin: u16 = 355u16;
+    ///OpGroupNonUniformSMax
+    pub const GroupNonUniformSMax: u16 = 356u16;
+    ///OpGroupNonUniformUMax
+    pub const GroupNonUniformUMax: u16 = 357u16;
+    ///OpGroupNonUniformFMax
+    pub const GroupNonUniformFMax: u16 = 358u16;
+    ///OpGroupNonUniformBitwiseAnd
+    pub const GroupNonUniformBitwiseAnd: u16 = 359u16;
+    ///OpGroupNonUniformBitwiseOr
+    pub const GroupNonUniformBitwiseOr: u16 = 360u16;
+    ///OpGroupNonUniformBitwiseXor
+    pub const GroupNonUniformBitwiseXor: u16 = 361u16;
+    ///OpGroupNonUniformLogicalAnd
+    pub const GroupNonUniformLogicalAnd: u16 = 362u16;
+    ///OpGroupNonUniformLogicalOr
+    pub const GroupNonUniformLogicalOr: u16 = 363u16;
+    ///OpGroupNonUniformLogicalXor
+    pub const GroupNonUniformLogicalXor: u16 = 364u16;
+    ///OpGroupNonUniformQuadBroadcast
+    pub const GroupNonUniformQuadBroadcast: u16 = 365u16;
+    ///OpGroupNonUniformQuadSwap
+    pub const GroupNonUniformQuadSwap: u16 = 366u16;
+    ///OpCopyLogical
+    pub const CopyLogical: u16 = 400u16;
+    ///OpPtrEqual
+    pub const PtrEqual: u16 = 401u16;
+    ///OpPtrNotEqual
+    pub const PtrNotEqual: u16 = 402u16;
+    ///OpPtrDiff
+    pub const PtrDiff: u16 = 403u16;
+    ///OpTerminateInvocation
+    pub const TerminateInvocation: u16 = 4416u16;
+    ///OpSubgroupBallotKHR
+    pub const SubgroupBallotKHR: u16 = 4421u16;
+    ///OpSubgroupFirstInvocationKHR
+    pub const SubgroupFirstInvocationKHR: u16 = 4422u16;
+    ///OpSubgroupAllKHR
+    pub const SubgroupAllKHR: u16 = 4428u16;
+    ///OpSubgroupAnyKHR
+    pub const SubgroupAnyKHR: u16 = 4429u16;
+    ///OpSubgroupAllEqualKHR
+    pub const SubgroupAllEqualKHR: u16 = 4430u16;
+    ///OpGroupNonUniformRotateKHR
+    pub const GroupNonUniformRotateKHR: u16 = 4431u16;
+    ///OpSubgroupReadInvocationKHR
+    pub const SubgroupReadInvocationKHR: u16 = 4432u16;
+    ///OpTraceRayKHR
+    pub const TraceRayKHR: u16 = 4445u16;
+    ///OpExecuteCallableKHR
+    pub const ExecuteCallableKHR: u16 = 4446u16;
+    ///OpConvertUToAccelerationStructureKHR
+    pub const ConvertUToAccelerationStructureKHR: u16 = 4447u16;
+    ///OpIgnoreIntersectionKHR
+    pub const IgnoreIntersectionKHR: u16 = 4448u16;
+    ///OpTerminateRayKHR
+    pub const TerminateRayKHR: u16 = 4449u16;
+    ///OpSDot
+    pub const SDot: u16 = 4450u16;
+    ///OpUDot
+    pub const UDot: u16 = 4451u16;
+    ///OpSUDot
+    pub const SUDot: u16 = 4452u16;
+    ///OpSDotAccSat
+    pub const SDotAccSat: u16 = 4453u16;
+    ///OpUDotAccSat
+    pub const UDotAccSat: u16 = 4454u16;
+    ///OpSUDotAccSat
+    pub const SUDotAccSat: u16 = 4455u16;
+    ///OpTypeRayQueryKHR
+    pub const TypeRayQueryKHR: u16 = 4472u16;
+    ///OpRayQueryInitializeKHR
+    pub const RayQueryInitializeKHR: u16 = 4473u16;
+    ///OpRayQueryTerminateKHR
+    pub const RayQueryTerminateKHR: u16 = 4474u16;
+    ///OpRayQueryGenerateIntersectionKHR
+    pub const RayQueryGenerateIntersectionKHR: u16 = 4475u16;
+    ///OpRayQueryConfirmIntersectionKHR
+    pub const RayQueryConfirmIntersectionKHR: u16 = 4476u16;
+    ///OpRayQueryProceedKHR
+    pub const RayQueryProceedKHR: u16 = 4477u16;
+    ///OpRayQueryGetIntersectionTypeKHR
+    pub const RayQueryGetIntersectionTypeKHR: u16 = 4479u16;
+    ///OpGroupIAddNonUniformAMD
+    pub const GroupIAddNonUniformAMD: u16 = 5000u16;
+    ///OpGroupFAddNonUniformAMD
+    pub const GroupFAddNonUniformAMD: u16 = 5001u16;
+    ///OpGroupFMinNonUniformAMD
+    pub const GroupFMinNonUniformAMD: u16 = 5002u16;
+    ///OpGroupUMinNonUniformAMD
+    pub const GroupUMinNonUniformAMD: u16 = 5003u16;
+    ///OpGroupSMinNonUniformAMD
+    pub const GroupSMinNonUniformAMD: u16 = 5004u16;
+    ///OpGroupFMaxNonUniformAMD
+    pub const GroupFMaxNonUniformAMD: u16 = 5005u16;
+    ///OpGroupUMaxNonUniformAMD
+    pub const GroupUMaxNonUniformAMD: u16 = 5006u16;
+    ///OpGroupSMaxNonUniformAMD
+    pub const GroupSMaxNonUniformAMD: u16 = 5007u16;
+    ///OpFragmentMaskFetchAMD
+    pub const FragmentMaskFetchAMD: u16 = 5011u16;
+    ///OpFragmentFetchAMD
+    pub const FragmentFetchAMD: u16 = 5012u16;
+    ///OpReadClockKHR
+    pub const ReadClockKHR: u16 = 5056u16;
+    ///OpHitObjectRecordHitMotionNV
+    pub const HitObjectRecordHitMotionNV: u16 = 5249u16;
+    ///OpHitObjectRecordHitWithIndexMotionNV
+    pub const HitObjectRecordHitWithIndexMotionNV: u16 = 5250u16;
+    ///OpHitObjectRecordMissMotionNV
+    pub const HitObjectRecordMissMotionNV: u16 = 5251u16;
+    ///OpHitObjectGetWorldToObjectNV
+    pub const HitObjectGetWorldToObjectNV: u16 = 5252u16;
+    ///OpHitObjectGetObjectToWorldNV
+    pub const HitObjectGetObjectToWorldNV: u16 = 5253u16;
+    ///OpHitObjectGetObjectRayDirectionNV
+    pub const HitObjectGetObjectRayDirectionNV: u16 = 5254u16;
+    ///OpHitObjectGetObjectRayOriginNV
+    pub const HitObjectGetObjectRayOriginNV: u16 = 5255u16;
+    ///OpHitObjectTraceRayMotionNV
+    pub const HitObjectTraceRayMotionNV: u16 = 5256u16;
+    ///OpHitObjectGetShaderRecordBufferHandleNV
+    pub const HitObjectGetShaderRecordBufferHandleNV: u16 = 5257u16;
+    ///OpHitObjectGetShaderBindingTableRecordIndexNV
+    pub const HitObjectGetShaderBindingTableRecordIndexNV: u16 = 5258u16;
+    ///OpHitObjectRecordEmptyNV
+    pub const HitObjectRecordEmptyNV: u16 = 5259u16;
+    ///OpHitObjectTraceRayNV
+    pub const HitObjectTraceRayNV: u16 = 5260u16;
+    ///OpHitObjectRecordHitNV
+    pub const HitObjectRecordHitNV: u16 = 5261u16;
+    ///OpHitObjectRecordHitWithIndexNV
+    pub const HitObjectRecordHitWithIndexNV: u16 = 5262u16;
+    ///OpHitObjectRecordMissNV
+    pub const HitObjectRecordMissNV: u16 = 5263u16;
+    ///OpHitObjectExecuteShaderNV
+    pub const HitObjectExecuteShaderNV: u16 = 5264u16;
+    ///OpHitObjectGetCurrentTimeNV
+    pub const HitObjectGetCurrentTimeNV: u16 = 5265u16;
+    ///OpHitObjectGetAttributesNV
+    pub const HitObjectGetAttributesNV: u16 = 5266u16;
+    ///OpHitObjectGetHitKindNV
+    pub const HitObjectGetHitKindNV: u16 = 5267u16;
+    ///OpHitObjectGetPrimitiveIndexNV
+    pub const HitObjectGetPrimitiveIndexNV: u16 = 5268u16;
+    ///OpHitObjectGetGeometryIndexNV
+    pub const HitObjectGetGeometryIndexNV: u16 = 5269u16;
+    ///OpHitObjectGetInstanceIdNV
+    pub const HitObjectGetInstanceIdNV: u16 = 5270u16;
+    ///OpHitObjectGetInstanceCustomIndexNV
+    pub const HitObjectGetInstanceCustomIndexNV: u16 = 5271u16;
+    ///OpHitObjectGetWorldRayDirectionNV
+    pub const HitObjectGetWorldRayDirectionNV: u16 = 5272u16;
+    ///OpHitObjectGetWorldRayOriginNV
+    pub const HitObjectGetWorldRayOriginNV: u16 = 5273u16;
+    ///OpHitObjectGetRayTMaxNV
+    pub const HitObjectGetRayTMaxNV: u16 = 5274u16;
+    ///OpHitObjectGetRayTMinNV
+    pub const HitObjectGetRayTMinNV: u16 = 5275u16;
+    ///OpHitObjectIsEmptyNV
+    pub const HitObjectIsEmptyNV: u16 = 5276u16;
+    ///OpHitObjectIsHitNV
+    pub const HitObjectIsHitNV: u16 = 5277u16;
+    ///OpHitObjectIsMissNV
+    pub const HitObjectIsMissNV: u16 = 5278u16;
+    ///OpReorderThreadWithHitObjectNV
+    pub const ReorderThreadWithHitObjectNV: u16 = 5279u16;
+    ///OpReorderThreadWithHintNV
+    pub const ReorderThreadWithHintNV: u16 = 5280u16;
+    ///OpTypeHitObjectNV
+    pub const TypeHitObjectNV: u16 = 5281u16;
+    ///OpImageSampleFootprintNV
+    pub const ImageSampleFootprintNV: u16 = 5283u16;
+    ///OpEmitMeshTasksEXT
+    pub const EmitMeshTasksEXT: u16 = 5294u16;
+    ///OpSetMeshOutputsEXT
+    pub const SetMeshOutputsEXT: u16 = 5295u16;
+    ///OpGroupNonUniformPartitionNV
+    pub const GroupNonUniformPartitionNV: u16 = 5296u16;
+    ///OpWritePackedPrimitiveIndices4x8NV
+    pub const WritePackedPrimitiveIndices4x8NV: u16 = 5299u16;
+    ///OpReportIntersectionNV
+    pub const ReportIntersectionNV: u16 = 5334u16;
+    ///OpIgnoreIntersectionNV
+    pub const IgnoreIntersectionNV: u16 = 5335u16;
+    ///OpTerminateRayNV
+    pub const TerminateRayNV: u16 = 5336u16;
+    ///OpTraceNV
+    pub const TraceNV: u16 = 5337u16;
+    ///OpTraceMotionNV
+    pub const TraceMotionNV: u16 = 5338u16;
+    ///OpTraceRayMotionNV
+    pub const TraceRayMotionNV: u16 = 5339u16;
+    ///OpTypeAccelerationStructureNV
+    pub const TypeAccelerationStructureNV: u16 = 5341u16;
+    ///OpExecuteCallableNV
+    pub const ExecuteCallableNV: u16 = 5344u16;
+    ///OpTypeCooperativeMatrixNV
+    pub const TypeCooperativeMatrixNV: u16 = 5358u16;
+    ///OpCooperativeMatrixLoadNV
+    pub const CooperativeMatrixLoadNV: u16 = 5359u16;
+    ///OpCooperativeMatrixStoreNV
+    pub const CooperativeMatrixStoreNV: u16 = 5360u16;
+    ///OpCooperativeMatrixMulAddNV
+    pub const CooperativeMatrixMulAddNV: u16 = 5361u16;
+    ///OpCooperativeMatrixLengthNV
+    pub const CooperativeMatrixLengthNV: u16 = 5362u16;
+    ///OpBeginInvocationInterlockEXT
+    pub const BeginInvocationInterlockEXT: u16 = 5364u16;
+    ///OpEndInvocationInterlockEXT
+    pub const EndInvocationInterlockEXT: u16 = 5365u16;
+    ///OpDemoteToHelperInvocation
+    pub const DemoteToHelperInvocation: u16 = 5380u16;
+    ///OpIsHelperInvocationEXT
+    pub const IsHelperInvocationEXT: u16 = 5381u16;
+    ///OpConvertUToImageNV
+    pub const ConvertUToImageNV: u16 = 5391u16;
+    ///OpConvertUToSamplerNV
+    pub const ConvertUToSamplerNV: u16 = 5392u16;
+    ///OpConvertImageToUNV
+    pub const ConvertImageToUNV: u16 = 5393u16;
+    ///OpConvertSamplerToUNV
+    pub const ConvertSamplerToUNV: u16 = 5394u16;
+    ///OpConvertUToSampledImageNV
+    pub const ConvertUToSampledImageNV: u16 = 5395u16;
+    ///OpConvertSampledImageToUNV
+    pub const ConvertSampledImageToUNV: u16 = 5396u16;
+    ///OpSamplerImageAddressingModeNV
+    pub const SamplerImageAddressingModeNV: u16 = 5397u16;
+    ///OpSubgroupShuffleINTEL
+    pub const SubgroupShuffleINTEL: u16 = 5571u16;
+    ///OpSubgroupShuffleDownINTEL
+    pub const SubgroupShuffleDownINTEL: u16 = 5572u16;
+    ///OpSubgroupShuffleUpINTEL
+    pub const SubgroupShuffleUpINTEL: u16 = 5573u16;
+    ///OpSubgroupShuffleXorINTEL
+    pub const SubgroupShuffleXorINTEL: u16 = 5574u16;
+    ///OpSubgroupBlockReadINTEL
+    pub const SubgroupBlockReadINTEL: u16 = 5575u16;
+    ///OpSubgroupBlockWriteINTEL
+    pub const SubgroupBlockWriteINTEL: u16 = 5576u16;
+    ///OpSubgroupImageBlockReadINTEL
+    pub const SubgroupImageBlockReadINTEL: u16 = 5577u16;
+    ///OpSubgroupImageBlockWriteINTEL
+    pub const SubgroupImageBlockWriteINTEL: u16 = 5578u16;
+    ///OpSubgroupImageMediaBlockReadINTEL
+    pub const SubgroupImageMediaBlockReadINTEL: u16 = 5580u16;
+    ///OpSubgroupImageMediaBlockWriteINTEL
+    pub const SubgroupImageMediaBlockWriteINTEL: u16 = 5581u16;
+    ///OpUCountLeadingZerosINTEL
+    pub const UCountLeadingZerosINTEL: u16 = 5585u16;
+    ///OpUCountTrailingZerosINTEL
+    pub const UCountTrailingZerosINTEL: u16 = 5586u16;
+    ///OpAbsISubINTEL
+    pub const AbsISubINTEL: u16 = 5587u16;
+    ///OpAbsUSubINTEL
+    pub const AbsUSubINTEL: u16 = 5588u16;
+    ///OpIAddSatINTEL
+    pub const IAddSatINTEL: u16 = 5589u16;
+    ///OpUAddSatINTEL
+    pub const UAddSatINTEL: u16 = 5590u16;
+    ///OpIAverageINTEL
+    pub const IAverageINTEL: u16 = 5591u16;
+    ///OpUAverageINTEL
+    pub const UAverageINTEL: u16 = 5592u16;
+    ///OpIAverageRoundedINTEL
+    pub const IAverageRoundedINTEL: u16 = 5593u16;
+    ///OpUAverageRoundedINTEL
+    pub const UAverageRoundedINTEL: u16 = 5594u16;
+    ///OpISubSatINTEL
+    pub const ISubSatINTEL: u16 = 5595u16;
+    ///OpUSubSatINTEL
+    pub const USubSatINTEL: u16 = 5596u16;
+    ///OpIMul32x16INTEL
+    pub const IMul32x16INTEL: u16 = 5597u16;
+    ///OpUMul32x16INTEL
+    pub const UMul32x16INTEL: u16 = 5598u16;
+    ///OpConstantFunctionPointerINTEL
+    pub const ConstantFunctionPointerINTEL: u16 = 5600u16;
+    ///OpFunctionPointerCallINTEL
+    pub const FunctionPointerCallINTEL: u16 = 5601u16;
+    ///OpAsmTargetINTEL
+    pub const AsmTargetINTEL: u16 = 5609u16;
+    ///OpAsmINTEL
+    pub const AsmINTEL: u16 = 5610u16;
+    ///OpAsmCallINTEL
+    pub const AsmCallINTEL: u16 = 5611u16;
+    ///OpAtomicFMinEXT
+    pub const AtomicFMinEXT: u16 = 5614u16;
+    ///OpAtomicFMaxEXT
+    pub const AtomicFMaxEXT: u16 = 5615u16;
+    ///OpAssumeTrueKHR
+    pub const AssumeTrueKHR: u16 = 5630u16;
+    ///OpExpectKHR
+    pub const ExpectKHR: u16 = 5631u16;
+    ///OpDecorateString
+    pub const DecorateString: u16 = 5632u16;
+    ///OpMemberDecorateString
+    pub const MemberDecorateString: u16 = 5633u16;
+    ///OpVmeImageINTEL
+    pub const VmeImageINTEL: u16 = 5699u16;
+    ///OpTypeVmeImageINTEL
+    pub const TypeVmeImageINTEL: u16 = 5700u16;
+    ///OpTypeAvcImePayloadINTEL
+    pub const TypeAvcImePayloadINTEL: u16 = 5701u16;
+    ///OpTypeAvcRefPayloadINTEL
+    pub const TypeAvcRefPayloadINTEL: u16 = 5702u16;
+    ///OpTypeAvcSicPayloadINTEL
+    pub const TypeAvcSicPayloadINTEL: u16 = 5703u16;
+    ///OpTypeAvcMcePayloadINTEL
+    pub const TypeAvcMcePayloadINTEL: u16 = 5704u16;
+    ///OpTypeAvcMceResultINTEL
+    pub const TypeAvcMceResultINTEL: u16 = 5705u16;
+    ///OpTypeAvcImeResultINTEL
+    pub const TypeAvcImeResultINTEL: u16 = 5706u16;
+    ///OpTypeAvcImeResultSingleReferenceStreamoutINTEL
+    pub const TypeAvcImeResultSingleReferenceStreamoutINTEL: u16 = 5707u16;
+    ///OpTypeAvcImeResultDualReferenceStreamoutINTEL
+    pub const TypeAvcImeResultDualReferenceStreamoutINTEL: u16 = 5708u16;
+    ///OpTypeAvcImeSingleReferenceStreaminINTEL
+    pub const TypeAvcImeSingleReferenceStreaminINTEL: u16 = 5709u16;
+    ///OpTypeAvcImeDualReferenceStreaminINTEL
+    pub const TypeAvcImeDualReferenceStreaminINTEL: u16 = 5710u16;
+    ///OpTypeAvcRefResultINTEL
+    pub const TypeAvcRefResultINTEL: u16 = 5711u16;
+    ///OpTypeAvcSicResultINTEL
+    pub const TypeAvcSicResultINTEL: u16 = 5712u16;
+    ///OpSubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL
+    pub const SubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL: u16 = 5713u16;
+    ///OpSubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL
+    pub const SubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL: u16 = 5714u16;
+    ///OpSubgroupAvcMceGetDefaultInterShapePenaltyINTEL
+    pub const SubgroupAvcMceGetDefaultInterShapePenaltyINTEL: u16 = 5715u16;
+    ///OpSubgroupAvcMceSetInterShapePenaltyINTEL
+    pub const SubgroupAvcMceSetInterShapePenaltyINTEL: u16 = 5716u16;
+    ///OpSubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL
+    pub const SubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL: u16 = 5717u16;
+    ///OpSubgroupAvcMceSetInterDirectionPenaltyINTEL
+    pub const SubgroupAvcMceSetInterDirectionPenaltyINTEL: u16 = 5718u16;
+    ///OpSubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL
+    pub const SubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL: u16 = 5719u16;
+    ///OpSubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL
+    pub const SubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL: u16 = 5720u16;
+    ///OpSubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL
+    pub const SubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL: u16 = 5721u16;
+    ///OpSubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL
+    pub const SubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL: u16 = 5722u16;
+    ///OpSubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL
+    pub const SubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL: u16 = 5723u16;
+    ///OpSubgroupAvcMceSetMotionVectorCostFunctionINTEL
+    pub const SubgroupAvcMceSetMotionVectorCostFunctionINTEL: u16 = 5724u16;
+    ///OpSubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL
+    pub const SubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL: u16 = 5725u16;
+    ///OpSubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL
+    pub const SubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL: u16 = 5726u16;
+    ///OpSubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL
+    pub const SubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL: u16 = 5727u16;
+    ///OpSubgroupAvcMceSetAcOnlyHaarINTEL
+    pub const SubgroupAvcMceSetAcOnlyHaarINTEL: u16 = 5728u16;
+    ///OpSubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL
+    pub const SubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL: u16 = 5729u16;
+    ///OpSubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL
+    pub const SubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL: u16 = 5730u16;
+    ///OpSubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL
+    pub const SubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL: u16 = 5731u16;
+    ///OpSubgroupAvcMceConvertToImePayloadINTEL
+    pub const SubgroupAvcMceConvertToImePayloadINTEL: u16 = 5732u16;
+    ///OpSubgroupAvcMceConvertToImeResultINTEL
+    pub const SubgroupAvcMceConvertToImeResultINTEL: u16 = 5733u16;
+    ///OpSubgroupAvcMceConvertToRefPayloadINTEL
+    pub const SubgroupAvcMceConvertToRefPayloadINTEL: u16 = 5734u16;
+    ///OpSubgroupAvcMceConvertToRefResultINTEL
+    pub const SubgroupAvcMceConvertToRefResultINTEL: u16 = 5735u16;
+    ///OpSubgroupAvcMceConvertToSicPayloadINTEL
+    pub const SubgroupAvcMceConvertToSicPayloadINTEL: u16 = 5736u16;
+    ///OpSubgroupAvcMceConvertToSicResultINTEL
+    pub const SubgroupAvcMceConvertToSicResultINTEL: u16 = 5737u16;
+    ///OpSubgroupAvcMceGetMotionVectorsINTEL
+    pub const SubgroupAvcMceGetMotionVectorsINTEL: u16 = 5738u16;
+    ///OpSubgroupAvcMceGetInterDistortionsINTEL
+    pub const SubgroupAvcMceGetInterDistortionsINTEL: u16 = 5739u16;
+    ///OpSubgroupAvcMceGetBestInterDistortionsINTEL
+    pub const SubgroupAvcMceGetBestInterDistortionsINTEL: u16 = 5740u16;
+    ///OpSubgroupAvcMceGetInterMajorShapeINTEL
+    pub const SubgroupAvcMceGetInterMajorShapeINTEL: u16 = 5741u16;
+    ///OpSubgroupAvcMceGetInterMinorShapeINTEL
+    pub const SubgroupAvcMceGetInterMinorShapeINTEL: u16 = 5742u16;
+    ///OpSubgroupAvcMceGetInterDirectionsINTEL
+    pub const SubgroupAvcMceGetInterDirectionsINTEL: u16 = 5743u16;
+    ///OpSubgroupAvcMceGetInterMotionVectorCountINTEL
+    pub const SubgroupAvcMceGetInterMotionVectorCountINTEL: u16 = 5744u16;
+    ///OpSubgroupAvcMceGetInterReferenceIdsINTEL
+    pub const SubgroupAvcMceGetInterReferenceIdsINTEL: u16 = 5745u16;
+    ///OpSubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL
+    pub const SubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL: u16 = 5746u16;
+    ///OpSubgroupAvcImeInitializeINTEL
+    pub const SubgroupAvcImeInitializeINTEL: u16 = 5747u16;
+    ///OpSubgroupAvcImeSetSingleReferenceINTEL
+    pub const SubgroupAvcImeSetSingleReferenceINTEL: u16 = 5748u16;
+    ///OpSubgroupAvcImeSetDualReferenceINTEL
+    pub const SubgroupAvcImeSetDualReferenceINTEL: u16 = 5749u16;
+    ///OpSubgroupAvcImeRefWindowSizeINTEL
+    pub const SubgroupAvcImeRefWindowSizeINTEL: u16 = 5750u16;
+    ///OpSubgroupAvcImeAdjustRefOffsetINTEL
+    pub const SubgroupAvcImeAdjustRefOffsetINTEL: u16 = 5751u16;
+    ///OpSubgroupAvcImeConvertToMcePayloadINTEL
+    pub const SubgroupAvcImeConvertToMcePayloadINTEL: u16 = 5752u16;
+    ///OpSubgroupAvcImeSetMaxMotionVectorCountINTEL
+    pub const SubgroupAvcImeSetMaxMotionVectorCountINTEL: u16 = 5753u16;
+    ///OpSubgroupAvcImeSetUnidirectionalMixDisableINTEL
+    pub const SubgroupAvcImeSetUnidirectionalMixDisableINTEL: u16 = 5754u16;
+    ///OpSubgroupAvcImeSetEarlySearchTerminationThresholdINTEL
+    pub const SubgroupAvcImeSetEarlySearchTerminationThresholdINTEL: u16 = 5755u16;
+    ///OpSubgroupAvcImeSetWeightedSadINTEL
+    pub const SubgroupAvcImeSetWeightedSadINTEL: u16 = 5756u16;
+    ///OpSubgroupAvcImeEvaluateWithSingleReferenceINTEL
+    pub const SubgroupAvcImeEvaluateWithSingleReferenceINTEL: u16 = 5757u16;
+    ///OpSubgroupAvcImeEvaluateWithDualReferenceINTEL
+    pub const SubgroupAvcImeEvaluateWithDualReferenceINTEL: u16 = 5758u16;
+    ///OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL
+    pub const SubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL: u16 = 5759u16;
+    ///OpSubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL
+    pub const SubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL: u16 = 5760u16;
+    ///OpSubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL
+    pub const SubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL: u16 = 5761u16;
+    ///OpSubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL
+    pub const SubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL: u16 = 5762u16;
+    ///OpSubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL
+    pub const SubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL: u16 = 5763u16;
+    ///OpSubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL
+    pub const SubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL: u16 = 5764u16;
+    ///OpSubgroupAvcImeConvertToMceResultINTEL
+    pub const SubgroupAvcImeConvertToMceResultINTEL: u16 = 5765u16;
+    ///OpSubgroupAvcImeGetSingleReferenceStreaminINTEL
+    pub const SubgroupAvcImeGetSingleReferenceStreaminINTEL: u16 = 5766u16;
+    ///OpSubgroupAvcImeGetDualReferenceStreaminINTEL
+    pub const SubgroupAvcImeGetDualReferenceStreaminINTEL: u16 = 5767u16;
+    ///OpSubgroupAvcImeStripSingleReferenceStreamoutINTEL
+    pub const SubgroupAvcImeStripSingleReferenceStreamoutINTEL: u16 = 5768u16;
+    ///OpSubgroupAvcImeStripDualReferenceStreamoutINTEL
+    pub const SubgroupAvcImeStripDualReferenceStreamoutINTEL: u16 = 5769u16;
+    ///OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL
+    pub const SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL: u16 = 5770u16;
+    ///OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL
+    pub const SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL: u16 = 5771u16;
+    ///OpSubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL
+    pub const SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL: u16 = 5772u16;
+    ///OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL
+    pub const SubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL: u16 = 5773u16;
+    ///OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL
+    pub const SubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL: u16 = 5774u16;
+    ///OpSubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL
+    pub const SubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL: u16 = 5775u16;
+    ///OpSubgroupAvcImeGetBorderReachedINTEL
+    pub const SubgroupAvcImeGetBorderReachedINTEL: u16 = 5776u16;
+    ///OpSubgroupAvcImeGetTruncatedSearchIndicationINTEL
+    pub const SubgroupAvcImeGetTruncatedSearchIndicationINTEL: u16 = 5777u16;
+    ///OpSubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL
+    pub const SubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL: u16 = 5778u16;
+    ///OpSubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL
+    pub const SubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL: u16 = 5779u16;
+    ///OpSubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL
+    pub const SubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL: u16 = 5780u16;
+    ///OpSubgroupAvcFmeInitializeINTEL
+    pub const SubgroupAvcFmeInitializeINTEL: u16 = 5781u16;
+    ///OpSubgroupAvcBmeInitializeINTEL
+    pub const SubgroupAvcBmeInitializeINTEL: u16 = 5782u16;
+    ///OpSubgroupAvcRefConvertToMcePayloadINTEL
+    pub const SubgroupAvcRefConvertToMcePayloadINTEL: u16 = 5783u16;
+    ///OpSubgroupAvcRefSetBidirectionalMixDisableINTEL
+    pub const SubgroupAvcRefSetBidirectionalMixDisableINTEL: u16 = 5784u16;
+    ///OpSubgroupAvcRefSetBilinearFilterEnableINTEL
+    pub const SubgroupAvcRefSetBilinearFilterEnableINTEL: u16 = 5785u16;
+    ///OpSubgroupAvcRefEvaluateWithSingleReferenceINTEL
+    pub const SubgroupAvcRefEvaluateWithSingleReferenceINTEL: u16 = 5786u16;
+    ///OpSubgroupAvcRefEvaluateWithDualReferenceINTEL
+    pub const SubgroupAvcRefEvaluateWithDualReferenceINTEL: u16 = 5787u16;
+    ///OpSubgroupAvcRefEvaluateWithMultiReferenceINTEL
+    pub const SubgroupAvcRefEvaluateWithMultiReferenceINTEL: u16 = 5788u16;
+    ///OpSubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL
+    pub const SubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL: u16 = 5789u16;
+    ///OpSubgroupAvcRefConvertToMceResultINTEL
+    pub const SubgroupAvcRefConvertToMceResultINTEL: u16 = 5790u16;
+    ///OpSubgroupAvcSicInitializeINTEL
+    pub const SubgroupAvcSicInitializeINTEL: u16 = 5791u16;
+    ///OpSubgroupAvcSicConfigureSkcINTEL
+    pub const SubgroupAvcSicConfigureSkcINTEL: u16 = 5792u16;
+    ///OpSubgroupAvcSicConfigureIpeLumaINTEL
+    pub const SubgroupAvcSicConfigureIpeLumaINTEL: u16 = 5793u16;
+    ///OpSubgroupAvcSicConfigureIpeLumaChromaINTEL
+    pub const SubgroupAvcSicConfigureIpeLumaChromaINTEL: u16 = 5794u16;
+    ///OpSubgroupAvcSicGetMotionVectorMaskINTEL
+    pub const SubgroupAvcSicGetMotionVectorMaskINTEL: u16 = 5795u16;
+    ///OpSubgroupAvcSicConvertToMcePayloadINTEL
+    pub const SubgroupAvcSicConvertToMcePayloadINTEL: u16 = 5796u16;
+    ///OpSubgroupAvcSicSetIntraLumaShapePenaltyINTEL
+    pub const SubgroupAvcSicSetIntraLumaShapePenaltyINTEL: u16 = 5797u16;
+    ///OpSubgroupAvcSicSetIntraLumaModeCostFunctionINTEL
+    pub const SubgroupAvcSicSetIntraLumaModeCostFunctionINTEL: u16 = 5798u16;
+    ///OpSubgroupAvcSicSetIntraChromaModeCostFunctionINTEL
+    pub const SubgroupAvcSicSetIntraChromaModeCostFunctionINTEL: u16 = 5799u16;
+    ///OpSubgroupAvcSicSetBilinearFilterEnableINTEL
+    pub const SubgroupAvcSicSetBilinearFilterEnableINTEL: u16 = 5800u16;
+    ///OpSubgroupAvcSicSetSkcForwardTransformEnableINTEL
+    pub const SubgroupAvcSicSetSkcForwardTransformEnableINTEL: u16 = 5801u16;
+    ///OpSubgroupAvcSicSetBlockBasedRawSkipSadINTEL
+    pub const SubgroupAvcSicSetBlockBasedRawSkipSadINTEL: u16 = 5802u16;
+    ///OpSubgroupAvcSicEvaluateIpeINTEL
+    pub const SubgroupAvcSicEvaluateIpeINTEL: u16 = 5803u16;
+    ///OpSubgroupAvcSicEvaluateWithSingleReferenceINTEL
+    pub const SubgroupAvcSicEvaluateWithSingleReferenceINTEL: u16 = 5804u16;
+    ///OpSubgroupAvcSicEvaluateWithDualReferenceINTEL
+    pub const SubgroupAvcSicEvaluateWithDualReferenceINTEL: u16 = 5805u16;
+    ///OpSubgroupAvcSicEvaluateWithMultiReferenceINTEL
+    pub const SubgroupAvcSicEvaluateWithMultiReferenceINTEL: u16 = 5806u16;
+    ///OpSubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL
+    pub const SubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL: u16 = 5807u16;
+    ///OpSubgroupAvcSicConvertToMceResultINTEL
+    pub const SubgroupAvcSicConvertToMceResultINTEL: u16 = 5808u16;
+    ///OpSubgroupAvcSicGetIpeLumaShapeINTEL
+    pub const SubgroupAvcSicGetIpeLumaShapeINTEL: u16 = 5809u16;
+    ///OpSubgroupAvcSicGetBestIpeLumaDistortionINTEL
+    pub const SubgroupAvcSicGetBestIpeLumaDistortionINTEL: u16 = 5810u16;
+    ///OpSubgroupAvcSicGetBestIpeChromaDistortionINTEL
+    pub const SubgroupAvcSicGetBestIpeChromaDistortionINTEL: u16 = 5811u16;
+    ///OpSubgroupAvcSicGetPackedIpeLumaModesINTEL
+    pub const SubgroupAvcSicGetPackedIpeLumaModesINTEL: u16 = 5812u16;
+    ///OpSubgroupAvcSicGetIpeChromaModeINTEL
+    pub const SubgroupAvcSicGetIpeChromaModeINTEL: u16 = 5813u16;
+    ///OpSubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL
+    pub const SubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL: u16 = 5814u16;
+    ///OpSubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL
+    pub const SubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL: u16 = 5815u16;
+    ///OpSubgroupAvcSicGetInterRawSadsINTEL
+    pub const SubgroupAvcSicGetInterRawSadsINTEL: u16 = 5816u16;
+    ///OpVariableLengthArrayINTEL
+    pub const VariableLengthArrayINTEL: u16 = 5818u16;
+    ///OpSaveMemoryINTEL
+    pub const SaveMemoryINTEL: u16 = 5819u16;
+    ///OpRestoreMemoryINTEL
+    pub const RestoreMemoryINTEL: u16 = 5820u16;
+    ///OpArbitraryFloatSinCosPiINTEL
+    pub const ArbitraryFloatSinCosPiINTEL: u16 = 5840u16;
+    ///OpArbitraryFloatCastINTEL
+    pub const ArbitraryFloatCastINTEL: u16 = 5841u16;
+    ///OpArbitraryFloatCastFromIntINTEL
+    pub const ArbitraryFloatCastFromIntINTEL: u16 = 5842u16;
+    ///OpArbitraryFloatCastToIntINTEL
+    pub const ArbitraryFloatCastToIntINTEL: u16 = 5843u16;
+    ///OpArbitraryFloatAddINTEL
+    pub const ArbitraryFloatAddINTEL: u16 = 5846u16;
+    ///OpArbitraryFloatSubINTEL
+    pub const ArbitraryFloatSubINTEL: u16 = 5847u16;
+    ///OpArbitraryFloatMulINTEL
+    pub const ArbitraryFloatMulINTEL: u16 = 5848u16;
+    ///OpArbitraryFloatDivINTEL
+    pub const ArbitraryFloatDivINTEL: u16 = 5849u16;
+    ///OpArbitraryFloatGTINTEL
+    pub const ArbitraryFloatGTINTEL: u16 = 5850u16;
+    ///OpArbitraryFloatGEINTEL
+    pub const ArbitraryFloatGEINTEL: u16 = 5851u16;
+    ///OpArbitraryFloatLTINTEL
+    pub const ArbitraryFloatLTINTEL: u16 = 5852u16;
+    ///OpArbitraryFloatLEINTEL
+    pub const ArbitraryFloatLEINTEL: u16 = 5853u16;
+    ///OpArbitraryFloatEQINTEL
+    pub const ArbitraryFloatEQINTEL: u16 = 5854u16;
+    ///OpArbitraryFloatRecipINTEL
+    pub const ArbitraryFloatRecipINTEL: u16 = 5855u16;
+    ///OpArbitraryFloatRSqrtINTEL
+    pub const ArbitraryFloatRSqrtINTEL: u16 = 5856u16;
+    ///OpArbitraryFloatCbrtINTEL
+    pub const ArbitraryFloatCbrtINTEL: u16 = 5857u16;
+    ///OpArbitraryFloatHypotINTEL
+    pub const ArbitraryFloatHypotINTEL: u16 = 5858u16;
+    ///OpArbitraryFloatSqrtINTEL
+    pub const ArbitraryFloatSqrtINTEL: u16 = 5859u16;
+    ///OpArbitraryFloatLogINTEL
+    pub const ArbitraryFloatLogINTEL: u16 = 5860u16;
+    ///OpArbitraryFloatLog2INTEL
+    pub const ArbitraryFloatLog2INTEL: u16 = 5861u16;
+    ///OpArbitraryFloatLog10INTEL
+    pub const ArbitraryFloatLog10INTEL: u16 = 5862u16;
+    ///OpArbitraryFloatLog1pINTEL
+    pub const ArbitraryFloatLog1pINTEL: u16 = 5863u16;
+    ///OpArbitraryFloatExpINTEL
+    pub const ArbitraryFloatExpINTEL: u16 = 5864u16;
+    ///OpArbitraryFloatExp2INTEL
+    pub const ArbitraryFloatExp2INTEL: u16 = 5865u16;
+    ///OpArbitraryFloatExp10INTEL
+    pub const ArbitraryFloatExp10INTEL: u16 = 5866u16;
+    ///OpArbitraryFloatExpm1INTEL
+    pub const ArbitraryFloatExpm1INTEL: u16 = 5867u16;
+    ///OpArbitraryFloatSinINTEL
+    pub const ArbitraryFloatSinINTEL: u16 = 5868u16;
+    ///OpArbitraryFloatCosINTEL
+    pub const ArbitraryFloatCosINTEL: u16 = 5869u16;
+    ///OpArbitraryFloatSinCosINTEL
+    pub const ArbitraryFloatSinCosINTEL: u16 = 5870u16;
+    ///OpArbitraryFloatSinPiINTEL
+    pub const ArbitraryFloatSinPiINTEL: u16 = 5871u16;
+    ///OpArbitraryFloatCosPiINTEL
+    pub const ArbitraryFloatCosPiINTEL: u16 = 5872u16;
+    ///OpArbitraryFloatASinINTEL
+    pub const ArbitraryFloatASinINTEL: u16 = 5873u16;
+    ///OpArbitraryFloatASinPiINTEL
+    pub const ArbitraryFloatASinPiINTEL: u16 = 5874u16;
+    ///OpArbitraryFloatACosINTEL
+    pub const ArbitraryFloatACosINTEL: u16 = 5875u16;
+    ///OpArbitraryFloatACosPiINTEL
+    pub const ArbitraryFloatACosPiINTEL: u16 = 5876u16;
+    ///OpArbitraryFloatATanINTEL
+    pub const ArbitraryFloatATanINTEL: u16 = 5877u16;
+    ///OpArbitraryFloatATanPiINTEL
+    pub const ArbitraryFloatATanPiINTEL: u16 = 5878u16;
+    ///OpArbitraryFloatATan2INTEL
+    pub const ArbitraryFloatATan2INTEL: u16 = 5879u16;
+    ///OpArbitraryFloatPowINTEL
+    pub const ArbitraryFloatPowINTEL: u16 = 5880u16;
+    ///OpArbitraryFloatPowRINTEL
+    pub const ArbitraryFloatPowRINTEL: u16 = 5881u16;
+    ///OpArbitraryFloatPowNINTEL
+    pub const ArbitraryFloatPowNINTEL: u16 = 5882u16;
+    ///OpLoopControlINTEL
+    pub const LoopControlINTEL: u16 = 5887u16;
+    ///OpAliasDomainDeclINTEL
+    pub const AliasDomainDeclINTEL: u16 = 5911u16;
+    ///OpAliasScopeDeclINTEL
+    pub const AliasScopeDeclINTEL: u16 = 5912u16;
+    ///OpAliasScopeListDeclINTEL
+    pub const AliasScopeListDeclINTEL: u16 = 5913u16;
+    ///OpFixedSqrtINTEL
+    pub const FixedSqrtINTEL: u16 = 5923u16;
+    ///OpFixedRecipINTEL
+    pub const FixedRecipINTEL: u16 = 5924u16;
+    ///OpFixedRsqrtINTEL
+    pub const FixedRsqrtINTEL: u16 = 5925u16;
+    ///OpFixedSinINTEL
+    pub const FixedSinINTEL: u16 = 5926u16;
+    ///OpFixedCosINTEL
+    pub const FixedCosINTEL: u16 = 5927u16;
+    ///OpFixedSinCosINTEL
+    pub const FixedSinCosINTEL: u16 = 5928u16;
+    ///OpFixedSinPiINTEL
+    pub const FixedSinPiINTEL: u16 = 5929u16;
+    ///OpFixedCosPiINTEL
+    pub const FixedCosPiINTEL: u16 = 5930u16;
+    ///OpFixedSinCosPiINTEL
+    pub const FixedSinCosPiINTEL: u16 = 5931u16;
+    ///OpFixedLogINTEL
+    pub const FixedLogINTEL: u16 = 5932u16;
+    ///OpFixedExpINTEL
+    pub const FixedExpINTEL: u16 = 5933u16;
+    ///OpPtrCastToCrossWorkgroupINTEL
+    pub const PtrCastToCrossWorkgroupINTEL: u16 = 5934u16;
+    ///OpCrossWorkgroupCastToPtrINTEL
+    pub const CrossWorkgroupCastToPtrINTEL: u16 = 5938u16;
+    ///OpReadPipeBlockingINTEL
+    pub const ReadPipeBlockingINTEL: u16 = 5946u16;
+    ///OpWritePipeBlockingINTEL
+    pub const WritePipeBlockingINTEL: u16 = 5947u16;
+    ///OpFPGARegINTEL
+    pub const FPGARegINTEL: u16 = 5949u16;
+    ///OpRayQueryGetRayTMinKHR
+    pub const RayQueryGetRayTMinKHR: u16 = 6016u16;
+    ///OpRayQueryGetRayFlagsKHR
+    pub const RayQueryGetRayFlagsKHR: u16 = 6017u16;
+    ///OpRayQueryGetIntersectionTKHR
+    pub const RayQueryGetIntersectionTKHR: u16 = 6018u16;
+    ///OpRayQueryGetIntersectionInstanceCustomIndexKHR
+    pub const RayQueryGetIntersectionInstanceCustomIndexKHR: u16 = 6019u16;
+    ///OpRayQueryGetIntersectionInstanceIdKHR
+    pub const RayQueryGetIntersectionInstanceIdKHR: u16 = 6020u16;
+    ///OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR
+    pub const RayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR: u16 = 6021u16;
+    ///OpRayQueryGetIntersectionGeometryIndexKHR
+    pub const RayQueryGetIntersectionGeometryIndexKHR: u16 = 6022u16;
+    ///OpRayQueryGetIntersectionPrimitiveIndexKHR
+    pub const RayQueryGetIntersectionPrimitiveIndexKHR: u16 = 6023u16;
+    ///OpRayQueryGetIntersectionBarycentricsKHR
+    pub const RayQueryGetIntersectionBarycentricsKHR: u16 = 6024u16;
+    ///OpRayQueryGetIntersectionFrontFaceKHR
+    pub const RayQueryGetIntersectionFrontFaceKHR: u16 = 6025u16;
+    ///OpRayQueryGetIntersectionCandidateAABBOpaqueKHR
+    pub const RayQueryGetIntersectionCandidateAABBOpaqueKHR: u16 = 6026u16;
+    ///OpRayQueryGetIntersectionObjectRayDirectionKHR
+    pub const RayQueryGetIntersectionObjectRayDirectionKHR: u16 = 6027u16;
+    ///OpRayQueryGetIntersectionObjectRayOriginKHR
+    pub const RayQueryGetIntersectionObjectRayOriginKHR: u16 = 6028u16;
+    ///OpRayQueryGetWorldRayDirectionKHR
+    pub const RayQueryGetWorldRayDirectionKHR: u16 = 6029u16;
+    ///OpRayQueryGetWorldRayOriginKHR
+    pub const RayQueryGetWorldRayOriginKHR: u16 = 6030u16;
+    ///OpRayQueryGetIntersectionObjectToWorldKHR
+    pub const RayQueryGetIntersectionObjectToWorldKHR: u16 = 6031u16;
+    ///OpRayQueryGetIntersectionWorldToObjectKHR
+    pub const RayQueryGetIntersectionWorldToObjectKHR: u16 = 6032u16;
+    ///OpAtomicFAddEXT
+    pub const AtomicFAddEXT: u16 = 6035u16;
+    ///OpTypeBufferSurfaceINTEL
+    pub const TypeBufferSurfaceINTEL: u16 = 6086u16;
+    ///OpTypeStructContinuedINTEL
+    pub const TypeStructContinuedINTEL: u16 = 6090u16;
+    ///OpConstantCompositeContinuedINTEL
+    pub const ConstantCompositeContinuedINTEL: u16 = 6091u16;
+    ///OpSpecConstantCompositeContinuedINTEL
+    pub const SpecConstantCompositeContinuedINTEL: u16 = 6092u16;
+    ///OpControlBarrierArriveINTEL
+    pub const ControlBarrierArriveINTEL: u16 = 6142u16;
+    ///OpControlBarrierWaitINTEL
+    pub const ControlBarrierWaitINTEL: u16 = 6143u16;
+    ///OpGroupIMulKHR
+    pub const GroupIMulKHR: u16 = 6401u16;
+    ///OpGroupFMulKHR
+    pub const GroupFMulKHR: u16 = 6402u16;
+    ///OpGroupBitwiseAndKHR
+    pub const GroupBitwiseAndKHR: u16 = 6403u16;
+    ///OpGroupBitwiseOrKHR
+    pub const GroupBitwiseOrKHR: u16 = 6404u16;
+    ///OpGroupBitwiseXorKHR
+    pub const GroupBitwiseXorKHR: u16 = 6405u16;
+    ///OpGroupLogicalAndKHR
+    pub const GroupLogicalAndKHR: u16 = 6406u16;
+    ///OpGroupLogicalOrKHR
+    pub const GroupLogicalOrKHR: u16 = 6407u16;
+    ///OpGroupLogicalXorKHR
+    pub const GroupLogicalXorKHR: u16 = 6408u16;
+}
+/// The grammar's instruction classes (`class` of each instruction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InstructionClass {
+    ///The grammar's `@exclude` class.
+    Exclude,
+    ///The grammar's `Annotation` class.
+    Annotation,
+    ///The grammar's `Arithmetic` class.
+    Arithmetic,
+    ///The grammar's `Atomic` class.
+    Atomic,
+    ///The grammar's `Barrier` class.
+    Barrier,
+    ///The grammar's `Bit` class.
+    Bit,
+    ///The grammar's `Composite` class.
+    Composite,
+    ///The grammar's `Constant-Creation` class.
+    ConstantCreation,
+    ///The grammar's `Control-Flow` class.
+    ControlFlow,
+    ///The grammar's `Conversion` class.
+    Conversion,
+    ///The grammar's `Debug` class.
+    Debug,
+    ///The grammar's `Derivative` class.
+    Derivative,
+    ///The grammar's `Device-Side_Enqueue` class.
+    DeviceSideEnqueue,
+    ///The grammar's `Extension` class.
+    Extension,
+    ///The grammar's `Function` class.
+    Function,
+    ///The grammar's `Group` class.
+    Group,
+    ///The grammar's `Image` class.
+    Image,
+    ///The grammar's `Memory` class.
+    Memory,
+    ///The grammar's `Miscellaneous` class.
+    Miscellaneous,
+    ///The grammar's `Mode-Setting` class.
+    ModeSetting,
+    ///The grammar's `Non-Uniform` class.
+    NonUniform,
+    ///The grammar's `Pipe` class.
+    Pipe,
+    ///The grammar's `Primitive` class.
+    Primitive,
+    ///The grammar's `Relational_and_Logical` class.
+    RelationalAndLogical,
+    ///The grammar's `Reserved` class.
+    Reserved,
+    ///The grammar's `Type-Declaration` class.
+    TypeDeclaration,
+}
+impl Opcode {
+    /// The grammar's class of this op.
+    pub fn class(self) -> InstructionClass {
+        match self {
+            Self::Nop => InstructionClass::Miscellaneous,
+            Self::Undef => InstructionClass::Miscellaneous,
+            Self::SourceContinued => InstructionClass::Debug,
+            Self::Source => InstructionClass::Debug,
+            Self::SourceExtension => InstructionClass::Debug,
+            Self::Name => InstructionClass::Debug,
+            Self::MemberName => InstructionClass::Debug,
+            Self::String => InstructionClass::Debug,
+            Self::Line => InstructionClass::Debug,
+            Self::Extension => InstructionClass::Extension,
+            Self::ExtInstImport => InstructionClass::Extension,
+            Self::ExtInst => InstructionClass::Extension,
+            Self::MemoryModel => InstructionClass::ModeSetting,
+            Self::EntryPoint => InstructionClass::ModeSetting,
+            Self::ExecutionMode => InstructionClass::ModeSetting,
+            Self::Capability => InstructionClass::ModeSetting,
+            Self::TypeVoid => InstructionClass::TypeDeclaration,
+            Self::TypeBool => InstructionClass::TypeDeclaration,
+            Self::TypeInt => InstructionClass::TypeDeclaration,
+            Self::TypeFloat => InstructionClass::TypeDeclaration,
+            Self::TypeVector => InstructionClass::TypeDeclaration,
+            Self::TypeMatrix => InstructionClass::TypeDeclaration,
+            Self::TypeImage => InstructionClass::TypeDeclaration,
+            Self::TypeSampler => InstructionClass::TypeDeclaration,
+            Self::TypeSampledImage => InstructionClass::TypeDeclaration,
+            Self::TypeArray => InstructionClass::TypeDeclaration,
+            Self::TypeRuntimeArray => InstructionClass::TypeDeclaration,
+            Self::TypeStruct => InstructionClass::TypeDeclaration,
+            Self::TypeOpaque => InstructionClass::TypeDeclaration,
+            Self::TypePointer => InstructionClass::TypeDeclaration,
+            Self::TypeFunction => InstructionClass::TypeDeclaration,
+            Self::TypeEvent => InstructionClass::TypeDeclaration,
+            Self::TypeDeviceEvent => InstructionClass::TypeDeclaration,
+            Self::TypeReserveId => InstructionClass::TypeDeclaration,
+            Self::TypeQueue => InstructionClass::TypeDeclaration,
+            Self::TypePipe => InstructionClass::TypeDeclaration,
+            Self::TypeForwardPointer => InstructionClass::TypeDeclaration,
+            Self::ConstantTrue => InstructionClass::ConstantCreation,
+            Self::ConstantFalse => InstructionClass::ConstantCreation,
+            Self::Constant => InstructionClass::ConstantCreation,
+            Self::ConstantComposite => InstructionClass::ConstantCreation,
+            Self::ConstantSampler => InstructionClass::ConstantCreation,
+            Self::ConstantNull => InstructionClass::ConstantCreation,
+            Self::SpecConstantTrue => InstructionClass::ConstantCreation,
+            Self::SpecConstantFalse => InstructionClass::ConstantCreation,
+            Self::SpecConstant => InstructionClass::ConstantCreation,
+            Self::SpecConstantComposite => InstructionClass::ConstantCreation,
+            Self::SpecConstantOp => InstructionClass::ConstantCreation,
+            Self::Function => InstructionClass::Function,
+            Self::FunctionParameter => InstructionClass::Function,
+            Self::FunctionEnd => InstructionClass::Function,
+            Self::FunctionCall => InstructionClass::Function,
+            Self::Variable => InstructionClass::Memory,
+            Self::ImageTexelPointer => InstructionClass::Memory,
+            Self::Load => InstructionClass::Memory,
+            Self::Store => InstructionClass::Memory,
+            Self::CopyMemory => InstructionClass::Memory,
+            Self::CopyMemorySized => InstructionClass::Memory,
+            Self::AccessChain => InstructionClass::Memory,
+            Self::InBoundsAccessChain => InstructionClass::Memory,
+            Self::PtrAccessChain => InstructionClass::Memory,
+            Self::ArrayLength => InstructionClass::Memory,
+            Self::GenericPtrMemSemantics => InstructionClass::Memory,
+            Self::InBoundsPtrAccessChain => InstructionClass::Memory,
+            Self::Decorate => InstructionClass::Annotation,
+            Self::MemberDecorate => InstructionClass::Annotation,
+            Self::DecorationGroup => InstructionClass::Annotation,
+            Self::GroupDecorate => InstructionClass::Annotation,
+            Self::GroupMemberDecorate => InstructionClass::Annotation,
+            Self::VectorExtractDynamic => InstructionClass::Composite,
+            Self::VectorInsertDynamic => InstructionClass::Composite,
+            Self::VectorShuffle => InstructionClass::Composite,
+            Self::CompositeConstruct => InstructionClass::Composite,
+            Self::CompositeExtract => InstructionClass::Composite,
+            Self::CompositeInsert => InstructionClass::Composite,
+            Self::CopyObject => InstructionClass::Composite,
+            Self::Transpose => InstructionClass::Composite,
+            Self::SampledImage => InstructionClass::Image,
+            Self::ImageSampleImplicitLod => InstructionClass::Image,
+            Self::ImageSampleExplicitLod => InstructionClass::Image,
+            Self::ImageSampleDrefImplicitLod => InstructionClass::Image,
+            Self::ImageSampleDrefExplicitLod => InstructionClass::Image,
+            Self::ImageSampleProjImplicitLod => InstructionClass::Image,
+            Self::ImageSampleProjExplicitLod => InstructionClass::Image,
+            Self::ImageSampleProjDrefImplicitLod => InstructionClass::Image,
+            Self::ImageSampleProjDrefExplicitLod => InstructionClass::Image,
+            Self::ImageFetch => InstructionClass::Image,
+            Self::ImageGather => InstructionClass::Image,
+            Self::ImageDrefGather => InstructionClass::Image,
+            Self::ImageRead => InstructionClass::Image,
+            Self::ImageWrite => InstructionClass::Image,
+            Self::Image => InstructionClass::Image,
+            Self::ImageQueryFormat => InstructionClass::Image,
+            Self::ImageQueryOrder => InstructionClass::Image,
+            Self::ImageQuerySizeLod => InstructionClass::Image,
+            Self::ImageQuerySize => InstructionClass::Image,
+            Self::ImageQueryLod => InstructionClass::Image,
+            Self::ImageQueryLevels => InstructionClass::Image,
+            Self::ImageQuerySamples => InstructionClass::Image,
+            Self::ConvertFToU => InstructionClass::Conversion,
+            Self::ConvertFToS => InstructionClass::Conversion,
+            Self::ConvertSToF => InstructionClass::Conversion,
+            Self::ConvertUToF => InstructionClass::Conversion,
+            Self::UConvert => InstructionClass::Conversion,
+            Self::SConvert => InstructionClass::Conversion,
+            Self::FConvert => InstructionClass::Conversion,
+            Self::QuantizeToF16 => InstructionClass::Conversion,
+            Self::ConvertPtrToU => InstructionClass::Conversion,
+            Self::SatConvertSToU => InstructionClass::Conversion,
+            Self::SatConvertUToS => InstructionClass::Conversion,
+            Self::ConvertUToPtr => InstructionClass::Conversion,
+            Self::PtrCastToGeneric => InstructionClass::Conversion,
+            Self::GenericCastToPtr => InstructionClass::Conversion,
+            Self::GenericCastToPtrExplicit => InstructionClass::Conversion,
+            Self::Bitcast => InstructionClass::Conversion,
+            Self::SNegate => InstructionClass::Arithmetic,
+            Self::FNegate => InstructionClass::Arithmetic,
+            Self::IAdd => InstructionClass::Arithmetic,
+            Self::FAdd => InstructionClass::Arithmetic,
+            Self::ISub => InstructionClass::Arithmetic,
+            Self::FSub => InstructionClass::Arithmetic,
+            Self::IMul => InstructionClass::Arithmetic,
+            Self::FMul => InstructionClass::Arithmetic,
+            Self::UDiv => InstructionClass::Arithmetic,
+            Self::SDiv => InstructionClass::Arithmetic,
+            Self::FDiv => InstructionClass::Arithmetic,
+            Self::UMod => InstructionClass::Arithmetic,
+            Self::SRem => InstructionClass::Arithmetic,
+            Self::SMod => InstructionClass::Arithmetic,
+            Self::FRem => InstructionClass::Arithmetic,
+            Self::FMod => InstructionClass::Arithmetic,
+            Self::VectorTimesScalar => InstructionClass::Arithmetic,
+            Self::MatrixTimesScalar => InstructionClass::Arithmetic,
+            Self::VectorTimesMatrix => InstructionClass::Arithmetic,
+            Self::MatrixTimesVector => InstructionClass::Arithmetic,
+            Self::MatrixTimesMatrix => InstructionClass::Arithmetic,
+            Self::OuterProduct => InstructionClass::Arithmetic,
+            Self::Dot => InstructionClass::Arithmetic,
+            Self::IAddCarry => InstructionClass::Arithmetic,
+            Self::ISubBorrow => InstructionClass::Arithmetic,
+            Self::UMulExtended => InstructionClass::Arithmetic,
+            Self::SMulExtended => InstructionClass::Arithmetic,
+            Self::Any => InstructionClass::RelationalAndLogical,
+            Self::All => InstructionClass::RelationalAndLogical,
+            Self::IsNan => InstructionClass::RelationalAndLogical,
+            Self::IsInf => InstructionClass::RelationalAndLogical,
+            Self::IsFinite => InstructionClass::RelationalAndLogical,
+            Self::IsNormal => InstructionClass::RelationalAndLogical,
+            Self::SignBitSet => InstructionClass::RelationalAndLogical,
+            Self::LessOrGreater => InstructionClass::RelationalAndLogical,
+            Self::Ordered => InstructionClass::RelationalAndLogical,
+            Self::Unordered => InstructionClass::RelationalAndLogical,
+            Self::LogicalEqual => InstructionClass::RelationalAndLogical,
+            Self::LogicalNotEqual => InstructionClass::RelationalAndLogical,
+            Self::LogicalOr => InstructionClass::RelationalAndLogical,
+            Self::LogicalAnd => InstructionClass::RelationalAndLogical,
+            Self::LogicalNot => InstructionClass::RelationalAndLogical,
+            Self::Select => InstructionClass::RelationalAndLogical,
+            Self::IEqual => InstructionClass::RelationalAndLogical,
+            Self::INotEqual => InstructionClass::RelationalAndLogical,
+            Self::UGreaterThan => InstructionClass::RelationalAndLogical,
+            Self::SGreaterThan => InstructionClass::RelationalAndLogical,
+            Self::UGreaterThanEqual => InstructionClass::RelationalAndLogical,
+            Self::SGreaterThanEqual => InstructionClass::RelationalAndLogical,
+            Self::ULessThan => InstructionClass::RelationalAndLogical,
+            Self::SLessThan => InstructionClass::RelationalAndLogical,
+            Self::ULessThanEqual => InstructionClass::RelationalAndLogical,
+            Self::SLessThanEqual => InstructionClass::RelationalAndLogical,
+            Self::FOrdEqual => InstructionClass::RelationalAndLogical,
+            Self::FUnordEqual => InstructionClass::RelationalAndLogical,
+            Self::FOrdNotEqual => InstructionClass::RelationalAndLogical,
+            Self::FUnordNotEqual => InstructionClass::RelationalAndLogical,
+            Self::FOrdLessThan => InstructionClass::RelationalAndLogical,
+            Self::FUnordLessThan => InstructionClass::RelationalAndLogical,
+            Self::FOrdGreaterThan => InstructionClass::RelationalAndLogical,
+            Self::FUnordGreaterThan => InstructionClass::RelationalAndLogical,
+            Self::FOrdLessThanEqual => InstructionClass::RelationalAndLogical,
+            Self::FUnordLessThanEqual => InstructionClass::RelationalAndLogical,
+            Self::FOrdGreaterThanEqual => InstructionClass::RelationalAndLogical,
+            Self::FUnordGreaterThanEqual => InstructionClass::RelationalAndLogical,
+            Self::ShiftRightLogical => InstructionClass::Bit,
+            Self::ShiftRightArithmetic => InstructionClass::Bit,
+            Self::ShiftLeftLogical => InstructionClass::Bit,
+            Self::BitwiseOr => InstructionClass::Bit,
+            Self::BitwiseXor => InstructionClass::Bit,
+            Self::BitwiseAnd => InstructionClass::Bit,
+            Self::Not => InstructionClass::Bit,
+            Self::BitFieldInsert => InstructionClass::Bit,
+            Self::BitFieldSExtract => InstructionClass::Bit,
+            Self::BitFieldUExtract => InstructionClass::Bit,
+            Self::BitReverse => InstructionClass::Bit,
+            Self::BitCount => InstructionClass::Bit,
+            Self::DPdx => InstructionClass::Derivative,
+            Self::DPdy => InstructionClass::Derivative,
+            Self::Fwidth => InstructionClass::Derivative,
+            Self::DPdxFine => InstructionClass::Derivative,
+            Self::DPdyFine => InstructionClass::Derivative,
+            Self::FwidthFine => InstructionClass::Derivative,
+            Self::DPdxCoarse => InstructionClass::Derivative,
+            Self::DPdyCoarse => InstructionClass::Derivative,
+            Self::FwidthCoarse => InstructionClass::Derivative,
+            Self::EmitVertex => InstructionClass::Primitive,
+            Self::EndPrimitive => InstructionClass::Primitive,
+            Self::EmitStreamVertex => InstructionClass::Primitive,
+            Self::EndStreamPrimitive => InstructionClass::Primitive,
+            Self::ControlBarrier => InstructionClass::Barrier,
+            Self::MemoryBarrier => InstructionClass::Barrier,
+            Self::AtomicLoad => InstructionClass::Atomic,
+            Self::AtomicStore => InstructionClass::Atomic,
+            Self::AtomicExchange => InstructionClass::Atomic,
+            Self::AtomicCompareExchange => InstructionClass::Atomic,
+            Self::AtomicCompareExchangeWeak => InstructionClass::Atomic,
+            Self::AtomicIIncrement => InstructionClass::Atomic,
+            Self::AtomicIDecrement => InstructionClass::Atomic,
+            Self::AtomicIAdd => InstructionClass::Atomic,
+            Self::AtomicISub => InstructionClass::Atomic,
+            Self::AtomicSMin => InstructionClass::Atomic,
+            Self::AtomicUMin => InstructionClass::Atomic,
+            Self::AtomicSMax => InstructionClass::Atomic,
+            Self::AtomicUMax => InstructionClass::Atomic,
+            Self::AtomicAnd => InstructionClass::Atomic,
+            Self::AtomicOr => InstructionClass::Atomic,
+            Self::AtomicXor => InstructionClass::Atomic,
+            Self::Phi => InstructionClass::ControlFlow,
+            Self::LoopMerge => InstructionClass::ControlFlow,
+            Self::SelectionMerge => InstructionClass::ControlFlow,
+            Self::Label => InstructionClass::ControlFlow,
+            Self::Branch => InstructionClass::ControlFlow,
+            Self::BranchConditional => InstructionClass::ControlFlow,
+            Self::Switch => InstructionClass::ControlFlow,
+            Self::Kill => InstructionClass::ControlFlow,
+            Self::Return => InstructionClass::ControlFlow,
+            Self::ReturnValue => InstructionClass::ControlFlow,
+            Self::Unreachable => InstructionClass::ControlFlow,
+            Self::LifetimeStart => InstructionClass::ControlFlow,
+            Self::LifetimeStop => InstructionClass::ControlFlow,
+            Self::GroupAsyncCopy => InstructionClass::Group,
+            Self::GroupWaitEvents => InstructionClass::Group,
+            Self::GroupAll => InstructionClass::Group,
+            Self::GroupAny => InstructionClass::Group,
+            Self::GroupBroadcast => InstructionClass::Group,
+            Self::GroupIAdd => InstructionClass::Group,
+            Self::GroupFAdd => InstructionClass::Group,
+            Self::GroupFMin => InstructionClass::Group,
+            Self::GroupUMin => InstructionClass::Group,
+            Self::GroupSMin => InstructionClass::Group,
+            Self::GroupFMax => InstructionClass::Group,
+            Self::GroupUMax => InstructionClass::Group,
+            Self::GroupSMax => InstructionClass::Group,
+            Self::ReadPipe => InstructionClass::Pipe,
+            Self::WritePipe => InstructionClass::Pipe,
+            Self::ReservedReadPipe => InstructionClass::Pipe,
+            Self::ReservedWritePipe => InstructionClass::Pipe,
+            Self::ReserveReadPipePackets => InstructionClass::Pipe,
+            Self::ReserveWritePipePackets => InstructionClass::Pipe,
+            Self::CommitReadPipe => InstructionClass::Pipe,
+            Self::CommitWritePipe => InstructionClass::Pipe,
+            Self::IsValidReserveId => InstructionClass::Pipe,
+            Self::GetNumPipePackets => InstructionClass::Pipe,
+            Self::GetMaxPipePackets => InstructionClass::Pipe,
+            Self::GroupReserveReadPipePackets => InstructionClass::Pipe,
+            Self::GroupReserveWritePipePackets => InstructionClass::Pipe,
+            Self::GroupCommitReadPipe => InstructionClass::Pipe,
+            Self::GroupCommitWritePipe => InstructionClass::Pipe,
+            Self::EnqueueMarker => InstructionClass::DeviceSideEnqueue,
+            Self::EnqueueKernel => InstructionClass::DeviceSideEnqueue,
+            Self::GetKernelNDrangeSubGroupCount => InstructionClass::DeviceSideEnqueue,
+            Self::GetKernelNDrangeMaxSubGroupSize => InstructionClass::DeviceSideEnqueue,
+            Self::GetKernelWorkGroupSize => InstructionClass::DeviceSideEnqueue,
+            Self::GetKernelPreferredWorkGroupSizeMultiple => {
+                InstructionClass::DeviceSideEnqueue
+            }
+            Self::RetainEvent => InstructionClass::DeviceSideEnqueue,
+            Self::ReleaseEvent => InstructionClass::DeviceSideEnqueue,
+            Self::CreateUserEvent => InstructionClass::DeviceSideEnqueue,
+            Self::IsValidEvent => InstructionClass::DeviceSideEnqueue,
+            Self::SetUserEventStatus => InstructionClass::DeviceSideEnqueue,
+            Self::CaptureEventProfilingInfo => InstructionClass::DeviceSideEnqueue,
+            Self::GetDefaultQueue => InstructionClass::DeviceSideEnqueue,
+            Self::BuildNDRange => InstructionClass::DeviceSideEnqueue,
+            Self::ImageSparseSampleImplicitLod => InstructionClass::Image,
+            Self::ImageSparseSampleExplicitLod => InstructionClass::Image,
+            Self::ImageSparseSampleDrefImplicitLod => InstructionClass::Image,
+            Self::ImageSparseSampleDrefExplicitLod => InstructionClass::Image,
+            Self::ImageSparseSampleProjImplicitLod => InstructionClass::Image,
+            Self::ImageSparseSampleProjExplicitLod => InstructionClass::Image,
+            Self::ImageSparseSampleProjDrefImplicitLod => InstructionClass::Image,
+            Self::ImageSparseSampleProjDrefExplicitLod => InstructionClass::Image,
+            Self::ImageSparseFetch => InstructionClass::Image,
+            Self::ImageSparseGather => InstructionClass::Image,
+            Self::ImageSparseDrefGather => InstructionClass::Image,
+            Self::ImageSparseTexelsResident => InstructionClass::Image,
+            Self::NoLine => InstructionClass::Debug,
+            Self::AtomicFlagTestAndSet => InstructionClass::Atomic,
+            Self::AtomicFlagClear => InstructionClass::Atomic,
+            Self::ImageSparseRead => InstructionClass::Image,
+            Self::SizeOf => InstructionClass::Miscellaneous,
+            Self::TypePipeStorage => InstructionClass::TypeDeclaration,
+            Self::ConstantPipeStorage => InstructionClass::Pipe,
+            Self::CreatePipeFromPipeStorage => InstructionClass::Pipe,
+            Self::GetKernelLocalSizeForSubgroupCount => {
+                InstructionClass::DeviceSideEnqueue
+            }
+            Self::GetKernelMaxNumSubgroups => InstructionClass::DeviceSideEnqueue,
+            Self::TypeNamedBarrier => InstructionClass::TypeDeclaration,
+            Self::NamedBarrierInitialize => InstructionClass::Barrier,
+            Self::MemoryNamedBarrier => InstructionClass::Barrier,
+            Self::ModuleProcessed => InstructionClass::Debug,
+            Self::ExecutionModeId => InstructionClass::ModeSetting,
+            Self::DecorateId => InstructionClass::Annotation,
+            Self::GroupNonUniformElect => InstructionClass::NonUniform,
+            Self::GroupNonUniformAll => InstructionClass::NonUniform,
+            Self::GroupNonUniformAny => InstructionClass::NonUniform,
+            Self::GroupNonUniformAllEqual => InstructionClass::NonUniform,
+            Self::GroupNonUniformBroadcast => InstructionClass::NonUniform,
+            Self::GroupNonUniformBroadcastFirst => InstructionClass::NonUniform,
+            Self::GroupNonUniformBallot => InstructionClass::NonUniform,
+            Self::GroupNonUniformInverseBallot => InstructionClass::NonUniform,
+            Self::GroupNonUniformBallotBitExtract => InstructionClass::NonUniform,
+            Self::GroupNonUniformBallotBitCount => InstructionClass::NonUniform,
+            Self::GroupNonUniformBallotFindLSB => InstructionClass::NonUniform,
+            Self::GroupNonUniformBallotFindMSB => InstructionClass::NonUniform,
+            Self::GroupNonUniformShuffle => InstructionClass::NonUniform,
+            Self::GroupNonUniformShuffleXor => InstructionClass::NonUniform,
+            Self::GroupNonUniformShuffleUp => InstructionClass::NonUniform,
+            Self::GroupNonUniformShuffleDown => InstructionClass::NonUniform,
+            Self::GroupNonUniformIAdd => InstructionClass::NonUniform,
+            Self::GroupNonUniformFAdd => InstructionClass::NonUniform,
+            Self::GroupNonUniformIMul => InstructionClass::NonUniform,
+            Self::GroupNonUniformFMul => InstructionClass::NonUniform,
+            Self::GroupNonUniformSMin => InstructionClass::NonUniform,
+            Self::GroupNonUniformUMin => InstructionClass::NonUniform,
+            Self::GroupNonUniformFMin => InstructionClass::NonUniform,
+            Self::GroupNonUniformSMax => InstructionClass::NonUniform,
+            Self::GroupNonUniformUMax => InstructionClass::NonUniform,
+            Self::GroupNonUniformFMax => InstructionClass::NonUniform,
+            Self::GroupNonUniformBitwiseAnd => InstructionClass::NonUniform,
+            Self::GroupNonUniformBitwiseOr => InstructionClass::NonUniform,
+            Self::GroupNonUniformBitwiseXor => InstructionClass::NonUniform,
+            Self::GroupNonUniformLogicalAnd => InstructionClass::NonUniform,
+            Self::GroupNonUniformLogicalOr => InstructionClass::NonUniform,
+            Self::GroupNonUniformLogicalXor => InstructionClass::NonUniform,
+            Self::GroupNonUniformQuadBroadcast => InstructionClass::NonUniform,
+            Self::GroupNonUniformQuadSwap => InstructionClass::NonUniform,
+            Self::CopyLogical => InstructionClass::Composite,
+            Self::PtrEqual => InstructionClass::Memory,
+            Self::PtrNotEqual => InstructionClass::Memory,
+            Self::PtrDiff => InstructionClass::Memory,
+            Self::TerminateInvocation => InstructionClass::ControlFlow,
+            Self::SubgroupBallotKHR => InstructionClass::Group,
+            Self::SubgroupFirstInvocationKHR => InstructionClass::Group,
+            Self::SubgroupAllKHR => InstructionClass::Group,
+            Self::SubgroupAnyKHR => InstructionClass::Group,
+            Self::SubgroupAllEqualKHR => InstructionClass::Group,
+            Self::GroupNonUniformRotateKHR => InstructionClass::Group,
+            Self::SubgroupReadInvocationKHR => InstructionClass::Group,
+            Self::TraceRayKHR => InstructionClass::Reserved,
+            Self::ExecuteCallableKHR => InstructionClass::Reserved,
+            Self::ConvertUToAccelerationStructureKHR => InstructionClass::Reserved,
+            Self::IgnoreIntersectionKHR => InstructionClass::Reserved,
+            Self::TerminateRayKHR => InstructionClass::Reserved,
+            Self::SDot => InstructionClass::Arithmetic,
+            Self::UDot => InstructionClass::Arithmetic,
+            Self::SUDot => InstructionClass::Arithmetic,
+            Self::SDotAccSat => InstructionClass::Arithmetic,
+            Self::UDotAccSat => InstructionClass::Arithmetic,
+            Self::SUDotAccSat => InstructionClass::Arithmetic,
+            Self::TypeRayQueryKHR => InstructionClass::Reserved,
+            Self::RayQueryInitializeKHR => InstructionClass::Reserved,
+            Self::RayQueryTerminateKHR => InstructionClass::Reserved,
+            Self::RayQueryGenerateIntersectionKHR => InstructionClass::Reserved,
+            Self::RayQueryConfirmIntersectionKHR => InstructionClass::Reserved,
+            Self::RayQueryProceedKHR => InstructionClass::Reserved,
+            Self::RayQueryGetIntersectionTypeKHR => InstructionClass::Reserved,
+            Self::GroupIAddNonUniformAMD => InstructionClass::Group,
+            Self::GroupFAddNonUniformAMD => InstructionClass::Group,
+            Self::GroupFMinNonUniformAMD => InstructionClass::Group,
+            Self::GroupUMinNonUniformAMD => InstructionClass::Group,
+            Self::GroupSMinNonUniformAMD => InstructionClass::Group,
+            Self::GroupFMaxNonUniformAMD => InstructionClass::Group,
+            Self::GroupUMaxNonUniformAMD => InstructionClass::Group,
+            Self::GroupSMaxNonUniformAMD => InstructionClass::Group,
+            Self::FragmentMaskFetchAMD => InstructionClass::Reserved,
+            Self::FragmentFetchAMD => InstructionClass::Reserved,
+            Self::ReadClockKHR => InstructionClass::Reserved,
+            Self::HitObjectRecordHitMotionNV => InstructionClass::Reserved,
+            Self::HitObjectRecordHitWithIndexMotionNV => InstructionClass::Reserved,
+            Self::HitObjectRecordMissMotionNV => InstructionClass::Reserved,
+            Self::HitObjectGetWorldToObjectNV => InstructionClass::Reserved,
+            Self::HitObjectGetObjectToWorldNV => InstructionClass::Reserved,
+            Self::HitObjectGetObjectRayDirectionNV => InstructionClass::Reserved,
+            Self::HitObjectGetObjectRayOriginNV => InstructionClass::Reserved,
+            Self::HitObjectTraceRayMotionNV => InstructionClass::Reserved,
+            Self::HitObjectGetShaderRecordBufferHandleNV => InstructionClass::Reserved,
+            Self::HitObjectGetShaderBindingTableRecordIndexNV => {
+                InstructionClass::Reserved
+            }
+            Self::HitObjectRecordEmptyNV => InstructionClass::Reserved,
+            Self::HitObjectTraceRayNV => InstructionClass::Reserved,
+            Self::HitObjectRecordHitNV => InstructionClass::Reserved,
+            Self::HitObjectRecordHitWithIndexNV => InstructionClass::Reserved,
+            Self::HitObjectRecordMissNV => InstructionClass::Reserved,
+            Self::HitObjectExecuteShaderNV => InstructionClass::Reserved,
+            Self::HitObjectGetCurrentTimeNV => InstructionClass::Reserved,
+            Self::HitObjectGetAttributesNV => InstructionClass::Reserved,
+            Self::HitObjectGetHitKindNV => InstructionClass::Reserved,
+            Self::HitObjectGetPrimitiveIndexNV => InstructionClass::Reserved,
+            Self::HitObjectGetGeometryIndexNV => InstructionClass::Reserved,
+            Self::HitObjectGetInstanceIdNV => InstructionClass::Reserved,
+            Self::HitObjectGetInstanceCustomIndexNV => InstructionClass::Reserved,
+            Self::HitObjectGetWorldRayDirectionNV => InstructionClass::Reserved,
+            Self::HitObjectGetWorldRayOriginNV => InstructionClass::Reserved,
+            Self::HitObjectGetRayTMaxNV => InstructionClass::Reserved,
+            Self::HitObjectGetRayTMinNV => InstructionClass::Reserved,
+            Self::HitObjectIsEmptyNV => InstructionClass::Reserved,
+            Self::HitObjectIsHitNV => InstructionClass::Reserved,
+            Self::HitObjectIsMissNV => InstructionClass::Reserved,
+            Self::ReorderThreadWithHitObjectNV => InstructionClass::Reserved,
+            Self::ReorderThreadWithHintNV => InstructionClass::Reserved,
+            Self::TypeHitObjectNV => InstructionClass::Reserved,
+            Self::ImageSampleFootprintNV => InstructionClass::Image,
+            Self::EmitMeshTasksEXT => InstructionClass::Reserved,
+            Self::SetMeshOutputsEXT => InstructionClass::Reserved,
+            Self::GroupNonUniformPartitionNV => InstructionClass::NonUniform,
+            Self::WritePackedPrimitiveIndices4x8NV => InstructionClass::Reserved,
+            Self::ReportIntersectionNV => InstructionClass::Reserved,
+            Self::IgnoreIntersectionNV => InstructionClass::Reserved,
+            Self::TerminateRayNV => InstructionClass::Reserved,
+            Self::TraceNV => InstructionClass::Reserved,
+            Self::TraceMotionNV => InstructionClass::Reserved,
+            Self::TraceRayMotionNV => InstructionClass::Reserved,
+            Self::TypeAccelerationStructureNV => InstructionClass::Reserved,
+            Self::ExecuteCallableNV => InstructionClass::Reserved,
+            Self::TypeCooperativeMatrixNV => InstructionClass::Reserved,
+            Self::CooperativeMatrixLoadNV => InstructionClass::Reserved,
+            Self::CooperativeMatrixStoreNV => InstructionClass::Reserved,
+            Self::CooperativeMatrixMulAddNV => InstructionClass::Reserved,
+            Self::CooperativeMatrixLengthNV => InstructionClass::Reserved,
+            Self::BeginInvocationInterlockEXT => InstructionClass::Reserved,
+            Self::EndInvocationInterlockEXT => InstructionClass::Reserved,
+            Self::DemoteToHelperInvocation => InstructionClass::ControlFlow,
+            Self::IsHelperInvocationEXT => InstructionClass::Reserved,
+            Self::ConvertUToImageNV => InstructionClass::Reserved,
+            Self::ConvertUToSamplerNV => InstructionClass::Reserved,
+            Self::ConvertImageToUNV => InstructionClass::Reserved,
+            Self::ConvertSamplerToUNV => InstructionClass::Reserved,
+            Self::ConvertUToSampledImageNV => InstructionClass::Reserved,
+            Self::ConvertSampledImageToUNV => InstructionClass::Reserved,
+            Self::SamplerImageAddressingModeNV => InstructionClass::Reserved,
+            Self::SubgroupShuffleINTEL => InstructionClass::Group,
+            Self::SubgroupShuffleDownINTEL => InstructionClass::Group,
+            Self::SubgroupShuffleUpINTEL => InstructionClass::Group,
+            Self::SubgroupShuffleXorINTEL => InstructionClass::Group,
+            Self::SubgroupBlockReadINTEL => InstructionClass::Group,
+            Self::SubgroupBlockWriteINTEL => InstructionClass::Group,
+            Self::SubgroupImageBlockReadINTEL => InstructionClass::Group,
+            Self::SubgroupImageBlockWriteINTEL => InstructionClass::Group,
+            Self::SubgroupImageMediaBlockReadINTEL => InstructionClass::Group,
+            Self::SubgroupImageMediaBlockWriteINTEL => InstructionClass::Group,
+            Self::UCountLeadingZerosINTEL => InstructionClass::Reserved,
+            Self::UCountTrailingZerosINTEL => InstructionClass::Reserved,
+            Self::AbsISubINTEL => InstructionClass::Reserved,
+            Self::AbsUSubINTEL => InstructionClass::Reserved,
+            Self::IAddSatINTEL => InstructionClass::Reserved,
+            Self::UAddSatINTEL => InstructionClass::Reserved,
+            Self::IAverageINTEL => InstructionClass::Reserved,
+            Self::UAverageINTEL => InstructionClass::Reserved,
+            Self::IAverageRoundedINTEL => InstructionClass::Reserved,
+            Self::UAverageRoundedINTEL => InstructionClass::Reserved,
+            Self::ISubSatINTEL => InstructionClass::Reserved,
+            Self::USubSatINTEL => InstructionClass::Reserved,
+            Self::IMul32x16INTEL => InstructionClass::Reserved,
+            Self::UMul32x16INTEL => InstructionClass::Reserved,
+            Self::ConstantFunctionPointerINTEL => InstructionClass::Exclude,
+            Self::FunctionPointerCallINTEL => InstructionClass::Exclude,
+            Self::AsmTargetINTEL => InstructionClass::Exclude,
+            Self::AsmINTEL => InstructionClass::Exclude,
+            Self::AsmCallINTEL => InstructionClass::Exclude,
+            Self::AtomicFMinEXT => InstructionClass::Atomic,
+            Self::AtomicFMaxEXT => InstructionClass::Atomic,
+            Self::AssumeTrueKHR => InstructionClass::Miscellaneous,
+            Self::ExpectKHR => InstructionClass::Miscellaneous,
+            Self::DecorateString => InstructionClass::Annotation,
+            Self::MemberDecorateString => InstructionClass::Annotation,
+            Self::VmeImageINTEL => InstructionClass::Exclude,
+            Self::TypeVmeImageINTEL => InstructionClass::Exclude,
+            Self::TypeAvcImePayloadINTEL => InstructionClass::Exclude,
+            Self::TypeAvcRefPayloadINTEL => InstructionClass::Exclude,
+            Self::TypeAvcSicPayloadINTEL => InstructionClass::Exclude,
+            Self::TypeAvcMcePayloadINTEL => InstructionClass::Exclude,
+            Self::TypeAvcMceResultINTEL => InstructionClass::Exclude,
+            Self::TypeAvcImeResultINTEL => InstructionClass::Exclude,
+            Self::TypeAvcImeResultSingleReferenceStreamoutINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::TypeAvcImeResultDualReferenceStreamoutINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::TypeAvcImeSingleReferenceStreaminINTEL => InstructionClass::Exclude,
+            Self::TypeAvcImeDualReferenceStreaminINTEL => InstructionClass::Exclude,
+            Self::TypeAvcRefResultINTEL => InstructionClass::Exclude,
+            Self::TypeAvcSicResultINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceGetDefaultInterBaseMultiReferencePenaltyINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceSetInterBaseMultiReferencePenaltyINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceGetDefaultInterShapePenaltyINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceSetInterShapePenaltyINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceGetDefaultInterDirectionPenaltyINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceSetInterDirectionPenaltyINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceGetDefaultIntraLumaShapePenaltyINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceGetDefaultInterMotionVectorCostTableINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceGetDefaultHighPenaltyCostTableINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceGetDefaultMediumPenaltyCostTableINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceGetDefaultLowPenaltyCostTableINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceSetMotionVectorCostFunctionINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceGetDefaultIntraLumaModePenaltyINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceGetDefaultNonDcLumaIntraPenaltyINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceGetDefaultIntraChromaModeBasePenaltyINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceSetAcOnlyHaarINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceSetSourceInterlacedFieldPolarityINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceSetSingleReferenceInterlacedFieldPolarityINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceSetDualReferenceInterlacedFieldPolaritiesINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceConvertToImePayloadINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceConvertToImeResultINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceConvertToRefPayloadINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceConvertToRefResultINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceConvertToSicPayloadINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceConvertToSicResultINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceGetMotionVectorsINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceGetInterDistortionsINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceGetBestInterDistortionsINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceGetInterMajorShapeINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceGetInterMinorShapeINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceGetInterDirectionsINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceGetInterMotionVectorCountINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcMceGetInterReferenceIdsINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcMceGetInterReferenceInterlacedFieldPolaritiesINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeInitializeINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcImeSetSingleReferenceINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcImeSetDualReferenceINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcImeRefWindowSizeINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcImeAdjustRefOffsetINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcImeConvertToMcePayloadINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcImeSetMaxMotionVectorCountINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcImeSetUnidirectionalMixDisableINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeSetEarlySearchTerminationThresholdINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeSetWeightedSadINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcImeEvaluateWithSingleReferenceINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeEvaluateWithDualReferenceINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeEvaluateWithSingleReferenceStreaminINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeEvaluateWithDualReferenceStreaminINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeEvaluateWithSingleReferenceStreamoutINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeEvaluateWithDualReferenceStreamoutINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeEvaluateWithSingleReferenceStreaminoutINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeEvaluateWithDualReferenceStreaminoutINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeConvertToMceResultINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcImeGetSingleReferenceStreaminINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetDualReferenceStreaminINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeStripSingleReferenceStreamoutINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeStripDualReferenceStreamoutINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeMotionVectorsINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeDistortionsINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetStreamoutSingleReferenceMajorShapeReferenceIdsINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetStreamoutDualReferenceMajorShapeMotionVectorsINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetStreamoutDualReferenceMajorShapeDistortionsINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetStreamoutDualReferenceMajorShapeReferenceIdsINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetBorderReachedINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcImeGetTruncatedSearchIndicationINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetUnidirectionalEarlySearchTerminationINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetWeightingPatternMinimumMotionVectorINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcImeGetWeightingPatternMinimumDistortionINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcFmeInitializeINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcBmeInitializeINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcRefConvertToMcePayloadINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcRefSetBidirectionalMixDisableINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcRefSetBilinearFilterEnableINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcRefEvaluateWithSingleReferenceINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcRefEvaluateWithDualReferenceINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcRefEvaluateWithMultiReferenceINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcRefEvaluateWithMultiReferenceInterlacedINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcRefConvertToMceResultINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicInitializeINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicConfigureSkcINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicConfigureIpeLumaINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicConfigureIpeLumaChromaINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicGetMotionVectorMaskINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicConvertToMcePayloadINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicSetIntraLumaShapePenaltyINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicSetIntraLumaModeCostFunctionINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicSetIntraChromaModeCostFunctionINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicSetBilinearFilterEnableINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicSetSkcForwardTransformEnableINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicSetBlockBasedRawSkipSadINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicEvaluateIpeINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicEvaluateWithSingleReferenceINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicEvaluateWithDualReferenceINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicEvaluateWithMultiReferenceINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicEvaluateWithMultiReferenceInterlacedINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicConvertToMceResultINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicGetIpeLumaShapeINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicGetBestIpeLumaDistortionINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicGetBestIpeChromaDistortionINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicGetPackedIpeLumaModesINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicGetIpeChromaModeINTEL => InstructionClass::Exclude,
+            Self::SubgroupAvcSicGetPackedSkcLumaCountThresholdINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicGetPackedSkcLumaSumThresholdINTEL => {
+                InstructionClass::Exclude
+            }
+            Self::SubgroupAvcSicGetInterRawSadsINTEL => InstructionClass::Exclude,
+            Self::VariableLengthArrayINTEL => InstructionClass::Exclude,
+            Self::SaveMemoryINTEL => InstructionClass::Exclude,
+            Self::RestoreMemoryINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatSinCosPiINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatCastINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatCastFromIntINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatCastToIntINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatAddINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatSubINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatMulINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatDivINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatGTINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatGEINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatLTINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatLEINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatEQINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatRecipINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatRSqrtINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatCbrtINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatHypotINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatSqrtINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatLogINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatLog2INTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatLog10INTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatLog1pINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatExpINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatExp2INTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatExp10INTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatExpm1INTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatSinINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatCosINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatSinCosINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatSinPiINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatCosPiINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatASinINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatASinPiINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatACosINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatACosPiINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatATanINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatATanPiINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatATan2INTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatPowINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatPowRINTEL => InstructionClass::Exclude,
+            Self::ArbitraryFloatPowNINTEL => InstructionClass::Exclude,
+            Self::LoopControlINTEL => InstructionClass::Reserved,
+            Self::AliasDomainDeclINTEL => InstructionClass::Exclude,
+            Self::AliasScopeDeclINTEL => InstructionClass::Exclude,
+            Self::AliasScopeListDeclINTEL => InstructionClass::Exclude,
+            Self::FixedSqrtINTEL => InstructionClass::Exclude,
+            Self::FixedRecipINTEL => InstructionClass::Exclude,
+            Self::FixedRsqrtINTEL => InstructionClass::Exclude,
+            Self::FixedSinINTEL => InstructionClass::Exclude,
+            Self::FixedCosINTEL => InstructionClass::Exclude,
+            Self::FixedSinCosINTEL => InstructionClass::Exclude,
+            Self::FixedSinPiINTEL => InstructionClass::Exclude,
+            Self::FixedCosPiINTEL => InstructionClass::Exclude,
+            Self::FixedSinCosPiINTEL => InstructionClass::Exclude,
+            Self::FixedLogINTEL => InstructionClass::Exclude,
+            Self::FixedExpINTEL => InstructionClass::Exclude,
+            Self::PtrCastToCrossWorkgroupINTEL => InstructionClass::Exclude,
+            Self::CrossWorkgroupCastToPtrINTEL => InstructionClass::Exclude,
+            Self::ReadPipeBlockingINTEL => InstructionClass::Pipe,
+            Self::WritePipeBlockingINTEL => InstructionClass::Pipe,
+            Self::FPGARegINTEL => InstructionClass::Reserved,
+            Self::RayQueryGetRayTMinKHR => InstructionClass::Reserved,
+            Self::RayQueryGetRayFlagsKHR => InstructionClass::Reserved,
+            Self::RayQueryGetIntersectionTKHR => InstructionClass::Reserved,
+            Self::RayQueryGetIntersectionInstanceCustomIndexKHR => {
+                InstructionClass::Reserved
+            }
+            Self::RayQueryGetIntersectionInstanceIdKHR => InstructionClass::Reserved,
+            Self::RayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR => {
+                InstructionClass::Reserved
+            }
+            Self::RayQueryGetIntersectionGeometryIndexKHR => InstructionClass::Reserved,
+            Self::RayQueryGetIntersectionPrimitiveIndexKHR => InstructionClass::Reserved,
+            Self::RayQueryGetIntersectionBarycentricsKHR => InstructionClass::Reserved,
+            Self::RayQueryGetIntersectionFrontFaceKHR => InstructionClass::Reserved,
+            Self::RayQueryGetIntersectionCandidateAABBOpaqueKHR => {
+                InstructionClass::Reserved
+            }
+            Self::RayQueryGetIntersectionObjectRayDirectionKHR => {
+                InstructionClass::Reserved
+            }
+            Self::RayQueryGetIntersectionObjectRayOriginKHR => InstructionClass::Reserved,
+            Self::RayQueryGetWorldRayDirectionKHR => InstructionClass::Reserved,
+            Self::RayQueryGetWorldRayOriginKHR => InstructionClass::Reserved,
+            Self::RayQueryGetIntersectionObjectToWorldKHR => InstructionClass::Reserved,
+            Self::RayQueryGetIntersectionWorldToObjectKHR => InstructionClass::Reserved,
+            Self::AtomicFAddEXT => InstructionClass::Atomic,
+            Self::TypeBufferSurfaceINTEL => InstructionClass::TypeDeclaration,
+            Self::TypeStructContinuedINTEL => InstructionClass::TypeDeclaration,
+            Self::ConstantCompositeContinuedINTEL => InstructionClass::ConstantCreation,
+            Self::SpecConstantCompositeContinuedINTEL => {
+                InstructionClass::ConstantCreation
+            }
+            Self::ControlBarrierArriveINTEL => InstructionClass::Barrier,
+            Self::ControlBarrierWaitINTEL => InstructionClass::Barrier,
+            Self::GroupIMulKHR => InstructionClass::Group,
+            Self::GroupFMulKHR => InstructionClass::Group,
+            Self::GroupBitwiseAndKHR => InstructionClass::Group,
+            Self::GroupBitwiseOrKHR => InstructionClass::Group,
+            Self::GroupBitwiseXorKHR => InstructionClass::Group,
+            Self::GroupLogicalAndKHR => InstructionClass::Group,
+            Self::GroupLogicalOrKHR => InstructionClass::Group,
+            Self::GroupLogicalXorKHR => InstructionClass::Group,
+        }
+    }
+    ///Whether the grammar classes this op as `Annotation`.
+    pub fn is_annotation(self) -> bool {
+        matches!(self.class(), InstructionClass::Annotation)
+    }
+    ///Whether the grammar classes this op as `Arithmetic`.
+    pub fn is_arithmetic(self) -> bool {
+        matches!(self.class(), InstructionClass::Arithmetic)
+    }
+    ///Whether the grammar classes this op as `Atomic`.
+    pub fn is_atomic(self) -> bool {
+        matches!(self.class(), InstructionClass::Atomic)
+    }
+    ///Whether the grammar classes this op as `Barrier`.
+    pub fn is_barrier(self) -> bool {
+        matches!(self.class(), InstructionClass::Barrier)
+    }
+    ///Whether the grammar classes this op as `Bit`.
+    pub fn is_bit(self) -> bool {
+        matches!(self.class(), InstructionClass::Bit)
+    }
+    ///Whether the grammar classes this op as `Composite`.
+    pub fn is_composite(self) -> bool {
+        matches!(self.class(), InstructionClass::Composite)
+    }
+    ///Whether the grammar classes this op as `Constant-Creation`.
+    pub fn is_constant_creation(self) -> bool {
+        matches!(self.class(), InstructionClass::ConstantCreation)
+    }
+    ///Whether the grammar classes this op as `Control-Flow`.
+    pub fn is_control_flow(self) -> bool {
+        matches!(self.class(), InstructionClass::ControlFlow)
+    }
+    ///Whether the grammar classes this op as `Conversion`.
+    pub fn is_conversion(self) -> bool {
+        matches!(self.class(), InstructionClass::Conversion)
+    }
+    ///Whether the grammar classes this op as `Debug`.
+    pub fn is_debug(self) -> bool {
+        matches!(self.class(), InstructionClass::Debug)
+    }
+    ///Whether the grammar classes this op as `Derivative`.
+    pub fn is_derivative(self) -> bool {
+        matches!(self.class(), InstructionClass::Derivative)
+    }
+    ///Whether the grammar classes this op as `Device-Side_Enqueue`.
+    pub fn is_device_side_enqueue(self) -> bool {
+        matches!(self.class(), InstructionClass::DeviceSideEnqueue)
+    }
+    ///Whether the grammar classes this op as `Extension`.
+    pub fn is_extension(self) -> bool {
+        matches!(self.class(), InstructionClass::Extension)
+    }
+    ///Whether the grammar classes this op as `Function`.
+    pub fn is_function(self) -> bool {
+        matches!(self.class(), InstructionClass::Function)
+    }
+    ///Whether the grammar classes this op as `Group`.
+    pub fn is_group(self) -> bool {
+        matches!(self.class(), InstructionClass::Group)
+    }
+    ///Whether the grammar classes this op as `Image`.
+    pub fn is_image(self) -> bool {
+        matches!(self.class(), InstructionClass::Image)
+    }
+    ///Whether the grammar classes this op as `Memory`.
+    pub fn is_memory(self) -> bool {
+        matches!(self.class(), InstructionClass::Memory)
+    }
+    ///Whether the grammar classes this op as `Miscellaneous`.
+    pub fn is_miscellaneous(self) -> bool {
+        matches!(self.class(), InstructionClass::Miscellaneous)
+    }
+    ///Whether the grammar classes this op as `Mode-Setting`.
+    pub fn is_mode_setting(self) -> bool {
+        matches!(self.class(), InstructionClass::ModeSetting)
+    }
+    ///Whether the grammar classes this op as `Non-Uniform`.
+    pub fn is_non_uniform(self) -> bool {
+        matches!(self.class(), InstructionClass::NonUniform)
+    }
+    ///Whether the grammar classes this op as `Pipe`.
+    pub fn is_pipe(self) -> bool {
+        matches!(self.class(), InstructionClass::Pipe)
+    }
+    ///Whether the grammar classes this op as `Primitive`.
+    pub fn is_primitive(self) -> bool {
+        matches!(self.class(), InstructionClass::Primitive)
+    }
+    ///Whether the grammar classes this op as `Relational_and_Logical`.
+    pub fn is_relational_and_logical(self) -> bool {
+        matches!(self.class(), InstructionClass::RelationalAndLogical)
+    }
+    ///Whether the grammar classes this op as `Type-Declaration`.
+    pub fn is_type_declaration(self) -> bool {
+        matches!(self.class(), InstructionClass::TypeDeclaration)
+    }
+    ///Ends a block (the grammar's Control-Flow class also holds OpLabel, OpPhi and the merge instructions).
+    pub fn is_block_terminator(self) -> bool {
+        matches!(
+            self, Self::Branch | Self::BranchConditional | Self::Switch | Self::Kill |
+            Self::Return | Self::ReturnValue | Self::Unreachable |
+            Self::TerminateInvocation | Self::IgnoreIntersectionKHR |
+            Self::TerminateRayKHR | Self::EmitMeshTasksEXT
+        )
+    }
+    ///OpRawAccessChainNV, which only newer grammars have: a pointer-producing op the validator accepts where variable pointers are.
+    pub fn is_raw_access_chain(self) -> bool {
+        let _ = self;
+        false
+    }
+    ///May be the operation of OpSpecConstantOp, as spirv-as 2023.1 accepts it (SPIRV-Tools' list, not the grammar's).
+    pub fn is_spec_constant_op(self) -> bool {
+        matches!(
+            self, Self::AccessChain | Self::InBoundsAccessChain | Self::PtrAccessChain |
+            Self::InBoundsPtrAccessChain | Self::VectorShuffle | Self::CompositeExtract |
+            Self::CompositeInsert | Self::ConvertFToU | Self::ConvertFToS |
+            Self::ConvertSToF | Self::ConvertUToF | Self::UConvert | Self::SConvert |
+            Self::FConvert | Self::QuantizeToF16 | Self::ConvertPtrToU |
+            Self::ConvertUToPtr | Self::PtrCastToGeneric | Self::GenericCastToPtr |
+            Self::Bitcast | Self::SNegate | Self::FNegate | Self::IAdd | Self::FAdd |
+            Self::ISub | Self::FSub | Self::IMul | Self::FMul | Self::UDiv | Self::SDiv |
+            Self::FDiv | Self::UMod | Self::SRem | Self::SMod | Self::FRem | Self::FMod |
+            Self::LogicalEqual | Self::LogicalNotEqual | Self::LogicalOr |
+            Self::LogicalAnd | Self::LogicalNot | Self::Select | Self::IEqual |
+            Self::INotEqual | Self::UGreaterThan | Self::SGreaterThan |
+            Self::UGreaterThanEqual | Self::SGreaterThanEqual | Self::ULessThan |
+            Self::SLessThan | Self::ULessThanEqual | Self::SLessThanEqual |
+            Self::ShiftRightLogical | Self::ShiftRightArithmetic | Self::ShiftLeftLogical
+            | Self::BitwiseOr | Self::BitwiseXor | Self::BitwiseAnd | Self::Not |
+            Self::CooperativeMatrixLengthNV
+        )
+    }
+    ///Declares what spirv-as and spirv-dis 2023.1 treat as a type (SPIRV-Tools' spvOpcodeGeneratesType): not OpTypeForwardPointer, not the INTEL types the grammar's Type-Declaration class adds.
+    pub fn is_spirv_tools_type(self) -> bool {
+        matches!(
+            self, Self::TypeVoid | Self::TypeBool | Self::TypeInt | Self::TypeFloat |
+            Self::TypeVector | Self::TypeMatrix | Self::TypeImage | Self::TypeSampler |
+            Self::TypeSampledImage | Self::TypeArray | Self::TypeRuntimeArray |
+            Self::TypeStruct | Self::TypeOpaque | Self::TypePointer | Self::TypeFunction
+            | Self::TypeEvent | Self::TypeDeviceEvent | Self::TypeReserveId |
+            Self::TypeQueue | Self::TypePipe | Self::TypePipeStorage |
+            Self::TypeNamedBarrier | Self::TypeRayQueryKHR | Self::TypeHitObjectNV |
+            Self::TypeAccelerationStructureNV | Self::TypeCooperativeMatrixNV
+        )
+    }
+}
 /// Per opcode number: bit 0 known, bit 1 has a result type, bit 2 has a result id.
 static OPCODE_SHAPE: [u8; 6409usize] = [
     1u8, 7u8, 1u8, 1u8, 1u8, 1u8, 1u8, 5u8, 1u8, 0u8, 1u8, 5u8, 7u8, 0u8, 1u8, 1u8, 1u8,
