@@ -6618,6 +6618,53 @@ pub mod op {
     pub const GroupLogicalOrKHR: u16 = 6407u16;
     ///OpGroupLogicalXorKHR
     pub const GroupLogicalXorKHR: u16 = 6408u16;
+    ///`OpSDotKHR`, an alias of `OpSDot`.
+    pub const SDotKHR: u16 = 4450u16;
+    ///`OpUDotKHR`, an alias of `OpUDot`.
+    pub const UDotKHR: u16 = 4451u16;
+    ///`OpSUDotKHR`, an alias of `OpSUDot`.
+    pub const SUDotKHR: u16 = 4452u16;
+    ///`OpSDotAccSatKHR`, an alias of `OpSDotAccSat`.
+    pub const SDotAccSatKHR: u16 = 4453u16;
+    ///`OpUDotAccSatKHR`, an alias of `OpUDotAccSat`.
+    pub const UDotAccSatKHR: u16 = 4454u16;
+    ///`OpSUDotAccSatKHR`, an alias of `OpSUDotAccSat`.
+    pub const SUDotAccSatKHR: u16 = 4455u16;
+    ///`OpReportIntersectionKHR`, an alias of `OpReportIntersectionNV`.
+    pub const ReportIntersectionKHR: u16 = 5334u16;
+    ///`OpTypeAccelerationStructureKHR`, an alias of `OpTypeAccelerationStructureNV`.
+    pub const TypeAccelerationStructureKHR: u16 = 5341u16;
+    ///`OpDemoteToHelperInvocationEXT`, an alias of `OpDemoteToHelperInvocation`.
+    pub const DemoteToHelperInvocationEXT: u16 = 5380u16;
+    ///`OpDecorateStringGOOGLE`, an alias of `OpDecorateString`.
+    pub const DecorateStringGOOGLE: u16 = 5632u16;
+    ///`OpMemberDecorateStringGOOGLE`, an alias of `OpMemberDecorateString`.
+    pub const MemberDecorateStringGOOGLE: u16 = 5633u16;
+}
+#[allow(non_upper_case_globals)]
+impl Opcode {
+    ///`OpSDotKHR`, an alias of `OpSDot`.
+    pub const SDotKHR: Opcode = Opcode::SDot;
+    ///`OpUDotKHR`, an alias of `OpUDot`.
+    pub const UDotKHR: Opcode = Opcode::UDot;
+    ///`OpSUDotKHR`, an alias of `OpSUDot`.
+    pub const SUDotKHR: Opcode = Opcode::SUDot;
+    ///`OpSDotAccSatKHR`, an alias of `OpSDotAccSat`.
+    pub const SDotAccSatKHR: Opcode = Opcode::SDotAccSat;
+    ///`OpUDotAccSatKHR`, an alias of `OpUDotAccSat`.
+    pub const UDotAccSatKHR: Opcode = Opcode::UDotAccSat;
+    ///`OpSUDotAccSatKHR`, an alias of `OpSUDotAccSat`.
+    pub const SUDotAccSatKHR: Opcode = Opcode::SUDotAccSat;
+    ///`OpReportIntersectionKHR`, an alias of `OpReportIntersectionNV`.
+    pub const ReportIntersectionKHR: Opcode = Opcode::ReportIntersectionNV;
+    ///`OpTypeAccelerationStructureKHR`, an alias of `OpTypeAccelerationStructureNV`.
+    pub const TypeAccelerationStructureKHR: Opcode = Opcode::TypeAccelerationStructureNV;
+    ///`OpDemoteToHelperInvocationEXT`, an alias of `OpDemoteToHelperInvocation`.
+    pub const DemoteToHelperInvocationEXT: Opcode = Opcode::DemoteToHelperInvocation;
+    ///`OpDecorateStringGOOGLE`, an alias of `OpDecorateString`.
+    pub const DecorateStringGOOGLE: Opcode = Opcode::DecorateString;
+    ///`OpMemberDecorateStringGOOGLE`, an alias of `OpMemberDecorateString`.
+    pub const MemberDecorateStringGOOGLE: Opcode = Opcode::MemberDecorateString;
 }
 /// The grammar's instruction classes (`class` of each instruction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -7609,13 +7656,41 @@ impl Opcode {
     pub fn is_type_declaration(self) -> bool {
         matches!(self.class(), InstructionClass::TypeDeclaration)
     }
-    ///Ends a block (the grammar's Control-Flow class also holds OpLabel, OpPhi and the merge instructions).
+    ///Ends a block: the spec's block termination instructions (the grammar's Control-Flow class also holds OpLabel, OpPhi and the merge instructions, and misses the ray-tracing and mesh terminators).
     pub fn is_block_terminator(self) -> bool {
         matches!(
             self, Self::Branch | Self::BranchConditional | Self::Switch | Self::Kill |
             Self::Return | Self::ReturnValue | Self::Unreachable |
             Self::TerminateInvocation | Self::IgnoreIntersectionKHR |
-            Self::TerminateRayKHR | Self::EmitMeshTasksEXT
+            Self::TerminateRayKHR | Self::EmitMeshTasksEXT | Self::IgnoreIntersectionNV |
+            Self::TerminateRayNV
+        )
+    }
+    ///Declares a cooperative matrix type (the NV and KHR extensions' types, and those newer grammars add), which composite and constant rules treat as a composite.
+    pub fn is_cooperative_matrix_type(self) -> bool {
+        matches!(self, Self::TypeCooperativeMatrixNV)
+    }
+    ///Declares a type: the grammar's Type-Declaration class and every OpType* op it files elsewhere (the ray-tracing, cooperative-matrix and INTEL types), less OpTypeForwardPointer, which declares nothing.
+    pub fn is_declares_type(self) -> bool {
+        matches!(
+            self, Self::TypeVoid | Self::TypeBool | Self::TypeInt | Self::TypeFloat |
+            Self::TypeVector | Self::TypeMatrix | Self::TypeImage | Self::TypeSampler |
+            Self::TypeSampledImage | Self::TypeArray | Self::TypeRuntimeArray |
+            Self::TypeStruct | Self::TypeOpaque | Self::TypePointer | Self::TypeFunction
+            | Self::TypeEvent | Self::TypeDeviceEvent | Self::TypeReserveId |
+            Self::TypeQueue | Self::TypePipe | Self::TypePipeStorage |
+            Self::TypeNamedBarrier | Self::TypeRayQueryKHR | Self::TypeHitObjectNV |
+            Self::TypeAccelerationStructureNV | Self::TypeCooperativeMatrixNV |
+            Self::TypeVmeImageINTEL | Self::TypeAvcImePayloadINTEL |
+            Self::TypeAvcRefPayloadINTEL | Self::TypeAvcSicPayloadINTEL |
+            Self::TypeAvcMcePayloadINTEL | Self::TypeAvcMceResultINTEL |
+            Self::TypeAvcImeResultINTEL |
+            Self::TypeAvcImeResultSingleReferenceStreamoutINTEL |
+            Self::TypeAvcImeResultDualReferenceStreamoutINTEL |
+            Self::TypeAvcImeSingleReferenceStreaminINTEL |
+            Self::TypeAvcImeDualReferenceStreaminINTEL | Self::TypeAvcRefResultINTEL |
+            Self::TypeAvcSicResultINTEL | Self::TypeBufferSurfaceINTEL |
+            Self::TypeStructContinuedINTEL
         )
     }
     ///OpRawAccessChainNV, which only newer grammars have: a pointer-producing op the validator accepts where variable pointers are.

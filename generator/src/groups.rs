@@ -25,8 +25,18 @@ struct File {
 struct RawGroup {
     /// What the group is and why the grammar cannot say it.
     doc: String,
+    /// Every op of this grammar class is in the group.
+    #[serde(default)]
+    class: Option<String>,
+    /// Every op whose name starts with this is in the group (`OpType`).
+    #[serde(default)]
+    prefix: Option<String>,
     /// Op names (`OpBranch`) or aliases the grammar must have.
+    #[serde(default)]
     ops: Vec<String>,
+    /// Op names taken out again (each must be in the grammar).
+    #[serde(default)]
+    except: Vec<String>,
     /// Op names that only some grammars have.
     #[serde(default)]
     if_present: Vec<String>,
@@ -66,6 +76,27 @@ pub fn read(text: &str, grammar: &Grammar) -> Result<Vec<Group>, String> {
             );
         }
         opcodes.extend(g.if_present.iter().filter_map(|op| opcode_of(op)));
+        for i in &grammar.instructions {
+            let in_class = g.class.as_ref().is_some_and(|c| &i.class == c);
+            let prefixed = g.prefix.as_ref().is_some_and(|p| {
+                std::iter::once(&i.opname)
+                    .chain(&i.aliases)
+                    .any(|n| n.starts_with(p.as_str()))
+            });
+            if in_class || prefixed {
+                opcodes.push(i.opcode);
+            }
+        }
+        if let Some(c) = &g.class {
+            if !grammar.instructions.iter().any(|i| &i.class == c) {
+                return Err(format!("opcode group {name}: the grammar has no class {c}"));
+            }
+        }
+        for op in &g.except {
+            let c = opcode_of(op)
+                .ok_or_else(|| format!("opcode group {name}: the grammar has no {op}"))?;
+            opcodes.retain(|&o| o != c);
+        }
         opcodes.sort_unstable();
         opcodes.dedup();
         out.push(Group {

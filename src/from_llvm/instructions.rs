@@ -9,7 +9,7 @@ use super::function::Fx;
 use super::module::Val;
 use super::read;
 use crate::grammar::lowering::{PatternKind, CORE_PATTERNS, OPENCL_STD_PATTERNS};
-use crate::grammar::{LiteralNumber, Opcode, StorageClass};
+use crate::grammar::{LiteralNumber, MemorySemantics, Opcode, Scope, StorageClass};
 use crate::ir::{ConstantValue, Handle, Type, Value};
 use inkwell::llvm_sys::core as llc;
 use inkwell::llvm_sys::prelude::*;
@@ -84,10 +84,10 @@ fn fcmp_name(p: i32) -> &'static str {
 /// Memory semantics of an LLVM ordering (without storage-class bits).
 pub fn semantics(o: AO) -> u32 {
     match o {
-        AO::LLVMAtomicOrderingAcquire => 0x2,
-        AO::LLVMAtomicOrderingRelease => 0x4,
-        AO::LLVMAtomicOrderingAcquireRelease => 0x8,
-        AO::LLVMAtomicOrderingSequentiallyConsistent => 0x10,
+        AO::LLVMAtomicOrderingAcquire => MemorySemantics::Acquire.0,
+        AO::LLVMAtomicOrderingRelease => MemorySemantics::Release.0,
+        AO::LLVMAtomicOrderingAcquireRelease => MemorySemantics::AcquireRelease.0,
+        AO::LLVMAtomicOrderingSequentiallyConsistent => MemorySemantics::SequentiallyConsistent.0,
         _ => 0,
     }
 }
@@ -381,7 +381,7 @@ impl Fx<'_, '_> {
                     )
                 };
                 if ordering != AO::LLVMAtomicOrderingNotAtomic {
-                    let scope = self.cu32(1);
+                    let scope = self.cu32(Scope::Device as u32);
                     let sem = self.cu32(semantics(ordering));
                     Some(self.emit_val(Opcode::AtomicLoad, ty, &[p.v, scope, sem])?)
                 } else {
@@ -414,7 +414,7 @@ impl Fx<'_, '_> {
                     )
                 };
                 if ordering != AO::LLVMAtomicOrderingNotAtomic {
-                    let scope = self.cu32(1);
+                    let scope = self.cu32(Scope::Device as u32);
                     let sem = self.cu32(semantics(ordering));
                     let w: Vec<u32> = [p.v, scope, sem, v.v].iter().map(|x| x.to_id().0).collect();
                     self.emit(Opcode::AtomicStore, None, &w)?;
@@ -529,7 +529,7 @@ impl Fx<'_, '_> {
                     RMW::LLVMAtomicRMWBinOpUMin => Opcode::AtomicUMin,
                     _ => return err("this atomicrmw operation has no SPIR-V form"),
                 };
-                let scope = self.cu32(1);
+                let scope = self.cu32(Scope::Device as u32);
                 let sem = self.cu32(semantics(ordering));
                 Some(self.emit_val(code, v.ty, &[p.v, scope, sem, v.v])?)
             }
@@ -545,9 +545,12 @@ impl Fx<'_, '_> {
                 let cmp = self.value(read::operand(i, 1))?;
                 let new = self.value(read::operand(i, 2))?;
                 let p = self.ptr_to(p, cmp.ty)?;
-                let scope = self.cu32(1);
+                let scope = self.cu32(Scope::Device as u32);
                 let eq = self.cu32(semantics(ok));
-                let neq = self.cu32(semantics(fail) & !0xC);
+                let neq = self.cu32(
+                    semantics(fail)
+                        & !(MemorySemantics::Release | MemorySemantics::AcquireRelease).0,
+                );
                 let old = self.emit_val(
                     Opcode::AtomicCompareExchange,
                     cmp.ty,
@@ -561,8 +564,13 @@ impl Fx<'_, '_> {
             O::LLVMFence => {
                 // SAFETY: `i` is a fence.
                 let ordering = unsafe { llc::LLVMGetOrdering(i) };
-                let scope = self.cu32(1);
-                let sem = self.cu32(semantics(ordering) | 0x300);
+                let scope = self.cu32(Scope::Device as u32);
+                let sem = self.cu32(
+                    semantics(ordering)
+                        | (MemorySemantics::WorkgroupMemory
+                            | MemorySemantics::CrossWorkgroupMemory)
+                            .0,
+                );
                 let w = [scope.to_id().0, sem.to_id().0];
                 self.emit(Opcode::MemoryBarrier, None, &w)?;
                 None
@@ -718,7 +726,7 @@ impl Fx<'_, '_> {
         } else {
             v
         };
-        let scope = self.cu32(1);
+        let scope = self.cu32(Scope::Device as u32);
         self.emit_val(code, v.ty, &[p.v, scope, sem, v.v])
     }
 

@@ -8,25 +8,29 @@ use super::function::Fx;
 use super::mangle::{Demangled, MType};
 use super::module::Val;
 use super::read;
-use crate::grammar::{BuiltIn, Decoration, FPRoundingMode, Opcode};
+use crate::grammar::{BuiltIn, Decoration, FPRoundingMode, MemorySemantics, Opcode, Scope};
 use crate::ir::{Handle, Type, Value};
 use inkwell::llvm_sys::prelude::*;
 
-const SCOPE_WORKGROUP: u32 = 2;
-const SCOPE_DEVICE: u32 = 1;
-const SCOPE_SUBGROUP: u32 = 3;
+const SCOPE_WORKGROUP: u32 = Scope::Workgroup as u32;
+const SCOPE_DEVICE: u32 = Scope::Device as u32;
+const SCOPE_SUBGROUP: u32 = Scope::Subgroup as u32;
+const ACQUIRE: u32 = MemorySemantics::Acquire.0;
+const RELEASE: u32 = MemorySemantics::Release.0;
+const ACQ_REL: u32 = MemorySemantics::AcquireRelease.0;
+const SEQ_CST: u32 = MemorySemantics::SequentiallyConsistent.0;
 
 /// Memory semantics of `cl_mem_fence_flags`.
 fn fence_semantics(flags: u64) -> u32 {
     let mut s = 0;
     if flags & 1 != 0 {
-        s |= 0x100;
+        s |= MemorySemantics::WorkgroupMemory.0;
     }
     if flags & 2 != 0 {
-        s |= 0x200;
+        s |= MemorySemantics::CrossWorkgroupMemory.0;
     }
     if flags & 4 != 0 {
-        s |= 0x800;
+        s |= MemorySemantics::ImageMemory.0;
     }
     s
 }
@@ -103,7 +107,7 @@ impl Fx<'_, '_> {
                 };
                 let e = self.cu32(exec);
                 let m = self.cu32(mem);
-                let s = self.cu32(fence_semantics(flags) | 0x10);
+                let s = self.cu32(fence_semantics(flags) | SEQ_CST);
                 let w = [e.to_id().0, m.to_id().0, s.to_id().0];
                 self.emit(Opcode::ControlBarrier, None, &w)?;
                 return Ok(Some(None));
@@ -113,9 +117,9 @@ impl Fx<'_, '_> {
                     return err("fence flags that are not constant have no SPIR-V form");
                 };
                 let order = match name {
-                    "read_mem_fence" => 0x2,
-                    "write_mem_fence" => 0x4,
-                    _ => 0x8,
+                    "read_mem_fence" => ACQUIRE,
+                    "write_mem_fence" => RELEASE,
+                    _ => ACQ_REL,
                 };
                 let m = self.cu32(SCOPE_WORKGROUP);
                 let s = self.cu32(fence_semantics(flags) | order);
@@ -504,11 +508,11 @@ impl Fx<'_, '_> {
                 args.get(idx)
                     .and_then(|&a| read::const_int(a))
                     .map(memory_order)
-                    .unwrap_or(0x10)
+                    .unwrap_or(SEQ_CST)
             } else if v1 {
                 0
             } else {
-                0x10
+                SEQ_CST
             };
             fx.cu32(s)
         };
@@ -737,8 +741,8 @@ impl Fx<'_, '_> {
         let i32_t = self.f.type_int(32, false);
         let p = self.ptr_to(p, i32_t)?;
         let order = match args.get(1).filter(|_| explicit) {
-            Some(&a) => read::const_int(a).map_or(0x10, memory_order),
-            None => 0x10,
+            Some(&a) => read::const_int(a).map_or(SEQ_CST, memory_order),
+            None => SEQ_CST,
         };
         let sem = self.cu32(order);
         let scope = explicit_scope(self, explicit, args, 2);
@@ -769,10 +773,10 @@ fn elem_t_of(fx: &mut Fx<'_, '_>, args: &[LLVMValueRef]) -> Result<Handle<Type>>
 fn memory_order(o: u64) -> u32 {
     match o {
         0 => 0,
-        2 => 0x2,
-        3 => 0x4,
-        4 => 0x8,
-        _ => 0x10,
+        2 => ACQUIRE,
+        3 => RELEASE,
+        4 => ACQ_REL,
+        _ => SEQ_CST,
     }
 }
 

@@ -2,10 +2,9 @@
 //! [`UniqueArena`] (the same, but equal values share one handle), and [`Handle`].
 
 use core::fmt;
-use core::hash::{BuildHasherDefault, Hash, Hasher};
+use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 use core::num::NonZeroU32;
-use std::collections::HashMap;
 
 /// An index into an [`Arena`] or [`UniqueArena`] of `T`.
 ///
@@ -211,66 +210,9 @@ impl<T> core::ops::IndexMut<Handle<T>> for Arena<T> {
     }
 }
 
-/// A fast, non-cryptographic hasher (the Fx hash of rustc) for the uniquing index: keys are
-/// small IR values, never attacker-chosen in a way that matters for a compiler.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher {
-    hash: u64,
-}
-
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(c);
-            self.add(u64::from_le_bytes(b));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut b = [0u8; 8];
-            b[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(b));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i))
-    }
-    #[inline]
-    fn write_u16(&mut self, i: u16) {
-        self.add(u64::from(i))
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i))
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i)
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64)
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-/// A `HashMap` with [`FxHasher`].
-pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+/// A `HashMap` with the Fx hash (rustc's) for the uniquing index: keys are small IR values,
+/// never attacker-chosen in a way that matters for a compiler.
+pub(crate) type FxHashMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// An arena where equal values share one handle: [`UniqueArena::insert`] returns the existing
 /// handle of an equal value. [`UniqueArena::reserve`] adds an element outside the index (for

@@ -29,7 +29,9 @@ use super::module::{
 use super::operands::{self, ExtOperands};
 use super::types::{ImageDepth, ImageSampling, ImageType, Member, StructType, Type};
 use super::value::{Value, MAX_PACKED_INDEX};
-use crate::binary::{decode_operands, Decoder, OperandReader, RawInstruction};
+use crate::binary::{
+    decode_operands, Decoder, Frames, OperandReader, RawInstruction, HEADER_WORDS,
+};
 use crate::grammar::tables::EXT_INST_SETS;
 use crate::grammar::{
     result_shape, AddressingModel, Decoration, ExtInstSetDesc, Id, Ids, Instruction, MemoryModel,
@@ -86,76 +88,25 @@ pub fn deserialize_with_offsets(words: &[u32]) -> Result<(Module, WordOffsets)> 
     Ok((m, offsets.unwrap_or_default()))
 }
 
-/// An id → u32 table: dense while ids stay within a multiple of the input size, a map beyond,
-/// so memory is bounded by the input and not by the header's claimed bound.
-struct IdTable {
-    dense: Vec<u32>,
-    sparse: FxHashMap<u32, u32>,
-}
+/// Id → u32 tables, allocated up front for the ids a module of this size can have.
+type IdTable = crate::binary::IdMap<u32>;
 
-impl IdTable {
-    fn new(bound: u32, words: usize) -> Self {
-        let n = (bound as usize).min(words.saturating_mul(2).saturating_add(1024));
-        IdTable {
-            dense: vec![0; n],
-            sparse: FxHashMap::default(),
-        }
-    }
-
-    #[inline]
-    fn get(&self, id: u32) -> u32 {
-        match self.dense.get(id as usize) {
-            Some(&v) => v,
-            None => self.sparse.get(&id).copied().unwrap_or(0),
-        }
-    }
-
-    #[inline]
-    fn set(&mut self, id: u32, v: u32) {
-        match self.dense.get_mut(id as usize) {
-            Some(slot) => *slot = v,
-            None => {
-                self.sparse.insert(id, v);
-            }
-        }
-    }
-
-    /// The set entries, as (id, value).
-    fn entries(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        let dense = self.dense.iter().enumerate();
-        dense
-            .map(|(i, &v)| (i as u32, v))
-            .chain(self.sparse.iter().map(|(&i, &v)| (i, v)))
-            .filter(|&(_, v)| v != 0)
-    }
+fn id_table(bound: u32, words: usize) -> IdTable {
+    let dense = (bound as usize).min(words.saturating_mul(2).saturating_add(1024));
+    IdTable::preallocated(dense)
 }
 
 /// How many decorations and member names the module's debug and annotation sections hold at
 /// most: the capacity of [`Reader::annots`], which otherwise doubles past the count.
 fn annotation_count(words: &[u32]) -> usize {
-    let mut n = 0;
-    let mut pos = 5;
-    while let Some(&w) = words.get(pos) {
-        let (opcode, len) = (w & 0xffff, (w >> 16) as usize);
-        if len == 0 || opcode == Opcode::Function as u32 {
-            break;
-        }
-        if [
-            Opcode::MemberName,
-            Opcode::Decorate,
-            Opcode::DecorateId,
-            Opcode::DecorateString,
-            Opcode::MemberDecorate,
-            Opcode::MemberDecorateString,
-        ]
-        .iter()
-        .any(|&o| o as u32 == opcode)
-        {
-            n += 1;
-        }
-        pos += len;
-    }
-    n
+    Frames::new(words, HEADER_WORDS)
+        .map_while(|r| r.ok())
+        .take_while(|raw| raw.opcode != OP_FUNCTION)
+        .filter(|raw| {
+            raw.opcode == OP_MEMBER_NAME
+                || Opcode::from_u16(raw.opcode).is_some_and(Opcode::is_annotation)
+        })
+        .count()
 }
 
 /// Names and decorations collected for one id.
@@ -264,6 +215,7 @@ struct OpenBlock {
 
 const OP_FUNCTION: u16 = Opcode::Function as u16;
 const OP_NAME: u16 = Opcode::Name as u16;
+const OP_MEMBER_NAME: u16 = Opcode::MemberName as u16;
 
 impl<'a> Reader<'a> {
     fn new(words: &'a [u32]) -> Result<Self> {
@@ -279,10 +231,10 @@ impl<'a> Reader<'a> {
             words,
             dec,
             m,
-            ids: IdTable::new(header.bound, words.len()),
-            annot_of: IdTable::new(header.bound, words.len()),
+            ids: id_table(header.bound, words.len()),
+            annot_of: id_table(header.bound, words.len()),
             annots: Vec::with_capacity(annotation_count(words)),
-            name_at: IdTable::new(header.bound, words.len()),
+            name_at: id_table(header.bound, words.len()),
             import_sets: Vec::new(),
             forward_pointers: FxHashMap::default(),
             loc: None,
@@ -477,10 +429,8 @@ impl<'a> Reader<'a> {
             return None;
         }
         self.name_at.set(id.0, 0);
-        let start = at - 1;
-        let len = (*self.words.get(start)? >> 16) as usize;
-        let operands = self.words.get(start + 2..start + len)?;
-        crate::binary::string_in(operands)
+        let operands = crate::binary::frame_at(self.words, at - 1)?.operands;
+        crate::binary::string_in(operands.get(1..)?)
             .ok()
             .map(|(s, _)| s.to_owned())
     }
@@ -1140,36 +1090,26 @@ impl<'a> Reader<'a> {
     // Functions
 
     /// Numbers every function of the module (they may be called before they are defined).
-    fn number_functions(&mut self, mut pos: usize) -> Result<()> {
+    fn number_functions(&mut self, pos: usize) -> Result<()> {
         self.functions_numbered = true;
         let mut n = 0usize;
-        while let Some(&first) = self.words.get(pos) {
-            let count = (first >> 16) as usize;
-            if count == 0 || pos + count > self.words.len() {
-                break; // the decoder reports it
-            }
-            if first as u16 == OP_FUNCTION && count >= 3 {
-                let id = Id(self.words[pos + 2]);
-                self.define(id, Value::Function(Handle::new(n)), pos)?;
+        // A malformed word count ends the walk: the decoder reports it.
+        for raw in Frames::new(self.words, pos).map_while(|r| r.ok()) {
+            if let (OP_FUNCTION, [_, id, ..]) = (raw.opcode, raw.operands) {
+                self.define(Id(*id), Value::Function(Handle::new(n)), raw.offset)?;
                 n += 1;
             }
-            pos += count;
         }
         Ok(())
     }
 
     /// Numbers the parameters, blocks, block arguments and ops of the function starting at
     /// `pos` (the word after `OpFunction`). Returns (ops, blocks).
-    fn number_function_body(&mut self, mut pos: usize) -> Result<(usize, usize)> {
+    fn number_function_body(&mut self, start: usize) -> Result<(usize, usize)> {
         let (mut params, mut blocks, mut args, mut ops) = (0u32, 0usize, 0usize, 0usize);
         self.block_sizes.clear();
-        while let Some(&first) = self.words.get(pos) {
-            let count = (first >> 16) as usize;
-            if count == 0 || pos + count > self.words.len() {
-                break;
-            }
-            let opcode = first as u16;
-            let operands = &self.words[pos + 1..pos + count];
+        for raw in Frames::new(self.words, start).map_while(|r| r.ok()) {
+            let (pos, opcode, operands) = (raw.offset, raw.opcode, raw.operands);
             let (has_type, has_result) = result_shape(opcode);
             let result = if has_result {
                 operands.get(usize::from(has_type)).copied().map(Id)
@@ -1224,7 +1164,6 @@ impl<'a> Reader<'a> {
                 self.define(id, v, pos)?;
                 self.local_ids.push(id.0);
             }
-            pos += count;
         }
         Ok((ops, blocks))
     }

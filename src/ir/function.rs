@@ -19,20 +19,7 @@ pub fn is_block_terminator(op: Opcode) -> bool {
 /// [`is_block_terminator`] by opcode number.
 #[inline]
 pub(crate) fn is_terminator_opcode(opcode: u16) -> bool {
-    const TERMINATORS: [u16; 11] = [
-        Opcode::Branch as u16,
-        Opcode::BranchConditional as u16,
-        Opcode::Switch as u16,
-        Opcode::Return as u16,
-        Opcode::ReturnValue as u16,
-        Opcode::Kill as u16,
-        Opcode::Unreachable as u16,
-        Opcode::TerminateInvocation as u16,
-        Opcode::IgnoreIntersectionKHR as u16,
-        Opcode::TerminateRayKHR as u16,
-        Opcode::EmitMeshTasksEXT as u16,
-    ];
-    TERMINATORS.contains(&opcode)
+    Opcode::from_u16(opcode).is_some_and(Opcode::is_block_terminator)
 }
 
 /// A function definition or declaration.

@@ -358,15 +358,13 @@ pub fn set_vce(
     }
     words[1] = version.word();
     let start = crate::binary::HEADER_WORDS;
-    let mut end = start;
-    while let Some(&first) = words.get(end) {
-        let (count, opcode) = ((first >> 16) as usize, first & 0xffff);
-        let is_vce = opcode == Opcode::Capability as u32 || opcode == Opcode::Extension as u32;
-        if !is_vce || count == 0 || end + count > words.len() {
-            break;
-        }
-        end += count;
-    }
+    let end = crate::binary::Frames::new(words, start)
+        .map_while(|r| r.ok())
+        .take_while(|raw| {
+            raw.opcode == Opcode::Capability as u16 || raw.opcode == Opcode::Extension as u16
+        })
+        .last()
+        .map_or(start, |raw| raw.offset + 1 + raw.operands.len());
     let mut preamble = Vec::new();
     for &capability in capabilities {
         let inst = Instruction::Capability(crate::grammar::OpCapability { capability });

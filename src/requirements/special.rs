@@ -22,6 +22,7 @@
 //! `ClipDistance`) needs its capability only when the member is used, so member decorations do
 //! not contribute it (as spirv-val, which checks built-ins where they are used).
 
+use crate::binary::IdMap;
 use crate::grammar::tables::core_instruction;
 use crate::grammar::{
     Availability, Capability, Instruction, KindClass, MemorySemantics, Quantifier, Scope, Version,
@@ -75,7 +76,9 @@ pub struct Facts {
     vulkan_memory_model: bool,
     storage_class: HashMap<u32, crate::grammar::StorageClass>,
     int_width: HashMap<u32, u32>,
-    value_type: IdMap,
+    /// The type of every value: the largest thing the requirements walk holds, so dense by id
+    /// (below the module's bound, when the module is large enough to have that many ids).
+    value_type: IdMap<u32>,
     constant: HashMap<u32, u32>,
     kernel: bool,
     geometry: bool,
@@ -85,43 +88,13 @@ pub struct Facts {
     images: HashMap<u32, (crate::grammar::Dim, u32, u32, crate::grammar::ImageFormat)>,
 }
 
-/// Id → id, dense below a limit (the module's id bound, when the module is large enough to
-/// have that many ids) and hashed above it: a map of every value's type is the largest thing
-/// the requirements walk holds, and a dense one takes a quarter of a hashed one.
-#[derive(Default)]
-struct IdMap {
-    limit: u32,
-    dense: Vec<u32>,
-    sparse: HashMap<u32, u32>,
-}
-
-impl IdMap {
-    fn insert(&mut self, k: u32, v: u32) {
-        if k < self.limit && v != 0 {
-            let k = k as usize;
-            if self.dense.len() <= k {
-                self.dense.resize(k + 1, 0);
-            }
-            self.dense[k] = v;
-        } else {
-            self.sparse.insert(k, v);
-        }
-    }
-
-    fn get(&self, k: u32) -> Option<u32> {
-        match self.dense.get(k as usize) {
-            Some(&v) if v != 0 => Some(v),
-            _ => self.sparse.get(&k).copied(),
-        }
-    }
-}
-
 impl Facts {
     /// Facts of a module of `words` words whose header says `bound`.
     pub fn for_module(bound: u32, words: usize) -> Self {
-        let mut f = Facts::default();
-        f.value_type.limit = bound.min(u32::try_from(words).unwrap_or(u32::MAX));
-        f
+        Facts {
+            value_type: IdMap::with_limit((bound as usize).min(words)),
+            ..Facts::default()
+        }
     }
 
     /// Indexes a module's types and constants, one instruction at a time (so that the module
@@ -167,7 +140,7 @@ impl Facts {
             _ => {}
         }
         if let (Some(t), Some(r)) = (i.result_type(), i.result_id()) {
-            f.value_type.insert(r.0, t.0);
+            f.value_type.set(r.0, t.0);
         }
     }
 
@@ -259,8 +232,9 @@ impl Facts {
         f: &mut dyn FnMut(&'static Availability),
     ) {
         use crate::grammar::{Dim, ImageFormat};
-        let Some(&(dim, arrayed, sampled, format)) =
-            self.value_type.get(image).and_then(|t| self.images.get(&t))
+        let Some(&(dim, arrayed, sampled, format)) = Some(self.value_type.get(image))
+            .filter(|&t| t != 0)
+            .and_then(|t| self.images.get(&t))
         else {
             return;
         };
@@ -300,7 +274,7 @@ impl Facts {
     /// The type of the value an `OpAtomicStore` stores.
     fn stored_type(&self, inst: &Instruction) -> Option<u32> {
         match inst {
-            Instruction::AtomicStore(s) => self.value_type.get(s.value.0),
+            Instruction::AtomicStore(s) => Some(self.value_type.get(s.value.0)).filter(|&t| t != 0),
             _ => None,
         }
     }

@@ -34,7 +34,7 @@ use crate::grammar::{
     op, ExtInstSetDesc, InstructionDesc, KindClass, KindDesc, OperandDesc, Quantifier,
 };
 use core::fmt;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::io::Write;
 use std::sync::OnceLock;
 
@@ -309,7 +309,7 @@ struct Printer<'a> {
     reject_redefinition: bool,
     /// Result ids seen so far: a bit per id below the dense limit, a set above it.
     defined: Vec<u64>,
-    defined_sparse: std::collections::HashSet<u32>,
+    defined_sparse: rustc_hash::FxHashSet<u32>,
 }
 
 /// The instruction being printed.
@@ -387,10 +387,10 @@ fn run<W: Write>(
         names,
         buf: Vec::with_capacity(FLUSH_AT + 4096),
         types: NumericTypes::new((bound as usize).min(words.len() + 1)),
-        ext_sets: HashMap::new(),
+        ext_sets: HashMap::default(),
         reject_redefinition: true,
         defined: vec![0; (bound as usize).min(words.len() + 1).div_ceil(64)],
-        defined_sparse: std::collections::HashSet::new(),
+        defined_sparse: rustc_hash::FxHashSet::default(),
     };
     if opts.header {
         p.header(words);
@@ -853,10 +853,10 @@ pub fn instruction_texts(words: &[u32], offsets: &[usize]) -> Vec<String> {
         names: None,
         buf: Vec::with_capacity(256),
         types: NumericTypes::new((words[3] as usize).min(words.len() + 1)),
-        ext_sets: HashMap::new(),
+        ext_sets: HashMap::default(),
         reject_redefinition: false,
         defined: Vec::new(),
-        defined_sparse: std::collections::HashSet::new(),
+        defined_sparse: rustc_hash::FxHashSet::default(),
     };
     let mut next = 0;
     for raw in Frames::new(words, HEADER_WORDS).map_while(Result::ok) {

@@ -17,51 +17,19 @@
 
 use super::disassemble::op_info;
 use super::float::{write_literal_number, write_u32};
-use crate::binary::{Frames, NumericType, NumericTypes, HEADER_WORDS};
+use crate::binary::{Frames, IdMap, NumericType, NumericTypes, HEADER_WORDS};
 use crate::grammar::tables::{KIND_ACCESS_QUALIFIER, KIND_STORAGE_CLASS};
 use crate::grammar::{op, values, KindDesc};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The id has no name yet.
 const UNNAMED: u32 = 0;
 /// The id is named by its decimal number.
 const NUMERIC: u32 = 1;
 
-/// Id → state table: dense while ids stay within a bound derived from the input, a map beyond.
-struct IdTable {
-    dense: Vec<u32>,
-    sparse: HashMap<u32, u32>,
-}
-
-impl IdTable {
-    fn new(len: usize) -> Self {
-        IdTable {
-            dense: vec![0; len],
-            sparse: HashMap::new(),
-        }
-    }
-
-    #[inline]
-    fn get(&self, id: u32) -> u32 {
-        match self.dense.get(id as usize) {
-            Some(&v) => v,
-            None => self.sparse.get(&id).copied().unwrap_or(UNNAMED),
-        }
-    }
-
-    fn set(&mut self, id: u32, v: u32) {
-        match self.dense.get_mut(id as usize) {
-            Some(slot) => *slot = v,
-            None => {
-                self.sparse.insert(id, v);
-            }
-        }
-    }
-}
-
 /// The friendly names of a module's ids.
 pub(crate) struct Names {
-    ids: IdTable,
+    ids: IdMap<u32>,
     /// Name `k` is `arena[starts[k]..starts[k + 1]]`.
     starts: Vec<u32>,
     arena: Vec<u8>,
@@ -198,11 +166,11 @@ impl Names {
     pub(crate) fn build(words: &[u32], bound: u32) -> Names {
         let dense = (bound as usize).min(words.len() + 1);
         let mut n = Names {
-            ids: IdTable::new(dense),
+            ids: IdMap::preallocated(dense),
             starts: vec![0],
             arena: Vec::new(),
             set: vec![0; 64],
-            next_suffix: HashMap::new(),
+            next_suffix: HashMap::default(),
             decimal_names: false,
             scratch: Vec::new(),
         };
@@ -399,7 +367,7 @@ impl Names {
                 }
             }
         }
-        n.next_suffix = HashMap::new();
+        n.next_suffix = HashMap::default();
         n.scratch = Vec::new();
         n
     }

@@ -220,7 +220,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
     }
     if float_op {
         let w = m.bit_width(pointee);
-        let add = op.name() == "OpAtomicFAddEXT";
+        let add = op == Opcode::AtomicFAddEXT;
         let need = match (add, w) {
             (true, 16) => Some(Capability::AtomicFloat16AddEXT),
             (true, 32) => Some(Capability::AtomicFloat32AddEXT),

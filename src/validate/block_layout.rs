@@ -76,9 +76,9 @@ impl Layout<'_> {
                     continue;
                 }
                 match d.kind {
-                    deco::ROW_MAJOR => c.row_major = true,
-                    deco::COL_MAJOR => c.row_major = false,
-                    deco::MATRIX_STRIDE => c.matrix_stride = d.arg,
+                    deco::RowMajor => c.row_major = true,
+                    deco::ColMajor => c.row_major = false,
+                    deco::MatrixStride => c.matrix_stride = d.arg,
                     _ => {}
                 }
             }
@@ -193,7 +193,7 @@ impl Layout<'_> {
                 let n = n.clamp(1, i128::from(u32::MAX)) as u32;
                 let stride = self
                     .m
-                    .decoration_arg(t, u32::MAX, deco::ARRAY_STRIDE)
+                    .decoration_arg(t, u32::MAX, deco::ArrayStride)
                     .unwrap_or(0);
                 stride
                     .saturating_mul(n - 1)
@@ -217,7 +217,7 @@ impl Layout<'_> {
                 };
                 let offset = self
                     .m
-                    .decoration_arg(t, last as u32, deco::OFFSET)
+                    .decoration_arg(t, last as u32, deco::Offset)
                     .unwrap_or(0);
                 let lc = self.constraint(t, last as u32);
                 offset.saturating_add(self.size(lt, lc, depth + 1))
@@ -244,7 +244,7 @@ impl Layout<'_> {
             .map(|i| {
                 let off = self
                     .m
-                    .decoration_arg(s, i, deco::OFFSET)
+                    .decoration_arg(s, i, deco::Offset)
                     .unwrap_or(u32::MAX);
                 (
                     i,
@@ -316,7 +316,7 @@ impl Layout<'_> {
                     _ => break,
                 };
                 let mut stride = 0;
-                if let Some(st) = self.m.decoration_arg(arr, u32::MAX, deco::ARRAY_STRIDE) {
+                if let Some(st) = self.m.decoration_arg(arr, u32::MAX, deco::ArrayStride) {
                     stride = st;
                     if st == 0 {
                         return fail("contains an array with stride 0".into());
@@ -386,7 +386,7 @@ fn missing_offset(m: &Module<'_>, t: u32, depth: u32) -> bool {
         Some(Ty::Struct { members }) => {
             let mut has = vec![false; members.len()];
             for d in m.decorations_of(t) {
-                if d.kind == deco::OFFSET && d.member != u32::MAX {
+                if d.kind == deco::Offset && d.member != u32::MAX {
                     if d.arg == u32::MAX {
                         return true;
                     }
@@ -482,8 +482,8 @@ pub(super) fn finish(cx: &mut Cx<'_>) {
             Some(d) => d,
             None => continue,
         };
-        let block = m.has_decoration(id, deco::BLOCK);
-        let buffer_block = m.has_decoration(id, deco::BUFFER_BLOCK);
+        let block = m.has_decoration(id, deco::Block);
+        let buffer_block = m.has_decoration(id, deco::BufferBlock);
         for (is_block, name) in [(true, "Block"), (false, "BufferBlock")] {
             if !(if is_block { block } else { buffer_block }) {
                 continue;
@@ -506,7 +506,7 @@ pub(super) fn finish(cx: &mut Cx<'_>) {
                 m,
                 id,
                 |t| matches!(t, Ty::Array { .. }),
-                |k| k == deco::ARRAY_STRIDE,
+                |k| k == deco::ArrayStride,
                 0,
             ) {
                 err(format!(
@@ -519,7 +519,7 @@ pub(super) fn finish(cx: &mut Cx<'_>) {
                 m,
                 id,
                 |t| matches!(t, Ty::Matrix { .. }),
-                |k| k == deco::MATRIX_STRIDE,
+                |k| k == deco::MatrixStride,
                 0,
             ) {
                 err(format!(
@@ -532,7 +532,7 @@ pub(super) fn finish(cx: &mut Cx<'_>) {
                 m,
                 id,
                 |t| matches!(t, Ty::Matrix { .. }),
-                |k| k == deco::ROW_MAJOR || k == deco::COL_MAJOR,
+                |k| k == deco::RowMajor || k == deco::ColMajor,
                 0,
             ) {
                 err(format!(

@@ -7,7 +7,7 @@
 use super::module::{Inst, Module};
 use super::query::{Ty, WalkError};
 use super::Cx;
-use crate::grammar::Instruction;
+use crate::grammar::{Instruction, Opcode};
 
 const RULE: &str = "core:composite";
 
@@ -185,8 +185,7 @@ fn walk(m: &Module<'_>, ty: u32, indexes: &[u32]) -> Result<u32, String> {
 }
 
 fn is_coop(m: &Module<'_>, t: u32) -> bool {
-    m.def_op(t)
-        .is_some_and(|o| o.name().starts_with("OpTypeCooperativeMatrix"))
+    m.def_op(t).is_some_and(Opcode::is_cooperative_matrix_type)
 }
 
 fn construct(cx: &mut Cx<'_>, inst: &Inst<'_>, rt: u32, parts: &[crate::grammar::Id]) {

@@ -98,7 +98,7 @@ fn nullable(m: &Module<'_>, t: u32, depth: u32) -> bool {
                     | Opcode::TypeDeviceEvent
                     | Opcode::TypeReserveId
                     | Opcode::TypeQueue
-            ) || op.name().starts_with("OpTypeCooperativeMatrix")
+            ) || op.is_cooperative_matrix_type()
         }
         _ => false,
     }
@@ -162,9 +162,7 @@ fn composite(cx: &mut Cx<'_>, inst: &Inst<'_>, op: Opcode, rt: u32, parts: &[cra
                 err("constituents must be of the corresponding member types".into());
             }
         }
-        _ if m
-            .def_op(rt)
-            .is_some_and(|o| o.name().starts_with("OpTypeCooperativeMatrix")) => {}
+        _ if m.def_op(rt).is_some_and(Opcode::is_cooperative_matrix_type) => {}
         _ => err("the result type must be a composite type".into()),
     }
 }

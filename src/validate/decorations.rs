@@ -354,7 +354,7 @@ pub(super) fn finish(cx: &mut Cx<'_>) {
     let m = cx.m;
     for f in &m.functions {
         let import = m.decorations_of(f.id).iter().any(|d| {
-            d.kind == deco::LINKAGE_ATTRIBUTES && {
+            d.kind == deco::LinkageAttributes && {
                 let di = m.inst(d.inst);
                 di.ops.last() == Some(&(LinkageType::Import as u32))
             }

@@ -90,7 +90,7 @@ fn in_section(section: Section, op: Opcode) -> bool {
         Section::Extensions => op == O::Extension,
         Section::ExtInstImports => op == O::ExtInstImport,
         Section::MemoryModel => op == O::MemoryModel,
-        Section::SamplerAddressing => op.name() == "OpSamplerImageAddressingModeNV",
+        Section::SamplerAddressing => op == O::SamplerImageAddressingModeNV,
         Section::EntryPoints => op == O::EntryPoint,
         Section::ExecutionModes => matches!(op, O::ExecutionMode | O::ExecutionModeId),
         Section::Debug1 => matches!(
@@ -157,21 +157,7 @@ pub(super) fn is_annotation(op: Opcode) -> bool {
 
 /// Whether `op` ends a block.
 pub(super) fn is_terminator(op: Opcode) -> bool {
-    use Opcode as O;
-    matches!(
-        op,
-        O::Branch
-            | O::BranchConditional
-            | O::Switch
-            | O::Return
-            | O::ReturnValue
-            | O::Kill
-            | O::Unreachable
-            | O::TerminateInvocation
-            | O::IgnoreIntersectionKHR
-            | O::TerminateRayKHR
-            | O::EmitMeshTasksEXT
-    ) || matches!(op.name(), "OpIgnoreIntersectionNV" | "OpTerminateRayNV")
+    op.is_block_terminator()
 }
 
 /// What an `OpExtInst` is, by the set it uses.

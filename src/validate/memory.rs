@@ -56,7 +56,7 @@ fn logical_pointer(op: Opcode, variable: bool) -> bool {
             op,
             O::Select | O::Phi | O::FunctionCall | O::PtrAccessChain | O::Load | O::ConstantNull
         ))
-        || op.name() == "OpRawAccessChainNV"
+        || op.is_raw_access_chain()
 }
 
 /// Checks a memory instruction.
@@ -133,7 +133,7 @@ fn variable(cx: &mut Cx<'_>, inst: &Inst<'_>, rt: u32, id: u32, storage: u32, in
     ) && !ray_storage(storage)
     {
         let io = matches!(storage, sc::INPUT | sc::OUTPUT);
-        let builtin = io && m.has_decoration(id, deco::BUILT_IN);
+        let builtin = io && m.has_decoration(id, deco::BuiltIn);
         if !builtin && contains_bool(m, pointee, io, 0) {
             return err(
                 RULE,
@@ -205,10 +205,9 @@ fn variable(cx: &mut Cx<'_>, inst: &Inst<'_>, rt: u32, id: u32, storage: u32, in
                 let ok = matches!(
                     m.ty(base),
                     Some(Ty::Image(_) | Ty::Sampler | Ty::SampledImage { .. })
-                ) || m.def_op(base).is_some_and(|o| {
-                    o.name() == "OpTypeAccelerationStructureNV"
-                        || o.name() == "OpTypeAccelerationStructureKHR"
-                });
+                ) || m
+                    .def_op(base)
+                    .is_some_and(|o| o == Opcode::TypeAccelerationStructureKHR);
                 if !ok {
                     return err(
                         "vulkan:variable-type",
@@ -272,9 +271,9 @@ fn variable(cx: &mut Cx<'_>, inst: &Inst<'_>, rt: u32, id: u32, storage: u32, in
         {
             let ok = match storage {
                 sc::STORAGE_BUFFER | sc::PHYSICAL_STORAGE_BUFFER => {
-                    m.has_decoration(pointee, deco::BLOCK)
+                    m.has_decoration(pointee, deco::Block)
                 }
-                sc::UNIFORM => m.has_decoration(pointee, deco::BUFFER_BLOCK),
+                sc::UNIFORM => m.has_decoration(pointee, deco::BufferBlock),
                 _ => false,
             };
             if !ok {
@@ -325,7 +324,7 @@ fn contains_bool(m: &Module<'_>, t: u32, skip_builtin: bool, depth: u32) -> bool
     if depth > 64 {
         return false;
     }
-    if skip_builtin && m.decorations_of(t).iter().any(|d| d.kind == deco::BUILT_IN) {
+    if skip_builtin && m.decorations_of(t).iter().any(|d| d.kind == deco::BuiltIn) {
         return false;
     }
     match m.ty(t) {
@@ -417,7 +416,7 @@ fn small_types(cx: &mut Cx<'_>, inst: &Inst<'_>, storage: u32, pointee: u32) {
             sc::UNIFORM => {
                 has(ub) || {
                     let base = array_base(m, under);
-                    has(sb) && m.has_decoration(base, deco::BUFFER_BLOCK)
+                    has(sb) && m.has_decoration(base, deco::BufferBlock)
                 }
             }
             sc::PUSH_CONSTANT => has(pc),
@@ -611,10 +610,7 @@ fn access_chain(
                     }
                 }
             }
-            _ if m
-                .def_op(t)
-                .is_some_and(|o| o.name().starts_with("OpTypeCooperativeMatrix")) =>
-            {
+            _ if m.def_op(t).is_some_and(Opcode::is_cooperative_matrix_type) => {
                 m.def(t).map_or(0, |d| d.word(1))
             }
             _ => {

@@ -266,7 +266,7 @@ pub(super) fn finish(cx: &mut Cx<'_>) {
     }
     let mut names = HashSet::new();
     let workgroup_size_builtin = m.decorations.iter().any(|d| {
-        d.kind == super::module::deco::BUILT_IN
+        d.kind == super::module::deco::BuiltIn
             && d.arg == crate::grammar::BuiltIn::WorkgroupSize as u32
     });
     for &i in &m.entry_points {

@@ -4,7 +4,7 @@
 //! functions). Everything else is read back from the words on demand ([`super::query`]), so
 //! the index costs a few bytes per instruction and per id.
 
-use crate::binary::{DecodeError, DecodeErrorKind, Header, HEADER_WORDS};
+use crate::binary::{DecodeError, Frames, Header, RawInstruction, HEADER_WORDS};
 use crate::grammar::{Capability, Opcode, Version};
 use std::collections::HashMap;
 
@@ -210,36 +210,17 @@ impl<'a> Module<'a> {
             forward_pointers: Vec::new(),
         };
         let mut groups: Vec<(u32, u32)> = Vec::new(); // OpGroup(Member)Decorate instructions
-        let mut pos = HEADER_WORDS;
-        while pos < words.len() {
-            let first = words[pos];
-            let count = (first >> 16) as usize;
-            let left = words.len() - pos;
-            if count == 0 {
-                return Err(DecodeError {
-                    offset: pos,
-                    kind: DecodeErrorKind::ZeroWordCount,
-                });
-            }
-            if count > left {
-                return Err(DecodeError {
-                    offset: pos,
-                    kind: DecodeErrorKind::WordCountPastEnd {
-                        count: count as u32,
-                        left,
-                    },
-                });
-            }
+        for raw in Frames::new(words, HEADER_WORDS) {
+            let raw = raw?;
             let index = m.insts.len() as u32;
-            m.insts.push(pos as u32);
+            m.insts.push(raw.offset as u32);
             let inst = Inst {
                 index,
-                offset: pos,
-                opcode: first as u16,
-                ops: &words[pos + 1..pos + count],
+                offset: raw.offset,
+                opcode: raw.opcode,
+                ops: raw.operands,
             };
             m.observe(inst, &mut groups);
-            pos += count;
         }
         if let Some(f) = m.functions.last_mut() {
             if f.end == u32::MAX {
@@ -380,13 +361,17 @@ impl<'a> Module<'a> {
     #[inline]
     pub fn inst(&self, i: u32) -> Inst<'a> {
         let offset = self.insts[i as usize] as usize;
-        let first = self.words[offset];
-        let count = (first >> 16) as usize;
+        // Framed when the module was read.
+        let raw = crate::binary::frame_at(self.words, offset).unwrap_or(RawInstruction {
+            offset,
+            opcode: 0,
+            operands: &[],
+        });
         Inst {
             index: i,
             offset,
-            opcode: first as u16,
-            ops: &self.words[offset + 1..offset + count],
+            opcode: raw.opcode,
+            ops: raw.operands,
         }
     }
 
@@ -472,50 +457,5 @@ pub(super) fn string_at(words: &[u32]) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-/// Decoration values the rules look up in the index (the grammar's; a test checks them).
-pub(super) mod deco {
-    pub const BLOCK: u32 = 2;
-    pub const BUFFER_BLOCK: u32 = 3;
-    pub const ROW_MAJOR: u32 = 4;
-    pub const COL_MAJOR: u32 = 5;
-    pub const ARRAY_STRIDE: u32 = 6;
-    pub const MATRIX_STRIDE: u32 = 7;
-    pub const BUILT_IN: u32 = 11;
-    pub const LOCATION: u32 = 30;
-    pub const COMPONENT: u32 = 31;
-    pub const BINDING: u32 = 33;
-    pub const DESCRIPTOR_SET: u32 = 34;
-    pub const OFFSET: u32 = 35;
-    pub const LINKAGE_ATTRIBUTES: u32 = 41;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::deco;
-    use crate::grammar::{BuiltIn, Decoration, LinkageType};
-
-    #[test]
-    fn decoration_values_match_the_grammar() {
-        let cases = [
-            (Decoration::Block, deco::BLOCK),
-            (Decoration::BufferBlock, deco::BUFFER_BLOCK),
-            (Decoration::RowMajor, deco::ROW_MAJOR),
-            (Decoration::ColMajor, deco::COL_MAJOR),
-            (Decoration::ArrayStride(0), deco::ARRAY_STRIDE),
-            (Decoration::MatrixStride(0), deco::MATRIX_STRIDE),
-            (Decoration::BuiltIn(BuiltIn::Position), deco::BUILT_IN),
-            (Decoration::Location(0), deco::LOCATION),
-            (Decoration::Component(0), deco::COMPONENT),
-            (Decoration::Binding(0), deco::BINDING),
-            (Decoration::DescriptorSet(0), deco::DESCRIPTOR_SET),
-            (Decoration::Offset(0), deco::OFFSET),
-            (
-                Decoration::LinkageAttributes(String::new(), LinkageType::Export),
-                deco::LINKAGE_ATTRIBUTES,
-            ),
-        ];
-        for (d, v) in cases {
-            assert_eq!(d.value(), v, "{}", d.name());
-        }
-    }
-}
+/// Decoration values the rules look up in the index (generated from the grammar).
+pub(super) use crate::grammar::values::decoration as deco;

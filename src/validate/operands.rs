@@ -394,8 +394,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction
 
 /// Whether `t` is a cooperative matrix type (their operand rules are not covered).
 fn coop_matrix(m: &Module<'_>, t: u32) -> bool {
-    m.def_op(t)
-        .is_some_and(|o| o.name().starts_with("OpTypeCooperativeMatrix"))
+    m.def_op(t).is_some_and(Opcode::is_cooperative_matrix_type)
 }
 
 /// The component type of a matrix.

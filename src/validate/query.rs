@@ -123,25 +123,12 @@ impl ImageTy {
 
 /// Whether an opcode declares a type (and has a result id).
 pub(super) fn is_type_op(op: Opcode) -> bool {
-    op.has_result_id() && op.name().starts_with("OpType")
+    op.is_declares_type()
 }
 
 /// Whether an opcode declares a constant (spec constants included).
 pub(super) fn is_constant_op(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::ConstantTrue
-            | Opcode::ConstantFalse
-            | Opcode::Constant
-            | Opcode::ConstantComposite
-            | Opcode::ConstantSampler
-            | Opcode::ConstantNull
-            | Opcode::SpecConstantTrue
-            | Opcode::SpecConstantFalse
-            | Opcode::SpecConstant
-            | Opcode::SpecConstantComposite
-            | Opcode::SpecConstantOp
-    ) || matches!(op.name(), "OpConstantCompositeContinuedINTEL")
+    op.is_constant_creation()
 }
 
 /// Whether an opcode declares a specialization constant.

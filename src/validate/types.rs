@@ -374,7 +374,7 @@ fn structure(cx: &mut Cx<'_>, inst: &Inst<'_>, id: u32, members: &[crate::gramma
     let mut builtins: Vec<u32> = m
         .decorations_of(id)
         .iter()
-        .filter(|d| d.kind == deco::BUILT_IN && d.member != u32::MAX)
+        .filter(|d| d.kind == deco::BuiltIn && d.member != u32::MAX)
         .map(|d| d.member)
         .collect();
     builtins.sort_unstable();
@@ -387,8 +387,7 @@ fn structure(cx: &mut Cx<'_>, inst: &Inst<'_>, id: u32, members: &[crate::gramma
         );
     }
     // No Block or BufferBlock inside another.
-    let block =
-        |s: u32| m.has_decoration(s, deco::BLOCK) || m.has_decoration(s, deco::BUFFER_BLOCK);
+    let block = |s: u32| m.has_decoration(s, deco::Block) || m.has_decoration(s, deco::BufferBlock);
     if block(id) && members.iter().any(|mem| nests_block(cx, mem.0, 0)) {
         cx.err(
             inst,
@@ -406,8 +405,8 @@ fn nests_block(cx: &Cx<'_>, t: u32, depth: u32) -> bool {
     let m = cx.m;
     match m.ty(t) {
         Some(Ty::Struct { members }) => {
-            m.has_decoration(t, deco::BLOCK)
-                || m.has_decoration(t, deco::BUFFER_BLOCK)
+            m.has_decoration(t, deco::Block)
+                || m.has_decoration(t, deco::BufferBlock)
                 || members.iter().any(|&x| nests_block(cx, x, depth + 1))
         }
         _ => false,
@@ -417,7 +416,7 @@ fn nests_block(cx: &Cx<'_>, t: u32, depth: u32) -> bool {
 fn struct_has_builtin_member(cx: &Cx<'_>, s: u32) -> bool {
     cx.m.decorations_of(s)
         .iter()
-        .any(|d| d.kind == deco::BUILT_IN && d.member != u32::MAX)
+        .any(|d| d.kind == deco::BuiltIn && d.member != u32::MAX)
 }
 
 /// Storage classes Vulkan allows.

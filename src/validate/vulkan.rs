@@ -75,11 +75,11 @@ fn descriptors(cx: &mut Cx<'_>, ep_globals: &[(u32, HashSet<u32>)]) {
         let referenced = used.contains(&var);
         let mut err = |msg: String| cx.sink.push(inst.offset, "vulkan:descriptor", msg);
         if uniform_constant {
-            if referenced && !m.has_decoration(var, deco::DESCRIPTOR_SET) {
+            if referenced && !m.has_decoration(var, deco::DescriptorSet) {
                 err(format!(
                     "UniformConstant variable %{var} is missing a DescriptorSet decoration"
                 ));
-            } else if referenced && !m.has_decoration(var, deco::BINDING) {
+            } else if referenced && !m.has_decoration(var, deco::Binding) {
                 err(format!(
                     "UniformConstant variable %{var} is missing a Binding decoration"
                 ));
@@ -95,8 +95,8 @@ fn descriptors(cx: &mut Cx<'_>, ep_globals: &[(u32, HashSet<u32>)]) {
         if !matches!(m.ty(t), Some(Ty::Struct { .. })) {
             continue;
         }
-        let block = has_nested(cx, t, deco::BLOCK, 0);
-        let buffer_block = has_nested(cx, t, deco::BUFFER_BLOCK, 0);
+        let block = has_nested(cx, t, deco::Block, 0);
+        let buffer_block = has_nested(cx, t, deco::BufferBlock, 0);
         let mut err = |msg: String| cx.sink.push(inst.offset, "vulkan:descriptor", msg);
         if ssbo && buffer_block {
             err(format!(
@@ -112,13 +112,13 @@ fn descriptors(cx: &mut Cx<'_>, ep_globals: &[(u32, HashSet<u32>)]) {
             continue;
         }
         if (uniform || ssbo) && referenced {
-            if !m.has_decoration(var, deco::DESCRIPTOR_SET) {
+            if !m.has_decoration(var, deco::DescriptorSet) {
                 err(format!(
                     "variable %{var} is missing a DescriptorSet decoration"
                 ));
                 continue;
             }
-            if !m.has_decoration(var, deco::BINDING) {
+            if !m.has_decoration(var, deco::Binding) {
                 err(format!("variable %{var} is missing a Binding decoration"));
                 continue;
             }
@@ -256,17 +256,17 @@ fn locations(cx: &mut Cx<'_>) {
             let decos = m.decorations_of(var);
             if decos
                 .iter()
-                .any(|d| d.member == u32::MAX && d.kind == deco::BUILT_IN)
+                .any(|d| d.member == u32::MAX && d.kind == deco::BuiltIn)
             {
                 continue;
             }
             let loc = decos
                 .iter()
-                .find(|d| d.member == u32::MAX && d.kind == deco::LOCATION)
+                .find(|d| d.member == u32::MAX && d.kind == deco::Location)
                 .map(|d| d.arg);
             let component = decos
                 .iter()
-                .find(|d| d.member == u32::MAX && d.kind == deco::COMPONENT)
+                .find(|d| d.member == u32::MAX && d.kind == deco::Component)
                 .map_or(0, |d| d.arg);
             let index = decos
                 .iter()
@@ -286,11 +286,11 @@ fn locations(cx: &mut Cx<'_>) {
                 }
             }
             if matches!(m.ty(t), Some(Ty::Struct { .. }))
-                && m.decorations_of(t).iter().any(|d| d.kind == deco::BUILT_IN)
+                && m.decorations_of(t).iter().any(|d| d.kind == deco::BuiltIn)
             {
                 continue;
             }
-            let block = m.has_decoration(t, deco::BLOCK);
+            let block = m.has_decoration(t, deco::Block);
             let set = if !output {
                 0
             } else if index == 1 {
@@ -316,7 +316,7 @@ fn locations(cx: &mut Cx<'_>) {
                     let md = m.decorations_of(t);
                     let Some(l) = md
                         .iter()
-                        .find(|d| d.member == k as u32 && d.kind == deco::LOCATION)
+                        .find(|d| d.member == k as u32 && d.kind == deco::Location)
                         .map(|d| d.arg)
                     else {
                         cx.err(
@@ -328,7 +328,7 @@ fn locations(cx: &mut Cx<'_>) {
                     };
                     let c = md
                         .iter()
-                        .find(|d| d.member == k as u32 && d.kind == deco::COMPONENT)
+                        .find(|d| d.member == k as u32 && d.kind == deco::Component)
                         .map_or(0, |d| d.arg);
                     let n = num_locations(cx, mt, 0).unwrap_or(1);
                     let nc = num_components(cx, mt, 0);
@@ -563,7 +563,7 @@ fn builtins(cx: &mut Cx<'_>) {
     let m = cx.m;
     let mut reported = HashMap::new();
     for d in &m.decorations {
-        if d.kind != deco::BUILT_IN {
+        if d.kind != deco::BuiltIn {
             continue;
         }
         let Some((w, what)) = want(d.arg) else {

@@ -130,6 +130,27 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
     let shape_len = shape.len();
     let _ = format_ident!("x");
     let classes = classes(g)?;
+    // Aliases (`OpTypeAccelerationStructureKHR` of `...NV`), so that code can name an op the
+    // same way against grammars that made a different spelling primary.
+    let variant_names: std::collections::BTreeSet<String> =
+        variants.iter().map(|v| v.to_string()).collect();
+    let mut alias_names = Vec::new();
+    let mut alias_targets = Vec::new();
+    let mut alias_codes = Vec::new();
+    let mut alias_docs = Vec::new();
+    let mut seen_alias = std::collections::BTreeSet::new();
+    for ((i, v), c) in g.instructions.iter().zip(&variants).zip(&codes) {
+        for a in &i.aliases {
+            let name = a.strip_prefix("Op").unwrap_or(a);
+            if variant_names.contains(name) || !seen_alias.insert(name.to_string()) {
+                continue;
+            }
+            alias_names.push(ident(name));
+            alias_targets.push(v.clone());
+            alias_codes.push(*c);
+            alias_docs.push(format!("`{a}`, an alias of `{}`.", i.opname));
+        }
+    }
     Ok(quote! {
         /// Every core opcode of the grammar.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -160,6 +181,12 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         #[allow(non_upper_case_globals)]
         pub mod op {
             #(#[doc = #names] pub const #variants: u16 = #codes;)*
+            #(#[doc = #alias_docs] pub const #alias_names: u16 = #alias_codes;)*
+        }
+
+        #[allow(non_upper_case_globals)]
+        impl Opcode {
+            #(#[doc = #alias_docs] pub const #alias_names: Opcode = Opcode::#alias_targets;)*
         }
 
         #classes

@@ -4,20 +4,21 @@
 
 use super::func::FnCx;
 use super::Val;
+use crate::grammar::{MemorySemantics, Scope};
 use crate::hlsl::ast::{BinaryOp, Expr};
 use crate::hlsl::sema::consteval::ConstVal;
-use crate::hlsl::sema::intrinsics::{glsl, lookup, Intrinsic};
+use crate::hlsl::sema::intrinsics::{lookup, Glsl, Intrinsic};
 use crate::hlsl::sema::types::{Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::{Terminator, Value};
 
 /// Scope and memory-semantics constants (Vulkan).
-const SCOPE_DEVICE: u32 = 1;
-const SCOPE_WORKGROUP: u32 = 2;
-const SEM_ACQ_REL: u32 = 0x8;
-const SEM_UNIFORM: u32 = 0x40;
-const SEM_WORKGROUP: u32 = 0x100;
-const SEM_IMAGE: u32 = 0x800;
+const SCOPE_DEVICE: u32 = Scope::Device as u32;
+const SCOPE_WORKGROUP: u32 = Scope::Workgroup as u32;
+const SEM_ACQ_REL: u32 = MemorySemantics::AcquireRelease.0;
+const SEM_UNIFORM: u32 = MemorySemantics::UniformMemory.0;
+const SEM_WORKGROUP: u32 = MemorySemantics::WorkgroupMemory.0;
+const SEM_IMAGE: u32 = MemorySemantics::ImageMemory.0;
 
 impl FnCx<'_, '_> {
     fn ext(&mut self, ty: &Ty, op: u32, args: &[Value]) -> Value {
@@ -217,7 +218,7 @@ impl FnCx<'_, '_> {
                     self.st.error(span, "cross needs float3 arguments");
                     return None;
                 }
-                Some(Val::R(self.ext(&ty, glsl::CROSS, &v), ty))
+                Some(Val::R(self.ext(&ty, Glsl::Cross as u32, &v), ty))
             }
             "length" | "normalize" => {
                 let (v, ty) = self.float_args(name, args, span)?;
@@ -228,26 +229,26 @@ impl FnCx<'_, '_> {
                 }
                 if name == "length" {
                     let st = Ty::Scalar(ty.component()?);
-                    Some(Val::R(self.ext(&st, glsl::LENGTH, &v), st))
+                    Some(Val::R(self.ext(&st, Glsl::Length as u32, &v), st))
                 } else {
-                    Some(Val::R(self.ext(&ty, glsl::NORMALIZE, &v), ty))
+                    Some(Val::R(self.ext(&ty, Glsl::Normalize as u32, &v), ty))
                 }
             }
             "distance" => {
                 let (v, ty) = self.float_args(name, args, span)?;
                 let st = Ty::Scalar(ty.component()?);
-                Some(Val::R(self.ext(&st, glsl::DISTANCE, &v), st))
+                Some(Val::R(self.ext(&st, Glsl::Distance as u32, &v), st))
             }
             "reflect" => {
                 let (v, ty) = self.float_args(name, args, span)?;
-                Some(Val::R(self.ext(&ty, glsl::REFLECT, &v), ty))
+                Some(Val::R(self.ext(&ty, Glsl::Reflect as u32, &v), ty))
             }
             "saturate" => {
                 let (v, ty) = self.float_args(name, args, span)?;
                 let zero = self.splat_const(&ty, ConstVal::Float(0.0));
                 let one = self.splat_const(&ty, ConstVal::Float(1.0));
                 Some(Val::R(
-                    self.componentwise(&ty, glsl::FCLAMP, &[v[0], zero, one]),
+                    self.componentwise(&ty, Glsl::FClamp as u32, &[v[0], zero, one]),
                     ty,
                 ))
             }
@@ -256,11 +257,11 @@ impl FnCx<'_, '_> {
                 let s = ty.component()?;
                 let it = ty.with_component(Scalar::Int);
                 let r = if s.is_float() {
-                    let x = self.componentwise(&ty, glsl::FSIGN, &v);
+                    let x = self.componentwise(&ty, Glsl::FSign as u32, &v);
                     self.convert(x, &ty, &it, span, true)?
                 } else {
                     let x = self.convert(v[0], &ty, &it, span, true)?;
-                    self.componentwise(&it, glsl::SSIGN, &[x])
+                    self.componentwise(&it, Glsl::SSign as u32, &[x])
                 };
                 Some(Val::R(r, it))
             }
@@ -274,7 +275,7 @@ impl FnCx<'_, '_> {
             "mad" => {
                 let (v, ty) = self.args_common(name, args, span)?;
                 if ty.component()?.is_float() {
-                    return Some(Val::R(self.componentwise(&ty, glsl::FMA, &v), ty));
+                    return Some(Val::R(self.componentwise(&ty, Glsl::Fma as u32, &v), ty));
                 }
                 let m = self.arith(BinaryOp::Mul, v[0], v[1], &ty, span)?;
                 Some(Val::R(self.arith(BinaryOp::Add, m, v[2], &ty, span)?, ty))
@@ -337,13 +338,13 @@ impl FnCx<'_, '_> {
                     "firstbithigh" => self.ext(
                         &t,
                         if s.is_signed() {
-                            glsl::FIND_SMSB
+                            Glsl::FindSMsb as u32
                         } else {
-                            glsl::FIND_UMSB
+                            Glsl::FindUMsb as u32
                         },
                         &[v],
                     ),
-                    _ => self.ext(&t, glsl::FIND_ILSB, &[v]),
+                    _ => self.ext(&t, Glsl::FindILsb as u32, &[v]),
                 };
                 Some(Val::R(r, t))
             }
@@ -351,7 +352,7 @@ impl FnCx<'_, '_> {
                 let (v, t) = self.float_args(name, args, span)?;
                 match t {
                     Ty::Matrix(s, r, c) if r == c => Some(Val::R(
-                        self.ext(&Ty::Scalar(s), glsl::DETERMINANT, &v),
+                        self.ext(&Ty::Scalar(s), Glsl::Determinant as u32, &v),
                         Ty::Scalar(s),
                     )),
                     _ => {

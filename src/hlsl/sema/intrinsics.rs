@@ -1,60 +1,8 @@
 //! The intrinsic functions in scope: which GLSL.std.450 instruction each component-wise one maps
 //! to per component kind (as DXC chooses them), and which need hand-written emission.
 
-/// GLSL.std.450 instruction numbers used by the intrinsics.
-#[allow(missing_docs)]
-pub mod glsl {
-    pub const ROUND_EVEN: u32 = 2;
-    pub const TRUNC: u32 = 3;
-    pub const FABS: u32 = 4;
-    pub const SABS: u32 = 5;
-    pub const FSIGN: u32 = 6;
-    pub const SSIGN: u32 = 7;
-    pub const FLOOR: u32 = 8;
-    pub const CEIL: u32 = 9;
-    pub const FRACT: u32 = 10;
-    pub const RADIANS: u32 = 11;
-    pub const DEGREES: u32 = 12;
-    pub const SIN: u32 = 13;
-    pub const COS: u32 = 14;
-    pub const TAN: u32 = 15;
-    pub const ASIN: u32 = 16;
-    pub const ACOS: u32 = 17;
-    pub const ATAN: u32 = 18;
-    pub const SINH: u32 = 19;
-    pub const COSH: u32 = 20;
-    pub const TANH: u32 = 21;
-    pub const ATAN2: u32 = 25;
-    pub const POW: u32 = 26;
-    pub const EXP: u32 = 27;
-    pub const LOG: u32 = 28;
-    pub const EXP2: u32 = 29;
-    pub const LOG2: u32 = 30;
-    pub const SQRT: u32 = 31;
-    pub const INVERSE_SQRT: u32 = 32;
-    pub const DETERMINANT: u32 = 33;
-    pub const FMIN: u32 = 37;
-    pub const UMIN: u32 = 38;
-    pub const SMIN: u32 = 39;
-    pub const FMAX: u32 = 40;
-    pub const UMAX: u32 = 41;
-    pub const SMAX: u32 = 42;
-    pub const FCLAMP: u32 = 43;
-    pub const UCLAMP: u32 = 44;
-    pub const SCLAMP: u32 = 45;
-    pub const FMIX: u32 = 46;
-    pub const STEP: u32 = 48;
-    pub const SMOOTH_STEP: u32 = 49;
-    pub const FMA: u32 = 50;
-    pub const LENGTH: u32 = 66;
-    pub const DISTANCE: u32 = 67;
-    pub const CROSS: u32 = 68;
-    pub const NORMALIZE: u32 = 69;
-    pub const REFLECT: u32 = 71;
-    pub const FIND_ILSB: u32 = 73;
-    pub const FIND_SMSB: u32 = 74;
-    pub const FIND_UMSB: u32 = 75;
-}
+/// The GLSL.std.450 instructions the intrinsics map to.
+pub use crate::grammar::ext::glsl_std_450::Opcode as Glsl;
 
 /// A component-wise intrinsic: its arity and the GLSL.std.450 instruction for float, signed
 /// and unsigned components (`None`: that kind is converted to float first).
@@ -82,7 +30,7 @@ pub enum Intrinsic {
 
 /// The intrinsic named `name`, if there is one.
 pub fn lookup(name: &str) -> Option<Intrinsic> {
-    use glsl::*;
+    use Glsl as G;
     let cw = |args, float, sint, uint| {
         Some(Intrinsic::ComponentWise(ComponentWise {
             args,
@@ -93,37 +41,52 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
     };
     let f1 = |op| cw(1, op, None, None);
     match name {
-        "abs" => cw(1, FABS, Some(SABS), None),
-        "min" => cw(2, FMIN, Some(SMIN), Some(UMIN)),
-        "max" => cw(2, FMAX, Some(SMAX), Some(UMAX)),
-        "clamp" => cw(3, FCLAMP, Some(SCLAMP), Some(UCLAMP)),
-        "floor" => f1(FLOOR),
-        "ceil" => f1(CEIL),
-        "frac" => f1(FRACT),
-        "round" => f1(ROUND_EVEN),
-        "trunc" => f1(TRUNC),
-        "sqrt" => f1(SQRT),
-        "rsqrt" => f1(INVERSE_SQRT),
-        "exp" => f1(EXP),
-        "exp2" => f1(EXP2),
-        "log" => f1(LOG),
-        "log2" => f1(LOG2),
-        "sin" => f1(SIN),
-        "cos" => f1(COS),
-        "tan" => f1(TAN),
-        "asin" => f1(ASIN),
-        "acos" => f1(ACOS),
-        "atan" => f1(ATAN),
-        "sinh" => f1(SINH),
-        "cosh" => f1(COSH),
-        "tanh" => f1(TANH),
-        "radians" => f1(RADIANS),
-        "degrees" => f1(DEGREES),
-        "atan2" => cw(2, ATAN2, None, None),
-        "pow" => cw(2, POW, None, None),
-        "lerp" => cw(3, FMIX, None, None),
-        "step" => cw(2, STEP, None, None),
-        "smoothstep" => cw(3, SMOOTH_STEP, None, None),
+        "abs" => cw(1, G::FAbs as u32, Some(G::SAbs as u32), None),
+        "min" => cw(
+            2,
+            G::FMin as u32,
+            Some(G::SMin as u32),
+            Some(G::UMin as u32),
+        ),
+        "max" => cw(
+            2,
+            G::FMax as u32,
+            Some(G::SMax as u32),
+            Some(G::UMax as u32),
+        ),
+        "clamp" => cw(
+            3,
+            G::FClamp as u32,
+            Some(G::SClamp as u32),
+            Some(G::UClamp as u32),
+        ),
+        "floor" => f1(G::Floor as u32),
+        "ceil" => f1(G::Ceil as u32),
+        "frac" => f1(G::Fract as u32),
+        "round" => f1(G::RoundEven as u32),
+        "trunc" => f1(G::Trunc as u32),
+        "sqrt" => f1(G::Sqrt as u32),
+        "rsqrt" => f1(G::InverseSqrt as u32),
+        "exp" => f1(G::Exp as u32),
+        "exp2" => f1(G::Exp2 as u32),
+        "log" => f1(G::Log as u32),
+        "log2" => f1(G::Log2 as u32),
+        "sin" => f1(G::Sin as u32),
+        "cos" => f1(G::Cos as u32),
+        "tan" => f1(G::Tan as u32),
+        "asin" => f1(G::Asin as u32),
+        "acos" => f1(G::Acos as u32),
+        "atan" => f1(G::Atan as u32),
+        "sinh" => f1(G::Sinh as u32),
+        "cosh" => f1(G::Cosh as u32),
+        "tanh" => f1(G::Tanh as u32),
+        "radians" => f1(G::Radians as u32),
+        "degrees" => f1(G::Degrees as u32),
+        "atan2" => cw(2, G::Atan2 as u32, None, None),
+        "pow" => cw(2, G::Pow as u32, None, None),
+        "lerp" => cw(3, G::FMix as u32, None, None),
+        "step" => cw(2, G::Step as u32, None, None),
+        "smoothstep" => cw(3, G::SmoothStep as u32, None, None),
         "dot" | "mul" | "cross" | "length" | "normalize" | "distance" | "reflect" | "saturate"
         | "sign" | "fmod" | "mad" | "all" | "any" | "asuint" | "asint" | "asfloat"
         | "countbits" | "reversebits" | "firstbithigh" | "firstbitlow" | "clip" | "determinant"
