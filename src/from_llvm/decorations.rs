@@ -165,6 +165,7 @@ pub fn function(
         function: Some(name.clone()),
         instruction: None,
         message: e,
+        cause: None,
     };
     let decos = global_object_decorations(st.cx, f).map_err(at)?;
     let mut per_param: Vec<Vec<Decoration>> = Vec::new();

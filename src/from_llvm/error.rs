@@ -11,6 +11,8 @@ pub struct FromLlvmError {
     pub instruction: Option<String>,
     /// What is wrong.
     pub message: String,
+    /// The decoder's error, when spvkit's own output could not be read back (a bug).
+    pub cause: Option<crate::binary::DecodeError>,
 }
 
 impl FromLlvmError {
@@ -20,6 +22,7 @@ impl FromLlvmError {
             function: None,
             instruction: None,
             message: message.into(),
+            cause: None,
         }
     }
 }
@@ -36,7 +39,13 @@ impl fmt::Display for FromLlvmError {
     }
 }
 
-impl std::error::Error for FromLlvmError {}
+impl std::error::Error for FromLlvmError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// The result type of this module.
 pub type Result<T> = std::result::Result<T, FromLlvmError>;

@@ -270,6 +270,7 @@ impl Fx<'_, '_> {
             function: Some(self.st.current.clone()),
             instruction: Some(read::print(i)),
             message: msg.into(),
+            cause: None,
         }
     }
 

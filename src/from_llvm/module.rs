@@ -262,7 +262,10 @@ fn settle(
     opts: &FromLlvmOptions,
 ) -> Result<(crate::grammar::Version, Vec<Capability>, Vec<String>)> {
     let req = crate::requirements::module_requirements(words)
-        .map_err(|e| FromLlvmError::new(e.to_string()))?;
+        .map_err(|e| FromLlvmError {
+            cause: Some(e.clone()),
+            ..FromLlvmError::new(e.to_string())
+        })?;
     let mut capabilities: Vec<Capability> = req.capabilities.iter().copied().collect();
     for c in [Capability::Addresses, Capability::Kernel] {
         if !capabilities.contains(&c) {

@@ -1,13 +1,13 @@
 //! Errors of building the IR from a binary: a word offset and a reason.
 
-use crate::binary::{DecodeError, DecodeErrorKind};
+use crate::binary::DecodeError;
 use core::fmt;
 
 /// Why a binary could not be turned into IR.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IrErrorKind {
-    /// The binary could not be decoded.
-    Decode(DecodeErrorKind),
+    /// The binary could not be decoded (the decoder's error, kept as the source).
+    Decode(DecodeError),
     /// An id is used but never defined (or not defined before a use that needs it).
     UndefinedId(u32),
     /// An id is defined twice.
@@ -50,7 +50,7 @@ impl From<DecodeError> for IrError {
     fn from(e: DecodeError) -> Self {
         IrError {
             offset: e.offset,
-            kind: IrErrorKind::Decode(e.kind),
+            kind: IrErrorKind::Decode(e),
         }
     }
 }
@@ -58,7 +58,7 @@ impl From<DecodeError> for IrError {
 impl fmt::Display for IrErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            IrErrorKind::Decode(k) => k.fmt(f),
+            IrErrorKind::Decode(e) => e.kind.fmt(f),
             IrErrorKind::UndefinedId(id) => write!(f, "%{id} is not defined"),
             IrErrorKind::Redefined(id) => write!(f, "%{id} is defined twice"),
             IrErrorKind::WrongKind { id, expected } => write!(f, "%{id} is not {expected}"),
@@ -76,4 +76,11 @@ impl fmt::Display for IrError {
     }
 }
 
-impl std::error::Error for IrError {}
+impl std::error::Error for IrError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            IrErrorKind::Decode(e) => Some(e),
+            _ => None,
+        }
+    }
+}

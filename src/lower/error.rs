@@ -27,6 +27,8 @@ pub struct LowerError {
     pub kind: LowerErrorKind,
     /// The reason.
     pub reason: String,
+    /// The IR error this one reports, when the input could not be read as IR.
+    pub input: Option<crate::ir::IrError>,
 }
 
 impl LowerError {
@@ -37,6 +39,7 @@ impl LowerError {
             offset: None,
             kind: LowerErrorKind::Unsupported,
             reason: reason.into(),
+            input: None,
         }
     }
 
@@ -47,6 +50,7 @@ impl LowerError {
             offset: None,
             kind: LowerErrorKind::Malformed,
             reason: reason.into(),
+            input: None,
         }
     }
 
@@ -69,6 +73,7 @@ impl From<inkwell::builder::BuilderError> for LowerError {
             offset: None,
             kind: LowerErrorKind::Llvm,
             reason: format!("LLVM builder: {e}"),
+            input: None,
         }
     }
 }
@@ -80,6 +85,7 @@ impl From<crate::ir::IrError> for LowerError {
             offset: Some(e.offset),
             kind: LowerErrorKind::Input,
             reason: e.kind.to_string(),
+            input: Some(e),
         }
     }
 }
@@ -102,7 +108,11 @@ impl fmt::Display for LowerError {
     }
 }
 
-impl std::error::Error for LowerError {}
+impl std::error::Error for LowerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.input.as_ref().map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// The lowering's result type.
 pub type Result<T> = core::result::Result<T, LowerError>;

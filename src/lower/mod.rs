@@ -193,6 +193,7 @@ fn lower_impl<'ctx>(
         offset: None,
         kind: LowerErrorKind::Llvm,
         reason: format!("the LLVM verifier rejects the output: {}", e.to_string()),
+        input: None,
     })?;
     Ok(LoweredModule {
         module: l.llm,

@@ -41,6 +41,7 @@ fn llvm_error(what: &str, e: impl std::fmt::Display) -> LowerError {
         offset: None,
         kind: LowerErrorKind::Llvm,
         reason: format!("{what}: {e}"),
+        input: None,
     }
 }
 

@@ -8,8 +8,10 @@ use std::fmt;
 pub enum RunError {
     /// The job is malformed.
     Job(JobError),
-    /// The SPIR-V could not be read or lowered.
-    Lower(String),
+    /// The SPIR-V could not be read as IR.
+    Input(crate::ir::IrError),
+    /// The SPIR-V could not be lowered.
+    Lower(crate::lower::LowerError),
     /// The job does not fit the entry point (a missing buffer, a wrong argument kind, ...).
     Interface(String),
     /// LLVM could not compile the module.
@@ -22,7 +24,8 @@ impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RunError::Job(e) => write!(f, "job: {e}"),
-            RunError::Lower(m) => write!(f, "lowering: {m}"),
+            RunError::Input(e) => write!(f, "lowering: {e}"),
+            RunError::Lower(e) => write!(f, "lowering: {e}"),
             RunError::Interface(m) => write!(f, "job and module disagree: {m}"),
             RunError::Jit(m) => write!(f, "JIT: {m}"),
             RunError::Resources(m) => write!(f, "resources: {m}"),
@@ -30,7 +33,16 @@ impl fmt::Display for RunError {
     }
 }
 
-impl std::error::Error for RunError {}
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::Job(e) => Some(e),
+            RunError::Input(e) => Some(e),
+            RunError::Lower(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<JobError> for RunError {
     fn from(e: JobError) -> RunError {

@@ -55,7 +55,7 @@ impl Default for RunOptions {
 pub fn run_spirv(words: &[u32], job: &Job, options: &RunOptions) -> Result<RunOutput, RunError> {
     let t = std::time::Instant::now();
     let module = crate::ir::deserialize(words)
-        .map_err(|e| RunError::Lower(format!("word {}: {}", e.offset, e.kind)))?;
+        .map_err(RunError::Input)?;
     let cx = inkwell::context::Context::create();
     let lowered = lower_for_job(&cx, &module, job)?;
     phase("lower", t);
@@ -152,5 +152,5 @@ pub fn lower_for_job<'ctx>(
     job: &Job,
 ) -> Result<LoweredModule<'ctx>, RunError> {
     let options = lower_options(module, job)?;
-    crate::lower::lower(cx, module, &options).map_err(|e| RunError::Lower(e.to_string()))
+    crate::lower::lower(cx, module, &options).map_err(RunError::Lower)
 }
