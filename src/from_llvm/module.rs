@@ -261,11 +261,10 @@ fn settle(
     half_values: bool,
     opts: &FromLlvmOptions,
 ) -> Result<(crate::grammar::Version, Vec<Capability>, Vec<String>)> {
-    let req = crate::requirements::module_requirements(words)
-        .map_err(|e| FromLlvmError {
-            cause: Some(e.clone()),
-            ..FromLlvmError::new(e.to_string())
-        })?;
+    let req = crate::requirements::module_requirements(words).map_err(|e| FromLlvmError {
+        cause: Some(e.clone()),
+        ..FromLlvmError::new(e.to_string())
+    })?;
     let mut capabilities: Vec<Capability> = req.capabilities.iter().copied().collect();
     for c in [Capability::Addresses, Capability::Kernel] {
         if !capabilities.contains(&c) {

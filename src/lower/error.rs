@@ -110,7 +110,9 @@ impl fmt::Display for LowerError {
 
 impl std::error::Error for LowerError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.input.as_ref().map(|e| e as &(dyn std::error::Error + 'static))
+        self.input
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
     }
 }
 

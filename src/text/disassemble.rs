@@ -31,7 +31,8 @@ use crate::grammar::tables::{
     KIND_PAIR_LITERAL_INTEGER_ID_REF, MAGIC_NUMBER,
 };
 use crate::grammar::{
-    op, ExtInstSetDesc, InstructionDesc, KindClass, KindDesc, OperandDesc, Quantifier,
+    op, values, ExtInstSetDesc, ImageOperands, InstructionDesc, KindClass, KindDesc, Opcode,
+    OperandDesc, Quantifier,
 };
 use core::fmt;
 use rustc_hash::FxHashMap as HashMap;
@@ -177,76 +178,12 @@ fn opcode_name(desc: &'static InstructionDesc) -> &'static str {
         .fold(desc.name, |a, b| a.min(b))
 }
 
-/// The operations `OpSpecConstantOp` accepts in SPIRV-Tools 2023.1.
-const SPEC_CONSTANT_OPS: [&str; 60] = [
-    "SConvert",
-    "FConvert",
-    "ConvertFToS",
-    "ConvertSToF",
-    "ConvertFToU",
-    "ConvertUToF",
-    "UConvert",
-    "ConvertPtrToU",
-    "ConvertUToPtr",
-    "GenericCastToPtr",
-    "PtrCastToGeneric",
-    "Bitcast",
-    "QuantizeToF16",
-    "SNegate",
-    "Not",
-    "IAdd",
-    "ISub",
-    "IMul",
-    "UDiv",
-    "SDiv",
-    "UMod",
-    "SRem",
-    "SMod",
-    "ShiftRightLogical",
-    "ShiftRightArithmetic",
-    "ShiftLeftLogical",
-    "BitwiseOr",
-    "BitwiseAnd",
-    "BitwiseXor",
-    "FNegate",
-    "FAdd",
-    "FSub",
-    "FMul",
-    "FDiv",
-    "FRem",
-    "FMod",
-    "VectorShuffle",
-    "CompositeExtract",
-    "CompositeInsert",
-    "LogicalOr",
-    "LogicalAnd",
-    "LogicalNot",
-    "LogicalEqual",
-    "LogicalNotEqual",
-    "Select",
-    "IEqual",
-    "INotEqual",
-    "ULessThan",
-    "SLessThan",
-    "UGreaterThan",
-    "SGreaterThan",
-    "ULessThanEqual",
-    "SLessThanEqual",
-    "UGreaterThanEqual",
-    "SGreaterThanEqual",
-    "AccessChain",
-    "InBoundsAccessChain",
-    "PtrAccessChain",
-    "InBoundsPtrAccessChain",
-    "CooperativeMatrixLengthNV",
-];
-
 /// Whether SPIRV-Tools (target SPIR-V 1.5) accepts an enumerant the grammar has: it rejects
 /// those introduced after 1.5 that no capability or extension enables (aliases pool their
 /// extensions, so only enumerants without aliases are affected).
 fn available(kind: &KindDesc, value: u32) -> bool {
-    !((std::ptr::eq(kind, &KIND_CAPABILITY) && value == 71/* UniformDecoration */)
-        || (std::ptr::eq(kind, &KIND_IMAGE_OPERANDS) && value == 0x4000/* Nontemporal */))
+    !((std::ptr::eq(kind, &KIND_CAPABILITY) && value == values::capability::UniformDecoration)
+        || (std::ptr::eq(kind, &KIND_IMAGE_OPERANDS) && value == ImageOperands::Nontemporal.0))
 }
 
 /// An `OpExtInstImport`ed set, as SPIRV-Tools 2023.1 knows it.
@@ -689,9 +626,13 @@ impl Printer<'_> {
             KindClass::ExtInstNumber => self.ext_inst_number(inst)?,
             KindClass::SpecConstantOpcode => {
                 let w = inst.word(kind.name)?;
+                // The operations SPIRV-Tools 2023.1 accepts (`opcode_groups.json`).
                 let op = u16::try_from(w).ok().and_then(op_info).filter(|i| {
-                    let name = i.desc.name.strip_prefix("Op").unwrap_or(i.desc.name);
-                    i.desc.operands.len() >= 2 && SPEC_CONSTANT_OPS.contains(&name)
+                    i.desc.operands.len() >= 2
+                        && u16::try_from(i.desc.opcode)
+                            .ok()
+                            .and_then(Opcode::from_u16)
+                            .is_some_and(Opcode::is_spec_constant_op)
                 });
                 let Some(op) = op else {
                     inst.pos -= 1;
