@@ -32,7 +32,7 @@ pub fn parse_tokens(tokens: Vec<Token>) -> (TranslationUnit, Vec<Diagnostic>) {
 /// in debug builds (frames of 10-20 KiB per statement level), more than a test thread's 2 MiB.
 const STACK_SIZE: usize = 256 << 20;
 
-/// Runs `f` on a thread with a [`STACK_SIZE`] stack (reserved, not committed, so cheap), so the
+/// Runs `f` on a thread with a `STACK_SIZE` stack (reserved, not committed, so cheap), so the
 /// nesting limits, not the caller's stack, bound the recursion; runs it here if no thread can be
 /// started.
 pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {

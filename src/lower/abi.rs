@@ -54,7 +54,7 @@ pub mod offsets {
     pub const GROUP_SCRATCH: u64 = 240;
 }
 
-/// The operation word of [`GROUP_HOOK`](super::GROUP_HOOK):
+/// The operation word of [`crate::lower::abi::GROUP_HOOK`]:
 /// `operation | group_operation << 4 | kind << 8 | width << 16`.
 pub mod group {
     /// `operation`: the value of the invocation the local id names.

@@ -2,7 +2,7 @@
 //!
 //! One-to-one conversions come from the generated pattern table (`grammar/lowering.json`,
 //! [`crate::grammar::lowering`]); everything a table cannot say is a small hand-written module
-//! here ([`ops`]). The shape of the output (entry wrappers, the invocation context, storage
+//! here (`ops`). The shape of the output (entry wrappers, the invocation context, storage
 //! classes) is the contract in `docs/lowering-abi.md`, [`abi`], which a runner such as `spvkit::run` implements.
 //!
 //! ```no_run

@@ -1,7 +1,7 @@
 //! What a module needs: the minimal SPIR-V version, capabilities and extensions, and the
 //! maximum version its instructions allow, from every instruction, type, enum operand and
 //! parameter (generated availability), plus the few cases the grammar cannot express
-//! ([`special`]).
+//! (`special`).
 //!
 //! Where the grammar offers a choice (a version *or* an extension; any one of several
 //! capabilities), the choice the module already made is kept: an extension it declares is

@@ -1,7 +1,7 @@
 //! The disassembler: SPIR-V binary → assembly text, byte-for-byte what `spirv-dis` of
 //! SPIRV-Tools 2023.1 prints (target environment SPIR-V 1.5, its default).
 //!
-//! One optional pass collects friendly names ([`super::names`]); a second walks every
+//! One optional pass collects friendly names (`text::names`); a second walks every
 //! instruction once, checks each operand against the grammar tables and writes its text to a
 //! small buffer that is flushed to the output as it fills. Besides the names, the only state
 //! kept is a byte per id (the numeric type of types and values, for `OpConstant` and `OpSwitch`

@@ -5,9 +5,9 @@
 //! It works on the decoded instruction stream, not on the IR, so that layout and id rules can
 //! be checked and memory stays a small multiple of the input:
 //!
-//! 1. [`module`] indexes the raw words: where each instruction starts, which one defines each
+//! 1. `module` indexes the raw words: where each instruction starts, which one defines each
 //!    id, and module-level facts (capabilities, extensions, entry points, decorations,
-//!    functions). Types and constants are read back from their words on demand ([`query`]).
+//!    functions). Types and constants are read back from their words on demand (`query`).
 //! 2. One streaming pass decodes each instruction once into its typed form and hands it to
 //!    each per-instruction rule module; function bodies are collected per function and their
 //!    control flow checked when the function ends ([`cfg`]).
