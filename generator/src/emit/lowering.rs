@@ -87,11 +87,16 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
     let mut core_arms = Vec::new();
     let mut core_list = Vec::new();
     let mut core_by_kind = [Vec::new(), Vec::new()];
+    let mut core_module_arms = Vec::new();
     for c in &table.core {
         let op = opcode(g, c)?;
         if let Some(k) = routed(c) {
             let h = handler(c);
             core_by_kind[k].push(quote!((#op, #h)));
+            if c.kind == HAND_WRITTEN {
+                let m = &c.target;
+                core_module_arms.push(quote!(#op => Some(#m)));
+            }
             continue;
         }
         let p = pattern(c)?;
@@ -158,21 +163,33 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         pub const CORE_SPECIAL: &[(Opcode, Handler)] = &[#(#core_special),*];
         /// Every core op lowered by hand-written code, in table order.
         pub const CORE_HAND_WRITTEN: &[(Opcode, Handler)] = &[#(#core_hand_written),*];
+        /// The module of `src/lower/` whose hand-written code lowers a core op, if any: the
+        /// dispatch asks the table rather than keeping its own list.
+        pub fn core_hand_written(op: Opcode) -> Option<&'static str> {
+            #[allow(unreachable_patterns)]
+            match op { #(#core_module_arms,)* _ => None }
+        }
     };
     let mut set_arms = Vec::new();
     let mut set_list = Vec::new();
     let mut set_by_kind = [Vec::new(), Vec::new()];
+    let mut set_module_arms = Vec::new();
     for (set, entries) in &table.ext {
         let f = format_ident!("{}_pattern", set_ident(set));
         let list = format_ident!("{}_PATTERNS", set_ident(set).to_ascii_uppercase());
         let mut arms = Vec::new();
         let mut items = Vec::new();
         let mut by_kind = [Vec::new(), Vec::new()];
+        let mut module_arms = Vec::new();
         for c in entries {
             let n = c.number;
             if let Some(k) = routed(c) {
                 let h = handler(c);
                 by_kind[k].push(quote!((#n, #h)));
+                if c.kind == HAND_WRITTEN {
+                    let m = &c.target;
+                    module_arms.push(quote!(#n => Some(#m)));
+                }
                 continue;
             }
             let p = pattern(c)?;
@@ -193,6 +210,7 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
             pub const #list: &[(u32, Pattern)] = &[#(#items),*];
         });
         set_arms.push(quote!(#set => #f(number)));
+        set_module_arms.push(quote!(#set => match number { #(#module_arms,)* _ => None }));
         set_list.push(quote!((#set, #list)));
     }
     out.extend(quote! {
@@ -202,6 +220,12 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         }
         /// Every extended set of the table with its patterns.
         pub const EXT_PATTERNS: &[(&str, &[(u32, Pattern)])] = &[#(#set_list),*];
+        /// The module of `src/lower/` whose hand-written code lowers instruction `number` of
+        /// the extended set imported as `set`, if any.
+        pub fn ext_hand_written(set: &str, number: u32) -> Option<&'static str> {
+            #[allow(clippy::match_single_binding)]
+            match set { #(#set_module_arms,)* _ => None }
+        }
     });
     let [ext_special, ext_hand_written] = set_by_kind;
     out.extend(quote! {

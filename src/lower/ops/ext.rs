@@ -5,7 +5,7 @@
 use super::super::error::{LowerError, Result};
 use super::super::function::FnCx;
 use super::super::Lowerer;
-use crate::grammar::lowering::ext_pattern;
+use crate::grammar::lowering::{ext_hand_written, ext_pattern};
 use crate::grammar::tables::EXT_INST_SETS;
 use crate::grammar::{Id, OpExtInst};
 use crate::ir::{Op, Value};
@@ -60,7 +60,7 @@ pub(crate) fn lower<'a, 'ctx>(
             if set == "OpenCL.std" && (name == "vloadn" || name == "vstoren") {
                 return super::math::vload_store(l, fx, &name, e, r);
             }
-            if set == "OpenCL.std" && super::opencl::handles(&name) {
+            if ext_hand_written(&set, e.instruction) == Some("opencl") {
                 return super::opencl::lower(l, fx, &name, e, r);
             }
             let mut args = Vec::with_capacity(e.operands.len());

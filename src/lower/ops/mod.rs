@@ -21,7 +21,7 @@ pub(crate) mod workgroup;
 use super::error::{LowerError, Result};
 use super::function::FnCx;
 use super::Lowerer;
-use crate::grammar::lowering::core_pattern;
+use crate::grammar::lowering::{core_hand_written, core_pattern};
 use crate::grammar::{Id, Ids, Instruction, Opcode};
 use crate::ir::{Handle, Op, Type, Value};
 use inkwell::builder::Builder;
@@ -233,7 +233,9 @@ fn lower_other<'a, 'ctx>(
         I::ControlBarrier(_) | I::MemoryBarrier(_) => {
             return barrier::lower(l, fx, op).map(|_| None)
         }
-        _ if subgroup::handles(opcode) => return subgroup::lower(l, fx, op, need()?).map(Some),
+        _ if core_hand_written(opcode) == Some("subgroup") => {
+            return subgroup::lower(l, fx, op, need()?).map(Some)
+        }
         I::IsInf(_)
         | I::IsFinite(_)
         | I::IsNormal(_)

@@ -17,46 +17,6 @@ use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicMetadataValueEnum, BasicValue, BasicValueEnum, InstructionOpcode as O};
 use inkwell::{AddressSpace, FloatPredicate as F, IntPredicate as I};
 
-/// Whether this module lowers the instruction (by name).
-pub(crate) fn handles(name: &str) -> bool {
-    matches!(
-        name,
-        "fract"
-            | "modf"
-            | "sincos"
-            | "frexp"
-            | "vload_half"
-            | "vload_halfn"
-            | "vloada_halfn"
-            | "vstore_half"
-            | "vstore_half_r"
-            | "vstore_halfn"
-            | "vstore_halfn_r"
-            | "vstorea_halfn"
-            | "vstorea_halfn_r"
-            | "printf"
-            | "prefetch"
-            | "bitselect"
-            | "select"
-            | "pown"
-            | "rootn"
-            | "ilogb"
-            | "nan"
-            | "maxmag"
-            | "minmag"
-            | "s_abs_diff"
-            | "u_abs_diff"
-            | "s_upsample"
-            | "u_upsample"
-            | "s_mad_sat"
-            | "u_mad_sat"
-            | "shuffle"
-            | "shuffle2"
-            | "lgamma_r"
-            | "remquo"
-    )
-}
-
 fn int_like<'ctx>(
     cx: &'ctx inkwell::context::Context,
     t: BasicTypeEnum<'ctx>,

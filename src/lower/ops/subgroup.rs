@@ -14,41 +14,6 @@ use crate::ir::Op;
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::BasicValueEnum;
 
-/// Whether this module lowers the op.
-pub(crate) fn handles(op: Opcode) -> bool {
-    use Opcode as O;
-    matches!(
-        op,
-        O::GroupNonUniformElect
-            | O::GroupNonUniformAll
-            | O::GroupNonUniformAny
-            | O::GroupNonUniformAllEqual
-            | O::GroupNonUniformBroadcast
-            | O::GroupNonUniformBroadcastFirst
-            | O::GroupNonUniformBallot
-            | O::GroupNonUniformShuffle
-            | O::GroupNonUniformShuffleXor
-            | O::GroupNonUniformShuffleUp
-            | O::GroupNonUniformShuffleDown
-            | O::GroupNonUniformQuadBroadcast
-            | O::GroupNonUniformQuadSwap
-            | O::GroupNonUniformInverseBallot
-            | O::GroupNonUniformBallotBitExtract
-            | O::GroupNonUniformBallotBitCount
-            | O::GroupNonUniformBallotFindLSB
-            | O::GroupNonUniformBallotFindMSB
-            | O::SubgroupBallotKHR
-            | O::SubgroupFirstInvocationKHR
-            | O::SubgroupAllKHR
-            | O::SubgroupAnyKHR
-            | O::SubgroupAllEqualKHR
-            | O::SubgroupReadInvocationKHR
-            | O::GroupAll
-            | O::GroupAny
-            | O::GroupBroadcast
-    ) || arithmetic(op).is_some()
-}
-
 /// The identity of a reduction (for exclusive scans): `0`, `1`, the type's extreme, all ones.
 #[derive(Clone, Copy)]
 enum Identity {
