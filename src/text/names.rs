@@ -43,20 +43,13 @@ pub(crate) struct Names {
     scratch: Vec<u8>,
 }
 
+/// The Fx hash of a name, finished with murmur3's finalizer so that every input bit reaches
+/// the low bits the open-addressing set indexes by.
 fn hash(s: &[u8]) -> u64 {
-    let mut h = s.len() as u64 ^ 0x9e37_79b9_7f4a_7c15;
-    let mut chunks = s.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        h = (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-    // murmur3's finalizer: every input bit reaches the low bits used as the table index.
+    use core::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(s);
+    let mut h = h.finish();
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^= h >> 33;

@@ -4,9 +4,9 @@
 //! functions). Everything else is read back from the words on demand ([`super::query`]), so
 //! the index costs a few bytes per instruction and per id.
 
-use crate::binary::{DecodeError, Frames, Header, RawInstruction, HEADER_WORDS};
+use crate::binary::{DecodeError, Frames, Header, IdMap, RawInstruction, HEADER_WORDS};
 use crate::grammar::{Capability, Opcode, Version};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// One instruction: where it is and its words.
 #[derive(Clone, Copy, Debug)]
@@ -55,45 +55,6 @@ impl<'a> Inst<'a> {
     }
 }
 
-/// An id → u32 map: dense while ids stay within a small multiple of the input, a hash map
-/// beyond, so that a huge claimed bound costs nothing. Zero means "absent".
-#[derive(Debug, Default)]
-pub(super) struct IdTable {
-    dense: Vec<u32>,
-    sparse: HashMap<u32, u32>,
-}
-
-impl IdTable {
-    /// A table for a module of `words` words whose header claims `bound`.
-    pub fn new(words: usize, bound: u32) -> Self {
-        let len = (bound as usize).min(words.saturating_mul(2) + 64);
-        IdTable {
-            dense: vec![0; len],
-            sparse: HashMap::new(),
-        }
-    }
-
-    /// The value of `id` (zero when absent).
-    #[inline]
-    pub fn get(&self, id: u32) -> u32 {
-        match self.dense.get(id as usize) {
-            Some(&v) => v,
-            None => self.sparse.get(&id).copied().unwrap_or(0),
-        }
-    }
-
-    /// Sets the value of `id`.
-    #[inline]
-    pub fn set(&mut self, id: u32, v: u32) {
-        match self.dense.get_mut(id as usize) {
-            Some(slot) => *slot = v,
-            None => {
-                self.sparse.insert(id, v);
-            }
-        }
-    }
-}
-
 /// A decoration, flattened: decoration groups are expanded onto their targets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Deco {
@@ -133,7 +94,8 @@ pub(super) struct Module<'a> {
     /// Word offset of each instruction.
     insts: Vec<u32>,
     /// Id → index of its defining instruction, plus one.
-    defs: IdTable,
+    /// Instruction index plus one of each id's definition (zero: not defined).
+    defs: IdMap<u32>,
     /// Ids defined more than once: (the later definition, the id).
     pub redefinitions: Vec<(u32, u32)>,
     /// Declared capabilities, in order, with their instruction.
@@ -196,7 +158,7 @@ impl<'a> Module<'a> {
             header,
             version,
             insts: Vec::with_capacity(words.len() / 4),
-            defs: IdTable::new(words.len(), header.bound),
+            defs: IdMap::preallocated((header.bound as usize).min(words.len().saturating_mul(2) + 64)),
             redefinitions: Vec::new(),
             declared_capabilities: Vec::new(),
             capabilities: CapabilitySet::default(),
@@ -320,7 +282,7 @@ impl<'a> Module<'a> {
         if groups.is_empty() {
             return;
         }
-        let mut by_group: HashMap<u32, Vec<Deco>> = HashMap::new();
+        let mut by_group: HashMap<u32, Vec<Deco>> = HashMap::default();
         for d in &self.decorations {
             if self.def(d.target).map(|i| i.opcode) == Some(Opcode::DecorationGroup as u16) {
                 by_group.entry(d.target).or_default().push(*d);
