@@ -2,7 +2,6 @@
 
 pub mod assemble;
 pub mod disassemble;
-mod float;
 pub mod lexer;
 pub mod literal;
 mod names;

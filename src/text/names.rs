@@ -15,8 +15,8 @@
 //! Storage is compact: one byte arena holding only the non-numeric names, a table from id to
 //! name index, and an open-addressing set of name indices for the uniqueness checks.
 
-use super::disassemble::op_info;
-use super::float::{write_literal_number, write_u32};
+use crate::binary::number_text::{write_literal_number, write_u32};
+use crate::binary::print::{c_string, op_info, IdNames};
 use crate::binary::{Frames, IdMap, NumericType, NumericTypes, HEADER_WORDS};
 use crate::grammar::tables::{KIND_ACCESS_QUALIFIER, KIND_STORAGE_CLASS};
 use crate::grammar::{op, values, KindDesc};
@@ -87,16 +87,6 @@ fn sanitize(s: &[u8], out: &mut Vec<u8>) {
     }));
 }
 
-/// The bytes of a nul-terminated string at the start of `words` (up to their end when the
-/// terminator is missing).
-pub(crate) fn c_string(words: &[u32]) -> &[u8] {
-    let bytes: &[u8] = bytemuck::cast_slice(words);
-    match bytes.iter().position(|&b| b == 0) {
-        Some(n) => &bytes[..n],
-        None => bytes,
-    }
-}
-
 /// The name SPIRV-Tools gives a variable decorated with this built-in, if any.
 fn built_in_name(b: u32) -> Option<&'static str> {
     use crate::grammar::BuiltIn as B;
@@ -150,6 +140,13 @@ fn built_in_name(b: u32) -> Option<&'static str> {
         B::BaseInstance => "gl_BaseInstance",
         _ => return None,
     })
+}
+
+impl IdNames for Names {
+    #[inline]
+    fn name(&self, id: u32) -> Option<&[u8]> {
+        self.get(id)
+    }
 }
 
 impl Names {

@@ -137,7 +137,7 @@ fn decode_error(words: &[u32], inst: Option<usize>, e: DecodeError) -> Validatio
     let instruction = if offset < crate::binary::HEADER_WORDS {
         "(header)".to_string()
     } else {
-        crate::text::instruction_texts(words, &[offset])
+        crate::binary::instruction_texts(words, &[offset])
             .pop()
             .unwrap_or_default()
     };

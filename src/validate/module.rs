@@ -158,7 +158,9 @@ impl<'a> Module<'a> {
             header,
             version,
             insts: Vec::with_capacity(words.len() / 4),
-            defs: IdMap::preallocated((header.bound as usize).min(words.len().saturating_mul(2) + 64)),
+            defs: IdMap::preallocated(
+                (header.bound as usize).min(words.len().saturating_mul(2) + 64),
+            ),
             redefinitions: Vec::new(),
             declared_capabilities: Vec::new(),
             capabilities: CapabilitySet::default(),

@@ -45,7 +45,7 @@ impl Sink {
         errors.sort_by_key(|e| e.offset);
         errors.dedup_by(|a, b| a.offset == b.offset && a.rule == b.rule && a.message == b.message);
         let offsets: Vec<usize> = errors.iter().map(|e| e.offset).collect();
-        let texts = crate::text::instruction_texts(words, &offsets);
+        let texts = crate::binary::instruction_texts(words, &offsets);
         errors
             .into_iter()
             .zip(texts)

@@ -7,7 +7,7 @@
 //! - subnormal, infinite and NaN floats, and every 16-bit float, as SPIRV-Tools' hex floats
 //!   (`0x1.8p+128`, `-0x1p-149`, `0x0p+0`).
 
-use crate::binary::NumericType;
+use super::numeric::NumericType;
 use std::io::Write as _;
 
 const DIGIT_PAIRS: &[u8; 200] = b"\
