@@ -10,7 +10,7 @@ use crate::ir::{Handle, Type};
 use inkwell::llvm_sys::prelude::*;
 
 /// OpenCL.std's instruction number of `printf`.
-const OCL_PRINTF: u32 = 184;
+const OCL_PRINTF: u32 = crate::grammar::ext::opencl_std_100::Opcode::Printf as u32;
 
 impl Fx<'_, '_> {
     /// A pointer to an `i8` array as a pointer to its first element; other values unchanged.
