@@ -1,5 +1,7 @@
 //! Whole-process text codec timings: `spvkit dis`/`as` against `spirv-dis`/`spirv-as` on the
-//! same files in the same run (the generated 10 MB module and the corpus).
+//! same files in the same run (the generated 10 MB module and the corpus). With
+//! `SPVKIT_BASELINE=path/to/an/older/spvkit`, that build is timed in the same groups too, so a
+//! change is measured before and after in one run.
 
 #[path = "support/big_module.rs"]
 mod big_module;
@@ -40,6 +42,15 @@ fn bench_files(c: &mut Criterion, name: &str, binaries: &[PathBuf], texts: &[Pat
                 .for_each(|p| run(spvkit, &["dis", "-o", "/dev/null"], p))
         })
     });
+    if let Some(base) = baseline() {
+        g.bench_function("baseline dis", |b| {
+            b.iter(|| {
+                binaries
+                    .iter()
+                    .for_each(|p| run(&base, &["dis", "-o", "/dev/null"], p))
+            })
+        });
+    }
     g.bench_function("spirv-dis", |b| {
         b.iter(|| {
             binaries
@@ -62,6 +73,19 @@ fn bench_files(c: &mut Criterion, name: &str, binaries: &[PathBuf], texts: &[Pat
             })
         })
     });
+    if let Some(base) = baseline() {
+        g.bench_function("baseline as", |b| {
+            b.iter(|| {
+                texts.iter().for_each(|p| {
+                    run(
+                        &base,
+                        &["as", "--target-env", "spv1.6", "-o", "/dev/null"],
+                        p,
+                    )
+                })
+            })
+        });
+    }
     g.bench_function("spirv-as", |b| {
         b.iter(|| {
             texts.iter().for_each(|p| {
@@ -74,6 +98,11 @@ fn bench_files(c: &mut Criterion, name: &str, binaries: &[PathBuf], texts: &[Pat
         })
     });
     g.finish();
+}
+
+/// An older `spvkit` to time beside this one (`SPVKIT_BASELINE`).
+fn baseline() -> Option<String> {
+    std::env::var("SPVKIT_BASELINE").ok()
 }
 
 /// spirv-dis's text of each binary, written next to it, for the assemblers to read.

@@ -49,6 +49,16 @@ fn bench_file(c: &mut Criterion, name: &str, path: &Path, env: &str) {
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.sample_size(10);
     g.bench_function("spvkit val (process)", |b| b.iter(|| run(&mut spvkit())));
+    // `SPVKIT_BASELINE=path/to/an/older/spvkit`: that build too, before and after in one run.
+    if let Ok(base) = std::env::var("SPVKIT_BASELINE") {
+        let mut baseline = Command::new(base);
+        baseline.args(["val", "--target-env", env]).arg(path);
+        println!(
+            "{name}: peak memory baseline {:.1} MB",
+            peak_rss(&mut baseline) as f64 / 1e6
+        );
+        g.bench_function("baseline val (process)", |b| b.iter(|| run(&mut baseline)));
+    }
     g.bench_function("spirv-val (process)", |b| b.iter(|| run(&mut spirv_val())));
     g.bench_function("spvkit validate (library)", |b| {
         b.iter(|| black_box(spvkit::validate::validate(&words, target)))
