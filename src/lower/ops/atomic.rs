@@ -14,13 +14,15 @@ use inkwell::{AtomicOrdering as A, AtomicRMWBinOp as R};
 
 /// The ordering a memory-semantics mask asks for.
 pub(crate) fn ordering(semantics: u64) -> A {
-    if semantics & 0x10 != 0 {
+    use crate::grammar::MemorySemantics as M;
+    let has = |m: M| semantics & u64::from(m.0) != 0;
+    if has(M::SequentiallyConsistent) {
         A::SequentiallyConsistent
-    } else if semantics & 0x8 != 0 || semantics & 0x6 == 0x6 {
+    } else if has(M::AcquireRelease) || (has(M::Acquire) && has(M::Release)) {
         A::AcquireRelease
-    } else if semantics & 0x2 != 0 {
+    } else if has(M::Acquire) {
         A::Acquire
-    } else if semantics & 0x4 != 0 {
+    } else if has(M::Release) {
         A::Release
     } else {
         A::Monotonic

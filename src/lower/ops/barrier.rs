@@ -16,7 +16,8 @@ use crate::lower::abi::CONTROL_BARRIER_HOOK;
 fn fence_ordering(semantics: u64) -> Option<A> {
     if semantics == 0 {
         None
-    } else if semantics & 0x10 != 0 {
+    } else if semantics & u64::from(crate::grammar::MemorySemantics::SequentiallyConsistent.0) != 0
+    {
         Some(A::SequentiallyConsistent)
     } else {
         Some(A::AcquireRelease)
@@ -37,8 +38,8 @@ pub(crate) fn lower<'a, 'ctx>(
             if let Some(o) = fence {
                 l.b.build_fence(o, false, "")?;
             }
-            // Scopes: 0 CrossDevice, 1 Device, 2 Workgroup, 3 Subgroup, 4 Invocation.
-            if exec <= 2 {
+            // Workgroup or wider (CrossDevice 0, Device 1, Workgroup 2).
+            if exec <= crate::grammar::Scope::Workgroup as u64 {
                 let ptr = l.cx.ptr_type(AddressSpace::default());
                 let hook = super::super::llvm::external(
                     &l.llm,

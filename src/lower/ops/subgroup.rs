@@ -153,9 +153,11 @@ pub(crate) fn lower<'a, 'ctx>(
         let BasicValueEnum::IntValue(s) = l.val(fx, scope)? else {
             return Err(LowerError::malformed("a scope that is not an integer"));
         };
+        const WORKGROUP: u64 = crate::grammar::Scope::Workgroup as u64;
+        const SUBGROUP: u64 = crate::grammar::Scope::Subgroup as u64;
         match s.get_zero_extended_constant() {
-            Some(2) => return super::workgroup::lower(l, fx, op, opcode, r),
-            Some(3) => {}
+            Some(WORKGROUP) => return super::workgroup::lower(l, fx, op, opcode, r),
+            Some(SUBGROUP) => {}
             _ => {
                 return Err(LowerError::unsupported(
                     "a collective over more than a workgroup (OpGroup* with Device scope)",
