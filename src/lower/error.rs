@@ -82,7 +82,8 @@ impl From<crate::ir::IrError> for LowerError {
     fn from(e: crate::ir::IrError) -> Self {
         LowerError {
             op: "module".to_string(),
-            offset: Some(e.offset),
+            // (A module in memory that `ir::check` rejects has no words.)
+            offset: (!matches!(e.kind, crate::ir::IrErrorKind::Invalid { .. })).then_some(e.offset),
             kind: LowerErrorKind::Input,
             reason: e.kind.to_string(),
             input: Some(e),
@@ -110,7 +111,9 @@ impl fmt::Display for LowerError {
 
 impl std::error::Error for LowerError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.input.as_ref().map(|e| e as &(dyn std::error::Error + 'static))
+        self.input
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
     }
 }
 

@@ -54,8 +54,7 @@ impl Default for RunOptions {
 /// Runs a SPIR-V binary's compute entry point as `job` says and returns every buffer.
 pub fn run_spirv(words: &[u32], job: &Job, options: &RunOptions) -> Result<RunOutput, RunError> {
     let t = std::time::Instant::now();
-    let module = crate::ir::deserialize(words)
-        .map_err(RunError::Input)?;
+    let module = crate::ir::deserialize(words).map_err(RunError::Input)?;
     let cx = inkwell::context::Context::create();
     let lowered = lower_for_job(&cx, &module, job)?;
     phase("lower", t);
