@@ -41,7 +41,7 @@ fn bench_set(c: &mut Criterion, name: &str, modules: &[Vec<u32>]) {
     g.bench_function("spvkit serialize", |b| {
         b.iter(|| {
             for ir in &irs {
-                black_box(spvkit::ir::serialize(ir));
+                black_box(spvkit::ir::serialize(ir).expect("serializes"));
             }
         })
     });

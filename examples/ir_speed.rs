@@ -62,7 +62,7 @@ fn main() {
     let mb = bytes.len() as f64 / 1e6;
     let ir = spvkit::ir::deserialize(&words).expect("deserializes");
     let d = best(n, || spvkit::ir::deserialize(&words).expect("deserializes"));
-    let s = best(n, || spvkit::ir::serialize(&ir));
+    let s = best(n, || spvkit::ir::serialize(&ir).expect("serializes"));
     let b = best(n, || {
         spvkit::binary::decode_module(&words).expect("decodes")
     });

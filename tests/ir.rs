@@ -89,7 +89,14 @@ fn corpus_round_trips_through_the_ir() {
                 continue;
             }
         };
-        let out = serialize(&ir);
+        if let Err(e) = spvkit::ir::check(&ir) {
+            failures.push(format!(
+                "{}: ir::check rejects the deserialized module: {e}",
+                m.name
+            ));
+            continue;
+        }
+        let out = serialize(&ir).expect("a checked module serializes");
         let text = spvkit::ir::print(&ir);
         assert!(text.starts_with("spirv.module "), "{}: print", m.name);
         if m.valid {
@@ -176,7 +183,10 @@ fn malformed_modules_are_errors_not_panics() {
             match deserialize(&w) {
                 Ok(ir) => {
                     let _ = spvkit::ir::print(&ir);
-                    let out = serialize(&ir);
+                    // Whatever deserializes passes the check.
+                    let out = serialize(&ir).unwrap_or_else(|e| {
+                        panic!("{}: a mutation's IR fails ir::check: {e}", m.name)
+                    });
                     // Whatever was accepted serializes, and reads back into the same IR.
                     match deserialize(&out) {
                         Ok(again) => assert!(
@@ -217,7 +227,8 @@ fn fuzz_regressions_round_trip() {
         };
         if let Ok(ir) = deserialize(&words) {
             let _ = spvkit::ir::print(&ir);
-            let out = serialize(&ir);
+            let out = serialize(&ir)
+                .unwrap_or_else(|e| panic!("{}: fails ir::check: {e}", path.display()));
             let again = deserialize(&out).unwrap_or_else(|e| {
                 panic!("{}: the output does not read back: {e}", path.display())
             });
@@ -285,14 +296,15 @@ fn corpus_streams_function_by_function() {
             .collect();
         with_functions += usize::from(!definitions.is_empty());
         for h in definitions {
-            sink.write_function(&shrinking, h);
+            sink.write_function(&shrinking, h)
+                .expect("a checked function");
             let f = &mut shrinking.functions[h];
             f.ops = spvkit::ir::Arena::new();
             f.header.clear();
             f.block_args = spvkit::ir::Arena::new();
             f.blocks = spvkit::ir::Arena::new();
         }
-        let out = sink.finish(&shrinking);
+        let out = sink.finish(&shrinking).expect("a checked module");
         streamed += 1;
         match deserialize(&out) {
             Ok(again) if again == ir => {}

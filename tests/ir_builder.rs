@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// Serializes, validates with spirv-val in `env`, and checks the read-back IR.
 fn validate(name: &str, env: &str, module: &Module) {
-    let words = ir::serialize(module);
+    let words = ir::serialize(module).expect("the module passes ir::check");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ir-builder");
     std::fs::create_dir_all(&dir).expect("create the output directory");
     let path = dir.join(format!("{name}.spv"));
@@ -32,7 +32,7 @@ fn validate(name: &str, env: &str, module: &Module) {
     }
     let again = ir::deserialize(&words).expect("the output deserializes");
     assert_eq!(
-        ir::serialize(&again),
+        ir::serialize(&again).expect("serializes"),
         words,
         "{name}: the output reads back to the same binary"
     );
@@ -86,14 +86,14 @@ fn doubling_shader() -> Module {
     b.name_function(main, "main");
     b.entry_point(ExecutionModel::GLCompute, main, "main", &[gid]);
     b.execution_mode(main, ExecutionMode::LocalSize(64, 1, 1));
-    b.finish()
+    b.finish().expect("the module passes ir::check")
 }
 
 #[test]
 fn the_documented_compute_shader_passes_spirv_val() {
     let m = doubling_shader();
     validate("doubling", "vulkan1.0", &m);
-    assert_eq!(ir::deserialize(&ir::serialize(&m)).unwrap(), m);
+    assert_eq!(ir::deserialize(&ir::serialize(&m).unwrap()).unwrap(), m);
 }
 
 /// A loop whose header takes the induction variable and the running sum as block arguments,
@@ -165,7 +165,7 @@ fn structured_control_flow_with_block_arguments_passes_spirv_val() {
     let main = f.finish();
     b.entry_point(ExecutionModel::Fragment, main, "main", &[out]);
     b.execution_mode(main, ExecutionMode::OriginUpperLeft);
-    let m = b.finish();
+    let m = b.finish().expect("the module passes ir::check");
     validate("loop_block_args", "vulkan1.1", &m);
-    assert_eq!(ir::deserialize(&ir::serialize(&m)).unwrap(), m);
+    assert_eq!(ir::deserialize(&ir::serialize(&m).unwrap()).unwrap(), m);
 }

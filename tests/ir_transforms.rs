@@ -15,14 +15,16 @@ fn words(text: &str) -> Vec<u32> {
 
 fn ir_of(text: &str) -> Module {
     let m = ir::deserialize(&words(text)).unwrap_or_else(|e| panic!("deserialize: {e}"));
-    let again = ir::deserialize(&ir::serialize(&m)).expect("the output deserializes");
+    let again =
+        ir::deserialize(&ir::serialize(&m).expect("serializes")).expect("the output deserializes");
     assert_eq!(again, m, "the IR survives a round trip");
     m
 }
 
 /// The opcodes of the serialized module, in order.
 fn opcodes(m: &Module) -> Vec<Opcode> {
-    let (_, insts) = decode_module(&ir::serialize(m)).expect("the output decodes");
+    let (_, insts) =
+        decode_module(&ir::serialize(m).expect("serializes")).expect("the output decodes");
     insts.iter().filter_map(Instruction::opcode).collect()
 }
 
@@ -290,7 +292,8 @@ fn long_chains_of_forward_pointers_do_not_recurse_deeply() {
         .spawn(move || {
             let m = ir::deserialize(&words).expect("deserializes");
             let _ = ir::print(&m);
-            let again = ir::deserialize(&ir::serialize(&m)).expect("reads back");
+            let again =
+                ir::deserialize(&ir::serialize(&m).expect("serializes")).expect("reads back");
             assert!(again == m);
         })
         .expect("a thread");

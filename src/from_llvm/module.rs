@@ -215,7 +215,7 @@ pub fn translate(
         );
         super::metadata::kernel_modes(&mut st, &mut b, f, entry)?;
     }
-    let module = b.finish();
+    let module = b.finish().map_err(broken)?;
     let half_values = half_values || constants_hold_half(&module);
     Ok(Translated {
         module,
@@ -228,7 +228,7 @@ pub fn translate(
 pub fn into_module(t: Translated, opts: &FromLlvmOptions) -> Result<ir::Module> {
     let mut module = t.module;
     let vce = settle(
-        &ir::serialize(&module),
+        &ir::serialize(&module).map_err(broken)?,
         &module.extensions,
         t.half_values,
         opts,
@@ -244,11 +244,16 @@ pub fn finish(
     sink: ir::StreamingSerializer,
     opts: &FromLlvmOptions,
 ) -> Result<Vec<u32>> {
-    let mut words = sink.finish(&t.module);
+    let mut words = sink.finish(&t.module).map_err(broken)?;
     let (version, capabilities, extensions) =
         settle(&words, &t.module.extensions, t.half_values, opts)?;
     crate::requirements::set_vce(&mut words, version, &capabilities, &extensions);
     Ok(words)
+}
+
+/// An IR the translation made that `ir::check` rejects (a bug of the translation).
+fn broken(e: ir::IrError) -> FromLlvmError {
+    FromLlvmError::new(format!("internal: the translated IR is broken: {e}"))
 }
 
 /// The version, capabilities and extensions the module in `words` needs: the IR's
@@ -357,7 +362,7 @@ impl Order<'_> {
             *self.half_values |= function_holds_half(self.b.module(), func);
         }
         if let Some(sink) = self.sink.as_deref_mut() {
-            sink.write_function(self.b.module(), h);
+            sink.write_function(self.b.module(), h).map_err(broken)?;
             if let Some(func) = self.b.module_mut().functions.get_mut(h) {
                 func.ops = ir::Arena::new();
                 func.header = Vec::new();

@@ -294,7 +294,15 @@ pub fn compile_source(
             }
         }
     }
-    let words = ir::serialize(&module);
+    let words = match ir::serialize(&module) {
+        Ok(words) => words,
+        Err(e) => {
+            return Err(CompileError {
+                diagnostics,
+                rendered: format!("{rendered}{name}: error: internal: {e}\n"),
+            })
+        }
+    };
     Ok(Compiled {
         module,
         words,

@@ -5,6 +5,7 @@
 //! # Example: a compute shader that doubles a storage buffer
 //!
 //! ```
+//! # fn main() -> Result<(), spvkit::ir::IrError> {
 //! use spvkit::grammar::*;
 //! use spvkit::ir::{self, Builder, GlobalVariable, Member, StructType};
 //!
@@ -53,10 +54,12 @@
 //! b.entry_point(ExecutionModel::GLCompute, main, "main", &[gid]);
 //! b.execution_mode(main, ExecutionMode::LocalSize(64, 1, 1));
 //!
-//! let module = b.finish();
-//! let words = ir::serialize(&module);
+//! let module = b.finish()?; // checked: no dangling handle
+//! let words = ir::serialize(&module)?;
 //! // The binary reads back into the same IR (and passes spirv-val: see tests/ir.rs).
-//! assert_eq!(ir::deserialize(&words).unwrap(), module);
+//! assert_eq!(ir::deserialize(&words)?, module);
+//! # Ok(())
+//! # }
 //! ```
 
 use super::arena::{Handle, PushOne};
@@ -100,9 +103,11 @@ impl Builder {
         &mut self.module
     }
 
-    /// The finished module.
-    pub fn finish(self) -> Module {
-        self.module
+    /// The finished module, once [`super::check`] accepts it (handles made by hand, or kept
+    /// from another module, may dangle).
+    pub fn finish(self) -> Result<Module, super::IrError> {
+        super::check(&self.module)?;
+        Ok(self.module)
     }
 
     /// Declares a capability (once).

@@ -316,6 +316,7 @@ impl<'a> Reader<'a> {
 
     /// Replaces every id of `inst` (`OpExtInst` operands included) by its packed value.
     fn remap(&self, inst: &mut Instruction, offset: usize) -> Result<()> {
+        let result_type = inst.result_type();
         let mut err = None;
         let import_sets = &self.import_sets;
         let ids = &self.ids;
@@ -352,7 +353,14 @@ impl<'a> Reader<'a> {
                 ),
             ));
         }
-        err.map_or(Ok(()), Err)
+        err.map_or(Ok(()), Err)?;
+        // A result type must be a type (as `ir::check` requires of every module).
+        match (result_type, inst.result_type().map(Value::from_id)) {
+            (Some(id), Some(v)) if !matches!(v, Some(Value::Type(_))) => {
+                Err(wrong(id, "a type", offset))
+            }
+            _ => Ok(()),
+        }
     }
 
     // -----------------------------------------------------------------------------------------
@@ -1179,6 +1187,9 @@ impl<'a> Reader<'a> {
             o.ops.push(Vec::new());
         }
         let ty = self.ty(fop.function_type, offset)?;
+        if !matches!(self.m.types.get(ty), Some(Type::Function { .. })) {
+            return Err(wrong(fop.function_type, "a function type", offset));
+        }
         let (name, mut decorations) = self.name_and_decorations(fop.result_id, offset)?;
         self.fold_decorations(&mut decorations, DecorationSite::Function(handle), offset);
         let (n_ops, n_blocks) = self.number_function_body(offset + raw.operands.len() + 1)?;

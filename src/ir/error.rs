@@ -1,5 +1,7 @@
-//! Errors of building the IR from a binary: a word offset and a reason.
+//! Errors of building the IR from a binary (a word offset and a reason), and of
+//! [`super::check`]ing a module built in memory (a place in the module and a reason).
 
+use super::check::Place;
 use crate::binary::DecodeError;
 use core::fmt;
 
@@ -28,12 +30,22 @@ pub enum IrErrorKind {
     Unsupported(&'static str),
     /// A construct of the module structure is broken.
     Malformed(&'static str),
+    /// A module built in memory refers to what it does not have, or has something other than
+    /// a type or function type where the IR needs one ([`super::check`]); the error's offset
+    /// is 0.
+    Invalid {
+        /// Where.
+        place: Place,
+        /// What is wrong.
+        what: String,
+    },
 }
 
-/// An error at a word offset of the binary.
+/// An error at a word offset of the binary, or at a place of a module in memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IrError {
-    /// The word offset of the offending instruction or operand.
+    /// The word offset of the offending instruction or operand (0 for
+    /// [`IrErrorKind::Invalid`], which names its place instead).
     pub offset: usize,
     /// What is wrong.
     pub kind: IrErrorKind,
@@ -66,13 +78,17 @@ impl fmt::Display for IrErrorKind {
             IrErrorKind::BadLiteral(what) => write!(f, "bad literal: {what}"),
             IrErrorKind::Unsupported(what) => write!(f, "unsupported: {what}"),
             IrErrorKind::Malformed(what) => write!(f, "malformed module: {what}"),
+            IrErrorKind::Invalid { place, what } => write!(f, "{place}: {what}"),
         }
     }
 }
 
 impl fmt::Display for IrError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "word {}: {}", self.offset, self.kind)
+        match self.kind {
+            IrErrorKind::Invalid { .. } => self.kind.fmt(f),
+            _ => write!(f, "word {}: {}", self.offset, self.kind),
+        }
     }
 }
 

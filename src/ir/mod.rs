@@ -69,11 +69,25 @@
 //! What `deserialize` rejects, with the word offset and a reason: anything the binary decoder
 //! rejects; instructions the grammar does not know, and extended instructions of sets it does
 //! not know (other than `NonSemantic.*`), since their ids cannot be told from literals; ids
-//! used but never defined; and structural breakage (a block without a terminator, an `OpPhi`
-//! without a value for one of its predecessors, a forward pointer never defined, ...).
+//! used but never defined; structural breakage (a block without a terminator, an `OpPhi`
+//! without a value for one of its predecessors, a forward pointer never defined, ...); and what
+//! [`check`] would reject (a result type that is not a type, a function whose type is not a
+//! function type).
+//!
+//! # Checking
+//!
+//! A module built in memory ([`Builder`], struct literals) may hold handles that dangle: a
+//! type past the end of the type arena, a [`Value::Op`] that is not an op of its function, a
+//! successor that is not a block of the function or passes the wrong number of arguments, an
+//! entry point naming a missing function. [`check`] finds the first such one (and a result,
+//! variable or function type that is not a type, or not a function type) and names its
+//! [`Place`]; [`Builder::finish`], [`serialize`], [`StreamingSerializer`] and the lowering run
+//! it, so such a module is an error rather than a panic. Every module `deserialize` returns
+//! passes it.
 
 mod arena;
 pub mod builder;
+mod check;
 mod constants;
 mod deserialize;
 mod error;
@@ -87,6 +101,7 @@ mod value;
 
 pub use arena::{Arena, Handle, UniqueArena};
 pub use builder::{Builder, FunctionBuilder};
+pub use check::{check, Place};
 pub use constants::{Constant, ConstantValue, SpecConstant, SpecValue};
 pub use deserialize::{deserialize, deserialize_with_offsets, WordOffsets};
 pub use error::{IrError, IrErrorKind};

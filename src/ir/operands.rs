@@ -6,7 +6,8 @@
 use super::module::ExtInstImport;
 use crate::grammar::tables::EXT_INST_SETS;
 use crate::grammar::{
-    Id, Ids, Instruction, InstructionDesc, KindClass, KindDesc, OperandDesc, Quantifier,
+    ExtInstSetDesc, Id, Ids, Instruction, InstructionDesc, KindClass, KindDesc, OperandDesc,
+    Quantifier,
 };
 use core::ops::Range;
 
@@ -24,14 +25,7 @@ pub enum ExtOperands {
 impl ExtOperands {
     /// The operand structure of instruction `number` of an import.
     pub fn of(import: &ExtInstImport, number: u32) -> ExtOperands {
-        if import.is_non_semantic() {
-            return ExtOperands::AllIds;
-        }
-        EXT_INST_SETS
-            .iter()
-            .find(|s| s.name == import.name)
-            .and_then(|s| s.instruction(number))
-            .map_or(ExtOperands::Unknown, ExtOperands::Grammar)
+        ImportSet::of(import).operands(number)
     }
 
     /// Calls `f` with every operand word that is an id.
@@ -73,6 +67,35 @@ impl ExtOperands {
                 }
             }
             ExtOperands::Unknown => {}
+        }
+    }
+}
+
+/// An import's set, looked up once (for walks over many of its instructions; the lookup
+/// compares set names).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ImportSet {
+    set: Option<&'static ExtInstSetDesc>,
+    non_semantic: bool,
+}
+
+impl ImportSet {
+    /// The set of `import`.
+    pub(crate) fn of(import: &ExtInstImport) -> Self {
+        ImportSet {
+            set: EXT_INST_SETS.iter().find(|s| s.name == import.name),
+            non_semantic: import.is_non_semantic(),
+        }
+    }
+
+    /// The operand structure of instruction `number`.
+    pub(crate) fn operands(self, number: u32) -> ExtOperands {
+        match self.set {
+            _ if self.non_semantic => ExtOperands::AllIds,
+            Some(s) => s
+                .instruction(number)
+                .map_or(ExtOperands::Unknown, ExtOperands::Grammar),
+            None => ExtOperands::Unknown,
         }
     }
 }

@@ -10,7 +10,9 @@
 //! its pointee is complete gets an `OpTypeForwardPointer`.
 
 use super::arena::Handle;
+use super::check::{check, check_function};
 use super::constants::{Constant, ConstantValue, SpecConstant, SpecValue};
+use super::error::IrError;
 use super::function::{Block, Function, Structure, Successor, Terminator};
 use super::module::{ExtInstImport, Loc, Module};
 use super::operands::{self, ExtOperands};
@@ -20,11 +22,12 @@ use crate::binary::{encode_instruction, Header};
 use crate::grammar::tables::{KIND_DECORATION, KIND_EXECUTION_MODE};
 use crate::grammar::*;
 
-/// Writes a module as SPIR-V words. Instructions longer than the binary form allows (65535
-/// words; only possible for IR built by hand) are left out; source text is split into
-/// `OpSourceContinued` as needed.
-pub fn serialize(m: &Module) -> Vec<u32> {
-    Writer::new(m).run()
+/// Writes a module as SPIR-V words, once [`check`] accepts it (its error otherwise).
+/// Instructions longer than the binary form allows (65535 words; only possible for IR built by
+/// hand) are left out; source text is split into `OpSourceContinued` as needed.
+pub fn serialize(m: &Module) -> Result<Vec<u32>, IrError> {
+    check(m)?;
+    Ok(Writer::new(m).run())
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -129,8 +132,8 @@ struct Writer<'m> {
 /// one function at a time and the words of the others, about a tenth of their IR.
 ///
 /// Ids are given out on first use across calls, so a function may refer to types, constants,
-/// globals and functions that do not exist yet; they are written by [`Self::finish`], in front
-/// of the functions, as [`serialize`] writes them.
+/// globals and functions that are not written yet (but are in the module): they are written
+/// by [`Self::finish`], in front of the functions, as [`serialize`] writes them.
 #[derive(Default)]
 pub struct StreamingSerializer {
     t: Tables,
@@ -142,10 +145,11 @@ impl StreamingSerializer {
         Self::default()
     }
 
-    /// Writes the definition of function `f` of `m` now. Its body is not read again: the
-    /// caller may drop it from the IR, keeping the function itself (callers, entry points and
-    /// execution modes refer to it by handle).
-    pub fn write_function(&mut self, m: &Module, f: Handle<Function>) {
+    /// Writes the definition of function `f` of `m` now, unless [`check`] finds it wrong.
+    /// Its body is not read again: the caller may drop it from the IR, keeping the function
+    /// itself (callers, entry points and execution modes refer to it by handle).
+    pub fn write_function(&mut self, m: &Module, f: Handle<Function>) -> Result<(), IrError> {
+        check_function(m, f)?;
         let mut w = Writer {
             m,
             t: std::mem::take(&mut self.t),
@@ -156,14 +160,16 @@ impl StreamingSerializer {
             *done = true;
         }
         self.t = w.t;
+        Ok(())
     }
 
     /// Writes the rest of `m` (everything but the functions already written) and returns the
-    /// whole module.
-    pub fn finish(self, m: &Module) -> Vec<u32> {
+    /// whole module, unless [`check`] finds `m` wrong.
+    pub fn finish(self, m: &Module) -> Result<Vec<u32>, IrError> {
+        check(m)?;
         let mut w = Writer { m, t: self.t };
         w.t.fit(m);
-        w.run()
+        Ok(w.run())
     }
 }
 

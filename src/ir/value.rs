@@ -51,8 +51,8 @@ pub enum Value {
     ExtInst(Handle<ExtInst>),
 }
 
-const TAG_SHIFT: u32 = 28;
-const INDEX_MASK: u32 = (1 << TAG_SHIFT) - 1;
+pub(crate) const TAG_SHIFT: u32 = 28;
+pub(crate) const INDEX_MASK: u32 = (1 << TAG_SHIFT) - 1;
 
 /// The largest handle index a packed value can hold.
 pub const MAX_PACKED_INDEX: usize = INDEX_MASK as usize;

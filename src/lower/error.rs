@@ -82,7 +82,8 @@ impl From<crate::ir::IrError> for LowerError {
     fn from(e: crate::ir::IrError) -> Self {
         LowerError {
             op: "module".to_string(),
-            offset: Some(e.offset),
+            // (A module in memory that `ir::check` rejects has no words.)
+            offset: (!matches!(e.kind, crate::ir::IrErrorKind::Invalid { .. })).then_some(e.offset),
             kind: LowerErrorKind::Input,
             reason: e.kind.to_string(),
             input: Some(e),

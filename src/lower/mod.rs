@@ -89,7 +89,8 @@ fn host_target() -> Result<(inkwell::targets::TargetTriple, TargetData)> {
     Ok((triple, tm.get_target_data()))
 }
 
-/// Lowers a module to LLVM IR in `cx`.
+/// Lowers a module to LLVM IR in `cx`; a module that [`ir::check`] rejects is an
+/// [`LowerErrorKind::Input`] error.
 pub fn lower<'ctx>(
     cx: &'ctx Context,
     module: &ir::Module,
@@ -105,7 +106,8 @@ pub fn lower_binary<'ctx>(
     options: &LowerOptions,
 ) -> core::result::Result<LoweredModule<'ctx>, LowerError> {
     let (m, offsets) = ir::deserialize_with_offsets(words)?;
-    lower_with_offsets(cx, &m, Some(&offsets), options)
+    // (What `deserialize` returns passes `ir::check`.)
+    lower_impl(cx, &m, Some(&offsets), options, Vec::new(), None)
 }
 
 /// [`lower`], with the word offsets of the module's ops for error reports.
@@ -115,6 +117,7 @@ pub fn lower_with_offsets<'ctx>(
     offsets: Option<&WordOffsets>,
     options: &LowerOptions,
 ) -> core::result::Result<LoweredModule<'ctx>, LowerError> {
+    ir::check(module)?;
     lower_impl(cx, module, offsets, options, Vec::new(), None)
 }
 
@@ -127,6 +130,7 @@ pub fn lower_owned<'ctx>(
     offsets: Option<&WordOffsets>,
     options: &LowerOptions,
 ) -> core::result::Result<LoweredModule<'ctx>, LowerError> {
+    ir::check(&module)?;
     let calls = entry::call_graph(&module);
     let handles: Vec<_> = module.functions.handles().collect();
     let mut bodies = Vec::with_capacity(handles.len());

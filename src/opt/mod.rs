@@ -20,7 +20,7 @@ pub fn optimize(words: &[u32], options: &OptOptions) -> Result<Vec<u32>, IrError
     if options.update_vce {
         update_vce(&mut module)?;
     }
-    Ok(ir::serialize(&module))
+    ir::serialize(&module)
 }
 
 /// Sets a module's version, capabilities and extensions to what it needs
@@ -31,7 +31,7 @@ pub fn optimize(words: &[u32], options: &OptOptions) -> Result<Vec<u32>, IrError
 pub fn update_vce(module: &mut ir::Module) -> Result<(), IrError> {
     // The requirements walk works on instructions; the serialized module is the one the IR
     // would write, so it sees exactly what will be emitted.
-    let req = module_requirements(&ir::serialize(module)).map_err(IrError::from)?;
+    let req = module_requirements(&ir::serialize(module)?).map_err(IrError::from)?;
     module.version = req.min_version;
     module.capabilities = req.capabilities.iter().copied().collect();
     let unknown: Vec<String> = module

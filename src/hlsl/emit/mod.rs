@@ -43,7 +43,15 @@ pub fn emit(
         text: None,
     });
     let ok = decls::emit_module(&mut st, &mut b);
-    let module = ok.then(|| b.finish());
+    let module = match ok.then(|| b.finish()) {
+        Some(Ok(m)) => Some(m),
+        Some(Err(e)) => {
+            let internal = format!("internal: {e}");
+            st.diags.push(Diagnostic::error(Span::default(), internal));
+            None
+        }
+        None => None,
+    };
     diags.append(&mut st.diags);
     if diags
         .iter()
