@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Ok(module) = spvkit::ir::deserialize(&words) {
         let _ = spvkit::ir::print(&module);
-        let out = spvkit::ir::serialize(&module);
+        let out = spvkit::ir::serialize(&module).expect("what deserializes passes ir::check");
         let again = spvkit::ir::deserialize(&out).expect("serialized IR reads back");
         assert!(again == module, "the IR changed in a round trip");
     }
