@@ -20,8 +20,8 @@ use super::arena::{FxHashMap, Handle, PushOne};
 use super::constants::{Constant, ConstantValue, SpecConstant, SpecValue};
 use super::error::{IrError, IrErrorKind};
 use super::function::{
-    is_block_terminator, is_terminator_opcode, Attrs, Block, BlockArg, Function, Op, Param,
-    Structure, Successor, Terminator,
+    is_block_terminator, Attrs, Block, BlockArg, Function, Op, Param, Structure, Successor,
+    Terminator,
 };
 use super::module::{
     EntryPoint, ExecutionModeDecl, ExtInst, ExtInstImport, GlobalVariable, Loc, Module, Source,
@@ -1737,7 +1737,7 @@ impl BodyKind {
             PHI => BodyKind::Phi,
             UNDEF => BodyKind::Undef,
             LINE | NO_LINE | NOP | SELECTION_MERGE | LOOP_MERGE => BodyKind::Other,
-            o if is_terminator_opcode(o) => BodyKind::Other,
+            o if Opcode::from_u16(o).is_some_and(Opcode::is_block_terminator) => BodyKind::Other,
             _ => BodyKind::Op,
         }
     }

@@ -10,16 +10,10 @@ use crate::grammar::{
     SelectionControl,
 };
 
-/// Whether an opcode ends a block (the spec's "block termination instructions"; the grammar
-/// does not mark them).
+/// Whether an opcode ends a block (the spec's block termination instructions; the
+/// `block_terminator` group of `grammar/opcode_groups.json`).
 pub fn is_block_terminator(op: Opcode) -> bool {
-    is_terminator_opcode(op as u16)
-}
-
-/// [`is_block_terminator`] by opcode number.
-#[inline]
-pub(crate) fn is_terminator_opcode(opcode: u16) -> bool {
-    Opcode::from_u16(opcode).is_some_and(Opcode::is_block_terminator)
+    op.is_block_terminator()
 }
 
 /// A function definition or declaration.

@@ -292,7 +292,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
         }
         _ => {}
     }
-    if super::layout::is_terminator(op) {
+    if op.is_block_terminator() {
         if let Some(b) = cx.cfg.blocks.last_mut() {
             b.succ = succ;
             b.last = inst.index;

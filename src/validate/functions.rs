@@ -211,8 +211,8 @@ pub(super) fn may_name_function(op: Opcode, k: usize) -> bool {
         | O::GetKernelLocalSizeForSubgroupCount
         | O::GetKernelMaxNumSubgroups => true,
         _ => {
-            super::layout::is_annotation(op)
-                || super::ids::is_debug(op)
+            op.is_annotation()
+                || op.is_debug()
                 || matches!(
                     op.name(),
                     "OpConstantFunctionPointerINTEL" | "OpFunctionPointerCallINTEL"

@@ -9,7 +9,7 @@
 //! targets, forward-declared pointers) is prose in the specification. The exceptions follow
 //! `spirv-val`'s list.
 
-use super::layout::{is_annotation, ExtKind};
+use super::layout::ExtKind;
 use super::module::Inst;
 use super::query::is_type_op;
 use super::Cx;
@@ -59,8 +59,8 @@ fn forward_allowed(op: Opcode, k: usize) -> bool {
 /// Instructions whose id operands may name types.
 fn may_name_types(op: Opcode) -> bool {
     is_type_op(op)
-        || is_annotation(op)
-        || is_debug(op)
+        || op.is_annotation()
+        || op.is_debug()
         || matches!(op, Opcode::Function | Opcode::TypeForwardPointer)
         || matches!(
             op.name(),
@@ -83,23 +83,6 @@ fn may_name_untyped(op: Opcode) -> bool {
                 | O::SelectionMerge
                 | O::LoopMerge
         )
-}
-
-/// Debug instructions (section 7 and line information).
-pub(super) fn is_debug(op: Opcode) -> bool {
-    use Opcode as O;
-    matches!(
-        op,
-        O::SourceContinued
-            | O::Source
-            | O::SourceExtension
-            | O::String
-            | O::Name
-            | O::MemberName
-            | O::Line
-            | O::NoLine
-            | O::ModuleProcessed
-    )
 }
 
 /// Checks the ids an instruction uses.
@@ -195,7 +178,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction,
         }
         // Function scope.
         if let Some(owner) = cx.m.function_at(def) {
-            if owner.start != def && !is_annotation(op) && !is_debug(op) {
+            if owner.start != def && !op.is_annotation() && !op.is_debug() {
                 match current_fn {
                     Some(f) if f.start == owner.start => {
                         if def_op != Opcode::Label

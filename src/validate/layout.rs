@@ -99,7 +99,7 @@ fn in_section(section: Section, op: Opcode) -> bool {
         ),
         Section::Debug2 => matches!(op, O::Name | O::MemberName),
         Section::Debug3 => op == O::ModuleProcessed,
-        Section::Annotations => is_annotation(op),
+        Section::Annotations => op.is_annotation(),
         Section::Types => {
             is_type_op(op)
                 || is_constant_op(op)
@@ -134,30 +134,9 @@ fn in_section(section: Section, op: Opcode) -> bool {
                         | O::ModuleProcessed
                         | O::TypeForwardPointer
                 )
-                || is_annotation(op))
+                || op.is_annotation())
         }
     }
-}
-
-/// Annotation instructions (decorations and decoration groups).
-pub(super) fn is_annotation(op: Opcode) -> bool {
-    use Opcode as O;
-    matches!(
-        op,
-        O::Decorate
-            | O::MemberDecorate
-            | O::GroupDecorate
-            | O::GroupMemberDecorate
-            | O::DecorationGroup
-            | O::DecorateId
-            | O::DecorateString
-            | O::MemberDecorateString
-    )
-}
-
-/// Whether `op` ends a block.
-pub(super) fn is_terminator(op: Opcode) -> bool {
-    op.is_block_terminator()
 }
 
 /// What an `OpExtInst` is, by the set it uses.
@@ -452,7 +431,7 @@ fn function_scoped(cx: &mut Cx<'_>, inst: &Inst<'_>, op: Opcode) {
 /// Updates the position after the rules have seen the instruction.
 pub(super) fn after(cx: &mut Cx<'_>, inst: &Inst<'_>, _typed: &Instruction) {
     let Some(op) = inst.op() else { return };
-    if cx.func.is_some() && is_terminator(op) {
+    if cx.func.is_some() && op.is_block_terminator() {
         cx.block = None;
     }
     if op == Opcode::FunctionEnd {
