@@ -6,7 +6,7 @@
 //! plain ids.
 
 use super::module::{Inst, Module};
-use super::query::{is_constant_op, Ty};
+use super::query::Ty;
 use super::Cx;
 use crate::grammar::{Instruction, Opcode};
 
@@ -17,7 +17,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
     let m = cx.m;
     let Some(op) = inst.op() else { return };
     let rt = inst.word(0);
-    if cx.shader && super::query::is_constant_op(op) && limited_use(cx, rt, 0) {
+    if cx.shader && op.is_constant_creation() && limited_use(cx, rt, 0) {
         cx.err(
             inst,
             RULE,
@@ -111,7 +111,7 @@ fn composite(cx: &mut Cx<'_>, inst: &Inst<'_>, op: Opcode, rt: u32, parts: &[cra
     for p in parts {
         let ok = m
             .def_op(p.0)
-            .is_some_and(|o| is_constant_op(o) || o == Opcode::Undef);
+            .is_some_and(|o| o.is_constant_creation() || o == Opcode::Undef);
         if !ok {
             return err(format!("constituent %{} is not a constant or undef", p.0));
         }

@@ -10,7 +10,7 @@
 //! they may be applied to.
 
 use super::module::{deco, Inst};
-use super::query::{is_constant_op, is_spec_constant_op, Ty};
+use super::query::{is_spec_constant_op, Ty};
 use super::Cx;
 use crate::grammar::{Decoration as D, Instruction, LinkageType, Opcode, StorageClass as S};
 
@@ -264,11 +264,11 @@ fn target(cx: &mut Cx<'_>, inst: &Inst<'_>, t: u32, d: &D) {
             }
         }
         D::BuiltIn(b) => {
-            if !variable && !is_constant_op(op) {
+            if !variable && !op.is_constant_creation() {
                 return fail("must target a variable, a structure member or a constant");
             }
             if cx.shader && *b == crate::grammar::BuiltIn::WorkgroupSize {
-                if !is_constant_op(op) {
+                if !op.is_constant_creation() {
                     return fail("must target a constant for WorkgroupSize");
                 }
             } else if !variable {

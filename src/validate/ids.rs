@@ -11,7 +11,6 @@
 
 use super::layout::ExtKind;
 use super::module::Inst;
-use super::query::is_type_op;
 use super::Cx;
 use crate::grammar::{Ids, Instruction, Opcode};
 
@@ -58,7 +57,7 @@ fn forward_allowed(op: Opcode, k: usize) -> bool {
 
 /// Instructions whose id operands may name types.
 fn may_name_types(op: Opcode) -> bool {
-    is_type_op(op)
+    op.is_declares_type()
         || op.is_annotation()
         || op.is_debug()
         || matches!(op, Opcode::Function | Opcode::TypeForwardPointer)
@@ -116,7 +115,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction,
         };
         let later = def > inst.index || (def == inst.index && op != Opcode::Phi);
         if later {
-            let allowed = if is_type_op(op) {
+            let allowed = if op.is_declares_type() {
                 cx.m.forward_pointers.contains(&id)
             } else {
                 forward_allowed(op, k) || non_semantic
@@ -134,7 +133,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction,
         let Some(def_op) = def_inst.op() else {
             continue;
         };
-        if is_type_op(def_op) {
+        if def_op.is_declares_type() {
             if !may_name_types(op) && !non_semantic {
                 cx.err(
                     inst,

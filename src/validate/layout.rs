@@ -8,7 +8,6 @@
 //! The section walk follows `spirv-val`'s so that the same modules are accepted.
 
 use super::module::Inst;
-use super::query::{is_constant_op, is_type_op};
 use super::Cx;
 use crate::grammar::{Instruction, Opcode};
 
@@ -101,8 +100,8 @@ fn in_section(section: Section, op: Opcode) -> bool {
         Section::Debug3 => op == O::ModuleProcessed,
         Section::Annotations => op.is_annotation(),
         Section::Types => {
-            is_type_op(op)
-                || is_constant_op(op)
+            op.is_declares_type()
+                || op.is_constant_creation()
                 || matches!(
                     op,
                     O::TypeForwardPointer
@@ -114,8 +113,8 @@ fn in_section(section: Section, op: Opcode) -> bool {
                 )
         }
         Section::FunctionDeclarations | Section::FunctionDefinitions => {
-            !(is_type_op(op)
-                || is_constant_op(op)
+            !(op.is_declares_type()
+                || op.is_constant_creation()
                 || matches!(
                     op,
                     O::Capability

@@ -138,7 +138,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
         }
         _ => {}
     }
-    if super::query::is_type_op(op) {
+    if op.is_declares_type() {
         type_decl(cx, inst, op);
     }
     atomics(cx, inst, op);

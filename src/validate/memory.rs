@@ -8,7 +8,7 @@
 //! loaded and stored through them; the rules follow `spirv-val`'s memory pass.
 
 use super::module::{deco, Inst, Module};
-use super::query::{is_constant_op, Ty};
+use super::query::Ty;
 use super::Cx;
 use crate::grammar::{Capability, Instruction, Opcode, StorageClass};
 
@@ -112,7 +112,7 @@ fn variable(cx: &mut Cx<'_>, inst: &Inst<'_>, rt: u32, id: u32, storage: u32, in
     if let Some(i) = init {
         let global_var = m.def_op(i) == Some(Opcode::Variable)
             && m.def(i).is_some_and(|d| d.word(2) != sc::FUNCTION);
-        let constant = m.def_op(i).is_some_and(is_constant_op);
+        let constant = m.def_op(i).is_some_and(Opcode::is_constant_creation);
         if !global_var && !constant {
             return err(
                 RULE,

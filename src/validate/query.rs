@@ -121,16 +121,6 @@ impl ImageTy {
     }
 }
 
-/// Whether an opcode declares a type (and has a result id).
-pub(super) fn is_type_op(op: Opcode) -> bool {
-    op.is_declares_type()
-}
-
-/// Whether an opcode declares a constant (spec constants included).
-pub(super) fn is_constant_op(op: Opcode) -> bool {
-    op.is_constant_creation()
-}
-
 /// Whether an opcode declares a specialization constant.
 pub(super) fn is_spec_constant_op(op: Opcode) -> bool {
     matches!(
@@ -182,7 +172,7 @@ pub(super) fn ty_of_inst<'a>(inst: &Inst<'a>) -> Option<Ty<'a>> {
             ret: w(1),
             params: inst.rest(2),
         },
-        op if is_type_op(op) => Ty::Other(op),
+        op if op.is_declares_type() => Ty::Other(op),
         _ => return None,
     })
 }
@@ -196,7 +186,7 @@ impl<'a> Module<'a> {
 
     /// Whether `id` is a type.
     pub fn is_type(&self, id: u32) -> bool {
-        self.def_op(id).is_some_and(is_type_op)
+        self.def_op(id).is_some_and(Opcode::is_declares_type)
     }
 
     /// The scalar component type of a scalar or vector type (the type itself for scalars).

@@ -7,7 +7,7 @@
 //! vector's component is a scalar, that an array length is a positive integer constant.
 
 use super::module::{deco, Inst};
-use super::query::{is_constant_op, ImageTy, Ty};
+use super::query::{ImageTy, Ty};
 use super::Cx;
 use crate::grammar::{Capability, Dim, ImageFormat, Instruction, Opcode, Version};
 use crate::target_env::ClientApi;
@@ -50,7 +50,7 @@ fn sixteen_ok(cx: &Cx<'_>, float: bool) -> bool {
 /// Checks a type declaration.
 pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction) {
     let Some(op) = inst.op() else { return };
-    if !super::query::is_type_op(op) && op != Opcode::TypeForwardPointer {
+    if !op.is_declares_type() && op != Opcode::TypeForwardPointer {
         return;
     }
     let m = cx.m;
@@ -154,7 +154,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
             element(cx, inst, t.element_type.0, "array");
             let len = t.length.0;
             match m.def(len) {
-                Some(d) if d.op().is_some_and(is_constant_op) => {
+                Some(d) if d.op().is_some_and(Opcode::is_constant_creation) => {
                     let ty = d.result_type().unwrap_or(0);
                     if !m.is_int_scalar(ty) {
                         cx.err(

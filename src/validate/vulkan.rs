@@ -573,7 +573,7 @@ fn builtins(cx: &mut Cx<'_>) {
         let t = if d.member == u32::MAX {
             match def.op() {
                 Some(Opcode::Variable) => m.pointer(def.word(0)).map(|(_, p)| p),
-                Some(op) if super::query::is_constant_op(op) => def.result_type(),
+                Some(op) if op.is_constant_creation() => def.result_type(),
                 _ => None,
             }
         } else {
