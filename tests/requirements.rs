@@ -188,3 +188,45 @@ fn a_declared_extension_is_preferred_to_a_newer_version() {
         vec!["SPV_KHR_storage_buffer_storage_class"]
     );
 }
+
+/// `OpSelect` of composites, or of a vector under a scalar condition, is SPIR-V 1.4; a vector
+/// under a condition vector of its size is 1.0. spirv-val checks each `update_vce` output.
+#[test]
+fn select_of_composites_or_under_a_scalar_condition_needs_1_4() {
+    let types = "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%bool = OpTypeBool\n\
+                 %uint = OpTypeInt 32 0\n%uint_2 = OpConstant %uint 2\n%float = OpTypeFloat 32\n\
+                 %v2float = OpTypeVector %float 2\n%v2bool = OpTypeVector %bool 2\n\
+                 %S = OpTypeStruct %float\n%arr = OpTypeArray %float %uint_2\n\
+                 %true = OpConstantTrue %bool\n%f1 = OpConstant %float 1\n\
+                 %v = OpConstantComposite %v2float %f1 %f1\n%vb = OpConstantComposite %v2bool %true %true\n\
+                 %s = OpConstantComposite %S %f1\n%a = OpConstantComposite %arr %f1 %f1\n";
+    let dir = std::env::temp_dir().join(format!("spvkit-select-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (select, version) in [
+        ("%r = OpSelect %v2float %vb %v %v", Version(1, 0)),
+        ("%r = OpSelect %float %true %f1 %f1", Version(1, 0)),
+        ("%r = OpSelect %v2float %true %v %v", Version(1, 4)),
+        ("%r = OpSelect %S %true %s %s", Version(1, 4)),
+        ("%r = OpSelect %arr %true %a %a", Version(1, 4)),
+    ] {
+        let text = format!(
+            "OpCapability Shader\n{HEADER}{types}\
+             %main = OpFunction %void None %fn\n%l = OpLabel\n{select}\nOpReturn\nOpFunctionEnd\n"
+        );
+        let words = assemble(&text, "spv1.4");
+        let req = module_requirements(&words).unwrap();
+        assert_eq!(req.min_version, version, "{select}");
+        let out = update_vce(&words).unwrap();
+        assert_eq!(out[1], version.word(), "{select}");
+        let path = dir.join("m.spv");
+        let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).unwrap();
+        let val = Command::new("spirv-val").arg(&path).output().unwrap();
+        assert!(
+            val.status.success(),
+            "{select}: {}",
+            String::from_utf8_lossy(&val.stderr)
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

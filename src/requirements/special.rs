@@ -8,7 +8,10 @@
 //!   scope under the Vulkan memory model needs `VulkanMemoryModelDeviceScope`;
 //! - a multisampled storage image needs `StorageImageMultisample`;
 //! - an entry point whose interface lists variables other than Input/Output needs SPIR-V 1.4
-//!   (before 1.4 the interface lists only those).
+//!   (before 1.4 the interface lists only those);
+//! - `OpSelect` of structs, arrays or matrices, or of vectors under a scalar condition, needs
+//!   SPIR-V 1.4 (before, the result is a scalar, vector or pointer, and a vector result takes a
+//!   condition vector of its size).
 //!
 //! - 8- and 16-component vectors need `Vector16`;
 //! - a 16-bit float type needs `Float16`, or only `Float16Buffer` in kernels that declare it;
@@ -85,6 +88,9 @@ pub struct Facts {
     pre_rasterization: bool,
     pointee: HashMap<u32, u32>,
     runtime_arrays: std::collections::HashSet<u32>,
+    /// Vector types; structs, arrays and matrices (what `OpSelect` before 1.4 cannot choose).
+    vectors: std::collections::HashSet<u32>,
+    aggregates: std::collections::HashSet<u32>,
     images: HashMap<u32, (crate::grammar::Dim, u32, u32, crate::grammar::ImageFormat)>,
 }
 
@@ -118,6 +124,18 @@ impl Facts {
             }
             Instruction::TypeRuntimeArray(a) => {
                 f.runtime_arrays.insert(a.result_id.0);
+            }
+            Instruction::TypeVector(v) => {
+                f.vectors.insert(v.result_id.0);
+            }
+            Instruction::TypeStruct(t) => {
+                f.aggregates.insert(t.result_id.0);
+            }
+            Instruction::TypeArray(t) => {
+                f.aggregates.insert(t.result_id.0);
+            }
+            Instruction::TypeMatrix(t) => {
+                f.aggregates.insert(t.result_id.0);
             }
             Instruction::TypeImage(t) => {
                 f.images
@@ -175,6 +193,15 @@ impl Facts {
             }
             Instruction::ImageWrite(w) => {
                 self.visit_storage_image(w.image.0, &WRITE_WITHOUT_FORMAT, f)
+            }
+            Instruction::Select(s) => {
+                let ty = s.result_type.0;
+                let condition = self.value_type.get(s.condition.0);
+                if self.aggregates.contains(&ty)
+                    || (self.vectors.contains(&ty) && !self.vectors.contains(&condition))
+                {
+                    f(&VERSION_1_4)
+                }
             }
             Instruction::Load(l) => self.visit_access_scopes(l.memory_access.as_ref(), f),
             Instruction::Store(s) => self.visit_access_scopes(s.memory_access.as_ref(), f),
