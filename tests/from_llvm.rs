@@ -176,6 +176,26 @@ define spir_kernel void @wide(ptr addrspace(1) %out, i64 %x) {
     assert!(e.contains("wide") && e.contains("i128"), "{e}");
 }
 
+/// A user's own `atomic_cmpxchg` with two arguments is not OpenCL's three-argument function: an
+/// error naming the call (it panicked on the missing operand).
+#[test]
+fn an_atomic_declared_with_too_few_arguments_is_an_error() {
+    let e = translate_text(
+        "atomic_arity",
+        r#"target triple = "spir64-unknown-unknown"
+declare spir_func i32 @_Z14atomic_cmpxchgPU3AS1Vii(ptr addrspace(1), i32)
+define spir_kernel void @k(ptr addrspace(1) %p) {
+  %r = call spir_func i32 @_Z14atomic_cmpxchgPU3AS1Vii(ptr addrspace(1) %p, i32 1)
+  store i32 %r, ptr addrspace(1) %p
+  ret void
+}
+"#,
+    )
+    .unwrap_err();
+    assert!(e.contains("in function 'k'"), "{e}");
+    assert!(e.contains("atomic_cmpxchg takes 3 arguments"), "{e}");
+}
+
 /// Integers SPIR-V has no type for (`i5`, `i2`, `i33`, as optimized LLVM makes them; llvm-spirv-15
 /// refuses them) are held in the next wider integer: wrapping arithmetic, signed division,
 /// remainder, shifts and comparisons, extensions, a switch on an `i2` and an `i33` product

@@ -467,6 +467,23 @@ impl Fx<'_, '_> {
             return self.atomic_flag(flag_op, explicit, ret, args);
         }
         let base = base.strip_prefix("fetch_").unwrap_or(base);
+        // The operands each form takes before its `_explicit` orders and scope. A declaration
+        // with fewer is not OpenCL's function (a user's own `atomic_cmpxchg(p, x)`): an error,
+        // not a guess at the missing operands.
+        let operands = match base {
+            "inc" | "dec" | "load" => 1,
+            "add" | "sub" | "xchg" | "exchange" | "and" | "or" | "xor" | "min" | "max"
+            | "store" | "init" => 2,
+            "cmpxchg" | "compare_exchange_strong" | "compare_exchange_weak" => 3,
+            _ => 0,
+        };
+        if args.len() < operands {
+            return err(format!(
+                "{name} takes {operands} arguments, this call passes {}; OpenCL's function is \
+                 not declared this way",
+                args.len()
+            ));
+        }
         let signed = d
             .params
             .get(1)
@@ -475,7 +492,10 @@ impl Fx<'_, '_> {
                 MType::Pointer(_, inner) => inner.is_signed(),
                 t => t.is_signed(),
             });
-        let p = self.value(args[0])?;
+        let Some(&object) = args.first() else {
+            return err(format!("{name} without arguments"));
+        };
+        let p = self.value(object)?;
         let elem_t = match ret {
             Some(t) => t,
             None => match args.get(1) {
