@@ -196,6 +196,38 @@ define spir_kernel void @k(ptr addrspace(1) %p) {
     assert!(e.contains("atomic_cmpxchg takes 3 arguments"), "{e}");
 }
 
+/// What SPIR-V cannot say is refused, not translated into something else: module-level inline
+/// assembly, a kernel without a name, and a call of a variadic function other than printf.
+#[test]
+fn module_asm_unnamed_kernels_and_variadic_calls_are_refused() {
+    let cases = [
+        (
+            "module_asm",
+            "module asm \"nop\"\ndefine spir_kernel void @k() {\n  ret void\n}\n",
+            "module-level inline assembly",
+        ),
+        (
+            "unnamed_kernel",
+            "define spir_kernel void @0() {\n  ret void\n}\n",
+            "a kernel without a name",
+        ),
+        (
+            "variadic",
+            "declare spir_func void @log(i32, ...)\n\
+             define spir_kernel void @k() {\n  call spir_func void (i32, ...) @log(i32 1, i32 2)\n  ret void\n}\n",
+            "variadic function @log",
+        ),
+    ];
+    for (name, body, expected) in cases {
+        let e = translate_text(
+            name,
+            &format!("target triple = \"spir64-unknown-unknown\"\n{body}"),
+        )
+        .unwrap_err();
+        assert!(e.contains(expected), "{name}: {e}");
+    }
+}
+
 /// Integers SPIR-V has no type for (`i5`, `i2`, `i33`, as optimized LLVM makes them; llvm-spirv-15
 /// refuses them) are held in the next wider integer: wrapping arithmetic, signed division,
 /// remainder, shifts and comparisons, extensions, a switch on an `i2` and an `i33` product

@@ -166,12 +166,17 @@ impl Fx<'_, '_> {
         name: &str,
         args: &[LLVMValueRef],
     ) -> Result<FuncInfo> {
-        let ret_t = {
-            // SAFETY: `callee` is a function.
-            let ft = unsafe { inkwell::llvm_sys::core::LLVMGlobalGetValueType(callee) };
-            // SAFETY: `ft` is a function type.
-            unsafe { inkwell::llvm_sys::core::LLVMGetReturnType(ft) }
-        };
+        // SAFETY: `callee` is a function.
+        let ft = unsafe { inkwell::llvm_sys::core::LLVMGlobalGetValueType(callee) };
+        // SAFETY: `ft` is a function type.
+        if unsafe { inkwell::llvm_sys::core::LLVMIsFunctionVarArg(ft) } != 0 {
+            return err(format!(
+                "a call of the variadic function @{name}: SPIR-V functions take a fixed list of \
+                 parameters (OpenCL's only variadic function is printf)"
+            ));
+        }
+        // SAFETY: `ft` is a function type.
+        let ret_t = unsafe { inkwell::llvm_sys::core::LLVMGetReturnType(ft) };
         let ret = self.ty(ret_t)?;
         let mut params = Vec::new();
         for &a in args {

@@ -125,6 +125,12 @@ pub fn translate(
     mut sink: Option<&mut ir::StreamingSerializer>,
 ) -> Result<Translated> {
     let m = module.as_mut_ptr();
+    let mut asm_len = 0usize;
+    // SAFETY: reading the module's inline assembly; the length is written before returning.
+    unsafe { inkwell::llvm_sys::core::LLVMGetModuleInlineAsm(m, &mut asm_len) };
+    if asm_len > 0 {
+        return err("module-level inline assembly (`module asm`) has no SPIR-V form");
+    }
     let triple = module.get_triple();
     let triple = triple.as_str().to_string_lossy().into_owned();
     let phys64 =
@@ -200,6 +206,9 @@ pub fn translate(
     };
     for (f, h, name) in kernels {
         let name = super::metadata::entry_point_name(&st, f).unwrap_or(name);
+        if name.is_empty() {
+            return err("a kernel without a name: an entry point needs one (OpEntryPoint's Name)");
+        }
         // SPIR-V forbids calling an entry point: a kernel that other functions call gets an
         // entry point of its own that calls it (llvm-spirv wraps every kernel so).
         let entry = if called.contains(&(f as usize)) {
