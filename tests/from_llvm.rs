@@ -228,6 +228,36 @@ fn module_asm_unnamed_kernels_and_variadic_calls_are_refused() {
     }
 }
 
+/// `__spirv_Store(p, v, 3, 4)`: the memory-access mask (Volatile | Aligned) is followed by the
+/// alignment literal 4, not by the id of a constant 4 (it wrote alignment 1342177281).
+#[test]
+fn spirv_call_enumerant_parameters_are_literals() {
+    let dis = translate_and_dis(
+        "spirv_store_aligned",
+        r#"target triple = "spir64-unknown-unknown"
+declare spir_func void @_Z13__spirv_StorePU3AS1iiii(ptr addrspace(1), i32, i32, i32)
+define spir_kernel void @k(ptr addrspace(1) %p) {
+  call spir_func void @_Z13__spirv_StorePU3AS1iiii(ptr addrspace(1) %p, i32 7, i32 3, i32 4)
+  ret void
+}
+"#,
+    );
+    assert!(dis.contains("%uint_7 Volatile|Aligned 4\n"), "{dis}");
+    // A literal given as a value that is not a constant is refused, not passed as an id.
+    let e = translate_text(
+        "spirv_store_variable_mask",
+        r#"target triple = "spir64-unknown-unknown"
+declare spir_func void @_Z13__spirv_StorePU3AS1iii(ptr addrspace(1), i32, i32)
+define spir_kernel void @k(ptr addrspace(1) %p, i32 %mask) {
+  call spir_func void @_Z13__spirv_StorePU3AS1iii(ptr addrspace(1) %p, i32 7, i32 %mask)
+  ret void
+}
+"#,
+    )
+    .unwrap_err();
+    assert!(e.contains("not a constant"), "{e}");
+}
+
 /// Integers SPIR-V has no type for (`i5`, `i2`, `i33`, as optimized LLVM makes them; llvm-spirv-15
 /// refuses them) are held in the next wider integer: wrapping arithmetic, signed division,
 /// remainder, shifts and comparisons, extensions, a switch on an `i2` and an `i33` product

@@ -763,19 +763,58 @@ impl Fx<'_, '_> {
                 _ => {
                     let Some(&a) = args.get(k) else { break };
                     k += 1;
-                    match read::const_int(a) {
-                        Some(x) => words.push(x as u32),
-                        None => {
+                    let x = literal_arg(op, od.kind.name, a)?;
+                    words.push(x);
+                    // An enumerant's parameters follow it (`Aligned`'s alignment), in the
+                    // order of the mask's bits.
+                    let chosen: Vec<&crate::grammar::EnumerantDesc> = match od.kind.class {
+                        KindClass::BitEnum => od
+                            .kind
+                            .enumerants
+                            .iter()
+                            .filter(|e| e.value != 0 && x & e.value == e.value)
+                            .collect(),
+                        KindClass::ValueEnum => od.kind.enumerant(x).into_iter().collect(),
+                        _ => Vec::new(),
+                    };
+                    for p in chosen.iter().flat_map(|e| e.parameters) {
+                        let Some(&a) = args.get(k) else {
+                            return err(format!(
+                                "__spirv_{op}: the {} operand lacks its parameters",
+                                od.kind.name
+                            ));
+                        };
+                        k += 1;
+                        if p.kind.class == KindClass::Id {
                             let v = self.value(a)?;
                             words.push(v.v.to_id().0);
+                        } else {
+                            words.push(literal_arg(op, p.kind.name, a)?);
                         }
                     }
                 }
             }
         }
-        for &a in &args[k.min(args.len())..] {
-            let v = self.value(a)?;
-            words.push(v.v.to_id().0);
+        // Arguments past the operands: the rest of a trailing list (`Many`), of its kind.
+        if k < args.len() {
+            let Some(last) = desc
+                .operands
+                .last()
+                .filter(|o| o.quantifier == crate::grammar::Quantifier::Many)
+            else {
+                return err(format!(
+                    "__spirv_{op} takes at most {k} arguments, this call passes {}",
+                    args.len()
+                ));
+            };
+            for &a in &args[k..] {
+                if last.kind.class == KindClass::Id {
+                    let v = self.value(a)?;
+                    words.push(v.v.to_id().0);
+                } else {
+                    words.push(literal_arg(op, last.kind.name, a)?);
+                }
+            }
         }
         if code == Opcode::GroupAsyncCopy {
             ty = Some(self.f.ty(Type::Event));
@@ -961,4 +1000,16 @@ pub(crate) fn conversion_postfixes<'a>(
         }
     }
     (sat, rounding)
+}
+
+/// A literal operand of a `__spirv_*` call: a constant integer argument (the word), or an
+/// error, never the id of whatever value was passed.
+fn literal_arg(op: &str, kind: &str, a: LLVMValueRef) -> Result<u32> {
+    match read::const_int(a) {
+        // The word as the call's integer type holds it (a literal is one word).
+        Some(x) => Ok(x as u32),
+        None => err(format!(
+            "__spirv_{op}: the {kind} operand is a literal, and this argument is not a constant"
+        )),
+    }
 }
