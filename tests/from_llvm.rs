@@ -258,6 +258,49 @@ define spir_kernel void @k(ptr addrspace(1) %p, i32 %mask) {
     assert!(e.contains("not a constant"), "{e}");
 }
 
+/// `atomic_compare_exchange_strong` on an `atomic_float`: exchanged as the integers of its bits
+/// (a float OpAtomicCompareExchange is invalid), checked by spirv-val and by running it.
+#[test]
+fn float_compare_exchange_runs_on_the_bits() {
+    let dir = out_dir();
+    let (cl, bc, spv) = (
+        dir.join("float_cas.cl"),
+        dir.join("float_cas.bc"),
+        dir.join("float_cas.spv"),
+    );
+    std::fs::write(
+        &cl,
+        "__kernel void cas(__global atomic_float *a, __global float *expected,\n\
+         __global const float *desired, __global int *ok) {\n\
+           size_t g = get_global_id(0);\n\
+           float e = expected[g];\n\
+           ok[g] = atomic_compare_exchange_strong(&a[g], &e, desired[g]);\n\
+           expected[g] = e;\n\
+         }\n",
+    )
+    .unwrap();
+    opencl::clang(&cl, "spir64-unknown-unknown", ["-O0"], &bc).unwrap();
+    from_llvm(&bc, &spv).unwrap();
+    spirv_val(&spv, "opencl2.0").unwrap();
+    let job = dir.join("float_cas.json");
+    std::fs::write(
+        &job,
+        r#"{"entry": "cas", "dispatch": [2, 1, 1], "local_size": [1, 1, 1], "work_dim": 1,
+            "args": [
+              {"kind": "buffer", "layout": ["f32"], "data": [1.5, 2.5]},
+              {"kind": "buffer", "layout": ["f32"], "data": [1.5, 9.0]},
+              {"kind": "buffer", "layout": ["f32"], "data": [7.0, 8.0]},
+              {"kind": "buffer", "layout": ["i32"], "data": [5, 5]}]}"#,
+    )
+    .unwrap();
+    let out = run(spvkit().arg("run").arg(&spv).arg("--job").arg(&job)).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let data = |i: usize| v["buffers"][i]["data"].to_string();
+    assert_eq!(data(0), "[7.0,2.5]", "{v}");
+    assert_eq!(data(1), "[1.5,2.5]", "{v}");
+    assert_eq!(data(3), "[1,0]", "{v}");
+}
+
 /// Integers SPIR-V has no type for (`i5`, `i2`, `i33`, as optimized LLVM makes them; llvm-spirv-15
 /// refuses them) are held in the next wider integer: wrapping arithmetic, signed division,
 /// remainder, shifts and comparisons, extensions, a switch on an `i2` and an `i33` product

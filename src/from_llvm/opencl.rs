@@ -618,9 +618,18 @@ impl Fx<'_, '_> {
                 let exp_p = self.value(args[1])?;
                 let want = elem_t_of(self, args)?;
                 let exp_p = self.ptr_to(exp_p, want)?;
-                let et = self.ptr_parts(exp_p.ty).map(|(_, t)| t).unwrap_or(elem_t);
+                let mut et = self.ptr_parts(exp_p.ty).map(|(_, t)| t).unwrap_or(elem_t);
+                let mut desired = self.value(args[2])?;
+                let mut exp_p = exp_p;
+                // Floats are exchanged as the integers of their bits (OpAtomicCompareExchange
+                // takes integers; C11 compares object representations), as the translator does.
+                if let Some(Type::Float { width }) = self.f.module().types.get(et).cloned() {
+                    let it = self.f.type_int(width, false);
+                    exp_p = self.ptr_to(exp_p, it)?;
+                    desired = self.emit_val(Opcode::Bitcast, it, &[desired.v])?;
+                    et = it;
+                }
                 let p = self.ptr_to(p, et)?;
-                let desired = self.value(args[2])?;
                 let expected = self.emit(Opcode::Load, Some(et), &[exp_p.v.to_id().0])?;
                 let sem = order(self, 3);
                 // The failure order (seq_cst, like the success order, without `_explicit`).
@@ -803,7 +812,7 @@ fn memory_order(o: u64) -> u32 {
 /// The SPIR-V scope of a `memory_scope`.
 fn memory_scope(s: u64) -> u32 {
     match s {
-        0 => 4,
+        0 => Scope::Invocation as u32,
         1 => SCOPE_WORKGROUP,
         2 => SCOPE_DEVICE,
         3 => 0,
