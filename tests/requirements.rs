@@ -230,3 +230,39 @@ fn select_of_composites_or_under_a_scalar_condition_needs_1_4() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `OpCopyMemory` with a memory-access operand for the target and one for the source is SPIR-V
+/// 1.4; with one it is 1.0. spirv-val checks each `update_vce` output.
+#[test]
+fn copy_memory_with_two_memory_operands_needs_1_4() {
+    let dir = std::env::temp_dir().join(format!("spvkit-copy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (copy, version) in [
+        ("OpCopyMemory %a %b Volatile", Version(1, 0)),
+        ("OpCopyMemory %a %b Volatile None", Version(1, 4)),
+    ] {
+        let text = format!(
+            "OpCapability Shader\n{HEADER}%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+             %float = OpTypeFloat 32\n%ptr = OpTypePointer Function %float\n\
+             %main = OpFunction %void None %fn\n%l = OpLabel\n%a = OpVariable %ptr Function\n\
+             %b = OpVariable %ptr Function\n{copy}\nOpReturn\nOpFunctionEnd\n"
+        );
+        let words = assemble(&text, "spv1.4");
+        assert_eq!(
+            module_requirements(&words).unwrap().min_version,
+            version,
+            "{copy}"
+        );
+        let out = update_vce(&words).unwrap();
+        let path = dir.join("m.spv");
+        let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).unwrap();
+        let val = Command::new("spirv-val").arg(&path).output().unwrap();
+        assert!(
+            val.status.success(),
+            "{copy}: {}",
+            String::from_utf8_lossy(&val.stderr)
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -11,7 +11,9 @@
 //!   (before 1.4 the interface lists only those);
 //! - `OpSelect` of structs, arrays or matrices, or of vectors under a scalar condition, needs
 //!   SPIR-V 1.4 (before, the result is a scalar, vector or pointer, and a vector result takes a
-//!   condition vector of its size).
+//!   condition vector of its size);
+//! - `OpCopyMemory` and `OpCopyMemorySized` with two memory-access operands (target and
+//!   source) need SPIR-V 1.4.
 //!
 //! - 8- and 16-component vectors need `Vector16`;
 //! - a 16-bit float type needs `Float16`, or only `Float16Buffer` in kernels that declare it;
@@ -200,6 +202,20 @@ impl Facts {
                 if self.aggregates.contains(&ty)
                     || (self.vectors.contains(&ty) && !self.vectors.contains(&condition))
                 {
+                    f(&VERSION_1_4)
+                }
+            }
+            Instruction::CopyMemory(c) => {
+                self.visit_access_scopes(c.memory_access.as_ref(), f);
+                self.visit_access_scopes(c.memory_access_2.as_ref(), f);
+                if c.memory_access_2.is_some() {
+                    f(&VERSION_1_4)
+                }
+            }
+            Instruction::CopyMemorySized(c) => {
+                self.visit_access_scopes(c.memory_access.as_ref(), f);
+                self.visit_access_scopes(c.memory_access_2.as_ref(), f);
+                if c.memory_access_2.is_some() {
                     f(&VERSION_1_4)
                 }
             }
