@@ -200,8 +200,7 @@ fn select_of_composites_or_under_a_scalar_condition_needs_1_4() {
                  %true = OpConstantTrue %bool\n%f1 = OpConstant %float 1\n\
                  %v = OpConstantComposite %v2float %f1 %f1\n%vb = OpConstantComposite %v2bool %true %true\n\
                  %s = OpConstantComposite %S %f1\n%a = OpConstantComposite %arr %f1 %f1\n";
-    let dir = std::env::temp_dir().join(format!("spvkit-select-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("select");
     for (select, version) in [
         ("%r = OpSelect %v2float %vb %v %v", Version(1, 0)),
         ("%r = OpSelect %float %true %f1 %f1", Version(1, 0)),
@@ -218,15 +217,7 @@ fn select_of_composites_or_under_a_scalar_condition_needs_1_4() {
         assert_eq!(req.min_version, version, "{select}");
         let out = update_vce(&words).unwrap();
         assert_eq!(out[1], version.word(), "{select}");
-        let path = dir.join("m.spv");
-        let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
-        std::fs::write(&path, bytes).unwrap();
-        let val = Command::new("spirv-val").arg(&path).output().unwrap();
-        assert!(
-            val.status.success(),
-            "{select}: {}",
-            String::from_utf8_lossy(&val.stderr)
-        );
+        assert_valid(&out, &dir, select);
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -235,8 +226,7 @@ fn select_of_composites_or_under_a_scalar_condition_needs_1_4() {
 /// 1.4; with one it is 1.0. spirv-val checks each `update_vce` output.
 #[test]
 fn copy_memory_with_two_memory_operands_needs_1_4() {
-    let dir = std::env::temp_dir().join(format!("spvkit-copy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("copy");
     for (copy, version) in [
         ("OpCopyMemory %a %b Volatile", Version(1, 0)),
         ("OpCopyMemory %a %b Volatile None", Version(1, 4)),
@@ -254,15 +244,26 @@ fn copy_memory_with_two_memory_operands_needs_1_4() {
             "{copy}"
         );
         let out = update_vce(&words).unwrap();
-        let path = dir.join("m.spv");
-        let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
-        std::fs::write(&path, bytes).unwrap();
-        let val = Command::new("spirv-val").arg(&path).output().unwrap();
-        assert!(
-            val.status.success(),
-            "{copy}: {}",
-            String::from_utf8_lossy(&val.stderr)
-        );
+        assert_valid(&out, &dir, copy);
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("spvkit-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// spirv-val accepts `words` (written to `dir`); `what` names the case on failure.
+fn assert_valid(words: &[u32], dir: &std::path::Path, what: &str) {
+    let path = dir.join("m.spv");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).unwrap();
+    let val = Command::new("spirv-val").arg(&path).output().unwrap();
+    assert!(
+        val.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&val.stderr)
+    );
 }

@@ -164,6 +164,20 @@ impl Facts {
         }
     }
 
+    /// A copy's memory operands: their scopes as Load/Store's, and SPIR-V 1.4 for a second.
+    fn visit_copy(
+        &self,
+        target: &Option<crate::grammar::MemoryAccessArgs>,
+        source: &Option<crate::grammar::MemoryAccessArgs>,
+        f: &mut dyn FnMut(&'static Availability),
+    ) {
+        self.visit_access_scopes(target.as_ref(), f);
+        self.visit_access_scopes(source.as_ref(), f);
+        if source.is_some() {
+            f(&VERSION_1_4)
+        }
+    }
+
     /// Calls `f` with what `inst` needs beyond its generated availability.
     pub fn visit(&self, inst: &Instruction, f: &mut dyn FnMut(&'static Availability)) {
         match inst {
@@ -205,19 +219,9 @@ impl Facts {
                     f(&VERSION_1_4)
                 }
             }
-            Instruction::CopyMemory(c) => {
-                self.visit_access_scopes(c.memory_access.as_ref(), f);
-                self.visit_access_scopes(c.memory_access_2.as_ref(), f);
-                if c.memory_access_2.is_some() {
-                    f(&VERSION_1_4)
-                }
-            }
+            Instruction::CopyMemory(c) => self.visit_copy(&c.memory_access, &c.memory_access_2, f),
             Instruction::CopyMemorySized(c) => {
-                self.visit_access_scopes(c.memory_access.as_ref(), f);
-                self.visit_access_scopes(c.memory_access_2.as_ref(), f);
-                if c.memory_access_2.is_some() {
-                    f(&VERSION_1_4)
-                }
+                self.visit_copy(&c.memory_access, &c.memory_access_2, f)
             }
             Instruction::Load(l) => self.visit_access_scopes(l.memory_access.as_ref(), f),
             Instruction::Store(s) => self.visit_access_scopes(s.memory_access.as_ref(), f),
