@@ -213,9 +213,9 @@ fn module_asm_unnamed_kernels_and_variadic_calls_are_refused() {
         ),
         (
             "variadic",
-            "declare spir_func void @log(i32, ...)\n\
-             define spir_kernel void @k() {\n  call spir_func void (i32, ...) @log(i32 1, i32 2)\n  ret void\n}\n",
-            "variadic function @log",
+            "declare spir_func void @report(i32, ...)\n\
+             define spir_kernel void @k() {\n  call spir_func void (i32, ...) @report(i32 1, i32 2)\n  ret void\n}\n",
+            "variadic function @report",
         ),
     ];
     for (name, body, expected) in cases {
@@ -532,11 +532,17 @@ fn spv_to_spvkit_spv_ir_and_back_validates_and_computes_the_same() {
 
 /// The disassembly of a translation of hand-written LLVM IR, validated.
 fn translate_and_dis(name: &str, ll: &str) -> String {
+    translate_and_dis_in("opencl2.0", name, ll)
+}
+
+/// [`translate_and_dis`], validated for `env` (`spv1.0` where OpenCL 2.0's profile forbids a
+/// capability the module needs, as `Float16`).
+fn translate_and_dis_in(env: &str, name: &str, ll: &str) -> String {
     let p = out_dir().join(format!("{name}.ll"));
     std::fs::write(&p, ll).unwrap();
     let spv = out_dir().join(format!("{name}.spv"));
     from_llvm(&p, &spv).unwrap();
-    spirv_val(&spv, "opencl2.0").unwrap();
+    spirv_val(&spv, env).unwrap();
     let dis = run(Command::new("spirv-dis").arg(&spv)).unwrap();
     String::from_utf8_lossy(&dis).into_owned()
 }
@@ -859,4 +865,90 @@ define spir_kernel void @k2(target("spirv.Image", void, 1) %img, ptr addrspace(1
     .unwrap_err();
     assert!(e.contains("in function 'k2'"), "{e}");
     assert!(e.contains("target(\"spirv.Image\", void, 1) %img"), "{e}");
+}
+
+/// A call of a function the module only declares is an error unless `--allow-imports` asks
+/// for an import; a builtin spvkit cannot translate is an error even then, whatever its
+/// mangling (a template here), since an imported builtin would compute nothing.
+#[test]
+fn declared_functions_are_imported_only_when_asked_and_builtins_never() {
+    let user = "target triple = \"spir64-unknown-unknown\"\n\
+        declare spir_func i32 @_Z6helperi(i32)\n\
+        define spir_kernel void @k(ptr addrspace(1) %out) {\n\
+          %r = call spir_func i32 @_Z6helperi(i32 3)\n\
+          store i32 %r, ptr addrspace(1) %out\n  ret void\n}\n";
+    let e = translate_text("import_refused", user).unwrap_err();
+    assert!(
+        e.contains("@_Z6helperi") && e.contains("--allow-imports"),
+        "{e}"
+    );
+    let p = out_dir().join("import_allowed.ll");
+    std::fs::write(&p, user).unwrap();
+    let spv = out_dir().join("import_allowed.spv");
+    run(spvkit()
+        .args(["from-llvm", "--allow-imports"])
+        .arg(&p)
+        .arg("-o")
+        .arg(&spv))
+    .unwrap();
+    spirv_val(&spv, "opencl2.0").unwrap();
+    let dis =
+        String::from_utf8_lossy(&run(Command::new("spirv-dis").arg(&spv)).unwrap()).into_owned();
+    assert!(
+        dis.contains("LinkageAttributes \"_Z6helperi\" Import"),
+        "{dis}"
+    );
+    // `void __spirv_AbortKHR<int>(int)`: a SPIR-V builtin spvkit does not know.
+    let builtin = "target triple = \"spir64-unknown-unknown\"\n\
+        declare spir_func void @_Z16__spirv_AbortKHRIiEvT_(i32)\n\
+        define spir_kernel void @k(i32 %m) {\n\
+          call spir_func void @_Z16__spirv_AbortKHRIiEvT_(i32 %m)\n  ret void\n}\n";
+    let p = out_dir().join("import_builtin.ll");
+    std::fs::write(&p, builtin).unwrap();
+    let e = run(spvkit()
+        .args(["from-llvm", "--allow-imports"])
+        .arg(&p)
+        .arg("-o")
+        .arg(out_dir().join("import_builtin.spv")))
+    .unwrap_err();
+    assert!(e.contains("__spirv_AbortKHR"), "{e}");
+    assert!(!e.contains("only under --allow-imports"), "{e}");
+}
+
+/// Builtins whose mangled names use `_Float16` (`DF16_`), templates and SYCL's enum types are
+/// read, so they become their instructions instead of calls of nothing.
+#[test]
+fn builtins_with_float16_templates_and_enum_types_become_instructions() {
+    let dis = translate_and_dis_in(
+        "spv1.0",
+        "demangled_builtins",
+        "target triple = \"spir64-unknown-unknown\"\n\
+         declare spir_func i1 @_Z13__spirv_IsNanDF16_(half)\n\
+         declare spir_func i32 @_Z18__spirv_AtomicIAddPU3AS1iN5__spv5Scope4FlagENS1_19MemorySemanticsMask4FlagEi(ptr addrspace(1), i32, i32, i32)\n\
+         declare spir_func half @_Z5fractDF16_PU3AS1DF16_(half, ptr addrspace(1))\n\
+         define spir_kernel void @k(half %h, ptr addrspace(1) %p, ptr addrspace(1) %q, ptr addrspace(1) %out) {\n\
+           %n = call spir_func i1 @_Z13__spirv_IsNanDF16_(half %h)\n\
+           %z = zext i1 %n to i32\n\
+           %a = call spir_func i32 @_Z18__spirv_AtomicIAddPU3AS1iN5__spv5Scope4FlagENS1_19MemorySemanticsMask4FlagEi(ptr addrspace(1) %p, i32 1, i32 0, i32 %z)\n\
+           %f = call spir_func half @_Z5fractDF16_PU3AS1DF16_(half %h, ptr addrspace(1) %q)\n\
+           store i32 %a, ptr addrspace(1) %out\n\
+           store half %f, ptr addrspace(1) %q\n  ret void\n}\n",
+    );
+    assert!(dis.contains("OpIsNan"), "{dis}");
+    assert!(dis.contains("OpAtomicIAdd"), "{dis}");
+    assert!(dis.contains("fract"), "{dis}");
+    assert!(!dis.contains("LinkageAttributes"), "{dis}");
+}
+
+/// LLVM IR for another target (its types, calling conventions and intrinsics) is refused with
+/// the triple named, not translated as if it were SPIR.
+#[test]
+fn non_spir_triples_are_refused() {
+    let e = translate_text(
+        "x86_triple",
+        "target triple = \"x86_64-pc-linux-gnu\"\n\
+         define spir_kernel void @k() {\n  ret void\n}\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("x86_64-pc-linux-gnu"), "{e}");
 }

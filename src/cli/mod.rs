@@ -135,6 +135,11 @@ enum Command {
         /// The target environment, which bounds the SPIR-V version (spirv-val's names).
         #[arg(long, default_value = "opencl2.0")]
         target_env: String,
+        /// Import the functions the module only declares and that are no builtins (a
+        /// `LinkageAttributes Import` declaration each, for the linker), as
+        /// SPIRV-LLVM-Translator does; without it, calling one is an error.
+        #[arg(long)]
+        allow_imports: bool,
     },
 }
 
@@ -192,7 +197,8 @@ fn run(cli: Cli) -> Result<(), String> {
             input,
             output,
             target_env,
-        } => from_llvm(&input, &output, &target_env),
+            allow_imports,
+        } => from_llvm(&input, &output, &target_env, allow_imports),
         Command::Dis {
             input,
             output,
@@ -291,14 +297,22 @@ fn run(cli: Cli) -> Result<(), String> {
 
 /// `spvkit lower`.
 #[cfg(feature = "llvm")]
-fn from_llvm(input: &str, output: &str, target_env: &str) -> Result<(), String> {
+fn from_llvm(
+    input: &str,
+    output: &str,
+    target_env: &str,
+    allow_imports: bool,
+) -> Result<(), String> {
     let env: crate::target_env::TargetEnv = target_env
         .parse()
         .map_err(|e| format!("error: --target-env: {e}"))?;
     let t = std::time::Instant::now();
     let Input { name, bytes } = read_input(input)?;
     crate::phase::report("from-llvm", "read", t);
-    let opts = crate::from_llvm::FromLlvmOptions::for_env(env);
+    let opts = crate::from_llvm::FromLlvmOptions {
+        allow_imports,
+        ..crate::from_llvm::FromLlvmOptions::for_env(env)
+    };
     let words = crate::from_llvm::from_llvm(&bytes, &name, &opts)
         .map_err(|e| format!("{name}: error: {e}"))?;
     let t = std::time::Instant::now();

@@ -77,7 +77,7 @@ impl Fx<'_, '_> {
         if let Some(info) = self.st.funcs.get(&(callee as usize)).cloned() {
             return self.function_call(&info, ret, &args);
         }
-        if let Some(d) = demangle(&name) {
+        if let Some(d) = demangle(&name).filter(|d| !d.nested) {
             // An `sret` result (`ndrange_1D`) is a first argument the mangled name leaves out.
             let named = if returns_by_sret(i) {
                 &args[1..]
@@ -127,7 +127,7 @@ impl Fx<'_, '_> {
             if let Some(r) = self.opencl_builtin(&d, ret, &args)? {
                 return Ok(r);
             }
-            if read::is_declaration(callee) {
+            if read::is_declaration(callee) && super::builtin_names::is_builtin(&d.name) {
                 return err(format!(
                     "builtin {} (@{name}) has no SPIR-V form in spvkit",
                     d.name
@@ -136,9 +136,47 @@ impl Fx<'_, '_> {
         } else if let Some(bi) = name.strip_prefix("__spirv_BuiltIn") {
             return self.builtin_call(bi, ret, &args).map(Some);
         }
-        // An external function: an imported declaration.
         if !read::is_declaration(callee) {
             return err(format!("call of @{name} before its definition"));
+        }
+        // A function the module declares and does not define: never a builtin, which would
+        // compute nothing once imported; an import only when the user asks for imports.
+        match demangle(&name) {
+            None if name.starts_with("_Z") => {
+                return err(format!(
+                    "@{name}: a mangled name spvkit cannot read, so it cannot tell which \
+                     builtin or function it is"
+                ))
+            }
+            None if super::builtin_names::is_builtin(&name) => {
+                return err(format!("builtin @{name} has no SPIR-V form in spvkit"))
+            }
+            Some(d)
+                if d.name.split("::").any(|c| c.starts_with("__spv"))
+                    || (!d.nested && super::builtin_names::is_builtin(&d.name)) =>
+            {
+                return err(format!(
+                    "builtin {} (@{name}) has no SPIR-V form in spvkit",
+                    d.name
+                ))
+            }
+            _ => {}
+        }
+        // SAFETY: `callee` is a function.
+        let ft = unsafe { inkwell::llvm_sys::core::LLVMGlobalGetValueType(callee) };
+        // SAFETY: `ft` is a function type.
+        if unsafe { inkwell::llvm_sys::core::LLVMIsFunctionVarArg(ft) } != 0 {
+            return err(format!(
+                "a call of the variadic function @{name}: SPIR-V functions take a fixed list of \
+                 parameters (OpenCL's only variadic function is printf)"
+            ));
+        }
+        if !self.st.allow_imports {
+            return err(format!(
+                "call of @{name}, which the module declares but does not define: spvkit \
+                 imports such functions (LinkageAttributes Import, for a linker to resolve) \
+                 only under --allow-imports"
+            ));
         }
         let info = self.declare(callee, &name, &args)?;
         self.function_call(&info, ret, &args)
@@ -168,13 +206,6 @@ impl Fx<'_, '_> {
     ) -> Result<FuncInfo> {
         // SAFETY: `callee` is a function.
         let ft = unsafe { inkwell::llvm_sys::core::LLVMGlobalGetValueType(callee) };
-        // SAFETY: `ft` is a function type.
-        if unsafe { inkwell::llvm_sys::core::LLVMIsFunctionVarArg(ft) } != 0 {
-            return err(format!(
-                "a call of the variadic function @{name}: SPIR-V functions take a fixed list of \
-                 parameters (OpenCL's only variadic function is printf)"
-            ));
-        }
         // SAFETY: `ft` is a function type.
         let ret_t = unsafe { inkwell::llvm_sys::core::LLVMGetReturnType(ft) };
         let ret = self.ty(ret_t)?;
@@ -951,9 +982,12 @@ fn fits(m: &MType, t: LLVMTypeRef) -> bool {
             "b" => int(1) || int(8) || int(32),
             "f" => kind == K::LLVMFloatTypeKind,
             "d" => kind == K::LLVMDoubleTypeKind,
-            "Dh" => kind == K::LLVMHalfTypeKind,
-            _ => true,
+            "Dh" | "DF16_" => kind == K::LLVMHalfTypeKind,
+            "DF16b" => kind == K::LLVMBFloatTypeKind,
+            "n" | "o" => int(128),
+            _ => false,
         },
+        MType::BitInt { bits, .. } => int(*bits),
         MType::Vector(n, e) => {
             kind == K::LLVMVectorTypeKind
                 && read::vector_size(t) == *n
@@ -970,6 +1004,13 @@ fn fits(m: &MType, t: LLVMTypeRef) -> bool {
             matches!(kind, K::LLVMPointerTypeKind | K::LLVMTargetExtTypeKind)
         }
         MType::Named(_) => kind == K::LLVMIntegerTypeKind,
+        MType::Reference(_) => kind == K::LLVMPointerTypeKind,
+        MType::Array(n, e) => {
+            kind == K::LLVMArrayTypeKind
+                && read::array_length(t) == *n
+                && fits(e, read::element_type(t))
+        }
+        MType::Function | MType::Literal(..) | MType::Qualified(..) | MType::Pack(_) => false,
     }
 }
 

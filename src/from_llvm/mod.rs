@@ -16,6 +16,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod builtin_names;
 mod builtins;
 mod constants;
 mod decorations;
@@ -47,6 +48,12 @@ pub struct FromLlvmOptions {
     pub version: Version,
     /// The lowest version to write (the module's own minimum otherwise).
     pub min_version: Version,
+    /// Whether a call of a function the module only declares, and that is no builtin, becomes
+    /// a call of an imported function (`LinkageAttributes Import`, for the linker to resolve),
+    /// as SPIRV-LLVM-Translator always does; without it such a call is an error, since a typo in
+    /// a builtin's name would otherwise become a call of nothing. Builtins spvkit cannot
+    /// translate are errors either way.
+    pub allow_imports: bool,
 }
 
 impl Default for FromLlvmOptions {
@@ -55,6 +62,7 @@ impl Default for FromLlvmOptions {
         FromLlvmOptions {
             version: Version(1, 0),
             min_version: Version(1, 0),
+            allow_imports: false,
         }
     }
 }
@@ -65,6 +73,7 @@ impl FromLlvmOptions {
         FromLlvmOptions {
             version: env.max_version(),
             min_version: Version(1, 0),
+            allow_imports: false,
         }
     }
 }

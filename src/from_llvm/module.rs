@@ -57,6 +57,8 @@ pub struct State {
     /// Whether the constant being translated initializes a global block literal (whose
     /// invoke-function field becomes null).
     pub block_literal: bool,
+    /// [`super::FromLlvmOptions::allow_imports`].
+    pub allow_imports: bool,
 }
 
 impl State {
@@ -133,8 +135,20 @@ pub fn translate(
     }
     let triple = module.get_triple();
     let triple = triple.as_str().to_string_lossy().into_owned();
-    let phys64 =
-        !(triple.starts_with("spir-") || triple == "spir" || triple.starts_with("spirv32"));
+    let arch = triple.split('-').next().unwrap_or_default();
+    let phys64 = match arch {
+        // No triple is LLVM's default, which SPIR-V-friendly IR without one means as spir64.
+        "spir64" | "" => true,
+        "spir" => false,
+        a if a.starts_with("spirv64") => true,
+        a if a.starts_with("spirv32") || a.starts_with("spirv") => false,
+        _ => {
+            return err(format!(
+                "target triple \"{triple}\": from-llvm reads LLVM IR for SPIR-V (spir, spir64, \
+                 spirv32, spirv64), whose types and calling conventions it can translate"
+            ))
+        }
+    };
     let mut b = Builder::new(
         opts.version,
         if phys64 {
@@ -164,6 +178,7 @@ pub fn translate(
         current: String::new(),
         version: opts.version,
         block_literal: false,
+        allow_imports: opts.allow_imports,
     };
     super::metadata::module_metadata(&mut st, &mut b)?;
     for g in read::globals(m) {

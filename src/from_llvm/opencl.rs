@@ -313,7 +313,7 @@ impl Fx<'_, '_> {
                 "l" | "m" | "x" | "y" => self.f.type_int(64, false),
                 "f" => self.f.type_float(32),
                 "d" => self.f.type_float(64),
-                "Dh" => self.f.type_float(16),
+                "Dh" | "DF16_" => self.f.type_float(16),
                 "b" => self.f.type_bool(),
                 _ => return err(format!("mangled type {s} has no SPIR-V form")),
             },
