@@ -114,6 +114,15 @@ pub fn constant(st: &mut State, b: &mut Builder, v: LLVMValueRef) -> Result<Val>
                 };
                 parts.push(ev);
             }
+            const MAX: usize = 0xffff - 3;
+            if parts.len() > MAX {
+                return err(format!(
+                    "not supported yet: a constant aggregate of {} elements, more than one \
+                     OpConstantComposite holds ({MAX}); SPV_INTEL_long_composites' \
+                     continuations are not written",
+                    parts.len()
+                ));
+            }
             ConstantValue::Composite(parts)
         }
         _ => return err(format!("constant {} has no SPIR-V form", read::print(v))),
@@ -212,11 +221,14 @@ pub fn global(st: &mut State, b: &mut Builder, g: LLVMValueRef) -> Result<()> {
     }
     let lt = read::type_of(g);
     let sc = storage_class(read::address_space(lt))?;
-    let sc = if sc == StorageClass::Function {
-        StorageClass::CrossWorkgroup
-    } else {
-        sc
-    };
+    if sc == StorageClass::Function {
+        // As SPIRV-LLVM-Translator: no module-scope variable has Function storage, and
+        // choosing another storage class would change who shares the variable.
+        return err(format!(
+            "global @{name} is in address space 0 (private), which SPIR-V has no \
+             module-scope form for: give it an address space (1 global, 2 constant, 3 local)"
+        ));
+    }
     // SAFETY: `g` is a global variable.
     let value_t = unsafe { llc::LLVMGlobalGetValueType(g) };
     let pointee = st.ty(b, value_t)?;

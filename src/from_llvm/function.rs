@@ -385,9 +385,30 @@ impl Fx<'_, '_> {
         }
         if wsc == StorageClass::Generic {
             let p = self.ptr_to(v, wp)?;
+            if sc == StorageClass::Input {
+                return self.input_to_generic(p, want);
+            }
             return self.emit_val(Opcode::PtrCastToGeneric, want, &[p.v]);
         }
         err("a pointer of one storage class is used as another")
+    }
+
+    /// A builtin (`Input`) variable as a generic pointer: `OpPtrCastToGeneric` takes only
+    /// `Workgroup`, `CrossWorkgroup` and `Function` pointers, so the builtin's value is copied
+    /// to a `Function` variable, which is cast. Builtins are read-only: the copy is the value.
+    pub fn input_to_generic(&mut self, p: Val, generic: Handle<Type>) -> Result<Val> {
+        let Some((_, pointee)) = self.ptr_parts(p.ty) else {
+            return err("a generic cast of a non-pointer");
+        };
+        let local_t = self.f.type_pointer(StorageClass::Function, pointee);
+        let local = self.f.entry_variable(local_t);
+        let value = self.emit_val(Opcode::Load, pointee, &[p.v])?;
+        self.emit(Opcode::Store, None, &[local.to_id().0, value.v.to_id().0])?;
+        let local = Val {
+            v: local,
+            ty: local_t,
+        };
+        self.emit_val(Opcode::PtrCastToGeneric, generic, &[local.v])
     }
 
     fn alloca(&mut self, i: LLVMValueRef) -> Result<()> {

@@ -634,6 +634,8 @@ impl Fx<'_, '_> {
                 let rt = self.f.type_pointer(dsc, pointee);
                 if sc == dsc {
                     Ok(x)
+                } else if dsc == StorageClass::Generic && sc == StorageClass::Input {
+                    self.input_to_generic(x, rt)
                 } else if dsc == StorageClass::Generic {
                     self.emit_val(Opcode::PtrCastToGeneric, rt, &[x.v])
                 } else if sc == StorageClass::Generic {

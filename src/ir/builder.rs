@@ -466,6 +466,22 @@ impl FunctionBuilder<'_> {
         Value::BlockArg(a)
     }
 
+    /// An `OpVariable` of `Function` storage at the start of the entry block, where SPIR-V
+    /// wants a function's variables, wherever the builder is: for a translation that finds
+    /// it needs a local variable in the middle of the code.
+    pub fn entry_variable(&mut self, pointer_type: Handle<Type>) -> Value {
+        let current = self.current;
+        let entry = self.function().blocks.handles().next().unwrap_or(current);
+        self.current = entry;
+        let v = self.variable(pointer_type, StorageClass::Function, None);
+        self.current = current;
+        let ops = &mut self.func().blocks[entry].ops;
+        if let Some(h) = ops.pop() {
+            ops.insert(0, h);
+        }
+        v
+    }
+
     /// Makes `block` current.
     pub fn switch_to(&mut self, block: Handle<Block>) {
         self.current = block;

@@ -290,6 +290,20 @@ impl<'m> Cx<'m> {
         loc.map_or(Ok(()), |l| self.value(Value::String(l.file)))
     }
 
+    /// An instruction of three fixed words and `operands` ids must fit the binary form's
+    /// 65,535 words (larger needs SPV_INTEL_long_composites' continuation instructions,
+    /// which spvkit does not write yet); it would otherwise be left out of the binary.
+    fn fits_instruction(&self, operands: usize, op: &str) -> Result<(), IrError> {
+        const MAX: usize = 0xffff - 3;
+        if operands > MAX {
+            return Err(self.fail(format!(
+                "not supported yet: {op} of {operands} operands, more than one instruction \
+                 holds ({MAX}); SPV_INTEL_long_composites' continuations are not written"
+            )));
+        }
+        Ok(())
+    }
+
     fn module(&mut self) -> Result<(), IrError> {
         let m = self.m;
         for (i, e) in m.entry_points.iter().enumerate() {
@@ -322,6 +336,7 @@ impl<'m> Cx<'m> {
             match t {
                 Type::Array { length, .. } => self.value(*length)?,
                 Type::Struct(s) => {
+                    self.fits_instruction(s.members.len(), "OpTypeStruct")?;
                     self.decorations(&s.decorations)?;
                     for mem in &s.members {
                         self.decorations(&mem.decorations)?;
@@ -344,7 +359,10 @@ impl<'m> Cx<'m> {
             self.place = Place::Constant(h);
             self.ty(c.ty)?;
             match &c.value {
-                ConstantValue::Composite(vs) => vs.iter().try_for_each(|&v| self.value(v))?,
+                ConstantValue::Composite(vs) => {
+                    self.fits_instruction(vs.len(), "OpConstantComposite")?;
+                    vs.iter().try_for_each(|&v| self.value(v))?
+                }
                 ConstantValue::Other(inst) => self.ids(inst, true)?,
                 _ => {}
             }
@@ -354,7 +372,10 @@ impl<'m> Cx<'m> {
             self.place = Place::SpecConstant(h);
             self.ty(s.ty)?;
             match &s.value {
-                SpecValue::Composite(vs) => vs.iter().try_for_each(|&v| self.value(v))?,
+                SpecValue::Composite(vs) => {
+                    self.fits_instruction(vs.len(), "OpSpecConstantComposite")?;
+                    vs.iter().try_for_each(|&v| self.value(v))?
+                }
                 SpecValue::Op(op) => self.each_id(false, |f| op.visit_ids(f))?,
                 _ => {}
             }

@@ -23,8 +23,8 @@ use crate::grammar::tables::{KIND_DECORATION, KIND_EXECUTION_MODE};
 use crate::grammar::*;
 
 /// Writes a module as SPIR-V words, once [`check`] accepts it (its error otherwise).
-/// Instructions longer than the binary form allows (65535 words; only possible for IR built by
-/// hand) are left out; source text is split into `OpSourceContinued` as needed.
+/// A composite or struct longer than one instruction holds (65,535 words) is refused by
+/// [`check`]; source text is split into `OpSourceContinued` as needed.
 pub fn serialize(m: &Module) -> Result<Vec<u32>, IrError> {
     check(m)?;
     Ok(Writer::new(m).run())
@@ -247,7 +247,8 @@ impl<'m> Writer<'m> {
     }
 
     fn emit(out: &mut Vec<u32>, inst: &Instruction) {
-        // An instruction too long for the binary form is left out (see `serialize`).
+        // `check` refused composites too long for the binary form; other instructions cannot
+        // reach the limit (names and strings are split or bounded where they are made).
         let _ = encode_instruction(inst, out);
     }
 

@@ -1,5 +1,5 @@
 // Bitonic sort step in local memory with compare-and-swap helpers.
-inline void cas(__local uint *a, uint i, uint j, bool dir) {
+static inline void cas(__local uint *a, uint i, uint j, bool dir) {
     uint x = a[i], y = a[j];
     if ((x > y) == dir) { a[i] = y; a[j] = x; }
 }
