@@ -644,6 +644,9 @@ impl Fx<'_, '_> {
             let v = self.ocl_call(base, ret, args, None)?;
             return Ok(if ret.is_some() { Some(v) } else { None });
         }
+        if name == "SpecConstant" && args.len() == 2 {
+            return self.spec_constant_call(ret, args).map(Some);
+        }
         if let Some(nd) = name.strip_prefix("BuildNDRange_") {
             let dims = match nd {
                 "1D" => 1,
@@ -888,6 +891,52 @@ impl Fx<'_, '_> {
         Ok(match ty {
             Some(t) if ret.is_some() => Some(Val { v, ty: t }),
             _ => None,
+        })
+    }
+}
+
+impl Fx<'_, '_> {
+    /// SYCL's `__spirv_SpecConstant(id, default)`: a specialization constant with `SpecId`
+    /// `id` and the default value, of the call's (integer or boolean) type.
+    fn spec_constant_call(
+        &mut self,
+        ret: Option<crate::ir::Handle<Type>>,
+        args: &[LLVMValueRef],
+    ) -> Result<Val> {
+        let (Some(id), Some(default)) = (read::const_int(args[0]), read::const_int(args[1])) else {
+            return err(
+                "__spirv_SpecConstant: the id and the default value must be integer constants \
+                 (a floating-point default is not supported yet)",
+            );
+        };
+        let Some(ty) = ret else {
+            return err("__spirv_SpecConstant without a result");
+        };
+        let value = if self.is_bool(ty) {
+            crate::ir::SpecValue::Bool(default != 0)
+        } else if matches!(self.f.module().types.get(ty), Some(Type::Int { .. })) {
+            let width = self.width_of(ty);
+            let bits = if width >= 64 {
+                default
+            } else {
+                default & ((1u64 << width) - 1)
+            };
+            if width > 32 {
+                crate::ir::SpecValue::Scalar(crate::grammar::LiteralNumber::DoubleWord(bits))
+            } else {
+                crate::ir::SpecValue::Scalar(crate::grammar::LiteralNumber::Word(bits as u32))
+            }
+        } else {
+            return err("__spirv_SpecConstant: not supported yet for this result type");
+        };
+        let mut sc = crate::ir::SpecConstant::new(ty, value);
+        sc.spec_id = Some(u32::try_from(id).map_err(|_| {
+            super::error::FromLlvmError::new("__spirv_SpecConstant: the id does not fit 32 bits")
+        })?);
+        let h = self.f.spec_constant(sc);
+        Ok(Val {
+            v: Value::SpecConstant(h),
+            ty,
         })
     }
 }
