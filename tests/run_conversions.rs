@@ -1014,6 +1014,161 @@ fn every_conversion_matches_the_exact_reference() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A Kernel module `k(float *out)` with `decorations`, `constants` and `body` (which stores into
+/// `%out` through `%p0`, `%p1`, ...), assembled and validated.
+fn small_kernel(name: &str, decorations: &str, constants: &str, body: &str) -> Vec<u32> {
+    let text = format!(
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpCapability Float64\n\
+         OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n{decorations}\
+         %void = OpTypeVoid\n%i32 = OpTypeInt 32 0\n%i64 = OpTypeInt 64 0\n\
+         %f32 = OpTypeFloat 32\n%f64 = OpTypeFloat 64\n%pf = OpTypePointer CrossWorkgroup %f32\n\
+         %pi = OpTypePointer CrossWorkgroup %i32\n%fnty = OpTypeFunction %void %pf\n\
+         %c0 = OpConstant %i64 0\n%c1 = OpConstant %i64 1\n%c2 = OpConstant %i64 2\n\
+         %c3 = OpConstant %i64 3\n%f1 = OpConstant %f32 1.5\n{constants}\
+         %k = OpFunction %void None %fnty\n%out = OpFunctionParameter %pf\n%entry = OpLabel\n\
+         %p0 = OpInBoundsPtrAccessChain %pf %out %c0\n%p1 = OpInBoundsPtrAccessChain %pf %out %c1\n\
+         %p2 = OpInBoundsPtrAccessChain %pf %out %c2\n%p3 = OpInBoundsPtrAccessChain %pf %out %c3\n\
+         {body}OpReturn\nOpFunctionEnd\n"
+    );
+    let opts = spvkit::text::AssembleOptions {
+        target_env: "spv1.0".parse().unwrap(),
+        ..Default::default()
+    };
+    let words = spvkit::text::assemble(&text, &opts).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let path = tmp(&format!("{name}.spv"));
+    std::fs::write(&path, bytes_of(&words)).unwrap();
+    spirv_val(&path, "spv1.0");
+    words
+}
+
+/// The lowering's error for `words`, if any.
+fn lower_error(words: &[u32]) -> Option<spvkit::lower::LowerError> {
+    let cx = inkwell::context::Context::create();
+    spvkit::lower::lower_binary(&cx, words, &spvkit::lower::LowerOptions::default()).err()
+}
+
+#[test]
+fn rounding_and_saturation_elsewhere_are_refused_by_name() {
+    // A directed rounding mode on arithmetic: refused, naming the op (RTE is what LLVM does).
+    let cases = [
+        (
+            "fadd_rtz",
+            "OpDecorate %x FPRoundingMode RTZ\n",
+            "%x = OpFAdd %f32 %f1 %f1\n",
+            Some(("OpFAdd", "FPRoundingMode RTZ")),
+        ),
+        (
+            "fmul_rtp",
+            "OpDecorate %x FPRoundingMode RTP\n",
+            "%x = OpFMul %f32 %f1 %f1\n",
+            Some(("OpFMul", "FPRoundingMode RTP")),
+        ),
+        (
+            "fdiv_rtn",
+            "OpDecorate %x FPRoundingMode RTN\n",
+            "%x = OpFDiv %f32 %f1 %f1\n",
+            Some(("OpFDiv", "FPRoundingMode RTN")),
+        ),
+        (
+            "fadd_rte",
+            "OpDecorate %x FPRoundingMode RTE\n",
+            "%x = OpFAdd %f32 %f1 %f1\n",
+            None,
+        ),
+        (
+            "fconvert_sat",
+            "OpDecorate %y SaturatedConversion\n",
+            "%d = OpFConvert %f64 %f1\n%y = OpFConvert %f32 %d\n%x = OpFAdd %f32 %y %y\n",
+            Some(("OpFConvert", "SaturatedConversion")),
+        ),
+        (
+            "stof_sat",
+            "OpDecorate %y SaturatedConversion\n",
+            "%i = OpConvertFToS %i32 %f1\n%y = OpConvertSToF %f32 %i\n%x = OpFAdd %f32 %y %y\n",
+            Some(("OpConvertSToF", "SaturatedConversion")),
+        ),
+        (
+            "fnegate_sat",
+            "OpDecorate %x SaturatedConversion\n",
+            "%x = OpFNegate %f32 %f1\n",
+            Some(("OpFNegate", "SaturatedConversion")),
+        ),
+    ];
+    for (name, decorations, body, want) in cases {
+        let words = small_kernel(name, decorations, "", &format!("{body}OpStore %p0 %x\n"));
+        match (lower_error(&words), want) {
+            (None, None) => {}
+            (Some(e), Some((op, what))) => {
+                assert_eq!(e.op, op, "{name}: {e}");
+                assert!(e.reason.contains(what), "{name}: {e}");
+                assert!(e.offset.is_some(), "{name}: {e} has no offset");
+            }
+            (got, want) => panic!("{name}: lowering gave {got:?}, expected {want:?}"),
+        }
+        // The spv-ir style carries the decorations instead.
+        let cx = inkwell::context::Context::create();
+        let opts = spvkit::lower::LowerOptions {
+            style: spvkit::lower::LowerStyle::SpvIr,
+            ..Default::default()
+        };
+        let lowered = spvkit::lower::lower_binary(&cx, &words, &opts).map(|_| ());
+        assert_eq!(lowered, Ok(()), "{name}: spv-ir");
+    }
+}
+
+#[test]
+fn specialization_constant_conversions_fold_exactly() {
+    // 3e9 → int saturates; 2^24 + 1 → float rounds up (RTP); 1 + 2^-24 + 2^-50 → float toward
+    // zero; 1 + 2^-24 → float to nearest even.
+    let decorations = "OpDecorate %s1 FPRoundingMode RTP\nOpDecorate %s2 FPRoundingMode RTZ\n";
+    let constants = "%big = OpConstant %f32 3e9\n%odd = OpConstant %i32 16777217\n\
+                     %near = OpConstant %f64 0x1.0000010000004p+0\n\
+                     %tie = OpConstant %f64 0x1.000001p+0\n\
+                     %s0 = OpSpecConstantOp %i32 ConvertFToS %big\n\
+                     %s1 = OpSpecConstantOp %f32 ConvertSToF %odd\n\
+                     %s2 = OpSpecConstantOp %f32 FConvert %near\n\
+                     %s3 = OpSpecConstantOp %f32 FConvert %tie\n";
+    let body = "%q0 = OpBitcast %pi %p0\nOpStore %q0 %s0\nOpStore %p1 %s1\nOpStore %p2 %s2\n\
+                OpStore %p3 %s3\n";
+    let words = small_kernel("spec_ops", decorations, constants, body);
+    let job = Job {
+        entry: Some("k".into()),
+        dispatch: [1, 1, 1],
+        local_size: Some([1, 1, 1]),
+        args: vec![buffer(Ty::Float(32), vec![0; 16])],
+        ..Job::default()
+    };
+    let out = run_spirv(&words, &job, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let got = unpack(Ty::Float(32), &out.arg(0).unwrap().bytes);
+    let p = |x: f64| f64_val(x);
+    let rounded = |v: Val, mode: Mode| match v {
+        Val::Fin(neg, mag, exp) => round_exact(neg, mag, exp, F32, mode),
+        _ => unreachable!(),
+    };
+    assert_eq!(got[0], i32::MAX as u32 as u64, "ConvertFToS 3e9");
+    assert_eq!(
+        got[1],
+        round_exact(false, 16777217, 0, F32, Mode::Rtp),
+        "ConvertSToF RTP"
+    );
+    let near = 1.0 + 2f64.powi(-24) + 2f64.powi(-50);
+    assert_eq!(got[2], rounded(p(near), Mode::Rtz), "FConvert RTZ");
+    assert_eq!(
+        got[3],
+        rounded(p(1.0 + 2f64.powi(-24)), Mode::Rte),
+        "FConvert"
+    );
+    // A directed float → integer rounding does not fold: refused, naming the op.
+    let words = small_kernel(
+        "spec_ftos_rtp",
+        "OpDecorate %s0 FPRoundingMode RTP\n",
+        "%big = OpConstant %f32 2.5\n%s0 = OpSpecConstantOp %i32 ConvertFToS %big\n",
+        "%q0 = OpBitcast %pi %p0\nOpStore %q0 %s0\n",
+    );
+    let e = lower_error(&words).expect("an error");
+    assert!(e.op.contains("ConvertFToS"), "{e}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // OpenCL C.
 

@@ -150,8 +150,11 @@ pub(crate) fn lower_op<'a, 'ctx>(
             return Ok(());
         }
     }
-    // Rounding modes and saturation change what an op computes: refused where not lowered.
-    convert::check_other_op(opcode, op.decorations())?;
+    // Rounding modes and saturation change what an op computes: refused where not lowered
+    // (the spv-ir style carries them in `!spirv.Decorations`).
+    if !l.spv_ir() {
+        convert::check_other_op(opcode, op.decorations())?;
+    }
     let v = if let Some(p) = core_pattern(opcode) {
         let mut args = Vec::new();
         for v in operand_values(inst) {
