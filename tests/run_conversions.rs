@@ -835,7 +835,7 @@ fn compare(
                 };
                 if !ok && errors.len() < 20 {
                     errors.push(format!(
-                        "{} ({form}) of {} gives {}, expected {want:?}",
+                        "{} ({form}) of {} gives {}, expected {want:x?}",
                         v.describe(from),
                         fmt(x),
                         fmt(g)
