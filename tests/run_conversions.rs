@@ -13,8 +13,8 @@
 //! and 2^64, plus pseudo-random values. Results SPIR-V leaves undefined (a float outside an
 //! integer's range without saturation) are not compared, but must not crash the run. Each
 //! module also goes through the spv-ir style and back (`lower --style spv-ir`, `from-llvm`) and
-//! runs to the same bits, and its `__spirv_*Convert*` builtin names are llvm-spirv-15's
-//! (`-r --spirv-target-env=SPV-IR`).
+//! runs (at -O0; the sweep itself at -O2) to the same bits, and its `__spirv_*Convert*` builtin
+//! names are llvm-spirv-15's (`-r --spirv-target-env=SPV-IR`).
 //!
 //! OpenCL C: the conversions of issue 13 (`convert_uchar_sat(-300.75f)`,
 //! `convert_int_sat(3e9f)`, `convert_short_sat_rte`, `convert_char_sat_rtp`,
@@ -26,7 +26,7 @@
 
 use spvkit::run::job::{Job, KernelArg, TypedBytes};
 use spvkit::run::layout::{Layout, ScalarType};
-use spvkit::run::{run_spirv, RunOptions};
+use spvkit::run::{run_spirv, OptLevel, RunOptions};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -854,6 +854,7 @@ fn run_module(
     inputs: &[u64],
     outs: &[Ty],
     lens: &[usize],
+    opt: OptLevel,
 ) -> Vec<Vec<u64>> {
     let n = inputs.len();
     // The vector input: element 4g + k is input (4g + k) mod n.
@@ -872,7 +873,11 @@ fn run_module(
         args,
         ..Job::default()
     };
-    let out = run_spirv(words, &job, &RunOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let options = RunOptions {
+        opt,
+        ..RunOptions::default()
+    };
+    let out = run_spirv(words, &job, &options).unwrap_or_else(|e| panic!("{e}"));
     outs.iter()
         .enumerate()
         .map(|(i, o)| unpack(*o, &out.arg(2 + i).unwrap().bytes))
@@ -945,13 +950,14 @@ fn every_conversion_matches_the_exact_reference() {
         std::fs::write(&spv, bytes_of(&words)).unwrap();
         spirv_val(&spv, "spv1.0");
 
-        let got = run_module(&words, from, &inputs, &outs, &lens);
+        let got = run_module(&words, from, &inputs, &outs, &lens, OptLevel::O2);
         compared += vs.len() * n * 2;
         for e in compare(from, &vs, &inputs, n, &outs, &got) {
             failures.push(e);
         }
 
-        // The spv-ir round trip: spvkit's SPIR-V-friendly LLVM IR, read back by from-llvm.
+        // The spv-ir round trip: spvkit's SPIR-V-friendly LLVM IR, read back by from-llvm, run
+        // unoptimised (so the lowering is checked before and after LLVM's optimiser too).
         let cx = inkwell::context::Context::create();
         let opts = spvkit::lower::LowerOptions {
             style: spvkit::lower::LowerStyle::SpvIr,
@@ -969,7 +975,7 @@ fn every_conversion_matches_the_exact_reference() {
         let back_path = tmp(&format!("{}.spv-ir.spv", from.name()));
         std::fs::write(&back_path, bytes_of(&back)).unwrap();
         spirv_val(&back_path, "spv1.0");
-        let again = run_module(&back, from, &inputs, &outs, &lens);
+        let again = run_module(&back, from, &inputs, &outs, &lens, OptLevel::O0);
         for (o, (a, b)) in outs.iter().zip(got.iter().zip(&again)) {
             if a != b {
                 let i = a.iter().zip(b).position(|(x, y)| x != y).unwrap();
