@@ -421,42 +421,6 @@ pub fn core_pattern(op: Opcode) -> Option<Pattern> {
                 trailing_i1: None,
             })
         }
-        Opcode::ConvertFToU => {
-            Some(Pattern {
-                name: "OpConvertFToU",
-                kind: PatternKind::Cast,
-                llvm: "fptoui",
-                overload: &[None],
-                trailing_i1: None,
-            })
-        }
-        Opcode::ConvertFToS => {
-            Some(Pattern {
-                name: "OpConvertFToS",
-                kind: PatternKind::Cast,
-                llvm: "fptosi",
-                overload: &[None],
-                trailing_i1: None,
-            })
-        }
-        Opcode::ConvertSToF => {
-            Some(Pattern {
-                name: "OpConvertSToF",
-                kind: PatternKind::Cast,
-                llvm: "sitofp",
-                overload: &[None],
-                trailing_i1: None,
-            })
-        }
-        Opcode::ConvertUToF => {
-            Some(Pattern {
-                name: "OpConvertUToF",
-                kind: PatternKind::Cast,
-                llvm: "uitofp",
-                overload: &[None],
-                trailing_i1: None,
-            })
-        }
         Opcode::Bitcast => {
             Some(Pattern {
                 name: "OpBitcast",
@@ -955,46 +919,6 @@ pub const CORE_PATTERNS: &[(Opcode, Pattern)] = &[
         },
     ),
     (
-        Opcode::ConvertFToU,
-        Pattern {
-            name: "OpConvertFToU",
-            kind: PatternKind::Cast,
-            llvm: "fptoui",
-            overload: &[None],
-            trailing_i1: None,
-        },
-    ),
-    (
-        Opcode::ConvertFToS,
-        Pattern {
-            name: "OpConvertFToS",
-            kind: PatternKind::Cast,
-            llvm: "fptosi",
-            overload: &[None],
-            trailing_i1: None,
-        },
-    ),
-    (
-        Opcode::ConvertSToF,
-        Pattern {
-            name: "OpConvertSToF",
-            kind: PatternKind::Cast,
-            llvm: "sitofp",
-            overload: &[None],
-            trailing_i1: None,
-        },
-    ),
-    (
-        Opcode::ConvertUToF,
-        Pattern {
-            name: "OpConvertUToF",
-            kind: PatternKind::Cast,
-            llvm: "uitofp",
-            overload: &[None],
-            trailing_i1: None,
-        },
-    ),
-    (
         Opcode::Bitcast,
         Pattern {
             name: "OpBitcast",
@@ -1129,27 +1053,6 @@ pub const CORE_SPECIAL: &[(Opcode, Handler)] = &[
         },
     ),
     (
-        Opcode::FConvert,
-        Handler {
-            name: "OpFConvert",
-            code: "f_convert",
-        },
-    ),
-    (
-        Opcode::SConvert,
-        Handler {
-            name: "OpSConvert",
-            code: "s_convert",
-        },
-    ),
-    (
-        Opcode::UConvert,
-        Handler {
-            name: "OpUConvert",
-            code: "u_convert",
-        },
-    ),
-    (
         Opcode::Not,
         Handler {
             name: "OpNot",
@@ -1208,6 +1111,55 @@ pub const CORE_SPECIAL: &[(Opcode, Handler)] = &[
 ];
 /// Every core op lowered by hand-written code, in table order.
 pub const CORE_HAND_WRITTEN: &[(Opcode, Handler)] = &[
+    (
+        Opcode::ConvertFToU,
+        Handler {
+            name: "OpConvertFToU",
+            code: "convert",
+        },
+    ),
+    (
+        Opcode::ConvertFToS,
+        Handler {
+            name: "OpConvertFToS",
+            code: "convert",
+        },
+    ),
+    (
+        Opcode::ConvertSToF,
+        Handler {
+            name: "OpConvertSToF",
+            code: "convert",
+        },
+    ),
+    (
+        Opcode::ConvertUToF,
+        Handler {
+            name: "OpConvertUToF",
+            code: "convert",
+        },
+    ),
+    (
+        Opcode::FConvert,
+        Handler {
+            name: "OpFConvert",
+            code: "convert",
+        },
+    ),
+    (
+        Opcode::SConvert,
+        Handler {
+            name: "OpSConvert",
+            code: "convert",
+        },
+    ),
+    (
+        Opcode::UConvert,
+        Handler {
+            name: "OpUConvert",
+            code: "convert",
+        },
+    ),
     (
         Opcode::Nop,
         Handler {
@@ -2094,14 +2046,14 @@ pub const CORE_HAND_WRITTEN: &[(Opcode, Handler)] = &[
         Opcode::SatConvertSToU,
         Handler {
             name: "OpSatConvertSToU",
-            code: "misc",
+            code: "convert",
         },
     ),
     (
         Opcode::SatConvertUToS,
         Handler {
             name: "OpSatConvertUToS",
-            code: "misc",
+            code: "convert",
         },
     ),
     (
@@ -2334,6 +2286,13 @@ pub const CORE_HAND_WRITTEN: &[(Opcode, Handler)] = &[
 pub fn core_hand_written(op: Opcode) -> Option<&'static str> {
     #[allow(unreachable_patterns)]
     match op {
+        Opcode::ConvertFToU => Some("convert"),
+        Opcode::ConvertFToS => Some("convert"),
+        Opcode::ConvertSToF => Some("convert"),
+        Opcode::ConvertUToF => Some("convert"),
+        Opcode::FConvert => Some("convert"),
+        Opcode::SConvert => Some("convert"),
+        Opcode::UConvert => Some("convert"),
         Opcode::Nop => Some("ops"),
         Opcode::Line => Some("ops"),
         Opcode::NoLine => Some("ops"),
@@ -2460,8 +2419,8 @@ pub fn core_hand_written(op: Opcode) -> Option<&'static str> {
         Opcode::UMulExtended => Some("misc"),
         Opcode::SMulExtended => Some("misc"),
         Opcode::LessOrGreater => Some("misc"),
-        Opcode::SatConvertSToU => Some("misc"),
-        Opcode::SatConvertUToS => Some("misc"),
+        Opcode::SatConvertSToU => Some("convert"),
+        Opcode::SatConvertUToS => Some("convert"),
         Opcode::GenericPtrMemSemantics => Some("misc"),
         Opcode::PtrEqual => Some("misc"),
         Opcode::PtrNotEqual => Some("misc"),

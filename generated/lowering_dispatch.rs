@@ -16,12 +16,6 @@ pub enum Special {
     ShiftRightLogical,
     ///`crate::lower::special::shift_right_arithmetic`.
     ShiftRightArithmetic,
-    ///`crate::lower::special::f_convert`.
-    FConvert,
-    ///`crate::lower::special::s_convert`.
-    SConvert,
-    ///`crate::lower::special::u_convert`.
-    UConvert,
     ///`crate::lower::special::not`.
     Not,
     ///`crate::lower::special::logical_not`.
@@ -53,9 +47,6 @@ impl Special {
             Special::ShiftLeftLogical => "shift_left_logical",
             Special::ShiftRightLogical => "shift_right_logical",
             Special::ShiftRightArithmetic => "shift_right_arithmetic",
-            Special::FConvert => "f_convert",
-            Special::SConvert => "s_convert",
-            Special::UConvert => "u_convert",
             Special::Not => "not",
             Special::LogicalNot => "logical_not",
             Special::FMod => "f_mod",
@@ -79,9 +70,6 @@ pub fn core_special(op: Opcode) -> Option<Special> {
         Opcode::ShiftLeftLogical => Some(Special::ShiftLeftLogical),
         Opcode::ShiftRightLogical => Some(Special::ShiftRightLogical),
         Opcode::ShiftRightArithmetic => Some(Special::ShiftRightArithmetic),
-        Opcode::FConvert => Some(Special::FConvert),
-        Opcode::SConvert => Some(Special::SConvert),
-        Opcode::UConvert => Some(Special::UConvert),
         Opcode::Not => Some(Special::Not),
         Opcode::LogicalNot => Some(Special::LogicalNot),
         Opcode::FMod => Some(Special::FMod),
@@ -126,9 +114,6 @@ pub fn call<'ctx>(
             Special::ShiftRightArithmetic => {
                 s::shift_right_arithmetic(cx, b, args, result)
             }
-            Special::FConvert => s::f_convert(cx, b, args, result),
-            Special::SConvert => s::s_convert(cx, b, args, result),
-            Special::UConvert => s::u_convert(cx, b, args, result),
             Special::Not => s::not(cx, b, args, result),
             Special::LogicalNot => s::logical_not(cx, b, args, result),
             Special::FMod => s::f_mod(cx, b, args, result),

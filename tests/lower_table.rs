@@ -53,9 +53,6 @@ fn f(x: f32) -> Option<V> {
 fn uno(a: &[V]) -> bool {
     a[0].f().is_nan() || a[1].f().is_nan()
 }
-fn to_int_ok(x: f32, lo: f32, hi: f32) -> bool {
-    x.is_finite() && x.trunc() >= lo && x.trunc() <= hi
-}
 
 mod libm {
     extern "C" {
@@ -153,14 +150,6 @@ fn core_spec(name: &str) -> Option<Spec> {
         "OpOrdered" => s("ff", 'b', |a| b(!a[0].f().is_nan() && !a[1].f().is_nan())),
         "OpUnordered" => s("ff", 'b', |a| b(a[0].f().is_nan() || a[1].f().is_nan())),
         "OpIsNan" => s("f", 'b', |a| b(a[0].f().is_nan())),
-        "OpConvertFToU" => s("f", 'u', |a| {
-            to_int_ok(a[0].f(), 0.0, 4294967295.0).then(|| V::U(a[0].f() as u32))
-        }),
-        "OpConvertFToS" => s("f", 'i', |a| {
-            to_int_ok(a[0].f(), -2147483648.0, 2147483647.0).then(|| V::U(a[0].f() as i32 as u32))
-        }),
-        "OpConvertSToF" => s("i", 'f', |a| f(a[0].i() as f32)),
-        "OpConvertUToF" => s("u", 'f', |a| f(a[0].u() as f32)),
         "OpBitcast" => s("f", 'u', |a| u(a[0].f().to_bits())),
         "OpSelect" => s("bii", 'i', |a| {
             u(if a[0].u() != 0 { a[1].u() } else { a[2].u() })

@@ -610,10 +610,12 @@ impl Fx<'_, '_> {
             O::LLVMTrunc | O::LLVMZExt => self.emit_val(Opcode::UConvert, ty, &[x.v]),
             O::LLVMSExt => self.emit_val(Opcode::SConvert, ty, &[x.v]),
             O::LLVMFPTrunc | O::LLVMFPExt => self.emit_val(Opcode::FConvert, ty, &[x.v]),
-            O::LLVMFPToUI => self.emit_val(table("fptoui")?, ty, &[x.v]),
-            O::LLVMFPToSI => self.emit_val(table("fptosi")?, ty, &[x.v]),
-            O::LLVMUIToFP => self.emit_val(table("uitofp")?, ty, &[x.v]),
-            O::LLVMSIToFP => self.emit_val(table("sitofp")?, ty, &[x.v]),
+            // The conversions are hand-written in the table (they honour decorations), so
+            // they are named here like the integer and float resizes above.
+            O::LLVMFPToUI => self.emit_val(Opcode::ConvertFToU, ty, &[x.v]),
+            O::LLVMFPToSI => self.emit_val(Opcode::ConvertFToS, ty, &[x.v]),
+            O::LLVMUIToFP => self.emit_val(Opcode::ConvertUToF, ty, &[x.v]),
+            O::LLVMSIToFP => self.emit_val(Opcode::ConvertSToF, ty, &[x.v]),
             O::LLVMPtrToInt => self.emit_val(table("ptrtoint")?, ty, &[x.v]),
             O::LLVMIntToPtr => self.emit_val(table("inttoptr")?, ty, &[x.v]),
             O::LLVMBitCast => {

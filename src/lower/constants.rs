@@ -182,7 +182,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             SpecValue::Bool(b) => self.scalar(s.ty, over.map_or(u64::from(*b), |o| o & 1))?,
             SpecValue::Scalar(n) => self.scalar(s.ty, over.unwrap_or_else(|| n.low_u64()))?,
             SpecValue::Composite(parts) => self.composite(s.ty, parts)?,
-            SpecValue::Op(op) => self.spec_op(s.ty, op)?,
+            SpecValue::Op(op) => self.spec_op(s.ty, op, &s.decorations)?,
         };
         self.specs.insert(h, v);
         Ok(v)
@@ -192,6 +192,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         &mut self,
         ty: Handle<Type>,
         op: &crate::grammar::SpecConstantOperation,
+        decorations: &[crate::grammar::Decoration],
     ) -> Result<BasicValueEnum<'ctx>> {
         let name = format!("OpSpecConstantOp {:?}", op.opcode);
         let mut args = Vec::with_capacity(op.operands.len());
@@ -214,7 +215,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let scratch = self.scratch()?;
         let b = self.cx.create_builder();
         b.position_at_end(scratch);
-        let r = super::ops::constant_op(self, &b, op.opcode, ty, &args, &literals)
+        let r = super::ops::constant_op(self, &b, op.opcode, ty, &args, &literals, decorations)
             .map_err(|e| e.at(&name, None))?;
         if !super::llvm::is_constant(r) {
             return Err(LowerError::unsupported("an operation LLVM does not fold").at(&name, None));

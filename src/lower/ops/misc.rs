@@ -131,14 +131,6 @@ pub(crate) fn lower<'a, 'ctx>(
             )?;
             Ok(crate::lower::llvm::cast(&l.b, O::BitCast, c, r)?)
         }
-        I::SatConvertSToU(o) => {
-            let v = l.id(fx, o.signed_value)?;
-            sat_convert(l, v, r, true)
-        }
-        I::SatConvertUToS(o) => {
-            let v = l.id(fx, o.unsigned_value)?;
-            sat_convert(l, v, r, false)
-        }
         // One address space: a generic pointer may point to global or local memory.
         I::GenericPtrMemSemantics(_) => super::super::llvm::splat_int(r, 0x100 | 0x200),
         I::PtrEqual(o) => {
@@ -245,61 +237,4 @@ fn mul_extended<'a, 'ctx>(
     let hi = crate::lower::llvm::binop(&l.b, O::LShr, p, shift)?;
     let hi = crate::lower::llvm::cast(&l.b, O::Trunc, hi, t)?;
     pair(&l.b, r, lo, hi)
-}
-
-/// `SatConvertSToU` (`from_signed`) and `SatConvertUToS`: clamped to the result's range.
-fn sat_convert<'a, 'ctx>(
-    l: &mut Lowerer<'a, 'ctx>,
-    v: BasicValueEnum<'ctx>,
-    r: BasicTypeEnum<'ctx>,
-    from_signed: bool,
-) -> Result<BasicValueEnum<'ctx>> {
-    use super::super::llvm::{int_resize, int_ty, scalar_of, splat_int};
-    let (BasicTypeEnum::IntType(ft), BasicTypeEnum::IntType(rt)) =
-        (scalar_of(v.get_type()), scalar_of(r))
-    else {
-        return Err(LowerError::malformed(
-            "a saturating conversion of non-integers",
-        ));
-    };
-    let (fw, rw) = (ft.get_bit_width(), rt.get_bit_width());
-    // Work one bit wider than both, where every bound is exact.
-    let w = fw.max(rw) + 1;
-    let wt = int_ty(l.cx, w)?;
-    let wide: BasicTypeEnum<'ctx> = match v.get_type() {
-        BasicTypeEnum::VectorType(t) => wt.vec_type(t.get_size()).into(),
-        _ => wt.into(),
-    };
-    let x = int_resize(&l.b, v, wide, from_signed)?;
-    let max = if from_signed {
-        (1u128 << rw) - 1
-    } else {
-        (1u128 << (rw - 1)) - 1
-    };
-    let hi = splat_int(wide, max as u64)?;
-    let x = call_intrinsic(
-        l.cx,
-        &l.llm,
-        &l.b,
-        "llvm.smin",
-        &[wide],
-        &[x, hi],
-        None,
-        wide,
-    )?;
-    let x = if from_signed {
-        call_intrinsic(
-            l.cx,
-            &l.llm,
-            &l.b,
-            "llvm.smax",
-            &[wide],
-            &[x, super::super::llvm::null(wide)],
-            None,
-            wide,
-        )?
-    } else {
-        x
-    };
-    crate::lower::llvm::cast(&l.b, O::Trunc, x, r)
 }

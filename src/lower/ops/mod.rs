@@ -5,6 +5,7 @@ pub(crate) mod async_copy;
 pub(crate) mod atomic;
 pub(crate) mod barrier;
 pub(crate) mod composite;
+pub(crate) mod convert;
 pub(crate) mod ext;
 pub(crate) mod math;
 pub(crate) mod matrix;
@@ -149,6 +150,11 @@ pub(crate) fn lower_op<'a, 'ctx>(
             return Ok(());
         }
     }
+    // Rounding modes and saturation change what an op computes: refused where not lowered
+    // (the spv-ir style carries them in `!spirv.Decorations`).
+    if !l.spv_ir() {
+        convert::check_other_op(opcode, op.decorations())?;
+    }
     let v = if let Some(p) = core_pattern(opcode) {
         let mut args = Vec::new();
         for v in operand_values(inst) {
@@ -233,6 +239,9 @@ fn lower_other<'a, 'ctx>(
         I::ControlBarrier(_) | I::MemoryBarrier(_) => {
             return barrier::lower(l, fx, op).map(|_| None)
         }
+        _ if core_hand_written(opcode) == Some("convert") => {
+            return convert::lower(l, fx, op, need()?).map(Some)
+        }
         _ if core_hand_written(opcode) == Some("subgroup") => {
             return subgroup::lower(l, fx, op, need()?).map(Some)
         }
@@ -247,8 +256,6 @@ fn lower_other<'a, 'ctx>(
         | I::UMulExtended(_)
         | I::SMulExtended(_)
         | I::LessOrGreater(_)
-        | I::SatConvertSToU(_)
-        | I::SatConvertUToS(_)
         | I::GenericPtrMemSemantics(_)
         | I::PtrEqual(_)
         | I::PtrNotEqual(_)
@@ -262,7 +269,8 @@ fn lower_other<'a, 'ctx>(
     }))
 }
 
-/// Evaluates an `OpSpecConstantOp` operation on constant operands, at `b` (constant-folded).
+/// Evaluates an `OpSpecConstantOp` operation on constant operands, at `b` (constant-folded);
+/// `decorations` are the specialization constant's (a conversion's rounding mode).
 pub(crate) fn constant_op<'a, 'ctx>(
     l: &mut Lowerer<'a, 'ctx>,
     b: &Builder<'ctx>,
@@ -270,8 +278,13 @@ pub(crate) fn constant_op<'a, 'ctx>(
     ty: Handle<Type>,
     args: &[BasicValueEnum<'ctx>],
     literals: &[u32],
+    decorations: &[crate::grammar::Decoration],
 ) -> Result<BasicValueEnum<'ctx>> {
     let r = l.basic(ty)?;
+    convert::check_other_op(opcode, decorations)?;
+    if convert::is_numeric_conversion(opcode) {
+        return convert::constant(l.cx, &l.llm, b, opcode, args, r, decorations);
+    }
     if let Some(p) = core_pattern(opcode) {
         return table::apply(l.cx, &l.llm, b, &p, args, r);
     }

@@ -1,7 +1,7 @@
 //! OpenCL.std instructions with pointer results, literal operands or C-library calls:
 //! `fract`, `modf`, `sincos`, `frexp` (results through a pointer), the half-precision loads and
-//! stores (`vload_half`, `vstore_halfn_r`, ...; a rounding-mode operand other than the default
-//! is treated as round-to-nearest-even), `printf` (the host's C `printf`, see [`super::printf`]),
+//! stores (`vload_half`, `vstore_halfn_r`, ...; the `_r` forms round as their operand says,
+//! through [`super::convert`]), `printf` (the host's C `printf`, see [`super::printf`]),
 //! `prefetch` (nothing), and the
 //! integer and selection functions that are a few instructions each.
 
@@ -171,7 +171,21 @@ pub(crate) fn lower<'a, 'ctx>(
             } else {
                 cx.f16_type().into()
             };
-            let h = crate::lower::llvm::cast(&l.b, O::FPTrunc, data, ht)?;
+            // The `_r` forms' last operand is the rounding mode.
+            let mode = if name.ends_with("_r") {
+                let w = word(3)?;
+                Some(
+                    crate::grammar::FPRoundingMode::from_value(w).ok_or_else(|| {
+                        LowerError::malformed(format!("{name}: {w} is not an FP rounding mode"))
+                    })?,
+                )
+            } else {
+                None
+            };
+            let h = super::convert::to_half(cx, &l.b, data, mode)?;
+            if h.get_type() != ht {
+                return Err(LowerError::malformed(format!("{name} of a non-float")));
+            }
             let st = crate::lower::llvm::store(&l.b, &l.td, at, h)?;
             let _ = st.set_alignment(2);
             undef(r)

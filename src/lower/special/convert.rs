@@ -1,11 +1,15 @@
-//! OpFConvert, OpSConvert, OpUConvert.
+//! The plain width changes of OpFConvert, OpSConvert and OpUConvert.
 //!
-//! Not a table entry because one SPIR-V op is one of several LLVM casts depending on the widths:
-//! wider → `fpext`/`sext`/`zext`, narrower → `fptrunc`/`trunc`, equal → the value itself (the
-//! reference says equal widths cannot happen, but a relaxed-precision or signedness-only
-//! conversion can produce them, and LLVM rejects a same-width extension). Between the two 16-bit
-//! floats (`half` and `bfloat`), which have equal widths but different formats, the value goes
-//! through `float`, which holds both exactly, so one rounding happens.
+//! One SPIR-V op is one of several LLVM casts depending on the widths: wider →
+//! `fpext`/`sext`/`zext`, narrower → `fptrunc`/`trunc`, equal → the value itself (the reference
+//! says equal widths cannot happen, but a relaxed-precision or signedness-only conversion can
+//! produce them, and LLVM rejects a same-width extension). Between the two 16-bit floats
+//! (`half` and `bfloat`), which have equal widths but different formats, the value goes through
+//! `float`, which holds both exactly, so one rounding happens.
+//!
+//! The table routes the ops to `src/lower/ops/convert.rs`, which honours their
+//! `SaturatedConversion` and `FPRoundingMode` decorations and uses these for the spv-ir
+//! style's undecorated casts.
 
 use super::common::{arg, fcast, sext, trunc, zext, FCast, FloatShape, IntShape, MISFIT};
 use inkwell::builder::{Builder, BuilderError};

@@ -678,7 +678,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         }
         let postfix = decoration_postfixes(op);
         let plain = core_pattern(opcode).is_some()
-            || super::ops::special_dispatch::core_special(opcode).is_some();
+            || super::ops::special_dispatch::core_special(opcode).is_some()
+            || is_conversion(opcode);
         let decorated_conversion = is_conversion(opcode) && !postfix.is_empty();
         if plain && !decorated_conversion {
             return Ok(None);
