@@ -238,3 +238,89 @@ fn generic_pointer_queries_answer_by_address_space() {
         .arg(&spv));
     check_all("llvm-spirv-15", &spv);
 }
+
+/// The translator's SPV-IR casts (`generic-cast-to-ptr.ll` of SPIRV-LLVM-Translator's tests):
+/// `__spirv_GenericCastToPtr_To<Space>(p, storage)` is `OpGenericCastToPtr` (whose storage
+/// class is its result type's: the argument must agree), `..Explicit_To<Space>` the query.
+const SPV_IR_CASTS: &str = r#"
+target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
+target triple = "spir64-unknown-unknown"
+
+define spir_kernel void @casts(ptr addrspace(1) %out, ptr addrspace(3) %loc) {
+entry:
+  %var = alloca i32
+  store i32 7, ptr %var
+  %g = addrspacecast ptr addrspace(1) %out to ptr addrspace(4)
+  %l = addrspacecast ptr addrspace(3) %loc to ptr addrspace(4)
+  %p = addrspacecast ptr %var to ptr addrspace(4)
+  %G = call spir_func ptr addrspace(1) @_Z33__spirv_GenericCastToPtr_ToGlobalPvi(ptr addrspace(4) %g, i32 GLOBAL_SC)
+  %L = call spir_func ptr addrspace(3) @_Z32__spirv_GenericCastToPtr_ToLocalPvi(ptr addrspace(4) %l, i32 4)
+  %P = call spir_func ptr @_Z34__spirv_GenericCastToPtr_ToPrivatePvi(ptr addrspace(4) %p, i32 7)
+  %PE = call spir_func ptr @_Z42__spirv_GenericCastToPtrExplicit_ToPrivatePvi(ptr addrspace(4) %p, i32 7)
+  %LE = call spir_func ptr addrspace(3) @_Z40__spirv_GenericCastToPtrExplicit_ToLocalPvi(ptr addrspace(4) %p, i32 4)
+  store i32 3, ptr addrspace(3) %L
+  %v = load i32, ptr %P
+  %w = load i32, ptr addrspace(3) %L
+  %sum = add i32 %v, %w
+  store i32 %sum, ptr addrspace(1) %G
+  %pe = icmp eq ptr %PE, null
+  %le = icmp eq ptr addrspace(3) %LE, null
+  %pe32 = zext i1 %pe to i32
+  %le32 = zext i1 %le to i32
+  %o1 = getelementptr i32, ptr addrspace(1) %out, i64 1
+  store i32 %pe32, ptr addrspace(1) %o1
+  %o2 = getelementptr i32, ptr addrspace(1) %out, i64 2
+  store i32 %le32, ptr addrspace(1) %o2
+  ret void
+}
+
+declare spir_func ptr addrspace(1) @_Z33__spirv_GenericCastToPtr_ToGlobalPvi(ptr addrspace(4), i32)
+declare spir_func ptr addrspace(3) @_Z32__spirv_GenericCastToPtr_ToLocalPvi(ptr addrspace(4), i32)
+declare spir_func ptr @_Z34__spirv_GenericCastToPtr_ToPrivatePvi(ptr addrspace(4), i32)
+declare spir_func ptr @_Z42__spirv_GenericCastToPtrExplicit_ToPrivatePvi(ptr addrspace(4), i32)
+declare spir_func ptr addrspace(3) @_Z40__spirv_GenericCastToPtrExplicit_ToLocalPvi(ptr addrspace(4), i32)
+"#;
+
+#[test]
+fn translator_spv_ir_generic_casts_translate_and_run() {
+    let dir = out_dir();
+    let ll = dir.join("casts.ll");
+    std::fs::write(&ll, SPV_IR_CASTS.replace("GLOBAL_SC", "5")).unwrap();
+    let spv = dir.join("casts.spv");
+    run(spvkit().arg("from-llvm").arg(&ll).arg("-o").arg(&spv));
+    spirv_val(&spv, "opencl2.0").unwrap();
+    let dis = String::from_utf8(run(Command::new("spirv-dis").arg(&spv))).unwrap();
+    let count = |op: &str| dis.matches(&format!("= {op} ")).count();
+    assert_eq!(count("OpGenericCastToPtr"), 3, "{dis}");
+    assert_eq!(count("OpGenericCastToPtrExplicit"), 2, "{dis}");
+    let job = serde_json::json!({
+        "entry": "casts", "local_size": [1], "global_size": [1],
+        "args": [
+            {"kind": "buffer", "layout": ["i32"], "data": [0, 0, 0]},
+            {"kind": "local", "size_bytes": 4},
+        ],
+    });
+    let path = dir.join("casts.job.json");
+    std::fs::write(&path, job.to_string()).unwrap();
+    let out = run(spvkit().arg("run").arg(&spv).arg("--job").arg(&path));
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    // 7 + 3 through the casts; to_private of a private pointer is not null, to_local is.
+    assert_eq!(v["buffers"][0]["data"], serde_json::json!([10, 0, 1]));
+
+    // A storage argument that disagrees with the name is an error naming the call.
+    let bad = dir.join("casts_bad.ll");
+    std::fs::write(&bad, SPV_IR_CASTS.replace("GLOBAL_SC", "4")).unwrap();
+    let out = spvkit()
+        .arg("from-llvm")
+        .arg(&bad)
+        .arg("-o")
+        .arg(dir.join("casts_bad.spv"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("__spirv_GenericCastToPtr_ToGlobal") && stderr.contains("CrossWorkgroup"),
+        "{stderr}"
+    );
+}
