@@ -380,6 +380,40 @@ fn value_dependent_forms_need_their_version() {
             Version(1, 0),
         ),
     ];
+    // Not checked by spirv-val 2023.1 (its successors do): a broadcast from a computed
+    // invocation is SPIR-V 1.5.
+    let broadcast = |id: &str| {
+        compute(
+            "OpCapability GroupNonUniformBallot\nOpCapability GroupNonUniformQuad\n",
+            "%three = OpConstant %uint 3\n%one = OpConstant %uint 1\n\
+             %pf = OpTypePointer Function %uint\n",
+            &format!(
+                "%v = OpVariable %pf Function\n%x = OpLoad %uint %v\n\
+                 %b = OpGroupNonUniformBroadcast %uint %three %one {id}\n\
+                 %q = OpGroupNonUniformQuadBroadcast %uint %three %one {id}\n"
+            ),
+        )
+    };
+    for (what, text, version) in [
+        (
+            "a broadcast from a constant",
+            broadcast("%one"),
+            Version(1, 3),
+        ),
+        (
+            "a broadcast from a computed id",
+            broadcast("%x"),
+            Version(1, 5),
+        ),
+    ] {
+        let words = assemble(&text, "spv1.5");
+        assert_eq!(
+            module_requirements(&words).unwrap().min_version,
+            version,
+            "{what}"
+        );
+        assert_valid(&update_vce(&words).unwrap(), &dir, what);
+    }
     for (what, text, env, version) in cases {
         let words = assemble(&text, env);
         let req = module_requirements(&words).unwrap();

@@ -23,6 +23,9 @@
 //! - `SPV_KHR_workgroup_memory_explicit_layout`, `SPV_EXT_mesh_shader` and
 //!   `SPV_NV_shader_invocation_reorder` need SPIR-V 1.4 (spirv-val: "extension requires SPIR-V
 //!   version 1.4 or later"; see [`extension_version`]);
+//! - `OpGroupNonUniformBroadcast` and `OpGroupNonUniformQuadBroadcast` whose id (index) is
+//!   not a constant need SPIR-V 1.5 ("Before version 1.5, Id must come from a constant
+//!   instruction"; spirv-val checks it from 2023.2 on, 2023.1 does not);
 //! - and two forms SPIR-V 1.6 forbids, so the module's largest version is 1.5: an
 //!   `OpBranchConditional` whose two labels are the same, and a sampled image of a `Buffer`
 //!   image.
@@ -95,6 +98,10 @@ static POINTER_VECTOR_BITCAST: Availability = Availability {
     extensions: &[crate::grammar::Extension::SPV_KHR_physical_storage_buffer],
     ..needs(&[])
 };
+static VERSION_1_5: Availability = Availability {
+    version: Some(Version(1, 5)),
+    ..needs(&[])
+};
 /// A form SPIR-V 1.6 forbids.
 static BEFORE_1_6: Availability = Availability {
     last_version: Some(Version(1, 5)),
@@ -142,6 +149,8 @@ pub struct Facts {
     /// Whether the module declares `SPV_KHR_non_semantic_info` / `SPV_AMD_gpu_shader_int16`.
     non_semantic_info: bool,
     amd_gpu_shader_int16: bool,
+    /// Results of constant-creation instructions (`OpConstant*`, `OpSpecConstant*`).
+    constants: std::collections::HashSet<u32>,
 }
 
 impl Facts {
@@ -214,6 +223,9 @@ impl Facts {
         }
         if let (Some(t), Some(r)) = (i.result_type(), i.result_id()) {
             f.value_type.set(r.0, t.0);
+            if i.opcode().is_some_and(|o| o.is_constant_creation()) {
+                f.constants.insert(r.0);
+            }
         }
     }
 
@@ -296,6 +308,14 @@ impl Facts {
                 if i.name.starts_with("NonSemantic.") && !self.non_semantic_info =>
             {
                 f(&VERSION_1_6)
+            }
+            Instruction::GroupNonUniformBroadcast(b) if !self.constants.contains(&b.id.0) => {
+                f(&VERSION_1_5)
+            }
+            Instruction::GroupNonUniformQuadBroadcast(b)
+                if !self.constants.contains(&b.index.0) =>
+            {
+                f(&VERSION_1_5)
             }
             Instruction::BranchConditional(b) if b.true_label == b.false_label => f(&BEFORE_1_6),
             Instruction::TypeSampledImage(t)
