@@ -534,6 +534,42 @@ fn raising_to_1_4_completes_the_entry_point_interfaces() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Down from SPIR-V 1.4: an interface that lists a `Private` variable keeps the module at 1.4
+/// (before, an interface lists only `Input` and `Output`); one that lists only those goes down.
+#[test]
+fn an_update_down_keeps_interfaces_valid() {
+    let dir = scratch("interfaces-down");
+    let module = |interface: &str| {
+        format!(
+            "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+             OpEntryPoint GLCompute %main \"main\" {interface}\n\
+             OpExecutionMode %main LocalSize 1 1 1\nOpDecorate %gid BuiltIn GlobalInvocationId\n\
+             %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n\
+             %v3uint = OpTypeVector %uint 3\n%pin = OpTypePointer Input %v3uint\n\
+             %gid = OpVariable %pin Input\n%pp = OpTypePointer Private %uint\n\
+             %priv = OpVariable %pp Private\n%one = OpConstant %uint 1\n\
+             %main = OpFunction %void None %fn\n%l = OpLabel\n%g = OpLoad %v3uint %gid\n\
+             {body}OpReturn\nOpFunctionEnd\n",
+            body = if interface.contains("%priv") {
+                "OpStore %priv %one\n"
+            } else {
+                ""
+            }
+        )
+    };
+    for (interface, version) in [("%gid %priv", Version(1, 4)), ("%gid", Version(1, 0))] {
+        let words = assemble(&module(interface), "spv1.4");
+        assert_valid(&words, &dir, interface);
+        let out = update_vce(&words).unwrap();
+        assert_eq!(out[1], version.word(), "{interface}");
+        assert_valid(&out, &dir, interface);
+        if version == Version(1, 4) {
+            assert_invalid_at(&out, Version(1, 3), &dir, interface);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Operand values whose grammar enumerant has a version of its own count: `MinIterations`
 /// (1.4), `SignExtend` (1.4), `NoSignedWrap` (1.4 or its extension), `LocalSizeId` (1.2).
 #[test]
