@@ -267,3 +267,365 @@ fn assert_valid(words: &[u32], dir: &std::path::Path, what: &str) {
         String::from_utf8_lossy(&val.stderr)
     );
 }
+
+/// `words` with its header version set to `version`: spirv-val rejects it (`what` names the
+/// case), so a requirement below the one computed would be wrong.
+fn assert_invalid_at(words: &[u32], version: Version, dir: &std::path::Path, what: &str) {
+    let mut lowered = words.to_vec();
+    lowered[1] = version.word();
+    let path = dir.join("lowered.spv");
+    let bytes: Vec<u8> = lowered.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).unwrap();
+    let val = Command::new("spirv-val").arg(&path).output().unwrap();
+    assert!(
+        !val.status.success(),
+        "{what}: spirv-val accepts it at {version}"
+    );
+}
+
+/// Version rules that depend on values, not on an enumerant's grammar version (each as
+/// spirv-val 2023.1 checks it): `update_vce` settles on the version, its output validates, and
+/// the module one version lower does not.
+#[test]
+fn value_dependent_forms_need_their_version() {
+    let dir = scratch("value-versions");
+    let compute = |caps: &str, types: &str, body: &str| {
+        format!(
+            "OpCapability Shader\n{caps}{HEADER}%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+             %uint = OpTypeInt 32 0\n{types}%main = OpFunction %void None %fn\n%l = OpLabel\n\
+             {body}OpReturn\nOpFunctionEnd\n"
+        )
+    };
+    let kernel = |types: &str, body: &str| {
+        format!(
+            "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+             OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %main \"main\"\n\
+             %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n\
+             %ulong = OpTypeInt 64 0\n{types}%main = OpFunction %void None %fn\n%l = OpLabel\n\
+             {body}OpReturn\nOpFunctionEnd\n"
+        )
+    };
+    let mesh = "OpCapability MeshShadingEXT\nOpExtension \"SPV_EXT_mesh_shader\"\n\
+                OpMemoryModel Logical GLSL450\nOpEntryPoint MeshEXT %main \"main\"\n\
+                OpExecutionMode %main LocalSize 1 1 1\nOpExecutionMode %main OutputVertices 3\n\
+                OpExecutionMode %main OutputPrimitivesEXT 1\nOpExecutionMode %main OutputTrianglesEXT\n\
+                %void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+                %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n"
+        .to_string();
+    // A Private hit object, which SPIR-V 1.4 also lists in the interface.
+    let reorder = "OpCapability RayTracingKHR\nOpCapability ShaderInvocationReorderNV\n\
+                   OpExtension \"SPV_KHR_ray_tracing\"\nOpExtension \"SPV_NV_shader_invocation_reorder\"\n\
+                   OpMemoryModel Logical GLSL450\nOpEntryPoint RayGenerationKHR %main \"main\"\n\
+                   %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%hit = OpTypeHitObjectNV\n\
+                   %ph = OpTypePointer Private %hit\n%h = OpVariable %ph Private\n\
+                   %main = OpFunction %void None %fn\n%l = OpLabel\nOpHitObjectRecordEmptyNV %h\n\
+                   OpReturn\nOpFunctionEnd\n"
+        .to_string();
+    let debug_info = |ext: &str| {
+        format!(
+            "OpCapability Shader\n{ext}%set = OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\"\n\
+             {HEADER}%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+             %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n"
+        )
+    };
+    let uconvert = "%s = OpSpecConstant %uint 3\n%w = OpSpecConstantOp %ulong UConvert %s\n";
+    let v2uint = "%v2uint = OpTypeVector %uint 2\n%p = OpTypePointer CrossWorkgroup %uint\n\
+                  %u = OpUndef %v2uint\n%n = OpUndef %ulong\n";
+    let cases: Vec<(&str, String, &str, Version)> = vec![
+        ("SPV_EXT_mesh_shader", mesh, "spv1.4", Version(1, 4)),
+        (
+            "SPV_NV_shader_invocation_reorder",
+            reorder,
+            "spv1.4",
+            Version(1, 4),
+        ),
+        (
+            "a NonSemantic set without SPV_KHR_non_semantic_info",
+            debug_info(""),
+            "spv1.6",
+            Version(1, 6),
+        ),
+        (
+            "a NonSemantic set with SPV_KHR_non_semantic_info",
+            debug_info("OpExtension \"SPV_KHR_non_semantic_info\"\n"),
+            "spv1.6",
+            Version(1, 0),
+        ),
+        (
+            "OpSpecConstantOp UConvert in a shader",
+            compute(
+                "OpCapability Int64\n",
+                &format!("%ulong = OpTypeInt 64 0\n{uconvert}"),
+                "",
+            ),
+            "spv1.4",
+            Version(1, 4),
+        ),
+        (
+            "OpSpecConstantOp UConvert in a kernel",
+            kernel(uconvert, ""),
+            "spv1.4",
+            Version(1, 0),
+        ),
+        (
+            "OpBitcast between a pointer and an integer vector",
+            kernel(v2uint, "%x = OpBitcast %p %u\n%y = OpBitcast %v2uint %x\n"),
+            "spv1.5",
+            Version(1, 5),
+        ),
+        (
+            "OpBitcast between a pointer and an integer scalar",
+            kernel(v2uint, "%x = OpBitcast %p %n\n%y = OpBitcast %ulong %x\n"),
+            "spv1.5",
+            Version(1, 0),
+        ),
+    ];
+    // Not checked by spirv-val 2023.1 (its successors do): a broadcast from a computed
+    // invocation is SPIR-V 1.5.
+    let broadcast = |id: &str| {
+        compute(
+            "OpCapability GroupNonUniformBallot\nOpCapability GroupNonUniformQuad\n",
+            "%three = OpConstant %uint 3\n%one = OpConstant %uint 1\n\
+             %pf = OpTypePointer Function %uint\n",
+            &format!(
+                "%v = OpVariable %pf Function\n%x = OpLoad %uint %v\n\
+                 %b = OpGroupNonUniformBroadcast %uint %three %one {id}\n\
+                 %q = OpGroupNonUniformQuadBroadcast %uint %three %one {id}\n"
+            ),
+        )
+    };
+    for (what, text, version) in [
+        (
+            "a broadcast from a constant",
+            broadcast("%one"),
+            Version(1, 3),
+        ),
+        (
+            "a broadcast from a computed id",
+            broadcast("%x"),
+            Version(1, 5),
+        ),
+    ] {
+        let words = assemble(&text, "spv1.5");
+        assert_eq!(
+            module_requirements(&words).unwrap().min_version,
+            version,
+            "{what}"
+        );
+        assert_valid(&update_vce(&words).unwrap(), &dir, what);
+    }
+    for (what, text, env, version) in cases {
+        let words = assemble(&text, env);
+        let req = module_requirements(&words).unwrap();
+        assert_eq!(req.min_version, version, "{what}");
+        let out = update_vce(&words).unwrap();
+        assert_eq!(out[1], version.word(), "{what}");
+        assert_valid(&out, &dir, what);
+        let via_ir = optimize(&words, &OptOptions { update_vce: true }).unwrap();
+        assert_valid(&via_ir, &dir, what);
+        if version > Version(1, 0) {
+            let lower = Version(1, version.1 - 1);
+            assert_invalid_at(&out, lower, &dir, what);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Forms SPIR-V 1.6 forbids make 1.5 the largest version: an `OpBranchConditional` with one
+/// label twice, a sampled image of a `Buffer` image.
+#[test]
+fn forms_that_1_6_forbids_cap_the_version_at_1_5() {
+    let dir = scratch("before-1-6");
+    let branch = |to_false: &str| {
+        format!(
+            "OpCapability Shader\n{HEADER}%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+             %bool = OpTypeBool\n%t = OpConstantTrue %bool\n%main = OpFunction %void None %fn\n\
+             %l = OpLabel\nOpSelectionMerge %m None\nOpBranchConditional %t %m {to_false}\n\
+             %b = OpLabel\nOpBranch %m\n%m = OpLabel\nOpReturn\nOpFunctionEnd\n"
+        )
+    };
+    let sampled = |dim: &str, cap: &str| {
+        format!(
+            "OpCapability Shader\n{cap}{HEADER}%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+             %float = OpTypeFloat 32\n%img = OpTypeImage %float {dim} 0 0 0 1 Unknown\n\
+             %si = OpTypeSampledImage %img\n%main = OpFunction %void None %fn\n%l = OpLabel\n\
+             OpReturn\nOpFunctionEnd\n"
+        )
+    };
+    for (what, text, max) in [
+        (
+            "a branch with one label twice",
+            branch("%m"),
+            Some(Version(1, 5)),
+        ),
+        ("a branch with two labels", branch("%b"), None),
+        (
+            "a sampled Buffer image",
+            sampled("Buffer", "OpCapability SampledBuffer\n"),
+            Some(Version(1, 5)),
+        ),
+        ("a sampled 2D image", sampled("2D", ""), None),
+    ] {
+        let words = assemble(&text, "spv1.5");
+        assert_valid(&words, &dir, what);
+        let req = module_requirements(&words).unwrap();
+        assert_eq!(req.max_version, max, "{what}");
+        if max.is_some() {
+            assert_invalid_at(&words, Version(1, 6), &dir, what);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Raised to SPIR-V 1.4 (here by an `OpSelect` of a struct), a module's entry point lists every
+/// global variable its call tree uses, once: the repeated `Input` goes, the `Private` used in a
+/// callee and the `Workgroup` used in the entry function come in, the unused `Private` stays
+/// out. Both update paths agree; without the interface, spirv-val rejects the module at 1.4.
+#[test]
+fn raising_to_1_4_completes_the_entry_point_interfaces() {
+    let dir = scratch("interfaces");
+    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                OpEntryPoint GLCompute %main \"main\" %gid %gid\n\
+                OpExecutionMode %main LocalSize 1 1 1\nOpName %gid \"gid\"\nOpName %priv \"priv\"\n\
+                OpName %unused \"unused\"\nOpName %wg \"wg\"\nOpDecorate %gid BuiltIn GlobalInvocationId\n\
+                %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%bool = OpTypeBool\n\
+                %uint = OpTypeInt 32 0\n%v3uint = OpTypeVector %uint 3\n\
+                %pin = OpTypePointer Input %v3uint\n%gid = OpVariable %pin Input\n\
+                %pp = OpTypePointer Private %uint\n%pw = OpTypePointer Workgroup %uint\n\
+                %priv = OpVariable %pp Private\n%unused = OpVariable %pp Private\n\
+                %wg = OpVariable %pw Workgroup\n%S = OpTypeStruct %uint\n\
+                %t = OpConstantTrue %bool\n%one = OpConstant %uint 1\n%s = OpConstantComposite %S %one\n\
+                %f = OpFunction %void None %fn\n%fl = OpLabel\nOpStore %priv %one\nOpReturn\nOpFunctionEnd\n\
+                %main = OpFunction %void None %fn\n%l = OpLabel\n%g = OpLoad %v3uint %gid\n\
+                OpStore %wg %one\n%c = OpFunctionCall %void %f\n%r = OpSelect %S %t %s %s\n\
+                OpReturn\nOpFunctionEnd\n";
+    let words = assemble(text, "spv1.3");
+    assert_invalid_at(&words, Version(1, 4), &dir, "the 1.3 interface");
+    let interface = |w: &[u32]| -> Vec<String> {
+        let (_, insts) = decode_module(w).unwrap();
+        let names: std::collections::HashMap<u32, String> = insts
+            .iter()
+            .filter_map(|i| match i {
+                spvkit::grammar::Instruction::Name(n) => Some((n.target.0, n.name.clone())),
+                _ => None,
+            })
+            .collect();
+        insts
+            .iter()
+            .find_map(|i| match i {
+                spvkit::grammar::Instruction::EntryPoint(e) => Some(
+                    e.interfaces
+                        .iter()
+                        .map(|v| names.get(&v.0).cloned().unwrap_or_default())
+                        .collect(),
+                ),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let out = update_vce(&words).unwrap();
+    assert_eq!(out[1], Version(1, 4).word());
+    assert_eq!(interface(&out), ["gid", "priv", "wg"]);
+    assert_valid(&out, &dir, "update_vce");
+    let via_ir = optimize(&words, &OptOptions { update_vce: true }).unwrap();
+    assert_eq!(via_ir[1], Version(1, 4).word());
+    assert_eq!(interface(&via_ir), ["gid", "priv", "wg"]);
+    assert_valid(&via_ir, &dir, "opt --update-vce");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Down from SPIR-V 1.4: an interface that lists a `Private` variable keeps the module at 1.4
+/// (before, an interface lists only `Input` and `Output`); one that lists only those goes down.
+#[test]
+fn an_update_down_keeps_interfaces_valid() {
+    let dir = scratch("interfaces-down");
+    let module = |interface: &str| {
+        format!(
+            "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+             OpEntryPoint GLCompute %main \"main\" {interface}\n\
+             OpExecutionMode %main LocalSize 1 1 1\nOpDecorate %gid BuiltIn GlobalInvocationId\n\
+             %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n\
+             %v3uint = OpTypeVector %uint 3\n%pin = OpTypePointer Input %v3uint\n\
+             %gid = OpVariable %pin Input\n%pp = OpTypePointer Private %uint\n\
+             %priv = OpVariable %pp Private\n%one = OpConstant %uint 1\n\
+             %main = OpFunction %void None %fn\n%l = OpLabel\n%g = OpLoad %v3uint %gid\n\
+             {body}OpReturn\nOpFunctionEnd\n",
+            body = if interface.contains("%priv") {
+                "OpStore %priv %one\n"
+            } else {
+                ""
+            }
+        )
+    };
+    for (interface, version) in [("%gid %priv", Version(1, 4)), ("%gid", Version(1, 0))] {
+        let words = assemble(&module(interface), "spv1.4");
+        assert_valid(&words, &dir, interface);
+        let out = update_vce(&words).unwrap();
+        assert_eq!(out[1], version.word(), "{interface}");
+        assert_valid(&out, &dir, interface);
+        if version == Version(1, 4) {
+            assert_invalid_at(&out, Version(1, 3), &dir, interface);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Operand values whose grammar enumerant has a version of its own count: `MinIterations`
+/// (1.4), `SignExtend` (1.4), `NoSignedWrap` (1.4 or its extension), `LocalSizeId` (1.2).
+#[test]
+fn enumerant_versions_of_operand_values_count() {
+    let dir = scratch("enumerants");
+    let loop_ = |control: &str| {
+        format!(
+            "OpCapability Shader\n{HEADER}%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+             %bool = OpTypeBool\n%t = OpConstantTrue %bool\n%main = OpFunction %void None %fn\n\
+             %l = OpLabel\nOpBranch %h\n%h = OpLabel\nOpLoopMerge %m %c {control}\n\
+             OpBranchConditional %t %c %m\n%c = OpLabel\nOpBranch %h\n%m = OpLabel\nOpReturn\n\
+             OpFunctionEnd\n"
+        )
+    };
+    let image = "OpCapability Shader\nOpCapability StorageImageReadWithoutFormat\n\
+                 OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\n\
+                 OpExecutionMode %main LocalSize 1 1 1\nOpDecorate %img DescriptorSet 0\n\
+                 OpDecorate %img Binding 0\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+                 %int = OpTypeInt 32 1\n%v4int = OpTypeVector %int 4\n%v2int = OpTypeVector %int 2\n\
+                 %zero = OpConstant %int 0\n%coord = OpConstantComposite %v2int %zero %zero\n\
+                 %it = OpTypeImage %int 2D 0 0 0 2 Unknown\n%pit = OpTypePointer UniformConstant %it\n\
+                 %img = OpVariable %pit UniformConstant\n%main = OpFunction %void None %fn\n\
+                 %l = OpLabel\n%i = OpLoad %it %img\n%r = OpImageRead %v4int %i %coord SignExtend\n\
+                 OpReturn\nOpFunctionEnd\n"
+        .to_string();
+    let wrap = format!(
+        "OpCapability Shader\n{HEADER}OpDecorate %s NoSignedWrap\n%void = OpTypeVoid\n\
+         %fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n%one = OpConstant %uint 1\n\
+         %main = OpFunction %void None %fn\n%l = OpLabel\n%s = OpIAdd %uint %one %one\n\
+         OpReturn\nOpFunctionEnd\n"
+    );
+    let local_size_id = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                         OpEntryPoint GLCompute %main \"main\"\n\
+                         OpExecutionModeId %main LocalSizeId %one %one %one\n%void = OpTypeVoid\n\
+                         %fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n%one = OpConstant %uint 1\n\
+                         %main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n"
+        .to_string();
+    for (what, text, env, version) in [
+        (
+            "MinIterations",
+            loop_("MinIterations 4"),
+            "spv1.4",
+            Version(1, 4),
+        ),
+        ("no loop control", loop_("None"), "spv1.4", Version(1, 0)),
+        ("SignExtend", image, "spv1.4", Version(1, 4)),
+        ("NoSignedWrap", wrap, "spv1.4", Version(1, 4)),
+        ("LocalSizeId", local_size_id, "spv1.2", Version(1, 2)),
+    ] {
+        let words = assemble(&text, env);
+        let out = update_vce(&words).unwrap();
+        assert_eq!(out[1], version.word(), "{what}");
+        assert_valid(&out, &dir, what);
+        if version > Version(1, 0) {
+            assert_invalid_at(&out, Version(1, version.1 - 1), &dir, what);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -188,13 +188,27 @@ impl Fx<'_, '_> {
         let [p] = args else {
             return err("an address-space query takes one pointer");
         };
-        let p = self.value(*p)?;
-        let Some((_, pointee)) = self.ptr_parts(p.ty) else {
-            return err("an address-space query of a non-pointer");
+        self.generic_cast(Opcode::GenericCastToPtrExplicit, sc, *p)
+    }
+
+    /// `OpGenericCastToPtrExplicit` (or `OpGenericCastToPtr`) of the generic pointer `p` to a
+    /// pointer to the same pointee in `sc`.
+    fn generic_cast(&mut self, op: Opcode, sc: StorageClass, p: LLVMValueRef) -> Result<Val> {
+        let p = self.value(p)?;
+        let Some((from, pointee)) = self.ptr_parts(p.ty) else {
+            return err("an address-space cast of a non-pointer");
         };
+        if from != StorageClass::Generic {
+            return err(format!(
+                "an address-space cast to {sc:?} of a pointer in {from:?}, not Generic"
+            ));
+        }
         let ty = self.f.type_pointer(sc, pointee);
-        let w = [p.v.to_id().0, sc as u32];
-        let v = self.emit(Opcode::GenericCastToPtrExplicit, Some(ty), &w)?;
+        let v = if op == Opcode::GenericCastToPtrExplicit {
+            self.emit(op, Some(ty), &[p.v.to_id().0, sc as u32])?
+        } else {
+            self.emit(op, Some(ty), &[p.v.to_id().0])?
+        };
         Ok(Val { v, ty })
     }
 
@@ -646,6 +660,33 @@ impl Fx<'_, '_> {
         }
         if name == "SpecConstant" && args.len() == 2 {
             return self.spec_constant_call(ret, args).map(Some);
+        }
+        // The translator's `__spirv_GenericCastToPtr_To<Space>(p, storage)`: OpGenericCastToPtr
+        // has no storage operand (its result type says it), so the argument must agree.
+        if let Some(space) = name.strip_prefix("GenericCastToPtr_To") {
+            let sc = match space {
+                "Global" => StorageClass::CrossWorkgroup,
+                "Local" => StorageClass::Workgroup,
+                "Private" => StorageClass::Function,
+                _ => return err(format!("__spirv_GenericCastToPtr_To{space} names no space")),
+            };
+            let (p, rest) = args
+                .split_first()
+                .ok_or_else(|| super::error::FromLlvmError::new("a cast of no pointer"))?;
+            match rest {
+                [] => {}
+                [s] if read::const_int(*s) == Some(sc as u64) => {}
+                _ => {
+                    return err(format!(
+                        "__spirv_GenericCastToPtr_To{space} takes the pointer and the constant \
+                         {sc:?} storage class ({})",
+                        sc as u32
+                    ))
+                }
+            }
+            return self
+                .generic_cast(Opcode::GenericCastToPtr, sc, *p)
+                .map(Some);
         }
         if let Some(nd) = name.strip_prefix("BuildNDRange_") {
             let dims = match nd {

@@ -1,5 +1,5 @@
 //! OpenCL C builtins as clang-15 emits them (Itanium-mangled calls): work-item functions →
-//! builtin variables, barriers and fences, 1.x and 2.0 atomics, `convert_*` with `_sat` and
+//! builtin variables, barriers and fences (`get_fence` too), 1.x and 2.0 atomics, `convert_*` with `_sat` and
 //! rounding, `vloadN`/`vstoreN`/half loads and stores, async copies, subgroup functions, and the
 //! math, integer and common functions of OpenCL.std.
 
@@ -8,7 +8,9 @@ use super::function::Fx;
 use super::mangle::{Demangled, MType};
 use super::module::Val;
 use super::read;
-use crate::grammar::{BuiltIn, Decoration, FPRoundingMode, MemorySemantics, Opcode, Scope};
+use crate::grammar::{
+    BuiltIn, Decoration, FPRoundingMode, MemorySemantics, Opcode, Scope, StorageClass,
+};
 use crate::ir::{Handle, Type, Value};
 use inkwell::llvm_sys::prelude::*;
 
@@ -111,6 +113,21 @@ impl Fx<'_, '_> {
                 let w = [e.to_id().0, m.to_id().0, s.to_id().0];
                 self.emit(Opcode::ControlBarrier, None, &w)?;
                 return Ok(Some(None));
+            }
+            // llvm-spirv's form: the memory semantics of the pointer's storage class, shifted
+            // down to `cl_mem_fence_flags` (WorkgroupMemory → CLK_LOCAL_MEM_FENCE ...).
+            "get_fence" => {
+                let ([p], Some(ret)) = (args, ret) else {
+                    return err("get_fence takes one pointer and returns cl_mem_fence_flags");
+                };
+                let p = self.value(*p)?;
+                if !matches!(self.ptr_parts(p.ty), Some((StorageClass::Generic, _))) {
+                    return err("get_fence of a pointer that is not in the generic address space");
+                }
+                let sem = self.emit_val(Opcode::GenericPtrMemSemantics, ret, &[p.v])?;
+                let shift = self.cu32(MemorySemantics::WorkgroupMemory.0.trailing_zeros());
+                let flags = self.emit_val(Opcode::ShiftRightLogical, ret, &[sem.v, shift])?;
+                return Ok(Some(Some(flags)));
             }
             "mem_fence" | "read_mem_fence" | "write_mem_fence" | "atomic_work_item_fence" => {
                 let Some(flags) = args.first().and_then(|&a| read::const_int(a)) else {

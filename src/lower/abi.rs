@@ -14,6 +14,20 @@ pub const CONTROL_BARRIER_HOOK: &str = "spvkit_rt_control_barrier";
 /// collective; `%op` is [`group::encode`]d.
 pub const GROUP_HOOK: &str = "spvkit_rt_group";
 
+/// `i32 @spvkit_rt_storage_class(ptr %ctx, ptr %p)`: the SPIR-V storage class of the memory
+/// `%p` points into, as the runner knows it: `Function` (the invocation's stack, where the
+/// lowered code keeps Function-storage variables and by-value arguments), `Private` (its
+/// Private block), `Workgroup` (its workgroup's Workgroup block and local-argument blocks),
+/// `CrossWorkgroup` (the bound buffers), or [`NO_STORAGE_CLASS`]. The lowered code asks it for
+/// `OpGenericCastToPtrExplicit` and `OpGenericPtrMemSemantics` only, after checking the
+/// module's own `CrossWorkgroup` variables itself; a host that never runs those ops need not
+/// define it.
+pub const STORAGE_CLASS_HOOK: &str = "spvkit_rt_storage_class";
+
+/// What [`STORAGE_CLASS_HOOK`] answers for memory of none of its classes (null, constant
+/// memory, push constants, memory the runner does not know).
+pub const NO_STORAGE_CLASS: u32 = u32::MAX;
+
 /// Byte offsets of the invocation context's fields, as the lowered code addresses them. The
 /// context is a `#[repr(C)]` struct of these fields in this order: eight-byte integers or
 /// pointers, `[u64; 3]` for the vectors.

@@ -127,8 +127,18 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                         ..
                     } => {
                         if byval {
-                            let size = self.ty(*pointee)?.size.unwrap_or(0);
-                            (argp.into(), KernelParam::Struct { size_bytes: size })
+                            // The callee's own copy, on the invocation's stack: it may write
+                            // it, and its address is private memory.
+                            let info = self.ty(*pointee)?;
+                            let size = info.size.unwrap_or(0);
+                            let align = u32::try_from(info.align.max(1)).unwrap_or(1);
+                            let copy = b.build_alloca(self.basic(*pointee)?, "")?;
+                            copy.as_instruction()
+                                .map(|i| i.set_alignment(align))
+                                .transpose()
+                                .map_err(|e| LowerError::malformed(format!("alignment: {e}")))?;
+                            b.build_memcpy(copy, align, argp, 1, i64t.const_int(size, false))?;
+                            (copy.into(), KernelParam::Struct { size_bytes: size })
                         } else {
                             let v = b.build_load(ptr, argp, "")?;
                             let k = if *storage_class == StorageClass::Workgroup {

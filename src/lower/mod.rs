@@ -59,6 +59,8 @@ pub(crate) struct Lowerer<'a, 'ctx> {
     pub push_constant_size: Option<u64>,
     pub functions: Vec<Option<FunctionValue<'ctx>>>,
     pub scratch_fn: Option<FunctionValue<'ctx>>,
+    /// `spvkit.storage_class(ctx, p)`, built on first use (`ops::memory::storage_class_of`).
+    pub storage_class_fn: Option<FunctionValue<'ctx>>,
     /// Functions (by index) that reach an `OpControlBarrier` directly.
     pub barrier_fns: Vec<bool>,
     /// The op arenas [`lower_owned`] took out of the module, by function index: each goes back
@@ -179,6 +181,7 @@ fn lower_impl<'ctx>(
         push_constant_size: None,
         functions: Vec::new(),
         scratch_fn: None,
+        storage_class_fn: None,
         barrier_fns: vec![false; module.functions.len()],
         bodies,
         calls,

@@ -46,5 +46,130 @@ pub fn update_vce(module: &mut ir::Module) -> Result<(), IrError> {
         .map(|e| e.name().to_string())
         .collect();
     module.extensions.extend(unknown);
+    if module.version >= crate::grammar::Version(1, 4) {
+        complete_interfaces(module);
+    }
     Ok(())
+}
+
+/// From SPIR-V 1.4 an entry point lists every global variable its static call tree uses, each
+/// once: drops repeated interface variables and adds the missing ones in declaration order;
+/// whether anything changed. [`crate::requirements::complete_interfaces`] does the same on
+/// instructions; "uses" is spirv-val's (through variable initializers, specialization-constant
+/// operations and module-level extended instructions too).
+pub fn complete_interfaces(module: &mut ir::Module) -> bool {
+    use crate::grammar::{Instruction, StorageClass};
+    use ir::{GlobalVariable, Handle, SpecValue, Value};
+    use std::collections::{HashMap, HashSet};
+
+    /// The global variables `v` names, directly or through module-level values.
+    fn reached(
+        m: &ir::Module,
+        v: Value,
+        memo: &mut HashMap<Value, Vec<Handle<GlobalVariable>>>,
+        out: &mut Vec<Handle<GlobalVariable>>,
+    ) {
+        if !matches!(
+            v,
+            Value::Global(_) | Value::SpecConstant(_) | Value::ExtInst(_)
+        ) {
+            return;
+        }
+        if let Some(r) = memo.get(&v) {
+            out.extend(r.iter().copied());
+            return;
+        }
+        // Guards against a cycle (which a valid module has not).
+        memo.insert(v, Vec::new());
+        let mut named = Vec::new();
+        match v {
+            Value::Global(g) => {
+                let var = &m.globals[g];
+                if var.storage_class != StorageClass::Function {
+                    named.push(g);
+                }
+                if let Some(init) = var.initializer {
+                    reached(m, init, memo, &mut named);
+                }
+            }
+            Value::SpecConstant(c) => {
+                let values: Vec<Value> = match &m.spec_constants[c].value {
+                    SpecValue::Composite(parts) => parts.clone(),
+                    SpecValue::Op(op) => {
+                        let mut vs = Vec::new();
+                        crate::grammar::Ids::visit_ids(op, &mut |id| {
+                            vs.extend(Value::from_id(id));
+                        });
+                        vs
+                    }
+                    _ => Vec::new(),
+                };
+                for x in values {
+                    reached(m, x, memo, &mut named);
+                }
+            }
+            Value::ExtInst(h) => {
+                let mut vs = Vec::new();
+                m.visit_values(&Instruction::ExtInst(m.ext_insts[h].inst.clone()), |x| {
+                    if x != v {
+                        vs.push(x)
+                    }
+                });
+                for x in vs {
+                    reached(m, x, memo, &mut named);
+                }
+            }
+            _ => {}
+        }
+        out.extend(named.iter().copied());
+        memo.insert(v, named);
+    }
+
+    let mut memo = HashMap::new();
+    let n = module.functions.len();
+    let mut uses: Vec<HashSet<Handle<GlobalVariable>>> = vec![HashSet::new(); n];
+    let mut calls: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (h, f) in module.functions.iter() {
+        let mut named = Vec::new();
+        let mut values = Vec::new();
+        for (_, op) in f.ops.iter() {
+            module.visit_values(&op.inst, |v| values.push(v));
+            if let Instruction::FunctionCall(c) = &op.inst {
+                if let Some(Value::Function(g)) = Value::from_id(c.function) {
+                    calls[h.index()].push(g.index());
+                }
+            }
+        }
+        for (_, b) in f.blocks.iter() {
+            b.terminator.visit_values(|v| values.push(v));
+        }
+        for v in values {
+            reached(module, v, &mut memo, &mut named);
+        }
+        uses[h.index()].extend(named);
+    }
+    let order: Vec<Handle<GlobalVariable>> = module.globals.handles().collect();
+    let mut changed = false;
+    for e in &mut module.entry_points {
+        let mut needed = HashSet::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![e.function.index()];
+        while let Some(f) = stack.pop() {
+            if f < n && seen.insert(f) {
+                needed.extend(uses[f].iter().copied());
+                stack.extend(calls[f].iter().copied());
+            }
+        }
+        let mut listed = HashSet::new();
+        let before = e.interface.len();
+        e.interface.retain(|g| listed.insert(*g));
+        changed |= e.interface.len() != before;
+        for &g in &order {
+            if needed.contains(&g) && listed.insert(g) {
+                e.interface.push(g);
+                changed = true;
+            }
+        }
+    }
+    changed
 }

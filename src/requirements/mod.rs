@@ -9,7 +9,10 @@
 //! (or one implied by those) is preferred to another. A declared extension that an item lists
 //! is kept even where the version alone would do, since environments may ask for it.
 
+mod interfaces;
 mod special;
+
+pub use interfaces::complete_interfaces;
 
 use crate::binary::{DecodeError, Decoder, Header};
 use crate::grammar::{
@@ -150,6 +153,12 @@ impl<'d> Collector<'d> {
                     ..*a
                 };
                 self.need(&own);
+            }
+        }
+        // Extensions spirv-val accepts only from a version on.
+        for &e in &self.extensions {
+            if let Some(v) = special::extension_version(e) {
+                self.min_version = self.min_version.max(v);
             }
         }
         let all = self.capabilities.clone();
@@ -315,10 +324,15 @@ pub fn module_requirements(words: &[u32]) -> Result<Requirements, DecodeError> {
 }
 
 /// Rewrites a module's header version and its `OpCapability`/`OpExtension` instructions to
-/// exactly what it needs. Other instructions are kept as they are.
+/// exactly what it needs. Other instructions are kept as they are, but for the entry points'
+/// interfaces at SPIR-V 1.4 or later, which list every global variable their call trees use
+/// ([`complete_interfaces`]: a module raised to 1.4 gains the ones 1.4 asks for).
 pub fn update_vce(words: &[u32]) -> Result<Vec<u32>, DecodeError> {
     let req = module_requirements(words)?;
-    let (header, insts) = crate::binary::decode_module(words)?;
+    let (header, mut insts) = crate::binary::decode_module(words)?;
+    if req.min_version >= Version(1, 4) {
+        complete_interfaces(&mut insts);
+    }
     let mut out_insts = Vec::with_capacity(insts.len());
     for c in &req.capabilities {
         out_insts.push(Instruction::Capability(crate::grammar::OpCapability {

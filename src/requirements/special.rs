@@ -14,6 +14,21 @@
 //!   condition vector of its size);
 //! - `OpCopyMemory` and `OpCopyMemorySized` with two memory-access operands (target and
 //!   source) need SPIR-V 1.4.
+//! - `OpSpecConstantOp` of `UConvert` without `Kernel` needs SPIR-V 1.4, unless the module
+//!   declares `SPV_AMD_gpu_shader_int16`;
+//! - `OpBitcast` between a pointer and an integer vector needs SPIR-V 1.5 or
+//!   `SPV_KHR_physical_storage_buffer` (before, a pointer converts to and from integer scalars);
+//! - a `NonSemantic.*` extended instruction set needs SPIR-V 1.6 unless the module declares
+//!   `SPV_KHR_non_semantic_info`;
+//! - `SPV_KHR_workgroup_memory_explicit_layout`, `SPV_EXT_mesh_shader` and
+//!   `SPV_NV_shader_invocation_reorder` need SPIR-V 1.4 (spirv-val: "extension requires SPIR-V
+//!   version 1.4 or later"; see [`extension_version`]);
+//! - `OpGroupNonUniformBroadcast` and `OpGroupNonUniformQuadBroadcast` whose id (index) is
+//!   not a constant need SPIR-V 1.5 ("Before version 1.5, Id must come from a constant
+//!   instruction"; spirv-val checks it from 2023.2 on, 2023.1 does not);
+//! - and two forms SPIR-V 1.6 forbids, so the module's largest version is 1.5: an
+//!   `OpBranchConditional` whose two labels are the same, and a sampled image of a `Buffer`
+//!   image.
 //!
 //! - 8- and 16-component vectors need `Vector16`;
 //! - a 16-bit float type needs `Float16`, or only `Float16Buffer` in kernels that declare it;
@@ -73,6 +88,43 @@ static VERSION_1_4: Availability = Availability {
     version: Some(Version(1, 4)),
     ..needs(&[])
 };
+static VERSION_1_6: Availability = Availability {
+    version: Some(Version(1, 6)),
+    ..needs(&[])
+};
+/// `OpBitcast` between a pointer and an integer vector.
+static POINTER_VECTOR_BITCAST: Availability = Availability {
+    version: Some(Version(1, 5)),
+    extensions: &[crate::grammar::Extension::SPV_KHR_physical_storage_buffer],
+    ..needs(&[])
+};
+static VERSION_1_5: Availability = Availability {
+    version: Some(Version(1, 5)),
+    ..needs(&[])
+};
+/// A form SPIR-V 1.6 forbids.
+static BEFORE_1_6: Availability = Availability {
+    last_version: Some(Version(1, 5)),
+    ..needs(&[])
+};
+
+/// The extensions spirv-val accepts only from a version on, as its `ValidateExtension` does
+/// ("<name> extension requires SPIR-V version 1.4 or later"): the grammar gives extensions no
+/// version of their own.
+pub fn extension_version(e: crate::grammar::Extension) -> Option<Version> {
+    use crate::grammar::Extension as E;
+    match e {
+        E::SPV_KHR_workgroup_memory_explicit_layout
+        | E::SPV_EXT_mesh_shader
+        | E::SPV_NV_shader_invocation_reorder => Some(Version(1, 4)),
+        _ => None,
+    }
+}
+
+/// Extensions the grammar does not name, but which stand in for a version (see the module
+/// documentation).
+const NON_SEMANTIC_INFO: &str = "SPV_KHR_non_semantic_info";
+const AMD_GPU_SHADER_INT16: &str = "SPV_AMD_gpu_shader_int16";
 
 /// What the special cases need to know about a module: widths of types, types of values and
 /// values of 32-bit constants.
@@ -94,6 +146,11 @@ pub struct Facts {
     vectors: std::collections::HashSet<u32>,
     aggregates: std::collections::HashSet<u32>,
     images: HashMap<u32, (crate::grammar::Dim, u32, u32, crate::grammar::ImageFormat)>,
+    /// Whether the module declares `SPV_KHR_non_semantic_info` / `SPV_AMD_gpu_shader_int16`.
+    non_semantic_info: bool,
+    amd_gpu_shader_int16: bool,
+    /// Results of constant-creation instructions (`OpConstant*`, `OpSpecConstant*`).
+    constants: std::collections::HashSet<u32>,
 }
 
 impl Facts {
@@ -111,6 +168,11 @@ impl Facts {
         let f = self;
         match i {
             Instruction::Capability(c) if c.capability == Capability::Kernel => f.kernel = true,
+            Instruction::Extension(e) => match e.name.as_str() {
+                NON_SEMANTIC_INFO => f.non_semantic_info = true,
+                AMD_GPU_SHADER_INT16 => f.amd_gpu_shader_int16 = true,
+                _ => {}
+            },
             Instruction::EntryPoint(e) => {
                 use crate::grammar::ExecutionModel as M;
                 match e.execution_model {
@@ -161,6 +223,9 @@ impl Facts {
         }
         if let (Some(t), Some(r)) = (i.result_type(), i.result_id()) {
             f.value_type.set(r.0, t.0);
+            if i.opcode().is_some_and(|o| o.is_constant_creation()) {
+                f.constants.insert(r.0);
+            }
         }
     }
 
@@ -222,6 +287,44 @@ impl Facts {
             Instruction::CopyMemory(c) => self.visit_copy(&c.memory_access, &c.memory_access_2, f),
             Instruction::CopyMemorySized(c) => {
                 self.visit_copy(&c.memory_access, &c.memory_access_2, f)
+            }
+            Instruction::SpecConstantOp(s)
+                if s.opcode.opcode == crate::grammar::Opcode::UConvert
+                    && !self.kernel
+                    && !self.amd_gpu_shader_int16 =>
+            {
+                f(&VERSION_1_4)
+            }
+            Instruction::Bitcast(b) => {
+                let (to, from) = (b.result_type.0, self.value_type.get(b.operand.0));
+                let pointer = |t: u32| self.pointee.contains_key(&t);
+                if (pointer(to) && self.vectors.contains(&from))
+                    || (pointer(from) && self.vectors.contains(&to))
+                {
+                    f(&POINTER_VECTOR_BITCAST)
+                }
+            }
+            Instruction::ExtInstImport(i)
+                if i.name.starts_with("NonSemantic.") && !self.non_semantic_info =>
+            {
+                f(&VERSION_1_6)
+            }
+            Instruction::GroupNonUniformBroadcast(b) if !self.constants.contains(&b.id.0) => {
+                f(&VERSION_1_5)
+            }
+            Instruction::GroupNonUniformQuadBroadcast(b)
+                if !self.constants.contains(&b.index.0) =>
+            {
+                f(&VERSION_1_5)
+            }
+            Instruction::BranchConditional(b) if b.true_label == b.false_label => f(&BEFORE_1_6),
+            Instruction::TypeSampledImage(t)
+                if self
+                    .images
+                    .get(&t.image_type.0)
+                    .is_some_and(|i| i.0 == crate::grammar::Dim::Buffer) =>
+            {
+                f(&BEFORE_1_6)
             }
             Instruction::Load(l) => self.visit_access_scopes(l.memory_access.as_ref(), f),
             Instruction::Store(s) => self.visit_access_scopes(s.memory_access.as_ref(), f),

@@ -27,7 +27,7 @@
 use super::barrier::WorkgroupBarrier;
 use super::context::InvocationContext;
 use super::error::RunError;
-use super::hooks::Runtime;
+use super::hooks::{MemoryMap, Runtime};
 use super::jit::EntryFn;
 use super::memory::AlignedBuf;
 use crate::lower::MemoryBlock;
@@ -107,6 +107,8 @@ pub struct Dispatch<'a> {
     pub private_memory: &'a MemoryBlock,
     /// Kernel arguments in parameter order.
     pub args: &'a [ArgBinding],
+    /// Global memory, by address range: every job buffer (`OpGenericCastToPtrExplicit`).
+    pub global_memory: &'a [std::ops::Range<usize>],
     /// Whether invocations must run concurrently.
     pub uses_barrier: bool,
     /// Worker threads (for barrier dispatches on threads: teams).
@@ -162,7 +164,10 @@ impl Dispatch<'_> {
         }
         spawn_all(executors.iter(), |ex| {
             let private = ex.private_block(self)?;
-            let runtime = Runtime::threads(&solo);
+            // Every frame of the invocations this thread runs lies below this one.
+            let top = 0u8;
+            let stack_top = std::hint::black_box(&top) as *const u8 as usize;
+            let runtime = Runtime::threads(&solo).with_memory(&ex.memory, stack_top);
             let mut ctx = ex.context(self, &private, &runtime);
             loop {
                 let start = next.fetch_add(chunk, Ordering::Relaxed);
@@ -237,7 +242,11 @@ impl Dispatch<'_> {
                     return Err(e);
                 }
             };
-            let runtime = Runtime::threads(&team.barrier);
+            // As in `run_sequential`.
+            let top = 0u8;
+            let stack_top = std::hint::black_box(&top) as *const u8 as usize;
+            let runtime =
+                Runtime::threads(&team.barrier).with_memory(&team.executor.memory, stack_top);
             let mut ctx = team.executor.context(self, &private, &runtime);
             loop {
                 team.phase.wait();
@@ -286,8 +295,9 @@ impl Dispatch<'_> {
             let solo = WorkgroupBarrier::new(1);
             let placeholder = Runtime::threads(&solo);
             let base = ex.context(self, &unused_private, &placeholder);
-            let mut team = super::fiber::Team::new(size, self.entry, &base, self.private_memory)
-                .ok_or_else(|| {
+            let mut team =
+                super::fiber::Team::new(size, self.entry, &base, self.private_memory, &ex.memory)
+                    .ok_or_else(|| {
                     RunError::Resources(format!("cannot allocate {size} fiber stacks"))
                 })?;
             loop {
@@ -341,6 +351,8 @@ struct Executor {
     arg_values: Box<[SharedPtr]>,
     /// `ctx.args`: per argument, the address of its value.
     arg_ptrs: Box<[SharedPtr]>,
+    /// The memory its invocations see, by address range (`spvkit_rt_storage_class`).
+    memory: MemoryMap,
 }
 
 impl Executor {
@@ -376,12 +388,22 @@ impl Executor {
                 _ => SharedPtr(v as *const SharedPtr as *mut u8),
             })
             .collect();
+        let range = |b: &AlignedBuf| b.as_ptr() as usize..b.as_ptr() as usize + b.len();
+        let memory = MemoryMap {
+            global: d.global_memory.to_vec(),
+            local: std::iter::once(&workgroup)
+                .chain(&locals)
+                .map(range)
+                .collect(),
+            private_size: to_usize(d.private_memory.size)?,
+        };
         Ok(Executor {
             workgroup,
             group_scratch,
             locals,
             arg_values,
             arg_ptrs,
+            memory,
         })
     }
 

@@ -193,12 +193,14 @@ pub struct Team {
 
 impl Team {
     /// `size` fibers running `entry`, each with a Private block shaped like `private` and a
-    /// context copied from `base` (its `runtime` is set per fiber). `None` when memory runs out.
+    /// context copied from `base` (its `runtime` is set per fiber, with its stack and
+    /// `memory`, which must outlive the team). `None` when memory runs out.
     pub fn new(
         size: usize,
         entry: EntryFn,
         base: &InvocationContext,
         private: &crate::lower::MemoryBlock,
+        memory: &super::hooks::MemoryMap,
     ) -> Option<Team> {
         let mut scheduler_sp = Box::new(0usize);
         let mut slots = Vec::with_capacity(size);
@@ -224,7 +226,7 @@ impl Team {
                 _stack: stack,
             });
             let raw: *mut Slot = &mut *slot;
-            slot.runtime = Runtime::fiber(raw as *mut c_void);
+            slot.runtime = Runtime::fiber(raw as *mut c_void).with_memory(memory, top);
             slot.ctx.private_memory = slot.private.as_ptr();
             slot.ctx.runtime = slot.runtime.as_ctx_ptr();
             // The first switch pops r15, r14, r13 (fiber_main), r12 (the slot), rbx, rbp and

@@ -3,14 +3,51 @@
 
 use super::barrier::WorkgroupBarrier;
 use super::context::InvocationContext;
+use crate::grammar::StorageClass;
+use crate::lower::abi::NO_STORAGE_CLASS;
 use std::ffi::c_void;
+use std::ops::Range;
 
-/// What `ctx.runtime` points to: how this invocation waits at a barrier.
+/// What `ctx.runtime` points to: how this invocation waits at a barrier, and where its memory
+/// lies (for `spvkit_rt_storage_class`).
 #[repr(C)]
 #[derive(Debug)]
 pub struct Runtime {
     kind: u64,
     target: *mut c_void,
+    /// The top of the stack the invocation runs on (an address above every frame of the
+    /// lowered code), or 0 when unknown.
+    stack_top: usize,
+    /// The memory of the invocation's executor, or null.
+    memory: *const MemoryMap,
+}
+
+/// The memory a worker (or a barrier team) runs invocations on, by address range: what
+/// `spvkit_rt_storage_class` classifies besides the invocation's stack.
+#[derive(Debug, Default, Clone)]
+pub struct MemoryMap {
+    /// Global memory: every job buffer (descriptor-bound or a kernel's buffer argument).
+    pub global: Vec<Range<usize>>,
+    /// Local memory: this executor's Workgroup block and local-argument blocks.
+    pub local: Vec<Range<usize>>,
+    /// The size of each invocation's Private block, which lies at `ctx.private_memory`.
+    pub private_size: usize,
+}
+
+impl MemoryMap {
+    /// The storage class of the memory at `address` among these ranges and the Private block
+    /// at `private`, or [`NO_STORAGE_CLASS`].
+    pub fn classify(&self, address: usize, private: usize) -> u32 {
+        if (private..private.saturating_add(self.private_size)).contains(&address) {
+            StorageClass::Private as u32
+        } else if self.local.iter().any(|r| r.contains(&address)) {
+            StorageClass::Workgroup as u32
+        } else if self.global.iter().any(|r| r.contains(&address)) {
+            StorageClass::CrossWorkgroup as u32
+        } else {
+            NO_STORAGE_CLASS
+        }
+    }
 }
 
 const THREADS: u64 = 1;
@@ -23,6 +60,8 @@ impl Runtime {
         Runtime {
             kind: THREADS,
             target: barrier as *const WorkgroupBarrier as *mut c_void,
+            stack_top: 0,
+            memory: std::ptr::null(),
         }
     }
 
@@ -32,6 +71,18 @@ impl Runtime {
         Runtime {
             kind: FIBER,
             target: slot,
+            stack_top: 0,
+            memory: std::ptr::null(),
+        }
+    }
+
+    /// The same runtime, for an invocation whose stack lies below `stack_top` and whose
+    /// executor's memory `memory` describes (it must outlive the invocations).
+    pub fn with_memory(self, memory: &MemoryMap, stack_top: usize) -> Runtime {
+        Runtime {
+            stack_top,
+            memory,
+            ..self
         }
     }
 
@@ -110,8 +161,42 @@ pub unsafe extern "C" fn spvkit_rt_group(
     r
 }
 
+/// `i32 spvkit_rt_storage_class(ptr %ctx, ptr %p)`: where `p` points (`docs/lowering-abi.md`):
+/// `Function` between this call's frame and the invocation's stack top, else what the
+/// executor's [`MemoryMap`] says, else [`NO_STORAGE_CLASS`].
+///
+/// # Safety
+/// As [`spvkit_rt_control_barrier`]; the runtime's memory map is null or live. `p` is only
+/// compared, never read.
+pub unsafe extern "C" fn spvkit_rt_storage_class(ctx: *mut InvocationContext, p: *const u8) -> u32 {
+    // This frame lies below every frame of the invocation's lowered code, which all lie below
+    // the stack top the runner recorded before calling the entry point.
+    let here = 0u8;
+    let sp = std::hint::black_box(&here) as *const u8 as usize;
+    let address = p as usize;
+    // SAFETY: per the contract above.
+    let Some(c) = (unsafe { ctx.as_ref() }) else {
+        return NO_STORAGE_CLASS;
+    };
+    // SAFETY: per the contract above.
+    let Some(rt) = (unsafe { (c.runtime as *const Runtime).as_ref() }) else {
+        return NO_STORAGE_CLASS;
+    };
+    if address == 0 {
+        return NO_STORAGE_CLASS;
+    }
+    if (sp..rt.stack_top).contains(&address) {
+        return StorageClass::Function as u32;
+    }
+    // SAFETY: per the contract above.
+    match unsafe { rt.memory.as_ref() } {
+        Some(m) => m.classify(address, c.private_memory as usize),
+        None => NO_STORAGE_CLASS,
+    }
+}
+
 /// Every hook: its symbol and address.
-pub fn hooks() -> [(&'static str, usize); 2] {
+pub fn hooks() -> [(&'static str, usize); 3] {
     [
         (
             crate::lower::abi::CONTROL_BARRIER_HOOK,
@@ -121,6 +206,12 @@ pub fn hooks() -> [(&'static str, usize); 2] {
             crate::lower::abi::GROUP_HOOK,
             spvkit_rt_group
                 as unsafe extern "C" fn(*mut InvocationContext, u32, u64, u64, u64, u64) -> u64
+                as usize,
+        ),
+        (
+            crate::lower::abi::STORAGE_CLASS_HOOK,
+            spvkit_rt_storage_class
+                as unsafe extern "C" fn(*mut InvocationContext, *const u8) -> u32
                 as usize,
         ),
     ]

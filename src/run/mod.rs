@@ -76,6 +76,11 @@ pub fn run_lowered(
     let function = compiled.entry(&entry.symbol)?;
     phase("optimise + JIT", t);
     let t = std::time::Instant::now();
+    let global_memory: Vec<_> = bound
+        .buffers
+        .iter()
+        .map(|(_, _, b)| b.as_ptr() as usize..b.as_ptr() as usize + b.len())
+        .collect();
     Dispatch {
         entry: function,
         num_workgroups: bound.num_workgroups,
@@ -93,6 +98,7 @@ pub fn run_lowered(
         workgroup_memory: &entry.workgroup_memory,
         private_memory: &entry.private_memory,
         args: &bound.args,
+        global_memory: &global_memory,
         uses_barrier: entry.uses_barrier,
         threads: options.threads,
         barrier_mode: options.barrier_mode,

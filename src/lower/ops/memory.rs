@@ -2,7 +2,9 @@
 //! is declared), loads and stores with their memory-access masks (`Volatile` → volatile,
 //! `Aligned` → align, `Nontemporal` → `!nontemporal`), access chains (GEPs through the
 //! lowered layout: struct members by field index, padded array elements), copies, and the
-//! generic-pointer casts (one address space: identities).
+//! generic-pointer casts (one address space: `OpPtrCastToGeneric` and `OpGenericCastToPtr` are
+//! identities; `OpGenericCastToPtrExplicit` asks where the pointer points, by address range:
+//! [`storage_class_of`]).
 
 use super::super::error::{LowerError, Result};
 use super::super::function::FnCx;
@@ -10,8 +12,11 @@ use super::super::matrix_layout::LayoutPtr;
 use super::super::Lowerer;
 use crate::grammar::{Id, Instruction, MemoryAccess, MemoryAccessArgs, StorageClass};
 use crate::ir::{Handle, Op, Type};
+use crate::lower::abi::STORAGE_CLASS_HOOK;
 use inkwell::types::BasicTypeEnum;
-use inkwell::values::{BasicValue, BasicValueEnum, InstructionValue, IntValue, PointerValue};
+use inkwell::values::{
+    BasicValue, BasicValueEnum, FunctionValue, InstructionValue, IntValue, PointerValue,
+};
 
 /// Applies a memory-access mask to a load or store.
 pub(crate) fn apply_access(
@@ -449,9 +454,121 @@ pub(crate) fn lower<'a, 'ctx>(
         I::GenericCastToPtr(c) if l.spv_ir() => l.spv_ir_addrspace_cast(fx, c.pointer, result)?,
         I::PtrCastToGeneric(c) => l.id(fx, c.pointer)?,
         I::GenericCastToPtr(c) => l.id(fx, c.pointer)?,
-        I::GenericCastToPtrExplicit(c) => l.id(fx, c.pointer)?,
+        I::GenericCastToPtrExplicit(c) => {
+            let p = l.ptr_operand(fx, c.pointer)?;
+            let class = storage_class_of(l, fx, p)?;
+            let is = |l: &mut Lowerer<'a, 'ctx>, sc: StorageClass| -> Result<IntValue<'ctx>> {
+                let want = l.cx.i32_type().const_int(sc as u64, false);
+                Ok(l.b.build_int_compare(inkwell::IntPredicate::EQ, class, want, "")?)
+            };
+            let inside = match c.storage {
+                StorageClass::Workgroup | StorageClass::CrossWorkgroup => is(l, c.storage)?,
+                // OpenCL's private memory: the stack and the Private block.
+                StorageClass::Function => {
+                    let stack = is(l, StorageClass::Function)?;
+                    let block = is(l, StorageClass::Private)?;
+                    l.b.build_or(stack, block, "")?
+                }
+                other => {
+                    return Err(LowerError::malformed(format!(
+                        "OpGenericCastToPtrExplicit to {other:?} (only Workgroup, CrossWorkgroup \
+                         and Function are allowed)"
+                    )))
+                }
+            };
+            let null = p.get_type().const_null();
+            l.b.build_select(inside, p, null, "")?
+        }
         _ => return Err(LowerError::unsupported("this memory op")),
     }))
+}
+
+/// The storage class of the memory the pointer `p` points into, as an `i32` (SPIR-V's number,
+/// or [`NO_STORAGE_CLASS`](crate::lower::abi::NO_STORAGE_CLASS)): the module's own `CrossWorkgroup` variables are checked here, the
+/// rest is the runner's answer ([`STORAGE_CLASS_HOOK`]). One internal function per module,
+/// `spvkit.storage_class(ptr %ctx, ptr %p)`, which the optimizer inlines.
+pub(crate) fn storage_class_of<'ctx>(
+    l: &mut Lowerer<'_, 'ctx>,
+    fx: &FnCx<'_, 'ctx>,
+    p: PointerValue<'ctx>,
+) -> Result<IntValue<'ctx>> {
+    let f = match l.storage_class_fn {
+        Some(f) => f,
+        None => {
+            let f = storage_class_fn(l)?;
+            l.storage_class_fn = Some(f);
+            f
+        }
+    };
+    let call = l.b.build_call(f, &[fx.ctx.into(), p.into()], "")?;
+    match call.try_as_basic_value() {
+        inkwell::values::ValueKind::Basic(BasicValueEnum::IntValue(v)) => Ok(v),
+        _ => Err(LowerError::malformed(
+            "spvkit.storage_class returns no integer",
+        )),
+    }
+}
+
+/// Builds `spvkit.storage_class`: each `CrossWorkgroup` variable's address range, then the hook.
+fn storage_class_fn<'ctx>(l: &mut Lowerer<'_, 'ctx>) -> Result<FunctionValue<'ctx>> {
+    use super::super::globals::Place;
+    let cx = l.cx;
+    let (ptr, i32t, i64t) = (
+        cx.ptr_type(inkwell::AddressSpace::default()),
+        cx.i32_type(),
+        cx.i64_type(),
+    );
+    let ty = i32t.fn_type(&[ptr.into(), ptr.into()], false);
+    let hook = super::super::llvm::external(&l.llm, STORAGE_CLASS_HOOK, ty)?;
+    let f = l.llm.add_function(
+        "spvkit.storage_class",
+        ty,
+        Some(inkwell::module::Linkage::Internal),
+    );
+    let (ctx, p) = match (f.get_nth_param(0), f.get_nth_param(1)) {
+        (Some(c), Some(p)) => (c.into_pointer_value(), p.into_pointer_value()),
+        _ => return Err(LowerError::malformed("spvkit.storage_class parameters")),
+    };
+    let b = cx.create_builder();
+    let global = cx.append_basic_block(f, "global");
+    b.position_at_end(global);
+    b.build_return(Some(
+        &i32t.const_int(StorageClass::CrossWorkgroup as u64, false),
+    ))?;
+    let start = cx.prepend_basic_block(global, "entry");
+    b.position_at_end(start);
+    let a = b.build_ptr_to_int(p, i64t, "")?;
+    for (h, g) in l.m.globals.iter() {
+        if g.storage_class != StorageClass::CrossWorkgroup {
+            continue;
+        }
+        let Some(Some(Place::Global(gv))) = l.placement.places.get(h.index()) else {
+            continue;
+        };
+        let value_type = gv.get_value_type();
+        let Ok(t) = BasicTypeEnum::try_from(value_type) else {
+            continue;
+        };
+        let lo = gv.as_pointer_value();
+        // SAFETY: one past the variable, the end of its range.
+        let hi = unsafe { lo.const_gep(t, &[i64t.const_int(1, false)]) };
+        let lo = b.build_ptr_to_int(lo, i64t, "")?;
+        let hi = b.build_ptr_to_int(hi, i64t, "")?;
+        let above = b.build_int_compare(inkwell::IntPredicate::UGE, a, lo, "")?;
+        let below = b.build_int_compare(inkwell::IntPredicate::ULT, a, hi, "")?;
+        let inside = b.build_and(above, below, "")?;
+        let next = cx.append_basic_block(f, "next");
+        b.build_conditional_branch(inside, global, next)?;
+        b.position_at_end(next);
+    }
+    let r = b.build_call(hook, &[ctx.into(), p.into()], "")?;
+    let inkwell::values::ValueKind::Basic(r) = r.try_as_basic_value() else {
+        return Err(LowerError::malformed(
+            "the storage-class hook returns nothing",
+        ));
+    };
+    b.build_return(Some(&r))?;
+    Ok(f)
 }
 
 /// The layout of an operand that is an access chain ending inside a matrix member laid out

@@ -7,7 +7,7 @@ use super::super::function::FnCx;
 use super::super::llvm::{fcmp, icmp, splat_float};
 use super::super::Lowerer;
 use super::table::call_intrinsic;
-use crate::grammar::{Instruction, OpFunctionCall};
+use crate::grammar::{Instruction, MemorySemantics, OpFunctionCall, StorageClass};
 use crate::ir::{Op, Value};
 use inkwell::builder::Builder;
 use inkwell::context::Context;
@@ -131,8 +131,38 @@ pub(crate) fn lower<'a, 'ctx>(
             )?;
             Ok(crate::lower::llvm::cast(&l.b, O::BitCast, c, r)?)
         }
-        // One address space: a generic pointer may point to global or local memory.
-        I::GenericPtrMemSemantics(_) => super::super::llvm::splat_int(r, 0x100 | 0x200),
+        // WorkgroupMemory for local memory, CrossWorkgroupMemory for global, none for private
+        // (by address range, as `OpGenericCastToPtrExplicit`).
+        I::GenericPtrMemSemantics(o) => {
+            let p = match l.id(fx, o.pointer)? {
+                BasicValueEnum::PointerValue(p) => p,
+                _ => {
+                    return Err(LowerError::malformed(
+                        "OpGenericPtrMemSemantics of a non-pointer",
+                    ))
+                }
+            };
+            let class = super::memory::storage_class_of(l, fx, p)?;
+            let BasicTypeEnum::IntType(t) = r else {
+                return Err(LowerError::malformed(
+                    "OpGenericPtrMemSemantics with a non-integer result",
+                ));
+            };
+            let mut v = t.const_zero();
+            for (sc, sem) in [
+                (StorageClass::Workgroup, MemorySemantics::WorkgroupMemory),
+                (
+                    StorageClass::CrossWorkgroup,
+                    MemorySemantics::CrossWorkgroupMemory,
+                ),
+            ] {
+                let want = cx.i32_type().const_int(sc as u64, false);
+                let is = l.b.build_int_compare(IntPredicate::EQ, class, want, "")?;
+                let s = t.const_int(u64::from(sem.0), false);
+                v = l.b.build_select(is, s, v, "")?.into_int_value();
+            }
+            Ok(v.into())
+        }
         I::PtrEqual(o) => {
             let (a, b) = (l.id(fx, o.operand_1)?, l.id(fx, o.operand_2)?);
             icmp(&l.b, IntPredicate::EQ, a, b)

@@ -696,7 +696,13 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 name.push_str(match c.storage {
                     StorageClass::CrossWorkgroup => "_ToGlobal",
                     StorageClass::Workgroup => "_ToLocal",
-                    _ => "_ToPrivate",
+                    StorageClass::Function => "_ToPrivate",
+                    other => {
+                        return Err(LowerError::malformed(format!(
+                            "OpGenericCastToPtrExplicit to {other:?} (only Workgroup, \
+                             CrossWorkgroup and Function are allowed)"
+                        )))
+                    }
                 });
             }
             I::BuildNDRange(b) => {
