@@ -1,10 +1,11 @@
 //! LLVM intrinsics with no one-op SPIR-V form, built from core ops and OpenCL.std with LLVM's
 //! semantics: `vector.reduce.*` (a chain of OpCompositeExtract and the operation, in LLVM's
 //! order: `fadd`/`fmul` start from the start value), `bswap`, `fshl`/`fshr` (the shift amount
-//! modulo the width), `nearbyint` (rint), `tan`, `lround`/`llround` (round, then convert),
+//! modulo the width), `nearbyint` and `roundeven` (rint), `tan`, `exp10`, the inverse and hyperbolic
+//! trigonometric functions, `ldexp`, `sincos` (sin and cos), `modf` (trunc and the rest), `lround`/`llround` (round, then convert),
 //! `powi` (pown), `scmp`/`ucmp` (-1, 0 or 1), `is.constant` (LLVM's `-O0` folding: true only
 //! for a manifest constant), `ushl.sat`/`sshl.sat` (clamped), and `maximum`/`minimum` (NaN
-//! propagating, -0 < +0).
+//! propagating, -0 < +0), `maximumnum`/`minimumnum` (a NaN gives the other operand).
 
 use super::error::{err, Result};
 use super::function::Fx;
@@ -77,6 +78,15 @@ impl Fx<'_, '_> {
             ("tan", "tan"),
             ("powi", "pown"),
             ("exp10", "exp10"),
+            ("roundeven", "rint"),
+            ("acos", "acos"),
+            ("asin", "asin"),
+            ("atan", "atan"),
+            ("atan2", "atan2"),
+            ("cosh", "cosh"),
+            ("sinh", "sinh"),
+            ("tanh", "tanh"),
+            ("ldexp", "ldexp"),
         ];
         for (family, ocl) in SIMPLE {
             if is(name, family) {
@@ -99,6 +109,9 @@ impl Fx<'_, '_> {
                 ty,
             }));
         }
+        if is(name, "sincos") || is(name, "modf") {
+            return self.pair_intrinsic(is(name, "modf"), ty, args).map(Some);
+        }
         if is(name, "lround") || is(name, "llround") {
             let [a] = args else {
                 return err(format!("llvm.{name} takes one operand"));
@@ -107,14 +120,24 @@ impl Fx<'_, '_> {
             let r = self.ocl_ext(x.ty, "round", &[x.v])?;
             return self.emit_val(Opcode::ConvertFToS, ty, &[r.v]).map(Some);
         }
-        if is(name, "maximum") || is(name, "minimum") {
+        let minmax = ["maximum", "minimum", "maximumnum", "minimumnum"];
+        if let Some(family) = minmax.into_iter().find(|f| is(name, f)) {
             let [a, b] = args else {
                 return err(format!("llvm.{name} takes two operands"));
             };
             let (a, b) = (self.value(*a)?, self.value(*b)?);
-            return self
-                .fmaximum(name.starts_with("max"), a.v, b.v, ty)
-                .map(Some);
+            let max = family.starts_with("max");
+            let r = self.fmaximum(max, a.v, b.v, ty)?;
+            if !family.ends_with("num") {
+                return Ok(Some(r));
+            }
+            // maximumnum/minimumnum: a NaN operand gives the other one.
+            let bt = self.bool_like(ty);
+            let nb = self.emit_val(Opcode::IsNan, bt, &[b.v])?.v;
+            let v = self.select(ty, nb, a.v, r.v)?;
+            let na = self.emit_val(Opcode::IsNan, bt, &[a.v])?.v;
+            let v = self.select(ty, na, b.v, v)?;
+            return Ok(Some(Val { v, ty }));
         }
         // The integer ones: on the SPIR-V widths only (narrow integers are held wider).
         let int_families = [
@@ -146,6 +169,36 @@ impl Fx<'_, '_> {
             _ => return err(format!("llvm.{name} with {} operands", v.len())),
         };
         Ok(Some(r))
+    }
+
+    /// `llvm.sincos` (`{ sin x, cos x }`) and `llvm.modf` (`{ fraction, integral part }`,
+    /// both with the sign of x: the fraction of an infinity is 0).
+    fn pair_intrinsic(
+        &mut self,
+        modf: bool,
+        ty: Handle<Type>,
+        args: &[LLVMValueRef],
+    ) -> Result<Val> {
+        let [x] = args else {
+            return err("llvm.sincos/llvm.modf take one operand");
+        };
+        let x = self.value(*x)?;
+        let t = x.ty;
+        let (first, second) = if modf {
+            let int = self.ocl_ext(t, "trunc", &[x.v])?.v;
+            let frac = self.op2(Opcode::FSub, t, x.v, int)?;
+            let bt = self.bool_like(t);
+            let inf = self.emit_val(Opcode::IsInf, bt, &[x.v])?.v;
+            let zero = Value::Constant(self.f.constant_null(t));
+            let frac = self.select(t, inf, zero, frac)?;
+            let frac = self.ocl_ext(t, "copysign", &[frac, x.v])?.v;
+            (frac, int)
+        } else {
+            let s = self.ocl_ext(t, "sin", &[x.v])?.v;
+            let c = self.ocl_ext(t, "cos", &[x.v])?.v;
+            (s, c)
+        };
+        self.emit_val(Opcode::CompositeConstruct, ty, &[first, second])
     }
 
     /// An OpenCL.std instruction by name on ids.
