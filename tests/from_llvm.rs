@@ -1196,3 +1196,95 @@ declare i1 @llvm.is.constant.i32(i32)";
         );
     }
 }
+
+/// Float intrinsics: the ordered fadd/fmul reductions from their start values, fmax/fmin
+/// reductions (maxnum: a NaN loses), fmaximum/fminimum reductions and llvm.maximum/minimum
+/// (a NaN wins, -0 < +0), on bit patterns so NaN and the sign of zero show.
+#[test]
+fn float_intrinsics_compute_llvm_semantics() {
+    let decls = "declare float @llvm.vector.reduce.fadd.v4f32(float, <4 x float>)
+declare float @llvm.vector.reduce.fmul.v4f32(float, <4 x float>)
+declare float @llvm.vector.reduce.fmax.v4f32(<4 x float>)
+declare float @llvm.vector.reduce.fmin.v4f32(<4 x float>)
+declare float @llvm.vector.reduce.fmaximum.v4f32(<4 x float>)
+declare float @llvm.vector.reduce.fminimum.v4f32(<4 x float>)
+declare float @llvm.maximum.f32(float, float)
+declare float @llvm.minimum.f32(float, float)";
+    let body = "  %f = bitcast <4 x i32> %v to <4 x float>
+  %f0 = bitcast i32 %v0 to float
+  %f1 = bitcast i32 %v1 to float
+  %fadd = call float @llvm.vector.reduce.fadd.v4f32(float 1.0e+08, <4 x float> %f)
+  %fmul = call float @llvm.vector.reduce.fmul.v4f32(float 3.0, <4 x float> %f)
+  %fmax = call float @llvm.vector.reduce.fmax.v4f32(<4 x float> %f)
+  %fmin = call float @llvm.vector.reduce.fmin.v4f32(<4 x float> %f)
+  %fmaximum = call float @llvm.vector.reduce.fmaximum.v4f32(<4 x float> %f)
+  %fminimum = call float @llvm.vector.reduce.fminimum.v4f32(<4 x float> %f)
+  %maximum = call float @llvm.maximum.f32(float %f0, float %f1)
+  %minimum = call float @llvm.minimum.f32(float %f0, float %f1)";
+    let names = [
+        "fadd", "fmul", "fmax", "fmin", "fmaximum", "fminimum", "maximum", "minimum",
+    ];
+    let body = names.iter().fold(body.to_owned(), |b, n| {
+        format!("{b}\n  %{n}.i = bitcast float %{n} to i32")
+    });
+    let results: Vec<String> = names.iter().map(|n| format!("%{n}.i")).collect();
+    let results: Vec<&str> = results.iter().map(String::as_str).collect();
+    let stride = 8;
+    let ll = per_item_kernel("float_intrinsics", decls, &body, &results, stride);
+    let nan = f32::NAN;
+    let inf = f32::INFINITY;
+    let cases: [[f32; 4]; 10] = [
+        [1.5, -2.0, 3.25, 0.5],
+        [-0.0, 0.0, -0.0, 0.0],
+        [0.0, -0.0, -0.0, -0.0],
+        [-0.0, -0.0, 0.0, -0.0],
+        [0.0, -0.0, 1.0, nan],
+        [nan, 2.0, -3.0, 4.0],
+        [1.0e8, -1.0e8, 1.0, 0.25],
+        [0.1, 0.2, 0.3, -inf],
+        [2.0, 2.0, -2.0, -0.0],
+        [inf, -inf, nan, 1.0],
+    ];
+    let input: Vec<i32> = cases.iter().flatten().map(|x| x.to_bits() as i32).collect();
+    let got = run_ll(
+        "float_intrinsics",
+        &ll,
+        cases.len(),
+        cases.len() * stride,
+        &input,
+    );
+    // LLVM's maximum/minimum: NaN if either is; else by IEEE totalOrder, where -0 < +0.
+    let maximum = |a: f32, b: f32| match (a.is_nan() || b.is_nan(), a.total_cmp(&b)) {
+        (true, _) => nan,
+        (_, std::cmp::Ordering::Less) => b,
+        _ => a,
+    };
+    let minimum = |a: f32, b: f32| match (a.is_nan() || b.is_nan(), a.total_cmp(&b)) {
+        (true, _) => nan,
+        (_, std::cmp::Ordering::Greater) => b,
+        _ => a,
+    };
+    for (g, v) in cases.iter().enumerate() {
+        let got: Vec<f32> = got[g * stride..g * stride + names.len()]
+            .iter()
+            .map(|&x| f32::from_bits(x as u32))
+            .collect();
+        let want = [
+            v.iter().fold(1.0e8f32, |x, y| x + y),
+            v.iter().fold(3.0f32, |x, y| x * y),
+            v.iter().copied().fold(nan, f32::max),
+            v.iter().copied().fold(nan, f32::min),
+            v[1..].iter().fold(v[0], |x, y| maximum(x, *y)),
+            v[1..].iter().fold(v[0], |x, y| minimum(x, *y)),
+            maximum(v[0], v[1]),
+            minimum(v[0], v[1]),
+        ];
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            // fmax/fmin (maxnum/minnum) may give either zero of ±0; the others are exact.
+            let same = (g.is_nan() && w.is_nan())
+                || g.to_bits() == w.to_bits()
+                || ((k == 2 || k == 3) && *g == 0.0 && *w == 0.0);
+            assert!(same, "{}: case {v:?}: got {g:?}, want {w:?}", names[k]);
+        }
+    }
+}
