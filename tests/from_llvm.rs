@@ -952,3 +952,339 @@ fn non_spir_triples_are_refused() {
     .unwrap_err();
     assert!(e.contains("x86_64-pc-linux-gnu"), "{e}");
 }
+
+/// Runs kernel `entry` of LLVM text `ll` (saved as `name`) over `n` work items with two `i32`
+/// buffers: `out` (`out_words` words, zeroed) and `input`; returns `out`.
+fn run_ll(name: &str, ll: &str, n: usize, out_words: usize, input: &[i32]) -> Vec<i64> {
+    let src = out_dir().join(format!("{name}.ll"));
+    let spv = out_dir().join(format!("{name}.spv"));
+    std::fs::write(&src, ll).unwrap();
+    from_llvm(&src, &spv).unwrap();
+    spirv_val(&spv, "opencl2.0").unwrap();
+    let job = out_dir().join(format!("{name}.json"));
+    let data: Vec<String> = input.iter().map(i32::to_string).collect();
+    std::fs::write(
+        &job,
+        format!(
+            r#"{{"entry": "{name}", "dispatch": [{n}, 1, 1], "local_size": [1, 1, 1],
+               "work_dim": 1, "args": [
+               {{"kind": "buffer", "layout": ["i32"], "size_words": {out_words}}},
+               {{"kind": "buffer", "layout": ["i32"], "data": [{}]}}]}}"#,
+            data.join(", ")
+        ),
+    )
+    .unwrap();
+    let got: serde_json::Value = serde_json::from_str(&run_job(&spv, &job).unwrap()).unwrap();
+    got["buffers"][0]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect()
+}
+
+/// The LLVM text of a kernel `name(ptr out, ptr in)` whose work item g reads `<4 x i32> %v`
+/// from `in[4g..]` and stores each `(i32 value, name)` of `body`'s results at
+/// `out[stride * g + k]`.
+fn per_item_kernel(name: &str, decls: &str, body: &str, results: &[&str], stride: usize) -> String {
+    let mut s = format!(
+        "target triple = \"spir64-unknown-unknown\"\n\
+         declare spir_func i64 @_Z13get_global_idj(i32)\n{decls}\n\
+         define spir_kernel void @{name}(ptr addrspace(1) %out, ptr addrspace(1) %in) {{\n\
+         entry:\n\
+         \x20 %gid = call spir_func i64 @_Z13get_global_idj(i32 0)\n\
+         \x20 %vp = getelementptr <4 x i32>, ptr addrspace(1) %in, i64 %gid\n\
+         \x20 %v = load <4 x i32>, ptr addrspace(1) %vp\n\
+         \x20 %v0 = extractelement <4 x i32> %v, i32 0\n\
+         \x20 %v1 = extractelement <4 x i32> %v, i32 1\n\
+         \x20 %v2 = extractelement <4 x i32> %v, i32 2\n\
+         \x20 %v3 = extractelement <4 x i32> %v, i32 3\n\
+         \x20 %base = mul i64 %gid, {stride}\n{body}\n"
+    );
+    for (k, r) in results.iter().enumerate() {
+        s += &format!(
+            "  %o{k} = add i64 %base, {k}\n\
+             \x20 %p{k} = getelementptr i32, ptr addrspace(1) %out, i64 %o{k}\n\
+             \x20 store i32 {r}, ptr addrspace(1) %p{k}\n"
+        );
+    }
+    s + "  ret void\n}\n"
+}
+
+/// Integer intrinsics LLVM has and SPIR-V lacks, built from core ops: the vector reductions,
+/// bswap (16, 32, 64 bits), fshl/fshr (shift amounts past the width), scmp/ucmp,
+/// ushl.sat/sshl.sat, `mul i1` and is.constant compute what LLVM defines, here in Rust.
+#[test]
+fn integer_intrinsics_compute_llvm_semantics() {
+    let decls = "declare i32 @llvm.vector.reduce.add.v4i32(<4 x i32>)
+declare i32 @llvm.vector.reduce.mul.v4i32(<4 x i32>)
+declare i32 @llvm.vector.reduce.and.v4i32(<4 x i32>)
+declare i32 @llvm.vector.reduce.or.v4i32(<4 x i32>)
+declare i32 @llvm.vector.reduce.xor.v4i32(<4 x i32>)
+declare i32 @llvm.vector.reduce.smax.v4i32(<4 x i32>)
+declare i32 @llvm.vector.reduce.smin.v4i32(<4 x i32>)
+declare i32 @llvm.vector.reduce.umax.v4i32(<4 x i32>)
+declare i32 @llvm.vector.reduce.umin.v4i32(<4 x i32>)
+declare i1 @llvm.vector.reduce.or.v4i1(<4 x i1>)
+declare i32 @llvm.bswap.i32(i32)
+declare i16 @llvm.bswap.i16(i16)
+declare i64 @llvm.bswap.i64(i64)
+declare i32 @llvm.fshl.i32(i32, i32, i32)
+declare i32 @llvm.fshr.i32(i32, i32, i32)
+declare i16 @llvm.fshl.i16(i16, i16, i16)
+declare <2 x i16> @llvm.fshr.v2i16(<2 x i16>, <2 x i16>, <2 x i16>)
+declare i8 @llvm.scmp.i8.i32(i32, i32)
+declare i32 @llvm.ucmp.i32.i32(i32, i32)
+declare i32 @llvm.ushl.sat.i32(i32, i32)
+declare i32 @llvm.sshl.sat.i32(i32, i32)
+declare i1 @llvm.is.constant.i32(i32)";
+    let body = "  %add = call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> %v)
+  %mul = call i32 @llvm.vector.reduce.mul.v4i32(<4 x i32> %v)
+  %and = call i32 @llvm.vector.reduce.and.v4i32(<4 x i32> %v)
+  %or = call i32 @llvm.vector.reduce.or.v4i32(<4 x i32> %v)
+  %xor = call i32 @llvm.vector.reduce.xor.v4i32(<4 x i32> %v)
+  %smax = call i32 @llvm.vector.reduce.smax.v4i32(<4 x i32> %v)
+  %smin = call i32 @llvm.vector.reduce.smin.v4i32(<4 x i32> %v)
+  %umax = call i32 @llvm.vector.reduce.umax.v4i32(<4 x i32> %v)
+  %umin = call i32 @llvm.vector.reduce.umin.v4i32(<4 x i32> %v)
+  %neg = icmp slt <4 x i32> %v, zeroinitializer
+  %anyneg = call i1 @llvm.vector.reduce.or.v4i1(<4 x i1> %neg)
+  %anyneg32 = zext i1 %anyneg to i32
+  %bs32 = call i32 @llvm.bswap.i32(i32 %v0)
+  %t16 = trunc i32 %v0 to i16
+  %bs16 = call i16 @llvm.bswap.i16(i16 %t16)
+  %bs16w = zext i16 %bs16 to i32
+  %hi64 = zext i32 %v0 to i64
+  %hi64s = shl i64 %hi64, 32
+  %lo64 = zext i32 %v1 to i64
+  %w64 = or i64 %hi64s, %lo64
+  %bs64 = call i64 @llvm.bswap.i64(i64 %w64)
+  %bs64lo = trunc i64 %bs64 to i32
+  %bs64h = lshr i64 %bs64, 32
+  %bs64hi = trunc i64 %bs64h to i32
+  %fshl = call i32 @llvm.fshl.i32(i32 %v0, i32 %v1, i32 %v2)
+  %fshr = call i32 @llvm.fshr.i32(i32 %v0, i32 %v1, i32 %v2)
+  %a16 = trunc i32 %v0 to i16
+  %b16 = trunc i32 %v1 to i16
+  %s16 = trunc i32 %v2 to i16
+  %fshl16 = call i16 @llvm.fshl.i16(i16 %a16, i16 %b16, i16 %s16)
+  %fshl16w = zext i16 %fshl16 to i32
+  %va = insertelement <2 x i16> poison, i16 %a16, i32 0
+  %vb = insertelement <2 x i16> poison, i16 %b16, i32 0
+  %vs = insertelement <2 x i16> poison, i16 %s16, i32 0
+  %va2 = insertelement <2 x i16> %va, i16 %b16, i32 1
+  %vb2 = insertelement <2 x i16> %vb, i16 %a16, i32 1
+  %vs2 = insertelement <2 x i16> %vs, i16 %s16, i32 1
+  %fshrv = call <2 x i16> @llvm.fshr.v2i16(<2 x i16> %va2, <2 x i16> %vb2, <2 x i16> %vs2)
+  %fshrv1 = extractelement <2 x i16> %fshrv, i32 1
+  %fshrv1w = zext i16 %fshrv1 to i32
+  %scmp8 = call i8 @llvm.scmp.i8.i32(i32 %v0, i32 %v1)
+  %scmp = sext i8 %scmp8 to i32
+  %ucmp = call i32 @llvm.ucmp.i32.i32(i32 %v0, i32 %v1)
+  %sh = and i32 %v3, 31
+  %ushl = call i32 @llvm.ushl.sat.i32(i32 %v0, i32 %sh)
+  %sshl = call i32 @llvm.sshl.sat.i32(i32 %v0, i32 %sh)
+  %n0 = icmp slt i32 %v0, 0
+  %n1 = icmp slt i32 %v1, 0
+  %both = mul i1 %n0, %n1
+  %bothw = zext i1 %both to i32
+  %isc = call i1 @llvm.is.constant.i32(i32 %v0)
+  %iscw = zext i1 %isc to i32
+  %isk = call i1 @llvm.is.constant.i32(i32 7)
+  %iskw = zext i1 %isk to i32";
+    let results = [
+        "%add",
+        "%mul",
+        "%and",
+        "%or",
+        "%xor",
+        "%smax",
+        "%smin",
+        "%umax",
+        "%umin",
+        "%anyneg32",
+        "%bs32",
+        "%bs16w",
+        "%bs64lo",
+        "%bs64hi",
+        "%fshl",
+        "%fshr",
+        "%fshl16w",
+        "%fshrv1w",
+        "%scmp",
+        "%ucmp",
+        "%ushl",
+        "%sshl",
+        "%bothw",
+        "%iscw",
+        "%iskw",
+    ];
+    let stride = 32;
+    let ll = per_item_kernel("int_intrinsics", decls, body, &results, stride);
+    let cases: [[i32; 4]; 9] = [
+        [0x1234_5678, 0x9abc_def0_u32 as i32, 4, 3],
+        [-1, 1, 36, 31],
+        [0, -5, 0, 1],
+        [7, 7, 16, 29],
+        [i32::MIN, i32::MAX, 63, 1],
+        [-100, 100, 33, 30],
+        [0x4000_0000, 3, 17, 2],
+        [5, -7, 1, 28],
+        [0x0102_0304, 0x0506_0708, 15, 4],
+    ];
+    let input: Vec<i32> = cases.iter().flatten().copied().collect();
+    let got = run_ll(
+        "int_intrinsics",
+        &ll,
+        cases.len(),
+        cases.len() * stride,
+        &input,
+    );
+    for (g, v) in cases.iter().enumerate() {
+        let u = v.map(|x| x as u32);
+        let (a, b, s) = (u[0], u[1], u[2]);
+        // Funnel shifts: the double-width concatenation shifted by s mod width.
+        let cat = (u64::from(a) << 32) | u64::from(b);
+        let fshl = ((cat << (s % 32)) >> 32) as u32;
+        let fshr = (cat >> (s % 32)) as u32;
+        let cat16 = |hi: u32, lo: u32| ((hi & 0xffff) << 16) | (lo & 0xffff);
+        let fshl16 = ((cat16(a, b) << (s % 16)) >> 16) & 0xffff;
+        let fshr16 = (cat16(b, a) >> (s % 16)) & 0xffff;
+        let sh = u[3] & 31;
+        let ushl = (u64::from(a) << sh).min(u64::from(u32::MAX)) as u32;
+        let sshl = (i64::from(v[0]) << sh).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+        let w64 = cat.swap_bytes();
+        let want: Vec<i64> = vec![
+            v.iter().fold(0i32, |x, y| x.wrapping_add(*y)).into(),
+            v.iter().fold(1i32, |x, y| x.wrapping_mul(*y)).into(),
+            v.iter().fold(-1i32, |x, y| x & y).into(),
+            v.iter().fold(0i32, |x, y| x | y).into(),
+            v.iter().fold(0i32, |x, y| x ^ y).into(),
+            (*v.iter().max().unwrap()).into(),
+            (*v.iter().min().unwrap()).into(),
+            (*u.iter().max().unwrap() as i32).into(),
+            (*u.iter().min().unwrap() as i32).into(),
+            v.iter().any(|x| *x < 0).into(),
+            (a.swap_bytes() as i32).into(),
+            (a as u16).swap_bytes().into(),
+            (w64 as u32 as i32).into(),
+            ((w64 >> 32) as u32 as i32).into(),
+            (fshl as i32).into(),
+            (fshr as i32).into(),
+            fshl16.into(),
+            fshr16.into(),
+            match v[0].cmp(&v[1]) {
+                std::cmp::Ordering::Less => -1,
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => 1,
+            },
+            match a.cmp(&b) {
+                std::cmp::Ordering::Less => -1,
+                std::cmp::Ordering::Equal => 0,
+                std::cmp::Ordering::Greater => 1,
+            },
+            (ushl as i32).into(),
+            sshl.into(),
+            (v[0] < 0 && v[1] < 0).into(),
+            0,
+            1,
+        ];
+        assert_eq!(
+            &got[g * stride..g * stride + want.len()],
+            &want[..],
+            "case {v:?}"
+        );
+    }
+}
+
+/// Float intrinsics: the ordered fadd/fmul reductions from their start values, fmax/fmin
+/// reductions (maxnum: a NaN loses), fmaximum/fminimum reductions and llvm.maximum/minimum
+/// (a NaN wins, -0 < +0), on bit patterns so NaN and the sign of zero show.
+#[test]
+fn float_intrinsics_compute_llvm_semantics() {
+    let decls = "declare float @llvm.vector.reduce.fadd.v4f32(float, <4 x float>)
+declare float @llvm.vector.reduce.fmul.v4f32(float, <4 x float>)
+declare float @llvm.vector.reduce.fmax.v4f32(<4 x float>)
+declare float @llvm.vector.reduce.fmin.v4f32(<4 x float>)
+declare float @llvm.vector.reduce.fmaximum.v4f32(<4 x float>)
+declare float @llvm.vector.reduce.fminimum.v4f32(<4 x float>)
+declare float @llvm.maximum.f32(float, float)
+declare float @llvm.minimum.f32(float, float)";
+    let body = "  %f = bitcast <4 x i32> %v to <4 x float>
+  %f0 = bitcast i32 %v0 to float
+  %f1 = bitcast i32 %v1 to float
+  %fadd = call float @llvm.vector.reduce.fadd.v4f32(float 1.0e+08, <4 x float> %f)
+  %fmul = call float @llvm.vector.reduce.fmul.v4f32(float 3.0, <4 x float> %f)
+  %fmax = call float @llvm.vector.reduce.fmax.v4f32(<4 x float> %f)
+  %fmin = call float @llvm.vector.reduce.fmin.v4f32(<4 x float> %f)
+  %fmaximum = call float @llvm.vector.reduce.fmaximum.v4f32(<4 x float> %f)
+  %fminimum = call float @llvm.vector.reduce.fminimum.v4f32(<4 x float> %f)
+  %maximum = call float @llvm.maximum.f32(float %f0, float %f1)
+  %minimum = call float @llvm.minimum.f32(float %f0, float %f1)";
+    let names = [
+        "fadd", "fmul", "fmax", "fmin", "fmaximum", "fminimum", "maximum", "minimum",
+    ];
+    let body = names.iter().fold(body.to_owned(), |b, n| {
+        format!("{b}\n  %{n}.i = bitcast float %{n} to i32")
+    });
+    let results: Vec<String> = names.iter().map(|n| format!("%{n}.i")).collect();
+    let results: Vec<&str> = results.iter().map(String::as_str).collect();
+    let stride = 8;
+    let ll = per_item_kernel("float_intrinsics", decls, &body, &results, stride);
+    let nan = f32::NAN;
+    let inf = f32::INFINITY;
+    let cases: [[f32; 4]; 10] = [
+        [1.5, -2.0, 3.25, 0.5],
+        [-0.0, 0.0, -0.0, 0.0],
+        [0.0, -0.0, -0.0, -0.0],
+        [-0.0, -0.0, 0.0, -0.0],
+        [0.0, -0.0, 1.0, nan],
+        [nan, 2.0, -3.0, 4.0],
+        [1.0e8, -1.0e8, 1.0, 0.25],
+        [0.1, 0.2, 0.3, -inf],
+        [2.0, 2.0, -2.0, -0.0],
+        [inf, -inf, nan, 1.0],
+    ];
+    let input: Vec<i32> = cases.iter().flatten().map(|x| x.to_bits() as i32).collect();
+    let got = run_ll(
+        "float_intrinsics",
+        &ll,
+        cases.len(),
+        cases.len() * stride,
+        &input,
+    );
+    // LLVM's maximum/minimum: NaN if either is; else by IEEE totalOrder, where -0 < +0.
+    let maximum = |a: f32, b: f32| match (a.is_nan() || b.is_nan(), a.total_cmp(&b)) {
+        (true, _) => nan,
+        (_, std::cmp::Ordering::Less) => b,
+        _ => a,
+    };
+    let minimum = |a: f32, b: f32| match (a.is_nan() || b.is_nan(), a.total_cmp(&b)) {
+        (true, _) => nan,
+        (_, std::cmp::Ordering::Greater) => b,
+        _ => a,
+    };
+    for (g, v) in cases.iter().enumerate() {
+        let got: Vec<f32> = got[g * stride..g * stride + names.len()]
+            .iter()
+            .map(|&x| f32::from_bits(x as u32))
+            .collect();
+        let want = [
+            v.iter().fold(1.0e8f32, |x, y| x + y),
+            v.iter().fold(3.0f32, |x, y| x * y),
+            v.iter().copied().fold(nan, f32::max),
+            v.iter().copied().fold(nan, f32::min),
+            v[1..].iter().fold(v[0], |x, y| maximum(x, *y)),
+            v[1..].iter().fold(v[0], |x, y| minimum(x, *y)),
+            maximum(v[0], v[1]),
+            minimum(v[0], v[1]),
+        ];
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            // fmax/fmin (maxnum/minnum) may give either zero of ±0; the others are exact.
+            let same = (g.is_nan() && w.is_nan())
+                || g.to_bits() == w.to_bits()
+                || ((k == 2 || k == 3) && *g == 0.0 && *w == 0.0);
+            assert!(same, "{}: case {v:?}: got {g:?}, want {w:?}", names[k]);
+        }
+    }
+}

@@ -333,6 +333,9 @@ impl Fx<'_, '_> {
             };
             return self.with_overflow(kind, ty, args).map(Some);
         }
+        if let Some(v) = self.composed_intrinsic(name, ret, args)? {
+            return Ok(Some(v));
+        }
         let r = super::instructions::reverse();
         let mut base = format!("llvm.{name}");
         loop {

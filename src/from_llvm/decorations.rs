@@ -282,7 +282,18 @@ impl Fx<'_, '_> {
                     .extensions
                     .iter()
                     .any(|e| e == "SPV_KHR_no_integer_wrap_decoration");
+            // On i1 they became logical ops, which take no wrap decorations.
+            let t = read::type_of(i);
+            let e = if read::type_kind(t) == inkwell::llvm_sys::LLVMTypeKind::LLVMVectorTypeKind {
+                read::element_type(t)
+            } else {
+                t
+            };
+            let integer = read::type_kind(e)
+                != inkwell::llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind
+                || read::int_width(e) != 1;
             if wrap_ok
+                && integer
                 && matches!(
                     read::opcode(i),
                     inkwell::llvm_sys::LLVMOpcode::LLVMAdd

@@ -246,7 +246,9 @@ impl Fx<'_, '_> {
                     O::LLVMShl => Opcode::ShiftLeftLogical,
                     O::LLVMLShr => Opcode::ShiftRightLogical,
                     O::LLVMAShr => Opcode::ShiftRightArithmetic,
-                    O::LLVMXor if logical => Opcode::LogicalNotEqual,
+                    // On i1, add, sub and xor are xor; mul is and.
+                    O::LLVMXor | O::LLVMAdd | O::LLVMSub if logical => Opcode::LogicalNotEqual,
+                    O::LLVMMul if logical => Opcode::LogicalAnd,
                     _ => match r
                         .core
                         .get(&(PatternKind::BinOp, name))

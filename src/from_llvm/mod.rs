@@ -25,6 +25,7 @@ mod error;
 mod function;
 mod images;
 mod instructions;
+mod intrinsics;
 mod lazy;
 pub mod mangle;
 mod metadata;
