@@ -309,13 +309,15 @@ impl Facts {
             {
                 f(&VERSION_1_6)
             }
-            Instruction::GroupNonUniformBroadcast(b) if !self.constants.contains(&b.id.0) => {
-                f(&VERSION_1_5)
-            }
-            Instruction::GroupNonUniformQuadBroadcast(b)
-                if !self.constants.contains(&b.index.0) =>
-            {
-                f(&VERSION_1_5)
+            Instruction::GroupNonUniformBroadcast(_)
+            | Instruction::GroupNonUniformQuadBroadcast(_) => {
+                // The id (index) is the last operand; read from the encoding, since grammars
+                // name it differently (`Id`, `Invocation Id`).
+                let mut words = Vec::new();
+                let _ = crate::binary::encode_instruction(inst, &mut words);
+                if words.len() > 1 && words.last().is_some_and(|id| !self.constants.contains(id)) {
+                    f(&VERSION_1_5)
+                }
             }
             Instruction::BranchConditional(b) if b.true_label == b.false_label => f(&BEFORE_1_6),
             Instruction::TypeSampledImage(t)
