@@ -826,6 +826,13 @@ impl Fx<'_, '_> {
                         };
                         v = self.ptr_to(v, elem)?;
                     }
+                    // `__spirv_Load` returns what the call says, whatever its mangled pointee
+                    // (`double __spirv_Load(int*)` loads a double, as LLVM's load would).
+                    if let (1, Opcode::Load, Some(t)) = (k, code, ty) {
+                        if self.ptr_parts(v.ty).is_some_and(|(_, p)| p != t) {
+                            v = self.ptr_to(v, t)?;
+                        }
+                    }
                     if matches!(code, Opcode::Any | Opcode::All) && !self.is_bool(v.ty) {
                         let n = self.width_of(v.ty);
                         let bool_t = self.f.type_bool();

@@ -146,7 +146,10 @@ impl Fx<'_, '_> {
         let Some(family) = int_families.into_iter().find(|f| is(name, f)) else {
             return Ok(None);
         };
-        let w = llvm_int_width(read::type_of(args[0]));
+        let Some(&first) = args.first() else {
+            return err(format!("llvm.{name} without operands"));
+        };
+        let w = llvm_int_width(read::type_of(first));
         if !matches!(w, 8 | 16 | 32 | 64) {
             return err(format!(
                 "llvm.{name} on i{w}: only 8, 16, 32 and 64-bit integers are supported"

@@ -259,63 +259,9 @@ pub fn into_module(t: Translated, opts: &FromLlvmOptions) -> Result<ir::Module> 
     )?;
     (module.version, module.capabilities, module.extensions) = vce;
     if module.version >= crate::grammar::Version(1, 4) {
-        let globals: Vec<Handle<GlobalVariable>> = module.globals.handles().collect();
-        for e in &mut module.entry_points {
-            for &g in &globals {
-                if !e.interface.contains(&g) {
-                    e.interface.push(g);
-                }
-            }
-        }
+        crate::opt::complete_interfaces(&mut module);
     }
     Ok(module)
-}
-
-/// `words` with every module-scope variable in every entry point's interface: from SPIR-V
-/// 1.4 on, an entry point lists every global it uses, not only its Input and Output ones (a
-/// superset is allowed, and which globals a kernel reaches is a call-graph question this
-/// spares).
-fn list_every_global(words: &[u32]) -> Vec<u32> {
-    use crate::binary::{Frames, HEADER_WORDS};
-    use crate::grammar::op;
-    let mut globals = Vec::new();
-    for inst in Frames::new(words, HEADER_WORDS).flatten() {
-        match inst.opcode {
-            op::Function => break,
-            op::Variable if inst.operands.len() >= 3 => globals.push(inst.operands[1]),
-            _ => {}
-        }
-    }
-    let mut out = Vec::with_capacity(words.len() + globals.len() * 4);
-    out.extend_from_slice(&words[..HEADER_WORDS.min(words.len())]);
-    let mut pos = HEADER_WORDS;
-    for inst in Frames::new(words, HEADER_WORDS).flatten() {
-        let end = inst.offset + 1 + inst.operands.len();
-        pos = end;
-        let ops = inst.operands;
-        if inst.opcode != op::EntryPoint || ops.len() < 3 {
-            out.extend_from_slice(&words[inst.offset..end]);
-            continue;
-        }
-        // Execution model, function, the name (up to the word holding its NUL), interface.
-        let name_words = ops[2..]
-            .iter()
-            .position(|w| w.to_le_bytes().contains(&0))
-            .map_or(ops.len() - 2, |k| k + 1);
-        let fixed = &ops[..2 + name_words];
-        let mut interface: Vec<u32> = ops[2 + name_words..].to_vec();
-        for &g in &globals {
-            if !interface.contains(&g) {
-                interface.push(g);
-            }
-        }
-        let count = 1 + fixed.len() + interface.len();
-        out.push(((count as u32) << 16) | u32::from(op::EntryPoint));
-        out.extend_from_slice(fixed);
-        out.extend_from_slice(&interface);
-    }
-    out.extend_from_slice(&words[pos.min(words.len())..]);
-    out
 }
 
 /// The words of a translation streamed into `sink`, its version, capabilities and extensions
@@ -329,7 +275,14 @@ pub fn finish(
     let (version, capabilities, extensions) =
         settle(&words, &t.module.extensions, t.half_values, opts)?;
     if version >= crate::grammar::Version(1, 4) {
-        words = list_every_global(&words);
+        // From 1.4 on an entry point lists every global its call tree uses.
+        let (header, mut insts) = crate::binary::decode_module(&words).map_err(|e| {
+            FromLlvmError::new(format!("internal: the written module does not decode: {e}"))
+        })?;
+        if crate::requirements::complete_interfaces(&mut insts) {
+            words = crate::binary::encode_module(&header, &insts)
+                .map_err(|e| FromLlvmError::new(format!("an entry point's interface: {e}")))?;
+        }
     }
     crate::requirements::set_vce(&mut words, version, &capabilities, &extensions);
     Ok(words)
