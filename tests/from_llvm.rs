@@ -1288,3 +1288,65 @@ declare float @llvm.minimum.f32(float, float)";
         }
     }
 }
+
+/// `__spirv_IAddCarry`/`UMulExtended` returning through an `sret` pointer (as SYCL compiles
+/// them) compute the instruction's two results into the caller's struct; `__spirv_IEqual`
+/// mangled without its parameters (`_Z14__spirv_IEqual`) takes the call's operands.
+#[test]
+fn sret_carry_ops_and_unparameterized_spirv_names_compute() {
+    let decls = "%pair = type { i32, i32 }\n\
+        declare spir_func void @_Z17__spirv_IAddCarryjj(ptr sret(%pair), i32, i32)\n\
+        declare spir_func void @_Z20__spirv_UMulExtendedjj(ptr sret(%pair), i32, i32)\n\
+        declare spir_func i1 @_Z14__spirv_IEqual(i32, i32)";
+    let body = "  %c = alloca %pair\n\
+        \x20 %m = alloca %pair\n\
+        \x20 call spir_func void @_Z17__spirv_IAddCarryjj(ptr sret(%pair) %c, i32 %v0, i32 %v1)\n\
+        \x20 call spir_func void @_Z20__spirv_UMulExtendedjj(ptr sret(%pair) %m, i32 %v0, i32 %v1)\n\
+        \x20 %c0 = load i32, ptr %c\n\
+        \x20 %c1p = getelementptr %pair, ptr %c, i32 0, i32 1\n\
+        \x20 %c1 = load i32, ptr %c1p\n\
+        \x20 %m0 = load i32, ptr %m\n\
+        \x20 %m1p = getelementptr %pair, ptr %m, i32 0, i32 1\n\
+        \x20 %m1 = load i32, ptr %m1p\n\
+        \x20 %same = call spir_func i1 @_Z14__spirv_IEqual(i32 %v2, i32 %v3)\n\
+        \x20 %s = zext i1 %same to i32";
+    let ll = per_item_kernel("carry", decls, body, &["%c0", "%c1", "%m0", "%m1", "%s"], 5);
+    let input: [i32; 8] = [-1, 2, 5, 5, 0x10000, 0x30000, 5, 6];
+    let got = run_ll("carry", &ll, 2, 10, &input);
+    let mut want = Vec::new();
+    for v in input.chunks(4) {
+        let (a, b) = (v[0] as u32, v[1] as u32);
+        let (sum, carry) = a.overflowing_add(b);
+        let prod = u64::from(a) * u64::from(b);
+        for x in [
+            sum,
+            u32::from(carry),
+            prod as u32,
+            (prod >> 32) as u32,
+            u32::from(v[2] == v[3]),
+        ] {
+            want.push(i64::from(x as i32));
+        }
+    }
+    assert_eq!(got, want);
+}
+
+/// A global initialized with another global's address holds that variable as its
+/// initializer (SPIR-V allows a module-scope OpVariable there), with the pointee it points to.
+#[test]
+fn a_global_initialized_with_a_global_address_validates() {
+    let dis = translate_and_dis(
+        "global_address",
+        "target triple = \"spir64-unknown-unknown\"\n\
+         @a = addrspace(1) global i16 7\n\
+         @c = addrspace(1) global ptr addrspace(1) @a\n\
+         define spir_kernel void @k(ptr addrspace(1) %out) {\n\
+           %p = load ptr addrspace(1), ptr addrspace(1) @c\n\
+           %v = load i16, ptr addrspace(1) %p\n\
+           store i16 %v, ptr addrspace(1) %out\n  ret void\n}\n",
+    );
+    assert!(
+        dis.contains("%c = OpVariable") && dis.contains("CrossWorkgroup %a"),
+        "{dis}"
+    );
+}

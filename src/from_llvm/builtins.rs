@@ -87,10 +87,30 @@ impl Fx<'_, '_> {
             // llvm-spirv-15's SPV-IR passes the 2-D and 3-D sizes of `__spirv_BuildNDRange_*`
             // as arrays by value, where the mangled name says pointers.
             let arrays_by_value = d.name.starts_with("__spirv_BuildNDRange_");
-            if let Some(why) = signature_mismatch(&d, named).filter(|_| !arrays_by_value) {
+            if let Some(why) = signature_mismatch(&d, named).filter(|_| !arrays_by_value && d.typed)
+            {
                 return err(format!(
                     "the arguments of @{name} do not match its mangled name: {why}"
                 ));
+            }
+            if d.name.starts_with("__spirv_") && !arrays_by_value {
+                if let Some(t) = sret_type(i) {
+                    // `void __spirv_IAddCarry(ptr sret(%struct) %r, a, b)`: the instruction's
+                    // struct result, stored where the caller asked.
+                    let ty = self.ty(t)?;
+                    let v = self
+                        .spirv_builtin(&d, Some(ty), &args[1..])?
+                        .ok_or_else(|| {
+                            super::error::FromLlvmError::new(format!(
+                                "unknown SPIR-V builtin {}",
+                                d.name
+                            ))
+                        })?;
+                    let p = self.value(args[0])?;
+                    let p = self.ptr_to(p, v.ty)?;
+                    self.emit(Opcode::Store, None, &[p.v.to_id().0, v.v.to_id().0])?;
+                    return Ok(None);
+                }
             }
             if d.name.starts_with("__spirv_") {
                 return self.spirv_builtin(&d, ret, &args).map(Some).and_then(|r| {
@@ -1034,6 +1054,28 @@ fn ocl_desc(name: &str) -> Option<&'static crate::grammar::InstructionDesc> {
         .iter()
         .find(|s| s.name == "OpenCL.std")
         .and_then(|s| s.instruction_by_name(name))
+}
+
+/// The type of a call's `sret` first argument, if it has one.
+fn sret_type(call: LLVMValueRef) -> Option<LLVMTypeRef> {
+    let name = "sret";
+    // SAFETY: `call` is a call instruction; index 1 is its first argument; a type attribute
+    // has a type value.
+    unsafe {
+        let kind = inkwell::llvm_sys::core::LLVMGetEnumAttributeKindForName(
+            name.as_ptr().cast(),
+            name.len(),
+        );
+        if read::num_operands(call) < 2 || kind == 0 {
+            return None;
+        }
+        let a = inkwell::llvm_sys::core::LLVMGetCallSiteEnumAttribute(call, 1, kind);
+        if a.is_null() {
+            return None;
+        }
+        let t = inkwell::llvm_sys::core::LLVMGetTypeAttributeValue(a);
+        (!t.is_null()).then_some(t)
+    }
 }
 
 /// Whether a call's first argument carries the `sret` attribute.

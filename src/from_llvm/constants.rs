@@ -231,7 +231,17 @@ pub fn global(st: &mut State, b: &mut Builder, g: LLVMValueRef) -> Result<()> {
     }
     // SAFETY: `g` is a global variable.
     let value_t = unsafe { llc::LLVMGlobalGetValueType(g) };
-    let pointee = st.ty(b, value_t)?;
+    // SAFETY: `g` is a global variable.
+    let init_global = unsafe { llc::LLVMGetInitializer(g) };
+    // A global initialized with another's address (`@c = global ptr addrspace(1) @a`) holds a
+    // pointer to that global's type: SPIR-V takes the variable itself as the initializer.
+    let address_of = (!init_global.is_null())
+        .then(|| st.globals.get(&(init_global as usize)).copied())
+        .flatten();
+    let pointee = match address_of {
+        Some(target) => target.ty,
+        None => st.ty(b, value_t)?,
+    };
     let pty = b.type_pointer(sc, pointee);
     // SAFETY: `g` is a global variable.
     let (init, is_const, align, linkage) = unsafe {
@@ -257,6 +267,8 @@ pub fn global(st: &mut State, b: &mut Builder, g: LLVMValueRef) -> Result<()> {
             ));
         }
         None
+    } else if let Some(target) = address_of {
+        Some(target.v)
     } else if is_plain_constant(init) {
         // Clang's global blocks (`__block_literal_global`, `__block_literal_global.1`, ...).
         st.block_literal = name.starts_with("__block_literal_global");

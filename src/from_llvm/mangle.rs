@@ -83,6 +83,9 @@ pub struct Demangled {
     pub ret: Option<MType>,
     /// The parameter types (empty for `v`).
     pub params: Vec<MType>,
+    /// Whether the name spells a function type at all: `_Z15__spirv_PtrDiff` (as SYCL's
+    /// headers mangle some builtins) names only the function, not its parameters.
+    pub typed: bool,
 }
 
 /// Demangles `_Z<encoding>`; `None` when the name is not a mangled function (or variable) name
@@ -169,11 +172,13 @@ impl<'a> Parser<'a> {
             template_args,
             ret: None,
             params: Vec::new(),
+            typed: false,
         };
         if self.s.is_empty() || self.peek() == Some(b'E') {
             // A variable (or a local name's entity): no function type.
             return Some(d);
         }
+        d.typed = true;
         if info.template_args.is_some() && !info.ctor_dtor {
             d.ret = Some(self.ty()?.unqualified());
         }
