@@ -34,3 +34,10 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "setup: cargo not found; install a Rust toolchain (1.80 or newer) with rustup first" >&2
   exit 1
 fi
+
+# The 2024 SPIRV-LLVM-Translator (reads LLVM 19 bitcode and newer SPIR-V text than
+# llvm-spirv-15): the translator conformance suite assembles some inputs with it.
+if ! python3 -c "import dpcpp_llvm_spirv" >/dev/null 2>&1; then
+  echo "setup: installing dpcpp-llvm-spirv==2024.2.0 from PyPI"
+  python3 -m pip install --quiet --disable-pip-version-check dpcpp-llvm-spirv==2024.2.0
+fi

@@ -259,6 +259,17 @@ impl State {
                     None => bad(),
                 }
             }
+            // `target("spirv.AvcMcePayloadINTEL")`: any parameterless opaque type the grammar
+            // declares, as the lowering writes it.
+            _ if types.is_empty() && ints.is_empty() => {
+                match name
+                    .strip_prefix("spirv.")
+                    .and_then(|n| Type::opaque_handle(&format!("OpType{n}")))
+                {
+                    Some(t) => Ok(b.ty(t)),
+                    None => bad(),
+                }
+            }
             _ => bad(),
         }
     }

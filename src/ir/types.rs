@@ -275,6 +275,30 @@ impl Type {
         )
     }
 
+    /// The grammar name of a type this IR keeps raw (`Type::Other`) that is an opaque handle:
+    /// an `OpType*` declaration whose only operand is its result id (AVC motion-estimation
+    /// payloads, ray queries, hit objects...). Such a type has no parameters and no layout, so
+    /// a lowering can carry it as a handle without knowing its meaning; its ops stay refused.
+    pub fn opaque_handle_name(&self) -> Option<&'static str> {
+        let Type::Other(inst) = self else { return None };
+        let desc = crate::grammar::tables::core_instruction(inst.opcode_value())?;
+        is_opaque_handle(desc).then_some(desc.name)
+    }
+
+    /// The opaque handle type the grammar names `name` (`"OpTypeAvcMcePayloadINTEL"`), as
+    /// the raw form [`Type::opaque_handle_name`] recognises; `None` for any other name.
+    pub fn opaque_handle(name: &str) -> Option<Type> {
+        let desc = crate::grammar::tables::core_instruction_by_name(name)?;
+        if !is_opaque_handle(desc) {
+            return None;
+        }
+        let tracker = crate::binary::TypeTracker::new(0);
+        let words = [1];
+        let mut r = crate::binary::OperandReader::new(&words, 0, u32::MAX, &tracker);
+        let inst = crate::binary::decode_operands(desc.opcode as u16, &mut r).ok()?;
+        Some(Type::Other(inst))
+    }
+
     /// Whether the binary form allows several declarations of this type (aggregates, pointers
     /// and the raw fallback); all others are unique by structure.
     pub fn is_aggregate(&self) -> bool {
@@ -314,4 +338,11 @@ impl Type {
             _ => None,
         }
     }
+}
+
+/// An `OpType*` declaration whose only operand is its result id.
+fn is_opaque_handle(desc: &crate::grammar::support::InstructionDesc) -> bool {
+    desc.name.starts_with("OpType")
+        && desc.operands.len() == 1
+        && desc.operands[0].kind.name == "IdResult"
 }

@@ -168,6 +168,14 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     "a function type used as a value type",
                 ))
             }
+            t @ Type::Other(_) if t.opaque_handle_name().is_some() => {
+                if self.spv_ir() {
+                    let tt = self.spv_ir_target_type(t)?;
+                    self.info(tt)
+                } else {
+                    self.info(ptr.into())
+                }
+            }
             Type::Other(i) => {
                 return Err(LowerError::unsupported(format!(
                     "the type Op{:?}",

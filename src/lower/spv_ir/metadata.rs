@@ -32,7 +32,10 @@ pub(crate) fn opaque_mangled_name(m: &ir::Module, t: &Type) -> String {
         Type::ReserveId => "__spirv_ReserveId".into(),
         Type::Queue => "__spirv_Queue".into(),
         Type::PipeStorage => "__spirv_PipeStorage".into(),
-        _ => "__spirv_Opaque".into(),
+        t => match t.opaque_handle_name() {
+            Some(name) => format!("__spirv_{}", &name["OpType".len()..]),
+            None => "__spirv_Opaque".into(),
+        },
     }
 }
 

@@ -592,7 +592,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 };
                 MType::Pointer(Box::new(inner), addr_space(*storage_class).into())
             }
-            t if t.is_opaque_object() => MType::Pointer(
+            t if t.is_opaque_object() || t.opaque_handle_name().is_some() => MType::Pointer(
                 Box::new(MType::Named(metadata::opaque_mangled_name(self.m, t))),
                 opaque_addr_space(t).into(),
             ),

@@ -39,11 +39,19 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             Type::ReserveId => ("spirv.ReserveId", Vec::new(), Vec::new()),
             Type::Queue => ("spirv.Queue", Vec::new(), Vec::new()),
             Type::PipeStorage => ("spirv.PipeStorage", Vec::new(), Vec::new()),
-            _ => {
-                return Err(LowerError::malformed(
-                    "a target extension type for a type that is not opaque",
-                ))
-            }
+            other => match other.opaque_handle_name() {
+                // The translator's naming: `OpTypeAvcMcePayloadINTEL` is
+                // `target("spirv.AvcMcePayloadINTEL")`.
+                Some(name) => {
+                    let name = format!("spirv.{}", &name["OpType".len()..]);
+                    return Ok(llvm_ext::target_type(self.cx, &name, &[], &[]));
+                }
+                None => {
+                    return Err(LowerError::malformed(
+                        "a target extension type for a type that is not opaque",
+                    ))
+                }
+            },
         };
         Ok(llvm_ext::target_type(self.cx, name, &types, &ints))
     }
