@@ -675,3 +675,46 @@ fn val_command() {
         .unwrap();
     assert_eq!(unknown.status.code(), Some(1));
 }
+
+/// SPV_INTEL_long_composites: a continuation adds its constituents to the composite right
+/// before it (so the count matches the array), and one that follows no composite is an error.
+#[test]
+fn long_composite_continuations() {
+    let head = "\
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Linkage
+               OpCapability LongConstantCompositeINTEL
+               OpExtension \"SPV_INTEL_long_constant_composite\"
+               OpMemoryModel Physical64 OpenCL
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+     %uint_3 = OpConstant %uint 3
+        %arr = OpTypeArray %uint %uint_3
+";
+    let dir = corpus::output_dir().join("validate-asm");
+    std::fs::create_dir_all(&dir).unwrap();
+    let check = |name: &str, body: &str| {
+        let path = dir.join(format!("{name}.spvasm"));
+        std::fs::write(&path, format!("{head}{body}")).unwrap();
+        validate(&assemble(&path, "spv1.0"), TargetEnv::Universal1_0)
+    };
+    check(
+        "continued",
+        "%c = OpConstantComposite %arr %uint_1 %uint_1\n\
+         OpConstantCompositeContinuedINTEL %uint_1\n",
+    )
+    .unwrap();
+    let e = check("short", "%c = OpConstantComposite %arr %uint_1 %uint_1\n").unwrap_err();
+    assert!(
+        show(&e).contains("2 constituents for 3 array elements"),
+        "{}",
+        show(&e)
+    );
+    let e = check("stray", "OpConstantCompositeContinuedINTEL %uint_1\n").unwrap_err();
+    assert!(
+        show(&e).contains("must follow an OpConstantComposite"),
+        "{}",
+        show(&e)
+    );
+}

@@ -114,15 +114,6 @@ pub fn constant(st: &mut State, b: &mut Builder, v: LLVMValueRef) -> Result<Val>
                 };
                 parts.push(ev);
             }
-            const MAX: usize = 0xffff - 3;
-            if parts.len() > MAX {
-                return err(format!(
-                    "not supported yet: a constant aggregate of {} elements, more than one \
-                     OpConstantComposite holds ({MAX}); SPV_INTEL_long_composites' \
-                     continuations are not written",
-                    parts.len()
-                ));
-            }
             ConstantValue::Composite(parts)
         }
         _ => return err(format!("constant {} has no SPIR-V form", read::print(v))),

@@ -290,9 +290,9 @@ impl<'m> Cx<'m> {
         loc.map_or(Ok(()), |l| self.value(Value::String(l.file)))
     }
 
-    /// An instruction of three fixed words and `operands` ids must fit the binary form's
-    /// 65,535 words (larger needs SPV_INTEL_long_composites' continuation instructions,
-    /// which spvkit does not write yet); it would otherwise be left out of the binary.
+    /// A struct of `operands` members must fit one instruction's 65,535 words (larger needs
+    /// SPV_INTEL_long_composites' `OpTypeStructContinuedINTEL`, which spvkit does not write
+    /// yet); it would otherwise be left out of the binary. Constant composites continue.
     fn fits_instruction(&self, operands: usize, op: &str) -> Result<(), IrError> {
         const MAX: usize = 0xffff - 3;
         if operands > MAX {
@@ -359,10 +359,7 @@ impl<'m> Cx<'m> {
             self.place = Place::Constant(h);
             self.ty(c.ty)?;
             match &c.value {
-                ConstantValue::Composite(vs) => {
-                    self.fits_instruction(vs.len(), "OpConstantComposite")?;
-                    vs.iter().try_for_each(|&v| self.value(v))?
-                }
+                ConstantValue::Composite(vs) => vs.iter().try_for_each(|&v| self.value(v))?,
                 ConstantValue::Other(inst) => self.ids(inst, true)?,
                 _ => {}
             }
@@ -372,10 +369,7 @@ impl<'m> Cx<'m> {
             self.place = Place::SpecConstant(h);
             self.ty(s.ty)?;
             match &s.value {
-                SpecValue::Composite(vs) => {
-                    self.fits_instruction(vs.len(), "OpSpecConstantComposite")?;
-                    vs.iter().try_for_each(|&v| self.value(v))?
-                }
+                SpecValue::Composite(vs) => vs.iter().try_for_each(|&v| self.value(v))?,
                 SpecValue::Op(op) => self.each_id(false, |f| op.visit_ids(f))?,
                 _ => {}
             }

@@ -998,8 +998,10 @@ impl<'a> Reader<'a> {
             I::SpecConstantFalse(_) => Some(SpecValue::Bool(false)),
             I::SpecConstant(ref op) => Some(SpecValue::Scalar(op.value.clone())),
             I::SpecConstantComposite(ref op) => {
-                let mut vs = Vec::with_capacity(op.constituents.len());
-                for &c in &op.constituents {
+                let mut ids = op.constituents.clone();
+                ids.extend(self.continuations(offset, Opcode::SpecConstantCompositeContinuedINTEL));
+                let mut vs = Vec::with_capacity(ids.len());
+                for &c in &ids {
                     let v = self.value(c, offset)?;
                     if !matches!(v, Value::Constant(_) | Value::SpecConstant(_)) {
                         return Err(wrong(c, "a constant or specialization constant", offset));
@@ -1050,7 +1052,9 @@ impl<'a> Reader<'a> {
             I::ConstantTrue(_) => ConstantValue::Bool(true),
             I::ConstantFalse(_) => ConstantValue::Bool(false),
             I::Constant(op) => ConstantValue::Scalar(op.value),
-            I::ConstantComposite(op) => {
+            I::ConstantComposite(mut op) => {
+                op.constituents
+                    .extend(self.continuations(offset, Opcode::ConstantCompositeContinuedINTEL));
                 let mut cs = Vec::with_capacity(op.constituents.len());
                 for &c in &op.constituents {
                     let v = self.value(c, offset)?;
@@ -1074,6 +1078,23 @@ impl<'a> Reader<'a> {
             }
         };
         self.add_constant(id, ty, value, offset)
+    }
+
+    /// The constituents of the SPV_INTEL_long_composites continuations (`continued`) that
+    /// follow the instruction at `offset`, which are consumed: a composite longer than one
+    /// instruction holds is one constant here.
+    fn continuations(&mut self, offset: usize, continued: Opcode) -> Vec<Id> {
+        let mut ids = Vec::new();
+        let mut frames = Frames::new(self.words, offset).map_while(|r| r.ok());
+        frames.next();
+        for raw in frames {
+            if raw.opcode != continued as u16 {
+                break;
+            }
+            ids.extend(raw.operands.iter().map(|&w| Id(w)));
+            self.dec.next_raw();
+        }
+        ids
     }
 
     fn add_constant(

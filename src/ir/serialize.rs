@@ -23,8 +23,10 @@ use crate::grammar::tables::{KIND_DECORATION, KIND_EXECUTION_MODE};
 use crate::grammar::*;
 
 /// Writes a module as SPIR-V words, once [`check`] accepts it (its error otherwise).
-/// A composite or struct longer than one instruction holds (65,535 words) is refused by
-/// [`check`]; source text is split into `OpSourceContinued` as needed.
+/// A constant composite longer than one instruction holds (65,535 words) continues in
+/// SPV_INTEL_long_composites' instructions, whose capability and extension the module must
+/// declare; a struct that long is refused by [`check`]. Source text is split into
+/// `OpSourceContinued` as needed.
 pub fn serialize(m: &Module) -> Result<Vec<u32>, IrError> {
     check(m)?;
     Ok(Writer::new(m).run())
@@ -247,8 +249,9 @@ impl<'m> Writer<'m> {
     }
 
     fn emit(out: &mut Vec<u32>, inst: &Instruction) {
-        // `check` refused composites too long for the binary form; other instructions cannot
-        // reach the limit (names and strings are split or bounded where they are made).
+        // Constant composites are split before they get here and `check` refused structs too
+        // long for the binary form; other instructions cannot reach the limit (names and
+        // strings are split or bounded where they are made).
         let _ = encode_instruction(inst, out);
     }
 
@@ -677,6 +680,7 @@ impl<'m> Writer<'m> {
         let result_type = self.ty_id(c.ty);
         let result_id = self.id(Value::Constant(h));
         use Instruction as I;
+        let mut continued = Vec::new();
         let inst = match &c.value {
             ConstantValue::Bool(true) => I::ConstantTrue(OpConstantTrue {
                 result_type,
@@ -691,11 +695,15 @@ impl<'m> Writer<'m> {
                 result_id,
                 value: v.clone(),
             }),
-            ConstantValue::Composite(cs) => I::ConstantComposite(OpConstantComposite {
-                result_type,
-                result_id,
-                constituents: cs.iter().map(|&x| self.id(x)).collect(),
-            }),
+            ConstantValue::Composite(cs) => {
+                let mut constituents: Vec<Id> = cs.iter().map(|&x| self.id(x)).collect();
+                continued = long_composite_tail(&mut constituents);
+                I::ConstantComposite(OpConstantComposite {
+                    result_type,
+                    result_id,
+                    constituents,
+                })
+            }
             ConstantValue::Null => I::ConstantNull(OpConstantNull {
                 result_type,
                 result_id,
@@ -734,6 +742,13 @@ impl<'m> Writer<'m> {
             }
         };
         Self::emit(&mut self.t.globals_out, &inst);
+        for constituents in continued {
+            let more = OpConstantCompositeContinuedINTEL { constituents };
+            Self::emit(
+                &mut self.t.globals_out,
+                &I::ConstantCompositeContinuedINTEL(more),
+            );
+        }
         self.name(result_id, &c.name);
         self.decorations(result_id, None, &c.decorations);
         self.t.constant_state[h.index()] = State::Done;
@@ -767,6 +782,7 @@ impl<'m> Writer<'m> {
         let result_type = self.ty_id(s.ty);
         let result_id = self.id(Value::SpecConstant(h));
         use Instruction as I;
+        let mut continued = Vec::new();
         let inst = match &s.value {
             SpecValue::Bool(true) => I::SpecConstantTrue(OpSpecConstantTrue {
                 result_type,
@@ -781,11 +797,15 @@ impl<'m> Writer<'m> {
                 result_id,
                 value: v.clone(),
             }),
-            SpecValue::Composite(vs) => I::SpecConstantComposite(OpSpecConstantComposite {
-                result_type,
-                result_id,
-                constituents: vs.iter().map(|&v| self.id(v)).collect(),
-            }),
+            SpecValue::Composite(vs) => {
+                let mut constituents: Vec<Id> = vs.iter().map(|&v| self.id(v)).collect();
+                continued = long_composite_tail(&mut constituents);
+                I::SpecConstantComposite(OpSpecConstantComposite {
+                    result_type,
+                    result_id,
+                    constituents,
+                })
+            }
             SpecValue::Op(op) => {
                 let mut op = op.clone();
                 op.visit_ids_mut(&mut |id| {
@@ -802,6 +822,13 @@ impl<'m> Writer<'m> {
         };
         self.set_loc(s.loc, false);
         Self::emit(&mut self.t.globals_out, &inst);
+        for constituents in continued {
+            let more = OpSpecConstantCompositeContinuedINTEL { constituents };
+            Self::emit(
+                &mut self.t.globals_out,
+                &Instruction::SpecConstantCompositeContinuedINTEL(more),
+            );
+        }
         self.name(result_id, &s.name);
         if let Some(id) = s.spec_id {
             self.decorations(result_id, None, &[Decoration::SpecId(id)]);
@@ -1298,4 +1325,17 @@ fn split_source(text: &str, has_file: bool) -> impl Iterator<Item = &str> {
         rest = Some(&r[cut..]);
         Some(&r[..cut])
     })
+}
+
+/// Splits off the constituents past what one composite instruction holds (65,535 words less
+/// the word count, result type and id) into SPV_INTEL_long_composites continuations of up to
+/// 65,534 each.
+fn long_composite_tail(constituents: &mut Vec<Id>) -> Vec<Vec<Id>> {
+    const FIRST: usize = 0xffff - 3;
+    const NEXT: usize = 0xffff - 1;
+    if constituents.len() <= FIRST {
+        return Vec::new();
+    }
+    let rest = constituents.split_off(FIRST);
+    rest.chunks(NEXT).map(<[Id]>::to_vec).collect()
 }

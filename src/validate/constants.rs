@@ -52,8 +52,36 @@ pub(super) fn instruction(cx: &mut Cx<'_>, inst: &Inst<'_>, typed: &Instruction)
                 err(format!("type %{rt} cannot have a null value"));
             }
         }
-        Instruction::ConstantComposite(c) => composite(cx, inst, op, rt, &c.constituents),
-        Instruction::SpecConstantComposite(c) => composite(cx, inst, op, rt, &c.constituents),
+        Instruction::ConstantComposite(c) => {
+            let parts = continued(
+                m,
+                inst,
+                &c.constituents,
+                Opcode::ConstantCompositeContinuedINTEL,
+            );
+            composite(cx, inst, op, rt, &parts)
+        }
+        Instruction::SpecConstantComposite(c) => {
+            let continuation = Opcode::SpecConstantCompositeContinuedINTEL;
+            let parts = continued(m, inst, &c.constituents, continuation);
+            composite(cx, inst, op, rt, &parts)
+        }
+        Instruction::ConstantCompositeContinuedINTEL(_)
+        | Instruction::SpecConstantCompositeContinuedINTEL(_)
+        | Instruction::TypeStructContinuedINTEL(_) => {
+            let base = match op {
+                Opcode::ConstantCompositeContinuedINTEL => Opcode::ConstantComposite,
+                Opcode::SpecConstantCompositeContinuedINTEL => Opcode::SpecConstantComposite,
+                _ => Opcode::TypeStruct,
+            };
+            let mut i = inst.index;
+            while i > 0 && m.inst(i - 1).opcode == inst.opcode {
+                i -= 1;
+            }
+            if i == 0 || m.inst(i - 1).opcode != base as u16 {
+                err(format!("must follow an {base} or another {op}"));
+            }
+        }
         _ => {}
     }
 }
@@ -102,6 +130,24 @@ fn nullable(m: &Module<'_>, t: u32, depth: u32) -> bool {
         }
         _ => false,
     }
+}
+
+/// A composite's constituents with those of the SPV_INTEL_long_composites continuations
+/// (`continuation`) right after it.
+fn continued<'p>(
+    m: &Module<'_>,
+    inst: &Inst<'_>,
+    parts: &'p [crate::grammar::Id],
+    continuation: Opcode,
+) -> std::borrow::Cow<'p, [crate::grammar::Id]> {
+    let mut all = std::borrow::Cow::Borrowed(parts);
+    let mut i = inst.index + 1;
+    while (i as usize) < m.len() && m.inst(i).opcode == continuation as u16 {
+        let more = m.inst(i).ops.iter().map(|&w| crate::grammar::Id(w));
+        all.to_mut().extend(more);
+        i += 1;
+    }
+    all
 }
 
 fn composite(cx: &mut Cx<'_>, inst: &Inst<'_>, op: Opcode, rt: u32, parts: &[crate::grammar::Id]) {
