@@ -8,7 +8,7 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 # The library without default features (codec, text, IR, requirements, validator): no LLVM,
 # CLI or JSON dependency may creep back in, and what it has must build, lint and pass alone.
-if cargo tree -e normal --no-default-features -p spvkit --prefix none | grep -E '^(inkwell|clap|serde_json|zmij) '; then
+if cargo tree -e normal --no-default-features -p spvkit-toolkit --prefix none | grep -E '^(inkwell|clap|serde_json|zmij) '; then
   echo "test.sh: the no-default-features library depends on the crates above" >&2
   exit 1
 fi

@@ -2,22 +2,44 @@
 //! SPIR-V backend (`docs/SPIR-V.rst`) where it departs from the 2017 design document
 //! (`hlsl-spirv-codegen.rst`).
 //!
-//! The pipeline is one module per stage:
-//! `preprocess` (macros, includes, conditionals) → `lexer` (tokens with spans) → `parser`
-//! (recursive descent to the [`ast`]) → `sema` (types, conversions, overloads, scopes) → `emit`
-//! (SPIR-V through the [`crate::ir`] builder and serializer). Every stage reports problems as
-//! [`diag::Diagnostic`]s with spans into the [`source`] files, so one run can report several
-//! errors, each with `file:line:col`, the source line and a caret.
+//! The public surface is [`compile_source`] / [`compile_file`] with [`Options`] and
+//! [`Profile`]; a failure is a [`CompileError`] holding [`Diagnostic`]s. The stages inside
+//! (hidden from these docs, described in `docs/hlsl.md`) are one module each: `preprocess`
+//! (macros, includes, conditionals) → `lexer` → `parser` (recursive descent to the `ast`) →
+//! `sema` (types, conversions, overloads, scopes) → `emit` (SPIR-V through the
+//! [`crate::ir`] builder). Every stage reports problems as diagnostics with spans into the
+//! source files, so one run can report several errors, each with `file:line:col`, the source
+//! line and a caret.
+//!
+//! ```
+//! use spvkit::hlsl::{compile_source, Options};
+//! let src = "[numthreads(1, 1, 1)] void main() {}";
+//! let out = compile_source("a.hlsl", src, &Options::new("main", "cs_6_0".parse()?))?;
+//! assert_eq!(out.words[0], 0x0723_0203);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
+#[doc(hidden)]
 pub mod ast;
+#[doc(hidden)]
 pub mod diag;
+#[doc(hidden)]
 pub mod emit;
+#[doc(hidden)]
 pub mod lexer;
+#[doc(hidden)]
 pub mod parser;
+#[doc(hidden)]
 pub mod preprocess;
+#[doc(hidden)]
 pub mod sema;
+#[doc(hidden)]
 pub mod source;
+#[doc(hidden)]
 pub mod token;
+
+pub use diag::{Diagnostic, Severity};
+pub use source::Span;
 
 use crate::ir;
 use crate::target_env::TargetEnv;
@@ -153,6 +175,7 @@ impl fmt::Display for CompileError {
 
 impl std::error::Error for CompileError {}
 
+#[doc(hidden)]
 /// The front end's result: the syntax tree, the files it came from (for rendering diagnostics)
 /// and every preprocessor and syntax error. The tree holds what parsed even when there are
 /// errors, so later stages can decide whether to go on.
@@ -166,6 +189,7 @@ pub struct Parsed {
     pub diagnostics: Vec<diag::Diagnostic>,
 }
 
+#[doc(hidden)]
 /// Preprocesses and parses `source`; `name` is the file name diagnostics use, and its directory
 /// is searched first for quoted `#include`s, then `options.include_dirs`.
 pub fn parse(name: &str, source: &str, options: &Options) -> Parsed {
@@ -173,6 +197,7 @@ pub fn parse(name: &str, source: &str, options: &Options) -> Parsed {
     parse_with(name, source, options, &mut loader)
 }
 
+#[doc(hidden)]
 /// [`parse`] reading includes through `loader` (in-memory files for tests and fuzzing).
 pub fn parse_with(
     name: &str,
@@ -194,6 +219,7 @@ pub fn parse_with(
     })
 }
 
+#[doc(hidden)]
 /// Runs only the preprocessor: the tokens (ending with an end-of-input token), the files read,
 /// and the diagnostics. DXC's predefined macros (`__HLSL_VERSION`, `__spirv__`, the shader
 /// model) come first, then `options.defines` (`-D NAME` means `NAME=1`).

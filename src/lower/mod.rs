@@ -7,13 +7,16 @@
 //!
 //! ```no_run
 //! # fn f(words: &[u32]) -> Result<(), spvkit::lower::LowerError> {
-//! let cx = inkwell::context::Context::create();
+//! let cx = spvkit::lower::inkwell::context::Context::create();
 //! let lowered = spvkit::lower::lower_binary(&cx, words, &Default::default())?;
 //! println!("{}", lowered.module.print_to_string().to_string());
 //! # Ok(()) }
 //! ```
 
 pub mod abi;
+/// The LLVM bindings the lowered module is made with: a caller needs their `Context` (and
+/// whatever it does with the module next) at the version spvkit links.
+pub use inkwell;
 mod constants;
 mod entry;
 mod error;

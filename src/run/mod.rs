@@ -1,30 +1,45 @@
-//! Execution of lowered compute entry points on the CPU (`spvkit run`): the job model
-//! ([`job`]), its typed layouts ([`layout`]), binding it to an entry point ([`bind`]), the JIT
-//! ([`jit`]), the grid across cores ([`dispatch`]) with barriers ([`barrier`], [`hooks`]), and
-//! the typed result ([`output`]). The contract with the lowering is `docs/lowering-abi.md`.
+//! Execution of lowered compute entry points on the CPU (`spvkit run`): [`run_spirv`] (or
+//! [`run_lowered`] for a module already lowered) runs the entry point a [`Job`] names with
+//! [`RunOptions`] and returns a [`RunOutput`]; errors are [`RunError`]s. The machinery inside
+//! (job binding, the JIT, the grid across cores, barriers and fibers, hidden from these docs)
+//! implements the lowering's contract, `docs/lowering-abi.md`.
 
+#[doc(hidden)]
 pub mod barrier;
+#[doc(hidden)]
 pub mod bind;
+#[doc(hidden)]
 pub mod context;
+#[doc(hidden)]
 pub mod dispatch;
+#[doc(hidden)]
 pub mod error;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[doc(hidden)]
 pub mod fiber;
+#[doc(hidden)]
 pub mod group;
+#[doc(hidden)]
 pub mod hooks;
+#[doc(hidden)]
 pub mod jit;
+#[doc(hidden)]
 pub mod job;
 mod json_data;
+#[doc(hidden)]
 pub mod layout;
+#[doc(hidden)]
 pub mod memory;
+#[doc(hidden)]
 pub mod output;
 
 pub use context::InvocationContext;
 pub use dispatch::BarrierMode;
 pub use error::RunError;
 pub use jit::OptLevel;
+pub use job::TypedBytes;
 pub use job::{Job, JobError};
-pub use output::{BufferId, RunOutput};
+pub use output::{BufferId, OutputBuffer, RunOutput};
 
 use crate::lower::{LowerOptions, LoweredModule};
 use dispatch::{Dispatch, SharedPtr};
@@ -113,11 +128,13 @@ pub fn run_lowered(
     Ok(out)
 }
 
+#[doc(hidden)]
 /// Reports the end of a phase of a run to the [`crate::phase`] hook, if one is installed.
 pub fn phase(name: &str, since: std::time::Instant) {
     crate::phase::report("run", name, since);
 }
 
+#[doc(hidden)]
 /// The lowering options a job asks for: its spec-constant overrides, converted to each
 /// constant's type in `module` (the job writes values, the lowering wants bits).
 pub fn lower_options(module: &crate::ir::Module, job: &Job) -> Result<LowerOptions, RunError> {
@@ -149,6 +166,7 @@ pub fn lower_options(module: &crate::ir::Module, job: &Job) -> Result<LowerOptio
     Ok(options)
 }
 
+#[doc(hidden)]
 /// Lowers `module` for `job` (spec constants applied). The one place `spvkit run` calls the
 /// lowering.
 pub fn lower_for_job<'ctx>(
