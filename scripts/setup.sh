@@ -41,3 +41,9 @@ if ! python3 -c "import dpcpp_llvm_spirv" >/dev/null 2>&1; then
   echo "setup: installing dpcpp-llvm-spirv==2024.2.0 from PyPI"
   python3 -m pip install --quiet --disable-pip-version-check dpcpp-llvm-spirv==2024.2.0
 fi
+
+# Python's jsonschema checks docs/job.schema.json against every job of the tests.
+if ! python3 -c "import jsonschema" >/dev/null 2>&1; then
+  echo "setup: installing jsonschema from PyPI"
+  python3 -m pip install --quiet --disable-pip-version-check jsonschema
+fi

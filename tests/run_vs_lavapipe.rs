@@ -1,6 +1,6 @@
 //! `spvkit run` against lavapipe: every shader of `tests/corpus/compute/` runs on both with its
 //! job, and every buffer must agree (integers exactly, floats bit for bit unless the job's
-//! `"compare"` gives a tolerance, see `tests/support/compute.rs`).
+//! `"x-compare"` gives a tolerance, see `tests/support/compute.rs`).
 #![cfg(feature = "run")]
 
 #[path = "support/compute.rs"]

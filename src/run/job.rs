@@ -210,6 +210,7 @@ impl Job {
         let top = v
             .as_object()
             .ok_or_else(|| JobError::new("", "a job is a JSON object"))?;
+        known_keys(top, TOP_KEYS, "")?;
         let mut job = Job {
             entry: match top.get("entry") {
                 None | Some(Value::Null) => None,
@@ -224,11 +225,18 @@ impl Job {
             ..Job::default()
         };
         let dispatch = match (top.get("dispatch"), top.get("global_size")) {
-            (Some(d), _) => Some(u32x3(d, "dispatch")?),
+            (Some(_), Some(_)) => {
+                return Err(JobError::new(
+                    "global_size",
+                    "give dispatch or global_size, not both",
+                ))
+            }
+            (Some(d), None) => Some(u32x3(d, "dispatch")?),
             (None, Some(_)) => None,
             (None, None) => return Err(JobError::new("dispatch", "missing")),
         };
         if let Some(pc) = top.get("push_constants") {
+            known_keys(object(pc, "push_constants")?, PUSH_CONSTANT_KEYS, "push_constants")?;
             job.push_constants = Some(typed_bytes(pc, "push_constants", "data", raw)?);
         }
         if let Some(sc) = top.get("spec_constants") {
@@ -332,6 +340,51 @@ fn array<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, JobError> {
         .ok_or_else(|| JobError::new(path, format!("expected an array, found {}", kind_of(v))))
 }
 
+/// The keys of a job (`docs/job.schema.json` is the same list as a JSON Schema).
+const TOP_KEYS: &[&str] = &[
+    "entry",
+    "dispatch",
+    "global_size",
+    "local_size",
+    "work_dim",
+    "global_offset",
+    "push_constants",
+    "spec_constants",
+    "buffers",
+    "args",
+];
+const BUFFER_KEYS: &[&str] = &["set", "binding", "index", "kind", "layout", "data", "size_words"];
+const PUSH_CONSTANT_KEYS: &[&str] = &["layout", "data", "size_words"];
+const ARG_KEYS: &[&str] = &[
+    "kind",
+    "layout",
+    "data",
+    "value",
+    "size_words",
+    "size_bytes",
+    "type",
+];
+
+/// A key the job format does not have is an error (a misspelt `local_size` would otherwise
+/// run with the module's default); keys starting with `x-` are annotations for other tools
+/// (a test's comparison tolerance) and are skipped.
+fn known_keys(obj: &Map<String, Value>, known: &[&str], path: &str) -> Result<(), JobError> {
+    for k in obj.keys() {
+        if !k.starts_with("x-") && !known.contains(&k.as_str()) {
+            let at = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            return Err(JobError::new(
+                &at,
+                format!("unknown key (known here: {})", known.join(", ")),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn u32_field(obj: &Map<String, Value>, key: &str, path: &str) -> Result<Option<u32>, JobError> {
     match obj.get(key) {
         None => Ok(None),
@@ -408,6 +461,7 @@ fn typed_bytes(
 
 fn buffer(v: &Value, path: &str, raw: &[&str]) -> Result<JobBuffer, JobError> {
     let obj = object(v, path)?;
+    known_keys(obj, BUFFER_KEYS, path)?;
     let kind = match obj.get("kind").map(|k| k.as_str()) {
         None | Some(Some("storage")) => BufferKind::Storage,
         Some(Some("uniform")) => BufferKind::Uniform,
@@ -437,6 +491,7 @@ fn buffer(v: &Value, path: &str, raw: &[&str]) -> Result<JobBuffer, JobError> {
 
 fn kernel_arg(v: &Value, path: &str, raw: &[&str]) -> Result<KernelArg, JobError> {
     let obj = object(v, path)?;
+    known_keys(obj, ARG_KEYS, path)?;
     let kind = obj.get("kind").and_then(Value::as_str).ok_or_else(|| {
         JobError::new(
             &format!("{path}.kind"),
@@ -511,7 +566,7 @@ mod tests {
     #[test]
     fn a_full_shader_job_parses() {
         let job = Job::from_json(
-            r#"{"entry": "main", "dispatch": [4, 2], "comment": "ignored",
+            r#"{"entry": "main", "dispatch": [4, 2], "x-comment": "skipped",
                 "push_constants": {"layout": ["u32", "f32"], "data": [7, 1.5]},
                 "spec_constants": {"3": 2.5, "4": true, "5": -1},
                 "buffers": [{"set": 1, "binding": 2, "kind": "uniform", "layout": ["f32"],

@@ -3,7 +3,7 @@
 //! of `spvkit run`. Shaders are compiled with glslangValidator for Vulkan 1.1 at test time into
 //! the cargo target's temporary directory.
 //!
-//! A job may carry a `"compare"` object (ignored by the job parser, which skips unknown keys)
+//! A job may carry an `"x-compare"` object (skipped by the job parser, as every `x-` key)
 //! giving the tolerance used when two implementations' float results are compared:
 //! `{"ulps": n}` (distance in units in the last place), `{"abs": x, "rel": y}` (either bound),
 //! and a `"why"`. Without it floats must agree bit for bit (any NaN equals any NaN).
@@ -101,7 +101,7 @@ fn load(source: &Path) -> Shader {
         .unwrap_or_else(|e| panic!("{}: {e}", job_path.display()));
     let job = Job::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", job_path.display()));
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let c = &value["compare"];
+    let c = &value["x-compare"];
     let tolerance = Tolerance {
         ulps: c["ulps"].as_u64().unwrap_or(0),
         abs: c["abs"].as_f64().unwrap_or(0.0),

@@ -497,7 +497,7 @@ pub mod expect {
         let job = Job::from_json(&job_text).map_err(|e| format!("job: {e}"))?;
         let value: serde_json::Value =
             serde_json::from_str(&job_text).map_err(|e| e.to_string())?;
-        let c = &value["compare"];
+        let c = &value["x-compare"];
         let tolerance = crate::compute::Tolerance {
             ulps: c["ulps"].as_u64().unwrap_or(0),
             abs: c["abs"].as_f64().unwrap_or(0.0),

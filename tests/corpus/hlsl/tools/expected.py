@@ -129,7 +129,7 @@ def shader(stem, buffers, dispatch=(1, 1, 1), push=None, spec=None, compare=None
         if spec is not None:
             job["spec_constants"] = {str(k): v for k, v in spec.items()}
         if compare is not None:
-            job["compare"] = compare
+            job["x-compare"] = compare
         SHADERS[stem] = (job, fn)
         return fn
 
