@@ -31,7 +31,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then
-  echo "setup: cargo not found; install a Rust toolchain (1.80 or newer) with rustup first" >&2
+  echo "setup: cargo not found; install a Rust toolchain (1.87 or newer) with rustup first" >&2
   exit 1
 fi
 
