@@ -109,7 +109,9 @@ enum Command {
         builtins_as_globals: bool,
     },
     /// Compile HLSL to SPIR-V with DXC's flags (`-T cs_6_0 -E main -Fo out.spv`, `-D`, `-I`,
-    /// `-HV`, `-fspv-target-env=`); without `-Fo` the disassembly goes to standard output.
+    /// `-HV`, `-fspv-target-env=`); without `-Fo` the disassembly goes to standard output;
+    /// `spvkit hlsl -help` lists every DXC flag.
+    #[command(disable_help_flag = true)]
     Hlsl {
         /// The arguments, as hlsl2spirv takes them.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
@@ -291,7 +293,10 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("{message}");
+            // Empty when the message went elsewhere (`hlsl -Fe`).
+            if !message.is_empty() {
+                eprintln!("{message}");
+            }
             ExitCode::from(1)
         }
     }
