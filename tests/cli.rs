@@ -12,7 +12,8 @@ fn spvkit(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    // A command that fails before reading its input closes the pipe: not an error here.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
     child.wait_with_output().unwrap()
 }
 
@@ -249,4 +250,373 @@ fn opt_round_trips_through_the_ir_and_update_vce_trims_the_header() {
     );
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("<stdin>: word "));
+}
+
+fn hlsl2spirv(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hlsl2spirv"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command that fails before reading its input closes the pipe: not an error here.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+const COMPUTE: &str = "RWStructuredBuffer<uint> buf;\n\
+[numthreads(4, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { buf[id.x] = id.x * 2; }\n";
+
+#[test]
+fn hlsl2spirv_reads_standard_input_and_writes_standard_output() {
+    let out = hlsl2spirv(
+        &["-", "-T", "cs_6_0", "-E", "main", "-Fo", "-"],
+        COMPUTE.as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(&out.stdout[..4], &0x0723_0203u32.to_le_bytes());
+    let dir = scratch();
+    let spv = dir.join("stdin.spv");
+    std::fs::write(&spv, &out.stdout).unwrap();
+    let val = Command::new("spirv-val").arg(&spv).output().unwrap();
+    assert!(
+        val.status.success(),
+        "{}",
+        String::from_utf8_lossy(&val.stderr)
+    );
+    // No file named `-` was written.
+    assert!(!std::path::Path::new("-").exists());
+    // Diagnostics about standard input name it `<stdin>`.
+    let bad = hlsl2spirv(
+        &["-", "-T", "cs_6_0"],
+        b"[numthreads(1,1,1)] void main() { y = 1; }\n",
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.starts_with("<stdin>:1:35: error: use of undeclared identifier 'y'"),
+        "{err}"
+    );
+    // `spvkit hlsl` is the same program.
+    let sub = spvkit(
+        &["hlsl", "-", "-T", "cs_6_0", "-Fo", "-"],
+        COMPUTE.as_bytes(),
+    );
+    assert!(sub.status.success());
+    assert_eq!(sub.stdout, out.stdout);
+}
+
+#[test]
+fn hlsl2spirv_help_lists_dxc_groups_and_version_prints() {
+    for flag in ["-help", "--help", "-h", "-?"] {
+        let out = hlsl2spirv(&[flag], b"");
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        let help = String::from_utf8(out.stdout).unwrap();
+        for group in [
+            "Common Options:",
+            "Compilation Options:",
+            "Optimization Options:",
+            "SPIR-V CodeGen Options:",
+            "Utility Options:",
+        ] {
+            assert!(help.contains(group), "{flag}: {help}");
+        }
+        for f in [
+            "-Fo <file>",
+            "-fspv-target-env=",
+            "-fvk-use-scalar-layout",
+            "-O3",
+            "-Zi",
+        ] {
+            assert!(help.contains(f), "{f}: {help}");
+        }
+    }
+    // `spvkit hlsl --help` is the same help, not clap's.
+    let sub = spvkit(&["hlsl", "--help"], b"");
+    assert_eq!(sub.status.code(), Some(0));
+    assert_eq!(sub.stdout, hlsl2spirv(&["-help"], b"").stdout);
+    for flag in ["--version", "-version"] {
+        let out = hlsl2spirv(&[flag], b"");
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            format!("hlsl2spirv (spvkit) {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+#[test]
+fn hlsl2spirv_accepts_flags_that_keep_the_spir_v_and_refuses_the_others() {
+    let plain = hlsl2spirv(&["-", "-T", "cs_6_0", "-Fo", "-"], COMPUTE.as_bytes());
+    assert!(plain.status.success());
+    // -O3, -Zi, -nologo: same binary; a note for each flag with no effect.
+    let noted = hlsl2spirv(
+        &["-", "-T", "cs_6_0", "-O3", "-Zi", "-nologo", "-Fo", "-"],
+        COMPUTE.as_bytes(),
+    );
+    assert!(noted.status.success());
+    assert_eq!(noted.stdout, plain.stdout);
+    let err = String::from_utf8(noted.stderr).unwrap();
+    assert!(err.contains("note: -O3: spvkit does not optimize"), "{err}");
+    assert!(err.contains("note: -Zi: "), "{err}");
+    assert!(!err.contains("-nologo"), "{err}");
+    // Flags that would change the output are refused, by name.
+    for flag in [
+        "-fvk-use-scalar-layout",
+        "-enable-16bit-types",
+        "-fvk-invert-y",
+        "-Zpr",
+    ] {
+        let out = hlsl2spirv(&["-", "-T", "cs_6_0", flag], COMPUTE.as_bytes());
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!("error: not supported yet: {flag}\n")
+        );
+        assert!(out.stdout.is_empty());
+    }
+    let out = hlsl2spirv(
+        &["-", "-T", "cs_6_0", "-fvk-b-shift", "1", "0"],
+        COMPUTE.as_bytes(),
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: not supported yet: -fvk-b-shift\n"
+    );
+    // vulkan1.1spirv1.4 is a target environment; its output validates there.
+    let v14 = hlsl2spirv(
+        &[
+            "-",
+            "-T",
+            "cs_6_0",
+            "-fspv-target-env=vulkan1.1spirv1.4",
+            "-Fo",
+            "-",
+        ],
+        COMPUTE.as_bytes(),
+    );
+    assert!(
+        v14.status.success(),
+        "{}",
+        String::from_utf8_lossy(&v14.stderr)
+    );
+    let dir = scratch();
+    std::fs::write(dir.join("v14.spv"), &v14.stdout).unwrap();
+    let val = Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.1spv1.4"])
+        .arg(dir.join("v14.spv"))
+        .output()
+        .unwrap();
+    assert!(
+        val.status.success(),
+        "{}",
+        String::from_utf8_lossy(&val.stderr)
+    );
+    // -fspv-entrypoint-name renames the entry point; -Fc writes the listing.
+    let listing = dir.join("listing.spvasm");
+    let out = hlsl2spirv(
+        &[
+            "-",
+            "-T",
+            "cs_6_0",
+            "-fspv-entrypoint-name=go",
+            "-Fc",
+            listing.to_str().unwrap(),
+        ],
+        COMPUTE.as_bytes(),
+    );
+    assert!(out.status.success() && out.stdout.is_empty());
+    let text = std::fs::read_to_string(&listing).unwrap();
+    assert!(
+        text.contains("OpEntryPoint GLCompute %main \"go\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_missing_entry_point_names_the_file_without_a_caret() {
+    let dir = scratch();
+    let src = dir.join("entry.hlsl");
+    std::fs::write(&src, COMPUTE).unwrap();
+    let out = hlsl2spirv(&[src.to_str().unwrap(), "-T", "cs_6_0", "-E", "nope"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        format!(
+            "{}: error: missing entry point definition 'nope'\n",
+            src.display()
+        )
+    );
+    assert!(!err.contains(":1:1") && !err.contains('^'), "{err}");
+}
+
+#[test]
+fn spvkit_without_arguments_prints_help_on_standard_output_and_exits_2() {
+    let out = spvkit(&[], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        help.contains("Usage: spvkit") && help.contains("completions"),
+        "{help}"
+    );
+    assert!(out.stderr.is_empty());
+    let version = spvkit(&["--version"], b"");
+    assert_eq!(version.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(version.stdout).unwrap(),
+        format!("spvkit {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn completions_and_man_pages_come_from_the_command_line_definition() {
+    let bash = spvkit(&["completions", "bash"], b"");
+    assert_eq!(bash.status.code(), Some(0));
+    let script = String::from_utf8(bash.stdout).unwrap();
+    assert!(
+        script.contains("spvkit") && script.contains("complete"),
+        "{script}"
+    );
+    assert!(script.contains("--relax-block-layout"), "{script}");
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = spvkit(&["completions", shell], b"");
+        assert!(out.status.success() && !out.stdout.is_empty(), "{shell}");
+    }
+    assert_eq!(spvkit(&["completions", "tcsh"], b"").status.code(), Some(1));
+
+    let dir = scratch().join("man");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = spvkit(&["man", "-o", dir.to_str().unwrap()], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let top = std::fs::read_to_string(dir.join("spvkit.1")).unwrap();
+    assert!(
+        top.starts_with(".ie") || top.contains(".TH spvkit"),
+        "{top}"
+    );
+    assert!(top.contains(".TH spvkit"), "{top}");
+    let val = std::fs::read_to_string(dir.join("spvkit-val.1")).unwrap();
+    assert!(
+        val.contains("spvkit\\-val") && val.contains("relax\\-block\\-layout"),
+        "{val}"
+    );
+    assert!(dir.join("spvkit-dis.1").exists() && dir.join("spvkit-hlsl.1").exists());
+}
+
+/// `hello.spvasm` with a Vulkan 1.0 uniform block whose vec3 member sits at offset 4: valid
+/// only under the relaxed (or scalar) block layout.
+fn relaxed_block_module() -> Vec<u8> {
+    let text = "OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\"
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %S Block
+OpMemberDecorate %S 0 Offset 0
+OpMemberDecorate %S 1 Offset 4
+OpDecorate %u DescriptorSet 0
+OpDecorate %u Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%v3 = OpTypeVector %float 3
+%S = OpTypeStruct %float %v3
+%ptr = OpTypePointer Uniform %S
+%u = OpVariable %ptr Uniform
+%main = OpFunction %void None %fn
+%l = OpLabel
+OpReturn
+OpFunctionEnd
+";
+    let out = spvkit(
+        &["as", "--target-env", "vulkan1.0", "-", "-o", "-"],
+        text.as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn val_takes_spirv_vals_flags_and_agrees_with_it() {
+    let bin = relaxed_block_module();
+    let dir = scratch();
+    let path = dir.join("relaxed.spv");
+    std::fs::write(&path, &bin).unwrap();
+    let reference = |flags: &[&str]| {
+        Command::new("spirv-val")
+            .args(["--target-env", "vulkan1.0"])
+            .args(flags)
+            .arg(&path)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    };
+    // The flag, and whether the module is valid with it.
+    for (flags, valid) in [
+        (&[][..], false),
+        (&["--relax-block-layout"], true),
+        (&["--scalar-block-layout"], true),
+        (&["--skip-block-layout"], true),
+        (&["--uniform-buffer-standard-layout"], false),
+        (&["--allow-localsizeid"], false),
+    ] {
+        assert_eq!(reference(flags), valid, "spirv-val {flags:?}");
+        let mut args = vec!["val", "--target-env", "vulkan1.0"];
+        args.extend(flags);
+        args.push("-");
+        let out = spvkit(&args, &bin);
+        assert_eq!(
+            out.status.success(),
+            reference(flags),
+            "{flags:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Flags the validator cannot honour yet are refused by name, never ignored.
+    for flag in [
+        "--relax-struct-store",
+        "--relax-logical-pointer",
+        "--before-hlsl-legalization",
+        "--max-struct-members=10",
+        "--max-id-bound=100",
+    ] {
+        let out = spvkit(&["val", flag, "-"], &bin);
+        assert_eq!(out.status.code(), Some(1));
+        let name = flag.split('=').next().unwrap();
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!("error: not supported yet: {name}\n")
+        );
+    }
+}
+
+#[test]
+fn text_given_to_dis_or_val_says_it_looks_like_assembly() {
+    for cmd in ["dis", "val", "ir"] {
+        let out = spvkit(&[cmd, "-"], example().as_bytes());
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.starts_with("<stdin>: error: this looks like SPIR-V assembly text")
+                && err.contains("spvkit as"),
+            "{cmd}: {err}"
+        );
+    }
+    // Binary garbage is still a bad magic number.
+    let out = spvkit(&["dis", "-"], &[0xff, 0xfe, 0, 1, 2, 3, 4, 5]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("<stdin>: word 0: error:"), "{err}");
 }

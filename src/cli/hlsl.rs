@@ -1,148 +1,351 @@
-//! `hlsl2spirv` and `spvkit hlsl`: DXC's command-line flags (`-T`, `-E`, `-D`, `-I`, `-Fo`,
-//! `-HV`, `-fspv-target-env=`, `-spirv`), parsed by hand since they are single-dash long flags
-//! with attached or separate values; the compilation is one library call.
+//! `hlsl2spirv` and `spvkit hlsl`: DXC's command-line flags, parsed against the table of
+//! [`super::dxc_flags`] (single-dash long flags with attached or separate values); the
+//! compilation is one library call.
 
-use crate::hlsl::{compile_file, LanguageVersion, Options, Profile};
+use super::dxc_flags::{self, Matched, Support};
+use crate::hlsl::{compile_source, LanguageVersion, Options, Profile};
+use crate::target_env::TargetEnv;
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The usage text.
-pub const USAGE: &str = "usage: hlsl2spirv <input.hlsl> -T <profile> [-E <entry>] [-Fo <out.spv>] \
-[-D NAME[=VALUE]]... [-I <dir>]... [-HV 2018|2021] [-fspv-target-env=vulkan1.0|vulkan1.1|vulkan1.2|vulkan1.3] [-spirv]";
+/// The usage line.
+pub const USAGE: &str = "usage: hlsl2spirv <input.hlsl | -> -T <profile> [-E <entry>] \
+[-Fo <out.spv | ->] [-D NAME[=VALUE]]... [-I <dir>]... [-HV 2018|2021] \
+[-fspv-target-env=<env>] (hlsl2spirv -help lists every flag)";
 
-/// Parsed command-line arguments.
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Action {
+    /// `-help`: print the flags.
+    Help,
+    /// `--version`.
+    Version,
+    /// Compile.
+    Compile(Box<Args>),
+}
+
+/// Parsed command-line arguments of a compilation.
 #[derive(Debug)]
 pub struct Args {
-    /// The input file.
+    /// The input file, or `-` for standard input.
     pub input: PathBuf,
     /// The compilation options.
     pub options: Options,
-    /// `-Fo`: where the binary goes (without it, the disassembly goes to standard output).
+    /// `-Fo`: where the binary goes (`-` for standard output; without it and `-Fc`, the
+    /// disassembly goes to standard output).
     pub output: Option<PathBuf>,
+    /// `-Fc`: where the disassembly goes.
+    pub listing: Option<PathBuf>,
+    /// `-Fe`: where warnings and errors go instead of standard error.
+    pub diagnostics: Option<PathBuf>,
+    /// `-WX`: warnings are errors.
+    pub warnings_as_errors: bool,
+    /// `-no-warnings`.
+    pub no_warnings: bool,
+    /// `-fspv-entrypoint-name=`: the entry point's name in the module.
+    pub entry_point_name: Option<String>,
+    /// `-fspv-extension=`: the extensions the module may use (`None`: any).
+    pub allowed_extensions: Option<Vec<String>>,
+    /// `-fspv-max-id`: the largest id the module may use.
+    pub max_id: u32,
+    /// Notes about accepted flags that change nothing, for standard error.
+    pub notes: Vec<String>,
+}
+
+/// The error for a flag (or a flag's value) that would change the output and is not
+/// implemented.
+fn unsupported(what: &str) -> String {
+    format!("error: not supported yet: {what}")
 }
 
 /// Parses DXC-style arguments (without the program name).
-pub fn parse_args(args: &[String]) -> Result<Args, String> {
+pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let mut input = None;
     let mut profile = None;
     let mut entry = "main".to_owned();
-    let mut output = None;
+    let mut a = Args {
+        input: PathBuf::new(),
+        // Replaced once `-T` is read.
+        options: Options::new(
+            "main",
+            Profile {
+                stage: crate::hlsl::Stage::Compute,
+                major: 6,
+                minor: 0,
+            },
+        ),
+        output: None,
+        listing: None,
+        diagnostics: None,
+        warnings_as_errors: false,
+        no_warnings: false,
+        entry_point_name: None,
+        allowed_extensions: None,
+        max_id: 0x3F_FFFF,
+        notes: Vec::new(),
+    };
     let mut defines = Vec::new();
     let mut include_dirs = Vec::new();
     let mut version = LanguageVersion::default();
-    let mut target_env = crate::target_env::TargetEnv::Vulkan1_0;
+    let mut target_env = TargetEnv::Vulkan1_0;
     let mut i = 0;
-    // The value of a flag written `-Xvalue` or `-X value`.
-    let value = |i: &mut usize, flag: &str, arg: &str| -> Result<String, String> {
-        if arg.len() > flag.len() {
-            let rest = &arg[flag.len()..];
-            return Ok(rest.strip_prefix('=').unwrap_or(rest).to_owned());
-        }
-        *i += 1;
-        args.get(*i)
-            .cloned()
-            .ok_or_else(|| format!("error: {flag} needs a value"))
-    };
     while i < args.len() {
-        let a = args[i].as_str();
-        if a == "-spirv" {
-        } else if let Some(env) = a.strip_prefix("-fspv-target-env=") {
-            target_env = match env {
-                "vulkan1.0" => crate::target_env::TargetEnv::Vulkan1_0,
-                "vulkan1.1" => crate::target_env::TargetEnv::Vulkan1_1,
-                "vulkan1.2" => crate::target_env::TargetEnv::Vulkan1_2,
-                "vulkan1.3" => crate::target_env::TargetEnv::Vulkan1_3,
-                _ => {
-                    return Err(format!(
-                        "error: unknown target environment '{env}' (vulkan1.0 to vulkan1.3)"
-                    ))
-                }
-            };
-        } else if a.starts_with("-HV") {
-            version = match value(&mut i, "-HV", a)?.as_str() {
-                "2018" => LanguageVersion::V2018,
-                "2021" => LanguageVersion::V2021,
-                v => return Err(format!("error: unknown HLSL version '{v}' (2018 or 2021)")),
-            };
-        } else if a.starts_with("-Fo") {
-            output = Some(PathBuf::from(value(&mut i, "-Fo", a)?));
-        } else if a.starts_with("-T") {
-            profile = Some(value(&mut i, "-T", a)?);
-        } else if a.starts_with("-E") {
-            entry = value(&mut i, "-E", a)?;
-        } else if a.starts_with("-D") {
-            let d = value(&mut i, "-D", a)?;
-            let (k, v) = d.split_once('=').unwrap_or((&d, "1"));
-            if k.is_empty() {
-                return Err("error: -D needs a macro name".into());
+        let arg = args[i].as_str();
+        let m: Matched = match dxc_flags::match_arg(args, &mut i) {
+            Some(m) => m?,
+            None if arg.starts_with('-') && arg != "-" => {
+                return Err(format!("error: unknown option '{arg}'\n{USAGE}"))
             }
-            defines.push((k.to_owned(), v.to_owned()));
-        } else if a.starts_with("-I") {
-            include_dirs.push(PathBuf::from(value(&mut i, "-I", a)?));
-        } else if a.starts_with('-') && a != "-" {
-            return Err(format!("error: unknown option '{a}'\n{USAGE}"));
-        } else if input.is_some() {
-            return Err(format!("error: more than one input file ('{a}')"));
-        } else {
-            input = Some(PathBuf::from(a));
+            None if input.is_some() => {
+                return Err(format!("error: more than one input file ('{arg}')"))
+            }
+            None => {
+                input = Some(PathBuf::from(arg));
+                i += 1;
+                continue;
+            }
+        };
+        let name = m.flag.name;
+        match m.flag.support {
+            Support::Note(note) => a.notes.push(format!("note: {arg}: {note}")),
+            Support::Refused => return Err(unsupported(arg)),
+            Support::DxilOnly => {
+                return Err(format!(
+                    "error: {arg} concerns DXIL containers only (DXC does not support it with \
+                     -spirv either)"
+                ))
+            }
+            Support::Implemented => {}
+        }
+        if let Support::Implemented = m.flag.support {
+            match name {
+                "-help" | "--help" | "-h" | "-?" => return Ok(Action::Help),
+                "--version" | "-version" => return Ok(Action::Version),
+                "-nologo" | "-Qunused-arguments" | "-spirv" | "-Zpc" | "-fno-finite-math-only" => {}
+                "-T" => profile = Some(m.value().to_owned()),
+                "-E" => entry = m.value().to_owned(),
+                "-D" => {
+                    let d = m.value();
+                    let (k, v) = d.split_once('=').unwrap_or((d, "1"));
+                    if k.is_empty() {
+                        return Err("error: -D needs a macro name".into());
+                    }
+                    defines.push((k.to_owned(), v.to_owned()));
+                }
+                "-I" => include_dirs.push(PathBuf::from(m.value())),
+                "-Fo" => a.output = Some(PathBuf::from(m.value())),
+                "-Fc" => a.listing = Some(PathBuf::from(m.value())),
+                "-Fe" => a.diagnostics = Some(PathBuf::from(m.value())),
+                "-WX" => a.warnings_as_errors = true,
+                "-no-warnings" => a.no_warnings = true,
+                "-HV" => {
+                    version = match m.value() {
+                        "2018" => LanguageVersion::V2018,
+                        "2021" => LanguageVersion::V2021,
+                        v @ ("2016" | "2017" | "202x") => {
+                            return Err(unsupported(&format!("-HV {v}")))
+                        }
+                        v => {
+                            return Err(format!("error: unknown HLSL version '{v}' (2018 or 2021)"))
+                        }
+                    }
+                }
+                "-denorm" => {
+                    if m.value() != "any" {
+                        return Err(unsupported(&format!("-denorm {}", m.value())));
+                    }
+                }
+                "-encoding" => {
+                    if m.value() != "utf8" {
+                        return Err(unsupported(&format!("-encoding {}", m.value())));
+                    }
+                }
+                "-fvk-stage-io-order=" => match m.value() {
+                    "decl" => {}
+                    "alpha" => return Err(unsupported(arg)),
+                    v => {
+                        return Err(format!(
+                            "error: unknown Vulkan stage I/O location assignment order: {v}"
+                        ))
+                    }
+                },
+                "-fspv-target-env=" => {
+                    target_env = match m.value() {
+                        "vulkan1.0" => TargetEnv::Vulkan1_0,
+                        "vulkan1.1" => TargetEnv::Vulkan1_1,
+                        "vulkan1.1spirv1.4" => TargetEnv::Vulkan1_1Spirv1_4,
+                        "vulkan1.2" => TargetEnv::Vulkan1_2,
+                        "vulkan1.3" => TargetEnv::Vulkan1_3,
+                        "universal1.5" => return Err(unsupported(arg)),
+                        env => {
+                            return Err(format!(
+                                "error: unknown target environment '{env}' (vulkan1.0, \
+                                 vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3)"
+                            ))
+                        }
+                    }
+                }
+                "-fspv-extension=" => a
+                    .allowed_extensions
+                    .get_or_insert_with(Vec::new)
+                    .push(m.value().to_owned()),
+                "-fspv-entrypoint-name=" => a.entry_point_name = Some(m.value().to_owned()),
+                "-fspv-max-id" => {
+                    let v = m.value();
+                    let hex = v
+                        .strip_prefix("0x")
+                        .or_else(|| v.strip_prefix("0X"))
+                        .unwrap_or(v);
+                    a.max_id = u32::from_str_radix(hex, 16).map_err(|_| {
+                        "error: -fspv-max-id must be an integer in hexadecimal format".to_owned()
+                    })?;
+                }
+                other => return Err(format!("error: internal: {other} has no handler")),
+            }
         }
         i += 1;
     }
     let input = input.ok_or_else(|| format!("error: no input file\n{USAGE}"))?;
     let profile = profile
         .ok_or_else(|| format!("error: no target profile (-T cs_6_0, vs_6_0, ps_6_0)\n{USAGE}"))?;
-    // An unsupported stage is reported at the top of the file, like other diagnostics.
+    let shown = display_name(&input);
     let profile = profile
         .parse::<Profile>()
-        .map_err(|e| format!("{}:1:1: error: {e}", input.display()))?;
+        .map_err(|e| format!("{shown}: error: {e}"))?;
     let mut options = Options::new(&entry, profile);
     options.defines = defines;
     options.include_dirs = include_dirs;
     options.version = version;
     options.target_env = target_env;
-    Ok(Args {
-        input,
-        options,
-        output,
-    })
+    a.input = input;
+    a.options = options;
+    Ok(Action::Compile(Box::new(a)))
 }
 
-/// Compiles as the arguments say: the binary to `-Fo`, or the disassembly to standard output;
-/// warnings and errors to standard error.
-pub fn run(args: &[String]) -> Result<(), String> {
-    if args
+/// The name diagnostics use for the input: `<stdin>` for `-`.
+fn display_name(input: &std::path::Path) -> String {
+    if input.as_os_str() == "-" {
+        "<stdin>".into()
+    } else {
+        input.display().to_string()
+    }
+}
+
+/// Whether `-fspv-extension=` values allow `ext` (`KHR` allows every `SPV_KHR_*`).
+fn extension_allowed(allowed: &[String], ext: &str) -> bool {
+    allowed
         .iter()
-        .any(|a| a == "-h" || a == "--help" || a == "-help")
-    {
-        println!("{USAGE}");
-        return Ok(());
-    }
-    let a = parse_args(args)?;
-    let compiled =
-        compile_file(&a.input, &a.options).map_err(|e| e.rendered.trim_end().to_owned())?;
-    if !compiled.warnings.is_empty() {
-        eprint!("{}", compiled.warnings);
-    }
-    match &a.output {
-        Some(path) => {
-            let bytes: Vec<u8> = compiled
-                .words
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .collect();
-            std::fs::write(path, bytes)
-                .map_err(|e| format!("{}: error: cannot write: {e}", path.display()))
+        .any(|a| a == ext || (a == "KHR" && ext.starts_with("SPV_KHR_")))
+}
+
+/// Writes bytes to a file, or standard output for `-`.
+fn write(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    super::io::write_output(&path.to_string_lossy(), bytes)
+}
+
+/// Compiles as the arguments say: the binary to `-Fo`, the disassembly to `-Fc` or (with
+/// neither) standard output; warnings and errors to standard error or `-Fe`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let a = match parse_args(args)? {
+        Action::Help => {
+            print!("{}", dxc_flags::help_text("hlsl2spirv"));
+            return Ok(());
         }
-        None => {
-            let text = crate::text::disassemble_to_string(
-                &compiled.words,
-                &crate::text::DisassembleOptions::default(),
-            )
-            .map_err(|e| format!("error: {e}"))?;
-            print!("{text}");
-            Ok(())
+        Action::Version => {
+            println!("hlsl2spirv (spvkit) {}", env!("CARGO_PKG_VERSION"));
+            return Ok(());
+        }
+        Action::Compile(a) => a,
+    };
+    for note in &a.notes {
+        eprintln!("{note}");
+    }
+    let name = display_name(&a.input);
+    let source = if a.input.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("<stdin>: error: cannot read: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(&a.input).map_err(|e| format!("{name}: error: cannot read: {e}"))?
+    };
+    // Warnings and errors: to standard error, or to the -Fe file.
+    let report = |text: &str| -> Result<(), String> {
+        match &a.diagnostics {
+            Some(path) => std::fs::write(path, text)
+                .map_err(|e| format!("{}: error: cannot write: {e}", path.display())),
+            None => {
+                eprint!("{text}");
+                Ok(())
+            }
+        }
+    };
+    let mut compiled = match compile_source(&name, &source, &a.options) {
+        Ok(c) => c,
+        Err(e) => {
+            if a.diagnostics.is_some() {
+                report(&e.rendered)?;
+                return Err(String::new());
+            }
+            return Err(e.rendered.trim_end().to_owned());
+        }
+    };
+    let warnings = if a.no_warnings {
+        String::new()
+    } else {
+        std::mem::take(&mut compiled.warnings)
+    };
+    if !warnings.is_empty() {
+        report(&warnings)?;
+        if a.warnings_as_errors {
+            return Err(format!("{name}: error: warnings treated as errors (-WX)"));
         }
     }
+    let mut words = compiled.words;
+    let mut module = compiled.module;
+    if let Some(allowed) = &a.allowed_extensions {
+        if let Some(ext) = module
+            .extensions
+            .iter()
+            .find(|e| !extension_allowed(allowed, e))
+        {
+            return Err(format!(
+                "{name}: error: SPIR-V extension '{ext}' required but not permitted by \
+                 -fspv-extension="
+            ));
+        }
+    }
+    if let Some(entry_name) = &a.entry_point_name {
+        for e in &mut module.entry_points {
+            e.name.clone_from(entry_name);
+        }
+        words = crate::ir::serialize(&module).map_err(|e| format!("{name}: error: {e}"))?;
+    }
+    let bound = words.get(3).copied().unwrap_or(0);
+    if bound.saturating_sub(1) > a.max_id {
+        return Err(format!(
+            "{name}: error: the module needs ids up to {:#x}, more than -fspv-max-id {:#x}",
+            bound - 1,
+            a.max_id
+        ));
+    }
+    let text = || {
+        crate::text::disassemble_to_string(&words, &crate::text::DisassembleOptions::default())
+            .map_err(|e| format!("error: {e}"))
+    };
+    if let Some(path) = &a.output {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        write(path, &bytes)?;
+    }
+    if let Some(path) = &a.listing {
+        write(path, text()?.as_bytes())?;
+    }
+    if a.output.is_none() && a.listing.is_none() {
+        print!("{}", text()?);
+    }
+    Ok(())
 }
 
 /// The `hlsl2spirv` program.
@@ -151,7 +354,9 @@ pub fn main() -> ExitCode {
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("{message}");
+            if !message.is_empty() {
+                eprintln!("{message}");
+            }
             ExitCode::from(1)
         }
     }
@@ -165,9 +370,16 @@ mod tests {
         s.split_whitespace().map(str::to_owned).collect()
     }
 
+    fn compile(s: &str) -> Result<Box<Args>, String> {
+        match parse_args(&args(s))? {
+            Action::Compile(a) => Ok(a),
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn dxc_flags_parse_attached_and_separate() {
-        let a = parse_args(&args("in.hlsl -T cs_6_0 -E go -Fo out.spv -DX=2 -D Y -I inc -HV 2018 -fspv-target-env=vulkan1.2 -spirv")).unwrap();
+        let a = compile("in.hlsl -T cs_6_0 -E go -Fo out.spv -DX=2 -D Y -I inc -HV 2018 -fspv-target-env=vulkan1.2 -spirv").unwrap();
         assert_eq!(a.options.entry, "go");
         assert_eq!(a.output, Some(PathBuf::from("out.spv")));
         assert_eq!(
@@ -175,11 +387,45 @@ mod tests {
             vec![("X".into(), "2".into()), ("Y".into(), "1".into())]
         );
         assert_eq!(a.options.version, LanguageVersion::V2018);
-        assert_eq!(
-            a.options.target_env,
-            crate::target_env::TargetEnv::Vulkan1_2
-        );
+        assert_eq!(a.options.target_env, TargetEnv::Vulkan1_2);
+        assert!(a.notes.is_empty());
         assert!(parse_args(&args("in.hlsl")).is_err());
         assert!(parse_args(&args("in.hlsl -T cs_6_0 -bogus")).is_err());
+    }
+
+    #[test]
+    fn notes_refusals_and_actions() {
+        let a = compile("- -T cs_6_0 -O3 -Zi -nologo -fspv-target-env=vulkan1.1spirv1.4").unwrap();
+        assert_eq!(a.input, PathBuf::from("-"));
+        assert_eq!(a.notes.len(), 2, "{:?}", a.notes);
+        assert!(a.notes[0].starts_with("note: -O3: "), "{:?}", a.notes);
+        assert_eq!(a.options.target_env, TargetEnv::Vulkan1_1Spirv1_4);
+        assert_eq!(
+            compile("x.hlsl -T cs_6_0 -fvk-use-scalar-layout").unwrap_err(),
+            "error: not supported yet: -fvk-use-scalar-layout"
+        );
+        assert_eq!(
+            compile("x.hlsl -T cs_6_0 -denorm ftz").unwrap_err(),
+            "error: not supported yet: -denorm ftz"
+        );
+        assert!(compile("x.hlsl -T cs_6_0 -denorm any").is_ok());
+        assert!(compile("x.hlsl -T cs_6_0 -Fre r.bin")
+            .unwrap_err()
+            .contains("DXIL"));
+        assert!(matches!(parse_args(&args("-help")).unwrap(), Action::Help));
+        assert!(matches!(
+            parse_args(&args("x.hlsl --version")).unwrap(),
+            Action::Version
+        ));
+        let a = compile("x.hlsl -T cs_6_0 -fspv-extension=KHR -fspv-max-id 0xFF").unwrap();
+        assert_eq!(a.max_id, 0xFF);
+        assert!(extension_allowed(
+            a.allowed_extensions.as_deref().unwrap(),
+            "SPV_KHR_storage_buffer_storage_class"
+        ));
+        assert!(!extension_allowed(
+            a.allowed_extensions.as_deref().unwrap(),
+            "SPV_EXT_x"
+        ));
     }
 }

@@ -29,6 +29,34 @@ pub fn read_input(path: &str) -> Result<Input, String> {
     })
 }
 
+/// Reads a SPIR-V binary (a file, or standard input for `-`) as native words, with the name to
+/// use in messages. Text where a binary belongs (SPIR-V assembly, say) is an error that says
+/// so and points at `spvkit as`, rather than a bad magic number.
+pub fn read_binary(path: &str) -> Result<(String, Vec<u32>), String> {
+    let Input { name, bytes } = read_input(path)?;
+    match crate::binary::words_from_bytes(&bytes) {
+        Ok(words) => Ok((name, words.into_owned())),
+        Err(_) if looks_like_text(&bytes) => Err(format!(
+            "{name}: error: this looks like SPIR-V assembly text, not a binary; assemble it \
+             first with `spvkit as {path} -o out.spv`"
+        )),
+        Err(e) => Err(format!("{name}: word {}: error: {}", e.offset, e.kind)),
+    }
+}
+
+/// Whether bytes that are no SPIR-V binary read as text: assembly starting with `;` or `Op`,
+/// or any valid UTF-8 without control characters other than whitespace.
+pub fn looks_like_text(bytes: &[u8]) -> bool {
+    let start = bytes.trim_ascii_start();
+    if start.starts_with(b";") || start.starts_with(b"Op") || start.starts_with(b"%") {
+        return true;
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(s) => !s.is_empty() && !s.chars().any(|c| c.is_control() && !c.is_whitespace()),
+        Err(_) => false,
+    }
+}
+
 /// Writes bytes to a file, or standard output for `-`.
 pub fn write_output(path: &str, bytes: &[u8]) -> Result<(), String> {
     if path == "-" {

@@ -1,6 +1,7 @@
 //! The `spvkit` command line: argument parsing and file handling only; every command is a
 //! library call.
 
+pub mod dxc_flags;
 #[cfg(feature = "llvm")]
 mod heap;
 pub mod hlsl;
@@ -10,8 +11,8 @@ mod run;
 mod times;
 
 use crate::text::{AssembleOptions, DisassembleOptions};
-use clap::{Parser, Subcommand};
-use io::{read_input, write_output, Input};
+use clap::{CommandFactory, Parser, Subcommand};
+use io::{read_binary, read_input, write_output, Input};
 use std::process::ExitCode;
 
 /// spvkit: a grammar-driven SPIR-V toolkit.
@@ -79,14 +80,9 @@ enum Command {
         #[arg(long)]
         update_vce: bool,
     },
-    /// Validate a SPIR-V binary: exit 0 when valid, 1 with one line per error.
-    Val {
-        /// The binary, or `-` for standard input.
-        input: String,
-        /// The environment to validate for (spirv-val's names, or `level-zero`).
-        #[arg(long, default_value_t = crate::target_env::TargetEnv::default().to_string())]
-        target_env: String,
-    },
+    /// Validate a SPIR-V binary: exit 0 when valid, 1 with one line per error. Takes
+    /// spirv-val's flags; those the validator cannot honour yet are refused, not ignored.
+    Val(ValArgs),
     /// Lower a SPIR-V binary to LLVM 19 (text, bitcode, object file or assembly).
     #[cfg(feature = "llvm")]
     Lower {
@@ -113,7 +109,9 @@ enum Command {
         builtins_as_globals: bool,
     },
     /// Compile HLSL to SPIR-V with DXC's flags (`-T cs_6_0 -E main -Fo out.spv`, `-D`, `-I`,
-    /// `-HV`, `-fspv-target-env=`); without `-Fo` the disassembly goes to standard output.
+    /// `-HV`, `-fspv-target-env=`); without `-Fo` the disassembly goes to standard output;
+    /// `spvkit hlsl -help` lists every DXC flag.
+    #[command(disable_help_flag = true)]
     Hlsl {
         /// The arguments, as hlsl2spirv takes them.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
@@ -123,6 +121,18 @@ enum Command {
     /// as JSON.
     #[cfg(feature = "run")]
     Run(run::RunArgs),
+    /// Print a shell completion script (install: `spvkit completions bash >
+    /// ~/.local/share/bash-completion/completions/spvkit`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Write the man pages: spvkit.1 and one spvkit-<command>.1 per command.
+    Man {
+        /// The directory to write them to (created if missing).
+        #[arg(short = 'o', default_value = ".")]
+        dir: std::path::PathBuf,
+    },
     /// Translate LLVM IR (text or bitcode: SPIR-V-friendly IR, or clang's OpenCL C output) to
     /// a SPIR-V Kernel module.
     #[cfg(feature = "llvm")]
@@ -143,9 +153,132 @@ enum Command {
     },
 }
 
-/// Runs the command line; the exit code is 0 on success and 1 on any error.
+/// `spvkit val`'s arguments: spirv-val's flags, so that scripts run unchanged.
+#[derive(clap::Args)]
+struct ValArgs {
+    /// The binary, or `-` for standard input.
+    input: String,
+    /// The environment to validate for (spirv-val's names, or `level-zero`).
+    #[arg(long, default_value_t = crate::target_env::TargetEnv::default().to_string())]
+    target_env: String,
+    /// Relaxed block layout (vectors aligned to their component) in Vulkan 1.0 too.
+    #[arg(long)]
+    relax_block_layout: bool,
+    /// Uniform blocks follow the storage buffer (std430) layout rules.
+    #[arg(long)]
+    uniform_buffer_standard_layout: bool,
+    /// Buffer blocks need only scalar alignment.
+    #[arg(long)]
+    scalar_block_layout: bool,
+    /// Do not check buffer block offsets and strides.
+    #[arg(long)]
+    skip_block_layout: bool,
+    /// Allow LocalSizeId in Vulkan (spvkit's validator never rejects it, so this changes
+    /// nothing).
+    #[arg(long)]
+    allow_localsizeid: bool,
+    /// Not supported yet (refused): the Workgroup scalar block layout.
+    #[arg(long)]
+    workgroup_scalar_block_layout: bool,
+    /// Not supported yet (refused): struct stores between layout-compatible types.
+    #[arg(long)]
+    relax_struct_store: bool,
+    /// Not supported yet (refused): pointers as function and phi operands in Logical.
+    #[arg(long)]
+    relax_logical_pointer: bool,
+    /// Not supported yet (refused): HLSL before legalization.
+    #[arg(long)]
+    before_hlsl_legalization: bool,
+    /// Not supported yet (refused): Offset image operands in Vulkan.
+    #[arg(long)]
+    allow_offset_texture_operand: bool,
+    /// Not supported yet (refused): 32-bit bitwise instructions in Vulkan.
+    #[arg(long)]
+    allow_vulkan_32_bit_bitwise: bool,
+    /// Not supported yet (refused): spirv-val's limits (`--max-struct-members=N`,
+    /// `--max-id-bound=N`, ...); the universal limits apply.
+    #[arg(long = "max-struct-members", value_name = "N")]
+    max_struct_members: Option<String>,
+    /// Not supported yet (refused).
+    #[arg(long = "max-struct-depth", value_name = "N")]
+    max_struct_depth: Option<String>,
+    /// Not supported yet (refused).
+    #[arg(long = "max-local-variables", value_name = "N")]
+    max_local_variables: Option<String>,
+    /// Not supported yet (refused).
+    #[arg(long = "max-global-variables", value_name = "N")]
+    max_global_variables: Option<String>,
+    /// Not supported yet (refused).
+    #[arg(long = "max-switch-branches", value_name = "N")]
+    max_switch_branches: Option<String>,
+    /// Not supported yet (refused).
+    #[arg(long = "max-function-args", value_name = "N")]
+    max_function_args: Option<String>,
+    /// Not supported yet (refused).
+    #[arg(long = "max-control-flow-nesting-depth", value_name = "N")]
+    max_control_flow_nesting_depth: Option<String>,
+    /// Not supported yet (refused).
+    #[arg(long = "max-access-chain-indexes", value_name = "N")]
+    max_access_chain_indexes: Option<String>,
+    /// Not supported yet (refused).
+    #[arg(long = "max-id-bound", value_name = "N")]
+    max_id_bound: Option<String>,
+}
+
+impl ValArgs {
+    /// The spirv-val flags given that the validator cannot honour yet.
+    fn unsupported(&self) -> Vec<&'static str> {
+        let flags = [
+            (
+                self.workgroup_scalar_block_layout,
+                "--workgroup-scalar-block-layout",
+            ),
+            (self.relax_struct_store, "--relax-struct-store"),
+            (self.relax_logical_pointer, "--relax-logical-pointer"),
+            (self.before_hlsl_legalization, "--before-hlsl-legalization"),
+            (
+                self.allow_offset_texture_operand,
+                "--allow-offset-texture-operand",
+            ),
+            (
+                self.allow_vulkan_32_bit_bitwise,
+                "--allow-vulkan-32-bit-bitwise",
+            ),
+            (self.max_struct_members.is_some(), "--max-struct-members"),
+            (self.max_struct_depth.is_some(), "--max-struct-depth"),
+            (self.max_local_variables.is_some(), "--max-local-variables"),
+            (
+                self.max_global_variables.is_some(),
+                "--max-global-variables",
+            ),
+            (self.max_switch_branches.is_some(), "--max-switch-branches"),
+            (self.max_function_args.is_some(), "--max-function-args"),
+            (
+                self.max_control_flow_nesting_depth.is_some(),
+                "--max-control-flow-nesting-depth",
+            ),
+            (
+                self.max_access_chain_indexes.is_some(),
+                "--max-access-chain-indexes",
+            ),
+            (self.max_id_bound.is_some(), "--max-id-bound"),
+        ];
+        flags
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect()
+    }
+}
+
+/// Runs the command line; the exit code is 0 on success, 1 on any error, and 2 with the help on
+/// standard output when there are no arguments.
 pub fn main() -> ExitCode {
     times::install_from_env();
+    if std::env::args_os().len() <= 1 {
+        let mut cmd = Cli::command();
+        print!("{}", cmd.render_help());
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -160,7 +293,10 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("{message}");
+            // Empty when the message went elsewhere (`hlsl -Fe`).
+            if !message.is_empty() {
+                eprintln!("{message}");
+            }
             ExitCode::from(1)
         }
     }
@@ -207,9 +343,7 @@ fn run(cli: Cli) -> Result<(), String> {
             no_indent,
             offsets,
         } => {
-            let Input { name, bytes } = read_input(&input)?;
-            let words = crate::binary::words_from_bytes(&bytes)
-                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            let (name, words) = read_binary(&input)?;
             let opts = DisassembleOptions {
                 friendly_names: !raw_id,
                 header: !no_header,
@@ -247,9 +381,7 @@ fn run(cli: Cli) -> Result<(), String> {
             write_output(output.as_deref().unwrap_or("out.spv"), &bytes)
         }
         Command::Ir { input, output } => {
-            let Input { name, bytes } = read_input(&input)?;
-            let words = crate::binary::words_from_bytes(&bytes)
-                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            let (name, words) = read_binary(&input)?;
             let module = crate::ir::deserialize(&words)
                 .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
             let text = crate::ir::print(&module);
@@ -263,9 +395,7 @@ fn run(cli: Cli) -> Result<(), String> {
             output,
             update_vce,
         } => {
-            let Input { name, bytes } = read_input(&input)?;
-            let words = crate::binary::words_from_bytes(&bytes)
-                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            let (name, words) = read_binary(&input)?;
             let options = crate::opt::OptOptions { update_vce };
             let out = crate::opt::optimize(&words, &options)
                 .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
@@ -274,14 +404,29 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         #[cfg(feature = "run")]
         Command::Run(args) => run::run(args),
-        Command::Val { input, target_env } => {
-            let Input { name, bytes } = read_input(&input)?;
-            let env: crate::target_env::TargetEnv = target_env
+        Command::Completions { shell } => {
+            let mut cmd = Cli::command();
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "spvkit", &mut out);
+            write_output("-", &out)
+        }
+        Command::Man { dir } => man(&dir),
+        Command::Val(args) => {
+            if let Some(flag) = args.unsupported().first() {
+                return Err(format!("error: not supported yet: {flag}"));
+            }
+            let env: crate::target_env::TargetEnv = args
+                .target_env
                 .parse()
                 .map_err(|e| format!("error: --target-env: {e}"))?;
-            let words = crate::binary::words_from_bytes(&bytes)
-                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
-            crate::validate::validate(&words, env).map_err(|errors| {
+            let options = crate::validate::ValidateOptions {
+                relax_block_layout: args.relax_block_layout,
+                uniform_buffer_standard_layout: args.uniform_buffer_standard_layout,
+                scalar_block_layout: args.scalar_block_layout,
+                skip_block_layout: args.skip_block_layout,
+            };
+            let (name, words) = read_binary(&args.input)?;
+            crate::validate::validate_with(&words, env, &options).map_err(|errors| {
                 let mut out = String::new();
                 for (i, e) in errors.iter().enumerate() {
                     if i > 0 {
@@ -295,7 +440,26 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
-/// `spvkit lower`.
+/// `spvkit man`: the top page and one page per command, named as `man spvkit-val` finds them.
+fn man(dir: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: error: {e}", dir.display()))?;
+    let write = |cmd: clap::Command, file: String| -> Result<(), String> {
+        let path = dir.join(file);
+        let mut out = Vec::new();
+        clap_mangen::Man::new(cmd)
+            .render(&mut out)
+            .map_err(|e| format!("error: {e}"))?;
+        std::fs::write(&path, out).map_err(|e| format!("{}: error: {e}", path.display()))
+    };
+    let cmd = Cli::command();
+    for sub in cmd.get_subcommands() {
+        let name = format!("spvkit-{}", sub.get_name());
+        write(sub.clone().name(name.clone()), format!("{name}.1"))?;
+    }
+    write(cmd, "spvkit.1".into())
+}
+
+/// `spvkit from-llvm`.
 #[cfg(feature = "llvm")]
 fn from_llvm(
     input: &str,
@@ -333,11 +497,7 @@ fn lower(
     heap::fixed_mmap_threshold();
     let phase = |name: &str, t: std::time::Instant| crate::phase::report("lower", name, t);
     let t = std::time::Instant::now();
-    let Input { name, bytes } = read_input(input)?;
-    let words = crate::binary::words_from_bytes(&bytes)
-        .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?
-        .to_vec();
-    drop(bytes);
+    let (name, words) = read_binary(input)?;
     phase("read", t);
     let t = std::time::Instant::now();
     let (module, offsets) = crate::ir::deserialize_with_offsets(&words)

@@ -60,7 +60,8 @@ impl Diagnostic {
 /// Renders diagnostics the way clang/DXC print them: `file:line:col: error: message`, the source
 /// line, and a caret line (`^~~~` under the span's part on that line), then each note the same
 /// way. Tabs before the span are copied into the caret line so the caret stays aligned whatever
-/// the terminal's tab width.
+/// the terminal's tab width. A [`Span::whole_file`] diagnostic is the line `file: error: message`
+/// alone.
 pub fn render(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
     let mut out = String::new();
     for d in diagnostics {
@@ -79,6 +80,11 @@ pub fn render(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
 
 /// One `file:line:col: label: message` block with its source line and caret.
 fn render_one(out: &mut String, sources: &SourceMap, span: Span, label: &str, message: &str) {
+    if span.is_whole_file() {
+        let name = sources.name(span.file);
+        out.push_str(&format!("{name}: {label}: {message}\n"));
+        return;
+    }
     let (line, col) = sources.line_col(span);
     let name = sources.name(span.file);
     out.push_str(&format!("{name}:{line}:{col}: {label}: {message}\n"));

@@ -23,6 +23,21 @@ impl Span {
         Span { file, start, end }
     }
 
+    /// A span that stands for a whole file rather than a place in it (a missing entry point,
+    /// say): diagnostics at it print `file: error: ...` without a line, column or caret.
+    pub fn whole_file(file: FileId) -> Span {
+        Span {
+            file,
+            start: u32::MAX,
+            end: u32::MAX,
+        }
+    }
+
+    /// Whether this is a [`Span::whole_file`] span.
+    pub fn is_whole_file(self) -> bool {
+        self.start == u32::MAX && self.end == u32::MAX
+    }
+
     /// The smallest span covering `self` and `other` (when both lie in the same file; otherwise
     /// `self`).
     pub fn to(self, other: Span) -> Span {

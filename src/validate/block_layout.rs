@@ -32,6 +32,8 @@ struct Layout<'a> {
     /// std140 (uniform buffer) rules rather than std430.
     block_rules: bool,
     relaxed: bool,
+    /// Scalar alignment only (`--scalar-block-layout`).
+    scalar: bool,
     pointer_size: u32,
     depth: u32,
 }
@@ -108,6 +110,9 @@ impl Layout<'_> {
     fn base_alignment(&self, t: u32, c: Constraint, depth: u32) -> u32 {
         if depth > 32 {
             return 1;
+        }
+        if self.scalar {
+            return self.scalar_alignment(t, depth);
         }
         let round = self.block_rules;
         match self.m.ty(t) {
@@ -268,7 +273,9 @@ impl Layout<'_> {
                 return fail("is missing an Offset decoration".into());
             }
             let ty = self.m.ty(t);
-            if let (true, Some(Ty::Vector { component, .. })) = (self.relaxed, ty) {
+            if let (true, false, Some(Ty::Vector { component, .. })) =
+                (self.relaxed, self.scalar, ty)
+            {
                 let sa = self.scalar_alignment(component, 0);
                 if !aligned(offset, sa) {
                     return fail(format!(
@@ -284,7 +291,7 @@ impl Layout<'_> {
                     next_valid - 1
                 ));
             }
-            if self.relaxed && matches!(ty, Some(Ty::Vector { .. })) {
+            if self.relaxed && !self.scalar && matches!(ty, Some(Ty::Vector { .. })) {
                 let last = offset.saturating_add(size).saturating_sub(1);
                 let straddles = if size <= 16 {
                     offset / 16 != last / 16
@@ -447,7 +454,8 @@ pub(super) fn finish(cx: &mut Cx<'_>) {
         Some(a) if a == AddressingModel::Physical32.value() => 4,
         _ => 8,
     };
-    let relaxed = cx.env.is_vulkan() && cx.env != TargetEnv::Vulkan1_0;
+    let relaxed =
+        cx.options.relax_block_layout || (cx.env.is_vulkan() && cx.env != TargetEnv::Vulkan1_0);
     let mut done: std::collections::HashSet<(u32, u32)> = std::collections::HashSet::new();
     let workgroup_layout = m
         .capabilities
@@ -488,12 +496,14 @@ pub(super) fn finish(cx: &mut Cx<'_>) {
             if !(if is_block { block } else { buffer_block }) {
                 continue;
             }
-            let block_rules = uniform && is_block;
+            let uniform_block = uniform && is_block;
             let buffer_rules =
                 (uniform && !is_block) || ((push || ssbo || psb || workgroup) && is_block);
-            if !block_rules && !buffer_rules {
+            if !uniform_block && !buffer_rules {
                 continue;
             }
+            // std140 unless `--uniform-buffer-standard-layout` asks for std430.
+            let block_rules = uniform_block && !cx.options.uniform_buffer_standard_layout;
             let mut err = |msg: String| cx.sink.push(struct_inst.offset, "core:block-layout", msg);
             if missing_offset(m, id, 0) {
                 err(format!(
@@ -541,14 +551,17 @@ pub(super) fn finish(cx: &mut Cx<'_>) {
                 ));
                 continue;
             }
-            if !cx.env.is_vulkan() {
+            if !cx.env.is_vulkan() || cx.options.skip_block_layout {
                 continue;
             }
+            // spirv-val's scalar block layout leaves Workgroup blocks to its own switch.
+            let scalar = cx.options.scalar_block_layout && !workgroup;
             let mut l = Layout {
                 m,
                 constraints: HashMap::new(),
                 block_rules,
                 relaxed,
+                scalar,
                 pointer_size,
                 depth: 0,
             };
@@ -564,6 +577,7 @@ pub(super) fn finish(cx: &mut Cx<'_>) {
                     "StorageBuffer"
                 };
                 let rules = match (relaxed, block_rules) {
+                    _ if scalar => "scalar block",
                     (false, true) => "standard uniform buffer (std140)",
                     (false, false) => "standard storage buffer (std430)",
                     (true, true) => "relaxed uniform buffer",

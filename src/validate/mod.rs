@@ -79,14 +79,41 @@ impl fmt::Display for ValidationError {
 
 impl std::error::Error for ValidationError {}
 
+/// Switches that change the verdict, as `spirv-val`'s command-line flags of the same names do.
+/// The default is `spirv-val` without flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ValidateOptions {
+    /// `--relax-block-layout`: Vulkan buffer blocks follow the relaxed rules (vectors aligned to
+    /// their component and not straddling 16 bytes) in Vulkan 1.0 too.
+    pub relax_block_layout: bool,
+    /// `--uniform-buffer-standard-layout`: Uniform blocks follow the storage buffer (std430)
+    /// rules instead of std140.
+    pub uniform_buffer_standard_layout: bool,
+    /// `--scalar-block-layout`: Vulkan buffer blocks need only scalar alignment.
+    pub scalar_block_layout: bool,
+    /// `--skip-block-layout`: no check of Vulkan buffer block offsets and strides (their
+    /// presence is still checked).
+    pub skip_block_layout: bool,
+}
+
 /// Validates a module (native-order words) for an environment. Every rule runs; all the
 /// violations found are returned, in module order.
 pub fn validate(words: &[u32], env: TargetEnv) -> Result<(), Vec<ValidationError>> {
+    validate_with(words, env, &ValidateOptions::default())
+}
+
+/// [`validate`] with `spirv-val`'s switches.
+pub fn validate_with(
+    words: &[u32],
+    env: TargetEnv,
+    options: &ValidateOptions,
+) -> Result<(), Vec<ValidationError>> {
     let m = match Module::index(words) {
         Ok(m) => m,
         Err(e) => return Err(vec![decode_error(words, None, e)]),
     };
     let mut cx = Cx::new(&m, env);
+    cx.options = *options;
     let mut dec = match Decoder::new(words) {
         Ok(d) => d,
         Err(e) => return Err(vec![decode_error(words, None, e)]),
@@ -159,6 +186,8 @@ pub(crate) struct Cx<'m> {
     m: &'m Module<'m>,
     /// The environment.
     env: TargetEnv,
+    /// `spirv-val`'s switches.
+    options: ValidateOptions,
     /// The errors.
     sink: Sink,
     /// The module declares (or implies) `Shader`.
@@ -195,6 +224,7 @@ impl<'m> Cx<'m> {
         Cx {
             m,
             env,
+            options: ValidateOptions::default(),
             sink: Sink::default(),
             shader: m.capabilities.has(Capability::Shader),
             kernel: m.capabilities.has(Capability::Kernel),

@@ -541,8 +541,9 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
         .and_then(|v| v.first())
         .cloned()
     else {
+        // About the file, not a place in it: no line or caret.
         st.error(
-            Span::default(),
+            Span::whole_file(Default::default()),
             format!("missing entry point definition '{entry_name}'"),
         );
         return false;
