@@ -236,7 +236,11 @@ impl Job {
             (None, None) => return Err(JobError::new("dispatch", "missing")),
         };
         if let Some(pc) = top.get("push_constants") {
-            known_keys(object(pc, "push_constants")?, PUSH_CONSTANT_KEYS, "push_constants")?;
+            known_keys(
+                object(pc, "push_constants")?,
+                PUSH_CONSTANT_KEYS,
+                "push_constants",
+            )?;
             job.push_constants = Some(typed_bytes(pc, "push_constants", "data", raw)?);
         }
         if let Some(sc) = top.get("spec_constants") {
@@ -353,7 +357,15 @@ const TOP_KEYS: &[&str] = &[
     "buffers",
     "args",
 ];
-const BUFFER_KEYS: &[&str] = &["set", "binding", "index", "kind", "layout", "data", "size_words"];
+const BUFFER_KEYS: &[&str] = &[
+    "set",
+    "binding",
+    "index",
+    "kind",
+    "layout",
+    "data",
+    "size_words",
+];
 const PUSH_CONSTANT_KEYS: &[&str] = &["layout", "data", "size_words"];
 const ARG_KEYS: &[&str] = &[
     "kind",
