@@ -20,10 +20,15 @@ use std::sync::Mutex;
 
 const SUITE: &str = "../shared/conformance/dxc";
 
-/// Success cases whose output passes spirv-val (of 1,513).
-const OK_PASS_MIN: usize = 327;
-/// Error cases `hlsl2spirv` rejects (of 228).
-const ERROR_PASS_MIN: usize = 182;
+/// Success cases whose output passes spirv-val (of 1,507).
+const OK_PASS_MIN: usize = 331;
+/// Error cases `hlsl2spirv` rejects (of 227 that are errors for spvkit too).
+const ERROR_PASS_MIN: usize = 181;
+/// Error cases that are DXC's own limits, not errors of the program, each with why.
+const DXC_ONLY_ERRORS: &[(&str, &str)] = &[(
+    "CodeGenSPIRV/max_id.hlsl#1",
+    "DXC's optimizer (loop unrolling) overflows -fspv-max-id; spvkit's unoptimized module fits",
+)];
 /// Success cases compiled to SPIR-V that spirv-val rejects: may fall, never rise.
 const INVALID_MAX: usize = 17;
 
@@ -195,6 +200,7 @@ fn dxc_spirv_suite() {
         .unwrap()
         .into_iter()
         .filter(|e| e["pp_only"] != true)
+        .filter(|e| !DXC_ONLY_ERRORS.iter().any(|(id, _)| e["id"] == *id))
         .collect();
     let results = parallel(&cases, run_case);
     let (mut ok_total, mut ok_pass, mut err_total, mut err_pass) = (0, 0, 0, 0);
@@ -224,7 +230,7 @@ fn dxc_spirv_suite() {
             }
             Outcome::Refused(why) => *reasons.entry(reason_kind(why)).or_default() += 1,
             Outcome::Invalid(why) => invalid.push(format!("{id}: {why}")),
-            Outcome::Accepted => {}
+            Outcome::Accepted => eprintln!("error case compiled: {id}"),
             Outcome::Crash(why) => crashes.push(format!("{id}: {why}")),
         }
     }

@@ -1417,3 +1417,47 @@ void main() {
     }
     let _ = words;
 }
+
+/// A non-float matrix in a buffer is an array of rows with an ArrayStride, a type of its own:
+/// copying it to a local rebuilds it row by row (it was an OpStore of mismatched types, which
+/// DXC's `vk.layout.cbuffer.zpc.hlsl` showed). Both on lavapipe and under `spvkit run`.
+#[test]
+fn integer_matrices_copy_out_of_buffers_row_by_row() {
+    let src = "cbuffer C { row_major int2x3 ms[3]; column_major uint3x2 u; };
+               RWStructuredBuffer<int> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   int2x3 m = ms[2];
+                   uint3x2 v = u;
+                   o[0] = m[1][2]; o[1] = m[0][0]; o[2] = (int)v[2][1]; o[3] = (int)v[0][1];
+               }";
+    let words = check("int_matrix_copy", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        // ms: 3 matrices of 2 rows, each row a 16-byte slot; u: 3 rows of uint2 at offset 96.
+        let mut cb = vec![0u32; 36];
+        cb[16..19].copy_from_slice(&[1, 2, 3]);
+        cb[20..23].copy_from_slice(&[4, 5, 6]);
+        cb[24..26].copy_from_slice(&[7, 8]);
+        cb[32..34].copy_from_slice(&[9, 10]);
+        let data: Vec<String> = cb.iter().map(u32::to_string).collect();
+        let job = format!(
+            r#"{{"dispatch": [1], "buffers": [
+                {{"binding": 0, "layout": ["i32"], "size_words": 4}},
+                {{"binding": 1, "kind": "uniform", "layout": ["u32"], "data": [{}]}}]}}"#,
+            data.join(", ")
+        );
+        assert_eq!(run::words(&run::lavapipe(&words, &job), 0), [6, 1, 10, 8]);
+        let job = spvkit::run::Job::from_json(&job).unwrap();
+        let out = spvkit::run::run_spirv(&words, &job, &Default::default()).unwrap();
+        let got: Vec<u32> = out
+            .binding(0, 0)
+            .unwrap()
+            .bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, [6, 1, 10, 8]);
+    }
+    let _ = words;
+}

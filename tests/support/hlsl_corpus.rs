@@ -9,7 +9,8 @@
 //! - `// CHECK: <pattern>`: in order, each must match within a line of the disassembly, after
 //!   the line the previous pattern matched; `{{regex}}` parts are regular expressions, the rest
 //!   is literal text;
-//! - `// ERROR: <line>:<col>: <message substring>` (invalid programs).
+//! - `// ERROR: <line>:<col>: <message substring>` (invalid programs), or `// ERROR: file:
+//!   <message substring>` for a diagnostic about the whole file (printed without a place).
 //!
 //! Compute shaders come with `<stem>.job.json` (the `spvkit run` job) and
 //! `<stem>.expected.json` (the buffers they write, computed by `tools/expected.py`).
@@ -278,6 +279,14 @@ fn load(category: Category, path: &Path) -> Result<Entry, String> {
 }
 
 fn parse_error_line(e: &str) -> Result<ExpectedError, String> {
+    // `file: message`: a diagnostic about the whole file, printed without a place.
+    if let Some(message) = e.trim().strip_prefix("file:") {
+        return Ok(ExpectedError {
+            line: 0,
+            col: 0,
+            message: message.trim().to_owned(),
+        });
+    }
     let mut parts = e.splitn(3, ':');
     let (line, col, message) = match (parts.next(), parts.next(), parts.next()) {
         (Some(l), Some(c), Some(m)) => (l, c, m),
@@ -295,7 +304,8 @@ fn parse_error_line(e: &str) -> Result<ExpectedError, String> {
     })
 }
 
-/// The diagnostics of a `file:line:col: error: message` rendering, as (line, col, message).
+/// The diagnostics of a `file:line:col: error: message` rendering, as (line, col, message);
+/// one about the whole file (`file: error: message`) is line and column 0.
 pub fn rendered_errors(rendered: &str) -> Vec<(u32, u32, String)> {
     let mut out = Vec::new();
     for line in rendered.lines() {
@@ -304,11 +314,12 @@ pub fn rendered_errors(rendered: &str) -> Vec<(u32, u32, String)> {
         };
         let mut it = place.rsplitn(3, ':');
         let (col, line_no) = (it.next(), it.next());
-        if let (Some(c), Some(l)) = (col, line_no) {
-            if let (Ok(l), Ok(c)) = (l.trim().parse(), c.trim().parse()) {
-                out.push((l, c, message.to_owned()));
-            }
-        }
+        let at = match (col, line_no) {
+            (Some(c), Some(l)) => l.trim().parse().ok().zip(c.trim().parse().ok()),
+            _ => None,
+        };
+        let (l, c) = at.unwrap_or((0, 0));
+        out.push((l, c, message.to_owned()));
     }
     out
 }

@@ -376,10 +376,11 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 }
                 self.f.composite_construct(b, &parts)
             }
-            Ty::Matrix(Scalar::Bool, r, c) => {
-                // A bool matrix (an array of row vectors) in a buffer is one of uint rows:
-                // each row converts as a vector.
-                let row = Ty::Vector(Scalar::Bool, *c);
+            Ty::Matrix(s, r, c) if !s.is_float() => {
+                // A non-float matrix is an array of row vectors, with an ArrayStride in a
+                // layout (so a type of its own) and, for bools, uint rows in buffers: each
+                // row converts as a vector.
+                let row = Ty::Vector(*s, *c);
                 let mut parts = Vec::new();
                 for i in 0..*r {
                     let rt = self.ty_in(&row, from, from_rm);

@@ -1,6 +1,6 @@
 // ARGS: -T cs_6_0 -E main
-// ERROR: 1:1: entry point
-// -E main but no function named main: reported at 1:1.
+// ERROR: file: entry point
+// -E main but no function named main: reported for the file, without a place.
 RWStructuredBuffer<int> Out : register(u0);
 
 [numthreads(1, 1, 1)]

@@ -1,5 +1,5 @@
 // ARGS: -T ps_6_0 -E PSMain
-// ERROR: 1:1: entry point
+// ERROR: file: entry point
 // -E names a function that does not exist.
 float4 main() : SV_Target
 {
