@@ -1435,7 +1435,7 @@ fn integer_matrices_copy_out_of_buffers_row_by_row() {
     #[cfg(feature = "run")]
     {
         // ms: 3 matrices of 2 rows, each row a 16-byte slot; u: 3 rows of uint2 at offset 96.
-        let mut cb = vec![0u32; 36];
+        let mut cb = [0u32; 36];
         cb[16..19].copy_from_slice(&[1, 2, 3]);
         cb[20..23].copy_from_slice(&[4, 5, 6]);
         cb[24..26].copy_from_slice(&[7, 8]);
