@@ -127,7 +127,7 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Write the man pages: spvkit.1 and one spvkit-<command>.1 per command.
+    /// Write the man pages: `spvkit.1` and one `spvkit-<command>.1` per command.
     Man {
         /// The directory to write them to (created if missing).
         #[arg(short = 'o', default_value = ".")]
