@@ -1461,3 +1461,62 @@ fn integer_matrices_copy_out_of_buffers_row_by_row() {
     }
     let _ = words;
 }
+
+/// Code after `break`, `continue` and `return` inside loops (DXC's `cf.*` tests): it is still
+/// type-checked, but it ends in `OpUnreachable` instead of branching to a continue target or
+/// merge from outside the loop's construct (spirv-val rejected that), and it never runs.
+#[test]
+fn code_after_jumps_inside_loops_is_valid_and_dead() {
+    let src = "RWStructuredBuffer<int> o : register(u0);
+               int first(int a) {
+                   for (int i = 0; i < 4; ++i) { if (i == a) { return i * 10; } }
+                   return -1;
+                   return 7;
+               }
+               int early() { for (int i = 0; i < 4; ++i) { return 3; i += 5; } return 9; }
+               [numthreads(1, 1, 1)]
+               void main() {
+                   int x = 0;
+                   for (int i = 0; i < 10; ++i) {
+                       x += i;
+                       if (i == 3) { break; x = 100; }
+                       continue;
+                       x += 1000;
+                   }
+                   int y = 0;
+                   while (y < 5) { y++; if (y > 2) { continue; y = 50; } }
+                   do { y += 10; break; y = 7; { break; } } while (true);
+                   for (int k = 0; k < 2; ++k) {
+                       switch (k) { case 0: y += 1; break; y += 100; default: y += 2; }
+                       break;
+                       while (true) { y = -1; }
+                   }
+                   o[0] = x; o[1] = y; o[2] = first(2); o[3] = first(9); o[4] = early();
+               }";
+    let words = check("dead_after_jumps", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(dis.contains("OpUnreachable"), "{dis}");
+    // A type error in dead code is still reported.
+    let e = errors(
+        "[numthreads(1, 1, 1)] void main() { for (;;) { break; int x = undeclared; } }",
+        "cs_6_0",
+    );
+    assert!(e.contains("undeclared"), "{e}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 5}]}"#;
+        let want = [6, 16, 20, -1, 3].map(|v: i32| v as u32);
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        let job = spvkit::run::Job::from_json(job).unwrap();
+        let out = spvkit::run::run_spirv(&words, &job, &Default::default()).unwrap();
+        let got: Vec<u32> = out
+            .binding(0, 0)
+            .unwrap()
+            .bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, want);
+    }
+}

@@ -496,18 +496,16 @@ impl FnCx<'_, '_> {
         };
         self.f.selection_merge(merge, control);
         self.f.branch_conditional(c, (then_b, &[]), (else_b, &[]));
-        self.f.switch_to(then_b);
-        self.terminated = false;
+        self.reach(&[then_b, else_b]);
+        self.enter(then_b);
         self.scoped_stmt(then);
         self.branch_to(merge);
         if let Some(o) = otherwise {
-            self.f.switch_to(else_b);
-            self.terminated = false;
+            self.enter(else_b);
             self.scoped_stmt(o);
             self.branch_to(merge);
         }
-        self.f.switch_to(merge);
-        self.terminated = false;
+        self.enter(merge);
     }
 
     fn scoped_stmt(&mut self, s: &Stmt) {
@@ -536,30 +534,34 @@ impl FnCx<'_, '_> {
         let body_b = self.f.block();
         let cont = self.f.block();
         let merge = self.f.block();
+        // The header, its condition and the back edge are emitted even when the loop is
+        // unreachable: a loop construct needs them whatever else is dead.
         self.f.branch(header, &[]);
-        self.f.switch_to(header);
+        self.reach(&[header]);
+        self.enter(header);
         self.f.loop_merge(merge, cont, control);
         if do_while {
             self.f.branch(body_b, &[]);
+            self.reach(&[body_b]);
         } else {
             let check = self.f.block();
             self.f.branch(check, &[]);
-            self.f.switch_to(check);
+            self.reach(&[check]);
+            self.enter(check);
             let c = match cond {
                 Some(c) => self.condition(c),
                 None => Some(self.scalar_const(Scalar::Bool, ConstVal::Bool(true))),
             };
             let c = c.unwrap_or_else(|| self.scalar_const(Scalar::Bool, ConstVal::Bool(false)));
             self.f.branch_conditional(c, (body_b, &[]), (merge, &[]));
+            self.reach(&[body_b, merge]);
         }
-        self.f.switch_to(body_b);
-        self.terminated = false;
+        self.enter(body_b);
         self.jumps.push(Jump::Loop { merge, cont });
         self.scoped_stmt(body);
         self.jumps.pop();
         self.branch_to(cont);
-        self.f.switch_to(cont);
-        self.terminated = false;
+        self.enter(cont);
         if let Some(s) = step {
             let _ = self.expr(s);
         }
@@ -567,11 +569,11 @@ impl FnCx<'_, '_> {
             let c = cond.and_then(|c| self.condition(c));
             let c = c.unwrap_or_else(|| self.scalar_const(Scalar::Bool, ConstVal::Bool(false)));
             self.f.branch_conditional(c, (header, &[]), (merge, &[]));
+            self.reach(&[merge]);
         } else {
             self.f.branch(header, &[]);
         }
-        self.f.switch_to(merge);
-        self.terminated = false;
+        self.enter(merge);
     }
 
     fn switch_stmt(
@@ -647,6 +649,9 @@ impl FnCx<'_, '_> {
         };
         let _ = span;
         self.f.selection_merge(merge, control);
+        let targets: Vec<_> = labels.iter().map(|(_, s)| s.block).collect();
+        self.reach(&targets);
+        self.reach(&[default.unwrap_or(merge)]);
         self.f.terminate(Terminator::Switch {
             selector: sv,
             default: Successor {
@@ -658,8 +663,7 @@ impl FnCx<'_, '_> {
         self.jumps.push(Jump::Switch { merge });
         self.st.scopes.push();
         for (i, case) in cases.iter().enumerate() {
-            self.f.switch_to(blocks[i]);
-            self.terminated = false;
+            self.enter(blocks[i]);
             for s in &case.body {
                 self.stmt(s);
             }
@@ -668,7 +672,6 @@ impl FnCx<'_, '_> {
         }
         self.st.scopes.pop();
         self.jumps.pop();
-        self.f.switch_to(merge);
-        self.terminated = false;
+        self.enter(merge);
     }
 }

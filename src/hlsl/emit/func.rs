@@ -31,6 +31,12 @@ pub(crate) struct FnCx<'a, 'u> {
     pub vars: Handle<Block>,
     /// Whether the current block already ended (code after `return`, `break`, ...).
     pub terminated: bool,
+    /// Whether the current block can be reached: false in the code after a `return`,
+    /// `break`, `continue` or `discard`, which is still emitted (and so type-checked) but
+    /// ends in `OpUnreachable` instead of branching into a construct it is not part of.
+    pub reachable: bool,
+    /// The statement-level blocks a reachable block branches to.
+    pub reached: std::collections::HashSet<Handle<Block>>,
     pub jumps: Vec<Jump>,
     /// The return type.
     pub ret: Ty,
@@ -57,6 +63,8 @@ impl<'a, 'u> FnCx<'a, 'u> {
             st,
             vars,
             terminated: false,
+            reachable: true,
+            reached: std::collections::HashSet::new(),
             jumps: Vec::new(),
             ret,
             literals: std::collections::HashMap::new(),
@@ -121,15 +129,37 @@ impl<'a, 'u> FnCx<'a, 'u> {
             let b = self.f.block();
             self.f.switch_to(b);
             self.terminated = false;
+            self.reachable = false;
         }
     }
 
-    /// Ends the current block with a branch, unless it has ended already.
+    /// Ends the current block with a branch, unless it has ended already. Unreachable code
+    /// ends in `OpUnreachable` instead: a branch from it to a loop's continue target or merge
+    /// would come from outside the loop's construct, which SPIR-V forbids.
     pub fn branch_to(&mut self, target: Handle<Block>) {
         if !self.terminated {
-            self.f.branch(target, &[]);
+            if self.reachable {
+                self.f.branch(target, &[]);
+                self.reached.insert(target);
+            } else {
+                self.f.terminate(crate::ir::Terminator::Unreachable);
+            }
         }
         self.terminated = true;
+    }
+
+    /// Records that the current block branches to `targets` (when it is reachable itself).
+    pub fn reach(&mut self, targets: &[Handle<Block>]) {
+        if self.reachable {
+            self.reached.extend(targets.iter().copied());
+        }
+    }
+
+    /// Makes a statement-level block current: reachable if a reachable block branches to it.
+    pub fn enter(&mut self, b: Handle<Block>) {
+        self.f.switch_to(b);
+        self.terminated = false;
+        self.reachable = self.reached.contains(&b);
     }
 
     /// A Function-storage variable of `ty`, declared in the variable block.
