@@ -1520,3 +1520,118 @@ fn code_after_jumps_inside_loops_is_valid_and_dead() {
         assert_eq!(got, want);
     }
 }
+
+/// DXC's own layout table for 64-bit members (`vk.layout.64bit-types.std140.hlsl`): a 64-bit
+/// 3-vector keeps its 32-byte alignment under the relaxed rule, and a double matrix aligns to
+/// its 32-byte stride. The module validates, and a compute shader reads the members back.
+#[test]
+fn sixty_four_bit_members_follow_dxcs_layout() {
+    let src = "cbuffer MyCBuffer {
+                   float f1; uint64_t f2; double f3[3]; float f4; int64_t3 f5;
+                   double3x2 f6; double2x1 f7; float f8; row_major double2x3 f9[2];
+                   int64_t2 f10[1];
+               };
+               RWStructuredBuffer<int> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   o[0] = (int)f5.z; o[1] = (int)f6[2][1]; o[2] = (int)f8;
+                   o[3] = (int)f9[1][1][2]; o[4] = (int)f10[0].y;
+               }";
+    let words = check("layout64", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for (member, offset) in [
+        (0, 0),
+        (1, 8),
+        (2, 16),
+        (3, 64),
+        (4, 96),
+        (5, 128),
+        (6, 192),
+        (7, 208),
+        (8, 224),
+        (9, 352),
+    ] {
+        let want = format!("OpMemberDecorate %type_MyCBuffer {member} Offset {offset}\n");
+        assert!(dis.contains(&want), "{want}{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        // f5.z at 96 + 16; f6 (3x2, SPIR-V RowMajor: 2 columns of 3 doubles, stride 32):
+        // [2][1] at 128 + 32 + 16; f8 at 208; f9[1] row 1 col 2 at 224 + 64 + 32 + 16;
+        // f10[0].y at 352 + 8.
+        let mut cb = [0u8; 384];
+        cb[112..120].copy_from_slice(&5i64.to_le_bytes());
+        cb[176..184].copy_from_slice(&6.0f64.to_le_bytes());
+        cb[208..212].copy_from_slice(&7.0f32.to_le_bytes());
+        cb[336..344].copy_from_slice(&8.0f64.to_le_bytes());
+        cb[360..368].copy_from_slice(&9i64.to_le_bytes());
+        let data: Vec<String> = cb.iter().map(u8::to_string).collect();
+        let job = format!(
+            r#"{{"dispatch": [1], "buffers": [
+                {{"binding": 0, "layout": ["i32"], "size_words": 5}},
+                {{"binding": 1, "kind": "uniform", "layout": ["u8"], "data": [{}]}}]}}"#,
+            data.join(", ")
+        );
+        let want = [5u32, 6, 7, 8, 9];
+        assert_eq!(run::words(&run::lavapipe(&words, &job), 0), want);
+        let job = spvkit::run::Job::from_json(&job).unwrap();
+        let out = spvkit::run::run_spirv(&words, &job, &Default::default()).unwrap();
+        let got: Vec<u32> = out
+            .binding(0, 0)
+            .unwrap()
+            .bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, want);
+    }
+}
+
+/// HLSL 2018's `?:` with a vector condition and scalar arms selects per component (DXC's
+/// `literal.constant-composite.hlsl` gave a scalar OpSelect under a vector condition).
+#[test]
+fn a_vector_condition_selects_per_component_in_hlsl_2018() {
+    let src = "RWStructuredBuffer<float> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   float3 v = float3(-1, 2, 0);
+                   float3 r = v > 0 ? 0.5 : 0;
+                   o[0] = r.x; o[1] = r.y; o[2] = r.z;
+               }";
+    let words = check_env(
+        "vector_ternary",
+        src,
+        "cs_6_0",
+        TargetEnv::Vulkan1_0,
+        LanguageVersion::V2018,
+    );
+    assert!(disassemble(&words).contains("OpSelect %v3float"));
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 3}]}"#;
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), [0.0, 0.5, 0.0]);
+    }
+}
+
+/// `[[vk::location(N)]]` on an entry point places its return value (it was dropped, and the
+/// output clashed with another at location 0), and a 64-bit integer image declares
+/// `Int64ImageEXT`, as spirv-val requires.
+#[test]
+fn return_locations_and_64_bit_images() {
+    let src = "[[vk::location(2)]]
+               float main([[vk::location(0)]] out float n : N, out float4 pos : SV_Position) : R {
+                   n = 1; pos = 0; return 1.0;
+               }";
+    let dis = disassemble(&check("return_location", src, "vs_6_0"));
+    assert!(dis.contains("OpDecorate %out_var_R Location 2"), "{dis}");
+    assert!(dis.contains("OpDecorate %out_var_N Location 0"), "{dis}");
+    let src = "RWTexture2D<int64_t> t : register(u0);
+               [numthreads(1, 1, 1)] void main() { t[uint2(0, 0)] = 5; }";
+    let dis = disassemble(&check("int64_image", src, "cs_6_0"));
+    assert!(dis.contains("OpCapability Int64ImageEXT"), "{dis}");
+    assert!(
+        dis.contains("OpExtension \"SPV_EXT_shader_image_int64\""),
+        "{dis}"
+    );
+}

@@ -6,7 +6,8 @@
 //!   `Scope` or `MemorySemantics` value whose enumerants have availability of their own
 //!   (`OpControlBarrier` with `QueueFamily` scope needs `VulkanMemoryModel`), and `Device`
 //!   scope under the Vulkan memory model needs `VulkanMemoryModelDeviceScope`;
-//! - a multisampled storage image needs `StorageImageMultisample`;
+//! - a multisampled storage image needs `StorageImageMultisample`, and an image whose sampled
+//!   type is a 64-bit integer needs `Int64ImageEXT` outside kernels;
 //! - an entry point whose interface lists variables other than Input/Output needs SPIR-V 1.4
 //!   (before 1.4 the interface lists only those);
 //! - `OpSelect` of structs, arrays or matrices, or of vectors under a scalar condition, needs
@@ -83,6 +84,7 @@ static WRITE_WITHOUT_FORMAT: Availability = needs(&[Capability::StorageImageWrit
 static FLOAT64: Availability = needs(&[Capability::Float64]);
 static INT64_ATOMICS: Availability = needs(&[Capability::Int64Atomics]);
 static STORAGE_IMAGE_MS: Availability = needs(&[Capability::StorageImageMultisample]);
+static INT64_IMAGE: Availability = needs(&[Capability::Int64ImageEXT]);
 static DEVICE_SCOPE: Availability = needs(&[Capability::VulkanMemoryModelDeviceScope]);
 static VERSION_1_4: Availability = Availability {
     version: Some(Version(1, 4)),
@@ -261,6 +263,13 @@ impl Facts {
                 if t.ms == 1 && t.sampled == 2 && t.dim != crate::grammar::Dim::SubpassData =>
             {
                 f(&STORAGE_IMAGE_MS)
+            }
+            // spirv-val: "Capability Int64ImageEXT is required when using Sampled Type of
+            // 64-bit int" (the grammar ties it only to the R64i/R64ui formats).
+            Instruction::TypeImage(t)
+                if !self.kernel && self.int_width.get(&t.sampled_type.0) == Some(&64) =>
+            {
+                f(&INT64_IMAGE)
             }
             Instruction::TypeVector(v) if matches!(v.component_count, 8 | 16) => f(&VECTOR16),
             Instruction::Variable(v) => {

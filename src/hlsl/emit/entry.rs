@@ -335,13 +335,15 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     if entry.ret != Ty::Void {
         let sem = super::decls::semantic_of(&decl.annotations);
         let ret = entry.ret.clone();
+        // `[[vk::location(N)]]` before the function places its return value.
+        let loc = location_attr(cx.st, &decl.attributes);
         cx.store_output(
             &mut io,
             r,
             &ret,
             sem.as_deref(),
             Interp::default(),
-            None,
+            loc,
             decl.span,
         );
     }

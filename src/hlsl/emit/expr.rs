@@ -611,11 +611,15 @@ impl FnCx<'_, '_> {
         }
         let (tv, tt) = self.rvalue(then)?;
         let (ev, et) = self.rvalue(otherwise)?;
-        let ty = if tt == et {
+        let mut ty = if tt == et {
             tt.clone()
         } else {
             self.common_type(&tt, &et, literal_kind(then), literal_kind(otherwise), span)?
         };
+        // A vector condition selects per component: scalar arms are splatted to its size.
+        if let (Ty::Vector(_, n), Ty::Scalar(s)) = (&ct, &ty) {
+            ty = Ty::Vector(*s, *n);
+        }
         let tv = self.convert(tv, &tt, &ty, span, false)?;
         let ev = self.convert(ev, &et, &ty, span, false)?;
         let (c, cbt) = self.bool_of(c, &ct, span)?;

@@ -45,24 +45,12 @@ pub fn size_align(ty: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructD
             let b = s.bits() / 8;
             (b * n, if *n == 2 { 2 * b } else { 4 * b })
         }
-        Ty::Matrix(s, ..) if !s.is_float() => {
-            // DXC: a non-float matrix is an array of row vectors.
-            let (stride, count) = matrix_stride(ty, rule, true);
-            let align = if rule == LayoutRule::Std140 {
-                16
-            } else {
-                stride.min(16)
-            };
-            (stride.saturating_mul(count), align)
-        }
         Ty::Matrix(..) => {
+            // Aligned as its strided vectors (an array of them): the stride is the vector's
+            // alignment, rounded to 16 in std140 (32 for `double3` columns). A non-float
+            // matrix is an array of row vectors, as DXC emits it.
             let (stride, count) = matrix_stride(ty, rule, row_major);
-            let align = if rule == LayoutRule::Std140 {
-                16
-            } else {
-                stride.min(16)
-            };
-            (stride.saturating_mul(count), align)
+            (stride.saturating_mul(count), stride)
         }
         Ty::Array(e, n) => {
             let stride = array_stride(e, rule, row_major, structs);
@@ -132,9 +120,12 @@ pub fn struct_offsets(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) 
         let (size, align) = size_align(&f.ty, rule, f.row_major, structs);
         let mut off = round_up(next, align);
         if let Ty::Vector(s, _) = f.ty {
-            // Relaxed: a vector needs only its component's alignment unless it would straddle
-            // a 16-byte boundary improperly.
-            off = round_up(next, s.bits() / 8);
+            // Relaxed (DXC's rule): a vector of components up to 4 bytes needs only its
+            // component's alignment; a 64-bit one keeps its base alignment (32 for a
+            // `double3`). Either moves to 16 if it would straddle a 16-byte boundary.
+            if s.bits() <= 32 {
+                off = round_up(next, s.bits() / 8);
+            }
             if improper_straddle(off, size) {
                 off = round_up(off, 16);
             }
