@@ -1635,3 +1635,51 @@ fn return_locations_and_64_bit_images() {
         "{dis}"
     );
 }
+
+/// Attributes and modifiers are implemented or refused, never dropped: `[noinline]` is
+/// `DontInline`, `[earlydepthstencil]` is `EarlyFragmentTests`, `globallycoherent` is
+/// `Coherent`, `precise` puts `NoContraction` on the arithmetic; a `[[vk::...]]` attribute not
+/// implemented is an error naming it, and an attribute nobody knows is DXC's warning.
+#[test]
+fn attributes_and_modifiers_are_implemented_or_refused() {
+    let src = "globallycoherent RWStructuredBuffer<float> o : register(u0);
+               [noinline] float twice(float x) { return x * 2; }
+               [numthreads(1, 1, 1)]
+               void main() { precise float y = o[1] * o[2] + o[3]; o[0] = twice(y); }";
+    let dis = disassemble(&check("attributes", src, "cs_6_0"));
+    assert!(dis.contains("OpDecorate %o Coherent"), "{dis}");
+    assert!(dis.contains("OpFunction %float DontInline"), "{dis}");
+    assert!(dis.contains("NoContraction"), "{dis}");
+    let src = "[earlydepthstencil] float4 main() : SV_Target { return 1; }";
+    let dis = disassemble(&check("early_depth", src, "ps_6_0"));
+    assert!(
+        dis.contains("OpExecutionMode %main EarlyFragmentTests"),
+        "{dis}"
+    );
+    let e = errors(
+        "struct S { [[vk::builtin(\"PointSize\")]] float p : PSIZE; };
+         [numthreads(1, 1, 1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: the attribute [[vk::builtin]]"),
+        "{e}"
+    );
+    let e = errors(
+        "[[vk::ext_capability(5009)]] [numthreads(1, 1, 1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(e.contains("[[vk::ext_capability]]"), "{e}");
+    let out = compile_source(
+        "w.hlsl",
+        "[frobnicate] [numthreads(1, 1, 1)] void main() {}",
+        &options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021),
+    )
+    .unwrap();
+    assert!(
+        out.warnings
+            .contains("unknown attribute 'frobnicate' ignored"),
+        "{}",
+        out.warnings
+    );
+}

@@ -288,6 +288,9 @@ pub fn compile_source(
     let parsed = parse(name, source, options);
     let mut diagnostics = parsed.diagnostics;
     let failed = |d: &[diag::Diagnostic]| d.iter().any(|d| d.severity == diag::Severity::Error);
+    if !failed(&diagnostics) {
+        sema::attributes::check(&parsed.unit, &mut diagnostics);
+    }
     let module = if failed(&diagnostics) {
         None
     } else {

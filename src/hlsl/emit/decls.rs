@@ -413,6 +413,8 @@ struct Pending {
     span: Span,
     explicit: Option<(u32, u32)>,
     what: PendingKind,
+    /// `globallycoherent`: the variable is decorated `Coherent`.
+    coherent: bool,
 }
 
 enum PendingKind {
@@ -511,6 +513,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                         as_var: false,
                         push_constant,
                     },
+                    coherent: false,
                 });
             }
             Item::Empty(_) => {}
@@ -526,6 +529,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 as_var: false,
                 push_constant: false,
             },
+            coherent: false,
         });
     }
     // Functions: register every definition (overloads by name).
@@ -679,6 +683,7 @@ fn global_vars(
                 span: d.name.span,
                 explicit,
                 what,
+                coherent: has(&v.modifiers, Modifier::GloballyCoherent),
             });
             continue;
         }
@@ -707,6 +712,7 @@ fn global_vars(
                     as_var: true,
                     push_constant: true,
                 },
+                coherent: false,
             });
             continue;
         }
@@ -898,6 +904,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
             Some((bd, set)) => vec![Decoration::DescriptorSet(set), Decoration::Binding(bd)],
             None => Vec::new(),
         };
+        let coherent = p.coherent;
         match p.what {
             PendingKind::Resource(kind, elem) => {
                 let sc = match kind {
@@ -954,9 +961,13 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                     b.module_mut().type_names.entry(t).or_insert(tn);
                 }
                 let ptr = b.type_pointer(sc, t);
+                let mut decorations = decos(binding);
+                if coherent {
+                    decorations.push(Decoration::Coherent);
+                }
                 let g = b.global(GlobalVariable {
                     name: Some(p.name.clone()),
-                    decorations: decos(binding),
+                    decorations,
                     ..GlobalVariable::new(ptr, sc)
                 });
                 declare_global(
@@ -1184,7 +1195,17 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
     }
     let rt = ir_ty(b, st, &fsym.ret, LayoutRule::None, false);
     let fty = b.type_function(rt, &ptypes);
-    let f = b.function(fty, FunctionControl::None);
+    // `[noinline]` is a request the function is not inlined, as DXC writes it.
+    let noinline = decl
+        .attributes
+        .iter()
+        .any(|a| a.namespace.is_none() && a.name.name == "noinline");
+    let control = if noinline {
+        FunctionControl::DontInline
+    } else {
+        FunctionControl::None
+    };
+    let f = b.function(fty, control);
     let handle = f.handle();
     let mut cx = FnCx::new(f, st, fsym.ret.clone());
     let fname = if is_entry {

@@ -391,6 +391,13 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
         }
         Stage::Pixel => {
             b.execution_mode(handle, ExecutionMode::OriginUpperLeft);
+            let early = decl
+                .attributes
+                .iter()
+                .any(|a| a.namespace.is_none() && a.name.name == "earlydepthstencil");
+            if early {
+                b.execution_mode(handle, ExecutionMode::EarlyFragmentTests);
+            }
             if io.depth_replacing {
                 b.execution_mode(handle, ExecutionMode::DepthReplacing);
             }

@@ -88,8 +88,12 @@ impl<'a, 'u> FnCx<'a, 'u> {
         self.f.switch_to(vars);
         self.f.branch(first, &[]);
         let h = self.f.handle();
+        let precise = self.st.precise;
         if let Some(func) = self.st_module_function(h) {
             reorder_blocks(func);
+            if precise {
+                no_contraction(func);
+            }
         }
         self.f.finish()
     }
@@ -583,5 +587,27 @@ fn int_of(c: ConstVal) -> i64 {
     match c {
         ConstVal::Float(f) => f as i64,
         c => c.as_int().unwrap_or(0),
+    }
+}
+
+/// `NoContraction` on every arithmetic instruction of `func` (for `precise`).
+fn no_contraction(func: &mut crate::ir::Function) {
+    use crate::grammar::InstructionClass;
+    for (_, op) in func.ops.iter_mut() {
+        let arithmetic = op
+            .inst
+            .opcode()
+            .is_some_and(|o| o.class() == InstructionClass::Arithmetic);
+        if arithmetic {
+            let attrs = op.attrs.get_or_insert_with(Default::default);
+            if !attrs
+                .decorations
+                .contains(&crate::grammar::Decoration::NoContraction)
+            {
+                attrs
+                    .decorations
+                    .push(crate::grammar::Decoration::NoContraction);
+            }
+        }
     }
 }

@@ -177,6 +177,9 @@ pub(crate) enum ParamDir {
 /// Everything the emitter knows besides the builder.
 pub(crate) struct State<'u> {
     pub unit: &'u TranslationUnit,
+    /// The unit uses `precise`: every arithmetic instruction gets `NoContraction` (more than
+    /// DXC, which marks only what flows into precise values; never less).
+    pub precise: bool,
     pub opts: &'u Options,
     pub diags: Vec<Diagnostic>,
     pub structs: Vec<StructDef>,
@@ -214,6 +217,7 @@ impl<'u> State<'u> {
     fn new(unit: &'u TranslationUnit, opts: &'u Options) -> Self {
         State {
             unit,
+            precise: crate::hlsl::sema::attributes::uses_precise(unit),
             opts,
             diags: Vec::new(),
             structs: Vec::new(),

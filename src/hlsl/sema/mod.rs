@@ -2,6 +2,7 @@
 //! ([`consteval`]), the intrinsic table ([`intrinsics`]) and scopes ([`scope`]). Type checking
 //! of expressions happens as the emitter walks the tree (`crate::hlsl::emit`), with these rules.
 
+pub mod attributes;
 pub mod consteval;
 pub mod intrinsics;
 pub mod layout;

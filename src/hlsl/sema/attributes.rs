@@ -1,0 +1,221 @@
+//! Attributes and modifiers, checked once over the tree before code generation: each one the
+//! front end implements passes, each one DXC gives a meaning the front end does not implement
+//! yet is an error naming it (so none is parsed and dropped), and an attribute DXC does not
+//! know either is DXC's warning, "unknown attribute ignored".
+
+use crate::hlsl::ast::{
+    Attribute, FunctionDecl, Item, Modifier, ModifierSpan, Stmt, StmtKind, TranslationUnit, VarDecl,
+};
+use crate::hlsl::diag::Diagnostic;
+
+/// Where an attribute or modifier appears.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Site {
+    Function,
+    Param,
+    Global,
+    Local,
+    Field,
+    Buffer,
+    Statement,
+}
+
+/// Attributes without a namespace that are implemented or mean nothing for SPIR-V, by site.
+fn plain_known(site: Site, name: &str) -> bool {
+    match site {
+        // Stage attributes of other stages' entry points are refused with their profile.
+        Site::Function => matches!(
+            name,
+            "numthreads"
+                | "shader"
+                | "noinline"
+                | "earlydepthstencil"
+                | "maxvertexcount"
+                | "domain"
+                | "partitioning"
+                | "outputtopology"
+                | "outputcontrolpoints"
+                | "patchconstantfunc"
+                | "maxtessfactor"
+                | "instance"
+        ),
+        // Hints to the optimizer; `[unroll(n)]`'s count is only a hint as well.
+        Site::Statement => matches!(
+            name,
+            "unroll"
+                | "loop"
+                | "fastopt"
+                | "branch"
+                | "flatten"
+                | "allow_uav_condition"
+                | "call"
+                | "forcecase"
+        ),
+        _ => false,
+    }
+}
+
+/// `[[vk::...]]` attributes implemented, by site.
+fn vk_implemented(site: Site, name: &str) -> bool {
+    match site {
+        Site::Function | Site::Param | Site::Field => name == "location",
+        Site::Global => matches!(name, "binding" | "constant_id" | "push_constant"),
+        Site::Buffer => matches!(name, "binding" | "push_constant"),
+        _ => false,
+    }
+}
+
+/// DXC's attributes that change the SPIR-V and are not implemented yet.
+const NOT_YET: &[&str] = &[
+    "wavesize",
+    "WaveSize",
+    "nodeshader",
+    "NodeLaunch",
+    "numthreadsx",
+    "RootSignature",
+    "clipplanes",
+];
+
+/// Whether the unit uses `precise` anywhere: its arithmetic then gets `NoContraction`.
+pub fn uses_precise(unit: &TranslationUnit) -> bool {
+    let mut found = false;
+    let mut cx = Checker {
+        diags: Vec::new(),
+        precise: &mut found,
+    };
+    cx.unit(unit);
+    found
+}
+
+/// Checks every attribute and modifier of `unit`, reporting to `diags`.
+pub fn check(unit: &TranslationUnit, diags: &mut Vec<Diagnostic>) {
+    let mut found = false;
+    let mut cx = Checker {
+        diags: Vec::new(),
+        precise: &mut found,
+    };
+    cx.unit(unit);
+    diags.append(&mut cx.diags);
+}
+
+struct Checker<'a> {
+    diags: Vec<Diagnostic>,
+    precise: &'a mut bool,
+}
+
+impl Checker<'_> {
+    fn unit(&mut self, unit: &TranslationUnit) {
+        for item in &unit.items {
+            match item {
+                Item::Function(f) => self.function(f),
+                Item::Struct(s) => {
+                    for f in &s.fields {
+                        self.var(f, Site::Field);
+                    }
+                }
+                Item::Variables(v) => self.var(v, Site::Global),
+                Item::Buffer(b) => {
+                    self.attributes(&b.attributes, Site::Buffer);
+                    for m in &b.members {
+                        self.var(m, Site::Field);
+                    }
+                }
+                Item::Typedef(t) => self.modifiers(&t.modifiers, Site::Field),
+                Item::Empty(_) => {}
+            }
+        }
+    }
+
+    fn function(&mut self, f: &FunctionDecl) {
+        self.attributes(&f.attributes, Site::Function);
+        self.modifiers(&f.modifiers, Site::Function);
+        for p in &f.params {
+            self.attributes(&p.attributes, Site::Param);
+            self.modifiers(&p.modifiers, Site::Param);
+        }
+        if let Some(body) = &f.body {
+            for s in &body.stmts {
+                self.stmt(s);
+            }
+        }
+    }
+
+    fn var(&mut self, v: &VarDecl, site: Site) {
+        self.attributes(&v.attributes, site);
+        self.modifiers(&v.modifiers, site);
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        self.attributes(&s.attributes, Site::Statement);
+        match &s.kind {
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| self.stmt(s)),
+            StmtKind::Decl(d) => self.var(d, Site::Local),
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                self.stmt(then);
+                if let Some(o) = otherwise {
+                    self.stmt(o);
+                }
+            }
+            StmtKind::For { init, body, .. } => {
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                self.stmt(body);
+            }
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => self.stmt(body),
+            StmtKind::Switch { cases, .. } => {
+                for c in cases {
+                    c.body.iter().for_each(|s| self.stmt(s));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn attributes(&mut self, attrs: &[Attribute], site: Site) {
+        for a in attrs {
+            let name = a.name.name.as_str();
+            match a.namespace.as_ref().map(|n| n.name.as_str()) {
+                None if plain_known(site, name) => {}
+                None if NOT_YET.contains(&name) => self.diags.push(Diagnostic::error(
+                    a.span,
+                    format!("not supported yet: the attribute [{name}]"),
+                )),
+                Some("vk") if vk_implemented(site, name) => {}
+                // Every `vk::` attribute changes the SPIR-V (bindings, layouts, built-ins,
+                // execution modes, inline SPIR-V): one not implemented here is refused.
+                Some("vk") => self.diags.push(Diagnostic::error(
+                    a.span,
+                    format!("not supported yet: the attribute [[vk::{name}]] here"),
+                )),
+                ns => {
+                    let full = match ns {
+                        Some(ns) => format!("{ns}::{name}"),
+                        None => name.to_owned(),
+                    };
+                    self.diags.push(Diagnostic::warning(
+                        a.span,
+                        format!("unknown attribute '{full}' ignored"),
+                    ))
+                }
+            }
+        }
+    }
+
+    fn modifiers(&mut self, mods: &[ModifierSpan], site: Site) {
+        for m in mods {
+            match m.modifier {
+                Modifier::Precise => *self.precise = true,
+                Modifier::GloballyCoherent if site != Site::Global => {
+                    self.diags.push(Diagnostic::error(
+                        m.span,
+                        "not supported yet: 'globallycoherent' other than on a global resource",
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+}
