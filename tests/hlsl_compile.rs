@@ -121,6 +121,12 @@ mod run {
         vk.run(words, &job).expect("runs on lavapipe")
     }
 
+    /// Runs the module under `spvkit run` (the in-process runner).
+    pub fn spvkit(words: &[u32], job: &str) -> RunOutput {
+        let job = Job::from_json(job).expect("job");
+        spvkit::run::run_spirv(words, &job, &Default::default()).expect("runs under spvkit run")
+    }
+
     fn bytes(out: &RunOutput, binding: u32) -> Vec<u8> {
         out.buffers
             .iter()
@@ -1448,16 +1454,7 @@ fn integer_matrices_copy_out_of_buffers_row_by_row() {
             data.join(", ")
         );
         assert_eq!(run::words(&run::lavapipe(&words, &job), 0), [6, 1, 10, 8]);
-        let job = spvkit::run::Job::from_json(&job).unwrap();
-        let out = spvkit::run::run_spirv(&words, &job, &Default::default()).unwrap();
-        let got: Vec<u32> = out
-            .binding(0, 0)
-            .unwrap()
-            .bytes
-            .chunks(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-            .collect();
-        assert_eq!(got, [6, 1, 10, 8]);
+        assert_eq!(run::words(&run::spvkit(&words, &job), 0), [6, 1, 10, 8]);
     }
     let _ = words;
 }
@@ -1508,16 +1505,7 @@ fn code_after_jumps_inside_loops_is_valid_and_dead() {
             {"binding": 0, "layout": ["i32"], "size_words": 5}]}"#;
         let want = [6, 16, 20, -1, 3].map(|v: i32| v as u32);
         assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
-        let job = spvkit::run::Job::from_json(job).unwrap();
-        let out = spvkit::run::run_spirv(&words, &job, &Default::default()).unwrap();
-        let got: Vec<u32> = out
-            .binding(0, 0)
-            .unwrap()
-            .bytes
-            .chunks(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-            .collect();
-        assert_eq!(got, want);
+        assert_eq!(run::words(&run::spvkit(&words, &job), 0), want);
     }
 }
 
@@ -1574,16 +1562,7 @@ fn sixty_four_bit_members_follow_dxcs_layout() {
         );
         let want = [5u32, 6, 7, 8, 9];
         assert_eq!(run::words(&run::lavapipe(&words, &job), 0), want);
-        let job = spvkit::run::Job::from_json(&job).unwrap();
-        let out = spvkit::run::run_spirv(&words, &job, &Default::default()).unwrap();
-        let got: Vec<u32> = out
-            .binding(0, 0)
-            .unwrap()
-            .bytes
-            .chunks(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-            .collect();
-        assert_eq!(got, want);
+        assert_eq!(run::words(&run::spvkit(&words, &job), 0), want);
     }
 }
 
@@ -1682,4 +1661,36 @@ fn attributes_and_modifiers_are_implemented_or_refused() {
         "{}",
         out.warnings
     );
+}
+
+/// `(S)0` and `(T[n])x`: DXC's flat conversion of a scalar sets every scalar of the struct or
+/// array to it, converted to each member's type (178 real-world shaders used `(S)0`).
+#[test]
+fn scalar_casts_to_structs_and_arrays_fill_every_member() {
+    let src = "struct Inner { float2 v; bool b; };
+               struct S { float a; int2 i; float2x2 m; Inner n[2]; uint u; };
+               RWStructuredBuffer<float> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   S z = (S)0;
+                   S t = (S)3;
+                   float f[3] = (float[3])2.5;
+                   o[0] = z.a + z.i.y + z.m[1][1] + z.n[1].v.x + (z.n[0].b ? 100 : 0) + z.u;
+                   o[1] = t.a; o[2] = t.i.x; o[3] = t.m[0][1]; o[4] = t.n[1].v.y;
+                   o[5] = t.n[0].b ? 1 : 0; o[6] = t.u; o[7] = f[2];
+               }";
+    let words = check("flat_cast", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 8}]}"#;
+        let want = [0.0, 3.0, 3.0, 3.0, 3.0, 1.0, 3.0, 2.5];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::floats(&run::spvkit(&words, &job), 0), want);
+    }
+    let e = errors(
+        "struct R { RWStructuredBuffer<float> b; }; [numthreads(1, 1, 1)] void main() { R r = (R)0; }",
+        "cs_6_0",
+    );
+    assert!(e.contains("not supported yet"), "{e}");
 }

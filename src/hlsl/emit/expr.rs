@@ -140,16 +140,22 @@ impl FnCx<'_, '_> {
                 array_dims,
                 operand,
             } => {
-                if !array_dims.is_empty() {
-                    self.st
-                        .error(span, "not supported yet: casts to array types");
-                    return None;
-                }
                 let (t, _) = self.st.resolve_type(ty)?;
+                let t = if array_dims.is_empty() {
+                    t
+                } else {
+                    self.st.array_type(&t, array_dims, None)?
+                };
                 let (v, vt) = self.rvalue(operand)?;
                 if !t.is_numeric() || !vt.is_numeric() {
                     if t == vt {
                         return Some(Val::R(v, t));
+                    }
+                    // `(S)0`, `(float[4])1`: DXC's flat conversion of a scalar sets every
+                    // scalar of the struct or array to it, converted.
+                    if let (Ty::Scalar(_), Ty::Struct(_) | Ty::Array(..)) = (&vt, &t) {
+                        let r = self.splat_aggregate(v, &vt, &t, span)?;
+                        return Some(Val::R(r, t));
                     }
                     self.st.error(
                         span,
@@ -629,6 +635,40 @@ impl FnCx<'_, '_> {
         };
         let t = self.ty(&ty);
         Some(Val::R(self.f.select(t, c, tv, ev), ty))
+    }
+
+    /// The struct or array `target` whose every scalar is the scalar `v` (of `vt`), converted;
+    /// `None` (with an error) for a member that holds no numbers (a resource).
+    fn splat_aggregate(&mut self, v: Value, vt: &Ty, target: &Ty, span: Span) -> Option<Value> {
+        match target {
+            Ty::Array(e, n) => {
+                let part = self.splat_aggregate(v, vt, e, span)?;
+                let parts = vec![part; *n as usize];
+                let t = self.ty(target);
+                Some(self.f.composite_construct(t, &parts))
+            }
+            Ty::Struct(i) => {
+                let fields = self.st.structs.get(*i)?.fields.clone();
+                let mut parts = Vec::with_capacity(fields.len());
+                for f in &fields {
+                    parts.push(self.splat_aggregate(v, vt, &f.ty, span)?);
+                }
+                let t = self.ty(target);
+                Some(self.f.composite_construct(t, &parts))
+            }
+            t if t.is_numeric() => self.convert(v, vt, t, span, true),
+            t => {
+                self.st.error(
+                    span,
+                    format!(
+                        "not supported yet: cast from '{}' to a struct holding '{}'",
+                        self.show(vt),
+                        self.show(t)
+                    ),
+                );
+                None
+            }
+        }
     }
 
     /// `base.name`: a struct field, a vector swizzle or a matrix element.
