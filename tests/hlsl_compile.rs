@@ -1694,3 +1694,29 @@ fn scalar_casts_to_structs_and_arrays_fill_every_member() {
     );
     assert!(e.contains("not supported yet"), "{e}");
 }
+
+/// Swizzles on literals: `0.xxxx` is the integer literal 0 splatted (so `3.xx / 2` divides
+/// integers, as clang's HLSL front end types it), `2.5.rr` the float; the lexer ends the number
+/// before a dot that starts a swizzle.
+#[test]
+fn swizzles_on_literals() {
+    let src = "RWStructuredBuffer<float4> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   o[0] = 0.xxxx;
+                   o[1] = float4(2.5.rr, 3.xx / 2);
+                   o[2] = 1u.xxxx;
+                   o[3] = float4(1.5.x, 7.r, 0.5e1.xx);
+               }";
+    let words = check("literal_swizzles", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 16}]}"#;
+        let want = [
+            0.0, 0.0, 0.0, 0.0, 2.5, 2.5, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.5, 7.0, 5.0, 5.0,
+        ];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), want);
+    }
+}

@@ -124,6 +124,22 @@ impl Lexer {
     }
 
     /// The byte offset of logical character `i` (the file's end past the last one).
+    /// Whether the characters at `i` are a swizzle (one to four of `xyzw`, or of `rgba`) that
+    /// an identifier character does not continue.
+    fn swizzle_at(&self, i: usize) -> bool {
+        let ch = |k: usize| self.chars.get(k).map(|c| c.0);
+        for set in ["xyzw", "rgba"] {
+            let n = (0..4)
+                .take_while(|&k| ch(i + k).is_some_and(|c| set.contains(c)))
+                .count();
+            let ends = !ch(i + n).is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+            if n > 0 && ends {
+                return true;
+            }
+        }
+        false
+    }
+
     fn offset(&self, i: usize) -> u32 {
         self.chars.get(i).map_or(self.end, |p| p.1)
     }
@@ -165,6 +181,10 @@ impl Lexer {
                 let exponent_sign = (d == '+' || d == '-')
                     && matches!(self.chars.get(self.pos - 1).map(|p| p.0), Some('e' | 'E'))
                     && !hex;
+                // `0.xxxx`, `1.5.rgb`: a swizzle of a literal ends the number before its dot.
+                if d == '.' && !hex && self.swizzle_at(self.pos + 1) {
+                    break;
+                }
                 if exponent_sign || d.is_ascii_alphanumeric() || d == '_' || d == '.' {
                     self.pos += 1;
                 } else {
