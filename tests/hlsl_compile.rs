@@ -1720,3 +1720,36 @@ fn swizzles_on_literals() {
         assert_eq!(run::floats(&run::spvkit(&words, job), 0), want);
     }
 }
+
+/// Enums, unscoped and scoped (`enum class`), with and without an underlying type: an
+/// enumerator without a value is the previous one plus one; unscoped ones are named with and
+/// without their enum, scoped ones only with it; the enum's type is its underlying type.
+#[test]
+fn enums_as_constants_and_types() {
+    let src = "enum Color { Red, Green = 5, Blue };
+               enum class Mode : uint { Off, On = 3, Auto };
+               RWStructuredBuffer<int> o : register(u0);
+               int pick(Color c) { return c == Green ? 1 : 2; }
+               static const int table[Blue - Green + 1] = { 7, 8 };
+               [numthreads(1, 1, 1)]
+               void main() {
+                   Color c = Blue;
+                   Mode m = Mode::Auto;
+                   o[0] = Red; o[1] = Color::Green; o[2] = c; o[3] = (int)m;
+                   o[4] = pick(Green); o[5] = (int)Mode::On; o[6] = table[1];
+               }";
+    let words = check("enums", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 7}]}"#;
+        let want = [0u32, 5, 6, 4, 1, 3, 8];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "enum class E { A }; [numthreads(1, 1, 1)] void main() { int x = A; }",
+        "cs_6_0",
+    );
+    assert!(e.contains("'A'"), "{e}");
+}

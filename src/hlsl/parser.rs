@@ -592,14 +592,10 @@ impl Parser {
         if self.at_word("cbuffer") || self.at_word("tbuffer") {
             return Ok(vec![Item::Buffer(self.buffer(attributes)?)]);
         }
-        for word in [
-            "namespace",
-            "template",
-            "class",
-            "interface",
-            "enum",
-            "using",
-        ] {
+        if self.at_word("enum") {
+            return self.enum_decl();
+        }
+        for word in ["namespace", "template", "class", "interface", "using"] {
             if self.at_word(word) {
                 return self.fail(format!("not supported yet: '{word}' declarations"));
             }
@@ -912,6 +908,107 @@ impl Parser {
     }
 
     /// `typedef [modifiers] T name[dims];`
+    /// `enum [class] E [: T] { A, B = 3, C };`, written as what it means: `E` a typedef of its
+    /// underlying type (`int` by default) and each enumerator a `static const` of it named
+    /// `E::A` (and `A` as well for an unscoped enum), an enumerator without a value being the
+    /// previous one plus one.
+    fn enum_decl(&mut self) -> PResult<Vec<Item>> {
+        let start = self.bump().span;
+        let scoped = self.at_word("class") || self.at_word("struct");
+        if scoped {
+            self.bump();
+        }
+        let name = self.ident("a name for the enum")?;
+        let underlying = if self.eat(":") {
+            self.type_expr()?
+        } else {
+            TypeExpr {
+                name: Ident {
+                    name: "int".into(),
+                    span: name.span,
+                },
+                args: Vec::new(),
+                span: name.span,
+            }
+        };
+        self.expect("{", "to open the enum's enumerators")?;
+        self.types.insert(name.name.clone());
+        let mut items = vec![Item::Typedef(Typedef {
+            modifiers: Vec::new(),
+            ty: underlying.clone(),
+            name: name.clone(),
+            array_dims: Vec::new(),
+            span: start.to(name.span),
+        })];
+        let mut prev: Option<Ident> = None;
+        while !self.at("}") {
+            let e = self.ident("an enumerator")?;
+            let value = if self.eat("=") {
+                self.conditional()?
+            } else {
+                let one = |value| Expr {
+                    kind: ExprKind::Literal(Literal::Int {
+                        value,
+                        suffix: String::new(),
+                    }),
+                    span: e.span,
+                };
+                match &prev {
+                    None => one(0),
+                    Some(p) => Expr {
+                        kind: ExprKind::Binary {
+                            op: BinaryOp::Add,
+                            lhs: Box::new(Expr {
+                                kind: ExprKind::Ident(p.clone()),
+                                span: e.span,
+                            }),
+                            rhs: Box::new(one(1)),
+                        },
+                        span: e.span,
+                    },
+                }
+            };
+            let qualified = Ident {
+                name: format!("{}::{}", name.name, e.name),
+                span: e.span,
+            };
+            let constant = |name: Ident, init: Expr| {
+                let modifier = |modifier| ModifierSpan {
+                    modifier,
+                    span: name.span,
+                };
+                Item::Variables(VarDecl {
+                    attributes: Vec::new(),
+                    modifiers: vec![modifier(Modifier::Static), modifier(Modifier::Const)],
+                    ty: underlying.clone(),
+                    declarators: vec![Declarator {
+                        span: name.span,
+                        name,
+                        array_dims: Vec::new(),
+                        annotations: Vec::new(),
+                        init: Some(Initializer::Expr(init)),
+                    }],
+                    span: e.span,
+                })
+            };
+            items.push(constant(qualified.clone(), value));
+            if !scoped {
+                let alias = Expr {
+                    kind: ExprKind::Ident(qualified.clone()),
+                    span: e.span,
+                };
+                items.push(constant(e.clone(), alias));
+            }
+            prev = Some(qualified);
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect("}", "to close the enum")?;
+        self.expect(";", "after the enum")?;
+        Ok(items)
+    }
+
     fn typedef(&mut self) -> PResult<Typedef> {
         let start = self.bump().span;
         let modifiers = self.modifiers();
@@ -1770,7 +1867,12 @@ impl Parser {
                     span: t.span,
                 })
             }
-            TokenKind::Ident if self.is_type(&t) => {
+            // `E::A`: an enumerator of a (type-named) enum is a qualified name.
+            TokenKind::Ident
+                if self.is_type(&t)
+                    && !(self.peek_at(1).text == "::"
+                        && self.peek_at(2).kind == TokenKind::Ident) =>
+            {
                 let ty = self.type_expr()?;
                 if !self.at("(") {
                     let found = self.tok().describe();
