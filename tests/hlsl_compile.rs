@@ -1753,3 +1753,28 @@ fn enums_as_constants_and_types() {
     );
     assert!(e.contains("'A'"), "{e}");
 }
+
+/// Arithmetic on bools promotes them to int (`true + true` is 2), and `all`/`any` take
+/// matrices (every component, row by row).
+#[test]
+fn bool_arithmetic_and_all_any_of_matrices() {
+    let src = "RWStructuredBuffer<int> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   bool t = true, f = false;
+                   bool2 bb = bool2(true, true);
+                   o[0] = t + t; o[1] = t * 5 - f; int2 s = bb + bb; o[2] = s.y;
+                   float2x2 z = 0, m = float2x2(0, 0, 0, 3), a = float2x2(1, 2, 3, 4);
+                   int3x2 h = int3x2(1, 1, 1, 0, 1, 1);
+                   o[3] = any(z); o[4] = any(m); o[5] = all(m); o[6] = all(a); o[7] = all(h);
+               }";
+    let words = check("bool_arith", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 8}]}"#;
+        let want = [2u32, 5, 2, 0, 1, 0, 1, 0];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+}

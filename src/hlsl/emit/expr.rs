@@ -461,7 +461,15 @@ impl FnCx<'_, '_> {
             let b = self.convert(b, &bt, &lty, span, false)?;
             return Some((self.arith(op, a, b, &lty, span)?, lty));
         }
-        let ty = self.common_type(&at, &bt, lit_a, lit_b, span)?;
+        let mut ty = self.common_type(&at, &bt, lit_a, lit_b, span)?;
+        // Arithmetic promotes bools to int, as in C (`true + true` is 2).
+        let arithmetic = matches!(
+            op,
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem
+        );
+        if arithmetic && ty.component() == Some(Scalar::Bool) {
+            ty = ty.with_component(Scalar::Int);
+        }
         // Both sides minimum precision (or literals): so is the common type, its conversions
         // and the arithmetic result.
         let relaxed = self.relaxed_operands(&[a, b]);

@@ -282,6 +282,31 @@ impl FnCx<'_, '_> {
             }
             "all" | "any" => {
                 let (v, t) = self.rvalue(&args[0])?;
+                if let Ty::Matrix(s, r, c) = t {
+                    // Row by row, then the rows' answers combined.
+                    let row_t = if c == 1 {
+                        Ty::Scalar(s)
+                    } else {
+                        Ty::Vector(s, c)
+                    };
+                    let (rt, bt) = (self.ty(&row_t), self.ty(&Ty::Scalar(Scalar::Bool)));
+                    let mut acc: Option<Value> = None;
+                    for i in 0..r {
+                        let row = self.f.composite_extract(rt, v, vec![i]);
+                        let (b, _) = self.bool_of(row, &row_t, span)?;
+                        let x = match (c, name) {
+                            (1, _) => b,
+                            (_, "all") => self.f.all(bt, b),
+                            _ => self.f.any(bt, b),
+                        };
+                        acc = Some(match (acc, name) {
+                            (None, _) => x,
+                            (Some(a), "all") => self.f.logical_and(bt, a, x),
+                            (Some(a), _) => self.f.logical_or(bt, a, x),
+                        });
+                    }
+                    return Some(Val::R(acc?, Ty::Scalar(Scalar::Bool)));
+                }
                 let (b, bt) = self.bool_of(v, &t, span)?;
                 let st = Ty::Scalar(Scalar::Bool);
                 let r = match bt {
