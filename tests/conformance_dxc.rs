@@ -15,10 +15,13 @@
 //! (ids, names and FileCheck variables aside); that count is ratcheted too.
 #![cfg(feature = "cli")]
 
+#[path = "support/suite.rs"]
+mod suite;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::Mutex;
+use suite::{parallel, strs};
 
 const SUITE: &str = "../shared/conformance/dxc";
 
@@ -45,40 +48,6 @@ fn scratch() -> PathBuf {
 fn output(cmd: &mut Command) -> Output {
     cmd.output()
         .unwrap_or_else(|e| panic!("running {cmd:?}: {e}"))
-}
-
-/// Runs `f` on every item on two threads (the machine's cores), keeping the order.
-fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let out = Mutex::new(Vec::new());
-    let next = Mutex::new(0usize);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().unwrap();
-                    let i = *n;
-                    *n += 1;
-                    i
-                };
-                let Some(item) = items.get(i) else { break };
-                let r = f(item);
-                out.lock().unwrap().push((i, r));
-            });
-        }
-    });
-    let mut out = out.into_inner().unwrap();
-    out.sort_by_key(|(i, _)| *i);
-    out.into_iter().map(|(_, r)| r).collect()
-}
-
-fn strs(v: &serde_json::Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[derive(Debug)]

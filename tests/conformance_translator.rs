@@ -15,10 +15,13 @@
 //! read (LLVM syntax newer than 19, SPIR-V newer than SPIRV-Tools 2023.1) are counted apart.
 #![cfg(all(feature = "cli", feature = "llvm"))]
 
+#[path = "support/suite.rs"]
+mod suite;
+
 use spvkit::from_llvm::mangle::demangle;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::Mutex;
+use suite::{parallel, strs};
 
 const SUITE: &str = "../shared/conformance/spirv-llvm-translator";
 
@@ -49,30 +52,6 @@ fn manifest() -> Vec<serde_json::Value> {
     serde_json::from_str(&text).unwrap()
 }
 
-/// Runs `f` over `items` on two threads.
-fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let out = Mutex::new(Vec::new());
-    let next = Mutex::new(0usize);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().unwrap();
-                    let i = *n;
-                    *n += 1;
-                    i
-                };
-                let Some(item) = items.get(i) else { break };
-                let r = f(item);
-                out.lock().unwrap().push((i, r));
-            });
-        }
-    });
-    let mut out = out.into_inner().unwrap();
-    out.sort_by_key(|(i, _)| *i);
-    out.into_iter().map(|(_, r)| r).collect()
-}
-
 #[derive(Debug, PartialEq)]
 enum Forward {
     Unreadable,
@@ -84,16 +63,6 @@ enum Forward {
     InvalidWhereTranslatorValid(String),
     Crash(String),
     ImportedBuiltin(String),
-}
-
-fn strs(v: &serde_json::Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// The names of the functions an output imports, from its disassembly.
