@@ -5,7 +5,16 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn spvkit(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+    run(env!("CARGO_BIN_EXE_spvkit"), args, stdin)
+}
+
+fn hlsl2spirv(args: &[&str], stdin: &[u8]) -> Output {
+    run(env!("CARGO_BIN_EXE_hlsl2spirv"), args, stdin)
+}
+
+/// Runs `program` with `args`, `stdin` on its standard input, collecting its output.
+fn run(program: &str, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -250,19 +259,6 @@ fn opt_round_trips_through_the_ir_and_update_vce_trims_the_header() {
     );
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("<stdin>: word "));
-}
-
-fn hlsl2spirv(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hlsl2spirv"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A command that fails before reading its input closes the pipe: not an error here.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
 }
 
 const COMPUTE: &str = "RWStructuredBuffer<uint> buf;\n\
