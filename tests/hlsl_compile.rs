@@ -1778,3 +1778,86 @@ fn bool_arithmetic_and_all_any_of_matrices() {
         assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
     }
 }
+
+/// Namespaces (nested, `using namespace`, `using` declarations and aliases, out-of-line
+/// definitions), member functions (`this`, implicit members, methods calling methods, static
+/// methods and members, out-of-line static definitions, calls through an object), struct
+/// inheritance (base members and methods, `(Base)d` as a value and as an lvalue) and a local
+/// struct: each result is a different number, so a wrong lookup shows.
+#[test]
+fn namespaces_methods_and_inheritance() {
+    let src = "namespace A {
+                   float three() { return 3; }
+                   float later();
+                   namespace B { typedef float f1; float three() { return 30; } }
+                   struct Counter {
+                       int n;
+                       static const int STEP = 2;
+                       static int made;
+                       void bump(int k) { n += k * STEP; }
+                       int get() { return n; }
+                       int twice() { return get() + this.get(); }
+                       static int scale(int x) { return x * STEP; }
+                   };
+               }
+               int A::Counter::made = 7;
+               float A::later() { return 300; }
+               using namespace A;
+               using B::three;
+               using real = B::f1;
+               struct Base { float b; float halved() { return b / 2; } };
+               struct Derived : Base { float d; float sum() { return b + d + halved(); } };
+               RWStructuredBuffer<float> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   real r = three() + A::three() + later();
+                   Counter c; c.n = 1;
+                   c.bump(3);
+                   Derived d; d.b = 4; d.d = 5;
+                   (Base)d = (Base)d;
+                   Base copy = (Base)d;
+                   struct Local { float v; float plus(float w) { return v + w; } } l;
+                   l.v = 0.25;
+                   o[0] = r; o[1] = c.get(); o[2] = c.twice(); o[3] = Counter::scale(5);
+                   o[4] = c.made + Counter::made; o[5] = d.sum(); o[6] = d.halved();
+                   o[7] = copy.b; o[8] = l.plus(1);
+               }";
+    let words = check("namespaces_methods", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for name in [
+        "\"A::Counter.bump\"",
+        "\"A::B::three\"",
+        "\"Base.halved\"",
+        "\"Derived.sum\"",
+    ] {
+        assert!(dis.contains(name), "{name} missing:\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 9}]}"#;
+        let want = [333.0f32, 7.0, 14.0, 10.0, 14.0, 11.0, 2.0, 4.0, 1.25];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), want);
+    }
+    // A method that writes its object cannot run on a constant one; a non-static member needs
+    // an object; a `using` must name something.
+    let e = errors(
+        "struct S { int n; void set() { n = 1; } };
+         cbuffer C { S s; };
+         [numthreads(1, 1, 1)] void main() { s.set(); }",
+        "cs_6_0",
+    );
+    assert!(e.contains("constant"), "{e}");
+    let e = errors(
+        "struct S { int n; static int f() { return n; } };
+         [numthreads(1, 1, 1)] void main() { S::f(); }",
+        "cs_6_0",
+    );
+    assert!(e.contains("static member function"), "{e}");
+    let e = errors(
+        "using namespace Nope; [numthreads(1, 1, 1)] void main() { }",
+        "cs_6_0",
+    );
+    assert!(e.contains("no namespace named 'Nope'"), "{e}");
+}

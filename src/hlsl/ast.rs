@@ -37,6 +37,25 @@ pub enum Item {
     Buffer(BufferBlock),
     /// A stray `;`.
     Empty(Span),
+    /// `namespace N { items }` (flattened by [`crate::hlsl::sema::names`] into qualified names).
+    Namespace {
+        /// `N` (qualified when written `namespace A::B`).
+        name: Ident,
+        /// The declarations inside.
+        items: Vec<Item>,
+        /// Whole declaration.
+        span: Span,
+    },
+    /// `using namespace N;` (`namespace` true: every name of `N` becomes visible unqualified)
+    /// or `using N::x;` (`x` becomes visible).
+    Using {
+        /// `N` or `N::x`.
+        target: Ident,
+        /// Whether it is a using-directive.
+        namespace: bool,
+        /// Whole declaration.
+        span: Span,
+    },
 }
 
 /// `[name(args)]` or `[[ns::name(args)]]`, on a declaration, parameter, statement or entry point.
@@ -207,13 +226,20 @@ pub struct VarDecl {
     pub span: Span,
 }
 
-/// `struct Name { fields };`. Member functions and inheritance are reported as not supported.
+/// `struct Name : Base { fields methods };` (or `class`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StructDecl {
     /// The struct's name (`None` for an anonymous struct).
     pub name: Option<Ident>,
+    /// The base struct (`struct D : B`); it becomes the first member, as DXC lays it out.
+    pub base: Option<TypeExpr>,
     /// Field declarations in order (a field declaration may declare several fields).
     pub fields: Vec<VarDecl>,
+    /// Member functions (with `static` among their modifiers for static ones), as written:
+    /// [`crate::hlsl::sema::names`] turns them into free functions taking `this`.
+    pub methods: Vec<FunctionDecl>,
+    /// `static` data members: globals named `S::x`.
+    pub statics: Vec<VarDecl>,
     /// Whole declaration.
     pub span: Span,
 }

@@ -285,9 +285,13 @@ pub fn compile_source(
     source: &str,
     options: &Options,
 ) -> Result<Compiled, CompileError> {
-    let parsed = parse(name, source, options);
+    let mut parsed = parse(name, source, options);
     let mut diagnostics = parsed.diagnostics;
     let failed = |d: &[diag::Diagnostic]| d.iter().any(|d| d.severity == diag::Severity::Error);
+    if !failed(&diagnostics) {
+        let unit = std::mem::take(&mut parsed.unit);
+        parsed.unit = sema::names::resolve(unit, &mut diagnostics);
+    }
     if !failed(&diagnostics) {
         sema::attributes::check(&parsed.unit, &mut diagnostics);
     }

@@ -260,8 +260,13 @@ struct Parser {
     toks: Vec<Token>,
     pos: usize,
     diags: Vec<Diagnostic>,
-    /// Struct and typedef names declared so far.
+    /// Struct and typedef names declared so far (also qualified: `N::S` and `S` for a struct
+    /// `S` in namespace `N`).
     types: HashSet<String>,
+    /// The namespaces being parsed, outermost first.
+    ns_path: Vec<String>,
+    /// Structs declared inside functions, hoisted to file level before the function.
+    hoisted: Vec<Item>,
     depth: usize,
     /// Set when parsing must end (error limit or nesting limit).
     fatal: bool,
@@ -288,6 +293,8 @@ impl Parser {
             pos: 0,
             diags: Vec::new(),
             types: HashSet::new(),
+            ns_path: Vec::new(),
+            hoisted: Vec::new(),
             depth: 0,
             fatal: false,
             too_deep: false,
@@ -487,6 +494,54 @@ impl Parser {
             && (is_builtin_type(&t.text) || self.types.contains(&t.text) || t.text == "unsigned")
     }
 
+    /// Records a type name declared in the current namespace under every spelling that can
+    /// reach it (`S`, `B::S`, `A::B::S` inside `namespace A { namespace B {`).
+    fn declare_type(&mut self, name: &str) {
+        self.types.insert(name.to_owned());
+        for k in (0..self.ns_path.len()).rev() {
+            let q = format!("{}::{name}", self.ns_path[k..].join("::"));
+            self.types.insert(q);
+        }
+    }
+
+    /// The offset just past a qualified name (`A::B::c`) starting at offset `k`, and its
+    /// spelling; `k + 1` for a plain name.
+    fn qualified_end(&self, k: usize) -> (usize, String) {
+        let mut name = self.peek_at(k).text.clone();
+        let mut i = k + 1;
+        while self.peek_at(i).is_punct("::") && self.peek_at(i + 1).kind == TokenKind::Ident {
+            name.push_str("::");
+            name.push_str(&self.peek_at(i + 1).text);
+            i += 2;
+        }
+        (i, name)
+    }
+
+    /// Whether the (possibly qualified) name at offset `k` is a declared type.
+    fn is_type_at(&self, k: usize) -> bool {
+        let t = self.peek_at(k);
+        if t.kind != TokenKind::Ident {
+            return false;
+        }
+        let (end, name) = self.qualified_end(k);
+        if end == k + 1 {
+            return self.is_type(t);
+        }
+        self.types.contains(&name)
+    }
+
+    /// A name, qualified or not (`f`, `A::B::f`).
+    fn qualified_ident(&mut self, what: &str) -> PResult<Ident> {
+        let mut name = self.ident(what)?;
+        while self.at("::") && self.peek_at(1).kind == TokenKind::Ident {
+            self.bump();
+            let part = self.bump();
+            name.name = format!("{}::{}", name.name, part.text);
+            name.span = name.span.to(part.span);
+        }
+        Ok(name)
+    }
+
     /// Whether the token `k` ahead is a modifier keyword used as one (followed by a name, so
     /// `sample = 1;` stays an expression).
     fn is_modifier_at(&self, k: usize) -> bool {
@@ -506,14 +561,15 @@ impl Parser {
         if t.kind != TokenKind::Ident || RESERVED.contains(&t.text.as_str()) {
             return false;
         }
-        let next = self.peek_at(1);
+        let (end, _) = self.qualified_end(0);
+        let next = self.peek_at(end);
         if next.kind == TokenKind::Ident {
             return true;
         }
-        self.is_type(t)
+        self.is_type_at(0)
             && next.is_punct("<")
             && self
-                .after_template(1)
+                .after_template(end)
                 .is_some_and(|k| self.peek_at(k).kind == TokenKind::Ident)
     }
 
@@ -550,7 +606,10 @@ impl Parser {
         while !self.at_eof() && !self.fatal {
             let start = self.pos;
             match self.item() {
-                Ok(items) => unit.items.extend(items),
+                Ok(items) => {
+                    unit.items.append(&mut self.hoisted);
+                    unit.items.extend(items);
+                }
                 Err(Stop) => {
                     self.sync_top();
                     if self.pos == start {
@@ -573,14 +632,15 @@ impl Parser {
             self.stray()?;
         }
         let attributes = self.attributes()?;
-        if self.at_word("struct")
+        let is_struct = self.at_word("struct") || self.at_word("class");
+        if is_struct
             && self.peek_at(1).kind == TokenKind::Ident
             && !self.peek_at(2).is_punct("{")
             && !self.peek_at(2).is_punct(":")
         {
             // `struct S x;`: an elaborated type.
             self.bump();
-        } else if self.at_word("struct") {
+        } else if is_struct {
             return self.struct_item(attributes);
         }
         if self.at_word("typedef") && self.peek_at(1).is_ident("struct") {
@@ -595,14 +655,20 @@ impl Parser {
         if self.at_word("enum") {
             return self.enum_decl();
         }
-        for word in ["namespace", "template", "class", "interface", "using"] {
+        if self.at_word("namespace") {
+            return self.namespace();
+        }
+        if self.at_word("using") {
+            return self.using();
+        }
+        for word in ["template", "interface"] {
             if self.at_word(word) {
                 return self.fail(format!("not supported yet: '{word}' declarations"));
             }
         }
         let modifiers = self.modifiers();
         let ty = self.type_expr()?;
-        let name = self.ident("a name after the type")?;
+        let name = self.qualified_ident("a name after the type")?;
         if self.at("(") {
             return Ok(vec![Item::Function(
                 self.function(attributes, modifiers, ty, name, start)?,
@@ -732,7 +798,11 @@ impl Parser {
             let found = t.describe();
             return self.fail(format!("expected a type, found {found}"));
         }
-        let name = self.ident("a type")?;
+        let name = if self.is_type_at(0) {
+            self.qualified_ident("a type")?
+        } else {
+            self.ident("a type")?
+        };
         let mut args = Vec::new();
         if self.at("<") {
             self.bump();
@@ -784,6 +854,79 @@ impl Parser {
         ))
     }
 
+    /// `namespace N { items }` (also `namespace A::B { }`).
+    fn namespace(&mut self) -> PResult<Vec<Item>> {
+        let start = self.bump().span;
+        let name = self.qualified_ident("a namespace name")?;
+        self.expect("{", "to open the namespace")?;
+        let depth = self.ns_path.len();
+        self.ns_path
+            .extend(name.name.split("::").map(str::to_owned));
+        let mut items = Vec::new();
+        while !self.at("}") && !self.at_eof() && !self.fatal {
+            let before = self.pos;
+            match self.item() {
+                Ok(more) => {
+                    items.append(&mut self.hoisted);
+                    items.extend(more);
+                }
+                Err(Stop) => {
+                    self.sync_top();
+                    if self.pos == before {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        self.ns_path.truncate(depth);
+        self.expect("}", "to close the namespace")?;
+        self.eat(";");
+        Ok(vec![Item::Namespace {
+            name,
+            items,
+            span: start.to(self.prev_span()),
+        }])
+    }
+
+    /// `using namespace N;`, `using N::x;` or the alias `using T = type;` (a typedef).
+    fn using(&mut self) -> PResult<Vec<Item>> {
+        let start = self.bump().span;
+        if self.at_word("namespace") {
+            self.bump();
+            let target = self.qualified_ident("a namespace name")?;
+            self.expect(";", "after the using-directive")?;
+            return Ok(vec![Item::Using {
+                target,
+                namespace: true,
+                span: start.to(self.prev_span()),
+            }]);
+        }
+        let name = self.qualified_ident("a name after 'using'")?;
+        if self.eat(";") {
+            return Ok(vec![Item::Using {
+                target: name,
+                namespace: false,
+                span: start.to(self.prev_span()),
+            }]);
+        }
+        if self.at("[") {
+            return self.fail("not supported yet: attributes on a type alias");
+        }
+        self.expect("=", "after the alias name")?;
+        let modifiers = self.modifiers();
+        let ty = self.type_expr()?;
+        let array_dims = self.array_dims()?;
+        self.expect(";", "after the type alias")?;
+        self.declare_type(&name.name);
+        Ok(vec![Item::Typedef(Typedef {
+            modifiers,
+            ty,
+            name,
+            array_dims,
+            span: start.to(self.prev_span()),
+        })])
+    }
+
     /// `struct Name { fields } [declarators];`
     fn struct_item(&mut self, attributes: Vec<Attribute>) -> PResult<Vec<Item>> {
         let start = self.span();
@@ -831,38 +974,82 @@ impl Parser {
         let start = self.bump().span;
         let name = if self.tok().kind == TokenKind::Ident {
             let n = self.ident("a struct name")?;
-            self.types.insert(n.name.clone());
+            self.declare_type(&n.name);
             Some(n)
         } else {
             None
         };
-        if self.at(":") {
-            return self.fail("not supported yet: struct inheritance");
-        }
+        let base = if self.eat(":") {
+            for access in ["public", "private", "protected"] {
+                if self.at_word(access) {
+                    self.bump();
+                }
+            }
+            let base = self.type_expr()?;
+            if self.at(",") {
+                return self.fail("not supported yet: more than one base struct");
+            }
+            Some(base)
+        } else {
+            None
+        };
         self.expect("{", "to start the struct's fields")?;
-        let mut fields = Vec::new();
+        let (mut fields, mut methods, mut statics) = (Vec::new(), Vec::new(), Vec::new());
         while !self.at("}") && !self.at_eof() && !self.fatal {
+            // `public:` and friends: HLSL ignores access control.
+            if ["public", "private", "protected"]
+                .iter()
+                .any(|w| self.at_word(w))
+                && self.peek_at(1).is_punct(":")
+            {
+                self.bump();
+                self.bump();
+                continue;
+            }
             let fstart = self.span();
             let r = (|| {
                 let attributes = self.attributes()?;
+                for word in ["struct", "class", "typedef", "enum", "using", "template"] {
+                    if self.at_word(word) {
+                        return self.fail(format!(
+                            "not supported yet: '{word}' declarations inside a struct"
+                        ));
+                    }
+                }
                 let modifiers = self.modifiers();
                 let ty = self.type_expr()?;
+                if self.at_word("operator") {
+                    return self.fail("not supported yet: operator overloading");
+                }
                 let name = self.ident("a field name")?;
                 if self.at("(") {
-                    self.error(name.span, "not supported yet: member functions");
-                    return Err(Stop);
+                    let f = self.function(attributes, modifiers, ty, name, fstart)?;
+                    methods.push(f);
+                    return Ok(());
                 }
-                self.var_rest(attributes, modifiers, ty, name, fstart)
+                let decl = self.var_rest(attributes, modifiers, ty, name, fstart)?;
+                if decl
+                    .modifiers
+                    .iter()
+                    .any(|m| m.modifier == Modifier::Static)
+                {
+                    statics.push(decl);
+                } else {
+                    fields.push(decl);
+                }
+                Ok(())
             })();
-            match r {
-                Ok(f) => fields.push(f),
-                Err(Stop) => self.sync_stmt(),
+            if r.is_err() {
+                self.sync_stmt();
             }
         }
         self.expect("}", "to end the struct")?;
         Ok(StructDecl {
             name,
+            base,
             fields,
+            methods,
+            statics,
             span: start.to(self.prev_span()),
         })
     }
@@ -875,7 +1062,7 @@ impl Parser {
         let name = self.ident("a name for the typedef")?;
         let array_dims = self.array_dims()?;
         self.expect(";", "after the typedef")?;
-        self.types.insert(name.name.clone());
+        self.declare_type(&name.name);
         let span = start.to(self.prev_span());
         match decl.name.clone() {
             None if array_dims.is_empty() => {
@@ -932,7 +1119,7 @@ impl Parser {
             }
         };
         self.expect("{", "to open the enum's enumerators")?;
-        self.types.insert(name.name.clone());
+        self.declare_type(&name.name);
         let mut items = vec![Item::Typedef(Typedef {
             modifiers: Vec::new(),
             ty: underlying.clone(),
@@ -1016,7 +1203,7 @@ impl Parser {
         let name = self.ident("a name for the typedef")?;
         let array_dims = self.array_dims()?;
         self.expect(";", "after the typedef")?;
-        self.types.insert(name.name.clone());
+        self.declare_type(&name.name);
         Ok(Typedef {
             modifiers,
             ty,
@@ -1388,7 +1575,25 @@ impl Parser {
                     return self.fail(format!("'{}' label outside a switch", t.text));
                 }
                 "else" => return self.fail("'else' without a matching 'if'"),
-                "typedef" | "struct" => {
+                "struct" | "class"
+                    if self.peek_at(1).kind == TokenKind::Ident
+                        && (self.peek_at(2).is_punct("{") || self.peek_at(2).is_punct(":")) =>
+                {
+                    // A local struct is declared at file level (its name stays visible after
+                    // the function, which only accepts more programs than C++ does).
+                    let mut items = self.struct_item(Vec::new())?;
+                    let decl = match items.pop() {
+                        Some(Item::Variables(v)) => StmtKind::Decl(v),
+                        Some(other) => {
+                            items.push(other);
+                            StmtKind::Empty
+                        }
+                        None => StmtKind::Empty,
+                    };
+                    self.hoisted.extend(items);
+                    decl
+                }
+                "typedef" | "struct" | "class" => {
                     return self.fail(format!(
                         "not supported yet: local '{}' declarations",
                         t.text
@@ -1668,10 +1873,10 @@ impl Parser {
     /// `(T)x` or `(T[n])x` when the parenthesis holds a type; `None` (nothing taken) otherwise.
     fn try_cast(&mut self) -> PResult<Option<Expr>> {
         let next = self.peek_at(1).clone();
-        if !self.is_type(&next) || self.not_casts.contains(&self.pos) {
+        if !self.is_type_at(1) || self.not_casts.contains(&self.pos) {
             return Ok(None);
         }
-        let after = self.peek_at(2);
+        let after = self.peek_at(self.qualified_end(1).0);
         let simple = after.is_punct(")");
         if !simple && !after.is_punct("<") && !after.is_punct("[") && next.text != "unsigned" {
             return Ok(None);

@@ -467,7 +467,26 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     for (idx, item) in unit.items.iter().enumerate() {
         match item {
             Item::Struct(s) => {
-                let fields = st.fields_of(&s.fields);
+                let mut fields = st.fields_of(&s.fields);
+                if let Some(base) = &s.base {
+                    match st.resolve_type(base) {
+                        Some((ty @ Ty::Struct(_), _)) => fields.insert(
+                            0,
+                            Field {
+                                name: crate::hlsl::sema::names::BASE_FIELD.into(),
+                                ty,
+                                row_major: false,
+                                semantic: None,
+                                interp: Default::default(),
+                                relaxed: false,
+                                row_depth: None,
+                                location: None,
+                            },
+                        ),
+                        Some(_) => st.error(base.span, "a base must be a struct"),
+                        None => {}
+                    }
+                }
                 let name = s
                     .name
                     .as_ref()
@@ -516,7 +535,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                     coherent: false,
                 });
             }
-            Item::Empty(_) => {}
+            Item::Empty(_) | Item::Namespace { .. } | Item::Using { .. } => {}
         }
     }
     if !globals_def.fields.is_empty() {
@@ -1062,7 +1081,13 @@ fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
         ExprKind::Construct { args, .. } | ExprKind::InitList(args) => {
             args.iter().for_each(|a| collect_calls_expr(a, out))
         }
-        ExprKind::MethodCall { receiver, args, .. } => {
+        ExprKind::MethodCall {
+            receiver,
+            method,
+            args,
+        } => {
+            // The receiver's type is not known here: every struct's method of that name.
+            out.push((format!("*.{}", method.name), method.span));
             collect_calls_expr(receiver, out);
             args.iter().for_each(|a| collect_calls_expr(a, out));
         }
@@ -1157,6 +1182,23 @@ fn visit_calls(
         }
     }
     for (callee, span) in calls {
+        if let Some(method) = callee.strip_prefix('*') {
+            let mut methods: Vec<String> = st
+                .functions
+                .keys()
+                .filter(|n| n.ends_with(method))
+                .cloned()
+                .collect();
+            methods.sort();
+            for m in methods {
+                // Over-approximated edges: a method on the stack is not a recursion here (a
+                // real one fails when its call finds the callee not yet emitted).
+                if !state.contains_key(&m) {
+                    visit_calls(st, &m, state, order);
+                }
+            }
+            continue;
+        }
         if !st.functions.contains_key(&callee) {
             continue;
         }

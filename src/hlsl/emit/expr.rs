@@ -4,9 +4,10 @@
 use super::func::FnCx;
 use super::{ParamDir, Place, Sym, Val};
 use crate::grammar::StorageClass;
-use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Literal, UnaryOp};
+use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Ident, Literal, UnaryOp};
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::layout::LayoutRule;
+use crate::hlsl::sema::names::BASE_FIELD;
 use crate::hlsl::sema::types::{ResourceKind, Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::hlsl::LanguageVersion;
@@ -126,6 +127,9 @@ impl FnCx<'_, '_> {
                 match r {
                     Val::Res(res) => self.method(&res, &method.name, args, span)?,
                     Val::Err => return None,
+                    r if matches!(self.val_ty(&r), Some(Ty::Struct(_))) => {
+                        self.member_call(r, method, args, span)?
+                    }
                     _ => {
                         self.st.error(
                             method.span,
@@ -146,7 +150,28 @@ impl FnCx<'_, '_> {
                 } else {
                     self.st.array_type(&t, array_dims, None)?
                 };
-                let (v, vt) = self.rvalue(operand)?;
+                // `(Base)derived` is the base part, an lvalue when `derived` is one.
+                let evaluated = if let Ty::Struct(target) = t {
+                    let v = self.expr(operand);
+                    let mut part = v.clone();
+                    while let Some(Ty::Struct(cur)) = self.val_ty(&part) {
+                        if cur == target {
+                            return Some(part);
+                        }
+                        let def = self.st.structs.get(cur)?;
+                        if def.fields.first().is_none_or(|f| f.name != BASE_FIELD) {
+                            break;
+                        }
+                        part = self.member(part, BASE_FIELD, span)?;
+                    }
+                    Some(v)
+                } else {
+                    None
+                };
+                let (v, vt) = match evaluated {
+                    Some(v) => self.load_val(&v, operand.span)?,
+                    None => self.rvalue(operand)?,
+                };
                 if !t.is_numeric() || !vt.is_numeric() {
                     if t == vt {
                         return Some(Val::R(v, t));
@@ -686,6 +711,16 @@ impl FnCx<'_, '_> {
             Ty::Struct(i) => {
                 let def = self.st.structs.get(*i)?;
                 let Some(k) = def.fields.iter().position(|f| f.name == name) else {
+                    // A static member through an object (`t.M` is `T::M`).
+                    let qualified = format!("{}::{name}", def.name);
+                    if let Some(sym) = self.st.scopes.lookup(&qualified).cloned() {
+                        return Some(self.symbol(sym));
+                    }
+                    // A member of the base struct (the hidden first member).
+                    if def.fields.first().is_some_and(|f| f.name == BASE_FIELD) {
+                        let b = self.member(base, BASE_FIELD, span)?;
+                        return self.member(b, name, span);
+                    }
                     let sn = def.name.clone();
                     self.st
                         .error(span, format!("no member named '{name}' in '{sn}'"));
@@ -1044,6 +1079,60 @@ impl FnCx<'_, '_> {
         None
     }
 
+    /// `object.method(args)` on a struct: the function `S.method` (of `S` or a base) with the
+    /// object as `this`.
+    fn member_call(
+        &mut self,
+        mut object: Val,
+        method: &Ident,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Val> {
+        for _ in 0..32 {
+            let Some(Ty::Struct(i)) = self.val_ty(&object) else {
+                return None;
+            };
+            let def = self.st.structs.get(i)?;
+            let fname = format!("{}.{}", def.name, method.name);
+            let has_base = def.fields.first().is_some_and(|f| f.name == BASE_FIELD);
+            let sname = def.name.clone();
+            if let Some(cands) = self.st.functions.get(&fname).cloned() {
+                let with_this: Vec<super::FuncSym> = cands
+                    .iter()
+                    .filter(|c| {
+                        self.st
+                            .param_names(c.item)
+                            .first()
+                            .is_some_and(|n| n == "this")
+                    })
+                    .cloned()
+                    .collect();
+                if with_this.is_empty() {
+                    // A static method called through an object: the object is not used.
+                    return self.user_call(&fname, &cands, args, span);
+                }
+                let mut vals = vec![(object, span)];
+                for a in args {
+                    let v = self.expr(a);
+                    if matches!(v, Val::Err) {
+                        return None;
+                    }
+                    vals.push((v, a.span));
+                }
+                return self.call_values(&fname, &with_this, vals, span);
+            }
+            if !has_base {
+                self.st.error(
+                    method.span,
+                    format!("no member function named '{}' in '{sname}'", method.name),
+                );
+                return None;
+            }
+            object = self.member(object, BASE_FIELD, span)?;
+        }
+        None
+    }
+
     fn user_call(
         &mut self,
         name: &str,
@@ -1057,20 +1146,32 @@ impl FnCx<'_, '_> {
             if matches!(v, Val::Err) {
                 return None;
             }
-            vals.push(v);
+            vals.push((v, a.span));
         }
-        let tys: Vec<Ty> = vals.iter().filter_map(|v| self.val_ty(v)).collect();
+        self.call_values(name, cands, vals, span)
+    }
+
+    /// Calls the best of `cands` with arguments already evaluated (with their spans).
+    fn call_values(
+        &mut self,
+        name: &str,
+        cands: &[super::FuncSym],
+        vals: Vec<(Val, Span)>,
+        span: Span,
+    ) -> Option<Val> {
+        let nargs = vals.len();
+        let tys: Vec<Ty> = vals.iter().filter_map(|v| self.val_ty(&v.0)).collect();
         if tys.len() != vals.len() {
             return None;
         }
         let arity: Vec<&super::FuncSym> = cands
             .iter()
-            .filter(|c| (c.required..=c.params.len()).contains(&args.len()))
+            .filter(|c| (c.required..=c.params.len()).contains(&nargs))
             .collect();
         if arity.is_empty() {
             self.st.error(
                 span,
-                format!("no overload of '{name}' takes {} arguments", args.len()),
+                format!("no overload of '{name}' takes {} arguments", nargs),
             );
             return None;
         }
@@ -1133,10 +1234,11 @@ impl FnCx<'_, '_> {
         let pnames = self.st.param_names(fsym.item);
         let mut ptrs = Vec::new();
         let mut copies = Vec::new();
-        for (k, ((pt, dir), (v, a))) in fsym.params.iter().zip(vals.iter().zip(args)).enumerate() {
+        for (k, ((pt, dir), (v, a_span))) in fsym.params.iter().zip(vals.iter()).enumerate() {
+            let a_span = *a_span;
             if let Ty::Resource(..) = pt {
                 self.st
-                    .error(a.span, "not supported yet: resources as function arguments");
+                    .error(a_span, "not supported yet: resources as function arguments");
                 return None;
             }
             let pname = format!("param.var.{}", pnames.get(k).map_or("", |s| s.as_str()));
@@ -1146,9 +1248,9 @@ impl FnCx<'_, '_> {
                 self.relax(tmp);
             }
             if *dir != ParamDir::Out {
-                let (x, xt) = self.load_val(v, a.span)?;
+                let (x, xt) = self.load_val(v, a_span)?;
                 let x0 = x;
-                let x = self.convert(x, &xt, pt, a.span, false)?;
+                let x = self.convert(x, &xt, pt, a_span, false)?;
                 if relaxed && x != x0 {
                     self.relax(x);
                 }
@@ -1157,10 +1259,10 @@ impl FnCx<'_, '_> {
             if *dir != ParamDir::In {
                 if !matches!(v, Val::P(_) | Val::Swz(..) | Val::Texel(..)) {
                     self.st
-                        .error(a.span, "an out or inout argument must be an lvalue");
+                        .error(a_span, "an out or inout argument must be an lvalue");
                     return None;
                 }
-                copies.push((tmp, pt.clone(), v.clone(), a.span));
+                copies.push((tmp, pt.clone(), v.clone(), a_span));
             }
             ptrs.push(tmp);
         }
@@ -1169,13 +1271,13 @@ impl FnCx<'_, '_> {
             Some(crate::hlsl::ast::Item::Function(d)) => d
                 .params
                 .iter()
-                .skip(args.len())
+                .skip(nargs)
                 .map(|p| p.default.clone())
                 .collect(),
             _ => Vec::new(),
         };
-        for (k, (pt, _)) in fsym.params.iter().enumerate().skip(args.len()) {
-            let Some(Some(e)) = defaults.get(k - args.len()) else {
+        for (k, (pt, _)) in fsym.params.iter().enumerate().skip(nargs) {
+            let Some(Some(e)) = defaults.get(k - nargs) else {
                 return None;
             };
             let v = self.rvalue_as(e, pt)?;

@@ -121,7 +121,7 @@ impl Checker<'_> {
                     }
                 }
                 Item::Typedef(t) => self.modifiers(&t.modifiers, Site::Field),
-                Item::Empty(_) => {}
+                Item::Empty(_) | Item::Namespace { .. } | Item::Using { .. } => {}
             }
         }
     }

@@ -6,5 +6,6 @@ pub mod attributes;
 pub mod consteval;
 pub mod intrinsics;
 pub mod layout;
+pub mod names;
 pub mod scope;
 pub mod types;
