@@ -1861,3 +1861,35 @@ fn namespaces_methods_and_inheritance() {
     );
     assert!(e.contains("no namespace named 'Nope'"), "{e}");
 }
+
+/// Template misuse is an error naming the place: too few arguments, template arguments on a
+/// non-template, an argument that cannot be deduced, specializations not supported yet.
+#[test]
+fn template_errors() {
+    let cases = [
+        (
+            "template<typename T, typename U> T f(U x) { return x; }
+             [numthreads(1, 1, 1)] void main() { float y = f<float>(1); }",
+            "too few template arguments for 'f'",
+        ),
+        (
+            "template<int N> int g(int x) { return x * N; }
+             [numthreads(1, 1, 1)] void main() { int y = g<float>(1); }",
+            "the template argument for 'N' of 'g' must be a value",
+        ),
+        (
+            "template<typename T> T id(T x) { return x; }
+             [numthreads(1, 1, 1)] void main() { int a[2] = { 1, 2 }; int y = id(a[0] + a[1]); }",
+            "deducing the template argument 'T'",
+        ),
+        (
+            "template<typename T> struct S { T v; }; template<> struct S<int> { int w; };
+             [numthreads(1, 1, 1)] void main() { }",
+            "not supported yet: explicit template specialization",
+        ),
+    ];
+    for (src, want) in cases {
+        let e = errors(src, "cs_6_0");
+        assert!(e.contains(want), "{want}:\n{e}");
+    }
+}

@@ -434,7 +434,7 @@ fn show(e: &Expr) -> String {
             otherwise,
         } => format!("({} ? {} : {})", show(cond), show(then), show(otherwise)),
         ExprKind::Comma(a, b) => format!("({}, {})", show(a), show(b)),
-        ExprKind::Call { callee, args } => format!("{}({})", callee.name, list(args)),
+        ExprKind::Call { callee, args, .. } => format!("{}({})", callee.name, list(args)),
         ExprKind::Construct { ty, args } => format!("new {}({})", ty_str(ty), list(args)),
         ExprKind::MethodCall {
             receiver,
@@ -1483,6 +1483,7 @@ float4 ps_main(VSOut input, bool front : SV_IsFrontFace) : SV_Target0 {
             Item::Empty(_) => "empty",
             Item::Namespace { .. } => "namespace",
             Item::Using { .. } => "using",
+            Item::Template { .. } => "template",
         })
         .collect();
     assert_eq!(

@@ -46,6 +46,16 @@ pub enum Item {
         /// Whole declaration.
         span: Span,
     },
+    /// `template <params> item`: a function, struct or alias template, instantiated by
+    /// [`crate::hlsl::sema::names`] for each distinct argument list it is used with.
+    Template {
+        /// The parameters.
+        params: Vec<TemplateParam>,
+        /// The templated declaration.
+        item: Box<Item>,
+        /// Whole declaration.
+        span: Span,
+    },
     /// `using namespace N;` (`namespace` true: every name of `N` becomes visible unqualified)
     /// or `using N::x;` (`x` becomes visible).
     Using {
@@ -151,6 +161,17 @@ pub struct TypeExpr {
     pub args: Vec<TemplateArg>,
     /// Whole type including template arguments.
     pub span: Span,
+}
+
+/// One parameter of a template: `typename T` / `class T` (a type) or `int N` (a value).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TemplateParam {
+    /// `T`.
+    pub name: Ident,
+    /// The value's type for a non-type parameter; `None` for a type parameter.
+    pub value_ty: Option<TypeExpr>,
+    /// `= default`.
+    pub default: Option<TemplateArg>,
 }
 
 /// One template argument of a [`TypeExpr`].
@@ -562,6 +583,8 @@ pub enum ExprKind {
     Call {
         /// The callee's name.
         callee: Ident,
+        /// Explicit template arguments (`f<int>(x)`); empty when none were written.
+        template_args: Vec<TemplateArg>,
         /// Arguments.
         args: Vec<Expr>,
     },

@@ -267,6 +267,9 @@ struct Parser {
     ns_path: Vec<String>,
     /// Structs declared inside functions, hoisted to file level before the function.
     hoisted: Vec<Item>,
+    /// Names of templates declared so far (also qualified), so `f<int>(x)` parses as a call
+    /// with template arguments.
+    templates: HashSet<String>,
     depth: usize,
     /// Set when parsing must end (error limit or nesting limit).
     fatal: bool,
@@ -295,6 +298,7 @@ impl Parser {
             types: HashSet::new(),
             ns_path: Vec::new(),
             hoisted: Vec::new(),
+            templates: HashSet::new(),
             depth: 0,
             fatal: false,
             too_deep: false,
@@ -661,7 +665,10 @@ impl Parser {
         if self.at_word("using") {
             return self.using();
         }
-        for word in ["template", "interface"] {
+        if self.at_word("template") {
+            return self.template();
+        }
+        for word in ["interface"] {
             if self.at_word(word) {
                 return self.fail(format!("not supported yet: '{word}' declarations"));
             }
@@ -803,31 +810,131 @@ impl Parser {
         } else {
             self.ident("a type")?
         };
-        let mut args = Vec::new();
-        if self.at("<") {
-            self.bump();
-            loop {
-                if (self.at_word("unorm") || self.at_word("snorm")) && self.is_modifier_at(0) {
-                    let word = self.tok().text.clone();
-                    return self.fail(format!("not supported yet: '{word}' in template arguments"));
-                }
-                if self.is_type(self.tok()) && !self.peek_at(1).is_punct("(") {
-                    args.push(TemplateArg::Type(self.type_expr()?));
-                } else {
-                    // Additive and tighter only: `>` and `>>` close the list here.
-                    args.push(TemplateArg::Expr(self.binary(9)?));
-                }
-                if !self.eat(",") {
-                    break;
-                }
-            }
-            self.close_angle()?;
-        }
+        let args = if self.at("<") {
+            self.template_args()?
+        } else {
+            Vec::new()
+        };
         Ok(TypeExpr {
             name,
             args,
             span: start.to(self.prev_span()),
         })
+    }
+
+    /// `<args>`: types and constant expressions (at the `<`).
+    fn template_args(&mut self) -> PResult<Vec<TemplateArg>> {
+        self.bump();
+        let mut args = Vec::new();
+        loop {
+            if (self.at_word("unorm") || self.at_word("snorm")) && self.is_modifier_at(0) {
+                let word = self.tok().text.clone();
+                return self.fail(format!("not supported yet: '{word}' in template arguments"));
+            }
+            if self.is_type_at(0) && !self.peek_at(self.qualified_end(0).0).is_punct("(") {
+                args.push(TemplateArg::Type(self.type_expr()?));
+            } else {
+                // Additive and tighter only: `>` and `>>` close the list here.
+                args.push(TemplateArg::Expr(self.binary(9)?));
+            }
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.close_angle()?;
+        Ok(args)
+    }
+
+    /// `template <typename T, int N = 4> item`: a function, struct or alias template.
+    fn template(&mut self) -> PResult<Vec<Item>> {
+        let start = self.bump().span;
+        self.expect("<", "after 'template'")?;
+        if self.at(">") {
+            return self.fail("not supported yet: explicit template specialization");
+        }
+        let mut params = Vec::new();
+        loop {
+            let (name, value_ty) = if self.at_word("typename") || self.at_word("class") {
+                self.bump();
+                (self.ident("a template parameter name")?, None)
+            } else {
+                let ty = self.type_expr()?;
+                (self.ident("a template parameter name")?, Some(ty))
+            };
+            let default = if self.eat("=") {
+                Some(if value_ty.is_none() {
+                    TemplateArg::Type(self.type_expr()?)
+                } else {
+                    TemplateArg::Expr(self.binary(9)?)
+                })
+            } else {
+                None
+            };
+            params.push(TemplateParam {
+                name,
+                value_ty,
+                default,
+            });
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.close_angle()?;
+        // The type parameters are type names inside the declaration only.
+        let added: Vec<String> = params
+            .iter()
+            .filter(|p| p.value_ty.is_none() && !self.types.contains(&p.name.name))
+            .map(|p| p.name.name.clone())
+            .collect();
+        self.types.extend(added.iter().cloned());
+        let parsed = self.item();
+        for a in &added {
+            self.types.remove(a);
+        }
+        let mut items = parsed?;
+        let span = start.to(self.prev_span());
+        let item = match (items.pop(), items.is_empty()) {
+            (Some(item @ (Item::Function(_) | Item::Typedef(_))), true) => item,
+            (Some(Item::Struct(s)), true) if s.name.is_some() => Item::Struct(s),
+            (Some(Item::Variables(_)), _) => {
+                self.error(span, "not supported yet: variable templates");
+                return Err(Stop);
+            }
+            _ => {
+                self.error(span, "not supported yet: this kind of template");
+                return Err(Stop);
+            }
+        };
+        let name = match &item {
+            Item::Function(f) => f.name.name.clone(),
+            Item::Typedef(t) => t.name.name.clone(),
+            Item::Struct(s) => s.name.as_ref().map_or(String::new(), |n| n.name.clone()),
+            _ => String::new(),
+        };
+        if self.templates.contains(&name) && !matches!(item, Item::Function(_)) {
+            self.error(span, "not supported yet: template specialization");
+            return Err(Stop);
+        }
+        let before = self.types.clone();
+        self.declare_type(&name);
+        let names: Vec<String> = self.types.difference(&before).cloned().collect();
+        if matches!(item, Item::Function(_)) {
+            // A function template's name is not a type.
+            for n in &names {
+                self.types.remove(n);
+            }
+        }
+        self.templates.insert(name.clone());
+        self.templates.extend(names);
+        for k in (0..self.ns_path.len()).rev() {
+            self.templates
+                .insert(format!("{}::{name}", self.ns_path[k..].join("::")));
+        }
+        Ok(vec![Item::Template {
+            params,
+            item: Box::new(item),
+            span,
+        }])
     }
 
     /// Takes a `>` closing a template argument list; a `>>` (or `>=`, `>>=`) is split so the
@@ -2101,11 +2208,20 @@ impl Parser {
                     name.name = format!("{}::{}", name.name, part.text);
                     name.span = name.span.to(part.span);
                 }
-                if self.at("(") {
+                let template_args = if self.at("<") && self.templates.contains(&name.name) {
+                    self.template_args()?
+                } else {
+                    Vec::new()
+                };
+                if self.at("(") || !template_args.is_empty() {
                     let args = self.call_args()?;
                     let span = name.span.to(self.prev_span());
                     return Ok(Expr {
-                        kind: ExprKind::Call { callee: name, args },
+                        kind: ExprKind::Call {
+                            callee: name,
+                            template_args,
+                            args,
+                        },
                         span,
                     });
                 }

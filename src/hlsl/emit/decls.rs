@@ -535,7 +535,10 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                     coherent: false,
                 });
             }
-            Item::Empty(_) | Item::Namespace { .. } | Item::Using { .. } => {}
+            Item::Empty(_)
+            | Item::Namespace { .. }
+            | Item::Using { .. }
+            | Item::Template { .. } => {}
         }
     }
     if !globals_def.fields.is_empty() {
@@ -1058,7 +1061,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
 
 fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
     match &e.kind {
-        ExprKind::Call { callee, args } => {
+        ExprKind::Call { callee, args, .. } => {
             out.push((callee.name.clone(), callee.span));
             args.iter().for_each(|a| collect_calls_expr(a, out));
         }

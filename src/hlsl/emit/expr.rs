@@ -113,7 +113,19 @@ impl FnCx<'_, '_> {
                 let _ = self.expr(a);
                 self.expr(b)
             }
-            ExprKind::Call { callee, args } => self.call(&callee.name, callee.span, args, span)?,
+            ExprKind::Call {
+                callee,
+                args,
+                template_args,
+            } => {
+                if !template_args.is_empty() {
+                    // Name resolution instantiates templates; what is left is not a template.
+                    self.st
+                        .error(callee.span, format!("'{}' is not a template", callee.name));
+                    return None;
+                }
+                self.call(&callee.name, callee.span, args, span)?
+            }
             ExprKind::Construct { ty, args } => {
                 let (t, _) = self.st.resolve_type(ty)?;
                 self.construct(&t, args, span)?

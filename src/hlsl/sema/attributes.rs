@@ -121,7 +121,10 @@ impl Checker<'_> {
                     }
                 }
                 Item::Typedef(t) => self.modifiers(&t.modifiers, Site::Field),
-                Item::Empty(_) | Item::Namespace { .. } | Item::Using { .. } => {}
+                Item::Empty(_)
+                | Item::Namespace { .. }
+                | Item::Using { .. }
+                | Item::Template { .. } => {}
             }
         }
     }

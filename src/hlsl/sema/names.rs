@@ -25,6 +25,18 @@ enum Kind {
     Type,
     Value,
     Function,
+    /// A struct or alias template.
+    TypeTemplate,
+    /// A function template.
+    FunctionTemplate,
+}
+
+/// A template as declared, with the namespace it was declared in.
+#[derive(Clone, Debug)]
+struct TemplateDef {
+    params: Vec<TemplateParam>,
+    item: Item,
+    ns: Vec<String>,
 }
 
 /// A struct's members, for implicit `this`.
@@ -33,6 +45,8 @@ struct StructInfo {
     fields: HashSet<String>,
     /// Method name → whether it is static.
     methods: HashMap<String, bool>,
+    /// Field types as written, for deduction.
+    field_types: HashMap<String, TypeExpr>,
     statics: HashSet<String>,
     /// The qualified name of the base struct.
     base: Option<String>,
@@ -66,11 +80,23 @@ struct Resolver {
     /// Per namespace level: `(target, is_directive)` of the `using`s in force.
     usings: Vec<Vec<(String, bool)>>,
     /// Local names of the function being rewritten, innermost scope last.
-    locals: Vec<HashSet<String>>,
+    locals: Vec<HashMap<String, Option<TypeExpr>>>,
     /// The struct whose method is being rewritten.
     cur_struct: Option<String>,
     /// Whether that method has `this` (is not static).
     has_this: bool,
+    /// Templates by qualified name.
+    templates: HashMap<String, TemplateDef>,
+    /// Instantiations made (`square<int>`).
+    instances: HashSet<String>,
+    /// Instantiations made while rewriting the current top-level item: they go before it.
+    pending: Vec<Item>,
+    /// The namespace each struct was declared in (its methods' bodies see it).
+    struct_ns: HashMap<String, Vec<String>>,
+    /// Declared types of global variables, for template argument deduction.
+    var_types: HashMap<String, TypeExpr>,
+    /// Declared return types of functions (every overload), for deduction.
+    returns: HashMap<String, Vec<TypeExpr>>,
     /// Static data members declared without a value (`static float4 M;`), by qualified name,
     /// with where they go if no out-of-line definition (`float4 S::M = ...;`) replaces them.
     pending_statics: HashMap<String, (usize, VarDecl)>,
@@ -121,35 +147,37 @@ impl Resolver {
                 Item::Struct(s) => {
                     let Some(n) = &s.name else { continue };
                     let q = join(ns, &n.name);
-                    self.declare(q.clone(), Kind::Type);
-                    let mut info = StructInfo::default();
-                    for f in &s.fields {
-                        info.fields
-                            .extend(f.declarators.iter().map(|d| d.name.name.clone()));
-                    }
-                    for v in &s.statics {
-                        for d in &v.declarators {
-                            info.statics.insert(d.name.name.clone());
-                            self.declare(format!("{q}::{}", d.name.name), Kind::Value);
-                        }
-                    }
-                    for m in &s.methods {
-                        let is_static = m.modifiers.iter().any(|m| m.modifier == Modifier::Static);
-                        info.methods.insert(m.name.name.clone(), is_static);
-                        self.record_outs(&format!("{q}.{}", m.name.name), m, !is_static);
-                    }
-                    info.base = s.base.as_ref().and_then(|b| {
-                        let saved = std::mem::replace(&mut self.ns, ns.clone());
-                        let found = self.lookup(&b.name.name, |k| k == Kind::Type);
-                        self.ns = saved;
-                        found
-                    });
-                    self.structs.insert(q, info);
+                    self.struct_info(&q, s, ns);
+                }
+                Item::Template { item, params, .. } => {
+                    let (name, kind) = match &**item {
+                        Item::Function(f) => (f.name.name.clone(), Kind::FunctionTemplate),
+                        Item::Typedef(t) => (t.name.name.clone(), Kind::TypeTemplate),
+                        Item::Struct(s) => (
+                            s.name.as_ref().map_or(String::new(), |n| n.name.clone()),
+                            Kind::TypeTemplate,
+                        ),
+                        _ => continue,
+                    };
+                    let q = join(ns, &name);
+                    self.declare(q.clone(), kind);
+                    self.templates.insert(
+                        q,
+                        TemplateDef {
+                            params: params.clone(),
+                            item: (**item).clone(),
+                            ns: ns.clone(),
+                        },
+                    );
                 }
                 Item::Typedef(t) => self.declare(join(ns, &t.name.name), Kind::Type),
                 Item::Variables(v) => {
                     for d in &v.declarators {
-                        self.declare(join(ns, &d.name.name), Kind::Value);
+                        let q = join(ns, &d.name.name);
+                        if d.array_dims.is_empty() {
+                            self.var_types.insert(q.clone(), v.ty.clone());
+                        }
+                        self.declare(q, Kind::Value);
                     }
                 }
                 Item::Buffer(b) => {
@@ -163,12 +191,53 @@ impl Resolver {
                     if !f.name.name.contains("::") {
                         let q = join(ns, &f.name.name);
                         self.record_outs(&q, f, false);
+                        self.returns
+                            .entry(q.clone())
+                            .or_default()
+                            .push(f.return_ty.clone());
                         self.declare(q, Kind::Function);
                     }
                 }
                 Item::Using { .. } | Item::Empty(_) => {}
             }
         }
+    }
+
+    /// Records what implicit-`this` rewriting needs of struct `q` (declared in `ns`).
+    fn struct_info(&mut self, q: &str, s: &StructDecl, ns: &[String]) {
+        self.declare(q.to_owned(), Kind::Type);
+        self.struct_ns.insert(q.to_owned(), ns.to_vec());
+        let mut info = StructInfo::default();
+        for f in &s.fields {
+            for d in &f.declarators {
+                info.fields.insert(d.name.name.clone());
+                if d.array_dims.is_empty() {
+                    info.field_types.insert(d.name.name.clone(), f.ty.clone());
+                }
+            }
+        }
+        for v in &s.statics {
+            for d in &v.declarators {
+                info.statics.insert(d.name.name.clone());
+                self.declare(format!("{q}::{}", d.name.name), Kind::Value);
+            }
+        }
+        for m in &s.methods {
+            let is_static = m.modifiers.iter().any(|m| m.modifier == Modifier::Static);
+            info.methods.insert(m.name.name.clone(), is_static);
+            self.record_outs(&format!("{q}.{}", m.name.name), m, !is_static);
+            self.returns
+                .entry(format!("{q}.{}", m.name.name))
+                .or_default()
+                .push(m.return_ty.clone());
+        }
+        info.base = s.base.as_ref().and_then(|b| {
+            let saved = std::mem::replace(&mut self.ns, ns.to_vec());
+            let found = self.lookup(&b.name.name, |k| k == Kind::Type);
+            self.ns = saved;
+            found
+        });
+        self.structs.insert(q.to_owned(), info);
     }
 
     fn record_outs(&mut self, name: &str, f: &FunctionDecl, this: bool) {
@@ -237,12 +306,13 @@ impl Resolver {
     }
 
     fn is_local(&self, name: &str) -> bool {
-        self.locals.iter().any(|s| s.contains(name))
+        self.locals.iter().any(|s| s.contains_key(name))
     }
 
-    fn declare_local(&mut self, name: &str) {
+    /// Declares a local with its type (`None` for arrays: deduction does not look inside).
+    fn declare_local(&mut self, name: &str, ty: Option<TypeExpr>) {
         if let Some(s) = self.locals.last_mut() {
-            s.insert(name.to_owned());
+            s.insert(name.to_owned(), ty);
         }
     }
 
@@ -268,7 +338,21 @@ impl Resolver {
 
     fn items(&mut self, items: Vec<Item>, out: &mut Vec<Item>) {
         for item in items {
+            let mark = out.len();
+            self.item(item, out);
+            // Instantiations the item needed come before it.
+            if !self.pending.is_empty() {
+                let made = std::mem::take(&mut self.pending);
+                out.splice(mark..mark, made);
+            }
+        }
+    }
+
+    fn item(&mut self, item: Item, out: &mut Vec<Item>) {
+        {
             match item {
+                // Instantiated where used.
+                Item::Template { .. } => {}
                 Item::Namespace { name, items, .. } => {
                     let depth = self.ns.len();
                     self.ns.extend(name.name.split("::").map(str::to_owned));
@@ -353,8 +437,13 @@ impl Resolver {
         self.pending_statics.contains_key(&q).then_some(q)
     }
 
-    fn struct_item(&mut self, mut s: StructDecl, out: &mut Vec<Item>) {
+    fn struct_item(&mut self, s: StructDecl, out: &mut Vec<Item>) {
         let q = s.name.as_ref().map(|n| join(&self.ns, &n.name));
+        self.struct_named(s, q, out);
+    }
+
+    /// A struct under its qualified name `q` (an instantiation's is `S<int>`).
+    fn struct_named(&mut self, mut s: StructDecl, q: Option<String>, out: &mut Vec<Item>) {
         if let Some(b) = &mut s.base {
             self.type_expr(b);
         }
@@ -418,11 +507,7 @@ impl Resolver {
         self.has_this = !is_static;
         let saved_ns = self.ns.clone();
         // A method's body sees the struct's namespace (for an out-of-line definition too).
-        if let Some((ns, _)) = q.rsplit_once("::") {
-            self.ns = ns.split("::").map(str::to_owned).collect();
-        } else {
-            self.ns.clear();
-        }
+        self.ns = self.struct_ns.get(q).cloned().unwrap_or_default();
         self.function_body(&mut f);
         self.ns = saved_ns;
         self.cur_struct = None;
@@ -496,7 +581,7 @@ impl Resolver {
 
     fn function_body(&mut self, f: &mut FunctionDecl) {
         self.type_expr(&mut f.return_ty);
-        self.locals.push(HashSet::new());
+        self.locals.push(HashMap::new());
         for p in &mut f.params {
             self.type_expr(&mut p.ty);
             for d in p.array_dims.iter_mut().flatten() {
@@ -507,7 +592,8 @@ impl Resolver {
             }
             if let Some(n) = &p.name {
                 let n = n.name.clone();
-                self.declare_local(&n);
+                let ty = p.array_dims.is_empty().then(|| p.ty.clone());
+                self.declare_local(&n, ty);
             }
         }
         if let Some(b) = &mut f.body {
@@ -525,7 +611,310 @@ impl Resolver {
         }
         if let Some(q) = self.lookup(&t.name.name, |k| k == Kind::Type) {
             t.name.name = q;
+        } else if let Some(q) = self.lookup(&t.name.name, |k| k == Kind::TypeTemplate) {
+            let args = std::mem::take(&mut t.args);
+            if let Some(key) = self.instantiate(&q, args, t.span) {
+                t.name.name = key;
+            }
         }
+    }
+
+    // ---- templates ---------------------------------------------------------------------
+
+    /// The spelling of a (rewritten) type, as instantiation names use it.
+    fn type_key(t: &TypeExpr) -> String {
+        if t.args.is_empty() {
+            return t.name.name.clone();
+        }
+        let args: Vec<String> = t.args.iter().filter_map(Self::arg_key).collect();
+        format!("{}<{}>", t.name.name, args.join(", "))
+    }
+
+    /// The spelling of a template argument: a type, or a literal value.
+    fn arg_key(a: &TemplateArg) -> Option<String> {
+        match a {
+            TemplateArg::Type(t) => Some(Self::type_key(t)),
+            TemplateArg::Expr(e) => match &e.kind {
+                ExprKind::Literal(Literal::Int { value, .. }) => Some(value.to_string()),
+                ExprKind::Literal(Literal::Bool(b)) => Some(b.to_string()),
+                ExprKind::Unary {
+                    op: UnaryOp::Neg,
+                    operand,
+                } => match &operand.kind {
+                    ExprKind::Literal(Literal::Int { value, .. }) => Some(format!("-{value}")),
+                    _ => None,
+                },
+                _ => None,
+            },
+        }
+    }
+
+    /// Instantiates template `q` with `args` (rewritten, in the user's context) and returns the
+    /// instance's name (`S<int>`); the instance's items go to `pending`.
+    fn instantiate(&mut self, q: &str, mut args: Vec<TemplateArg>, span: Span) -> Option<String> {
+        let def = self.templates.get(q)?.clone();
+        if args.len() > def.params.len() {
+            self.diags.push(Diagnostic::error(
+                span,
+                format!("too many template arguments for '{q}'"),
+            ));
+            return None;
+        }
+        for p in def.params.iter().skip(args.len()) {
+            match &p.default {
+                Some(d) => args.push(d.clone()),
+                None => {
+                    self.diags.push(Diagnostic::error(
+                        span,
+                        format!("too few template arguments for '{q}'"),
+                    ));
+                    return None;
+                }
+            }
+        }
+        let mut keys = Vec::new();
+        for (p, a) in def.params.iter().zip(&args) {
+            let ok = matches!(
+                (p.value_ty.is_some(), a),
+                (false, TemplateArg::Type(_)) | (true, TemplateArg::Expr(_))
+            );
+            if !ok {
+                let what = if p.value_ty.is_some() {
+                    "a value"
+                } else {
+                    "a type"
+                };
+                self.diags.push(Diagnostic::error(
+                    span,
+                    format!(
+                        "the template argument for '{}' of '{q}' must be {what}",
+                        p.name.name
+                    ),
+                ));
+                return None;
+            }
+            match Self::arg_key(a) {
+                Some(k) => keys.push(k),
+                None => {
+                    self.diags.push(Diagnostic::error(
+                        span,
+                        format!(
+                            "not supported yet: this argument for the template parameter '{}' (a type, or an integer or bool literal)",
+                            p.name.name
+                        ),
+                    ));
+                    return None;
+                }
+            }
+        }
+        let short = q.rsplit("::").next().unwrap_or(q);
+        let key = join(&def.ns, &format!("{short}<{}>", keys.join(", ")));
+        if !self.instances.insert(key.clone()) {
+            return Some(key);
+        }
+        // The instance is rewritten in its own scope, `ns::S<int>`, where the parameters are
+        // a typedef (`T`) or a constant (`N`).
+        let saved = (
+            std::mem::replace(&mut self.ns, def.ns.clone()),
+            std::mem::take(&mut self.locals),
+            self.cur_struct.take(),
+            std::mem::replace(&mut self.has_this, false),
+            std::mem::take(&mut self.pending),
+            std::mem::take(&mut self.usings),
+        );
+        self.usings.push(Vec::new());
+        self.ns.push(format!("{short}<{}>", keys.join(", ")));
+        let mut made = Vec::new();
+        for (p, a) in def.params.iter().zip(args) {
+            let name = ident(&format!("{key}::{}", p.name.name), p.name.span);
+            match (a, &p.value_ty) {
+                (TemplateArg::Type(ty), _) => {
+                    self.declare(name.name.clone(), Kind::Type);
+                    made.push(Item::Typedef(Typedef {
+                        modifiers: Vec::new(),
+                        ty,
+                        name,
+                        array_dims: Vec::new(),
+                        span: p.name.span,
+                    }));
+                }
+                (TemplateArg::Expr(e), Some(ty)) => {
+                    self.declare(name.name.clone(), Kind::Value);
+                    let m = |modifier| ModifierSpan {
+                        modifier,
+                        span: p.name.span,
+                    };
+                    let mut ty = ty.clone();
+                    self.type_expr(&mut ty);
+                    made.push(Item::Variables(VarDecl {
+                        attributes: Vec::new(),
+                        modifiers: vec![m(Modifier::Static), m(Modifier::Const)],
+                        ty,
+                        declarators: vec![Declarator {
+                            span: p.name.span,
+                            name,
+                            array_dims: Vec::new(),
+                            annotations: Vec::new(),
+                            init: Some(Initializer::Expr(e)),
+                        }],
+                        span: p.name.span,
+                    }));
+                }
+                (TemplateArg::Expr(_), None) => return None,
+            }
+        }
+        match def.item {
+            Item::Function(mut f) => {
+                self.function_body(&mut f);
+                f.name.name = key.clone();
+                made.push(Item::Function(f));
+            }
+            Item::Typedef(mut t) => {
+                self.type_expr(&mut t.ty);
+                t.name.name = key.clone();
+                made.push(Item::Typedef(t));
+            }
+            Item::Struct(s) => {
+                let ns = self.ns.clone();
+                self.struct_info(&key, &s, &ns);
+                self.struct_named(s, Some(key.clone()), &mut made);
+            }
+            _ => {}
+        }
+        let nested = std::mem::take(&mut self.pending);
+        self.ns = saved.0;
+        self.locals = saved.1;
+        self.cur_struct = saved.2;
+        self.has_this = saved.3;
+        self.pending = saved.4;
+        self.usings = saved.5;
+        self.pending.extend(nested);
+        self.pending.extend(made);
+        Some(key)
+    }
+
+    /// The type of an expression as far as it can be told without type checking (literals,
+    /// variables, fields, casts, constructors, calls of non-template functions, arithmetic on
+    /// equal types): enough to deduce template arguments in the common cases.
+    fn infer(&self, e: &Expr) -> Option<TypeExpr> {
+        let named = |n: &str| TypeExpr {
+            name: ident(n, e.span),
+            args: Vec::new(),
+            span: e.span,
+        };
+        match &e.kind {
+            ExprKind::Literal(Literal::Int { suffix, .. }) => Some(named(match suffix.as_str() {
+                "u" => "uint",
+                "l" | "ll" => "int64_t",
+                "ul" | "ull" => "uint64_t",
+                _ => "int",
+            })),
+            ExprKind::Literal(Literal::Float { suffix, .. }) => {
+                Some(named(match suffix.as_str() {
+                    "h" => "half",
+                    "l" => "double",
+                    _ => "float",
+                }))
+            }
+            ExprKind::Literal(Literal::Bool(_)) => Some(named("bool")),
+            ExprKind::Ident(id) => {
+                for scope in self.locals.iter().rev() {
+                    if let Some(t) = scope.get(&id.name) {
+                        return t.clone();
+                    }
+                }
+                self.var_types.get(&id.name).cloned()
+            }
+            ExprKind::Member { base, member } => {
+                let bt = self.infer(base)?;
+                if let Some(info) = self.structs.get(&bt.name.name) {
+                    return info.field_types.get(&member.name).cloned();
+                }
+                // A swizzle of a builtin vector: the component type, as many as named.
+                let (scalar, _) = split_vector_name(&bt.name.name)?;
+                let n = member.name.len();
+                let swizzle = member.name.chars().all(|c| "xyzw".contains(c))
+                    || member.name.chars().all(|c| "rgba".contains(c));
+                (swizzle && (1..=4).contains(&n)).then(|| {
+                    if n == 1 {
+                        named(scalar)
+                    } else {
+                        named(&format!("{scalar}{n}"))
+                    }
+                })
+            }
+            ExprKind::Cast { ty, array_dims, .. } if array_dims.is_empty() => Some(ty.clone()),
+            ExprKind::Construct { ty, .. } => Some(ty.clone()),
+            ExprKind::Call { callee, .. } => match self.returns.get(&callee.name)?.as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            },
+            ExprKind::Unary {
+                op: UnaryOp::Neg | UnaryOp::Plus | UnaryOp::BitNot,
+                operand,
+            } => self.infer(operand),
+            ExprKind::Binary {
+                op: BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem,
+                lhs,
+                rhs,
+            } => {
+                let (a, b) = (self.infer(lhs)?, self.infer(rhs)?);
+                (a == b || Self::type_key(&a) == Self::type_key(&b)).then_some(a)
+            }
+            _ => None,
+        }
+    }
+
+    /// Deduces a function template's arguments from the call's: each parameter written as a
+    /// bare template parameter (`T x`) takes the argument's type.
+    fn deduce(&self, def: &TemplateDef, args: &[Expr]) -> Result<Vec<TemplateArg>, String> {
+        let Item::Function(f) = &def.item else {
+            return Err("not a function template".into());
+        };
+        let mut bound: HashMap<&str, TemplateArg> = HashMap::new();
+        for (p, a) in f.params.iter().zip(args) {
+            let Some(tp) = def
+                .params
+                .iter()
+                .find(|t| t.value_ty.is_none() && t.name.name == p.ty.name.name)
+            else {
+                continue;
+            };
+            if !p.ty.args.is_empty() || !p.array_dims.is_empty() {
+                continue;
+            }
+            let Some(t) = self.infer(a) else {
+                return Err(format!(
+                    "not supported yet: deducing the template argument '{}' from this argument (write it: {}<...>(...))",
+                    tp.name.name, f.name.name
+                ));
+            };
+            match bound.get(tp.name.name.as_str()) {
+                Some(TemplateArg::Type(prev)) if Self::type_key(prev) != Self::type_key(&t) => {
+                    return Err(format!(
+                        "conflicting types deduced for the template parameter '{}'",
+                        tp.name.name
+                    ));
+                }
+                _ => {
+                    bound.insert(&tp.name.name, TemplateArg::Type(t));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for tp in &def.params {
+            match bound.remove(tp.name.name.as_str()) {
+                Some(a) => out.push(a),
+                None if tp.default.is_some() => break,
+                None => {
+                    return Err(format!(
+                        "cannot deduce the template argument '{}' of '{}'",
+                        tp.name.name, f.name.name
+                    ))
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Rewrites a declaration's type and initializers; `local` declares its names as locals
@@ -541,7 +930,8 @@ impl Resolver {
             }
             if local {
                 let n = d.name.name.clone();
-                self.declare_local(&n);
+                let ty = d.array_dims.is_empty().then(|| v.ty.clone());
+                self.declare_local(&n, ty);
             }
         }
     }
@@ -554,7 +944,7 @@ impl Resolver {
     }
 
     fn block(&mut self, b: &mut Block) {
-        self.locals.push(HashSet::new());
+        self.locals.push(HashMap::new());
         for s in &mut b.stmts {
             self.stmt(s);
         }
@@ -583,7 +973,7 @@ impl Resolver {
                 step,
                 body,
             } => {
-                self.locals.push(HashSet::new());
+                self.locals.push(HashMap::new());
                 if let Some(i) = init {
                     self.stmt(i);
                 }
@@ -602,7 +992,7 @@ impl Resolver {
             }
             StmtKind::Switch { selector, cases } => {
                 self.expr(selector);
-                self.locals.push(HashSet::new());
+                self.locals.push(HashMap::new());
                 for c in cases {
                     for (l, _) in &mut c.labels {
                         if let Some(l) = l {
@@ -625,7 +1015,7 @@ impl Resolver {
     }
 
     fn scoped_stmt(&mut self, s: &mut Stmt) {
-        self.locals.push(HashSet::new());
+        self.locals.push(HashMap::new());
         self.stmt(s);
         self.locals.pop();
     }
@@ -659,12 +1049,22 @@ impl Resolver {
                     }
                 }
             }
-            ExprKind::Call { callee, args } => {
+            ExprKind::Call {
+                callee,
+                args,
+                template_args,
+            } => {
                 args.iter_mut().for_each(|a| self.expr(a));
+                for a in template_args.iter_mut() {
+                    match a {
+                        TemplateArg::Type(t) => self.type_expr(t),
+                        TemplateArg::Expr(e) => self.expr(e),
+                    }
+                }
                 if !callee.name.contains("::") && self.is_local(&callee.name) {
                     return;
                 }
-                if let Some(new) = self.call_expr(callee, args, span) {
+                if let Some(new) = self.call_expr(callee, template_args, args, span) {
                     e.kind = new;
                 }
             }
@@ -740,8 +1140,49 @@ impl Resolver {
     }
 
     /// What a call means, when it is not a call of the name as written.
-    fn call_expr(&mut self, callee: &Ident, args: &mut Vec<Expr>, span: Span) -> Option<ExprKind> {
+    fn call_expr(
+        &mut self,
+        callee: &Ident,
+        template_args: &mut Vec<TemplateArg>,
+        args: &mut Vec<Expr>,
+        span: Span,
+    ) -> Option<ExprKind> {
         let name = callee.name.clone();
+        if let Some(q) = self.lookup(&name, |k| k == Kind::FunctionTemplate) {
+            if template_args.is_empty() && self.lookup(&name, |k| k == Kind::Function).is_some() {
+                self.diags.push(Diagnostic::error(
+                    callee.span,
+                    format!(
+                        "not supported yet: overloading the function template '{name}' with a function"
+                    ),
+                ));
+                return None;
+            }
+            let targs = if template_args.is_empty() {
+                match self.deduce(&self.templates[&q].clone(), args) {
+                    Ok(a) => a,
+                    Err(msg) => {
+                        self.diags.push(Diagnostic::error(callee.span, msg));
+                        return None;
+                    }
+                }
+            } else {
+                std::mem::take(template_args)
+            };
+            let key = self.instantiate(&q, targs, callee.span)?;
+            return Some(ExprKind::Call {
+                callee: ident(&key, callee.span),
+                template_args: Vec::new(),
+                args: std::mem::take(args),
+            });
+        }
+        if !template_args.is_empty() {
+            self.diags.push(Diagnostic::error(
+                callee.span,
+                format!("'{name}' is not a template"),
+            ));
+            return None;
+        }
         if let Some(s) = self.cur_struct.clone() {
             if !name.contains("::") {
                 if let Some((owner, hops)) =
@@ -750,6 +1191,7 @@ impl Resolver {
                     if self.structs[&owner].methods[&name] {
                         return Some(ExprKind::Call {
                             callee: ident(&format!("{owner}.{name}"), callee.span),
+                            template_args: Vec::new(),
                             args: std::mem::take(args),
                         });
                     }
@@ -783,6 +1225,7 @@ impl Resolver {
                 if is_static {
                     return Some(ExprKind::Call {
                         callee: ident(&format!("{s}.{method}"), callee.span),
+                        template_args: Vec::new(),
                         args: std::mem::take(args),
                     });
                 }
@@ -815,6 +1258,7 @@ impl Resolver {
         let q = self.lookup(&name, |k| k == Kind::Function)?;
         (q != name).then(|| ExprKind::Call {
             callee: ident(&q, callee.span),
+            template_args: Vec::new(),
             args: std::mem::take(args),
         })
     }
@@ -888,7 +1332,7 @@ impl Resolver {
                 ) && rooted_at_this(operand))
                     || m(operand)
             }
-            ExprKind::Call { callee, args } => {
+            ExprKind::Call { callee, args, .. } => {
                 let outs = self.outs.get(&callee.name);
                 let intrinsic_out = outs.is_none()
                     && (callee.name.starts_with("Interlocked")
@@ -926,4 +1370,32 @@ fn rooted_at_this(e: &Expr) -> bool {
         ExprKind::Member { base, .. } | ExprKind::Index { base, .. } => rooted_at_this(base),
         _ => false,
     }
+}
+
+/// `("float", 4)` for `float4`; `None` for a name that is not a builtin vector.
+fn split_vector_name(name: &str) -> Option<(&str, u32)> {
+    let n = name.chars().last()?.to_digit(10)?;
+    let scalar = &name[..name.len() - 1];
+    let known = [
+        "bool",
+        "int",
+        "uint",
+        "float",
+        "half",
+        "double",
+        "min16float",
+        "min16int",
+        "min16uint",
+        "int16_t",
+        "uint16_t",
+        "int64_t",
+        "uint64_t",
+        "float16_t",
+        "float32_t",
+        "float64_t",
+        "int32_t",
+        "uint32_t",
+        "dword",
+    ];
+    ((2..=4).contains(&n) && known.contains(&scalar)).then_some((scalar, n))
 }
