@@ -238,10 +238,10 @@ pub static FLAGS: &[DxcFlag] = &[
     f("-fvk-support-nonzero-base-vertex", Flag, "", SpirV, "Follow Vulkan spec to use gl_BaseVertex as the first vertex", No),
     f("-fvk-t-shift", Multi(2), "<shift> <space>", SpirV, "Specify Vulkan binding number shift for t-type register", No),
     f("-fvk-u-shift", Multi(2), "<shift> <space>", SpirV, "Specify Vulkan binding number shift for u-type register", No),
-    f("-fvk-use-dx-layout", Flag, "", SpirV, "Use DirectX memory layout for Vulkan resources", No),
+    f("-fvk-use-dx-layout", Flag, "", SpirV, "Use DirectX memory layout for Vulkan resources", Yes),
     f("-fvk-use-dx-position-w", Flag, "", SpirV, "Reciprocate SV_Position.w after reading from stage input in PS", No),
-    f("-fvk-use-gl-layout", Flag, "", SpirV, "Use strict OpenGL std140/std430 memory layout for Vulkan resources", No),
-    f("-fvk-use-scalar-layout", Flag, "", SpirV, "Use scalar memory layout for Vulkan resources", No),
+    f("-fvk-use-gl-layout", Flag, "", SpirV, "Use strict OpenGL std140/std430 memory layout for Vulkan resources", Yes),
+    f("-fvk-use-scalar-layout", Flag, "", SpirV, "Use scalar memory layout for Vulkan resources", Yes),
     f("-Oconfig=", Joined, "<value>", SpirV, "Specify a comma-separated list of SPIRV-Tools passes to customize optimization configuration", NO_OPT),
     f("-spirv", Flag, "", SpirV, "Generate SPIR-V code (always on)", Yes),
     f("-vkbr", Multi(4), "<type-number> <space> <binding> <set>", SpirV, "Alias of -fvk-bind-register", No),
@@ -449,5 +449,7 @@ mod tests {
             assert!(help.contains(&format!("\n{}:\n", g.title())), "{help}");
         }
         assert!(help.contains("-fvk-use-scalar-layout") && help.contains("[not supported yet]"));
+        let scalar = FLAGS.iter().find(|f| f.name == "-fvk-use-scalar-layout");
+        assert_eq!(scalar.map(|f| f.support), Some(Support::Implemented));
     }
 }

@@ -3,7 +3,7 @@
 //! compilation is one library call.
 
 use super::dxc_flags::{self, Matched, Support};
-use crate::hlsl::{compile_source, LanguageVersion, Options, Profile};
+use crate::hlsl::{compile_source, BufferLayout, LanguageVersion, Options, Profile};
 use crate::target_env::TargetEnv;
 use std::io::Read;
 use std::path::PathBuf;
@@ -89,6 +89,8 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let mut include_dirs = Vec::new();
     let mut version = LanguageVersion::default();
     let mut target_env = TargetEnv::Vulkan1_0;
+    // -fvk-use-dx-layout, -fvk-use-gl-layout, -fvk-use-scalar-layout (DXC's precedence).
+    let (mut dx_layout, mut gl_layout, mut scalar_layout) = (false, false, false);
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -186,6 +188,9 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                         }
                     }
                 }
+                "-fvk-use-dx-layout" => dx_layout = true,
+                "-fvk-use-gl-layout" => gl_layout = true,
+                "-fvk-use-scalar-layout" => scalar_layout = true,
                 "-fspv-extension=" => a
                     .allowed_extensions
                     .get_or_insert_with(Vec::new)
@@ -213,7 +218,20 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let profile = profile
         .parse::<Profile>()
         .map_err(|e| format!("{shown}: error: {e}"))?;
+    if dx_layout && gl_layout {
+        return Err("error: cannot specify both -fvk-use-dx-layout and -fvk-use-gl-layout".into());
+    }
     let mut options = Options::new(&entry, profile);
+    // As DXC: the DirectX layout wins over the others, the GL layout over the scalar one.
+    options.layout = if dx_layout {
+        BufferLayout::Dx
+    } else if gl_layout {
+        BufferLayout::Gl
+    } else if scalar_layout {
+        BufferLayout::Scalar
+    } else {
+        BufferLayout::Relaxed
+    };
     options.defines = defines;
     options.include_dirs = include_dirs;
     options.version = version;
@@ -394,6 +412,28 @@ mod tests {
     }
 
     #[test]
+    fn layout_flags_pick_the_buffer_layout() {
+        let layout =
+            |flags: &str| compile(&format!("x.hlsl -T cs_6_0 {flags}")).map(|a| a.options.layout);
+        assert_eq!(layout(""), Ok(BufferLayout::Relaxed));
+        assert_eq!(layout("-fvk-use-gl-layout"), Ok(BufferLayout::Gl));
+        assert_eq!(layout("-fvk-use-scalar-layout"), Ok(BufferLayout::Scalar));
+        assert_eq!(layout("-fvk-use-dx-layout"), Ok(BufferLayout::Dx));
+        // DXC's precedence: dx over scalar, gl over scalar; dx with gl is an error.
+        assert_eq!(
+            layout("-fvk-use-scalar-layout -fvk-use-dx-layout"),
+            Ok(BufferLayout::Dx)
+        );
+        assert_eq!(
+            layout("-fvk-use-scalar-layout -fvk-use-gl-layout"),
+            Ok(BufferLayout::Gl)
+        );
+        assert!(layout("-fvk-use-gl-layout -fvk-use-dx-layout")
+            .unwrap_err()
+            .contains("cannot specify both"));
+    }
+
+    #[test]
     fn notes_refusals_and_actions() {
         let a = compile("- -T cs_6_0 -O3 -Zi -nologo -fspv-target-env=vulkan1.1spirv1.4").unwrap();
         assert_eq!(a.input, PathBuf::from("-"));
@@ -401,8 +441,8 @@ mod tests {
         assert!(a.notes[0].starts_with("note: -O3: "), "{:?}", a.notes);
         assert_eq!(a.options.target_env, TargetEnv::Vulkan1_1Spirv1_4);
         assert_eq!(
-            compile("x.hlsl -T cs_6_0 -fvk-use-scalar-layout").unwrap_err(),
-            "error: not supported yet: -fvk-use-scalar-layout"
+            compile("x.hlsl -T cs_6_0 -fspv-reduce-load-size").unwrap_err(),
+            "error: not supported yet: -fspv-reduce-load-size"
         );
         assert_eq!(
             compile("x.hlsl -T cs_6_0 -denorm ftz").unwrap_err(),

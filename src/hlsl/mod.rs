@@ -116,6 +116,24 @@ pub enum LanguageVersion {
     V2021,
 }
 
+/// The memory layout of buffers (`-fvk-use-gl-layout`, `-fvk-use-scalar-layout`,
+/// `-fvk-use-dx-layout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BufferLayout {
+    /// DXC's default: relaxed std140 for constant buffers, relaxed std430 for structured and
+    /// byte-address buffers and push constants (a vector needs only its component's
+    /// alignment unless it straddles a 16-byte boundary: VK_KHR_relaxed_block_layout).
+    #[default]
+    Relaxed,
+    /// Strict std140 and std430 (`-fvk-use-gl-layout`).
+    Gl,
+    /// VK_EXT_scalar_block_layout for every buffer (`-fvk-use-scalar-layout`).
+    Scalar,
+    /// DirectX's rules (`-fvk-use-dx-layout`): constant buffers packed into 16-byte registers
+    /// as fxc does, structured buffers tightly as scalar layout.
+    Dx,
+}
+
 /// Everything a compilation needs besides the source.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -131,6 +149,8 @@ pub struct Options {
     pub version: LanguageVersion,
     /// `-fspv-target-env`: Vulkan 1.0 to 1.3 (picks SPIR-V version and buffer storage classes).
     pub target_env: TargetEnv,
+    /// The memory layout of buffers.
+    pub layout: BufferLayout,
 }
 
 impl Options {
@@ -143,6 +163,7 @@ impl Options {
             include_dirs: Vec::new(),
             version: LanguageVersion::default(),
             target_env: TargetEnv::Vulkan1_0,
+            layout: BufferLayout::default(),
         }
     }
 }

@@ -352,6 +352,11 @@ impl State<'_> {
                         self.error(*sp, "not supported yet: packoffset");
                     }
                 }
+                if self.opts.layout == crate::hlsl::BufferLayout::Dx
+                    && super::control::is_vector_matrix(&d.ty)
+                {
+                    self.error(d.ty.span, VECTOR_MATRIX_DX);
+                }
                 if fields.iter().any(|f: &Field| f.name == decl.name.name) {
                     self.error(
                         decl.name.span,
@@ -378,6 +383,11 @@ impl State<'_> {
         fields
     }
 }
+
+/// The refusal of a 1xN or Nx1 matrix under `-fvk-use-dx-layout`: fxc gives each of its
+/// one-component vectors a 16-byte register (DXC turns it into an array of scalars).
+const VECTOR_MATRIX_DX: &str =
+    "not supported yet: a 1xN or Nx1 matrix in a structure or constant with -fvk-use-dx-layout";
 
 /// A block struct (`Block` or `BufferBlock`) with the fields of `def` laid out by `layout`.
 fn block_struct(
@@ -484,6 +494,11 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 }
             }
             Item::Typedef(t) => {
+                if st.opts.layout == crate::hlsl::BufferLayout::Dx
+                    && super::control::is_vector_matrix(&t.ty)
+                {
+                    st.error(t.ty.span, VECTOR_MATRIX_DX);
+                }
                 if let Some((ty, relaxed)) = st.resolve_type(&t.ty) {
                     if let Some(ty) = st.array_type(&ty, &t.array_dims, None) {
                         let rm = has(&t.modifiers, Modifier::RowMajor);
@@ -839,6 +854,21 @@ fn global_vars(
             continue;
         }
         // A loose uniform: a member of `$Globals`.
+        if let Some(r) = d.annotations.iter().find_map(|a| match a {
+            Annotation::Register(r) if r.class == 'c' => Some(r),
+            _ => None,
+        }) {
+            // It would place the member at 16 × N bytes.
+            st.error(
+                r.span,
+                "not supported yet: register(cN) on a global constant",
+            );
+        }
+        if st.opts.layout == crate::hlsl::BufferLayout::Dx
+            && super::control::is_vector_matrix(&v.ty)
+        {
+            st.error(v.ty.span, VECTOR_MATRIX_DX);
+        }
         if d.init.is_some() {
             st.warn(d.span, "the initializer of a uniform global is ignored");
         }
@@ -988,9 +1018,9 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 push_constant,
             } => {
                 let (sc, layout) = if push_constant {
-                    (StorageClass::PushConstant, LayoutRule::Std430)
+                    (StorageClass::PushConstant, st.sbuffer_rule())
                 } else {
-                    (StorageClass::Uniform, LayoutRule::Std140)
+                    (StorageClass::Uniform, st.cbuffer_rule())
                 };
                 let t = block_struct(b, st, &def, layout, Decoration::Block);
                 let ptr = b.type_pointer(sc, t);

@@ -259,6 +259,16 @@ impl<'u> State<'u> {
         }
     }
 
+    /// The layout of constant buffers (`cbuffer`, `ConstantBuffer<T>`, `$Globals`).
+    pub fn cbuffer_rule(&self) -> LayoutRule {
+        LayoutRule::cbuffer(self.opts.layout)
+    }
+
+    /// The layout of structured and byte-address buffers and push constants.
+    pub fn sbuffer_rule(&self) -> LayoutRule {
+        LayoutRule::sbuffer(self.opts.layout)
+    }
+
     /// Whether buffers use the StorageBuffer storage class (Vulkan 1.2 and later).
     pub fn storage_buffer_class(&self) -> bool {
         use crate::target_env::TargetEnv;

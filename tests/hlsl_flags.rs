@@ -1,0 +1,206 @@
+//! DXC's code-generation flags end to end (`hlsl2spirv`'s options as `spvkit::hlsl::Options`):
+//! each shader compiles under the option, the observable result (offsets, strides, emitted
+//! instructions) is asserted in the disassembly, and the module passes spirv-val with the
+//! matching block-layout rule.
+#![cfg(all(feature = "hlsl", feature = "cli"))]
+
+use spvkit::hlsl::{compile_source, BufferLayout, Options, Profile};
+use spvkit::target_env::TargetEnv;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn options(profile: &str) -> Options {
+    Options::new("main", profile.parse::<Profile>().expect("profile"))
+}
+
+/// Compiles, validates with `val_flags` and returns the disassembly.
+fn compile(name: &str, src: &str, o: &Options, val_flags: &[&str]) -> String {
+    let words = match compile_source(&format!("{name}.hlsl"), src, o) {
+        Ok(c) => c.words,
+        Err(e) => panic!("{name} does not compile:\n{}", e.rendered),
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hlsl-flags");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let path = dir.join(format!("{name}.spv"));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).expect("write module");
+    let out = Command::new("spirv-val")
+        .args(val_flags)
+        .arg("--target-env")
+        .arg(o.target_env.to_string())
+        .arg(&path)
+        .output()
+        .expect("spirv-val runs (apt-get install spirv-tools)");
+    assert!(
+        out.status.success(),
+        "{name}: spirv-val {val_flags:?}:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    spvkit::text::disassemble_to_string(&words, &spvkit::text::DisassembleOptions::default())
+        .expect("disassembles")
+}
+
+/// The rendered errors of a program that must not compile.
+fn errors(src: &str, o: &Options) -> String {
+    match compile_source("bad.hlsl", src, o) {
+        Ok(_) => panic!("compiled, but should not:\n{src}"),
+        Err(e) => e.rendered,
+    }
+}
+
+/// The `Offset`s of `ty`'s members, in member order, and the `ArrayStride` of `arr`.
+fn offsets(dis: &str, ty: &str) -> Vec<u32> {
+    let prefix = format!("OpMemberDecorate %{ty} ");
+    dis.lines()
+        .filter_map(|l| l.trim().strip_prefix(&prefix))
+        .filter_map(|rest| rest.split_once(" Offset "))
+        .map(|(_, v)| v.trim().parse().expect("an offset"))
+        .collect()
+}
+
+fn decoration(dis: &str, target: &str, deco: &str) -> Option<u32> {
+    let prefix = format!("OpDecorate %{target} {deco} ");
+    dis.lines()
+        .find_map(|l| l.trim().strip_prefix(&prefix))
+        .map(|v| v.trim().parse().expect("a number"))
+}
+
+fn member_decoration(dis: &str, ty: &str, member: u32, deco: &str) -> Option<u32> {
+    let prefix = format!("OpMemberDecorate %{ty} {member} {deco} ");
+    dis.lines()
+        .find_map(|l| l.trim().strip_prefix(&prefix))
+        .map(|v| v.trim().parse().expect("a number"))
+}
+
+const LAYOUTS: &str = r#"
+struct S { float a; float3 b; float2 c; float d[2]; float3x2 m; float e; };
+cbuffer CB { float x; float3 y; float2 z; float w[2]; float e; };
+RWStructuredBuffer<S> buf;
+[numthreads(1, 1, 1)] void main() { buf[0].a = x + y.x + z.x + w[1] + e + buf[1].m[0][0]; }
+"#;
+
+#[test]
+fn buffer_layouts_follow_the_layout_flag() {
+    // (layout, spirv-val's rule, cbuffer offsets, S offsets, S's MatrixStride, stride of S)
+    let cases: [(BufferLayout, &[&str], [u32; 5], [u32; 6], u32, u32); 4] = [
+        // Relaxed: float3 packs after a float; arrays start on 16 in std140.
+        (
+            BufferLayout::Relaxed,
+            &["--relax-block-layout"],
+            [0, 4, 16, 32, 64],
+            [0, 4, 16, 24, 32, 64],
+            16,
+            80,
+        ),
+        // Strict std140/std430: a float3 is aligned to 16.
+        (
+            BufferLayout::Gl,
+            &[],
+            [0, 16, 32, 48, 80],
+            [0, 16, 32, 40, 48, 80],
+            16,
+            96,
+        ),
+        // Scalar: everything aligned to its component, arrays and matrices tight.
+        (
+            BufferLayout::Scalar,
+            &["--scalar-block-layout"],
+            [0, 4, 16, 24, 32],
+            [0, 4, 16, 24, 32, 56],
+            12,
+            60,
+        ),
+        // DirectX: fxc's 16-byte registers in the cbuffer (the array's last element is not
+        // padded: `e` takes the rest of its register), tight structured buffers.
+        (
+            BufferLayout::Dx,
+            &["--skip-block-layout"],
+            [0, 4, 16, 32, 52],
+            [0, 4, 16, 24, 32, 56],
+            12,
+            60,
+        ),
+    ];
+    for (layout, val, cb, s, mstride, sstride) in cases {
+        let mut o = options("cs_6_0");
+        o.layout = layout;
+        let dis = compile(&format!("layout_{layout:?}"), LAYOUTS, &o, val);
+        assert_eq!(offsets(&dis, "type_CB"), cb, "{layout:?} cbuffer:\n{dis}");
+        assert_eq!(offsets(&dis, "S"), s, "{layout:?} struct:\n{dis}");
+        assert_eq!(
+            member_decoration(&dis, "S", 4, "MatrixStride"),
+            Some(mstride),
+            "{layout:?}"
+        );
+        assert_eq!(
+            decoration(&dis, "_runtimearr_S", "ArrayStride"),
+            Some(sstride),
+            "{layout:?}"
+        );
+    }
+}
+
+#[test]
+fn dx_layout_packs_matrices_and_structs_into_registers() {
+    // fxc: a matrix's last vector is not padded, nor is a struct's end; the next member may
+    // use the rest of the register, but a vector never straddles one.
+    let src = r#"
+struct T { float2 p; };
+cbuffer CB { float a; float2x3 m; float b; T t; float c; float3 d; float4 e; };
+float4 main() : SV_Target { return a + m[0].x + b + t.p.x + c + d.x + e; }
+"#;
+    let mut o = options("ps_6_0");
+    o.layout = BufferLayout::Dx;
+    let dis = compile("dx_registers", src, &o, &["--skip-block-layout"]);
+    // m: 3 columns of 2 (column-major): 16 * 2 + 8 = 40 bytes from 16; t (8 bytes) starts a
+    // register and c follows it; d at 76 would straddle 80, so it moves there.
+    assert_eq!(
+        offsets(&dis, "type_CB"),
+        [0, 16, 56, 64, 72, 80, 96],
+        "{dis}"
+    );
+    assert_eq!(
+        member_decoration(&dis, "type_CB", 1, "MatrixStride"),
+        Some(16)
+    );
+}
+
+#[test]
+fn dx_layout_refuses_what_it_cannot_lay_out_yet() {
+    let mut o = options("ps_6_0");
+    o.layout = BufferLayout::Dx;
+    let e = errors(
+        "cbuffer CB { float1x2 m; };\nfloat4 main() : SV_Target { return m.x; }",
+        &o,
+    );
+    assert!(
+        e.contains("bad.hlsl:1:14: error: not supported yet: a 1xN or Nx1 matrix"),
+        "{e}"
+    );
+    // Without the flag, a 1xN matrix is a vector in every layout.
+    let src = "cbuffer CB { float1x2 m; };\nfloat4 main() : SV_Target { return m.x; }";
+    compile(
+        "vector_matrix",
+        src,
+        &options("ps_6_0"),
+        &["--relax-block-layout"],
+    );
+}
+
+#[test]
+fn register_c_on_a_global_is_refused_not_ignored() {
+    let e = errors(
+        "float4 g : register(c2);\nfloat4 main() : SV_Target { return g; }",
+        &options("ps_6_0"),
+    );
+    assert!(
+        e.contains("bad.hlsl:1:12: error: not supported yet: register(cN)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_default_target_is_vulkan_1_0() {
+    assert_eq!(options("cs_6_0").target_env, TargetEnv::Vulkan1_0);
+    assert_eq!(options("cs_6_0").layout, BufferLayout::Relaxed);
+}
