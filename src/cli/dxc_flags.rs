@@ -221,7 +221,7 @@ pub static FLAGS: &[DxcFlag] = &[
     f("-fspv-print-all", Flag, "", SpirV, "Print the SPIR-V module before each pass and after the last one", No),
     f("-fspv-reduce-load-size", Flag, "", SpirV, "Replaces loads of composite objects to reduce memory pressure for the loads", No),
     f("-fspv-reflect", Flag, "", SpirV, "Emit additional SPIR-V instructions to aid reflection", No),
-    f("-fspv-target-env=", Joined, "<value>", SpirV, "Specify the target environment: vulkan1.0 (default), vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3", Yes),
+    f("-fspv-target-env=", Joined, "<value>", SpirV, "Specify the target environment: vulkan1.0 (default), vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3, universal1.5", Yes),
     f("-fspv-use-legacy-buffer-matrix-order", Flag, "", SpirV, "Assume the legacy matrix order (row major) when accessing raw buffers", No),
     f("-fspv-use-vulkan-memory-model", Flag, "", SpirV, "Generates SPIR-V modules that use the Vulkan memory model instead of GLSL450", No),
     f("-fvk-auto-shift-bindings", Flag, "", SpirV, "Apply fvk-*-shift to resources without an explicit register assignment", No),

@@ -179,11 +179,12 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                         "vulkan1.1spirv1.4" => TargetEnv::Vulkan1_1Spirv1_4,
                         "vulkan1.2" => TargetEnv::Vulkan1_2,
                         "vulkan1.3" => TargetEnv::Vulkan1_3,
-                        "universal1.5" => return Err(unsupported(arg)),
+                        "universal1.5" => TargetEnv::Universal1_5,
                         env => {
                             return Err(format!(
                                 "error: unknown target environment '{env}' (vulkan1.0, \
-                                 vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3)"
+                                 vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3, \
+                                 universal1.5)"
                             ))
                         }
                     }
@@ -440,6 +441,9 @@ mod tests {
         assert_eq!(a.notes.len(), 2, "{:?}", a.notes);
         assert!(a.notes[0].starts_with("note: -O3: "), "{:?}", a.notes);
         assert_eq!(a.options.target_env, TargetEnv::Vulkan1_1Spirv1_4);
+        let a = compile("x.hlsl -T cs_6_0 -fspv-target-env=universal1.5").unwrap();
+        assert_eq!(a.options.target_env, TargetEnv::Universal1_5);
+        assert!(compile("x.hlsl -T cs_6_0 -fspv-target-env=universal1.6").is_err());
         assert_eq!(
             compile("x.hlsl -T cs_6_0 -fspv-reduce-load-size").unwrap_err(),
             "error: not supported yet: -fspv-reduce-load-size"

@@ -147,7 +147,8 @@ pub struct Options {
     pub include_dirs: Vec<PathBuf>,
     /// `-HV`.
     pub version: LanguageVersion,
-    /// `-fspv-target-env`: Vulkan 1.0 to 1.3 (picks SPIR-V version and buffer storage classes).
+    /// `-fspv-target-env`: Vulkan 1.0 to 1.3 or `universal1.5` (picks the SPIR-V version
+    /// allowed and buffer storage classes).
     pub target_env: TargetEnv,
     /// The memory layout of buffers.
     pub layout: BufferLayout,
@@ -333,6 +334,8 @@ pub fn compile_source(
             rendered: format!("{rendered}{name}: error: internal: {e}\n"),
         });
     }
+    // The environment's SPIR-V version, as DXC writes it (at least what the module needs).
+    module.version = module.version.max(options.target_env.spirv_version());
     // From SPIR-V 1.4 an entry point lists every global it uses, not only inputs and outputs.
     if module.version >= crate::grammar::Version(1, 4) {
         let all: Vec<_> = module.globals.handles().collect();

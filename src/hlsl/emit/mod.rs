@@ -269,12 +269,9 @@ impl<'u> State<'u> {
         LayoutRule::sbuffer(self.opts.layout)
     }
 
-    /// Whether buffers use the StorageBuffer storage class (Vulkan 1.2 and later).
+    /// Whether buffers use the StorageBuffer storage class: from SPIR-V 1.4 (Vulkan 1.2 and
+    /// later, `vulkan1.1spirv1.4`, `universal1.5`), whose modules may not use `BufferBlock`.
     pub fn storage_buffer_class(&self) -> bool {
-        use crate::target_env::TargetEnv;
-        !matches!(
-            self.opts.target_env,
-            TargetEnv::Vulkan1_0 | TargetEnv::Vulkan1_1 | TargetEnv::Vulkan1_1Spirv1_4
-        )
+        self.opts.target_env.spirv_version() >= crate::grammar::Version(1, 4)
     }
 }
