@@ -204,3 +204,101 @@ fn the_default_target_is_vulkan_1_0() {
     assert_eq!(options("cs_6_0").target_env, TargetEnv::Vulkan1_0);
     assert_eq!(options("cs_6_0").layout, BufferLayout::Relaxed);
 }
+
+#[test]
+fn zpr_makes_undecorated_matrices_row_major() {
+    let src = r#"
+typedef column_major float2x3 CM;
+cbuffer CB { float2x3 a; column_major float2x3 b; CM c; row_major float2x3 d; };
+StructuredBuffer<float2x3> sb;
+float4 main() : SV_Target { return a[0].x + b[0].x + c[0].x + d[0].x + sb[0][0].x; }
+"#;
+    // HLSL row-major is SPIR-V ColMajor (DXC's transposed representation).
+    let majorness = |dis: &str, ty: &str, member: u32| {
+        let has = |d: &str| dis.contains(&format!("OpMemberDecorate %{ty} {member} {d}\n"));
+        match (has("RowMajor"), has("ColMajor")) {
+            (true, false) => "RowMajor",
+            (false, true) => "ColMajor",
+            _ => "none",
+        }
+    };
+    let dis = compile("zpc", src, &options("ps_6_0"), &["--relax-block-layout"]);
+    assert_eq!(majorness(&dis, "type_CB", 0), "RowMajor");
+    assert_eq!(
+        majorness(&dis, "type_StructuredBuffer_mat2v3float", 0),
+        "RowMajor"
+    );
+    let mut o = options("ps_6_0");
+    o.row_major = true;
+    let dis = compile("zpr", src, &o, &["--relax-block-layout"]);
+    let cb: Vec<_> = (0..4).map(|m| majorness(&dis, "type_CB", m)).collect();
+    assert_eq!(
+        cb,
+        ["ColMajor", "RowMajor", "RowMajor", "ColMajor"],
+        "{dis}"
+    );
+    assert_eq!(
+        majorness(&dis, "type_StructuredBuffer_mat2v3float", 0),
+        "ColMajor"
+    );
+    // Row-major 2x3: two rows of 3, each 16 bytes apart; column-major: three of 2.
+    assert_eq!(offsets(&dis, "type_CB"), [0, 32, 80, 128], "{dis}");
+}
+
+/// The instructions of the wrapper `main` (the entry point), trimmed.
+fn wrapper(dis: &str) -> Vec<String> {
+    let start = dis.find("%main = OpFunction").expect("the wrapper");
+    dis[start..]
+        .lines()
+        .map(|l| l.trim().to_owned())
+        .take_while(|l| l != "OpFunctionEnd")
+        .collect()
+}
+
+#[test]
+fn invert_y_negates_the_position_written() {
+    let src = "float4 main(float4 a : A) : SV_Position { return a; }";
+    let mut o = options("vs_6_0");
+    o.invert_y = true;
+    let dis = compile("invert_y", src, &o, &[]);
+    let body = wrapper(&dis).join("\n");
+    let want = [
+        "OpCompositeExtract %float",
+        "OpFNegate %float",
+        "OpCompositeInsert %v4float",
+        "OpStore %gl_Position",
+    ];
+    let mut at = 0;
+    for w in want {
+        let i = body[at..]
+            .find(w)
+            .unwrap_or_else(|| panic!("{w} after the call:\n{body}"));
+        at += i + w.len();
+    }
+    assert!(body.contains(" 1\n"), "y is component 1:\n{body}");
+    let plain = compile("no_invert_y", src, &options("vs_6_0"), &[]);
+    assert!(!plain.contains("OpFNegate"));
+}
+
+#[test]
+fn dx_position_w_reciprocates_the_fragment_w() {
+    let src = "float4 main(float4 pos : SV_Position) : SV_Target { return pos; }";
+    let mut o = options("ps_6_0");
+    o.dx_position_w = true;
+    let dis = compile("dx_position_w", src, &o, &[]);
+    let body = wrapper(&dis);
+    let load = body
+        .iter()
+        .position(|l| l.contains("OpLoad %v4float %gl_FragCoord"))
+        .expect("FragCoord is loaded");
+    assert!(body[load + 1].contains("OpCompositeExtract %float") && body[load + 1].ends_with(" 3"));
+    assert!(
+        body[load + 2].contains("OpFDiv %float %float_1 "),
+        "{body:?}"
+    );
+    assert!(
+        body[load + 3].contains("OpCompositeInsert %v4float") && body[load + 3].ends_with(" 3")
+    );
+    let plain = compile("no_dx_position_w", src, &options("ps_6_0"), &[]);
+    assert!(!plain.contains("OpFDiv"));
+}

@@ -91,6 +91,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let mut target_env = TargetEnv::Vulkan1_0;
     // -fvk-use-dx-layout, -fvk-use-gl-layout, -fvk-use-scalar-layout (DXC's precedence).
     let (mut dx_layout, mut gl_layout, mut scalar_layout) = (false, false, false);
+    let (mut zpr, mut zpc, mut invert_y, mut dx_position_w) = (false, false, false, false);
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -124,7 +125,11 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
             match name {
                 "-help" | "--help" | "-h" | "-?" => return Ok(Action::Help),
                 "--version" | "-version" => return Ok(Action::Version),
-                "-nologo" | "-Qunused-arguments" | "-spirv" | "-Zpc" | "-fno-finite-math-only" => {}
+                "-nologo" | "-Qunused-arguments" | "-spirv" | "-fno-finite-math-only" => {}
+                "-Zpc" => zpc = true,
+                "-Zpr" => zpr = true,
+                "-fvk-invert-y" => invert_y = true,
+                "-fvk-use-dx-position-w" => dx_position_w = true,
                 "-T" => profile = Some(m.value().to_owned()),
                 "-E" => entry = m.value().to_owned(),
                 "-D" => {
@@ -219,10 +224,21 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let profile = profile
         .parse::<Profile>()
         .map_err(|e| format!("{shown}: error: {e}"))?;
+    if zpr && zpc {
+        return Err("error: cannot specify -Zpr and -Zpc together".into());
+    }
+    if invert_y && profile.stage != crate::hlsl::Stage::Vertex {
+        return Err(format!(
+            "{shown}: error: -fvk-invert-y can only be used in VS/DS/GS"
+        ));
+    }
     if dx_layout && gl_layout {
         return Err("error: cannot specify both -fvk-use-dx-layout and -fvk-use-gl-layout".into());
     }
     let mut options = Options::new(&entry, profile);
+    options.row_major = zpr;
+    options.invert_y = invert_y;
+    options.dx_position_w = dx_position_w;
     // As DXC: the DirectX layout wins over the others, the GL layout over the scalar one.
     options.layout = if dx_layout {
         BufferLayout::Dx
@@ -432,6 +448,21 @@ mod tests {
         assert!(layout("-fvk-use-gl-layout -fvk-use-dx-layout")
             .unwrap_err()
             .contains("cannot specify both"));
+    }
+
+    #[test]
+    fn majorness_and_position_flags() {
+        let a = compile("x.hlsl -T vs_6_0 -Zpr -fvk-invert-y").unwrap();
+        assert!(a.options.row_major && a.options.invert_y && !a.options.dx_position_w);
+        let a = compile("x.hlsl -T ps_6_0 -Zpc -fvk-use-dx-position-w").unwrap();
+        assert!(!a.options.row_major && a.options.dx_position_w);
+        assert!(compile("x.hlsl -T ps_6_0 -Zpr -Zpc")
+            .unwrap_err()
+            .contains("-Zpr and -Zpc together"));
+        assert_eq!(
+            compile("x.hlsl -T ps_6_0 -fvk-invert-y").unwrap_err(),
+            "x.hlsl: error: -fvk-invert-y can only be used in VS/DS/GS"
+        );
     }
 
     #[test]

@@ -152,6 +152,13 @@ pub struct Options {
     pub target_env: TargetEnv,
     /// The memory layout of buffers.
     pub layout: BufferLayout,
+    /// `-Zpr`: matrices declared without `row_major` or `column_major` are row-major (the
+    /// default, `-Zpc`, makes them column-major).
+    pub row_major: bool,
+    /// `-fvk-invert-y`: a vertex shader negates `SV_Position.y` before writing it.
+    pub invert_y: bool,
+    /// `-fvk-use-dx-position-w`: a pixel shader reads `1 / SV_Position.w`, as in DirectX.
+    pub dx_position_w: bool,
 }
 
 impl Options {
@@ -165,6 +172,9 @@ impl Options {
             version: LanguageVersion::default(),
             target_env: TargetEnv::Vulkan1_0,
             layout: BufferLayout::default(),
+            row_major: false,
+            invert_y: false,
+            dx_position_w: false,
         }
     }
 }

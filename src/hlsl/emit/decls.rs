@@ -30,6 +30,30 @@ fn has(mods: &[ModifierSpan], m: Modifier) -> bool {
     mods.iter().any(|x| x.modifier == m)
 }
 
+/// The majorness `mods` spell, if they spell one.
+fn spelled_majorness(mods: &[ModifierSpan]) -> Option<bool> {
+    if has(mods, Modifier::RowMajor) {
+        Some(true)
+    } else if has(mods, Modifier::ColumnMajor) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+impl State<'_> {
+    /// Whether a declaration with `mods` of type `ty` is row-major: its modifiers, else its
+    /// typedef's, else the default (`-Zpr` / `-Zpc`).
+    pub(crate) fn row_major(&self, mods: &[ModifierSpan], ty: &TypeExpr) -> bool {
+        spelled_majorness(mods)
+            .or_else(|| {
+                let (_, _, m) = self.typedefs.get(&ty.name.name)?;
+                *m
+            })
+            .unwrap_or(self.opts.row_major)
+    }
+}
+
 /// The interpolation modifiers among `mods`.
 pub(crate) fn interp_of(mods: &[ModifierSpan]) -> Interp {
     Interp {
@@ -367,7 +391,7 @@ impl State<'_> {
                 fields.push(Field {
                     name: decl.name.name.clone(),
                     ty,
-                    row_major: has(&d.modifiers, Modifier::RowMajor),
+                    row_major: self.row_major(&d.modifiers, &d.ty),
                     semantic: semantic_of(&decl.annotations),
                     interp: interp_of(&d.modifiers),
                     relaxed,
@@ -501,7 +525,8 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 }
                 if let Some((ty, relaxed)) = st.resolve_type(&t.ty) {
                     if let Some(ty) = st.array_type(&ty, &t.array_dims, None) {
-                        let rm = has(&t.modifiers, Modifier::RowMajor);
+                        let rm = spelled_majorness(&t.modifiers)
+                            .or_else(|| st.typedefs.get(&t.ty.name.name).and_then(|(_, _, m)| *m));
                         st.typedefs.insert(t.name.name.clone(), (ty, relaxed, rm));
                     }
                 }
@@ -875,7 +900,7 @@ fn global_vars(
         globals.fields.push(Field {
             name: name.clone(),
             ty,
-            row_major: has(&v.modifiers, Modifier::RowMajor),
+            row_major: st.row_major(&v.modifiers, &v.ty),
             semantic: None,
             interp: Interp::default(),
             relaxed,

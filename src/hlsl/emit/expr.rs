@@ -1202,7 +1202,8 @@ impl FnCx<'_, '_> {
         match r.kind {
             ResourceKind::StructuredBuffer { rw } => {
                 let i = self.rvalue_as(index, &Ty::Scalar(Scalar::UInt))?;
-                let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), false);
+                let rm = self.st.opts.row_major;
+                let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
                 Some(Val::P(Place {
@@ -1210,7 +1211,7 @@ impl FnCx<'_, '_> {
                     ty: r.elem.clone(),
                     sc: r.sc,
                     layout: self.st.sbuffer_rule(),
-                    row_major: false,
+                    row_major: rm,
                     konst: !rw,
                 }))
             }

@@ -184,7 +184,9 @@ pub(crate) struct State<'u> {
     pub diags: Vec<Diagnostic>,
     pub structs: Vec<StructDef>,
     pub struct_names: HashMap<String, usize>,
-    pub typedefs: HashMap<String, (Ty, bool, bool)>,
+    /// Typedefs: the type, whether it is of minimum precision, and its majorness when the
+    /// typedef spells one (`typedef row_major float2x3 M;`).
+    pub typedefs: HashMap<String, (Ty, bool, Option<bool>)>,
     pub scopes: Scopes<Sym>,
     pub consts: HashMap<String, ConstVal>,
     pub functions: HashMap<String, Vec<FuncSym>>,

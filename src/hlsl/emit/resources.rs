@@ -166,7 +166,8 @@ impl FnCx<'_, '_> {
             (ResourceKind::StructuredBuffer { .. }, "Load") => {
                 self.arg_count(name, args, 1..=1, span)?;
                 let i = self.rvalue_as(&args[0], &ut)?;
-                let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), false);
+                let rm = self.st.opts.row_major;
+                let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
                 let p = Val::P(Place {
@@ -174,7 +175,7 @@ impl FnCx<'_, '_> {
                     ty: r.elem.clone(),
                     sc: r.sc,
                     layout: self.st.sbuffer_rule(),
-                    row_major: false,
+                    row_major: rm,
                     konst: true,
                 });
                 let (v, t) = self.load(&p, span)?;
@@ -193,7 +194,7 @@ impl FnCx<'_, '_> {
                     let stride = crate::hlsl::sema::layout::array_stride(
                         &r.elem,
                         self.st.sbuffer_rule(),
-                        false,
+                        self.st.opts.row_major,
                         &self.st.structs,
                     );
                     let s = self.u32c(stride);

@@ -171,13 +171,13 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
     };
     match kind {
         ResourceKind::StructuredBuffer { rw } => {
-            let rule = st.sbuffer_rule();
-            let et = ir_ty(b, st, elem, rule, false);
-            let stride = array_stride(elem, rule, false, &st.structs);
+            let (rule, rm) = (st.sbuffer_rule(), st.opts.row_major);
+            let et = ir_ty(b, st, elem, rule, rm);
+            let stride = array_stride(elem, rule, rm, &st.structs);
             let arr = b.type_runtime_array(et, Some(stride));
             let mut m = Member::new(arr);
             m.offset = Some(0);
-            matrix_decorations(elem, rule, false, &mut m.decorations);
+            matrix_decorations(elem, rule, rm, &mut m.decorations);
             if !rw {
                 m.decorations.push(Decoration::NonWritable);
             }
