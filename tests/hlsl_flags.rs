@@ -302,3 +302,160 @@ fn dx_position_w_reciprocates_the_fragment_w() {
     let plain = compile("no_dx_position_w", src, &options("ps_6_0"), &[]);
     assert!(!plain.contains("OpFDiv"));
 }
+
+/// `(set, binding)` of each named variable.
+fn bindings_of(dis: &str, names: &[&str]) -> Vec<(u32, u32)> {
+    names
+        .iter()
+        .map(|n| {
+            let set = decoration(dis, n, "DescriptorSet").expect("a set");
+            let binding = decoration(dis, n, "Binding").expect("a binding");
+            (set, binding)
+        })
+        .collect()
+}
+
+const BINDINGS: &str = r#"
+struct S { float4 f; };
+[[vk::binding(42)]] ConstantBuffer<S> fixed : register(b10, space2);
+ConstantBuffer<S> cb0 : register(b0);
+ConstantBuffer<S> cb2 : register(b0, space2);
+Texture2D<float4> tex : register(t1);
+SamplerState smp : register(s0, space1);
+RWBuffer<float4> rw : register(u3);
+ConstantBuffer<S> implicit;
+Texture2D<float4> implicit_tex;
+float4 g;
+float4 main() : SV_Target { return cb0.f + cb2.f + fixed.f + implicit.f + g + rw[0] + tex.Sample(smp, 0.5) + implicit_tex.Sample(smp, 0.5); }
+"#;
+
+const BOUND: [&str; 9] = [
+    "fixed",
+    "cb0",
+    "cb2",
+    "tex",
+    "smp",
+    "rw",
+    "implicit",
+    "implicit_tex",
+    "_Globals",
+];
+
+#[test]
+fn bindings_follow_registers_shifts_and_the_default_space() {
+    let dis = compile("bindings", BINDINGS, &options("ps_6_0"), &[]);
+    assert_eq!(
+        bindings_of(&dis, &BOUND),
+        [
+            (0, 42),
+            (0, 0),
+            (2, 0),
+            (0, 1),
+            (1, 0),
+            (0, 3),
+            (0, 2),
+            (0, 4),
+            (0, 5)
+        ]
+    );
+    // Shifts move registers (per space, or in all); vk::binding and implicit ones stay.
+    let mut o = options("ps_6_0");
+    o.bindings.shifts = vec![
+        ('b', Some(0), 100),
+        ('b', Some(2), 200),
+        ('t', None, 10),
+        ('u', Some(0), 700),
+    ];
+    let dis = compile("bindings_shifted", BINDINGS, &o, &[]);
+    assert_eq!(
+        bindings_of(&dis, &BOUND),
+        [
+            (0, 42),
+            (0, 100),
+            (2, 200),
+            (0, 11),
+            (1, 0),
+            (0, 703),
+            (0, 0),
+            (0, 1),
+            (0, 2)
+        ]
+    );
+    // -auto-binding-space: registers and vk::binding without a space, and implicit ones, go
+    // to that set; -fvk-auto-shift-bindings shifts the implicit ones by their class;
+    // -fvk-bind-globals places $Globals.
+    o.bindings.shifts = vec![('b', Some(7), 50), ('t', Some(7), 20)];
+    o.bindings.default_space = 7;
+    o.bindings.auto_shift = true;
+    o.bindings.globals = Some((9, 3));
+    let dis = compile("bindings_space", BINDINGS, &o, &[]);
+    assert_eq!(
+        bindings_of(&dis, &BOUND),
+        [
+            (7, 42),
+            (7, 50),
+            (2, 0),
+            (7, 21),
+            (1, 0),
+            (7, 3),
+            (7, 51),
+            (7, 20),
+            // Shifted by the `b` shift of set 3: none.
+            (3, 9)
+        ]
+    );
+}
+
+#[test]
+fn bind_register_places_every_resource_from_its_table() {
+    use spvkit::hlsl::RegisterBinding;
+    let src = r#"
+Texture2D<float4> tex : register(t5);
+SamplerState smp : register(s3, space1);
+float4 g;
+float4 main() : SV_Target { return g + tex.Sample(smp, 0.5); }
+"#;
+    let entry = |class, index, space, binding, set| RegisterBinding {
+        class,
+        index,
+        space,
+        binding,
+        set,
+    };
+    let mut o = options("ps_6_0");
+    o.bindings.registers = vec![entry('t', 5, 0, 1, 2), entry('s', 3, 1, 3, 4)];
+    o.bindings.globals = Some((7, 8));
+    let dis = compile("bind_register", src, &o, &[]);
+    assert_eq!(
+        bindings_of(&dis, &["tex", "smp", "_Globals"]),
+        [(2, 1), (4, 3), (8, 7)]
+    );
+    // Without -fvk-bind-globals, $Globals has no register: an error; so is a register the
+    // table lacks.
+    o.bindings.globals = None;
+    let e = errors(src, &o);
+    assert!(
+        e.contains("error: -fvk-bind-register requires register annotations"),
+        "{e}"
+    );
+    o.bindings.registers.pop();
+    o.bindings.globals = Some((7, 8));
+    let e = errors(src, &o);
+    assert!(
+        e.contains("bad.hlsl:3:14: error: missing -fvk-bind-register for resource"),
+        "{e}"
+    );
+}
+
+#[test]
+fn flattening_resource_arrays_changes_nothing_while_they_are_refused() {
+    let mut o = options("ps_6_0");
+    o.bindings.flatten_arrays = true;
+    let plain = compile("unflattened", BINDINGS, &options("ps_6_0"), &[]);
+    assert_eq!(compile("flattened", BINDINGS, &o, &[]), plain);
+    let e = errors(
+        "Texture2D<float4> t[2];\nfloat4 main() : SV_Target { return 0; }",
+        &o,
+    );
+    assert!(e.contains("not supported yet: arrays of resources"), "{e}");
+}

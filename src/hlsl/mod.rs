@@ -134,6 +134,56 @@ pub enum BufferLayout {
     Dx,
 }
 
+/// One `-fvk-bind-register` entry: the register `class``index` in `space` takes `binding` in
+/// descriptor set `set`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegisterBinding {
+    /// The register class: `b`, `t`, `s` or `u`.
+    pub class: char,
+    /// The register number.
+    pub index: u32,
+    /// The register space.
+    pub space: u32,
+    /// The binding number.
+    pub binding: u32,
+    /// The descriptor set.
+    pub set: u32,
+}
+
+/// How resources get descriptor sets and bindings beyond what the source says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceBindings {
+    /// `-fvk-b-shift`, `-fvk-t-shift`, `-fvk-s-shift`, `-fvk-u-shift`: (register class, space
+    /// or `None` for all, shift), in command-line order (a later one for the same class and
+    /// space wins).
+    pub shifts: Vec<(char, Option<u32>, u32)>,
+    /// `-fvk-bind-register` / `-vkbr`: when not empty, the only source of bindings.
+    pub registers: Vec<RegisterBinding>,
+    /// `-auto-binding-space`: the set of resources whose register or `vk::binding` names none
+    /// (0 by default).
+    pub default_space: u32,
+    /// `-fvk-bind-globals`: `(binding, set)` of `$Globals`.
+    pub globals: Option<(u32, u32)>,
+    /// `-fvk-auto-shift-bindings`: shifts apply to implicitly bound resources too.
+    pub auto_shift: bool,
+    /// `-fspv-flatten-resource-arrays`: each element of an array of resources takes its own
+    /// binding. Arrays of resources (and structs holding resources) are refused for now, so
+    /// every resource takes one binding either way; an implementation of them must honour it.
+    pub flatten_arrays: bool,
+}
+
+impl ResourceBindings {
+    /// The binding shift of register `class` in descriptor set `set`: the last shift given
+    /// for that set, else the one given for all sets, else 0.
+    pub fn shift(&self, class: char, set: u32) -> u32 {
+        let of_class = || self.shifts.iter().rev().filter(|s| s.0 == class);
+        of_class()
+            .find(|s| s.1 == Some(set))
+            .or_else(|| of_class().find(|s| s.1.is_none()))
+            .map_or(0, |s| s.2)
+    }
+}
+
 /// Everything a compilation needs besides the source.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -159,6 +209,8 @@ pub struct Options {
     pub invert_y: bool,
     /// `-fvk-use-dx-position-w`: a pixel shader reads `1 / SV_Position.w`, as in DirectX.
     pub dx_position_w: bool,
+    /// Descriptor set and binding options.
+    pub bindings: ResourceBindings,
 }
 
 impl Options {
@@ -175,6 +227,7 @@ impl Options {
             row_major: false,
             invert_y: false,
             dx_position_w: false,
+            bindings: ResourceBindings::default(),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! them. Expressions are type-checked as they are emitted, with the rules of
 //! [`crate::hlsl::sema`]; every problem becomes a [`Diagnostic`] and the walk goes on.
 
+mod bindings;
 mod control;
 mod decls;
 mod entry;
