@@ -79,10 +79,20 @@ RWStructuredBuffer<S> buf;
 [numthreads(1, 1, 1)] void main() { buf[0].a = x + y.x + z.x + w[1] + e + buf[1].m[0][0]; }
 "#;
 
+/// A layout, spirv-val's rule for it, the cbuffer's offsets, S's offsets, S's `MatrixStride`,
+/// and the stride of an array of S.
+type LayoutCase = (
+    BufferLayout,
+    &'static [&'static str],
+    [u32; 5],
+    [u32; 6],
+    u32,
+    u32,
+);
+
 #[test]
 fn buffer_layouts_follow_the_layout_flag() {
-    // (layout, spirv-val's rule, cbuffer offsets, S offsets, S's MatrixStride, stride of S)
-    let cases: [(BufferLayout, &[&str], [u32; 5], [u32; 6], u32, u32); 4] = [
+    let cases: [LayoutCase; 4] = [
         // Relaxed: float3 packs after a float; arrays start on 16 in std140.
         (
             BufferLayout::Relaxed,

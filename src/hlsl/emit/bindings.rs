@@ -173,8 +173,10 @@ mod tests {
 
     #[test]
     fn explicit_then_shifted_registers_then_the_lowest_free() {
-        let mut o = ResourceBindings::default();
-        o.shifts = vec![('b', Some(0), 100), ('t', None, 5)];
+        let mut o = ResourceBindings {
+            shifts: vec![('b', Some(0), 100), ('t', None, 5)],
+            ..ResourceBindings::default()
+        };
         let reqs = [
             req(Assignment::Implicit, 't'),
             req(reg('b', 0, None), 'b'),
@@ -212,14 +214,16 @@ mod tests {
 
     #[test]
     fn the_register_table_needs_every_resource() {
-        let mut o = ResourceBindings::default();
-        o.registers = vec![RegisterBinding {
-            class: 't',
-            index: 5,
-            space: 0,
-            binding: 1,
-            set: 2,
-        }];
+        let o = ResourceBindings {
+            registers: vec![RegisterBinding {
+                class: 't',
+                index: 5,
+                space: 0,
+                binding: 1,
+                set: 2,
+            }],
+            ..ResourceBindings::default()
+        };
         let mut diags = Vec::new();
         let got = assign(&o, &[req(reg('t', 5, None), 't')], &mut diags);
         assert_eq!(got, vec![Some((1, 2))]);
