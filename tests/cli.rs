@@ -363,10 +363,9 @@ fn hlsl2spirv_accepts_flags_that_keep_the_spir_v_and_refuses_the_others() {
     assert!(!err.contains("-nologo"), "{err}");
     // Flags that would change the output are refused, by name.
     for flag in [
-        "-fvk-use-scalar-layout",
         "-enable-16bit-types",
-        "-fvk-invert-y",
-        "-Zpr",
+        "-fspv-use-vulkan-memory-model",
+        "-fvk-support-nonzero-base-vertex",
     ] {
         let out = hlsl2spirv(&["-", "-T", "cs_6_0", flag], COMPUTE.as_bytes());
         assert_eq!(out.status.code(), Some(1));
@@ -377,13 +376,20 @@ fn hlsl2spirv_accepts_flags_that_keep_the_spir_v_and_refuses_the_others() {
         assert!(out.stdout.is_empty());
     }
     let out = hlsl2spirv(
-        &["-", "-T", "cs_6_0", "-fvk-b-shift", "1", "0"],
+        &["-", "-T", "cs_6_0", "-fvk-bind-counter-heap", "1", "0"],
         COMPUTE.as_bytes(),
     );
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "error: not supported yet: -fvk-b-shift\n"
+        "error: not supported yet: -fvk-bind-counter-heap\n"
     );
+    // A layout flag changes the output: -fvk-use-scalar-layout packs the buffer's uints the
+    // same, so the binary is the same here, but it is accepted.
+    let scalar = hlsl2spirv(
+        &["-", "-T", "cs_6_0", "-fvk-use-scalar-layout", "-Fo", "-"],
+        COMPUTE.as_bytes(),
+    );
+    assert!(scalar.status.success() && scalar.stderr.is_empty());
     // vulkan1.1spirv1.4 is a target environment; its output validates there.
     let v14 = hlsl2spirv(
         &[
@@ -406,6 +412,35 @@ fn hlsl2spirv_accepts_flags_that_keep_the_spir_v_and_refuses_the_others() {
     let val = Command::new("spirv-val")
         .args(["--target-env", "vulkan1.1spv1.4"])
         .arg(dir.join("v14.spv"))
+        .output()
+        .unwrap();
+    assert!(
+        val.status.success(),
+        "{}",
+        String::from_utf8_lossy(&val.stderr)
+    );
+    // universal1.5: SPIR-V 1.5, valid in spv1.5.
+    let u15 = hlsl2spirv(
+        &[
+            "-",
+            "-T",
+            "cs_6_0",
+            "-fspv-target-env=universal1.5",
+            "-Fo",
+            "-",
+        ],
+        COMPUTE.as_bytes(),
+    );
+    assert!(
+        u15.status.success(),
+        "{}",
+        String::from_utf8_lossy(&u15.stderr)
+    );
+    assert_eq!(&u15.stdout[4..8], &0x0001_0500u32.to_le_bytes());
+    std::fs::write(dir.join("u15.spv"), &u15.stdout).unwrap();
+    let val = Command::new("spirv-val")
+        .args(["--target-env", "spv1.5"])
+        .arg(dir.join("u15.spv"))
         .output()
         .unwrap();
     assert!(

@@ -3,7 +3,10 @@
 //! compilation is one library call.
 
 use super::dxc_flags::{self, Matched, Support};
-use crate::hlsl::{compile_source, LanguageVersion, Options, Profile};
+use crate::hlsl::{
+    compile_source, BufferLayout, LanguageVersion, Options, Profile, RegisterBinding,
+    ResourceBindings,
+};
 use crate::target_env::TargetEnv;
 use std::io::Read;
 use std::path::PathBuf;
@@ -59,6 +62,69 @@ fn unsupported(what: &str) -> String {
     format!("error: not supported yet: {what}")
 }
 
+/// A non-negative decimal number of a flag's value, or an error naming the flag and `what`.
+fn number(flag: &str, what: &str, v: &str) -> Result<u32, String> {
+    v.parse::<u32>()
+        .map_err(|_| format!("error: invalid {flag} {what}: {v}"))
+}
+
+/// Adds one binding flag (`-fvk-x-shift`, `-fvk-bind-register`, `-vkbr`,
+/// `-auto-binding-space`, `-fvk-bind-globals`, `-fvk-auto-shift-bindings`,
+/// `-fspv-flatten-resource-arrays`) to `b`.
+fn binding_flag(b: &mut ResourceBindings, m: &Matched) -> Result<(), String> {
+    let name = m.flag.name;
+    let v = |i: usize| m.values.get(i).map_or("", String::as_str);
+    match name {
+        "-fvk-b-shift" | "-fvk-t-shift" | "-fvk-s-shift" | "-fvk-u-shift" => {
+            let class = name.as_bytes()[5] as char;
+            let shift = number(name, "shift", v(0))?;
+            let space = match v(1) {
+                "all" => None,
+                s => Some(number(name, "space", s)?),
+            };
+            // DXC honours `all` only when it is the class's one shift: refuse the mix.
+            let mixed = b
+                .shifts
+                .iter()
+                .any(|s| s.0 == class && (s.1.is_none() != space.is_none()));
+            if mixed {
+                return Err(format!(
+                    "error: {name} with `all` cannot be combined with {name} for one space"
+                ));
+            }
+            b.shifts.push((class, space, shift));
+        }
+        "-fvk-bind-register" | "-vkbr" => {
+            let reg = v(0);
+            let class = reg.chars().next().unwrap_or(' ');
+            let index = match reg.get(1..) {
+                Some(n) if matches!(class, 'b' | 't' | 's' | 'u') => n.parse::<u32>().ok(),
+                _ => None,
+            };
+            let Some(index) = index else {
+                return Err(format!("error: invalid {name} register: {reg}"));
+            };
+            b.registers.push(RegisterBinding {
+                class,
+                index,
+                space: number(name, "space number", v(1))?,
+                binding: number(name, "binding number", v(2))?,
+                set: number(name, "set number", v(3))?,
+            });
+        }
+        "-auto-binding-space" => b.default_space = number(name, "space", v(0))?,
+        "-fvk-bind-globals" => {
+            b.globals = Some((
+                number(name, "binding number", v(0))?,
+                number(name, "set number", v(1))?,
+            ))
+        }
+        "-fspv-flatten-resource-arrays" => b.flatten_arrays = true,
+        _ => b.auto_shift = true,
+    }
+    Ok(())
+}
+
 /// Parses DXC-style arguments (without the program name).
 pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let mut input = None;
@@ -89,6 +155,10 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let mut include_dirs = Vec::new();
     let mut version = LanguageVersion::default();
     let mut target_env = TargetEnv::Vulkan1_0;
+    // -fvk-use-dx-layout, -fvk-use-gl-layout, -fvk-use-scalar-layout (DXC's precedence).
+    let (mut dx_layout, mut gl_layout, mut scalar_layout) = (false, false, false);
+    let (mut zpr, mut zpc, mut invert_y, mut dx_position_w) = (false, false, false, false);
+    let mut bindings = ResourceBindings::default();
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -122,7 +192,21 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
             match name {
                 "-help" | "--help" | "-h" | "-?" => return Ok(Action::Help),
                 "--version" | "-version" => return Ok(Action::Version),
-                "-nologo" | "-Qunused-arguments" | "-spirv" | "-Zpc" | "-fno-finite-math-only" => {}
+                "-nologo" | "-Qunused-arguments" | "-spirv" | "-fno-finite-math-only" => {}
+                "-Zpc" => zpc = true,
+                "-Zpr" => zpr = true,
+                "-fvk-invert-y" => invert_y = true,
+                "-fvk-use-dx-position-w" => dx_position_w = true,
+                "-fvk-b-shift"
+                | "-fvk-t-shift"
+                | "-fvk-s-shift"
+                | "-fvk-u-shift"
+                | "-fvk-bind-register"
+                | "-vkbr"
+                | "-auto-binding-space"
+                | "-fvk-bind-globals"
+                | "-fvk-auto-shift-bindings"
+                | "-fspv-flatten-resource-arrays" => binding_flag(&mut bindings, &m)?,
                 "-T" => profile = Some(m.value().to_owned()),
                 "-E" => entry = m.value().to_owned(),
                 "-D" => {
@@ -177,15 +261,19 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                         "vulkan1.1spirv1.4" => TargetEnv::Vulkan1_1Spirv1_4,
                         "vulkan1.2" => TargetEnv::Vulkan1_2,
                         "vulkan1.3" => TargetEnv::Vulkan1_3,
-                        "universal1.5" => return Err(unsupported(arg)),
+                        "universal1.5" => TargetEnv::Universal1_5,
                         env => {
                             return Err(format!(
                                 "error: unknown target environment '{env}' (vulkan1.0, \
-                                 vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3)"
+                                 vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3, \
+                                 universal1.5)"
                             ))
                         }
                     }
                 }
+                "-fvk-use-dx-layout" => dx_layout = true,
+                "-fvk-use-gl-layout" => gl_layout = true,
+                "-fvk-use-scalar-layout" => scalar_layout = true,
                 "-fspv-extension=" => a
                     .allowed_extensions
                     .get_or_insert_with(Vec::new)
@@ -213,7 +301,40 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let profile = profile
         .parse::<Profile>()
         .map_err(|e| format!("{shown}: error: {e}"))?;
+    if !bindings.registers.is_empty() && !bindings.shifts.is_empty() {
+        // DXC ignores the shifts then; say so instead.
+        return Err(
+            "error: -fvk-bind-register places every resource; it cannot be combined with \
+             -fvk-b-shift, -fvk-t-shift, -fvk-s-shift or -fvk-u-shift"
+                .into(),
+        );
+    }
+    if zpr && zpc {
+        return Err("error: cannot specify -Zpr and -Zpc together".into());
+    }
+    if invert_y && profile.stage != crate::hlsl::Stage::Vertex {
+        return Err(format!(
+            "{shown}: error: -fvk-invert-y can only be used in VS/DS/GS"
+        ));
+    }
+    if dx_layout && gl_layout {
+        return Err("error: cannot specify both -fvk-use-dx-layout and -fvk-use-gl-layout".into());
+    }
     let mut options = Options::new(&entry, profile);
+    options.row_major = zpr;
+    options.invert_y = invert_y;
+    options.dx_position_w = dx_position_w;
+    options.bindings = bindings;
+    // As DXC: the DirectX layout wins over the others, the GL layout over the scalar one.
+    options.layout = if dx_layout {
+        BufferLayout::Dx
+    } else if gl_layout {
+        BufferLayout::Gl
+    } else if scalar_layout {
+        BufferLayout::Scalar
+    } else {
+        BufferLayout::Relaxed
+    };
     options.defines = defines;
     options.include_dirs = include_dirs;
     options.version = version;
@@ -394,15 +515,91 @@ mod tests {
     }
 
     #[test]
+    fn layout_flags_pick_the_buffer_layout() {
+        let layout =
+            |flags: &str| compile(&format!("x.hlsl -T cs_6_0 {flags}")).map(|a| a.options.layout);
+        assert_eq!(layout(""), Ok(BufferLayout::Relaxed));
+        assert_eq!(layout("-fvk-use-gl-layout"), Ok(BufferLayout::Gl));
+        assert_eq!(layout("-fvk-use-scalar-layout"), Ok(BufferLayout::Scalar));
+        assert_eq!(layout("-fvk-use-dx-layout"), Ok(BufferLayout::Dx));
+        // DXC's precedence: dx over scalar, gl over scalar; dx with gl is an error.
+        assert_eq!(
+            layout("-fvk-use-scalar-layout -fvk-use-dx-layout"),
+            Ok(BufferLayout::Dx)
+        );
+        assert_eq!(
+            layout("-fvk-use-scalar-layout -fvk-use-gl-layout"),
+            Ok(BufferLayout::Gl)
+        );
+        assert!(layout("-fvk-use-gl-layout -fvk-use-dx-layout")
+            .unwrap_err()
+            .contains("cannot specify both"));
+    }
+
+    #[test]
+    fn majorness_and_position_flags() {
+        let a = compile("x.hlsl -T vs_6_0 -Zpr -fvk-invert-y").unwrap();
+        assert!(a.options.row_major && a.options.invert_y && !a.options.dx_position_w);
+        let a = compile("x.hlsl -T ps_6_0 -Zpc -fvk-use-dx-position-w").unwrap();
+        assert!(!a.options.row_major && a.options.dx_position_w);
+        assert!(compile("x.hlsl -T ps_6_0 -Zpr -Zpc")
+            .unwrap_err()
+            .contains("-Zpr and -Zpc together"));
+        assert_eq!(
+            compile("x.hlsl -T ps_6_0 -fvk-invert-y").unwrap_err(),
+            "x.hlsl: error: -fvk-invert-y can only be used in VS/DS/GS"
+        );
+    }
+
+    #[test]
+    fn binding_flags() {
+        let a = compile(
+            "x.hlsl -T ps_6_0 -fvk-b-shift 100 0 -fvk-t-shift 5 all -fvk-b-shift 200 0 \
+             -auto-binding-space 7 -fvk-bind-globals 1 2 -fvk-auto-shift-bindings \
+             -fspv-flatten-resource-arrays",
+        )
+        .unwrap();
+        let b = &a.options.bindings;
+        assert_eq!(b.shift('b', 0), 200);
+        assert_eq!(b.shift('t', 9), 5);
+        assert_eq!(b.shift('s', 0), 0);
+        assert_eq!(b.default_space, 7);
+        assert_eq!(b.globals, Some((1, 2)));
+        assert!(b.auto_shift && b.flatten_arrays);
+        let a = compile("x.hlsl -T ps_6_0 -fvk-bind-register t5 0 1 2 -vkbr s3 1 3 4").unwrap();
+        let r = &a.options.bindings.registers;
+        assert_eq!(
+            (r[0].class, r[0].index, r[0].binding, r[0].set),
+            ('t', 5, 1, 2)
+        );
+        assert_eq!((r[1].class, r[1].space), ('s', 1));
+        for (flags, why) in [
+            ("-fvk-bind-register s10 0 -10 0", "binding number: -10"),
+            ("-fvk-bind-register s10 0 10 ff", "set number: ff"),
+            ("-fvk-bind-register s10 5t 10 1", "space number: 5t"),
+            ("-fvk-bind-register x1 0 0 0", "register: x1"),
+            ("-fvk-b-shift 1 all -fvk-b-shift 2 0", "cannot be combined"),
+            ("-vkbr t0 0 0 0 -fvk-t-shift 1 0", "cannot be combined"),
+            ("-fvk-u-shift -1 0", "shift: -1"),
+        ] {
+            let e = compile(&format!("x.hlsl -T ps_6_0 {flags}")).unwrap_err();
+            assert!(e.contains(why), "{flags}: {e}");
+        }
+    }
+
+    #[test]
     fn notes_refusals_and_actions() {
         let a = compile("- -T cs_6_0 -O3 -Zi -nologo -fspv-target-env=vulkan1.1spirv1.4").unwrap();
         assert_eq!(a.input, PathBuf::from("-"));
         assert_eq!(a.notes.len(), 2, "{:?}", a.notes);
         assert!(a.notes[0].starts_with("note: -O3: "), "{:?}", a.notes);
         assert_eq!(a.options.target_env, TargetEnv::Vulkan1_1Spirv1_4);
+        let a = compile("x.hlsl -T cs_6_0 -fspv-target-env=universal1.5").unwrap();
+        assert_eq!(a.options.target_env, TargetEnv::Universal1_5);
+        assert!(compile("x.hlsl -T cs_6_0 -fspv-target-env=universal1.6").is_err());
         assert_eq!(
-            compile("x.hlsl -T cs_6_0 -fvk-use-scalar-layout").unwrap_err(),
-            "error: not supported yet: -fvk-use-scalar-layout"
+            compile("x.hlsl -T cs_6_0 -fspv-reduce-load-size").unwrap_err(),
+            "error: not supported yet: -fspv-reduce-load-size"
         );
         assert_eq!(
             compile("x.hlsl -T cs_6_0 -denorm ftz").unwrap_err(),

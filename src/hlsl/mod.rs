@@ -116,6 +116,74 @@ pub enum LanguageVersion {
     V2021,
 }
 
+/// The memory layout of buffers (`-fvk-use-gl-layout`, `-fvk-use-scalar-layout`,
+/// `-fvk-use-dx-layout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BufferLayout {
+    /// DXC's default: relaxed std140 for constant buffers, relaxed std430 for structured and
+    /// byte-address buffers and push constants (a vector needs only its component's
+    /// alignment unless it straddles a 16-byte boundary: VK_KHR_relaxed_block_layout).
+    #[default]
+    Relaxed,
+    /// Strict std140 and std430 (`-fvk-use-gl-layout`).
+    Gl,
+    /// VK_EXT_scalar_block_layout for every buffer (`-fvk-use-scalar-layout`).
+    Scalar,
+    /// DirectX's rules (`-fvk-use-dx-layout`): constant buffers packed into 16-byte registers
+    /// as fxc does, structured buffers tightly as scalar layout.
+    Dx,
+}
+
+/// One `-fvk-bind-register` entry: the register `class``index` in `space` takes `binding` in
+/// descriptor set `set`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegisterBinding {
+    /// The register class: `b`, `t`, `s` or `u`.
+    pub class: char,
+    /// The register number.
+    pub index: u32,
+    /// The register space.
+    pub space: u32,
+    /// The binding number.
+    pub binding: u32,
+    /// The descriptor set.
+    pub set: u32,
+}
+
+/// How resources get descriptor sets and bindings beyond what the source says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceBindings {
+    /// `-fvk-b-shift`, `-fvk-t-shift`, `-fvk-s-shift`, `-fvk-u-shift`: (register class, space
+    /// or `None` for all, shift), in command-line order (a later one for the same class and
+    /// space wins).
+    pub shifts: Vec<(char, Option<u32>, u32)>,
+    /// `-fvk-bind-register` / `-vkbr`: when not empty, the only source of bindings.
+    pub registers: Vec<RegisterBinding>,
+    /// `-auto-binding-space`: the set of resources whose register or `vk::binding` names none
+    /// (0 by default).
+    pub default_space: u32,
+    /// `-fvk-bind-globals`: `(binding, set)` of `$Globals`.
+    pub globals: Option<(u32, u32)>,
+    /// `-fvk-auto-shift-bindings`: shifts apply to implicitly bound resources too.
+    pub auto_shift: bool,
+    /// `-fspv-flatten-resource-arrays`: each element of an array of resources takes its own
+    /// binding. Arrays of resources (and structs holding resources) are refused for now, so
+    /// every resource takes one binding either way; an implementation of them must honour it.
+    pub flatten_arrays: bool,
+}
+
+impl ResourceBindings {
+    /// The binding shift of register `class` in descriptor set `set`: the last shift given
+    /// for that set, else the one given for all sets, else 0.
+    pub fn shift(&self, class: char, set: u32) -> u32 {
+        let of_class = || self.shifts.iter().rev().filter(|s| s.0 == class);
+        of_class()
+            .find(|s| s.1 == Some(set))
+            .or_else(|| of_class().find(|s| s.1.is_none()))
+            .map_or(0, |s| s.2)
+    }
+}
+
 /// Everything a compilation needs besides the source.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -129,8 +197,20 @@ pub struct Options {
     pub include_dirs: Vec<PathBuf>,
     /// `-HV`.
     pub version: LanguageVersion,
-    /// `-fspv-target-env`: Vulkan 1.0 to 1.3 (picks SPIR-V version and buffer storage classes).
+    /// `-fspv-target-env`: Vulkan 1.0 to 1.3 or `universal1.5` (picks the SPIR-V version
+    /// allowed and buffer storage classes).
     pub target_env: TargetEnv,
+    /// The memory layout of buffers.
+    pub layout: BufferLayout,
+    /// `-Zpr`: matrices declared without `row_major` or `column_major` are row-major (the
+    /// default, `-Zpc`, makes them column-major).
+    pub row_major: bool,
+    /// `-fvk-invert-y`: a vertex shader negates `SV_Position.y` before writing it.
+    pub invert_y: bool,
+    /// `-fvk-use-dx-position-w`: a pixel shader reads `1 / SV_Position.w`, as in DirectX.
+    pub dx_position_w: bool,
+    /// Descriptor set and binding options.
+    pub bindings: ResourceBindings,
 }
 
 impl Options {
@@ -143,6 +223,11 @@ impl Options {
             include_dirs: Vec::new(),
             version: LanguageVersion::default(),
             target_env: TargetEnv::Vulkan1_0,
+            layout: BufferLayout::default(),
+            row_major: false,
+            invert_y: false,
+            dx_position_w: false,
+            bindings: ResourceBindings::default(),
         }
     }
 }
@@ -316,6 +401,8 @@ pub fn compile_source(
             rendered: format!("{rendered}{name}: error: internal: {e}\n"),
         });
     }
+    // The environment's SPIR-V version, as DXC writes it (at least what the module needs).
+    module.version = module.version.max(options.target_env.spirv_version());
     // From SPIR-V 1.4 an entry point lists every global it uses, not only inputs and outputs.
     if module.version >= crate::grammar::Version(1, 4) {
         let all: Vec<_> = module.globals.handles().collect();

@@ -41,6 +41,33 @@ fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
     n[base.len()..].starts_with("1x") && crate::hlsl::sema::types::scalar_by_name(base).is_some()
 }
 
+/// Whether a type is spelled as a matrix with one row or one column and more than one
+/// component (`float1x3`, `float3x1`, `matrix<float, 2, 1>`), which DXC collapses to a vector.
+pub(crate) fn is_vector_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
+    use crate::hlsl::ast::{Expr, ExprKind, Literal, TemplateArg};
+    let n = &t.name.name;
+    let dims = if n == "matrix" {
+        let dim = |i: usize| match t.args.get(i) {
+            Some(TemplateArg::Expr(Expr {
+                kind: ExprKind::Literal(Literal::Int { value, .. }),
+                ..
+            })) => Some(*value),
+            _ => None,
+        };
+        dim(1).zip(dim(2))
+    } else {
+        let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
+        let rest = &n[base.len()..];
+        match rest.split_once('x') {
+            Some((r, c)) if crate::hlsl::sema::types::scalar_by_name(base).is_some() => {
+                r.parse::<u64>().ok().zip(c.parse::<u64>().ok())
+            }
+            _ => None,
+        }
+    };
+    matches!(dims, Some((r, c)) if (r == 1) != (c == 1))
+}
+
 fn has_attr(attrs: &[Attribute], names: &[&str]) -> bool {
     attrs.iter().any(|a| names.contains(&a.name.name.as_str()))
 }

@@ -4,6 +4,7 @@
 //! constants), the reachable functions in callee-first order (recursion rejected), and the
 //! driver that emits the whole module.
 
+use super::bindings::{Assignment, Request};
 use super::func::FnCx;
 use super::types::{ir_ty, matrix_decorations};
 use super::{FuncSym, ParamDir, Place, Resource, State, Sym};
@@ -21,13 +22,37 @@ use crate::hlsl::source::Span;
 use crate::ir::{
     Builder, GlobalVariable, Handle, Member, SpecConstant, SpecValue, StructType, Type, Value,
 };
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The largest array length accepted (layouts and initializers walk every element).
 const MAX_ARRAY: i64 = 1 << 16;
 
 fn has(mods: &[ModifierSpan], m: Modifier) -> bool {
     mods.iter().any(|x| x.modifier == m)
+}
+
+/// The majorness `mods` spell, if they spell one.
+fn spelled_majorness(mods: &[ModifierSpan]) -> Option<bool> {
+    if has(mods, Modifier::RowMajor) {
+        Some(true)
+    } else if has(mods, Modifier::ColumnMajor) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+impl State<'_> {
+    /// Whether a declaration with `mods` of type `ty` is row-major: its modifiers, else its
+    /// typedef's, else the default (`-Zpr` / `-Zpc`).
+    pub(crate) fn row_major(&self, mods: &[ModifierSpan], ty: &TypeExpr) -> bool {
+        spelled_majorness(mods)
+            .or_else(|| {
+                let (_, _, m) = self.typedefs.get(&ty.name.name)?;
+                *m
+            })
+            .unwrap_or(self.opts.row_major)
+    }
 }
 
 /// The interpolation modifiers among `mods`.
@@ -352,6 +377,11 @@ impl State<'_> {
                         self.error(*sp, "not supported yet: packoffset");
                     }
                 }
+                if self.opts.layout == crate::hlsl::BufferLayout::Dx
+                    && super::control::is_vector_matrix(&d.ty)
+                {
+                    self.error(d.ty.span, VECTOR_MATRIX_DX);
+                }
                 if fields.iter().any(|f: &Field| f.name == decl.name.name) {
                     self.error(
                         decl.name.span,
@@ -362,7 +392,7 @@ impl State<'_> {
                 fields.push(Field {
                     name: decl.name.name.clone(),
                     ty,
-                    row_major: has(&d.modifiers, Modifier::RowMajor),
+                    row_major: self.row_major(&d.modifiers, &d.ty),
                     semantic: semantic_of(&decl.annotations),
                     interp: interp_of(&d.modifiers),
                     relaxed,
@@ -378,6 +408,11 @@ impl State<'_> {
         fields
     }
 }
+
+/// The refusal of a 1xN or Nx1 matrix under `-fvk-use-dx-layout`: fxc gives each of its
+/// one-component vectors a 16-byte register (DXC turns it into an array of scalars).
+const VECTOR_MATRIX_DX: &str =
+    "not supported yet: a 1xN or Nx1 matrix in a structure or constant with -fvk-use-dx-layout";
 
 /// A block struct (`Block` or `BufferBlock`) with the fields of `def` laid out by `layout`.
 fn block_struct(
@@ -411,7 +446,7 @@ fn block_struct(
 struct Pending {
     name: String,
     span: Span,
-    explicit: Option<(u32, u32)>,
+    assignment: Assignment,
     what: PendingKind,
     /// `globallycoherent`: the variable is decorated `Coherent`.
     coherent: bool,
@@ -427,32 +462,63 @@ enum PendingKind {
     },
 }
 
-fn explicit_binding(
-    st: &mut State,
-    attrs: &[Attribute],
-    annotations: &[Annotation],
-) -> Option<(u32, u32)> {
+impl PendingKind {
+    /// The register class DXC infers for the resource (`-fvk-auto-shift-bindings`).
+    fn register_class(&self) -> char {
+        match self {
+            PendingKind::Block { .. } => 'b',
+            PendingKind::Resource(ResourceKind::Sampler, _) => 's',
+            PendingKind::Resource(ResourceKind::ConstantBuffer, _) => 'b',
+            PendingKind::Resource(
+                ResourceKind::StructuredBuffer { rw }
+                | ResourceKind::ByteAddressBuffer { rw }
+                | ResourceKind::TexelBuffer { rw }
+                | ResourceKind::Texture { rw, .. },
+                _,
+            ) => {
+                if *rw {
+                    'u'
+                } else {
+                    't'
+                }
+            }
+        }
+    }
+}
+
+/// What `[[vk::binding]]` or `register()` say about a resource's binding.
+fn explicit_binding(st: &mut State, attrs: &[Attribute], annotations: &[Annotation]) -> Assignment {
     if let Some(a) = attr(attrs, Some("vk"), "binding") {
         let b = a
             .args
             .first()
             .and_then(|e| st.const_eval(e))
             .and_then(ConstVal::as_int);
-        let s = a
-            .args
-            .get(1)
-            .and_then(|e| st.const_eval(e))
-            .and_then(ConstVal::as_int)
-            .unwrap_or(0);
-        match b {
-            Some(b) if b >= 0 && s >= 0 => return Some((b as u32, s as u32)),
+        let s = match a.args.get(1) {
+            Some(e) => st.const_eval(e).and_then(ConstVal::as_int),
+            None => Some(-1),
+        };
+        match (b, s) {
+            (Some(b), Some(s)) if (0..=i64::from(u32::MAX)).contains(&b) && s >= -1 => {
+                return Assignment::VkBinding {
+                    binding: b as u32,
+                    set: u32::try_from(s).ok(),
+                }
+            }
             _ => st.error(a.span, "vk::binding needs constant binding and set numbers"),
         }
     }
-    annotations.iter().find_map(|a| match a {
-        Annotation::Register(r) => Some((r.index, r.space.unwrap_or(0))),
-        _ => None,
-    })
+    annotations
+        .iter()
+        .find_map(|a| match a {
+            Annotation::Register(r) => Some(Assignment::Register {
+                class: r.class,
+                index: r.index,
+                space: r.space,
+            }),
+            _ => None,
+        })
+        .unwrap_or(Assignment::Implicit)
 }
 
 /// Emits the module; false when an error stopped it.
@@ -503,9 +569,15 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 }
             }
             Item::Typedef(t) => {
+                if st.opts.layout == crate::hlsl::BufferLayout::Dx
+                    && super::control::is_vector_matrix(&t.ty)
+                {
+                    st.error(t.ty.span, VECTOR_MATRIX_DX);
+                }
                 if let Some((ty, relaxed)) = st.resolve_type(&t.ty) {
                     if let Some(ty) = st.array_type(&ty, &t.array_dims, None) {
-                        let rm = has(&t.modifiers, Modifier::RowMajor);
+                        let rm = spelled_majorness(&t.modifiers)
+                            .or_else(|| st.typedefs.get(&t.ty.name.name).and_then(|(_, _, m)| *m));
                         st.typedefs.insert(t.name.name.clone(), (ty, relaxed, rm));
                     }
                 }
@@ -523,7 +595,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 pending.push(Pending {
                     name: buf.name.name.clone(),
                     span: buf.span,
-                    explicit,
+                    assignment: explicit,
                     what: PendingKind::Block {
                         def: StructDef {
                             name: format!("type.{}", buf.name.name),
@@ -545,7 +617,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
         pending.push(Pending {
             name: "$Globals".into(),
             span: Span::default(),
-            explicit: None,
+            assignment: Assignment::Implicit,
             what: PendingKind::Block {
                 def: globals_def,
                 as_var: false,
@@ -703,13 +775,15 @@ fn global_vars(
             pending.push(Pending {
                 name,
                 span: d.name.span,
-                explicit,
+                assignment: explicit,
                 what,
                 coherent: has(&v.modifiers, Modifier::GloballyCoherent),
             });
             continue;
         }
         if ty.is_resource() {
+            // `-fspv-flatten-resource-arrays` is accepted because of this refusal: an
+            // implementation must give each element its own binding when it is set.
             st.error(d.span, "not supported yet: arrays of resources");
             continue;
         }
@@ -728,7 +802,7 @@ fn global_vars(
             pending.push(Pending {
                 name,
                 span: d.span,
-                explicit: None,
+                assignment: Assignment::Implicit,
                 what: PendingKind::Block {
                     def,
                     as_var: true,
@@ -861,13 +935,28 @@ fn global_vars(
             continue;
         }
         // A loose uniform: a member of `$Globals`.
+        if let Some(r) = d.annotations.iter().find_map(|a| match a {
+            Annotation::Register(r) if r.class == 'c' => Some(r),
+            _ => None,
+        }) {
+            // It would place the member at 16 × N bytes.
+            st.error(
+                r.span,
+                "not supported yet: register(cN) on a global constant",
+            );
+        }
+        if st.opts.layout == crate::hlsl::BufferLayout::Dx
+            && super::control::is_vector_matrix(&v.ty)
+        {
+            st.error(v.ty.span, VECTOR_MATRIX_DX);
+        }
         if d.init.is_some() {
             st.warn(d.span, "the initializer of a uniform global is ignored");
         }
         globals.fields.push(Field {
             name: name.clone(),
             ty,
-            row_major: has(&v.modifiers, Modifier::RowMajor),
+            row_major: st.row_major(&v.modifiers, &v.ty),
             semantic: None,
             interp: Interp::default(),
             relaxed,
@@ -893,34 +982,33 @@ fn declare_global(st: &mut State, name: &str, span: Span, sym: Sym) {
 }
 
 fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
-    let mut used: HashSet<(u32, u32)> = HashSet::new();
-    for p in &pending {
-        if let Some(e) = p.explicit {
-            used.insert(e);
-        }
-    }
-    let mut next = 0u32;
-    for p in pending {
-        let push = matches!(
+    let is_push = |p: &Pending| {
+        matches!(
             p.what,
             PendingKind::Block {
                 push_constant: true,
                 ..
             }
-        );
-        let binding = if push {
+        )
+    };
+    // Push constants have no binding.
+    let requests: Vec<Request> = pending
+        .iter()
+        .filter(|p| !is_push(p))
+        .map(|p| Request {
+            assignment: p.assignment,
+            class: p.what.register_class(),
+            globals: p.name == "$Globals" && p.span == Span::default(),
+            span: p.span,
+        })
+        .collect();
+    let mut assigned =
+        super::bindings::assign(&st.opts.bindings, &requests, &mut st.diags).into_iter();
+    for p in pending {
+        let binding = if is_push(&p) {
             None
         } else {
-            Some(match p.explicit {
-                Some(e) => e,
-                None => {
-                    while used.contains(&(next, 0)) {
-                        next += 1;
-                    }
-                    used.insert((next, 0));
-                    (next, 0)
-                }
-            })
+            assigned.next().flatten()
         };
         let decos = |binding: Option<(u32, u32)>| match binding {
             Some((bd, set)) => vec![Decoration::DescriptorSet(set), Decoration::Binding(bd)],
@@ -1010,9 +1098,9 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 push_constant,
             } => {
                 let (sc, layout) = if push_constant {
-                    (StorageClass::PushConstant, LayoutRule::Std430)
+                    (StorageClass::PushConstant, st.sbuffer_rule())
                 } else {
-                    (StorageClass::Uniform, LayoutRule::Std140)
+                    (StorageClass::Uniform, st.cbuffer_rule())
                 };
                 let t = block_struct(b, st, &def, layout, Decoration::Block);
                 let ptr = b.type_pointer(sc, t);

@@ -224,7 +224,16 @@ impl FnCx<'_, '_> {
         };
         let (g, vt) = self.stage_var(io, sem, ty, false, interp, location, span)?;
         let t = self.ty(&vt);
-        let v = self.f.load(t, Value::Global(g), None);
+        let mut v = self.f.load(t, Value::Global(g), None);
+        let stage = self.st.opts.profile.stage;
+        if self.st.opts.dx_position_w && stage == Stage::Pixel && is_position(sem) {
+            // DirectX's SV_Position.w is 1/w of Vulkan's FragCoord.w.
+            let ft = self.ty(&Ty::Scalar(Scalar::Float));
+            let w = self.f.composite_extract(ft, v, vec![3]);
+            let one = self.scalar_const(Scalar::Float, ConstVal::Float(1.0));
+            let inv = self.f.f_div(ft, one, w);
+            v = self.f.composite_insert(t, inv, v, vec![3]);
+        }
         self.convert(v, &vt, ty, span, true)
     }
 
@@ -268,10 +277,25 @@ impl FnCx<'_, '_> {
         let Some((g, vt)) = self.stage_var(io, sem, ty, true, interp, location, span) else {
             return;
         };
-        if let Some(x) = self.convert(v, ty, &vt, span, true) {
-            self.f.store(Value::Global(g), x, None);
+        let Some(mut x) = self.convert(v, ty, &vt, span, true) else {
+            return;
+        };
+        if self.st.opts.invert_y && self.st.opts.profile.stage == Stage::Vertex && is_position(sem)
+        {
+            // Vulkan's y axis points down where DirectX's points up.
+            let ft = self.ty(&Ty::Scalar(Scalar::Float));
+            let t = self.ty(&vt);
+            let y = self.f.composite_extract(ft, x, vec![1]);
+            let neg = self.f.f_negate(ft, y);
+            x = self.f.composite_insert(t, neg, x, vec![1]);
         }
+        self.f.store(Value::Global(g), x, None);
     }
+}
+
+/// Whether a semantic is `SV_Position` (any case, any index).
+fn is_position(semantic: &str) -> bool {
+    split_semantic(semantic).0 == "SV_POSITION"
 }
 
 fn location_attr(st: &State, attrs: &[Attribute]) -> Option<u32> {

@@ -1316,15 +1316,16 @@ impl FnCx<'_, '_> {
         match r.kind {
             ResourceKind::StructuredBuffer { rw } => {
                 let i = self.rvalue_as(index, &Ty::Scalar(Scalar::UInt))?;
-                let pt = self.ptr_ty(r.sc, &r.elem, LayoutRule::Std430, false);
+                let rm = self.st.opts.row_major;
+                let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
                 Some(Val::P(Place {
                     ptr,
                     ty: r.elem.clone(),
                     sc: r.sc,
-                    layout: LayoutRule::Std430,
-                    row_major: false,
+                    layout: self.st.sbuffer_rule(),
+                    row_major: rm,
                     konst: !rw,
                 }))
             }

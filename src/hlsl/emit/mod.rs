@@ -4,6 +4,7 @@
 //! them. Expressions are type-checked as they are emitted, with the rules of
 //! [`crate::hlsl::sema`]; every problem becomes a [`Diagnostic`] and the walk goes on.
 
+mod bindings;
 mod control;
 mod decls;
 mod entry;
@@ -184,7 +185,9 @@ pub(crate) struct State<'u> {
     pub diags: Vec<Diagnostic>,
     pub structs: Vec<StructDef>,
     pub struct_names: HashMap<String, usize>,
-    pub typedefs: HashMap<String, (Ty, bool, bool)>,
+    /// Typedefs: the type, whether it is of minimum precision, and its majorness when the
+    /// typedef spells one (`typedef row_major float2x3 M;`).
+    pub typedefs: HashMap<String, (Ty, bool, Option<bool>)>,
     pub scopes: Scopes<Sym>,
     pub consts: HashMap<String, ConstVal>,
     pub functions: HashMap<String, Vec<FuncSym>>,
@@ -259,12 +262,19 @@ impl<'u> State<'u> {
         }
     }
 
-    /// Whether buffers use the StorageBuffer storage class (Vulkan 1.2 and later).
+    /// The layout of constant buffers (`cbuffer`, `ConstantBuffer<T>`, `$Globals`).
+    pub fn cbuffer_rule(&self) -> LayoutRule {
+        LayoutRule::cbuffer(self.opts.layout)
+    }
+
+    /// The layout of structured and byte-address buffers and push constants.
+    pub fn sbuffer_rule(&self) -> LayoutRule {
+        LayoutRule::sbuffer(self.opts.layout)
+    }
+
+    /// Whether buffers use the StorageBuffer storage class: from SPIR-V 1.4 (Vulkan 1.2 and
+    /// later, `vulkan1.1spirv1.4`, `universal1.5`), whose modules may not use `BufferBlock`.
     pub fn storage_buffer_class(&self) -> bool {
-        use crate::target_env::TargetEnv;
-        !matches!(
-            self.opts.target_env,
-            TargetEnv::Vulkan1_0 | TargetEnv::Vulkan1_1 | TargetEnv::Vulkan1_1Spirv1_4
-        )
+        self.opts.target_env.spirv_version() >= crate::grammar::Version(1, 4)
     }
 }

@@ -6,7 +6,6 @@ use super::func::FnCx;
 use super::{Place, Resource, Val};
 use crate::grammar::{ImageOperands, ImageOperandsArgs};
 use crate::hlsl::ast::Expr;
-use crate::hlsl::sema::layout::LayoutRule;
 use crate::hlsl::sema::types::{ResourceKind, Scalar, TexDim, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::Value;
@@ -107,14 +106,14 @@ impl FnCx<'_, '_> {
     /// The element `i` (a uint word index) of a byte-address buffer, as a place.
     fn word_place(&mut self, r: &Resource, i: Value, rw: bool) -> Place {
         let ut = Ty::Scalar(Scalar::UInt);
-        let pt = self.ptr_ty(r.sc, &ut, LayoutRule::Std430, false);
+        let pt = self.ptr_ty(r.sc, &ut, self.st.sbuffer_rule(), false);
         let zero = self.i32c(0);
         let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
         Place {
             ptr,
             ty: ut,
             sc: r.sc,
-            layout: LayoutRule::Std430,
+            layout: self.st.sbuffer_rule(),
             row_major: false,
             konst: !rw,
         }
@@ -167,15 +166,16 @@ impl FnCx<'_, '_> {
             (ResourceKind::StructuredBuffer { .. }, "Load") => {
                 self.arg_count(name, args, 1..=1, span)?;
                 let i = self.rvalue_as(&args[0], &ut)?;
-                let pt = self.ptr_ty(r.sc, &r.elem, LayoutRule::Std430, false);
+                let rm = self.st.opts.row_major;
+                let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
                 let p = Val::P(Place {
                     ptr,
                     ty: r.elem.clone(),
                     sc: r.sc,
-                    layout: LayoutRule::Std430,
-                    row_major: false,
+                    layout: self.st.sbuffer_rule(),
+                    row_major: rm,
                     konst: true,
                 });
                 let (v, t) = self.load(&p, span)?;
@@ -193,8 +193,8 @@ impl FnCx<'_, '_> {
                     self.out_uint(&args[0], len, &ut);
                     let stride = crate::hlsl::sema::layout::array_stride(
                         &r.elem,
-                        LayoutRule::Std430,
-                        false,
+                        self.st.sbuffer_rule(),
+                        self.st.opts.row_major,
                         &self.st.structs,
                     );
                     let s = self.u32c(stride);

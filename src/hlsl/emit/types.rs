@@ -171,12 +171,13 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
     };
     match kind {
         ResourceKind::StructuredBuffer { rw } => {
-            let et = ir_ty(b, st, elem, LayoutRule::Std430, false);
-            let stride = array_stride(elem, LayoutRule::Std430, false, &st.structs);
+            let (rule, rm) = (st.sbuffer_rule(), st.opts.row_major);
+            let et = ir_ty(b, st, elem, rule, rm);
+            let stride = array_stride(elem, rule, rm, &st.structs);
             let arr = b.type_runtime_array(et, Some(stride));
             let mut m = Member::new(arr);
             m.offset = Some(0);
-            matrix_decorations(elem, LayoutRule::Std430, false, &mut m.decorations);
+            matrix_decorations(elem, rule, rm, &mut m.decorations);
             if !rw {
                 m.decorations.push(Decoration::NonWritable);
             }
@@ -215,7 +216,10 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
         }
         ResourceKind::ConstantBuffer => {
             // The block is built by the declaration (it knows the name); this is T's layout.
-            ir_ty(b, st, elem, LayoutRule::Std140, false)
+            {
+                let rule = st.cbuffer_rule();
+                ir_ty(b, st, elem, rule, false)
+            }
         }
         ResourceKind::Sampler => b.type_sampler(),
         ResourceKind::TexelBuffer { rw } | ResourceKind::Texture { rw, .. } => {

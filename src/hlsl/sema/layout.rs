@@ -1,18 +1,75 @@
-//! Buffer layouts as DXC computes them: "relaxed" std140 for constant buffers and std430 for
-//! structured and byte-address buffers (vectors need only their component's alignment unless
-//! they would straddle a 16-byte boundary improperly; VK_KHR_relaxed_block_layout).
+//! Buffer layouts as DXC computes them (`AlignmentSizeCalculator`): by default "relaxed" std140
+//! for constant buffers and std430 for structured and byte-address buffers (vectors need only
+//! their component's alignment unless they would straddle a 16-byte boundary improperly;
+//! VK_KHR_relaxed_block_layout); `-fvk-use-gl-layout` makes them strict, `-fvk-use-scalar-layout`
+//! aligns everything to its scalar component (VK_EXT_scalar_block_layout), and
+//! `-fvk-use-dx-layout` packs constant buffers as fxc does and structured buffers tightly.
 
 use super::types::{StructDef, Ty};
+use crate::hlsl::BufferLayout;
 
 /// Which layout rules apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LayoutRule {
     /// No explicit layout (Function, Private, Workgroup, Input/Output variables).
     None,
-    /// Relaxed std140: cbuffers, `ConstantBuffer<T>`, `$Globals`.
+    /// Relaxed std140: cbuffers, `ConstantBuffer<T>`, `$Globals` (the default).
     Std140,
-    /// Relaxed std430: structured and byte-address buffers, push constants.
+    /// Relaxed std430: structured and byte-address buffers, push constants (the default).
     Std430,
+    /// Strict std140 (`-fvk-use-gl-layout`).
+    GlStd140,
+    /// Strict std430 (`-fvk-use-gl-layout`).
+    GlStd430,
+    /// VK_EXT_scalar_block_layout (`-fvk-use-scalar-layout`).
+    Scalar,
+    /// fxc's constant-buffer packing (`-fvk-use-dx-layout`): 16-byte registers.
+    FxcCBuffer,
+    /// fxc's structured-buffer packing (`-fvk-use-dx-layout`): tight, as scalar layout.
+    FxcSBuffer,
+}
+
+impl LayoutRule {
+    /// The rule for constant buffers (`cbuffer`, `ConstantBuffer<T>`, `$Globals`).
+    pub fn cbuffer(layout: BufferLayout) -> LayoutRule {
+        match layout {
+            BufferLayout::Relaxed => LayoutRule::Std140,
+            BufferLayout::Gl => LayoutRule::GlStd140,
+            BufferLayout::Scalar => LayoutRule::Scalar,
+            BufferLayout::Dx => LayoutRule::FxcCBuffer,
+        }
+    }
+
+    /// The rule for structured and byte-address buffers and push constants.
+    pub fn sbuffer(layout: BufferLayout) -> LayoutRule {
+        match layout {
+            BufferLayout::Relaxed => LayoutRule::Std430,
+            BufferLayout::Gl => LayoutRule::GlStd430,
+            BufferLayout::Scalar => LayoutRule::Scalar,
+            BufferLayout::Dx => LayoutRule::FxcSBuffer,
+        }
+    }
+
+    /// Arrays, structs and matrix vectors start on 16 bytes (std140 and fxc cbuffers).
+    fn rounds_to_16(self) -> bool {
+        matches!(
+            self,
+            LayoutRule::Std140 | LayoutRule::GlStd140 | LayoutRule::FxcCBuffer
+        )
+    }
+
+    /// Vectors are placed by their component's alignment unless they straddle 16 bytes.
+    fn relaxed(self) -> bool {
+        matches!(
+            self,
+            LayoutRule::Std140 | LayoutRule::Std430 | LayoutRule::FxcCBuffer
+        )
+    }
+
+    /// Vectors, matrices and arrays are aligned as their scalar component, sized tightly.
+    fn tight(self) -> bool {
+        matches!(self, LayoutRule::Scalar | LayoutRule::FxcSBuffer)
+    }
 }
 
 fn round_up(v: u32, align: u32) -> u32 {
@@ -43,23 +100,50 @@ pub fn size_align(ty: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructD
             // The standard alignment (what structs and array strides inherit); a vector's own
             // placement is relaxed in `struct_offsets`.
             let b = s.bits() / 8;
-            (b * n, if *n == 2 { 2 * b } else { 4 * b })
+            let align = if rule.tight() || rule == LayoutRule::FxcCBuffer {
+                b
+            } else if *n == 2 {
+                2 * b
+            } else {
+                4 * b
+            };
+            (b * n, align)
         }
-        Ty::Matrix(..) => {
+        Ty::Matrix(s, ..) => {
             // Aligned as its strided vectors (an array of them): the stride is the vector's
             // alignment, rounded to 16 in std140 (32 for `double3` columns). A non-float
-            // matrix is an array of row vectors, as DXC emits it.
+            // matrix is an array of row vectors, as DXC emits it. fxc packs the last vector
+            // without padding; scalar layouts pack them all tightly.
             let (stride, count) = matrix_stride(ty, rule, row_major);
-            (stride.saturating_mul(count), stride)
+            let b = s.bits() / 8;
+            if rule.tight() {
+                (stride.saturating_mul(count), b)
+            } else if rule == LayoutRule::FxcCBuffer && count > 1 {
+                let len = stride_len(ty, row_major);
+                (16 * (count - 1) + len * b, 16)
+            } else {
+                (stride.saturating_mul(count), stride)
+            }
         }
         Ty::Array(e, n) => {
             let stride = array_stride(e, rule, row_major, structs);
-            let (_, ea) = size_align(e, rule, row_major, structs);
-            let align = if rule == LayoutRule::Std140 {
+            let (es, ea) = size_align(e, rule, row_major, structs);
+            if rule.tight() {
+                return (stride.saturating_mul(*n), ea);
+            }
+            let align = if rule.rounds_to_16() {
                 round_up(ea, 16)
             } else {
                 ea
             };
+            if rule == LayoutRule::FxcCBuffer {
+                // The last element is not padded.
+                let size = match n.checked_sub(1) {
+                    Some(k) => es.saturating_add(stride.saturating_mul(k)),
+                    None => 0,
+                };
+                return (size, align);
+            }
             (stride.saturating_mul(*n), align)
         }
         Ty::Struct(i) => {
@@ -74,12 +158,25 @@ pub fn size_align(ty: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructD
                 align = align.max(a);
                 end = end.max(off.saturating_add(s));
             }
-            if rule == LayoutRule::Std140 {
+            if rule.rounds_to_16() {
                 align = round_up(align, 16);
+            }
+            if rule == LayoutRule::FxcCBuffer {
+                // fxc does not pad a struct's end: what follows may use the rest.
+                return (end, align);
             }
             (round_up(end, align), align)
         }
         Ty::Void | Ty::Resource(..) => (0, 1),
+    }
+}
+
+/// The number of components in each strided vector of a matrix.
+fn stride_len(ty: &Ty, row_major: bool) -> u32 {
+    match ty {
+        Ty::Matrix(s, _, c) if row_major || !s.is_float() => *c,
+        Ty::Matrix(_, r, _) => *r,
+        _ => 0,
     }
 }
 
@@ -92,8 +189,11 @@ pub fn matrix_stride(ty: &Ty, rule: LayoutRule, row_major: bool) -> (u32, u32) {
     let row_major = row_major || !s.is_float();
     let (len, count) = if row_major { (*c, *r) } else { (*r, *c) };
     let b = s.bits() / 8;
+    if rule.tight() {
+        return (len * b, count);
+    }
     let vec_align = if len == 2 { 2 * b } else { 4 * b };
-    let stride = if rule == LayoutRule::Std140 {
+    let stride = if rule.rounds_to_16() {
         round_up(vec_align, 16)
     } else {
         vec_align
@@ -104,7 +204,10 @@ pub fn matrix_stride(ty: &Ty, rule: LayoutRule, row_major: bool) -> (u32, u32) {
 /// The `ArrayStride` of an array of `elem`.
 pub fn array_stride(elem: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructDef]) -> u32 {
     let (s, a) = size_align(elem, rule, row_major, structs);
-    let a = if rule == LayoutRule::Std140 {
+    if rule.tight() {
+        return s;
+    }
+    let a = if rule.rounds_to_16() {
         round_up(a, 16)
     } else {
         a
@@ -119,7 +222,7 @@ pub fn struct_offsets(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) 
     for f in &def.fields {
         let (size, align) = size_align(&f.ty, rule, f.row_major, structs);
         let mut off = round_up(next, align);
-        if let Ty::Vector(s, _) = f.ty {
+        if let (true, Ty::Vector(s, _)) = (rule.relaxed(), &f.ty) {
             // Relaxed (DXC's rule): a vector of components up to 4 bytes needs only its
             // component's alignment; a 64-bit one keeps its base alignment (32 for a
             // `double3`). Either moves to 16 if it would straddle a 16-byte boundary.
@@ -132,9 +235,6 @@ pub fn struct_offsets(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) 
         }
         offsets.push(off);
         next = off.saturating_add(size);
-        if matches!(f.ty, Ty::Struct(_) | Ty::Array(..) | Ty::Matrix(..)) {
-            next = round_up(next, align);
-        }
     }
     offsets
 }
@@ -174,6 +274,49 @@ mod tests {
         assert_eq!(offs, vec![0, 4, 16, 32, 64]);
         let offs = struct_offsets(&s, LayoutRule::Std430, &[]);
         assert_eq!(offs, vec![0, 4, 16, 24, 32]);
+    }
+
+    #[test]
+    fn strict_scalar_and_fxc_rules() {
+        let s = StructDef {
+            name: "S".into(),
+            fields: vec![
+                field("a", Ty::Scalar(Scalar::Float)),
+                field("b", Ty::Vector(Scalar::Float, 3)),
+                field("c", Ty::Array(Box::new(Ty::Scalar(Scalar::Float)), 2)),
+                field("d", Ty::Scalar(Scalar::Float)),
+            ],
+        };
+        assert_eq!(
+            struct_offsets(&s, LayoutRule::GlStd140, &[]),
+            vec![0, 16, 32, 64]
+        );
+        assert_eq!(
+            struct_offsets(&s, LayoutRule::GlStd430, &[]),
+            vec![0, 16, 28, 36]
+        );
+        assert_eq!(
+            struct_offsets(&s, LayoutRule::Scalar, &[]),
+            vec![0, 4, 16, 24]
+        );
+        // fxc: the array's last element is not padded, so `d` shares its register.
+        assert_eq!(
+            struct_offsets(&s, LayoutRule::FxcCBuffer, &[]),
+            vec![0, 4, 16, 36]
+        );
+        let m = Ty::Matrix(Scalar::Float, 2, 3);
+        // Column-major 2x3: three columns of two; fxc does not pad the last one.
+        assert_eq!(size_align(&m, LayoutRule::FxcCBuffer, false, &[]), (40, 16));
+        assert_eq!(size_align(&m, LayoutRule::FxcSBuffer, false, &[]), (24, 4));
+        assert_eq!(matrix_stride(&m, LayoutRule::Scalar, false), (8, 3));
+        let empty = StructDef {
+            name: "E".into(),
+            fields: Vec::new(),
+        };
+        assert_eq!(
+            size_align(&Ty::Struct(0), LayoutRule::Std140, false, &[empty]),
+            (0, 16)
+        );
     }
 
     #[test]

@@ -1,0 +1,241 @@
+//! Descriptor sets and binding numbers as DXC assigns them (`docs/SPIR-V.rst`, "Descriptor sets
+//! and bindings"): `[[vk::binding(B, S)]]` first, then `register(xN, spaceM)` shifted by
+//! `-fvk-x-shift`, then every other resource in declaration order takes the lowest free binding
+//! of the default set (`-auto-binding-space`; shifted too with `-fvk-auto-shift-bindings`).
+//! `-fvk-bind-register` replaces all of that with its table; `-fvk-bind-globals` places
+//! `$Globals`.
+
+use crate::hlsl::diag::Diagnostic;
+use crate::hlsl::source::Span;
+use crate::hlsl::ResourceBindings;
+use std::collections::{HashMap, HashSet};
+
+/// What the source says about a resource's binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Assignment {
+    /// `[[vk::binding(binding, set)]]`.
+    VkBinding { binding: u32, set: Option<u32> },
+    /// `: register(xN, spaceM)`.
+    Register {
+        class: char,
+        index: u32,
+        space: Option<u32>,
+    },
+    /// Nothing.
+    Implicit,
+}
+
+/// One resource to bind.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Request {
+    /// What the source says.
+    pub assignment: Assignment,
+    /// The register class the resource would take (`b`, `t`, `s`, `u`), for
+    /// `-fvk-auto-shift-bindings`.
+    pub class: char,
+    /// Whether it is the `$Globals` buffer.
+    pub globals: bool,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// The `(binding, set)` of each request, in order; errors (from `-fvk-bind-register`) go to
+/// `diags` and leave `None`.
+pub(crate) fn assign(
+    opts: &ResourceBindings,
+    requests: &[Request],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Option<(u32, u32)>> {
+    if !opts.registers.is_empty() {
+        return by_table(opts, requests, diags);
+    }
+    let default_set = opts.default_space;
+    let mut used: HashMap<u32, HashSet<u32>> = HashMap::new();
+    let mut out = vec![None; requests.len()];
+    // [[vk::binding]], then register(): both taken as given (overlaps are not errors).
+    for pass in 0..2 {
+        for (r, slot) in requests.iter().zip(out.iter_mut()) {
+            let (binding, set) = match (pass, r.assignment) {
+                (0, Assignment::VkBinding { binding, set }) => {
+                    (binding, set.unwrap_or(default_set))
+                }
+                (
+                    1,
+                    Assignment::Register {
+                        class,
+                        index,
+                        space,
+                    },
+                ) => {
+                    let set = space.unwrap_or(default_set);
+                    (index.saturating_add(opts.shift(class, set)), set)
+                }
+                _ => continue,
+            };
+            used.entry(set).or_default().insert(binding);
+            *slot = Some((binding, set));
+        }
+    }
+    for (r, slot) in requests.iter().zip(out.iter_mut()) {
+        if r.assignment != Assignment::Implicit {
+            continue;
+        }
+        let shift = |set| {
+            if opts.auto_shift {
+                opts.shift(r.class, set)
+            } else {
+                0
+            }
+        };
+        if let (true, Some((binding, set))) = (r.globals, opts.globals) {
+            // As DXC: -fvk-bind-globals does not reserve its binding.
+            *slot = Some((binding.saturating_add(shift(set)), set));
+            continue;
+        }
+        let taken = used.entry(default_set).or_default();
+        let mut binding = shift(default_set);
+        while taken.contains(&binding) {
+            binding += 1;
+        }
+        taken.insert(binding);
+        *slot = Some((binding, default_set));
+    }
+    out
+}
+
+/// `-fvk-bind-register`: every resource has a `register()` listed in the table (or is
+/// `$Globals` placed by `-fvk-bind-globals`).
+fn by_table(
+    opts: &ResourceBindings,
+    requests: &[Request],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Option<(u32, u32)>> {
+    let mut out = Vec::with_capacity(requests.len());
+    for r in requests {
+        let found = match r.assignment {
+            Assignment::Register {
+                class,
+                index,
+                space,
+            } => {
+                let space = space.unwrap_or(opts.default_space);
+                let hit = opts
+                    .registers
+                    .iter()
+                    .rev()
+                    .find(|b| b.class == class && b.index == index && b.space == space);
+                match hit {
+                    Some(b) => Some((b.binding, b.set)),
+                    None => {
+                        diags.push(Diagnostic::error(
+                            r.span,
+                            "missing -fvk-bind-register for resource",
+                        ));
+                        None
+                    }
+                }
+            }
+            _ if r.globals && opts.globals.is_some() => opts.globals,
+            _ => {
+                diags.push(Diagnostic::error(
+                    r.span,
+                    "-fvk-bind-register requires register annotations on all resources",
+                ));
+                None
+            }
+        };
+        out.push(found);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hlsl::{RegisterBinding, ResourceBindings};
+
+    fn req(assignment: Assignment, class: char) -> Request {
+        Request {
+            assignment,
+            class,
+            globals: false,
+            span: Span::default(),
+        }
+    }
+
+    fn reg(class: char, index: u32, space: Option<u32>) -> Assignment {
+        Assignment::Register {
+            class,
+            index,
+            space,
+        }
+    }
+
+    #[test]
+    fn explicit_then_shifted_registers_then_the_lowest_free() {
+        let mut o = ResourceBindings {
+            shifts: vec![('b', Some(0), 100), ('t', None, 5)],
+            ..ResourceBindings::default()
+        };
+        let reqs = [
+            req(Assignment::Implicit, 't'),
+            req(reg('b', 0, None), 'b'),
+            req(reg('t', 1, Some(2)), 't'),
+            req(
+                Assignment::VkBinding {
+                    binding: 0,
+                    set: None,
+                },
+                't',
+            ),
+            req(Assignment::Implicit, 'u'),
+        ];
+        let got = assign(&o, &reqs, &mut Vec::new());
+        assert_eq!(
+            got,
+            vec![
+                Some((1, 0)),
+                Some((100, 0)),
+                Some((6, 2)),
+                Some((0, 0)),
+                Some((2, 0))
+            ]
+        );
+        o.auto_shift = true;
+        o.default_space = 3;
+        let got = assign(&o, &reqs, &mut Vec::new());
+        // Implicit ones move to set 3; `t` is shifted by 5 in every set, `u` by nothing (0
+        // is taken by the register and the vk::binding, which may overlap).
+        assert_eq!(got[0], Some((5, 3)));
+        assert_eq!(got[1], Some((0, 3)));
+        assert_eq!(got[3], Some((0, 3)));
+        assert_eq!(got[4], Some((1, 3)));
+    }
+
+    #[test]
+    fn the_register_table_needs_every_resource() {
+        let o = ResourceBindings {
+            registers: vec![RegisterBinding {
+                class: 't',
+                index: 5,
+                space: 0,
+                binding: 1,
+                set: 2,
+            }],
+            ..ResourceBindings::default()
+        };
+        let mut diags = Vec::new();
+        let got = assign(&o, &[req(reg('t', 5, None), 't')], &mut diags);
+        assert_eq!(got, vec![Some((1, 2))]);
+        let got = assign(
+            &o,
+            &[
+                req(reg('t', 5, Some(1)), 't'),
+                req(Assignment::Implicit, 's'),
+            ],
+            &mut diags,
+        );
+        assert_eq!(got, vec![None, None]);
+        assert_eq!(diags.len(), 2);
+    }
+}
