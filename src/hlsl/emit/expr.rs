@@ -87,22 +87,27 @@ impl FnCx<'_, '_> {
             ExprKind::Unary { op, operand } => self.unary(*op, operand, span)?,
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span)?,
             ExprKind::Assign { op, lhs, rhs } => {
+                // The right side is evaluated first, then the left (as DXC, after clang).
+                let (r, rt) = self.rvalue(rhs)?;
                 let dst = self.expr(lhs);
                 if matches!(dst, Val::Err) {
                     return None;
                 }
                 let dst_ty = self.val_ty(&dst)?;
                 let (v, t) = match op {
-                    None => self.rvalue(rhs)?,
+                    None => (r, rt),
                     Some(op) => {
                         let (cur, ct) = self.load_val(&dst, lhs.span)?;
-                        let (r, rt) = self.rvalue(rhs)?;
                         self.apply_binary(*op, (cur, ct), None, (r, rt), literal_kind(rhs), span)?
                     }
                 };
                 let v = self.convert(v, &t, &dst_ty, span, false)?;
                 self.assign(&dst, v, &dst_ty, span);
-                Val::R(v, dst_ty)
+                // An assignment is its left side, an lvalue (`(a += b) = c`).
+                match dst {
+                    Val::P(_) | Val::Swz(..) => dst,
+                    _ => Val::R(v, dst_ty),
+                }
             }
             ExprKind::Conditional {
                 cond,
@@ -230,6 +235,7 @@ impl FnCx<'_, '_> {
             Val::P(p) => Some(p.ty.clone()),
             Val::Swz(p, c) => Some(Ty::vector(p.ty.component()?, c.len() as u32)),
             Val::Texel(r, _) => Some(r.elem.clone()),
+            Val::Elems(_, t, _) => Some(t.clone()),
             Val::Res(r) => Some(Ty::Resource(r.kind, Box::new(r.elem.clone()))),
             Val::Err => None,
         }
@@ -241,6 +247,37 @@ impl FnCx<'_, '_> {
             Val::Texel(r, coord) => {
                 let (r, coord) = (r.clone(), *coord);
                 self.texel_store(&r, coord, v, ty, span)
+            }
+            Val::Elems(base, et, paths) => {
+                let mut seen = Vec::new();
+                for p in paths {
+                    if seen.contains(&p) {
+                        self.st.error(
+                            span,
+                            "a swizzle with a repeated component cannot be assigned",
+                        );
+                        return;
+                    }
+                    seen.push(p);
+                }
+                let Some(v) = self.convert(v, ty, et, span, false) else {
+                    return;
+                };
+                let Some((mut whole, wt)) = self.load_val(base, span) else {
+                    return;
+                };
+                let Some(s) = et.component() else { return };
+                let st = self.ty(&Ty::Scalar(s));
+                let wty = self.ty(&wt);
+                for (k, p) in paths.iter().enumerate() {
+                    let part = if paths.len() == 1 {
+                        v
+                    } else {
+                        self.f.composite_extract(st, v, vec![k as u32])
+                    };
+                    whole = self.f.composite_insert(wty, part, whole, p.clone());
+                }
+                self.assign(base, whole, &wt, span);
             }
             d => self.store(d, v, ty, span),
         }
@@ -353,12 +390,14 @@ impl FnCx<'_, '_> {
                     self.relax(nv);
                 }
                 self.assign(&dst, nv, &t, span);
-                let result = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
-                    nv
-                } else {
-                    v
-                };
-                Some(Val::R(result, t))
+                if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
+                    // `++a` is `a` itself, an lvalue (`++a = b` is valid HLSL).
+                    if matches!(dst, Val::P(_) | Val::Swz(..)) {
+                        return Some(dst);
+                    }
+                    return Some(Val::R(nv, t));
+                }
+                Some(Val::R(v, t))
             }
             UnaryOp::Plus => {
                 let (v, t) = self.rvalue(operand)?;
@@ -798,6 +837,34 @@ impl FnCx<'_, '_> {
                 let s = bt.component()?;
                 match base {
                     Val::P(p) if n > 1 => Some(Val::Swz(p, comps)),
+                    // `s.x` of a scalar (or a collapsed size-1 vector) is the scalar itself.
+                    Val::P(p) if comps == [0] => Some(Val::P(p)),
+                    Val::Texel(..) | Val::Elems(..) => {
+                        let rt = if comps.len() == 1 {
+                            Ty::Scalar(s)
+                        } else {
+                            Ty::vector(s, comps.len() as u32)
+                        };
+                        let paths = if n > 1 {
+                            comps.iter().map(|&c| vec![c]).collect()
+                        } else {
+                            comps.iter().map(|_| Vec::new()).collect()
+                        };
+                        if n == 1 && comps == [0] {
+                            return Some(base);
+                        }
+                        if n == 1 {
+                            // Components of a scalar texel: the texel itself, repeated.
+                            let (v, _) = self.load_val(&base, span)?;
+                            let r = if comps.len() == 1 {
+                                v
+                            } else {
+                                self.splat(v, s, comps.len() as u32)
+                            };
+                            return Some(Val::R(r, rt));
+                        }
+                        Some(Val::Elems(Box::new(base), rt, paths))
+                    }
                     Val::Swz(p, inner) => {
                         let c: Option<Vec<u32>> = comps
                             .iter()
@@ -846,6 +913,15 @@ impl FnCx<'_, '_> {
                         ty: st_,
                         ..p.clone()
                     }));
+                }
+                if matches!(base, Val::P(_) | Val::Texel(..) | Val::Elems(..)) {
+                    let rt = if elems.len() == 1 {
+                        st_
+                    } else {
+                        Ty::vector(*s, elems.len() as u32)
+                    };
+                    let paths = elems.iter().map(|&(i, j)| vec![i, j]).collect();
+                    return Some(Val::Elems(Box::new(base), rt, paths));
                 }
                 let (v, _) = self.load_val(&base, span)?;
                 let et = self.ty(&st_);
@@ -1269,7 +1345,10 @@ impl FnCx<'_, '_> {
                 self.f.store(tmp, x, None);
             }
             if *dir != ParamDir::In {
-                if !matches!(v, Val::P(_) | Val::Swz(..) | Val::Texel(..)) {
+                if !matches!(
+                    v,
+                    Val::P(_) | Val::Swz(..) | Val::Texel(..) | Val::Elems(..)
+                ) {
                     self.st
                         .error(a_span, "an out or inout argument must be an lvalue");
                     return None;

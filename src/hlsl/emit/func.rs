@@ -347,6 +347,20 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 let (r, coord) = (r.clone(), *coord);
                 self.texel_load(&r, coord)
             }
+            Val::Elems(base, ty, paths) => {
+                let (whole, _) = self.load(base, span)?;
+                let s = ty.component()?;
+                let et = self.ty(&Ty::Scalar(s));
+                let parts: Vec<Value> = paths
+                    .iter()
+                    .map(|p| self.f.composite_extract(et, whole, p.clone()))
+                    .collect();
+                if let [one] = parts.as_slice() {
+                    return Some((*one, ty.clone()));
+                }
+                let t = self.ty(ty);
+                Some((self.f.composite_construct(t, &parts), ty.clone()))
+            }
             Val::Res(_) => {
                 self.st.error(span, "a resource object is not a value here");
                 None

@@ -139,6 +139,10 @@ pub(crate) enum Val {
     Res(Resource),
     /// A texel of a texture or texel buffer (`tex[uv]`), by coordinate.
     Texel(Resource, Value),
+    /// Components of an lvalue that no pointer reaches on its own (`m._11_22`, `tex[uv].x`):
+    /// the paths into the base's value, and the type they make (a scalar or vector). Read
+    /// by extracting them, written by read-modify-write of the base.
+    Elems(Box<Val>, Ty, Vec<Vec<u32>>),
     /// Something that went wrong (already reported).
     Err,
 }
