@@ -1943,3 +1943,61 @@ fn lvalues_dxc_accepts() {
     );
     assert!(e.contains("repeated component"), "{e}");
 }
+
+/// Bit-fields pack into one field of their type while they fit (a new one starts when the
+/// type changes or the bits run out); reads extract (signed ones sign-extend), writes insert,
+/// also through a structured buffer whose element holds them.
+#[test]
+fn bit_fields() {
+    let src = "struct Packed { uint lo : 4; uint mid : 12; uint hi : 16; int s : 3; float f; };
+               RWStructuredBuffer<Packed> p : register(u1);
+               RWStructuredBuffer<int> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   Packed x;
+                   x.lo = 0x1F;          // 5 bits into 4: 0xF
+                   x.mid = 0x123;
+                   x.hi = 0xBEEF;
+                   x.s = -2;
+                   x.f = 1.5;
+                   x.mid += 1;
+                   o[0] = x.lo; o[1] = x.mid; o[2] = x.hi; o[3] = x.s;
+                   p[0] = x;
+                   p[0].s = 3;
+                   o[4] = p[0].s; o[5] = p[0].hi;
+               }";
+    let words = check("bit_fields", src, "cs_6_0");
+    let dis = disassemble(&words);
+    // lo, mid and hi share one uint; s starts an int; f is a float: three members.
+    assert!(
+        dis.contains("%Packed = OpTypeStruct %uint %int %float"),
+        "{dis}"
+    );
+    for op in [
+        "OpBitFieldInsert",
+        "OpBitFieldUExtract",
+        "OpBitFieldSExtract",
+    ] {
+        assert!(dis.contains(op), "{op} missing:\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 6},
+            {"binding": 1, "layout": ["u32", "i32", "f32"], "size_words": 3}]}"#;
+        let want = [15u32, 0x124, 0xBEEF, (-2i32) as u32, 3, 0xBEEF];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "struct B { float f : 3; }; [numthreads(1, 1, 1)] void main() { B b; b.f = 1; }",
+        "cs_6_0",
+    );
+    assert!(e.contains("a bit-field must have an integer type"), "{e}");
+    let e = errors(
+        "struct B { uint a : 2; uint b : 2; };
+         [numthreads(1, 1, 1)] void main() { B b = { 1, 2 }; }",
+        "cs_6_0",
+    );
+    assert!(e.contains("bit-fields as a list of values"), "{e}");
+}

@@ -192,6 +192,8 @@ pub enum Annotation {
     Register(Register),
     /// `: packoffset(c0.y)`: kept so it can be reported as not supported yet.
     PackOffset(Span),
+    /// `: 8` after a struct field: a bit-field of that width.
+    BitField(u32, Span),
 }
 
 /// `register(xN[, spaceM])`.

@@ -1417,6 +1417,14 @@ impl Parser {
                 }
                 self.expect(")", "after the packoffset")?;
                 out.push(Annotation::PackOffset(start.to(self.prev_span())));
+            } else if self.tok().kind == TokenKind::Number {
+                let t = self.bump();
+                match parse_number(&t.text) {
+                    Ok(Literal::Int { value, .. }) if value <= 64 => {
+                        out.push(Annotation::BitField(value as u32, t.span))
+                    }
+                    _ => self.error(t.span, "a bit-field width must be an integer up to 64"),
+                }
             } else {
                 out.push(Annotation::Semantic(self.ident("a semantic after ':'")?));
             }

@@ -433,6 +433,9 @@ impl FnCx<'_, '_> {
                 }
             }
             Ty::Struct(i) => {
+                if self.bitfield_struct(*i, span) {
+                    return;
+                }
                 let fields = self
                     .st
                     .structs
@@ -477,6 +480,9 @@ impl FnCx<'_, '_> {
                 Some(self.composite(t, &parts))
             }
             Ty::Struct(i) => {
+                if self.bitfield_struct(*i, span) {
+                    return None;
+                }
                 let fields = self
                     .st
                     .structs

@@ -16,7 +16,7 @@ use crate::hlsl::ast::{
 use crate::hlsl::sema::consteval::{self, ConstVal};
 use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
 use crate::hlsl::sema::types::{
-    builtin_by_name, Field, Interp, ResourceKind, Scalar, StructDef, TexDim, Ty,
+    builtin_by_name, BitField, Field, Interp, ResourceKind, Scalar, StructDef, TexDim, Ty,
 };
 use crate::hlsl::source::Span;
 use crate::ir::{
@@ -346,9 +346,22 @@ impl State<'_> {
         Some(ty)
     }
 
-    /// The fields a struct or buffer declaration declares.
+    /// The fields a buffer declaration declares (bit-fields are an error there).
     fn fields_of(&mut self, decls: &[VarDecl]) -> Vec<Field> {
-        let mut fields = Vec::new();
+        let (fields, bits) = self.fields_and_bits(decls);
+        if !bits.is_empty() {
+            let span = decls.first().map_or(Span::default(), |d| d.span);
+            self.error(span, "bit-fields are only allowed in structs");
+        }
+        fields
+    }
+
+    /// The fields a struct declares, and its bit-fields packed into them.
+    fn fields_and_bits(&mut self, decls: &[VarDecl]) -> (Vec<Field>, Vec<BitField>) {
+        let mut fields: Vec<Field> = Vec::new();
+        let mut bits: Vec<BitField> = Vec::new();
+        // The field the last bit-field went into, and how many of its bits are used.
+        let mut open: Option<(usize, u32)> = None;
         for d in decls {
             let Some((base, relaxed)) = self.resolve_type(&d.ty) else {
                 continue;
@@ -382,12 +395,63 @@ impl State<'_> {
                 {
                     self.error(d.ty.span, VECTOR_MATRIX_DX);
                 }
-                if fields.iter().any(|f: &Field| f.name == decl.name.name) {
+                if fields.iter().any(|f: &Field| f.name == decl.name.name)
+                    || bits.iter().any(|b| b.name == decl.name.name)
+                {
                     self.error(
                         decl.name.span,
                         format!("duplicate member '{}'", decl.name.name),
                     );
                     continue;
+                }
+                let width = decl.annotations.iter().find_map(|a| match a {
+                    Annotation::BitField(w, sp) => Some((*w, *sp)),
+                    _ => None,
+                });
+                if let Some((width, sp)) = width {
+                    let Ty::Scalar(s) = &ty else {
+                        self.error(sp, "a bit-field must have an integer type");
+                        continue;
+                    };
+                    let s = *s;
+                    if !s.is_int() {
+                        self.error(sp, "a bit-field must have an integer type");
+                        continue;
+                    }
+                    if width == 0 || width > s.bits() {
+                        self.error(
+                            sp,
+                            format!(
+                                "a bit-field of '{}' must be 1 to {} bits wide",
+                                s.name(),
+                                s.bits()
+                            ),
+                        );
+                        continue;
+                    }
+                    // Packed into the previous bit-field's field while the type matches and
+                    // the bits fit; otherwise a new field starts.
+                    if let Some((k, used)) = open {
+                        if fields[k].ty == ty && used + width <= s.bits() {
+                            bits.push(BitField {
+                                name: decl.name.name.clone(),
+                                field: k as u32,
+                                offset: used,
+                                width,
+                            });
+                            open = Some((k, used + width));
+                            continue;
+                        }
+                    }
+                    bits.push(BitField {
+                        name: decl.name.name.clone(),
+                        field: fields.len() as u32,
+                        offset: 0,
+                        width,
+                    });
+                    open = Some((fields.len(), width));
+                } else {
+                    open = None;
                 }
                 fields.push(Field {
                     name: decl.name.name.clone(),
@@ -405,7 +469,7 @@ impl State<'_> {
                 });
             }
         }
-        fields
+        (fields, bits)
     }
 }
 
@@ -528,27 +592,31 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     let mut globals_def = StructDef {
         name: "type.$Globals".into(),
         fields: Vec::new(),
+        bitfields: Vec::new(),
     };
     let mut function_items = Vec::new();
     for (idx, item) in unit.items.iter().enumerate() {
         match item {
             Item::Struct(s) => {
-                let mut fields = st.fields_of(&s.fields);
+                let (mut fields, mut bitfields) = st.fields_and_bits(&s.fields);
                 if let Some(base) = &s.base {
                     match st.resolve_type(base) {
-                        Some((ty @ Ty::Struct(_), _)) => fields.insert(
-                            0,
-                            Field {
-                                name: crate::hlsl::sema::names::BASE_FIELD.into(),
-                                ty,
-                                row_major: false,
-                                semantic: None,
-                                interp: Default::default(),
-                                relaxed: false,
-                                row_depth: None,
-                                location: None,
-                            },
-                        ),
+                        Some((ty @ Ty::Struct(_), _)) => {
+                            bitfields.iter_mut().for_each(|b| b.field += 1);
+                            fields.insert(
+                                0,
+                                Field {
+                                    name: crate::hlsl::sema::names::BASE_FIELD.into(),
+                                    ty,
+                                    row_major: false,
+                                    semantic: None,
+                                    interp: Default::default(),
+                                    relaxed: false,
+                                    row_depth: None,
+                                    location: None,
+                                },
+                            )
+                        }
                         Some(_) => st.error(base.span, "a base must be a struct"),
                         None => {}
                     }
@@ -561,6 +629,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 st.structs.push(StructDef {
                     name: name.clone(),
                     fields,
+                    bitfields,
                 });
                 if let Some(n) = &s.name {
                     if st.struct_names.insert(name, i).is_some() {
@@ -600,6 +669,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                         def: StructDef {
                             name: format!("type.{}", buf.name.name),
                             fields,
+                            bitfields: Vec::new(),
                         },
                         as_var: false,
                         push_constant,
@@ -763,6 +833,7 @@ fn global_vars(
                 let def = StructDef {
                     name: format!("type.ConstantBuffer.{}", sd.name),
                     fields: sd.fields.clone(),
+                    bitfields: sd.bitfields.clone(),
                 };
                 PendingKind::Block {
                     def,
@@ -798,6 +869,7 @@ fn global_vars(
             let def = StructDef {
                 name: format!("type.PushConstant.{}", sd.name),
                 fields: sd.fields.clone(),
+                bitfields: sd.bitfields.clone(),
             };
             pending.push(Pending {
                 name,

@@ -202,6 +202,9 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<Value> {
         if let Ty::Struct(i) = ty {
+            if self.bitfield_struct(*i, span) {
+                return None;
+            }
             let fields = self.st.structs.get(*i)?.fields.clone();
             let mut parts = Vec::new();
             for f in &fields {
@@ -250,6 +253,9 @@ impl FnCx<'_, '_> {
         span: Span,
     ) {
         if let Ty::Struct(i) = ty {
+            if self.bitfield_struct(*i, span) {
+                return;
+            }
             let Some(def) = self.st.structs.get(*i) else {
                 return;
             };

@@ -228,6 +228,24 @@ impl FnCx<'_, '_> {
         })
     }
 
+    /// Reports (and says) when struct `i` has bit-fields, for the operations that take a
+    /// struct apart value by value and do not handle them yet.
+    pub fn bitfield_struct(&mut self, i: usize, span: Span) -> bool {
+        let has = self
+            .st
+            .structs
+            .get(i)
+            .is_some_and(|d| !d.bitfields.is_empty());
+        if has {
+            self.st.error(
+                span,
+                "not supported yet: a struct with bit-fields as a list of values (initializer \
+                 list or flat conversion)",
+            );
+        }
+        has
+    }
+
     /// The type of an expression result.
     pub fn val_ty(&self, v: &Val) -> Option<Ty> {
         match v {
@@ -235,7 +253,7 @@ impl FnCx<'_, '_> {
             Val::P(p) => Some(p.ty.clone()),
             Val::Swz(p, c) => Some(Ty::vector(p.ty.component()?, c.len() as u32)),
             Val::Texel(r, _) => Some(r.elem.clone()),
-            Val::Elems(_, t, _) => Some(t.clone()),
+            Val::Elems(_, t, _) | Val::Bits(_, t, ..) => Some(t.clone()),
             Val::Res(r) => Some(Ty::Resource(r.kind, Box::new(r.elem.clone()))),
             Val::Err => None,
         }
@@ -247,6 +265,18 @@ impl FnCx<'_, '_> {
             Val::Texel(r, coord) => {
                 let (r, coord) = (r.clone(), *coord);
                 self.texel_store(&r, coord, v, ty, span)
+            }
+            Val::Bits(holder, ht, offset, width) => {
+                let Some(v) = self.convert(v, ty, ht, span, false) else {
+                    return;
+                };
+                let Some((whole, _)) = self.load_val(holder, span) else {
+                    return;
+                };
+                let t = self.ty(ht);
+                let (o, w) = (self.u32c(*offset), self.u32c(*width));
+                let new = self.f.bit_field_insert(t, whole, v, o, w);
+                self.assign(holder, new, ht, span);
             }
             Val::Elems(base, et, paths) => {
                 let mut seen = Vec::new();
@@ -732,6 +762,9 @@ impl FnCx<'_, '_> {
                 Some(self.f.composite_construct(t, &parts))
             }
             Ty::Struct(i) => {
+                if self.bitfield_struct(*i, span) {
+                    return None;
+                }
                 let fields = self.st.structs.get(*i)?.fields.clone();
                 let mut parts = Vec::with_capacity(fields.len());
                 for f in &fields {
@@ -761,6 +794,12 @@ impl FnCx<'_, '_> {
         match &bt {
             Ty::Struct(i) => {
                 let def = self.st.structs.get(*i)?;
+                if let Some(bf) = def.bitfields.iter().find(|b| b.name == name).cloned() {
+                    // A bit-field: bits of the field that holds it.
+                    let holder = self.field_at(base, *i, bf.field as usize, span)?;
+                    let ty = self.val_ty(&holder)?;
+                    return Some(Val::Bits(Box::new(holder), ty, bf.offset, bf.width));
+                }
                 let Some(k) = def.fields.iter().position(|f| f.name == name) else {
                     // A static member through an object (`t.M` is `T::M`).
                     let qualified = format!("{}::{name}", def.name);
@@ -777,42 +816,7 @@ impl FnCx<'_, '_> {
                         .error(span, format!("no member named '{name}' in '{sn}'"));
                     return None;
                 };
-                let f = def.fields[k].clone();
-                match base {
-                    Val::P(p) => {
-                        let pt = self.ptr_ty(p.sc, &f.ty, p.layout, f.row_major);
-                        let idx = self.i32c(k as i32);
-                        let ptr = self.f.access_chain(pt, p.ptr, &[idx]);
-                        if f.relaxed || self.is_relaxed(p.ptr) {
-                            self.mark_relaxed(ptr);
-                        }
-                        if let Some(depth) = f.row_depth {
-                            self.row_matrices.insert(ptr, depth);
-                        }
-                        Some(Val::P(Place {
-                            ptr,
-                            ty: f.ty,
-                            row_major: f.row_major,
-                            ..p
-                        }))
-                    }
-                    other => {
-                        let (v, _) = self.load_val(&other, span)?;
-                        let t = self.ty(&f.ty);
-                        let r = self.f.composite_extract(t, v, vec![k as u32]);
-                        if f.relaxed {
-                            self.relax(r);
-                        }
-                        if let Some(depth) = f.row_depth {
-                            // Indexed as a 1xN matrix: through a temporary, as a variable.
-                            let tmp = self.local_place(&f.ty, "temp.var.row");
-                            self.f.store(tmp.ptr, r, None);
-                            self.row_matrices.insert(tmp.ptr, depth);
-                            return Some(Val::P(tmp));
-                        }
-                        Some(Val::R(r, f.ty))
-                    }
-                }
+                self.field_at(base, *i, k, span)
             }
             Ty::Scalar(_) | Ty::Vector(..) => {
                 let n = if let Ty::Vector(_, n) = bt { n } else { 1 };
@@ -942,6 +946,46 @@ impl FnCx<'_, '_> {
                     format!("member reference '.{name}' on '{}'", self.show(&bt)),
                 );
                 None
+            }
+        }
+    }
+
+    /// Field `k` of a value of struct `i`: a pointer into it for an lvalue, else extracted.
+    fn field_at(&mut self, base: Val, i: usize, k: usize, span: Span) -> Option<Val> {
+        let f = self.st.structs.get(i)?.fields.get(k)?.clone();
+        match base {
+            Val::P(p) => {
+                let pt = self.ptr_ty(p.sc, &f.ty, p.layout, f.row_major);
+                let idx = self.i32c(k as i32);
+                let ptr = self.f.access_chain(pt, p.ptr, &[idx]);
+                if f.relaxed || self.is_relaxed(p.ptr) {
+                    self.mark_relaxed(ptr);
+                }
+                if let Some(depth) = f.row_depth {
+                    self.row_matrices.insert(ptr, depth);
+                }
+                Some(Val::P(Place {
+                    ptr,
+                    ty: f.ty,
+                    row_major: f.row_major,
+                    ..p
+                }))
+            }
+            other => {
+                let (v, _) = self.load_val(&other, span)?;
+                let t = self.ty(&f.ty);
+                let r = self.f.composite_extract(t, v, vec![k as u32]);
+                if f.relaxed {
+                    self.relax(r);
+                }
+                if let Some(depth) = f.row_depth {
+                    // Indexed as a 1xN matrix: through a temporary, as a variable.
+                    let tmp = self.local_place(&f.ty, "temp.var.row");
+                    self.f.store(tmp.ptr, r, None);
+                    self.row_matrices.insert(tmp.ptr, depth);
+                    return Some(Val::P(tmp));
+                }
+                Some(Val::R(r, f.ty))
             }
         }
     }
@@ -1347,7 +1391,7 @@ impl FnCx<'_, '_> {
             if *dir != ParamDir::In {
                 if !matches!(
                     v,
-                    Val::P(_) | Val::Swz(..) | Val::Texel(..) | Val::Elems(..)
+                    Val::P(_) | Val::Swz(..) | Val::Texel(..) | Val::Elems(..) | Val::Bits(..)
                 ) {
                     self.st
                         .error(a_span, "an out or inout argument must be an lvalue");

@@ -347,6 +347,17 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 let (r, coord) = (r.clone(), *coord);
                 self.texel_load(&r, coord)
             }
+            Val::Bits(holder, ty, offset, width) => {
+                let (whole, _) = self.load(holder, span)?;
+                let t = self.ty(ty);
+                let (o, w) = (self.u32c(*offset), self.u32c(*width));
+                let v = if ty.component().is_some_and(|s| s.is_signed()) {
+                    self.f.bit_field_s_extract(t, whole, o, w)
+                } else {
+                    self.f.bit_field_u_extract(t, whole, o, w)
+                };
+                Some((v, ty.clone()))
+            }
             Val::Elems(base, ty, paths) => {
                 let (whole, _) = self.load(base, span)?;
                 let s = ty.component()?;

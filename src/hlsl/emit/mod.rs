@@ -143,6 +143,8 @@ pub(crate) enum Val {
     /// the paths into the base's value, and the type they make (a scalar or vector). Read
     /// by extracting them, written by read-modify-write of the base.
     Elems(Box<Val>, Ty, Vec<Vec<u32>>),
+    /// A bit-field: `width` bits from `offset` of an integer lvalue or value of type `Ty`.
+    Bits(Box<Val>, Ty, u32, u32),
     /// Something that went wrong (already reported).
     Err,
 }

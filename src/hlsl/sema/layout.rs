@@ -268,6 +268,7 @@ mod tests {
                 field("d", Ty::Array(Box::new(Ty::Scalar(Scalar::Float)), 2)),
                 field("e", Ty::Scalar(Scalar::Float)),
             ],
+            bitfields: Vec::new(),
         };
         let offs = struct_offsets(&s, LayoutRule::Std140, &[]);
         // float3 fits 4..16; the array starts on 16 and takes 2 × 16 bytes.
@@ -286,6 +287,7 @@ mod tests {
                 field("c", Ty::Array(Box::new(Ty::Scalar(Scalar::Float)), 2)),
                 field("d", Ty::Scalar(Scalar::Float)),
             ],
+            bitfields: Vec::new(),
         };
         assert_eq!(
             struct_offsets(&s, LayoutRule::GlStd140, &[]),
@@ -312,6 +314,7 @@ mod tests {
         let empty = StructDef {
             name: "E".into(),
             fields: Vec::new(),
+            bitfields: Vec::new(),
         };
         assert_eq!(
             size_align(&Ty::Struct(0), LayoutRule::Std140, false, &[empty]),

@@ -308,8 +308,24 @@ pub struct Interp {
 pub struct StructDef {
     /// The struct's name (`anon` for an anonymous one).
     pub name: String,
-    /// Fields in order.
+    /// Fields in order (a run of bit-fields is one field, named after its first bit-field).
     pub fields: Vec<Field>,
+    /// The bit-fields, each in a field holding a run of them.
+    pub bitfields: Vec<BitField>,
+}
+
+/// A bit-field `T name : width;`, stored in bits of a field as DXC packs them: consecutive
+/// bit-fields of one type share a field while their widths fit its bits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BitField {
+    /// The bit-field's name.
+    pub name: String,
+    /// The index of the field holding it.
+    pub field: u32,
+    /// Its lowest bit in that field.
+    pub offset: u32,
+    /// Its width in bits.
+    pub width: u32,
 }
 
 #[cfg(test)]
