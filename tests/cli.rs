@@ -364,7 +364,7 @@ fn hlsl2spirv_accepts_flags_that_keep_the_spir_v_and_refuses_the_others() {
     // Flags that would change the output are refused, by name.
     for flag in [
         "-fvk-use-scalar-layout",
-        "-enable-16bit-types",
+        "-Cc",
         "-fvk-invert-y",
         "-Zpr",
     ] {

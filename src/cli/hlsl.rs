@@ -89,6 +89,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let mut include_dirs = Vec::new();
     let mut version = LanguageVersion::default();
     let mut target_env = TargetEnv::Vulkan1_0;
+    let mut enable_16bit_types = false;
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -138,6 +139,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                 "-Fc" => a.listing = Some(PathBuf::from(m.value())),
                 "-Fe" => a.diagnostics = Some(PathBuf::from(m.value())),
                 "-WX" => a.warnings_as_errors = true,
+                "-enable-16bit-types" => enable_16bit_types = true,
                 "-no-warnings" => a.no_warnings = true,
                 "-HV" => {
                     version = match m.value() {
@@ -218,6 +220,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     options.include_dirs = include_dirs;
     options.version = version;
     options.target_env = target_env;
+    options.enable_16bit_types = enable_16bit_types;
     a.input = input;
     a.options = options;
     Ok(Action::Compile(Box::new(a)))

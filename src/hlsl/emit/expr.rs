@@ -295,10 +295,10 @@ impl FnCx<'_, '_> {
                 Val::R(self.scalar_const(s, c), Ty::Scalar(s))
             }
             Literal::Float { value, suffix } => {
-                let s = if suffix == "l" {
-                    Scalar::Double
-                } else {
-                    Scalar::Float
+                let s = match suffix.as_str() {
+                    "l" => Scalar::Double,
+                    "h" if self.st.opts.enable_16bit_types => Scalar::Half,
+                    _ => Scalar::Float,
                 };
                 let v = self.scalar_const(s, ConstVal::Float(*value));
                 if suffix.is_empty() {

@@ -237,6 +237,21 @@ impl<'a, 'u> FnCx<'a, 'u> {
     pub fn scalar_const(&mut self, s: Scalar, c: ConstVal) -> Value {
         let h = match s {
             Scalar::Bool => self.f.constant_bool(c.as_bool()),
+            Scalar::Int16 | Scalar::UInt16 | Scalar::Half => {
+                // A 16-bit literal fills the low half of its word: sign-extended for a signed
+                // integer, zero-extended otherwise (the SPIR-V spec's literal rule).
+                let word = match s {
+                    Scalar::Int16 => int_of(c) as i16 as i32 as u32,
+                    Scalar::UInt16 => u32::from(int_of(c) as u16),
+                    _ => u32::from(crate::binary::f64_to_f16_bits(c.as_float())),
+                };
+                let t = match s {
+                    Scalar::Half => self.f.type_float(16),
+                    _ => self.f.type_int(16, s == Scalar::Int16),
+                };
+                self.f
+                    .constant(t, ConstantValue::Scalar(LiteralNumber::Word(word)))
+            }
             Scalar::Int => self.f.constant_i32(int_of(c) as i32),
             Scalar::UInt => self.f.constant_u32(int_of(c) as u32),
             Scalar::Int64 => {
@@ -281,6 +296,9 @@ impl<'a, 'u> FnCx<'a, 'u> {
         let ty = m.types.get(c.ty)?;
         match (&c.value, ty) {
             (ConstantValue::Bool(b), _) => Some(ConstVal::Bool(*b)),
+            (ConstantValue::Scalar(LiteralNumber::Word(w)), Type::Float { width: 16 }) => Some(
+                ConstVal::Float(crate::binary::f16_bits_to_f64(*w as u16)),
+            ),
             (ConstantValue::Scalar(LiteralNumber::Word(w)), Type::Int { signed, .. }) => {
                 Some(ConstVal::Int(if *signed {
                     i64::from(*w as i32)
