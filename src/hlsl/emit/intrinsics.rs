@@ -251,7 +251,7 @@ impl FnCx<'_, '_> {
             }
             "cross" => {
                 let (v, ty) = self.float_args(name, args, span)?;
-                if ty != Ty::Vector(Scalar::Float, 3) {
+                if !matches!(ty, Ty::Vector(Scalar::Float | Scalar::Half, 3)) {
                     self.st.error(span, "cross needs float3 arguments");
                     return None;
                 }
@@ -359,29 +359,44 @@ impl FnCx<'_, '_> {
                 };
                 Some(Val::R(r, st))
             }
-            "asuint" | "asint" | "asfloat" => {
+            "asuint" | "asint" | "asfloat" | "asuint16" | "asint16" | "asfloat16" => {
                 let (v, t) = self.rvalue(&args[0])?;
+                let bits = if name.ends_with("16") { 16 } else { 32 };
                 let Some(s) = t
                     .component()
-                    .filter(|s| s.bits() == 32 && *s != Scalar::Bool)
+                    .filter(|s| s.bits() == bits && *s != Scalar::Bool)
                 else {
-                    self.st
-                        .error(span, format!("{name} needs a 32-bit numeric argument"));
+                    self.st.error(
+                        span,
+                        format!("{name} needs a {bits}-bit numeric argument"),
+                    );
                     return None;
                 };
                 let to = match name {
                     "asuint" => Scalar::UInt,
                     "asint" => Scalar::Int,
-                    _ => Scalar::Float,
+                    "asfloat" => Scalar::Float,
+                    "asuint16" => Scalar::UInt16,
+                    "asint16" => Scalar::Int16,
+                    _ => Scalar::Half,
                 };
                 let rt = t.with_component(to);
                 if s == to {
                     return Some(Val::R(v, rt));
                 }
-                if let Ty::Matrix(..) = t {
-                    self.st
-                        .error(span, format!("not supported yet: {name} of a matrix"));
-                    return None;
+                if let Ty::Matrix(_, r, c) = t {
+                    // Row by row: a matrix of one kind is not bit-castable as a whole (a float
+                    // matrix is OpTypeMatrix, an integer one an array of rows).
+                    let (from_row, to_row) = (Ty::Vector(s, c), Ty::Vector(to, c));
+                    let (ft, tt) = (self.ty(&from_row), self.ty(&to_row));
+                    let rows: Vec<Value> = (0..r)
+                        .map(|i| {
+                            let row = self.f.composite_extract(ft, v, vec![i]);
+                            self.f.bitcast(tt, row)
+                        })
+                        .collect();
+                    let mt = self.ty(&rt);
+                    return Some(Val::R(self.f.composite_construct(mt, &rows), rt));
                 }
                 let it = self.ty(&rt);
                 Some(Val::R(self.f.bitcast(it, v), rt))

@@ -88,7 +88,7 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
         "step" => cw(2, G::Step as u32, None, None),
         "smoothstep" => cw(3, G::SmoothStep as u32, None, None),
         "dot" | "mul" | "cross" | "length" | "normalize" | "distance" | "reflect" | "saturate"
-        | "sign" | "fmod" | "mad" | "all" | "any" | "asuint" | "asint" | "asfloat"
+        | "sign" | "fmod" | "mad" | "all" | "any" | "asuint" | "asint" | "asfloat" | "asuint16" | "asint16" | "asfloat16"
         | "countbits" | "reversebits" | "firstbithigh" | "firstbitlow" | "clip" | "determinant"
         | "transpose" => {
             let n = match name {
