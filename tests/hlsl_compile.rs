@@ -1951,9 +1951,27 @@ fn sixteen_bit_types_compute_convert_and_fill_buffers() {
         let h = |x: f64| spvkit::binary::f64_to_f16_bits(x).to_le_bytes();
         let mut want = Vec::new();
         for (hh, i, u, f, w, x, v, g) in [
-            (3.5, -24i16, 2u16, 0.75f32, -3i32, 7u32, [4.75, 5.0, 5.5], 0.333_251_95f32),
+            (
+                3.5,
+                -24i16,
+                2u16,
+                0.75f32,
+                -3i32,
+                7u32,
+                [4.75, 5.0, 5.5],
+                0.333_251_95f32,
+            ),
             // 300 * -200 - 3 wraps to 5533 in 16 bits; -200 as a uint16_t is 65336.
-            (0.0, 5533, 305, -1.25, 300, 65336, [0.0, 1.125, 6.0], 1.111_328_1),
+            (
+                0.0,
+                5533,
+                305,
+                -1.25,
+                300,
+                65336,
+                [0.0, 1.125, 6.0],
+                1.111_328_1,
+            ),
         ] {
             let mut rec = Vec::new();
             rec.extend(h(hh));
@@ -1999,13 +2017,18 @@ fn sixteen_bit_types_need_the_flag_and_shader_model_6_2() {
         "cs_6_2",
     );
     let dis = disassemble(&plain);
-    assert!(!dis.contains("OpTypeFloat 16") && !dis.contains("Float16"), "{dis}");
+    assert!(
+        !dis.contains("OpTypeFloat 16") && !dis.contains("Float16"),
+        "{dis}"
+    );
     let e = errors(
         "RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { int16_t3 x = 1; o[0] = x.y; }",
         "cs_6_2",
     );
     assert!(
-        e.contains("bad.hlsl:1:64: error: int16_t is only supported with -enable-16bit-types option"),
+        e.contains(
+            "bad.hlsl:1:64: error: int16_t is only supported with -enable-16bit-types option"
+        ),
         "{e}"
     );
     let with_flag = |src: &str, profile: &str| {
@@ -2018,13 +2041,25 @@ fn sixteen_bit_types_need_the_flag_and_shader_model_6_2() {
     };
     let ok = "[numthreads(1,1,1)] void main() {}";
     assert!(with_flag(ok, "cs_6_0").contains("needs shader model 6.2"));
-    let e = with_flag("Buffer<half4> b; [numthreads(1,1,1)] void main() {}", "cs_6_2");
-    assert!(e.contains("cannot be a floating point type smaller than 32-bits"), "{e}");
+    let e = with_flag(
+        "Buffer<half4> b; [numthreads(1,1,1)] void main() {}",
+        "cs_6_2",
+    );
+    assert!(
+        e.contains("cannot be a floating point type smaller than 32-bits"),
+        "{e}"
+    );
     let e = with_flag(
         "RWStructuredBuffer<uint16_t> o; [numthreads(1,1,1)] void main() { o[0] = firstbithigh(o[1]); }",
         "cs_6_2",
     );
-    assert!(e.contains("not supported yet: firstbithigh of 16-bit integers"), "{e}");
+    assert!(
+        e.contains("not supported yet: firstbithigh of 16-bit integers"),
+        "{e}"
+    );
     let e = with_flag("half4 main() : SV_Position { return 0; }", "vs_6_2");
-    assert!(e.contains("SV_Position must be a 4-component 32-bit float vector"), "{e}");
+    assert!(
+        e.contains("SV_Position must be a 4-component 32-bit float vector"),
+        "{e}"
+    );
 }

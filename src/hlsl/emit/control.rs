@@ -38,7 +38,8 @@ fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
         );
     }
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
-    n[base.len()..].starts_with("1x") && crate::hlsl::sema::types::scalar_by_name(base, true).is_some()
+    n[base.len()..].starts_with("1x")
+        && crate::hlsl::sema::types::scalar_by_name(base, true).is_some()
 }
 
 fn has_attr(attrs: &[Attribute], names: &[&str]) -> bool {

@@ -111,7 +111,10 @@ impl FnCx<'_, '_> {
                  recursively contains only such a vector"
                     .to_owned()
             } else {
-                format!("the semantic '{semantic}' needs a 32-bit type, not '{}'", self.show(ty))
+                format!(
+                    "the semantic '{semantic}' needs a 32-bit type, not '{}'",
+                    self.show(ty)
+                )
             };
             self.st.error(span, msg);
             return None;

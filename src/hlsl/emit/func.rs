@@ -296,9 +296,9 @@ impl<'a, 'u> FnCx<'a, 'u> {
         let ty = m.types.get(c.ty)?;
         match (&c.value, ty) {
             (ConstantValue::Bool(b), _) => Some(ConstVal::Bool(*b)),
-            (ConstantValue::Scalar(LiteralNumber::Word(w)), Type::Float { width: 16 }) => Some(
-                ConstVal::Float(crate::binary::f16_bits_to_f64(*w as u16)),
-            ),
+            (ConstantValue::Scalar(LiteralNumber::Word(w)), Type::Float { width: 16 }) => {
+                Some(ConstVal::Float(crate::binary::f16_bits_to_f64(*w as u16)))
+            }
             (ConstantValue::Scalar(LiteralNumber::Word(w)), Type::Int { signed, .. }) => {
                 Some(ConstVal::Int(if *signed {
                     i64::from(*w as i32)

@@ -366,10 +366,8 @@ impl FnCx<'_, '_> {
                     .component()
                     .filter(|s| s.bits() == bits && *s != Scalar::Bool)
                 else {
-                    self.st.error(
-                        span,
-                        format!("{name} needs a {bits}-bit numeric argument"),
-                    );
+                    self.st
+                        .error(span, format!("{name} needs a {bits}-bit numeric argument"));
                     return None;
                 };
                 let to = match name {

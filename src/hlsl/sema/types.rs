@@ -372,7 +372,10 @@ mod tests {
             builtin_by_name("float2x3", false).map(|t| t.0),
             Some(Ty::Matrix(Scalar::Float, 2, 3))
         );
-        assert_eq!(builtin_by_name("min16float2", false).map(|t| t.1), Some(true));
+        assert_eq!(
+            builtin_by_name("min16float2", false).map(|t| t.1),
+            Some(true)
+        );
         assert_eq!(builtin_by_name("float5", false), None);
         assert_eq!(builtin_by_name("floaty", false), None);
         assert_eq!(builtin_by_name("int16_t3", false), None);
