@@ -121,13 +121,28 @@ mod run {
         vk.run(words, &job).expect("runs on lavapipe")
     }
 
+    /// Runs a compute module that uses 16-bit arithmetic and storage on lavapipe: a device
+    /// without those features fails the test instead of skipping it.
+    pub fn lavapipe_16bit(words: &[u32], job: &str) -> RunOutput {
+        let missing = device()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .missing_16bit_features();
+        assert!(
+            missing.is_empty(),
+            "the Vulkan device lacks {missing:?}, which this 16-bit test needs"
+        );
+        lavapipe(words, job)
+    }
+
     /// Runs the module under `spvkit run` (the in-process runner).
     pub fn spvkit(words: &[u32], job: &str) -> RunOutput {
         let job = Job::from_json(job).expect("job");
         spvkit::run::run_spirv(words, &job, &Default::default()).expect("runs under spvkit run")
     }
 
-    fn bytes(out: &RunOutput, binding: u32) -> Vec<u8> {
+    /// The bytes of buffer `binding` (set 0).
+    pub fn bytes(out: &RunOutput, binding: u32) -> Vec<u8> {
         out.buffers
             .iter()
             .find(|b| b.id == BufferId::Binding { set: 0, binding })
@@ -1989,6 +2004,27 @@ fn bit_fields() {
         assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
         assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
     }
+    // 64-bit holders: shifts and masks (Vulkan's bit-field instructions take 32 bits only).
+    let src = "struct W { uint64_t lo : 40; int64_t hi : 24; };
+               RWStructuredBuffer<uint> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   W w;
+                   w.lo = 0x12345678ABull;
+                   w.hi = -5;
+                   w.lo += 1;
+                   o[0] = (uint)(w.lo >> 8); o[1] = (uint)w.hi; o[2] = (uint)(w.lo & 0xFF);
+               }";
+    let words = check("bit_fields_64", src, "cs_6_0");
+    assert!(!disassemble(&words).contains("OpBitField"));
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 3}]}"#;
+        let want = [0x1234_5678u32, (-5i32) as u32, 0xAC];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
     let e = errors(
         "struct B { float f : 3; }; [numthreads(1, 1, 1)] void main() { B b; b.f = 1; }",
         "cs_6_0",
@@ -2000,4 +2036,191 @@ fn bit_fields() {
         "cs_6_0",
     );
     assert!(e.contains("bit-fields as a list of values"), "{e}");
+}
+
+/// `-enable-16bit-types`: `half`, `int16_t` and `uint16_t` compute and are stored in 16 bits
+/// (products wrap at 16 bits), convert to and from the 32-bit types, and lay out buffers with
+/// 2-byte scalars; lavapipe and `spvkit run` agree with values computed by hand.
+#[test]
+fn sixteen_bit_types_compute_convert_and_fill_buffers() {
+    let src = r#"
+        struct R { half h; int16_t i; uint16_t u; float f; int w; uint x; half3 v; float g; };
+        StructuredBuffer<half4> In : register(t1);
+        StructuredBuffer<int16_t2> Ints : register(t2);
+        cbuffer C : register(b3) { half2 scale; uint16_t bias; };
+        RWStructuredBuffer<R> Out : register(u0);
+        #if __HLSL_ENABLE_16_BIT != 1
+        #error the macro is missing
+        #endif
+        [numthreads(2, 1, 1)]
+        void main(uint3 tid : SV_DispatchThreadID) {
+            half4 a = In[tid.x];
+            int16_t2 n = Ints[tid.x];
+            R r;
+            r.h = a.x * a.y + 0.5h;
+            r.i = n.x * n.y - (int16_t)3;
+            r.u = (uint16_t)n.x + bias;
+            r.f = a.z / a.w;
+            r.w = n.x;
+            r.x = (uint16_t)n.y;
+            r.v = a.xyz * scale.x + max(a.www, scale.y);
+            r.g = (float)(half)(a.z / 9.0f);
+            Out[tid.x] = r;
+        }
+    "#;
+    let mut o = options("cs_6_2", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.enable_16bit_types = true;
+    let words = compile_with("sixteen", src, &o);
+    spirv_val("sixteen", &words, TargetEnv::Vulkan1_0);
+    let dis = disassemble(&words);
+    for want in [
+        "OpCapability Float16",
+        "OpCapability Int16",
+        "OpCapability UniformAndStorageBuffer16BitAccess",
+        "OpExtension \"SPV_KHR_16bit_storage\"",
+        "%half = OpTypeFloat 16",
+        "%short = OpTypeInt 16 1",
+        "%ushort = OpTypeInt 16 0",
+        "OpIMul %short",
+        "OpIAdd %ushort",
+        "OpVectorTimesScalar %v3half",
+        "OpFDiv %half",
+        "OpSConvert %int",
+        "OpBitcast %ushort",
+        "OpUConvert %uint",
+        "OpFConvert %float",
+        "OpFConvert %half",
+        "OpExtInst %v3half %1 FMax",
+        "OpMemberDecorate %R 2 Offset 4",
+        "OpMemberDecorate %R 3 Offset 8",
+        "OpMemberDecorate %R 6 Offset 20",
+        "OpMemberDecorate %R 7 Offset 28",
+        "OpDecorate %_runtimearr_R ArrayStride 32",
+        "OpMemberDecorate %type_C 1 Offset 4",
+    ] {
+        assert!(dis.contains(want), "{want}\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 16},
+            {"binding": 1, "layout": ["f16"], "data": [1.5, 2, 3, 4, -2, 0.25, 10, -8]},
+            {"binding": 2, "layout": ["i16"], "data": [-3, 7, 300, -200]},
+            {"binding": 3, "kind": "uniform", "layout": ["u8"],
+             "data": [0, 56, 0, 60, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}]}"#;
+        // Per thread: h, i, u, f, w, x, v (three halves), g.
+        let h = |x: f64| spvkit::binary::f64_to_f16_bits(x).to_le_bytes();
+        let mut want = Vec::new();
+        for (hh, i, u, f, w, x, v, g) in [
+            (
+                3.5,
+                -24i16,
+                2u16,
+                0.75f32,
+                -3i32,
+                7u32,
+                [4.75, 5.0, 5.5],
+                0.333_251_95f32,
+            ),
+            // 300 * -200 - 3 wraps to 5533 in 16 bits; -200 as a uint16_t is 65336.
+            (
+                0.0,
+                5533,
+                305,
+                -1.25,
+                300,
+                65336,
+                [0.0, 1.125, 6.0],
+                1.111_328_1,
+            ),
+        ] {
+            let mut rec = Vec::new();
+            rec.extend(h(hh));
+            rec.extend(i.to_le_bytes());
+            rec.extend(u.to_le_bytes());
+            rec.extend([0, 0]);
+            rec.extend(f.to_le_bytes());
+            rec.extend(w.to_le_bytes());
+            rec.extend(x.to_le_bytes());
+            for c in v {
+                rec.extend(h(c));
+            }
+            rec.extend([0, 0]);
+            rec.extend(g.to_le_bytes());
+            assert_eq!(rec.len(), 32);
+            want.push(rec);
+        }
+        for (who, out) in [
+            ("lavapipe", run::lavapipe_16bit(&words, job)),
+            ("spvkit run", run::spvkit(&words, job)),
+        ] {
+            let got = run::bytes(&out, 0);
+            for (t, rec) in want.iter().enumerate() {
+                // Padding bytes (6..8 and 26..28) are whatever the store left: compare the rest.
+                let g = &got[t * 32..t * 32 + 32];
+                for (k, (a, b)) in g.iter().zip(rec).enumerate() {
+                    if !(6..8).contains(&k) && !(26..28).contains(&k) {
+                        assert_eq!(a, b, "{who}: thread {t}, byte {k}: {g:?} vs {rec:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Without `-enable-16bit-types` `half` stays a 32-bit float and the 16-bit names are errors,
+/// as DXC; the flag needs shader model 6.2; 16-bit textures and built-ins are refused.
+#[test]
+fn sixteen_bit_types_need_the_flag_and_shader_model_6_2() {
+    let plain = check(
+        "half32",
+        "RWStructuredBuffer<half> o; [numthreads(1,1,1)] void main() { o[0] = 1.5h; }",
+        "cs_6_2",
+    );
+    let dis = disassemble(&plain);
+    assert!(
+        !dis.contains("OpTypeFloat 16") && !dis.contains("Float16"),
+        "{dis}"
+    );
+    let e = errors(
+        "RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { int16_t3 x = 1; o[0] = x.y; }",
+        "cs_6_2",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:1:64: error: int16_t is only supported with -enable-16bit-types option"
+        ),
+        "{e}"
+    );
+    let with_flag = |src: &str, profile: &str| {
+        let mut o = options(profile, TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+        o.enable_16bit_types = true;
+        match compile_source("bad.hlsl", src, &o) {
+            Ok(_) => panic!("compiled, but should not:\n{src}"),
+            Err(e) => e.rendered,
+        }
+    };
+    let ok = "[numthreads(1,1,1)] void main() {}";
+    assert!(with_flag(ok, "cs_6_0").contains("needs shader model 6.2"));
+    let e = with_flag(
+        "Buffer<half4> b; [numthreads(1,1,1)] void main() {}",
+        "cs_6_2",
+    );
+    assert!(
+        e.contains("cannot be a floating point type smaller than 32-bits"),
+        "{e}"
+    );
+    let e = with_flag(
+        "RWStructuredBuffer<uint16_t> o; [numthreads(1,1,1)] void main() { o[0] = firstbithigh(o[1]); }",
+        "cs_6_2",
+    );
+    assert!(
+        e.contains("not supported yet: firstbithigh of 16-bit integers"),
+        "{e}"
+    );
+    let e = with_flag("half4 main() : SV_Position { return 0; }", "vs_6_2");
+    assert!(
+        e.contains("SV_Position must be a 4-component 32-bit float vector"),
+        "{e}"
+    );
 }

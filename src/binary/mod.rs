@@ -9,6 +9,7 @@ mod codec;
 mod decoration_literals;
 mod error;
 mod frame;
+mod half;
 mod header;
 mod ids;
 pub(crate) mod number_text;
@@ -23,6 +24,7 @@ pub use codec::{decode_ext_operands, decode_operands, encode_ext_operands, encod
 pub use decoration_literals::{decoration_from_literals, decoration_literals, DecorationLiteral};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use frame::{frame_at, Frames, RawInstruction};
+pub use half::{f16_bits_to_f64, f64_to_f16_bits};
 pub use header::{words_from_bytes, Header, HEADER_WORDS};
 pub use ids::IdMap;
 pub use numeric::{NumericType, NumericTypes};

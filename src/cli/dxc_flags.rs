@@ -137,7 +137,7 @@ pub static FLAGS: &[DxcFlag] = &[
     f("-default-linkage", Separate, "<value>", Comp, "Set default linkage for non-shader functions when compiling or linking to a library target (internal, external)", No),
     f("-denorm", JoS, "<value>", Comp, "select denormal value options (any, preserve, ftz); only `any`, the default, is supported", Yes),
     f("-D", JoS, "<value>", Comp, "Define macro", Yes),
-    f("-enable-16bit-types", Flag, "", Comp, "Enable 16bit types and disable min precision types", No),
+    f("-enable-16bit-types", Flag, "", Comp, "Enable 16bit types and disable min precision types", Yes),
     f("-encoding", Separate, "<value>", Comp, "Set default encoding for text outputs (utf8|utf16) default=utf8; only utf8 is supported", Yes),
     f("-export-shaders-only", Flag, "", Comp, "Only export shaders when compiling a library", No),
     f("-exports", Separate, "<value>", Comp, "Specify exports when compiling a library", No),

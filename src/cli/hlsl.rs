@@ -159,6 +159,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let (mut dx_layout, mut gl_layout, mut scalar_layout) = (false, false, false);
     let (mut zpr, mut zpc, mut invert_y, mut dx_position_w) = (false, false, false, false);
     let mut bindings = ResourceBindings::default();
+    let mut enable_16bit_types = false;
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -222,6 +223,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                 "-Fc" => a.listing = Some(PathBuf::from(m.value())),
                 "-Fe" => a.diagnostics = Some(PathBuf::from(m.value())),
                 "-WX" => a.warnings_as_errors = true,
+                "-enable-16bit-types" => enable_16bit_types = true,
                 "-no-warnings" => a.no_warnings = true,
                 "-HV" => {
                     version = match m.value() {
@@ -339,6 +341,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     options.include_dirs = include_dirs;
     options.version = version;
     options.target_env = target_env;
+    options.enable_16bit_types = enable_16bit_types;
     a.input = input;
     a.options = options;
     Ok(Action::Compile(Box::new(a)))

@@ -211,6 +211,9 @@ pub struct Options {
     pub dx_position_w: bool,
     /// Descriptor set and binding options.
     pub bindings: ResourceBindings,
+    /// `-enable-16bit-types` (shader model 6.2 and later): `half`, `float16_t`, `int16_t`,
+    /// `uint16_t` and the minimum-precision types are real 16-bit types, as DXC.
+    pub enable_16bit_types: bool,
 }
 
 impl Options {
@@ -228,6 +231,7 @@ impl Options {
             invert_y: false,
             dx_position_w: false,
             bindings: ResourceBindings::default(),
+            enable_16bit_types: false,
         }
     }
 }
@@ -346,6 +350,9 @@ pub fn preprocess_with(
         pp.define("__SHADER_TARGET_STAGE", stage);
         pp.define("__SHADER_TARGET_MAJOR", &options.profile.major.to_string());
         pp.define("__SHADER_TARGET_MINOR", &options.profile.minor.to_string());
+        if options.enable_16bit_types {
+            pp.define("__HLSL_ENABLE_16_BIT", "1");
+        }
         for (k, v) in &options.defines {
             pp.define(k, if v.is_empty() { "1" } else { v });
         }
@@ -370,6 +377,23 @@ pub fn compile_source(
     source: &str,
     options: &Options,
 ) -> Result<Compiled, CompileError> {
+    let p = options.profile;
+    if options.enable_16bit_types && (p.major, p.minor) < (6, 2) {
+        return Err(CompileError {
+            diagnostics: Vec::new(),
+            rendered: format!(
+                "{name}: error: -enable-16bit-types needs shader model 6.2 or later (the \
+                 profile is {}_{}_{})\n",
+                match p.stage {
+                    Stage::Compute => "cs",
+                    Stage::Vertex => "vs",
+                    Stage::Pixel => "ps",
+                },
+                p.major,
+                p.minor
+            ),
+        });
+    }
     let mut parsed = parse(name, source, options);
     let mut diagnostics = parsed.diagnostics;
     let failed = |d: &[diag::Diagnostic]| d.iter().any(|d| d.severity == diag::Severity::Error);

@@ -33,6 +33,11 @@
 //!
 //! - 8- and 16-component vectors need `Vector16`;
 //! - a 16-bit float type needs `Float16`, or only `Float16Buffer` in kernels that declare it;
+//! - a shader variable holding 16-bit integers or floats needs the 16-bit storage capability of
+//!   its storage class (`StorageBuffer16BitAccess` for StorageBuffer and BufferBlock Uniform
+//!   blocks, `UniformAndStorageBuffer16BitAccess` for Block Uniform ones,
+//!   `StoragePushConstant16`, `StorageInputOutput16`): Vulkan ties 16-bit values in those
+//!   storage classes to these features, whatever `Int16`/`Float16` allow elsewhere;
 //! - a descriptor variable of a runtime array type needs `RuntimeDescriptorArray`;
 //! - reading or writing a storage image needs `Image1D`/`ImageBuffer` for those dims and, in
 //!   shaders, `StorageImageRead/WriteWithoutFormat` when its format is `Unknown`;
@@ -76,6 +81,10 @@ static VIEWPORT_INDEX_OUTSIDE_GEOMETRY: Availability = needs(&[
     Capability::ShaderViewportIndex,
 ]);
 static VECTOR16: Availability = needs(&[Capability::Vector16]);
+static STORAGE_BUFFER_16: Availability = needs(&[Capability::StorageBuffer16BitAccess]);
+static UNIFORM_16: Availability = needs(&[Capability::UniformAndStorageBuffer16BitAccess]);
+static PUSH_CONSTANT_16: Availability = needs(&[Capability::StoragePushConstant16]);
+static INPUT_OUTPUT_16: Availability = needs(&[Capability::StorageInputOutput16]);
 static RUNTIME_DESCRIPTOR_ARRAY: Availability = needs(&[Capability::RuntimeDescriptorArray]);
 static IMAGE_1D: Availability = needs(&[Capability::Image1D]);
 static IMAGE_BUFFER: Availability = needs(&[Capability::ImageBuffer]);
@@ -153,6 +162,13 @@ pub struct Facts {
     amd_gpu_shader_int16: bool,
     /// Results of constant-creation instructions (`OpConstant*`, `OpSpecConstant*`).
     constants: std::collections::HashSet<u32>,
+    /// Types that are or hold 16-bit integers or floats (through vectors, matrices, arrays and
+    /// struct members, not pointers).
+    holds_16bit: std::collections::HashSet<u32>,
+    /// Element types of arrays and runtime arrays.
+    array_element: HashMap<u32, u32>,
+    /// Structs decorated `BufferBlock`.
+    buffer_blocks: std::collections::HashSet<u32>,
 }
 
 impl Facts {
@@ -190,18 +206,32 @@ impl Facts {
             }
             Instruction::TypeRuntimeArray(a) => {
                 f.runtime_arrays.insert(a.result_id.0);
+                f.array_element.insert(a.result_id.0, a.element_type.0);
+                f.inherit_16bit(a.result_id.0, &[a.element_type.0]);
             }
             Instruction::TypeVector(v) => {
                 f.vectors.insert(v.result_id.0);
+                f.inherit_16bit(v.result_id.0, &[v.component_type.0]);
             }
             Instruction::TypeStruct(t) => {
                 f.aggregates.insert(t.result_id.0);
+                let members: Vec<u32> = t.member_types.iter().map(|m| m.0).collect();
+                f.inherit_16bit(t.result_id.0, &members);
             }
             Instruction::TypeArray(t) => {
                 f.aggregates.insert(t.result_id.0);
+                f.array_element.insert(t.result_id.0, t.element_type.0);
+                f.inherit_16bit(t.result_id.0, &[t.element_type.0]);
             }
             Instruction::TypeMatrix(t) => {
                 f.aggregates.insert(t.result_id.0);
+                f.inherit_16bit(t.result_id.0, &[t.column_type.0]);
+            }
+            Instruction::TypeFloat(t) if t.width == 16 => {
+                f.holds_16bit.insert(t.result_id.0);
+            }
+            Instruction::Decorate(d) if d.decoration == crate::grammar::Decoration::BufferBlock => {
+                f.buffer_blocks.insert(d.target.0);
             }
             Instruction::TypeImage(t) => {
                 f.images
@@ -215,6 +245,9 @@ impl Facts {
             }
             Instruction::TypeInt(t) => {
                 f.int_width.insert(t.result_id.0, t.width);
+                if t.width == 16 {
+                    f.holds_16bit.insert(t.result_id.0);
+                }
             }
             Instruction::Constant(c) => {
                 if let crate::grammar::LiteralNumber::Word(w) = c.value {
@@ -243,6 +276,44 @@ impl Facts {
         if source.is_some() {
             f(&VERSION_1_4)
         }
+    }
+
+    /// Records that `ty` holds 16-bit values when one of `parts` does.
+    fn inherit_16bit(&mut self, ty: u32, parts: &[u32]) {
+        if parts.iter().any(|p| self.holds_16bit.contains(p)) {
+            self.holds_16bit.insert(ty);
+        }
+    }
+
+    /// The 16-bit storage capability a shader variable of pointer type `ptr` in `sc` needs, if
+    /// its type holds 16-bit values.
+    fn storage_16bit(
+        &self,
+        ptr: u32,
+        sc: crate::grammar::StorageClass,
+    ) -> Option<&'static Availability> {
+        use crate::grammar::StorageClass as S;
+        let pointee = *self.pointee.get(&ptr)?;
+        if self.kernel || !self.holds_16bit.contains(&pointee) {
+            return None;
+        }
+        Some(match sc {
+            S::StorageBuffer | S::PhysicalStorageBuffer => &STORAGE_BUFFER_16,
+            S::Uniform => {
+                let mut t = pointee;
+                while let Some(&e) = self.array_element.get(&t) {
+                    t = e;
+                }
+                if self.buffer_blocks.contains(&t) {
+                    &STORAGE_BUFFER_16
+                } else {
+                    &UNIFORM_16
+                }
+            }
+            S::PushConstant => &PUSH_CONSTANT_16,
+            S::Input | S::Output => &INPUT_OUTPUT_16,
+            _ => return None,
+        })
     }
 
     /// Calls `f` with what `inst` needs beyond its generated availability.
@@ -276,6 +347,9 @@ impl Facts {
                 let pointee = self.pointee.get(&v.result_type.0);
                 if pointee.is_some_and(|t| self.runtime_arrays.contains(t)) {
                     f(&RUNTIME_DESCRIPTOR_ARRAY)
+                }
+                if let Some(a) = self.storage_16bit(v.result_type.0, v.storage_class) {
+                    f(a)
                 }
             }
             Instruction::ImageRead(r) => {

@@ -111,6 +111,38 @@ impl Vulkan {
         Ok((pd, device, family, name))
     }
 
+    /// The 16-bit features the device lacks among `shaderFloat16`, `shaderInt16`,
+    /// `storageBuffer16BitAccess` and `uniformAndStorageBuffer16BitAccess` (all are enabled
+    /// when present): a test of 16-bit code asserts that this is empty rather than skip.
+    pub fn missing_16bit_features(&self) -> Vec<&'static str> {
+        let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
+        let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut features = vk::PhysicalDeviceFeatures2::default()
+            .push_next(&mut f11)
+            .push_next(&mut f12);
+        // SAFETY: the physical device comes from this instance; the chain is well formed.
+        unsafe {
+            self.instance
+                .get_physical_device_features2(self.physical, &mut features)
+        };
+        let int16 = features.features.shader_int16;
+        let (float16, sb16, ub16) = (
+            f12.shader_float16,
+            f11.storage_buffer16_bit_access,
+            f11.uniform_and_storage_buffer16_bit_access,
+        );
+        [
+            (float16, "shaderFloat16"),
+            (int16, "shaderInt16"),
+            (sb16, "storageBuffer16BitAccess"),
+            (ub16, "uniformAndStorageBuffer16BitAccess"),
+        ]
+        .into_iter()
+        .filter(|(on, _)| *on != vk::TRUE)
+        .map(|(_, name)| name)
+        .collect()
+    }
+
     /// Runs `spirv` as `job` says; returns every job buffer after the dispatch.
     pub fn run(&self, spirv: &[u32], job: &Job) -> Result<RunOutput, String> {
         let mut objects = Objects::new(&self.device);

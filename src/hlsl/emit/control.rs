@@ -38,7 +38,8 @@ fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
         );
     }
     let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
-    n[base.len()..].starts_with("1x") && crate::hlsl::sema::types::scalar_by_name(base).is_some()
+    n[base.len()..].starts_with("1x")
+        && crate::hlsl::sema::types::scalar_by_name(base, true).is_some()
 }
 
 /// Whether a type is spelled as a matrix with one row or one column and more than one
@@ -59,7 +60,7 @@ pub(crate) fn is_vector_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
         let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
         let rest = &n[base.len()..];
         match rest.split_once('x') {
-            Some((r, c)) if crate::hlsl::sema::types::scalar_by_name(base).is_some() => {
+            Some((r, c)) if crate::hlsl::sema::types::scalar_by_name(base, true).is_some() => {
                 r.parse::<u64>().ok().zip(c.parse::<u64>().ok())
             }
             _ => None,

@@ -16,13 +16,19 @@ use crate::hlsl::ast::{
 use crate::hlsl::sema::consteval::{self, ConstVal};
 use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
 use crate::hlsl::sema::types::{
-    builtin_by_name, BitField, Field, Interp, ResourceKind, Scalar, StructDef, TexDim, Ty,
+    builtin_by_name, needs_16bit_types, BitField, Field, Interp, ResourceKind, Scalar, StructDef,
+    TexDim, Ty,
 };
 use crate::hlsl::source::Span;
 use crate::ir::{
     Builder, GlobalVariable, Handle, Member, SpecConstant, SpecValue, StructType, Type, Value,
 };
 use std::collections::HashMap;
+
+/// DXC's error for a texture or texel buffer of 16-bit components: Vulkan's sampled types
+/// are 32-bit (or 64-bit) scalars.
+const SAMPLED_16BIT: &str = "The sampled type for textures cannot be a floating point type \
+     smaller than 32-bits when targeting a Vulkan environment.";
 
 /// The largest array length accepted (layouts and initializers walk every element).
 const MAX_ARRAY: i64 = 1 << 16;
@@ -104,8 +110,19 @@ impl State<'_> {
             return Some((Ty::Void, false));
         }
         if t.args.is_empty() {
-            if let Some(b) = builtin_by_name(name) {
+            if let Some(b) = builtin_by_name(name, self.opts.enable_16bit_types) {
                 return Some(b);
+            }
+            if needs_16bit_types(name)
+                && !self.struct_names.contains_key(name)
+                && !self.typedefs.contains_key(name)
+            {
+                let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
+                self.error(
+                    t.span,
+                    format!("{base} is only supported with -enable-16bit-types option"),
+                );
+                return None;
             }
             if let Some(&i) = self.struct_names.get(name) {
                 return Some((Ty::Struct(i), false));
@@ -214,6 +231,10 @@ impl State<'_> {
                     );
                     return None;
                 }
+                if e.component().is_some_and(|c| c.bits() == 16) {
+                    self.error(t.span, SAMPLED_16BIT);
+                    return None;
+                }
                 res(
                     ResourceKind::TexelBuffer {
                         rw: name.starts_with("RW"),
@@ -231,6 +252,10 @@ impl State<'_> {
                         t.span,
                         "a texture's element must be a numeric scalar or vector",
                     );
+                    return None;
+                }
+                if e.component().is_some_and(|c| c.bits() == 16) {
+                    self.error(t.span, SAMPLED_16BIT);
                     return None;
                 }
                 let rw = name.starts_with("RW");

@@ -103,6 +103,22 @@ impl FnCx<'_, '_> {
             }
             _ => None,
         };
+        if builtin.is_some() && ty.component().is_some_and(|s| s.bits() == 16) {
+            // Built-ins have fixed 32-bit types: a 16-bit one would need a conversion DXC
+            // does not make.
+            let msg = if base == "SV_POSITION" {
+                "SV_Position must be a 4-component 32-bit float vector or a composite which \
+                 recursively contains only such a vector"
+                    .to_owned()
+            } else {
+                format!(
+                    "the semantic '{semantic}' needs a 32-bit type, not '{}'",
+                    self.show(ty)
+                )
+            };
+            self.st.error(span, msg);
+            return None;
+        }
         let sc = if output {
             StorageClass::Output
         } else {

@@ -274,8 +274,27 @@ impl FnCx<'_, '_> {
                     return;
                 };
                 let t = self.ty(ht);
-                let (o, w) = (self.u32c(*offset), self.u32c(*width));
-                let new = self.f.bit_field_insert(t, whole, v, o, w);
+                let Some(s) = ht.component() else { return };
+                let new = if s.bits() == 32 {
+                    let (o, w) = (self.u32c(*offset), self.u32c(*width));
+                    self.f.bit_field_insert(t, whole, v, o, w)
+                } else {
+                    // Vulkan allows OpBitFieldInsert on 32-bit integers only: clear the
+                    // field's bits, shift the value into place, mask it, and combine.
+                    let ones = if *width >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << width) - 1
+                    };
+                    let mask = ones << offset;
+                    let keep = self.scalar_const(s, ConstVal::Int(!mask as i64));
+                    let field = self.scalar_const(s, ConstVal::Int(mask as i64));
+                    let kept = self.f.bitwise_and(t, whole, keep);
+                    let o = self.u32c(*offset);
+                    let moved = self.f.shift_left_logical(t, v, o);
+                    let part = self.f.bitwise_and(t, moved, field);
+                    self.f.bitwise_or(t, kept, part)
+                };
                 self.assign(holder, new, ht, span);
             }
             Val::Elems(base, et, paths) => {
@@ -374,10 +393,10 @@ impl FnCx<'_, '_> {
                 Val::R(self.scalar_const(s, c), Ty::Scalar(s))
             }
             Literal::Float { value, suffix } => {
-                let s = if suffix == "l" {
-                    Scalar::Double
-                } else {
-                    Scalar::Float
+                let s = match suffix.as_str() {
+                    "l" => Scalar::Double,
+                    "h" if self.st.opts.enable_16bit_types => Scalar::Half,
+                    _ => Scalar::Float,
                 };
                 let v = self.scalar_const(s, ConstVal::Float(*value));
                 if suffix.is_empty() {

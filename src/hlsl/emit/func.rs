@@ -237,6 +237,21 @@ impl<'a, 'u> FnCx<'a, 'u> {
     pub fn scalar_const(&mut self, s: Scalar, c: ConstVal) -> Value {
         let h = match s {
             Scalar::Bool => self.f.constant_bool(c.as_bool()),
+            Scalar::Int16 | Scalar::UInt16 | Scalar::Half => {
+                // A 16-bit literal fills the low half of its word: sign-extended for a signed
+                // integer, zero-extended otherwise (the SPIR-V spec's literal rule).
+                let word = match s {
+                    Scalar::Int16 => int_of(c) as i16 as i32 as u32,
+                    Scalar::UInt16 => u32::from(int_of(c) as u16),
+                    _ => u32::from(crate::binary::f64_to_f16_bits(c.as_float())),
+                };
+                let t = match s {
+                    Scalar::Half => self.f.type_float(16),
+                    _ => self.f.type_int(16, s == Scalar::Int16),
+                };
+                self.f
+                    .constant(t, ConstantValue::Scalar(LiteralNumber::Word(word)))
+            }
             Scalar::Int => self.f.constant_i32(int_of(c) as i32),
             Scalar::UInt => self.f.constant_u32(int_of(c) as u32),
             Scalar::Int64 => {
@@ -281,6 +296,9 @@ impl<'a, 'u> FnCx<'a, 'u> {
         let ty = m.types.get(c.ty)?;
         match (&c.value, ty) {
             (ConstantValue::Bool(b), _) => Some(ConstVal::Bool(*b)),
+            (ConstantValue::Scalar(LiteralNumber::Word(w)), Type::Float { width: 16 }) => {
+                Some(ConstVal::Float(crate::binary::f16_bits_to_f64(*w as u16)))
+            }
             (ConstantValue::Scalar(LiteralNumber::Word(w)), Type::Int { signed, .. }) => {
                 Some(ConstVal::Int(if *signed {
                     i64::from(*w as i32)
@@ -350,11 +368,25 @@ impl<'a, 'u> FnCx<'a, 'u> {
             Val::Bits(holder, ty, offset, width) => {
                 let (whole, _) = self.load(holder, span)?;
                 let t = self.ty(ty);
-                let (o, w) = (self.u32c(*offset), self.u32c(*width));
-                let v = if ty.component().is_some_and(|s| s.is_signed()) {
-                    self.f.bit_field_s_extract(t, whole, o, w)
+                let s = ty.component()?;
+                let v = if s.bits() == 32 {
+                    let (o, w) = (self.u32c(*offset), self.u32c(*width));
+                    if s.is_signed() {
+                        self.f.bit_field_s_extract(t, whole, o, w)
+                    } else {
+                        self.f.bit_field_u_extract(t, whole, o, w)
+                    }
                 } else {
-                    self.f.bit_field_u_extract(t, whole, o, w)
+                    // Vulkan allows the bit-field instructions on 32-bit integers only: shift
+                    // the field to the top, then back down (arithmetically when signed).
+                    let up = self.u32c(s.bits() - offset - width);
+                    let down = self.u32c(s.bits() - width);
+                    let top = self.f.shift_left_logical(t, whole, up);
+                    if s.is_signed() {
+                        self.f.shift_right_arithmetic(t, top, down)
+                    } else {
+                        self.f.shift_right_logical(t, top, down)
+                    }
                 };
                 Some((v, ty.clone()))
             }

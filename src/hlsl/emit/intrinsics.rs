@@ -131,6 +131,43 @@ impl FnCx<'_, '_> {
         self.special(name, args, span)
     }
 
+    /// `countbits` and `reversebits` of 16-bit integers, as DXC: the bits widened to 32
+    /// (`OpBitCount` and `OpBitReverse` take 32-bit operands in Vulkan); `countbits` gives a
+    /// `uint`, `reversebits` the reversed 16 bits in the argument's type.
+    fn bits16(&mut self, name: &str, v: Value, t: Ty, span: Span) -> Option<Val> {
+        let s = t.component()?;
+        if let Ty::Matrix(..) = t {
+            self.st
+                .error(span, format!("not supported yet: {name} of a matrix"));
+            return None;
+        }
+        let u16t = t.with_component(Scalar::UInt16);
+        let u32t = t.with_component(Scalar::UInt);
+        let v = if s == Scalar::UInt16 {
+            v
+        } else {
+            let it = self.ty(&u16t);
+            self.f.bitcast(it, v)
+        };
+        let wt = self.ty(&u32t);
+        let wide = self.f.u_convert(wt, v);
+        if name == "countbits" {
+            return Some(Val::R(self.f.bit_count(wt, wide), u32t));
+        }
+        let rev = self.f.bit_reverse(wt, wide);
+        let sixteen = self.splat_const(&u32t, ConstVal::Int(16));
+        let shr = self.f.shift_right_logical(wt, rev, sixteen);
+        let nt = self.ty(&u16t);
+        let r = self.f.u_convert(nt, shr);
+        let r = if s == Scalar::UInt16 {
+            r
+        } else {
+            let it = self.ty(&t);
+            self.f.bitcast(it, r)
+        };
+        Some(Val::R(r, t))
+    }
+
     /// Applies a GLSL.std.450 instruction, row by row for matrices.
     fn componentwise(&mut self, ty: &Ty, op: u32, vals: &[Value]) -> Value {
         if let Ty::Matrix(s, r, c) = ty {
@@ -214,7 +251,7 @@ impl FnCx<'_, '_> {
             }
             "cross" => {
                 let (v, ty) = self.float_args(name, args, span)?;
-                if ty != Ty::Vector(Scalar::Float, 3) {
+                if !matches!(ty, Ty::Vector(Scalar::Float | Scalar::Half, 3)) {
                     self.st.error(span, "cross needs float3 arguments");
                     return None;
                 }
@@ -322,38 +359,59 @@ impl FnCx<'_, '_> {
                 };
                 Some(Val::R(r, st))
             }
-            "asuint" | "asint" | "asfloat" => {
+            "asuint" | "asint" | "asfloat" | "asuint16" | "asint16" | "asfloat16" => {
                 let (v, t) = self.rvalue(&args[0])?;
+                let bits = if name.ends_with("16") { 16 } else { 32 };
                 let Some(s) = t
                     .component()
-                    .filter(|s| s.bits() == 32 && *s != Scalar::Bool)
+                    .filter(|s| s.bits() == bits && *s != Scalar::Bool)
                 else {
                     self.st
-                        .error(span, format!("{name} needs a 32-bit numeric argument"));
+                        .error(span, format!("{name} needs a {bits}-bit numeric argument"));
                     return None;
                 };
                 let to = match name {
                     "asuint" => Scalar::UInt,
                     "asint" => Scalar::Int,
-                    _ => Scalar::Float,
+                    "asfloat" => Scalar::Float,
+                    "asuint16" => Scalar::UInt16,
+                    "asint16" => Scalar::Int16,
+                    _ => Scalar::Half,
                 };
                 let rt = t.with_component(to);
                 if s == to {
                     return Some(Val::R(v, rt));
                 }
-                if let Ty::Matrix(..) = t {
-                    self.st
-                        .error(span, format!("not supported yet: {name} of a matrix"));
-                    return None;
+                if let Ty::Matrix(_, r, c) = t {
+                    // Row by row: a matrix of one kind is not bit-castable as a whole (a float
+                    // matrix is OpTypeMatrix, an integer one an array of rows).
+                    let (from_row, to_row) = (Ty::Vector(s, c), Ty::Vector(to, c));
+                    let (ft, tt) = (self.ty(&from_row), self.ty(&to_row));
+                    let rows: Vec<Value> = (0..r)
+                        .map(|i| {
+                            let row = self.f.composite_extract(ft, v, vec![i]);
+                            self.f.bitcast(tt, row)
+                        })
+                        .collect();
+                    let mt = self.ty(&rt);
+                    return Some(Val::R(self.f.composite_construct(mt, &rows), rt));
                 }
                 let it = self.ty(&rt);
                 Some(Val::R(self.f.bitcast(it, v), rt))
             }
             "countbits" | "reversebits" | "firstbithigh" | "firstbitlow" => {
                 let (v, t) = self.rvalue(&args[0])?;
+                let sixteen = t.component().is_some_and(|s| s.is_int() && s.bits() == 16);
+                if sixteen && matches!(name, "countbits" | "reversebits") {
+                    return self.bits16(name, v, t, span);
+                }
                 let Some(s) = t.component().filter(|s| s.is_int() && s.bits() == 32) else {
-                    self.st
-                        .error(span, format!("{name} needs a 32-bit integer argument"));
+                    let msg = if sixteen {
+                        format!("not supported yet: {name} of 16-bit integers")
+                    } else {
+                        format!("{name} needs a 32-bit integer argument")
+                    };
+                    self.st.error(span, msg);
                     return None;
                 };
                 let it = self.ty(&t);

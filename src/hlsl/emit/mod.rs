@@ -43,6 +43,12 @@ pub fn emit(
         file: None,
         text: None,
     });
+    if options.enable_16bit_types {
+        // Offered, not forced: the requirements pass (`crate::opt::update_vce`) keeps it only
+        // where a 16-bit storage capability needs it, and uses the extension rather than
+        // SPIR-V 1.3 for those capabilities, as DXC does for Vulkan 1.0.
+        b.extension("SPV_KHR_16bit_storage");
+    }
     let ok = decls::emit_module(&mut st, &mut b);
     let module = match ok.then(|| b.finish()) {
         Some(Ok(m)) => Some(m),

@@ -216,6 +216,8 @@ impl FnCx<'_, '_> {
                 let mid = from.with_component(match (y.bits(), x.is_signed()) {
                     (64, true) => Scalar::Int64,
                     (64, false) => Scalar::UInt64,
+                    (16, true) => Scalar::Int16,
+                    (16, false) => Scalar::UInt16,
                     (_, true) => Scalar::Int,
                     (_, false) => Scalar::UInt,
                 });

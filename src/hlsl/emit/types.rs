@@ -11,6 +11,9 @@ use crate::ir::{Builder, Handle, ImageDepth, ImageSampling, ImageType, Member, S
 pub(crate) fn scalar_ty(b: &mut Builder, s: Scalar) -> Handle<Type> {
     match s {
         Scalar::Bool => b.type_bool(),
+        Scalar::Int16 => b.type_int(16, true),
+        Scalar::UInt16 => b.type_int(16, false),
+        Scalar::Half => b.type_float(16),
         Scalar::Int => b.type_int(32, true),
         Scalar::UInt => b.type_int(32, false),
         Scalar::Int64 => b.type_int(64, true),
@@ -20,12 +23,21 @@ pub(crate) fn scalar_ty(b: &mut Builder, s: Scalar) -> Handle<Type> {
     }
 }
 
+/// DXC's name of a scalar inside type names (`float`, `half`, `short`, `ushort`).
+fn scalar_name(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Int16 => "short",
+        Scalar::UInt16 => "ushort",
+        s => s.name(),
+    }
+}
+
 /// DXC's short name of a type inside resource type names (`float`, `v4float`, `S`).
 pub(crate) fn type_name(st: &State, ty: &Ty) -> String {
     match ty {
-        Ty::Scalar(s) => s.name().to_owned(),
-        Ty::Vector(s, n) => format!("v{n}{}", s.name()),
-        Ty::Matrix(s, r, c) => format!("mat{r}v{c}{}", s.name()),
+        Ty::Scalar(s) => scalar_name(*s).to_owned(),
+        Ty::Vector(s, n) => format!("v{n}{}", scalar_name(*s)),
+        Ty::Matrix(s, r, c) => format!("mat{r}v{c}{}", scalar_name(*s)),
         Ty::Struct(i) => st
             .structs
             .get(*i)

@@ -88,9 +88,9 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
         "step" => cw(2, G::Step as u32, None, None),
         "smoothstep" => cw(3, G::SmoothStep as u32, None, None),
         "dot" | "mul" | "cross" | "length" | "normalize" | "distance" | "reflect" | "saturate"
-        | "sign" | "fmod" | "mad" | "all" | "any" | "asuint" | "asint" | "asfloat"
-        | "countbits" | "reversebits" | "firstbithigh" | "firstbitlow" | "clip" | "determinant"
-        | "transpose" => {
+        | "sign" | "fmod" | "mad" | "all" | "any" | "asuint" | "asint" | "asfloat" | "asuint16"
+        | "asint16" | "asfloat16" | "countbits" | "reversebits" | "firstbithigh"
+        | "firstbitlow" | "clip" | "determinant" | "transpose" => {
             let n = match name {
                 "dot" | "mul" | "cross" | "distance" | "reflect" | "fmod" => 2,
                 "mad" => 3,

@@ -3,13 +3,18 @@
 
 use std::fmt;
 
-/// A scalar component type. `half` is `Float` (DXC's default without `-enable-16bit-types`),
-/// the minimum-precision types are their 32-bit counterparts (the declaration records
-/// `RelaxedPrecision`).
+/// A scalar component type. Without `-enable-16bit-types` `half` is `Float` and the
+/// minimum-precision types are their 32-bit counterparts (the declaration records
+/// `RelaxedPrecision`); with it `half` and `min16float` are `Half`, `min16int` is `Int16` and
+/// `min16uint` is `UInt16`, as DXC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scalar {
     /// `bool`.
     Bool,
+    /// `int16_t` (and `min16int`, `min12int` with `-enable-16bit-types`).
+    Int16,
+    /// `uint16_t` (and `min16uint` with `-enable-16bit-types`).
+    UInt16,
     /// `int`, `min16int`, `min12int`.
     Int,
     /// `uint`, `dword`, `min16uint`.
@@ -18,6 +23,8 @@ pub enum Scalar {
     Int64,
     /// `uint64_t`.
     UInt64,
+    /// `float16_t` (and `half`, `min16float`, `min10float` with `-enable-16bit-types`).
+    Half,
     /// `float`, `half`, `min16float`, `min10float`.
     Float,
     /// `double`.
@@ -29,24 +36,30 @@ impl Scalar {
     pub fn is_int(self) -> bool {
         matches!(
             self,
-            Scalar::Int | Scalar::UInt | Scalar::Int64 | Scalar::UInt64
+            Scalar::Int16
+                | Scalar::UInt16
+                | Scalar::Int
+                | Scalar::UInt
+                | Scalar::Int64
+                | Scalar::UInt64
         )
     }
 
     /// Whether the scalar is a signed integer.
     pub fn is_signed(self) -> bool {
-        matches!(self, Scalar::Int | Scalar::Int64)
+        matches!(self, Scalar::Int16 | Scalar::Int | Scalar::Int64)
     }
 
     /// Whether the scalar is a floating-point type.
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::Float | Scalar::Double)
+        matches!(self, Scalar::Half | Scalar::Float | Scalar::Double)
     }
 
     /// Width in bits (booleans count as 32, their size in buffers).
     pub fn bits(self) -> u32 {
         match self {
             Scalar::Int64 | Scalar::UInt64 | Scalar::Double => 64,
+            Scalar::Int16 | Scalar::UInt16 | Scalar::Half => 16,
             _ => 32,
         }
     }
@@ -55,12 +68,15 @@ impl Scalar {
     pub fn rank(self) -> u32 {
         match self {
             Scalar::Bool => 0,
-            Scalar::Int => 1,
-            Scalar::UInt => 2,
-            Scalar::Int64 => 3,
-            Scalar::UInt64 => 4,
-            Scalar::Float => 5,
-            Scalar::Double => 6,
+            Scalar::Int16 => 1,
+            Scalar::UInt16 => 2,
+            Scalar::Int => 3,
+            Scalar::UInt => 4,
+            Scalar::Int64 => 5,
+            Scalar::UInt64 => 6,
+            Scalar::Half => 7,
+            Scalar::Float => 8,
+            Scalar::Double => 9,
         }
     }
 
@@ -68,6 +84,9 @@ impl Scalar {
     pub fn name(self) -> &'static str {
         match self {
             Scalar::Bool => "bool",
+            Scalar::Int16 => "int16_t",
+            Scalar::UInt16 => "uint16_t",
+            Scalar::Half => "half",
             Scalar::Int => "int",
             Scalar::UInt => "uint",
             Scalar::Int64 => "int64_t",
@@ -232,9 +251,27 @@ impl fmt::Display for Ty {
     }
 }
 
+/// Whether `name` is one of the 16-bit scalar, vector or matrix names that exist only with
+/// `-enable-16bit-types` (`float16_t`, `int16_t3`, `uint16_t2x2`: DXC rejects them without it).
+pub fn needs_16bit_types(name: &str) -> bool {
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
+    matches!(base, "float16_t" | "int16_t" | "uint16_t")
+}
+
 /// Parses a builtin scalar name; the second value says whether it is a minimum-precision type
-/// (`RelaxedPrecision`).
-pub fn scalar_by_name(name: &str) -> Option<(Scalar, bool)> {
+/// (`RelaxedPrecision`). `sixteen` is `-enable-16bit-types`: it makes `half` and the
+/// minimum-precision types real 16-bit types and enables `float16_t`, `int16_t`, `uint16_t`.
+pub fn scalar_by_name(name: &str, sixteen: bool) -> Option<(Scalar, bool)> {
+    if sixteen {
+        match name {
+            "half" | "float16_t" | "min16float" | "min10float" => {
+                return Some((Scalar::Half, false))
+            }
+            "int16_t" | "min16int" | "min12int" => return Some((Scalar::Int16, false)),
+            "uint16_t" | "min16uint" => return Some((Scalar::UInt16, false)),
+            _ => {}
+        }
+    }
     Some(match name {
         "bool" => (Scalar::Bool, false),
         "int" | "int32_t" => (Scalar::Int, false),
@@ -251,14 +288,15 @@ pub fn scalar_by_name(name: &str) -> Option<(Scalar, bool)> {
 }
 
 /// Parses `float`, `float3`, `int2x3`, `min16float4` and the like; the bool says whether the
-/// component type is a minimum-precision type.
-pub fn builtin_by_name(name: &str) -> Option<(Ty, bool)> {
-    if let Some(s) = scalar_by_name(name) {
+/// component type is a minimum-precision type; `sixteen` as for [`scalar_by_name`].
+pub fn builtin_by_name(name: &str, sixteen: bool) -> Option<(Ty, bool)> {
+    if let Some(s) = scalar_by_name(name, sixteen) {
         return Some((Ty::Scalar(s.0), s.1));
     }
+    // `int16_t2x3`: `_t` ends the scalar name.
     let digits = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
     let rest = &name[digits.len()..];
-    let (s, relaxed) = scalar_by_name(digits)?;
+    let (s, relaxed) = scalar_by_name(digits, sixteen)?;
     let bytes = rest.as_bytes();
     let dim = |b: u8| (b'1'..=b'4').contains(&b).then(|| u32::from(b - b'0'));
     match bytes {
@@ -335,23 +373,44 @@ mod tests {
     #[test]
     fn builtin_names_collapse_like_dxc() {
         assert_eq!(
-            builtin_by_name("float4").map(|t| t.0),
+            builtin_by_name("float4", false).map(|t| t.0),
             Some(Ty::Vector(Scalar::Float, 4))
         );
         assert_eq!(
-            builtin_by_name("float1").map(|t| t.0),
+            builtin_by_name("float1", false).map(|t| t.0),
             Some(Ty::Scalar(Scalar::Float))
         );
         assert_eq!(
-            builtin_by_name("int1x3").map(|t| t.0),
+            builtin_by_name("int1x3", false).map(|t| t.0),
             Some(Ty::Vector(Scalar::Int, 3))
         );
         assert_eq!(
-            builtin_by_name("float2x3").map(|t| t.0),
+            builtin_by_name("float2x3", false).map(|t| t.0),
             Some(Ty::Matrix(Scalar::Float, 2, 3))
         );
-        assert_eq!(builtin_by_name("min16float2").map(|t| t.1), Some(true));
-        assert_eq!(builtin_by_name("float5"), None);
-        assert_eq!(builtin_by_name("floaty"), None);
+        assert_eq!(
+            builtin_by_name("min16float2", false).map(|t| t.1),
+            Some(true)
+        );
+        assert_eq!(builtin_by_name("float5", false), None);
+        assert_eq!(builtin_by_name("floaty", false), None);
+        assert_eq!(builtin_by_name("int16_t3", false), None);
+        assert_eq!(
+            builtin_by_name("int16_t3", true).map(|t| t.0),
+            Some(Ty::Vector(Scalar::Int16, 3))
+        );
+        assert_eq!(
+            builtin_by_name("float16_t2x2", true).map(|t| t.0),
+            Some(Ty::Matrix(Scalar::Half, 2, 2))
+        );
+        assert_eq!(
+            builtin_by_name("min16float4", true),
+            Some((Ty::Vector(Scalar::Half, 4), false))
+        );
+        assert_eq!(
+            builtin_by_name("half3", false).map(|t| t.0),
+            Some(Ty::Vector(Scalar::Float, 3))
+        );
+        assert!(needs_16bit_types("uint16_t4") && !needs_16bit_types("uint4"));
     }
 }
