@@ -1406,11 +1406,13 @@ void main() {
     let _ = words;
 }
 
+/// Row-major bool matrices in buffers are rows of uints (DXC refuses column-major non-float
+/// matrices there: `vulkan_interface_and_declaration_errors`).
 #[test]
 fn bool_matrices_in_buffers_are_uint_rows() {
     let src = r#"
-struct B { bool2x2 m; float f; };
-cbuffer C : register(b0) { bool2x3 cm; };
+struct B { row_major bool2x2 m; float f; };
+cbuffer C : register(b0) { row_major bool2x3 cm; };
 RWStructuredBuffer<B> Buf : register(u1);
 [numthreads(1, 1, 1)]
 void main() {
@@ -1444,7 +1446,7 @@ void main() {
 /// DXC's `vk.layout.cbuffer.zpc.hlsl` showed). Both on lavapipe and under `spvkit run`.
 #[test]
 fn integer_matrices_copy_out_of_buffers_row_by_row() {
-    let src = "cbuffer C { row_major int2x3 ms[3]; column_major uint3x2 u; };
+    let src = "cbuffer C { row_major int2x3 ms[3]; row_major uint3x2 u; };
                RWStructuredBuffer<int> o : register(u0);
                [numthreads(1, 1, 1)]
                void main() {
@@ -2222,5 +2224,89 @@ fn sixteen_bit_types_need_the_flag_and_shader_model_6_2() {
     assert!(
         e.contains("SV_Position must be a 4-component 32-bit float vector"),
         "{e}"
+    );
+}
+
+/// DXC's Vulkan-specific interface and declaration checks are errors: a semantic used twice
+/// in one direction (`SV_Target` is `SV_Target0`), a location taken twice (a `double4` takes
+/// two), explicit and implicit locations mixed, interpolated integer pixel inputs, two push
+/// constant blocks, `vk::binding` on a push constant or a `$Globals` member, unsupported
+/// specialization constants, and column-major integer matrices in buffers.
+#[test]
+fn vulkan_interface_and_declaration_errors() {
+    let cases = [
+        (
+            "float4 main(float4 a : ABC, float4 b : abc) : SV_Target { return a + b; }",
+            "ps_6_0",
+            "input semantic 'abc' used more than once",
+        ),
+        (
+            "void main(out float4 x : SV_Target, out float4 y : SV_Target0) { x = 0; y = 0; }",
+            "ps_6_0",
+            "output semantic 'SV_Target0' used more than once",
+        ),
+        (
+            "struct I { [[vk::location(0)]] double4 a : A; [[vk::location(1)]] double4 b : B; };
+             float4 main(I i) : SV_Target { return 0; }",
+            "ps_6_0",
+            "stage input location #1 already consumed by semantic 'A'",
+        ),
+        (
+            "float main([[vk::location(5)]] int a : A, float b : B) : R { return b; }",
+            "vs_6_0",
+            "partial explicit stage input location assignment",
+        ),
+        (
+            "float4 main(linear int a : A) : SV_Target { return a; }",
+            "ps_6_0",
+            "only nointerpolation mode allowed for integer input parameters",
+        ),
+        (
+            "struct S { float4 f; }; [[vk::push_constant]] S a; [[vk::push_constant]] S b;
+             float4 main() : SV_Position { return a.f + b.f; }",
+            "vs_6_0",
+            "cannot have more than one push constant block",
+        ),
+        (
+            "struct S { float f; }; [[vk::push_constant, vk::binding(5)]] S a;
+             float4 main() : SV_Position { return a.f; }",
+            "vs_6_0",
+            "cannot be used together with vk::binding",
+        ),
+        (
+            "[[vk::binding(10, 2)]] float4 g;
+             float4 main() : SV_Position { return g; }",
+            "vs_6_0",
+            "will be placed in $Globals so cannot have vk::binding",
+        ),
+        (
+            "[[vk::constant_id(2)]] const double d = 42;
+             float4 main() : SV_Position { return d; }",
+            "vs_6_0",
+            "unsupported specialization constant type",
+        ),
+        (
+            "[[vk::constant_id(5)]] static const int k = 1;
+             float4 main() : SV_Position { return k; }",
+            "vs_6_0",
+            "specialization constant must be externally visible",
+        ),
+        (
+            "struct A { uint2x3 m; }; StructuredBuffer<A> b;
+             float4 main() : SV_Position { return b[0].m[0][0]; }",
+            "vs_6_0",
+            "non-floating-point column-major matrices",
+        ),
+    ];
+    for (src, profile, want) in cases {
+        let e = errors(src, profile);
+        assert!(e.contains(want), "{want}:\n{e}");
+    }
+    // A row-major integer matrix is fine in a buffer.
+    check(
+        "int_matrix_row_major",
+        "struct A { row_major uint2x3 m; }; StructuredBuffer<A> b;
+         float4 main() : SV_Position { return b[0].m[1][2]; }",
+        "vs_6_0",
     );
 }

@@ -68,6 +68,7 @@ pub(crate) fn interp_of(mods: &[ModifierSpan]) -> Interp {
         noperspective: has(mods, Modifier::NoPerspective),
         centroid: has(mods, Modifier::Centroid),
         sample: has(mods, Modifier::Sample),
+        linear: has(mods, Modifier::Linear),
     }
 }
 
@@ -685,6 +686,19 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 }
                 let fields = st.fields_of(&buf.members);
                 let push_constant = attr(&buf.attributes, Some("vk"), "push_constant").is_some();
+                if push_constant {
+                    if let Some(first) = st.push_constant_block {
+                        st.diags.push(
+                            crate::hlsl::diag::Diagnostic::error(
+                                buf.name.span,
+                                "cannot have more than one push constant block",
+                            )
+                            .with_note(first, "push constant block previously defined here"),
+                        );
+                        continue;
+                    }
+                    st.push_constant_block = Some(buf.name.span);
+                }
                 let explicit = explicit_binding(st, &buf.attributes, &buf.annotations);
                 pending.push(Pending {
                     name: buf.name.name.clone(),
@@ -888,6 +902,25 @@ fn global_vars(
                 st.error(d.span, "a push constant block must be a struct");
                 continue;
             };
+            if let Some(a) = attr(&v.attributes, Some("vk"), "binding") {
+                st.error(
+                    a.span,
+                    "vk::push_constant attribute cannot be used together with vk::binding \
+                     attribute",
+                );
+                continue;
+            }
+            if let Some(first) = st.push_constant_block {
+                st.diags.push(
+                    crate::hlsl::diag::Diagnostic::error(
+                        d.span,
+                        "cannot have more than one push constant block",
+                    )
+                    .with_note(first, "push constant block previously defined here"),
+                );
+                continue;
+            }
+            st.push_constant_block = Some(d.span);
             let Some(sd) = st.structs.get(i) else {
                 continue;
             };
@@ -919,6 +952,18 @@ fn global_vars(
                 st.error(d.span, "a specialization constant must be a scalar");
                 continue;
             };
+            // DXC's specialization constant types: bool and the 32-bit scalars.
+            if !matches!(s, Scalar::Bool | Scalar::Int | Scalar::UInt | Scalar::Float) {
+                st.error(v.span, "unsupported specialization constant type");
+                continue;
+            }
+            if is_static {
+                st.error(
+                    d.name.span,
+                    "specialization constant must be externally visible",
+                );
+                continue;
+            }
             let init = match &d.init {
                 Some(Initializer::Expr(e)) => st.const_eval(e),
                 _ => None,
@@ -935,12 +980,6 @@ fn global_vars(
                 Scalar::Bool => SpecValue::Bool(init.as_bool()),
                 Scalar::Float => {
                     SpecValue::Scalar(LiteralNumber::Word((init.as_float() as f32).to_bits()))
-                }
-                Scalar::Double => {
-                    SpecValue::Scalar(LiteralNumber::DoubleWord(init.as_float().to_bits()))
-                }
-                Scalar::Int64 | Scalar::UInt64 => {
-                    SpecValue::Scalar(LiteralNumber::DoubleWord(init.as_int().unwrap_or(0) as u64))
                 }
                 _ => SpecValue::Scalar(LiteralNumber::Word(init.as_int().unwrap_or(0) as u32)),
             };
@@ -1050,6 +1089,15 @@ fn global_vars(
         if d.init.is_some() {
             st.warn(d.span, "the initializer of a uniform global is ignored");
         }
+        if let Some(a) = attr(&v.attributes, Some("vk"), "binding") {
+            st.error(
+                a.span,
+                format!(
+                    "variable '{name}' will be placed in $Globals so cannot have vk::binding \
+                     attribute"
+                ),
+            );
+        }
         globals.fields.push(Field {
             name: name.clone(),
             ty,
@@ -1078,7 +1126,41 @@ fn declare_global(st: &mut State, name: &str, span: Span, sym: Sym) {
     }
 }
 
+/// Whether `ty` holds a column-major matrix of non-floats: DXC cannot lay those out in a
+/// buffer (it refuses them, and so does spvkit rather than guess).
+fn column_major_int_matrix(st: &State, ty: &Ty, row_major: bool) -> bool {
+    match ty {
+        Ty::Matrix(s, ..) => !s.is_float() && !row_major,
+        Ty::Array(e, _) => column_major_int_matrix(st, e, row_major),
+        Ty::Struct(i) => st.structs.get(*i).is_some_and(|d| {
+            d.fields
+                .iter()
+                .any(|f| column_major_int_matrix(st, &f.ty, f.row_major))
+        }),
+        _ => false,
+    }
+}
+
 fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
+    for p in &pending {
+        let bad = match &p.what {
+            PendingKind::Resource(ResourceKind::StructuredBuffer { .. }, elem) => {
+                column_major_int_matrix(st, elem, st.opts.row_major)
+            }
+            PendingKind::Block { def, .. } => def
+                .fields
+                .iter()
+                .any(|f| column_major_int_matrix(st, &f.ty, f.row_major)),
+            _ => false,
+        };
+        if bad {
+            st.error(
+                p.span,
+                "externally initialized non-floating-point column-major matrices not supported \
+                 yet",
+            );
+        }
+    }
     let is_push = |p: &Pending| {
         matches!(
             p.what,

@@ -28,6 +28,20 @@ fn split_semantic(s: &str) -> (String, u32) {
 struct Io {
     vars: Vec<(String, bool, Handle<GlobalVariable>, Ty)>,
     depth_replacing: bool,
+    /// Per direction (input, output): the locations taken, with the semantic that took each.
+    taken: [Vec<(u32, String)>; 2],
+    /// Per direction: where a `[[vk::location]]` was given, and whether one was not.
+    explicit: [Option<Span>; 2],
+    implicit: [bool; 2],
+}
+
+/// How many locations a stage variable of `ty` takes: one per vector, two for a 64-bit
+/// vector of three or four components.
+fn location_count(ty: &Ty) -> u32 {
+    match ty {
+        Ty::Vector(s, n) if s.bits() == 64 && *n > 2 => 2,
+        _ => 1,
+    }
 }
 
 impl FnCx<'_, '_> {
@@ -43,15 +57,22 @@ impl FnCx<'_, '_> {
         location: Option<u32>,
         span: Span,
     ) -> Option<(Handle<GlobalVariable>, Ty)> {
-        if let Some((_, _, g, t)) = io
-            .vars
-            .iter()
-            .find(|(s, o, _, _)| s == semantic && *o == output)
-        {
-            return Some((*g, t.clone()));
-        }
         let stage = self.st.opts.profile.stage;
         let (base, index) = split_semantic(semantic);
+        // Semantics compare without case, a missing index being 0 (`SV_Target` is
+        // `SV_Target0`).
+        if io
+            .vars
+            .iter()
+            .any(|(s, o, _, _)| *o == output && split_semantic(s) == (base.clone(), index))
+        {
+            let dir = if output { "output" } else { "input" };
+            self.st.error(
+                span,
+                format!("{dir} semantic '{semantic}' used more than once"),
+            );
+            return None;
+        }
         let u3 = Ty::Vector(Scalar::UInt, 3);
         let builtin = match (stage, output, base.as_str()) {
             (Stage::Compute, false, "SV_DISPATCHTHREADID") => {
@@ -157,21 +178,52 @@ impl FnCx<'_, '_> {
                     );
                     return None;
                 }
+                let dir = usize::from(output);
+                let count = location_count(ty);
                 let loc = if base == "SV_TARGET" {
                     index
                 } else if let Some(l) = location {
-                    l
-                } else if output {
-                    let l = self.st.next_out_location;
-                    self.st.next_out_location += 1;
+                    io.explicit[dir].get_or_insert(span);
                     l
                 } else {
-                    let l = self.st.next_in_location;
-                    self.st.next_in_location += 1;
+                    io.implicit[dir] = true;
+                    let next = if output {
+                        &mut self.st.next_out_location
+                    } else {
+                        &mut self.st.next_in_location
+                    };
+                    let l = *next;
+                    *next += count;
                     l
                 };
-                let mut d = vec![Decoration::Location(loc)];
+                for l in loc..loc + count {
+                    if let Some((_, by)) = io.taken[dir].iter().find(|(t, _)| *t == l) {
+                        let what = if output { "output" } else { "input" };
+                        let by = by.clone();
+                        self.st.error(
+                            span,
+                            format!(
+                                "stage {what} location #{l} already consumed by semantic '{by}'"
+                            ),
+                        );
+                        return None;
+                    }
+                }
+                io.taken[dir].extend((loc..loc + count).map(|l| (l, semantic.to_owned())));
                 let is_int = ty.component().is_some_and(|s| !s.is_float());
+                if stage == Stage::Pixel
+                    && !output
+                    && is_int
+                    && (interp.linear || interp.centroid || interp.noperspective || interp.sample)
+                {
+                    self.st.error(
+                        span,
+                        "only nointerpolation mode allowed for integer input parameters in pixel \
+                         shader",
+                    );
+                    return None;
+                }
+                let mut d = vec![Decoration::Location(loc)];
                 if interp.flat || (stage == Stage::Pixel && !output && is_int) {
                     d.push(Decoration::Flat);
                 }
@@ -342,6 +394,9 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     let mut io = Io {
         vars: Vec::new(),
         depth_replacing: false,
+        taken: [Vec::new(), Vec::new()],
+        explicit: [None, None],
+        implicit: [false, false],
     };
     // `static` initializers run first.
     let inits = cx.st.static_inits.clone();
@@ -397,6 +452,18 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
         let t = cx.ty(&ty);
         let v = cx.f.load(t, tmp, None);
         cx.store_output(&mut io, v, &ty, sem.as_deref(), interp, loc, span);
+    }
+    // DXC assigns locations either all explicitly or all implicitly, per direction.
+    for (dir, what) in ["input", "output"].iter().enumerate() {
+        if let (Some(span), true) = (io.explicit[dir], io.implicit[dir]) {
+            cx.st.error(
+                span,
+                format!(
+                    "partial explicit stage {what} location assignment via vk::location(X) \
+                     unsupported"
+                ),
+            );
+        }
     }
     cx.f.ret();
     cx.terminated = true;

@@ -210,6 +210,8 @@ pub(crate) struct State<'u> {
     pub static_inits: Vec<(Place, usize, usize)>,
     pub next_in_location: u32,
     pub next_out_location: u32,
+    /// Where the push constant block was declared (there may be one).
+    pub push_constant_block: Option<Span>,
     /// Global variables of a minimum-precision type (decorated `RelaxedPrecision`).
     pub relaxed_globals: std::collections::HashSet<Handle<GlobalVariable>>,
     /// Global variables declared as 1xN matrices (collapsed to vectors) or arrays of them: the
@@ -247,6 +249,7 @@ impl<'u> State<'u> {
             static_inits: Vec::new(),
             next_in_location: 0,
             next_out_location: 0,
+            push_constant_block: None,
             relaxed_globals: std::collections::HashSet::new(),
             row_globals: std::collections::HashMap::new(),
         }

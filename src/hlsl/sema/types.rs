@@ -339,6 +339,8 @@ pub struct Interp {
     pub centroid: bool,
     /// `sample` → Sample.
     pub sample: bool,
+    /// `linear` (the default for floats; an error on integers in pixel shader inputs).
+    pub linear: bool,
 }
 
 /// A struct declaration.
