@@ -4,7 +4,7 @@
 
 use super::dxc_flags::{self, Matched, Support};
 use crate::hlsl::{
-    compile_source, BufferLayout, LanguageVersion, Options, Profile, RegisterBinding,
+    compile_source, BufferLayout, Denorm, LanguageVersion, Options, Profile, RegisterBinding,
     ResourceBindings,
 };
 use crate::target_env::TargetEnv;
@@ -120,6 +120,17 @@ fn binding_flag(b: &mut ResourceBindings, m: &Matched) -> Result<(), String> {
             ))
         }
         "-fspv-flatten-resource-arrays" => b.flatten_arrays = true,
+        "-fvk-bind-resource-heap" | "-fvk-bind-sampler-heap" | "-fvk-bind-counter-heap" => {
+            let place = Some((
+                number(name, "binding number", v(0))?,
+                number(name, "set number", v(1))?,
+            ));
+            match name {
+                "-fvk-bind-resource-heap" => b.resource_heap = place,
+                "-fvk-bind-sampler-heap" => b.sampler_heap = place,
+                _ => b.counter_heap = place,
+            }
+        }
         _ => b.auto_shift = true,
     }
     Ok(())
@@ -159,6 +170,8 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let (mut dx_layout, mut gl_layout, mut scalar_layout) = (false, false, false);
     let (mut zpr, mut zpc, mut invert_y, mut dx_position_w) = (false, false, false, false);
     let mut bindings = ResourceBindings::default();
+    // Options set directly by their flags (the rest are settled after the loop).
+    let mut o = Options::new("main", a.options.profile);
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -206,7 +219,16 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                 | "-auto-binding-space"
                 | "-fvk-bind-globals"
                 | "-fvk-auto-shift-bindings"
-                | "-fspv-flatten-resource-arrays" => binding_flag(&mut bindings, &m)?,
+                | "-fspv-flatten-resource-arrays"
+                | "-fvk-bind-resource-heap"
+                | "-fvk-bind-sampler-heap"
+                | "-fvk-bind-counter-heap" => binding_flag(&mut bindings, &m)?,
+                "-fvk-support-nonzero-base-instance" => o.nonzero_base_instance = true,
+                "-fvk-support-nonzero-base-vertex" => o.nonzero_base_vertex = true,
+                "-fspv-use-unknown-image-format" => o.unknown_image_format = true,
+                "-fspv-use-legacy-buffer-matrix-order" => o.legacy_buffer_matrix_order = true,
+                "-fspv-use-descriptor-heap" => o.descriptor_heap = true,
+                "-fspv-reflect" => o.reflect = true,
                 "-T" => profile = Some(m.value().to_owned()),
                 "-E" => entry = m.value().to_owned(),
                 "-D" => {
@@ -227,17 +249,25 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                     version = match m.value() {
                         "2018" => LanguageVersion::V2018,
                         "2021" => LanguageVersion::V2021,
-                        v @ ("2016" | "2017" | "202x") => {
-                            return Err(unsupported(&format!("-HV {v}")))
-                        }
+                        "202x" => LanguageVersion::V202x,
+                        v @ ("2016" | "2017") => return Err(unsupported(&format!("-HV {v}"))),
                         v => {
-                            return Err(format!("error: unknown HLSL version '{v}' (2018 or 2021)"))
+                            return Err(format!(
+                                "error: unknown HLSL version '{v}' (2018, 2021 or 202x)"
+                            ))
                         }
                     }
                 }
                 "-denorm" => {
-                    if m.value() != "any" {
-                        return Err(unsupported(&format!("-denorm {}", m.value())));
+                    o.denorm = match m.value() {
+                        "any" => Denorm::Any,
+                        "preserve" => Denorm::Preserve,
+                        "ftz" => Denorm::FlushToZero,
+                        v => {
+                            return Err(format!(
+                                "error: unsupported setting for -denorm: {v} (any, preserve, ftz)"
+                            ))
+                        }
                     }
                 }
                 "-encoding" => {
@@ -246,8 +276,8 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                     }
                 }
                 "-fvk-stage-io-order=" => match m.value() {
-                    "decl" => {}
-                    "alpha" => return Err(unsupported(arg)),
+                    "decl" => o.stage_io_alpha = false,
+                    "alpha" => o.stage_io_alpha = true,
                     v => {
                         return Err(format!(
                             "error: unknown Vulkan stage I/O location assignment order: {v}"
@@ -320,7 +350,11 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     if dx_layout && gl_layout {
         return Err("error: cannot specify both -fvk-use-dx-layout and -fvk-use-gl-layout".into());
     }
-    let mut options = Options::new(&entry, profile);
+    let mut options = Options {
+        entry: entry.clone(),
+        profile,
+        ..o
+    };
     options.row_major = zpr;
     options.invert_y = invert_y;
     options.dx_position_w = dx_position_w;

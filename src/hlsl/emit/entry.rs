@@ -191,6 +191,31 @@ impl FnCx<'_, '_> {
         Some((g, var_ty))
     }
 
+    /// The Input variable of the `BaseInstance` or `BaseVertex` built-in, of type `ty`
+    /// (created on first use).
+    fn base_var(
+        &mut self,
+        io: &mut Io,
+        builtin: BuiltIn,
+        name: &str,
+        ty: &Ty,
+    ) -> Handle<GlobalVariable> {
+        let key = format!("{name}.base");
+        if let Some((_, _, g, _)) = io.vars.iter().find(|(s, o, _, _)| *s == key && !*o) {
+            return *g;
+        }
+        let t = ir_ty(&mut self.f, self.st, ty, LayoutRule::None, false);
+        let p = self.f.type_pointer(StorageClass::Input, t);
+        let g = self.f.global(GlobalVariable {
+            name: Some(name.to_owned()),
+            decorations: vec![Decoration::BuiltIn(builtin)],
+            ..GlobalVariable::new(p, StorageClass::Input)
+        });
+        io.vars.push((key, false, g, ty.clone()));
+        self.st.interface.push(g);
+        g
+    }
+
     /// Loads a stage input of `ty` (a struct is loaded field by field).
     fn load_input(
         &mut self,
@@ -226,6 +251,22 @@ impl FnCx<'_, '_> {
         let t = self.ty(&vt);
         let mut v = self.f.load(t, Value::Global(g), None);
         let stage = self.st.opts.profile.stage;
+        let base = match split_semantic(sem).0.as_str() {
+            "SV_INSTANCEID" if self.st.opts.nonzero_base_instance => {
+                Some((BuiltIn::BaseInstance, "gl_BaseInstance"))
+            }
+            "SV_VERTEXID" if self.st.opts.nonzero_base_vertex => {
+                Some((BuiltIn::BaseVertex, "gl_BaseVertex"))
+            }
+            _ => None,
+        };
+        if let (Stage::Vertex, Some((builtin, name))) = (stage, base) {
+            // Vulkan's InstanceIndex and VertexIndex count from the draw's first instance
+            // and vertex; DirectX's SV_InstanceID and SV_VertexID from 0.
+            let g = self.base_var(io, builtin, name, &vt);
+            let b = self.f.load(t, Value::Global(g), None);
+            v = self.f.i_sub(t, v, b);
+        }
         if self.st.opts.dx_position_w && stage == Stage::Pixel && is_position(sem) {
             // DirectX's SV_Position.w is 1/w of Vulkan's FragCoord.w.
             let ft = self.ty(&Ty::Scalar(Scalar::Float));
@@ -388,6 +429,16 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     };
     let interface = st.interface.clone();
     b.entry_point(model, handle, &name, &interface);
+    // `-denorm`: for 32-bit floats only, as DXC.
+    match st.opts.denorm {
+        crate::hlsl::Denorm::Any => {}
+        crate::hlsl::Denorm::Preserve => {
+            b.execution_mode(handle, ExecutionMode::DenormPreserve(32));
+        }
+        crate::hlsl::Denorm::FlushToZero => {
+            b.execution_mode(handle, ExecutionMode::DenormFlushToZero(32));
+        }
+    }
     match stage {
         Stage::Compute => {
             let nt = decl.attributes.iter().find(|a| a.name.name == "numthreads");
