@@ -28,6 +28,9 @@ fn split_semantic(s: &str) -> (String, u32) {
 struct Io {
     vars: Vec<(String, bool, Handle<GlobalVariable>, Ty)>,
     depth_replacing: bool,
+    /// The variables that took the next free location (semantic, output, variable,
+    /// location), for `-fvk-stage-io-order=alpha` to reorder.
+    auto_located: Vec<(String, bool, Handle<GlobalVariable>, u32)>,
 }
 
 impl FnCx<'_, '_> {
@@ -108,8 +111,8 @@ impl FnCx<'_, '_> {
         } else {
             StorageClass::Input
         };
-        let (var_ty, name, decorations) = match builtin {
-            Some((bi, t, n)) => (t, n.to_owned(), vec![Decoration::BuiltIn(bi)]),
+        let (var_ty, name, decorations, auto_loc) = match builtin {
+            Some((bi, t, n)) => (t, n.to_owned(), vec![Decoration::BuiltIn(bi)], None),
             None => {
                 // A vertex shader's SV_Position input is an ordinary located input, as in DXC.
                 if base.starts_with("SV_")
@@ -141,6 +144,7 @@ impl FnCx<'_, '_> {
                     );
                     return None;
                 }
+                let automatic = base != "SV_TARGET" && location.is_none();
                 let loc = if base == "SV_TARGET" {
                     index
                 } else if let Some(l) = location {
@@ -175,7 +179,7 @@ impl FnCx<'_, '_> {
                 } else {
                     ty.clone()
                 };
-                (var_ty, format!("{prefix}{semantic}"), d)
+                (var_ty, format!("{prefix}{semantic}"), d, automatic.then_some(loc))
             }
         };
         let t = ir_ty(&mut self.f, self.st, &var_ty, LayoutRule::None, false);
@@ -187,6 +191,9 @@ impl FnCx<'_, '_> {
         });
         io.vars
             .push((semantic.to_owned(), output, g, var_ty.clone()));
+        if let Some(l) = auto_loc {
+            io.auto_located.push((semantic.to_owned(), output, g, l));
+        }
         self.st.interface.push(g);
         Some((g, var_ty))
     }
@@ -346,6 +353,26 @@ fn location_attr(st: &State, attrs: &[Attribute]) -> Option<u32> {
     st.const_eval(a.args.first()?)?.as_int().map(|v| v as u32)
 }
 
+/// `-fvk-stage-io-order=alpha`: the inputs, then the outputs, that took the next free
+/// location get the same locations again, given out in the alphabetical order of their
+/// semantics (as written, compared byte by byte, as DXC sorts them).
+fn alpha_locations(b: &mut Builder, vars: &[(String, bool, Handle<GlobalVariable>, u32)]) {
+    for output in [false, true] {
+        let mut side: Vec<_> = vars.iter().filter(|v| v.1 == output).collect();
+        let mut locations: Vec<u32> = side.iter().map(|v| v.3).collect();
+        locations.sort_unstable();
+        side.sort_by(|x, y| x.0.cmp(&y.0));
+        for (v, loc) in side.into_iter().zip(locations) {
+            let g = &mut b.module_mut().globals[v.2];
+            for d in &mut g.decorations {
+                if let Decoration::Location(l) = d {
+                    *l = loc;
+                }
+            }
+        }
+    }
+}
+
 /// Emits the wrapper `main` around the source entry function.
 pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     let Some(Item::Function(decl)) = st.unit.items.get(entry.item) else {
@@ -361,6 +388,7 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     let mut io = Io {
         vars: Vec::new(),
         depth_replacing: false,
+        auto_located: Vec::new(),
     };
     // `static` initializers run first.
     let inits = cx.st.static_inits.clone();
@@ -420,6 +448,9 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     cx.f.ret();
     cx.terminated = true;
     cx.finish();
+    if st.opts.stage_io_alpha {
+        alpha_locations(b, &io.auto_located);
+    }
     let name = st.opts.entry.clone();
     b.name_function(handle, &name);
     let model = match stage {
