@@ -82,7 +82,11 @@ fn attr<'a>(attrs: &'a [Attribute], ns: Option<&str>, name: &str) -> Option<&'a 
 impl State<'_> {
     /// Folds a constant expression.
     pub fn const_eval(&self, e: &Expr) -> Option<ConstVal> {
-        consteval::eval(e, &|n| self.consts.get(n).copied())
+        let lookup = |n: &str| self.consts.get(n).copied();
+        if self.opts.version >= crate::hlsl::LanguageVersion::V202x {
+            return consteval::eval_conforming(e, &lookup);
+        }
+        consteval::eval(e, &lookup)
     }
 
     /// The names of a function's parameters.

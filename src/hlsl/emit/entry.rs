@@ -179,7 +179,12 @@ impl FnCx<'_, '_> {
                 } else {
                     ty.clone()
                 };
-                (var_ty, format!("{prefix}{semantic}"), d, automatic.then_some(loc))
+                (
+                    var_ty,
+                    format!("{prefix}{semantic}"),
+                    d,
+                    automatic.then_some(loc),
+                )
             }
         };
         let t = ir_ty(&mut self.f, self.st, &var_ty, LayoutRule::None, false);
