@@ -220,7 +220,7 @@ pub static FLAGS: &[DxcFlag] = &[
     f("-fspv-preserve-interface", Flag, "", SpirV, "Preserves all interface variables in the entry point, even when those variables are unused", Note("spvkit never removes unused stage variables: every one is kept already")),
     f("-fspv-print-all", Flag, "", SpirV, "Print the SPIR-V module before each pass and after the last one", No),
     f("-fspv-reduce-load-size", Flag, "", SpirV, "Replaces loads of composite objects to reduce memory pressure for the loads", No),
-    f("-fspv-reflect", Flag, "", SpirV, "Emit additional SPIR-V instructions to aid reflection", No),
+    f("-fspv-reflect", Flag, "", SpirV, "Emit additional SPIR-V instructions to aid reflection: the semantics of stage variables and the HLSL types of resources (SPV_GOOGLE_hlsl_functionality1, SPV_GOOGLE_user_type)", Yes),
     f("-fspv-target-env=", Joined, "<value>", SpirV, "Specify the target environment: vulkan1.0 (default), vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3, universal1.5", Yes),
     f("-fspv-use-legacy-buffer-matrix-order", Flag, "", SpirV, "Assume the legacy matrix order (row major) when accessing raw buffers (their templated Load/Store, the only matrix accesses, are not supported yet)", Yes),
     f("-fspv-use-descriptor-heap", Flag, "", SpirV, "Use SPV_EXT_descriptor_heap for ResourceDescriptorHeap and SamplerDescriptorHeap (the heaps are not supported yet)", Yes),

@@ -472,6 +472,13 @@ pub fn compile_source(
             module.extensions.push(ext.to_owned());
         }
     }
+    if options.reflect {
+        // As DXC: the extensions are declared whatever the version (each is kept where its
+        // decorations are used).
+        for ext in ["SPV_GOOGLE_hlsl_functionality1", "SPV_GOOGLE_user_type"] {
+            module.extensions.push(ext.to_owned());
+        }
+    }
     if let Err(e) = crate::opt::update_vce(&mut module) {
         return Err(CompileError {
             diagnostics,

@@ -187,6 +187,11 @@ impl FnCx<'_, '_> {
                 )
             }
         };
+        let mut decorations = decorations;
+        if self.st.opts.reflect {
+            // SPV_GOOGLE_hlsl_functionality1: the semantic as written.
+            decorations.push(Decoration::UserSemantic(semantic.to_owned()));
+        }
         let t = ir_ty(&mut self.f, self.st, &var_ty, LayoutRule::None, false);
         let p = self.f.type_pointer(sc, t);
         let g = self.f.global(GlobalVariable {
