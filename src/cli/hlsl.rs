@@ -636,10 +636,60 @@ mod tests {
             "error: not supported yet: -fspv-reduce-load-size"
         );
         assert_eq!(
-            compile("x.hlsl -T cs_6_0 -denorm ftz").unwrap_err(),
-            "error: not supported yet: -denorm ftz"
+            compile("x.hlsl -T cs_6_0 -denorm ftz")
+                .unwrap()
+                .options
+                .denorm,
+            Denorm::FlushToZero
         );
-        assert!(compile("x.hlsl -T cs_6_0 -denorm any").is_ok());
+        assert_eq!(
+            compile("x.hlsl -T cs_6_0 -denorm preserve")
+                .unwrap()
+                .options
+                .denorm,
+            Denorm::Preserve
+        );
+        assert_eq!(
+            compile("x.hlsl -T cs_6_0 -denorm any")
+                .unwrap()
+                .options
+                .denorm,
+            Denorm::Any
+        );
+        assert!(compile("x.hlsl -T cs_6_0 -denorm bad")
+            .unwrap_err()
+            .contains("-denorm: bad"));
+        assert_eq!(
+            compile("x.hlsl -T cs_6_0 -fspv-use-vulkan-memory-model").unwrap_err(),
+            "error: not supported yet: -fspv-use-vulkan-memory-model"
+        );
+        assert_eq!(
+            compile("x.hlsl -T cs_6_0 -HV 202x")
+                .unwrap()
+                .options
+                .version,
+            LanguageVersion::V202x
+        );
+        let o = compile(
+            "x.hlsl -T vs_6_0 -fvk-support-nonzero-base-instance \
+             -fvk-support-nonzero-base-vertex -fvk-stage-io-order=alpha -fspv-reflect \
+             -fspv-use-unknown-image-format -fspv-use-legacy-buffer-matrix-order \
+             -fspv-use-descriptor-heap -fvk-bind-resource-heap 1 2 -fvk-bind-sampler-heap 3 4 \
+             -fvk-bind-counter-heap 5 6",
+        )
+        .unwrap()
+        .options;
+        assert!(o.nonzero_base_instance && o.nonzero_base_vertex && o.stage_io_alpha);
+        assert!(o.reflect && o.unknown_image_format && o.legacy_buffer_matrix_order);
+        assert!(o.descriptor_heap);
+        let b = &o.bindings;
+        assert_eq!(
+            (b.resource_heap, b.sampler_heap, b.counter_heap),
+            (Some((1, 2)), Some((3, 4)), Some((5, 6)))
+        );
+        assert!(compile("x.hlsl -T cs_6_0 -fvk-bind-resource-heap a 2").is_err());
+        assert!(compile("x.hlsl -T cs_6_0 -fvk-bind-sampler-heap 1 -1").is_err());
+        assert!(compile("x.hlsl -T cs_6_0 -fvk-stage-io-order=beta").is_err());
         assert!(compile("x.hlsl -T cs_6_0 -Fre r.bin")
             .unwrap_err()
             .contains("DXIL"));
