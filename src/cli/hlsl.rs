@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 /// The usage line.
 pub const USAGE: &str = "usage: hlsl2spirv <input.hlsl | -> -T <profile> [-E <entry>] \
-[-Fo <out.spv | ->] [-D NAME[=VALUE]]... [-I <dir>]... [-HV 2018|2021] \
+[-Fo <out.spv | ->] [-D NAME[=VALUE]]... [-I <dir>]... [-HV 2018|2021|202x] \
 [-fspv-target-env=<env>] (hlsl2spirv -help lists every flag)";
 
 /// What the command line asks for.
