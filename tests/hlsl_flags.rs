@@ -709,6 +709,25 @@ static const double K = 0.1;
         e.contains("not supported yet: an unsuffixed integer literal"),
         "{e}"
     );
+    // A lone literal still folds (a specialization constant's default), as a 32-bit float
+    // unless suffixed `l`.
+    let dis = compile(
+        "hv-202x-spec",
+        "[[vk::constant_id(1)]] const double s = 0.1;\n\
+         [[vk::constant_id(2)]] const double t = -0.1l;\n\
+         RWStructuredBuffer<double> d;\n\
+         [numthreads(1, 1, 1)] void main() { d[0] = s + t; }",
+        &o,
+        &[],
+    );
+    assert!(
+        dis.contains("OpSpecConstant %double 0.10000000149011612"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("OpSpecConstant %double -0.10000000000000001"),
+        "{dis}"
+    );
 }
 
 #[test]

@@ -55,6 +55,23 @@ pub fn eval(e: &Expr, lookup: &dyn Fn(&str) -> Option<ConstVal>) -> Option<Const
 /// expressions whose every value is a bool or an integer in `int`'s range fold; the others
 /// are `None`, left to code generation, which types them.
 pub fn eval_conforming(e: &Expr, lookup: &dyn Fn(&str) -> Option<ConstVal>) -> Option<ConstVal> {
+    // A lone float literal (possibly negated) is its own value, typed by its suffix: an
+    // unsuffixed one is a 32-bit float (`l` makes a double).
+    let (negated, lit) = match &e.kind {
+        ExprKind::Unary {
+            op: UnaryOp::Neg,
+            operand,
+        } => (true, &operand.kind),
+        k => (false, k),
+    };
+    if let ExprKind::Literal(Literal::Float { value, suffix }) = lit {
+        let v = if suffix.eq_ignore_ascii_case("l") {
+            *value
+        } else {
+            f64::from(*value as f32)
+        };
+        return Some(ConstVal::Float(if negated { -v } else { v }));
+    }
     fold(e, lookup, &|v| match v {
         ConstVal::Bool(_) => true,
         ConstVal::Int(i) => i32::try_from(i).is_ok(),
