@@ -364,7 +364,7 @@ fn hlsl2spirv_accepts_flags_that_keep_the_spir_v_and_refuses_the_others() {
     // Flags that would change the output are refused, by name.
     for flag in [
         "-fspv-use-vulkan-memory-model",
-        "-fvk-support-nonzero-base-vertex",
+        "-fspv-enable-maximal-reconvergence",
         "-Cc",
     ] {
         let out = hlsl2spirv(&["-", "-T", "cs_6_0", flag], COMPUTE.as_bytes());
@@ -375,14 +375,48 @@ fn hlsl2spirv_accepts_flags_that_keep_the_spir_v_and_refuses_the_others() {
         );
         assert!(out.stdout.is_empty());
     }
-    let out = hlsl2spirv(
-        &["-", "-T", "cs_6_0", "-fvk-bind-counter-heap", "1", "0"],
+    // The heap flags place only the descriptor heaps, which are refused: the same module,
+    // and invalid or missing values are errors.
+    let heaps = hlsl2spirv(
+        &[
+            "-",
+            "-T",
+            "cs_6_0",
+            "-fvk-bind-counter-heap",
+            "1",
+            "0",
+            "-Fo",
+            "-",
+        ],
         COMPUTE.as_bytes(),
     );
-    assert_eq!(
-        String::from_utf8(out.stderr).unwrap(),
-        "error: not supported yet: -fvk-bind-counter-heap\n"
+    assert!(heaps.status.success() && heaps.stderr.is_empty());
+    assert_eq!(heaps.stdout, plain.stdout);
+    for bad in [
+        &["-fvk-bind-resource-heap", "a", "2"][..],
+        &["-fvk-bind-sampler-heap", "1", "-1"],
+        &["-fvk-bind-counter-heap", "1"],
+    ] {
+        let mut a = vec!["-", "-T", "cs_6_0"];
+        a.extend_from_slice(bad);
+        let out = hlsl2spirv(&a, COMPUTE.as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+        assert!(
+            String::from_utf8(out.stderr)
+                .unwrap()
+                .starts_with("error: "),
+            "{bad:?}"
+        );
+    }
+    // -fspv-preserve-interface: a note (every stage variable is kept already).
+    let kept = hlsl2spirv(
+        &["-", "-T", "cs_6_0", "-fspv-preserve-interface", "-Fo", "-"],
+        COMPUTE.as_bytes(),
     );
+    assert_eq!(kept.stdout, plain.stdout);
+    assert!(String::from_utf8(kept.stderr)
+        .unwrap()
+        .starts_with("note: -fspv-preserve-interface: "));
     // A layout flag changes the output: -fvk-use-scalar-layout packs the buffer's uints the
     // same, so the binary is the same here, but it is accepted.
     let scalar = hlsl2spirv(

@@ -469,3 +469,325 @@ fn flattening_resource_arrays_changes_nothing_while_they_are_refused() {
     );
     assert!(e.contains("not supported yet: arrays of resources"), "{e}");
 }
+
+/// The lines of `dis` that contain `what`, trimmed.
+fn lines_with<'a>(dis: &'a str, what: &str) -> Vec<&'a str> {
+    dis.lines()
+        .map(str::trim)
+        .filter(|l| l.contains(what))
+        .collect()
+}
+
+const PIXEL: &str = "float4 main(float4 col : COL) : SV_Target { return col * 2; }";
+
+#[test]
+fn denorm_modes_set_the_32_bit_execution_mode() {
+    use spvkit::hlsl::Denorm;
+    let mut o = options("ps_6_2");
+    let plain = compile("denorm-any", PIXEL, &o, &[]);
+    assert!(lines_with(&plain, "Denorm").is_empty(), "{plain}");
+    assert!(lines_with(&plain, "float_controls").is_empty(), "{plain}");
+    o.denorm = Denorm::Preserve;
+    let dis = compile("denorm-preserve", PIXEL, &o, &[]);
+    assert!(dis.contains("OpCapability DenormPreserve"), "{dis}");
+    assert!(
+        dis.contains("OpExtension \"SPV_KHR_float_controls\""),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("OpExecutionMode %main DenormPreserve 32"),
+        "{dis}"
+    );
+    // SPIR-V 1.5 has float controls in core: no extension.
+    o.target_env = TargetEnv::Vulkan1_2;
+    let dis = compile("denorm-preserve-vk12", PIXEL, &o, &[]);
+    assert!(
+        dis.contains("OpExecutionMode %main DenormPreserve 32"),
+        "{dis}"
+    );
+    assert!(dis.contains("; Version: 1.5"), "{dis}");
+    assert!(lines_with(&dis, "OpExtension").is_empty(), "{dis}");
+    o.target_env = TargetEnv::Vulkan1_0;
+    o.denorm = Denorm::FlushToZero;
+    let dis = compile("denorm-ftz", PIXEL, &o, &[]);
+    assert!(dis.contains("OpCapability DenormFlushToZero"), "{dis}");
+    assert!(
+        dis.contains("OpExtension \"SPV_KHR_float_controls\""),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("OpExecutionMode %main DenormFlushToZero 32"),
+        "{dis}"
+    );
+    assert!(dis.contains("; Version: 1.0"), "{dis}");
+}
+
+const IDS: &str = r#"
+struct Out { float4 pos : SV_Position; uint v : VID; uint i : IID; };
+Out main(uint v : SV_VertexID, uint i : SV_InstanceID) {
+    Out o; o.pos = float4(0, 0, 0, 1); o.v = v; o.i = i; return o;
+}
+"#;
+
+#[test]
+fn nonzero_base_vertex_and_instance_subtract_the_draws_base() {
+    let mut o = options("vs_6_0");
+    let plain = compile("base-zero", IDS, &o, &[]);
+    assert!(lines_with(&plain, "OpISub").is_empty(), "{plain}");
+    assert!(lines_with(&plain, "DrawParameters").is_empty(), "{plain}");
+    o.nonzero_base_vertex = true;
+    let dis = compile("base-vertex", IDS, &o, &[]);
+    assert!(
+        dis.contains("OpDecorate %gl_BaseVertex BuiltIn BaseVertex"),
+        "{dis}"
+    );
+    assert!(!dis.contains("BaseInstance"), "{dis}");
+    assert_eq!(lines_with(&dis, "OpISub %uint").len(), 1, "{dis}");
+    o.nonzero_base_instance = true;
+    let dis = compile("base-both", IDS, &o, &[]);
+    assert!(
+        dis.contains("OpDecorate %gl_BaseInstance BuiltIn BaseInstance"),
+        "{dis}"
+    );
+    assert!(dis.contains("OpCapability DrawParameters"), "{dis}");
+    assert!(
+        dis.contains("OpExtension \"SPV_KHR_shader_draw_parameters\""),
+        "{dis}"
+    );
+    // VertexIndex - BaseVertex, InstanceIndex - BaseInstance.
+    let vi = lines_with(&dis, "OpLoad %uint %gl_VertexIndex")[0];
+    let bv = lines_with(&dis, "OpLoad %uint %gl_BaseVertex")[0];
+    let id = |l: &str| l.split(' ').next().unwrap().to_owned();
+    assert!(
+        dis.contains(&format!("OpISub %uint {} {}", id(vi), id(bv))),
+        "{dis}"
+    );
+    let entry = lines_with(&dis, "OpEntryPoint")[0];
+    assert!(entry.contains("%gl_BaseVertex") && entry.contains("%gl_BaseInstance"));
+    // Vulkan 1.1 (SPIR-V 1.3) has DrawParameters in core.
+    o.target_env = TargetEnv::Vulkan1_1;
+    let dis = compile("base-both-vk11", IDS, &o, &[]);
+    assert!(dis.contains("OpCapability DrawParameters"), "{dis}");
+    assert!(lines_with(&dis, "OpExtension").is_empty(), "{dis}");
+}
+
+#[test]
+fn alphabetical_stage_io_order_sorts_locations_by_semantic() {
+    let src = r#"
+struct S { float c : C; float a : A; };
+struct T { float e : E; S s; float d : D; };
+void main(in float n : N, in T t, in float m : M, out T o, out float q : Q, out float p : P,
+          out float4 pos : SV_Position) { o = t; q = n; p = m; pos = 0; }
+"#;
+    let mut o = options("vs_6_0");
+    let decl = compile("io-decl", src, &o, &[]);
+    let loc = |dis: &str, v: &str| decoration(dis, v, "Location");
+    assert_eq!(loc(&decl, "in_var_N"), Some(0));
+    assert_eq!(loc(&decl, "in_var_A"), Some(3));
+    o.stage_io_alpha = true;
+    let dis = compile("io-alpha", src, &o, &[]);
+    for (k, s) in ["A", "C", "D", "E", "M", "N"].iter().enumerate() {
+        assert_eq!(loc(&dis, &format!("in_var_{s}")), Some(k as u32), "{dis}");
+    }
+    for (k, s) in ["A", "C", "D", "E", "P", "Q"].iter().enumerate() {
+        assert_eq!(loc(&dis, &format!("out_var_{s}")), Some(k as u32), "{dis}");
+    }
+}
+
+#[test]
+fn unknown_image_format_drops_the_deduced_format() {
+    let src = r#"
+RWTexture2D<float4> img;
+RWBuffer<uint> texels;
+[numthreads(1, 1, 1)] void main() { img[uint2(0, 0)] = img[uint2(1, 1)] + texels[0]; texels[1] = 2; }
+"#;
+    let mut o = options("cs_6_0");
+    let dis = compile("format-deduced", src, &o, &[]);
+    assert!(
+        dis.contains("OpTypeImage %float 2D 2 0 0 2 Rgba32f"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("OpTypeImage %uint Buffer 2 0 0 2 R32ui"),
+        "{dis}"
+    );
+    assert!(!dis.contains("WithoutFormat"), "{dis}");
+    o.unknown_image_format = true;
+    let dis = compile("format-unknown", src, &o, &[]);
+    assert!(
+        dis.contains("OpTypeImage %float 2D 2 0 0 2 Unknown"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("OpTypeImage %uint Buffer 2 0 0 2 Unknown"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("OpCapability StorageImageReadWithoutFormat"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("OpCapability StorageImageWriteWithoutFormat"),
+        "{dis}"
+    );
+}
+
+#[test]
+fn hlsl_202x_types_literals_as_c_and_deduces_auto() {
+    use spvkit::hlsl::LanguageVersion;
+    let src = r#"
+RWStructuredBuffer<double> d;
+RWStructuredBuffer<min16float> m;
+static const double K = 0.1;
+[numthreads(1, 1, 1)] void main() {
+    auto x = d[0];
+    d[1] = x * 0.1;
+    d[2] = K;
+    min16float h = m[0];
+    m[1] = h * 0.5;
+    auto v = float4(1, 2, 3, 4);
+    auto n = 3;
+    d[3] = v.y + n + __HLSL_VERSION;
+}
+"#;
+    let mut o = options("cs_6_0");
+    o.version = LanguageVersion::V202x;
+    let dis = compile("hv-202x", src, &o, &[]);
+    // An unsuffixed float literal is a 32-bit float, converted to double where needed.
+    assert!(
+        dis.contains("%double_0_10000000149011612 = OpConstant %double 0.10000000149011612"),
+        "{dis}"
+    );
+    assert!(!dis.contains("0.10000000000000001"), "{dis}");
+    assert!(dis.contains("OpConstant %int 2029"), "{dis}");
+    assert!(
+        dis.contains("%x = OpVariable %_ptr_Function_double Function"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("%v = OpVariable %_ptr_Function_v4float Function"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("%n = OpVariable %_ptr_Function_int Function"),
+        "{dis}"
+    );
+    // min16float * float is float: the product is not RelaxedPrecision.
+    let mul = lines_with(&dis, "OpFMul %float")[0];
+    let id = mul.split(' ').next().unwrap();
+    assert!(
+        !dis.contains(&format!("OpDecorate {id} RelaxedPrecision")),
+        "{dis}"
+    );
+    // HLSL 2021: the literal takes the other operand's type.
+    o.version = LanguageVersion::V2021;
+    let src21 = src
+        .replace("auto x", "double x")
+        .replace("auto v", "float4 v")
+        .replace("auto n", "int n");
+    let dis = compile("hv-2021", &src21, &o, &[]);
+    assert!(
+        dis.contains("OpConstant %double 0.10000000000000001"),
+        "{dis}"
+    );
+    assert!(dis.contains("OpConstant %int 2021"), "{dis}");
+    let mul = lines_with(&dis, "OpFMul %float")[0];
+    let id = mul.split(' ').next().unwrap();
+    assert!(
+        dis.contains(&format!("OpDecorate {id} RelaxedPrecision")),
+        "{dis}"
+    );
+    // `auto` is 202x's; a literal beyond int's range is refused in 202x (C types it by radix).
+    let e = errors(src, &o);
+    assert!(e.contains("unknown type name 'auto'"), "{e}");
+    o.version = LanguageVersion::V202x;
+    let e = errors(
+        "RWStructuredBuffer<uint> b;\n[numthreads(1,1,1)] void main() { b[0] = 0x80000000; }",
+        &o,
+    );
+    assert!(
+        e.contains("not supported yet: an unsuffixed integer literal"),
+        "{e}"
+    );
+    // A lone literal still folds (a specialization constant's default). Specialization
+    // constants are bool or 32-bit (DXC refuses `double` ones).
+    let dis = compile(
+        "hv-202x-spec",
+        "[[vk::constant_id(1)]] const float s = 0.1;\n\
+         [[vk::constant_id(2)]] const int t = -7;\n\
+         RWStructuredBuffer<float> d;\n\
+         [numthreads(1, 1, 1)] void main() { d[0] = s + t; }",
+        &o,
+        &[],
+    );
+    assert!(dis.contains("OpSpecConstant %float 0.100000001"), "{dis}");
+    assert!(dis.contains("OpSpecConstant %int -7"), "{dis}");
+}
+
+#[test]
+fn descriptor_heap_and_legacy_matrix_flags_change_nothing_while_what_they_govern_is_refused() {
+    let mut o = options("ps_6_0");
+    o.bindings.resource_heap = Some((1, 2));
+    o.bindings.sampler_heap = Some((3, 4));
+    o.bindings.counter_heap = Some((5, 6));
+    o.descriptor_heap = true;
+    o.legacy_buffer_matrix_order = true;
+    let plain = compile("no-heaps", BINDINGS, &options("ps_6_0"), &[]);
+    assert_eq!(compile("heaps", BINDINGS, &o, &[]), plain);
+    for heap in ["ResourceDescriptorHeap", "SamplerDescriptorHeap"] {
+        let e = errors(
+            &format!("float4 main() : SV_Target {{ return {heap}[0]; }}"),
+            &o,
+        );
+        assert!(e.contains(&format!("not supported yet: '{heap}'")), "{e}");
+    }
+    let e = errors(
+        "ByteAddressBuffer b;\nfloat4 main() : SV_Target { float2x2 m = b.Load<float2x2>(0); return m[0].xyxy; }",
+        &o,
+    );
+    assert!(
+        e.contains("not supported yet: template arguments on the method call 'Load'"),
+        "{e}"
+    );
+}
+
+#[test]
+fn reflection_decorates_semantics_and_resource_types() {
+    let src = r#"
+StructuredBuffer<float4> sb;
+Texture2D<float4> tex;
+Texture2D bare;
+SamplerState smp;
+cbuffer CB { float x; };
+struct S { float f; };
+ConstantBuffer<S> cb;
+float4 main(float4 c : COLOR3, float4 pos : SV_Position) : SV_Target {
+    return c + sb[0] + tex.Sample(smp, pos.xy) + bare.Sample(smp, pos.xy) + x + cb.f;
+}
+"#;
+    let mut o = options("ps_6_0");
+    let plain = compile("no-reflect", src, &o, &[]);
+    assert!(
+        !plain.contains("GOOGLE") && !plain.contains("UserSemantic"),
+        "{plain}"
+    );
+    o.reflect = true;
+    for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
+        o.target_env = env;
+        let dis = compile(&format!("reflect-{env}"), src, &o, &[]);
+        for line in [
+            "OpExtension \"SPV_GOOGLE_hlsl_functionality1\"",
+            "OpExtension \"SPV_GOOGLE_user_type\"",
+            "OpDecorateString %in_var_COLOR3 UserSemantic \"COLOR3\"",
+            "OpDecorateString %gl_FragCoord UserSemantic \"SV_Position\"",
+            "OpDecorateString %out_var_SV_Target UserSemantic \"SV_Target\"",
+            "OpDecorateString %sb UserTypeGOOGLE \"structuredbuffer:<float4>\"",
+            "OpDecorateString %tex UserTypeGOOGLE \"texture2d:<float4>\"",
+            "OpDecorateString %bare UserTypeGOOGLE \"texture2d\"",
+            "OpDecorateString %CB UserTypeGOOGLE \"cbuffer\"",
+            "OpDecorateString %cb UserTypeGOOGLE \"constantbuffer:<S>\"",
+        ] {
+            assert!(dis.contains(line), "{env}: {line}\n{dis}");
+        }
+    }
+}

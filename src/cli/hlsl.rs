@@ -4,7 +4,7 @@
 
 use super::dxc_flags::{self, Matched, Support};
 use crate::hlsl::{
-    compile_source, BufferLayout, LanguageVersion, Options, Profile, RegisterBinding,
+    compile_source, BufferLayout, Denorm, LanguageVersion, Options, Profile, RegisterBinding,
     ResourceBindings,
 };
 use crate::target_env::TargetEnv;
@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 /// The usage line.
 pub const USAGE: &str = "usage: hlsl2spirv <input.hlsl | -> -T <profile> [-E <entry>] \
-[-Fo <out.spv | ->] [-D NAME[=VALUE]]... [-I <dir>]... [-HV 2018|2021] \
+[-Fo <out.spv | ->] [-D NAME[=VALUE]]... [-I <dir>]... [-HV 2018|2021|202x] \
 [-fspv-target-env=<env>] (hlsl2spirv -help lists every flag)";
 
 /// What the command line asks for.
@@ -120,6 +120,17 @@ fn binding_flag(b: &mut ResourceBindings, m: &Matched) -> Result<(), String> {
             ))
         }
         "-fspv-flatten-resource-arrays" => b.flatten_arrays = true,
+        "-fvk-bind-resource-heap" | "-fvk-bind-sampler-heap" | "-fvk-bind-counter-heap" => {
+            let place = Some((
+                number(name, "binding number", v(0))?,
+                number(name, "set number", v(1))?,
+            ));
+            match name {
+                "-fvk-bind-resource-heap" => b.resource_heap = place,
+                "-fvk-bind-sampler-heap" => b.sampler_heap = place,
+                _ => b.counter_heap = place,
+            }
+        }
         _ => b.auto_shift = true,
     }
     Ok(())
@@ -160,6 +171,8 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let (mut zpr, mut zpc, mut invert_y, mut dx_position_w) = (false, false, false, false);
     let mut bindings = ResourceBindings::default();
     let mut enable_16bit_types = false;
+    // Options set directly by their flags (the rest are settled after the loop).
+    let mut o = Options::new("main", a.options.profile);
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -207,7 +220,16 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                 | "-auto-binding-space"
                 | "-fvk-bind-globals"
                 | "-fvk-auto-shift-bindings"
-                | "-fspv-flatten-resource-arrays" => binding_flag(&mut bindings, &m)?,
+                | "-fspv-flatten-resource-arrays"
+                | "-fvk-bind-resource-heap"
+                | "-fvk-bind-sampler-heap"
+                | "-fvk-bind-counter-heap" => binding_flag(&mut bindings, &m)?,
+                "-fvk-support-nonzero-base-instance" => o.nonzero_base_instance = true,
+                "-fvk-support-nonzero-base-vertex" => o.nonzero_base_vertex = true,
+                "-fspv-use-unknown-image-format" => o.unknown_image_format = true,
+                "-fspv-use-legacy-buffer-matrix-order" => o.legacy_buffer_matrix_order = true,
+                "-fspv-use-descriptor-heap" => o.descriptor_heap = true,
+                "-fspv-reflect" => o.reflect = true,
                 "-T" => profile = Some(m.value().to_owned()),
                 "-E" => entry = m.value().to_owned(),
                 "-D" => {
@@ -229,17 +251,25 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                     version = match m.value() {
                         "2018" => LanguageVersion::V2018,
                         "2021" => LanguageVersion::V2021,
-                        v @ ("2016" | "2017" | "202x") => {
-                            return Err(unsupported(&format!("-HV {v}")))
-                        }
+                        "202x" => LanguageVersion::V202x,
+                        v @ ("2016" | "2017") => return Err(unsupported(&format!("-HV {v}"))),
                         v => {
-                            return Err(format!("error: unknown HLSL version '{v}' (2018 or 2021)"))
+                            return Err(format!(
+                                "error: unknown HLSL version '{v}' (2018, 2021 or 202x)"
+                            ))
                         }
                     }
                 }
                 "-denorm" => {
-                    if m.value() != "any" {
-                        return Err(unsupported(&format!("-denorm {}", m.value())));
+                    o.denorm = match m.value() {
+                        "any" => Denorm::Any,
+                        "preserve" => Denorm::Preserve,
+                        "ftz" => Denorm::FlushToZero,
+                        v => {
+                            return Err(format!(
+                                "error: unsupported setting for -denorm: {v} (any, preserve, ftz)"
+                            ))
+                        }
                     }
                 }
                 "-encoding" => {
@@ -248,8 +278,8 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                     }
                 }
                 "-fvk-stage-io-order=" => match m.value() {
-                    "decl" => {}
-                    "alpha" => return Err(unsupported(arg)),
+                    "decl" => o.stage_io_alpha = false,
+                    "alpha" => o.stage_io_alpha = true,
                     v => {
                         return Err(format!(
                             "error: unknown Vulkan stage I/O location assignment order: {v}"
@@ -322,7 +352,11 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     if dx_layout && gl_layout {
         return Err("error: cannot specify both -fvk-use-dx-layout and -fvk-use-gl-layout".into());
     }
-    let mut options = Options::new(&entry, profile);
+    let mut options = Options {
+        entry: entry.clone(),
+        profile,
+        ..o
+    };
     options.row_major = zpr;
     options.invert_y = invert_y;
     options.dx_position_w = dx_position_w;
@@ -605,10 +639,60 @@ mod tests {
             "error: not supported yet: -fspv-reduce-load-size"
         );
         assert_eq!(
-            compile("x.hlsl -T cs_6_0 -denorm ftz").unwrap_err(),
-            "error: not supported yet: -denorm ftz"
+            compile("x.hlsl -T cs_6_0 -denorm ftz")
+                .unwrap()
+                .options
+                .denorm,
+            Denorm::FlushToZero
         );
-        assert!(compile("x.hlsl -T cs_6_0 -denorm any").is_ok());
+        assert_eq!(
+            compile("x.hlsl -T cs_6_0 -denorm preserve")
+                .unwrap()
+                .options
+                .denorm,
+            Denorm::Preserve
+        );
+        assert_eq!(
+            compile("x.hlsl -T cs_6_0 -denorm any")
+                .unwrap()
+                .options
+                .denorm,
+            Denorm::Any
+        );
+        assert!(compile("x.hlsl -T cs_6_0 -denorm bad")
+            .unwrap_err()
+            .contains("-denorm: bad"));
+        assert_eq!(
+            compile("x.hlsl -T cs_6_0 -fspv-use-vulkan-memory-model").unwrap_err(),
+            "error: not supported yet: -fspv-use-vulkan-memory-model"
+        );
+        assert_eq!(
+            compile("x.hlsl -T cs_6_0 -HV 202x")
+                .unwrap()
+                .options
+                .version,
+            LanguageVersion::V202x
+        );
+        let o = compile(
+            "x.hlsl -T vs_6_0 -fvk-support-nonzero-base-instance \
+             -fvk-support-nonzero-base-vertex -fvk-stage-io-order=alpha -fspv-reflect \
+             -fspv-use-unknown-image-format -fspv-use-legacy-buffer-matrix-order \
+             -fspv-use-descriptor-heap -fvk-bind-resource-heap 1 2 -fvk-bind-sampler-heap 3 4 \
+             -fvk-bind-counter-heap 5 6",
+        )
+        .unwrap()
+        .options;
+        assert!(o.nonzero_base_instance && o.nonzero_base_vertex && o.stage_io_alpha);
+        assert!(o.reflect && o.unknown_image_format && o.legacy_buffer_matrix_order);
+        assert!(o.descriptor_heap);
+        let b = &o.bindings;
+        assert_eq!(
+            (b.resource_heap, b.sampler_heap, b.counter_heap),
+            (Some((1, 2)), Some((3, 4)), Some((5, 6)))
+        );
+        assert!(compile("x.hlsl -T cs_6_0 -fvk-bind-resource-heap a 2").is_err());
+        assert!(compile("x.hlsl -T cs_6_0 -fvk-bind-sampler-heap 1 -1").is_err());
+        assert!(compile("x.hlsl -T cs_6_0 -fvk-stage-io-order=beta").is_err());
         assert!(compile("x.hlsl -T cs_6_0 -Fre r.bin")
             .unwrap_err()
             .contains("DXIL"));

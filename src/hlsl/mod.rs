@@ -106,14 +106,29 @@ impl FromStr for Profile {
     }
 }
 
-/// The HLSL language version (`-HV`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// The HLSL language version (`-HV`), in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum LanguageVersion {
     /// `-HV 2018`: `&&`, `||` and `?:` evaluate both sides (the design document's semantics).
     V2018,
     /// `-HV 2021` (default): scalar `&&`, `||` and `?:` short-circuit, as current DXC.
     #[default]
     V2021,
+    /// `-HV 202x`: 2021 with conforming literals (an unsuffixed literal is an `int` or a
+    /// `float`, as in C, instead of adapting to the other operand); `__HLSL_VERSION` is 2029.
+    V202x,
+}
+
+/// How 32-bit floating-point denormals are treated (`-denorm`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Denorm {
+    /// `any` (the default): as the implementation likes; no execution mode.
+    #[default]
+    Any,
+    /// `preserve`: the `DenormPreserve 32` execution mode.
+    Preserve,
+    /// `ftz`: the `DenormFlushToZero 32` execution mode.
+    FlushToZero,
 }
 
 /// The memory layout of buffers (`-fvk-use-gl-layout`, `-fvk-use-scalar-layout`,
@@ -162,6 +177,15 @@ pub struct ResourceBindings {
     /// `-auto-binding-space`: the set of resources whose register or `vk::binding` names none
     /// (0 by default).
     pub default_space: u32,
+    /// `-fvk-bind-resource-heap`, `-fvk-bind-sampler-heap`, `-fvk-bind-counter-heap`:
+    /// `(binding, set)` of `ResourceDescriptorHeap`, `SamplerDescriptorHeap` and the heap's
+    /// counters. The heaps are refused for now, so these place nothing; an implementation of
+    /// the heaps must honour them.
+    pub resource_heap: Option<(u32, u32)>,
+    /// See `resource_heap`.
+    pub sampler_heap: Option<(u32, u32)>,
+    /// See `resource_heap`.
+    pub counter_heap: Option<(u32, u32)>,
     /// `-fvk-bind-globals`: `(binding, set)` of `$Globals`.
     pub globals: Option<(u32, u32)>,
     /// `-fvk-auto-shift-bindings`: shifts apply to implicitly bound resources too.
@@ -214,6 +238,31 @@ pub struct Options {
     /// `-enable-16bit-types` (shader model 6.2 and later): `half`, `float16_t`, `int16_t`,
     /// `uint16_t` and the minimum-precision types are real 16-bit types, as DXC.
     pub enable_16bit_types: bool,
+    /// `-denorm`: the entry point's 32-bit denormal execution mode.
+    pub denorm: Denorm,
+    /// `-fvk-support-nonzero-base-instance`: `SV_InstanceID` is `InstanceIndex - BaseInstance`.
+    pub nonzero_base_instance: bool,
+    /// `-fvk-support-nonzero-base-vertex`: `SV_VertexID` is `VertexIndex - BaseVertex`.
+    pub nonzero_base_vertex: bool,
+    /// `-fspv-use-unknown-image-format`: storage images and texel buffers without
+    /// `[[vk::image_format]]` get the `Unknown` format instead of one deduced from their
+    /// element type.
+    pub unknown_image_format: bool,
+    /// `-fvk-stage-io-order=alpha`: stage variables without an explicit location take
+    /// locations in the alphabetical order of their semantics (DXC's default is declaration
+    /// order).
+    pub stage_io_alpha: bool,
+    /// `-fspv-use-legacy-buffer-matrix-order`: matrices read from and written to byte-address
+    /// buffers with `Load<T>`/`Store<T>` are row-major. Those templated methods are refused
+    /// for now, so no output depends on it; an implementation of them must honour it.
+    pub legacy_buffer_matrix_order: bool,
+    /// `-fspv-use-descriptor-heap`: `ResourceDescriptorHeap`/`SamplerDescriptorHeap` through
+    /// SPV_EXT_descriptor_heap. The heaps are refused for now, so no output depends on it; an
+    /// implementation of them must honour it.
+    pub descriptor_heap: bool,
+    /// `-fspv-reflect`: the SPV_GOOGLE_hlsl_functionality1 and SPV_GOOGLE_user_type
+    /// decorations (semantics, resource types, counter buffers).
+    pub reflect: bool,
 }
 
 impl Options {
@@ -232,6 +281,14 @@ impl Options {
             dx_position_w: false,
             bindings: ResourceBindings::default(),
             enable_16bit_types: false,
+            denorm: Denorm::Any,
+            nonzero_base_instance: false,
+            nonzero_base_vertex: false,
+            unknown_image_format: false,
+            stage_io_alpha: false,
+            reflect: false,
+            legacy_buffer_matrix_order: false,
+            descriptor_heap: false,
         }
     }
 }
@@ -325,6 +382,8 @@ pub fn preprocess_with(
         let version = match options.version {
             LanguageVersion::V2018 => "2018",
             LanguageVersion::V2021 => "2021",
+            // DXC's `hlsl::LangStd::v202x`.
+            LanguageVersion::V202x => "2029",
         };
         pp.define("__HLSL_VERSION", version);
         pp.define("__spirv__", "1");
@@ -419,6 +478,31 @@ pub fn compile_source(
             rendered,
         });
     };
+    // The environment's SPIR-V version first, so what it has in core needs no extension
+    // (DenormPreserve is core from 1.4: no SPV_KHR_float_controls for Vulkan 1.2).
+    let env_version = options.target_env.spirv_version();
+    module.version = env_version;
+    // Below the version that made them core, DXC enables these capabilities by their
+    // extension instead of raising the SPIR-V version past the environment's; declared here,
+    // each is kept only where the module uses its capability.
+    for (ext, core) in [
+        ("SPV_KHR_float_controls", crate::grammar::Version(1, 4)),
+        (
+            "SPV_KHR_shader_draw_parameters",
+            crate::grammar::Version(1, 3),
+        ),
+    ] {
+        if env_version < core && !module.extensions.iter().any(|e| e == ext) {
+            module.extensions.push(ext.to_owned());
+        }
+    }
+    if options.reflect {
+        // As DXC: the extensions are declared whatever the version (each is kept where its
+        // decorations are used).
+        for ext in ["SPV_GOOGLE_hlsl_functionality1", "SPV_GOOGLE_user_type"] {
+            module.extensions.push(ext.to_owned());
+        }
+    }
     if let Err(e) = crate::opt::update_vce(&mut module) {
         return Err(CompileError {
             diagnostics,

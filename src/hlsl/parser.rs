@@ -2038,6 +2038,10 @@ impl Parser {
             if self.eat(".") {
                 let member = self.ident("a member name after '.'")?;
                 if self.at("<") && self.is_type(self.peek_at(1)) {
+                    // `-fspv-use-legacy-buffer-matrix-order` (matrices in byte-address
+                    // buffers are row-major) is accepted because of this refusal: templated
+                    // `Load<T>`/`Store<T>` are the only raw-buffer accesses of matrices, and
+                    // an implementation of them must honour `Options::legacy_buffer_matrix_order`.
                     self.error(
                         member.span,
                         format!(

@@ -184,6 +184,13 @@ impl FnCx<'_, '_> {
             self.static_local(d);
             return;
         }
+        if d.ty.name.name == "auto"
+            && d.ty.args.is_empty()
+            && self.st.opts.version >= crate::hlsl::LanguageVersion::V202x
+        {
+            self.auto_decl(d, has(Modifier::Const));
+            return;
+        }
         let Some((base, relaxed)) = self.st.resolve_type(&d.ty) else {
             return;
         };
@@ -236,6 +243,57 @@ impl FnCx<'_, '_> {
                 );
             }
             let place = Place { konst, ..place };
+            if !self.st.scopes.declare(&decl.name.name, Sym::Var(place)) {
+                self.st.error(
+                    decl.name.span,
+                    format!("redefinition of '{}'", decl.name.name),
+                );
+            }
+        }
+    }
+
+    /// HLSL 202x's `auto x = e;`: a local of the type of `e` (minimum precision when `e` is).
+    fn auto_decl(&mut self, d: &VarDecl, konst: bool) {
+        for decl in &d.declarators {
+            self.live();
+            let init = match &decl.init {
+                Some(Initializer::Expr(e)) if decl.array_dims.is_empty() => e,
+                _ => {
+                    self.st.error(
+                        decl.name.span,
+                        format!(
+                            "not supported yet: 'auto' for '{}' without a single initializer \
+                             expression",
+                            decl.name.name
+                        ),
+                    );
+                    continue;
+                }
+            };
+            let Some((v, ty)) = self.rvalue(init) else {
+                continue;
+            };
+            if ty == Ty::Void || ty.is_resource() {
+                self.st.error(
+                    init.span,
+                    format!("not supported yet: 'auto' deducing '{}'", self.show(&ty)),
+                );
+                continue;
+            }
+            let relaxed = self.is_relaxed(v);
+            let ptr = self.local(&ty, &decl.name.name);
+            if relaxed {
+                self.relax(ptr);
+            }
+            self.f.store(ptr, v, None);
+            let place = Place {
+                ptr,
+                ty,
+                sc: StorageClass::Function,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst,
+            };
             if !self.st.scopes.declare(&decl.name.name, Sym::Var(place)) {
                 self.st.error(
                     decl.name.span,

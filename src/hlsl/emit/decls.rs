@@ -89,7 +89,11 @@ fn attr<'a>(attrs: &'a [Attribute], ns: Option<&str>, name: &str) -> Option<&'a 
 impl State<'_> {
     /// Folds a constant expression.
     pub fn const_eval(&self, e: &Expr) -> Option<ConstVal> {
-        consteval::eval(e, &|n| self.consts.get(n).copied())
+        let lookup = |n: &str| self.consts.get(n).copied();
+        if self.opts.version >= crate::hlsl::LanguageVersion::V202x {
+            return consteval::eval_conforming(e, &lookup);
+        }
+        consteval::eval(e, &lookup)
     }
 
     /// The names of a function's parameters.
@@ -540,6 +544,8 @@ struct Pending {
     what: PendingKind,
     /// `globallycoherent`: the variable is decorated `Coherent`.
     coherent: bool,
+    /// `-fspv-reflect`: the `UserTypeGOOGLE` string of the resource, if it has one.
+    user_type: Option<String>,
 }
 
 enum PendingKind {
@@ -714,6 +720,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                         push_constant,
                     },
                     coherent: false,
+                    user_type: Some("cbuffer".into()),
                 });
             }
             Item::Empty(_)
@@ -733,6 +740,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 push_constant: false,
             },
             coherent: false,
+            user_type: None,
         });
     }
     // Functions: register every definition (overloads by name).
@@ -888,6 +896,7 @@ fn global_vars(
                 assignment: explicit,
                 what,
                 coherent: has(&v.modifiers, Modifier::GloballyCoherent),
+                user_type: user_type(&v.ty),
             });
             continue;
         }
@@ -939,6 +948,7 @@ fn global_vars(
                     push_constant: true,
                 },
                 coherent: false,
+                user_type: None,
             });
             continue;
         }
@@ -1111,6 +1121,57 @@ fn global_vars(
     }
 }
 
+/// `-fspv-reflect`: the `UserTypeGOOGLE` string DXC gives a resource of type `t`: the type's
+/// name in lower case, then its template arguments as written (`texture2dmsarray:<float4,64>`).
+/// `None` for a type named through a typedef (no string rather than a wrong one) and for
+/// samplers.
+fn user_type(t: &crate::hlsl::ast::TypeExpr) -> Option<String> {
+    use crate::hlsl::ast::TemplateArg;
+    fn spell(t: &crate::hlsl::ast::TypeExpr) -> Option<String> {
+        if t.args.is_empty() {
+            return Some(t.name.name.clone());
+        }
+        let args: Option<Vec<String>> = t.args.iter().map(arg).collect();
+        Some(format!("{}<{}>", t.name.name, args?.join(",")))
+    }
+    fn arg(a: &TemplateArg) -> Option<String> {
+        match a {
+            TemplateArg::Type(t) => spell(t),
+            TemplateArg::Expr(Expr {
+                kind: ExprKind::Literal(crate::hlsl::ast::Literal::Int { value, .. }),
+                ..
+            }) => Some(value.to_string()),
+            TemplateArg::Expr(_) => None,
+        }
+    }
+    let name = t.name.name.as_str();
+    let known = [
+        "StructuredBuffer",
+        "RWStructuredBuffer",
+        "ByteAddressBuffer",
+        "RWByteAddressBuffer",
+        "Buffer",
+        "RWBuffer",
+        "Texture1D",
+        "Texture2D",
+        "Texture3D",
+        "TextureCube",
+        "RWTexture1D",
+        "RWTexture2D",
+        "RWTexture3D",
+        "ConstantBuffer",
+    ];
+    if !known.contains(&name) {
+        return None;
+    }
+    let lower = name.to_ascii_lowercase();
+    if t.args.is_empty() {
+        return Some(lower);
+    }
+    let args: Option<Vec<String>> = t.args.iter().map(arg).collect();
+    Some(format!("{lower}:<{}>", args?.join(",")))
+}
+
 /// `RelaxedPrecision` for a variable of a minimum-precision type, as DXC decorates it.
 fn relaxed_decoration(relaxed: bool) -> Vec<Decoration> {
     if relaxed {
@@ -1254,6 +1315,9 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 if coherent {
                     decorations.push(Decoration::Coherent);
                 }
+                if let (true, Some(u)) = (st.opts.reflect, &p.user_type) {
+                    decorations.push(Decoration::UserTypeGOOGLE(u.clone()));
+                }
                 let g = b.global(GlobalVariable {
                     name: Some(p.name.clone()),
                     decorations,
@@ -1283,9 +1347,13 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 };
                 let t = block_struct(b, st, &def, layout, Decoration::Block);
                 let ptr = b.type_pointer(sc, t);
+                let mut decorations = decos(binding);
+                if let (true, Some(u)) = (st.opts.reflect, &p.user_type) {
+                    decorations.push(Decoration::UserTypeGOOGLE(u.clone()));
+                }
                 let g = b.global(GlobalVariable {
                     name: Some(p.name.clone()),
-                    decorations: decos(binding),
+                    decorations,
                     ..GlobalVariable::new(ptr, sc)
                 });
                 let _ = p.span;

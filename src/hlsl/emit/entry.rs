@@ -33,7 +33,14 @@ struct Io {
     /// Per direction: where a `[[vk::location]]` was given, and whether one was not.
     explicit: [Option<Span>; 2],
     implicit: [bool; 2],
+    /// The variables that took the next free location (semantic, output, variable,
+    /// location, how many locations), for `-fvk-stage-io-order=alpha` to reorder.
+    auto_located: Vec<AutoLocated>,
 }
+
+/// A stage variable placed at the next free location: semantic, output, variable, location
+/// and how many locations it takes.
+type AutoLocated = (String, bool, Handle<GlobalVariable>, u32, u32);
 
 /// How many locations a stage variable of `ty` takes: one per vector, two for a 64-bit
 /// vector of three or four components.
@@ -145,8 +152,8 @@ impl FnCx<'_, '_> {
         } else {
             StorageClass::Input
         };
-        let (var_ty, name, decorations) = match builtin {
-            Some((bi, t, n)) => (t, n.to_owned(), vec![Decoration::BuiltIn(bi)]),
+        let (var_ty, name, decorations, auto_loc) = match builtin {
+            Some((bi, t, n)) => (t, n.to_owned(), vec![Decoration::BuiltIn(bi)], None),
             None => {
                 // A vertex shader's SV_Position input is an ordinary located input, as in DXC.
                 if base.starts_with("SV_")
@@ -180,6 +187,7 @@ impl FnCx<'_, '_> {
                 }
                 let dir = usize::from(output);
                 let count = location_count(ty);
+                let automatic = base != "SV_TARGET" && location.is_none();
                 let loc = if base == "SV_TARGET" {
                     index
                 } else if let Some(l) = location {
@@ -243,9 +251,19 @@ impl FnCx<'_, '_> {
                 } else {
                     ty.clone()
                 };
-                (var_ty, format!("{prefix}{semantic}"), d)
+                (
+                    var_ty,
+                    format!("{prefix}{semantic}"),
+                    d,
+                    automatic.then_some(loc),
+                )
             }
         };
+        let mut decorations = decorations;
+        if self.st.opts.reflect {
+            // SPV_GOOGLE_hlsl_functionality1: the semantic as written.
+            decorations.push(Decoration::UserSemantic(semantic.to_owned()));
+        }
         let t = ir_ty(&mut self.f, self.st, &var_ty, LayoutRule::None, false);
         let p = self.f.type_pointer(sc, t);
         let g = self.f.global(GlobalVariable {
@@ -255,8 +273,37 @@ impl FnCx<'_, '_> {
         });
         io.vars
             .push((semantic.to_owned(), output, g, var_ty.clone()));
+        if let Some(l) = auto_loc {
+            io.auto_located
+                .push((semantic.to_owned(), output, g, l, location_count(&var_ty)));
+        }
         self.st.interface.push(g);
         Some((g, var_ty))
+    }
+
+    /// The Input variable of the `BaseInstance` or `BaseVertex` built-in, of type `ty`
+    /// (created on first use).
+    fn base_var(
+        &mut self,
+        io: &mut Io,
+        builtin: BuiltIn,
+        name: &str,
+        ty: &Ty,
+    ) -> Handle<GlobalVariable> {
+        let key = format!("{name}.base");
+        if let Some((_, _, g, _)) = io.vars.iter().find(|(s, o, _, _)| *s == key && !*o) {
+            return *g;
+        }
+        let t = ir_ty(&mut self.f, self.st, ty, LayoutRule::None, false);
+        let p = self.f.type_pointer(StorageClass::Input, t);
+        let g = self.f.global(GlobalVariable {
+            name: Some(name.to_owned()),
+            decorations: vec![Decoration::BuiltIn(builtin)],
+            ..GlobalVariable::new(p, StorageClass::Input)
+        });
+        io.vars.push((key, false, g, ty.clone()));
+        self.st.interface.push(g);
+        g
     }
 
     /// Loads a stage input of `ty` (a struct is loaded field by field).
@@ -297,6 +344,22 @@ impl FnCx<'_, '_> {
         let t = self.ty(&vt);
         let mut v = self.f.load(t, Value::Global(g), None);
         let stage = self.st.opts.profile.stage;
+        let base = match split_semantic(sem).0.as_str() {
+            "SV_INSTANCEID" if self.st.opts.nonzero_base_instance => {
+                Some((BuiltIn::BaseInstance, "gl_BaseInstance"))
+            }
+            "SV_VERTEXID" if self.st.opts.nonzero_base_vertex => {
+                Some((BuiltIn::BaseVertex, "gl_BaseVertex"))
+            }
+            _ => None,
+        };
+        if let (Stage::Vertex, Some((builtin, name))) = (stage, base) {
+            // Vulkan's InstanceIndex and VertexIndex count from the draw's first instance
+            // and vertex; DirectX's SV_InstanceID and SV_VertexID from 0.
+            let g = self.base_var(io, builtin, name, &vt);
+            let b = self.f.load(t, Value::Global(g), None);
+            v = self.f.i_sub(t, v, b);
+        }
         if self.st.opts.dx_position_w && stage == Stage::Pixel && is_position(sem) {
             // DirectX's SV_Position.w is 1/w of Vulkan's FragCoord.w.
             let ft = self.ty(&Ty::Scalar(Scalar::Float));
@@ -379,6 +442,29 @@ fn location_attr(st: &State, attrs: &[Attribute]) -> Option<u32> {
     st.const_eval(a.args.first()?)?.as_int().map(|v| v as u32)
 }
 
+/// `-fvk-stage-io-order=alpha`: the inputs, then the outputs, that took the next free
+/// location get the same locations again, given out in the alphabetical order of their
+/// semantics (as written, compared byte by byte, as DXC sorts them).
+fn alpha_locations(b: &mut Builder, vars: &[AutoLocated]) {
+    for output in [false, true] {
+        let mut side: Vec<_> = vars.iter().filter(|v| v.1 == output).collect();
+        // The same block of locations, handed out again in semantic order (a 64-bit vector
+        // of three or four components takes two).
+        let mut next = side.iter().map(|v| v.3).min().unwrap_or(0);
+        side.sort_by(|x, y| x.0.cmp(&y.0));
+        for v in side {
+            let loc = next;
+            next += v.4;
+            let g = &mut b.module_mut().globals[v.2];
+            for d in &mut g.decorations {
+                if let Decoration::Location(l) = d {
+                    *l = loc;
+                }
+            }
+        }
+    }
+}
+
 /// Emits the wrapper `main` around the source entry function.
 pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     let Some(Item::Function(decl)) = st.unit.items.get(entry.item) else {
@@ -397,6 +483,7 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
         taken: [Vec::new(), Vec::new()],
         explicit: [None, None],
         implicit: [false, false],
+        auto_located: Vec::new(),
     };
     // `static` initializers run first.
     let inits = cx.st.static_inits.clone();
@@ -468,6 +555,9 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     cx.f.ret();
     cx.terminated = true;
     cx.finish();
+    if st.opts.stage_io_alpha {
+        alpha_locations(b, &io.auto_located);
+    }
     let name = st.opts.entry.clone();
     b.name_function(handle, &name);
     let model = match stage {
@@ -477,6 +567,16 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     };
     let interface = st.interface.clone();
     b.entry_point(model, handle, &name, &interface);
+    // `-denorm`: for 32-bit floats only, as DXC.
+    match st.opts.denorm {
+        crate::hlsl::Denorm::Any => {}
+        crate::hlsl::Denorm::Preserve => {
+            b.execution_mode(handle, ExecutionMode::DenormPreserve(32));
+        }
+        crate::hlsl::Denorm::FlushToZero => {
+            b.execution_mode(handle, ExecutionMode::DenormFlushToZero(32));
+        }
+    }
     match stage {
         Stage::Compute => {
             let nt = decl.attributes.iter().find(|a| a.name.name == "numthreads");

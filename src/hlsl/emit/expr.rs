@@ -28,6 +28,15 @@ pub(crate) fn literal_kind(e: &Expr) -> Option<bool> {
 }
 
 impl FnCx<'_, '_> {
+    /// [`literal_kind`] in HLSL 2021 and before; `None` in 202x, where literals are typed
+    /// (`int`, `float`) as in C.
+    pub fn lit_kind(&self, e: &Expr) -> Option<bool> {
+        if self.st.opts.version >= LanguageVersion::V202x {
+            return None;
+        }
+        literal_kind(e)
+    }
+
     /// The value of `e`, loaded.
     pub fn rvalue(&mut self, e: &Expr) -> Option<(Value, Ty)> {
         let v = self.expr(e);
@@ -76,6 +85,23 @@ impl FnCx<'_, '_> {
             ExprKind::Literal(l) => self.literal(l, span)?,
             ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name).cloned() {
                 Some(sym) => self.symbol(sym),
+                None if matches!(
+                    id.name.as_str(),
+                    "ResourceDescriptorHeap" | "SamplerDescriptorHeap"
+                ) =>
+                {
+                    // Shader model 6.6's descriptor heaps. `-fvk-bind-resource-heap`,
+                    // `-fvk-bind-sampler-heap`, `-fvk-bind-counter-heap` and
+                    // `-fspv-use-descriptor-heap` are accepted because of this refusal (they
+                    // only say how the heaps are bound): an implementation of the heaps must
+                    // honour them (`Options::bindings.resource_heap`...,
+                    // `Options::descriptor_heap`).
+                    self.st.error(
+                        id.span,
+                        format!("not supported yet: '{}' (descriptor heaps)", id.name),
+                    );
+                    return None;
+                }
                 None => {
                     self.st.error(
                         id.span,
@@ -98,7 +124,7 @@ impl FnCx<'_, '_> {
                     None => (r, rt),
                     Some(op) => {
                         let (cur, ct) = self.load_val(&dst, lhs.span)?;
-                        self.apply_binary(*op, (cur, ct), None, (r, rt), literal_kind(rhs), span)?
+                        self.apply_binary(*op, (cur, ct), None, (r, rt), self.lit_kind(rhs), span)?
                     }
                 };
                 let v = self.convert(v, &t, &dst_ty, span, false)?;
@@ -380,6 +406,19 @@ impl FnCx<'_, '_> {
             Literal::Int { value, suffix } => {
                 let unsigned = suffix.contains('u');
                 let long = suffix.contains("ll");
+                if self.st.opts.version >= LanguageVersion::V202x
+                    && suffix.is_empty()
+                    && *value > i32::MAX as u64
+                {
+                    // 202x types it as C does (by radix: `long` or `unsigned int`), which
+                    // spvkit does not track.
+                    self.st.error(
+                        span,
+                        "not supported yet: an unsuffixed integer literal beyond int's range \
+                         in HLSL 202x",
+                    );
+                    return None;
+                }
                 let s = match (unsigned, long) {
                     (true, true) => Scalar::UInt64,
                     (false, true) => Scalar::Int64,
@@ -399,7 +438,7 @@ impl FnCx<'_, '_> {
                     _ => Scalar::Float,
                 };
                 let v = self.scalar_const(s, ConstVal::Float(*value));
-                if suffix.is_empty() {
+                if suffix.is_empty() && self.st.opts.version < LanguageVersion::V202x {
                     self.literals.insert(v, *value);
                 }
                 Val::R(v, Ty::Scalar(s))
@@ -527,7 +566,7 @@ impl FnCx<'_, '_> {
     fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Val> {
         if matches!(op, BinaryOp::And | BinaryOp::Or) {
             let (a, at) = self.rvalue(lhs)?;
-            if self.st.opts.version == LanguageVersion::V2021 {
+            if self.st.opts.version >= LanguageVersion::V2021 {
                 if !matches!(at, Ty::Scalar(_)) {
                     self.st.error(span, non_scalar_logical(op));
                     return None;
@@ -552,7 +591,7 @@ impl FnCx<'_, '_> {
         let a = self.rvalue(lhs);
         let b = self.rvalue(rhs);
         let (a, b) = (a?, b?);
-        let (v, t) = self.apply_binary(op, a, literal_kind(lhs), b, literal_kind(rhs), span)?;
+        let (v, t) = self.apply_binary(op, a, self.lit_kind(lhs), b, self.lit_kind(rhs), span)?;
         Some(Val::R(v, t))
     }
 
@@ -704,7 +743,7 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<Val> {
         let (c, ct) = self.rvalue(cond)?;
-        if self.st.opts.version == LanguageVersion::V2021 && !matches!(ct, Ty::Scalar(_)) {
+        if self.st.opts.version >= LanguageVersion::V2021 && !matches!(ct, Ty::Scalar(_)) {
             self.st.error(
                 cond.span,
                 "condition for short-circuiting ternary operator must be scalar, for \
@@ -712,7 +751,7 @@ impl FnCx<'_, '_> {
             );
             return None;
         }
-        if self.st.opts.version == LanguageVersion::V2021 {
+        if self.st.opts.version >= LanguageVersion::V2021 {
             let (c, _) = self.bool_of(c, &ct, span)?;
             // The result type is known only after both sides: evaluate each into its own block
             // and merge through a variable of the common type.
@@ -732,7 +771,13 @@ impl FnCx<'_, '_> {
             let ty = if tt == et {
                 tt.clone()
             } else {
-                self.common_type(&tt, &et, literal_kind(then), literal_kind(otherwise), span)?
+                self.common_type(
+                    &tt,
+                    &et,
+                    self.lit_kind(then),
+                    self.lit_kind(otherwise),
+                    span,
+                )?
             };
             let var = self.local(&ty, "temp.var.ternary");
             self.f.switch_to(then_end);
@@ -753,7 +798,13 @@ impl FnCx<'_, '_> {
         let mut ty = if tt == et {
             tt.clone()
         } else {
-            self.common_type(&tt, &et, literal_kind(then), literal_kind(otherwise), span)?
+            self.common_type(
+                &tt,
+                &et,
+                self.lit_kind(then),
+                self.lit_kind(otherwise),
+                span,
+            )?
         };
         // A vector condition selects per component: scalar arms are splatted to its size.
         if let (Ty::Vector(_, n), Ty::Scalar(s)) = (&ct, &ty) {

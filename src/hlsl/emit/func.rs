@@ -204,10 +204,12 @@ impl<'a, 'u> FnCx<'a, 'u> {
     /// Whether the result of an operation on `operands` is minimum precision: at least one is,
     /// and every other one is too or is a constant (a literal takes the other side's type).
     pub fn relaxed_operands(&self, operands: &[Value]) -> bool {
+        // In HLSL 202x a literal is a `float` or an `int`, which is not minimum precision.
+        let literals_adapt = self.st.opts.version < crate::hlsl::LanguageVersion::V202x;
         operands.iter().any(|&v| self.is_relaxed(v))
             && operands
                 .iter()
-                .all(|&v| self.is_relaxed(v) || matches!(v, Value::Constant(_)))
+                .all(|&v| self.is_relaxed(v) || (literals_adapt && matches!(v, Value::Constant(_))))
     }
 
     /// A Function-storage place of `ty`.

@@ -38,9 +38,9 @@ impl FnCx<'_, '_> {
             return None;
         }
         let mut ty = vals.first()?.1.clone();
-        let mut lit = crate::hlsl::emit::expr::literal_kind(&args[0]);
+        let mut lit = self.lit_kind(&args[0]);
         for (a, (_, t)) in args.iter().zip(&vals).skip(1) {
-            let l = crate::hlsl::emit::expr::literal_kind(a);
+            let l = self.lit_kind(a);
             ty = self.common_type(&ty, t, lit, l, span)?;
             lit = lit.and(l);
         }
@@ -536,10 +536,7 @@ impl FnCx<'_, '_> {
                 let c = self.rvalue(&args[0]);
                 let (a, b) = (self.rvalue(&args[1]), self.rvalue(&args[2]));
                 let ((c, ct), (a, at), (b, bt)) = (c?, a?, b?);
-                let lits = (
-                    crate::hlsl::emit::expr::literal_kind(&args[1]),
-                    crate::hlsl::emit::expr::literal_kind(&args[2]),
-                );
+                let lits = (self.lit_kind(&args[1]), self.lit_kind(&args[2]));
                 let ty = self.common_type(&at, &bt, lits.0, lits.1, span)?;
                 if !ty.is_numeric() {
                     self.st.error(

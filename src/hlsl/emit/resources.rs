@@ -366,6 +366,10 @@ impl FnCx<'_, '_> {
                     "Append" | "Consume" | "IncrementCounter" | "DecrementCounter"
                 ) =>
             {
+                // Counters (and Append/ConsumeStructuredBuffer) are refused, so no module has
+                // a counter buffer: an implementation must decorate each with
+                // HlslCounterBufferGOOGLE under `-fspv-reflect`, and place it by
+                // `[[vk::counter_binding]]` / `-fvk-bind-counter-heap` as DXC does.
                 self.st
                     .error(span, format!("not supported yet: the method '{name}' here"));
                 None

@@ -257,7 +257,9 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
                 } else {
                     ImageSampling::Sampled
                 },
-                format: if rw {
+                // `-fspv-use-unknown-image-format`: no format deduced from the texel type
+                // (reads and writes then need the StorageImage*WithoutFormat capabilities).
+                format: if rw && !st.opts.unknown_image_format {
                     image_format(elem)
                 } else {
                     ImageFormat::Unknown

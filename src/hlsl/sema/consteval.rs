@@ -47,7 +47,55 @@ impl ConstVal {
 /// Folds `e`; `lookup` gives the value of a named constant. `None` when the expression is not
 /// constant (or divides by zero, or overflows).
 pub fn eval(e: &Expr, lookup: &dyn Fn(&str) -> Option<ConstVal>) -> Option<ConstVal> {
+    fold(e, lookup, &|_| true)
+}
+
+/// [`eval`] for HLSL 202x, whose literals are typed as in C (an unsuffixed float literal is a
+/// 32-bit `float`, an integer literal an `int`): folding here tracks no types, so only
+/// expressions whose every value is a bool or an integer in `int`'s range fold; the others
+/// are `None`, left to code generation, which types them.
+pub fn eval_conforming(e: &Expr, lookup: &dyn Fn(&str) -> Option<ConstVal>) -> Option<ConstVal> {
+    // A lone float literal (possibly negated) is its own value, typed by its suffix: an
+    // unsuffixed one is a 32-bit float (`l` makes a double).
+    let (negated, lit) = match &e.kind {
+        ExprKind::Unary {
+            op: UnaryOp::Neg,
+            operand,
+        } => (true, &operand.kind),
+        k => (false, k),
+    };
+    if let ExprKind::Literal(Literal::Float { value, suffix }) = lit {
+        let v = if suffix.eq_ignore_ascii_case("l") {
+            *value
+        } else {
+            f64::from(*value as f32)
+        };
+        return Some(ConstVal::Float(if negated { -v } else { v }));
+    }
+    fold(e, lookup, &|v| match v {
+        ConstVal::Bool(_) => true,
+        ConstVal::Int(i) => i32::try_from(i).is_ok(),
+        ConstVal::Float(_) => false,
+    })
+}
+
+/// Folds `e`, giving up when a value (each literal, name and intermediate result) fails `ok`.
+fn fold(
+    e: &Expr,
+    lookup: &dyn Fn(&str) -> Option<ConstVal>,
+    ok: &dyn Fn(ConstVal) -> bool,
+) -> Option<ConstVal> {
+    let v = fold_node(e, lookup, ok)?;
+    ok(v).then_some(v)
+}
+
+fn fold_node(
+    e: &Expr,
+    lookup: &dyn Fn(&str) -> Option<ConstVal>,
+    ok: &dyn Fn(ConstVal) -> bool,
+) -> Option<ConstVal> {
     use ConstVal::*;
+    let eval = |e: &Expr, lookup: &dyn Fn(&str) -> Option<ConstVal>| fold(e, lookup, ok);
     match &e.kind {
         ExprKind::Literal(Literal::Int { value, .. }) => Some(Int(i64::try_from(*value).ok()?)),
         ExprKind::Literal(Literal::Float { value, .. }) => Some(Float(*value)),

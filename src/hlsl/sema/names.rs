@@ -930,7 +930,9 @@ impl Resolver {
             }
             if local {
                 let n = d.name.name.clone();
-                let ty = d.array_dims.is_empty().then(|| v.ty.clone());
+                // An `auto` local (HLSL 202x) has no type to deduce template arguments from.
+                let typed = v.ty.name.name != "auto" || !v.ty.args.is_empty();
+                let ty = (d.array_dims.is_empty() && typed).then(|| v.ty.clone());
                 self.declare_local(&n, ty);
             }
         }
