@@ -541,7 +541,12 @@ impl Parser {
             self.bump();
             let part = self.bump();
             name.name = format!("{}::{}", name.name, part.text);
-            name.span = name.span.to(part.span);
+            if part.text == "operator" {
+                // `S::operator+`: an out-of-line member operator.
+                let symbol = self.operator_symbol()?;
+                name.name.push_str(&symbol);
+            }
+            name.span = name.span.to(self.prev_span());
         }
         Ok(name)
     }
@@ -961,6 +966,41 @@ impl Parser {
         ))
     }
 
+    /// `operator+`, `operator[]`, `operator()` (HLSL 2021 member operators) as a method name.
+    fn operator_name(&mut self) -> PResult<Ident> {
+        let start = self.bump().span;
+        let symbol = self.operator_symbol()?;
+        Ok(Ident {
+            name: format!("operator{symbol}"),
+            span: start.to(self.prev_span()),
+        })
+    }
+
+    /// The operator after `operator`: `+`, `[]`, `()`...
+    fn operator_symbol(&mut self) -> PResult<String> {
+        let t = self.tok().clone();
+        let symbol = match t.text.as_str() {
+            "(" | "[" if t.kind == TokenKind::Punct => {
+                self.bump();
+                let close = if t.text == "(" { ")" } else { "]" };
+                self.expect(close, "after 'operator' and the bracket")?;
+                format!("{}{close}", t.text)
+            }
+            "+" | "-" | "*" | "/" | "%" | "<<" | ">>" | "<" | ">" | "<=" | ">=" | "==" | "!="
+            | "&" | "|" | "^"
+                if t.kind == TokenKind::Punct =>
+            {
+                self.bump();
+                t.text.clone()
+            }
+            _ => {
+                let found = t.describe();
+                return self.fail(format!("not supported yet: overloading operator {found}"));
+            }
+        };
+        Ok(symbol)
+    }
+
     /// `namespace N { items }` (also `namespace A::B { }`).
     fn namespace(&mut self) -> PResult<Vec<Item>> {
         let start = self.bump().span;
@@ -1125,10 +1165,11 @@ impl Parser {
                 }
                 let modifiers = self.modifiers();
                 let ty = self.type_expr()?;
-                if self.at_word("operator") {
-                    return self.fail("not supported yet: operator overloading");
-                }
-                let name = self.ident("a field name")?;
+                let name = if self.at_word("operator") {
+                    self.operator_name()?
+                } else {
+                    self.ident("a field name")?
+                };
                 if self.at("(") {
                     let f = self.function(attributes, modifiers, ty, name, fstart)?;
                     methods.push(f);

@@ -1398,12 +1398,21 @@ fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
     match &e.kind {
         ExprKind::Call { callee, args, .. } => {
             out.push((callee.name.clone(), callee.span));
+            // `s()` on a struct variable calls its `operator()`.
+            out.push(("*.operator()".to_owned(), callee.span));
             args.iter().for_each(|a| collect_calls_expr(a, out));
         }
         ExprKind::Unary { operand, .. } => collect_calls_expr(operand, out),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Assign { lhs, rhs, .. }
-        | ExprKind::Comma(lhs, rhs) => {
+        ExprKind::Binary { lhs, rhs, op } => {
+            // A struct operand calls its `operator`.
+            out.push((
+                format!("*.operator{}", super::expr::binary_symbol(*op)),
+                e.span,
+            ));
+            collect_calls_expr(lhs, out);
+            collect_calls_expr(rhs, out);
+        }
+        ExprKind::Assign { lhs, rhs, .. } | ExprKind::Comma(lhs, rhs) => {
             collect_calls_expr(lhs, out);
             collect_calls_expr(rhs, out);
         }
@@ -1432,6 +1441,7 @@ fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
         ExprKind::Cast { operand, .. } => collect_calls_expr(operand, out),
         ExprKind::Member { base, .. } => collect_calls_expr(base, out),
         ExprKind::Index { base, index } => {
+            out.push(("*.operator[]".to_owned(), e.span));
             collect_calls_expr(base, out);
             collect_calls_expr(index, out);
         }

@@ -244,6 +244,13 @@ impl FnCx<'_, '_> {
             }
             ExprKind::Index { base, index } => {
                 let b = self.expr(base);
+                if let Some(Ty::Struct(_)) = self.val_ty(&b) {
+                    let name = Ident {
+                        name: "operator[]".into(),
+                        span,
+                    };
+                    return self.member_call(b, &name, std::slice::from_ref(index), span);
+                }
                 self.index(b, index, span)?
             }
             ExprKind::InitList(_) => {
@@ -588,7 +595,19 @@ impl FnCx<'_, '_> {
             return Some(Val::R(r, ty));
         }
         // Both sides are checked even when the first has an error, so both are reported.
-        let a = self.rvalue(lhs);
+        let av = self.expr(lhs);
+        if let Some(Ty::Struct(_)) = self.val_ty(&av) {
+            // An overloaded operator (HLSL 2021): a member function of the left operand.
+            let name = Ident {
+                name: format!("operator{}", binary_symbol(op)),
+                span,
+            };
+            return self.member_call(av, &name, std::slice::from_ref(rhs), span);
+        }
+        let a = match av {
+            Val::Err => None,
+            v => self.load_val(&v, lhs.span),
+        };
         let b = self.rvalue(rhs);
         let (a, b) = (a?, b?);
         let (v, t) = self.apply_binary(op, a, self.lit_kind(lhs), b, self.lit_kind(rhs), span)?;
@@ -1263,6 +1282,20 @@ impl FnCx<'_, '_> {
 
     /// A call of a user function or an intrinsic.
     fn call(&mut self, name: &str, name_span: Span, args: &[Expr], span: Span) -> Option<Val> {
+        // `s(args)` on a struct variable: its `operator()`.
+        if let Some(
+            sym @ Sym::Var(Place {
+                ty: Ty::Struct(_), ..
+            }),
+        ) = self.st.scopes.lookup(name).cloned()
+        {
+            let object = self.symbol(sym);
+            let op = Ident {
+                name: "operator()".into(),
+                span: name_span,
+            };
+            return self.member_call(object, &op, args, span);
+        }
         if let Some(cands) = self.st.functions.get(name).cloned() {
             return self.user_call(name, &cands, args, span);
         }
@@ -1600,4 +1633,28 @@ fn non_scalar_logical(op: BinaryOp) -> String {
         "operands for short-circuiting logical binary operator must be scalar, for non-scalar \
          types use '{f}'"
     )
+}
+
+/// How a binary operator is spelled (for `operator+` and friends).
+pub(crate) fn binary_symbol(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Mul => "*",
+        BinaryOp::Div => "/",
+        BinaryOp::Rem => "%",
+        BinaryOp::Add => "+",
+        BinaryOp::Sub => "-",
+        BinaryOp::Shl => "<<",
+        BinaryOp::Shr => ">>",
+        BinaryOp::Lt => "<",
+        BinaryOp::Gt => ">",
+        BinaryOp::Le => "<=",
+        BinaryOp::Ge => ">=",
+        BinaryOp::Eq => "==",
+        BinaryOp::Ne => "!=",
+        BinaryOp::BitAnd => "&",
+        BinaryOp::BitXor => "^",
+        BinaryOp::BitOr => "|",
+        BinaryOp::And => "&&",
+        BinaryOp::Or => "||",
+    }
 }

@@ -73,6 +73,19 @@ impl FnCx<'_, '_> {
         Some((out, ft))
     }
 
+    /// `if (c) discard;` as DXC writes it for `clip`: a selection to a block that kills.
+    fn kill_if(&mut self, c: Value) -> Val {
+        let kill = self.f.block();
+        let merge = self.f.block();
+        self.f
+            .selection_merge(merge, crate::grammar::SelectionControl::None);
+        self.f.branch_conditional(c, (kill, &[]), (merge, &[]));
+        self.f.switch_to(kill);
+        self.f.terminate(Terminator::Kill);
+        self.f.switch_to(merge);
+        self.void_val()
+    }
+
     /// The result of a call that returns nothing.
     pub fn void_val(&mut self) -> Val {
         Val::R(Value::Constant(self.f.constant_u32(0)), Ty::Void)
@@ -467,6 +480,23 @@ impl FnCx<'_, '_> {
                 let (v, t) = self.rvalue(&args[0])?;
                 let ft = t.with_component(Scalar::Float);
                 let v = self.convert(v, &t, &ft, span, true)?;
+                let bool_t = self.ty(&Ty::Scalar(Scalar::Bool));
+                if let Ty::Matrix(_, r, c) = ft {
+                    // As DXC: each row's "any component negative", then any of those.
+                    let row_t = Ty::Vector(Scalar::Float, c);
+                    let rt = self.ty(&row_t);
+                    let zero = self.splat_const(&row_t, ConstVal::Float(0.0));
+                    let mut rows = Vec::new();
+                    for i in 0..r {
+                        let row = self.f.composite_extract(rt, v, vec![i]);
+                        let (lt, _) = self.compare(BinaryOp::Lt, row, zero, &row_t, span)?;
+                        rows.push(self.f.any(bool_t, lt));
+                    }
+                    let vt = self.ty(&Ty::Vector(Scalar::Bool, r));
+                    let all_rows = self.f.composite_construct(vt, &rows);
+                    let c = self.f.any(bool_t, all_rows);
+                    return Some(self.kill_if(c));
+                }
                 let zero = self.splat_const(&ft, ConstVal::Float(0.0));
                 let (lt, bt) = self.compare(BinaryOp::Lt, v, zero, &ft, span)?;
                 let c = match bt {
@@ -476,15 +506,7 @@ impl FnCx<'_, '_> {
                         self.f.any(it, lt)
                     }
                 };
-                let kill = self.f.block();
-                let merge = self.f.block();
-                self.f
-                    .selection_merge(merge, crate::grammar::SelectionControl::None);
-                self.f.branch_conditional(c, (kill, &[]), (merge, &[]));
-                self.f.switch_to(kill);
-                self.f.terminate(Terminator::Kill);
-                self.f.switch_to(merge);
-                Some(self.void_val())
+                Some(self.kill_if(c))
             }
             "GroupMemoryBarrierWithGroupSync"
             | "GroupMemoryBarrier"

@@ -395,10 +395,19 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<(Value, Ty)> {
         let s = ty.component()?;
-        if let Ty::Matrix(..) = ty {
-            self.st
-                .error(span, "not supported yet: comparison of matrices");
-            return None;
+        if let Ty::Matrix(_, r, c) = ty {
+            // Row by row, into a bool matrix of the same shape.
+            let row_ty = Ty::Vector(s, *c);
+            let rt = self.ty(&row_ty);
+            let mut rows = Vec::new();
+            for i in 0..*r {
+                let a = self.f.composite_extract(rt, x, vec![i]);
+                let b = self.f.composite_extract(rt, y, vec![i]);
+                rows.push(self.compare(op, a, b, &row_ty, span)?.0);
+            }
+            let rty = ty.with_component(Scalar::Bool);
+            let t = self.ty(&rty);
+            return Some((self.f.composite_construct(t, &rows), rty));
         }
         let rty = ty.with_component(Scalar::Bool);
         let t = self.ty(&rty);
