@@ -2367,7 +2367,7 @@ fn matrix_comparisons() {
                    // Indexed as values: a bool vector element read through a pointer to
                    // Function memory is miscompiled by llvmpipe and by spvkit run's LLVM
                    // lowering alike (vectors of i1 are bit-packed in LLVM memory; a known
-                   // issue of the lowering, README "Running compute shaders").
+                   // issue of the lowering, see the README on running compute shaders).
                    o[0] = (a < b)[1][0]; o[1] = (a < b)[0][1];
                    o[2] = (a == b)[0][0]; o[3] = (a == b)[1][2];
                    o[4] = all(a == a); o[5] = any(a > b);
