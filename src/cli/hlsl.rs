@@ -173,6 +173,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     let mut enable_16bit_types = false;
     // Options set directly by their flags (the rest are settled after the loop).
     let mut o = Options::new("main", a.options.profile);
+    let (mut oconfig, mut opt_level) = (0, false);
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -191,6 +192,37 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
             }
         };
         let name = m.flag.name;
+        // Flags accepted with a note still have DXC's checks of their values.
+        match name {
+            "-Oconfig=" => {
+                oconfig += 1;
+                if oconfig > 1 {
+                    return Err("error: -Oconfig should not be specified more than once".into());
+                }
+                check_oconfig(m.value())?;
+            }
+            "-O0" | "-O1" | "-O2" | "-O3" => opt_level = true,
+            "-fspv-debug=" => {
+                const CONTROLS: &[&str] = &[
+                    "file",
+                    "source",
+                    "line",
+                    "tool",
+                    "rich",
+                    "rich-with-source",
+                    "vulkan",
+                    "vulkan-with-source",
+                    "vulkan-with-source-test",
+                ];
+                if !CONTROLS.contains(&m.value()) {
+                    return Err(format!(
+                        "error: unknown SPIR-V debug info control parameter: {}",
+                        m.value()
+                    ));
+                }
+            }
+            _ => {}
+        }
         match m.flag.support {
             Support::Note(note) => a.notes.push(format!("note: {arg}: {note}")),
             Support::Refused => return Err(unsupported(arg)),
@@ -326,6 +358,9 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
         }
         i += 1;
     }
+    if oconfig > 0 && opt_level {
+        return Err("error: -Oconfig should not be used together with -O".into());
+    }
     let input = input.ok_or_else(|| format!("error: no input file\n{USAGE}"))?;
     let profile = profile
         .ok_or_else(|| format!("error: no target profile (-T cs_6_0, vs_6_0, ps_6_0)\n{USAGE}"))?;
@@ -379,6 +414,103 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     a.input = input;
     a.options = options;
     Ok(Action::Compile(Box::new(a)))
+}
+
+/// spirv-opt's flags (SPIRV-Tools 2023), which `-Oconfig=` lists: spvkit does not optimize
+/// yet, but a list DXC's spirv-opt would reject is still an error.
+const SPIRV_OPT_FLAGS: &[&str] = &[
+    "-O",
+    "-Os",
+    "--amd-ext-to-khr",
+    "--before-hlsl-legalization",
+    "--ccp",
+    "--cfg-cleanup",
+    "--combine-access-chains",
+    "--compact-ids",
+    "--convert-local-access-chains",
+    "--convert-relaxed-to-half",
+    "--convert-to-sampled-image",
+    "--copy-propagate-arrays",
+    "--replace-desc-array-access-using-var-index",
+    "--spread-volatile-semantics",
+    "--descriptor-scalar-replacement",
+    "--eliminate-dead-branches",
+    "--eliminate-dead-code-aggressive",
+    "--eliminate-dead-const",
+    "--eliminate-dead-functions",
+    "--eliminate-dead-inserts",
+    "--eliminate-dead-input-components",
+    "--eliminate-dead-variables",
+    "--eliminate-insert-extract",
+    "--eliminate-local-multi-store",
+    "--eliminate-local-single-block",
+    "--eliminate-local-single-store",
+    "--fix-func-call-param",
+    "--flatten-decorations",
+    "--fold-spec-const-op-composite",
+    "--freeze-spec-const",
+    "--graphics-robust-access",
+    "--if-conversion",
+    "--inline-entry-points-exhaustive",
+    "--legalize-hlsl",
+    "--local-redundancy-elimination",
+    "--loop-fission",
+    "--loop-fusion",
+    "--loop-invariant-code-motion",
+    "--loop-unroll",
+    "--loop-unroll-partial",
+    "--loop-peeling",
+    "--loop-peeling-threshold",
+    "--max-id-bound",
+    "--merge-blocks",
+    "--merge-return",
+    "--loop-unswitch",
+    "--preserve-bindings",
+    "--preserve-spec-constants",
+    "--print-all",
+    "--private-to-local",
+    "--reduce-load-size",
+    "--redundancy-elimination",
+    "--relax-block-layout",
+    "--relax-float-ops",
+    "--relax-logical-pointer",
+    "--relax-struct-store",
+    "--remove-duplicates",
+    "--remove-unused-interface-variables",
+    "--replace-invalid-opcode",
+    "--ssa-rewrite",
+    "--scalar-block-layout",
+    "--scalar-replacement",
+    "--set-spec-const-default-value",
+    "--simplify-instructions",
+    "--skip-block-layout",
+    "--skip-validation",
+    "--strength-reduction",
+    "--strip-debug",
+    "--strip-nonsemantic",
+    "--strip-reflect",
+    "--target-env",
+    "--time-report",
+    "--upgrade-memory-model",
+    "--vector-dce",
+    "--workaround-1209",
+    "--workgroup-scalar-block-layout",
+    "--wrap-opkill",
+    "--unify-const",
+    "--validate-after-all",
+];
+
+/// Checks an `-Oconfig=` pass list as DXC's spirv-opt would.
+fn check_oconfig(list: &str) -> Result<(), String> {
+    for pass in list.split(',').filter(|p| !p.is_empty()) {
+        let flag = pass.split('=').next().unwrap_or(pass);
+        if !SPIRV_OPT_FLAGS.contains(&flag) {
+            return Err(format!(
+                "error: failed to optimize SPIR-V: Unknown flag '{pass}'"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The name diagnostics use for the input: `<stdin>` for `-`.
@@ -635,9 +767,16 @@ mod tests {
         assert_eq!(a.options.target_env, TargetEnv::Universal1_5);
         assert!(compile("x.hlsl -T cs_6_0 -fspv-target-env=universal1.6").is_err());
         assert_eq!(
-            compile("x.hlsl -T cs_6_0 -fspv-reduce-load-size").unwrap_err(),
-            "error: not supported yet: -fspv-reduce-load-size"
+            compile("x.hlsl -T cs_6_0 -verify").unwrap_err(),
+            "error: not supported yet: -verify"
         );
+        // DXC's checks of flags that are only noted.
+        let err = |cmd: &str| compile(cmd).unwrap_err();
+        assert!(err("x.hlsl -T cs_6_0 -O0 -Oconfig=--loop-unroll").contains("together with -O"));
+        assert!(err("x.hlsl -T cs_6_0 -Oconfig=-O -Oconfig=-Os").contains("more than once"));
+        assert!(err("x.hlsl -T cs_6_0 -Oconfig=--nope").contains("Unknown flag '--nope'"));
+        assert!(err("x.hlsl -T cs_6_0 -fspv-debug=t").contains("control parameter: t"));
+        assert!(compile("x.hlsl -T cs_6_0 -Oconfig=--ssa-rewrite,--loop-unroll-partial=3").is_ok());
         assert_eq!(
             compile("x.hlsl -T cs_6_0 -denorm ftz")
                 .unwrap()
