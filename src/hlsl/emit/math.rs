@@ -14,7 +14,9 @@ use crate::hlsl::sema::types::{Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::{Member, StructType, Value};
 
-/// `log10(x) = log2(x) * log10(2)`, with log10(2) rounded as DXC writes it.
+/// `log10(x) = log2(x) * log10(2)`, with log10(2) rounded to 0.30103 as DXC writes it (not
+/// `std::f64::consts::LOG10_2`: the output must be DXC's constant).
+#[allow(clippy::approx_constant)]
 const LOG10_2: f64 = 0.30103;
 
 impl FnCx<'_, '_> {
@@ -302,8 +304,7 @@ impl FnCx<'_, '_> {
                 let mt = self.ty(&ft);
                 let out = self.f.composite_construct(mt, &outs);
                 self.store_out(&args[1], out, &ft)?;
-                let ret = self.f.composite_construct(mt, &rets);
-                ret
+                self.f.composite_construct(mt, &rets)
             }
             _ => {
                 let st = self.pair_struct(name, &ft);

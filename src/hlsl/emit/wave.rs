@@ -364,7 +364,7 @@ impl FnCx<'_, '_> {
     ) -> Option<Val> {
         let s = t.component()?;
         let bitwise = matches!(arith, Arith::BitAnd | Arith::BitOr | Arith::BitXor);
-        if bitwise && !(s.is_int() && !s.is_signed()) {
+        if bitwise && (!s.is_int() || s.is_signed()) {
             // DXC's WaveActiveBit* take unsigned integers only.
             self.st.error(
                 span,
