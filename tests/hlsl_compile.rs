@@ -2557,7 +2557,7 @@ fn wave_quad_and_derivative_intrinsics_are_refused_where_dxc_refuses_them() {
         (
             "float4 main() : SV_Target { return WaveMatch(1).x; }",
             "ps_6_5",
-            "not supported yet: the intrinsic 'WaveMatch'",
+            "Vulkan 1.1 is required for Wave Operation",
         ),
     ] {
         let e = errors(src, profile);
@@ -2584,4 +2584,94 @@ fn wave_quad_and_derivative_intrinsics_are_refused_where_dxc_refuses_them() {
             Err(e) => assert!(e.rendered.contains(msg), "{src}: {}", e.rendered),
         }
     }
+}
+
+/// `WaveMatch` and `WaveMultiPrefix*` use SPV_NV_shader_subgroup_partitioned, as DXC does.
+/// lavapipe has no partitioned subgroups, and `spvkit run` refuses partitioned group
+/// operations (a runner limitation: `src/lower/ops/subgroup.rs` models one-invocation
+/// subgroups and implements Reduce, scans and ClusteredReduce only), so these compile and
+/// validate here, and the runner's refusal is asserted.
+#[test]
+fn wave_match_and_multiprefix_use_partitioned_operations() {
+    let src = r#"
+RWStructuredBuffer<uint4> O : register(u0);
+[numthreads(1, 1, 1)]
+void main() {
+    uint4 mask = WaveMatch(O[1].x);
+    O[0] = WaveMultiPrefixSum(O[2], mask) + WaveMultiPrefixProduct(O[3], mask)
+        + WaveMultiPrefixBitAnd(O[4], mask) + WaveMultiPrefixBitOr(O[4], mask)
+        + WaveMultiPrefixBitXor(O[4], mask);
+}
+"#;
+    let words = check_env(
+        "wave_multiprefix",
+        src,
+        "cs_6_5",
+        TargetEnv::Vulkan1_1,
+        LanguageVersion::V2021,
+    );
+    let dis = disassemble(&words);
+    for op in [
+        "OpExtension \"SPV_NV_shader_subgroup_partitioned\"",
+        "OpGroupNonUniformPartitionNV %v4uint",
+        "OpGroupNonUniformIAdd %v4uint %uint_3 PartitionedExclusiveScanNV",
+        "OpGroupNonUniformBitwiseXor %v4uint %uint_3 PartitionedExclusiveScanNV",
+    ] {
+        assert!(dis.contains(op), "{op} missing:\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = spvkit::run::Job::from_json(
+            r#"{"dispatch": [1, 1, 1], "buffers": [
+                {"binding": 0, "layout": ["u32"], "size_words": 20}]}"#,
+        )
+        .expect("job");
+        // Each separately: WaveMatch alone, then a partitioned scan alone.
+        for (what, body, refusal) in [
+            (
+                "WaveMatch",
+                "O[0] = WaveMatch(O[1].x);",
+                "OpGroupNonUniformPartitionNV is not lowered",
+            ),
+            (
+                "WaveMultiPrefixSum",
+                "O[0] = WaveMultiPrefixSum(O[2], O[1]);",
+                "this group operation",
+            ),
+        ] {
+            let src = format!(
+                "RWStructuredBuffer<uint4> O : register(u0);\n\
+                 [numthreads(1, 1, 1)] void main() {{ {body} }}"
+            );
+            let words = check_env(
+                "wave_partitioned",
+                &src,
+                "cs_6_5",
+                TargetEnv::Vulkan1_1,
+                LanguageVersion::V2021,
+            );
+            let e = spvkit::run::run_spirv(&words, &job, &Default::default())
+                .expect_err("spvkit run has no partitioned subgroup operations")
+                .to_string();
+            assert!(
+                e.contains(refusal),
+                "spvkit run should refuse {what} explicitly, not: {e}"
+            );
+            eprintln!("spvkit run refuses {what} (runner limitation): {e}");
+        }
+    }
+    // WaveMultiPrefixCountBits has no SPIR-V lowering in DXC either.
+    let o = options("ps_6_5", TargetEnv::Vulkan1_1, LanguageVersion::V2021);
+    let e = compile_source(
+        "bad.hlsl",
+        "uint main(uint i : I) : SV_Target { return WaveMultiPrefixCountBits(i == 1, uint4(1, 0, 0, 0)).x; }",
+        &o,
+    )
+    .expect_err("refused");
+    assert!(
+        e.rendered
+            .contains("not supported yet: the intrinsic 'WaveMultiPrefixCountBits'"),
+        "{}",
+        e.rendered
+    );
 }

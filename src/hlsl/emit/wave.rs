@@ -248,7 +248,31 @@ impl FnCx<'_, '_> {
                     GroupOperation::Reduce
                 };
                 let (v, t) = self.wave_value(name, &args[0], span, true)?;
-                self.wave_arith(name, arith, op, v, t, span)
+                self.wave_arith(name, arith, (op, None), v, t, span)
+            }
+            "WaveMatch" => {
+                // OpGroupNonUniformPartitionNV (PartitionEXT in newer grammars; one opcode).
+                let (v, _) = self.wave_value(name, &args[0], span, false)?;
+                let u4 = Ty::Vector(Scalar::UInt, 4);
+                let t4 = self.ty(&u4);
+                Some(Val::R(self.f.group_non_uniform_partition_nv(t4, v), u4))
+            }
+            "WaveMultiPrefixSum"
+            | "WaveMultiPrefixProduct"
+            | "WaveMultiPrefixBitAnd"
+            | "WaveMultiPrefixBitOr"
+            | "WaveMultiPrefixBitXor" => {
+                let arith = match name {
+                    "WaveMultiPrefixSum" => Arith::Sum,
+                    "WaveMultiPrefixProduct" => Arith::Product,
+                    "WaveMultiPrefixBitAnd" => Arith::BitAnd,
+                    "WaveMultiPrefixBitOr" => Arith::BitOr,
+                    _ => Arith::BitXor,
+                };
+                let (v, t) = self.wave_value(name, &args[0], span, true)?;
+                let mask = self.rvalue_as(&args[1], &Ty::Vector(Scalar::UInt, 4))?;
+                let op = GroupOperation::PartitionedExclusiveScanNV;
+                self.wave_arith(name, arith, (op, Some(mask)), v, t, span)
             }
             "QuadReadLaneAt" | "QuadReadAcrossX" | "QuadReadAcrossY" | "QuadReadAcrossDiagonal" => {
                 if stage != Stage::Pixel {
@@ -352,12 +376,14 @@ impl FnCx<'_, '_> {
     }
 
     /// A reduction or exclusive scan: `OpGroupNonUniform{I,F}{Add,Mul}`, `{S,U,F}{Min,Max}`
-    /// or `Bitwise{And,Or,Xor}` by the component kind, as DXC picks them.
+    /// or `Bitwise{And,Or,Xor}` by the component kind, as DXC picks them; `op` is the group
+    /// operation and, for a partitioned one, the partition's ballot (`WaveMultiPrefix*`'s mask,
+    /// in the ClusterSize operand's place).
     fn wave_arith(
         &mut self,
         name: &str,
         arith: Arith,
-        op: GroupOperation,
+        (op, mask): (GroupOperation, Option<Value>),
         v: Value,
         t: Ty,
         span: Span,
@@ -379,19 +405,19 @@ impl FnCx<'_, '_> {
         let sc = self.subgroup();
         let f = s.is_float();
         let r = match arith {
-            Arith::Sum if f => self.f.group_non_uniform_f_add(it, sc, op, v, None),
-            Arith::Sum => self.f.group_non_uniform_i_add(it, sc, op, v, None),
-            Arith::Product if f => self.f.group_non_uniform_f_mul(it, sc, op, v, None),
-            Arith::Product => self.f.group_non_uniform_i_mul(it, sc, op, v, None),
-            Arith::Min if f => self.f.group_non_uniform_f_min(it, sc, op, v, None),
-            Arith::Min if s.is_signed() => self.f.group_non_uniform_s_min(it, sc, op, v, None),
-            Arith::Min => self.f.group_non_uniform_u_min(it, sc, op, v, None),
-            Arith::Max if f => self.f.group_non_uniform_f_max(it, sc, op, v, None),
-            Arith::Max if s.is_signed() => self.f.group_non_uniform_s_max(it, sc, op, v, None),
-            Arith::Max => self.f.group_non_uniform_u_max(it, sc, op, v, None),
-            Arith::BitAnd => self.f.group_non_uniform_bitwise_and(it, sc, op, v, None),
-            Arith::BitOr => self.f.group_non_uniform_bitwise_or(it, sc, op, v, None),
-            Arith::BitXor => self.f.group_non_uniform_bitwise_xor(it, sc, op, v, None),
+            Arith::Sum if f => self.f.group_non_uniform_f_add(it, sc, op, v, mask),
+            Arith::Sum => self.f.group_non_uniform_i_add(it, sc, op, v, mask),
+            Arith::Product if f => self.f.group_non_uniform_f_mul(it, sc, op, v, mask),
+            Arith::Product => self.f.group_non_uniform_i_mul(it, sc, op, v, mask),
+            Arith::Min if f => self.f.group_non_uniform_f_min(it, sc, op, v, mask),
+            Arith::Min if s.is_signed() => self.f.group_non_uniform_s_min(it, sc, op, v, mask),
+            Arith::Min => self.f.group_non_uniform_u_min(it, sc, op, v, mask),
+            Arith::Max if f => self.f.group_non_uniform_f_max(it, sc, op, v, mask),
+            Arith::Max if s.is_signed() => self.f.group_non_uniform_s_max(it, sc, op, v, mask),
+            Arith::Max => self.f.group_non_uniform_u_max(it, sc, op, v, mask),
+            Arith::BitAnd => self.f.group_non_uniform_bitwise_and(it, sc, op, v, mask),
+            Arith::BitOr => self.f.group_non_uniform_bitwise_or(it, sc, op, v, mask),
+            Arith::BitXor => self.f.group_non_uniform_bitwise_xor(it, sc, op, v, mask),
         };
         Some(Val::R(r, t))
     }

@@ -131,6 +131,13 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
         | "QuadReadAcrossY"
         | "QuadReadAcrossDiagonal" => Some(Intrinsic::Special(1, 1)),
         "WaveReadLaneAt" | "QuadReadLaneAt" => Some(Intrinsic::Special(2, 2)),
+        // SPV_NV_shader_subgroup_partitioned, as DXC (WaveMultiPrefixCountBits: DXC has none).
+        "WaveMatch" => Some(Intrinsic::Special(1, 1)),
+        "WaveMultiPrefixSum"
+        | "WaveMultiPrefixProduct"
+        | "WaveMultiPrefixBitAnd"
+        | "WaveMultiPrefixBitOr"
+        | "WaveMultiPrefixBitXor" => Some(Intrinsic::Special(2, 2)),
         "select" => Some(Intrinsic::Special(3, 3)),
         "InterlockedAdd"
         | "InterlockedMin"
