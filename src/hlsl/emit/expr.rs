@@ -596,13 +596,13 @@ impl FnCx<'_, '_> {
         }
         // Both sides are checked even when the first has an error, so both are reported.
         let av = self.expr(lhs);
-        if let Some(Ty::Struct(_)) = self.val_ty(&av) {
+        if let Some(Ty::Struct(i)) = self.val_ty(&av) {
             // An overloaded operator (HLSL 2021): a member function of the left operand.
-            let name = Ident {
-                name: format!("operator{}", binary_symbol(op)),
-                span,
-            };
-            return self.member_call(av, &name, std::slice::from_ref(rhs), span);
+            let name = format!("operator{}", binary_symbol(op));
+            if self.has_method(i, &name) {
+                let name = Ident { name, span };
+                return self.member_call(av, &name, std::slice::from_ref(rhs), span);
+            }
         }
         let a = match av {
             Val::Err => None,
@@ -1312,6 +1312,30 @@ impl FnCx<'_, '_> {
                 .error(name_span, format!("use of undeclared function '{name}'"));
         }
         None
+    }
+
+    /// Whether struct `i` (or a base) has a member function `name`.
+    fn has_method(&self, mut i: usize, name: &str) -> bool {
+        for _ in 0..32 {
+            let Some(def) = self.st.structs.get(i) else {
+                return false;
+            };
+            if self
+                .st
+                .functions
+                .contains_key(&format!("{}.{name}", def.name))
+            {
+                return true;
+            }
+            match def.fields.first() {
+                Some(f) if f.name == BASE_FIELD => {
+                    let Ty::Struct(b) = f.ty else { return false };
+                    i = b;
+                }
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// `object.method(args)` on a struct: the function `S.method` (of `S` or a base) with the

@@ -21,13 +21,18 @@ const SEM_WORKGROUP: u32 = MemorySemantics::WorkgroupMemory.0;
 const SEM_IMAGE: u32 = MemorySemantics::ImageMemory.0;
 
 impl FnCx<'_, '_> {
-    fn ext(&mut self, ty: &Ty, op: u32, args: &[Value]) -> Value {
+    pub(super) fn ext(&mut self, ty: &Ty, op: u32, args: &[Value]) -> Value {
         let set = self.st.glsl(&mut self.f);
         let t = self.ty(ty);
         self.f.ext_inst(t, set, op, args)
     }
 
-    fn args_common(&mut self, name: &str, args: &[Expr], span: Span) -> Option<(Vec<Value>, Ty)> {
+    pub(super) fn args_common(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<(Vec<Value>, Ty)> {
         let vals: Vec<Option<(Value, Ty)>> = args.iter().map(|a| self.rvalue(a)).collect();
         let vals: Vec<(Value, Ty)> = vals.into_iter().collect::<Option<_>>()?;
         if let Some((_, t)) = vals.iter().find(|(_, t)| !t.is_numeric()) {
@@ -59,7 +64,12 @@ impl FnCx<'_, '_> {
         Some((out, ty))
     }
 
-    fn float_args(&mut self, name: &str, args: &[Expr], span: Span) -> Option<(Vec<Value>, Ty)> {
+    pub(super) fn float_args(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<(Vec<Value>, Ty)> {
         let (vals, ty) = self.args_common(name, args, span)?;
         let s = ty.component()?;
         if s.is_float() {
@@ -182,7 +192,7 @@ impl FnCx<'_, '_> {
     }
 
     /// Applies a GLSL.std.450 instruction, row by row for matrices.
-    fn componentwise(&mut self, ty: &Ty, op: u32, vals: &[Value]) -> Value {
+    pub(super) fn componentwise(&mut self, ty: &Ty, op: u32, vals: &[Value]) -> Value {
         if let Ty::Matrix(s, r, c) = ty {
             let rt = Ty::Vector(*s, *c);
             let rit = self.ty(&rt);
@@ -202,7 +212,7 @@ impl FnCx<'_, '_> {
 
     /// Applies `op` to `vals` (each with its type, all of `ty`'s shape) as one instruction of
     /// result type `ty`, or row by row for a matrix.
-    fn row_by_row(
+    pub(super) fn row_by_row(
         &mut self,
         ty: &Ty,
         vals: &[(Value, Ty)],
@@ -575,6 +585,8 @@ impl FnCx<'_, '_> {
                 let r = self.row_by_row(&ty, &parts, |cx, t, v| cx.f.select(t, v[0], v[1], v[2]));
                 Some(Val::R(r, ty))
             }
+            n if Self::is_math_intrinsic(n) => self.math_intrinsic(n, args, span),
+            n if Self::is_wave_intrinsic(n) => self.wave_intrinsic(n, args, span),
             n if n.starts_with("Interlocked") => {
                 let dst = self.expr(&args[0]);
                 self.interlocked(n, dst, &args[1..], span)

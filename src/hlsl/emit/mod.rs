@@ -11,9 +11,11 @@ mod entry;
 mod expr;
 mod func;
 mod intrinsics;
+mod math;
 mod ops;
 mod resources;
 mod types;
+mod wave;
 
 use super::ast::TranslationUnit;
 use super::diag::Diagnostic;
@@ -206,6 +208,9 @@ pub(crate) struct State<'u> {
     pub type_cache: HashMap<(Ty, LayoutRule, bool), Handle<ir::Type>>,
     pub glsl: Option<Handle<ExtInstImport>>,
     pub interface: Vec<Handle<GlobalVariable>>,
+    /// Built-in Input variables read by intrinsics (`WaveGetLaneCount`, ...), one per
+    /// built-in.
+    pub builtins: Vec<(crate::grammar::BuiltIn, Handle<GlobalVariable>)>,
     /// `static` globals with initializers, stored by the wrapper before the call.
     pub static_inits: Vec<(Place, usize, usize)>,
     pub next_in_location: u32,
@@ -246,6 +251,7 @@ impl<'u> State<'u> {
             type_cache: HashMap::new(),
             glsl: None,
             interface: Vec::new(),
+            builtins: Vec::new(),
             static_inits: Vec::new(),
             next_in_location: 0,
             next_out_location: 0,

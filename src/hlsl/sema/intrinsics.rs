@@ -99,6 +99,45 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
             Some(Intrinsic::Special(n, n))
         }
         "and" | "or" => Some(Intrinsic::Special(2, 2)),
+        // Math with hand-written lowerings (DXC's).
+        "rcp" | "log10" | "f16tof32" | "f32tof16" => Some(Intrinsic::Special(1, 1)),
+        "fma" | "lit" | "refract" | "faceforward" | "sincos" => Some(Intrinsic::Special(3, 3)),
+        "ldexp" | "modf" | "frexp" | "dst" | "asdouble" => Some(Intrinsic::Special(2, 2)),
+        "dot4add_u8packed" | "dot4add_i8packed" => Some(Intrinsic::Special(3, 3)),
+        // Derivatives (pixel shaders).
+        "ddx" | "ddy" | "ddx_coarse" | "ddy_coarse" | "ddx_fine" | "ddy_fine" | "fwidth" => {
+            Some(Intrinsic::Special(1, 1))
+        }
+        // Wave and quad operations (GroupNonUniform*, Subgroup scope; Vulkan 1.1).
+        "WaveGetLaneCount" | "WaveGetLaneIndex" | "WaveIsFirstLane" | "GetGroupWaveCount"
+        | "GetGroupWaveIndex" | "IsHelperLane" => Some(Intrinsic::Special(0, 0)),
+        "WaveActiveAnyTrue"
+        | "WaveActiveAllTrue"
+        | "WaveActiveAllEqual"
+        | "WaveActiveBallot"
+        | "WaveReadLaneFirst"
+        | "WaveActiveSum"
+        | "WaveActiveProduct"
+        | "WaveActiveMin"
+        | "WaveActiveMax"
+        | "WaveActiveBitAnd"
+        | "WaveActiveBitOr"
+        | "WaveActiveBitXor"
+        | "WaveActiveCountBits"
+        | "WavePrefixSum"
+        | "WavePrefixProduct"
+        | "WavePrefixCountBits"
+        | "QuadReadAcrossX"
+        | "QuadReadAcrossY"
+        | "QuadReadAcrossDiagonal" => Some(Intrinsic::Special(1, 1)),
+        "WaveReadLaneAt" | "QuadReadLaneAt" => Some(Intrinsic::Special(2, 2)),
+        // SPV_NV_shader_subgroup_partitioned, as DXC (WaveMultiPrefixCountBits: DXC has none).
+        "WaveMatch" => Some(Intrinsic::Special(1, 1)),
+        "WaveMultiPrefixSum"
+        | "WaveMultiPrefixProduct"
+        | "WaveMultiPrefixBitAnd"
+        | "WaveMultiPrefixBitOr"
+        | "WaveMultiPrefixBitXor" => Some(Intrinsic::Special(2, 2)),
         "select" => Some(Intrinsic::Special(3, 3)),
         "InterlockedAdd"
         | "InterlockedMin"
@@ -127,49 +166,26 @@ pub fn is_out_of_scope(name: &str) -> bool {
         "acosh",
         "asinh",
         "atanh",
-        "asdouble",
-        "ddx",
-        "ddx_coarse",
-        "ddx_fine",
-        "ddy",
-        "ddy_coarse",
-        "ddy_fine",
-        "dst",
         "errorf",
         "EvaluateAttributeAtCentroid",
         "EvaluateAttributeAtSample",
         "EvaluateAttributeSnapped",
-        "f16tof32",
-        "f32tof16",
-        "faceforward",
-        "fma",
-        "frexp",
-        "fwidth",
         "GetRenderTargetSampleCount",
         "GetRenderTargetSamplePosition",
         "isfinite",
         "isinf",
         "isnan",
-        "ldexp",
-        "lit",
-        "log10",
-        "modf",
         "msad4",
         "noise",
         "NonUniformResourceIndex",
         "printf",
         "Process2DQuadTessFactorsAvg",
-        "rcp",
-        "refract",
-        "sincos",
         "tex1D",
         "tex2D",
         "tex3D",
         "texCUBE",
         "CheckAccessFullyMapped",
         "dot2add",
-        "dot4add_i8packed",
-        "dot4add_u8packed",
         "pack_u8",
         "pack_s8",
         "unpack_s8s32",
