@@ -233,22 +233,13 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
                 ir_ty(b, st, elem, rule, false)
             }
         }
-        ResourceKind::Sampler => b.type_sampler(),
-        ResourceKind::TexelBuffer { rw } | ResourceKind::Texture { rw, .. } => {
+        ResourceKind::Sampler { .. } => b.type_sampler(),
+        ResourceKind::TexelBuffer { rw } => {
             let comp = elem.component().unwrap_or(Scalar::Float);
             let sampled_type = scalar_ty(b, comp);
-            let dim = match kind {
-                ResourceKind::Texture { dim, .. } => match dim {
-                    TexDim::D1 => Dim::Dim1D,
-                    TexDim::D2 => Dim::Dim2D,
-                    TexDim::D3 => Dim::Dim3D,
-                    TexDim::Cube => Dim::Cube,
-                },
-                _ => Dim::Buffer,
-            };
             b.type_image(ImageType {
                 sampled_type,
-                dim,
+                dim: Dim::Buffer,
                 depth: ImageDepth::Unknown,
                 arrayed: false,
                 multisampled: false,
@@ -265,5 +256,65 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
                 access: None,
             })
         }
+        ResourceKind::Texture {
+            combined: true,
+            dim,
+            arrayed,
+            ms,
+            ..
+        } => {
+            let image = texture_image_ty(b, dim, arrayed, ms, false, true, elem);
+            b.type_sampled_image(image)
+        }
+        ResourceKind::Texture {
+            dim,
+            arrayed,
+            ms,
+            rw,
+            ..
+        } => texture_image_ty(b, dim, arrayed, ms, rw, false, elem),
     }
+}
+
+/// The image type of a texture: DXC gives textures an unknown depth and combined image
+/// samplers (`vk::SampledTexture*`) a depth of 0; storage images a format inferred from the
+/// element.
+pub(crate) fn texture_image_ty(
+    b: &mut Builder,
+    dim: TexDim,
+    arrayed: bool,
+    ms: bool,
+    rw: bool,
+    combined: bool,
+    elem: &Ty,
+) -> Handle<Type> {
+    let comp = elem.component().unwrap_or(Scalar::Float);
+    let sampled_type = scalar_ty(b, comp);
+    b.type_image(ImageType {
+        sampled_type,
+        dim: match dim {
+            TexDim::D1 => Dim::Dim1D,
+            TexDim::D2 => Dim::Dim2D,
+            TexDim::D3 => Dim::Dim3D,
+            TexDim::Cube => Dim::Cube,
+        },
+        depth: if combined {
+            ImageDepth::NoDepth
+        } else {
+            ImageDepth::Unknown
+        },
+        arrayed,
+        multisampled: ms,
+        sampled: if rw {
+            ImageSampling::Storage
+        } else {
+            ImageSampling::Sampled
+        },
+        format: if rw {
+            image_format(elem)
+        } else {
+            ImageFormat::Unknown
+        },
+        access: None,
+    })
 }
