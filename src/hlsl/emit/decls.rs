@@ -243,12 +243,11 @@ impl State<'_> {
                 )
             }
             _ if texture_type(name).is_some() => {
-                let Some((dim, arrayed, ms, rw, combined)) = texture_type(name) else {
-                    return None;
-                };
+                let (dim, arrayed, ms, rw, combined) = texture_type(name)?;
                 let (e, _) = elem_arg(self, f4)?;
+                // A read-only texture of bool stores uints (DXC).
                 if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
-                    || e.component() == Some(Scalar::Bool)
+                    || (e.component() == Some(Scalar::Bool) && (rw || combined))
                 {
                     self.error(
                         t.span,
@@ -276,7 +275,7 @@ impl State<'_> {
                         TemplateArg::Expr(e) => self.const_eval(e).and_then(ConstVal::as_int),
                         TemplateArg::Type(_) => None,
                     };
-                    if !count.is_some_and(|n| n >= 0) {
+                    if count.is_none_or(|n| n < 0) {
                         self.error(t.span, "the sample count must be a constant integer");
                         return None;
                     }

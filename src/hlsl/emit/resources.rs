@@ -26,23 +26,36 @@ impl FnCx<'_, '_> {
 
     /// Trims a 4-component texel to the resource's element type.
     pub(crate) fn texel_result(&mut self, v: Value, r: &Resource) -> (Value, Ty) {
-        let s = r.elem.component().unwrap_or(Scalar::Float);
+        let s = super::types::texel_scalar(&r.elem);
         let n = r.elem.count();
+        let stored = r.elem.with_component(s);
         let out = if n == 4 {
             v
         } else if n == 1 {
             let t = self.ty(&Ty::Scalar(s));
             self.f.composite_extract(t, v, vec![0])
         } else {
-            let t = self.ty(&r.elem);
+            let t = self.ty(&stored);
             self.f.vector_shuffle(t, v, v, (0..n).collect())
         };
+        if r.elem.component() == Some(Scalar::Bool) {
+            // A bool texture stores uints: true where not zero.
+            let bt = self.ty(&r.elem);
+            let z = self.u32c(0);
+            let zero = if n == 1 {
+                z
+            } else {
+                let t = self.ty(&stored);
+                Value::Constant(self.f.constant_composite(t, &vec![z; n as usize]))
+            };
+            return (self.f.i_not_equal(bt, out, zero), r.elem.clone());
+        }
         (out, r.elem.clone())
     }
 
     /// Reads a texel (`tex[uv]`, `buf[i]`).
     pub fn texel_load(&mut self, r: &Resource, coord: Value) -> Option<(Value, Ty)> {
-        let s = r.elem.component()?;
+        let s = super::types::texel_scalar(&r.elem);
         let v4 = self.ty(&Ty::Vector(s, 4));
         let img = match r.kind {
             ResourceKind::Texture { .. } => self.texture_image(r),

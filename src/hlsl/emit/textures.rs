@@ -130,9 +130,9 @@ fn add_offset(ops: &mut ImageOperandsArgs, offset: Option<Value>) {
     }
 }
 
-/// `Some(ops)` unless no operand is set.
+/// Optional image operands, written even when empty (a `None` mask), as DXC writes them.
 fn some_ops(ops: ImageOperandsArgs) -> Option<ImageOperandsArgs> {
-    (ops.effective_mask().0 != 0).then_some(ops)
+    Some(ops)
 }
 
 impl FnCx<'_, '_> {
@@ -268,7 +268,6 @@ impl FnCx<'_, '_> {
     /// can be sampled; the index of the first argument after the sampler.
     fn sampling_setup(
         &mut self,
-        r: &Resource,
         shape: Shape,
         name: &str,
         args: &[Expr],
@@ -280,7 +279,6 @@ impl FnCx<'_, '_> {
                 .error(span, format!("no method '{name}' on this texture"));
             return None;
         }
-        let _ = r;
         if shape.combined {
             return Some((None, 0));
         }
@@ -315,6 +313,20 @@ impl FnCx<'_, '_> {
             members: vec![Member::new(u), Member::new(tt)],
             decorations: Vec::new(),
         })
+    }
+
+    /// The scalar a sampling method returns; sampling a bool texture is refused.
+    fn sampled_scalar(&mut self, r: &Resource, name: &str, span: Span) -> Option<Scalar> {
+        match r.elem.component() {
+            Some(Scalar::Bool) => {
+                self.st.error(
+                    span,
+                    format!("not supported yet: '{name}' on a texture of bool"),
+                );
+                None
+            }
+            s => s,
+        }
     }
 
     fn too_many(&mut self, name: &str, n: usize, span: Span) -> Option<Val> {
@@ -375,7 +387,7 @@ impl FnCx<'_, '_> {
         args: &[Expr],
         span: Span,
     ) -> Option<Val> {
-        let (sampler, mut k) = self.sampling_setup(r, shape, name, args, Some(cmp), span)?;
+        let (sampler, mut k) = self.sampling_setup(shape, name, args, Some(cmp), span)?;
         let profile = self.st.opts.profile;
         let model = sample_model(name);
         // DXC checks the shader model of Texture* methods, not of vk::SampledTexture* ones.
@@ -460,7 +472,7 @@ impl FnCx<'_, '_> {
                 _ => status = Some(e),
             }
         }
-        let comp = r.elem.component()?;
+        let comp = self.sampled_scalar(r, name, span)?;
         let texel = if cmp {
             Ty::Scalar(comp)
         } else {
@@ -509,7 +521,7 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<Val> {
         let cmp = name.starts_with("GatherCmp");
-        let (sampler, mut k) = self.sampling_setup(r, shape, name, args, Some(cmp), span)?;
+        let (sampler, mut k) = self.sampling_setup(shape, name, args, Some(cmp), span)?;
         if !matches!(shape.dim, TexDim::D2 | TexDim::Cube) {
             self.st
                 .error(span, format!("no method '{name}' on this texture"));
@@ -554,7 +566,7 @@ impl FnCx<'_, '_> {
             offsets.push(self.offset_arg(e, 2, true)?);
         }
         let status = has_status.then(|| &rest[n_offsets]);
-        let comp = r.elem.component()?;
+        let comp = self.sampled_scalar(r, name, span)?;
         let texel = Ty::Vector(comp, 4);
         let single = |fx: &mut Self, offset: Option<Value>, ops_extra: Option<Value>| {
             let mut ops = ImageOperandsArgs::default();
@@ -599,9 +611,11 @@ impl FnCx<'_, '_> {
                 let st = self.ty(&Ty::Scalar(comp));
                 let mut texels = Vec::new();
                 for (i, o) in offsets.iter().enumerate() {
-                    let mut ops = ImageOperandsArgs::default();
-                    ops.mask = ImageOperands::Offset;
-                    ops.offset = Some(o.to_id());
+                    let ops = ImageOperandsArgs {
+                        mask: ImageOperands::Offset,
+                        offset: Some(o.to_id()),
+                        ..ImageOperandsArgs::default()
+                    };
                     let si = self.sampled_image(r, sampler.as_ref());
                     let rt = self.ty(&texel);
                     let g = match dref {
@@ -635,7 +649,7 @@ impl FnCx<'_, '_> {
         args: &[Expr],
         span: Span,
     ) -> Option<Val> {
-        let (sampler, k) = self.sampling_setup(r, shape, name, args, None, span)?;
+        let (sampler, k) = self.sampling_setup(shape, name, args, None, span)?;
         if args.len() != k + 1 {
             return self.too_many(name, args.len(), span);
         }
@@ -674,7 +688,7 @@ impl FnCx<'_, '_> {
         if args.len() < fixed || args.len() > fixed + optional {
             return self.too_many("Load", args.len(), span);
         }
-        let comp = r.elem.component()?;
+        let comp = super::types::texel_scalar(&r.elem);
         let texel = Ty::Vector(comp, 4);
         let mut ops = ImageOperandsArgs::default();
         let coord = if shape.rw || shape.ms {
@@ -830,7 +844,7 @@ impl FnCx<'_, '_> {
         } else {
             ops.lod = Some(level.to_id());
         }
-        let comp = r.elem.component()?;
+        let comp = super::types::texel_scalar(&r.elem);
         let rt = self.ty(&Ty::Vector(comp, 4));
         let img = self.texture_image(r);
         let v = self.f.image_fetch(rt, img, coord, Some(ops));

@@ -288,8 +288,7 @@ pub(crate) fn texture_image_ty(
     combined: bool,
     elem: &Ty,
 ) -> Handle<Type> {
-    let comp = elem.component().unwrap_or(Scalar::Float);
-    let sampled_type = scalar_ty(b, comp);
+    let sampled_type = scalar_ty(b, texel_scalar(elem));
     b.type_image(ImageType {
         sampled_type,
         dim: match dim {
@@ -317,4 +316,13 @@ pub(crate) fn texture_image_ty(
         },
         access: None,
     })
+}
+
+/// The scalar a texture stores for an element type: `uint` for `bool` (read as `!= 0`, as DXC).
+pub(crate) fn texel_scalar(elem: &Ty) -> Scalar {
+    match elem.component() {
+        Some(Scalar::Bool) => Scalar::UInt,
+        Some(s) => s,
+        None => Scalar::Float,
+    }
 }
