@@ -2833,3 +2833,220 @@ void main() {
         e.rendered
     );
 }
+
+#[test]
+fn texture_arrays_multisampling_and_depth_comparisons() {
+    let src = r#"
+Texture2DArray<float4> TA : register(t0);
+TextureCubeArray<float> TCA : register(t1);
+Texture2DMS<float4, 4> TMS : register(t2);
+Texture2DMSArray<uint2> TMSA : register(t3);
+Texture1DArray<int> T1A : register(t4);
+Texture2D<float> Depth : register(t5);
+RWTexture2DArray<float4> RWA : register(u0);
+SamplerState S : register(s0);
+SamplerComparisonState C : register(s1);
+float4 main(float4 p : SV_Position) : SV_Target {
+    uint status, w, h, e, n, levels;
+    float4 r = TA.Sample(S, p.xyz, int2(1, 2), 0.5, status);
+    r += TA.SampleBias(S, p.xyz, 1.0);
+    r += TA.SampleGrad(S, p.xyz, p.xy, p.zw, int2(0, 1));
+    r += TCA.SampleLevel(S, p, 2.0);
+    r += Depth.SampleCmp(C, p.xy, 0.5);
+    r += Depth.SampleCmpLevelZero(C, p.xy, 0.5, int2(1, 1));
+    r += TA.GatherGreen(S, p.xyz, int2(1, 2), int2(3, 4), int2(5, 6), int2(7, 8));
+    r += TA.GatherRed(S, p.xyz, int2(1, 2), int2(p.xy), int2(1, 2), int2(3, 4));
+    r += Depth.GatherCmp(C, p.xy, 0.5, int2(p.xy));
+    r += TMS.Load(int2(1, 2), 3);
+    r += TMSA.Load(int3(1, 2, 3), 1, int2(1, 1), status).xyxy;
+    r += T1A.Load(int3(1, 2, 0));
+    r += RWA.Load(int3(1, 2, 3)) + RWA[int3(3, 2, 1)];
+    r += TA.mips[2][int3(1, 2, 3)] + TMS.sample[1][int2(4, 5)];
+    r.x += TA.CalculateLevelOfDetail(S, p.xy) + TA.CalculateLevelOfDetailUnclamped(S, p.xy);
+    TA.GetDimensions(1, w, h, e, levels);
+    float fw, fh, fn;
+    TMS.GetDimensions(fw, fh, fn);
+    TMSA.GetDimensions(w, h, e, n);
+    TCA.GetDimensions(w, h, e);
+    return r + w + h + e + n + levels + fw + fh + fn;
+}
+"#;
+    let dis = disassemble(&check("tex_arrays", src, "ps_6_0"));
+    for cap in [
+        "SampledCubeArray",
+        "MinLod",
+        "SparseResidency",
+        "ImageGatherExtended",
+        "ImageQuery",
+        "Sampled1D",
+    ] {
+        assert!(
+            dis.contains(&format!("OpCapability {cap}\n")),
+            "{cap}: {dis}"
+        );
+    }
+    for want in [
+        "OpTypeImage %float 2D 2 1 0 1 Unknown",
+        "OpTypeImage %float Cube 2 1 0 1 Unknown",
+        "OpTypeImage %float 2D 2 0 1 1 Unknown",
+        "OpTypeImage %uint 2D 2 1 1 1 Unknown",
+        "OpTypeImage %int 1D 2 1 0 1 Unknown",
+        "OpTypeImage %float 2D 2 1 0 2 Rgba32f",
+        "OpTypeStruct %uint %v4float",
+        "OpImageSparseSampleImplicitLod %SparseResidencyStruct",
+        "ConstOffset|MinLod",
+        "OpImageSampleImplicitLod %v4float",
+        "Bias %float_1",
+        "Grad|ConstOffset",
+        "OpImageSampleExplicitLod %v4float",
+        "Lod %float_2",
+        "OpImageSampleDrefImplicitLod %float",
+        "OpImageSampleDrefExplicitLod %float",
+        "Lod|ConstOffset %float_0",
+        "ConstOffsets",
+        "OpImageDrefGather %v4float",
+        "Sample %int_3",
+        "OpImageSparseFetch",
+        "ConstOffset|Sample",
+        "OpImageRead %v4float",
+        "OpImageQueryLod %v2float",
+        "OpImageQuerySizeLod %v3uint",
+        "OpImageQueryLevels %uint",
+        "OpImageQuerySize %v2uint",
+        "OpImageQuerySamples %uint",
+        "OpConvertUToF %float",
+    ] {
+        assert!(dis.contains(want), "{want}: {dis}");
+    }
+    // GatherGreen takes channel 1; four variable offsets are four gathers, one texel each.
+    assert!(dis.contains("%int_1 ConstOffsets"), "{dis}");
+    assert_eq!(dis.matches("%int_0 Offset ").count(), 4, "{dis}");
+    // `.mips[2]` fetches at level 2, `.sample[1]` sample 1.
+    assert!(dis.contains("Lod %uint_2"), "{dis}");
+    assert!(dis.contains("Sample %uint_1"), "{dis}");
+}
+
+#[test]
+fn sampled_textures_are_combined_image_samplers() {
+    let src = r#"
+vk::SampledTexture2D<float4> T : register(t0);
+vk::SampledTextureCUBEArray TC : register(t1);
+vk::SampledTexture2DArray<uint> TU : register(t2);
+float4 main(float4 p : SV_Position) : SV_Target {
+    uint w, h, levels;
+    float4 r = T.Sample(p.xy) + T.SampleLevel(p.xy, 1.0, int2(1, 1));
+    r += TC.SampleLevel(p, 0.5) + T.Load(int3(1, 2, 0)) + T.Gather(p.xy);
+    r += T.SampleCmp(p.xy, 0.5) + TU.Load(int4(1, 2, 3, 0));
+    r.x += T.CalculateLevelOfDetail(p.xy);
+    T.GetDimensions(0, w, h, levels);
+    return r + w + h + levels;
+}
+"#;
+    let dis = disassemble(&check("sampled_tex", src, "ps_6_0"));
+    assert!(
+        dis.contains("OpTypeImage %float 2D 0 0 0 1 Unknown"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("OpTypeImage %float Cube 0 1 0 1 Unknown"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("OpTypeImage %uint 2D 0 1 0 1 Unknown"),
+        "{dis}"
+    );
+    assert_eq!(dis.matches("OpTypeSampledImage").count(), 3, "{dis}");
+    // The variables hold sampled images: sampling uses them directly, image reads and queries
+    // take their image out.
+    assert!(!dis.contains("OpSampledImage "), "{dis}");
+    assert!(!dis.contains("OpTypeSampler"), "{dis}");
+    assert_eq!(dis.matches("OpImage %").count(), 3, "{dis}");
+    assert!(dis.contains("OpImageSampleDrefImplicitLod %float"), "{dis}");
+    assert!(dis.contains("OpCapability SampledCubeArray\n"), "{dis}");
+}
+
+#[test]
+fn texture_methods_in_compute_and_vertex_shaders() {
+    let src = r#"
+Texture2DArray<float4> TA : register(t0);
+vk::SampledTexture2D<float4> ST : register(t1);
+TextureCube<float4> TC : register(t2);
+SamplerState S : register(s0);
+RWStructuredBuffer<float4> Out : register(u0);
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    uint w, h, e, levels;
+    TA.GetDimensions(0, w, h, e, levels);
+    float4 r = TA.SampleLevel(S, float3(0.5, 0.5, id.x), 0) + TA.Load(int4(id.x, 0, 1, 0));
+    r += TA.Gather(S, float3(0.5, 0.5, 1)) + ST.SampleLevel(float2(0.5, 0.5), 0);
+    r += ST.Gather(float2(0.5, 0.5), int2(1, 0)) + TC.SampleGrad(S, float3(1, 0, 0), 0, 0);
+    Out[id.x] = r + w + h + e + levels;
+}
+"#;
+    let dis = disassemble(&check("tex_cs", src, "cs_6_0"));
+    assert!(dis.contains("OpImageSampleExplicitLod"), "{dis}");
+    assert!(dis.contains("OpImageGather"), "{dis}");
+    // Implicit LODs need derivatives: refused outside pixel shaders.
+    let vs = "Texture2DArray T; SamplerState S;\nfloat4 main(float3 uv : UV) : SV_Position { return T.Sample(S, uv); }";
+    assert!(
+        errors(vs, "vs_6_0").contains(
+            "bad.hlsl:2:52: error: sampling with implicit lod is only allowed in fragment and compute shaders"
+        ),
+        "{}",
+        errors(vs, "vs_6_0")
+    );
+    let cs = "Texture2D T; SamplerState S; RWBuffer<float> B;\n[numthreads(1, 1, 1)] void main() { B[0] = T.SampleBias(S, 0.5, 1).x; }";
+    assert!(errors(cs, "cs_6_0").contains("not supported yet: 'SampleBias'"));
+    let cs = "Texture2D T; SamplerState S; RWBuffer<float> B;\n[numthreads(1, 1, 1)] void main() { B[0] = T.CalculateLevelOfDetail(S, 0.5); }";
+    assert!(errors(cs, "cs_6_0").contains("not supported yet: 'CalculateLevelOfDetail'"));
+}
+
+#[test]
+fn texture_method_misuse_is_reported() {
+    let cases = [
+        (
+            "Texture2D<float> T; SamplerState S;\nfloat4 main(float2 uv : UV) : SV_Target { return T.SampleCmp(S, uv, 0.5); }",
+            "must be a SamplerComparisonState",
+        ),
+        (
+            "Texture2D<float> T; SamplerComparisonState S;\nfloat4 main(float2 uv : UV) : SV_Target { return T.GatherCmpGreen(S, uv, 0.5); }",
+            "no equivalent for GatherCmpGreen intrinsic method in Vulkan",
+        ),
+        (
+            "TextureCube T; SamplerState S;\nfloat4 main(float3 uv : UV) : SV_Target { return T.Sample(S, uv, int3(1, 1, 1), 0.5, 1); }",
+            "wrong number of arguments to 'Sample'",
+        ),
+        (
+            "TextureCube T;\nfloat4 main(float3 uv : UV) : SV_Target { return T.Load(int4(1, 1, 1, 0)); }",
+            "no method 'Load' on cube textures",
+        ),
+        (
+            "TextureCube T;\nfloat4 main(float3 uv : UV) : SV_Target { return T.mips[0][int3(1, 1, 1)]; }",
+            "this texture has no member '.mips'",
+        ),
+        (
+            "Texture2DMS<float4> T; SamplerState S;\nfloat4 main(float2 uv : UV) : SV_Target { return T.SampleLevel(S, uv, 0); }",
+            "no method 'SampleLevel' on this texture",
+        ),
+        (
+            "Texture2D T; SamplerComparisonState S;\nfloat4 main(float2 uv : UV) : SV_Target { return T.SampleCmpLevel(S, uv, 0.5, 0); }",
+            "'SampleCmpLevel' needs shader model 6.7 or above",
+        ),
+        (
+            "Texture2D T; SamplerState S;\nfloat4 main(float2 uv : UV, int2 o : O) : SV_Target { return T.SampleLevel(S, uv, 0, o); }",
+            "not supported yet: a texel offset that is not a constant",
+        ),
+        (
+            "Texture2DMS<float4> T;\nfloat4 main(float2 uv : UV) : SV_Target { return T[int2(0, 0)]; }",
+            "not supported yet: indexing a multisampled texture",
+        ),
+        (
+            "Texture2DMS<float4> T;\nfloat4 main(float2 uv : UV) : SV_Target { uint s; return T.GetSamplePosition(s).xyxy; }",
+            "not supported yet: the method 'GetSamplePosition'",
+        ),
+    ];
+    for (src, want) in cases {
+        let e = errors(src, "ps_6_0");
+        assert!(e.contains(want), "{want}:\n{e}");
+    }
+}

@@ -122,6 +122,15 @@ pub fn is_builtin_type(name: &str) -> bool {
         "RWTexture3D",
         "SamplerState",
         "SamplerComparisonState",
+        "vk::SampledTexture1D",
+        "vk::SampledTexture1DArray",
+        "vk::SampledTexture2D",
+        "vk::SampledTexture2DArray",
+        "vk::SampledTexture2DMS",
+        "vk::SampledTexture2DMSArray",
+        "vk::SampledTexture3D",
+        "vk::SampledTextureCUBE",
+        "vk::SampledTextureCUBEArray",
         "sampler",
         "sampler1D",
         "sampler2D",
@@ -531,7 +540,8 @@ impl Parser {
         if end == k + 1 {
             return self.is_type(t);
         }
-        self.types.contains(&name)
+        // Builtin qualified types (`vk::SampledTexture2D`).
+        self.types.contains(&name) || is_builtin_type(&name)
     }
 
     /// A name, qualified or not (`f`, `A::B::f`).

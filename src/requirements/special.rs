@@ -6,8 +6,9 @@
 //!   `Scope` or `MemorySemantics` value whose enumerants have availability of their own
 //!   (`OpControlBarrier` with `QueueFamily` scope needs `VulkanMemoryModel`), and `Device`
 //!   scope under the Vulkan memory model needs `VulkanMemoryModelDeviceScope`;
-//! - a multisampled storage image needs `StorageImageMultisample`, and an image whose sampled
-//!   type is a 64-bit integer needs `Int64ImageEXT` outside kernels;
+//! - a multisampled storage image needs `StorageImageMultisample`, a sampled arrayed cube image
+//!   `SampledCubeArray`, and an image whose sampled type is a 64-bit integer needs
+//!   `Int64ImageEXT` outside kernels;
 //! - an entry point whose interface lists variables other than Input/Output needs SPIR-V 1.4
 //!   (before 1.4 the interface lists only those);
 //! - `OpSelect` of structs, arrays or matrices, or of vectors under a scalar condition, needs
@@ -72,6 +73,7 @@ static FLOAT16: Availability = needs(&[Capability::Float16, Capability::Float16B
 /// What a module without entry points (a library) needs.
 pub(super) static LINKAGE: Availability = needs(&[Capability::Linkage]);
 static IMAGE_CUBE_ARRAY: Availability = needs(&[Capability::ImageCubeArray]);
+static SAMPLED_CUBE_ARRAY: Availability = needs(&[Capability::SampledCubeArray]);
 static LAYER_OUTSIDE_GEOMETRY: Availability = needs(&[
     Capability::ShaderViewportIndexLayerEXT,
     Capability::ShaderLayer,
@@ -330,17 +332,21 @@ impl Facts {
                 64 => f(&FLOAT64),
                 _ => {}
             },
-            Instruction::TypeImage(t)
-                if t.ms == 1 && t.sampled == 2 && t.dim != crate::grammar::Dim::SubpassData =>
-            {
-                f(&STORAGE_IMAGE_MS)
-            }
-            // spirv-val: "Capability Int64ImageEXT is required when using Sampled Type of
-            // 64-bit int" (the grammar ties it only to the R64i/R64ui formats).
-            Instruction::TypeImage(t)
-                if !self.kernel && self.int_width.get(&t.sampled_type.0) == Some(&64) =>
-            {
-                f(&INT64_IMAGE)
+            Instruction::TypeImage(t) => {
+                use crate::grammar::Dim;
+                if t.ms == 1 && t.sampled == 2 && t.dim != Dim::SubpassData {
+                    f(&STORAGE_IMAGE_MS)
+                }
+                // The SPIR-V spec's SampledCubeArray: "uses the Arrayed operand of OpTypeImage
+                // with Sampled 1 and Dim Cube" (the grammar cannot tie a capability to that mix).
+                if t.dim == Dim::Cube && t.arrayed == 1 && t.sampled == 1 {
+                    f(&SAMPLED_CUBE_ARRAY)
+                }
+                // spirv-val: "Capability Int64ImageEXT is required when using Sampled Type of
+                // 64-bit int" (the grammar ties it only to the R64i/R64ui formats).
+                if !self.kernel && self.int_width.get(&t.sampled_type.0) == Some(&64) {
+                    f(&INT64_IMAGE)
+                }
             }
             Instruction::TypeVector(v) if matches!(v.component_count, 8 | 16) => f(&VECTOR16),
             Instruction::Variable(v) => {

@@ -247,11 +247,12 @@ impl State<'_> {
                     e,
                 )
             }
-            "Texture1D" | "Texture2D" | "Texture3D" | "TextureCube" | "RWTexture1D"
-            | "RWTexture2D" | "RWTexture3D" => {
+            _ if texture_type(name).is_some() => {
+                let (dim, arrayed, ms, rw, combined) = texture_type(name)?;
                 let (e, _) = elem_arg(self, f4)?;
+                // A read-only texture of bool stores uints (DXC).
                 if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
-                    || e.component() == Some(Scalar::Bool)
+                    || (e.component() == Some(Scalar::Bool) && (rw || combined))
                 {
                     self.error(
                         t.span,
@@ -263,16 +264,40 @@ impl State<'_> {
                     self.error(t.span, SAMPLED_16BIT);
                     return None;
                 }
-                let rw = name.starts_with("RW");
-                let dim = match name.trim_start_matches("RW") {
-                    "Texture1D" => TexDim::D1,
-                    "Texture2D" => TexDim::D2,
-                    "Texture3D" => TexDim::D3,
-                    _ => TexDim::Cube,
-                };
-                res(ResourceKind::Texture { dim, rw }, e)
+                // A multisampled texture may name its sample count, which SPIR-V does not
+                // record.
+                let most = if ms { 2 } else { 1 };
+                if let Some(a) = t.args.get(most) {
+                    let span = match a {
+                        TemplateArg::Type(te) => te.span,
+                        TemplateArg::Expr(e) => e.span,
+                    };
+                    self.error(span, format!("too many template arguments for '{name}'"));
+                    return None;
+                }
+                if let (true, Some(a)) = (ms, t.args.get(1)) {
+                    let count = match a {
+                        TemplateArg::Expr(e) => self.const_eval(e).and_then(ConstVal::as_int),
+                        TemplateArg::Type(_) => None,
+                    };
+                    if count.is_none_or(|n| n < 0) {
+                        self.error(t.span, "the sample count must be a constant integer");
+                        return None;
+                    }
+                }
+                res(
+                    ResourceKind::Texture {
+                        dim,
+                        arrayed,
+                        ms,
+                        rw,
+                        combined,
+                    },
+                    e,
+                )
             }
-            "SamplerState" | "sampler" => res(ResourceKind::Sampler, Ty::Void),
+            "SamplerState" | "sampler" => res(ResourceKind::Sampler { cmp: false }, Ty::Void),
+            "SamplerComparisonState" => res(ResourceKind::Sampler { cmp: true }, Ty::Void),
             _ if name.starts_with("Texture")
                 || name.starts_with("RW")
                 || name.starts_with("Append")
@@ -563,7 +588,7 @@ impl PendingKind {
     fn register_class(&self) -> char {
         match self {
             PendingKind::Block { .. } => 'b',
-            PendingKind::Resource(ResourceKind::Sampler, _) => 's',
+            PendingKind::Resource(ResourceKind::Sampler { .. }, _) => 's',
             PendingKind::Resource(ResourceKind::ConstantBuffer, _) => 'b',
             PendingKind::Resource(
                 ResourceKind::StructuredBuffer { rw }
@@ -1278,6 +1303,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                     ResourceKind::Texture {
                         dim: TexDim::D1,
                         rw,
+                        ..
                     } => b.capability(if rw {
                         Capability::Image1D
                     } else {
@@ -1287,28 +1313,37 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 }
                 let rty = Ty::Resource(kind, Box::new(elem.clone()));
                 let t = ir_ty(b, st, &rty, LayoutRule::None, false);
-                if let (
-                    ResourceKind::Texture { .. }
-                    | ResourceKind::TexelBuffer { .. }
-                    | ResourceKind::Sampler,
-                    Some(Type::Image(_)) | Some(Type::Sampler),
-                ) = (kind, b.module().types.get(t))
-                {
-                    let tn = match kind {
-                        ResourceKind::Sampler => "type.sampler".to_owned(),
-                        ResourceKind::TexelBuffer { .. } => "type.buffer.image".to_owned(),
-                        ResourceKind::Texture { dim, .. } => format!(
-                            "type.{}.image",
-                            match dim {
-                                TexDim::D1 => "1d",
-                                TexDim::D2 => "2d",
-                                TexDim::D3 => "3d",
-                                TexDim::Cube => "cube",
+                match (kind, b.module().types.get(t).cloned()) {
+                    (ResourceKind::Sampler { .. }, Some(Type::Sampler)) => {
+                        b.module_mut()
+                            .type_names
+                            .entry(t)
+                            .or_insert_with(|| "type.sampler".to_owned());
+                    }
+                    (ResourceKind::TexelBuffer { .. }, Some(Type::Image(_))) => {
+                        b.module_mut()
+                            .type_names
+                            .entry(t)
+                            .or_insert_with(|| "type.buffer.image".to_owned());
+                    }
+                    (
+                        ResourceKind::Texture { dim, arrayed, .. },
+                        Some(ty @ (Type::Image(_) | Type::SampledImage { .. })),
+                    ) => {
+                        let image = match ty {
+                            Type::SampledImage { image } => {
+                                b.module_mut()
+                                    .type_names
+                                    .entry(t)
+                                    .or_insert_with(|| "type.sampled.image".to_owned());
+                                image
                             }
-                        ),
-                        _ => String::new(),
-                    };
-                    b.module_mut().type_names.entry(t).or_insert(tn);
+                            _ => t,
+                        };
+                        let tn = image_type_name(dim, arrayed);
+                        b.module_mut().type_names.entry(image).or_insert(tn);
+                    }
+                    _ => {}
                 }
                 let ptr = b.type_pointer(sc, t);
                 let mut decorations = decos(binding);
@@ -1644,4 +1679,42 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
     if let Some(fs) = st.functions.get_mut(name).and_then(|v| v.get_mut(k)) {
         fs.handle = Some(handle);
     }
+}
+
+/// DXC's name of a texture's image type (`type.2d.image`, `type.cube.image.array`).
+fn image_type_name(dim: TexDim, arrayed: bool) -> String {
+    let d = match dim {
+        TexDim::D1 => "1d",
+        TexDim::D2 => "2d",
+        TexDim::D3 => "3d",
+        TexDim::Cube => "cube",
+    };
+    format!("type.{d}.image{}", if arrayed { ".array" } else { "" })
+}
+
+/// A texture type name's shape: dimension, arrayed, multisampled, `RW`, combined with a
+/// sampler (`vk::SampledTexture*`).
+fn texture_type(name: &str) -> Option<(TexDim, bool, bool, bool, bool)> {
+    if let Some(rest) = name.strip_prefix("vk::SampledTexture") {
+        // DXC spells the cube forms `vk::SampledTextureCUBE(Array)`.
+        let rest = match rest {
+            "CUBE" => "Cube",
+            "CUBEArray" => "CubeArray",
+            "Cube" | "CubeArray" => return None,
+            r => r,
+        };
+        let (dim, arrayed, ms) = TexDim::parse_shape(rest)?;
+        return Some((dim, arrayed, ms, false, true));
+    }
+    let (rw, rest) = match name.strip_prefix("RWTexture") {
+        Some(rest) => (true, rest),
+        None => (false, name.strip_prefix("Texture")?),
+    };
+    let (dim, arrayed, ms) = TexDim::parse_shape(rest)?;
+    // Writable multisampled textures (RWTexture2DMS, SM 6.7) are not supported; nor are
+    // writable cube textures, which HLSL does not have.
+    if rw && (ms || dim == TexDim::Cube) {
+        return None;
+    }
+    Some((dim, arrayed, ms, rw, false))
 }

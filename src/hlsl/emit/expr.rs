@@ -287,7 +287,7 @@ impl FnCx<'_, '_> {
             Val::Swz(p, c) => Some(Ty::vector(p.ty.component()?, c.len() as u32)),
             Val::Texel(r, _) => Some(r.elem.clone()),
             Val::Elems(_, t, _) | Val::Bits(_, t, ..) => Some(t.clone()),
-            Val::Res(r) => Some(Ty::Resource(r.kind, Box::new(r.elem.clone()))),
+            Val::Res(r) | Val::Mips(r, ..) => Some(Ty::Resource(r.kind, Box::new(r.elem.clone()))),
             Val::Err => None,
         }
     }
@@ -1029,6 +1029,16 @@ impl FnCx<'_, '_> {
                 let t = self.ty(&rt);
                 Some(Val::R(self.f.composite_construct(t, &parts), rt))
             }
+            Ty::Resource(kind @ ResourceKind::Texture { .. }, _)
+                if matches!(name, "mips" | "sample") =>
+            {
+                let Val::Res(r) = base else { return None };
+                let sample = name == "sample";
+                if !self.mips_allowed(*kind, sample, span) {
+                    return None;
+                }
+                Some(Val::Mips(r, sample, None))
+            }
             _ => {
                 self.st.error(
                     span,
@@ -1083,6 +1093,9 @@ impl FnCx<'_, '_> {
     fn index(&mut self, base: Val, index: &Expr, span: Span) -> Option<Val> {
         if let Val::Res(r) = &base {
             return self.resource_index(r.clone(), index, span);
+        }
+        if let Val::Mips(r, sample, level) = &base {
+            return self.mips_index(r, *sample, *level, index);
         }
         let bt = self.val_ty(&base)?;
         let (iv, it) = self.rvalue(index)?;
@@ -1583,9 +1596,18 @@ impl FnCx<'_, '_> {
                 let i = self.rvalue_as(index, &Ty::Scalar(Scalar::Int))?;
                 Some(Val::Texel(r, i))
             }
-            ResourceKind::Texture { dim, .. } => {
-                let ct = Ty::vector(Scalar::Int, dim.coords());
-                let i = self.rvalue_as(index, &ct)?;
+            ResourceKind::Texture { dim, ms, .. } => {
+                if dim == crate::hlsl::sema::types::TexDim::Cube {
+                    self.st.error(span, "a cube texture cannot be indexed");
+                    return None;
+                }
+                if ms {
+                    self.st
+                        .error(span, "not supported yet: indexing a multisampled texture");
+                    return None;
+                }
+                let n = super::textures::Shape::of(r.kind)?.coords();
+                let i = self.rvalue_as(index, &Ty::vector(Scalar::Int, n))?;
                 Some(Val::Texel(r, i))
             }
             _ => {

@@ -406,7 +406,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 let t = self.ty(ty);
                 Some((self.f.composite_construct(t, &parts), ty.clone()))
             }
-            Val::Res(_) => {
+            Val::Res(_) | Val::Mips(..) => {
                 self.st.error(span, "a resource object is not a value here");
                 None
             }

@@ -14,6 +14,7 @@ mod intrinsics;
 mod math;
 mod ops;
 mod resources;
+mod textures;
 mod types;
 mod wave;
 
@@ -147,6 +148,9 @@ pub(crate) enum Val {
     Res(Resource),
     /// A texel of a texture or texel buffer (`tex[uv]`), by coordinate.
     Texel(Resource, Value),
+    /// `tex.mips` (or, `sample` true, a multisampled `tex.sample`), with the level (sample
+    /// index) once indexed: `tex.mips[level]`, which a texel coordinate indexes next.
+    Mips(Resource, bool, Option<Value>),
     /// Components of an lvalue that no pointer reaches on its own (`m._11_22`, `tex[uv].x`):
     /// the paths into the base's value, and the type they make (a scalar or vector). Read
     /// by extracting them, written by read-modify-write of the base.

@@ -233,22 +233,13 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
                 ir_ty(b, st, elem, rule, false)
             }
         }
-        ResourceKind::Sampler => b.type_sampler(),
-        ResourceKind::TexelBuffer { rw } | ResourceKind::Texture { rw, .. } => {
+        ResourceKind::Sampler { .. } => b.type_sampler(),
+        ResourceKind::TexelBuffer { rw } => {
             let comp = elem.component().unwrap_or(Scalar::Float);
             let sampled_type = scalar_ty(b, comp);
-            let dim = match kind {
-                ResourceKind::Texture { dim, .. } => match dim {
-                    TexDim::D1 => Dim::Dim1D,
-                    TexDim::D2 => Dim::Dim2D,
-                    TexDim::D3 => Dim::Dim3D,
-                    TexDim::Cube => Dim::Cube,
-                },
-                _ => Dim::Buffer,
-            };
             b.type_image(ImageType {
                 sampled_type,
-                dim,
+                dim: Dim::Buffer,
                 depth: ImageDepth::Unknown,
                 arrayed: false,
                 multisampled: false,
@@ -267,5 +258,94 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
                 access: None,
             })
         }
+        ResourceKind::Texture {
+            combined: true,
+            dim,
+            arrayed,
+            ms,
+            ..
+        } => {
+            let image = texture_image_ty(b, dim, arrayed, ms, ImageUse::Combined, elem);
+            b.type_sampled_image(image)
+        }
+        ResourceKind::Texture {
+            dim,
+            arrayed,
+            ms,
+            rw,
+            ..
+        } => {
+            let usage = if rw {
+                ImageUse::Storage {
+                    unknown_format: st.opts.unknown_image_format,
+                }
+            } else {
+                ImageUse::Sampled
+            };
+            texture_image_ty(b, dim, arrayed, ms, usage, elem)
+        }
+    }
+}
+
+/// How a texture's image is used, which decides its depth, sampling and format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ImageUse {
+    /// A sampled texture (`Texture2D`): unknown depth.
+    Sampled,
+    /// A combined image sampler (`vk::SampledTexture*`): depth 0, as DXC.
+    Combined,
+    /// A storage image (`RWTexture2D`), with a format deduced from the element unless
+    /// `-fspv-use-unknown-image-format` asks for none.
+    Storage {
+        /// Whether the format stays `Unknown`.
+        unknown_format: bool,
+    },
+}
+
+/// The image type of a texture used as `usage` says.
+pub(crate) fn texture_image_ty(
+    b: &mut Builder,
+    dim: TexDim,
+    arrayed: bool,
+    ms: bool,
+    usage: ImageUse,
+    elem: &Ty,
+) -> Handle<Type> {
+    let sampled_type = scalar_ty(b, texel_scalar(elem));
+    b.type_image(ImageType {
+        sampled_type,
+        dim: match dim {
+            TexDim::D1 => Dim::Dim1D,
+            TexDim::D2 => Dim::Dim2D,
+            TexDim::D3 => Dim::Dim3D,
+            TexDim::Cube => Dim::Cube,
+        },
+        depth: if usage == ImageUse::Combined {
+            ImageDepth::NoDepth
+        } else {
+            ImageDepth::Unknown
+        },
+        arrayed,
+        multisampled: ms,
+        sampled: match usage {
+            ImageUse::Storage { .. } => ImageSampling::Storage,
+            _ => ImageSampling::Sampled,
+        },
+        format: match usage {
+            ImageUse::Storage {
+                unknown_format: false,
+            } => image_format(elem),
+            _ => ImageFormat::Unknown,
+        },
+        access: None,
+    })
+}
+
+/// The scalar a texture stores for an element type: `uint` for `bool` (read as `!= 0`, as DXC).
+pub(crate) fn texel_scalar(elem: &Ty) -> Scalar {
+    match elem.component() {
+        Some(Scalar::Bool) => Scalar::UInt,
+        Some(s) => s,
+        None => Scalar::Float,
     }
 }

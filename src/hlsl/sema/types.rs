@@ -117,15 +117,26 @@ pub enum ResourceKind {
         /// `RW`.
         rw: bool,
     },
-    /// `Texture1D/2D/3D/Cube<T>`, `RWTexture2D<T>`.
+    /// `Texture1D/2D/3D/Cube<T>` and their `Array` and `MS` forms, `RWTexture1D/2D/3D<T>` and
+    /// `RWTexture1D/2DArray<T>`, and `vk::SampledTexture*<T>` (combined image samplers).
     Texture {
         /// The dimensionality.
         dim: TexDim,
+        /// An array of layers (`...Array`): one more coordinate.
+        arrayed: bool,
+        /// Multisampled (`Texture2DMS`, `Texture2DMSArray`).
+        ms: bool,
         /// `RW`.
         rw: bool,
+        /// `vk::SampledTexture*`: an image and its sampler in one variable
+        /// (`OpTypeSampledImage`).
+        combined: bool,
     },
-    /// `SamplerState`.
-    Sampler,
+    /// `SamplerState`, or `SamplerComparisonState` (`cmp`).
+    Sampler {
+        /// `SamplerComparisonState`.
+        cmp: bool,
+    },
 }
 
 /// A texture's dimensionality.
@@ -149,6 +160,23 @@ impl TexDim {
             TexDim::D2 => 2,
             TexDim::D3 | TexDim::Cube => 3,
         }
+    }
+
+    /// The texture dimension a type name ends with (`1D`, `2DMSArray`, `CubeArray`...): the
+    /// dimension, whether arrayed, whether multisampled.
+    pub fn parse_shape(s: &str) -> Option<(TexDim, bool, bool)> {
+        Some(match s {
+            "1D" => (TexDim::D1, false, false),
+            "1DArray" => (TexDim::D1, true, false),
+            "2D" => (TexDim::D2, false, false),
+            "2DArray" => (TexDim::D2, true, false),
+            "2DMS" => (TexDim::D2, false, true),
+            "2DMSArray" => (TexDim::D2, true, true),
+            "3D" => (TexDim::D3, false, false),
+            "Cube" => (TexDim::Cube, false, false),
+            "CubeArray" => (TexDim::Cube, true, false),
+            _ => return None,
+        })
     }
 }
 
