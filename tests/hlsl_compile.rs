@@ -3050,3 +3050,30 @@ fn texture_method_misuse_is_reported() {
         assert!(e.contains(want), "{want}:\n{e}");
     }
 }
+
+/// A semantic on a struct-typed parameter or return value overrides its fields' semantics,
+/// the index counting up through the flattened fields (as DXC); SV_Position must be a float4.
+#[test]
+fn struct_semantics_are_inherited() {
+    let src = "struct P { float4 x; };
+               struct V { float4 a : A; float2 b : B; };
+               P main(V v : TEXCOORD3) : SV_Position { P p; p.x = v.a + v.b.xyxy; return p; }";
+    let dis = disassemble(&check("inherited_semantics", src, "vs_6_0"));
+    for want in [
+        "OpDecorate %gl_Position BuiltIn Position",
+        "OpName %in_var_TEXCOORD3 \"in.var.TEXCOORD3\"",
+        "OpName %in_var_TEXCOORD4 \"in.var.TEXCOORD4\"",
+    ] {
+        assert!(dis.contains(want), "{want}:\n{dis}");
+    }
+    for ty in ["double4", "int4", "float3", "float1x4"] {
+        let e = errors(
+            &format!("struct P {{ {ty} x; }}; P main() : SV_Position {{ P p = (P)0; return p; }}"),
+            "vs_6_0",
+        );
+        assert!(
+            e.contains("SV_Position must be a 4-component 32-bit float"),
+            "{ty}: {e}"
+        );
+    }
+}

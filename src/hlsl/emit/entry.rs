@@ -131,6 +131,18 @@ impl FnCx<'_, '_> {
             }
             _ => None,
         };
+        let bad_position = base == "SV_POSITION"
+            && builtin.is_some()
+            && *ty != Ty::Vector(Scalar::Float, 4)
+            && ty.component().is_some_and(|s| s.bits() != 16);
+        if bad_position {
+            self.st.error(
+                span,
+                "SV_Position must be a 4-component 32-bit float vector or a composite which \
+                 recursively contains only such a vector",
+            );
+            return None;
+        }
         if builtin.is_some() && ty.component().is_some_and(|s| s.bits() == 16) {
             // Built-ins have fixed 32-bit types: a 16-bit one would need a conversion DXC
             // does not make.
@@ -306,6 +318,66 @@ impl FnCx<'_, '_> {
         g
     }
 
+    /// The semantics a struct's fields take from a semantic on the struct itself (DXC: it
+    /// overrides theirs, the index counting up through the flattened fields: `: TEXCOORD2`
+    /// gives `TEXCOORD2`, `TEXCOORD3`...); `None` each when the struct has none.
+    fn inherited_semantics(
+        &self,
+        semantic: Option<&str>,
+        fields: &[crate::hlsl::sema::types::Field],
+    ) -> Vec<Option<String>> {
+        let Some(sem) = semantic else {
+            return vec![None; fields.len()];
+        };
+        let base = sem.trim_end_matches(|c: char| c.is_ascii_digit());
+        let mut index: u32 = sem[base.len()..].parse().unwrap_or(0);
+        let explicit = sem.len() > base.len();
+        let mut out = Vec::with_capacity(fields.len());
+        for f in fields {
+            out.push(Some(if index == 0 && !explicit {
+                base.to_owned()
+            } else {
+                format!("{base}{index}")
+            }));
+            index += self.leaf_count(&f.ty);
+        }
+        out
+    }
+
+    /// Refuses a field declared as a 1xN or Nx1 matrix (collapsed to a vector) with the
+    /// semantic `SV_Position`, as DXC does.
+    fn matrix_positions(
+        &mut self,
+        fields: &[crate::hlsl::sema::types::Field],
+        inherited: &[Option<String>],
+        span: Span,
+    ) -> Option<()> {
+        for (f, sem) in fields.iter().zip(inherited) {
+            let sem = sem.as_deref().or(f.semantic.as_deref()).unwrap_or("");
+            if f.row_depth.is_some() && split_semantic(sem).0 == "SV_POSITION" {
+                self.st.error(
+                    span,
+                    "SV_Position must be a 4-component 32-bit float vector or a composite \
+                     which recursively contains only such a vector",
+                );
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    /// How many stage variables a value of `ty` flattens into.
+    fn leaf_count(&self, ty: &Ty) -> u32 {
+        match ty {
+            Ty::Struct(i) => self
+                .st
+                .structs
+                .get(*i)
+                .map_or(1, |d| d.fields.iter().map(|f| self.leaf_count(&f.ty)).sum()),
+            _ => 1,
+        }
+    }
+
     /// Loads a stage input of `ty` (a struct is loaded field by field).
     fn load_input(
         &mut self,
@@ -321,12 +393,14 @@ impl FnCx<'_, '_> {
                 return None;
             }
             let fields = self.st.structs.get(*i)?.fields.clone();
+            let inherited = self.inherited_semantics(semantic, &fields);
+            self.matrix_positions(&fields, &inherited, span)?;
             let mut parts = Vec::new();
-            for f in &fields {
+            for (f, sem) in fields.iter().zip(&inherited) {
                 parts.push(self.load_input(
                     io,
                     &f.ty,
-                    f.semantic.as_deref(),
+                    sem.as_deref().or(f.semantic.as_deref()),
                     f.interp,
                     f.location,
                     span,
@@ -391,14 +465,18 @@ impl FnCx<'_, '_> {
                 return;
             };
             let fields = def.fields.clone();
-            for (k, f) in fields.iter().enumerate() {
+            let inherited = self.inherited_semantics(semantic, &fields);
+            if self.matrix_positions(&fields, &inherited, span).is_none() {
+                return;
+            }
+            for (k, (f, sem)) in fields.iter().zip(&inherited).enumerate() {
                 let ft = self.ty(&f.ty);
                 let x = self.f.composite_extract(ft, v, vec![k as u32]);
                 self.store_output(
                     io,
                     x,
                     &f.ty,
-                    f.semantic.as_deref(),
+                    sem.as_deref().or(f.semantic.as_deref()),
                     f.interp,
                     f.location,
                     span,
