@@ -1,6 +1,9 @@
-//! Semantic analysis: HLSL's types ([`types`]), buffer layouts ([`layout`]), constant folding
-//! ([`consteval`]), the intrinsic table ([`intrinsics`]) and scopes ([`scope`]). Type checking
-//! of expressions happens as the emitter walks the tree (`crate::hlsl::emit`), with these rules.
+//! Semantic analysis: name resolution ([`names`]: namespaces, members, operators, templates,
+//! run on the whole tree before code generation), the attribute check ([`attributes`]),
+//! HLSL's types ([`types`]), buffer layouts ([`layout`]), constant folding ([`consteval`]),
+//! the intrinsic table ([`intrinsics`]) and scopes ([`scope`]). Type checking of expressions
+//! still happens as the emitter walks the tree (`crate::hlsl::emit`), with these rules; a typed
+//! HIR between the two is the next step.
 
 pub mod attributes;
 pub mod consteval;
