@@ -3050,3 +3050,76 @@ fn texture_method_misuse_is_reported() {
         assert!(e.contains(want), "{want}:\n{e}");
     }
 }
+
+const INLINE_SPIRV: &str = r#"
+template <typename R> [[vk::ext_instruction(128)]] R spv_iadd(R a, R b);
+template <typename R> [[vk::ext_instruction(127)]] R spv_fneg(R a);
+template <typename R, typename A> [[vk::ext_instruction(124)]] R spv_bitcast(A a);
+
+template <class T> class Ops;
+template <> class Ops<int> {
+    template <class R, class S> static R Add(S a, S b) { return spv_iadd<R>(a, b); }
+};
+template <> class Ops<float> {
+    template <class R, class S> static R Neg(S a) { return spv_fneg<R>(a); }
+};
+
+RWStructuredBuffer<int> In : register(u0);
+RWStructuredBuffer<uint> Out : register(u1);
+
+[numthreads(1, 1, 1)]
+void main() {
+    int s = Ops<int>::Add<int>(In[0], In[1]);
+    float f = Ops<float>::Neg<float>((float)s);
+    Out[0] = spv_bitcast<uint>(f);
+    Out[1] = spv_bitcast<uint, int>(Ops<int>::Add<int>(s, -10));
+}
+"#;
+
+#[test]
+fn explicit_specializations_member_templates_and_inline_spirv() {
+    let words = check("inline_spirv", INLINE_SPIRV, "cs_6_0");
+    let dis = disassemble(&words);
+    for want in ["OpIAdd %int", "OpFNegate %float", "OpBitcast %uint"] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+                {"binding": 0, "layout": ["i32"], "data": [5, 2]},
+                {"binding": 1, "layout": ["u32"], "size_words": 2}]}"#;
+        let want = vec![(-7.0f32).to_bits(), (-3i32) as u32];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 1), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 1), want);
+    }
+}
+
+#[test]
+fn missing_specializations_and_unknown_opcodes_are_errors() {
+    let e = errors(
+        r#"
+template <class T> class Sel;
+template <> class Sel<int> { template <class R> static R Get(R a) { return a; } };
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(1, 1, 1)] void main() { Out[0] = Sel<float>::Get<float>(1.0); }
+"#,
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("implicit instantiation of undefined template 'Sel<float>'"),
+        "{e}"
+    );
+    let e = errors(
+        r#"
+template <typename R> [[vk::ext_instruction(9999)]] R nothing(R a);
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(1, 1, 1)] void main() { Out[0] = nothing<float>(1.0); }
+"#,
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("no SPIR-V instruction has the opcode 9999"),
+        "{e}"
+    );
+    assert!(e.contains(":2:"), "{e}");
+}
