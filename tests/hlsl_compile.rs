@@ -1885,9 +1885,9 @@ fn namespaces_methods_and_inheritance() {
 fn template_errors() {
     let cases = [
         (
-            "template<typename T, typename U> T f(U x) { return x; }
+            "template<typename T, typename U> T f(float x) { return x; }
              [numthreads(1, 1, 1)] void main() { float y = f<float>(1); }",
-            "too few template arguments for 'f'",
+            "cannot deduce the template argument 'U' of 'f'",
         ),
         (
             "template<int N> int g(int x) { return x * N; }
@@ -1900,9 +1900,9 @@ fn template_errors() {
             "deducing the template argument 'T'",
         ),
         (
-            "template<typename T> struct S { T v; }; template<> struct S<int> { int w; };
+            "template<> struct Q { int w; };
              [numthreads(1, 1, 1)] void main() { }",
-            "not supported yet: explicit template specialization",
+            "not supported yet: explicit specialization of anything but a struct template",
         ),
     ];
     for (src, want) in cases {
