@@ -3123,3 +3123,31 @@ RWStructuredBuffer<float> Out : register(u0);
     );
     assert!(e.contains(":2:"), "{e}");
 }
+
+const SPECIALIZATION_KEYS: &str = r#"
+template <class T> struct Sel { static int f() { return 1; } };
+template <> struct Sel<uint> { static int f() { return 2; } };
+template <> struct Sel<vector<float, 3> > { static int f() { return 3; } };
+typedef uint32_t MyU;
+template <class T> int g() { return Sel<T>::f(); }
+RWStructuredBuffer<int> Out : register(u0);
+[numthreads(1, 1, 1)] void main() {
+    Out[0] = Sel<int>::f();
+    Out[1] = Sel<MyU>::f();
+    Out[2] = g<dword>();
+    Out[3] = Sel<float3>::f();
+}
+"#;
+
+#[test]
+fn specializations_match_through_typedefs_and_aliases() {
+    let words = check("specialization_keys", SPECIALIZATION_KEYS, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+                {"binding": 0, "layout": ["i32"], "size_words": 4}]}"#;
+        assert_eq!(run::ints(&run::lavapipe(&words, job), 0), vec![1, 2, 2, 3]);
+        assert_eq!(run::ints(&run::spvkit(&words, job), 0), vec![1, 2, 2, 3]);
+    }
+    let _ = words;
+}

@@ -1617,7 +1617,7 @@ impl FnCx<'_, '_> {
             self.st.error(
                 at,
                 format!(
-                    "not supported yet: [[vk::ext_instruction]] with Op{} (only instructions with a result type, a result and a fixed number of id operands)",
+                    "not supported yet: [[vk::ext_instruction]] with {} (only instructions with a result type, a result and a fixed number of id operands)",
                     desc.name
                 ),
             );
@@ -1627,7 +1627,7 @@ impl FnCx<'_, '_> {
             self.st.error(
                 span,
                 format!(
-                    "'{name}' declares {} operands but Op{} takes {fixed}",
+                    "'{name}' declares {} operands but {} takes {fixed}",
                     fsym.params.len(),
                     desc.name
                 ),
@@ -1671,7 +1671,7 @@ impl FnCx<'_, '_> {
                 self.st.error(
                     at,
                     format!(
-                        "[[vk::ext_instruction({opcode})]]: the operands of Op{} do not decode",
+                        "[[vk::ext_instruction({opcode})]]: the operands of {} do not decode",
                         desc.name
                     ),
                 );

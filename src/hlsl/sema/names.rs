@@ -94,6 +94,9 @@ struct Resolver {
     /// Explicit specializations of struct templates: template → canonical argument key →
     /// the specialized struct.
     specs: HashMap<String, HashMap<String, StructDecl>>,
+    /// Typedefs (template parameters included) by qualified name: whether they add array
+    /// dimensions, and the (rewritten) type they name.
+    typedefs: HashMap<String, (bool, TypeExpr)>,
     /// Instantiations made (`square<int>`).
     instances: HashSet<String>,
     /// Instantiations made while rewriting the current top-level item: they go before it.
@@ -439,6 +442,10 @@ impl Resolver {
                 Item::Typedef(mut t) => {
                     self.type_expr(&mut t.ty);
                     t.name.name = join(&self.ns, &t.name.name);
+                    self.typedefs.insert(
+                        t.name.name.clone(),
+                        (!t.array_dims.is_empty(), t.ty.clone()),
+                    );
                     out.push(Item::Typedef(t));
                 }
                 Item::Variables(mut v) => {
@@ -695,7 +702,7 @@ impl Resolver {
         }
         let Some(keys) = args
             .iter()
-            .map(Self::canonical_arg_key)
+            .map(|a| self.canonical_arg_key(a))
             .collect::<Option<Vec<_>>>()
         else {
             self.diags.push(Diagnostic::error(
@@ -733,26 +740,83 @@ impl Resolver {
         table.insert(key, s);
     }
 
-    /// A template argument's key with builtin aliases spelled one way (`uint32_t` is `uint`),
-    /// for matching explicit specializations.
-    fn canonical_arg_key(a: &TemplateArg) -> Option<String> {
+    /// A template argument's key for matching explicit specializations: typedefs (template
+    /// parameters included) followed to the type they name, builtin aliases spelled one way
+    /// (`uint32_t` is `uint`, `vector<float, 4>` is `float4`). `None` when that cannot be
+    /// told exactly.
+    fn canonical_arg_key(&self, a: &TemplateArg) -> Option<String> {
         match a {
-            TemplateArg::Type(t) if t.args.is_empty() => {
-                let n = t.name.name.as_str();
-                let (base, dim) = match split_vector_name(n) {
-                    Some((b, _)) if n.len() > b.len() => (b, n[b.len()..].to_owned()),
-                    _ => (n, String::new()),
+            TemplateArg::Type(t) => self.canonical_type(t, 0),
+            TemplateArg::Expr(_) => Self::arg_key(a),
+        }
+    }
+
+    fn canonical_type(&self, t: &TypeExpr, depth: usize) -> Option<String> {
+        if depth > 64 {
+            return None;
+        }
+        let n = t.name.name.as_str();
+        if t.args.is_empty() {
+            if let Some((dims, target)) = self.typedefs.get(n) {
+                return if *dims {
+                    None
+                } else {
+                    self.canonical_type(target, depth + 1)
                 };
-                let base = match base {
+            }
+            let alias = |b: &str| -> String {
+                match b {
                     "uint32_t" | "dword" => "uint",
                     "int32_t" => "int",
                     "float32_t" => "float",
                     "float64_t" => "double",
+                    "float16_t" => "half",
                     b => b,
-                };
-                Some(format!("{base}{dim}"))
+                }
+                .to_owned()
+            };
+            // `float4`, `uint32_t2x3`: the scalar, then the shape.
+            let shape_at = n
+                .char_indices()
+                .find(|(i, _)| {
+                    let rest = &n[*i..];
+                    !rest.is_empty()
+                        && rest.chars().next().is_some_and(|c| c.is_ascii_digit())
+                        && rest.chars().all(|c| c.is_ascii_digit() || c == 'x')
+                        && split_vector_name(&format!("{}2", &n[..*i])).is_some()
+                })
+                .map(|(i, _)| i);
+            return Some(match shape_at {
+                Some(i) => format!("{}{}", alias(&n[..i]), &n[i..]),
+                None => alias(n),
+            });
+        }
+        let value = |a: &TemplateArg| match a {
+            TemplateArg::Expr(_) => Self::arg_key(a),
+            TemplateArg::Type(_) => None,
+        };
+        match (n, t.args.as_slice()) {
+            ("vector", [TemplateArg::Type(e), k]) => Some(format!(
+                "{}{}",
+                self.canonical_type(e, depth + 1)?,
+                value(k)?
+            )),
+            ("matrix", [TemplateArg::Type(e), r, c]) => Some(format!(
+                "{}{}x{}",
+                self.canonical_type(e, depth + 1)?,
+                value(r)?,
+                value(c)?
+            )),
+            _ => {
+                let mut args = Vec::new();
+                for a in &t.args {
+                    args.push(match a {
+                        TemplateArg::Type(t) => self.canonical_type(t, depth + 1)?,
+                        TemplateArg::Expr(_) => Self::arg_key(a)?,
+                    });
+                }
+                Some(format!("{n}<{}>", args.join(", ")))
             }
-            _ => Self::arg_key(a),
         }
     }
 
@@ -850,10 +914,22 @@ impl Resolver {
         if !self.instances.insert(key.clone()) {
             return Some(key);
         }
-        let canon: Option<Vec<String>> = args.iter().map(Self::canonical_arg_key).collect();
-        let spec = canon
-            .map(|c| c.join(", "))
-            .and_then(|c| self.specs.get(q).and_then(|t| t.get(&c)).cloned());
+        let spec = match self.specs.get(q) {
+            None => None,
+            Some(table) => {
+                let canon: Option<Vec<String>> =
+                    args.iter().map(|a| self.canonical_arg_key(a)).collect();
+                let Some(canon) = canon else {
+                    self.instances.remove(&key);
+                    self.diags.push(Diagnostic::error(
+                        span,
+                        format!("not supported yet: telling whether '{key}' is one of the explicit specializations of '{q}'"),
+                    ));
+                    return None;
+                };
+                table.get(&canon.join(", ")).cloned()
+            }
+        };
         if spec.is_none() && !def.defined {
             self.diags.push(Diagnostic::error(
                 span,
@@ -907,6 +983,7 @@ impl Resolver {
             match (a, &p.value_ty) {
                 (TemplateArg::Type(ty), _) => {
                     self.declare(name.name.clone(), Kind::Type);
+                    self.typedefs.insert(name.name.clone(), (false, ty.clone()));
                     made.push(Item::Typedef(Typedef {
                         modifiers: Vec::new(),
                         ty,
