@@ -3151,3 +3151,48 @@ fn specializations_match_through_typedefs_and_aliases() {
     }
     let _ = words;
 }
+
+const OPCODE_SELECTOR_USE: &str = r#"
+#include <vk/opcode_selector.h>
+RWStructuredBuffer<float> F : register(u0);
+RWStructuredBuffer<int> I : register(u1);
+[numthreads(1, 1, 1)] void main() {
+    F[0] = vk::util::ArithmeticSelector<float>::Add(F[1], F[2]);
+    I[0] = vk::util::ArithmeticSelector<int>::Div<int>(I[1], I[2]);
+    I[3] = vk::util::ArithmeticSelector<int>::Negate(I[1]);
+    uint u = vk::util::ArithmeticSelector<uint>::Div(5u, 2u);
+    F[3] = vk::util::ConversionSelector<uint, float>::Convert<float>(u);
+}
+"#;
+
+/// DXC's `vk/opcode_selector.h` (from the conformance suite's include directory): its
+/// selectors match `int`/`uint` to their `int32_t`/`uint32_t` specializations.
+#[test]
+fn dxc_opcode_selector_header_selects_and_runs() {
+    let mut o = options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.include_dirs
+        .push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/dxc/include"));
+    if !o.include_dirs[0].join("vk/opcode_selector.h").exists() {
+        eprintln!(
+            "skipped: no DXC include directory at {:?}",
+            o.include_dirs[0]
+        );
+        return;
+    }
+    let words = compile_with("opcode_selector_use", OPCODE_SELECTOR_USE, &o);
+    spirv_val("opcode_selector_use", &words, TargetEnv::Vulkan1_0);
+    let dis = disassemble(&words);
+    for want in ["OpFAdd", "OpSDiv", "OpSNegate", "OpUDiv", "OpConvertUToF"] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+                {"binding": 0, "layout": ["f32"], "data": [0.0, 1.5, 2.25, 0.0]},
+                {"binding": 1, "layout": ["i32"], "data": [0, -7, 2, 0]}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), vec![3.75, 1.5, 2.25, 2.0]);
+            assert_eq!(run::ints(&out, 1), vec![-3, -7, 2, 7]);
+        }
+    }
+}

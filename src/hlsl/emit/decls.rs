@@ -826,6 +826,13 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
         (Some(a), None) => {
             let op = match a.args.as_slice() {
                 [e] => st.const_eval(e).and_then(|v| v.as_int()),
+                [_, _, ..] => {
+                    st.error(
+                        a.span,
+                        "not supported yet: [[vk::ext_instruction]] of an extended instruction set",
+                    );
+                    return;
+                }
                 _ => None,
             };
             match op

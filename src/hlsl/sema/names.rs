@@ -492,6 +492,13 @@ impl Resolver {
     }
 
     fn struct_item(&mut self, s: StructDecl, out: &mut Vec<Item>) {
+        if !s.spec_args.is_empty() {
+            self.diags.push(Diagnostic::error(
+                s.span,
+                "template specialization requires 'template<>'",
+            ));
+            return;
+        }
         let q = s.name.as_ref().map(|n| join(&self.ns, &n.name));
         self.struct_named(s, q, out);
     }
