@@ -51,8 +51,11 @@ pub enum Item {
     Template {
         /// The parameters.
         params: Vec<TemplateParam>,
-        /// The templated declaration.
+        /// The templated declaration (for an explicit specialization, `template <>`, a struct
+        /// whose `spec_args` are set and `params` is empty).
         item: Box<Item>,
+        /// Whether the template is defined (`false`: only declared, `template <class T> class S;`).
+        defined: bool,
         /// Whole declaration.
         span: Span,
     },
@@ -263,6 +266,10 @@ pub struct StructDecl {
     pub methods: Vec<FunctionDecl>,
     /// `static` data members: globals named `S::x`.
     pub statics: Vec<VarDecl>,
+    /// Member function templates (`template <class T> static T f(T x)`), with their parameters.
+    pub member_templates: Vec<(Vec<TemplateParam>, FunctionDecl)>,
+    /// The arguments of an explicit specialization (`class S<int, float>`); empty otherwise.
+    pub spec_args: Vec<TemplateArg>,
     /// Whole declaration.
     pub span: Span,
 }
@@ -587,6 +594,9 @@ pub enum ExprKind {
         callee: Ident,
         /// Explicit template arguments (`f<int>(x)`); empty when none were written.
         template_args: Vec<TemplateArg>,
+        /// The type the callee is a member of, when written with template arguments
+        /// (`S<int>::f(x)`); name resolution folds it into `callee`.
+        scope: Option<Box<TypeExpr>>,
         /// Arguments.
         args: Vec<Expr>,
     },

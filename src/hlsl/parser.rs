@@ -656,6 +656,7 @@ impl Parser {
             && self.peek_at(1).kind == TokenKind::Ident
             && !self.peek_at(2).is_punct("{")
             && !self.peek_at(2).is_punct(":")
+            && !(self.peek_at(2).is_punct("<") && self.templates.contains(&self.peek_at(1).text))
         {
             // `struct S x;`: an elaborated type.
             self.bump();
@@ -862,12 +863,106 @@ impl Parser {
 
     /// `template <typename T, int N = 4> item`: a function, struct or alias template.
     fn template(&mut self) -> PResult<Vec<Item>> {
-        let start = self.bump().span;
-        self.expect("<", "after 'template'")?;
-        if self.at(">") {
-            return self.fail("not supported yet: explicit template specialization");
+        let start = self.span();
+        let params = self.template_params()?;
+        if params.is_empty() {
+            return self.specialization(start);
         }
+        // `template <class T> class S;`: a declaration without a definition.
+        if (self.at_word("class") || self.at_word("struct"))
+            && self.peek_at(1).kind == TokenKind::Ident
+            && self.peek_at(2).is_punct(";")
+        {
+            self.bump();
+            let name = self.ident("a struct name")?;
+            self.bump();
+            let span = start.to(self.prev_span());
+            self.declare_type(&name.name);
+            self.templates.insert(name.name.clone());
+            for k in (0..self.ns_path.len()).rev() {
+                self.templates
+                    .insert(format!("{}::{}", self.ns_path[k..].join("::"), name.name));
+            }
+            let decl = StructDecl {
+                name: Some(name),
+                base: None,
+                fields: Vec::new(),
+                methods: Vec::new(),
+                statics: Vec::new(),
+                member_templates: Vec::new(),
+                spec_args: Vec::new(),
+                span,
+            };
+            return Ok(vec![Item::Template {
+                params,
+                item: Box::new(Item::Struct(decl)),
+                defined: false,
+                span,
+            }]);
+        }
+        self.template_rest(params, start)
+    }
+
+    /// `template <> class S<args> { ... };`: an explicit (full) specialization of a struct
+    /// template (at what follows `template <>`).
+    fn specialization(&mut self, start: Span) -> PResult<Vec<Item>> {
+        let mut items = self.item()?;
+        let span = start.to(self.prev_span());
+        match (items.pop(), items.is_empty()) {
+            (Some(Item::Struct(s)), true) if !s.spec_args.is_empty() => Ok(vec![Item::Template {
+                params: Vec::new(),
+                item: Box::new(Item::Struct(s)),
+                defined: true,
+                span,
+            }]),
+            _ => {
+                self.error(
+                    span,
+                    "not supported yet: explicit specialization of anything but a struct template",
+                );
+                Err(Stop)
+            }
+        }
+    }
+
+    /// `S<args>::f<targs>(args)`, at the `::` after the type: a call of a static member
+    /// (function template) of a template instance.
+    fn scoped_call(&mut self, scope: TypeExpr) -> PResult<Expr> {
+        self.expect("::", "after the type")?;
+        let callee = self.ident("a member name after '::'")?;
+        let template_args = if self.at("<") {
+            self.template_args()?
+        } else {
+            Vec::new()
+        };
+        if !self.at("(") {
+            let found = self.tok().describe();
+            return self.fail(format!(
+                "not supported yet: '{}<...>::{}' other than in a call (found {found})",
+                scope.name.name, callee.name
+            ));
+        }
+        let args = self.call_args()?;
+        let span = scope.span.to(self.prev_span());
+        Ok(Expr {
+            kind: ExprKind::Call {
+                callee,
+                template_args,
+                scope: Some(Box::new(scope)),
+                args,
+            },
+            span,
+        })
+    }
+
+    /// `template <params>` (at `template`); empty for `template <>`.
+    fn template_params(&mut self) -> PResult<Vec<TemplateParam>> {
+        self.bump();
+        self.expect("<", "after 'template'")?;
         let mut params = Vec::new();
+        if self.eat(">") {
+            return Ok(params);
+        }
         loop {
             let (name, value_ty) = if self.at_word("typename") || self.at_word("class") {
                 self.bump();
@@ -895,13 +990,24 @@ impl Parser {
             }
         }
         self.close_angle()?;
-        // The type parameters are type names inside the declaration only.
+        Ok(params)
+    }
+
+    /// The type parameters of `params` that are not type names yet, made type names (inside
+    /// the templated declaration only: the caller removes them).
+    fn add_type_params(&mut self, params: &[TemplateParam]) -> Vec<String> {
         let added: Vec<String> = params
             .iter()
             .filter(|p| p.value_ty.is_none() && !self.types.contains(&p.name.name))
             .map(|p| p.name.name.clone())
             .collect();
         self.types.extend(added.iter().cloned());
+        added
+    }
+
+    /// The templated declaration after `template <params>`.
+    fn template_rest(&mut self, params: Vec<TemplateParam>, start: Span) -> PResult<Vec<Item>> {
+        let added = self.add_type_params(&params);
         let parsed = self.item();
         for a in &added {
             self.types.remove(a);
@@ -948,6 +1054,7 @@ impl Parser {
         Ok(vec![Item::Template {
             params,
             item: Box::new(item),
+            defined: true,
             span,
         }])
     }
@@ -1136,6 +1243,10 @@ impl Parser {
         } else {
             None
         };
+        let spec_args = match &name {
+            Some(n) if self.at("<") && self.templates.contains(&n.name) => self.template_args()?,
+            _ => Vec::new(),
+        };
         let base = if self.eat(":") {
             for access in ["public", "private", "protected"] {
                 if self.at_word(access) {
@@ -1152,6 +1263,7 @@ impl Parser {
         };
         self.expect("{", "to start the struct's fields")?;
         let (mut fields, mut methods, mut statics) = (Vec::new(), Vec::new(), Vec::new());
+        let mut member_templates = Vec::new();
         while !self.at("}") && !self.at_eof() && !self.fatal {
             // `public:` and friends: HLSL ignores access control.
             if ["public", "private", "protected"]
@@ -1166,6 +1278,31 @@ impl Parser {
             let fstart = self.span();
             let r = (|| {
                 let attributes = self.attributes()?;
+                if self.at_word("template") && attributes.is_empty() {
+                    let params = self.template_params()?;
+                    if params.is_empty() {
+                        return self
+                            .fail("not supported yet: explicit specialization inside a struct");
+                    }
+                    let added = self.add_type_params(&params);
+                    let r = (|| {
+                        let fstart = self.span();
+                        let attributes = self.attributes()?;
+                        let modifiers = self.modifiers();
+                        let ty = self.type_expr()?;
+                        let name = self.ident("a member function template name")?;
+                        if !self.at("(") {
+                            return self
+                                .fail("not supported yet: member templates other than functions");
+                        }
+                        self.function(attributes, modifiers, ty, name, fstart)
+                    })();
+                    for a in &added {
+                        self.types.remove(a);
+                    }
+                    member_templates.push((params, r?));
+                    return Ok(());
+                }
                 for word in ["struct", "class", "typedef", "enum", "using", "template"] {
                     if self.at_word(word) {
                         return self.fail(format!(
@@ -1208,6 +1345,8 @@ impl Parser {
             fields,
             methods,
             statics,
+            member_templates,
+            spec_args,
             span: start.to(self.prev_span()),
         })
     }
@@ -2249,6 +2388,9 @@ impl Parser {
                         && self.peek_at(2).kind == TokenKind::Ident) =>
             {
                 let ty = self.type_expr()?;
+                if !ty.args.is_empty() && self.at("::") {
+                    return self.scoped_call(ty);
+                }
                 if !self.at("(") {
                     let found = self.tok().describe();
                     return self.fail(format!(
@@ -2276,6 +2418,14 @@ impl Parser {
                 } else {
                     Vec::new()
                 };
+                if !template_args.is_empty() && self.at("::") {
+                    let span = name.span.to(self.prev_span());
+                    return self.scoped_call(TypeExpr {
+                        name,
+                        args: template_args,
+                        span,
+                    });
+                }
                 if self.at("(") || !template_args.is_empty() {
                     let args = self.call_args()?;
                     let span = name.span.to(self.prev_span());
@@ -2283,6 +2433,7 @@ impl Parser {
                         kind: ExprKind::Call {
                             callee: name,
                             template_args,
+                            scope: None,
                             args,
                         },
                         span,

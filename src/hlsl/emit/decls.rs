@@ -821,7 +821,37 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
 }
 
 fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
-    if f.body.is_none() {
+    let inline_attr = attr(&f.attributes, Some("vk"), "ext_instruction");
+    let inline_op = match (inline_attr, &f.body) {
+        (Some(a), None) => {
+            let op = match a.args.as_slice() {
+                [e] => st.const_eval(e).and_then(|v| v.as_int()),
+                [_, _, ..] => {
+                    st.error(
+                        a.span,
+                        "not supported yet: [[vk::ext_instruction]] of an extended instruction set",
+                    );
+                    return;
+                }
+                _ => None,
+            };
+            match op
+                .and_then(|o| u32::try_from(o).ok())
+                .filter(|o| *o <= 0xffff)
+            {
+                Some(o) => Some((o, a.span)),
+                None => {
+                    st.error(
+                        a.span,
+                        "[[vk::ext_instruction]] takes one constant opcode (0 to 65535)",
+                    );
+                    return;
+                }
+            }
+        }
+        _ => None,
+    };
+    if f.body.is_none() && inline_op.is_none() {
         return;
     }
     let (ret, relaxed_ret) = st.resolve_type(&f.return_ty).unwrap_or((Ty::Void, false));
@@ -872,6 +902,7 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
         relaxed_params,
         relaxed_ret,
         row_params,
+        inline_op,
     });
 }
 

@@ -148,6 +148,7 @@ impl FnCx<'_, '_> {
                 callee,
                 args,
                 template_args,
+                ..
             } => {
                 if !template_args.is_empty() {
                     // Name resolution instantiates templates; what is left is not a template.
@@ -1498,6 +1499,9 @@ impl FnCx<'_, '_> {
             );
             return None;
         };
+        if let Some((opcode, at)) = fsym.inline_op {
+            return self.inline_spirv(name, &fsym, opcode, at, vals, span);
+        }
         let Some(handle) = fsym.handle else {
             self.st
                 .error(span, format!("'{name}' is declared but not defined"));
@@ -1572,6 +1576,112 @@ impl FnCx<'_, '_> {
             self.assign(&dst, x, &t, sp);
         }
         Some(Val::R(r, fsym.ret))
+    }
+
+    /// A call of an inline SPIR-V function (`[[vk::ext_instruction(opcode)]] R f(A a, ...)`):
+    /// the instruction `opcode` with the call's return type as result type, a fresh result and
+    /// the arguments (converted to the parameter types) as operands. It is built as words and
+    /// decoded through the grammar, so only an instruction the grammar knows whose operands
+    /// are a result type, a result and ids is accepted.
+    fn inline_spirv(
+        &mut self,
+        name: &str,
+        fsym: &super::FuncSym,
+        opcode: u32,
+        at: Span,
+        vals: Vec<(Val, Span)>,
+        span: Span,
+    ) -> Option<Val> {
+        use crate::grammar::{KindClass, Quantifier};
+        let Some(desc) = u16::try_from(opcode)
+            .ok()
+            .and_then(crate::grammar::tables::core_instruction)
+        else {
+            self.st.error(
+                at,
+                format!("[[vk::ext_instruction({opcode})]]: no SPIR-V instruction has the opcode {opcode}"),
+            );
+            return None;
+        };
+        let ops = desc.operands;
+        let shape = ops.len() >= 2
+            && ops[0].kind.class == KindClass::ResultType
+            && ops[1].kind.class == KindClass::Result
+            && ops[2..].iter().all(|o| o.kind.class == KindClass::Id);
+        let fixed = ops[2.min(ops.len())..]
+            .iter()
+            .filter(|o| o.quantifier == Quantifier::One)
+            .count();
+        let variadic = ops.iter().any(|o| o.quantifier != Quantifier::One);
+        if !shape || fsym.ret == Ty::Void || variadic {
+            self.st.error(
+                at,
+                format!(
+                    "not supported yet: [[vk::ext_instruction]] with {} (only instructions with a result type, a result and a fixed number of id operands)",
+                    desc.name
+                ),
+            );
+            return None;
+        }
+        if fsym.params.len() != fixed || vals.len() != fixed {
+            self.st.error(
+                span,
+                format!(
+                    "'{name}' declares {} operands but {} takes {fixed}",
+                    fsym.params.len(),
+                    desc.name
+                ),
+            );
+            return None;
+        }
+        let mut operands = Vec::new();
+        for ((pt, dir), (v, a_span)) in fsym.params.iter().zip(vals.iter()) {
+            if *dir != ParamDir::In || pt.is_resource() {
+                self.st.error(
+                    *a_span,
+                    "not supported yet: out, inout or resource operands of inline SPIR-V",
+                );
+                return None;
+            }
+            let (x, xt) = self.load_val(v, *a_span)?;
+            let x = self.convert(x, &xt, pt, *a_span, false)?;
+            operands.push(x);
+        }
+        let rt = self.ty(&fsym.ret);
+        let mut words = vec![
+            crate::ir::Value::Type(rt).to_id().0,
+            self.f.next_result_id().0,
+        ];
+        for v in &operands {
+            match v.try_to_id() {
+                Some(id) => words.push(id.0),
+                None => {
+                    self.st
+                        .error(span, "inline SPIR-V: too many values in the function");
+                    return None;
+                }
+            }
+        }
+        let tracker = crate::binary::TypeTracker::new(0);
+        let mut r = crate::binary::OperandReader::new(&words, 0, u32::MAX, &tracker);
+        let inst = crate::binary::decode_operands(desc.opcode as u16, &mut r)
+            .and_then(|i| r.finish().map(|()| i));
+        match inst {
+            Ok(crate::grammar::Instruction::Unknown(_)) | Err(_) => {
+                self.st.error(
+                    at,
+                    format!(
+                        "[[vk::ext_instruction({opcode})]]: the operands of {} do not decode",
+                        desc.name
+                    ),
+                );
+                None
+            }
+            Ok(inst) => {
+                let h = self.f.push(inst);
+                Some(Val::R(crate::ir::Value::Op(h), fsym.ret.clone()))
+            }
+        }
     }
 
     /// `buf[i]`, `tex[uv]`.

@@ -180,6 +180,9 @@ pub(crate) struct FuncSym {
     pub relaxed_ret: bool,
     /// Array indices to a 1xN matrix (collapsed to a vector), per parameter.
     pub row_params: Vec<Option<u8>>,
+    /// For an inline SPIR-V declaration (`[[vk::ext_instruction(op)]]`): the opcode, and where
+    /// the attribute is.
+    pub inline_op: Option<(u32, Span)>,
 }
 
 /// How a parameter is passed.

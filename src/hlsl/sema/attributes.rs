@@ -130,7 +130,19 @@ impl Checker<'_> {
     }
 
     fn function(&mut self, f: &FunctionDecl) {
-        self.attributes(&f.attributes, Site::Function);
+        // `[[vk::ext_instruction(op)]]` makes a declaration (without a body) inline SPIR-V.
+        let inline = |a: &Attribute| {
+            f.body.is_none()
+                && a.name.name == "ext_instruction"
+                && a.namespace.as_ref().is_some_and(|n| n.name == "vk")
+        };
+        let attrs: Vec<Attribute> = f
+            .attributes
+            .iter()
+            .filter(|a| !inline(a))
+            .cloned()
+            .collect();
+        self.attributes(&attrs, Site::Function);
         self.modifiers(&f.modifiers, Site::Function);
         for p in &f.params {
             self.attributes(&p.attributes, Site::Param);

@@ -37,6 +37,10 @@ struct TemplateDef {
     params: Vec<TemplateParam>,
     item: Item,
     ns: Vec<String>,
+    /// Whether it has a definition (`template <class T> class S;` has none).
+    defined: bool,
+    /// The struct a member function template belongs to.
+    owner: Option<String>,
 }
 
 /// A struct's members, for implicit `this`.
@@ -87,6 +91,12 @@ struct Resolver {
     has_this: bool,
     /// Templates by qualified name.
     templates: HashMap<String, TemplateDef>,
+    /// Explicit specializations of struct templates: template → canonical argument key →
+    /// the specialized struct.
+    specs: HashMap<String, HashMap<String, StructDecl>>,
+    /// Typedefs (template parameters included) by qualified name: whether they add array
+    /// dimensions, and the (rewritten) type they name.
+    typedefs: HashMap<String, (bool, TypeExpr)>,
     /// Instantiations made (`square<int>`).
     instances: HashSet<String>,
     /// Instantiations made while rewriting the current top-level item: they go before it.
@@ -149,7 +159,16 @@ impl Resolver {
                     let q = join(ns, &n.name);
                     self.struct_info(&q, s, ns);
                 }
-                Item::Template { item, params, .. } => {
+                Item::Template {
+                    item,
+                    params,
+                    defined,
+                    ..
+                } => {
+                    if params.is_empty() {
+                        // An explicit specialization: recorded when pass 2 reaches it.
+                        continue;
+                    }
                     let (name, kind) = match &**item {
                         Item::Function(f) => (f.name.name.clone(), Kind::FunctionTemplate),
                         Item::Typedef(t) => (t.name.name.clone(), Kind::TypeTemplate),
@@ -167,6 +186,8 @@ impl Resolver {
                             params: params.clone(),
                             item: (**item).clone(),
                             ns: ns.clone(),
+                            defined: *defined,
+                            owner: None,
                         },
                     );
                 }
@@ -230,6 +251,27 @@ impl Resolver {
                 .entry(format!("{q}.{}", m.name.name))
                 .or_default()
                 .push(m.return_ty.clone());
+        }
+        for (params, f) in &s.member_templates {
+            if !f.modifiers.iter().any(|m| m.modifier == Modifier::Static) {
+                self.diags.push(Diagnostic::error(
+                    f.name.span,
+                    "not supported yet: member function templates that are not static",
+                ));
+                continue;
+            }
+            let mq = format!("{q}::{}", f.name.name);
+            self.declare(mq.clone(), Kind::FunctionTemplate);
+            self.templates.insert(
+                mq,
+                TemplateDef {
+                    params: params.clone(),
+                    item: Item::Function(f.clone()),
+                    ns: ns.to_vec(),
+                    defined: true,
+                    owner: Some(q.to_owned()),
+                },
+            );
         }
         info.base = s.base.as_ref().and_then(|b| {
             let saved = std::mem::replace(&mut self.ns, ns.to_vec());
@@ -351,7 +393,15 @@ impl Resolver {
     fn item(&mut self, item: Item, out: &mut Vec<Item>) {
         {
             match item {
-                // Instantiated where used.
+                // An explicit specialization is recorded; templates are instantiated where
+                // used.
+                Item::Template {
+                    params, item, span, ..
+                } if params.is_empty() => {
+                    if let Item::Struct(s) = *item {
+                        self.specialization(s, span);
+                    }
+                }
                 Item::Template { .. } => {}
                 Item::Namespace { name, items, .. } => {
                     let depth = self.ns.len();
@@ -392,6 +442,10 @@ impl Resolver {
                 Item::Typedef(mut t) => {
                     self.type_expr(&mut t.ty);
                     t.name.name = join(&self.ns, &t.name.name);
+                    self.typedefs.insert(
+                        t.name.name.clone(),
+                        (!t.array_dims.is_empty(), t.ty.clone()),
+                    );
                     out.push(Item::Typedef(t));
                 }
                 Item::Variables(mut v) => {
@@ -438,6 +492,13 @@ impl Resolver {
     }
 
     fn struct_item(&mut self, s: StructDecl, out: &mut Vec<Item>) {
+        if !s.spec_args.is_empty() {
+            self.diags.push(Diagnostic::error(
+                s.span,
+                "template specialization requires 'template<>'",
+            ));
+            return;
+        }
         let q = s.name.as_ref().map(|n| join(&self.ns, &n.name));
         self.struct_named(s, q, out);
     }
@@ -621,6 +682,151 @@ impl Resolver {
 
     // ---- templates ---------------------------------------------------------------------
 
+    /// Records `template <> class S<args> { ... };` under its template and canonical key.
+    fn specialization(&mut self, mut s: StructDecl, span: Span) {
+        let Some(name) = s.name.clone() else { return };
+        let Some(q) = self.lookup(&name.name, |k| k == Kind::TypeTemplate) else {
+            self.diags.push(Diagnostic::error(
+                name.span,
+                format!("no struct template named '{}' to specialize", name.name),
+            ));
+            return;
+        };
+        let mut args = std::mem::take(&mut s.spec_args);
+        for a in &mut args {
+            match a {
+                TemplateArg::Type(t) => self.type_expr(t),
+                TemplateArg::Expr(e) => self.expr(e),
+            }
+        }
+        let nparams = self.templates.get(&q).map_or(0, |d| d.params.len());
+        if args.len() != nparams {
+            self.diags.push(Diagnostic::error(
+                span,
+                format!("not supported yet: a specialization of '{q}' with {} of its {nparams} template arguments", args.len()),
+            ));
+            return;
+        }
+        let Some(keys) = args
+            .iter()
+            .map(|a| self.canonical_arg_key(a))
+            .collect::<Option<Vec<_>>>()
+        else {
+            self.diags.push(Diagnostic::error(
+                span,
+                "not supported yet: these specialization arguments (types, or integer or bool literals)",
+            ));
+            return;
+        };
+        let key = keys.join(", ");
+        let short = q.rsplit("::").next().unwrap_or(&q).to_owned();
+        let written: Vec<String> = args.iter().filter_map(Self::arg_key).collect();
+        let instance = join(
+            &self
+                .templates
+                .get(&q)
+                .map(|d| d.ns.clone())
+                .unwrap_or_default(),
+            &format!("{short}<{}>", written.join(", ")),
+        );
+        if self.instances.contains(&instance) {
+            self.diags.push(Diagnostic::error(
+                span,
+                format!("explicit specialization of '{instance}' after instantiation"),
+            ));
+            return;
+        }
+        let table = self.specs.entry(q.clone()).or_default();
+        if table.contains_key(&key) {
+            self.diags.push(Diagnostic::error(
+                span,
+                format!("redefinition of '{short}<{key}>'"),
+            ));
+            return;
+        }
+        table.insert(key, s);
+    }
+
+    /// A template argument's key for matching explicit specializations: typedefs (template
+    /// parameters included) followed to the type they name, builtin aliases spelled one way
+    /// (`uint32_t` is `uint`, `vector<float, 4>` is `float4`). `None` when that cannot be
+    /// told exactly.
+    fn canonical_arg_key(&self, a: &TemplateArg) -> Option<String> {
+        match a {
+            TemplateArg::Type(t) => self.canonical_type(t, 0),
+            TemplateArg::Expr(_) => Self::arg_key(a),
+        }
+    }
+
+    fn canonical_type(&self, t: &TypeExpr, depth: usize) -> Option<String> {
+        if depth > 64 {
+            return None;
+        }
+        let n = t.name.name.as_str();
+        if t.args.is_empty() {
+            if let Some((dims, target)) = self.typedefs.get(n) {
+                return if *dims {
+                    None
+                } else {
+                    self.canonical_type(target, depth + 1)
+                };
+            }
+            let alias = |b: &str| -> String {
+                match b {
+                    "uint32_t" | "dword" => "uint",
+                    "int32_t" => "int",
+                    "float32_t" => "float",
+                    "float64_t" => "double",
+                    "float16_t" => "half",
+                    b => b,
+                }
+                .to_owned()
+            };
+            // `float4`, `uint32_t2x3`: the scalar, then the shape.
+            let shape_at = n
+                .char_indices()
+                .find(|(i, _)| {
+                    let rest = &n[*i..];
+                    !rest.is_empty()
+                        && rest.chars().next().is_some_and(|c| c.is_ascii_digit())
+                        && rest.chars().all(|c| c.is_ascii_digit() || c == 'x')
+                        && split_vector_name(&format!("{}2", &n[..*i])).is_some()
+                })
+                .map(|(i, _)| i);
+            return Some(match shape_at {
+                Some(i) => format!("{}{}", alias(&n[..i]), &n[i..]),
+                None => alias(n),
+            });
+        }
+        let value = |a: &TemplateArg| match a {
+            TemplateArg::Expr(_) => Self::arg_key(a),
+            TemplateArg::Type(_) => None,
+        };
+        match (n, t.args.as_slice()) {
+            ("vector", [TemplateArg::Type(e), k]) => Some(format!(
+                "{}{}",
+                self.canonical_type(e, depth + 1)?,
+                value(k)?
+            )),
+            ("matrix", [TemplateArg::Type(e), r, c]) => Some(format!(
+                "{}{}x{}",
+                self.canonical_type(e, depth + 1)?,
+                value(r)?,
+                value(c)?
+            )),
+            _ => {
+                let mut args = Vec::new();
+                for a in &t.args {
+                    args.push(match a {
+                        TemplateArg::Type(t) => self.canonical_type(t, depth + 1)?,
+                        TemplateArg::Expr(_) => Self::arg_key(a)?,
+                    });
+                }
+                Some(format!("{n}<{}>", args.join(", ")))
+            }
+        }
+    }
+
     /// The spelling of a (rewritten) type, as instantiation names use it.
     fn type_key(t: &TypeExpr) -> String {
         if t.args.is_empty() {
@@ -708,9 +914,35 @@ impl Resolver {
             }
         }
         let short = q.rsplit("::").next().unwrap_or(q);
-        let key = join(&def.ns, &format!("{short}<{}>", keys.join(", ")));
+        let key = match &def.owner {
+            Some(o) => format!("{o}::{short}<{}>", keys.join(", ")),
+            None => join(&def.ns, &format!("{short}<{}>", keys.join(", "))),
+        };
         if !self.instances.insert(key.clone()) {
             return Some(key);
+        }
+        let spec = match self.specs.get(q) {
+            None => None,
+            Some(table) => {
+                let canon: Option<Vec<String>> =
+                    args.iter().map(|a| self.canonical_arg_key(a)).collect();
+                let Some(canon) = canon else {
+                    self.instances.remove(&key);
+                    self.diags.push(Diagnostic::error(
+                        span,
+                        format!("not supported yet: telling whether '{key}' is one of the explicit specializations of '{q}'"),
+                    ));
+                    return None;
+                };
+                table.get(&canon.join(", ")).cloned()
+            }
+        };
+        if spec.is_none() && !def.defined {
+            self.diags.push(Diagnostic::error(
+                span,
+                format!("implicit instantiation of undefined template '{key}'"),
+            ));
+            return None;
         }
         // The instance is rewritten in its own scope, `ns::S<int>`, where the parameters are
         // a typedef (`T`) or a constant (`N`).
@@ -724,12 +956,41 @@ impl Resolver {
         );
         self.usings.push(Vec::new());
         self.ns.push(format!("{short}<{}>", keys.join(", ")));
+        if let Some(o) = &def.owner {
+            // A member function template: its body sees the struct's members.
+            self.ns = self.struct_ns.get(o).cloned().unwrap_or_default();
+            let prefix = self.ns.join("::");
+            let rest = if prefix.is_empty() {
+                key.as_str()
+            } else {
+                key.strip_prefix(&format!("{prefix}::")).unwrap_or(&key)
+            };
+            self.ns.push(rest.to_owned());
+            self.cur_struct = Some(o.clone());
+        }
         let mut made = Vec::new();
+        if let Some(s) = spec {
+            // A full specialization: its own definition, with no parameters in scope.
+            let ns = self.ns.clone();
+            self.struct_info(&key, &s, &ns);
+            self.struct_named(s, Some(key.clone()), &mut made);
+            let nested = std::mem::take(&mut self.pending);
+            self.ns = saved.0;
+            self.locals = saved.1;
+            self.cur_struct = saved.2;
+            self.has_this = saved.3;
+            self.pending = saved.4;
+            self.usings = saved.5;
+            self.pending.extend(nested);
+            self.pending.extend(made);
+            return Some(key);
+        }
         for (p, a) in def.params.iter().zip(args) {
             let name = ident(&format!("{key}::{}", p.name.name), p.name.span);
             match (a, &p.value_ty) {
                 (TemplateArg::Type(ty), _) => {
                     self.declare(name.name.clone(), Kind::Type);
+                    self.typedefs.insert(name.name.clone(), (false, ty.clone()));
                     made.push(Item::Typedef(Typedef {
                         modifiers: Vec::new(),
                         ty,
@@ -763,8 +1024,13 @@ impl Resolver {
                 (TemplateArg::Expr(_), None) => return None,
             }
         }
+        // The parameters come before the instances the body needs (which may name them).
+        let nparams = made.len();
         match def.item {
             Item::Function(mut f) => {
+                if def.owner.is_some() {
+                    self.cur_struct = def.owner.clone();
+                }
                 self.function_body(&mut f);
                 f.name.name = key.clone();
                 made.push(Item::Function(f));
@@ -788,8 +1054,10 @@ impl Resolver {
         self.has_this = saved.3;
         self.pending = saved.4;
         self.usings = saved.5;
-        self.pending.extend(nested);
+        let rest = made.split_off(nparams);
         self.pending.extend(made);
+        self.pending.extend(nested);
+        self.pending.extend(rest);
         Some(key)
     }
 
@@ -843,6 +1111,17 @@ impl Resolver {
                     }
                 })
             }
+            // An element of a structured buffer whose declaration names the element type.
+            ExprKind::Index { base, .. } => {
+                let bt = self.infer(base)?;
+                let short = bt.name.name.rsplit("::").next().unwrap_or("");
+                match (short, bt.args.as_slice()) {
+                    ("RWStructuredBuffer" | "StructuredBuffer", [TemplateArg::Type(t)]) => {
+                        Some(t.clone())
+                    }
+                    _ => None,
+                }
+            }
             ExprKind::Cast { ty, array_dims, .. } if array_dims.is_empty() => Some(ty.clone()),
             ExprKind::Construct { ty, .. } => Some(ty.clone()),
             ExprKind::Call { callee, .. } => match self.returns.get(&callee.name)?.as_slice() {
@@ -867,15 +1146,25 @@ impl Resolver {
 
     /// Deduces a function template's arguments from the call's: each parameter written as a
     /// bare template parameter (`T x`) takes the argument's type.
-    fn deduce(&self, def: &TemplateDef, args: &[Expr]) -> Result<Vec<TemplateArg>, String> {
+    fn deduce(
+        &self,
+        def: &TemplateDef,
+        explicit: Vec<TemplateArg>,
+        args: &[Expr],
+    ) -> Result<Vec<TemplateArg>, String> {
         let Item::Function(f) = &def.item else {
             return Err("not a function template".into());
         };
         let mut bound: HashMap<&str, TemplateArg> = HashMap::new();
+        let written = explicit.len();
+        for (tp, a) in def.params.iter().zip(explicit) {
+            bound.insert(&tp.name.name, a);
+        }
         for (p, a) in f.params.iter().zip(args) {
             let Some(tp) = def
                 .params
                 .iter()
+                .skip(written)
                 .find(|t| t.value_ty.is_none() && t.name.name == p.ty.name.name)
             else {
                 continue;
@@ -1055,8 +1344,21 @@ impl Resolver {
                 callee,
                 args,
                 template_args,
+                scope,
             } => {
                 args.iter_mut().for_each(|a| self.expr(a));
+                if let Some(mut ty) = scope.take() {
+                    // `S<args>::f(...)`: the instance's member `f`.
+                    self.type_expr(&mut ty);
+                    if !self.structs.contains_key(&ty.name.name) {
+                        self.diags.push(Diagnostic::error(
+                            ty.span,
+                            format!("'{}' is not a struct", Self::type_key(&ty)),
+                        ));
+                        return;
+                    }
+                    callee.name = format!("{}::{}", ty.name.name, callee.name);
+                }
                 for a in template_args.iter_mut() {
                     match a {
                         TemplateArg::Type(t) => self.type_expr(t),
@@ -1160,21 +1462,24 @@ impl Resolver {
                 ));
                 return None;
             }
-            let targs = if template_args.is_empty() {
-                match self.deduce(&self.templates[&q].clone(), args) {
+            let def = self.templates[&q].clone();
+            let targs = if template_args.len() >= def.params.len() {
+                std::mem::take(template_args)
+            } else {
+                // The arguments not written are deduced from the call's.
+                match self.deduce(&def, std::mem::take(template_args), args) {
                     Ok(a) => a,
                     Err(msg) => {
                         self.diags.push(Diagnostic::error(callee.span, msg));
                         return None;
                     }
                 }
-            } else {
-                std::mem::take(template_args)
             };
             let key = self.instantiate(&q, targs, callee.span)?;
             return Some(ExprKind::Call {
                 callee: ident(&key, callee.span),
                 template_args: Vec::new(),
+                scope: None,
                 args: std::mem::take(args),
             });
         }
@@ -1194,6 +1499,7 @@ impl Resolver {
                         return Some(ExprKind::Call {
                             callee: ident(&format!("{owner}.{name}"), callee.span),
                             template_args: Vec::new(),
+                            scope: None,
                             args: std::mem::take(args),
                         });
                     }
@@ -1228,6 +1534,7 @@ impl Resolver {
                     return Some(ExprKind::Call {
                         callee: ident(&format!("{s}.{method}"), callee.span),
                         template_args: Vec::new(),
+                        scope: None,
                         args: std::mem::take(args),
                     });
                 }
@@ -1261,6 +1568,7 @@ impl Resolver {
         (q != name).then(|| ExprKind::Call {
             callee: ident(&q, callee.span),
             template_args: Vec::new(),
+            scope: None,
             args: std::mem::take(args),
         })
     }
