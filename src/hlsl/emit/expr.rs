@@ -1578,6 +1578,31 @@ impl FnCx<'_, '_> {
         Some(Val::R(r, fsym.ret))
     }
 
+    /// Pushes the instruction `opcode` with result type `rt`, a fresh result and the id
+    /// `operands`, decoded through the grammar: the instruction stays typed whatever name this
+    /// grammar gives it (`OpGroupNonUniformPartitionNV` is `...EXT` in newer ones). `None`
+    /// when the operands do not decode as that instruction's.
+    pub(crate) fn push_by_opcode(
+        &mut self,
+        opcode: u16,
+        rt: crate::ir::Handle<crate::ir::Type>,
+        operands: &[Value],
+    ) -> Option<Value> {
+        let mut words = vec![Value::Type(rt).to_id().0, self.f.next_result_id().0];
+        for v in operands {
+            words.push(v.try_to_id()?.0);
+        }
+        let tracker = crate::binary::TypeTracker::new(0);
+        let mut r = crate::binary::OperandReader::new(&words, 0, u32::MAX, &tracker);
+        let inst = crate::binary::decode_operands(opcode, &mut r)
+            .and_then(|i| r.finish().map(|()| i))
+            .ok()?;
+        if matches!(inst, crate::grammar::Instruction::Unknown(_)) {
+            return None;
+        }
+        Some(Value::Op(self.f.push(inst)))
+    }
+
     /// A call of an inline SPIR-V function (`[[vk::ext_instruction(opcode)]] R f(A a, ...)`):
     /// the instruction `opcode` with the call's return type as result type, a fresh result and
     /// the arguments (converted to the parameter types) as operands. It is built as words and

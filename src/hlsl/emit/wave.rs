@@ -251,11 +251,18 @@ impl FnCx<'_, '_> {
                 self.wave_arith(name, arith, (op, None), v, t, span)
             }
             "WaveMatch" => {
-                // OpGroupNonUniformPartitionNV (PartitionEXT in newer grammars; one opcode).
+                // OpGroupNonUniformPartitionNV (PartitionEXT in newer grammars; one opcode,
+                // reached by its opcode so both grammars build it).
                 let (v, _) = self.wave_value(name, &args[0], span, false)?;
                 let u4 = Ty::Vector(Scalar::UInt, 4);
                 let t4 = self.ty(&u4);
-                Some(Val::R(self.f.group_non_uniform_partition_nv(t4, v), u4))
+                let opcode = crate::grammar::op::GroupNonUniformPartitionNV;
+                let Some(r) = self.push_by_opcode(opcode, t4, &[v]) else {
+                    self.st
+                        .error(span, "internal: OpGroupNonUniformPartition does not decode");
+                    return None;
+                };
+                Some(Val::R(r, u4))
             }
             "WaveMultiPrefixSum"
             | "WaveMultiPrefixProduct"
