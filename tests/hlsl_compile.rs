@@ -3223,3 +3223,38 @@ fn dxc_opcode_selector_header_selects_and_runs() {
         }
     }
 }
+
+/// Declarations in `if`, `while` and `for` conditions: the variable is visible in both
+/// branches (or the body) and tested each iteration; `continue` still runs the step.
+#[test]
+fn declarations_in_conditions() {
+    let src = "RWStructuredBuffer<int> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   if (int k = 5) { o[0] = k; } else { o[0] = -1; }
+                   if (int z = 0) { o[1] = 1; } else { o[1] = z + 2; }
+                   int i = 3, sum = 0;
+                   while (int j = i) { sum += j; i--; }
+                   o[2] = sum;
+                   int t = 0;
+                   for (int a = 0; int b = 4 - a; a++) { if (b == 2) continue; t += b; }
+                   o[3] = t;
+               }";
+    let words = check("condition_declarations", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 4}]}"#;
+        let want = [5u32, 2, 6, 8];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "[numthreads(1, 1, 1)] void main() { if (int k) { } }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("to initialize the variable declared in a condition"),
+        "{e}"
+    );
+}

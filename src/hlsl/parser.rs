@@ -1819,7 +1819,7 @@ impl Parser {
             match t.text.as_str() {
                 "if" => {
                     self.bump();
-                    let cond = self.paren_cond("if")?;
+                    let cond = self.cond_or_decl("if")?;
                     let then = Box::new(self.stmt()?);
                     let otherwise = if self.at_word("else") {
                         self.bump();
@@ -1827,19 +1827,47 @@ impl Parser {
                     } else {
                         None
                     };
-                    StmtKind::If {
-                        cond,
-                        then,
-                        otherwise,
+                    match cond {
+                        Ok(cond) => StmtKind::If {
+                            cond,
+                            then,
+                            otherwise,
+                        },
+                        // `if (T x = e) a else b` is `{ T x = e; if (x) a else b }`.
+                        Err(decl) => {
+                            let (decl, cond) = decl_cond(decl);
+                            let span = decl.span;
+                            let kind = StmtKind::If {
+                                cond,
+                                then,
+                                otherwise,
+                            };
+                            StmtKind::Block(Block {
+                                stmts: vec![stmt(StmtKind::Decl(decl), span), stmt(kind, span)],
+                                span,
+                            })
+                        }
                     }
                 }
                 "for" => self.for_stmt()?,
                 "while" => {
                     self.bump();
-                    let cond = self.paren_cond("while")?;
-                    StmtKind::While {
-                        cond,
-                        body: Box::new(self.stmt()?),
+                    let cond = self.cond_or_decl("while")?;
+                    let body = Box::new(self.stmt()?);
+                    match cond {
+                        Ok(cond) => StmtKind::While { cond, body },
+                        // `while (T x = e) s` declares and tests `x` before each iteration.
+                        Err(decl) => {
+                            let span = decl.span;
+                            let yes = Expr {
+                                kind: ExprKind::Literal(Literal::Bool(true)),
+                                span,
+                            };
+                            StmtKind::While {
+                                cond: yes,
+                                body: Box::new(stmt(guarded_body(decl, body), span)),
+                            }
+                        }
                     }
                 }
                 "do" => {
@@ -1933,6 +1961,42 @@ impl Parser {
         self.var_rest(Vec::new(), modifiers, ty, name, start)
     }
 
+    /// `( expr )` or `( T x = e )` after `if` and `while`.
+    fn cond_or_decl(&mut self, what: &str) -> PResult<Result<Expr, VarDecl>> {
+        self.expect("(", &format!("after '{what}'"))?;
+        let r = if self.at_declaration() {
+            Err(self.cond_decl()?)
+        } else {
+            Ok(self.expr()?)
+        };
+        self.expect(")", &format!("after the '{what}' condition"))?;
+        Ok(r)
+    }
+
+    /// `T x = e` in a condition (no `;`).
+    fn cond_decl(&mut self) -> PResult<VarDecl> {
+        let start = self.span();
+        let modifiers = self.modifiers();
+        let ty = self.type_expr()?;
+        let name = self.ident("a variable name")?;
+        self.expect("=", "to initialize the variable declared in a condition")?;
+        let init = self.assignment()?;
+        let span = start.to(self.prev_span());
+        Ok(VarDecl {
+            attributes: Vec::new(),
+            modifiers,
+            ty,
+            declarators: vec![Declarator {
+                span: name.span.to(init.span),
+                name,
+                array_dims: Vec::new(),
+                annotations: Vec::new(),
+                init: Some(Initializer::Expr(init)),
+            }],
+            span,
+        })
+    }
+
     /// `( expr )` after `if`, `while`, `switch`.
     fn paren_cond(&mut self, what: &str) -> PResult<Expr> {
         self.expect("(", &format!("after '{what}'"))?;
@@ -1962,8 +2026,10 @@ impl Parser {
         };
         let cond = if self.at(";") {
             None
+        } else if self.at_declaration() {
+            Some(Err(self.cond_decl()?))
         } else {
-            Some(self.expr()?)
+            Some(Ok(self.expr()?))
         };
         self.expect(";", "after the for-loop's condition")?;
         let step = if self.at(")") {
@@ -1973,11 +2039,29 @@ impl Parser {
         };
         self.expect(")", "after the for-loop's header")?;
         let body = Box::new(self.stmt()?);
-        Ok(StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
+        Ok(match cond {
+            // `for (i; T x = e; s) b` declares and tests `x` before each iteration.
+            Some(Err(decl)) => {
+                let span = decl.span;
+                StmtKind::For {
+                    init,
+                    cond: None,
+                    step,
+                    body: Box::new(stmt(guarded_body(decl, body), span)),
+                }
+            }
+            Some(Ok(cond)) => StmtKind::For {
+                init,
+                cond: Some(cond),
+                step,
+                body,
+            },
+            None => StmtKind::For {
+                init,
+                cond: None,
+                step,
+                body,
+            },
         })
     }
 
@@ -2451,6 +2535,41 @@ impl Parser {
             }
         }
     }
+}
+
+/// A statement without attributes.
+fn stmt(kind: StmtKind, span: Span) -> Stmt {
+    Stmt {
+        attributes: Vec::new(),
+        kind,
+        span,
+    }
+}
+
+/// The declaration of a condition and the test of the variable it declares.
+fn decl_cond(decl: VarDecl) -> (VarDecl, Expr) {
+    let name = decl.declarators[0].name.clone();
+    let cond = Expr {
+        span: name.span,
+        kind: ExprKind::Ident(name),
+    };
+    (decl, cond)
+}
+
+/// `{ T x = e; if (x) body else break; }`: a loop body that declares its condition's variable
+/// each iteration and leaves the loop when it is false.
+fn guarded_body(decl: VarDecl, body: Box<Stmt>) -> StmtKind {
+    let span = decl.span;
+    let (decl, cond) = decl_cond(decl);
+    let test = StmtKind::If {
+        cond,
+        then: body,
+        otherwise: Some(Box::new(stmt(StmtKind::Break, span))),
+    };
+    StmtKind::Block(Block {
+        stmts: vec![stmt(StmtKind::Decl(decl), span), stmt(test, span)],
+        span,
+    })
 }
 
 /// A string literal's contents with C escapes resolved.
