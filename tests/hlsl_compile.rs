@@ -3258,3 +3258,39 @@ fn declarations_in_conditions() {
         "{e}"
     );
 }
+
+/// Structs defined inside structs and cbuffers (named or anonymous, with declarators or not)
+/// are declared before the enclosing declaration; their declarators are members.
+#[test]
+fn nested_struct_definitions() {
+    let src = "cbuffer C : register(b0) {
+                   struct X { float4 a; float b; } x1;
+                   struct { float2 c; } y1;
+               };
+               struct Outer {
+                   int k;
+                   struct { int p; int q; } inner[2];
+                   struct Named { float z; } named;
+               };
+               RWStructuredBuffer<float> o : register(u1);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   Outer t; t.k = 1; t.inner[1].q = 7; t.inner[0].p = 2; t.named.z = 0.5;
+                   Named n = t.named;
+                   X copy = x1;
+                   o[0] = t.inner[1].q + t.inner[0].p + n.z + t.k;
+                   o[1] = x1.b + y1.c.y + copy.a.x;
+               }";
+    let words = check("nested_structs", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        // cbuffer: x1.a (16 bytes), x1.b at 16, y1 at 32 (c.y at 36).
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["f32"],
+             "data": [1, 0, 0, 0, 2, 0, 0, 0, 0, 4, 0, 0]},
+            {"binding": 1, "layout": ["f32"], "size_words": 2}]}"#;
+        let want = [10.5f32, 7.0];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 1), want);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 1), want);
+    }
+}

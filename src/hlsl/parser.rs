@@ -1191,6 +1191,49 @@ impl Parser {
         })])
     }
 
+    /// Whether a struct definition starts here (`struct [Name] {` or `struct Name :`).
+    fn at_nested_struct(&self) -> bool {
+        (self.at_word("struct") || self.at_word("class"))
+            && (self.peek_at(1).is_punct("{")
+                || (self.peek_at(1).kind == TokenKind::Ident
+                    && (self.peek_at(2).is_punct("{") || self.peek_at(2).is_punct(":"))))
+    }
+
+    /// A struct defined inside a struct or a buffer: declared at file level before the
+    /// enclosing declaration (an anonymous one under a name no source can spell), and its
+    /// declarators, if any, as members of the enclosing one.
+    fn nested_struct(
+        &mut self,
+        attributes: Vec<Attribute>,
+        start: Span,
+    ) -> PResult<Option<VarDecl>> {
+        let mut decl = self.struct_decl()?;
+        let name = match &decl.name {
+            Some(n) => n.clone(),
+            None => {
+                let n = Ident {
+                    name: format!("anon#{}", self.pos),
+                    span: decl.span,
+                };
+                self.declare_type(&n.name);
+                decl.name = Some(n.clone());
+                n
+            }
+        };
+        self.hoisted.push(Item::Struct(decl));
+        if self.eat(";") {
+            return Ok(None);
+        }
+        let ty = TypeExpr {
+            span: name.span,
+            name: name.clone(),
+            args: Vec::new(),
+        };
+        let var = self.ident("a member name after the struct")?;
+        self.var_rest(attributes, Vec::new(), ty, var, start)
+            .map(Some)
+    }
+
     /// `struct Name { fields } [declarators];`
     fn struct_item(&mut self, attributes: Vec<Attribute>) -> PResult<Vec<Item>> {
         let start = self.span();
@@ -1301,6 +1344,12 @@ impl Parser {
                         self.types.remove(a);
                     }
                     member_templates.push((params, r?));
+                    return Ok(());
+                }
+                if self.at_nested_struct() {
+                    if let Some(f) = self.nested_struct(attributes, fstart)? {
+                        fields.push(f);
+                    }
                     return Ok(());
                 }
                 for word in ["struct", "class", "typedef", "enum", "using", "template"] {
@@ -1527,13 +1576,18 @@ impl Parser {
             let mstart = self.span();
             let r = (|| {
                 let attributes = self.attributes()?;
+                if self.at_nested_struct() {
+                    return self.nested_struct(attributes, mstart);
+                }
                 let modifiers = self.modifiers();
                 let ty = self.type_expr()?;
                 let name = self.ident("a member name")?;
                 self.var_rest(attributes, modifiers, ty, name, mstart)
+                    .map(Some)
             })();
             match r {
-                Ok(m) => members.push(m),
+                Ok(Some(m)) => members.push(m),
+                Ok(None) => {}
                 Err(Stop) => self.sync_stmt(),
             }
         }

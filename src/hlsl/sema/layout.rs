@@ -204,6 +204,13 @@ pub fn matrix_stride(ty: &Ty, rule: LayoutRule, row_major: bool) -> (u32, u32) {
 /// The `ArrayStride` of an array of `elem`.
 pub fn array_stride(elem: &Ty, rule: LayoutRule, row_major: bool, structs: &[StructDef]) -> u32 {
     let (s, a) = size_align(elem, rule, row_major, structs);
+    // An empty struct takes one byte, as in C++ (DXC's clang): its array stride is one
+    // alignment unit (16 in std140), never 0.
+    let s = if s == 0 && matches!(elem, Ty::Struct(_)) && rule != LayoutRule::None {
+        1
+    } else {
+        s
+    };
     if rule.tight() {
         return s;
     }
