@@ -458,7 +458,9 @@ pub fn compile_source(
     let failed = |d: &[diag::Diagnostic]| d.iter().any(|d| d.severity == diag::Severity::Error);
     if !failed(&diagnostics) {
         let unit = std::mem::take(&mut parsed.unit);
-        parsed.unit = sema::names::resolve(unit, &mut diagnostics);
+        // Name resolution recurses over the tree as deep as the parser's nesting limits allow.
+        let diags = &mut diagnostics;
+        parsed.unit = parser::on_big_stack(move || sema::names::resolve(unit, diags));
     }
     if !failed(&diagnostics) {
         sema::attributes::check(&parsed.unit, &mut diagnostics);

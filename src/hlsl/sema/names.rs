@@ -14,6 +14,12 @@ use crate::hlsl::diag::Diagnostic;
 use crate::hlsl::source::Span;
 use std::collections::{HashMap, HashSet};
 
+/// How deep instantiations may nest inside one another.
+const MAX_INSTANTIATION_DEPTH: usize = 64;
+
+/// How many instances one unit may make.
+const MAX_INSTANCES: usize = 4096;
+
 /// The name of the hidden first member that holds a derived struct's base (empty, so no
 /// source name can reach it by accident).
 pub const BASE_FIELD: &str = "";
@@ -99,6 +105,10 @@ struct Resolver {
     typedefs: HashMap<String, (bool, TypeExpr)>,
     /// Instantiations made (`square<int>`).
     instances: HashSet<String>,
+    /// How many instantiations are being made inside one another.
+    depth: usize,
+    /// Template type parameters in scope of an instance (`S<float>::T`), with their argument.
+    type_params: HashMap<String, TypeExpr>,
     /// Instantiations made while rewriting the current top-level item: they go before it.
     pending: Vec<Item>,
     /// The namespace each struct was declared in (its methods' bodies see it).
@@ -671,7 +681,16 @@ impl Resolver {
             }
         }
         if let Some(q) = self.lookup(&t.name.name, |k| k == Kind::Type) {
-            t.name.name = q;
+            // A template's type parameter is its argument, spelled as the user wrote it, so
+            // that `S<T>` inside `S<float>` is `S<float>` again (one instance, one key).
+            match self.type_params.get(&q).filter(|_| t.args.is_empty()) {
+                Some(arg) => {
+                    let span = t.span;
+                    *t = arg.clone();
+                    t.span = span;
+                }
+                None => t.name.name = q,
+            }
         } else if let Some(q) = self.lookup(&t.name.name, |k| k == Kind::TypeTemplate) {
             let args = std::mem::take(&mut t.args);
             if let Some(key) = self.instantiate(&q, args, t.span) {
@@ -857,7 +876,32 @@ impl Resolver {
 
     /// Instantiates template `q` with `args` (rewritten, in the user's context) and returns the
     /// instance's name (`S<int>`); the instance's items go to `pending`.
-    fn instantiate(&mut self, q: &str, mut args: Vec<TemplateArg>, span: Span) -> Option<String> {
+    fn instantiate(&mut self, q: &str, args: Vec<TemplateArg>, span: Span) -> Option<String> {
+        // A template whose instance needs a bigger instance (`S<T>` holding an `S<S<T>>`)
+        // would instantiate forever: clang's limit is 1024, HLSL programs need few levels.
+        if self.depth >= MAX_INSTANTIATION_DEPTH || self.instances.len() >= MAX_INSTANCES {
+            self.diags.push(Diagnostic::error(
+                span,
+                format!(
+                    "template instantiation nested more than {MAX_INSTANTIATION_DEPTH} deep or \
+                     more than {MAX_INSTANCES} instances (a recursive template?)"
+                ),
+            ));
+            return None;
+        }
+        self.depth += 1;
+        let r = self.instantiate_here(q, args, span);
+        self.depth -= 1;
+        r
+    }
+
+    /// [`Resolver::instantiate`] inside its depth guard.
+    fn instantiate_here(
+        &mut self,
+        q: &str,
+        mut args: Vec<TemplateArg>,
+        span: Span,
+    ) -> Option<String> {
         let def = self.templates.get(q)?.clone();
         if args.len() > def.params.len() {
             self.diags.push(Diagnostic::error(
@@ -991,6 +1035,7 @@ impl Resolver {
                 (TemplateArg::Type(ty), _) => {
                     self.declare(name.name.clone(), Kind::Type);
                     self.typedefs.insert(name.name.clone(), (false, ty.clone()));
+                    self.type_params.insert(name.name.clone(), ty.clone());
                     made.push(Item::Typedef(Typedef {
                         modifiers: Vec::new(),
                         ty,
