@@ -302,6 +302,7 @@ fn dxc_spirv_suite() {
     let mut by_stage: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     let (mut invalid, mut crashes) = (Vec::new(), Vec::new());
+    let mut refusals = Vec::new();
     for (e, r) in cases.iter().zip(&results) {
         let id = e["id"].as_str().unwrap();
         let is_error = e["expect"] == "error";
@@ -326,7 +327,10 @@ fn dxc_spirv_suite() {
                     .unwrap()
                     .1 += 1;
             }
-            Outcome::Refused(why) => *reasons.entry(reason_kind(why)).or_default() += 1,
+            Outcome::Refused(why) => {
+                *reasons.entry(reason_kind(why)).or_default() += 1;
+                refusals.push(format!("{id}\t{why}"));
+            }
             Outcome::Invalid(why) => invalid.push(format!("{id}: {why}")),
             Outcome::Accepted => eprintln!("error case compiled: {id}"),
             Outcome::Crash(why) => crashes.push(format!("{id}: {why}")),
@@ -354,6 +358,10 @@ fn dxc_spirv_suite() {
     }
     for i in &invalid {
         eprintln!("invalid: {i}");
+    }
+    // Every refused success case with its reason, for triage: `DXC_REFUSALS=path`.
+    if let Some(path) = std::env::var_os("DXC_REFUSALS") {
+        std::fs::write(path, refusals.join("\n") + "\n").expect("write DXC_REFUSALS");
     }
     assert!(crashes.is_empty(), "crashes:\n{}", crashes.join("\n"));
     assert!(
