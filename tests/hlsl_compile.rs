@@ -3294,3 +3294,68 @@ fn nested_struct_definitions() {
         assert_eq!(run::floats(&run::spvkit(&words, job), 1), want);
     }
 }
+
+/// Matrices and arrays cross stages as DXC passes them: one location per SPIR-V column
+/// (an HLSL `RxC` matrix is R vectors of C) or element; bool matrices are refused.
+#[test]
+fn matrix_and_array_stage_variables() {
+    let src = "struct VIn { float3 p : POSITION; float4x3 m : TEXCOORD4; float2 a[3] : COLOR; \
+                            float4 t : TEXCOORD9; };
+               float4 main(VIn v) : SV_Position { return float4(v.m[3] + v.a[2].x, v.t.x); }";
+    let dis = disassemble(&check("stage_matrix", src, "vs_6_0"));
+    for want in [
+        "OpDecorate %in_var_POSITION Location 0",
+        "OpDecorate %in_var_TEXCOORD4 Location 1",
+        "OpDecorate %in_var_COLOR Location 5",
+        "OpDecorate %in_var_TEXCOORD9 Location 8",
+        "%in_var_TEXCOORD4 = OpVariable %_ptr_Input_mat4v3float Input",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    let e = errors(
+        "float4 main(bool2x2 b : B) : SV_Position { return b[0].x; }",
+        "vs_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: stage variables of type 'bool2x2'"),
+        "{e}"
+    );
+}
+
+/// What `sizeof`, flat conversions and `switch` refuse, with the place.
+#[test]
+fn sizeof_casts_and_switch_errors() {
+    let e = errors(
+        "RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() { o[0] = sizeof(o); }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("1:70: error: invalid application of 'sizeof' to the resource 'o'"),
+        "{e}"
+    );
+    let e = errors(
+        "struct S { float4 a; float b; }; RWStructuredBuffer<float> o; \
+         [numthreads(1,1,1)] void main() { float4 v = o[0]; S s = (S)v; o[1] = s.b; }",
+        "cs_6_0",
+    );
+    assert!(e.contains("cannot convert from 'float4' to 'S'"), "{e}");
+    let e = errors(
+        "RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() { \
+         switch (o[0]) { case 1: { case 2: o[1] = 1; } break; } }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: a 'case' label inside a statement nested in the switch"),
+        "{e}"
+    );
+    // A non-const local or a variable shadowing a constant does not size an array.
+    let e = errors(
+        "static const uint n = 2; RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() \
+         { uint n = o[0]; float a[n]; o[1] = a[0]; }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("array size must be an integer constant expression"),
+        "{e}"
+    );
+}

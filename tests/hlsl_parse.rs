@@ -454,6 +454,7 @@ fn show(e: &Expr) -> String {
         ExprKind::Member { base, member } => format!("{}.{}", show(base), member.name),
         ExprKind::Index { base, index } => format!("{}[{}]", show(base), show(index)),
         ExprKind::InitList(items) => format!("{{{}}}", list(items)),
+        ExprKind::SizeOf(x) => format!("sizeof({})", show(x)),
     }
 }
 
@@ -508,6 +509,11 @@ fn casts_versus_parentheses() {
     assert_eq!(expr("(float)-x"), "cast<float>((Neg x))");
     assert_eq!(expr("(int)a.x"), "cast<int>(a.x)");
     assert_eq!(expr("(float4)(a + b)"), "cast<float4>((a Add b))");
+    // The majorness of a cast's type is skipped: a value has none.
+    assert_eq!(expr("(row_major float2x2)v"), "cast<float2x2>(v)");
+    // `sizeof(T)` holds the type as a cast of 0; `sizeof x`'s operand is an expression.
+    assert_eq!(expr("sizeof(int[2]) * n"), "(sizeof(cast<int[]>(0)) Mul n)");
+    assert_eq!(expr("sizeof(x) + 1"), "(sizeof(x) Add 1)");
     assert_eq!(expr("(float4(1, 2, 3, 4)).x"), "new float4(1, 2, 3, 4).x");
     assert_eq!(expr("(vector<float, 2>)v"), "cast<vector<float,2>>(v)");
     assert_eq!(expr("(float[2])v"), "cast<float[]>(v)");

@@ -642,4 +642,6 @@ pub enum ExprKind {
     /// `{ a, b }` where an expression is expected (only valid in initializers; sema reports
     /// others).
     InitList(Vec<Expr>),
+    /// `sizeof(x)`, unevaluated; `sizeof(T)` is held as `sizeof((T)0)`, whose type is `T`.
+    SizeOf(Box<Expr>),
 }

@@ -287,6 +287,8 @@ struct Parser {
     /// Token positions where `(` was found not to start a cast, so nested speculation stays
     /// linear instead of exponential.
     not_casts: HashSet<usize>,
+    /// How many switch bodies enclose the current statement.
+    switch_depth: u32,
 }
 
 impl Parser {
@@ -312,6 +314,7 @@ impl Parser {
             fatal: false,
             too_deep: false,
             not_casts: HashSet::new(),
+            switch_depth: 0,
         }
     }
 
@@ -1237,12 +1240,25 @@ impl Parser {
     /// `struct Name { fields } [declarators];`
     fn struct_item(&mut self, attributes: Vec<Attribute>) -> PResult<Vec<Item>> {
         let start = self.span();
-        let decl = self.struct_decl()?;
+        let mut decl = self.struct_decl()?;
         let mut items = Vec::new();
-        let ty_name = decl.name.clone().unwrap_or(Ident {
-            name: String::new(),
-            span: decl.span,
-        });
+        let ty_name = match decl.name.clone() {
+            Some(n) => n,
+            None if self.at(";") => Ident {
+                name: String::new(),
+                span: decl.span,
+            },
+            None => {
+                // `struct { ... } s;`: the type gets a name no source can spell.
+                let n = Ident {
+                    name: format!("anon#{}", self.pos),
+                    span: decl.span,
+                };
+                self.declare_type(&n.name);
+                decl.name = Some(n.clone());
+                n
+            }
+        };
         if self.eat(";") {
             items.push(Item::Struct(decl));
             return Ok(items);
@@ -1958,13 +1974,20 @@ impl Parser {
                     self.expect(";", "after the return statement")?;
                     StmtKind::Return(value)
                 }
+                "case" | "default" if self.switch_depth > 0 => {
+                    return self.fail(format!(
+                        "not supported yet: a '{}' label inside a statement nested in the switch",
+                        t.text
+                    ));
+                }
                 "case" | "default" => {
                     return self.fail(format!("'{}' label outside a switch", t.text));
                 }
                 "else" => return self.fail("'else' without a matching 'if'"),
                 "struct" | "class"
-                    if self.peek_at(1).kind == TokenKind::Ident
-                        && (self.peek_at(2).is_punct("{") || self.peek_at(2).is_punct(":")) =>
+                    if self.peek_at(1).is_punct("{")
+                        || self.peek_at(1).kind == TokenKind::Ident
+                            && (self.peek_at(2).is_punct("{") || self.peek_at(2).is_punct(":")) =>
                 {
                     // A local struct is declared at file level (its name stays visible after
                     // the function, which only accepts more programs than C++ does).
@@ -1991,6 +2014,21 @@ impl Parser {
             }
         } else {
             self.expr_stmt()?
+        };
+        // `[branch] if (T x = e)` became `{ T x = e; if (x) ... }`: the attributes are the
+        // `if`'s.
+        let (attributes, kind) = match kind {
+            StmtKind::Block(mut b)
+                if !attributes.is_empty()
+                    && matches!(t.text.as_str(), "if" | "switch")
+                    && b.stmts.len() == 2 =>
+            {
+                if let Some(last) = b.stmts.last_mut() {
+                    last.attributes = attributes;
+                }
+                (Vec::new(), StmtKind::Block(b))
+            }
+            kind => (attributes, kind),
         };
         Ok(Stmt {
             attributes,
@@ -2123,7 +2161,32 @@ impl Parser {
     /// whose body runs up to the next label.
     fn switch_stmt(&mut self) -> PResult<StmtKind> {
         self.bump();
-        let selector = self.paren_cond("switch")?;
+        let (decl, selector) = match self.cond_or_decl("switch")? {
+            Ok(e) => (None, e),
+            Err(decl) => {
+                let (decl, cond) = decl_cond(decl);
+                (Some(decl), cond)
+            }
+        };
+        self.switch_depth += 1;
+        let kind = self.switch_body(selector);
+        self.switch_depth -= 1;
+        let kind = kind?;
+        // `switch (T x = e) {...}` is `{ T x = e; switch (x) {...} }`.
+        Ok(match decl {
+            None => kind,
+            Some(decl) => {
+                let span = decl.span;
+                StmtKind::Block(Block {
+                    stmts: vec![stmt(StmtKind::Decl(decl), span), stmt(kind, span)],
+                    span,
+                })
+            }
+        })
+    }
+
+    /// The `{ case ...: ... }` of a switch on `selector`.
+    fn switch_body(&mut self, selector: Expr) -> PResult<StmtKind> {
         self.expect("{", "to start the switch's body")?;
         let mut cases: Vec<SwitchCase> = Vec::new();
         while !self.at("}") && !self.at_eof() && !self.fatal {
@@ -2315,11 +2378,15 @@ impl Parser {
 
     /// `(T)x` or `(T[n])x` when the parenthesis holds a type; `None` (nothing taken) otherwise.
     fn try_cast(&mut self) -> PResult<Option<Expr>> {
-        let next = self.peek_at(1).clone();
-        if !self.is_type_at(1) || self.not_casts.contains(&self.pos) {
+        // `(row_major float2x2)v`: the majorness of a value's type says nothing about the
+        // value, so it is skipped.
+        let majorness = matches!(self.peek_at(1).text.as_str(), "row_major" | "column_major");
+        let at = 1 + usize::from(majorness);
+        let next = self.peek_at(at).clone();
+        if !self.is_type_at(at) || self.not_casts.contains(&self.pos) {
             return Ok(None);
         }
-        let after = self.peek_at(self.qualified_end(1).0);
+        let after = self.peek_at(self.qualified_end(at).0);
         let simple = after.is_punct(")");
         if !simple && !after.is_punct("<") && !after.is_punct("[") && next.text != "unsigned" {
             return Ok(None);
@@ -2327,6 +2394,9 @@ impl Parser {
         // Parse the type speculatively; roll back when it turns out not to be a cast.
         let saved = (self.pos, self.diags.len(), self.fatal);
         let start = self.bump().span;
+        if majorness {
+            self.bump();
+        }
         let attempt = (|| {
             let ty = self.type_expr()?;
             let dims = self.array_dims()?;
@@ -2517,6 +2587,42 @@ impl Parser {
                 Ok(Expr {
                     kind: ExprKind::Literal(Literal::Bool(t.text == "true")),
                     span: t.span,
+                })
+            }
+            TokenKind::Ident if t.text == "sizeof" && self.peek_at(1).is_punct("(") => {
+                self.bump();
+                let inner = if self.is_type_at(1)
+                    && matches!(
+                        self.peek_at(self.qualified_end(1).0).text.as_str(),
+                        ")" | "[" | "<"
+                    ) {
+                    // `sizeof(T)` / `sizeof(T[2])`: a type, held as `(T)0`.
+                    let open = self.bump().span;
+                    let ty = self.type_expr()?;
+                    let array_dims = self.array_dims()?;
+                    self.expect(")", "to close 'sizeof'")?;
+                    let span = open.to(self.prev_span());
+                    let zero = Expr {
+                        kind: ExprKind::Literal(Literal::Int {
+                            value: 0,
+                            suffix: String::new(),
+                        }),
+                        span,
+                    };
+                    Expr {
+                        kind: ExprKind::Cast {
+                            ty,
+                            array_dims,
+                            operand: Box::new(zero),
+                        },
+                        span,
+                    }
+                } else {
+                    self.primary()?
+                };
+                Ok(Expr {
+                    span: t.span.to(inner.span),
+                    kind: ExprKind::SizeOf(Box::new(inner)),
                 })
             }
             // `E::A`: an enumerator of a (type-named) enum is a qualified name.

@@ -144,8 +144,15 @@ impl FnCx<'_, '_> {
                 match (value, self.ret.clone()) {
                     (None, Ty::Void) => self.f.ret(),
                     (Some(e), Ty::Void) => {
-                        self.st
-                            .error(e.span, "a void function cannot return a value");
+                        // `return f();` with a void `f` is allowed, as in C++.
+                        let v = self.expr(e);
+                        match self.val_ty(&v) {
+                            Some(Ty::Void) => self.f.ret(),
+                            Some(_) => self
+                                .st
+                                .error(e.span, "a void function cannot return a value"),
+                            None => {}
+                        }
                     }
                     (None, _) => self
                         .st
@@ -211,9 +218,9 @@ impl FnCx<'_, '_> {
         let konst = has(Modifier::Const);
         for decl in &d.declarators {
             self.live();
-            let Some(ty) = self
-                .st
-                .array_type(&base, &decl.array_dims, decl.init.as_ref())
+            let Some(ty) =
+                self.st
+                    .array_type(&base, &decl.array_dims, decl.init.as_ref(), decl.name.span)
             else {
                 continue;
             };
@@ -232,21 +239,37 @@ impl FnCx<'_, '_> {
                 row_major: false,
                 konst: false,
             };
+            // The name is in scope in its own initializer, as in C++ (`float2x2 b =
+            // float2x2(1, b._m00, ...)` reads the new, uninitialized `b`).
+            if !self
+                .st
+                .scopes
+                .declare(&decl.name.name, Sym::Var(Place { konst, ..place }))
+            {
+                self.st.error(
+                    decl.name.span,
+                    format!("redefinition of '{}'", decl.name.name),
+                );
+            }
+            if let (true, Ty::Scalar(s), Some(Initializer::Expr(e))) = (konst, &ty, &decl.init) {
+                let c = self.st.const_eval(e);
+                if let Some(c @ (ConstVal::Int(_) | ConstVal::Bool(_))) = c.filter(|_| s.is_int()) {
+                    self.st.const_locals.insert(ptr, c);
+                }
+            }
             if let Some(init) = &decl.init {
-                if let Some(v) = self.initializer(init, &ty) {
+                let shape = if decl.array_dims.is_empty() {
+                    super::expr::written_matrix_shape(&d.ty)
+                } else {
+                    None
+                };
+                if let Some(v) = self.initializer_shaped(init, &ty, shape) {
                     self.f.store(ptr, v, None);
                 }
             } else if konst {
                 self.st.error(
                     decl.span,
                     format!("const variable '{}' needs an initializer", decl.name.name),
-                );
-            }
-            let place = Place { konst, ..place };
-            if !self.st.scopes.declare(&decl.name.name, Sym::Var(place)) {
-                self.st.error(
-                    decl.name.span,
-                    format!("redefinition of '{}'", decl.name.name),
                 );
             }
         }
@@ -318,9 +341,9 @@ impl FnCx<'_, '_> {
         let konst = d.modifiers.iter().any(|m| m.modifier == Modifier::Const);
         for decl in &d.declarators {
             self.live();
-            let Some(ty) = self
-                .st
-                .array_type(&base, &decl.array_dims, decl.init.as_ref())
+            let Some(ty) =
+                self.st
+                    .array_type(&base, &decl.array_dims, decl.init.as_ref(), decl.name.span)
             else {
                 continue;
             };
@@ -426,6 +449,37 @@ impl FnCx<'_, '_> {
 
     /// The value of an initializer for a variable of `ty`.
     pub fn initializer(&mut self, init: &Initializer, ty: &Ty) -> Option<Value> {
+        self.initializer_shaped(init, ty, None)
+    }
+
+    /// [`Self::initializer`] for a variable declared as a one-row or one-column matrix of
+    /// `shape` (its type is a vector): a matrix initializer is truncated to that corner.
+    pub fn initializer_shaped(
+        &mut self,
+        init: &Initializer,
+        ty: &Ty,
+        shape: Option<(u32, u32)>,
+    ) -> Option<Value> {
+        if let (Some(shape), Initializer::Expr(e)) = (shape, init) {
+            if !matches!(e.kind, crate::hlsl::ast::ExprKind::InitList(_)) {
+                let (v, t) = self.rvalue(e)?;
+                if let Ty::Matrix(s, r, c) = t {
+                    if shape.0 * shape.1 < r * c {
+                        self.st.warn(
+                            e.span,
+                            format!(
+                                "implicit truncation of matrix type ({t} to {}x{})",
+                                shape.0, shape.1
+                            ),
+                        );
+                    }
+                    let v = self.truncate_matrix(v, &t, shape, e.span)?;
+                    let cut = Ty::vector(s, shape.0 * shape.1);
+                    return self.convert(v, &cut, ty, e.span, false);
+                }
+                return self.convert(v, &t, ty, e.span, false);
+            }
+        }
         match init {
             Initializer::Expr(e) => {
                 if let crate::hlsl::ast::ExprKind::InitList(items) = &e.kind {
@@ -476,7 +530,13 @@ impl FnCx<'_, '_> {
         Some(())
     }
 
-    fn flatten_value(&mut self, v: Value, t: &Ty, span: Span, out: &mut Vec<(Value, Ty, Span)>) {
+    pub(super) fn flatten_value(
+        &mut self,
+        v: Value,
+        t: &Ty,
+        span: Span,
+        out: &mut Vec<(Value, Ty, Span)>,
+    ) {
         match t {
             Ty::Vector(s, _) | Ty::Matrix(s, _, _) => {
                 let mut comps = Vec::new();
@@ -511,7 +571,7 @@ impl FnCx<'_, '_> {
         }
     }
 
-    fn build_from(
+    pub(super) fn build_from(
         &mut self,
         ty: &Ty,
         it: &mut std::vec::IntoIter<(Value, Ty, Span)>,
@@ -678,9 +738,13 @@ impl FnCx<'_, '_> {
         let Some((sv, st)) = self.rvalue(selector) else {
             return;
         };
+        // A 64-bit selector stays 64-bit (its labels are two-word literals); a float one is
+        // converted to `int`, as DXC.
         let sel_ty = match st {
-            Ty::Scalar(Scalar::UInt) => Ty::Scalar(Scalar::UInt),
-            Ty::Scalar(s) if s.is_int() || s == Scalar::Bool => Ty::Scalar(Scalar::Int),
+            Ty::Scalar(s @ (Scalar::UInt | Scalar::Int64 | Scalar::UInt64)) => Ty::Scalar(s),
+            Ty::Scalar(s) if s.is_int() || s.is_float() || s == Scalar::Bool => {
+                Ty::Scalar(Scalar::Int)
+            }
             _ => {
                 self.st.error(
                     selector.span,
@@ -721,8 +785,13 @@ impl FnCx<'_, '_> {
                             continue;
                         }
                         seen.push(c);
+                        let literal = if sel_ty.component().is_some_and(|s| s.bits() == 64) {
+                            LiteralNumber::DoubleWord(c as u64)
+                        } else {
+                            LiteralNumber::Word(c as u32)
+                        };
                         labels.push((
-                            LiteralNumber::Word(c as u32),
+                            literal,
                             Successor {
                                 block: blk,
                                 args: Vec::new(),

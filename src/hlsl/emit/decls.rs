@@ -89,7 +89,14 @@ fn attr<'a>(attrs: &'a [Attribute], ns: Option<&str>, name: &str) -> Option<&'a 
 impl State<'_> {
     /// Folds a constant expression.
     pub fn const_eval(&self, e: &Expr) -> Option<ConstVal> {
-        let lookup = |n: &str| self.consts.get(n).copied();
+        // The innermost declaration of the name decides: a constant, a `const` local with a
+        // constant value, or a variable (not a constant even if a global constant has its name).
+        let lookup = |n: &str| match self.scopes.lookup(n) {
+            Some(Sym::Const(c, _)) => Some(*c),
+            Some(Sym::Var(p)) => self.const_locals.get(&p.ptr).copied(),
+            Some(_) => None,
+            None => self.consts.get(n).copied(),
+        };
         if self.opts.version >= crate::hlsl::LanguageVersion::V202x {
             return consteval::eval_conforming(e, &lookup);
         }
@@ -317,12 +324,13 @@ impl State<'_> {
     }
 
     /// `base` with a declarator's array dimensions (an unsized outer dimension takes its size
-    /// from the initializer).
+    /// from the initializer); `at` is where a problem is reported.
     pub fn array_type(
         &mut self,
         base: &Ty,
         dims: &[Option<Expr>],
         init: Option<&Initializer>,
+        at: Span,
     ) -> Option<Ty> {
         let mut ty = base.clone();
         for (k, d) in dims.iter().enumerate().rev() {
@@ -364,7 +372,7 @@ impl State<'_> {
                     }
                     _ => {
                         self.error(
-                            Span::default(),
+                            at,
                             "not supported yet: unsized arrays without an initializer",
                         );
                         return None;
@@ -429,7 +437,8 @@ impl State<'_> {
                 continue;
             }
             for decl in &d.declarators {
-                let Some(ty) = self.array_type(&base, &decl.array_dims, None) else {
+                let Some(ty) = self.array_type(&base, &decl.array_dims, None, decl.name.span)
+                else {
                     continue;
                 };
                 if decl
@@ -701,7 +710,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                     st.error(t.ty.span, VECTOR_MATRIX_DX);
                 }
                 if let Some((ty, relaxed)) = st.resolve_type(&t.ty) {
-                    if let Some(ty) = st.array_type(&ty, &t.array_dims, None) {
+                    if let Some(ty) = st.array_type(&ty, &t.array_dims, None, t.ty.span) {
                         let rm = spelled_majorness(&t.modifiers)
                             .or_else(|| st.typedefs.get(&t.ty.name.name).and_then(|(_, _, m)| *m));
                         st.typedefs.insert(t.name.name.clone(), (ty, relaxed, rm));
@@ -791,6 +800,16 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     // Reachable functions, callees first; recursion is an error.
     let mut order = Vec::new();
     let mut state: HashMap<String, bool> = HashMap::new();
+    // What static initializers call runs first, in the entry point's wrapper.
+    let mut init_calls = Vec::new();
+    for (_, idx, k) in &st.static_inits {
+        if let Some(Item::Variables(v)) = st.unit.items.get(*idx) {
+            if let Some(init) = v.declarators.get(*k).and_then(|d| d.init.as_ref()) {
+                collect_calls_init(init, &mut init_calls);
+            }
+        }
+    }
+    visit_callees(st, init_calls, &mut state, &mut order);
     visit_calls(st, &entry_name, &mut state, &mut order);
     if st
         .diags
@@ -869,7 +888,9 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
             continue;
         };
         relaxed_params.push(relaxed);
-        let ty = st.array_type(&ty, &p.array_dims, None).unwrap_or(Ty::Void);
+        let ty = st
+            .array_type(&ty, &p.array_dims, None, p.ty.span)
+            .unwrap_or(Ty::Void);
         let dir = if has(&p.modifiers, Modifier::InOut)
             || (has(&p.modifiers, Modifier::In) && has(&p.modifiers, Modifier::Out))
         {
@@ -923,7 +944,7 @@ fn global_vars(
     let push_constant = attr(&v.attributes, Some("vk"), "push_constant").is_some();
     for d in &v.declarators {
         let name = d.name.name.clone();
-        let Some(ty) = st.array_type(&base, &d.array_dims, d.init.as_ref()) else {
+        let Some(ty) = st.array_type(&base, &d.array_dims, d.init.as_ref(), d.name.span) else {
             continue;
         };
         if let Ty::Resource(kind, elem) = &ty {
@@ -1505,6 +1526,8 @@ fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
             args.iter().for_each(|a| collect_calls_expr(a, out));
         }
         ExprKind::Cast { operand, .. } => collect_calls_expr(operand, out),
+        // Unevaluated: calls nothing.
+        ExprKind::SizeOf(_) => {}
         ExprKind::Member { base, .. } => collect_calls_expr(base, out),
         ExprKind::Index { base, index } => {
             out.push(("*.operator[]".to_owned(), e.span));
@@ -1595,6 +1618,18 @@ fn visit_calls(
             collect_calls_block(b, &mut calls);
         }
     }
+    visit_callees(st, calls, state, order);
+    state.insert(name.to_owned(), true);
+    order.push(name.to_owned());
+}
+
+/// Visits the functions `calls` names (see [`visit_calls`]).
+fn visit_callees(
+    st: &mut State,
+    calls: Vec<(String, Span)>,
+    state: &mut HashMap<String, bool>,
+    order: &mut Vec<String>,
+) {
     for (callee, span) in calls {
         if let Some(method) = callee.strip_prefix('*') {
             let mut methods: Vec<String> = st
@@ -1625,8 +1660,6 @@ fn visit_calls(
             None => visit_calls(st, &callee, state, order),
         }
     }
-    state.insert(name.to_owned(), true);
-    order.push(name.to_owned());
 }
 
 fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry: bool) {

@@ -47,7 +47,19 @@ type AutoLocated = (String, bool, Handle<GlobalVariable>, u32, u32);
 fn location_count(ty: &Ty) -> u32 {
     match ty {
         Ty::Vector(s, n) if s.bits() == 64 && *n > 2 => 2,
+        // One location per SPIR-V column: an HLSL `RxC` matrix is R vectors of C.
+        Ty::Matrix(s, r, c) => r * location_count(&Ty::Vector(*s, *c)),
+        Ty::Array(e, n) => n.saturating_mul(location_count(e)),
         _ => 1,
+    }
+}
+
+/// The scalar a stage variable of `ty` is made of: a scalar, vector or matrix, or an array of
+/// them; `None` for anything else.
+fn stage_scalar(ty: &Ty) -> Option<Scalar> {
+    match ty {
+        Ty::Array(e, _) => stage_scalar(e),
+        t => t.component(),
     }
 }
 
@@ -187,7 +199,8 @@ impl FnCx<'_, '_> {
                     );
                     return None;
                 }
-                if !matches!(ty, Ty::Scalar(_) | Ty::Vector(..)) {
+                let plain = matches!(ty, Ty::Scalar(_) | Ty::Vector(..));
+                if !plain && stage_scalar(ty).is_none_or(|s| s == Scalar::Bool) {
                     self.st.error(
                         span,
                         format!(
@@ -230,7 +243,7 @@ impl FnCx<'_, '_> {
                     }
                 }
                 io.taken[dir].extend((loc..loc + count).map(|l| (l, semantic.to_owned())));
-                let is_int = ty.component().is_some_and(|s| !s.is_float());
+                let is_int = stage_scalar(ty).is_some_and(|s| !s.is_float());
                 if stage == Stage::Pixel
                     && !output
                     && is_int

@@ -4,9 +4,9 @@
 use super::func::FnCx;
 use super::{ParamDir, Place, Sym, Val};
 use crate::grammar::StorageClass;
-use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Ident, Literal, UnaryOp};
+use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Ident, Literal, TemplateArg, TypeExpr, UnaryOp};
 use crate::hlsl::sema::consteval::ConstVal;
-use crate::hlsl::sema::layout::LayoutRule;
+use crate::hlsl::sema::layout::{size_align, LayoutRule};
 use crate::hlsl::sema::names::BASE_FIELD;
 use crate::hlsl::sema::types::{ResourceKind, Scalar, Ty};
 use crate::hlsl::source::Span;
@@ -103,6 +103,16 @@ impl FnCx<'_, '_> {
                     return None;
                 }
                 None => {
+                    // `vk::DeviceScope` and friends: the SPIR-V `Scope` values, as `uint`.
+                    let scope = id
+                        .name
+                        .strip_prefix("vk::")
+                        .and_then(|n| n.strip_suffix("Scope"))
+                        .and_then(|n| n.parse::<crate::grammar::Scope>().ok());
+                    if let Some(scope) = scope {
+                        let c = self.f.constant_u32(scope.value());
+                        return Some(Val::R(Value::Constant(c), Ty::Scalar(Scalar::UInt)));
+                    }
                     self.st.error(
                         id.span,
                         format!("use of undeclared identifier '{}'", id.name),
@@ -189,10 +199,15 @@ impl FnCx<'_, '_> {
                 operand,
             } => {
                 let (t, _) = self.st.resolve_type(ty)?;
+                if t == Ty::Void {
+                    // `(void)x`: evaluated for its effects, the value discarded.
+                    let _ = self.expr(operand);
+                    return Some(self.void_val());
+                }
                 let t = if array_dims.is_empty() {
                     t
                 } else {
-                    self.st.array_type(&t, array_dims, None)?
+                    self.st.array_type(&t, array_dims, None, ty.span)?
                 };
                 // `(Base)derived` is the base part, an lvalue when `derived` is one.
                 let evaluated = if let Ty::Struct(target) = t {
@@ -226,15 +241,16 @@ impl FnCx<'_, '_> {
                         let r = self.splat_aggregate(v, &vt, &t, span)?;
                         return Some(Val::R(r, t));
                     }
-                    self.st.error(
-                        span,
-                        format!(
-                            "not supported yet: cast from '{}' to '{}'",
-                            self.show(&vt),
-                            self.show(&t)
-                        ),
-                    );
-                    return None;
+                    let r = self.flat_convert(v, &vt, &t, span)?;
+                    return Some(Val::R(r, t));
+                }
+                if let (Ty::Matrix(..), Ty::Vector(..) | Ty::Scalar(_)) = (&vt, &t) {
+                    if let Some(shape) = written_matrix_shape(ty) {
+                        let v = self.truncate_matrix(v, &vt, shape, span)?;
+                        let cut = Ty::vector(vt.component()?, shape.0 * shape.1);
+                        let v = self.convert(v, &cut, &t, span, true)?;
+                        return Some(Val::R(v, t));
+                    }
                 }
                 let v = self.convert(v, &vt, &t, span, true)?;
                 Val::R(v, t)
@@ -259,6 +275,7 @@ impl FnCx<'_, '_> {
                     .error(span, "an initializer list is only allowed in a declaration");
                 return None;
             }
+            ExprKind::SizeOf(operand) => self.size_of(operand, span)?,
         })
     }
 
@@ -878,6 +895,152 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// `sizeof(x)`: the bytes a value of x's type takes, as C packs it (scalar layout, a
+    /// struct rounded up to its alignment), a `uint` constant. The operand is not evaluated:
+    /// its type comes from a cast (`sizeof(T)` is parsed as `sizeof((T)0)`) or a variable.
+    fn size_of(&mut self, operand: &Expr, span: Span) -> Option<Val> {
+        let ty = match &operand.kind {
+            ExprKind::Cast { ty, array_dims, .. } => {
+                let (t, _) = self.st.resolve_type(ty)?;
+                if array_dims.is_empty() {
+                    t
+                } else {
+                    self.st.array_type(&t, array_dims, None, ty.span)?
+                }
+            }
+            ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name) {
+                Some(Sym::Var(Place { ty, .. }) | Sym::Member { ty, .. })
+                | Some(Sym::Const(_, ty) | Sym::Spec(_, ty)) => ty.clone(),
+                Some(Sym::Resource(_)) => {
+                    self.st.error(
+                        span,
+                        format!(
+                            "invalid application of 'sizeof' to the resource '{}'",
+                            id.name
+                        ),
+                    );
+                    return None;
+                }
+                None => {
+                    self.st.error(
+                        operand.span,
+                        format!("use of undeclared identifier '{}'", id.name),
+                    );
+                    return None;
+                }
+            },
+            _ => {
+                self.st.error(
+                    operand.span,
+                    "not supported yet: sizeof of an expression other than a type or a variable",
+                );
+                return None;
+            }
+        };
+        let Some(size) = self.c_size(&ty) else {
+            self.st.error(
+                span,
+                format!("invalid application of 'sizeof' to '{}'", self.show(&ty)),
+            );
+            return None;
+        };
+        let c = self.f.constant_u32(size);
+        Some(Val::R(Value::Constant(c), Ty::Scalar(Scalar::UInt)))
+    }
+
+    /// The C size of `t`: scalar layout, arrays of tightly packed elements (an empty struct
+    /// takes no room, unlike in a buffer's array stride); `None` for resources and `void`.
+    fn c_size(&self, t: &Ty) -> Option<u32> {
+        match t {
+            Ty::Void | Ty::Resource(..) => None,
+            Ty::Array(e, n) => self.c_size(e)?.checked_mul(*n),
+            Ty::Struct(i) => {
+                let def = self.st.structs.get(*i)?;
+                for f in &def.fields {
+                    self.c_size(&f.ty)?;
+                }
+                Some(size_align(t, LayoutRule::Scalar, false, &self.st.structs).0)
+            }
+            _ => Some(size_align(t, LayoutRule::Scalar, false, &self.st.structs).0),
+        }
+    }
+
+    /// DXC's flat conversion (`(S)v`, `(float[4])s.data`, `(uint)s`): the source's scalars in
+    /// order, converted, fill the target's; the source may have more (truncation), never fewer.
+    fn flat_convert(&mut self, v: Value, from: &Ty, to: &Ty, span: Span) -> Option<Value> {
+        let (have, need) = match (self.flat_len(from), self.flat_len(to)) {
+            (Some(have), Some(need)) if have >= need => (have, need),
+            _ => (0, 1),
+        };
+        if have < need {
+            self.st.error(
+                span,
+                format!(
+                    "cannot convert from '{}' to '{}'",
+                    self.show(from),
+                    self.show(to)
+                ),
+            );
+            return None;
+        }
+        let mut leaves = Vec::new();
+        self.flatten_value(v, from, span, &mut leaves);
+        if leaves.len() as u64 != have {
+            // A bit-field struct, already reported.
+            return None;
+        }
+        self.build_from(to, &mut leaves.into_iter(), span)
+    }
+
+    /// How many scalars a value of `t` holds (its flat conversion's length); `None` for
+    /// resources and other opaque types.
+    fn flat_len(&self, t: &Ty) -> Option<u64> {
+        Some(match t {
+            Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) => u64::from(t.count()),
+            Ty::Array(e, n) => self.flat_len(e)? * u64::from(*n),
+            Ty::Struct(i) => {
+                let mut total = 0;
+                for f in &self.st.structs.get(*i)?.fields {
+                    total += self.flat_len(&f.ty)?;
+                }
+                total
+            }
+            _ => return None,
+        })
+    }
+
+    /// The `rows`×`cols` corner of a matrix as a vector in row order (a cast to `float3x1`
+    /// takes the first column, to `float1x3` the first row), as DXC truncates.
+    pub(super) fn truncate_matrix(
+        &mut self,
+        v: Value,
+        from: &Ty,
+        (rows, cols): (u32, u32),
+        span: Span,
+    ) -> Option<Value> {
+        let Ty::Matrix(s, r, c) = *from else {
+            return None;
+        };
+        if rows > r || cols > c {
+            self.st.error(
+                span,
+                format!(
+                    "cannot convert from '{}' to a {rows}x{cols} matrix",
+                    self.show(from)
+                ),
+            );
+            return None;
+        }
+        let et = self.ty(&Ty::Scalar(s));
+        let mut comps = Vec::new();
+        for i in 0..rows {
+            for j in 0..cols {
+                comps.push(self.f.composite_extract(et, v, vec![i, j]));
+            }
+        }
+        Some(self.compose_scalars(&Ty::vector(s, rows * cols), &comps))
+    }
+
     /// `base.name`: a struct field, a vector swizzle or a matrix element.
     fn member(&mut self, base: Val, name: &str, span: Span) -> Option<Val> {
         let bt = self.val_ty(&base)?;
@@ -1213,7 +1376,21 @@ impl FnCx<'_, '_> {
         }
         let mut comps = Vec::new();
         for (v, t) in &vals {
-            self.scalars_of(*v, t, s, span, &mut comps)?;
+            if t.is_numeric() {
+                self.scalars_of(*v, t, s, span, &mut comps)?;
+                continue;
+            }
+            // A struct or array argument gives its scalars in order (`float2x2(1, 2, s)`).
+            let mut leaves = Vec::new();
+            self.flatten_value(*v, t, span, &mut leaves);
+            for (x, xt, sp) in leaves {
+                if !xt.is_numeric() {
+                    self.st
+                        .error(sp, format!("cannot take components of '{}'", self.show(t)));
+                    return None;
+                }
+                self.scalars_of(x, &xt, s, sp, &mut comps)?;
+            }
         }
         if comps.len() as u32 != ty.count() {
             self.st.error(
@@ -1383,6 +1560,19 @@ impl FnCx<'_, '_> {
                 if with_this.is_empty() {
                     // A static method called through an object: the object is not used.
                     return self.user_call(&fname, &cands, args, span);
+                }
+                if let Val::R(v, t) = &object {
+                    // A method of a temporary (`getS().inc()`): `this` points at a copy.
+                    let ptr = self.local(t, "temp.var");
+                    self.f.store(ptr, *v, None);
+                    object = Val::P(Place {
+                        ptr,
+                        ty: t.clone(),
+                        sc: StorageClass::Function,
+                        layout: LayoutRule::None,
+                        row_major: false,
+                        konst: false,
+                    });
                 }
                 let mut vals = vec![(object, span)];
                 for a in args {
@@ -1754,6 +1944,27 @@ impl FnCx<'_, '_> {
 }
 
 /// Component indices of a vector swizzle (`xyzw` or `rgba`, not mixed) on `n` components.
+/// The shape a type was written with when it is a matrix with one row or one column
+/// (`float3x1`, `matrix<float, 1, 3>`), which the type itself no longer says.
+pub(super) fn written_matrix_shape(t: &TypeExpr) -> Option<(u32, u32)> {
+    let name = t.name.name.as_str();
+    let shape = if name == "matrix" {
+        let dim = |a: &TemplateArg| match a {
+            TemplateArg::Expr(e) => match &e.kind {
+                ExprKind::Literal(Literal::Int { value, .. }) => u32::try_from(*value).ok(),
+                _ => None,
+            },
+            _ => None,
+        };
+        (dim(t.args.get(1)?)?, dim(t.args.get(2)?)?)
+    } else {
+        let (_, dims) = name.split_at(name.find(|c: char| c.is_ascii_digit())?);
+        let (r, c) = dims.split_once('x')?;
+        (r.parse().ok()?, c.parse().ok()?)
+    };
+    (shape.0 == 1 || shape.1 == 1).then_some(shape)
+}
+
 fn swizzle(name: &str, n: u32) -> Option<Vec<u32>> {
     if name.is_empty() || name.len() > 4 {
         return None;

@@ -211,6 +211,9 @@ pub(crate) struct State<'u> {
     pub typedefs: HashMap<String, (Ty, bool, Option<bool>)>,
     pub scopes: Scopes<Sym>,
     pub consts: HashMap<String, ConstVal>,
+    /// The values of `const` locals initialized with a constant expression, by variable, so
+    /// that they may size arrays (`const uint n = 4; int a[n];`).
+    pub const_locals: HashMap<Value, ConstVal>,
     pub functions: HashMap<String, Vec<FuncSym>>,
     pub type_cache: HashMap<(Ty, LayoutRule, bool), Handle<ir::Type>>,
     pub glsl: Option<Handle<ExtInstImport>>,
@@ -254,6 +257,7 @@ impl<'u> State<'u> {
             typedefs: HashMap::new(),
             scopes: Scopes::default(),
             consts: HashMap::new(),
+            const_locals: HashMap::new(),
             functions: HashMap::new(),
             type_cache: HashMap::new(),
             glsl: None,

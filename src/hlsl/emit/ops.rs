@@ -101,6 +101,11 @@ impl FnCx<'_, '_> {
                 let m = self.f.composite_construct(mt, &rows);
                 self.convert(m, &Ty::Matrix(*a, *r, *c), to, span, explicit)
             }
+            (Ty::Matrix(a, r, c), Ty::Vector(_, n)) if *n == r * c => {
+                // `float4 v = float2x2(...)`: the elements in row order.
+                let flat = self.truncate_matrix(v, from, (*r, *c), span)?;
+                self.convert(flat, &Ty::Vector(*a, *n), to, span, explicit)
+            }
             (Ty::Struct(a), Ty::Struct(b)) if self.same_fields(*a, *b) => {
                 // A `ConstantBuffer<T>` or push-constant block as its `T`: field by field.
                 let fields = self
@@ -297,6 +302,13 @@ impl FnCx<'_, '_> {
                 Ty::Vector(comp, *n.min(m))
             }
             (Ty::Matrix(_, r, c), Ty::Matrix(_, r2, c2)) if r == r2 && c == c2 => a.clone(),
+            // A vector and a matrix of as many elements combine in the left one's shape
+            // (`m2x2 * v4` is a matrix, `v4 < m2x2` a vector), as DXC.
+            (Ty::Vector(_, n), Ty::Matrix(_, r, c)) | (Ty::Matrix(_, r, c), Ty::Vector(_, n))
+                if *n == r * c =>
+            {
+                a.clone()
+            }
             _ => {
                 self.st.error(
                     span,

@@ -1434,7 +1434,7 @@ impl Resolver {
                 array_dims.iter_mut().flatten().for_each(|d| self.expr(d));
                 self.expr(operand);
             }
-            ExprKind::Member { base, .. } => self.expr(base),
+            ExprKind::Member { base, .. } | ExprKind::SizeOf(base) => self.expr(base),
             ExprKind::Index { base, index } => {
                 self.expr(base);
                 self.expr(index);
@@ -1713,7 +1713,7 @@ impl Resolver {
             ExprKind::Cast { operand, .. } => m(operand),
             ExprKind::Member { base, .. } => m(base),
             ExprKind::Index { base, index } => m(base) || m(index),
-            ExprKind::Literal(_) | ExprKind::Ident(_) => false,
+            ExprKind::Literal(_) | ExprKind::Ident(_) | ExprKind::SizeOf(_) => false,
         }
     }
 }
