@@ -3359,3 +3359,37 @@ fn sizeof_casts_and_switch_errors() {
         "{e}"
     );
 }
+
+/// `Load<T>` of a matrix reads it column by column, as DXC; with
+/// `-fspv-use-legacy-buffer-matrix-order` row by row. `Store<T>` writes the same order back.
+#[test]
+fn templated_raw_buffer_matrix_order() {
+    let src = "ByteAddressBuffer b : register(t1); RWByteAddressBuffer o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   float2x3 m = b.Load<float2x3>(0);
+                   o.Store(0, m._m01);
+                   o.Store<float2x3>(4, m);
+               }";
+    let mut opts = options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    let column = compile_with("raw_matrix_column", src, &opts);
+    spirv_val("raw_matrix_column", &column, TargetEnv::Vulkan1_0);
+    opts.legacy_buffer_matrix_order = true;
+    let row = compile_with("raw_matrix_row", src, &opts);
+    spirv_val("raw_matrix_row", &row, TargetEnv::Vulkan1_0);
+    assert_ne!(column, row);
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 1, "layout": ["f32"], "data": [1, 2, 3, 4, 5, 6]},
+            {"binding": 0, "layout": ["f32"], "size_words": 7}]}"#;
+        // Column-major storage: m = [[1, 3, 5], [2, 4, 6]], so _m01 = 3; stored back as read.
+        let want = [3.0f32, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        assert_eq!(run::floats(&run::lavapipe(&column, job), 0), want);
+        assert_eq!(run::floats(&run::spvkit(&column, job), 0), want);
+        // Row-major: m = [[1, 2, 3], [4, 5, 6]], so _m01 = 2.
+        let want = [2.0f32, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        assert_eq!(run::floats(&run::lavapipe(&row, job), 0), want);
+        assert_eq!(run::floats(&run::spvkit(&row, job), 0), want);
+    }
+}

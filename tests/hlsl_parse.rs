@@ -440,7 +440,13 @@ fn show(e: &Expr) -> String {
             receiver,
             method,
             args,
-        } => format!("{}.{}({})", show(receiver), method.name, list(args)),
+            type_arg,
+        } => {
+            let targ = type_arg.as_ref().map_or(String::new(), |t| {
+                format!("<{}{}>", ty_str(&t.ty), "[]".repeat(t.array_dims.len()))
+            });
+            format!("{}.{}{targ}({})", show(receiver), method.name, list(args))
+        }
         ExprKind::Cast {
             ty,
             array_dims,
@@ -514,6 +520,9 @@ fn casts_versus_parentheses() {
     // `sizeof(T)` holds the type as a cast of 0; `sizeof x`'s operand is an expression.
     assert_eq!(expr("sizeof(int[2]) * n"), "(sizeof(cast<int[]>(0)) Mul n)");
     assert_eq!(expr("sizeof(x) + 1"), "(sizeof(x) Add 1)");
+    // A templated method's type argument, arrays included.
+    assert_eq!(expr("b.Load<float2[2]>(a)"), "b.Load<float2[]>(a)");
+    assert_eq!(expr("b.Store<float4>(0, v)"), "b.Store<float4>(0, v)");
     assert_eq!(expr("(float4(1, 2, 3, 4)).x"), "new float4(1, 2, 3, 4).x");
     assert_eq!(expr("(vector<float, 2>)v"), "cast<vector<float,2>>(v)");
     assert_eq!(expr("(float[2])v"), "cast<float[]>(v)");
@@ -1006,10 +1015,10 @@ fn malformed_syntax() {
             "not supported yet: 'unorm'",
         ),
         (
-            "void main() { float4 v = b.Load<float4>(0); }",
+            "void main() { float4 v = b.Load<float4, int>(0); }",
             1,
-            28,
-            "not supported yet: template arguments on the method call 'Load'",
+            39,
+            "not supported yet: more than one template argument on the method 'Load'",
         ),
         (
             "struct S { float a; }\nstatic float b;",

@@ -127,7 +127,9 @@ fn compile(source: &Source) -> Vec<Candidate> {
                 relax: e.args.target_env == "vulkan1.0",
             };
             let mut out = Vec::new();
-            if let Ok(words) = hlsl_options(&e.args)
+            if let Ok(words) = e
+                .args
+                .frontend_options()
                 .and_then(|o| spvkit::hlsl::compile_file(&e.path, &o).map_err(|err| err.rendered))
                 .map(|c| c.words)
             {
@@ -183,24 +185,6 @@ fn compile(source: &Source) -> Vec<Candidate> {
             ]
         }
     }
-}
-
-/// The frontend options of an HLSL corpus `ARGS:` line (as `tests/hlsl_corpus.rs`).
-fn hlsl_options(args: &hlsl_corpus::Args) -> Result<spvkit::hlsl::Options, String> {
-    use spvkit::hlsl::{LanguageVersion, Options, Profile};
-    use std::str::FromStr;
-    let profile = Profile::from_str(&args.profile)?;
-    let mut o = Options::new(&args.entry, profile);
-    o.defines = args.defines.clone();
-    o.include_dirs = args.include_dirs.clone();
-    o.version = match args.hlsl_version.as_deref() {
-        None | Some("2021") => LanguageVersion::V2021,
-        Some("2018") => LanguageVersion::V2018,
-        Some(v) => return Err(format!("unknown -HV {v}")),
-    };
-    o.target_env = spvkit::target_env::TargetEnv::from_str(&args.target_env)
-        .map_err(|e| format!("-fspv-target-env={}: {e:?}", args.target_env))?;
-    Ok(o)
 }
 
 fn cl_sources(dir: &Path, part: &'static str) -> Vec<Source> {

@@ -166,6 +166,16 @@ pub struct TypeExpr {
     pub span: Span,
 }
 
+/// A type with array dimensions, as a method's template argument names it (`S[2]` in
+/// `buf.Load<S[2]>(a)`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayedType {
+    /// The element type.
+    pub ty: TypeExpr,
+    /// Array dimensions, outermost first.
+    pub array_dims: Vec<Option<Expr>>,
+}
+
 /// One parameter of a template: `typename T` / `class T` (a type) or `int N` (a value).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TemplateParam {
@@ -613,6 +623,8 @@ pub enum ExprKind {
         receiver: Box<Expr>,
         /// The method's name.
         method: Ident,
+        /// The type argument of a templated method (`buf.Load<S[2]>(a)`), if written.
+        type_arg: Option<Box<ArrayedType>>,
         /// Arguments.
         args: Vec<Expr>,
     },

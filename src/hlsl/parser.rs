@@ -2435,20 +2435,30 @@ impl Parser {
         loop {
             if self.eat(".") {
                 let member = self.ident("a member name after '.'")?;
-                if self.at("<") && self.is_type(self.peek_at(1)) {
-                    // `-fspv-use-legacy-buffer-matrix-order` (matrices in byte-address
-                    // buffers are row-major) is accepted because of this refusal: templated
-                    // `Load<T>`/`Store<T>` are the only raw-buffer accesses of matrices, and
-                    // an implementation of them must honour `Options::legacy_buffer_matrix_order`.
-                    self.error(
-                        member.span,
-                        format!(
-                            "not supported yet: template arguments on the method call '{}'",
+                // `buf.Load<S[2]>(a)`: a templated method's one type argument.
+                let type_arg = if self.at("<") && self.is_type(self.peek_at(1)) {
+                    self.bump();
+                    let ty = self.type_expr()?;
+                    let array_dims = self.array_dims()?;
+                    if self.at(",") {
+                        return self.fail(format!(
+                            "not supported yet: more than one template argument on the method \
+                             '{}'",
                             member.name
-                        ),
-                    );
-                    return Err(Stop);
-                }
+                        ));
+                    }
+                    self.close_angle()?;
+                    if !self.at("(") {
+                        let found = self.tok().describe();
+                        return self.fail(format!(
+                            "expected '(' after the template arguments of '{}', found {found}",
+                            member.name
+                        ));
+                    }
+                    Some(Box::new(ArrayedType { ty, array_dims }))
+                } else {
+                    None
+                };
                 if self.at("(") {
                     let args = self.call_args()?;
                     let span = e.span.to(self.prev_span());
@@ -2456,6 +2466,7 @@ impl Parser {
                         kind: ExprKind::MethodCall {
                             receiver: Box::new(e),
                             method: member,
+                            type_arg,
                             args,
                         },
                         span,

@@ -89,6 +89,8 @@ pub struct Args {
     pub defines: Vec<(String, String)>,
     /// `-I`, resolved against `tests/corpus/hlsl/`.
     pub include_dirs: Vec<PathBuf>,
+    /// `-enable-16bit-types`.
+    pub enable_16bit_types: bool,
 }
 
 impl Args {
@@ -123,6 +125,7 @@ impl Args {
                     args.include_dirs.push(root().join(d));
                 }
                 "-spirv" => {}
+                "-enable-16bit-types" => args.enable_16bit_types = true,
                 _ => {
                     if let Some(env) = w.strip_prefix("-fspv-target-env=") {
                         args.target_env = env.to_owned();
@@ -141,6 +144,25 @@ impl Args {
             return Err("no -T profile".to_owned());
         }
         Ok(args)
+    }
+
+    /// The frontend options the line gives.
+    pub fn frontend_options(&self) -> Result<spvkit::hlsl::Options, String> {
+        use spvkit::hlsl::{LanguageVersion, Options, Profile};
+        use std::str::FromStr;
+        let profile = Profile::from_str(&self.profile)?;
+        let mut o = Options::new(&self.entry, profile);
+        o.defines = self.defines.clone();
+        o.include_dirs = self.include_dirs.clone();
+        o.enable_16bit_types = self.enable_16bit_types;
+        o.version = match self.hlsl_version.as_deref() {
+            None | Some("2021") => LanguageVersion::V2021,
+            Some("2018") => LanguageVersion::V2018,
+            Some(v) => return Err(format!("unknown -HV {v}")),
+        };
+        o.target_env = spvkit::target_env::TargetEnv::from_str(&self.target_env)
+            .map_err(|e| format!("-fspv-target-env={}: {e:?}", self.target_env))?;
+        Ok(o)
     }
 
     /// glslang's `-S` stage name for the profile.

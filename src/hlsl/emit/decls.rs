@@ -1519,6 +1519,7 @@ fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
             receiver,
             method,
             args,
+            ..
         } => {
             // The receiver's type is not known here: every struct's method of that name.
             out.push((format!("*.{}", method.name), method.span));

@@ -175,9 +175,23 @@ impl FnCx<'_, '_> {
             ExprKind::MethodCall {
                 receiver,
                 method,
+                type_arg,
                 args,
             } => {
                 let r = self.expr(receiver);
+                if let (Some(t), Val::Res(res)) = (type_arg, &r) {
+                    return self.templated_method(res, &method.name, t, args, span);
+                }
+                if type_arg.is_some() && !matches!(r, Val::Err) {
+                    self.st.error(
+                        method.span,
+                        format!(
+                            "not supported yet: template arguments on the method '{}'",
+                            method.name
+                        ),
+                    );
+                    return None;
+                }
                 match r {
                     Val::Res(res) => self.method(&res, &method.name, args, span)?,
                     Val::Err => return None,

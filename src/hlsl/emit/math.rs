@@ -25,6 +25,10 @@ impl FnCx<'_, '_> {
         matches!(
             name,
             "rcp"
+                | "isnan"
+                | "isinf"
+                | "isfinite"
+                | "isnormal"
                 | "log10"
                 | "f16tof32"
                 | "f32tof16"
@@ -67,9 +71,66 @@ impl FnCx<'_, '_> {
         Some((v, t))
     }
 
+    /// `isnan`/`isinf`/`isfinite`/`isnormal` of a float scalar or vector `x` of type `t`, as
+    /// DXC computes them (`isfinite` = !(nan || inf); `isnormal` = exponent neither 0 nor all
+    /// ones).
+    fn float_class(&mut self, name: &str, x: Value, t: &Ty) -> Value {
+        let b = self.ty(&t.with_component(Scalar::Bool));
+        match name {
+            "isnan" => self.f.is_nan(b, x),
+            "isinf" => self.f.is_inf(b, x),
+            "isfinite" => {
+                let nan = self.f.is_nan(b, x);
+                let inf = self.f.is_inf(b, x);
+                let either = self.f.logical_or(b, nan, inf);
+                self.f.logical_not(b, either)
+            }
+            _ => {
+                let (bits, mask) = if t.component() == Some(Scalar::Half) {
+                    (Scalar::UInt16, 0x7c00)
+                } else {
+                    (Scalar::UInt, 0x7f80_0000)
+                };
+                let ut = t.with_component(bits);
+                let u = self.ty(&ut);
+                let word = self.f.bitcast(u, x);
+                let mask = self.splat_const(&ut, ConstVal::Int(mask));
+                let zero = self.splat_const(&ut, ConstVal::Int(0));
+                let exp = self.f.bitwise_and(u, word, mask);
+                let not_zero = self.f.i_not_equal(b, exp, zero);
+                let not_ones = self.f.i_not_equal(b, exp, mask);
+                self.f.logical_and(b, not_zero, not_ones)
+            }
+        }
+    }
+
     /// A math intrinsic of this module.
     pub(super) fn math_intrinsic(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
         match name {
+            "isnan" | "isinf" | "isfinite" | "isnormal" => {
+                let (v, ty) = self.float_args(name, args, span)?;
+                if name == "isnormal" && ty.component() == Some(Scalar::Double) {
+                    self.st.error(span, "not supported yet: isnormal of double");
+                    return None;
+                }
+                let bt = ty.with_component(Scalar::Bool);
+                let r = match ty {
+                    Ty::Matrix(s, rows, c) => {
+                        let row_ty = Ty::Vector(s, c);
+                        let rt = self.ty(&row_ty);
+                        let parts: Vec<Value> = (0..rows)
+                            .map(|i| {
+                                let row = self.f.composite_extract(rt, v[0], vec![i]);
+                                self.float_class(name, row, &row_ty)
+                            })
+                            .collect();
+                        let t = self.ty(&bt);
+                        self.f.composite_construct(t, &parts)
+                    }
+                    ref t => self.float_class(name, v[0], t),
+                };
+                Some(Val::R(r, bt))
+            }
             "rcp" => {
                 let (v, ty) = self.float_args(name, args, span)?;
                 let row_ty = match ty {

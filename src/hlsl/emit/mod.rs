@@ -13,6 +13,7 @@ mod func;
 mod intrinsics;
 mod math;
 mod ops;
+mod raw_buffer;
 mod resources;
 mod textures;
 mod types;

@@ -91,7 +91,7 @@ impl FnCx<'_, '_> {
     }
 
     /// The element `i` (a uint word index) of a byte-address buffer, as a place.
-    fn word_place(&mut self, r: &Resource, i: Value, rw: bool) -> Place {
+    pub(super) fn word_place(&mut self, r: &Resource, i: Value, rw: bool) -> Place {
         let ut = Ty::Scalar(Scalar::UInt);
         let pt = self.ptr_ty(r.sc, &ut, self.st.sbuffer_rule(), false);
         let zero = self.i32c(0);
@@ -232,6 +232,19 @@ impl FnCx<'_, '_> {
                     "Store3" => 3,
                     _ => 4,
                 };
+                if n == 1 {
+                    // `Store` is templated: its type is the value's (`buf.Store(0, s)` stores
+                    // a struct, `buf.Store(0, 1.5)` a float's bits).
+                    let a = self.rvalue_as(&args[0], &ut)?;
+                    let (v, t) = self.rvalue(&args[1])?;
+                    if t != ut {
+                        self.raw_store(r, a, v, &t, span)?;
+                        return Some(self.void_val());
+                    }
+                    let p = self.word_ptr_at(r, a);
+                    self.f.store(p, v, None);
+                    return Some(self.void_val());
+                }
                 let i = self.word_index(&args[0])?;
                 let vt = Ty::vector(Scalar::UInt, n);
                 let v = self.rvalue_as(&args[1], &vt)?;

@@ -100,7 +100,9 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
         }
         "and" | "or" => Some(Intrinsic::Special(2, 2)),
         // Math with hand-written lowerings (DXC's).
-        "rcp" | "log10" | "f16tof32" | "f32tof16" => Some(Intrinsic::Special(1, 1)),
+        "rcp" | "log10" | "f16tof32" | "f32tof16" | "isnan" | "isinf" | "isfinite" | "isnormal" => {
+            Some(Intrinsic::Special(1, 1))
+        }
         "fma" | "lit" | "refract" | "faceforward" | "sincos" => Some(Intrinsic::Special(3, 3)),
         "ldexp" | "modf" | "frexp" | "dst" | "asdouble" => Some(Intrinsic::Special(2, 2)),
         "dot4add_u8packed" | "dot4add_i8packed" => Some(Intrinsic::Special(3, 3)),
@@ -172,9 +174,6 @@ pub fn is_out_of_scope(name: &str) -> bool {
         "EvaluateAttributeSnapped",
         "GetRenderTargetSampleCount",
         "GetRenderTargetSamplePosition",
-        "isfinite",
-        "isinf",
-        "isnan",
         "msad4",
         "noise",
         "NonUniformResourceIndex",

@@ -1417,8 +1417,17 @@ impl Resolver {
                     e.kind = new;
                 }
             }
-            ExprKind::MethodCall { receiver, args, .. } => {
+            ExprKind::MethodCall {
+                receiver,
+                args,
+                type_arg,
+                ..
+            } => {
                 self.expr(receiver);
+                if let Some(t) = type_arg {
+                    self.type_expr(&mut t.ty);
+                    t.array_dims.iter_mut().flatten().for_each(|d| self.expr(d));
+                }
                 args.iter_mut().for_each(|a| self.expr(a));
             }
             ExprKind::Construct { ty, args } => {
@@ -1560,6 +1569,7 @@ impl Resolver {
                     return Some(ExprKind::MethodCall {
                         receiver: Box::new(Self::this_base(span, hops)),
                         method: callee.clone(),
+                        type_arg: None,
                         args: std::mem::take(args),
                     });
                 }
@@ -1605,6 +1615,7 @@ impl Resolver {
                 return Some(ExprKind::MethodCall {
                     receiver: Box::new(Self::this_base(span, hops)),
                     method: ident(method, callee.span),
+                    type_arg: None,
                     args: std::mem::take(args),
                 });
             }
