@@ -3294,3 +3294,72 @@ fn nested_struct_definitions() {
         assert_eq!(run::floats(&run::spvkit(&words, job), 1), want);
     }
 }
+
+// ---- name resolution: member types, static members, templates (names branch) ----------------
+
+/// A static member read through an object is the static (`s.a` is `S::a`), also when the object
+/// is a push-constant block, whose type is a copy of `S`.
+#[test]
+fn static_member_through_push_constant_block() {
+    let src = "struct S { const static uint a = 7; uint b; };
+               [[vk::push_constant]] S s;
+               RWStructuredBuffer<uint> o;
+               [numthreads(1, 1, 1)]
+               void main() { o[0] = s.a; o[1] = S::a + s.b; }";
+    let words = check("static_through_push_constant", src, "cs_6_0");
+    let dis = disassemble(&words);
+    // The block has only `b`; `a` is the constant 7.
+    assert!(
+        dis.contains("OpMemberName %type_PushConstant_S 0 \"b\""),
+        "{dis}"
+    );
+    assert!(
+        !dis.contains("OpMemberName %type_PushConstant_S 1"),
+        "{dis}"
+    );
+    assert!(dis.contains("OpConstant %uint 7"), "{dis}");
+}
+
+/// Member types: a nested struct is `Outer::Inner`, an enum inside a struct gives the member
+/// type `S::E` and the static members `S::A` (and `S::E::A`), a `typedef` inside a struct is
+/// `S::T`; a name from the file scope is written `::N`.
+#[test]
+fn member_types_and_nested_statics() {
+    let src = "struct A {
+                   struct B { static const uint value = 6u; };
+                   enum Mode { Off, On = 5, Next };
+                   typedef float2 Pair;
+                   static const Mode initial = On;
+                   Pair p;
+               };
+               enum Number { Zero, One };
+               static ::Number one = One;
+               RWStructuredBuffer<int> o;
+               A::Mode pick(A::Mode m) { return m == A::On ? A::Mode::Next : A::Off; }
+               [numthreads(1, 1, 1)]
+               void main() {
+                   o[0] = A::B::value;
+                   o[1] = pick(A::initial);
+                   A a; a.p = A::Pair(1, 2);
+                   A::Pair q = a.p;
+                   o[2] = (int)q.y;
+                   ::Number n = one;
+                   o[3] = n;
+               }";
+    let words = check("member_types", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 4}]}"#;
+        let want = [6u32, 6, 2, 1];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+    // Member types are not visible outside their struct unqualified.
+    let e = errors(
+        "struct S { enum E { X }; };
+         [numthreads(1, 1, 1)] void main() { E e = S::X; }",
+        "cs_6_0",
+    );
+    assert!(e.contains("bad.hlsl:2:46"), "{e}");
+}

@@ -533,6 +533,10 @@ impl Parser {
     /// Whether the (possibly qualified) name at offset `k` is a declared type.
     fn is_type_at(&self, k: usize) -> bool {
         let t = self.peek_at(k);
+        if t.is_punct("::") {
+            // `::N::T`: a name from the file scope.
+            return self.peek_at(k + 1).kind == TokenKind::Ident && self.is_type_at(k + 1);
+        }
         if t.kind != TokenKind::Ident {
             return false;
         }
@@ -567,7 +571,8 @@ impl Parser {
         let t = self.peek_at(k);
         t.kind == TokenKind::Ident
             && modifier(&t.text).is_some()
-            && self.peek_at(k + 1).kind == TokenKind::Ident
+            && (self.peek_at(k + 1).kind == TokenKind::Ident
+                || (self.peek_at(k + 1).is_punct("::") && self.is_type_at(k + 1)))
     }
 
     /// Whether a statement starting here is a declaration: modifiers, or a type followed by a
@@ -575,6 +580,9 @@ impl Parser {
     fn at_declaration(&self) -> bool {
         if self.is_modifier_at(0) {
             return true;
+        }
+        if self.at("::") && self.is_type_at(0) {
+            return self.peek_at(self.qualified_end(1).0).kind == TokenKind::Ident;
         }
         let t = self.tok();
         if t.kind != TokenKind::Ident || RESERVED.contains(&t.text.as_str()) {
@@ -816,6 +824,15 @@ impl Parser {
                 span,
             });
         }
+        if self.at("::") && self.is_type_at(0) {
+            // `::N::T`: looked up from the file scope.
+            self.bump();
+            let mut t = self.type_expr_inner()?;
+            t.name.name = format!("::{}", t.name.name);
+            t.name.span = start.to(t.name.span);
+            t.span = start.to(t.span);
+            return Ok(t);
+        }
         let t = self.tok();
         if t.kind != TokenKind::Ident || RESERVED.contains(&t.text.as_str()) {
             let found = t.describe();
@@ -889,6 +906,7 @@ impl Parser {
                 fields: Vec::new(),
                 methods: Vec::new(),
                 statics: Vec::new(),
+                typedefs: Vec::new(),
                 member_templates: Vec::new(),
                 spec_args: Vec::new(),
                 span,
@@ -1201,12 +1219,14 @@ impl Parser {
 
     /// A struct defined inside a struct or a buffer: declared at file level before the
     /// enclosing declaration (an anonymous one under a name no source can spell), and its
-    /// declarators, if any, as members of the enclosing one.
+    /// declarators, if any, as members of the enclosing one. Inside struct `outer`, its name
+    /// is also a member type of `outer` (`Outer::Inner`), returned as an alias.
     fn nested_struct(
         &mut self,
         attributes: Vec<Attribute>,
         start: Span,
-    ) -> PResult<Option<VarDecl>> {
+        outer: Option<&str>,
+    ) -> PResult<(Option<Typedef>, Option<VarDecl>)> {
         let mut decl = self.struct_decl()?;
         let name = match &decl.name {
             Some(n) => n.clone(),
@@ -1220,9 +1240,32 @@ impl Parser {
                 n
             }
         };
+        let alias = match outer {
+            Some(outer) if !name.name.starts_with("anon#") => {
+                self.declare_type(&format!("{outer}::{}", name.name));
+                // Written from the file scope, so that it names the struct declared there and
+                // not the alias itself.
+                let target = Ident {
+                    name: format!("::{}", join_path(&self.ns_path, &name.name)),
+                    span: name.span,
+                };
+                Some(Typedef {
+                    modifiers: Vec::new(),
+                    ty: TypeExpr {
+                        name: target,
+                        args: Vec::new(),
+                        span: name.span,
+                    },
+                    name: name.clone(),
+                    array_dims: Vec::new(),
+                    span: decl.span,
+                })
+            }
+            _ => None,
+        };
         self.hoisted.push(Item::Struct(decl));
         if self.eat(";") {
-            return Ok(None);
+            return Ok((alias, None));
         }
         let ty = TypeExpr {
             span: name.span,
@@ -1230,8 +1273,8 @@ impl Parser {
             args: Vec::new(),
         };
         let var = self.ident("a member name after the struct")?;
-        self.var_rest(attributes, Vec::new(), ty, var, start)
-            .map(Some)
+        let v = self.var_rest(attributes, Vec::new(), ty, var, start)?;
+        Ok((alias, Some(v)))
     }
 
     /// `struct Name { fields } [declarators];`
@@ -1306,7 +1349,7 @@ impl Parser {
         };
         self.expect("{", "to start the struct's fields")?;
         let (mut fields, mut methods, mut statics) = (Vec::new(), Vec::new(), Vec::new());
-        let mut member_templates = Vec::new();
+        let (mut member_templates, mut typedefs) = (Vec::new(), Vec::new());
         while !self.at("}") && !self.at_eof() && !self.fatal {
             // `public:` and friends: HLSL ignores access control.
             if ["public", "private", "protected"]
@@ -1347,9 +1390,37 @@ impl Parser {
                     return Ok(());
                 }
                 if self.at_nested_struct() {
-                    if let Some(f) = self.nested_struct(attributes, fstart)? {
-                        fields.push(f);
+                    let outer = name.as_ref().map(|n| n.name.clone());
+                    let (alias, f) = self.nested_struct(attributes, fstart, outer.as_deref())?;
+                    typedefs.extend(alias);
+                    fields.extend(f);
+                    return Ok(());
+                }
+                if self.at_word("enum") && attributes.is_empty() {
+                    // Its type is a member type, its enumerators static members.
+                    for item in self.enum_decl()? {
+                        match item {
+                            Item::Typedef(t) => {
+                                if let Some(n) = &name {
+                                    self.declare_type(&format!("{}::{}", n.name, t.name.name));
+                                }
+                                typedefs.push(t)
+                            }
+                            Item::Variables(v) => statics.push(v),
+                            _ => {}
+                        }
                     }
+                    return Ok(());
+                }
+                if self.at_word("typedef")
+                    && attributes.is_empty()
+                    && !self.peek_at(1).is_ident("struct")
+                {
+                    let t = self.typedef()?;
+                    if let Some(n) = &name {
+                        self.declare_type(&format!("{}::{}", n.name, t.name.name));
+                    }
+                    typedefs.push(t);
                     return Ok(());
                 }
                 for word in ["struct", "class", "typedef", "enum", "using", "template"] {
@@ -1394,6 +1465,7 @@ impl Parser {
             fields,
             methods,
             statics,
+            typedefs,
             member_templates,
             spec_args,
             span: start.to(self.prev_span()),
@@ -1577,7 +1649,7 @@ impl Parser {
             let r = (|| {
                 let attributes = self.attributes()?;
                 if self.at_nested_struct() {
-                    return self.nested_struct(attributes, mstart);
+                    return Ok(self.nested_struct(attributes, mstart, None)?.1);
                 }
                 let modifiers = self.modifiers();
                 let ty = self.type_expr()?;
@@ -1989,6 +2061,9 @@ impl Parser {
                 _ if self.at_declaration() => StmtKind::Decl(self.local_decl()?),
                 _ => self.expr_stmt()?,
             }
+        } else if self.at_declaration() {
+            // `::N x;`
+            StmtKind::Decl(self.local_decl()?)
         } else {
             self.expr_stmt()?
         };
@@ -2564,6 +2639,20 @@ impl Parser {
                         span,
                     });
                 }
+                if self.at("(") && template_args.is_empty() && self.types.contains(&name.name) {
+                    // `S::T(args)`: a member type constructed.
+                    let ty = TypeExpr {
+                        span: name.span,
+                        name,
+                        args: Vec::new(),
+                    };
+                    let args = self.call_args()?;
+                    let span = ty.span.to(self.prev_span());
+                    return Ok(Expr {
+                        kind: ExprKind::Construct { ty, args },
+                        span,
+                    });
+                }
                 if self.at("(") || !template_args.is_empty() {
                     let args = self.call_args()?;
                     let span = name.span.to(self.prev_span());
@@ -2589,6 +2678,15 @@ impl Parser {
             }
         }
     }
+}
+
+/// `a::b::name` for the path `[a, b]`.
+fn join_path(path: &[String], name: &str) -> String {
+    path.iter()
+        .map(String::as_str)
+        .chain([name])
+        .collect::<Vec<_>>()
+        .join("::")
 }
 
 /// A statement without attributes.

@@ -650,6 +650,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
         name: "type.$Globals".into(),
         fields: Vec::new(),
         bitfields: Vec::new(),
+        origin: None,
     };
     let mut function_items = Vec::new();
     for (idx, item) in unit.items.iter().enumerate() {
@@ -687,6 +688,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                     name: name.clone(),
                     fields,
                     bitfields,
+                    origin: None,
                 });
                 if let Some(n) = &s.name {
                     if st.struct_names.insert(name, i).is_some() {
@@ -740,6 +742,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                             name: format!("type.{}", buf.name.name),
                             fields,
                             bitfields: Vec::new(),
+                            origin: None,
                         },
                         as_var: false,
                         push_constant,
@@ -937,6 +940,7 @@ fn global_vars(
                     name: format!("type.ConstantBuffer.{}", sd.name),
                     fields: sd.fields.clone(),
                     bitfields: sd.bitfields.clone(),
+                    origin: Some(sd.name.clone()),
                 };
                 PendingKind::Block {
                     def,
@@ -993,6 +997,7 @@ fn global_vars(
                 name: format!("type.PushConstant.{}", sd.name),
                 fields: sd.fields.clone(),
                 bitfields: sd.bitfields.clone(),
+                origin: Some(sd.name.clone()),
             };
             pending.push(Pending {
                 name,

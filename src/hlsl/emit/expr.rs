@@ -892,7 +892,8 @@ impl FnCx<'_, '_> {
                 }
                 let Some(k) = def.fields.iter().position(|f| f.name == name) else {
                     // A static member through an object (`t.M` is `T::M`).
-                    let qualified = format!("{}::{name}", def.name);
+                    let owner = def.origin.as_ref().unwrap_or(&def.name);
+                    let qualified = format!("{owner}::{name}");
                     if let Some(sym) = self.st.scopes.lookup(&qualified).cloned() {
                         return Some(self.symbol(sym));
                     }

@@ -253,6 +253,9 @@ impl Resolver {
                 self.declare(format!("{q}::{}", d.name.name), Kind::Value);
             }
         }
+        for t in &s.typedefs {
+            self.declare(format!("{q}::{}", t.name.name), Kind::Type);
+        }
         for m in &s.methods {
             let is_static = m.modifiers.iter().any(|m| m.modifier == Modifier::Static);
             info.methods.insert(m.name.name.clone(), is_static);
@@ -320,12 +323,28 @@ impl Resolver {
     /// The qualified name `name` (as written, maybe qualified) refers to from the current
     /// namespace, if it is a global of a wanted kind.
     fn lookup(&self, name: &str, want: impl Fn(Kind) -> bool) -> Option<String> {
+        self.lookup_dyn(name, &want)
+    }
+
+    /// [`Resolver::lookup`], not generic (it recurses).
+    fn lookup_dyn(&self, name: &str, want: &dyn Fn(Kind) -> bool) -> Option<String> {
         if let Some(abs) = name.strip_prefix("::") {
             return self
                 .globals
                 .get(abs)
                 .filter(|k| want(**k))
                 .map(|_| abs.to_owned());
+        }
+        // Inside a struct, its members (and its bases') come first: static members, member
+        // types, member templates.
+        let mut cur = self.cur_struct.clone();
+        for _ in 0..32 {
+            let Some(s) = cur else { break };
+            let cand = format!("{s}::{name}");
+            if self.globals.get(&cand).is_some_and(|k| want(*k)) {
+                return Some(cand);
+            }
+            cur = self.structs.get(&s).and_then(|i| i.base.clone());
         }
         for k in (0..=self.ns.len()).rev() {
             let cand = join(&self.ns[..k], name);
@@ -354,7 +373,35 @@ impl Resolver {
                 }
             }
         }
+        // `T::m` where `T` names a struct through an alias (`typedef S T;`, a member type,
+        // a template's type parameter): a member of that struct or of its bases.
+        let (owner, member) = split_last(name)?;
+        let t = self.lookup_dyn(owner, &|k| k == Kind::Type)?;
+        let mut cur = Some(self.aliased(&t));
+        for _ in 0..32 {
+            let s = cur?;
+            let cand = format!("{s}::{member}");
+            if self.globals.get(&cand).is_some_and(|k| want(*k)) {
+                return Some(cand);
+            }
+            cur = self.structs.get(&s).and_then(|i| i.base.clone());
+        }
         None
+    }
+
+    /// The type alias `t` (qualified) stands for, followed through aliases; `t` itself when it
+    /// is not an alias.
+    fn aliased(&self, t: &str) -> String {
+        let mut cur = t.to_owned();
+        for _ in 0..64 {
+            match self.typedefs.get(&cur) {
+                Some((false, ty)) if ty.args.is_empty() && ty.name.name != cur => {
+                    cur = ty.name.name.clone();
+                }
+                _ => break,
+            }
+        }
+        cur
     }
 
     fn is_local(&self, name: &str) -> bool {
@@ -496,7 +543,7 @@ impl Resolver {
     /// The qualified name of the static member an out-of-line definition names, if it does.
     fn static_definition(&self, written: &str) -> Option<String> {
         let (owner, member) = written.rsplit_once("::")?;
-        let s = self.lookup(owner, |k| k == Kind::Type)?;
+        let s = self.aliased(&self.lookup(owner, |k| k == Kind::Type)?);
         let q = format!("{s}::{member}");
         self.pending_statics.contains_key(&q).then_some(q)
     }
@@ -518,8 +565,19 @@ impl Resolver {
         if let Some(b) = &mut s.base {
             self.type_expr(b);
         }
-        // Field types and array sizes see the struct's static members.
+        // Field types and array sizes see the struct's static members and member types.
         self.cur_struct = q.clone();
+        let mut member_types = std::mem::take(&mut s.typedefs);
+        for t in &mut member_types {
+            self.type_expr(&mut t.ty);
+            if let Some(q) = &q {
+                t.name.name = format!("{q}::{}", t.name.name);
+                self.typedefs.insert(
+                    t.name.name.clone(),
+                    (!t.array_dims.is_empty(), t.ty.clone()),
+                );
+            }
+        }
         for f in &mut s.fields {
             self.var_decl(f, false);
         }
@@ -535,6 +593,12 @@ impl Resolver {
         }
         let Some(q) = q else {
             out.push(Item::Struct(s));
+            if let Some(t) = member_types.first() {
+                self.diags.push(Diagnostic::error(
+                    t.name.span,
+                    "not supported yet: member types of an anonymous struct",
+                ));
+            }
             if let Some(m) = methods.first() {
                 self.diags.push(Diagnostic::error(
                     m.name.span,
@@ -543,6 +607,8 @@ impl Resolver {
             }
             return;
         };
+        // Member types come first (statics may have them as types).
+        out.extend(member_types.into_iter().map(Item::Typedef));
         // Statics come before the struct (its array sizes may use them), except those of the
         // struct's own type, which need it declared.
         let mut after = Vec::new();
@@ -615,7 +681,10 @@ impl Resolver {
         let written = f.name.name.clone();
         if let Some((owner, method)) = written.rsplit_once("::") {
             // `R S::m(...) { }`: an out-of-line method definition.
-            if let Some(s) = self.lookup(owner, |k| k == Kind::Type) {
+            if let Some(s) = self
+                .lookup(owner, |k| k == Kind::Type)
+                .map(|t| self.aliased(&t))
+            {
                 if self
                     .structs
                     .get(&s)
@@ -1566,7 +1635,10 @@ impl Resolver {
             }
         }
         if let Some((owner, method)) = name.rsplit_once("::") {
-            if let Some(s) = self.lookup(owner, |k| k == Kind::Type) {
+            if let Some(s) = self
+                .lookup(owner, |k| k == Kind::Type)
+                .map(|t| self.aliased(&t))
+            {
                 let Some(&is_static) = self.structs.get(&s).and_then(|i| i.methods.get(method))
                 else {
                     self.diags.push(Diagnostic::error(
@@ -1716,6 +1788,23 @@ impl Resolver {
             ExprKind::Literal(_) | ExprKind::Ident(_) => false,
         }
     }
+}
+
+/// `("A::B", "c")` for `A::B::c`, splitting at the last `::` outside template arguments.
+fn split_last(name: &str) -> Option<(&str, &str)> {
+    let mut depth = 0i32;
+    let bytes = name.as_bytes();
+    let mut at = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'<' => depth += 1,
+            b'>' => depth -= 1,
+            b':' if depth == 0 && bytes.get(i + 1) == Some(&b':') && i > 0 => at = Some(i),
+            _ => {}
+        }
+    }
+    let i = at?;
+    (bytes.get(i.wrapping_sub(1)) != Some(&b':')).then(|| (&name[..i], &name[i + 2..]))
 }
 
 /// Whether an lvalue expression is `this` or a part of it.
