@@ -3363,3 +3363,84 @@ fn member_types_and_nested_statics() {
     );
     assert!(e.contains("bad.hlsl:2:46"), "{e}");
 }
+
+/// Function declarations inside function bodies (a plain function's and a method's) declare the
+/// file-level function that is defined later.
+#[test]
+fn function_declarations_inside_functions() {
+    let src = "struct Foo {
+                   float k;
+                   float scaled() { float mulBy3(float f); return mulBy3(k); }
+               };
+               RWStructuredBuffer<float> o;
+               [numthreads(1, 1, 1)]
+               void main() {
+                   float mulBy2(float f);
+                   Foo foo; foo.k = 1.5;
+                   o[0] = mulBy2(0.25);
+                   o[1] = foo.scaled();
+               }
+               float mulBy2(float f) { return f * 2; }
+               float mulBy3(float f) { return f * 3; }";
+    let words = check("local_function_declarations", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 2}]}"#;
+        let want = [0.5f32, 4.5];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "[numthreads(1, 1, 1)] void main() { float f(float x) { return x; } }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:1:43") && e.contains("not allowed inside a function"),
+        "{e}"
+    );
+}
+
+/// A function defined inside a cbuffer is an ordinary function that reads the block's members.
+#[test]
+fn functions_defined_inside_a_cbuffer() {
+    let src = "cbuffer C : register(b0) {
+                   float4 scale;
+                   float4 scaled(float4 v) { return v * scale; }
+               };
+               RWStructuredBuffer<float4> o : register(u1);
+               [numthreads(1, 1, 1)]
+               void main() { o[0] = scaled(float4(1, 2, 3, 4)); }";
+    let words = check("cbuffer_functions", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(dis.contains("%type_C = OpTypeStruct %v4float"), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [2, 3, 4, 5]},
+            {"binding": 1, "layout": ["f32"], "size_words": 4}]}"#;
+        let want = [2.0f32, 6.0, 12.0, 20.0];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 1), want);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 1), want);
+    }
+}
+
+/// An anonymous enum declares only its enumerators, of its underlying type (`uint` here, so
+/// `UB - 3` wraps instead of being negative).
+#[test]
+fn anonymous_enums_have_their_underlying_type() {
+    let src = "enum : uint { UA = 1, UB };
+               enum { SA = -3 };
+               RWStructuredBuffer<float> o;
+               [numthreads(1, 1, 1)]
+               void main() { o[0] = UA; o[1] = SA; o[2] = (UB - 3) > 0 ? 1 : 0; }";
+    let words = check("anonymous_enums", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 3}]}"#;
+        let want = [1.0f32, -3.0, 1.0];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), want);
+    }
+}

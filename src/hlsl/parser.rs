@@ -678,7 +678,11 @@ impl Parser {
             return Ok(vec![Item::Typedef(self.typedef()?)]);
         }
         if self.at_word("cbuffer") || self.at_word("tbuffer") {
-            return Ok(vec![Item::Buffer(self.buffer(attributes)?)]);
+            // Functions defined inside the block are ordinary functions after it.
+            let (block, functions) = self.buffer(attributes)?;
+            let mut items = vec![Item::Buffer(block)];
+            items.extend(functions.into_iter().map(Item::Function));
+            return Ok(items);
         }
         if self.at_word("enum") {
             return self.enum_decl();
@@ -1512,18 +1516,27 @@ impl Parser {
         }
     }
 
-    /// `typedef [modifiers] T name[dims];`
-    /// `enum [class] E [: T] { A, B = 3, C };`, written as what it means: `E` a typedef of its
+    /// `enum [class] [E] [: T] { A, B = 3, C };`, written as what it means: `E` a typedef of its
     /// underlying type (`int` by default) and each enumerator a `static const` of it named
     /// `E::A` (and `A` as well for an unscoped enum), an enumerator without a value being the
-    /// previous one plus one.
+    /// previous one plus one. An anonymous enum declares only its enumerators.
     fn enum_decl(&mut self) -> PResult<Vec<Item>> {
         let start = self.bump().span;
         let scoped = self.at_word("class") || self.at_word("struct");
         if scoped {
             self.bump();
         }
-        let name = self.ident("a name for the enum")?;
+        // `enum : uint { A };`: an anonymous enum has no type name of its own; its enumerators
+        // have its underlying type.
+        let anonymous = !scoped && (self.at(":") || self.at("{"));
+        let name = if anonymous {
+            Ident {
+                name: String::new(),
+                span: start,
+            }
+        } else {
+            self.ident("a name for the enum")?
+        };
         let underlying = if self.eat(":") {
             self.type_expr()?
         } else {
@@ -1537,14 +1550,17 @@ impl Parser {
             }
         };
         self.expect("{", "to open the enum's enumerators")?;
-        self.declare_type(&name.name);
-        let mut items = vec![Item::Typedef(Typedef {
-            modifiers: Vec::new(),
-            ty: underlying.clone(),
-            name: name.clone(),
-            array_dims: Vec::new(),
-            span: start.to(name.span),
-        })];
+        let mut items = Vec::new();
+        if !anonymous {
+            self.declare_type(&name.name);
+            items.push(Item::Typedef(Typedef {
+                modifiers: Vec::new(),
+                ty: underlying.clone(),
+                name: name.clone(),
+                array_dims: Vec::new(),
+                span: start.to(name.span),
+            }));
+        }
         let mut prev: Option<Ident> = None;
         while !self.at("}") {
             let e = self.ident("an enumerator")?;
@@ -1574,7 +1590,11 @@ impl Parser {
                 }
             };
             let qualified = Ident {
-                name: format!("{}::{}", name.name, e.name),
+                name: if anonymous {
+                    e.name.clone()
+                } else {
+                    format!("{}::{}", name.name, e.name)
+                },
                 span: e.span,
             };
             let constant = |name: Ident, init: Expr| {
@@ -1597,7 +1617,7 @@ impl Parser {
                 })
             };
             items.push(constant(qualified.clone(), value));
-            if !scoped {
+            if !scoped && !anonymous {
                 let alias = Expr {
                     kind: ExprKind::Ident(qualified.clone()),
                     span: e.span,
@@ -1614,6 +1634,7 @@ impl Parser {
         Ok(items)
     }
 
+    /// `typedef [modifiers] T name[dims];`
     fn typedef(&mut self) -> PResult<Typedef> {
         let start = self.bump().span;
         let modifiers = self.modifiers();
@@ -1631,8 +1652,9 @@ impl Parser {
         })
     }
 
-    /// `cbuffer Name : register(b0) { members }` (the trailing `;` is optional).
-    fn buffer(&mut self, attributes: Vec<Attribute>) -> PResult<BufferBlock> {
+    /// `cbuffer Name : register(b0) { members }` (the trailing `;` is optional), with the
+    /// functions defined inside it.
+    fn buffer(&mut self, attributes: Vec<Attribute>) -> PResult<(BufferBlock, Vec<FunctionDecl>)> {
         let start = attributes.first().map_or(self.span(), |a| a.span);
         let kw = self.bump();
         let kind = if kw.text == "cbuffer" {
@@ -1643,7 +1665,7 @@ impl Parser {
         let name = self.ident("a buffer name")?;
         let annotations = self.annotations()?;
         self.expect("{", "to start the buffer's members")?;
-        let mut members = Vec::new();
+        let (mut members, mut functions) = (Vec::new(), Vec::new());
         while !self.at("}") && !self.at_eof() && !self.fatal {
             let mstart = self.span();
             let r = (|| {
@@ -1654,6 +1676,11 @@ impl Parser {
                 let modifiers = self.modifiers();
                 let ty = self.type_expr()?;
                 let name = self.ident("a member name")?;
+                if self.at("(") {
+                    let f = self.function(attributes, modifiers, ty, name, mstart)?;
+                    functions.push(f);
+                    return Ok(None);
+                }
                 self.var_rest(attributes, modifiers, ty, name, mstart)
                     .map(Some)
             })();
@@ -1665,14 +1692,15 @@ impl Parser {
         }
         self.expect("}", "to end the buffer")?;
         self.eat(";");
-        Ok(BufferBlock {
+        let block = BufferBlock {
             kind,
             attributes,
             name,
             annotations,
             members,
             span: start.to(self.prev_span()),
-        })
+        };
+        Ok((block, functions))
     }
 
     /// `[n]` dimensions; `[]` is unsized.
@@ -2058,12 +2086,12 @@ impl Parser {
                         t.text
                     ));
                 }
-                _ if self.at_declaration() => StmtKind::Decl(self.local_decl()?),
+                _ if self.at_declaration() => self.local_stmt()?,
                 _ => self.expr_stmt()?,
             }
         } else if self.at_declaration() {
             // `::N x;`
-            StmtKind::Decl(self.local_decl()?)
+            self.local_stmt()?
         } else {
             self.expr_stmt()?
         };
@@ -2079,6 +2107,30 @@ impl Parser {
         let e = self.expr()?;
         self.expect(";", "after the expression")?;
         Ok(StmtKind::Expr(e))
+    }
+
+    /// A local declaration, or a function's declaration (`float f(float x);`): the function
+    /// is declared at file level (it names a function of the enclosing namespace, as in C++;
+    /// its name stays visible after the block, which only accepts more programs).
+    fn local_stmt(&mut self) -> PResult<StmtKind> {
+        let start = self.span();
+        let modifiers = self.modifiers();
+        let ty = self.type_expr()?;
+        let name = self.ident("a variable name")?;
+        if !self.at("(") {
+            let decl = self.var_rest(Vec::new(), modifiers, ty, name, start)?;
+            return Ok(StmtKind::Decl(decl));
+        }
+        let f = self.function(Vec::new(), modifiers, ty, name, start)?;
+        if f.body.is_some() {
+            self.error(
+                f.name.span,
+                "a function definition is not allowed inside a function",
+            );
+            return Err(Stop);
+        }
+        self.hoisted.push(Item::Function(f));
+        Ok(StmtKind::Empty)
     }
 
     /// A local declaration up to its `;`.
