@@ -3444,3 +3444,67 @@ fn anonymous_enums_have_their_underlying_type() {
         assert_eq!(run::floats(&run::spvkit(&words, job), 0), want);
     }
 }
+
+/// Partial specializations of struct templates are chosen by matching their pattern against the
+/// arguments however spelled (`float32_t4x4` is `matrix<float, 4, 4>`); `S<args>::m` names a
+/// static member; a value parameter may have a parameter as its type, and an alias template
+/// passes its own value parameter on.
+#[test]
+fn partial_specializations_and_scoped_static_members() {
+    let src = "template <typename M> struct traits { static const uint rows = 0; };
+               template <typename T, int N, int K> struct traits<matrix<T, N, K> > {
+                   static const uint rows = N; static const uint cols = K;
+               };
+               template <typename T, int N> struct traits<vector<T, N> > {
+                   static const uint rows = 100 + N;
+               };
+               template <typename M> uint count() { return traits<M>::rows * traits<M>::cols; }
+               template <class T, T v> struct constant { static const T value = v; };
+               template <int v> using int_constant = constant<int, v>;
+               RWStructuredBuffer<uint> o;
+               [numthreads(1, 1, 1)]
+               void main() {
+                   o[0] = count<float32_t4x4>();
+                   o[1] = count<float3x2>();
+                   o[2] = traits<float3>::rows;
+                   o[3] = traits<float>::rows;
+                   int_constant<9> nine;
+                   o[4] = nine.value + int_constant<-2>::value;
+               }";
+    let words = check("partial_specializations", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 5}]}"#;
+        let want = [16u32, 6, 103, 0, 7];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "template <typename A, typename B> struct P { };
+         template <typename T> struct P<T, T> { static const int v = 1; };
+         template <typename T> struct P<T, int> { static const int v = 2; };
+         RWStructuredBuffer<int> o;
+         [numthreads(1, 1, 1)] void main() { o[0] = P<int, int>::v; }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:5:53") && e.contains("most specialized"),
+        "{e}"
+    );
+}
+
+/// A constant static member declared in a struct and never defined has no value: a use is an
+/// error (as in DXC), not a zero.
+#[test]
+fn undefined_constant_static_member_is_an_error() {
+    let e = errors(
+        "template <uint N> struct G { const static float w[N]; };
+         float main() : SV_Target { return G<2>::w[1]; }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:2:44") && e.contains("'G<2>::w' is used but never defined"),
+        "{e}"
+    );
+}

@@ -642,6 +642,15 @@ pub enum ExprKind {
         /// The index.
         index: Box<Expr>,
     },
+    /// `S<args>::m`: a static member of a template instance (or, with the member `#var`, the
+    /// variable template `S<args>` itself); name resolution rewrites it into the member's
+    /// qualified name.
+    Scoped {
+        /// `S<args>`.
+        scope: Box<TypeExpr>,
+        /// `m`.
+        member: Ident,
+    },
     /// `{ a, b }` where an expression is expected (only valid in initializers; sema reports
     /// others).
     InitList(Vec<Expr>),

@@ -947,8 +947,8 @@ impl Parser {
         }
     }
 
-    /// `S<args>::f<targs>(args)`, at the `::` after the type: a call of a static member
-    /// (function template) of a template instance.
+    /// `S<args>::f<targs>(args)` or `S<args>::m`, at the `::` after the type: a call of a
+    /// static member (function template) of a template instance, or its static data member.
     fn scoped_call(&mut self, scope: TypeExpr) -> PResult<Expr> {
         self.expect("::", "after the type")?;
         let callee = self.ident("a member name after '::'")?;
@@ -958,11 +958,21 @@ impl Parser {
             Vec::new()
         };
         if !self.at("(") {
-            let found = self.tok().describe();
-            return self.fail(format!(
-                "not supported yet: '{}<...>::{}' other than in a call (found {found})",
-                scope.name.name, callee.name
-            ));
+            if !template_args.is_empty() {
+                let found = self.tok().describe();
+                return self.fail(format!(
+                    "expected '(' after '{}<...>::{}<...>', found {found}",
+                    scope.name.name, callee.name
+                ));
+            }
+            let span = scope.span.to(callee.span);
+            return Ok(Expr {
+                kind: ExprKind::Scoped {
+                    scope: Box::new(scope),
+                    member: callee,
+                },
+                span,
+            });
         }
         let args = self.call_args()?;
         let span = scope.span.to(self.prev_span());
@@ -1054,6 +1064,18 @@ impl Parser {
             Item::Struct(s) => s.name.as_ref().map_or(String::new(), |n| n.name.clone()),
             _ => String::new(),
         };
+        if let Item::Struct(s) = &item {
+            if !s.spec_args.is_empty() {
+                // `template <class T> struct S<vector<T, 4> > { };`: a partial specialization,
+                // chosen by name resolution where an argument list matches it.
+                return Ok(vec![Item::Template {
+                    params,
+                    item: Box::new(item),
+                    defined: true,
+                    span,
+                }]);
+            }
+        }
         if self.templates.contains(&name) && !matches!(item, Item::Function(_)) {
             self.error(span, "not supported yet: template specialization");
             return Err(Stop);

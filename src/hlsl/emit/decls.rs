@@ -1510,6 +1510,7 @@ fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
             args.iter().for_each(|a| collect_calls_expr(a, out));
         }
         ExprKind::Cast { operand, .. } => collect_calls_expr(operand, out),
+        ExprKind::Scoped { .. } => {}
         ExprKind::Member { base, .. } => collect_calls_expr(base, out),
         ExprKind::Index { base, index } => {
             out.push(("*.operator[]".to_owned(), e.span));

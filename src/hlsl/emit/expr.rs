@@ -110,6 +110,14 @@ impl FnCx<'_, '_> {
                     return None;
                 }
             },
+            // Name resolution rewrites every one; one left is a member it could not find.
+            ExprKind::Scoped { scope, member } => {
+                self.st.error(
+                    member.span,
+                    format!("no member named '{}' in '{}'", member.name, scope.name.name),
+                );
+                return None;
+            }
             ExprKind::Unary { op, operand } => self.unary(*op, operand, span)?,
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span)?,
             ExprKind::Assign { op, lhs, rhs } => {

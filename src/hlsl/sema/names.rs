@@ -24,6 +24,10 @@ const MAX_INSTANCES: usize = 4096;
 /// source name can reach it by accident).
 pub const BASE_FIELD: &str = "";
 
+/// The static member a variable template is made of (`template <class T> static const
+/// bool v = ...;` is a struct template `v` with this member; no source can spell it).
+pub const VAR_MEMBER: &str = "#var";
+
 /// What a global name is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -70,11 +74,23 @@ pub fn resolve(unit: TranslationUnit, diags: &mut Vec<Diagnostic>) -> Translatio
     let mut out = Vec::with_capacity(unit.items.len());
     r.usings.push(Vec::new());
     r.items(unit.items, &mut out);
-    // Static members never defined out of line keep their in-struct declaration.
+    // Static members never defined out of line keep their in-struct declaration, except
+    // constant ones: a constant has no value without its definition (DXC rejects a use).
     let mut pending: Vec<_> = r.pending_statics.drain().collect();
     pending.sort_by_key(|(_, (k, _))| *k);
-    for (n, (_, (k, v))) in pending.into_iter().enumerate() {
+    let mut n = 0;
+    for (name, (k, v)) in pending {
+        if v.modifiers.iter().any(|m| m.modifier == Modifier::Const) {
+            if let Some(&at) = r.static_uses.get(&name) {
+                r.diags.push(Diagnostic::error(
+                    at,
+                    format!("the constant static member '{name}' is used but never defined"),
+                ));
+            }
+            continue;
+        }
         out.insert((k + n).min(out.len()), Item::Variables(v));
+        n += 1;
     }
     diags.append(&mut r.diags);
     TranslationUnit { items: out }
@@ -100,6 +116,11 @@ struct Resolver {
     /// Explicit specializations of struct templates: template → canonical argument key →
     /// the specialized struct.
     specs: HashMap<String, HashMap<String, StructDecl>>,
+    /// Partial specializations of struct templates: template → (parameters, the struct with
+    /// its pattern in `spec_args`), in declaration order.
+    partials: HashMap<String, Vec<(Vec<TemplateParam>, StructDecl)>>,
+    /// Template value parameters in scope of an instance (`S<4>::N`), with their argument.
+    value_params: HashMap<String, Expr>,
     /// Typedefs (template parameters included) by qualified name: whether they add array
     /// dimensions, and the (rewritten) type they name.
     typedefs: HashMap<String, (bool, TypeExpr)>,
@@ -120,6 +141,8 @@ struct Resolver {
     /// Static data members declared without a value (`static float4 M;`), by qualified name,
     /// with where they go if no out-of-line definition (`float4 S::M = ...;`) replaces them.
     pending_statics: HashMap<String, (usize, VarDecl)>,
+    /// Where each static member was first used, for the error on one never defined.
+    static_uses: HashMap<String, Span>,
     diags: Vec<Diagnostic>,
 }
 
@@ -175,8 +198,9 @@ impl Resolver {
                     defined,
                     ..
                 } => {
-                    if params.is_empty() {
-                        // An explicit specialization: recorded when pass 2 reaches it.
+                    let partial = matches!(&**item, Item::Struct(s) if !s.spec_args.is_empty());
+                    if params.is_empty() || partial {
+                        // A specialization: recorded when pass 2 reaches it.
                         continue;
                     }
                     let (name, kind) = match &**item {
@@ -459,7 +483,15 @@ impl Resolver {
                         self.specialization(s, span);
                     }
                 }
-                Item::Template { .. } => {}
+                Item::Template {
+                    params, item, span, ..
+                } => {
+                    if let Item::Struct(s) = *item {
+                        if !s.spec_args.is_empty() {
+                            self.partial_specialization(params, s, span);
+                        }
+                    }
+                }
                 Item::Namespace { name, items, .. } => {
                     let depth = self.ns.len();
                     self.ns.extend(name.name.split("::").map(str::to_owned));
@@ -770,6 +802,184 @@ impl Resolver {
 
     // ---- templates ---------------------------------------------------------------------
 
+    /// Records `template <params> struct S<pattern> { ... };` under its template.
+    fn partial_specialization(&mut self, params: Vec<TemplateParam>, s: StructDecl, span: Span) {
+        let Some(name) = s.name.clone() else { return };
+        let Some(q) = self.lookup(&name.name, |k| k == Kind::TypeTemplate) else {
+            self.diags.push(Diagnostic::error(
+                name.span,
+                format!("no struct template named '{}' to specialize", name.name),
+            ));
+            return;
+        };
+        let nparams = self.templates.get(&q).map_or(0, |d| d.params.len());
+        if s.spec_args.len() != nparams {
+            self.diags.push(Diagnostic::error(
+                span,
+                format!(
+                    "not supported yet: a partial specialization of '{q}' with {} of its {nparams} template arguments",
+                    s.spec_args.len()
+                ),
+            ));
+            return;
+        }
+        self.partials.entry(q).or_default().push((params, s));
+    }
+
+    /// The partial specialization of `q` that `args` match, with its parameters' arguments;
+    /// `Err` when that cannot be told.
+    #[allow(clippy::type_complexity)]
+    fn match_partial(
+        &self,
+        q: &str,
+        args: &[TemplateArg],
+    ) -> Result<Option<(Vec<TemplateParam>, Vec<TemplateArg>, StructDecl)>, String> {
+        let mut found = Vec::new();
+        for (params, s) in self.partials.get(q).into_iter().flatten() {
+            let mut bound = HashMap::new();
+            let mut all = true;
+            for (pat, a) in s.spec_args.iter().zip(args) {
+                if !self.match_arg(pat, a, params, &mut bound)? {
+                    all = false;
+                    break;
+                }
+            }
+            if !all {
+                continue;
+            }
+            let mut out = Vec::new();
+            for p in params {
+                match bound.remove(&p.name.name) {
+                    Some(a) => out.push(a),
+                    None => {
+                        return Err(format!(
+                            "not supported yet: a partial specialization of '{q}' whose parameter '{}' its pattern does not determine",
+                            p.name.name
+                        ))
+                    }
+                }
+            }
+            found.push((params.clone(), out, s.clone()));
+        }
+        match found.len() {
+            0 => Ok(None),
+            1 => Ok(found.pop()),
+            _ => Err(format!(
+                "not supported yet: choosing the most specialized of {} partial specializations of '{q}' that match",
+                found.len()
+            )),
+        }
+    }
+
+    /// Whether argument `a` matches pattern `pat` (whose free names are `params`), binding them.
+    fn match_arg(
+        &self,
+        pat: &TemplateArg,
+        a: &TemplateArg,
+        params: &[TemplateParam],
+        bound: &mut HashMap<String, TemplateArg>,
+    ) -> Result<bool, String> {
+        let param = |n: &str, value: bool| {
+            params
+                .iter()
+                .any(|p| p.name.name == n && p.value_ty.is_some() == value)
+        };
+        let bind = |bound: &mut HashMap<String, TemplateArg>, n: &str, a: &TemplateArg| {
+            let key = self.canonical_arg_key(a);
+            match bound.get(n) {
+                Some(prev) => Ok(key.is_some() && self.canonical_arg_key(prev) == key),
+                None if key.is_none() => Err(format!(
+                    "not supported yet: matching this argument against a partial specialization of '{n}'"
+                )),
+                None => {
+                    bound.insert(n.to_owned(), a.clone());
+                    Ok(true)
+                }
+            }
+        };
+        match (pat, a) {
+            (TemplateArg::Expr(p), TemplateArg::Expr(_)) => match &p.kind {
+                ExprKind::Ident(id) if param(&id.name, true) => bind(bound, &id.name, a),
+                _ => match (Self::arg_key(pat), Self::arg_key(a)) {
+                    (Some(x), Some(y)) => Ok(x == y),
+                    _ => Err("not supported yet: this pattern of a partial specialization (a parameter or a literal)".into()),
+                },
+            },
+            (TemplateArg::Type(p), TemplateArg::Type(t)) => {
+                if p.args.is_empty() && param(&p.name.name, false) {
+                    return bind(bound, &p.name.name, a);
+                }
+                if p.args.is_empty() {
+                    let mut p = p.clone();
+                    let saved = self.lookup(&p.name.name, |k| k == Kind::Type);
+                    if let Some(q) = saved {
+                        p.name.name = q;
+                    }
+                    return Ok(self.canonical_type(&p, 0).is_some()
+                        && self.canonical_type(&p, 0) == self.canonical_type(t, 0));
+                }
+                let shape = match p.name.name.as_str() {
+                    "vector" | "matrix" => self.builtin_shape(t),
+                    _ => {
+                        return Err(format!(
+                            "not supported yet: the pattern '{}<...>' of a partial specialization (vector<...> and matrix<...> are)",
+                            p.name.name
+                        ))
+                    }
+                };
+                let Some((scalar, dims)) = shape else {
+                    return Ok(false);
+                };
+                let want = if p.name.name == "vector" { 1 } else { 2 };
+                if dims.len() != want || p.args.len() != want + 1 {
+                    return Ok(false);
+                }
+                let span = t.span;
+                let mut parts = vec![TemplateArg::Type(TypeExpr {
+                    name: ident(&scalar, span),
+                    args: Vec::new(),
+                    span,
+                })];
+                parts.extend(dims.iter().map(|&d| {
+                    TemplateArg::Expr(expr(
+                        ExprKind::Literal(Literal::Int {
+                            value: u64::from(d),
+                            suffix: String::new(),
+                        }),
+                        span,
+                    ))
+                }));
+                for (pp, aa) in p.args.iter().zip(&parts) {
+                    if !self.match_arg(pp, aa, params, bound)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// `("float", [4, 4])` for a matrix type however spelled (`float4x4`, `float32_t4x4`,
+    /// `matrix<float, 4, 4>`, an alias), `("float", [4])` for a vector; `None` otherwise.
+    fn builtin_shape(&self, t: &TypeExpr) -> Option<(String, Vec<u32>)> {
+        let c = self.canonical_type(t, 0)?;
+        let digits_at = c.find(|ch: char| ch.is_ascii_digit())?;
+        let (scalar, shape) = c.split_at(digits_at);
+        if ![
+            "bool", "int", "uint", "float", "half", "double", "int16_t", "uint16_t",
+        ]
+        .contains(&scalar)
+            && !["int64_t", "uint64_t", "min16float", "min16int", "min16uint"].contains(&scalar)
+        {
+            return None;
+        }
+        let dims: Option<Vec<u32>> = shape.split('x').map(|d| d.parse().ok()).collect();
+        let dims = dims?;
+        (!dims.is_empty() && dims.len() <= 2 && dims.iter().all(|d| (1..=4).contains(d)))
+            .then(|| (scalar.to_owned(), dims))
+    }
+
     /// Records `template <> class S<args> { ... };` under its template and canonical key.
     fn specialization(&mut self, mut s: StructDecl, span: Span) {
         let Some(name) = s.name.clone() else { return };
@@ -972,6 +1182,18 @@ impl Resolver {
         span: Span,
     ) -> Option<String> {
         let def = self.templates.get(q)?.clone();
+        // A value parameter of an enclosing instance stands for its argument.
+        for a in &mut args {
+            if let TemplateArg::Expr(e) = a {
+                if let ExprKind::Ident(id) = &e.kind {
+                    if let Some(v) = self.value_params.get(&id.name) {
+                        let span = e.span;
+                        *e = v.clone();
+                        e.span = span;
+                    }
+                }
+            }
+        }
         if args.len() > def.params.len() {
             self.diags.push(Diagnostic::error(
                 span,
@@ -1050,7 +1272,19 @@ impl Resolver {
                 table.get(&canon.join(", ")).cloned()
             }
         };
-        if spec.is_none() && !def.defined {
+        let partial = if spec.is_some() {
+            None
+        } else {
+            match self.match_partial(q, &args) {
+                Ok(p) => p,
+                Err(msg) => {
+                    self.instances.remove(&key);
+                    self.diags.push(Diagnostic::error(span, msg));
+                    return None;
+                }
+            }
+        };
+        if spec.is_none() && partial.is_none() && !def.defined {
             self.diags.push(Diagnostic::error(
                 span,
                 format!("implicit instantiation of undefined template '{key}'"),
@@ -1098,7 +1332,15 @@ impl Resolver {
             self.pending.extend(made);
             return Some(key);
         }
-        for (p, a) in def.params.iter().zip(args) {
+        // A partial specialization: its own parameters, bound by matching, and its definition.
+        let (params, args, item) = match partial {
+            Some((params, args, mut s)) => {
+                s.spec_args.clear();
+                (params, args, Item::Struct(s))
+            }
+            None => (def.params.clone(), args, def.item.clone()),
+        };
+        for (p, a) in params.iter().zip(args) {
             let name = ident(&format!("{key}::{}", p.name.name), p.name.span);
             match (a, &p.value_ty) {
                 (TemplateArg::Type(ty), _) => {
@@ -1115,6 +1357,7 @@ impl Resolver {
                 }
                 (TemplateArg::Expr(e), Some(ty)) => {
                     self.declare(name.name.clone(), Kind::Value);
+                    self.value_params.insert(name.name.clone(), e.clone());
                     let m = |modifier| ModifierSpan {
                         modifier,
                         span: p.name.span,
@@ -1140,7 +1383,7 @@ impl Resolver {
         }
         // The parameters come before the instances the body needs (which may name them).
         let nparams = made.len();
-        match def.item {
+        match item {
             Item::Function(mut f) => {
                 if def.owner.is_some() {
                     self.cur_struct = def.owner.clone();
@@ -1152,6 +1395,10 @@ impl Resolver {
             Item::Typedef(mut t) => {
                 self.type_expr(&mut t.ty);
                 t.name.name = key.clone();
+                // `A<args>::m` reaches the members of what the alias names.
+                self.declare(key.clone(), Kind::Type);
+                self.typedefs
+                    .insert(key.clone(), (!t.array_dims.is_empty(), t.ty.clone()));
                 made.push(Item::Typedef(t));
             }
             Item::Struct(s) => {
@@ -1503,6 +1750,41 @@ impl Resolver {
                 array_dims.iter_mut().flatten().for_each(|d| self.expr(d));
                 self.expr(operand);
             }
+            ExprKind::Scoped { scope, member } => {
+                // `S<args>::m`: the instance's static member `m`.
+                self.type_expr(scope);
+                if member.name == VAR_MEMBER {
+                    let name = format!("{}::{VAR_MEMBER}", scope.name.name);
+                    if self.globals.get(&name) == Some(&Kind::Value) {
+                        e.kind = ExprKind::Ident(ident(&name, span));
+                    } else {
+                        self.diags.push(Diagnostic::error(
+                            span,
+                            format!(
+                                "'{}' is not a variable template, so '{}' is not a value",
+                                scope.name.name,
+                                Self::type_key(scope)
+                            ),
+                        ));
+                    }
+                    return;
+                }
+                let written = format!("{}::{}", scope.name.name, member.name);
+                match self.lookup(&written, |k| k == Kind::Value) {
+                    Some(q) => {
+                        self.static_uses.entry(q.clone()).or_insert(span);
+                        e.kind = ExprKind::Ident(ident(&q, span));
+                    }
+                    None => self.diags.push(Diagnostic::error(
+                        member.span,
+                        format!(
+                            "no static member named '{}' in '{}'",
+                            member.name,
+                            Self::type_key(scope)
+                        ),
+                    )),
+                }
+            }
             ExprKind::Member { base, .. } => self.expr(base),
             ExprKind::Index { base, index } => {
                 self.expr(base);
@@ -1538,7 +1820,9 @@ impl Resolver {
                 i.fields.contains(&name) || i.statics.contains(&name)
             }) {
                 if self.structs[&owner].statics.contains(&name) {
-                    return Some(ExprKind::Ident(ident(&format!("{owner}::{name}"), span)));
+                    let q = format!("{owner}::{name}");
+                    self.static_uses.entry(q.clone()).or_insert(span);
+                    return Some(ExprKind::Ident(ident(&q, span)));
                 }
                 if !self.has_this {
                     self.diags.push(Diagnostic::error(
@@ -1554,6 +1838,7 @@ impl Resolver {
             }
         }
         let q = self.lookup(&id.name, |k| k == Kind::Value)?;
+        self.static_uses.entry(q.clone()).or_insert(span);
         (q != id.name).then(|| ExprKind::Ident(ident(&q, span)))
     }
 
@@ -1783,6 +2068,7 @@ impl Resolver {
             } => m(cond) || m(then) || m(otherwise),
             ExprKind::Construct { args, .. } | ExprKind::InitList(args) => args.iter().any(m),
             ExprKind::Cast { operand, .. } => m(operand),
+            ExprKind::Scoped { .. } => false,
             ExprKind::Member { base, .. } => m(base),
             ExprKind::Index { base, index } => m(base) || m(index),
             ExprKind::Literal(_) | ExprKind::Ident(_) => false,
