@@ -3393,3 +3393,217 @@ fn templated_raw_buffer_matrix_order() {
         assert_eq!(run::floats(&run::spvkit(&row, job), 0), want);
     }
 }
+
+// ---- name resolution: member types, static members, templates (names branch) ----------------
+
+/// A static member read through an object is the static (`s.a` is `S::a`), also when the object
+/// is a push-constant block, whose type is a copy of `S`.
+#[test]
+fn static_member_through_push_constant_block() {
+    let src = "struct S { const static uint a = 7; uint b; };
+               [[vk::push_constant]] S s;
+               RWStructuredBuffer<uint> o;
+               [numthreads(1, 1, 1)]
+               void main() { o[0] = s.a; o[1] = S::a + s.b; }";
+    let words = check("static_through_push_constant", src, "cs_6_0");
+    let dis = disassemble(&words);
+    // The block has only `b`; `a` is the constant 7.
+    assert!(
+        dis.contains("OpMemberName %type_PushConstant_S 0 \"b\""),
+        "{dis}"
+    );
+    assert!(
+        !dis.contains("OpMemberName %type_PushConstant_S 1"),
+        "{dis}"
+    );
+    assert!(dis.contains("OpConstant %uint 7"), "{dis}");
+}
+
+/// Member types: a nested struct is `Outer::Inner`, an enum inside a struct gives the member
+/// type `S::E` and the static members `S::A` (and `S::E::A`), a `typedef` inside a struct is
+/// `S::T`; a name from the file scope is written `::N`.
+#[test]
+fn member_types_and_nested_statics() {
+    let src = "struct A {
+                   struct B { static const uint value = 6u; };
+                   enum Mode { Off, On = 5, Next };
+                   typedef float2 Pair;
+                   static const Mode initial = On;
+                   Pair p;
+               };
+               enum Number { Zero, One };
+               static ::Number one = One;
+               RWStructuredBuffer<int> o;
+               A::Mode pick(A::Mode m) { return m == A::On ? A::Mode::Next : A::Off; }
+               [numthreads(1, 1, 1)]
+               void main() {
+                   o[0] = A::B::value;
+                   o[1] = pick(A::initial);
+                   A a; a.p = A::Pair(1, 2);
+                   A::Pair q = a.p;
+                   o[2] = (int)q.y;
+                   ::Number n = one;
+                   o[3] = n;
+               }";
+    let words = check("member_types", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 4}]}"#;
+        let want = [6u32, 6, 2, 1];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+    // Member types are not visible outside their struct unqualified.
+    let e = errors(
+        "struct S { enum E { X }; };
+         [numthreads(1, 1, 1)] void main() { E e = S::X; }",
+        "cs_6_0",
+    );
+    assert!(e.contains("bad.hlsl:2:46"), "{e}");
+}
+
+/// Function declarations inside function bodies (a plain function's and a method's) declare the
+/// file-level function that is defined later.
+#[test]
+fn function_declarations_inside_functions() {
+    let src = "struct Foo {
+                   float k;
+                   float scaled() { float mulBy3(float f); return mulBy3(k); }
+               };
+               RWStructuredBuffer<float> o;
+               [numthreads(1, 1, 1)]
+               void main() {
+                   float mulBy2(float f);
+                   Foo foo; foo.k = 1.5;
+                   o[0] = mulBy2(0.25);
+                   o[1] = foo.scaled();
+               }
+               float mulBy2(float f) { return f * 2; }
+               float mulBy3(float f) { return f * 3; }";
+    let words = check("local_function_declarations", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 2}]}"#;
+        let want = [0.5f32, 4.5];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "[numthreads(1, 1, 1)] void main() { float f(float x) { return x; } }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:1:43") && e.contains("not allowed inside a function"),
+        "{e}"
+    );
+}
+
+/// A function defined inside a cbuffer is an ordinary function that reads the block's members.
+#[test]
+fn functions_defined_inside_a_cbuffer() {
+    let src = "cbuffer C : register(b0) {
+                   float4 scale;
+                   float4 scaled(float4 v) { return v * scale; }
+               };
+               RWStructuredBuffer<float4> o : register(u1);
+               [numthreads(1, 1, 1)]
+               void main() { o[0] = scaled(float4(1, 2, 3, 4)); }";
+    let words = check("cbuffer_functions", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(dis.contains("%type_C = OpTypeStruct %v4float"), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [2, 3, 4, 5]},
+            {"binding": 1, "layout": ["f32"], "size_words": 4}]}"#;
+        let want = [2.0f32, 6.0, 12.0, 20.0];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 1), want);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 1), want);
+    }
+}
+
+/// An anonymous enum declares only its enumerators, of its underlying type (`uint` here, so
+/// `UB - 3` wraps instead of being negative).
+#[test]
+fn anonymous_enums_have_their_underlying_type() {
+    let src = "enum : uint { UA = 1, UB };
+               enum { SA = -3 };
+               RWStructuredBuffer<float> o;
+               [numthreads(1, 1, 1)]
+               void main() { o[0] = UA; o[1] = SA; o[2] = (UB - 3) > 0 ? 1 : 0; }";
+    let words = check("anonymous_enums", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 3}]}"#;
+        let want = [1.0f32, -3.0, 1.0];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), want);
+    }
+}
+
+/// Partial specializations of struct templates are chosen by matching their pattern against the
+/// arguments however spelled (`float32_t4x4` is `matrix<float, 4, 4>`); `S<args>::m` names a
+/// static member; a value parameter may have a parameter as its type, and an alias template
+/// passes its own value parameter on.
+#[test]
+fn partial_specializations_and_scoped_static_members() {
+    let src = "template <typename M> struct traits { static const uint rows = 0; };
+               template <typename T, int N, int K> struct traits<matrix<T, N, K> > {
+                   static const uint rows = N; static const uint cols = K;
+               };
+               template <typename T, int N> struct traits<vector<T, N> > {
+                   static const uint rows = 100 + N;
+               };
+               template <typename M> uint count() { return traits<M>::rows * traits<M>::cols; }
+               template <class T, T v> struct constant { static const T value = v; };
+               template <int v> using int_constant = constant<int, v>;
+               RWStructuredBuffer<uint> o;
+               [numthreads(1, 1, 1)]
+               void main() {
+                   o[0] = count<float32_t4x4>();
+                   o[1] = count<float3x2>();
+                   o[2] = traits<float3>::rows;
+                   o[3] = traits<float>::rows;
+                   int_constant<9> nine;
+                   o[4] = nine.value + int_constant<-2>::value;
+               }";
+    let words = check("partial_specializations", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 5}]}"#;
+        let want = [16u32, 6, 103, 0, 7];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "template <typename A, typename B> struct P { };
+         template <typename T> struct P<T, T> { static const int v = 1; };
+         template <typename T> struct P<T, int> { static const int v = 2; };
+         RWStructuredBuffer<int> o;
+         [numthreads(1, 1, 1)] void main() { o[0] = P<int, int>::v; }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:5:53") && e.contains("most specialized"),
+        "{e}"
+    );
+}
+
+/// A constant static member declared in a struct and never defined has no value: a use is an
+/// error (as in DXC), not a zero.
+#[test]
+fn undefined_constant_static_member_is_an_error() {
+    let e = errors(
+        "template <uint N> struct G { const static float w[N]; };
+         float main() : SV_Target { return G<2>::w[1]; }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:2:44") && e.contains("'G<2>::w' is used but never defined"),
+        "{e}"
+    );
+}

@@ -459,6 +459,7 @@ fn show(e: &Expr) -> String {
         ),
         ExprKind::Member { base, member } => format!("{}.{}", show(base), member.name),
         ExprKind::Index { base, index } => format!("{}[{}]", show(base), show(index)),
+        ExprKind::Scoped { scope, member } => format!("{}::{}", ty_str(scope), member.name),
         ExprKind::InitList(items) => format!("{{{}}}", list(items)),
         ExprKind::SizeOf(x) => format!("sizeof({})", show(x)),
     }

@@ -276,6 +276,9 @@ pub struct StructDecl {
     pub methods: Vec<FunctionDecl>,
     /// `static` data members: globals named `S::x`.
     pub statics: Vec<VarDecl>,
+    /// Member types: `typedef`s, a nested enum's type, a nested struct's name (an alias of the
+    /// struct, which is declared before the enclosing one): types named `S::T`.
+    pub typedefs: Vec<Typedef>,
     /// Member function templates (`template <class T> static T f(T x)`), with their parameters.
     pub member_templates: Vec<(Vec<TemplateParam>, FunctionDecl)>,
     /// The arguments of an explicit specialization (`class S<int, float>`); empty otherwise.
@@ -650,6 +653,15 @@ pub enum ExprKind {
         base: Box<Expr>,
         /// The index.
         index: Box<Expr>,
+    },
+    /// `S<args>::m`: a static member of a template instance (or, with the member `#var`, the
+    /// variable template `S<args>` itself); name resolution rewrites it into the member's
+    /// qualified name.
+    Scoped {
+        /// `S<args>`.
+        scope: Box<TypeExpr>,
+        /// `m`.
+        member: Ident,
     },
     /// `{ a, b }` where an expression is expected (only valid in initializers; sema reports
     /// others).

@@ -536,6 +536,10 @@ impl Parser {
     /// Whether the (possibly qualified) name at offset `k` is a declared type.
     fn is_type_at(&self, k: usize) -> bool {
         let t = self.peek_at(k);
+        if t.is_punct("::") {
+            // `::N::T`: a name from the file scope.
+            return self.peek_at(k + 1).kind == TokenKind::Ident && self.is_type_at(k + 1);
+        }
         if t.kind != TokenKind::Ident {
             return false;
         }
@@ -570,7 +574,8 @@ impl Parser {
         let t = self.peek_at(k);
         t.kind == TokenKind::Ident
             && modifier(&t.text).is_some()
-            && self.peek_at(k + 1).kind == TokenKind::Ident
+            && (self.peek_at(k + 1).kind == TokenKind::Ident
+                || (self.peek_at(k + 1).is_punct("::") && self.is_type_at(k + 1)))
     }
 
     /// Whether a statement starting here is a declaration: modifiers, or a type followed by a
@@ -578,6 +583,9 @@ impl Parser {
     fn at_declaration(&self) -> bool {
         if self.is_modifier_at(0) {
             return true;
+        }
+        if self.at("::") && self.is_type_at(0) {
+            return self.peek_at(self.qualified_end(1).0).kind == TokenKind::Ident;
         }
         let t = self.tok();
         if t.kind != TokenKind::Ident || RESERVED.contains(&t.text.as_str()) {
@@ -673,7 +681,11 @@ impl Parser {
             return Ok(vec![Item::Typedef(self.typedef()?)]);
         }
         if self.at_word("cbuffer") || self.at_word("tbuffer") {
-            return Ok(vec![Item::Buffer(self.buffer(attributes)?)]);
+            // Functions defined inside the block are ordinary functions after it.
+            let (block, functions) = self.buffer(attributes)?;
+            let mut items = vec![Item::Buffer(block)];
+            items.extend(functions.into_iter().map(Item::Function));
+            return Ok(items);
         }
         if self.at_word("enum") {
             return self.enum_decl();
@@ -819,6 +831,15 @@ impl Parser {
                 span,
             });
         }
+        if self.at("::") && self.is_type_at(0) {
+            // `::N::T`: looked up from the file scope.
+            self.bump();
+            let mut t = self.type_expr_inner()?;
+            t.name.name = format!("::{}", t.name.name);
+            t.name.span = start.to(t.name.span);
+            t.span = start.to(t.span);
+            return Ok(t);
+        }
         let t = self.tok();
         if t.kind != TokenKind::Ident || RESERVED.contains(&t.text.as_str()) {
             let found = t.describe();
@@ -892,6 +913,7 @@ impl Parser {
                 fields: Vec::new(),
                 methods: Vec::new(),
                 statics: Vec::new(),
+                typedefs: Vec::new(),
                 member_templates: Vec::new(),
                 spec_args: Vec::new(),
                 span,
@@ -928,8 +950,8 @@ impl Parser {
         }
     }
 
-    /// `S<args>::f<targs>(args)`, at the `::` after the type: a call of a static member
-    /// (function template) of a template instance.
+    /// `S<args>::f<targs>(args)` or `S<args>::m`, at the `::` after the type: a call of a
+    /// static member (function template) of a template instance, or its static data member.
     fn scoped_call(&mut self, scope: TypeExpr) -> PResult<Expr> {
         self.expect("::", "after the type")?;
         let callee = self.ident("a member name after '::'")?;
@@ -939,11 +961,21 @@ impl Parser {
             Vec::new()
         };
         if !self.at("(") {
-            let found = self.tok().describe();
-            return self.fail(format!(
-                "not supported yet: '{}<...>::{}' other than in a call (found {found})",
-                scope.name.name, callee.name
-            ));
+            if !template_args.is_empty() {
+                let found = self.tok().describe();
+                return self.fail(format!(
+                    "expected '(' after '{}<...>::{}<...>', found {found}",
+                    scope.name.name, callee.name
+                ));
+            }
+            let span = scope.span.to(callee.span);
+            return Ok(Expr {
+                kind: ExprKind::Scoped {
+                    scope: Box::new(scope),
+                    member: callee,
+                },
+                span,
+            });
         }
         let args = self.call_args()?;
         let span = scope.span.to(self.prev_span());
@@ -1035,6 +1067,18 @@ impl Parser {
             Item::Struct(s) => s.name.as_ref().map_or(String::new(), |n| n.name.clone()),
             _ => String::new(),
         };
+        if let Item::Struct(s) = &item {
+            if !s.spec_args.is_empty() {
+                // `template <class T> struct S<vector<T, 4> > { };`: a partial specialization,
+                // chosen by name resolution where an argument list matches it.
+                return Ok(vec![Item::Template {
+                    params,
+                    item: Box::new(item),
+                    defined: true,
+                    span,
+                }]);
+            }
+        }
         if self.templates.contains(&name) && !matches!(item, Item::Function(_)) {
             self.error(span, "not supported yet: template specialization");
             return Err(Stop);
@@ -1204,12 +1248,14 @@ impl Parser {
 
     /// A struct defined inside a struct or a buffer: declared at file level before the
     /// enclosing declaration (an anonymous one under a name no source can spell), and its
-    /// declarators, if any, as members of the enclosing one.
+    /// declarators, if any, as members of the enclosing one. Inside struct `outer`, its name
+    /// is also a member type of `outer` (`Outer::Inner`), returned as an alias.
     fn nested_struct(
         &mut self,
         attributes: Vec<Attribute>,
         start: Span,
-    ) -> PResult<Option<VarDecl>> {
+        outer: Option<&str>,
+    ) -> PResult<(Option<Typedef>, Option<VarDecl>)> {
         let mut decl = self.struct_decl()?;
         let name = match &decl.name {
             Some(n) => n.clone(),
@@ -1223,9 +1269,32 @@ impl Parser {
                 n
             }
         };
+        let alias = match outer {
+            Some(outer) if !name.name.starts_with("anon#") => {
+                self.declare_type(&format!("{outer}::{}", name.name));
+                // Written from the file scope, so that it names the struct declared there and
+                // not the alias itself.
+                let target = Ident {
+                    name: format!("::{}", join_path(&self.ns_path, &name.name)),
+                    span: name.span,
+                };
+                Some(Typedef {
+                    modifiers: Vec::new(),
+                    ty: TypeExpr {
+                        name: target,
+                        args: Vec::new(),
+                        span: name.span,
+                    },
+                    name: name.clone(),
+                    array_dims: Vec::new(),
+                    span: decl.span,
+                })
+            }
+            _ => None,
+        };
         self.hoisted.push(Item::Struct(decl));
         if self.eat(";") {
-            return Ok(None);
+            return Ok((alias, None));
         }
         let ty = TypeExpr {
             span: name.span,
@@ -1233,8 +1302,8 @@ impl Parser {
             args: Vec::new(),
         };
         let var = self.ident("a member name after the struct")?;
-        self.var_rest(attributes, Vec::new(), ty, var, start)
-            .map(Some)
+        let v = self.var_rest(attributes, Vec::new(), ty, var, start)?;
+        Ok((alias, Some(v)))
     }
 
     /// `struct Name { fields } [declarators];`
@@ -1322,7 +1391,7 @@ impl Parser {
         };
         self.expect("{", "to start the struct's fields")?;
         let (mut fields, mut methods, mut statics) = (Vec::new(), Vec::new(), Vec::new());
-        let mut member_templates = Vec::new();
+        let (mut member_templates, mut typedefs) = (Vec::new(), Vec::new());
         while !self.at("}") && !self.at_eof() && !self.fatal {
             // `public:` and friends: HLSL ignores access control.
             if ["public", "private", "protected"]
@@ -1363,9 +1432,37 @@ impl Parser {
                     return Ok(());
                 }
                 if self.at_nested_struct() {
-                    if let Some(f) = self.nested_struct(attributes, fstart)? {
-                        fields.push(f);
+                    let outer = name.as_ref().map(|n| n.name.clone());
+                    let (alias, f) = self.nested_struct(attributes, fstart, outer.as_deref())?;
+                    typedefs.extend(alias);
+                    fields.extend(f);
+                    return Ok(());
+                }
+                if self.at_word("enum") && attributes.is_empty() {
+                    // Its type is a member type, its enumerators static members.
+                    for item in self.enum_decl()? {
+                        match item {
+                            Item::Typedef(t) => {
+                                if let Some(n) = &name {
+                                    self.declare_type(&format!("{}::{}", n.name, t.name.name));
+                                }
+                                typedefs.push(t)
+                            }
+                            Item::Variables(v) => statics.push(v),
+                            _ => {}
+                        }
                     }
+                    return Ok(());
+                }
+                if self.at_word("typedef")
+                    && attributes.is_empty()
+                    && !self.peek_at(1).is_ident("struct")
+                {
+                    let t = self.typedef()?;
+                    if let Some(n) = &name {
+                        self.declare_type(&format!("{}::{}", n.name, t.name.name));
+                    }
+                    typedefs.push(t);
                     return Ok(());
                 }
                 for word in ["struct", "class", "typedef", "enum", "using", "template"] {
@@ -1410,6 +1507,7 @@ impl Parser {
             fields,
             methods,
             statics,
+            typedefs,
             member_templates,
             spec_args,
             span: start.to(self.prev_span()),
@@ -1456,18 +1554,27 @@ impl Parser {
         }
     }
 
-    /// `typedef [modifiers] T name[dims];`
-    /// `enum [class] E [: T] { A, B = 3, C };`, written as what it means: `E` a typedef of its
+    /// `enum [class] [E] [: T] { A, B = 3, C };`, written as what it means: `E` a typedef of its
     /// underlying type (`int` by default) and each enumerator a `static const` of it named
     /// `E::A` (and `A` as well for an unscoped enum), an enumerator without a value being the
-    /// previous one plus one.
+    /// previous one plus one. An anonymous enum declares only its enumerators.
     fn enum_decl(&mut self) -> PResult<Vec<Item>> {
         let start = self.bump().span;
         let scoped = self.at_word("class") || self.at_word("struct");
         if scoped {
             self.bump();
         }
-        let name = self.ident("a name for the enum")?;
+        // `enum : uint { A };`: an anonymous enum has no type name of its own; its enumerators
+        // have its underlying type.
+        let anonymous = !scoped && (self.at(":") || self.at("{"));
+        let name = if anonymous {
+            Ident {
+                name: String::new(),
+                span: start,
+            }
+        } else {
+            self.ident("a name for the enum")?
+        };
         let underlying = if self.eat(":") {
             self.type_expr()?
         } else {
@@ -1481,14 +1588,17 @@ impl Parser {
             }
         };
         self.expect("{", "to open the enum's enumerators")?;
-        self.declare_type(&name.name);
-        let mut items = vec![Item::Typedef(Typedef {
-            modifiers: Vec::new(),
-            ty: underlying.clone(),
-            name: name.clone(),
-            array_dims: Vec::new(),
-            span: start.to(name.span),
-        })];
+        let mut items = Vec::new();
+        if !anonymous {
+            self.declare_type(&name.name);
+            items.push(Item::Typedef(Typedef {
+                modifiers: Vec::new(),
+                ty: underlying.clone(),
+                name: name.clone(),
+                array_dims: Vec::new(),
+                span: start.to(name.span),
+            }));
+        }
         let mut prev: Option<Ident> = None;
         while !self.at("}") {
             let e = self.ident("an enumerator")?;
@@ -1518,7 +1628,11 @@ impl Parser {
                 }
             };
             let qualified = Ident {
-                name: format!("{}::{}", name.name, e.name),
+                name: if anonymous {
+                    e.name.clone()
+                } else {
+                    format!("{}::{}", name.name, e.name)
+                },
                 span: e.span,
             };
             let constant = |name: Ident, init: Expr| {
@@ -1541,7 +1655,7 @@ impl Parser {
                 })
             };
             items.push(constant(qualified.clone(), value));
-            if !scoped {
+            if !scoped && !anonymous {
                 let alias = Expr {
                     kind: ExprKind::Ident(qualified.clone()),
                     span: e.span,
@@ -1558,6 +1672,7 @@ impl Parser {
         Ok(items)
     }
 
+    /// `typedef [modifiers] T name[dims];`
     fn typedef(&mut self) -> PResult<Typedef> {
         let start = self.bump().span;
         let modifiers = self.modifiers();
@@ -1575,8 +1690,9 @@ impl Parser {
         })
     }
 
-    /// `cbuffer Name : register(b0) { members }` (the trailing `;` is optional).
-    fn buffer(&mut self, attributes: Vec<Attribute>) -> PResult<BufferBlock> {
+    /// `cbuffer Name : register(b0) { members }` (the trailing `;` is optional), with the
+    /// functions defined inside it.
+    fn buffer(&mut self, attributes: Vec<Attribute>) -> PResult<(BufferBlock, Vec<FunctionDecl>)> {
         let start = attributes.first().map_or(self.span(), |a| a.span);
         let kw = self.bump();
         let kind = if kw.text == "cbuffer" {
@@ -1587,17 +1703,22 @@ impl Parser {
         let name = self.ident("a buffer name")?;
         let annotations = self.annotations()?;
         self.expect("{", "to start the buffer's members")?;
-        let mut members = Vec::new();
+        let (mut members, mut functions) = (Vec::new(), Vec::new());
         while !self.at("}") && !self.at_eof() && !self.fatal {
             let mstart = self.span();
             let r = (|| {
                 let attributes = self.attributes()?;
                 if self.at_nested_struct() {
-                    return self.nested_struct(attributes, mstart);
+                    return Ok(self.nested_struct(attributes, mstart, None)?.1);
                 }
                 let modifiers = self.modifiers();
                 let ty = self.type_expr()?;
                 let name = self.ident("a member name")?;
+                if self.at("(") {
+                    let f = self.function(attributes, modifiers, ty, name, mstart)?;
+                    functions.push(f);
+                    return Ok(None);
+                }
                 self.var_rest(attributes, modifiers, ty, name, mstart)
                     .map(Some)
             })();
@@ -1609,14 +1730,15 @@ impl Parser {
         }
         self.expect("}", "to end the buffer")?;
         self.eat(";");
-        Ok(BufferBlock {
+        let block = BufferBlock {
             kind,
             attributes,
             name,
             annotations,
             members,
             span: start.to(self.prev_span()),
-        })
+        };
+        Ok((block, functions))
     }
 
     /// `[n]` dimensions; `[]` is unsized.
@@ -2009,9 +2131,12 @@ impl Parser {
                         t.text
                     ));
                 }
-                _ if self.at_declaration() => StmtKind::Decl(self.local_decl()?),
+                _ if self.at_declaration() => self.local_stmt()?,
                 _ => self.expr_stmt()?,
             }
+        } else if self.at_declaration() {
+            // `::N x;`
+            self.local_stmt()?
         } else {
             self.expr_stmt()?
         };
@@ -2042,6 +2167,30 @@ impl Parser {
         let e = self.expr()?;
         self.expect(";", "after the expression")?;
         Ok(StmtKind::Expr(e))
+    }
+
+    /// A local declaration, or a function's declaration (`float f(float x);`): the function
+    /// is declared at file level (it names a function of the enclosing namespace, as in C++;
+    /// its name stays visible after the block, which only accepts more programs).
+    fn local_stmt(&mut self) -> PResult<StmtKind> {
+        let start = self.span();
+        let modifiers = self.modifiers();
+        let ty = self.type_expr()?;
+        let name = self.ident("a variable name")?;
+        if !self.at("(") {
+            let decl = self.var_rest(Vec::new(), modifiers, ty, name, start)?;
+            return Ok(StmtKind::Decl(decl));
+        }
+        let f = self.function(Vec::new(), modifiers, ty, name, start)?;
+        if f.body.is_some() {
+            self.error(
+                f.name.span,
+                "a function definition is not allowed inside a function",
+            );
+            return Err(Stop);
+        }
+        self.hoisted.push(Item::Function(f));
+        Ok(StmtKind::Empty)
     }
 
     /// A local declaration up to its `;`.
@@ -2681,6 +2830,20 @@ impl Parser {
                         span,
                     });
                 }
+                if self.at("(") && template_args.is_empty() && self.types.contains(&name.name) {
+                    // `S::T(args)`: a member type constructed.
+                    let ty = TypeExpr {
+                        span: name.span,
+                        name,
+                        args: Vec::new(),
+                    };
+                    let args = self.call_args()?;
+                    let span = ty.span.to(self.prev_span());
+                    return Ok(Expr {
+                        kind: ExprKind::Construct { ty, args },
+                        span,
+                    });
+                }
                 if self.at("(") || !template_args.is_empty() {
                     let args = self.call_args()?;
                     let span = name.span.to(self.prev_span());
@@ -2706,6 +2869,15 @@ impl Parser {
             }
         }
     }
+}
+
+/// `a::b::name` for the path `[a, b]`.
+fn join_path(path: &[String], name: &str) -> String {
+    path.iter()
+        .map(String::as_str)
+        .chain([name])
+        .collect::<Vec<_>>()
+        .join("::")
 }
 
 /// A statement without attributes.

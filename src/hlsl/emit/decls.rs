@@ -659,6 +659,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
         name: "type.$Globals".into(),
         fields: Vec::new(),
         bitfields: Vec::new(),
+        origin: None,
     };
     let mut function_items = Vec::new();
     for (idx, item) in unit.items.iter().enumerate() {
@@ -696,6 +697,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                     name: name.clone(),
                     fields,
                     bitfields,
+                    origin: None,
                 });
                 if let Some(n) = &s.name {
                     if st.struct_names.insert(name, i).is_some() {
@@ -749,6 +751,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                             name: format!("type.{}", buf.name.name),
                             fields,
                             bitfields: Vec::new(),
+                            origin: None,
                         },
                         as_var: false,
                         push_constant,
@@ -958,6 +961,7 @@ fn global_vars(
                     name: format!("type.ConstantBuffer.{}", sd.name),
                     fields: sd.fields.clone(),
                     bitfields: sd.bitfields.clone(),
+                    origin: Some(sd.name.clone()),
                 };
                 PendingKind::Block {
                     def,
@@ -1014,6 +1018,7 @@ fn global_vars(
                 name: format!("type.PushConstant.{}", sd.name),
                 fields: sd.fields.clone(),
                 bitfields: sd.bitfields.clone(),
+                origin: Some(sd.name.clone()),
             };
             pending.push(Pending {
                 name,
@@ -1529,6 +1534,7 @@ fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
         ExprKind::Cast { operand, .. } => collect_calls_expr(operand, out),
         // Unevaluated: calls nothing.
         ExprKind::SizeOf(_) => {}
+        ExprKind::Scoped { .. } => {}
         ExprKind::Member { base, .. } => collect_calls_expr(base, out),
         ExprKind::Index { base, index } => {
             out.push(("*.operator[]".to_owned(), e.span));

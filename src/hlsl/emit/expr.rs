@@ -120,6 +120,14 @@ impl FnCx<'_, '_> {
                     return None;
                 }
             },
+            // Name resolution rewrites every one; one left is a member it could not find.
+            ExprKind::Scoped { scope, member } => {
+                self.st.error(
+                    member.span,
+                    format!("no member named '{}' in '{}'", member.name, scope.name.name),
+                );
+                return None;
+            }
             ExprKind::Unary { op, operand } => self.unary(*op, operand, span)?,
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span)?,
             ExprKind::Assign { op, lhs, rhs } => {
@@ -1069,7 +1077,8 @@ impl FnCx<'_, '_> {
                 }
                 let Some(k) = def.fields.iter().position(|f| f.name == name) else {
                     // A static member through an object (`t.M` is `T::M`).
-                    let qualified = format!("{}::{name}", def.name);
+                    let owner = def.origin.as_ref().unwrap_or(&def.name);
+                    let qualified = format!("{owner}::{name}");
                     if let Some(sym) = self.st.scopes.lookup(&qualified).cloned() {
                         return Some(self.symbol(sym));
                     }

@@ -276,6 +276,7 @@ mod tests {
                 field("e", Ty::Scalar(Scalar::Float)),
             ],
             bitfields: Vec::new(),
+            origin: None,
         };
         let offs = struct_offsets(&s, LayoutRule::Std140, &[]);
         // float3 fits 4..16; the array starts on 16 and takes 2 × 16 bytes.
@@ -295,6 +296,7 @@ mod tests {
                 field("d", Ty::Scalar(Scalar::Float)),
             ],
             bitfields: Vec::new(),
+            origin: None,
         };
         assert_eq!(
             struct_offsets(&s, LayoutRule::GlStd140, &[]),
@@ -322,6 +324,7 @@ mod tests {
             name: "E".into(),
             fields: Vec::new(),
             bitfields: Vec::new(),
+            origin: None,
         };
         assert_eq!(
             size_align(&Ty::Struct(0), LayoutRule::Std140, false, &[empty]),

@@ -24,6 +24,10 @@ const MAX_INSTANCES: usize = 4096;
 /// source name can reach it by accident).
 pub const BASE_FIELD: &str = "";
 
+/// The static member a variable template is made of (`template <class T> static const
+/// bool v = ...;` is a struct template `v` with this member; no source can spell it).
+pub const VAR_MEMBER: &str = "#var";
+
 /// What a global name is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -70,11 +74,23 @@ pub fn resolve(unit: TranslationUnit, diags: &mut Vec<Diagnostic>) -> Translatio
     let mut out = Vec::with_capacity(unit.items.len());
     r.usings.push(Vec::new());
     r.items(unit.items, &mut out);
-    // Static members never defined out of line keep their in-struct declaration.
+    // Static members never defined out of line keep their in-struct declaration, except
+    // constant ones: a constant has no value without its definition (DXC rejects a use).
     let mut pending: Vec<_> = r.pending_statics.drain().collect();
     pending.sort_by_key(|(_, (k, _))| *k);
-    for (n, (_, (k, v))) in pending.into_iter().enumerate() {
+    let mut n = 0;
+    for (name, (k, v)) in pending {
+        if v.modifiers.iter().any(|m| m.modifier == Modifier::Const) {
+            if let Some(&at) = r.static_uses.get(&name) {
+                r.diags.push(Diagnostic::error(
+                    at,
+                    format!("the constant static member '{name}' is used but never defined"),
+                ));
+            }
+            continue;
+        }
         out.insert((k + n).min(out.len()), Item::Variables(v));
+        n += 1;
     }
     diags.append(&mut r.diags);
     TranslationUnit { items: out }
@@ -100,6 +116,11 @@ struct Resolver {
     /// Explicit specializations of struct templates: template → canonical argument key →
     /// the specialized struct.
     specs: HashMap<String, HashMap<String, StructDecl>>,
+    /// Partial specializations of struct templates: template → (parameters, the struct with
+    /// its pattern in `spec_args`), in declaration order.
+    partials: HashMap<String, Vec<(Vec<TemplateParam>, StructDecl)>>,
+    /// Template value parameters in scope of an instance (`S<4>::N`), with their argument.
+    value_params: HashMap<String, Expr>,
     /// Typedefs (template parameters included) by qualified name: whether they add array
     /// dimensions, and the (rewritten) type they name.
     typedefs: HashMap<String, (bool, TypeExpr)>,
@@ -120,6 +141,8 @@ struct Resolver {
     /// Static data members declared without a value (`static float4 M;`), by qualified name,
     /// with where they go if no out-of-line definition (`float4 S::M = ...;`) replaces them.
     pending_statics: HashMap<String, (usize, VarDecl)>,
+    /// Where each static member was first used, for the error on one never defined.
+    static_uses: HashMap<String, Span>,
     diags: Vec<Diagnostic>,
 }
 
@@ -175,8 +198,9 @@ impl Resolver {
                     defined,
                     ..
                 } => {
-                    if params.is_empty() {
-                        // An explicit specialization: recorded when pass 2 reaches it.
+                    let partial = matches!(&**item, Item::Struct(s) if !s.spec_args.is_empty());
+                    if params.is_empty() || partial {
+                        // A specialization: recorded when pass 2 reaches it.
                         continue;
                     }
                     let (name, kind) = match &**item {
@@ -253,6 +277,9 @@ impl Resolver {
                 self.declare(format!("{q}::{}", d.name.name), Kind::Value);
             }
         }
+        for t in &s.typedefs {
+            self.declare(format!("{q}::{}", t.name.name), Kind::Type);
+        }
         for m in &s.methods {
             let is_static = m.modifiers.iter().any(|m| m.modifier == Modifier::Static);
             info.methods.insert(m.name.name.clone(), is_static);
@@ -320,12 +347,28 @@ impl Resolver {
     /// The qualified name `name` (as written, maybe qualified) refers to from the current
     /// namespace, if it is a global of a wanted kind.
     fn lookup(&self, name: &str, want: impl Fn(Kind) -> bool) -> Option<String> {
+        self.lookup_dyn(name, &want)
+    }
+
+    /// [`Resolver::lookup`], not generic (it recurses).
+    fn lookup_dyn(&self, name: &str, want: &dyn Fn(Kind) -> bool) -> Option<String> {
         if let Some(abs) = name.strip_prefix("::") {
             return self
                 .globals
                 .get(abs)
                 .filter(|k| want(**k))
                 .map(|_| abs.to_owned());
+        }
+        // Inside a struct, its members (and its bases') come first: static members, member
+        // types, member templates.
+        let mut cur = self.cur_struct.clone();
+        for _ in 0..32 {
+            let Some(s) = cur else { break };
+            let cand = format!("{s}::{name}");
+            if self.globals.get(&cand).is_some_and(|k| want(*k)) {
+                return Some(cand);
+            }
+            cur = self.structs.get(&s).and_then(|i| i.base.clone());
         }
         for k in (0..=self.ns.len()).rev() {
             let cand = join(&self.ns[..k], name);
@@ -354,7 +397,35 @@ impl Resolver {
                 }
             }
         }
+        // `T::m` where `T` names a struct through an alias (`typedef S T;`, a member type,
+        // a template's type parameter): a member of that struct or of its bases.
+        let (owner, member) = split_last(name)?;
+        let t = self.lookup_dyn(owner, &|k| k == Kind::Type)?;
+        let mut cur = Some(self.aliased(&t));
+        for _ in 0..32 {
+            let s = cur?;
+            let cand = format!("{s}::{member}");
+            if self.globals.get(&cand).is_some_and(|k| want(*k)) {
+                return Some(cand);
+            }
+            cur = self.structs.get(&s).and_then(|i| i.base.clone());
+        }
         None
+    }
+
+    /// The type alias `t` (qualified) stands for, followed through aliases; `t` itself when it
+    /// is not an alias.
+    fn aliased(&self, t: &str) -> String {
+        let mut cur = t.to_owned();
+        for _ in 0..64 {
+            match self.typedefs.get(&cur) {
+                Some((false, ty)) if ty.args.is_empty() && ty.name.name != cur => {
+                    cur = ty.name.name.clone();
+                }
+                _ => break,
+            }
+        }
+        cur
     }
 
     fn is_local(&self, name: &str) -> bool {
@@ -412,7 +483,15 @@ impl Resolver {
                         self.specialization(s, span);
                     }
                 }
-                Item::Template { .. } => {}
+                Item::Template {
+                    params, item, span, ..
+                } => {
+                    if let Item::Struct(s) = *item {
+                        if !s.spec_args.is_empty() {
+                            self.partial_specialization(params, s, span);
+                        }
+                    }
+                }
                 Item::Namespace { name, items, .. } => {
                     let depth = self.ns.len();
                     self.ns.extend(name.name.split("::").map(str::to_owned));
@@ -496,7 +575,7 @@ impl Resolver {
     /// The qualified name of the static member an out-of-line definition names, if it does.
     fn static_definition(&self, written: &str) -> Option<String> {
         let (owner, member) = written.rsplit_once("::")?;
-        let s = self.lookup(owner, |k| k == Kind::Type)?;
+        let s = self.aliased(&self.lookup(owner, |k| k == Kind::Type)?);
         let q = format!("{s}::{member}");
         self.pending_statics.contains_key(&q).then_some(q)
     }
@@ -518,8 +597,19 @@ impl Resolver {
         if let Some(b) = &mut s.base {
             self.type_expr(b);
         }
-        // Field types and array sizes see the struct's static members.
+        // Field types and array sizes see the struct's static members and member types.
         self.cur_struct = q.clone();
+        let mut member_types = std::mem::take(&mut s.typedefs);
+        for t in &mut member_types {
+            self.type_expr(&mut t.ty);
+            if let Some(q) = &q {
+                t.name.name = format!("{q}::{}", t.name.name);
+                self.typedefs.insert(
+                    t.name.name.clone(),
+                    (!t.array_dims.is_empty(), t.ty.clone()),
+                );
+            }
+        }
         for f in &mut s.fields {
             self.var_decl(f, false);
         }
@@ -535,6 +625,12 @@ impl Resolver {
         }
         let Some(q) = q else {
             out.push(Item::Struct(s));
+            if let Some(t) = member_types.first() {
+                self.diags.push(Diagnostic::error(
+                    t.name.span,
+                    "not supported yet: member types of an anonymous struct",
+                ));
+            }
             if let Some(m) = methods.first() {
                 self.diags.push(Diagnostic::error(
                     m.name.span,
@@ -543,6 +639,8 @@ impl Resolver {
             }
             return;
         };
+        // Member types come first (statics may have them as types).
+        out.extend(member_types.into_iter().map(Item::Typedef));
         // Statics come before the struct (its array sizes may use them), except those of the
         // struct's own type, which need it declared.
         let mut after = Vec::new();
@@ -615,7 +713,10 @@ impl Resolver {
         let written = f.name.name.clone();
         if let Some((owner, method)) = written.rsplit_once("::") {
             // `R S::m(...) { }`: an out-of-line method definition.
-            if let Some(s) = self.lookup(owner, |k| k == Kind::Type) {
+            if let Some(s) = self
+                .lookup(owner, |k| k == Kind::Type)
+                .map(|t| self.aliased(&t))
+            {
                 if self
                     .structs
                     .get(&s)
@@ -700,6 +801,184 @@ impl Resolver {
     }
 
     // ---- templates ---------------------------------------------------------------------
+
+    /// Records `template <params> struct S<pattern> { ... };` under its template.
+    fn partial_specialization(&mut self, params: Vec<TemplateParam>, s: StructDecl, span: Span) {
+        let Some(name) = s.name.clone() else { return };
+        let Some(q) = self.lookup(&name.name, |k| k == Kind::TypeTemplate) else {
+            self.diags.push(Diagnostic::error(
+                name.span,
+                format!("no struct template named '{}' to specialize", name.name),
+            ));
+            return;
+        };
+        let nparams = self.templates.get(&q).map_or(0, |d| d.params.len());
+        if s.spec_args.len() != nparams {
+            self.diags.push(Diagnostic::error(
+                span,
+                format!(
+                    "not supported yet: a partial specialization of '{q}' with {} of its {nparams} template arguments",
+                    s.spec_args.len()
+                ),
+            ));
+            return;
+        }
+        self.partials.entry(q).or_default().push((params, s));
+    }
+
+    /// The partial specialization of `q` that `args` match, with its parameters' arguments;
+    /// `Err` when that cannot be told.
+    #[allow(clippy::type_complexity)]
+    fn match_partial(
+        &self,
+        q: &str,
+        args: &[TemplateArg],
+    ) -> Result<Option<(Vec<TemplateParam>, Vec<TemplateArg>, StructDecl)>, String> {
+        let mut found = Vec::new();
+        for (params, s) in self.partials.get(q).into_iter().flatten() {
+            let mut bound = HashMap::new();
+            let mut all = true;
+            for (pat, a) in s.spec_args.iter().zip(args) {
+                if !self.match_arg(pat, a, params, &mut bound)? {
+                    all = false;
+                    break;
+                }
+            }
+            if !all {
+                continue;
+            }
+            let mut out = Vec::new();
+            for p in params {
+                match bound.remove(&p.name.name) {
+                    Some(a) => out.push(a),
+                    None => {
+                        return Err(format!(
+                            "not supported yet: a partial specialization of '{q}' whose parameter '{}' its pattern does not determine",
+                            p.name.name
+                        ))
+                    }
+                }
+            }
+            found.push((params.clone(), out, s.clone()));
+        }
+        match found.len() {
+            0 => Ok(None),
+            1 => Ok(found.pop()),
+            _ => Err(format!(
+                "not supported yet: choosing the most specialized of {} partial specializations of '{q}' that match",
+                found.len()
+            )),
+        }
+    }
+
+    /// Whether argument `a` matches pattern `pat` (whose free names are `params`), binding them.
+    fn match_arg(
+        &self,
+        pat: &TemplateArg,
+        a: &TemplateArg,
+        params: &[TemplateParam],
+        bound: &mut HashMap<String, TemplateArg>,
+    ) -> Result<bool, String> {
+        let param = |n: &str, value: bool| {
+            params
+                .iter()
+                .any(|p| p.name.name == n && p.value_ty.is_some() == value)
+        };
+        let bind = |bound: &mut HashMap<String, TemplateArg>, n: &str, a: &TemplateArg| {
+            let key = self.canonical_arg_key(a);
+            match bound.get(n) {
+                Some(prev) => Ok(key.is_some() && self.canonical_arg_key(prev) == key),
+                None if key.is_none() => Err(format!(
+                    "not supported yet: matching this argument against a partial specialization of '{n}'"
+                )),
+                None => {
+                    bound.insert(n.to_owned(), a.clone());
+                    Ok(true)
+                }
+            }
+        };
+        match (pat, a) {
+            (TemplateArg::Expr(p), TemplateArg::Expr(_)) => match &p.kind {
+                ExprKind::Ident(id) if param(&id.name, true) => bind(bound, &id.name, a),
+                _ => match (Self::arg_key(pat), Self::arg_key(a)) {
+                    (Some(x), Some(y)) => Ok(x == y),
+                    _ => Err("not supported yet: this pattern of a partial specialization (a parameter or a literal)".into()),
+                },
+            },
+            (TemplateArg::Type(p), TemplateArg::Type(t)) => {
+                if p.args.is_empty() && param(&p.name.name, false) {
+                    return bind(bound, &p.name.name, a);
+                }
+                if p.args.is_empty() {
+                    let mut p = p.clone();
+                    let saved = self.lookup(&p.name.name, |k| k == Kind::Type);
+                    if let Some(q) = saved {
+                        p.name.name = q;
+                    }
+                    return Ok(self.canonical_type(&p, 0).is_some()
+                        && self.canonical_type(&p, 0) == self.canonical_type(t, 0));
+                }
+                let shape = match p.name.name.as_str() {
+                    "vector" | "matrix" => self.builtin_shape(t),
+                    _ => {
+                        return Err(format!(
+                            "not supported yet: the pattern '{}<...>' of a partial specialization (vector<...> and matrix<...> are)",
+                            p.name.name
+                        ))
+                    }
+                };
+                let Some((scalar, dims)) = shape else {
+                    return Ok(false);
+                };
+                let want = if p.name.name == "vector" { 1 } else { 2 };
+                if dims.len() != want || p.args.len() != want + 1 {
+                    return Ok(false);
+                }
+                let span = t.span;
+                let mut parts = vec![TemplateArg::Type(TypeExpr {
+                    name: ident(&scalar, span),
+                    args: Vec::new(),
+                    span,
+                })];
+                parts.extend(dims.iter().map(|&d| {
+                    TemplateArg::Expr(expr(
+                        ExprKind::Literal(Literal::Int {
+                            value: u64::from(d),
+                            suffix: String::new(),
+                        }),
+                        span,
+                    ))
+                }));
+                for (pp, aa) in p.args.iter().zip(&parts) {
+                    if !self.match_arg(pp, aa, params, bound)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// `("float", [4, 4])` for a matrix type however spelled (`float4x4`, `float32_t4x4`,
+    /// `matrix<float, 4, 4>`, an alias), `("float", [4])` for a vector; `None` otherwise.
+    fn builtin_shape(&self, t: &TypeExpr) -> Option<(String, Vec<u32>)> {
+        let c = self.canonical_type(t, 0)?;
+        let digits_at = c.find(|ch: char| ch.is_ascii_digit())?;
+        let (scalar, shape) = c.split_at(digits_at);
+        if ![
+            "bool", "int", "uint", "float", "half", "double", "int16_t", "uint16_t",
+        ]
+        .contains(&scalar)
+            && !["int64_t", "uint64_t", "min16float", "min16int", "min16uint"].contains(&scalar)
+        {
+            return None;
+        }
+        let dims: Option<Vec<u32>> = shape.split('x').map(|d| d.parse().ok()).collect();
+        let dims = dims?;
+        (!dims.is_empty() && dims.len() <= 2 && dims.iter().all(|d| (1..=4).contains(d)))
+            .then(|| (scalar.to_owned(), dims))
+    }
 
     /// Records `template <> class S<args> { ... };` under its template and canonical key.
     fn specialization(&mut self, mut s: StructDecl, span: Span) {
@@ -903,6 +1182,18 @@ impl Resolver {
         span: Span,
     ) -> Option<String> {
         let def = self.templates.get(q)?.clone();
+        // A value parameter of an enclosing instance stands for its argument.
+        for a in &mut args {
+            if let TemplateArg::Expr(e) = a {
+                if let ExprKind::Ident(id) = &e.kind {
+                    if let Some(v) = self.value_params.get(&id.name) {
+                        let span = e.span;
+                        *e = v.clone();
+                        e.span = span;
+                    }
+                }
+            }
+        }
         if args.len() > def.params.len() {
             self.diags.push(Diagnostic::error(
                 span,
@@ -981,7 +1272,19 @@ impl Resolver {
                 table.get(&canon.join(", ")).cloned()
             }
         };
-        if spec.is_none() && !def.defined {
+        let partial = if spec.is_some() {
+            None
+        } else {
+            match self.match_partial(q, &args) {
+                Ok(p) => p,
+                Err(msg) => {
+                    self.instances.remove(&key);
+                    self.diags.push(Diagnostic::error(span, msg));
+                    return None;
+                }
+            }
+        };
+        if spec.is_none() && partial.is_none() && !def.defined {
             self.diags.push(Diagnostic::error(
                 span,
                 format!("implicit instantiation of undefined template '{key}'"),
@@ -1029,7 +1332,15 @@ impl Resolver {
             self.pending.extend(made);
             return Some(key);
         }
-        for (p, a) in def.params.iter().zip(args) {
+        // A partial specialization: its own parameters, bound by matching, and its definition.
+        let (params, args, item) = match partial {
+            Some((params, args, mut s)) => {
+                s.spec_args.clear();
+                (params, args, Item::Struct(s))
+            }
+            None => (def.params.clone(), args, def.item.clone()),
+        };
+        for (p, a) in params.iter().zip(args) {
             let name = ident(&format!("{key}::{}", p.name.name), p.name.span);
             match (a, &p.value_ty) {
                 (TemplateArg::Type(ty), _) => {
@@ -1046,6 +1357,7 @@ impl Resolver {
                 }
                 (TemplateArg::Expr(e), Some(ty)) => {
                     self.declare(name.name.clone(), Kind::Value);
+                    self.value_params.insert(name.name.clone(), e.clone());
                     let m = |modifier| ModifierSpan {
                         modifier,
                         span: p.name.span,
@@ -1071,7 +1383,7 @@ impl Resolver {
         }
         // The parameters come before the instances the body needs (which may name them).
         let nparams = made.len();
-        match def.item {
+        match item {
             Item::Function(mut f) => {
                 if def.owner.is_some() {
                     self.cur_struct = def.owner.clone();
@@ -1083,6 +1395,10 @@ impl Resolver {
             Item::Typedef(mut t) => {
                 self.type_expr(&mut t.ty);
                 t.name.name = key.clone();
+                // `A<args>::m` reaches the members of what the alias names.
+                self.declare(key.clone(), Kind::Type);
+                self.typedefs
+                    .insert(key.clone(), (!t.array_dims.is_empty(), t.ty.clone()));
                 made.push(Item::Typedef(t));
             }
             Item::Struct(s) => {
@@ -1443,6 +1759,41 @@ impl Resolver {
                 array_dims.iter_mut().flatten().for_each(|d| self.expr(d));
                 self.expr(operand);
             }
+            ExprKind::Scoped { scope, member } => {
+                // `S<args>::m`: the instance's static member `m`.
+                self.type_expr(scope);
+                if member.name == VAR_MEMBER {
+                    let name = format!("{}::{VAR_MEMBER}", scope.name.name);
+                    if self.globals.get(&name) == Some(&Kind::Value) {
+                        e.kind = ExprKind::Ident(ident(&name, span));
+                    } else {
+                        self.diags.push(Diagnostic::error(
+                            span,
+                            format!(
+                                "'{}' is not a variable template, so '{}' is not a value",
+                                scope.name.name,
+                                Self::type_key(scope)
+                            ),
+                        ));
+                    }
+                    return;
+                }
+                let written = format!("{}::{}", scope.name.name, member.name);
+                match self.lookup(&written, |k| k == Kind::Value) {
+                    Some(q) => {
+                        self.static_uses.entry(q.clone()).or_insert(span);
+                        e.kind = ExprKind::Ident(ident(&q, span));
+                    }
+                    None => self.diags.push(Diagnostic::error(
+                        member.span,
+                        format!(
+                            "no static member named '{}' in '{}'",
+                            member.name,
+                            Self::type_key(scope)
+                        ),
+                    )),
+                }
+            }
             ExprKind::Member { base, .. } | ExprKind::SizeOf(base) => self.expr(base),
             ExprKind::Index { base, index } => {
                 self.expr(base);
@@ -1478,7 +1829,9 @@ impl Resolver {
                 i.fields.contains(&name) || i.statics.contains(&name)
             }) {
                 if self.structs[&owner].statics.contains(&name) {
-                    return Some(ExprKind::Ident(ident(&format!("{owner}::{name}"), span)));
+                    let q = format!("{owner}::{name}");
+                    self.static_uses.entry(q.clone()).or_insert(span);
+                    return Some(ExprKind::Ident(ident(&q, span)));
                 }
                 if !self.has_this {
                     self.diags.push(Diagnostic::error(
@@ -1494,6 +1847,7 @@ impl Resolver {
             }
         }
         let q = self.lookup(&id.name, |k| k == Kind::Value)?;
+        self.static_uses.entry(q.clone()).or_insert(span);
         (q != id.name).then(|| ExprKind::Ident(ident(&q, span)))
     }
 
@@ -1576,7 +1930,10 @@ impl Resolver {
             }
         }
         if let Some((owner, method)) = name.rsplit_once("::") {
-            if let Some(s) = self.lookup(owner, |k| k == Kind::Type) {
+            if let Some(s) = self
+                .lookup(owner, |k| k == Kind::Type)
+                .map(|t| self.aliased(&t))
+            {
                 let Some(&is_static) = self.structs.get(&s).and_then(|i| i.methods.get(method))
                 else {
                     self.diags.push(Diagnostic::error(
@@ -1722,11 +2079,29 @@ impl Resolver {
             } => m(cond) || m(then) || m(otherwise),
             ExprKind::Construct { args, .. } | ExprKind::InitList(args) => args.iter().any(m),
             ExprKind::Cast { operand, .. } => m(operand),
+            ExprKind::Scoped { .. } => false,
             ExprKind::Member { base, .. } => m(base),
             ExprKind::Index { base, index } => m(base) || m(index),
             ExprKind::Literal(_) | ExprKind::Ident(_) | ExprKind::SizeOf(_) => false,
         }
     }
+}
+
+/// `("A::B", "c")` for `A::B::c`, splitting at the last `::` outside template arguments.
+fn split_last(name: &str) -> Option<(&str, &str)> {
+    let mut depth = 0i32;
+    let bytes = name.as_bytes();
+    let mut at = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'<' => depth += 1,
+            b'>' => depth -= 1,
+            b':' if depth == 0 && bytes.get(i + 1) == Some(&b':') && i > 0 => at = Some(i),
+            _ => {}
+        }
+    }
+    let i = at?;
+    (bytes.get(i.wrapping_sub(1)) != Some(&b':')).then(|| (&name[..i], &name[i + 2..]))
 }
 
 /// Whether an lvalue expression is `this` or a part of it.

@@ -380,6 +380,9 @@ pub struct StructDef {
     pub fields: Vec<Field>,
     /// The bit-fields, each in a field holding a run of them.
     pub bitfields: Vec<BitField>,
+    /// The source struct a block's copy was made from (`S` for `type.PushConstant.S`): its
+    /// static members stay reachable through the block (`s.M` is `S::M`).
+    pub origin: Option<String>,
 }
 
 /// A bit-field `T name : width;`, stored in bits of a field as DXC packs them: consecutive
