@@ -3607,3 +3607,59 @@ fn undefined_constant_static_member_is_an_error() {
         "{e}"
     );
 }
+
+/// `-fspv-use-vulkan-memory-model`: the Vulkan memory model as DXC writes it (spirv-opt's
+/// upgrade): coherent buffer accesses visible/available at queue-family scope, groupshared
+/// ones at workgroup scope, atomics at queue-family instead of device scope, no Coherent
+/// decoration; the shader computes the same on lavapipe and under `spvkit run`.
+#[test]
+fn vulkan_memory_model() {
+    let src = "globallycoherent RWStructuredBuffer<uint> Out : register(u0);
+               groupshared uint sums[4];
+               [numthreads(4, 1, 1)]
+               void main(uint3 id : SV_GroupThreadID) {
+                   sums[id.x] = id.x * 10;
+                   GroupMemoryBarrierWithGroupSync();
+                   uint prev;
+                   InterlockedAdd(Out[0], sums[3 - id.x], prev);
+                   Out[1 + id.x] = sums[(id.x + 1) % 4] + 1;
+               }";
+    let mut o = options("cs_6_0", TargetEnv::Vulkan1_2, LanguageVersion::V2021);
+    o.vulkan_memory_model = true;
+    let words = compile_with("vmm", src, &o);
+    spirv_val("vmm", &words, TargetEnv::Vulkan1_2);
+    let dis = disassemble(&words);
+    for want in [
+        "OpCapability VulkanMemoryModel",
+        "OpMemoryModel Logical Vulkan",
+        "MakePointerAvailable|NonPrivatePointer %uint_2",
+        "MakePointerVisible|NonPrivatePointer %uint_2",
+        "MakePointerAvailable|NonPrivatePointer %uint_5",
+        "OpAtomicIAdd %uint",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    assert!(!dis.contains("Coherent"), "{dis}");
+    assert!(
+        dis.lines()
+            .filter(|l| l.contains("OpAtomicIAdd"))
+            .all(|l| l.contains(" %uint_5 ") && !l.contains(" %uint_1 ")),
+        "{dis}"
+    );
+    // Vulkan 1.0 (SPIR-V 1.0) gets the extension.
+    let mut o = options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.vulkan_memory_model = true;
+    let old = disassemble(&compile_with("vmm10", src, &o));
+    assert!(
+        old.contains("OpExtension \"SPV_KHR_vulkan_memory_model\""),
+        "{old}"
+    );
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 5}]}"#;
+        let want = [60u32, 11, 21, 31, 1];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+}

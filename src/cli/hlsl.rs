@@ -262,6 +262,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                 "-fspv-use-legacy-buffer-matrix-order" => o.legacy_buffer_matrix_order = true,
                 "-fspv-use-descriptor-heap" => o.descriptor_heap = true,
                 "-fspv-reflect" => o.reflect = true,
+                "-fspv-use-vulkan-memory-model" => o.vulkan_memory_model = true,
                 "-T" => profile = Some(m.value().to_owned()),
                 "-E" => entry = m.value().to_owned(),
                 "-D" => {
@@ -801,9 +802,11 @@ mod tests {
         assert!(compile("x.hlsl -T cs_6_0 -denorm bad")
             .unwrap_err()
             .contains("-denorm: bad"));
-        assert_eq!(
-            compile("x.hlsl -T cs_6_0 -fspv-use-vulkan-memory-model").unwrap_err(),
-            "error: not supported yet: -fspv-use-vulkan-memory-model"
+        assert!(
+            compile("x.hlsl -T cs_6_0 -fspv-use-vulkan-memory-model")
+                .unwrap()
+                .options
+                .vulkan_memory_model
         );
         assert_eq!(
             compile("x.hlsl -T cs_6_0 -HV 202x")

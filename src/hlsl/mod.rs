@@ -253,9 +253,11 @@ pub struct Options {
     /// order).
     pub stage_io_alpha: bool,
     /// `-fspv-use-legacy-buffer-matrix-order`: matrices read from and written to byte-address
-    /// buffers with `Load<T>`/`Store<T>` are row-major. Those templated methods are refused
-    /// for now, so no output depends on it; an implementation of them must honour it.
+    /// buffers with `Load<T>`/`Store<T>` are row-major (DXC's default is column-major).
     pub legacy_buffer_matrix_order: bool,
+    /// `-fspv-use-vulkan-memory-model`: the module uses the Vulkan memory model
+    /// ([`crate::opt::vulkan_memory_model`]) instead of GLSL450.
+    pub vulkan_memory_model: bool,
     /// `-fspv-use-descriptor-heap`: `ResourceDescriptorHeap`/`SamplerDescriptorHeap` through
     /// SPV_EXT_descriptor_heap. The heaps are refused for now, so no output depends on it; an
     /// implementation of them must honour it.
@@ -288,6 +290,7 @@ impl Options {
             stage_io_alpha: false,
             reflect: false,
             legacy_buffer_matrix_order: false,
+            vulkan_memory_model: false,
             descriptor_heap: false,
         }
     }
@@ -487,8 +490,17 @@ pub fn compile_source(
     // Below the version that made them core, DXC enables these capabilities by their
     // extension instead of raising the SPIR-V version past the environment's; declared here,
     // each is kept only where the module uses its capability.
+    if options.vulkan_memory_model {
+        if let Err(e) = crate::opt::vulkan_memory_model::upgrade_memory_model(&mut module) {
+            return Err(CompileError {
+                diagnostics,
+                rendered: format!("{rendered}{name}: error: {e}\n"),
+            });
+        }
+    }
     for (ext, core) in [
         ("SPV_KHR_float_controls", crate::grammar::Version(1, 4)),
+        ("SPV_KHR_vulkan_memory_model", crate::grammar::Version(1, 5)),
         (
             "SPV_KHR_shader_draw_parameters",
             crate::grammar::Version(1, 3),

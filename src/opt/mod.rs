@@ -2,6 +2,8 @@
 //! serialized again, so every pass sees uniqued types and constants, folded decorations and
 //! structured control flow instead of a word stream.
 
+pub mod vulkan_memory_model;
+
 use crate::ir::{self, IrError};
 use crate::requirements::module_requirements;
 
