@@ -3663,3 +3663,55 @@ fn vulkan_memory_model() {
         assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
     }
 }
+
+/// `printf` is NonSemantic.DebugPrintf (with SPV_KHR_non_semantic_info before SPIR-V 1.6),
+/// its format an `OpString` from a literal or a global `string` (one per text); drivers and
+/// `spvkit run` skip it and the shader computes as without it.
+#[test]
+fn printf_and_strings() {
+    let src = r#"string fmt = "v = %d";
+                 const string again = "v = %d";
+                 RWStructuredBuffer<int> o : register(u0);
+                 [numthreads(1, 1, 1)]
+                 void main() {
+                     int v = o[0] + 5;
+                     printf(fmt, v);
+                     printf("two: %f %u", 1.5f, 2u);
+                     o[1] = v;
+                 }"#;
+    let words = check("printf", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpExtension \"SPV_KHR_non_semantic_info\"",
+        "OpExtInstImport \"NonSemantic.DebugPrintf\"",
+        "OpString \"two: %f %u\"",
+        "%float_1_5 %uint_2",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    assert_eq!(dis.matches("OpString \"v = %d\"").count(), 1, "{dis}");
+    assert_eq!(dis.matches("OpExtInst %void").count(), 2, "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "data": [7, 0]}]}"#;
+        assert_eq!(run::ints(&run::lavapipe(&words, job), 0), [7, 12]);
+        assert_eq!(run::ints(&run::spvkit(&words, job), 0), [7, 12]);
+    }
+    let e = errors(
+        "RWStructuredBuffer<int> o; [numthreads(1,1,1)] void main() { printf(o[0]); }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("printf's format must be a string literal or a string variable"),
+        "{e}"
+    );
+    let e = errors(
+        "string s = 3; [numthreads(1,1,1)] void main() { printf(s); }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("1:8: error: the string 's' needs a string literal as its initializer"),
+        "{e}"
+    );
+}

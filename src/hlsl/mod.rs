@@ -501,6 +501,7 @@ pub fn compile_source(
     for (ext, core) in [
         ("SPV_KHR_float_controls", crate::grammar::Version(1, 4)),
         ("SPV_KHR_vulkan_memory_model", crate::grammar::Version(1, 5)),
+        ("SPV_KHR_non_semantic_info", crate::grammar::Version(1, 6)),
         (
             "SPV_KHR_shader_draw_parameters",
             crate::grammar::Version(1, 3),

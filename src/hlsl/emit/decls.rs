@@ -316,6 +316,14 @@ impl State<'_> {
                 self.error(t.span, format!("not supported yet: the type '{name}'"));
                 None
             }
+            "string" => {
+                self.error(
+                    t.span,
+                    "not supported yet: 'string' other than for a global variable (a printf \
+                     format)",
+                );
+                None
+            }
             _ => {
                 self.error(t.name.span, format!("unknown type name '{name}'"));
                 None
@@ -930,6 +938,33 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
     });
 }
 
+/// `string s = "...";`: a name for a string literal, usable as `printf`'s format (DXC
+/// emits nothing else for it).
+fn string_vars(st: &mut State, b: &mut Builder, v: &VarDecl) {
+    for d in &v.declarators {
+        if !d.array_dims.is_empty() {
+            st.error(d.name.span, "not supported yet: arrays of strings");
+            continue;
+        }
+        match &d.init {
+            Some(Initializer::Expr(Expr {
+                kind: ExprKind::Literal(crate::hlsl::ast::Literal::String(text)),
+                ..
+            })) => {
+                st.string_id(b, text);
+                st.strings.insert(d.name.name.clone(), text.clone());
+            }
+            _ => st.error(
+                d.name.span,
+                format!(
+                    "the string '{}' needs a string literal as its initializer",
+                    d.name.name
+                ),
+            ),
+        }
+    }
+}
+
 fn global_vars(
     st: &mut State,
     b: &mut Builder,
@@ -937,6 +972,11 @@ fn global_vars(
     pending: &mut Vec<Pending>,
     globals: &mut StructDef,
 ) {
+    if v.ty.name.name == "string" && v.ty.args.is_empty() && !st.struct_names.contains_key("string")
+    {
+        string_vars(st, b, v);
+        return;
+    }
     let Some((base, relaxed)) = st.resolve_type(&v.ty) else {
         return;
     };

@@ -96,6 +96,44 @@ impl FnCx<'_, '_> {
         self.void_val()
     }
 
+    /// `printf(format, args...)`: NonSemantic.DebugPrintf's `DebugPrintf` with the format as
+    /// an `OpString` (a string literal or a global `string`) and the arguments as values.
+    fn printf(&mut self, args: &[Expr], span: Span) -> Option<Val> {
+        use crate::grammar::ext::nonsemantic_debugprintf::{Opcode, IMPORT_NAME};
+        use crate::hlsl::ast::{ExprKind, Literal};
+        let text = match &args[0].kind {
+            ExprKind::Literal(Literal::String(t)) => t.clone(),
+            ExprKind::Ident(id) if self.st.strings.contains_key(&id.name) => {
+                self.st.strings[&id.name].clone()
+            }
+            _ => {
+                self.st.error(
+                    args[0].span,
+                    "printf's format must be a string literal or a string variable",
+                );
+                return None;
+            }
+        };
+        let mut operands = vec![Value::String(self.st.string_id(&mut self.f, &text))];
+        for a in &args[1..] {
+            let (v, t) = self.rvalue(a)?;
+            if !t.is_numeric() {
+                self.st.error(
+                    a.span,
+                    format!("not supported yet: printf of '{}'", self.show(&t)),
+                );
+                return None;
+            }
+            operands.push(v);
+        }
+        let set = self.f.ext_inst_import(IMPORT_NAME);
+        let void = self.f.type_void();
+        self.f
+            .ext_inst(void, set, Opcode::DebugPrintf as u32, &operands);
+        let _ = span;
+        Some(self.void_val())
+    }
+
     /// The result of a call that returns nothing.
     pub fn void_val(&mut self) -> Val {
         Val::R(Value::Constant(self.f.constant_u32(0)), Ty::Void)
@@ -243,6 +281,7 @@ impl FnCx<'_, '_> {
     fn special(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
         match name {
             "mul" => self.mul(args, span),
+            "printf" => self.printf(args, span),
             "dot" => {
                 let (v, ty) = self.args_common(name, args, span)?;
                 let s = ty.component()?;

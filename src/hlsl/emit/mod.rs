@@ -212,6 +212,10 @@ pub(crate) struct State<'u> {
     pub typedefs: HashMap<String, (Ty, bool, Option<bool>)>,
     pub scopes: Scopes<Sym>,
     pub consts: HashMap<String, ConstVal>,
+    /// Global `string` variables: their text.
+    pub strings: HashMap<String, String>,
+    /// The `OpString` of each text used, once per text.
+    pub string_ids: HashMap<String, Handle<String>>,
     /// The values of `const` locals initialized with a constant expression, by variable, so
     /// that they may size arrays (`const uint n = 4; int a[n];`).
     pub const_locals: HashMap<Value, ConstVal>,
@@ -258,6 +262,8 @@ impl<'u> State<'u> {
             typedefs: HashMap::new(),
             scopes: Scopes::default(),
             consts: HashMap::new(),
+            strings: HashMap::new(),
+            string_ids: HashMap::new(),
             const_locals: HashMap::new(),
             functions: HashMap::new(),
             type_cache: HashMap::new(),
@@ -284,6 +290,16 @@ impl<'u> State<'u> {
     }
 
     /// The GLSL.std.450 import.
+    /// The `OpString` holding `text` (one per text, as DXC).
+    pub fn string_id(&mut self, b: &mut Builder, text: &str) -> Handle<String> {
+        if let Some(&h) = self.string_ids.get(text) {
+            return h;
+        }
+        let h = b.string(text);
+        self.string_ids.insert(text.to_owned(), h);
+        h
+    }
+
     pub fn glsl(&mut self, b: &mut Builder) -> Handle<ExtInstImport> {
         match self.glsl {
             Some(h) => h,

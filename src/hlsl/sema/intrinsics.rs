@@ -99,6 +99,7 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
             Some(Intrinsic::Special(n, n))
         }
         "and" | "or" => Some(Intrinsic::Special(2, 2)),
+        "printf" => Some(Intrinsic::Special(1, usize::MAX)),
         // Math with hand-written lowerings (DXC's).
         "rcp" | "log10" | "f16tof32" | "f32tof16" | "isnan" | "isinf" | "isfinite" | "isnormal" => {
             Some(Intrinsic::Special(1, 1))
@@ -177,7 +178,6 @@ pub fn is_out_of_scope(name: &str) -> bool {
         "msad4",
         "noise",
         "NonUniformResourceIndex",
-        "printf",
         "Process2DQuadTessFactorsAvg",
         "tex1D",
         "tex2D",
