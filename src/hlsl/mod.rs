@@ -498,10 +498,20 @@ pub fn compile_source(
             });
         }
     }
+    // A non-semantic set (printf's) needs SPIR-V 1.6 or this extension, which no capability
+    // implies: declared only where such a set is imported.
+    let non_semantic = module
+        .ext_inst_imports
+        .iter()
+        .any(|(_, i)| i.is_non_semantic());
+    if non_semantic && env_version < crate::grammar::Version(1, 6) {
+        module
+            .extensions
+            .push("SPV_KHR_non_semantic_info".to_owned());
+    }
     for (ext, core) in [
         ("SPV_KHR_float_controls", crate::grammar::Version(1, 4)),
         ("SPV_KHR_vulkan_memory_model", crate::grammar::Version(1, 5)),
-        ("SPV_KHR_non_semantic_info", crate::grammar::Version(1, 6)),
         (
             "SPV_KHR_shader_draw_parameters",
             crate::grammar::Version(1, 3),
