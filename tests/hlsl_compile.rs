@@ -3715,3 +3715,37 @@ fn printf_and_strings() {
         "{e}"
     );
 }
+
+/// Bit-fields in lists of values: an initializer list or `(S)x` sets each bit-field (masked to
+/// its width); a flat conversion from such a struct takes the whole holding field per
+/// bit-field, as DXC's does.
+#[test]
+fn bitfield_structs_as_lists_of_values() {
+    let src = "struct BF { uint R : 8; uint G : 8; uint B : 8; uint A : 8; };
+               struct Two { uint lo : 4; int hi : 4; float f; };
+               RWStructuredBuffer<uint> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   BF bf = { 3, 2, 1, 0x1FF };
+                   o[0] = bf.R + bf.G * 10 + bf.B * 100;
+                   o[1] = bf.A;
+                   BF z = (BF)0;
+                   o[2] = z.R + z.A;
+                   BF s = (BF)7;
+                   o[3] = s.G;
+                   Two t = { 5, -3, 2.5 };
+                   o[4] = t.lo;
+                   o[5] = (uint)(t.hi + 10);
+                   o[6] = (uint)t.f;
+                   o[7] = (uint)bf;
+               }";
+    let words = check("bitfield_lists", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 8}]}"#;
+        let want = [123u32, 255, 0, 7, 5, 7, 2, 0xFF01_0203];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+}

@@ -552,19 +552,23 @@ impl FnCx<'_, '_> {
                 }
             }
             Ty::Struct(i) => {
-                if self.bitfield_struct(*i, span) {
+                let Some(def) = self.st.structs.get(*i) else {
                     return;
-                }
-                let fields = self
-                    .st
-                    .structs
-                    .get(*i)
-                    .map(|d| d.fields.clone())
-                    .unwrap_or_default();
+                };
+                let (fields, bitfields) = (def.fields.clone(), def.bitfields.clone());
                 for (k, f) in fields.iter().enumerate() {
                     let ft = self.ty(&f.ty);
                     let x = self.f.composite_extract(ft, v, vec![k as u32]);
-                    self.flatten_value(x, &f.ty, span, out);
+                    let bits: Vec<_> = bitfields.iter().filter(|b| b.field == k as u32).collect();
+                    if bits.is_empty() {
+                        self.flatten_value(x, &f.ty, span, out);
+                        continue;
+                    }
+                    // A field holding bit-fields gives, for each bit-field, the whole field: what
+                    // DXC's flat conversion takes (its test `cast.struct-to-int` says so).
+                    for _ in bits {
+                        out.push((x, f.ty.clone(), span));
+                    }
                 }
             }
             _ => out.push((v, t.clone(), span)),
@@ -599,18 +603,27 @@ impl FnCx<'_, '_> {
                 Some(self.composite(t, &parts))
             }
             Ty::Struct(i) => {
-                if self.bitfield_struct(*i, span) {
-                    return None;
-                }
-                let fields = self
-                    .st
-                    .structs
-                    .get(*i)
-                    .map(|d| d.fields.clone())
-                    .unwrap_or_default();
+                let def = self.st.structs.get(*i)?;
+                let (fields, bitfields) = (def.fields.clone(), def.bitfields.clone());
                 let mut parts = Vec::new();
-                for f in &fields {
-                    parts.push(self.build_from(&f.ty, it, span)?);
+                for (k, f) in fields.iter().enumerate() {
+                    let bits: Vec<_> = bitfields.iter().filter(|b| b.field == k as u32).collect();
+                    if bits.is_empty() {
+                        parts.push(self.build_from(&f.ty, it, span)?);
+                        continue;
+                    }
+                    // A field holding bit-fields takes one value per bit-field.
+                    let s = f.ty.component()?;
+                    let mut whole = self.scalar_const(s, ConstVal::Int(0));
+                    for b in bits {
+                        let Some((v, t, sp)) = it.next() else {
+                            self.st.error(span, "too few initializers");
+                            return None;
+                        };
+                        let v = self.convert(v, &t, &f.ty, sp, false)?;
+                        whole = self.insert_bits(whole, v, &f.ty, b.offset, b.width)?;
+                    }
+                    parts.push(whole);
                 }
                 let t = self.ty(ty);
                 Some(self.composite(t, &parts))

@@ -301,6 +301,72 @@ impl FnCx<'_, '_> {
         })
     }
 
+    /// `whole` (an integer of type `ht`) with `width` bits from `offset` replaced by `v`'s low
+    /// bits.
+    pub fn insert_bits(
+        &mut self,
+        whole: Value,
+        v: Value,
+        ht: &Ty,
+        offset: u32,
+        width: u32,
+    ) -> Option<Value> {
+        let t = self.ty(ht);
+        let s = ht.component()?;
+        Some(if s.bits() == 32 {
+            let (o, w) = (self.u32c(offset), self.u32c(width));
+            self.f.bit_field_insert(t, whole, v, o, w)
+        } else {
+            // Vulkan allows OpBitFieldInsert on 32-bit integers only: clear the field's bits,
+            // shift the value into place, mask it, and combine.
+            let ones = if width >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            let mask = ones << offset;
+            let keep = self.scalar_const(s, ConstVal::Int(!mask as i64));
+            let field = self.scalar_const(s, ConstVal::Int(mask as i64));
+            let kept = self.f.bitwise_and(t, whole, keep);
+            let o = self.u32c(offset);
+            let moved = self.f.shift_left_logical(t, v, o);
+            let part = self.f.bitwise_and(t, moved, field);
+            self.f.bitwise_or(t, kept, part)
+        })
+    }
+
+    /// `width` bits from `offset` of `whole` (an integer of type `ty`), sign-extended when
+    /// `ty` is signed.
+    pub fn extract_bits(
+        &mut self,
+        whole: Value,
+        ty: &Ty,
+        offset: u32,
+        width: u32,
+    ) -> Option<Value> {
+        let t = self.ty(ty);
+        let s = ty.component()?;
+        Some(if s.bits() == 32 {
+            let (o, w) = (self.u32c(offset), self.u32c(width));
+            if s.is_signed() {
+                self.f.bit_field_s_extract(t, whole, o, w)
+            } else {
+                self.f.bit_field_u_extract(t, whole, o, w)
+            }
+        } else {
+            // Vulkan allows the bit-field instructions on 32-bit integers only: shift the field
+            // to the top, then back down (arithmetically when signed).
+            let up = self.u32c(s.bits() - offset - width);
+            let down = self.u32c(s.bits() - width);
+            let top = self.f.shift_left_logical(t, whole, up);
+            if s.is_signed() {
+                self.f.shift_right_arithmetic(t, top, down)
+            } else {
+                self.f.shift_right_logical(t, top, down)
+            }
+        })
+    }
+
     /// Reports (and says) when struct `i` has bit-fields, for the operations that take a
     /// struct apart value by value and do not handle them yet.
     pub fn bitfield_struct(&mut self, i: usize, span: Span) -> bool {
@@ -346,27 +412,8 @@ impl FnCx<'_, '_> {
                 let Some((whole, _)) = self.load_val(holder, span) else {
                     return;
                 };
-                let t = self.ty(ht);
-                let Some(s) = ht.component() else { return };
-                let new = if s.bits() == 32 {
-                    let (o, w) = (self.u32c(*offset), self.u32c(*width));
-                    self.f.bit_field_insert(t, whole, v, o, w)
-                } else {
-                    // Vulkan allows OpBitFieldInsert on 32-bit integers only: clear the
-                    // field's bits, shift the value into place, mask it, and combine.
-                    let ones = if *width >= 64 {
-                        u64::MAX
-                    } else {
-                        (1u64 << width) - 1
-                    };
-                    let mask = ones << offset;
-                    let keep = self.scalar_const(s, ConstVal::Int(!mask as i64));
-                    let field = self.scalar_const(s, ConstVal::Int(mask as i64));
-                    let kept = self.f.bitwise_and(t, whole, keep);
-                    let o = self.u32c(*offset);
-                    let moved = self.f.shift_left_logical(t, v, o);
-                    let part = self.f.bitwise_and(t, moved, field);
-                    self.f.bitwise_or(t, kept, part)
+                let Some(new) = self.insert_bits(whole, v, ht, *offset, *width) else {
+                    return;
                 };
                 self.assign(holder, new, ht, span);
             }
@@ -890,10 +937,7 @@ impl FnCx<'_, '_> {
                 let t = self.ty(target);
                 Some(self.f.composite_construct(t, &parts))
             }
-            Ty::Struct(i) => {
-                if self.bitfield_struct(*i, span) {
-                    return None;
-                }
+            Ty::Struct(i) if self.st.structs.get(*i)?.bitfields.is_empty() => {
                 let fields = self.st.structs.get(*i)?.fields.clone();
                 let mut parts = Vec::with_capacity(fields.len());
                 for f in &fields {
@@ -901,6 +945,12 @@ impl FnCx<'_, '_> {
                 }
                 let t = self.ty(target);
                 Some(self.f.composite_construct(t, &parts))
+            }
+            Ty::Struct(_) => {
+                // With bit-fields: the scalar for each of them, and each other scalar.
+                let n = self.flat_len(target)?;
+                let leaves = vec![(v, vt.clone(), span); n as usize];
+                self.build_from(target, &mut leaves.into_iter(), span)
             }
             t if t.is_numeric() => self.convert(v, vt, t, span, true),
             t => {
@@ -1021,9 +1071,16 @@ impl FnCx<'_, '_> {
             Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) => u64::from(t.count()),
             Ty::Array(e, n) => self.flat_len(e)? * u64::from(*n),
             Ty::Struct(i) => {
+                let def = self.st.structs.get(*i)?;
                 let mut total = 0;
-                for f in &self.st.structs.get(*i)?.fields {
-                    total += self.flat_len(&f.ty)?;
+                for (k, f) in def.fields.iter().enumerate() {
+                    // A field holding bit-fields counts one per bit-field.
+                    let bits = def.bitfields.iter().filter(|b| b.field == k as u32).count();
+                    total += if bits > 0 {
+                        bits as u64
+                    } else {
+                        self.flat_len(&f.ty)?
+                    };
                 }
                 total
             }

@@ -369,27 +369,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             }
             Val::Bits(holder, ty, offset, width) => {
                 let (whole, _) = self.load(holder, span)?;
-                let t = self.ty(ty);
-                let s = ty.component()?;
-                let v = if s.bits() == 32 {
-                    let (o, w) = (self.u32c(*offset), self.u32c(*width));
-                    if s.is_signed() {
-                        self.f.bit_field_s_extract(t, whole, o, w)
-                    } else {
-                        self.f.bit_field_u_extract(t, whole, o, w)
-                    }
-                } else {
-                    // Vulkan allows the bit-field instructions on 32-bit integers only: shift
-                    // the field to the top, then back down (arithmetically when signed).
-                    let up = self.u32c(s.bits() - offset - width);
-                    let down = self.u32c(s.bits() - width);
-                    let top = self.f.shift_left_logical(t, whole, up);
-                    if s.is_signed() {
-                        self.f.shift_right_arithmetic(t, top, down)
-                    } else {
-                        self.f.shift_right_logical(t, top, down)
-                    }
-                };
+                let v = self.extract_bits(whole, ty, *offset, *width)?;
                 Some((v, ty.clone()))
             }
             Val::Elems(base, ty, paths) => {
