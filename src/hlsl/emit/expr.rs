@@ -367,8 +367,8 @@ impl FnCx<'_, '_> {
         })
     }
 
-    /// Reports (and says) when struct `i` has bit-fields, for the operations that take a
-    /// struct apart value by value and do not handle them yet.
+    /// Reports (and says) when struct `i` has bit-fields, for stage variables, which do not
+    /// handle them yet.
     pub fn bitfield_struct(&mut self, i: usize, span: Span) -> bool {
         let has = self
             .st
@@ -378,8 +378,7 @@ impl FnCx<'_, '_> {
         if has {
             self.st.error(
                 span,
-                "not supported yet: a struct with bit-fields as a list of values (initializer \
-                 list or flat conversion)",
+                "not supported yet: a struct with bit-fields as a stage input or output",
             );
         }
         has
