@@ -289,6 +289,11 @@ struct Parser {
     not_casts: HashSet<usize>,
     /// How many switch bodies enclose the current statement.
     switch_depth: u32,
+    /// Names of variable templates: `v<args>` in an expression is the variable of an instance.
+    var_templates: HashSet<String>,
+    /// Out-of-line definitions of struct templates' static members, given to the templates
+    /// at the end of the file.
+    template_statics: Vec<TemplateStatic>,
 }
 
 impl Parser {
@@ -315,6 +320,8 @@ impl Parser {
             too_deep: false,
             not_casts: HashSet::new(),
             switch_depth: 0,
+            var_templates: HashSet::new(),
+            template_statics: Vec::new(),
         }
     }
 
@@ -648,6 +655,7 @@ impl Parser {
                 }
             }
         }
+        self.define_template_statics(&mut unit.items);
         unit
     }
 
@@ -990,6 +998,207 @@ impl Parser {
         })
     }
 
+    /// After `template <params>`: a variable template (`static const bool v = false;`, or a
+    /// partial specialization `static const bool v<T, T> = true;`), held as a struct template
+    /// whose one static member ([`crate::hlsl::sema::names::VAR_MEMBER`]) is the variable;
+    /// `v<args>` in an expression names that member of the instance. `None` (nothing taken)
+    /// when what follows is not a variable.
+    fn variable_template(&mut self, start: Span) -> PResult<Option<Option<StructDecl>>> {
+        let saved = (self.pos, self.diags.len(), self.fatal);
+        let mut k = 0;
+        while self.is_modifier_at(k) {
+            k += 1;
+        }
+        if !self.is_type_at(k) {
+            return Ok(None);
+        }
+        let after_type = self.qualified_end(k).0;
+        // The type may take template arguments (`vector<T, 2> v = ...`): skip to the name by
+        // parsing speculatively below instead of counting tokens.
+        let _ = after_type;
+        let attempt = (|| -> PResult<Option<(Vec<ModifierSpan>, TypeExpr, Ident)>> {
+            let modifiers = self.modifiers();
+            let ty = self.type_expr()?;
+            if self.tok().kind != TokenKind::Ident {
+                return Ok(None);
+            }
+            let name = self.ident("a variable name")?;
+            let next = self.tok().text.clone();
+            if next == "(" || next == "::" || next == "[" {
+                return Ok(None);
+            }
+            if !matches!(next.as_str(), "=" | "<" | ";") {
+                return Ok(None);
+            }
+            Ok(Some((modifiers, ty, name)))
+        })();
+        let (modifiers, ty, name) = match attempt {
+            Ok(Some(head)) => head,
+            Ok(None) | Err(Stop) if !self.too_deep => {
+                self.pos = saved.0;
+                self.diags.truncate(saved.1);
+                self.fatal = saved.2;
+                return Ok(None);
+            }
+            Ok(None) => return Ok(None),
+            Err(Stop) => return Err(Stop),
+        };
+        let spec_args = if self.at("<") {
+            if self.templates.contains(&name.name) && !self.var_templates.contains(&name.name) {
+                self.out_of_line_static(name, start)?;
+                return Ok(Some(None));
+            }
+            if !self.var_templates.contains(&name.name) {
+                return self.fail(format!(
+                    "'{}' is not a variable template, so it cannot be specialized",
+                    name.name
+                ));
+            }
+            self.template_args()?
+        } else {
+            Vec::new()
+        };
+        let init = if self.eat("=") {
+            Some(self.initializer()?)
+        } else {
+            None
+        };
+        self.expect(";", "after the variable template")?;
+        let span = start.to(self.prev_span());
+        self.declare_type(&name.name);
+        self.templates.insert(name.name.clone());
+        self.var_templates.insert(name.name.clone());
+        let member = Declarator {
+            span: name.span,
+            name: Ident {
+                name: crate::hlsl::sema::names::VAR_MEMBER.to_owned(),
+                span: name.span,
+            },
+            array_dims: Vec::new(),
+            annotations: Vec::new(),
+            init,
+        };
+        let mut modifiers = modifiers;
+        if !modifiers.iter().any(|m| m.modifier == Modifier::Static) {
+            modifiers.push(ModifierSpan {
+                modifier: Modifier::Static,
+                span: name.span,
+            });
+        }
+        Ok(Some(Some(StructDecl {
+            name: Some(name),
+            base: None,
+            fields: Vec::new(),
+            methods: Vec::new(),
+            statics: vec![VarDecl {
+                attributes: Vec::new(),
+                modifiers,
+                ty,
+                declarators: vec![member],
+                span,
+            }],
+            typedefs: Vec::new(),
+            member_templates: Vec::new(),
+            spec_args,
+            span,
+        })))
+    }
+
+    /// `template <class T> const static T S<T>::m[2] = {...};` (at the `<` after `S`): the
+    /// definition of a static data member of a struct template, given to the template's
+    /// declaration of `m` once the file is parsed ([`Parser::define_template_statics`]).
+    fn out_of_line_static(&mut self, owner: Ident, start: Span) -> PResult<()> {
+        let args = self.template_args()?;
+        self.expect("::", "after the struct template's arguments")?;
+        let member = self.ident("a static member name")?;
+        let array_dims = self.array_dims()?;
+        self.expect("=", "to define the static member")?;
+        let init = self.initializer()?;
+        self.expect(";", "after the static member's definition")?;
+        let span = start.to(self.prev_span());
+        self.template_statics.push(TemplateStatic {
+            owner,
+            args,
+            member,
+            array_dims,
+            init,
+            span,
+        });
+        Ok(())
+    }
+
+    /// Gives each out-of-line static member definition of a struct template to the member's
+    /// declaration in the template (whose instances then all have it).
+    fn define_template_statics(&mut self, items: &mut [Item]) {
+        for def in std::mem::take(&mut self.template_statics) {
+            let found = items.iter_mut().find_map(|it| match it {
+                Item::Template { params, item, .. } => match item.as_mut() {
+                    Item::Struct(s)
+                        if s.spec_args.is_empty()
+                            && s.name.as_ref().is_some_and(|n| n.name == def.owner.name) =>
+                    {
+                        Some((params, s))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            });
+            let Some((params, s)) = found else {
+                self.error(
+                    def.owner.span,
+                    format!(
+                        "not supported yet: a static member definition for '{}' (not a struct \
+                         template declared at file level)",
+                        def.owner.name
+                    ),
+                );
+                continue;
+            };
+            // The arguments must be the template's own parameters, in order.
+            let same = def.args.len() == params.len()
+                && def.args.iter().zip(params.iter()).all(|(a, p)| match a {
+                    TemplateArg::Type(t) => t.args.is_empty() && t.name.name == p.name.name,
+                    TemplateArg::Expr(Expr {
+                        kind: ExprKind::Ident(i),
+                        ..
+                    }) => i.name == p.name.name,
+                    _ => false,
+                });
+            if !same {
+                self.error(
+                    def.span,
+                    "not supported yet: a static member definition whose template arguments \
+                     are not the template's parameters, in order",
+                );
+                continue;
+            }
+            let decl = s
+                .statics
+                .iter_mut()
+                .flat_map(|v| v.declarators.iter_mut())
+                .find(|d| d.name.name == def.member.name);
+            match decl {
+                Some(d) if d.init.is_some() => self.error(
+                    def.member.span,
+                    format!("redefinition of '{}::{}'", def.owner.name, def.member.name),
+                ),
+                Some(d) => {
+                    if d.array_dims.iter().all(Option::is_none) && !def.array_dims.is_empty() {
+                        d.array_dims = def.array_dims;
+                    }
+                    d.init = Some(def.init);
+                }
+                None => self.error(
+                    def.member.span,
+                    format!(
+                        "no static member named '{}' in '{}'",
+                        def.member.name, def.owner.name
+                    ),
+                ),
+            }
+        }
+    }
+
     /// `template <params>` (at `template`); empty for `template <>`.
     fn template_params(&mut self) -> PResult<Vec<TemplateParam>> {
         self.bump();
@@ -1000,8 +1209,18 @@ impl Parser {
         }
         loop {
             let (name, value_ty) = if self.at_word("typename") || self.at_word("class") {
-                self.bump();
-                (self.ident("a template parameter name")?, None)
+                let kw = self.bump();
+                if matches!(self.tok().text.as_str(), "," | ">" | "=") {
+                    // `template <class, class>`: an unnamed parameter, under a name no source
+                    // can spell.
+                    let name = Ident {
+                        name: format!("#param{}", params.len()),
+                        span: kw.span,
+                    };
+                    (name, None)
+                } else {
+                    (self.ident("a template parameter name")?, None)
+                }
             } else {
                 let ty = self.type_expr()?;
                 (self.ident("a template parameter name")?, Some(ty))
@@ -1043,7 +1262,27 @@ impl Parser {
     /// The templated declaration after `template <params>`.
     fn template_rest(&mut self, params: Vec<TemplateParam>, start: Span) -> PResult<Vec<Item>> {
         let added = self.add_type_params(&params);
-        let parsed = self.item();
+        let parsed = match self.variable_template(start) {
+            Ok(Some(None)) => {
+                for a in &added {
+                    self.types.remove(a);
+                }
+                return Ok(Vec::new());
+            }
+            Ok(Some(Some(item))) => {
+                for a in &added {
+                    self.types.remove(a);
+                }
+                return Ok(vec![Item::Template {
+                    params,
+                    item: Box::new(Item::Struct(item)),
+                    defined: true,
+                    span: start.to(self.prev_span()),
+                }]);
+            }
+            Ok(None) => self.item(),
+            Err(e) => Err(e),
+        };
         for a in &added {
             self.types.remove(a);
         }
@@ -2795,6 +3034,21 @@ impl Parser {
                 if !ty.args.is_empty() && self.at("::") {
                     return self.scoped_call(ty);
                 }
+                if self.var_templates.contains(&ty.name.name) && !self.at("(") {
+                    // `v<args>`: the variable of a variable template's instance.
+                    let span = ty.span;
+                    let member = Ident {
+                        name: crate::hlsl::sema::names::VAR_MEMBER.to_owned(),
+                        span,
+                    };
+                    return Ok(Expr {
+                        kind: ExprKind::Scoped {
+                            scope: Box::new(ty),
+                            member,
+                        },
+                        span,
+                    });
+                }
                 if !self.at("(") {
                     let found = self.tok().describe();
                     return self.fail(format!(
@@ -2913,6 +3167,16 @@ fn guarded_body(decl: VarDecl, body: Box<Stmt>) -> StmtKind {
         stmts: vec![stmt(StmtKind::Decl(decl), span), stmt(test, span)],
         span,
     })
+}
+
+/// An out-of-line definition of a struct template's static data member.
+struct TemplateStatic {
+    owner: Ident,
+    args: Vec<TemplateArg>,
+    member: Ident,
+    array_dims: Vec<Option<Expr>>,
+    init: Initializer,
+    span: Span,
 }
 
 /// A string literal's contents with C escapes resolved.
