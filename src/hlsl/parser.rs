@@ -1012,10 +1012,8 @@ impl Parser {
         if !self.is_type_at(k) {
             return Ok(None);
         }
-        let after_type = self.qualified_end(k).0;
-        // The type may take template arguments (`vector<T, 2> v = ...`): skip to the name by
-        // parsing speculatively below instead of counting tokens.
-        let _ = after_type;
+        // The type may take template arguments (`vector<T, 2> v = ...`): the head is parsed
+        // speculatively and rolled back when it is not a variable's.
         let attempt = (|| -> PResult<Option<(Vec<ModifierSpan>, TypeExpr, Ident)>> {
             let modifiers = self.modifiers();
             let ty = self.type_expr()?;
