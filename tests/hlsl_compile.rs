@@ -3796,3 +3796,32 @@ fn variable_templates_and_template_statics() {
         "{e}"
     );
 }
+
+/// `static const` arrays size arrays and fold into constants; `mul(Mx1, 1xN)` is the outer
+/// product (the 1xN operand is known from its declaration; both are vectors to the types).
+#[test]
+fn const_array_sizes_and_outer_product() {
+    let src = "static const uint sizes[2] = { 3, 4 };
+               static const uint N = sizes[1] * 2;
+               RWStructuredBuffer<uint> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   float a[sizes[1]];
+                   uint b[N];
+                   a[3] = 1; b[7] = 2;
+                   o[0] = a[3] + b[7] + sizeof(b);
+                   float3x1 c = float3x1(1, 2, 3);
+                   float1x4 r = float1x4(1, 2, 3, 4);
+                   float3x4 outer = mul(c, r);
+                   o[1] = outer._m21 * 10 + outer._m13;
+               }";
+    let words = check("const_array_sizes", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 2}]}"#;
+        let want = [35u32, 68];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+}

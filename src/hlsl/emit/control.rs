@@ -251,6 +251,11 @@ impl FnCx<'_, '_> {
                     format!("redefinition of '{}'", decl.name.name),
                 );
             }
+            if let (true, Some(init)) = (konst, &decl.init) {
+                if let Some(elems) = self.st.const_elements(&ty, init) {
+                    self.st.const_arrays.insert(ptr, elems);
+                }
+            }
             if let (true, Ty::Scalar(s), Some(Initializer::Expr(e))) = (konst, &ty, &decl.init) {
                 let c = self.st.const_eval(e);
                 if let Some(c @ (ConstVal::Int(_) | ConstVal::Bool(_))) = c.filter(|_| s.is_int()) {

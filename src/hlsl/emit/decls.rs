@@ -91,11 +91,20 @@ impl State<'_> {
     pub fn const_eval(&self, e: &Expr) -> Option<ConstVal> {
         // The innermost declaration of the name decides: a constant, a `const` local with a
         // constant value, or a variable (not a constant even if a global constant has its name).
-        let lookup = |n: &str| match self.scopes.lookup(n) {
-            Some(Sym::Const(c, _)) => Some(*c),
-            Some(Sym::Var(p)) => self.const_locals.get(&p.ptr).copied(),
-            Some(_) => None,
-            None => self.consts.get(n).copied(),
+        let lookup = |n: &str| {
+            if let Some((array, k)) = n.strip_suffix(']').and_then(|n| n.split_once('[')) {
+                let Some(Sym::Var(p)) = self.scopes.lookup(array) else {
+                    return None;
+                };
+                let k: usize = k.parse().ok()?;
+                return self.const_arrays.get(&p.ptr)?.get(k).copied();
+            }
+            match self.scopes.lookup(n) {
+                Some(Sym::Const(c, _)) => Some(*c),
+                Some(Sym::Var(p)) => self.const_locals.get(&p.ptr).copied(),
+                Some(_) => None,
+                None => self.consts.get(n).copied(),
+            }
         };
         if self.opts.version >= crate::hlsl::LanguageVersion::V202x {
             return consteval::eval_conforming(e, &lookup);
@@ -113,6 +122,36 @@ impl State<'_> {
                 .collect(),
             _ => Vec::new(),
         }
+    }
+
+    /// The integer elements of a `const` one-dimensional array of `ty` initialized by `init`
+    /// with constants, to fold `a[k]` (array sizes, other constants); `None` otherwise.
+    pub fn const_elements(&self, ty: &Ty, init: &Initializer) -> Option<Vec<ConstVal>> {
+        let Ty::Array(e, n) = ty else { return None };
+        if !matches!(**e, Ty::Scalar(s) if s.is_int()) {
+            return None;
+        }
+        let items: Vec<&Expr> = match init {
+            Initializer::List(items, _) => items
+                .iter()
+                .map(|i| match i {
+                    Initializer::Expr(e) => Some(e),
+                    Initializer::List(..) => None,
+                })
+                .collect::<Option<_>>()?,
+            Initializer::Expr(Expr {
+                kind: ExprKind::InitList(items),
+                ..
+            }) => items.iter().collect(),
+            Initializer::Expr(_) => return None,
+        };
+        if items.len() != *n as usize {
+            return None;
+        }
+        items
+            .iter()
+            .map(|e| self.const_eval(e).filter(|c| matches!(c, ConstVal::Int(_))))
+            .collect()
     }
 
     /// Resolves a written type; the bool says whether it has minimum precision.
@@ -1176,6 +1215,11 @@ fn global_vars(
                 row_major: false,
                 konst: false,
             };
+            if let (true, Some(init)) = (is_const, &d.init) {
+                if let Some(elems) = st.const_elements(&place.ty, init) {
+                    st.const_arrays.insert(place.ptr, elems);
+                }
+            }
             if let Some(init) = &d.init {
                 let idx = st
                     .unit

@@ -844,6 +844,26 @@ impl FnCx<'_, '_> {
                 let t = self.ty(&rt);
                 Some(Val::R(self.f.matrix_times_matrix(t, b, a), rt))
             }
+            // `mul(Mx1, 1xN)`: both collapse to vectors; when the second is known to be a 1xN
+            // matrix (a variable declared so), the first can only be Mx1: the outer product.
+            (Ty::Vector(_, m), Ty::Vector(_, n)) if self.is_row_matrix(&args[1]) => {
+                let row_ty = Ty::Vector(comp, *n);
+                let rt = self.ty(&row_ty);
+                let st = self.ty(&Ty::Scalar(comp));
+                let mut rows = Vec::new();
+                for i in 0..*m {
+                    let x = self.f.composite_extract(st, a, vec![i]);
+                    rows.push(if comp.is_float() {
+                        self.f.vector_times_scalar(rt, b, x)
+                    } else {
+                        let xs = self.splat(x, comp, *n);
+                        self.arith(BinaryOp::Mul, b, xs, &row_ty, span)?
+                    });
+                }
+                let mt = Ty::matrix(comp, *m, *n);
+                let t = self.ty(&mt);
+                Some(Val::R(self.f.composite_construct(t, &rows), mt))
+            }
             _ => {
                 self.st.error(
                     span,
@@ -855,6 +875,25 @@ impl FnCx<'_, '_> {
                 );
                 None
             }
+        }
+    }
+
+    /// Whether `e` names a variable (or cbuffer member) declared as a 1xN matrix, which the
+    /// type system sees as a vector.
+    fn is_row_matrix(&self, e: &Expr) -> bool {
+        let crate::hlsl::ast::ExprKind::Ident(id) = &e.kind else {
+            return false;
+        };
+        match self.st.scopes.lookup(&id.name) {
+            Some(super::Sym::Var(p)) => {
+                let depth = match p.ptr {
+                    Value::Global(g) => self.st.row_globals.get(&g).copied(),
+                    ptr => self.row_matrices.get(&ptr).copied(),
+                };
+                depth == Some(0)
+            }
+            Some(super::Sym::Member { row_depth, .. }) => *row_depth == Some(0),
+            _ => false,
         }
     }
 

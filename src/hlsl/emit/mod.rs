@@ -219,6 +219,8 @@ pub(crate) struct State<'u> {
     /// The values of `const` locals initialized with a constant expression, by variable, so
     /// that they may size arrays (`const uint n = 4; int a[n];`).
     pub const_locals: HashMap<Value, ConstVal>,
+    /// The elements of `const` integer arrays initialized with constants, by variable.
+    pub const_arrays: HashMap<Value, Vec<ConstVal>>,
     pub functions: HashMap<String, Vec<FuncSym>>,
     pub type_cache: HashMap<(Ty, LayoutRule, bool), Handle<ir::Type>>,
     pub glsl: Option<Handle<ExtInstImport>>,
@@ -265,6 +267,7 @@ impl<'u> State<'u> {
             strings: HashMap::new(),
             string_ids: HashMap::new(),
             const_locals: HashMap::new(),
+            const_arrays: HashMap::new(),
             functions: HashMap::new(),
             type_cache: HashMap::new(),
             glsl: None,

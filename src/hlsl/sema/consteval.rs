@@ -44,8 +44,9 @@ impl ConstVal {
     }
 }
 
-/// Folds `e`; `lookup` gives the value of a named constant. `None` when the expression is not
-/// constant (or divides by zero, or overflows).
+/// Folds `e`; `lookup` gives the value of a named constant, and of `name[k]`, element `k` of a
+/// constant array. `None` when the expression is not constant (or divides by zero, or
+/// overflows).
 pub fn eval(e: &Expr, lookup: &dyn Fn(&str) -> Option<ConstVal>) -> Option<ConstVal> {
     fold(e, lookup, &|_| true)
 }
@@ -102,6 +103,14 @@ fn fold_node(
         ExprKind::Literal(Literal::Bool(b)) => Some(Bool(*b)),
         ExprKind::Literal(Literal::String(_)) => None,
         ExprKind::Ident(id) => lookup(&id.name),
+        // An element of a constant array: `lookup` answers `name[k]`.
+        ExprKind::Index { base, index } => {
+            let ExprKind::Ident(id) = &base.kind else {
+                return None;
+            };
+            let k = eval(index, lookup)?.as_int()?;
+            lookup(&format!("{}[{k}]", id.name))
+        }
         ExprKind::Unary { op, operand } => {
             let v = eval(operand, lookup)?;
             match (op, v) {
