@@ -875,7 +875,12 @@ impl Parser {
         self.bump();
         let mut args = Vec::new();
         loop {
-            if (self.at_word("unorm") || self.at_word("snorm")) && self.is_modifier_at(0) {
+            if (self.at_word("unorm")
+                || self.at_word("snorm")
+                || self.at_word("row_major")
+                || self.at_word("column_major"))
+                && self.is_modifier_at(0)
+            {
                 let word = self.tok().text.clone();
                 return self.fail(format!("not supported yet: '{word}' in template arguments"));
             }

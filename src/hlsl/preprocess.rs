@@ -615,7 +615,12 @@ impl<'a> Preprocessor<'a> {
                     if let Some(p) = path {
                         self.once.insert(p.to_path_buf());
                     }
+                } else if rest.first().is_some_and(|t| t.is_ident("pack_matrix")) {
+                    // It changes the majorness of the matrices declared after it: ignoring it
+                    // would lay buffers out wrongly.
+                    self.error(hash.to(span), "not supported yet: #pragma pack_matrix");
                 }
+                // Other pragmas (`warning`, `message`, `def`...) say nothing about the code.
             }
             "error" => {
                 let text = spell(&rest);
