@@ -3825,3 +3825,37 @@ fn const_array_sizes_and_outer_product() {
         assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
     }
 }
+
+/// `#pragma pack_matrix` before the first declaration is the file's majorness (as `-Zpr` or
+/// `-Zpc`, which it overrides); after a declaration it is refused, not ignored.
+#[test]
+fn pragma_pack_matrix() {
+    let body = "cbuffer C : register(b0) { float2x3 m; float4 v; };
+                float4 main() : SV_Target { return float4(m[0], 1) + v; }";
+    let dis = |src: &str| disassemble(&check("pack_matrix", src, "ps_6_0"));
+    // HLSL row-major is SPIR-V ColMajor (DXC's transposition), and the reverse.
+    let plain = dis(body);
+    assert!(
+        plain.contains("OpMemberDecorate %type_C 0 RowMajor"),
+        "{plain}"
+    );
+    let row = dis(&format!("#pragma pack_matrix(row_major)\n{body}"));
+    assert!(row.contains("OpMemberDecorate %type_C 0 ColMajor"), "{row}");
+    let back = dis(&format!(
+        "#pragma pack_matrix(row_major)\n#pragma pack_matrix(column_major)\n{body}"
+    ));
+    assert!(
+        back.contains("OpMemberDecorate %type_C 0 RowMajor"),
+        "{back}"
+    );
+    let e = errors(
+        &format!("static float k = 1;\n#pragma pack_matrix(row_major)\n{body}"),
+        "ps_6_0",
+    );
+    assert!(
+        e.contains(
+            "2:1: error: not supported yet: #pragma pack_matrix after the first declaration"
+        ),
+        "{e}"
+    );
+}

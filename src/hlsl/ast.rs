@@ -18,6 +18,9 @@ pub struct Ident {
 pub struct TranslationUnit {
     /// Top-level declarations in source order.
     pub items: Vec<Item>,
+    /// The matrix majorness `#pragma pack_matrix` sets for the whole file (`true`: row-major);
+    /// `None` without the pragma. Only a pragma before the first declaration is accepted.
+    pub pack_row_major: Option<bool>,
 }
 
 /// A top-level declaration.

@@ -474,7 +474,13 @@ pub fn compile_source(
         // Emission recurses over the tree as deep as the parser's nesting limits allow.
         let unit = &parsed.unit;
         let diags = &mut diagnostics;
-        parser::on_big_stack(move || emit::emit(unit, options, diags))
+        // `#pragma pack_matrix` at the top of the file is the file's `-Zpr`/`-Zpc`.
+        let mut opts = options.clone();
+        if let Some(rm) = unit.pack_row_major {
+            opts.row_major = rm;
+        }
+        let opts = &opts;
+        parser::on_big_stack(move || emit::emit(unit, opts, diags))
     };
     let rendered = diag::render(&diagnostics, &parsed.sources);
     let Some(mut module) = module else {

@@ -294,11 +294,25 @@ struct Parser {
     /// Out-of-line definitions of struct templates' static members, given to the templates
     /// at the end of the file.
     template_statics: Vec<TemplateStatic>,
+    /// `#pragma pack_matrix`s: the token position they came before, row-major or not, where.
+    pack_matrix: Vec<(usize, bool, Span)>,
 }
 
 impl Parser {
     /// A parser over `tokens`; an end-of-input token is added when missing.
-    fn new(mut tokens: Vec<Token>) -> Parser {
+    fn new(tokens: Vec<Token>) -> Parser {
+        // `#pragma pack_matrix` arrives as a token; kept aside with its place in the stream.
+        let mut pack_matrix = Vec::new();
+        let mut kept = Vec::with_capacity(tokens.len());
+        for t in tokens {
+            match t.text.strip_prefix(super::preprocess::PACK_MATRIX) {
+                Some(m) if t.kind == TokenKind::Other => {
+                    pack_matrix.push((kept.len(), m == "row_major", t.span))
+                }
+                _ => kept.push(t),
+            }
+        }
+        let mut tokens = kept;
         if tokens.last().is_none_or(|t| t.kind != TokenKind::Eof) {
             let span = tokens.last().map_or(Span::default(), |t| t.span);
             tokens.push(Token::new(
@@ -322,6 +336,7 @@ impl Parser {
             switch_depth: 0,
             var_templates: HashSet::new(),
             template_statics: Vec::new(),
+            pack_matrix,
         }
     }
 
@@ -640,8 +655,12 @@ impl Parser {
     /// The whole file.
     fn unit(&mut self) -> TranslationUnit {
         let mut unit = TranslationUnit::default();
+        let mut first_declaration = None;
         while !self.at_eof() && !self.fatal {
             let start = self.pos;
+            if !self.at(";") {
+                first_declaration.get_or_insert(start);
+            }
             match self.item() {
                 Ok(items) => {
                     unit.items.append(&mut self.hoisted);
@@ -656,6 +675,19 @@ impl Parser {
             }
         }
         self.define_template_statics(&mut unit.items);
+        // `#pragma pack_matrix` before every declaration sets the file's default majorness;
+        // after one, matrices on either side would need different ones (not supported yet).
+        let first = first_declaration.unwrap_or(usize::MAX);
+        for (pos, row_major, span) in std::mem::take(&mut self.pack_matrix) {
+            if pos > first {
+                self.error(
+                    span,
+                    "not supported yet: #pragma pack_matrix after the first declaration",
+                );
+            } else {
+                unit.pack_row_major = Some(row_major);
+            }
+        }
         unit
     }
 

@@ -616,9 +616,21 @@ impl<'a> Preprocessor<'a> {
                         self.once.insert(p.to_path_buf());
                     }
                 } else if rest.first().is_some_and(|t| t.is_ident("pack_matrix")) {
-                    // It changes the majorness of the matrices declared after it: ignoring it
-                    // would lay buffers out wrongly.
-                    self.error(hash.to(span), "not supported yet: #pragma pack_matrix");
+                    // It changes the majorness of the matrices declared after it: passed to the
+                    // parser as one token, which places it among the declarations.
+                    let arg: Vec<&str> = rest[1..].iter().map(|t| t.text.as_str()).collect();
+                    match arg.as_slice() {
+                        ["(", m @ ("row_major" | "column_major"), ")"] => out.push(Token::new(
+                            TokenKind::Other,
+                            &format!("{PACK_MATRIX}{m}"),
+                            hash.to(span),
+                        )),
+                        _ => self.error(
+                            hash.to(span),
+                            "expected '(row_major)' or '(column_major)' after #pragma \
+                             pack_matrix",
+                        ),
+                    }
                 }
                 // Other pragmas (`warning`, `message`, `def`...) say nothing about the code.
             }
@@ -893,6 +905,10 @@ impl<'a> Preprocessor<'a> {
         self.error(name_span, format!("'{target}' file not found"));
     }
 }
+
+/// The text of the token `#pragma pack_matrix(m)` becomes, before `m`: the parser takes it out
+/// of the stream (no source token can have this text).
+pub const PACK_MATRIX: &str = "#pragma pack_matrix ";
 
 /// The path `#pragma once` remembers a file by.
 fn canonical(p: &Path) -> PathBuf {

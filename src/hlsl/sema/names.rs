@@ -70,6 +70,7 @@ struct StructInfo {
 /// `diags`.
 pub fn resolve(unit: TranslationUnit, diags: &mut Vec<Diagnostic>) -> TranslationUnit {
     let mut r = Resolver::default();
+    let pack_row_major = unit.pack_row_major;
     r.collect(&unit.items, &mut Vec::new());
     let mut out = Vec::with_capacity(unit.items.len());
     r.usings.push(Vec::new());
@@ -93,7 +94,10 @@ pub fn resolve(unit: TranslationUnit, diags: &mut Vec<Diagnostic>) -> Translatio
         n += 1;
     }
     diags.append(&mut r.diags);
-    TranslationUnit { items: out }
+    TranslationUnit {
+        items: out,
+        pack_row_major,
+    }
 }
 
 #[derive(Default)]
