@@ -622,7 +622,7 @@ impl<'a> Preprocessor<'a> {
                     match arg.as_slice() {
                         ["(", m @ ("row_major" | "column_major"), ")"] => out.push(Token::new(
                             TokenKind::Other,
-                            &format!("{PACK_MATRIX}{m}"),
+                            format!("{PACK_MATRIX}{m}"),
                             hash.to(span),
                         )),
                         _ => self.error(
