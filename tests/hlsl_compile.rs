@@ -3859,3 +3859,26 @@ fn pragma_pack_matrix() {
         "{e}"
     );
 }
+
+/// `S(x)` is a functional cast, `(S)x`: a scalar set into every field, or a flat conversion.
+#[test]
+fn struct_functional_casts() {
+    let src = "struct One { float f; };
+               struct Pair { float a; float b; };
+               RWStructuredBuffer<float> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   One one = One(2.5);
+                   Pair p = Pair(float2(3, 4));
+                   Pair q = Pair(1);
+                   o[0] = one.f + p.b * 10 + q.a * 100;
+               }";
+    let words = check("functional_casts", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 1}]}"#;
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), [142.5f32]);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), [142.5f32]);
+    }
+}

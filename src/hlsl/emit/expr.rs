@@ -254,16 +254,7 @@ impl FnCx<'_, '_> {
                     None => self.rvalue(operand)?,
                 };
                 if !t.is_numeric() || !vt.is_numeric() {
-                    if t == vt {
-                        return Some(Val::R(v, t));
-                    }
-                    // `(S)0`, `(float[4])1`: DXC's flat conversion of a scalar sets every
-                    // scalar of the struct or array to it, converted.
-                    if let (Ty::Scalar(_), Ty::Struct(_) | Ty::Array(..)) = (&vt, &t) {
-                        let r = self.splat_aggregate(v, &vt, &t, span)?;
-                        return Some(Val::R(r, t));
-                    }
-                    let r = self.flat_convert(v, &vt, &t, span)?;
+                    let r = self.aggregate_cast(v, &vt, &t, span)?;
                     return Some(Val::R(r, t));
                 }
                 if let (Ty::Matrix(..), Ty::Vector(..) | Ty::Scalar(_)) = (&vt, &t) {
@@ -1036,6 +1027,19 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// An explicit cast where either side is a struct or an array: the value itself for the
+    /// same type; a scalar set into every scalar of the target (`(S)0`, `(float[4])1`); else
+    /// DXC's flat conversion.
+    fn aggregate_cast(&mut self, v: Value, vt: &Ty, t: &Ty, span: Span) -> Option<Value> {
+        if t == vt {
+            return Some(v);
+        }
+        if let (Ty::Scalar(_), Ty::Struct(_) | Ty::Array(..)) = (vt, t) {
+            return self.splat_aggregate(v, vt, t, span);
+        }
+        self.flat_convert(v, vt, t, span)
+    }
+
     /// DXC's flat conversion (`(S)v`, `(float[4])s.data`, `(uint)s`): the source's scalars in
     /// order, converted, fill the target's; the source may have more (truncation), never fewer.
     fn flat_convert(&mut self, v: Value, from: &Ty, to: &Ty, span: Span) -> Option<Value> {
@@ -1436,6 +1440,12 @@ impl FnCx<'_, '_> {
 
     /// `T(args)`: a scalar, vector or matrix built from the components of its arguments.
     pub fn construct(&mut self, ty: &Ty, args: &[Expr], span: Span) -> Option<Val> {
+        if let (Ty::Struct(_), [arg]) = (ty, args) {
+            // `S(x)`: a functional cast, as `(S)x`.
+            let (v, vt) = self.rvalue(arg)?;
+            let r = self.aggregate_cast(v, &vt, ty, span)?;
+            return Some(Val::R(r, ty.clone()));
+        }
         let Some(s) = ty.component() else {
             self.st.error(
                 span,
