@@ -62,6 +62,26 @@ fn the_corpus_has_the_required_shape() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Every compute shader's job and expected buffers are what its model in
+/// `tests/corpus/hlsl/tools/expected.py` (DXC's semantics, no compiler) gives, and every
+/// compute shader has a model.
+#[test]
+fn expected_buffers_come_from_the_independent_models() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/hlsl/tools/expected.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg("--check")
+        .output()
+        .expect("python3 runs (apt-get install python3)");
+    assert!(
+        out.status.success(),
+        "expected.py --check:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn glslang_compiles_and_spirv_val_accepts_every_shader_glslang_supports() {
     let all = hlsl_corpus::load_all();

@@ -968,5 +968,84 @@ def _(job):
     return {0: [(base + (m & 0xFF)) * factor for m in mask]}
 
 
+@shader("casts_sizeof", [buf(1, "f32", [1.0, 2.0, 3.0, 4.0, 1.0, 2.75]), out(21, "f32")])
+def _(job):
+    v = input_of(job, 1)[:4]
+    big_hi, fs = input_of(job, 1)[4], input_of(job, 1)[5]
+    # sizeof: Pair {float; float3} 16, Wide {uint64_t; int} 12 rounded to 8 -> 16,
+    # float3[2] 24, float4 16, a 3-float local array 12, {int; float} 8.
+    pair = (v[0], v[1:4])                                   # (Pair)v
+    arr = [pair[0]] + list(pair[1])                         # (float[4])p
+    m = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
+    col = [m[0][0], m[1][0], m[2][0]]                       # (float3x1)m: first column
+    row = m[0][:3]                                          # (float1x3)m: first row
+    flat = list(reversed(v))                                # float2x2(v.wzyx) as float4
+    big = int(big_hi) * 4294967296 + 5
+    r = 2 if big == 4294967301 else (1 if big == 5 else 3)  # a truncated selector would give 1
+    r2 = 20 if int(fs) == 2 else 30                         # float selector as int
+    q = [v[0] * 1, v[1] * 1, v[2] * 2, v[3] * 2]            # v * float2x2(1,1,2,2), per element
+    mm = [[1 * v[0], 1 * v[1]], [2 * v[2], 2 * v[3]]]       # float2x2(1,1,2,2) * v as a matrix
+    t = 1 + 10 + 10                                         # bumpTwice
+    return {0: [16.0, 16.0, 24.0, 16.0,
+                pair[0] * 1000 + pair[1][0] * 100 + pair[1][1] * 10 + pair[1][2],
+                arr[3] - arr[0], v[1],
+                float(col[0] * 100 + col[1] * 10 + col[2]),
+                float(row[0] * 100 + row[1] * 10 + row[2]),
+                flat[0] * 1000 + flat[1] * 100 + flat[2] * 10 + flat[3],
+                12.0, float(r), float(r2), q[2] + q[3], mm[1][0] * 10 + mm[1][1],
+                7 + 0.5, 8.0, 42.0, 6.5, float(t), 2.0]}
+
+
+def _words_f32(*xs):
+    return [fbits(f32(x)) for x in xs]
+
+
+def _words_f64(x):
+    lo, hi = struct.unpack("<II", struct.pack("<d", x))
+    return [lo, hi]
+
+
+def _words_i64(x):
+    return list(struct.unpack("<II", struct.pack("<q", x)))
+
+
+@shader("raw_buffer_templated",
+        [buf(1, "u32", _words_f32(1.5, 2.5, -3.0) + [0] + _words_f32(10.0, 20.0, 30.0)
+             + [(6 << 16) | 5] + _words_f64(0.25) + _words_f32(1.0, 2.0, 3.0, 4.0)
+             + _words_i64(-5)),
+         out(10, "u32")])
+def _(job):
+    w = input_of(job, 1)
+    v = [bitsf(x) for x in w[0:3]]
+    a, b = w[7] & 0xFFFF, w[7] >> 16                          # Item.a, Item.b: halves of word 7
+    d = struct.unpack("<d", struct.pack("<II", w[8], w[9]))[0]  # Item.d at byte 32 (offset 16)
+    m = [bitsf(x) for x in w[10:14]]                          # float2x2, column-major
+    m01 = m[2]
+    big = struct.unpack("<q", struct.pack("<II", w[14], w[15]))[0]
+    out_words = _words_f32(*(2 * x for x in v)) + [a + b * 1000] + _words_f32(d)
+    out_words += [(9 << 16) | 7] + _words_f32(m01) + _words_i64(big + 1) + _words_f32(v[0] * 4)
+    return {0: out_words}
+
+
+@shader("struct_methods", [out(5, "i32")])
+def _(job):
+    n = 1
+    nxt = n + 1
+    after = nxt + nxt
+    n += 5
+    named_n, named_id = 4, 7
+    return {0: [nxt, after, n, 3 * n, named_id * 100 + named_n + 1]}
+
+
+@shader("templates", [out(6, "f32")])
+def _(job):
+    twice_int = sdiv(3 * 2, 4)                 # twice<int>(3) / 4 in int
+    twice_float = f32(1.25 * 2)
+    stack_float = f32(1.5 + 2.0)
+    stack_int = sdiv(4 + 5, 2)
+    return {0: [float(twice_int), twice_float, float(7 * 5), stack_float, float(stack_int),
+                f32(0.5 + 0.25)]}
+
+
 if __name__ == "__main__":
     main()
