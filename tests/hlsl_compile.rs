@@ -3882,3 +3882,37 @@ fn struct_functional_casts() {
         assert_eq!(run::floats(&run::spvkit(&words, job), 0), [142.5f32]);
     }
 }
+
+/// `D3DCOLORtoUBYTE4` (`int4(c.zyxw * 255.002)`), `asuint(double, out low, out high)`, and
+/// `vk::ReadClock(scope)` (OpReadClockKHR, 64 bits, with its capability).
+#[test]
+fn color_double_split_and_clock_intrinsics() {
+    let src = "RWStructuredBuffer<uint> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   int4 c = D3DCOLORtoUBYTE4(float4(0.5, 0.25, 1.0, 0.0));
+                   o[0] = c.x; o[1] = c.y; o[2] = c.z; o[3] = c.w;
+                   uint lo, hi;
+                   asuint(-2.5l, lo, hi);
+                   o[4] = lo; o[5] = hi;
+                   uint2 los, his;
+                   asuint(double2(1.0, 0.5), los, his);
+                   o[6] = his.x; o[7] = his.y;
+               }";
+    let words = check("color_split", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 8}]}"#;
+        // z, y, x, w scaled by 255.002 and truncated; -2.5 is 0xC004000000000000.
+        let want = [255u32, 63, 127, 0, 0, 0xC004_0000, 0x3FF0_0000, 0x3FE0_0000];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+    let clock = "RWStructuredBuffer<uint64_t> o : register(u0);
+                 [numthreads(1, 1, 1)]
+                 void main() { o[0] = vk::ReadClock(vk::SubgroupScope); }";
+    let dis = disassemble(&check("read_clock", clock, "cs_6_0"));
+    assert!(dis.contains("OpCapability ShaderClockKHR"), "{dis}");
+    assert!(dis.contains("OpReadClockKHR %ulong %uint_3"), "{dis}");
+}

@@ -282,6 +282,30 @@ impl FnCx<'_, '_> {
         match name {
             "mul" => self.mul(args, span),
             "printf" => self.printf(args, span),
+            "D3DCOLORtoUBYTE4" => {
+                // int4(c.zyxw * 255.002), as DXC.
+                let f4 = Ty::Vector(Scalar::Float, 4);
+                let c = self.rvalue_as(&args[0], &f4)?;
+                let t = self.ty(&f4);
+                let swizzled = self.f.vector_shuffle(t, c, c, vec![2, 1, 0, 3]);
+                let k = self.scalar_const(Scalar::Float, ConstVal::Float(255.002));
+                let scaled = self.f.vector_times_scalar(t, swizzled, k);
+                let rt = Ty::Vector(Scalar::Int, 4);
+                let it = self.ty(&rt);
+                Some(Val::R(self.f.convert_f_to_s(it, scaled), rt))
+            }
+            "vk::ReadClock" => {
+                // OpReadClockKHR at the given scope (a constant: `vk::DeviceScope`...).
+                let scope = self.rvalue_as(&args[0], &Ty::Scalar(Scalar::UInt))?;
+                if !matches!(scope, Value::Constant(_)) {
+                    self.st
+                        .error(args[0].span, "vk::ReadClock needs a constant scope");
+                    return None;
+                }
+                let rt = Ty::Scalar(Scalar::UInt64);
+                let t = self.ty(&rt);
+                Some(Val::R(self.f.read_clock_khr(t, scope), rt))
+            }
             "dot" => {
                 let (v, ty) = self.args_common(name, args, span)?;
                 let s = ty.component()?;
@@ -420,6 +444,36 @@ impl FnCx<'_, '_> {
                     }
                 };
                 Some(Val::R(r, st))
+            }
+            "asuint" if args.len() == 3 => {
+                // The low and high words of each double, as DXC: a bitcast to uint2 each.
+                let (v, t) = self.rvalue(&args[0])?;
+                if t.component() != Some(Scalar::Double) {
+                    self.st.error(
+                        span,
+                        format!(
+                            "asuint with three arguments splits doubles, not '{}'",
+                            self.show(&t)
+                        ),
+                    );
+                    return None;
+                }
+                let mut doubles = Vec::new();
+                self.scalars_of(v, &t, Scalar::Double, span, &mut doubles)?;
+                let ut = self.ty(&Ty::Scalar(Scalar::UInt));
+                let pair = self.ty(&Ty::Vector(Scalar::UInt, 2));
+                let (mut lows, mut highs) = (Vec::new(), Vec::new());
+                for d in doubles {
+                    let words = self.f.bitcast(pair, d);
+                    lows.push(self.f.composite_extract(ut, words, vec![0]));
+                    highs.push(self.f.composite_extract(ut, words, vec![1]));
+                }
+                let rt = t.with_component(Scalar::UInt);
+                let low = self.compose_scalars(&rt, &lows);
+                let high = self.compose_scalars(&rt, &highs);
+                self.store_out(&args[1], low, &rt)?;
+                self.store_out(&args[2], high, &rt)?;
+                Some(self.void_val())
             }
             "asuint" | "asint" | "asfloat" | "asuint16" | "asint16" | "asfloat16" => {
                 let (v, t) = self.rvalue(&args[0])?;

@@ -393,7 +393,7 @@ impl FnCx<'_, '_> {
     }
 
     /// Stores `v` of type `t` to the out argument `e`, converted to its type.
-    fn store_out(&mut self, e: &Expr, v: Value, t: &Ty) -> Option<()> {
+    pub(super) fn store_out(&mut self, e: &Expr, v: Value, t: &Ty) -> Option<()> {
         let d = self.expr(e);
         let dt = self.val_ty(&d)?;
         let v = self.convert(v, t, &dt, e.span, true)?;

@@ -96,10 +96,13 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
                 "mad" => 3,
                 _ => 1,
             };
-            Some(Intrinsic::Special(n, n))
+            // `asuint(double, out uint low, out uint high)` splits a double.
+            let most = if name == "asuint" { 3 } else { n };
+            Some(Intrinsic::Special(n, most))
         }
         "and" | "or" => Some(Intrinsic::Special(2, 2)),
         "printf" => Some(Intrinsic::Special(1, usize::MAX)),
+        "D3DCOLORtoUBYTE4" | "vk::ReadClock" => Some(Intrinsic::Special(1, 1)),
         // Math with hand-written lowerings (DXC's).
         "rcp" | "log10" | "f16tof32" | "f32tof16" | "isnan" | "isinf" | "isfinite" | "isnormal" => {
             Some(Intrinsic::Special(1, 1))
