@@ -62,8 +62,14 @@ fn out_dir() -> PathBuf {
     d
 }
 
-/// The kernels, compiled by clang-15 and llvm-spirv-15.
+/// The kernels, compiled by clang-15 and llvm-spirv-15 once for every test (tests run in
+/// parallel: writing the same files from two of them raced).
 fn spirv() -> PathBuf {
+    static SPV: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    SPV.get_or_init(compile_kernels).clone()
+}
+
+fn compile_kernels() -> PathBuf {
     let dir = out_dir();
     let (cl, bc, spv) = (
         dir.join("collectives.cl"),
@@ -87,7 +93,10 @@ fn spirv() -> PathBuf {
 
 /// Runs `job` with `threads` workers; the `data` of each argument buffer, in order.
 fn run_job(spv: &Path, job: &serde_json::Value, threads: u32) -> Vec<Vec<Value>> {
-    let path = out_dir().join(format!("job{threads}.json"));
+    // One file per call: parallel tests must not share it.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = out_dir().join(format!("job{threads}-{n}.json"));
     std::fs::write(&path, job.to_string()).unwrap();
     let out = run(Command::new(env!("CARGO_BIN_EXE_spvkit"))
         .arg("run")
