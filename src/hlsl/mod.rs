@@ -439,6 +439,17 @@ pub fn compile_source(
     source: &str,
     options: &Options,
 ) -> Result<Compiled, CompileError> {
+    // Every phase recurses as deep as the parser's nesting limits allow: one thread with a
+    // big stack for the whole compilation.
+    parser::on_big_stack(move || compile_on_big_stack(name, source, options))
+}
+
+/// [`compile_source`] on the front end's thread.
+fn compile_on_big_stack(
+    name: &str,
+    source: &str,
+    options: &Options,
+) -> Result<Compiled, CompileError> {
     let p = options.profile;
     if options.enable_16bit_types && (p.major, p.minor) < (6, 2) {
         return Err(CompileError {

@@ -36,12 +36,23 @@ const STACK_SIZE: usize = 256 << 20;
 /// nesting limits, not the caller's stack, bound the recursion; runs it here if no thread can be
 /// started.
 pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    thread_local! {
+        /// Whether this thread is one `on_big_stack` started: nested calls run in place (one
+        /// thread per compilation, not per phase).
+        static ON_BIG_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if ON_BIG_STACK.with(std::cell::Cell::get) {
+        return f();
+    }
     let mut f = Some(f);
     let result = std::thread::scope(|scope| {
         let spawned = std::thread::Builder::new()
             .name("hlsl-front".to_owned())
             .stack_size(STACK_SIZE)
-            .spawn_scoped(scope, || f.take().map(|f| f()));
+            .spawn_scoped(scope, || {
+                ON_BIG_STACK.with(|b| b.set(true));
+                f.take().map(|f| f())
+            });
         match spawned {
             Ok(handle) => match handle.join() {
                 Ok(r) => r,
