@@ -3916,3 +3916,57 @@ fn color_double_split_and_clock_intrinsics() {
     assert!(dis.contains("OpCapability ShaderClockKHR"), "{dis}");
     assert!(dis.contains("OpReadClockKHR %ulong %uint_3"), "{dis}");
 }
+
+/// Append/ConsumeStructuredBuffer and RWStructuredBuffer counters: a counter buffer per
+/// buffer (`counter.var.<name>`, at `[[vk::counter_binding]]` or the lowest free binding of
+/// the buffer's set), atomically incremented or decremented as DXC does; run on lavapipe and
+/// under `spvkit run`.
+#[test]
+fn append_consume_and_counters() {
+    let src = "[[vk::binding(0)]] [[vk::counter_binding(1)]] AppendStructuredBuffer<float> Out;
+               [[vk::binding(2)]] [[vk::counter_binding(3)]] ConsumeStructuredBuffer<float> In;
+               [[vk::binding(4)]] RWStructuredBuffer<uint> Misc;
+               [numthreads(1, 1, 1)]
+               void main() {
+                   for (int i = 0; i < 3; i++) {
+                       float v = In.Consume();
+                       Out.Append(v * 2);
+                   }
+                   uint k0 = Misc.IncrementCounter();
+                   uint k1 = Misc.IncrementCounter();
+                   uint d = Misc.DecrementCounter();
+                   Misc[0] = k0 * 100 + k1 * 10 + d;
+               }";
+    let words = check("append_consume", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpDecorate %counter_var_Misc Binding 5",
+        "OpDecorate %counter_var_In Binding 3",
+        "%type_AppendStructuredBuffer_float = OpTypeStruct",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 4},
+            {"binding": 1, "layout": ["i32"], "data": [0]},
+            {"binding": 2, "layout": ["f32"], "data": [1, 2, 3, 4]},
+            {"binding": 3, "layout": ["i32"], "data": [4]},
+            {"binding": 4, "layout": ["u32"], "size_words": 1},
+            {"binding": 5, "layout": ["i32"], "data": [5]}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), [8.0f32, 6.0, 4.0, 0.0]);
+            assert_eq!(run::ints(&out, 1), [3]);
+            assert_eq!(run::ints(&out, 3), [1]);
+            assert_eq!(run::words(&out, 4), [566]);
+            assert_eq!(run::ints(&out, 5), [6]);
+        }
+    }
+    let e = errors(
+        "[[vk::counter_binding(1)]] StructuredBuffer<float> b;
+         [numthreads(1, 1, 1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(e.contains("on a resource without a counter"), "{e}");
+}

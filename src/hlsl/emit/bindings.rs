@@ -23,6 +23,9 @@ pub(crate) enum Assignment {
     },
     /// Nothing.
     Implicit,
+    /// The lowest binding free in `set` once the explicit ones are placed (the counter of a
+    /// buffer bound explicitly, as DXC places it).
+    Hole { set: u32 },
 }
 
 /// One resource to bind.
@@ -77,6 +80,16 @@ pub(crate) fn assign(
         }
     }
     for (r, slot) in requests.iter().zip(out.iter_mut()) {
+        if let Assignment::Hole { set } = r.assignment {
+            let taken = used.entry(set).or_default();
+            let mut binding = 0;
+            while taken.contains(&binding) {
+                binding += 1;
+            }
+            taken.insert(binding);
+            *slot = Some((binding, set));
+            continue;
+        }
         if r.assignment != Assignment::Implicit {
             continue;
         }

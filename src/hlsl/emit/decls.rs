@@ -16,8 +16,8 @@ use crate::hlsl::ast::{
 use crate::hlsl::sema::consteval::{self, ConstVal};
 use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
 use crate::hlsl::sema::types::{
-    builtin_by_name, needs_16bit_types, BitField, Field, Interp, ResourceKind, Scalar, StructDef,
-    TexDim, Ty,
+    builtin_by_name, needs_16bit_types, BitField, Field, Interp, ResourceKind, SbFlavor, Scalar,
+    StructDef, TexDim, Ty,
 };
 use crate::hlsl::source::Span;
 use crate::ir::{
@@ -241,7 +241,10 @@ impl State<'_> {
                 };
                 Some((Ty::matrix(s, rows, cols), r))
             }
-            "StructuredBuffer" | "RWStructuredBuffer" => {
+            "StructuredBuffer"
+            | "RWStructuredBuffer"
+            | "AppendStructuredBuffer"
+            | "ConsumeStructuredBuffer" => {
                 let (e, _) = elem_arg(self, None)?;
                 if e.is_resource() || e == Ty::Void {
                     self.error(
@@ -250,9 +253,15 @@ impl State<'_> {
                     );
                     return None;
                 }
+                let flavor = match name {
+                    "AppendStructuredBuffer" => SbFlavor::Append,
+                    "ConsumeStructuredBuffer" => SbFlavor::Consume,
+                    _ => SbFlavor::Plain,
+                };
                 res(
                     ResourceKind::StructuredBuffer {
-                        rw: name.starts_with("RW"),
+                        rw: name.starts_with("RW") || flavor != SbFlavor::Plain,
+                        flavor,
                     },
                     e,
                 )
@@ -346,8 +355,6 @@ impl State<'_> {
             "SamplerComparisonState" => res(ResourceKind::Sampler { cmp: true }, Ty::Void),
             _ if name.starts_with("Texture")
                 || name.starts_with("RW")
-                || name.starts_with("Append")
-                || name.starts_with("Consume")
                 || name.starts_with("Sampler")
                 || name == "tbuffer"
                 || name == "TextureBuffer" =>
@@ -627,6 +634,8 @@ struct Pending {
     coherent: bool,
     /// `-fspv-reflect`: the `UserTypeGOOGLE` string of the resource, if it has one.
     user_type: Option<String>,
+    /// A counter buffer goes with it: `Some(Some(b))` at `[[vk::counter_binding(b)]]`.
+    counter: Option<Option<u32>>,
 }
 
 enum PendingKind {
@@ -647,7 +656,7 @@ impl PendingKind {
             PendingKind::Resource(ResourceKind::Sampler { .. }, _) => 's',
             PendingKind::Resource(ResourceKind::ConstantBuffer, _) => 'b',
             PendingKind::Resource(
-                ResourceKind::StructuredBuffer { rw }
+                ResourceKind::StructuredBuffer { rw, .. }
                 | ResourceKind::ByteAddressBuffer { rw }
                 | ResourceKind::TexelBuffer { rw }
                 | ResourceKind::Texture { rw, .. },
@@ -701,6 +710,20 @@ fn explicit_binding(st: &mut State, attrs: &[Attribute], annotations: &[Annotati
 /// Emits the module; false when an error stopped it.
 pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     let unit = st.unit;
+    // The buffers whose counter methods are called anywhere get a counter.
+    let mut calls = Vec::new();
+    for item in &unit.items {
+        if let Item::Function(FunctionDecl {
+            body: Some(body), ..
+        }) = item
+        {
+            collect_calls_block(body, &mut calls);
+        }
+    }
+    st.counter_users = calls
+        .into_iter()
+        .filter_map(|(c, _)| c.strip_prefix(COUNTER_USE).map(str::to_owned))
+        .collect();
     let mut pending: Vec<Pending> = Vec::new();
     let mut globals_def = StructDef {
         name: "type.$Globals".into(),
@@ -805,6 +828,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                     },
                     coherent: false,
                     user_type: Some("cbuffer".into()),
+                    counter: None,
                 });
             }
             Item::Empty(_)
@@ -825,6 +849,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
             },
             coherent: false,
             user_type: None,
+            counter: None,
         });
     }
     // Functions: register every definition (overloads by name).
@@ -1050,6 +1075,39 @@ fn global_vars(
             } else {
                 PendingKind::Resource(*kind, (**elem).clone())
             };
+            let counter_binding = attr(&v.attributes, Some("vk"), "counter_binding");
+            let counted = match kind {
+                ResourceKind::StructuredBuffer { flavor, rw } => {
+                    *flavor != SbFlavor::Plain || (*rw && st.counter_users.contains(&name))
+                }
+                _ => false,
+            };
+            let counter = match (counted, counter_binding) {
+                (true, Some(a)) => {
+                    let b = a
+                        .args
+                        .first()
+                        .and_then(|e| st.const_eval(e))
+                        .and_then(ConstVal::as_int);
+                    match b.and_then(|b| u32::try_from(b).ok()) {
+                        Some(b) => Some(Some(b)),
+                        None => {
+                            st.error(a.span, "[[vk::counter_binding]] needs a binding number");
+                            Some(None)
+                        }
+                    }
+                }
+                (true, None) => Some(None),
+                (false, Some(a)) => {
+                    st.error(
+                        a.span,
+                        "[[vk::counter_binding]] on a resource without a counter (only \
+                         Append/ConsumeStructuredBuffer and RWStructuredBuffer have one)",
+                    );
+                    None
+                }
+                (false, None) => None,
+            };
             pending.push(Pending {
                 name,
                 span: d.name.span,
@@ -1057,6 +1115,7 @@ fn global_vars(
                 what,
                 coherent: has(&v.modifiers, Modifier::GloballyCoherent),
                 user_type: user_type(&v.ty),
+                counter,
             });
             continue;
         }
@@ -1110,6 +1169,7 @@ fn global_vars(
                 },
                 coherent: false,
                 user_type: None,
+                counter: None,
             });
             continue;
         }
@@ -1397,17 +1457,40 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
             }
         )
     };
-    // Push constants have no binding.
-    let requests: Vec<Request> = pending
-        .iter()
-        .filter(|p| !is_push(p))
-        .map(|p| Request {
+    // Push constants have no binding; a counter comes right after its buffer: at
+    // `[[vk::counter_binding]]` in the buffer's set, after the buffer when that is implicit,
+    // else in the lowest hole of the buffer's set.
+    let default_set = st.opts.bindings.default_space;
+    let mut requests: Vec<Request> = Vec::new();
+    for p in pending.iter().filter(|p| !is_push(p)) {
+        requests.push(Request {
             assignment: p.assignment,
             class: p.what.register_class(),
             globals: p.name == "$Globals" && p.span == Span::default(),
             span: p.span,
-        })
-        .collect();
+        });
+        if let Some(explicit) = p.counter {
+            let set = match p.assignment {
+                Assignment::VkBinding { set, .. } => set.unwrap_or(default_set),
+                Assignment::Register { space, .. } => space.unwrap_or(default_set),
+                Assignment::Implicit | Assignment::Hole { .. } => default_set,
+            };
+            let assignment = match (explicit, p.assignment) {
+                (Some(binding), _) => Assignment::VkBinding {
+                    binding,
+                    set: Some(set),
+                },
+                (None, Assignment::Implicit) => Assignment::Implicit,
+                (None, _) => Assignment::Hole { set },
+            };
+            requests.push(Request {
+                assignment,
+                class: 'u',
+                globals: false,
+                span: p.span,
+            });
+        }
+    }
     let mut assigned =
         super::bindings::assign(&st.opts.bindings, &requests, &mut st.diags).into_iter();
     for p in pending {
@@ -1494,6 +1577,13 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 if let (true, Some(u)) = (st.opts.reflect, &p.user_type) {
                     decorations.push(Decoration::UserTypeGOOGLE(u.clone()));
                 }
+                let counter = p.counter.map(|_| {
+                    let binding = assigned.next().flatten();
+                    counter_var(st, b, &p.name, sc, decos(binding))
+                });
+                if let (true, Some(c)) = (st.opts.reflect, counter) {
+                    decorations.push(Decoration::CounterBuffer(Value::Global(c).to_id()));
+                }
                 let g = b.global(GlobalVariable {
                     name: Some(p.name.clone()),
                     decorations,
@@ -1508,6 +1598,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                         kind,
                         elem,
                         sc,
+                        counter,
                     }),
                 );
             }
@@ -1570,6 +1661,10 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
     }
 }
 
+/// The prefix [`collect_calls_expr`] puts before the name of a buffer whose counter method
+/// is called (no function has such a name).
+const COUNTER_USE: &str = "#counter ";
+
 fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
     match &e.kind {
         ExprKind::Call { callee, args, .. } => {
@@ -1610,6 +1705,11 @@ fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
             args,
             ..
         } => {
+            if let (ExprKind::Ident(r), "IncrementCounter" | "DecrementCounter") =
+                (&receiver.kind, method.name.as_str())
+            {
+                out.push((format!("{COUNTER_USE}{}", r.name), method.span));
+            }
             // The receiver's type is not known here: every struct's method of that name.
             out.push((format!("*.{}", method.name), method.span));
             collect_calls_expr(receiver, out);
@@ -1834,6 +1934,43 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
     if let Some(fs) = st.functions.get_mut(name).and_then(|v| v.get_mut(k)) {
         fs.handle = Some(handle);
     }
+}
+
+/// The counter buffer of the structured buffer `name` (`counter.var.<name>`, a block of one
+/// `int`, as DXC declares it).
+fn counter_var(
+    st: &mut State,
+    b: &mut Builder,
+    name: &str,
+    sc: StorageClass,
+    decorations: Vec<Decoration>,
+) -> Handle<GlobalVariable> {
+    let t = match st.counter_type {
+        Some(t) => t,
+        None => {
+            let int = b.type_int(32, true);
+            let mut m = Member::new(int);
+            m.offset = Some(0);
+            let block = if st.storage_buffer_class() {
+                Decoration::Block
+            } else {
+                Decoration::BufferBlock
+            };
+            let t = b.type_struct(StructType {
+                name: Some("type.ACSBuffer.counter".to_owned()),
+                members: vec![m],
+                decorations: vec![block],
+            });
+            st.counter_type = Some(t);
+            t
+        }
+    };
+    let ptr = b.type_pointer(sc, t);
+    b.global(GlobalVariable {
+        name: Some(format!("counter.var.{name}")),
+        decorations,
+        ..GlobalVariable::new(ptr, sc)
+    })
 }
 
 /// DXC's name of a texture's image type (`type.2d.image`, `type.cube.image.array`).

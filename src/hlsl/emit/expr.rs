@@ -8,7 +8,7 @@ use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Ident, Literal, TemplateArg, Ty
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::layout::{size_align, LayoutRule};
 use crate::hlsl::sema::names::BASE_FIELD;
-use crate::hlsl::sema::types::{ResourceKind, Scalar, Ty};
+use crate::hlsl::sema::types::{ResourceKind, SbFlavor, Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::hlsl::LanguageVersion;
 use crate::ir::Value;
@@ -1991,7 +1991,15 @@ impl FnCx<'_, '_> {
     /// `buf[i]`, `tex[uv]`.
     fn resource_index(&mut self, r: super::Resource, index: &Expr, span: Span) -> Option<Val> {
         match r.kind {
-            ResourceKind::StructuredBuffer { rw } => {
+            ResourceKind::StructuredBuffer { flavor, .. } if flavor != SbFlavor::Plain => {
+                self.st.error(
+                    span,
+                    "an Append/ConsumeStructuredBuffer is not indexed: Append and Consume \
+                     reach its elements",
+                );
+                None
+            }
+            ResourceKind::StructuredBuffer { rw, .. } => {
                 let i = self.rvalue_as(index, &Ty::Scalar(Scalar::UInt))?;
                 let rm = self.st.opts.row_major;
                 let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);

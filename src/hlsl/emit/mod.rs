@@ -117,6 +117,9 @@ pub(crate) struct Resource {
     pub elem: Ty,
     /// Its storage class.
     pub sc: StorageClass,
+    /// The counter of an Append/ConsumeStructuredBuffer (or of a RWStructuredBuffer whose
+    /// counter methods are used): a buffer holding one `int`.
+    pub counter: Option<Handle<GlobalVariable>>,
 }
 
 /// A pointer to storage of a type.
@@ -212,6 +215,11 @@ pub(crate) struct State<'u> {
     pub typedefs: HashMap<String, (Ty, bool, Option<bool>)>,
     pub scopes: Scopes<Sym>,
     pub consts: HashMap<String, ConstVal>,
+    /// Names of RWStructuredBuffers whose `IncrementCounter`/`DecrementCounter` are called
+    /// (they get a counter, as DXC gives them).
+    pub counter_users: std::collections::HashSet<String>,
+    /// `type.ACSBuffer.counter`, once made.
+    pub counter_type: Option<Handle<ir::Type>>,
     /// Global `string` variables: their text.
     pub strings: HashMap<String, String>,
     /// The `OpString` of each text used, once per text.
@@ -264,6 +272,8 @@ impl<'u> State<'u> {
             typedefs: HashMap::new(),
             scopes: Scopes::default(),
             consts: HashMap::new(),
+            counter_users: std::collections::HashSet::new(),
+            counter_type: None,
             strings: HashMap::new(),
             string_ids: HashMap::new(),
             const_locals: HashMap::new(),

@@ -6,7 +6,7 @@ use super::func::FnCx;
 use super::{Place, Resource, Val};
 use crate::grammar::{ImageOperands, ImageOperandsArgs};
 use crate::hlsl::ast::Expr;
-use crate::hlsl::sema::types::{ResourceKind, Scalar, Ty};
+use crate::hlsl::sema::types::{ResourceKind, SbFlavor, Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::Value;
 
@@ -150,7 +150,13 @@ impl FnCx<'_, '_> {
     pub fn method(&mut self, r: &Resource, name: &str, args: &[Expr], span: Span) -> Option<Val> {
         let ut = Ty::Scalar(Scalar::UInt);
         match (r.kind, name) {
-            (ResourceKind::StructuredBuffer { .. }, "Load") => {
+            (
+                ResourceKind::StructuredBuffer {
+                    flavor: SbFlavor::Plain,
+                    ..
+                },
+                "Load",
+            ) => {
                 self.arg_count(name, args, 1..=1, span)?;
                 let i = self.rvalue_as(&args[0], &ut)?;
                 let rm = self.st.opts.row_major;
@@ -279,19 +285,27 @@ impl FnCx<'_, '_> {
             (ResourceKind::TexelBuffer { .. }, "GetDimensions") => {
                 self.get_dimensions(r, args, span)
             }
+            (
+                ResourceKind::StructuredBuffer { flavor, .. },
+                "Append" | "Consume" | "IncrementCounter" | "DecrementCounter",
+            ) => {
+                let right = match name {
+                    "Append" => flavor == SbFlavor::Append,
+                    "Consume" => flavor == SbFlavor::Consume,
+                    _ => flavor == SbFlavor::Plain,
+                };
+                let Some(counter) = r.counter.filter(|_| right) else {
+                    self.st
+                        .error(span, format!("no method '{name}' on this resource"));
+                    return None;
+                };
+                self.counter_method(r, counter, name, args, span)
+            }
             _ if name.starts_with("Sample")
                 || name.starts_with("Gather")
                 || name.starts_with("CalculateLevelOfDetail")
-                || name.starts_with("Interlocked")
-                || matches!(
-                    name,
-                    "Append" | "Consume" | "IncrementCounter" | "DecrementCounter"
-                ) =>
+                || name.starts_with("Interlocked") =>
             {
-                // Counters (and Append/ConsumeStructuredBuffer) are refused, so no module has
-                // a counter buffer: an implementation must decorate each with
-                // HlslCounterBufferGOOGLE under `-fspv-reflect`, and place it by
-                // `[[vk::counter_binding]]` / `-fvk-bind-counter-heap` as DXC does.
                 self.st
                     .error(span, format!("not supported yet: the method '{name}' here"));
                 None
@@ -302,6 +316,68 @@ impl FnCx<'_, '_> {
                 None
             }
         }
+    }
+
+    /// `Append(v)`, `Consume()`, `IncrementCounter()`, `DecrementCounter()`: an atomic add or
+    /// subtract of one on the buffer's counter (device scope, relaxed, as DXC), the element
+    /// at the index it gives stored or loaded.
+    fn counter_method(
+        &mut self,
+        r: &Resource,
+        counter: crate::ir::Handle<crate::ir::GlobalVariable>,
+        name: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Val> {
+        let want = usize::from(name == "Append");
+        self.arg_count(name, args, want..=want, span)?;
+        let int = Ty::Scalar(Scalar::Int);
+        let it = self.ty(&int);
+        let pt = self.ptr_ty(r.sc, &int, self.st.sbuffer_rule(), false);
+        let zero = self.u32c(0);
+        let ptr = self.f.access_chain(pt, Value::Global(counter), &[zero]);
+        let device = self.u32c(crate::grammar::Scope::Device.value());
+        let relaxed = self.u32c(0);
+        let one = self.i32c(1);
+        let add = matches!(name, "Append" | "IncrementCounter");
+        let prev = if add {
+            self.f.atomic_i_add(it, ptr, device, relaxed, one)
+        } else {
+            self.f.atomic_i_sub(it, ptr, device, relaxed, one)
+        };
+        // The index of the element: the counter before an increment, after a decrement.
+        let index = if add {
+            prev
+        } else {
+            self.f.i_sub(it, prev, one)
+        };
+        if matches!(name, "IncrementCounter" | "DecrementCounter") {
+            let ut = Ty::Scalar(Scalar::UInt);
+            let u = self.ty(&ut);
+            return Some(Val::R(self.f.bitcast(u, index), ut));
+        }
+        let rm = self.st.opts.row_major;
+        let layout = self.st.sbuffer_rule();
+        let et = self.ptr_ty(r.sc, &r.elem, layout, rm);
+        let zero = self.i32c(0);
+        let ptr = self
+            .f
+            .access_chain(et, Value::Global(r.global), &[zero, index]);
+        let place = Val::P(Place {
+            ptr,
+            ty: r.elem.clone(),
+            sc: r.sc,
+            layout,
+            row_major: rm,
+            konst: name == "Consume",
+        });
+        if name == "Consume" {
+            let (v, t) = self.load(&place, span)?;
+            return Some(Val::R(v, t));
+        }
+        let v = self.rvalue_as(&args[0], &r.elem)?;
+        self.assign(&place, v, &r.elem, span);
+        Some(self.void_val())
     }
 
     fn interlocked_on_buffer(

@@ -4,7 +4,7 @@
 use super::State;
 use crate::grammar::{Decoration, Dim, ImageFormat};
 use crate::hlsl::sema::layout::{array_stride, matrix_stride, struct_offsets, LayoutRule};
-use crate::hlsl::sema::types::{ResourceKind, Scalar, TexDim, Ty};
+use crate::hlsl::sema::types::{ResourceKind, SbFlavor, Scalar, TexDim, Ty};
 use crate::ir::{Builder, Handle, ImageDepth, ImageSampling, ImageType, Member, StructType, Type};
 
 /// The IR scalar type of `s`.
@@ -182,7 +182,7 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
         }
     };
     match kind {
-        ResourceKind::StructuredBuffer { rw } => {
+        ResourceKind::StructuredBuffer { rw, flavor } => {
             let (rule, rm) = (st.sbuffer_rule(), st.opts.row_major);
             let et = ir_ty(b, st, elem, rule, rm);
             let stride = array_stride(elem, rule, rm, &st.structs);
@@ -193,10 +193,11 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
             if !rw {
                 m.decorations.push(Decoration::NonWritable);
             }
-            let prefix = if rw {
-                "RWStructuredBuffer"
-            } else {
-                "StructuredBuffer"
+            let prefix = match (flavor, rw) {
+                (SbFlavor::Append, _) => "AppendStructuredBuffer",
+                (SbFlavor::Consume, _) => "ConsumeStructuredBuffer",
+                (SbFlavor::Plain, true) => "RWStructuredBuffer",
+                (SbFlavor::Plain, false) => "StructuredBuffer",
             };
             let name = format!("type.{prefix}.{}", type_name(st, elem));
             let deco = buffer_block(st);

@@ -59,7 +59,10 @@ fn plain_known(site: Site, name: &str) -> bool {
 fn vk_implemented(site: Site, name: &str) -> bool {
     match site {
         Site::Function | Site::Param | Site::Field => name == "location",
-        Site::Global => matches!(name, "binding" | "constant_id" | "push_constant"),
+        Site::Global => matches!(
+            name,
+            "binding" | "constant_id" | "push_constant" | "counter_binding"
+        ),
         Site::Buffer => matches!(name, "binding" | "push_constant"),
         _ => false,
     }

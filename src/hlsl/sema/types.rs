@@ -3,6 +3,18 @@
 
 use std::fmt;
 
+/// Which kind of structured buffer: a plain (`RW`)`StructuredBuffer`, or one whose elements
+/// are appended or consumed through its counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SbFlavor {
+    /// `StructuredBuffer` / `RWStructuredBuffer`.
+    Plain,
+    /// `AppendStructuredBuffer`.
+    Append,
+    /// `ConsumeStructuredBuffer`.
+    Consume,
+}
+
 /// A scalar component type. Without `-enable-16bit-types` `half` is `Float` and the
 /// minimum-precision types are their 32-bit counterparts (the declaration records
 /// `RelaxedPrecision`); with it `half` and `min16float` are `Half`, `min16int` is `Int16` and
@@ -100,10 +112,13 @@ impl Scalar {
 /// What kind of resource object a variable holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResourceKind {
-    /// `StructuredBuffer<T>` / `RWStructuredBuffer<T>`.
+    /// `StructuredBuffer<T>` / `RWStructuredBuffer<T>`, and `Append`/`ConsumeStructuredBuffer<T>`
+    /// (writable, with a counter).
     StructuredBuffer {
-        /// `RW`.
+        /// `RW` (or append/consume).
         rw: bool,
+        /// Which of the four.
+        flavor: SbFlavor,
     },
     /// `ByteAddressBuffer` / `RWByteAddressBuffer`.
     ByteAddressBuffer {
