@@ -3970,3 +3970,40 @@ fn append_consume_and_counters() {
     );
     assert!(e.contains("on a resource without a counter"), "{e}");
 }
+
+/// `tbuffer` and `TextureBuffer<T>`: read-only storage blocks with the structured-buffer
+/// (std430) layout and NonWritable members, as DXC declares them; read on lavapipe and
+/// under `spvkit run`.
+#[test]
+fn tbuffers() {
+    let src = "struct T { float3 a; float b; float c[2]; };
+               tbuffer Params : register(t0) { float2 scale; float3 bias; };
+               TextureBuffer<T> More : register(t1);
+               RWStructuredBuffer<float> o : register(u2);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   o[0] = scale.y * 10 + bias.z;
+                   o[1] = More.a.y + More.b * 10 + More.c[1] * 100;
+               }";
+    let words = check("tbuffers", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpDecorate %type_Params BufferBlock",
+        "OpMemberDecorate %type_Params 0 NonWritable",
+        // std430: a float3 after a float2 is at 16, a float array's stride is 4.
+        "OpMemberDecorate %type_Params 1 Offset 16",
+        "OpMemberDecorate %type_TextureBuffer_T 2 Offset 16",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "data": [1, 2, 0, 0, 3, 4, 5, 0]},
+            {"binding": 1, "layout": ["f32"], "data": [6, 7, 8, 9, 10, 11]},
+            {"binding": 2, "layout": ["f32"], "size_words": 2}]}"#;
+        let want = [25.0f32, 7.0 + 90.0 + 1100.0];
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 2), want);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 2), want);
+    }
+}

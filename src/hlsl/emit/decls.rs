@@ -272,13 +272,18 @@ impl State<'_> {
                 },
                 Ty::Void,
             ),
-            "ConstantBuffer" => {
+            "ConstantBuffer" | "TextureBuffer" => {
                 let (e, _) = elem_arg(self, None)?;
                 if !matches!(e, Ty::Struct(_)) {
-                    self.error(t.span, "ConstantBuffer's argument must be a struct");
+                    self.error(t.span, format!("{name}'s argument must be a struct"));
                     return None;
                 }
-                res(ResourceKind::ConstantBuffer, e)
+                let kind = if name == "TextureBuffer" {
+                    ResourceKind::TextureBuffer
+                } else {
+                    ResourceKind::ConstantBuffer
+                };
+                res(kind, e)
             }
             "Buffer" | "RWBuffer" => {
                 let (e, _) = elem_arg(self, f4)?;
@@ -356,8 +361,7 @@ impl State<'_> {
             _ if name.starts_with("Texture")
                 || name.starts_with("RW")
                 || name.starts_with("Sampler")
-                || name == "tbuffer"
-                || name == "TextureBuffer" =>
+                || name == "tbuffer" =>
             {
                 self.error(t.span, format!("not supported yet: the type '{name}'"));
                 None
@@ -603,6 +607,7 @@ fn block_struct(
     def: &StructDef,
     layout: LayoutRule,
     deco: Decoration,
+    non_writable: bool,
 ) -> Handle<Type> {
     let offsets = struct_offsets(def, layout, &st.structs);
     let mut members = Vec::new();
@@ -614,6 +619,9 @@ fn block_struct(
         matrix_decorations(&f.ty, layout, f.row_major, &mut m.decorations);
         if f.relaxed {
             m.decorations.push(Decoration::RelaxedPrecision);
+        }
+        if non_writable {
+            m.decorations.push(Decoration::NonWritable);
         }
         members.push(m);
     }
@@ -645,6 +653,8 @@ enum PendingKind {
         def: StructDef,
         as_var: bool,
         push_constant: bool,
+        /// A `tbuffer` or `TextureBuffer<T>`: read-only storage, structured-buffer layout.
+        texture: bool,
     },
 }
 
@@ -652,6 +662,8 @@ impl PendingKind {
     /// The register class DXC infers for the resource (`-fvk-auto-shift-bindings`).
     fn register_class(&self) -> char {
         match self {
+            PendingKind::Block { texture: true, .. }
+            | PendingKind::Resource(ResourceKind::TextureBuffer, _) => 't',
             PendingKind::Block { .. } => 'b',
             PendingKind::Resource(ResourceKind::Sampler { .. }, _) => 's',
             PendingKind::Resource(ResourceKind::ConstantBuffer, _) => 'b',
@@ -792,10 +804,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
             Item::Function(f) => function_items.push((idx, f)),
             Item::Variables(v) => global_vars(st, b, v, &mut pending, &mut globals_def),
             Item::Buffer(buf) => {
-                if buf.kind == crate::hlsl::ast::BufferKind::TBuffer {
-                    st.error(buf.span, "not supported yet: tbuffer");
-                    continue;
-                }
+                let texture = buf.kind == crate::hlsl::ast::BufferKind::TBuffer;
                 let fields = st.fields_of(&buf.members);
                 let push_constant = attr(&buf.attributes, Some("vk"), "push_constant").is_some();
                 if push_constant {
@@ -825,9 +834,10 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                         },
                         as_var: false,
                         push_constant,
+                        texture,
                     },
                     coherent: false,
-                    user_type: Some("cbuffer".into()),
+                    user_type: Some(if texture { "tbuffer" } else { "cbuffer" }.into()),
                     counter: None,
                 });
             }
@@ -846,6 +856,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 def: globals_def,
                 as_var: false,
                 push_constant: false,
+                texture: false,
             },
             coherent: false,
             user_type: None,
@@ -1056,13 +1067,22 @@ fn global_vars(
         };
         if let Ty::Resource(kind, elem) = &ty {
             let explicit = explicit_binding(st, &v.attributes, &d.annotations);
-            let what = if *kind == ResourceKind::ConstantBuffer {
+            let what = if matches!(
+                kind,
+                ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
+            ) {
+                let texture = *kind == ResourceKind::TextureBuffer;
                 let Ty::Struct(i) = **elem else { continue };
                 let Some(sd) = st.structs.get(i) else {
                     continue;
                 };
+                let prefix = if texture {
+                    "TextureBuffer"
+                } else {
+                    "ConstantBuffer"
+                };
                 let def = StructDef {
-                    name: format!("type.ConstantBuffer.{}", sd.name),
+                    name: format!("type.{prefix}.{}", sd.name),
                     fields: sd.fields.clone(),
                     bitfields: sd.bitfields.clone(),
                     origin: Some(sd.name.clone()),
@@ -1071,6 +1091,7 @@ fn global_vars(
                     def,
                     as_var: true,
                     push_constant,
+                    texture,
                 }
             } else {
                 PendingKind::Resource(*kind, (**elem).clone())
@@ -1166,6 +1187,7 @@ fn global_vars(
                     def,
                     as_var: true,
                     push_constant: true,
+                    texture: false,
                 },
                 coherent: false,
                 user_type: None,
@@ -1606,13 +1628,25 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 def,
                 as_var,
                 push_constant,
+                texture,
             } => {
                 let (sc, layout) = if push_constant {
                     (StorageClass::PushConstant, st.sbuffer_rule())
+                } else if texture && st.storage_buffer_class() {
+                    (StorageClass::StorageBuffer, st.sbuffer_rule())
+                } else if texture {
+                    (StorageClass::Uniform, st.sbuffer_rule())
                 } else {
                     (StorageClass::Uniform, st.cbuffer_rule())
                 };
-                let t = block_struct(b, st, &def, layout, Decoration::Block);
+                // A tbuffer is read-only storage: BufferBlock before SPIR-V 1.3's
+                // StorageBuffer, every member NonWritable.
+                let deco = if texture && !st.storage_buffer_class() {
+                    Decoration::BufferBlock
+                } else {
+                    Decoration::Block
+                };
+                let t = block_struct(b, st, &def, layout, deco, texture);
                 let ptr = b.type_pointer(sc, t);
                 let mut decorations = decos(binding);
                 if let (true, Some(u)) = (st.opts.reflect, &p.user_type) {

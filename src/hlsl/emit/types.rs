@@ -234,6 +234,10 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
                 ir_ty(b, st, elem, rule, false)
             }
         }
+        ResourceKind::TextureBuffer => {
+            let rule = st.sbuffer_rule();
+            ir_ty(b, st, elem, rule, false)
+        }
         ResourceKind::Sampler { .. } => b.type_sampler(),
         ResourceKind::TexelBuffer { rw } => {
             let comp = elem.component().unwrap_or(Scalar::Float);

@@ -127,6 +127,9 @@ pub enum ResourceKind {
     },
     /// `ConstantBuffer<T>`.
     ConstantBuffer,
+    /// `TextureBuffer<T>` (as `tbuffer`: a read-only storage block with the structured-buffer
+    /// layout).
+    TextureBuffer,
     /// `Buffer<T>` / `RWBuffer<T>` (texel buffers).
     TexelBuffer {
         /// `RW`.
