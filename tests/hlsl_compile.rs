@@ -4007,3 +4007,60 @@ fn tbuffers() {
         assert_eq!(run::floats(&run::spvkit(&words, job), 2), want);
     }
 }
+
+/// Fixed-size arrays of resources: one variable (an array of the resource type) at one
+/// binding, as DXC; `bufs[i]` picks an element (dynamically uniform index). Arrays of
+/// constant buffers or of buffers with counters are refused.
+#[test]
+fn arrays_of_resources() {
+    let src = "RWStructuredBuffer<float> bufs[3] : register(u0);
+               RWStructuredBuffer<float> o : register(u1);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   float s = 0;
+                   for (uint i = 0; i < 3; i++)
+                       s += bufs[i][0] * (i + 1);
+                   bufs[2][1] = 7;
+                   o[0] = s;
+               }";
+    let words = check("resource_arrays", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(dis.contains("OpDecorate %bufs Binding 0"), "{dis}");
+    assert!(dis.contains("OpDecorate %o Binding 1"), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "index": 0, "layout": ["f32"], "data": [1, 0]},
+            {"binding": 0, "index": 1, "layout": ["f32"], "data": [2, 0]},
+            {"binding": 0, "index": 2, "layout": ["f32"], "data": [3, 0]},
+            {"binding": 1, "layout": ["f32"], "size_words": 1}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 1), [14.0f32]);
+            let third = out
+                .buffers
+                .iter()
+                .find(|b| {
+                    b.id == spvkit::run::output::BufferId::ArrayElement {
+                        set: 0,
+                        binding: 0,
+                        index: 2,
+                    }
+                })
+                .map(|b| b.data.bytes.clone())
+                .expect("element 2 is in the output");
+            let floats: Vec<f32> = third
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            assert_eq!(floats, [3.0f32, 7.0]);
+        }
+    }
+    let e = errors(
+        "struct P { float4 v; }; ConstantBuffer<P> cbs[2]; [numthreads(1,1,1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: arrays of ConstantBuffer"),
+        "{e}"
+    );
+}

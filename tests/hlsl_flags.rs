@@ -467,7 +467,10 @@ fn flattening_resource_arrays_changes_nothing_while_they_are_refused() {
         "Texture2D<float4> t[2];\nfloat4 main() : SV_Target { return 0; }",
         &o,
     );
-    assert!(e.contains("not supported yet: arrays of resources"), "{e}");
+    assert!(
+        e.contains("not supported yet: -fspv-flatten-resource-arrays with arrays of resources"),
+        "{e}"
+    );
 }
 
 /// The lines of `dis` that contain `what`, trimmed.

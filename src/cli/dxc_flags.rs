@@ -215,7 +215,7 @@ pub static FLAGS: &[DxcFlag] = &[
     f("-fspv-entrypoint-name=", Joined, "<value>", SpirV, "Specify the SPIR-V entry point name. Defaults to the HLSL entry point name", Yes),
     f("-fspv-extension=", Joined, "<value>", SpirV, "Specify SPIR-V extension permitted to use (KHR for all KHR extensions)", Yes),
     f("-fspv-fix-func-call-arguments", Flag, "", SpirV, "Fix function call arguments that are not memory object declarations", Note("spvkit always passes function arguments through Function-storage variables, which is what the fix makes")),
-    f("-fspv-flatten-resource-arrays", Flag, "", SpirV, "Flatten arrays of resources so each array element takes one binding number (arrays of resources are not supported yet, so every resource takes one already)", Yes),
+    f("-fspv-flatten-resource-arrays", Flag, "", SpirV, "Flatten arrays of resources so each array element takes one binding number (refused where an array of resources is declared: not supported yet)", Yes),
     f("-fspv-max-id", Separate, "<shift>", SpirV, "Set the maximum value for an id in the SPIR-V binary (hexadecimal). Default is 3FFFFF", Yes),
     f("-fspv-preserve-bindings", Flag, "", SpirV, "Preserves all bindings declared within the module, even when those bindings are unused", No),
     f("-fspv-preserve-interface", Flag, "", SpirV, "Preserves all interface variables in the entry point, even when those variables are unused", Note("spvkit never removes unused stage variables: every one is kept already")),

@@ -644,6 +644,8 @@ struct Pending {
     user_type: Option<String>,
     /// A counter buffer goes with it: `Some(Some(b))` at `[[vk::counter_binding(b)]]`.
     counter: Option<Option<u32>>,
+    /// An array of this many resources (one binding for all, as DXC).
+    array: Option<u32>,
 }
 
 enum PendingKind {
@@ -839,6 +841,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                     coherent: false,
                     user_type: Some(if texture { "tbuffer" } else { "cbuffer" }.into()),
                     counter: None,
+                    array: None,
                 });
             }
             Item::Empty(_)
@@ -861,6 +864,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
             coherent: false,
             user_type: None,
             counter: None,
+            array: None,
         });
     }
     // Functions: register every definition (overloads by name).
@@ -1137,13 +1141,47 @@ fn global_vars(
                 coherent: has(&v.modifiers, Modifier::GloballyCoherent),
                 user_type: user_type(&v.ty),
                 counter,
+                array: None,
             });
             continue;
         }
+        if let Ty::Array(inner, n) = &ty {
+            if let Ty::Resource(kind, elem) = &**inner {
+                let counted = matches!(
+                    kind,
+                    ResourceKind::StructuredBuffer { flavor, .. } if *flavor != SbFlavor::Plain
+                ) || st.counter_users.contains(&name);
+                let why = if matches!(
+                    kind,
+                    ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
+                ) {
+                    Some("arrays of ConstantBuffer or TextureBuffer")
+                } else if counted {
+                    Some("arrays of buffers with counters")
+                } else if st.opts.bindings.flatten_arrays {
+                    Some("-fspv-flatten-resource-arrays with arrays of resources")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    st.error(d.span, format!("not supported yet: {why}"));
+                    continue;
+                }
+                pending.push(Pending {
+                    name,
+                    span: d.name.span,
+                    assignment: explicit_binding(st, &v.attributes, &d.annotations),
+                    what: PendingKind::Resource(*kind, (**elem).clone()),
+                    coherent: has(&v.modifiers, Modifier::GloballyCoherent),
+                    user_type: user_type(&v.ty),
+                    counter: None,
+                    array: Some(*n),
+                });
+                continue;
+            }
+        }
         if ty.is_resource() {
-            // `-fspv-flatten-resource-arrays` is accepted because of this refusal: an
-            // implementation must give each element its own binding when it is set.
-            st.error(d.span, "not supported yet: arrays of resources");
+            st.error(d.span, "not supported yet: arrays of arrays of resources");
             continue;
         }
         if push_constant {
@@ -1192,6 +1230,7 @@ fn global_vars(
                 coherent: false,
                 user_type: None,
                 counter: None,
+                array: None,
             });
             continue;
         }
@@ -1591,6 +1630,10 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                     }
                     _ => {}
                 }
+                let t = match p.array {
+                    Some(n) => b.type_array(t, n, None),
+                    None => t,
+                };
                 let ptr = b.type_pointer(sc, t);
                 let mut decorations = decos(binding);
                 if coherent {
@@ -1616,11 +1659,12 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                     &p.name,
                     p.span,
                     Sym::Resource(Resource {
-                        global: g,
                         kind,
                         elem,
                         sc,
                         counter,
+                        ptr: Value::Global(g),
+                        array: p.array,
                     }),
                 );
             }

@@ -1990,6 +1990,25 @@ impl FnCx<'_, '_> {
 
     /// `buf[i]`, `tex[uv]`.
     fn resource_index(&mut self, r: super::Resource, index: &Expr, span: Span) -> Option<Val> {
+        if let Some(n) = r.array {
+            // `textures[i]`: one resource of an array of them.
+            let i = self.rvalue_as(index, &Ty::Scalar(Scalar::UInt))?;
+            if let Some(ConstVal::Int(k)) = self.const_of(i) {
+                if k < 0 || k >= i64::from(n) {
+                    self.st
+                        .error(index.span, format!("index {k} is out of bounds (size {n})"));
+                    return None;
+                }
+            }
+            let rt = Ty::Resource(r.kind, Box::new(r.elem.clone()));
+            let pt = self.ptr_ty(r.sc, &rt, LayoutRule::None, false);
+            let ptr = self.f.access_chain(pt, r.ptr, &[i]);
+            return Some(Val::Res(super::Resource {
+                ptr,
+                array: None,
+                ..r
+            }));
+        }
         match r.kind {
             ResourceKind::StructuredBuffer { flavor, .. } if flavor != SbFlavor::Plain => {
                 self.st.error(
@@ -2004,7 +2023,7 @@ impl FnCx<'_, '_> {
                 let rm = self.st.opts.row_major;
                 let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
-                let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
+                let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);
                 Some(Val::P(Place {
                     ptr,
                     ty: r.elem.clone(),

@@ -712,9 +712,7 @@ impl FnCx<'_, '_> {
                     false,
                 );
                 let zero = self.u32c(0);
-                let ptr = self
-                    .f
-                    .image_texel_pointer(pt, Value::Global(r.global), coord, zero);
+                let ptr = self.f.image_texel_pointer(pt, r.ptr, coord, zero);
                 Val::P(super::Place {
                     ptr,
                     ty: elem,

@@ -109,8 +109,6 @@ pub(crate) enum Sym {
 /// A resource variable.
 #[derive(Clone, Debug)]
 pub(crate) struct Resource {
-    /// The variable.
-    pub global: Handle<GlobalVariable>,
     /// What it is.
     pub kind: ResourceKind,
     /// Its element type.
@@ -120,6 +118,10 @@ pub(crate) struct Resource {
     /// The counter of an Append/ConsumeStructuredBuffer (or of a RWStructuredBuffer whose
     /// counter methods are used): a buffer holding one `int`.
     pub counter: Option<Handle<GlobalVariable>>,
+    /// Where the resource is: its variable, or an element of an array of resources.
+    pub ptr: Value,
+    /// The length of an array of resources (indexed before use); `None` for one resource.
+    pub array: Option<u32>,
 }
 
 /// A pointer to storage of a type.

@@ -21,7 +21,7 @@ fn lod_operands(lod: Value) -> ImageOperandsArgs {
 impl FnCx<'_, '_> {
     fn load_resource(&mut self, r: &Resource) -> Value {
         let t = self.ty(&Ty::Resource(r.kind, Box::new(r.elem.clone())));
-        self.f.load(t, Value::Global(r.global), None)
+        self.f.load(t, r.ptr, None)
     }
 
     /// Trims a 4-component texel to the resource's element type.
@@ -95,7 +95,7 @@ impl FnCx<'_, '_> {
         let ut = Ty::Scalar(Scalar::UInt);
         let pt = self.ptr_ty(r.sc, &ut, self.st.sbuffer_rule(), false);
         let zero = self.i32c(0);
-        let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
+        let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);
         Place {
             ptr,
             ty: ut,
@@ -148,6 +148,13 @@ impl FnCx<'_, '_> {
 
     /// `res.Method(args)`.
     pub fn method(&mut self, r: &Resource, name: &str, args: &[Expr], span: Span) -> Option<Val> {
+        if r.array.is_some() {
+            self.st.error(
+                span,
+                format!("'{name}' on an array of resources: index it first"),
+            );
+            return None;
+        }
         let ut = Ty::Scalar(Scalar::UInt);
         match (r.kind, name) {
             (
@@ -162,7 +169,7 @@ impl FnCx<'_, '_> {
                 let rm = self.st.opts.row_major;
                 let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
-                let ptr = self.f.access_chain(pt, Value::Global(r.global), &[zero, i]);
+                let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);
                 let p = Val::P(Place {
                     ptr,
                     ty: r.elem.clone(),
@@ -181,7 +188,7 @@ impl FnCx<'_, '_> {
                 let structured = matches!(r.kind, ResourceKind::StructuredBuffer { .. });
                 self.arg_count(name, args, if structured { 2..=2 } else { 1..=1 }, span)?;
                 let it = self.ty(&ut);
-                let len = self.f.array_length(it, Value::Global(r.global), 0);
+                let len = self.f.array_length(it, r.ptr, 0);
                 if structured {
                     self.out_uint(&args[0], len, &ut);
                     let stride = crate::hlsl::sema::layout::array_stride(
@@ -360,9 +367,7 @@ impl FnCx<'_, '_> {
         let layout = self.st.sbuffer_rule();
         let et = self.ptr_ty(r.sc, &r.elem, layout, rm);
         let zero = self.i32c(0);
-        let ptr = self
-            .f
-            .access_chain(et, Value::Global(r.global), &[zero, index]);
+        let ptr = self.f.access_chain(et, r.ptr, &[zero, index]);
         let place = Val::P(Place {
             ptr,
             ty: r.elem.clone(),

@@ -140,7 +140,7 @@ impl FnCx<'_, '_> {
     /// taken out of it (`OpImage`).
     pub(crate) fn texture_image(&mut self, r: &Resource) -> Value {
         let t = self.ty(&Ty::Resource(r.kind, Box::new(r.elem.clone())));
-        let v = self.f.load(t, Value::Global(r.global), None);
+        let v = self.f.load(t, r.ptr, None);
         match Shape::of(r.kind) {
             Some(s) if s.combined => {
                 let it = super::types::texture_image_ty(
@@ -161,12 +161,12 @@ impl FnCx<'_, '_> {
     /// `OpSampledImage` of the texture and `sampler`.
     fn sampled_image(&mut self, r: &Resource, sampler: Option<&Resource>) -> Value {
         let t = self.ty(&Ty::Resource(r.kind, Box::new(r.elem.clone())));
-        let img = self.f.load(t, Value::Global(r.global), None);
+        let img = self.f.load(t, r.ptr, None);
         let Some(s) = sampler else {
             return img;
         };
         let st = self.ty(&Ty::Resource(s.kind, Box::new(s.elem.clone())));
-        let smp = self.f.load(st, Value::Global(s.global), None);
+        let smp = self.f.load(st, s.ptr, None);
         let sit = self.f.type_sampled_image(t);
         self.f.sampled_image(sit, img, smp)
     }
