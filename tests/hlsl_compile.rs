@@ -4064,3 +4064,201 @@ fn arrays_of_resources() {
         "{e}"
     );
 }
+
+/// SV_ClipDistance / SV_CullDistance (DXC's CHECK lines in `spirv.interface.*sv_clipdistance`):
+/// every semantic of a direction shares one `float[K]` built-in array, taking consecutive
+/// elements in the order of the semantic indices; a vertex input is an ordinary located one.
+#[test]
+fn clip_and_cull_distances_share_one_array() {
+    let vs = "struct O { float4 pos : SV_Position; float2 b : SV_ClipDistance1;
+                         float a : SV_ClipDistance0; float3 c : SV_CullDistance0;
+                         float2 d[2] : SV_CullDistance1; };
+              O main(float k : SV_ClipDistance) {
+                  O o = (O)k; return o;
+              }";
+    let dis = disassemble(&check("clip_vs", vs, "vs_6_0"));
+    for want in [
+        "OpCapability ClipDistance",
+        "OpCapability CullDistance",
+        "OpDecorate %gl_ClipDistance BuiltIn ClipDistance",
+        "OpDecorate %gl_CullDistance BuiltIn CullDistance",
+        // 1 + 2 clip floats; 3 + 2 * 2 cull floats.
+        "%gl_ClipDistance = OpVariable %_ptr_Output__arr_float_uint_3 Output",
+        "%gl_CullDistance = OpVariable %_ptr_Output__arr_float_uint_7 Output",
+        "OpDecorate %in_var_SV_ClipDistance Location 0",
+    ] {
+        assert!(dis.contains(want), "{want}:\n{dis}");
+    }
+    let ps = "struct I { float2 b : SV_ClipDistance1; float a : SV_ClipDistance0; };
+              float4 main(I i) : SV_Target { return float4(i.b, i.a, 1); }";
+    let dis = disassemble(&check("clip_ps", ps, "ps_6_0"));
+    assert!(
+        dis.contains("%gl_ClipDistance = OpVariable %_ptr_Input__arr_float_uint_3 Input"),
+        "{dis}"
+    );
+    // `b` (index 1) follows `a` (index 0): elements 1 and 2.
+    let b = dis.find("%gl_ClipDistance %uint_1").expect(&dis);
+    let a = dis.find("%gl_ClipDistance %uint_0").expect(&dis);
+    assert!(b < a && dis.contains("%gl_ClipDistance %uint_2"), "{dis}");
+    let e = errors(
+        "struct O { int3 f[2] : SV_ClipDistance0; };
+         O main() { return (O)0; }",
+        "vs_6_0",
+    );
+    assert!(
+        e.contains("elements for SV_ClipDistance variable must be scalar, vector, or array"),
+        "{e}"
+    );
+    let e = errors(
+        "float4 main(float a : SV_ClipDistance, float b : SV_ClipDistance0) : SV_Target
+         { return a + b; }",
+        "ps_6_0",
+    );
+    assert!(e.contains("bad.hlsl:1:"), "{e}");
+    assert!(
+        e.contains("input semantic 'SV_ClipDistance0' used more than once"),
+        "{e}"
+    );
+}
+
+/// Pixel-shader system values (DXC's `semantic.*.ps` CHECK lines): SampleMask arrays of one
+/// uint, flat integer built-ins, FullyCoveredEXT as a bool, FragStencilRefEXT, and
+/// conservative depth with its execution modes.
+#[test]
+fn pixel_shader_system_values() {
+    let src = "float4 main(uint cov : SV_Coverage, uint s : SV_SampleIndex,
+                          uint p : SV_PrimitiveID, uint l : SV_RenderTargetArrayIndex,
+                          uint v : SV_ViewportArrayIndex, uint inner : SV_InnerCoverage,
+                          int inst : SV_InstanceID,
+                          out uint ocov : SV_Coverage, out uint stencil : SV_StencilRef,
+                          out float d : SV_DepthLessEqual) : SV_Target {
+                   ocov = cov; stencil = s; d = 0.5;
+                   return float4(p + l, v, inner, inst);
+               }";
+    let dis = disassemble(&check("ps_system_values", src, "ps_6_0"));
+    for want in [
+        "OpCapability SampleRateShading",
+        // MultiViewport implies the Geometry capability Layer and PrimitiveId need.
+        "OpCapability MultiViewport",
+        "OpCapability FragmentFullyCoveredEXT",
+        "OpCapability StencilExportEXT",
+        "OpExtension \"SPV_EXT_fragment_fully_covered\"",
+        "OpExtension \"SPV_EXT_shader_stencil_export\"",
+        "OpExecutionMode %main DepthReplacing",
+        "OpExecutionMode %main DepthLess",
+        "%gl_SampleMask = OpVariable %_ptr_Input__arr_uint_uint_1 Input",
+        "%gl_SampleMask_0 = OpVariable %_ptr_Output__arr_uint_uint_1 Output",
+        "OpDecorate %gl_SampleID BuiltIn SampleId",
+        "OpDecorate %gl_SampleID Flat",
+        "OpDecorate %gl_PrimitiveID BuiltIn PrimitiveId",
+        "OpDecorate %gl_Layer BuiltIn Layer",
+        "OpDecorate %gl_Layer Flat",
+        "OpDecorate %gl_ViewportIndex BuiltIn ViewportIndex",
+        "BuiltIn FullyCoveredEXT",
+        "OpVariable %_ptr_Input_bool Input",
+        "BuiltIn FragStencilRefEXT",
+        "OpDecorate %gl_FragDepth BuiltIn FragDepth",
+        // SV_InstanceID past the vertex input is an ordinary (flat) located input.
+        "OpDecorate %in_var_SV_InstanceID Location 0",
+        "OpDecorate %in_var_SV_InstanceID Flat",
+        // The coverage mask is the array's one element, read and written in place.
+        "OpCompositeExtract %uint",
+        "OpAccessChain %_ptr_Output_uint %gl_SampleMask_0 %uint_0",
+        // FullyCoveredEXT's bool becomes the declared uint.
+        "OpSelect %uint",
+    ] {
+        assert!(dis.contains(want), "{want}:\n{dis}");
+    }
+    let e = errors(
+        "float4 main(float c : SV_InnerCoverage) : SV_Target { return c; }",
+        "ps_6_0",
+    );
+    assert!(e.contains("SV_InnerCoverage must be of uint type."), "{e}");
+    let greater = "float main(float x : A) : SV_DepthGreaterEqual { return x; }";
+    let dis = disassemble(&check("depth_greater", greater, "ps_6_0"));
+    assert!(dis.contains("OpExecutionMode %main DepthGreater"), "{dis}");
+}
+
+/// Vertex-shader system values: integer built-ins in the declared signedness, draw
+/// parameters, view index, Layer and ViewportIndex outputs (by extension before SPIR-V 1.5,
+/// core capabilities from Vulkan 1.2), and the shading rate.
+#[test]
+fn vertex_shader_system_values() {
+    let src = "struct O { float4 pos : SV_Position; uint layer : SV_RenderTargetArrayIndex;
+                         uint vp : SV_ViewportArrayIndex; int inst : SV_InstanceID;
+                         uint rate : SV_ShadingRate; };
+               O main(int v : SV_VertexID, int i : SV_InstanceID, uint view : SV_ViewID,
+                      int bv : SV_StartVertexLocation, uint bi : SV_StartInstanceLocation,
+                      uint l : SV_RenderTargetArrayIndex) {
+                   O o = (O)0; o.layer = l + view; o.vp = bi; o.inst = v + i + bv;
+                   return o;
+               }";
+    let dis = disassemble(&check("vs_system_values", src, "vs_6_1"));
+    for want in [
+        "%gl_VertexIndex = OpVariable %_ptr_Input_int Input",
+        "%gl_InstanceIndex = OpVariable %_ptr_Input_int Input",
+        "%gl_BaseVertex = OpVariable %_ptr_Input_int Input",
+        "%gl_BaseInstance = OpVariable %_ptr_Input_uint Input",
+        "OpDecorate %gl_ViewIndex BuiltIn ViewIndex",
+        "OpCapability MultiView",
+        "OpExtension \"SPV_KHR_multiview\"",
+        "OpCapability DrawParameters",
+        "OpCapability ShaderViewportIndexLayerEXT",
+        "OpExtension \"SPV_EXT_shader_viewport_index_layer\"",
+        "%gl_Layer = OpVariable %_ptr_Output_uint Output",
+        "%gl_ViewportIndex = OpVariable %_ptr_Output_uint Output",
+        "BuiltIn PrimitiveShadingRateKHR",
+        "OpExtension \"SPV_KHR_fragment_shading_rate\"",
+        // A vertex input SV_RenderTargetArrayIndex and an output SV_InstanceID are located.
+        "OpDecorate %in_var_SV_RenderTargetArrayIndex Location 0",
+        "OpDecorate %out_var_SV_InstanceID Location 0",
+    ] {
+        assert!(dis.contains(want), "{want}:\n{dis}");
+    }
+    let core = "uint main(uint l : A) : SV_RenderTargetArrayIndex { return l; }";
+    let dis = disassemble(&check_env(
+        "layer_core",
+        core,
+        "vs_6_0",
+        TargetEnv::Vulkan1_2,
+        LanguageVersion::V2021,
+    ));
+    assert!(dis.contains("OpCapability ShaderLayer"), "{dis}");
+    assert!(
+        !dis.contains("SPV_EXT_shader_viewport_index_layer"),
+        "{dis}"
+    );
+}
+
+/// SV_Barycentrics (DXC's `semantic.barycentrics.ps.*`): the interpolation picks
+/// BaryCoordKHR or BaryCoordNoPerspKHR, centroid and sample stay decorations, and the third
+/// weight is rebuilt as 1 - x - y.
+#[test]
+fn barycentrics_follow_the_interpolation() {
+    let src = "float4 main(noperspective centroid float3 b : SV_Barycentrics) : SV_Target {
+                   return float4(b, 1);
+               }";
+    let dis = disassemble(&check("bary_np_c", src, "ps_6_1"));
+    for want in [
+        "OpCapability FragmentBarycentricKHR",
+        "OpExtension \"SPV_KHR_fragment_shader_barycentric\"",
+        "BuiltIn BaryCoordNoPerspKHR",
+        "Centroid",
+        "OpVariable %_ptr_Input_v3float Input",
+        "OpFSub %float %float_1",
+    ] {
+        assert!(dis.contains(want), "{want}:\n{dis}");
+    }
+    let smooth = "float4 main(sample float3 b : SV_Barycentrics) : SV_Target { return b.x; }";
+    let dis = disassemble(&check("bary_s_s", smooth, "ps_6_1"));
+    assert!(dis.contains("BuiltIn BaryCoordKHR"), "{dis}");
+    assert!(dis.contains(" Sample\n"), "{dis}");
+    let e = errors(
+        "float4 main(float2 b : SV_Barycentrics) : SV_Target { return b.x; }",
+        "ps_6_1",
+    );
+    assert!(
+        e.contains("not supported yet: the semantic 'SV_Barycentrics' of type 'float2'"),
+        "{e}"
+    );
+}

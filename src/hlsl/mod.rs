@@ -533,6 +533,7 @@ fn compile_on_big_stack(
             "SPV_KHR_shader_draw_parameters",
             crate::grammar::Version(1, 3),
         ),
+        ("SPV_KHR_multiview", crate::grammar::Version(1, 3)),
     ] {
         if env_version < core && !module.extensions.iter().any(|e| e == ext) {
             module.extensions.push(ext.to_owned());

@@ -7,7 +7,7 @@ use super::func::FnCx;
 use super::types::ir_ty;
 use super::{FuncSym, ParamDir, State};
 use crate::grammar::{
-    BuiltIn, Decoration, ExecutionMode, ExecutionModel, FunctionControl, StorageClass,
+    BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, FunctionControl, StorageClass,
 };
 use crate::hlsl::ast::{Attribute, Initializer, Item};
 use crate::hlsl::sema::consteval::ConstVal;
@@ -28,6 +28,8 @@ fn split_semantic(s: &str) -> (String, u32) {
 struct Io {
     vars: Vec<(String, bool, Handle<GlobalVariable>, Ty)>,
     depth_replacing: bool,
+    /// `DepthLess` or `DepthGreater` for SV_DepthLessEqual or SV_DepthGreaterEqual.
+    depth_mode: Option<ExecutionMode>,
     /// Per direction (input, output): the locations taken, with the semantic that took each.
     taken: [Vec<(u32, String)>; 2],
     /// Per direction: where a `[[vk::location]]` was given, and whether one was not.
@@ -36,6 +38,70 @@ struct Io {
     /// The variables that took the next free location (semantic, output, variable,
     /// location, how many locations), for `-fvk-stage-io-order=alpha` to reorder.
     auto_located: Vec<AutoLocated>,
+    /// Every SV_ClipDistance / SV_CullDistance semantic of the stage, placed in its direction's
+    /// one float array.
+    clip_cull: Vec<ClipCull>,
+}
+
+/// Where one SV_ClipDistance / SV_CullDistance semantic sits: DXC packs all of a direction's
+/// clip (cull) distances into one `float[K]` built-in array, ordered by semantic index.
+struct ClipCull {
+    output: bool,
+    cull: bool,
+    index: u32,
+    /// The first element it takes in the array.
+    offset: u32,
+    /// The array variable.
+    var: Handle<GlobalVariable>,
+}
+
+/// System-value semantics that are ordinary located stage variables where they are used (DXC's
+/// "arbitrary" interpretation there): a vertex shader's SV_Position, SV_RenderTargetArrayIndex,
+/// SV_ViewportArrayIndex and clip and cull distance inputs, SV_InstanceID past the vertex
+/// input, and SV_Target.
+fn located_sv(stage: Stage, output: bool, base: &str) -> bool {
+    match (stage, output) {
+        (Stage::Vertex, false) => matches!(
+            base,
+            "SV_POSITION"
+                | "SV_RENDERTARGETARRAYINDEX"
+                | "SV_VIEWPORTARRAYINDEX"
+                | "SV_CLIPDISTANCE"
+                | "SV_CULLDISTANCE"
+        ),
+        (Stage::Vertex, true) | (Stage::Pixel, false) => base == "SV_INSTANCEID",
+        (Stage::Pixel, true) => base == "SV_TARGET",
+        _ => false,
+    }
+}
+
+/// Whether `base` is SV_CullDistance (`Some(true)`) or SV_ClipDistance (`Some(false)`) where
+/// it maps to the built-in array: vertex outputs and pixel inputs.
+fn clip_cull_kind(stage: Stage, output: bool, base: &str) -> Option<bool> {
+    if !matches!(
+        (stage, output),
+        (Stage::Vertex, true) | (Stage::Pixel, false)
+    ) {
+        return None;
+    }
+    match base {
+        "SV_CLIPDISTANCE" => Some(false),
+        "SV_CULLDISTANCE" => Some(true),
+        _ => None,
+    }
+}
+
+/// How many floats a clip or cull distance of `ty` takes: a 32-bit float scalar or vector, or
+/// an array of them; `None` for any other type.
+fn distance_floats(ty: &Ty) -> Option<u32> {
+    match ty {
+        Ty::Scalar(Scalar::Float) => Some(1),
+        Ty::Vector(Scalar::Float, n) => Some(*n),
+        Ty::Array(e, n) if matches!(**e, Ty::Scalar(_) | Ty::Vector(..)) => {
+            Some(n * distance_floats(e)?)
+        }
+        _ => None,
+    }
 }
 
 /// A stage variable placed at the next free location: semantic, output, variable, location
@@ -78,21 +144,16 @@ impl FnCx<'_, '_> {
     ) -> Option<(Handle<GlobalVariable>, Ty)> {
         let stage = self.st.opts.profile.stage;
         let (base, index) = split_semantic(semantic);
-        // Semantics compare without case, a missing index being 0 (`SV_Target` is
-        // `SV_Target0`).
-        if io
-            .vars
-            .iter()
-            .any(|(s, o, _, _)| *o == output && split_semantic(s) == (base.clone(), index))
-        {
-            let dir = if output { "output" } else { "input" };
-            self.st.error(
-                span,
-                format!("{dir} semantic '{semantic}' used more than once"),
-            );
+        if self.duplicate_semantic(io, semantic, output, span) {
             return None;
         }
         let u3 = Ty::Vector(Scalar::UInt, 3);
+        // Integer built-ins take the declared signedness, as in DXC (`int` gives an `int`
+        // variable); anything else is converted from a uint.
+        let int_ty = match ty {
+            Ty::Scalar(Scalar::Int | Scalar::UInt) => ty.clone(),
+            _ => Ty::Scalar(Scalar::UInt),
+        };
         let builtin = match (stage, output, base.as_str()) {
             (Stage::Compute, false, "SV_DISPATCHTHREADID") => {
                 Some((BuiltIn::GlobalInvocationId, u3, "gl_GlobalInvocationID"))
@@ -108,21 +169,43 @@ impl FnCx<'_, '_> {
                 Ty::Scalar(Scalar::UInt),
                 "gl_LocalInvocationIndex",
             )),
-            (Stage::Vertex, false, "SV_VERTEXID") => Some((
-                BuiltIn::VertexIndex,
-                Ty::Scalar(Scalar::UInt),
-                "gl_VertexIndex",
-            )),
-            (Stage::Vertex, false, "SV_INSTANCEID") => Some((
-                BuiltIn::InstanceIndex,
-                Ty::Scalar(Scalar::UInt),
-                "gl_InstanceIndex",
-            )),
+            (Stage::Vertex, false, "SV_VERTEXID") => {
+                Some((BuiltIn::VertexIndex, int_ty, "gl_VertexIndex"))
+            }
+            (Stage::Vertex, false, "SV_INSTANCEID") => {
+                Some((BuiltIn::InstanceIndex, int_ty, "gl_InstanceIndex"))
+            }
+            (Stage::Vertex, false, "SV_STARTVERTEXLOCATION") => {
+                Some((BuiltIn::BaseVertex, int_ty, "gl_BaseVertex"))
+            }
+            (Stage::Vertex, false, "SV_STARTINSTANCELOCATION") => {
+                Some((BuiltIn::BaseInstance, int_ty, "gl_BaseInstance"))
+            }
+            (Stage::Vertex | Stage::Pixel, false, "SV_VIEWID") => {
+                Some((BuiltIn::ViewIndex, int_ty, "gl_ViewIndex"))
+            }
             (Stage::Vertex, true, "SV_POSITION") => Some((
                 BuiltIn::Position,
                 Ty::Vector(Scalar::Float, 4),
                 "gl_Position",
             )),
+            // Vertex outputs and pixel inputs; a vertex input is an ordinary located one.
+            (Stage::Vertex, true, "SV_RENDERTARGETARRAYINDEX")
+            | (Stage::Pixel, false, "SV_RENDERTARGETARRAYINDEX") => {
+                Some((BuiltIn::Layer, int_ty, "gl_Layer"))
+            }
+            (Stage::Vertex, true, "SV_VIEWPORTARRAYINDEX")
+            | (Stage::Pixel, false, "SV_VIEWPORTARRAYINDEX") => {
+                Some((BuiltIn::ViewportIndex, int_ty, "gl_ViewportIndex"))
+            }
+            (Stage::Vertex, true, "SV_SHADINGRATE") => Some((
+                BuiltIn::PrimitiveShadingRateKHR,
+                int_ty,
+                "gl_PrimitiveShadingRateEXT",
+            )),
+            (Stage::Pixel, false, "SV_SHADINGRATE") => {
+                Some((BuiltIn::ShadingRateKHR, int_ty, "gl_ShadingRateEXT"))
+            }
             (Stage::Pixel, false, "SV_POSITION") => Some((
                 BuiltIn::FragCoord,
                 Ty::Vector(Scalar::Float, 4),
@@ -133,13 +216,68 @@ impl FnCx<'_, '_> {
                 Ty::Scalar(Scalar::Bool),
                 "gl_FrontFacing",
             )),
-            (Stage::Pixel, true, "SV_DEPTH") => {
+            (Stage::Pixel, false, "SV_PRIMITIVEID") => {
+                Some((BuiltIn::PrimitiveId, int_ty, "gl_PrimitiveID"))
+            }
+            (Stage::Pixel, false, "SV_SAMPLEINDEX") => {
+                Some((BuiltIn::SampleId, int_ty, "gl_SampleID"))
+            }
+            // SampleMask is an array (of one word for up to 32 samples).
+            (Stage::Pixel, _, "SV_COVERAGE") => Some((
+                BuiltIn::SampleMask,
+                Ty::Array(Box::new(Ty::Scalar(Scalar::UInt)), 1),
+                "gl_SampleMask",
+            )),
+            (Stage::Pixel, false, "SV_INNERCOVERAGE") => {
+                if *ty != Ty::Scalar(Scalar::UInt) {
+                    self.st
+                        .error(span, "SV_InnerCoverage must be of uint type.");
+                    return None;
+                }
+                Some((
+                    BuiltIn::FullyCoveredEXT,
+                    Ty::Scalar(Scalar::Bool),
+                    "gl_FullyCoveredEXT",
+                ))
+            }
+            (Stage::Pixel, false, "SV_BARYCENTRICS") => {
+                let f3 = Ty::Vector(Scalar::Float, 3);
+                if *ty != f3 {
+                    self.st.error(
+                        span,
+                        format!(
+                            "not supported yet: the semantic '{semantic}' of type '{}' (only \
+                             float3)",
+                            self.show(ty)
+                        ),
+                    );
+                    return None;
+                }
+                // The KHR extension, as DXC (the grammar lists the NV one first).
+                self.f.extension("SPV_KHR_fragment_shader_barycentric");
+                // The interpolation picks the built-in; centroid and sample stay decorations.
+                if interp.noperspective {
+                    Some((BuiltIn::BaryCoordNoPerspKHR, f3, "gl_BaryCoordNoPerspEXT"))
+                } else {
+                    Some((BuiltIn::BaryCoordKHR, f3, "gl_BaryCoordEXT"))
+                }
+            }
+            (Stage::Pixel, true, "SV_DEPTH" | "SV_DEPTHLESSEQUAL" | "SV_DEPTHGREATEREQUAL") => {
                 io.depth_replacing = true;
+                // The conservative-depth semantics promise the direction of the change.
+                io.depth_mode = match base.as_str() {
+                    "SV_DEPTHLESSEQUAL" => Some(ExecutionMode::DepthLess),
+                    "SV_DEPTHGREATEREQUAL" => Some(ExecutionMode::DepthGreater),
+                    _ => io.depth_mode.clone(),
+                };
                 Some((
                     BuiltIn::FragDepth,
                     Ty::Scalar(Scalar::Float),
                     "gl_FragDepth",
                 ))
+            }
+            (Stage::Pixel, true, "SV_STENCILREF") => {
+                Some((BuiltIn::FragStencilRefEXT, int_ty, "gl_FragStencilRefARB"))
             }
             _ => None,
         };
@@ -176,14 +314,42 @@ impl FnCx<'_, '_> {
         } else {
             StorageClass::Input
         };
+        if stage == Stage::Vertex
+            && output
+            && matches!(
+                base.as_str(),
+                "SV_RENDERTARGETARRAYINDEX" | "SV_VIEWPORTARRAYINDEX"
+            )
+        {
+            // Core from SPIR-V 1.5 (Vulkan 1.2), by SPV_EXT_shader_viewport_index_layer
+            // before, as DXC chooses: declared here, the requirements pass keeps the choice.
+            let core = self.st.opts.target_env.spirv_version() >= crate::grammar::Version(1, 5);
+            self.f.capability(match (core, base.as_str()) {
+                (false, _) => Capability::ShaderViewportIndexLayerEXT,
+                (true, "SV_RENDERTARGETARRAYINDEX") => Capability::ShaderLayer,
+                (true, _) => Capability::ShaderViewportIndex,
+            });
+        }
         let (var_ty, name, decorations, auto_loc) = match builtin {
-            Some((bi, t, n)) => (t, n.to_owned(), vec![Decoration::BuiltIn(bi)], None),
+            Some((bi, t, n)) => {
+                let mut d = vec![Decoration::BuiltIn(bi)];
+                // Integer pixel inputs are flat, built-ins too (as DXC decorates them).
+                let int = stage_scalar(&t).is_some_and(|s| s.is_int());
+                if stage == Stage::Pixel && !output && int {
+                    d.push(Decoration::Flat);
+                }
+                if base == "SV_BARYCENTRICS" {
+                    if interp.centroid {
+                        d.push(Decoration::Centroid);
+                    }
+                    if interp.sample {
+                        d.push(Decoration::Sample);
+                    }
+                }
+                (t, n.to_owned(), d, None)
+            }
             None => {
-                // A vertex shader's SV_Position input is an ordinary located input, as in DXC.
-                if base.starts_with("SV_")
-                    && !(stage == Stage::Pixel && output && base == "SV_TARGET")
-                    && !(stage == Stage::Vertex && !output && base == "SV_POSITION")
-                {
+                if base.starts_with("SV_") && !located_sv(stage, output, &base) {
                     self.st.error(
                         span,
                         format!("not supported yet: the semantic '{semantic}' here"),
@@ -304,6 +470,216 @@ impl FnCx<'_, '_> {
         }
         self.st.interface.push(g);
         Some((g, var_ty))
+    }
+
+    /// Reports a semantic the direction already used; semantics compare without case, a
+    /// missing index being 0 (`SV_Target` is `SV_Target0`).
+    fn duplicate_semantic(&mut self, io: &Io, semantic: &str, output: bool, span: Span) -> bool {
+        let key = split_semantic(semantic);
+        if io
+            .vars
+            .iter()
+            .any(|(s, o, _, _)| *o == output && split_semantic(s) == key)
+        {
+            let dir = if output { "output" } else { "input" };
+            self.st.error(
+                span,
+                format!("{dir} semantic '{semantic}' used more than once"),
+            );
+            return true;
+        }
+        false
+    }
+
+    /// Collects the clip and cull distances under a stage input or output of `ty` (output,
+    /// cull, semantic index, float count), walking structs as the loads and stores do.
+    fn collect_distances(
+        &self,
+        ty: &Ty,
+        semantic: Option<&str>,
+        output: bool,
+        out: &mut Vec<(bool, bool, u32, u32)>,
+    ) {
+        if let Ty::Struct(i) = ty {
+            let Some(def) = self.st.structs.get(*i) else {
+                return;
+            };
+            let inherited = self.inherited_semantics(semantic, &def.fields);
+            for (f, sem) in def.fields.iter().zip(&inherited) {
+                let sem = sem.as_deref().or(f.semantic.as_deref());
+                self.collect_distances(&f.ty, sem, output, out);
+            }
+            return;
+        }
+        let Some(sem) = semantic else { return };
+        let (base, index) = split_semantic(sem);
+        let stage = self.st.opts.profile.stage;
+        if let (Some(cull), Some(n)) = (clip_cull_kind(stage, output, &base), distance_floats(ty)) {
+            if !out.iter().any(|e| (e.0, e.1, e.2) == (output, cull, index)) {
+                out.push((output, cull, index, n));
+            }
+        }
+    }
+
+    /// Creates the ClipDistance and CullDistance arrays of the stage: per direction and kind,
+    /// the semantics in the order of their indices, packed tightly (DXC's layout).
+    fn distance_arrays(&mut self, io: &mut Io, mut found: Vec<(bool, bool, u32, u32)>) {
+        found.sort_by_key(|e| (e.0, e.1, e.2));
+        for output in [false, true] {
+            for cull in [false, true] {
+                let group: Vec<_> = found
+                    .iter()
+                    .filter(|e| e.0 == output && e.1 == cull)
+                    .collect();
+                let total: u32 = group.iter().map(|e| e.3).sum();
+                if total == 0 {
+                    continue;
+                }
+                let sc = if output {
+                    StorageClass::Output
+                } else {
+                    StorageClass::Input
+                };
+                let (builtin, name, sem) = if cull {
+                    (BuiltIn::CullDistance, "gl_CullDistance", "SV_CullDistance")
+                } else {
+                    (BuiltIn::ClipDistance, "gl_ClipDistance", "SV_ClipDistance")
+                };
+                let mut decorations = vec![Decoration::BuiltIn(builtin)];
+                if self.st.opts.reflect {
+                    decorations.push(Decoration::UserSemantic(sem.to_owned()));
+                }
+                let arr = Ty::Array(Box::new(Ty::Scalar(Scalar::Float)), total);
+                let t = self.ty(&arr);
+                let p = self.f.type_pointer(sc, t);
+                let var = self.f.global(GlobalVariable {
+                    name: Some(name.to_owned()),
+                    decorations,
+                    ..GlobalVariable::new(p, sc)
+                });
+                self.st.interface.push(var);
+                let mut offset = 0;
+                for e in group {
+                    io.clip_cull.push(ClipCull {
+                        output,
+                        cull,
+                        index: e.2,
+                        offset,
+                        var,
+                    });
+                    offset += e.3;
+                }
+            }
+        }
+    }
+
+    /// The clip or cull distance array and the offset in it of `semantic` (of `ty`), after
+    /// checking its type and that the direction has not used it yet.
+    fn distance_place(
+        &mut self,
+        io: &mut Io,
+        semantic: &str,
+        ty: &Ty,
+        output: bool,
+        span: Span,
+    ) -> Option<(Handle<GlobalVariable>, u32)> {
+        let (base, index) = split_semantic(semantic);
+        let cull = base == "SV_CULLDISTANCE";
+        if distance_floats(ty).is_none() {
+            let what = if cull {
+                "SV_CullDistance"
+            } else {
+                "SV_ClipDistance"
+            };
+            self.st.error(
+                span,
+                format!(
+                    "elements for {what} variable must be scalar, vector, or array with float \
+                     type, not '{}'",
+                    self.show(ty)
+                ),
+            );
+            return None;
+        }
+        if self.duplicate_semantic(io, semantic, output, span) {
+            return None;
+        }
+        let e = io
+            .clip_cull
+            .iter()
+            .find(|e| (e.output, e.cull, e.index) == (output, cull, index))?;
+        let place = (e.var, e.offset);
+        io.vars
+            .push((semantic.to_owned(), output, place.0, ty.clone()));
+        Some(place)
+    }
+
+    /// Reads a clip or cull distance input of `ty` element by element from the array, from
+    /// element `*k` on.
+    fn read_distance(&mut self, var: Handle<GlobalVariable>, ty: &Ty, k: &mut u32) -> Value {
+        match ty {
+            Ty::Vector(_, n) | Ty::Array(_, n) => {
+                let elem = match ty {
+                    Ty::Array(e, _) => (**e).clone(),
+                    _ => Ty::Scalar(Scalar::Float),
+                };
+                let parts: Vec<Value> =
+                    (0..*n).map(|_| self.read_distance(var, &elem, k)).collect();
+                let t = self.ty(ty);
+                self.f.composite_construct(t, &parts)
+            }
+            _ => {
+                let ft = self.ty(&Ty::Scalar(Scalar::Float));
+                let pt = self.f.type_pointer(StorageClass::Input, ft);
+                let i = Value::Constant(self.f.constant_u32(*k));
+                *k += 1;
+                let ptr = self.f.access_chain(pt, Value::Global(var), &[i]);
+                self.f.load(ft, ptr, None)
+            }
+        }
+    }
+
+    /// Writes a clip or cull distance output `v` of `ty` element by element into the array
+    /// from element `offset` on (array elements at a computed offset, as DXC writes them).
+    fn write_distance(&mut self, var: Handle<GlobalVariable>, v: Value, ty: &Ty, offset: u32) {
+        let ft = self.ty(&Ty::Scalar(Scalar::Float));
+        let pt = self.f.type_pointer(StorageClass::Output, ft);
+        let ut = self.ty(&Ty::Scalar(Scalar::UInt));
+        match ty {
+            Ty::Array(e, n) => {
+                let per = distance_floats(e).unwrap_or(1);
+                let start = Value::Constant(self.f.constant_u32(offset));
+                for i in 0..*n {
+                    let step = Value::Constant(self.f.constant_u32(i * per));
+                    let base = self.f.i_add(ut, start, step);
+                    for j in 0..per {
+                        let c = Value::Constant(self.f.constant_u32(j));
+                        let idx = self.f.i_add(ut, base, c);
+                        let ptr = self.f.access_chain(pt, Value::Global(var), &[idx]);
+                        let path = if per == 1 && matches!(**e, Ty::Scalar(_)) {
+                            vec![i]
+                        } else {
+                            vec![i, j]
+                        };
+                        let x = self.f.composite_extract(ft, v, path);
+                        self.f.store(ptr, x, None);
+                    }
+                }
+            }
+            Ty::Vector(_, n) => {
+                for j in 0..*n {
+                    let idx = Value::Constant(self.f.constant_u32(offset + j));
+                    let ptr = self.f.access_chain(pt, Value::Global(var), &[idx]);
+                    let x = self.f.composite_extract(ft, v, vec![j]);
+                    self.f.store(ptr, x, None);
+                }
+            }
+            _ => {
+                let idx = Value::Constant(self.f.constant_u32(offset));
+                let ptr = self.f.access_chain(pt, Value::Global(var), &[idx]);
+                self.f.store(ptr, v, None);
+            }
+        }
     }
 
     /// The Input variable of the `BaseInstance` or `BaseVertex` built-in, of type `ty`
@@ -427,10 +803,32 @@ impl FnCx<'_, '_> {
                 .error(span, "an entry point parameter needs a semantic");
             return None;
         };
+        let stage = self.st.opts.profile.stage;
+        if clip_cull_kind(stage, false, &split_semantic(sem).0).is_some() {
+            let (var, mut k) = self.distance_place(io, sem, ty, false, span)?;
+            return Some(self.read_distance(var, ty, &mut k));
+        }
         let (g, vt) = self.stage_var(io, sem, ty, false, interp, location, span)?;
         let t = self.ty(&vt);
         let mut v = self.f.load(t, Value::Global(g), None);
-        let stage = self.st.opts.profile.stage;
+        let sem_base = split_semantic(sem).0;
+        if stage == Stage::Pixel && sem_base == "SV_COVERAGE" {
+            // The mask of up to 32 samples is the array's one element.
+            let ut = Ty::Scalar(Scalar::UInt);
+            let u = self.ty(&ut);
+            let x = self.f.composite_extract(u, v, vec![0]);
+            return self.convert(x, &ut, ty, span, true);
+        }
+        if stage == Stage::Pixel && sem_base == "SV_BARYCENTRICS" {
+            // As DXC: the third weight is rebuilt as 1 - x - y.
+            let ft = self.ty(&Ty::Scalar(Scalar::Float));
+            let x = self.f.composite_extract(ft, v, vec![0]);
+            let y = self.f.composite_extract(ft, v, vec![1]);
+            let xy = self.f.f_add(ft, x, y);
+            let one = self.scalar_const(Scalar::Float, ConstVal::Float(1.0));
+            let z = self.f.f_sub(ft, one, xy);
+            v = self.f.composite_construct(t, &[x, y, z]);
+        }
         let base = match split_semantic(sem).0.as_str() {
             "SV_INSTANCEID" if self.st.opts.nonzero_base_instance => {
                 Some((BuiltIn::BaseInstance, "gl_BaseInstance"))
@@ -502,9 +900,29 @@ impl FnCx<'_, '_> {
                 .error(span, "an entry point output needs a semantic");
             return;
         };
+        let stage = self.st.opts.profile.stage;
+        if clip_cull_kind(stage, true, &split_semantic(sem).0).is_some() {
+            if let Some((var, offset)) = self.distance_place(io, sem, ty, true, span) {
+                self.write_distance(var, v, ty, offset);
+            }
+            return;
+        }
         let Some((g, vt)) = self.stage_var(io, sem, ty, true, interp, location, span) else {
             return;
         };
+        if stage == Stage::Pixel && split_semantic(sem).0 == "SV_COVERAGE" {
+            // The mask of up to 32 samples is the array's one element.
+            let ut = Ty::Scalar(Scalar::UInt);
+            let Some(x) = self.convert(v, ty, &ut, span, true) else {
+                return;
+            };
+            let u = self.ty(&ut);
+            let pt = self.f.type_pointer(StorageClass::Output, u);
+            let zero = Value::Constant(self.f.constant_u32(0));
+            let ptr = self.f.access_chain(pt, Value::Global(g), &[zero]);
+            self.f.store(ptr, x, None);
+            return;
+        }
         let Some(mut x) = self.convert(v, ty, &vt, span, true) else {
             return;
         };
@@ -571,11 +989,27 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     let mut io = Io {
         vars: Vec::new(),
         depth_replacing: false,
+        depth_mode: None,
         taken: [Vec::new(), Vec::new()],
         explicit: [None, None],
         implicit: [false, false],
         auto_located: Vec::new(),
+        clip_cull: Vec::new(),
     };
+    // The clip and cull distance arrays need every semantic's size before the first access.
+    let mut distances = Vec::new();
+    for (p, (ty, dir)) in decl.params.iter().zip(&entry.params) {
+        let sem = super::decls::semantic_of(&p.annotations);
+        if *dir != ParamDir::Out {
+            cx.collect_distances(ty, sem.as_deref(), false, &mut distances);
+        }
+        if *dir != ParamDir::In {
+            cx.collect_distances(ty, sem.as_deref(), true, &mut distances);
+        }
+    }
+    let ret_sem = super::decls::semantic_of(&decl.annotations);
+    cx.collect_distances(&entry.ret, ret_sem.as_deref(), true, &mut distances);
+    cx.distance_arrays(&mut io, distances);
     // `static` initializers run first.
     let inits = cx.st.static_inits.clone();
     for (place, idx, k) in inits {
@@ -704,6 +1138,9 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
             }
             if io.depth_replacing {
                 b.execution_mode(handle, ExecutionMode::DepthReplacing);
+            }
+            if let Some(mode) = io.depth_mode {
+                b.execution_mode(handle, mode);
             }
         }
         Stage::Vertex => {}
