@@ -4262,3 +4262,23 @@ fn barycentrics_follow_the_interpolation() {
         "{e}"
     );
 }
+
+/// A method of `S` called on a `ConstantBuffer<S>` (its block is a copy of `S`): `this` is a
+/// copy of the block's value.
+#[test]
+fn methods_on_constant_buffers() {
+    let src = "struct A { float a; float twice() { return a * 2; } };
+               ConstantBuffer<A> cb : register(b0);
+               RWStructuredBuffer<float> o : register(u1);
+               [numthreads(1, 1, 1)]
+               void main() { o[0] = cb.twice() + 1; }";
+    let words = check("cbuffer_method", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [2.5, 0, 0, 0]},
+            {"binding": 1, "layout": ["f32"], "size_words": 1}]}"#;
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 1), [6.0f32]);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 1), [6.0f32]);
+    }
+}

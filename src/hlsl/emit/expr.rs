@@ -1632,7 +1632,9 @@ impl FnCx<'_, '_> {
                 return None;
             };
             let def = self.st.structs.get(i)?;
-            let fname = format!("{}.{}", def.name, method.name);
+            // A `ConstantBuffer<S>` or push-constant block's copy of `S` has `S`'s methods.
+            let owner = def.origin.as_ref().unwrap_or(&def.name);
+            let fname = format!("{owner}.{}", method.name);
             let has_base = def.fields.first().is_some_and(|f| f.name == BASE_FIELD);
             let sname = def.name.clone();
             if let Some(cands) = self.st.functions.get(&fname).cloned() {
