@@ -4282,3 +4282,25 @@ fn methods_on_constant_buffers() {
         assert_eq!(run::floats(&run::spvkit(&words, job), 1), [6.0f32]);
     }
 }
+
+/// `transpose` of an integer matrix (an array of rows in SPIR-V, no OpTranspose) rebuilds it
+/// column by column.
+#[test]
+fn integer_transpose() {
+    let src = "RWStructuredBuffer<int> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   int2x3 m = int2x3(1, 2, 3, 4, 5, 6);
+                   int3x2 t = transpose(m);
+                   o[0] = t._m00 * 100000 + t._m01 * 10000 + t._m10 * 1000 + t._m11 * 100
+                        + t._m20 * 10 + t._m21;
+               }";
+    let words = check("int_transpose", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["i32"], "size_words": 1}]}"#;
+        assert_eq!(run::ints(&run::lavapipe(&words, job), 0), [142536]);
+        assert_eq!(run::ints(&run::spvkit(&words, job), 0), [142536]);
+    }
+}

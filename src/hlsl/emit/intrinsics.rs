@@ -568,9 +568,29 @@ impl FnCx<'_, '_> {
                         let it = self.ty(&rt);
                         Some(Val::R(self.f.transpose(it, v), rt))
                     }
+                    Ty::Matrix(s, r, c) => {
+                        // An integer or bool matrix is an array of rows (no OpTranspose): its
+                        // elements rebuilt column by column, as DXC.
+                        let et = self.ty(&Ty::Scalar(s));
+                        let mut elems = Vec::with_capacity((r * c) as usize);
+                        for i in 0..r {
+                            for j in 0..c {
+                                elems.push(self.f.composite_extract(et, v, vec![i, j]));
+                            }
+                        }
+                        let mut comps = Vec::with_capacity(elems.len());
+                        for j in 0..c {
+                            for i in 0..r {
+                                comps.push(elems[(i * c + j) as usize]);
+                            }
+                        }
+                        let rt = Ty::Matrix(s, c, r);
+                        Some(Val::R(self.compose_scalars(&rt, &comps), rt))
+                    }
+                    // 1x1, 1xN and Nx1 matrices are scalars and vectors, their own transposes.
+                    Ty::Scalar(_) | Ty::Vector(..) => Some(Val::R(v, t)),
                     _ => {
-                        self.st
-                            .error(span, "not supported yet: transpose of a non-float matrix");
+                        self.st.error(span, "transpose needs a matrix");
                         None
                     }
                 }
