@@ -4304,3 +4304,31 @@ fn integer_transpose() {
         assert_eq!(run::ints(&run::spvkit(&words, job), 0), [142536]);
     }
 }
+
+/// `countbits` and `reversebits` of 64-bit integers work on the two 32-bit halves (the bit
+/// instructions take 32 bits in Vulkan).
+#[test]
+fn bit_intrinsics_of_64_bit_integers() {
+    let src = "RWStructuredBuffer<uint64_t> o : register(u0);
+               RWStructuredBuffer<uint> n : register(u1);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   uint64_t x = o[0];
+                   n[0] = countbits(x);
+                   o[1] = reversebits(x);
+                   int64_t y = -1;
+                   n[1] = countbits(y);
+               }";
+    let words = check("bits64", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        // 0x8000_0000_0000_0003: 3 bits set; reversed 0xC000_0000_0000_0001.
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "data": [3, 2147483648, 0, 0]},
+            {"binding": 1, "layout": ["u32"], "size_words": 2}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::words(&out, 0), [3, 0x8000_0000, 1, 0xC000_0000]);
+            assert_eq!(run::words(&out, 1), [3, 64]);
+        }
+    }
+}

@@ -521,6 +521,15 @@ impl FnCx<'_, '_> {
                 if sixteen && matches!(name, "countbits" | "reversebits") {
                     return self.bits16(name, v, t, span);
                 }
+                let wide = t.component().is_some_and(|s| s.is_int() && s.bits() == 64);
+                if wide && matches!(name, "countbits" | "reversebits") {
+                    let rt = if name == "countbits" {
+                        t.with_component(Scalar::UInt)
+                    } else {
+                        t.clone()
+                    };
+                    return Some(Val::R(self.bits64(name, v, &t), rt));
+                }
                 let Some(s) = t.component().filter(|s| s.is_int() && s.bits() == 32) else {
                     let msg = if sixteen {
                         format!("not supported yet: {name} of 16-bit integers")
@@ -966,6 +975,41 @@ impl FnCx<'_, '_> {
             }
             Some(super::Sym::Member { row_depth, .. }) => *row_depth == Some(0),
             _ => false,
+        }
+    }
+
+    /// `countbits`/`reversebits` of 64-bit integers, on the two 32-bit halves as DXC does
+    /// (the bit instructions take 32 bits in Vulkan): the counts added (a `uint` result), or
+    /// the reversed halves swapped.
+    fn bits64(&mut self, name: &str, v: Value, t: &Ty) -> Value {
+        let u64t = t.with_component(Scalar::UInt64);
+        let u32t = t.with_component(Scalar::UInt);
+        let (wt, nt) = (self.ty(&u64t), self.ty(&u32t));
+        let v = if t.component() == Some(Scalar::Int64) {
+            self.f.bitcast(wt, v)
+        } else {
+            v
+        };
+        let k32 = self.splat_const(&u64t, ConstVal::Int(32));
+        let lo = self.f.u_convert(nt, v);
+        let shifted = self.f.shift_right_logical(wt, v, k32);
+        let hi = self.f.u_convert(nt, shifted);
+        if name == "countbits" {
+            let a = self.f.bit_count(nt, lo);
+            let b = self.f.bit_count(nt, hi);
+            return self.f.i_add(nt, b, a);
+        }
+        let rlo = self.f.bit_reverse(nt, lo);
+        let rhi = self.f.bit_reverse(nt, hi);
+        let wlo = self.f.u_convert(wt, rlo);
+        let whi = self.f.u_convert(wt, rhi);
+        let top = self.f.shift_left_logical(wt, wlo, k32);
+        let r = self.f.bitwise_or(wt, top, whi);
+        if t.component() == Some(Scalar::Int64) {
+            let it = self.ty(t);
+            self.f.bitcast(it, r)
+        } else {
+            r
         }
     }
 
