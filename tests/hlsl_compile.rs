@@ -4332,3 +4332,29 @@ fn bit_intrinsics_of_64_bit_integers() {
         }
     }
 }
+
+/// Interlocked operations on 64-bit buffer elements (Int64Atomics).
+#[test]
+fn interlocked_64_bit() {
+    let src = "RWStructuredBuffer<uint64_t> b : register(u0);
+               RWStructuredBuffer<int64_t> s : register(u1);
+               [numthreads(4, 1, 1)]
+               void main(uint3 id : SV_DispatchThreadID) {
+                   InterlockedAdd(b[0], 0x100000000ull + id.x);
+                   InterlockedMin(s[0], -(int64_t)id.x * 0x100000000ll);
+               }";
+    let words = check("interlocked64", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(dis.contains("OpCapability Int64Atomics"), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "data": [0, 0]},
+            {"binding": 1, "layout": ["u32"], "data": [0, 0]}]}"#;
+        // 4 * 2^32 + (0+1+2+3); the minimum is -3 * 2^32.
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::words(&out, 0), [6, 4]);
+            assert_eq!(run::words(&out, 1), [0, 0xFFFF_FFFD]);
+        }
+    }
+}

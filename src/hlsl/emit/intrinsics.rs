@@ -779,55 +779,55 @@ impl FnCx<'_, '_> {
             );
             return None;
         }
-        let Ty::Scalar(s @ (Scalar::Int | Scalar::UInt)) = p.ty else {
-            self.st
-                .error(span, format!("{name} needs an int or uint destination"));
+        let Ty::Scalar(s @ (Scalar::Int | Scalar::UInt | Scalar::Int64 | Scalar::UInt64)) = p.ty
+        else {
+            self.st.error(
+                span,
+                format!("{name} needs a 32- or 64-bit integer destination"),
+            );
             return None;
         };
         let ty = Ty::Scalar(s);
         let t = self.ty(&ty);
         let scope = self.u32c(SCOPE_DEVICE);
         let sem = self.u32c(0);
-        let (result, original) =
-            if name == "InterlockedCompareExchange" || name == "InterlockedCompareStore" {
-                if rest.len() < 2 {
-                    self.st
-                        .error(span, format!("{name} needs compare and value arguments"));
+        let (result, original) = if name == "InterlockedCompareExchange"
+            || name == "InterlockedCompareStore"
+        {
+            if rest.len() < 2 {
+                self.st
+                    .error(span, format!("{name} needs compare and value arguments"));
+                return None;
+            }
+            let cmp = self.rvalue_as(&rest[0], &ty)?;
+            let val = self.rvalue_as(&rest[1], &ty)?;
+            let r = self
+                .f
+                .atomic_compare_exchange(t, p.ptr, scope, sem, sem, val, cmp);
+            (r, rest.get(2))
+        } else {
+            let Some(v) = rest.first() else {
+                self.st.error(span, format!("{name} needs a value"));
+                return None;
+            };
+            let val = self.rvalue_as(v, &ty)?;
+            let r = match name {
+                "InterlockedAdd" => self.f.atomic_i_add(t, p.ptr, scope, sem, val),
+                "InterlockedMin" if s.is_signed() => self.f.atomic_s_min(t, p.ptr, scope, sem, val),
+                "InterlockedMin" => self.f.atomic_u_min(t, p.ptr, scope, sem, val),
+                "InterlockedMax" if s.is_signed() => self.f.atomic_s_max(t, p.ptr, scope, sem, val),
+                "InterlockedMax" => self.f.atomic_u_max(t, p.ptr, scope, sem, val),
+                "InterlockedAnd" => self.f.atomic_and(t, p.ptr, scope, sem, val),
+                "InterlockedOr" => self.f.atomic_or(t, p.ptr, scope, sem, val),
+                "InterlockedXor" => self.f.atomic_xor(t, p.ptr, scope, sem, val),
+                "InterlockedExchange" => self.f.atomic_exchange(t, p.ptr, scope, sem, val),
+                _ => {
+                    self.st.error(span, format!("not supported yet: '{name}'"));
                     return None;
                 }
-                let cmp = self.rvalue_as(&rest[0], &ty)?;
-                let val = self.rvalue_as(&rest[1], &ty)?;
-                let r = self
-                    .f
-                    .atomic_compare_exchange(t, p.ptr, scope, sem, sem, val, cmp);
-                (r, rest.get(2))
-            } else {
-                let Some(v) = rest.first() else {
-                    self.st.error(span, format!("{name} needs a value"));
-                    return None;
-                };
-                let val = self.rvalue_as(v, &ty)?;
-                let r = match name {
-                    "InterlockedAdd" => self.f.atomic_i_add(t, p.ptr, scope, sem, val),
-                    "InterlockedMin" if s == Scalar::Int => {
-                        self.f.atomic_s_min(t, p.ptr, scope, sem, val)
-                    }
-                    "InterlockedMin" => self.f.atomic_u_min(t, p.ptr, scope, sem, val),
-                    "InterlockedMax" if s == Scalar::Int => {
-                        self.f.atomic_s_max(t, p.ptr, scope, sem, val)
-                    }
-                    "InterlockedMax" => self.f.atomic_u_max(t, p.ptr, scope, sem, val),
-                    "InterlockedAnd" => self.f.atomic_and(t, p.ptr, scope, sem, val),
-                    "InterlockedOr" => self.f.atomic_or(t, p.ptr, scope, sem, val),
-                    "InterlockedXor" => self.f.atomic_xor(t, p.ptr, scope, sem, val),
-                    "InterlockedExchange" => self.f.atomic_exchange(t, p.ptr, scope, sem, val),
-                    _ => {
-                        self.st.error(span, format!("not supported yet: '{name}'"));
-                        return None;
-                    }
-                };
-                (r, rest.get(1))
             };
+            (r, rest.get(1))
+        };
         if let Some(o) = original {
             let d = self.expr(o);
             self.assign(&d, result, &ty, o.span);
