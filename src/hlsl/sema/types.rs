@@ -292,7 +292,63 @@ impl fmt::Display for Ty {
             Ty::Matrix(s, r, c) => write!(f, "{}{r}x{c}", s.name()),
             Ty::Array(e, n) => write!(f, "{e}[{n}]"),
             Ty::Struct(i) => write!(f, "struct#{i}"),
-            Ty::Resource(k, e) => write!(f, "{k:?}<{e}>"),
+            Ty::Resource(k, e) => match k {
+                ResourceKind::Sampler { .. } | ResourceKind::ByteAddressBuffer { .. } => {
+                    f.write_str(&k.hlsl_name())
+                }
+                _ => write!(f, "{}<{e}>", k.hlsl_name()),
+            },
+        }
+    }
+}
+
+impl ResourceKind {
+    /// The HLSL name of the resource type (`RWStructuredBuffer`, `Texture2DArray`, ...), for
+    /// messages.
+    pub fn hlsl_name(&self) -> String {
+        let rw = |rw: bool| if rw { "RW" } else { "" };
+        match *self {
+            ResourceKind::StructuredBuffer { rw: w, flavor } => match flavor {
+                SbFlavor::Append => "AppendStructuredBuffer".to_owned(),
+                SbFlavor::Consume => "ConsumeStructuredBuffer".to_owned(),
+                SbFlavor::Plain => format!("{}StructuredBuffer", rw(w)),
+            },
+            ResourceKind::ByteAddressBuffer { rw: w } => format!("{}ByteAddressBuffer", rw(w)),
+            ResourceKind::ConstantBuffer => "ConstantBuffer".to_owned(),
+            ResourceKind::TextureBuffer => "TextureBuffer".to_owned(),
+            ResourceKind::TexelBuffer { rw: w } => format!("{}Buffer", rw(w)),
+            ResourceKind::Texture {
+                dim,
+                arrayed,
+                ms,
+                rw: w,
+                combined,
+            } => {
+                let d = match dim {
+                    TexDim::D1 => "1D",
+                    TexDim::D2 => "2D",
+                    TexDim::D3 => "3D",
+                    TexDim::Cube => "Cube",
+                };
+                let prefix = if combined {
+                    "vk::SampledTexture"
+                } else {
+                    "Texture"
+                };
+                format!(
+                    "{}{prefix}{d}{}{}",
+                    rw(w),
+                    if ms { "MS" } else { "" },
+                    if arrayed { "Array" } else { "" }
+                )
+            }
+            ResourceKind::Sampler { cmp } => {
+                if cmp {
+                    "SamplerComparisonState".to_owned()
+                } else {
+                    "SamplerState".to_owned()
+                }
+            }
         }
     }
 }
@@ -420,6 +476,41 @@ pub struct BitField {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resource_types_print_as_hlsl_spells_them() {
+        let show = |k, e: Ty| Ty::Resource(k, Box::new(e)).to_string();
+        assert_eq!(
+            show(
+                ResourceKind::TexelBuffer { rw: true },
+                Ty::Scalar(Scalar::UInt)
+            ),
+            "RWBuffer<uint>"
+        );
+        let tex = ResourceKind::Texture {
+            dim: TexDim::D2,
+            arrayed: true,
+            ms: true,
+            rw: false,
+            combined: false,
+        };
+        assert_eq!(
+            show(tex, Ty::Vector(Scalar::Float, 4)),
+            "Texture2DMSArray<float4>"
+        );
+        let append = ResourceKind::StructuredBuffer {
+            rw: true,
+            flavor: SbFlavor::Append,
+        };
+        assert_eq!(
+            show(append, Ty::Scalar(Scalar::Float)),
+            "AppendStructuredBuffer<float>"
+        );
+        assert_eq!(
+            show(ResourceKind::Sampler { cmp: true }, Ty::Void),
+            "SamplerComparisonState"
+        );
+    }
 
     #[test]
     fn builtin_names_collapse_like_dxc() {
