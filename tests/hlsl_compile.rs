@@ -3038,8 +3038,12 @@ fn texture_method_misuse_is_reported() {
             "not supported yet: a texel offset that is not a constant",
         ),
         (
-            "Texture2DMS<float4> T;\nfloat4 main(float2 uv : UV) : SV_Target { return T[int2(0, 0)]; }",
-            "not supported yet: indexing a multisampled texture",
+            "Texture2DMSArray<float4> T;\nfloat4 main(float2 uv : UV) : SV_Target { return T[int3(0, 0, 0)]; }",
+            "a Texture2DMSArray cannot be indexed (use Load)",
+        ),
+        (
+            "Texture2DMS<float4> T;\nfloat4 main(float2 uv : UV) : SV_Target { T[int2(0, 0)] = 1; return 0; }",
+            "cannot write to a read-only resource",
         ),
         (
             "Texture2DMS<float4> T;\nfloat4 main(float2 uv : UV) : SV_Target { uint s; return T.GetSamplePosition(s).xyxy; }",
@@ -4357,4 +4361,14 @@ fn interlocked_64_bit() {
             assert_eq!(run::words(&out, 1), [0, 0xFFFF_FFFD]);
         }
     }
+}
+
+/// `tex[uv]` of a Texture2DMS fetches sample 0, as DXC.
+#[test]
+fn multisampled_texture_index() {
+    let src = "Texture2DMS<float4> T;
+               float4 main(float4 p : SV_Position) : SV_Target { return T[int2(p.xy)]; }";
+    let dis = disassemble(&check("ms_index", src, "ps_6_0"));
+    assert!(dis.contains("OpImageFetch %v4float"), "{dis}");
+    assert!(dis.contains(" Sample %uint_0"), "{dis}");
 }

@@ -2039,14 +2039,17 @@ impl FnCx<'_, '_> {
                 let i = self.rvalue_as(index, &Ty::Scalar(Scalar::Int))?;
                 Some(Val::Texel(r, i))
             }
-            ResourceKind::Texture { dim, ms, .. } => {
+            ResourceKind::Texture {
+                dim, ms, arrayed, ..
+            } => {
                 if dim == crate::hlsl::sema::types::TexDim::Cube {
                     self.st.error(span, "a cube texture cannot be indexed");
                     return None;
                 }
-                if ms {
+                if ms && arrayed {
+                    // HLSL has no operator[] for Texture2DMSArray.
                     self.st
-                        .error(span, "not supported yet: indexing a multisampled texture");
+                        .error(span, "a Texture2DMSArray cannot be indexed (use Load)");
                     return None;
                 }
                 let n = super::textures::Shape::of(r.kind)?.coords();

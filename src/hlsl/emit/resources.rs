@@ -66,6 +66,16 @@ impl FnCx<'_, '_> {
                 self.f.image_read(v4, img, coord, None)
             }
             ResourceKind::TexelBuffer { rw: false } => self.f.image_fetch(v4, img, coord, None),
+            ResourceKind::Texture { ms: true, .. } => {
+                // `tex[uv]` of a multisampled texture: its sample 0, as DXC.
+                let zero = self.u32c(0);
+                let ops = ImageOperandsArgs {
+                    mask: ImageOperands::Sample,
+                    sample: Some(zero.to_id()),
+                    ..ImageOperandsArgs::default()
+                };
+                self.f.image_fetch(v4, img, coord, Some(ops))
+            }
             _ => {
                 let zero = self.i32c(0);
                 self.f.image_fetch(v4, img, coord, Some(lod_operands(zero)))
