@@ -4372,3 +4372,18 @@ fn multisampled_texture_index() {
     assert!(dis.contains("OpImageFetch %v4float"), "{dis}");
     assert!(dis.contains(" Sample %uint_0"), "{dis}");
 }
+
+/// `CheckAccessFullyMapped(status)`: OpImageSparseTexelsResident of the residency code a
+/// sparse `Load`/`Sample` wrote to `status`.
+#[test]
+fn check_access_fully_mapped() {
+    let src = "Texture2D<float4> T; SamplerState S;
+               float4 main(float2 uv : UV) : SV_Target {
+                   uint status;
+                   float4 c = T.Sample(S, uv, int2(0, 0), 0.5, status);
+                   return CheckAccessFullyMapped(status) ? c : 0;
+               }";
+    let dis = disassemble(&check("fully_mapped", src, "ps_6_0"));
+    assert!(dis.contains("OpCapability SparseResidency"), "{dis}");
+    assert!(dis.contains("OpImageSparseTexelsResident %bool"), "{dis}");
+}

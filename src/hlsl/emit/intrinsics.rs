@@ -294,6 +294,13 @@ impl FnCx<'_, '_> {
                 let it = self.ty(&rt);
                 Some(Val::R(self.f.convert_f_to_s(it, scaled), rt))
             }
+            "CheckAccessFullyMapped" => {
+                // The residency code a sparse `Sample`/`Load` gave through its status.
+                let code = self.rvalue_as(&args[0], &Ty::Scalar(Scalar::UInt))?;
+                let rt = Ty::Scalar(Scalar::Bool);
+                let t = self.ty(&rt);
+                Some(Val::R(self.f.image_sparse_texels_resident(t, code), rt))
+            }
             "vk::ReadClock" => {
                 // OpReadClockKHR at the given scope (a constant: `vk::DeviceScope`...).
                 let scope = self.rvalue_as(&args[0], &Ty::Scalar(Scalar::UInt))?;

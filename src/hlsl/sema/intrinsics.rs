@@ -102,7 +102,9 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
         }
         "and" | "or" => Some(Intrinsic::Special(2, 2)),
         "printf" => Some(Intrinsic::Special(1, usize::MAX)),
-        "D3DCOLORtoUBYTE4" | "vk::ReadClock" => Some(Intrinsic::Special(1, 1)),
+        "D3DCOLORtoUBYTE4" | "vk::ReadClock" | "CheckAccessFullyMapped" => {
+            Some(Intrinsic::Special(1, 1))
+        }
         // Math with hand-written lowerings (DXC's).
         "rcp" | "log10" | "f16tof32" | "f32tof16" | "isnan" | "isinf" | "isfinite" | "isnormal" => {
             Some(Intrinsic::Special(1, 1))
@@ -186,7 +188,6 @@ pub fn is_out_of_scope(name: &str) -> bool {
         "tex2D",
         "tex3D",
         "texCUBE",
-        "CheckAccessFullyMapped",
         "dot2add",
         "pack_u8",
         "pack_s8",
