@@ -3397,6 +3397,15 @@ fn templated_raw_buffer_matrix_order() {
         assert_eq!(run::floats(&run::lavapipe(&row, job), 0), want);
         assert_eq!(run::floats(&run::spvkit(&row, job), 0), want);
     }
+    let e = errors(
+        "ByteAddressBuffer b; RWStructuredBuffer<float> o;
+         [numthreads(1, 1, 1)] void main() { uint s; o[0] = b.Load<float>(0, s); }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: Load<T> with a residency status"),
+        "{e}"
+    );
 }
 
 // ---- name resolution: member types, static members, templates (names branch) ----------------

@@ -47,6 +47,11 @@ impl FnCx<'_, '_> {
                 self.raw_store(r, a, v, &ty, span)?;
                 Some(self.void_val())
             }
+            (ResourceKind::ByteAddressBuffer { .. }, "Load", [_, _]) => {
+                self.st
+                    .error(span, "not supported yet: Load<T> with a residency status");
+                None
+            }
             (ResourceKind::ByteAddressBuffer { .. }, "Load" | "Store", _) => {
                 self.st.error(
                     span,
