@@ -1048,15 +1048,7 @@ impl FnCx<'_, '_> {
             _ => (0, 1),
         };
         if have < need {
-            self.st.error(
-                span,
-                format!(
-                    "cannot convert from '{}' to '{}'",
-                    self.show(from),
-                    self.show(to)
-                ),
-            );
-            return None;
+            return self.cannot_convert(from, to, span);
         }
         let mut leaves = Vec::new();
         self.flatten_value(v, from, span, &mut leaves);

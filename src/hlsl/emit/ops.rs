@@ -123,15 +123,7 @@ impl FnCx<'_, '_> {
                 Some(self.f.composite_construct(t, &parts))
             }
             (Ty::Array(..) | Ty::Struct(_), _) | (_, Ty::Array(..) | Ty::Struct(_)) => {
-                self.st.error(
-                    span,
-                    format!(
-                        "cannot convert from '{}' to '{}'",
-                        self.show(from),
-                        self.show(to)
-                    ),
-                );
-                None
+                self.cannot_convert(from, to, span)
             }
             _ => {
                 self.st.error(
@@ -177,6 +169,19 @@ impl FnCx<'_, '_> {
             Ty::Array(e, n) => format!("{}[{n}]", self.show(e)),
             t => t.to_string(),
         }
+    }
+
+    /// Reports that `from` does not convert to `to`.
+    pub(super) fn cannot_convert<T>(&mut self, from: &Ty, to: &Ty, span: Span) -> Option<T> {
+        self.st.error(
+            span,
+            format!(
+                "cannot convert from '{}' to '{}'",
+                self.show(from),
+                self.show(to)
+            ),
+        );
+        None
     }
 
     /// Converts components of kind `a` to `b` (same shape).

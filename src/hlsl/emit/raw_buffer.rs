@@ -53,13 +53,8 @@ impl FnCx<'_, '_> {
                 None
             }
             (ResourceKind::ByteAddressBuffer { .. }, "Load" | "Store", _) => {
-                self.st.error(
-                    span,
-                    format!(
-                        "wrong number of arguments to '{name}': {} given",
-                        args.len()
-                    ),
-                );
+                let want = if name == "Load" { 1 } else { 2 };
+                self.arg_count(name, args, want..=want, span)?;
                 None
             }
             _ => {

@@ -130,7 +130,7 @@ impl FnCx<'_, '_> {
         Some(self.word_place(r, i, true))
     }
 
-    fn arg_count(
+    pub(super) fn arg_count(
         &mut self,
         name: &str,
         args: &[Expr],
