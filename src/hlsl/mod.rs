@@ -491,7 +491,10 @@ fn compile_on_big_stack(
             opts.row_major = rm;
         }
         let opts = &opts;
-        parser::on_big_stack(move || emit::emit(unit, opts, diags))
+        parser::on_big_stack(move || {
+            let types = sema::decls::declare(unit, opts, diags);
+            emit::emit(unit, types, opts, diags)
+        })
     };
     let rendered = diag::render(&diagnostics, &parsed.sources);
     let Some(mut module) = module else {

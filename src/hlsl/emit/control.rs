@@ -13,62 +13,6 @@ use crate::hlsl::sema::types::{Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::{Successor, Terminator, Value};
 
-/// How many array indices lead from a declaration of type `t` with `dims` array dimensions to
-/// a 1xN matrix (`float1x3 m[2]`: 1), if `t` is spelled as one: such a matrix is collapsed to a
-/// vector, and its row index then selects the whole vector.
-pub(crate) fn row_depth(t: &crate::hlsl::ast::TypeExpr, dims: usize) -> Option<u8> {
-    is_row_matrix(t).then_some(dims as u8)
-}
-
-/// Whether a type is spelled as a 1xN matrix (`float1x3`, `matrix<float, 1, 3>`).
-fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
-    let n = &t.name.name;
-    if n == "matrix" {
-        return matches!(
-            t.args.get(1),
-            Some(crate::hlsl::ast::TemplateArg::Expr(
-                crate::hlsl::ast::Expr {
-                    kind: crate::hlsl::ast::ExprKind::Literal(crate::hlsl::ast::Literal::Int {
-                        value: 1,
-                        ..
-                    }),
-                    ..
-                }
-            ))
-        );
-    }
-    let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
-    n[base.len()..].starts_with("1x")
-        && crate::hlsl::sema::types::scalar_by_name(base, true).is_some()
-}
-
-/// Whether a type is spelled as a matrix with one row or one column and more than one
-/// component (`float1x3`, `float3x1`, `matrix<float, 2, 1>`), which DXC collapses to a vector.
-pub(crate) fn is_vector_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
-    use crate::hlsl::ast::{Expr, ExprKind, Literal, TemplateArg};
-    let n = &t.name.name;
-    let dims = if n == "matrix" {
-        let dim = |i: usize| match t.args.get(i) {
-            Some(TemplateArg::Expr(Expr {
-                kind: ExprKind::Literal(Literal::Int { value, .. }),
-                ..
-            })) => Some(*value),
-            _ => None,
-        };
-        dim(1).zip(dim(2))
-    } else {
-        let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
-        let rest = &n[base.len()..];
-        match rest.split_once('x') {
-            Some((r, c)) if crate::hlsl::sema::types::scalar_by_name(base, true).is_some() => {
-                r.parse::<u64>().ok().zip(c.parse::<u64>().ok())
-            }
-            _ => None,
-        }
-    };
-    matches!(dims, Some((r, c)) if (r == 1) != (c == 1))
-}
-
 fn has_attr(attrs: &[Attribute], names: &[&str]) -> bool {
     attrs.iter().any(|a| names.contains(&a.name.name.as_str()))
 }
@@ -225,7 +169,7 @@ impl FnCx<'_, '_> {
                 continue;
             };
             let ptr = self.local(&ty, &decl.name.name);
-            if let Some(depth) = row_depth(&d.ty, decl.array_dims.len()) {
+            if let Some(depth) = crate::hlsl::sema::decls::row_depth(&d.ty, decl.array_dims.len()) {
                 self.row_matrices.insert(ptr, depth);
             }
             if relaxed {
@@ -557,7 +501,7 @@ impl FnCx<'_, '_> {
                 }
             }
             Ty::Struct(i) => {
-                let Some(def) = self.st.structs.get(*i) else {
+                let Some(def) = self.st.types.structs.get(*i) else {
                     return;
                 };
                 let (fields, bitfields) = (def.fields.clone(), def.bitfields.clone());
@@ -608,7 +552,7 @@ impl FnCx<'_, '_> {
                 Some(self.composite(t, &parts))
             }
             Ty::Struct(i) => {
-                let def = self.st.structs.get(*i)?;
+                let def = self.st.types.structs.get(*i)?;
                 let (fields, bitfields) = (def.fields.clone(), def.bitfields.clone());
                 let mut parts = Vec::new();
                 for (k, f) in fields.iter().enumerate() {

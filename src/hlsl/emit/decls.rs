@@ -11,594 +11,19 @@ use super::{FuncSym, ParamDir, Place, Resource, State, Sym};
 use crate::grammar::{Decoration, FunctionControl, LiteralNumber, StorageClass};
 use crate::hlsl::ast::{
     Annotation, Attribute, Block, Expr, ExprKind, FunctionDecl, Initializer, Item, Modifier,
-    ModifierSpan, Stmt, StmtKind, TemplateArg, TypeExpr, VarDecl,
+    ModifierSpan, Stmt, StmtKind, TypeExpr, VarDecl,
 };
-use crate::hlsl::sema::consteval::{self, ConstVal};
+use crate::hlsl::sema::consteval::ConstVal;
+use crate::hlsl::sema::decls::{self, attr, has, TypeResolver, VECTOR_MATRIX_DX};
 use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
 use crate::hlsl::sema::types::{
-    builtin_by_name, needs_16bit_types, BitField, Field, Interp, ResourceKind, SbFlavor, Scalar,
-    StructDef, TexDim, Ty,
+    Field, Interp, ResourceKind, SbFlavor, Scalar, StructDef, TexDim, Ty,
 };
 use crate::hlsl::source::Span;
 use crate::ir::{
     Builder, GlobalVariable, Handle, Member, SpecConstant, SpecValue, StructType, Type, Value,
 };
 use std::collections::HashMap;
-
-/// DXC's error for a texture or texel buffer of 16-bit components: Vulkan's sampled types
-/// are 32-bit (or 64-bit) scalars.
-const SAMPLED_16BIT: &str = "The sampled type for textures cannot be a floating point type \
-     smaller than 32-bits when targeting a Vulkan environment.";
-
-/// The largest array length accepted (layouts and initializers walk every element).
-const MAX_ARRAY: i64 = 1 << 16;
-
-fn has(mods: &[ModifierSpan], m: Modifier) -> bool {
-    mods.iter().any(|x| x.modifier == m)
-}
-
-/// The majorness `mods` spell, if they spell one.
-fn spelled_majorness(mods: &[ModifierSpan]) -> Option<bool> {
-    if has(mods, Modifier::RowMajor) {
-        Some(true)
-    } else if has(mods, Modifier::ColumnMajor) {
-        Some(false)
-    } else {
-        None
-    }
-}
-
-impl State<'_> {
-    /// Whether a declaration with `mods` of type `ty` is row-major: its modifiers, else its
-    /// typedef's, else the default (`-Zpr` / `-Zpc`).
-    pub(crate) fn row_major(&self, mods: &[ModifierSpan], ty: &TypeExpr) -> bool {
-        spelled_majorness(mods)
-            .or_else(|| {
-                let (_, _, m) = self.typedefs.get(&ty.name.name)?;
-                *m
-            })
-            .unwrap_or(self.opts.row_major)
-    }
-}
-
-/// The interpolation modifiers among `mods`.
-pub(crate) fn interp_of(mods: &[ModifierSpan]) -> Interp {
-    Interp {
-        flat: has(mods, Modifier::NoInterpolation),
-        noperspective: has(mods, Modifier::NoPerspective),
-        centroid: has(mods, Modifier::Centroid),
-        sample: has(mods, Modifier::Sample),
-        linear: has(mods, Modifier::Linear),
-    }
-}
-
-/// The semantic among annotations.
-pub(crate) fn semantic_of(annotations: &[Annotation]) -> Option<String> {
-    annotations.iter().find_map(|a| match a {
-        Annotation::Semantic(id) => Some(id.name.clone()),
-        _ => None,
-    })
-}
-
-fn attr<'a>(attrs: &'a [Attribute], ns: Option<&str>, name: &str) -> Option<&'a Attribute> {
-    attrs
-        .iter()
-        .find(|a| a.name.name == name && a.namespace.as_ref().map(|n| n.name.as_str()) == ns)
-}
-
-impl State<'_> {
-    /// Folds a constant expression.
-    pub fn const_eval(&self, e: &Expr) -> Option<ConstVal> {
-        // The innermost declaration of the name decides: a constant, a `const` local with a
-        // constant value, or a variable (not a constant even if a global constant has its name).
-        let lookup = |n: &str| {
-            if let Some((array, k)) = n.strip_suffix(']').and_then(|n| n.split_once('[')) {
-                let Some(Sym::Var(p)) = self.scopes.lookup(array) else {
-                    return None;
-                };
-                let k: usize = k.parse().ok()?;
-                return self.const_arrays.get(&p.ptr)?.get(k).copied();
-            }
-            match self.scopes.lookup(n) {
-                Some(Sym::Const(c, _)) => Some(*c),
-                Some(Sym::Var(p)) => self.const_locals.get(&p.ptr).copied(),
-                Some(_) => None,
-                None => self.consts.get(n).copied(),
-            }
-        };
-        if self.opts.version >= crate::hlsl::LanguageVersion::V202x {
-            return consteval::eval_conforming(e, &lookup);
-        }
-        consteval::eval(e, &lookup)
-    }
-
-    /// The names of a function's parameters.
-    pub fn param_names(&self, item: usize) -> Vec<String> {
-        match self.unit.items.get(item) {
-            Some(Item::Function(f)) => f
-                .params
-                .iter()
-                .map(|p| p.name.as_ref().map_or(String::new(), |n| n.name.clone()))
-                .collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// The integer elements of a `const` one-dimensional array of `ty` initialized by `init`
-    /// with constants, to fold `a[k]` (array sizes, other constants); `None` otherwise.
-    pub fn const_elements(&self, ty: &Ty, init: &Initializer) -> Option<Vec<ConstVal>> {
-        let Ty::Array(e, n) = ty else { return None };
-        if !matches!(**e, Ty::Scalar(s) if s.is_int()) {
-            return None;
-        }
-        let items: Vec<&Expr> = match init {
-            Initializer::List(items, _) => items
-                .iter()
-                .map(|i| match i {
-                    Initializer::Expr(e) => Some(e),
-                    Initializer::List(..) => None,
-                })
-                .collect::<Option<_>>()?,
-            Initializer::Expr(Expr {
-                kind: ExprKind::InitList(items),
-                ..
-            }) => items.iter().collect(),
-            Initializer::Expr(_) => return None,
-        };
-        if items.len() != *n as usize {
-            return None;
-        }
-        items
-            .iter()
-            .map(|e| self.const_eval(e).filter(|c| matches!(c, ConstVal::Int(_))))
-            .collect()
-    }
-
-    /// Resolves a written type; the bool says whether it has minimum precision.
-    pub fn resolve_type(&mut self, t: &TypeExpr) -> Option<(Ty, bool)> {
-        let name = t.name.name.as_str();
-        if name == "void" {
-            return Some((Ty::Void, false));
-        }
-        if t.args.is_empty() {
-            if let Some(b) = builtin_by_name(name, self.opts.enable_16bit_types) {
-                return Some(b);
-            }
-            if needs_16bit_types(name)
-                && !self.struct_names.contains_key(name)
-                && !self.typedefs.contains_key(name)
-            {
-                let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
-                self.error(
-                    t.span,
-                    format!("{base} is only supported with -enable-16bit-types option"),
-                );
-                return None;
-            }
-            if let Some(&i) = self.struct_names.get(name) {
-                return Some((Ty::Struct(i), false));
-            }
-            if let Some((ty, relaxed, _)) = self.typedefs.get(name) {
-                return Some((ty.clone(), *relaxed));
-            }
-        }
-        let int_arg = |st: &mut Self, a: Option<&TemplateArg>, what: &str| -> Option<u32> {
-            match a {
-                Some(TemplateArg::Expr(e)) => match st.const_eval(e).and_then(ConstVal::as_int) {
-                    Some(n) if (1..=4).contains(&n) => Some(n as u32),
-                    _ => {
-                        st.error(e.span, format!("{what} must be a constant from 1 to 4"));
-                        None
-                    }
-                },
-                _ => {
-                    st.error(t.span, format!("{what} expected"));
-                    None
-                }
-            }
-        };
-        let elem_arg = |st: &mut Self, default: Option<Ty>| -> Option<(Ty, bool)> {
-            match t.args.first() {
-                Some(TemplateArg::Type(te)) => st.resolve_type(te),
-                Some(TemplateArg::Expr(e)) => {
-                    st.error(e.span, "a type is expected as template argument");
-                    None
-                }
-                None => match default {
-                    Some(d) => Some((d, false)),
-                    None => {
-                        st.error(t.span, format!("'{name}' needs a template argument"));
-                        None
-                    }
-                },
-            }
-        };
-        let res = |kind, elem: Ty| Some((Ty::Resource(kind, Box::new(elem)), false));
-        let f4 = Some(Ty::Vector(Scalar::Float, 4));
-        match name {
-            "vector" => {
-                if t.args.is_empty() {
-                    return Some((Ty::Vector(Scalar::Float, 4), false));
-                }
-                let (e, r) = elem_arg(self, None)?;
-                let n = int_arg(self, t.args.get(1), "vector size")?;
-                let Ty::Scalar(s) = e else {
-                    self.error(t.span, "vector component must be a scalar type");
-                    return None;
-                };
-                Some((Ty::vector(s, n), r))
-            }
-            "matrix" => {
-                if t.args.is_empty() {
-                    return Some((Ty::Matrix(Scalar::Float, 4, 4), false));
-                }
-                let (e, r) = elem_arg(self, None)?;
-                let rows = int_arg(self, t.args.get(1), "matrix rows")?;
-                let cols = int_arg(self, t.args.get(2), "matrix columns")?;
-                let Ty::Scalar(s) = e else {
-                    self.error(t.span, "matrix component must be a scalar type");
-                    return None;
-                };
-                Some((Ty::matrix(s, rows, cols), r))
-            }
-            "StructuredBuffer"
-            | "RWStructuredBuffer"
-            | "AppendStructuredBuffer"
-            | "ConsumeStructuredBuffer" => {
-                let (e, _) = elem_arg(self, None)?;
-                if e.is_resource() || e == Ty::Void {
-                    self.error(
-                        t.span,
-                        format!("not supported yet: structured buffers of '{e}'"),
-                    );
-                    return None;
-                }
-                let flavor = match name {
-                    "AppendStructuredBuffer" => SbFlavor::Append,
-                    "ConsumeStructuredBuffer" => SbFlavor::Consume,
-                    _ => SbFlavor::Plain,
-                };
-                res(
-                    ResourceKind::StructuredBuffer {
-                        rw: name.starts_with("RW") || flavor != SbFlavor::Plain,
-                        flavor,
-                    },
-                    e,
-                )
-            }
-            "ByteAddressBuffer" | "RWByteAddressBuffer" => res(
-                ResourceKind::ByteAddressBuffer {
-                    rw: name.starts_with("RW"),
-                },
-                Ty::Void,
-            ),
-            "ConstantBuffer" | "TextureBuffer" => {
-                let (e, _) = elem_arg(self, None)?;
-                if !matches!(e, Ty::Struct(_)) {
-                    self.error(t.span, format!("{name}'s argument must be a struct"));
-                    return None;
-                }
-                let kind = if name == "TextureBuffer" {
-                    ResourceKind::TextureBuffer
-                } else {
-                    ResourceKind::ConstantBuffer
-                };
-                res(kind, e)
-            }
-            "Buffer" | "RWBuffer" => {
-                let (e, _) = elem_arg(self, f4)?;
-                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
-                    || e.component() == Some(Scalar::Bool)
-                {
-                    self.error(
-                        t.span,
-                        "a texel buffer's element must be a numeric scalar or vector",
-                    );
-                    return None;
-                }
-                if e.component().is_some_and(|c| c.bits() == 16) {
-                    self.error(t.span, SAMPLED_16BIT);
-                    return None;
-                }
-                res(
-                    ResourceKind::TexelBuffer {
-                        rw: name.starts_with("RW"),
-                    },
-                    e,
-                )
-            }
-            _ if texture_type(name).is_some() => {
-                let (dim, arrayed, ms, rw, combined) = texture_type(name)?;
-                let (e, _) = elem_arg(self, f4)?;
-                // A read-only texture of bool stores uints (DXC).
-                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
-                    || (e.component() == Some(Scalar::Bool) && (rw || combined))
-                {
-                    self.error(
-                        t.span,
-                        "a texture's element must be a numeric scalar or vector",
-                    );
-                    return None;
-                }
-                if e.component().is_some_and(|c| c.bits() == 16) {
-                    self.error(t.span, SAMPLED_16BIT);
-                    return None;
-                }
-                // A multisampled texture may name its sample count, which SPIR-V does not
-                // record.
-                let most = if ms { 2 } else { 1 };
-                if let Some(a) = t.args.get(most) {
-                    let span = match a {
-                        TemplateArg::Type(te) => te.span,
-                        TemplateArg::Expr(e) => e.span,
-                    };
-                    self.error(span, format!("too many template arguments for '{name}'"));
-                    return None;
-                }
-                if let (true, Some(a)) = (ms, t.args.get(1)) {
-                    let count = match a {
-                        TemplateArg::Expr(e) => self.const_eval(e).and_then(ConstVal::as_int),
-                        TemplateArg::Type(_) => None,
-                    };
-                    if count.is_none_or(|n| n < 0) {
-                        self.error(t.span, "the sample count must be a constant integer");
-                        return None;
-                    }
-                }
-                res(
-                    ResourceKind::Texture {
-                        dim,
-                        arrayed,
-                        ms,
-                        rw,
-                        combined,
-                    },
-                    e,
-                )
-            }
-            "SamplerState" | "sampler" => res(ResourceKind::Sampler { cmp: false }, Ty::Void),
-            "SamplerComparisonState" => res(ResourceKind::Sampler { cmp: true }, Ty::Void),
-            _ if name.starts_with("Texture")
-                || name.starts_with("RW")
-                || name.starts_with("Sampler")
-                || name == "tbuffer" =>
-            {
-                self.error(t.span, format!("not supported yet: the type '{name}'"));
-                None
-            }
-            "string" => {
-                self.error(
-                    t.span,
-                    "not supported yet: 'string' other than for a global variable (a printf \
-                     format)",
-                );
-                None
-            }
-            _ => {
-                self.error(t.name.span, format!("unknown type name '{name}'"));
-                None
-            }
-        }
-    }
-
-    /// `base` with a declarator's array dimensions (an unsized outer dimension takes its size
-    /// from the initializer); `at` is where a problem is reported.
-    pub fn array_type(
-        &mut self,
-        base: &Ty,
-        dims: &[Option<Expr>],
-        init: Option<&Initializer>,
-        at: Span,
-    ) -> Option<Ty> {
-        let mut ty = base.clone();
-        for (k, d) in dims.iter().enumerate().rev() {
-            let n = match d {
-                Some(e) => match self.const_eval(e).and_then(ConstVal::as_int) {
-                    Some(n) if n > 0 && n <= MAX_ARRAY => n as u32,
-                    Some(n) if n > MAX_ARRAY => {
-                        self.error(
-                            e.span,
-                            format!("not supported yet: arrays of more than {MAX_ARRAY} elements"),
-                        );
-                        return None;
-                    }
-                    Some(_) => {
-                        self.error(e.span, "array size must be positive");
-                        return None;
-                    }
-                    None => {
-                        self.error(e.span, "array size must be an integer constant expression");
-                        return None;
-                    }
-                },
-                None if k == 0 => match init {
-                    Some(Initializer::List(items, _)) => {
-                        let nested = items.iter().all(|i| matches!(i, Initializer::List(..)));
-                        let per = if nested {
-                            1
-                        } else {
-                            ty.count().max(1) as usize
-                        };
-                        (items.len() / per).max(1) as u32
-                    }
-                    Some(Initializer::Expr(Expr {
-                        kind: ExprKind::InitList(items),
-                        ..
-                    })) => {
-                        let per = ty.count().max(1) as usize;
-                        (items.len() / per).max(1) as u32
-                    }
-                    _ => {
-                        self.error(
-                            at,
-                            "not supported yet: unsized arrays without an initializer",
-                        );
-                        return None;
-                    }
-                },
-                None => {
-                    self.error(
-                        Span::default(),
-                        "only the outermost array dimension may be unsized",
-                    );
-                    return None;
-                }
-            };
-            ty = Ty::Array(Box::new(ty), n);
-        }
-        let mut total: i64 = 1;
-        let mut t = &ty;
-        while let Ty::Array(e, n) = t {
-            total = total.saturating_mul(i64::from(*n));
-            t = e;
-        }
-        if total > MAX_ARRAY {
-            let span = dims
-                .iter()
-                .flatten()
-                .next()
-                .map_or(Span::default(), |e| e.span);
-            self.error(
-                span,
-                format!("not supported yet: arrays of more than {MAX_ARRAY} elements"),
-            );
-            return None;
-        }
-        Some(ty)
-    }
-
-    /// The fields a buffer declaration declares (bit-fields are an error there).
-    fn fields_of(&mut self, decls: &[VarDecl]) -> Vec<Field> {
-        let (fields, bits) = self.fields_and_bits(decls);
-        if !bits.is_empty() {
-            let span = decls.first().map_or(Span::default(), |d| d.span);
-            self.error(span, "bit-fields are only allowed in structs");
-        }
-        fields
-    }
-
-    /// The fields a struct declares, and its bit-fields packed into them.
-    fn fields_and_bits(&mut self, decls: &[VarDecl]) -> (Vec<Field>, Vec<BitField>) {
-        let mut fields: Vec<Field> = Vec::new();
-        let mut bits: Vec<BitField> = Vec::new();
-        // The field the last bit-field went into, and how many of its bits are used.
-        let mut open: Option<(usize, u32)> = None;
-        for d in decls {
-            let Some((base, relaxed)) = self.resolve_type(&d.ty) else {
-                continue;
-            };
-            if base.is_resource() {
-                self.error(
-                    d.ty.span,
-                    "not supported yet: resources inside structs or buffers",
-                );
-                continue;
-            }
-            for decl in &d.declarators {
-                let Some(ty) = self.array_type(&base, &decl.array_dims, None, decl.name.span)
-                else {
-                    continue;
-                };
-                if decl
-                    .annotations
-                    .iter()
-                    .any(|a| matches!(a, Annotation::PackOffset(_)))
-                {
-                    if let Some(Annotation::PackOffset(sp)) = decl
-                        .annotations
-                        .iter()
-                        .find(|a| matches!(a, Annotation::PackOffset(_)))
-                    {
-                        self.error(*sp, "not supported yet: packoffset");
-                    }
-                }
-                if self.opts.layout == crate::hlsl::BufferLayout::Dx
-                    && super::control::is_vector_matrix(&d.ty)
-                {
-                    self.error(d.ty.span, VECTOR_MATRIX_DX);
-                }
-                if fields.iter().any(|f: &Field| f.name == decl.name.name)
-                    || bits.iter().any(|b| b.name == decl.name.name)
-                {
-                    self.error(
-                        decl.name.span,
-                        format!("duplicate member '{}'", decl.name.name),
-                    );
-                    continue;
-                }
-                let width = decl.annotations.iter().find_map(|a| match a {
-                    Annotation::BitField(w, sp) => Some((*w, *sp)),
-                    _ => None,
-                });
-                if let Some((width, sp)) = width {
-                    let Ty::Scalar(s) = &ty else {
-                        self.error(sp, "a bit-field must have an integer type");
-                        continue;
-                    };
-                    let s = *s;
-                    if !s.is_int() {
-                        self.error(sp, "a bit-field must have an integer type");
-                        continue;
-                    }
-                    if width == 0 || width > s.bits() {
-                        self.error(
-                            sp,
-                            format!(
-                                "a bit-field of '{}' must be 1 to {} bits wide",
-                                s.name(),
-                                s.bits()
-                            ),
-                        );
-                        continue;
-                    }
-                    // Packed into the previous bit-field's field while the type matches and
-                    // the bits fit; otherwise a new field starts.
-                    if let Some((k, used)) = open {
-                        if fields[k].ty == ty && used + width <= s.bits() {
-                            bits.push(BitField {
-                                name: decl.name.name.clone(),
-                                field: k as u32,
-                                offset: used,
-                                width,
-                            });
-                            open = Some((k, used + width));
-                            continue;
-                        }
-                    }
-                    bits.push(BitField {
-                        name: decl.name.name.clone(),
-                        field: fields.len() as u32,
-                        offset: 0,
-                        width,
-                    });
-                    open = Some((fields.len(), width));
-                } else {
-                    open = None;
-                }
-                fields.push(Field {
-                    name: decl.name.name.clone(),
-                    ty,
-                    row_major: self.row_major(&d.modifiers, &d.ty),
-                    semantic: semantic_of(&decl.annotations),
-                    interp: interp_of(&d.modifiers),
-                    relaxed,
-                    row_depth: super::control::row_depth(&d.ty, decl.array_dims.len()),
-                    location: attr(&d.attributes, Some("vk"), "location")
-                        .and_then(|a| a.args.first())
-                        .and_then(|e| self.const_eval(e))
-                        .and_then(ConstVal::as_int)
-                        .map(|v| v as u32),
-                });
-            }
-        }
-        (fields, bits)
-    }
-}
-
-/// The refusal of a 1xN or Nx1 matrix under `-fvk-use-dx-layout`: fxc gives each of its
-/// one-component vectors a 16-byte register (DXC turns it into an array of scalars).
-const VECTOR_MATRIX_DX: &str =
-    "not supported yet: a 1xN or Nx1 matrix in a structure or constant with -fvk-use-dx-layout";
 
 /// A block struct (`Block` or `BufferBlock`) with the fields of `def` laid out by `layout`.
 fn block_struct(
@@ -609,7 +34,7 @@ fn block_struct(
     deco: Decoration,
     non_writable: bool,
 ) -> Handle<Type> {
-    let offsets = struct_offsets(def, layout, &st.structs);
+    let offsets = struct_offsets(def, layout, &st.types.structs);
     let mut members = Vec::new();
     for (k, f) in def.fields.iter().enumerate() {
         let t = ir_ty(b, st, &f.ty, layout, f.row_major);
@@ -721,6 +146,91 @@ fn explicit_binding(st: &mut State, attrs: &[Attribute], annotations: &[Annotati
         .unwrap_or(Assignment::Implicit)
 }
 
+impl State<'_> {
+    /// The value of the constant `n` where the emitter stands (`a[k]` for an element of a
+    /// constant array). The innermost declaration of the name decides: a constant, a `const`
+    /// local with a constant value, or a variable (not a constant even if a global constant
+    /// has its name).
+    fn constant(&self, n: &str) -> Option<ConstVal> {
+        if let Some((array, k)) = n.strip_suffix(']').and_then(|n| n.split_once('[')) {
+            let Some(Sym::Var(p)) = self.scopes.lookup(array) else {
+                return None;
+            };
+            let k: usize = k.parse().ok()?;
+            return self.const_arrays.get(&p.ptr)?.get(k).copied();
+        }
+        match self.scopes.lookup(n) {
+            Some(Sym::Const(c, _)) => Some(*c),
+            Some(Sym::Var(p)) => self.const_locals.get(&p.ptr).copied(),
+            Some(_) => None,
+            None => self.types.consts.get(n).copied(),
+        }
+    }
+
+    /// Folds a constant expression.
+    pub fn const_eval(&self, e: &Expr) -> Option<ConstVal> {
+        decls::fold(e, self.opts, &|n| self.constant(n))
+    }
+
+    /// Runs `f` with a type resolver that sees the names in scope.
+    fn with_resolver<T>(&mut self, f: impl FnOnce(&mut TypeResolver) -> T) -> T {
+        let mut diags = std::mem::take(&mut self.diags);
+        let lookup = |n: &str| self.constant(n);
+        let mut r = TypeResolver {
+            env: &self.types,
+            opts: self.opts,
+            consts: &lookup,
+            diags: &mut diags,
+        };
+        let out = f(&mut r);
+        self.diags = diags;
+        out
+    }
+
+    /// Resolves a written type; the bool says whether it has minimum precision.
+    pub fn resolve_type(&mut self, t: &TypeExpr) -> Option<(Ty, bool)> {
+        self.with_resolver(|r| r.resolve_type(t))
+    }
+
+    /// `base` with a declarator's array dimensions (see [`TypeResolver::array_type`]).
+    pub fn array_type(
+        &mut self,
+        base: &Ty,
+        dims: &[Option<Expr>],
+        init: Option<&Initializer>,
+        at: Span,
+    ) -> Option<Ty> {
+        self.with_resolver(|r| r.array_type(base, dims, init, at))
+    }
+
+    /// The fields a buffer declaration declares.
+    fn fields_of(&mut self, decls: &[VarDecl]) -> Vec<Field> {
+        self.with_resolver(|r| r.fields_of(decls))
+    }
+
+    /// Whether a declaration with `mods` of type `ty` is row-major.
+    pub(crate) fn row_major(&mut self, mods: &[ModifierSpan], ty: &TypeExpr) -> bool {
+        self.with_resolver(|r| r.row_major(mods, ty))
+    }
+
+    /// The integer elements of a `const` array initialized with constants.
+    pub fn const_elements(&mut self, ty: &Ty, init: &Initializer) -> Option<Vec<ConstVal>> {
+        self.with_resolver(|r| r.const_elements(ty, init))
+    }
+
+    /// The names of a function's parameters.
+    pub fn param_names(&self, item: usize) -> Vec<String> {
+        match self.unit.items.get(item) {
+            Some(Item::Function(f)) => f
+                .params
+                .iter()
+                .map(|p| p.name.as_ref().map_or(String::new(), |n| n.name.clone()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// Emits the module; false when an error stopped it.
 pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     let unit = st.unit;
@@ -748,61 +258,6 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     let mut function_items = Vec::new();
     for (idx, item) in unit.items.iter().enumerate() {
         match item {
-            Item::Struct(s) => {
-                let (mut fields, mut bitfields) = st.fields_and_bits(&s.fields);
-                if let Some(base) = &s.base {
-                    match st.resolve_type(base) {
-                        Some((ty @ Ty::Struct(_), _)) => {
-                            bitfields.iter_mut().for_each(|b| b.field += 1);
-                            fields.insert(
-                                0,
-                                Field {
-                                    name: crate::hlsl::sema::names::BASE_FIELD.into(),
-                                    ty,
-                                    row_major: false,
-                                    semantic: None,
-                                    interp: Default::default(),
-                                    relaxed: false,
-                                    row_depth: None,
-                                    location: None,
-                                },
-                            )
-                        }
-                        Some(_) => st.error(base.span, "a base must be a struct"),
-                        None => {}
-                    }
-                }
-                let name = s
-                    .name
-                    .as_ref()
-                    .map_or("anon".to_owned(), |n| n.name.clone());
-                let i = st.structs.len();
-                st.structs.push(StructDef {
-                    name: name.clone(),
-                    fields,
-                    bitfields,
-                    origin: None,
-                });
-                if let Some(n) = &s.name {
-                    if st.struct_names.insert(name, i).is_some() {
-                        st.error(n.span, format!("redefinition of struct '{}'", n.name));
-                    }
-                }
-            }
-            Item::Typedef(t) => {
-                if st.opts.layout == crate::hlsl::BufferLayout::Dx
-                    && super::control::is_vector_matrix(&t.ty)
-                {
-                    st.error(t.ty.span, VECTOR_MATRIX_DX);
-                }
-                if let Some((ty, relaxed)) = st.resolve_type(&t.ty) {
-                    if let Some(ty) = st.array_type(&ty, &t.array_dims, None, t.ty.span) {
-                        let rm = spelled_majorness(&t.modifiers)
-                            .or_else(|| st.typedefs.get(&t.ty.name.name).and_then(|(_, _, m)| *m));
-                        st.typedefs.insert(t.name.name.clone(), (ty, relaxed, rm));
-                    }
-                }
-            }
             Item::Function(f) => function_items.push((idx, f)),
             Item::Variables(v) => global_vars(st, b, v, &mut pending, &mut globals_def),
             Item::Buffer(buf) => {
@@ -845,6 +300,8 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 });
             }
             Item::Empty(_)
+            | Item::Struct(_)
+            | Item::Typedef(_)
             | Item::Namespace { .. }
             | Item::Using { .. }
             | Item::Template { .. } => {}
@@ -969,7 +426,7 @@ fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
     let row_params: Vec<Option<u8>> = f
         .params
         .iter()
-        .map(|p| super::control::row_depth(&p.ty, p.array_dims.len()))
+        .map(|p| decls::row_depth(&p.ty, p.array_dims.len()))
         .collect();
     for p in &f.params {
         let Some((ty, relaxed)) = st.resolve_type(&p.ty) else {
@@ -1051,7 +508,9 @@ fn global_vars(
     pending: &mut Vec<Pending>,
     globals: &mut StructDef,
 ) {
-    if v.ty.name.name == "string" && v.ty.args.is_empty() && !st.struct_names.contains_key("string")
+    if v.ty.name.name == "string"
+        && v.ty.args.is_empty()
+        && !st.types.struct_names.contains_key("string")
     {
         string_vars(st, b, v);
         return;
@@ -1077,7 +536,7 @@ fn global_vars(
             ) {
                 let texture = *kind == ResourceKind::TextureBuffer;
                 let Ty::Struct(i) = **elem else { continue };
-                let Some(sd) = st.structs.get(i) else {
+                let Some(sd) = st.types.structs.get(i) else {
                     continue;
                 };
                 let prefix = if texture {
@@ -1208,7 +667,7 @@ fn global_vars(
                 continue;
             }
             st.push_constant_block = Some(d.span);
-            let Some(sd) = st.structs.get(i) else {
+            let Some(sd) = st.types.structs.get(i) else {
                 continue;
             };
             let def = StructDef {
@@ -1293,7 +752,7 @@ fn global_vars(
             if relaxed {
                 st.relaxed_globals.insert(g);
             }
-            if let Some(depth) = super::control::row_depth(&v.ty, d.array_dims.len()) {
+            if let Some(depth) = decls::row_depth(&v.ty, d.array_dims.len()) {
                 st.row_globals.insert(g, depth);
             }
             let place = Place {
@@ -1308,12 +767,10 @@ fn global_vars(
             continue;
         }
         if is_static {
-            if let (true, Ty::Scalar(_), Some(Initializer::Expr(e))) = (is_const, &ty, &d.init) {
-                if let Some(c) = st.const_eval(e) {
-                    st.consts.insert(name.clone(), c);
-                    declare_global(st, &name, d.name.span, Sym::Const(c, ty));
-                    continue;
-                }
+            // Constants were folded with the declared types (`sema::decls::declare`).
+            if let (true, Ty::Scalar(_), Some(&c)) = (is_const, &ty, st.types.consts.get(&name)) {
+                declare_global(st, &name, d.name.span, Sym::Const(c, ty));
+                continue;
             }
             let t = ir_ty(b, st, &ty, LayoutRule::None, false);
             let p = b.type_pointer(StorageClass::Private, t);
@@ -1325,7 +782,7 @@ fn global_vars(
             if relaxed {
                 st.relaxed_globals.insert(g);
             }
-            if let Some(depth) = super::control::row_depth(&v.ty, d.array_dims.len()) {
+            if let Some(depth) = decls::row_depth(&v.ty, d.array_dims.len()) {
                 st.row_globals.insert(g, depth);
             }
             let place = Place {
@@ -1336,10 +793,8 @@ fn global_vars(
                 row_major: false,
                 konst: false,
             };
-            if let (true, Some(init)) = (is_const, &d.init) {
-                if let Some(elems) = st.const_elements(&place.ty, init) {
-                    st.const_arrays.insert(place.ptr, elems);
-                }
+            if let (true, Some(elems)) = (is_const, st.types.const_arrays.get(&name)) {
+                st.const_arrays.insert(place.ptr, elems.clone());
             }
             if let Some(init) = &d.init {
                 let idx = st
@@ -1378,9 +833,7 @@ fn global_vars(
                 "not supported yet: register(cN) on a global constant",
             );
         }
-        if st.opts.layout == crate::hlsl::BufferLayout::Dx
-            && super::control::is_vector_matrix(&v.ty)
-        {
+        if st.opts.layout == crate::hlsl::BufferLayout::Dx && decls::is_vector_matrix(&v.ty) {
             st.error(v.ty.span, VECTOR_MATRIX_DX);
         }
         if d.init.is_some() {
@@ -1402,7 +855,7 @@ fn global_vars(
             semantic: None,
             interp: Interp::default(),
             relaxed,
-            row_depth: super::control::row_depth(&v.ty, d.array_dims.len()),
+            row_depth: decls::row_depth(&v.ty, d.array_dims.len()),
             location: None,
         });
     }
@@ -1480,7 +933,7 @@ fn column_major_int_matrix(st: &State, ty: &Ty, row_major: bool) -> bool {
     match ty {
         Ty::Matrix(s, ..) => !s.is_float() && !row_major,
         Ty::Array(e, _) => column_major_int_matrix(st, e, row_major),
-        Ty::Struct(i) => st.structs.get(*i).is_some_and(|d| {
+        Ty::Struct(i) => st.types.structs.get(*i).is_some_and(|d| {
             d.fields
                 .iter()
                 .any(|f| column_major_int_matrix(st, &f.ty, f.row_major))
@@ -1703,8 +1156,8 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 });
                 let _ = p.span;
                 if as_var {
-                    let i = st.structs.len();
-                    st.structs.push(def.clone());
+                    let i = st.types.structs.len();
+                    st.types.structs.push(def.clone());
                     st.type_cache.insert((Ty::Struct(i), layout, false), t);
                     let place = Place {
                         ptr: Value::Global(g),
@@ -2060,31 +1513,4 @@ fn image_type_name(dim: TexDim, arrayed: bool) -> String {
         TexDim::Cube => "cube",
     };
     format!("type.{d}.image{}", if arrayed { ".array" } else { "" })
-}
-
-/// A texture type name's shape: dimension, arrayed, multisampled, `RW`, combined with a
-/// sampler (`vk::SampledTexture*`).
-fn texture_type(name: &str) -> Option<(TexDim, bool, bool, bool, bool)> {
-    if let Some(rest) = name.strip_prefix("vk::SampledTexture") {
-        // DXC spells the cube forms `vk::SampledTextureCUBE(Array)`.
-        let rest = match rest {
-            "CUBE" => "Cube",
-            "CUBEArray" => "CubeArray",
-            "Cube" | "CubeArray" => return None,
-            r => r,
-        };
-        let (dim, arrayed, ms) = TexDim::parse_shape(rest)?;
-        return Some((dim, arrayed, ms, false, true));
-    }
-    let (rw, rest) = match name.strip_prefix("RWTexture") {
-        Some(rest) => (true, rest),
-        None => (false, name.strip_prefix("Texture")?),
-    };
-    let (dim, arrayed, ms) = TexDim::parse_shape(rest)?;
-    // Writable multisampled textures (RWTexture2DMS, SM 6.7) are not supported; nor are
-    // writable cube textures, which HLSL does not have.
-    if rw && (ms || dim == TexDim::Cube) {
-        return None;
-    }
-    Some((dim, arrayed, ms, rw, false))
 }

@@ -501,7 +501,7 @@ impl FnCx<'_, '_> {
         out: &mut Vec<(bool, bool, u32, u32)>,
     ) {
         if let Ty::Struct(i) = ty {
-            let Some(def) = self.st.structs.get(*i) else {
+            let Some(def) = self.st.types.structs.get(*i) else {
                 return;
             };
             let inherited = self.inherited_semantics(semantic, &def.fields);
@@ -760,6 +760,7 @@ impl FnCx<'_, '_> {
         match ty {
             Ty::Struct(i) => self
                 .st
+                .types
                 .structs
                 .get(*i)
                 .map_or(1, |d| d.fields.iter().map(|f| self.leaf_count(&f.ty)).sum()),
@@ -781,7 +782,7 @@ impl FnCx<'_, '_> {
             if self.bitfield_struct(*i, span) {
                 return None;
             }
-            let fields = self.st.structs.get(*i)?.fields.clone();
+            let fields = self.st.types.structs.get(*i)?.fields.clone();
             let inherited = self.inherited_semantics(semantic, &fields);
             self.matrix_positions(&fields, &inherited, span)?;
             let mut parts = Vec::new();
@@ -872,7 +873,7 @@ impl FnCx<'_, '_> {
             if self.bitfield_struct(*i, span) {
                 return;
             }
-            let Some(def) = self.st.structs.get(*i) else {
+            let Some(def) = self.st.types.structs.get(*i) else {
                 return;
             };
             let fields = def.fields.clone();
@@ -999,7 +1000,7 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     // The clip and cull distance arrays need every semantic's size before the first access.
     let mut distances = Vec::new();
     for (p, (ty, dir)) in decl.params.iter().zip(&entry.params) {
-        let sem = super::decls::semantic_of(&p.annotations);
+        let sem = crate::hlsl::sema::decls::semantic_of(&p.annotations);
         if *dir != ParamDir::Out {
             cx.collect_distances(ty, sem.as_deref(), false, &mut distances);
         }
@@ -1007,7 +1008,7 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
             cx.collect_distances(ty, sem.as_deref(), true, &mut distances);
         }
     }
-    let ret_sem = super::decls::semantic_of(&decl.annotations);
+    let ret_sem = crate::hlsl::sema::decls::semantic_of(&decl.annotations);
     cx.collect_distances(&entry.ret, ret_sem.as_deref(), true, &mut distances);
     cx.distance_arrays(&mut io, distances);
     // `static` initializers run first.
@@ -1028,8 +1029,8 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     let mut outs = Vec::new();
     for (p, (ty, dir)) in decl.params.iter().zip(&entry.params) {
         let name = p.name.as_ref().map_or(String::new(), |n| n.name.clone());
-        let sem = super::decls::semantic_of(&p.annotations);
-        let interp = super::decls::interp_of(&p.modifiers);
+        let sem = crate::hlsl::sema::decls::semantic_of(&p.annotations);
+        let interp = crate::hlsl::sema::decls::interp_of(&p.modifiers);
         let loc = location_attr(cx.st, &p.attributes);
         let tmp = cx.local(ty, &format!("param.var.{name}"));
         if *dir != ParamDir::Out {
@@ -1046,7 +1047,7 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     let rt = cx.ty(&entry.ret);
     let r = cx.f.function_call(rt, Value::Function(src), &args);
     if entry.ret != Ty::Void {
-        let sem = super::decls::semantic_of(&decl.annotations);
+        let sem = crate::hlsl::sema::decls::semantic_of(&decl.annotations);
         let ret = entry.ret.clone();
         // `[[vk::location(N)]]` before the function places its return value.
         let loc = location_attr(cx.st, &decl.attributes);

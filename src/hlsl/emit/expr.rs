@@ -239,7 +239,7 @@ impl FnCx<'_, '_> {
                         if cur == target {
                             return Some(part);
                         }
-                        let def = self.st.structs.get(cur)?;
+                        let def = self.st.types.structs.get(cur)?;
                         if def.fields.first().is_none_or(|f| f.name != BASE_FIELD) {
                             break;
                         }
@@ -363,6 +363,7 @@ impl FnCx<'_, '_> {
     pub fn bitfield_struct(&mut self, i: usize, span: Span) -> bool {
         let has = self
             .st
+            .types
             .structs
             .get(i)
             .is_some_and(|d| !d.bitfields.is_empty());
@@ -927,8 +928,8 @@ impl FnCx<'_, '_> {
                 let t = self.ty(target);
                 Some(self.f.composite_construct(t, &parts))
             }
-            Ty::Struct(i) if self.st.structs.get(*i)?.bitfields.is_empty() => {
-                let fields = self.st.structs.get(*i)?.fields.clone();
+            Ty::Struct(i) if self.st.types.structs.get(*i)?.bitfields.is_empty() => {
+                let fields = self.st.types.structs.get(*i)?.fields.clone();
                 let mut parts = Vec::with_capacity(fields.len());
                 for f in &fields {
                     parts.push(self.splat_aggregate(v, vt, &f.ty, span)?);
@@ -1017,13 +1018,13 @@ impl FnCx<'_, '_> {
             Ty::Void | Ty::Resource(..) => None,
             Ty::Array(e, n) => self.c_size(e)?.checked_mul(*n),
             Ty::Struct(i) => {
-                let def = self.st.structs.get(*i)?;
+                let def = self.st.types.structs.get(*i)?;
                 for f in &def.fields {
                     self.c_size(&f.ty)?;
                 }
-                Some(size_align(t, LayoutRule::Scalar, false, &self.st.structs).0)
+                Some(size_align(t, LayoutRule::Scalar, false, &self.st.types.structs).0)
             }
-            _ => Some(size_align(t, LayoutRule::Scalar, false, &self.st.structs).0),
+            _ => Some(size_align(t, LayoutRule::Scalar, false, &self.st.types.structs).0),
         }
     }
 
@@ -1066,7 +1067,7 @@ impl FnCx<'_, '_> {
             Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) => u64::from(t.count()),
             Ty::Array(e, n) => self.flat_len(e)? * u64::from(*n),
             Ty::Struct(i) => {
-                let def = self.st.structs.get(*i)?;
+                let def = self.st.types.structs.get(*i)?;
                 let mut total = 0;
                 for (k, f) in def.fields.iter().enumerate() {
                     // A field holding bit-fields counts one per bit-field.
@@ -1120,7 +1121,7 @@ impl FnCx<'_, '_> {
         let bt = self.val_ty(&base)?;
         match &bt {
             Ty::Struct(i) => {
-                let def = self.st.structs.get(*i)?;
+                let def = self.st.types.structs.get(*i)?;
                 if let Some(bf) = def.bitfields.iter().find(|b| b.name == name).cloned() {
                     // A bit-field: bits of the field that holds it.
                     let holder = self.field_at(base, *i, bf.field as usize, span)?;
@@ -1290,7 +1291,7 @@ impl FnCx<'_, '_> {
 
     /// Field `k` of a value of struct `i`: a pointer into it for an lvalue, else extracted.
     fn field_at(&mut self, base: Val, i: usize, k: usize, span: Span) -> Option<Val> {
-        let f = self.st.structs.get(i)?.fields.get(k)?.clone();
+        let f = self.st.types.structs.get(i)?.fields.get(k)?.clone();
         match base {
             Val::P(p) => {
                 let pt = self.ptr_ty(p.sc, &f.ty, p.layout, f.row_major);
@@ -1589,7 +1590,7 @@ impl FnCx<'_, '_> {
     /// Whether struct `i` (or a base) has a member function `name`.
     fn has_method(&self, mut i: usize, name: &str) -> bool {
         for _ in 0..32 {
-            let Some(def) = self.st.structs.get(i) else {
+            let Some(def) = self.st.types.structs.get(i) else {
                 return false;
             };
             if self
@@ -1623,7 +1624,7 @@ impl FnCx<'_, '_> {
             let Some(Ty::Struct(i)) = self.val_ty(&object) else {
                 return None;
             };
-            let def = self.st.structs.get(i)?;
+            let def = self.st.types.structs.get(i)?;
             // A `ConstantBuffer<S>` or push-constant block's copy of `S` has `S`'s methods.
             let owner = def.origin.as_ref().unwrap_or(&def.name);
             let fname = format!("{owner}.{}", method.name);

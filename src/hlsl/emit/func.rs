@@ -430,6 +430,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             Ty::Struct(i) => {
                 let fields = self
                     .st
+                    .types
                     .structs
                     .get(*i)
                     .map(|d| d.fields.clone())

@@ -22,9 +22,10 @@ mod wave;
 use super::ast::TranslationUnit;
 use super::diag::Diagnostic;
 use super::sema::consteval::ConstVal;
+use super::sema::decls::TypeEnv;
 use super::sema::layout::LayoutRule;
 use super::sema::scope::Scopes;
-use super::sema::types::{ResourceKind, StructDef, Ty};
+use super::sema::types::{ResourceKind, Ty};
 use super::source::Span;
 use super::Options;
 use crate::grammar::StorageClass;
@@ -35,10 +36,11 @@ use std::collections::HashMap;
 /// `diags`, with warnings).
 pub fn emit(
     unit: &TranslationUnit,
+    types: TypeEnv,
     options: &Options,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<ir::Module> {
-    let mut st = State::new(unit, options);
+    let mut st = State::new(unit, types, options);
     let mut b = State::builder();
     // DXC records the source language and shader model (`OpSource HLSL 600`).
     b.module_mut().sources.push(ir::Source {
@@ -210,13 +212,10 @@ pub(crate) struct State<'u> {
     pub precise: bool,
     pub opts: &'u Options,
     pub diags: Vec<Diagnostic>,
-    pub structs: Vec<StructDef>,
-    pub struct_names: HashMap<String, usize>,
-    /// Typedefs: the type, whether it is of minimum precision, and its majorness when the
-    /// typedef spells one (`typedef row_major float2x3 M;`).
-    pub typedefs: HashMap<String, (Ty, bool, Option<bool>)>,
+    /// The declared types (structs, typedefs, module constants); the emitter adds the block
+    /// structs of `ConstantBuffer<T>` variables.
+    pub types: TypeEnv,
     pub scopes: Scopes<Sym>,
-    pub consts: HashMap<String, ConstVal>,
     /// Names of RWStructuredBuffers whose `IncrementCounter`/`DecrementCounter` are called
     /// (they get a counter, as DXC gives them).
     pub counter_users: std::collections::HashSet<String>,
@@ -263,17 +262,14 @@ impl<'u> State<'u> {
         b
     }
 
-    fn new(unit: &'u TranslationUnit, opts: &'u Options) -> Self {
+    fn new(unit: &'u TranslationUnit, types: TypeEnv, opts: &'u Options) -> Self {
         State {
             unit,
             precise: crate::hlsl::sema::attributes::uses_precise(unit),
             opts,
             diags: Vec::new(),
-            structs: Vec::new(),
-            struct_names: HashMap::new(),
-            typedefs: HashMap::new(),
+            types,
             scopes: Scopes::default(),
-            consts: HashMap::new(),
             counter_users: std::collections::HashSet::new(),
             counter_type: None,
             strings: HashMap::new(),

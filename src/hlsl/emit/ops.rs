@@ -110,6 +110,7 @@ impl FnCx<'_, '_> {
                 // A `ConstantBuffer<T>` or push-constant block as its `T`: field by field.
                 let fields = self
                     .st
+                    .types
                     .structs
                     .get(*a)
                     .map(|d| d.fields.clone())
@@ -149,7 +150,7 @@ impl FnCx<'_, '_> {
 
     /// Whether two structs have the same field types in the same order.
     fn same_fields(&self, a: usize, b: usize) -> bool {
-        match (self.st.structs.get(a), self.st.structs.get(b)) {
+        match (self.st.types.structs.get(a), self.st.types.structs.get(b)) {
             (Some(x), Some(y)) => {
                 x.fields.len() == y.fields.len()
                     && x.fields.iter().zip(&y.fields).all(|(f, g)| f.ty == g.ty)
@@ -163,6 +164,7 @@ impl FnCx<'_, '_> {
         match t {
             Ty::Struct(i) => self
                 .st
+                .types
                 .structs
                 .get(*i)
                 .map_or("struct".into(), |d| d.name.clone()),

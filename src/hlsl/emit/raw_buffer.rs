@@ -215,10 +215,10 @@ impl FnCx<'_, '_> {
     /// takes in a sequence (its size rounded up to its alignment).
     fn raw_struct(&mut self, i: usize, ty: &Ty) -> Option<(Vec<Ty>, Vec<u32>, u32)> {
         let rule = self.st.sbuffer_rule();
-        let def = self.st.structs.get(i)?;
-        let offsets = struct_offsets(def, rule, &self.st.structs);
+        let def = self.st.types.structs.get(i)?;
+        let offsets = struct_offsets(def, rule, &self.st.types.structs);
         let fields = def.fields.iter().map(|f| f.ty.clone()).collect();
-        let (size, align) = size_align(ty, rule, false, &self.st.structs);
+        let (size, align) = size_align(ty, rule, false, &self.st.types.structs);
         Some((fields, offsets, size.div_ceil(align.max(1)) * align.max(1)))
     }
 

@@ -205,7 +205,7 @@ impl FnCx<'_, '_> {
                         &r.elem,
                         self.st.sbuffer_rule(),
                         self.st.opts.row_major,
-                        &self.st.structs,
+                        &self.st.types.structs,
                     );
                     let s = self.u32c(stride);
                     self.out_uint(&args[1], s, &ut);

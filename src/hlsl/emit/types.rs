@@ -39,6 +39,7 @@ pub(crate) fn type_name(st: &State, ty: &Ty) -> String {
         Ty::Vector(s, n) => format!("v{n}{}", scalar_name(*s)),
         Ty::Matrix(s, r, c) => format!("mat{r}v{c}{}", scalar_name(*s)),
         Ty::Struct(i) => st
+            .types
             .structs
             .get(*i)
             .map_or("S".to_owned(), |d| d.name.clone()),
@@ -95,15 +96,15 @@ pub(crate) fn ir_ty(
         Ty::Array(e, n) => {
             let et = ir_ty(b, st, e, layout, row_major);
             let stride = (layout != LayoutRule::None)
-                .then(|| array_stride(e, layout, row_major, &st.structs));
+                .then(|| array_stride(e, layout, row_major, &st.types.structs));
             b.type_array(et, *n, stride)
         }
         Ty::Struct(i) => {
-            let Some(def) = st.structs.get(*i).cloned() else {
+            let Some(def) = st.types.structs.get(*i).cloned() else {
                 return b.type_void();
             };
-            let offsets =
-                (layout != LayoutRule::None).then(|| struct_offsets(&def, layout, &st.structs));
+            let offsets = (layout != LayoutRule::None)
+                .then(|| struct_offsets(&def, layout, &st.types.structs));
             let mut members = Vec::new();
             for (k, f) in def.fields.iter().enumerate() {
                 let t = ir_ty(b, st, &f.ty, layout, f.row_major);
@@ -185,7 +186,7 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
         ResourceKind::StructuredBuffer { rw, flavor } => {
             let (rule, rm) = (st.sbuffer_rule(), st.opts.row_major);
             let et = ir_ty(b, st, elem, rule, rm);
-            let stride = array_stride(elem, rule, rm, &st.structs);
+            let stride = array_stride(elem, rule, rm, &st.types.structs);
             let arr = b.type_runtime_array(et, Some(stride));
             let mut m = Member::new(arr);
             m.offset = Some(0);

@@ -7,6 +7,7 @@
 
 pub mod attributes;
 pub mod consteval;
+pub mod decls;
 pub mod intrinsics;
 pub mod layout;
 pub mod names;

@@ -1,0 +1,849 @@
+//! The types declarations spell: the type environment (structs, typedefs, global constants)
+//! built from the module's declarations in source order, and the resolution of a written type
+//! (`float3x4`, `vector<T, N>`, `RWStructuredBuffer<S>`, a typedef, arrays) against it, with
+//! struct fields, bit-fields and majorness. Code generation asks this module for types and
+//! never resolves a name itself.
+
+use crate::hlsl::ast::{
+    Annotation, Attribute, Expr, ExprKind, Initializer, Item, Modifier, ModifierSpan, TemplateArg,
+    TypeExpr, VarDecl,
+};
+use crate::hlsl::diag::Diagnostic;
+use crate::hlsl::sema::consteval::{self, ConstVal};
+use crate::hlsl::sema::types::{
+    builtin_by_name, needs_16bit_types, BitField, Field, Interp, ResourceKind, SbFlavor, Scalar,
+    StructDef, TexDim, Ty,
+};
+use crate::hlsl::source::Span;
+use crate::hlsl::Options;
+use std::collections::HashMap;
+
+/// DXC's error for a texture or texel buffer of 16-bit components: Vulkan's sampled types
+/// are 32-bit (or 64-bit) scalars.
+const SAMPLED_16BIT: &str = "The sampled type for textures cannot be a floating point type \
+     smaller than 32-bits when targeting a Vulkan environment.";
+
+/// The largest array length accepted (layouts and initializers walk every element).
+const MAX_ARRAY: i64 = 1 << 16;
+
+/// The refusal of a 1xN or Nx1 matrix under `-fvk-use-dx-layout`: fxc gives each of its
+/// one-component vectors a 16-byte register (DXC turns it into an array of scalars).
+pub(crate) const VECTOR_MATRIX_DX: &str =
+    "not supported yet: a 1xN or Nx1 matrix in a structure or constant with -fvk-use-dx-layout";
+
+/// Whether `mods` has `m`.
+pub(crate) fn has(mods: &[ModifierSpan], m: Modifier) -> bool {
+    mods.iter().any(|x| x.modifier == m)
+}
+
+/// The majorness `mods` spell, if they spell one.
+fn spelled_majorness(mods: &[ModifierSpan]) -> Option<bool> {
+    if has(mods, Modifier::RowMajor) {
+        Some(true)
+    } else if has(mods, Modifier::ColumnMajor) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The interpolation modifiers among `mods`.
+pub(crate) fn interp_of(mods: &[ModifierSpan]) -> Interp {
+    Interp {
+        flat: has(mods, Modifier::NoInterpolation),
+        noperspective: has(mods, Modifier::NoPerspective),
+        centroid: has(mods, Modifier::Centroid),
+        sample: has(mods, Modifier::Sample),
+        linear: has(mods, Modifier::Linear),
+    }
+}
+
+/// The semantic among annotations.
+pub(crate) fn semantic_of(annotations: &[Annotation]) -> Option<String> {
+    annotations.iter().find_map(|a| match a {
+        Annotation::Semantic(id) => Some(id.name.clone()),
+        _ => None,
+    })
+}
+
+/// The attribute `ns::name` among `attrs`.
+pub(crate) fn attr<'a>(
+    attrs: &'a [Attribute],
+    ns: Option<&str>,
+    name: &str,
+) -> Option<&'a Attribute> {
+    attrs
+        .iter()
+        .find(|a| a.name.name == name && a.namespace.as_ref().map(|n| n.name.as_str()) == ns)
+}
+
+/// Folds a constant expression with the language version's literal rules; `consts` gives the
+/// value of a name in scope.
+pub fn fold(
+    e: &Expr,
+    opts: &Options,
+    consts: &dyn Fn(&str) -> Option<ConstVal>,
+) -> Option<ConstVal> {
+    if opts.version >= crate::hlsl::LanguageVersion::V202x {
+        consteval::eval_conforming(e, consts)
+    } else {
+        consteval::eval(e, consts)
+    }
+}
+
+/// The type environment of `unit`: its structs, typedefs and `static const` constants, in
+/// source order (a declaration sees what precedes it); problems go to `diags`.
+pub fn declare(
+    unit: &crate::hlsl::ast::TranslationUnit,
+    opts: &Options,
+    diags: &mut Vec<Diagnostic>,
+) -> TypeEnv {
+    let mut env = TypeEnv::default();
+    for item in &unit.items {
+        match item {
+            Item::Struct(s) => {
+                let lookup = |n: &str| env.constant(n);
+                let mut r = TypeResolver {
+                    env: &env,
+                    opts,
+                    consts: &lookup,
+                    diags,
+                };
+                let (mut fields, mut bitfields) = r.fields_and_bits(&s.fields);
+                if let Some(base) = &s.base {
+                    match r.resolve_type(base) {
+                        Some((ty @ Ty::Struct(_), _)) => {
+                            bitfields.iter_mut().for_each(|b| b.field += 1);
+                            fields.insert(
+                                0,
+                                Field {
+                                    name: crate::hlsl::sema::names::BASE_FIELD.into(),
+                                    ty,
+                                    row_major: false,
+                                    semantic: None,
+                                    interp: Default::default(),
+                                    relaxed: false,
+                                    row_depth: None,
+                                    location: None,
+                                },
+                            )
+                        }
+                        Some(_) => r.error(base.span, "a base must be a struct"),
+                        None => {}
+                    }
+                }
+                let name = s
+                    .name
+                    .as_ref()
+                    .map_or("anon".to_owned(), |n| n.name.clone());
+                let i = env.structs.len();
+                env.structs.push(StructDef {
+                    name: name.clone(),
+                    fields,
+                    bitfields,
+                    origin: None,
+                });
+                if let Some(n) = &s.name {
+                    if env.struct_names.insert(name, i).is_some() {
+                        diags.push(Diagnostic::error(
+                            n.span,
+                            format!("redefinition of struct '{}'", n.name),
+                        ));
+                    }
+                }
+            }
+            Item::Typedef(t) => {
+                if opts.layout == crate::hlsl::BufferLayout::Dx && is_vector_matrix(&t.ty) {
+                    diags.push(Diagnostic::error(t.ty.span, VECTOR_MATRIX_DX));
+                }
+                let lookup = |n: &str| env.constant(n);
+                let mut r = TypeResolver {
+                    env: &env,
+                    opts,
+                    consts: &lookup,
+                    diags,
+                };
+                let Some((ty, relaxed)) = r.resolve_type(&t.ty) else {
+                    continue;
+                };
+                let Some(ty) = r.array_type(&ty, &t.array_dims, None, t.ty.span) else {
+                    continue;
+                };
+                let rm = spelled_majorness(&t.modifiers)
+                    .or_else(|| env.typedefs.get(&t.ty.name.name).and_then(|(_, _, m)| *m));
+                env.typedefs.insert(t.name.name.clone(), (ty, relaxed, rm));
+            }
+            Item::Variables(v) => declare_constants(&mut env, opts, v),
+            _ => {}
+        }
+    }
+    env
+}
+
+/// Records the constants among the `static const` declarators of `v`: scalars with a
+/// constant initializer, and one-dimensional integer arrays of constants. Their types are
+/// resolved again, with errors reported, where the variables are defined.
+fn declare_constants(env: &mut TypeEnv, opts: &Options, v: &VarDecl) {
+    if !has(&v.modifiers, Modifier::Static)
+        || !has(&v.modifiers, Modifier::Const)
+        || has(&v.modifiers, Modifier::GroupShared)
+        || attr(&v.attributes, Some("vk"), "constant_id").is_some()
+        || attr(&v.attributes, Some("vk"), "push_constant").is_some()
+    {
+        return;
+    }
+    let mut quiet = Vec::new();
+    let lookup = |n: &str| env.constant(n);
+    let mut r = TypeResolver {
+        env,
+        opts,
+        consts: &lookup,
+        diags: &mut quiet,
+    };
+    let Some((base, _)) = r.resolve_type(&v.ty) else {
+        return;
+    };
+    let mut found = Vec::new();
+    for d in &v.declarators {
+        let Some(ty) = r.array_type(&base, &d.array_dims, d.init.as_ref(), d.name.span) else {
+            continue;
+        };
+        match (&ty, &d.init) {
+            (Ty::Scalar(_), Some(Initializer::Expr(e))) => {
+                if let Some(c) = r.const_eval(e) {
+                    found.push((d.name.name.clone(), Err(c)));
+                }
+            }
+            (_, Some(init)) => {
+                if let Some(elems) = r.const_elements(&ty, init) {
+                    found.push((d.name.name.clone(), Ok(elems)));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (name, c) in found {
+        match c {
+            Err(c) => {
+                env.consts.insert(name, c);
+            }
+            Ok(elems) => {
+                env.const_arrays.insert(name, elems);
+            }
+        }
+    }
+}
+
+/// The named types and constants declared at module scope.
+#[derive(Debug, Default)]
+pub struct TypeEnv {
+    /// Every struct, by index (`Ty::Struct`).
+    pub structs: Vec<StructDef>,
+    /// Struct names to their index.
+    pub struct_names: HashMap<String, usize>,
+    /// Typedefs: the type, whether it is of minimum precision, and its majorness when the
+    /// typedef spells one (`typedef row_major float2x3 M;`).
+    pub typedefs: HashMap<String, (Ty, bool, Option<bool>)>,
+    /// `static const` scalars with a constant initializer.
+    pub consts: HashMap<String, ConstVal>,
+    /// `static const` integer arrays initialized with constants, to fold `a[k]`.
+    pub const_arrays: HashMap<String, Vec<ConstVal>>,
+}
+
+impl TypeEnv {
+    /// The value of the module-scope constant `n` (`a[k]` for an element of a constant array).
+    pub fn constant(&self, n: &str) -> Option<ConstVal> {
+        if let Some((array, k)) = n.strip_suffix(']').and_then(|n| n.split_once('[')) {
+            let k: usize = k.parse().ok()?;
+            return self.const_arrays.get(array)?.get(k).copied();
+        }
+        self.consts.get(n).copied()
+    }
+}
+
+/// Resolves written types against a [`TypeEnv`]; constants in array sizes and template
+/// arguments are folded with `consts`, which sees the names in scope where the type is
+/// written.
+pub struct TypeResolver<'a> {
+    /// The declared types.
+    pub env: &'a TypeEnv,
+    /// The compilation options (16-bit types, layout, majorness, language version).
+    pub opts: &'a Options,
+    /// The value of a constant name in scope (`n`, or `a[k]` for an element of a constant
+    /// array).
+    pub consts: &'a dyn Fn(&str) -> Option<ConstVal>,
+    /// Where problems go.
+    pub diags: &'a mut Vec<Diagnostic>,
+}
+
+impl TypeResolver<'_> {
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    /// Folds a constant expression with the language version's literal rules.
+    pub fn const_eval(&self, e: &Expr) -> Option<ConstVal> {
+        fold(e, self.opts, self.consts)
+    }
+
+    /// Whether a declaration with `mods` of type `ty` is row-major: its modifiers, else its
+    /// typedef's, else the default (`-Zpr` / `-Zpc`).
+    pub(crate) fn row_major(&self, mods: &[ModifierSpan], ty: &TypeExpr) -> bool {
+        spelled_majorness(mods)
+            .or_else(|| {
+                let (_, _, m) = self.env.typedefs.get(&ty.name.name)?;
+                *m
+            })
+            .unwrap_or(self.opts.row_major)
+    }
+
+    /// The integer elements of a `const` one-dimensional array of `ty` initialized by `init`
+    /// with constants, to fold `a[k]` (array sizes, other constants); `None` otherwise.
+    pub fn const_elements(&self, ty: &Ty, init: &Initializer) -> Option<Vec<ConstVal>> {
+        let Ty::Array(e, n) = ty else { return None };
+        if !matches!(**e, Ty::Scalar(s) if s.is_int()) {
+            return None;
+        }
+        let items: Vec<&Expr> = match init {
+            Initializer::List(items, _) => items
+                .iter()
+                .map(|i| match i {
+                    Initializer::Expr(e) => Some(e),
+                    Initializer::List(..) => None,
+                })
+                .collect::<Option<_>>()?,
+            Initializer::Expr(Expr {
+                kind: ExprKind::InitList(items),
+                ..
+            }) => items.iter().collect(),
+            Initializer::Expr(_) => return None,
+        };
+        if items.len() != *n as usize {
+            return None;
+        }
+        items
+            .iter()
+            .map(|e| self.const_eval(e).filter(|c| matches!(c, ConstVal::Int(_))))
+            .collect()
+    }
+
+    /// Resolves a written type; the bool says whether it has minimum precision.
+    pub fn resolve_type(&mut self, t: &TypeExpr) -> Option<(Ty, bool)> {
+        let name = t.name.name.as_str();
+        if name == "void" {
+            return Some((Ty::Void, false));
+        }
+        if t.args.is_empty() {
+            if let Some(b) = builtin_by_name(name, self.opts.enable_16bit_types) {
+                return Some(b);
+            }
+            if needs_16bit_types(name)
+                && !self.env.struct_names.contains_key(name)
+                && !self.env.typedefs.contains_key(name)
+            {
+                let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
+                self.error(
+                    t.span,
+                    format!("{base} is only supported with -enable-16bit-types option"),
+                );
+                return None;
+            }
+            if let Some(&i) = self.env.struct_names.get(name) {
+                return Some((Ty::Struct(i), false));
+            }
+            if let Some((ty, relaxed, _)) = self.env.typedefs.get(name) {
+                return Some((ty.clone(), *relaxed));
+            }
+        }
+        let int_arg = |st: &mut Self, a: Option<&TemplateArg>, what: &str| -> Option<u32> {
+            match a {
+                Some(TemplateArg::Expr(e)) => match st.const_eval(e).and_then(ConstVal::as_int) {
+                    Some(n) if (1..=4).contains(&n) => Some(n as u32),
+                    _ => {
+                        st.error(e.span, format!("{what} must be a constant from 1 to 4"));
+                        None
+                    }
+                },
+                _ => {
+                    st.error(t.span, format!("{what} expected"));
+                    None
+                }
+            }
+        };
+        let elem_arg = |st: &mut Self, default: Option<Ty>| -> Option<(Ty, bool)> {
+            match t.args.first() {
+                Some(TemplateArg::Type(te)) => st.resolve_type(te),
+                Some(TemplateArg::Expr(e)) => {
+                    st.error(e.span, "a type is expected as template argument");
+                    None
+                }
+                None => match default {
+                    Some(d) => Some((d, false)),
+                    None => {
+                        st.error(t.span, format!("'{name}' needs a template argument"));
+                        None
+                    }
+                },
+            }
+        };
+        let res = |kind, elem: Ty| Some((Ty::Resource(kind, Box::new(elem)), false));
+        let f4 = Some(Ty::Vector(Scalar::Float, 4));
+        match name {
+            "vector" => {
+                if t.args.is_empty() {
+                    return Some((Ty::Vector(Scalar::Float, 4), false));
+                }
+                let (e, r) = elem_arg(self, None)?;
+                let n = int_arg(self, t.args.get(1), "vector size")?;
+                let Ty::Scalar(s) = e else {
+                    self.error(t.span, "vector component must be a scalar type");
+                    return None;
+                };
+                Some((Ty::vector(s, n), r))
+            }
+            "matrix" => {
+                if t.args.is_empty() {
+                    return Some((Ty::Matrix(Scalar::Float, 4, 4), false));
+                }
+                let (e, r) = elem_arg(self, None)?;
+                let rows = int_arg(self, t.args.get(1), "matrix rows")?;
+                let cols = int_arg(self, t.args.get(2), "matrix columns")?;
+                let Ty::Scalar(s) = e else {
+                    self.error(t.span, "matrix component must be a scalar type");
+                    return None;
+                };
+                Some((Ty::matrix(s, rows, cols), r))
+            }
+            "StructuredBuffer"
+            | "RWStructuredBuffer"
+            | "AppendStructuredBuffer"
+            | "ConsumeStructuredBuffer" => {
+                let (e, _) = elem_arg(self, None)?;
+                if e.is_resource() || e == Ty::Void {
+                    self.error(
+                        t.span,
+                        format!("not supported yet: structured buffers of '{e}'"),
+                    );
+                    return None;
+                }
+                let flavor = match name {
+                    "AppendStructuredBuffer" => SbFlavor::Append,
+                    "ConsumeStructuredBuffer" => SbFlavor::Consume,
+                    _ => SbFlavor::Plain,
+                };
+                res(
+                    ResourceKind::StructuredBuffer {
+                        rw: name.starts_with("RW") || flavor != SbFlavor::Plain,
+                        flavor,
+                    },
+                    e,
+                )
+            }
+            "ByteAddressBuffer" | "RWByteAddressBuffer" => res(
+                ResourceKind::ByteAddressBuffer {
+                    rw: name.starts_with("RW"),
+                },
+                Ty::Void,
+            ),
+            "ConstantBuffer" | "TextureBuffer" => {
+                let (e, _) = elem_arg(self, None)?;
+                if !matches!(e, Ty::Struct(_)) {
+                    self.error(t.span, format!("{name}'s argument must be a struct"));
+                    return None;
+                }
+                let kind = if name == "TextureBuffer" {
+                    ResourceKind::TextureBuffer
+                } else {
+                    ResourceKind::ConstantBuffer
+                };
+                res(kind, e)
+            }
+            "Buffer" | "RWBuffer" => {
+                let (e, _) = elem_arg(self, f4)?;
+                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
+                    || e.component() == Some(Scalar::Bool)
+                {
+                    self.error(
+                        t.span,
+                        "a texel buffer's element must be a numeric scalar or vector",
+                    );
+                    return None;
+                }
+                if e.component().is_some_and(|c| c.bits() == 16) {
+                    self.error(t.span, SAMPLED_16BIT);
+                    return None;
+                }
+                res(
+                    ResourceKind::TexelBuffer {
+                        rw: name.starts_with("RW"),
+                    },
+                    e,
+                )
+            }
+            _ if texture_type(name).is_some() => {
+                let (dim, arrayed, ms, rw, combined) = texture_type(name)?;
+                let (e, _) = elem_arg(self, f4)?;
+                // A read-only texture of bool stores uints (DXC).
+                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
+                    || (e.component() == Some(Scalar::Bool) && (rw || combined))
+                {
+                    self.error(
+                        t.span,
+                        "a texture's element must be a numeric scalar or vector",
+                    );
+                    return None;
+                }
+                if e.component().is_some_and(|c| c.bits() == 16) {
+                    self.error(t.span, SAMPLED_16BIT);
+                    return None;
+                }
+                // A multisampled texture may name its sample count, which SPIR-V does not
+                // record.
+                let most = if ms { 2 } else { 1 };
+                if let Some(a) = t.args.get(most) {
+                    let span = match a {
+                        TemplateArg::Type(te) => te.span,
+                        TemplateArg::Expr(e) => e.span,
+                    };
+                    self.error(span, format!("too many template arguments for '{name}'"));
+                    return None;
+                }
+                if let (true, Some(a)) = (ms, t.args.get(1)) {
+                    let count = match a {
+                        TemplateArg::Expr(e) => self.const_eval(e).and_then(ConstVal::as_int),
+                        TemplateArg::Type(_) => None,
+                    };
+                    if count.is_none_or(|n| n < 0) {
+                        self.error(t.span, "the sample count must be a constant integer");
+                        return None;
+                    }
+                }
+                res(
+                    ResourceKind::Texture {
+                        dim,
+                        arrayed,
+                        ms,
+                        rw,
+                        combined,
+                    },
+                    e,
+                )
+            }
+            "SamplerState" | "sampler" => res(ResourceKind::Sampler { cmp: false }, Ty::Void),
+            "SamplerComparisonState" => res(ResourceKind::Sampler { cmp: true }, Ty::Void),
+            _ if name.starts_with("Texture")
+                || name.starts_with("RW")
+                || name.starts_with("Sampler")
+                || name == "tbuffer" =>
+            {
+                self.error(t.span, format!("not supported yet: the type '{name}'"));
+                None
+            }
+            "string" => {
+                self.error(
+                    t.span,
+                    "not supported yet: 'string' other than for a global variable (a printf \
+                     format)",
+                );
+                None
+            }
+            _ => {
+                self.error(t.name.span, format!("unknown type name '{name}'"));
+                None
+            }
+        }
+    }
+
+    /// `base` with a declarator's array dimensions (an unsized outer dimension takes its size
+    /// from the initializer); `at` is where a problem is reported.
+    pub fn array_type(
+        &mut self,
+        base: &Ty,
+        dims: &[Option<Expr>],
+        init: Option<&Initializer>,
+        at: Span,
+    ) -> Option<Ty> {
+        let mut ty = base.clone();
+        for (k, d) in dims.iter().enumerate().rev() {
+            let n = match d {
+                Some(e) => match self.const_eval(e).and_then(ConstVal::as_int) {
+                    Some(n) if n > 0 && n <= MAX_ARRAY => n as u32,
+                    Some(n) if n > MAX_ARRAY => {
+                        self.error(
+                            e.span,
+                            format!("not supported yet: arrays of more than {MAX_ARRAY} elements"),
+                        );
+                        return None;
+                    }
+                    Some(_) => {
+                        self.error(e.span, "array size must be positive");
+                        return None;
+                    }
+                    None => {
+                        self.error(e.span, "array size must be an integer constant expression");
+                        return None;
+                    }
+                },
+                None if k == 0 => match init {
+                    Some(Initializer::List(items, _)) => {
+                        let nested = items.iter().all(|i| matches!(i, Initializer::List(..)));
+                        let per = if nested {
+                            1
+                        } else {
+                            ty.count().max(1) as usize
+                        };
+                        (items.len() / per).max(1) as u32
+                    }
+                    Some(Initializer::Expr(Expr {
+                        kind: ExprKind::InitList(items),
+                        ..
+                    })) => {
+                        let per = ty.count().max(1) as usize;
+                        (items.len() / per).max(1) as u32
+                    }
+                    _ => {
+                        self.error(
+                            at,
+                            "not supported yet: unsized arrays without an initializer",
+                        );
+                        return None;
+                    }
+                },
+                None => {
+                    self.error(
+                        Span::default(),
+                        "only the outermost array dimension may be unsized",
+                    );
+                    return None;
+                }
+            };
+            ty = Ty::Array(Box::new(ty), n);
+        }
+        let mut total: i64 = 1;
+        let mut t = &ty;
+        while let Ty::Array(e, n) = t {
+            total = total.saturating_mul(i64::from(*n));
+            t = e;
+        }
+        if total > MAX_ARRAY {
+            let span = dims
+                .iter()
+                .flatten()
+                .next()
+                .map_or(Span::default(), |e| e.span);
+            self.error(
+                span,
+                format!("not supported yet: arrays of more than {MAX_ARRAY} elements"),
+            );
+            return None;
+        }
+        Some(ty)
+    }
+
+    /// The fields a buffer declaration declares (bit-fields are an error there).
+    pub fn fields_of(&mut self, decls: &[VarDecl]) -> Vec<Field> {
+        let (fields, bits) = self.fields_and_bits(decls);
+        if !bits.is_empty() {
+            let span = decls.first().map_or(Span::default(), |d| d.span);
+            self.error(span, "bit-fields are only allowed in structs");
+        }
+        fields
+    }
+
+    /// The fields a struct declares, and its bit-fields packed into them.
+    pub fn fields_and_bits(&mut self, decls: &[VarDecl]) -> (Vec<Field>, Vec<BitField>) {
+        let mut fields: Vec<Field> = Vec::new();
+        let mut bits: Vec<BitField> = Vec::new();
+        // The field the last bit-field went into, and how many of its bits are used.
+        let mut open: Option<(usize, u32)> = None;
+        for d in decls {
+            let Some((base, relaxed)) = self.resolve_type(&d.ty) else {
+                continue;
+            };
+            if base.is_resource() {
+                self.error(
+                    d.ty.span,
+                    "not supported yet: resources inside structs or buffers",
+                );
+                continue;
+            }
+            for decl in &d.declarators {
+                let Some(ty) = self.array_type(&base, &decl.array_dims, None, decl.name.span)
+                else {
+                    continue;
+                };
+                if decl
+                    .annotations
+                    .iter()
+                    .any(|a| matches!(a, Annotation::PackOffset(_)))
+                {
+                    if let Some(Annotation::PackOffset(sp)) = decl
+                        .annotations
+                        .iter()
+                        .find(|a| matches!(a, Annotation::PackOffset(_)))
+                    {
+                        self.error(*sp, "not supported yet: packoffset");
+                    }
+                }
+                if self.opts.layout == crate::hlsl::BufferLayout::Dx && is_vector_matrix(&d.ty) {
+                    self.error(d.ty.span, VECTOR_MATRIX_DX);
+                }
+                if fields.iter().any(|f: &Field| f.name == decl.name.name)
+                    || bits.iter().any(|b| b.name == decl.name.name)
+                {
+                    self.error(
+                        decl.name.span,
+                        format!("duplicate member '{}'", decl.name.name),
+                    );
+                    continue;
+                }
+                let width = decl.annotations.iter().find_map(|a| match a {
+                    Annotation::BitField(w, sp) => Some((*w, *sp)),
+                    _ => None,
+                });
+                if let Some((width, sp)) = width {
+                    let Ty::Scalar(s) = &ty else {
+                        self.error(sp, "a bit-field must have an integer type");
+                        continue;
+                    };
+                    let s = *s;
+                    if !s.is_int() {
+                        self.error(sp, "a bit-field must have an integer type");
+                        continue;
+                    }
+                    if width == 0 || width > s.bits() {
+                        self.error(
+                            sp,
+                            format!(
+                                "a bit-field of '{}' must be 1 to {} bits wide",
+                                s.name(),
+                                s.bits()
+                            ),
+                        );
+                        continue;
+                    }
+                    // Packed into the previous bit-field's field while the type matches and
+                    // the bits fit; otherwise a new field starts.
+                    if let Some((k, used)) = open {
+                        if fields[k].ty == ty && used + width <= s.bits() {
+                            bits.push(BitField {
+                                name: decl.name.name.clone(),
+                                field: k as u32,
+                                offset: used,
+                                width,
+                            });
+                            open = Some((k, used + width));
+                            continue;
+                        }
+                    }
+                    bits.push(BitField {
+                        name: decl.name.name.clone(),
+                        field: fields.len() as u32,
+                        offset: 0,
+                        width,
+                    });
+                    open = Some((fields.len(), width));
+                } else {
+                    open = None;
+                }
+                fields.push(Field {
+                    name: decl.name.name.clone(),
+                    ty,
+                    row_major: self.row_major(&d.modifiers, &d.ty),
+                    semantic: semantic_of(&decl.annotations),
+                    interp: interp_of(&d.modifiers),
+                    relaxed,
+                    row_depth: row_depth(&d.ty, decl.array_dims.len()),
+                    location: attr(&d.attributes, Some("vk"), "location")
+                        .and_then(|a| a.args.first())
+                        .and_then(|e| self.const_eval(e))
+                        .and_then(ConstVal::as_int)
+                        .map(|v| v as u32),
+                });
+            }
+        }
+        (fields, bits)
+    }
+}
+
+/// A texture type name's shape: dimension, arrayed, multisampled, `RW`, combined with a
+/// sampler (`vk::SampledTexture*`).
+fn texture_type(name: &str) -> Option<(TexDim, bool, bool, bool, bool)> {
+    if let Some(rest) = name.strip_prefix("vk::SampledTexture") {
+        // DXC spells the cube forms `vk::SampledTextureCUBE(Array)`.
+        let rest = match rest {
+            "CUBE" => "Cube",
+            "CUBEArray" => "CubeArray",
+            "Cube" | "CubeArray" => return None,
+            r => r,
+        };
+        let (dim, arrayed, ms) = TexDim::parse_shape(rest)?;
+        return Some((dim, arrayed, ms, false, true));
+    }
+    let (rw, rest) = match name.strip_prefix("RWTexture") {
+        Some(rest) => (true, rest),
+        None => (false, name.strip_prefix("Texture")?),
+    };
+    let (dim, arrayed, ms) = TexDim::parse_shape(rest)?;
+    // Writable multisampled textures (RWTexture2DMS, SM 6.7) are not supported; nor are
+    // writable cube textures, which HLSL does not have.
+    if rw && (ms || dim == TexDim::Cube) {
+        return None;
+    }
+    Some((dim, arrayed, ms, rw, false))
+}
+/// How many array indices lead from a declaration of type `t` with `dims` array dimensions to
+/// a 1xN matrix (`float1x3 m[2]`: 1), if `t` is spelled as one: such a matrix is collapsed to a
+/// vector, and its row index then selects the whole vector.
+pub(crate) fn row_depth(t: &crate::hlsl::ast::TypeExpr, dims: usize) -> Option<u8> {
+    is_row_matrix(t).then_some(dims as u8)
+}
+
+/// Whether a type is spelled as a 1xN matrix (`float1x3`, `matrix<float, 1, 3>`).
+fn is_row_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
+    let n = &t.name.name;
+    if n == "matrix" {
+        return matches!(
+            t.args.get(1),
+            Some(crate::hlsl::ast::TemplateArg::Expr(
+                crate::hlsl::ast::Expr {
+                    kind: crate::hlsl::ast::ExprKind::Literal(crate::hlsl::ast::Literal::Int {
+                        value: 1,
+                        ..
+                    }),
+                    ..
+                }
+            ))
+        );
+    }
+    let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
+    n[base.len()..].starts_with("1x")
+        && crate::hlsl::sema::types::scalar_by_name(base, true).is_some()
+}
+
+/// Whether a type is spelled as a matrix with one row or one column and more than one
+/// component (`float1x3`, `float3x1`, `matrix<float, 2, 1>`), which DXC collapses to a vector.
+pub(crate) fn is_vector_matrix(t: &crate::hlsl::ast::TypeExpr) -> bool {
+    use crate::hlsl::ast::{Expr, ExprKind, Literal, TemplateArg};
+    let n = &t.name.name;
+    let dims = if n == "matrix" {
+        let dim = |i: usize| match t.args.get(i) {
+            Some(TemplateArg::Expr(Expr {
+                kind: ExprKind::Literal(Literal::Int { value, .. }),
+                ..
+            })) => Some(*value),
+            _ => None,
+        };
+        dim(1).zip(dim(2))
+    } else {
+        let base = n.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
+        let rest = &n[base.len()..];
+        match rest.split_once('x') {
+            Some((r, c)) if crate::hlsl::sema::types::scalar_by_name(base, true).is_some() => {
+                r.parse::<u64>().ok().zip(c.parse::<u64>().ok())
+            }
+            _ => None,
+        }
+    };
+    matches!(dims, Some((r, c)) if (r == 1) != (c == 1))
+}
