@@ -26,6 +26,8 @@ pub mod diag;
 #[doc(hidden)]
 pub mod emit;
 #[doc(hidden)]
+pub mod hir;
+#[doc(hidden)]
 pub mod lexer;
 #[doc(hidden)]
 pub mod parser;
@@ -492,8 +494,8 @@ fn compile_on_big_stack(
         }
         let opts = &opts;
         parser::on_big_stack(move || {
-            let types = sema::decls::declare(unit, opts, diags);
-            emit::emit(unit, types, opts, diags)
+            let module = sema::globals::declare_module(unit, opts, diags);
+            emit::emit(unit, module, opts, diags)
         })
     };
     let rendered = diag::render(&diagnostics, &parsed.sources);

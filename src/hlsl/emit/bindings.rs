@@ -28,6 +28,25 @@ pub(crate) enum Assignment {
     Hole { set: u32 },
 }
 
+impl From<crate::hlsl::hir::Binding> for Assignment {
+    fn from(b: crate::hlsl::hir::Binding) -> Assignment {
+        use crate::hlsl::hir::Binding;
+        match b {
+            Binding::VkBinding { binding, set } => Assignment::VkBinding { binding, set },
+            Binding::Register {
+                class,
+                index,
+                space,
+            } => Assignment::Register {
+                class,
+                index,
+                space,
+            },
+            Binding::Implicit => Assignment::Implicit,
+        }
+    }
+}
+
 /// One resource to bind.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Request {

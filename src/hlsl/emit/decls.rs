@@ -7,18 +7,15 @@
 use super::bindings::{Assignment, Request};
 use super::func::FnCx;
 use super::types::{ir_ty, matrix_decorations};
-use super::{FuncSym, ParamDir, Place, Resource, State, Sym};
+use super::{Place, Resource, State, Sym};
 use crate::grammar::{Decoration, FunctionControl, LiteralNumber, StorageClass};
-use crate::hlsl::ast::{
-    Annotation, Attribute, Block, Expr, ExprKind, FunctionDecl, Initializer, Item, Modifier,
-    ModifierSpan, Stmt, StmtKind, TypeExpr, VarDecl,
-};
+use crate::hlsl::ast::{Expr, FunctionDecl, Initializer, Item, Modifier, TypeExpr};
+use crate::hlsl::hir::{Global, GlobalKind};
+use crate::hlsl::sema::calls::{collect_calls_block, collect_calls_init};
 use crate::hlsl::sema::consteval::ConstVal;
-use crate::hlsl::sema::decls::{self, attr, has, TypeResolver, VECTOR_MATRIX_DX};
+use crate::hlsl::sema::decls::{self, has, TypeResolver};
 use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
-use crate::hlsl::sema::types::{
-    Field, Interp, ResourceKind, SbFlavor, Scalar, StructDef, TexDim, Ty,
-};
+use crate::hlsl::sema::types::{ResourceKind, Scalar, StructDef, TexDim, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::{
     Builder, GlobalVariable, Handle, Member, SpecConstant, SpecValue, StructType, Type, Value,
@@ -111,41 +108,6 @@ impl PendingKind {
     }
 }
 
-/// What `[[vk::binding]]` or `register()` say about a resource's binding.
-fn explicit_binding(st: &mut State, attrs: &[Attribute], annotations: &[Annotation]) -> Assignment {
-    if let Some(a) = attr(attrs, Some("vk"), "binding") {
-        let b = a
-            .args
-            .first()
-            .and_then(|e| st.const_eval(e))
-            .and_then(ConstVal::as_int);
-        let s = match a.args.get(1) {
-            Some(e) => st.const_eval(e).and_then(ConstVal::as_int),
-            None => Some(-1),
-        };
-        match (b, s) {
-            (Some(b), Some(s)) if (0..=i64::from(u32::MAX)).contains(&b) && s >= -1 => {
-                return Assignment::VkBinding {
-                    binding: b as u32,
-                    set: u32::try_from(s).ok(),
-                }
-            }
-            _ => st.error(a.span, "vk::binding needs constant binding and set numbers"),
-        }
-    }
-    annotations
-        .iter()
-        .find_map(|a| match a {
-            Annotation::Register(r) => Some(Assignment::Register {
-                class: r.class,
-                index: r.index,
-                space: r.space,
-            }),
-            _ => None,
-        })
-        .unwrap_or(Assignment::Implicit)
-}
-
 impl State<'_> {
     /// The value of the constant `n` where the emitter stands (`a[k]` for an element of a
     /// constant array). The innermost declaration of the name decides: a constant, a `const`
@@ -203,16 +165,6 @@ impl State<'_> {
         self.with_resolver(|r| r.array_type(base, dims, init, at))
     }
 
-    /// The fields a buffer declaration declares.
-    fn fields_of(&mut self, decls: &[VarDecl]) -> Vec<Field> {
-        self.with_resolver(|r| r.fields_of(decls))
-    }
-
-    /// Whether a declaration with `mods` of type `ty` is row-major.
-    pub(crate) fn row_major(&mut self, mods: &[ModifierSpan], ty: &TypeExpr) -> bool {
-        self.with_resolver(|r| r.row_major(mods, ty))
-    }
-
     /// The integer elements of a `const` array initialized with constants.
     pub fn const_elements(&mut self, ty: &Ty, init: &Initializer) -> Option<Vec<ConstVal>> {
         self.with_resolver(|r| r.const_elements(ty, init))
@@ -233,100 +185,9 @@ impl State<'_> {
 
 /// Emits the module; false when an error stopped it.
 pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
-    let unit = st.unit;
-    // The buffers whose counter methods are called anywhere get a counter.
-    let mut calls = Vec::new();
-    for item in &unit.items {
-        if let Item::Function(FunctionDecl {
-            body: Some(body), ..
-        }) = item
-        {
-            collect_calls_block(body, &mut calls);
-        }
-    }
-    st.counter_users = calls
-        .into_iter()
-        .filter_map(|(c, _)| c.strip_prefix(COUNTER_USE).map(str::to_owned))
-        .collect();
     let mut pending: Vec<Pending> = Vec::new();
-    let mut globals_def = StructDef {
-        name: "type.$Globals".into(),
-        fields: Vec::new(),
-        bitfields: Vec::new(),
-        origin: None,
-    };
-    let mut function_items = Vec::new();
-    for (idx, item) in unit.items.iter().enumerate() {
-        match item {
-            Item::Function(f) => function_items.push((idx, f)),
-            Item::Variables(v) => global_vars(st, b, v, &mut pending, &mut globals_def),
-            Item::Buffer(buf) => {
-                let texture = buf.kind == crate::hlsl::ast::BufferKind::TBuffer;
-                let fields = st.fields_of(&buf.members);
-                let push_constant = attr(&buf.attributes, Some("vk"), "push_constant").is_some();
-                if push_constant {
-                    if let Some(first) = st.push_constant_block {
-                        st.diags.push(
-                            crate::hlsl::diag::Diagnostic::error(
-                                buf.name.span,
-                                "cannot have more than one push constant block",
-                            )
-                            .with_note(first, "push constant block previously defined here"),
-                        );
-                        continue;
-                    }
-                    st.push_constant_block = Some(buf.name.span);
-                }
-                let explicit = explicit_binding(st, &buf.attributes, &buf.annotations);
-                pending.push(Pending {
-                    name: buf.name.name.clone(),
-                    span: buf.span,
-                    assignment: explicit,
-                    what: PendingKind::Block {
-                        def: StructDef {
-                            name: format!("type.{}", buf.name.name),
-                            fields,
-                            bitfields: Vec::new(),
-                            origin: None,
-                        },
-                        as_var: false,
-                        push_constant,
-                        texture,
-                    },
-                    coherent: false,
-                    user_type: Some(if texture { "tbuffer" } else { "cbuffer" }.into()),
-                    counter: None,
-                    array: None,
-                });
-            }
-            Item::Empty(_)
-            | Item::Struct(_)
-            | Item::Typedef(_)
-            | Item::Namespace { .. }
-            | Item::Using { .. }
-            | Item::Template { .. } => {}
-        }
-    }
-    if !globals_def.fields.is_empty() {
-        pending.push(Pending {
-            name: "$Globals".into(),
-            span: Span::default(),
-            assignment: Assignment::Implicit,
-            what: PendingKind::Block {
-                def: globals_def,
-                as_var: false,
-                push_constant: false,
-                texture: false,
-            },
-            coherent: false,
-            user_type: None,
-            counter: None,
-            array: None,
-        });
-    }
-    // Functions: register every definition (overloads by name).
-    for (idx, f) in &function_items {
-        register_function(st, *idx, f);
+    for g in std::mem::take(&mut st.globals) {
+        define_global(st, b, g, &mut pending);
     }
     bind_globals(st, b, pending);
 
@@ -386,530 +247,134 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
         .any(|d| d.severity == crate::hlsl::diag::Severity::Error)
 }
 
-fn register_function(st: &mut State, idx: usize, f: &FunctionDecl) {
-    let inline_attr = attr(&f.attributes, Some("vk"), "ext_instruction");
-    let inline_op = match (inline_attr, &f.body) {
-        (Some(a), None) => {
-            let op = match a.args.as_slice() {
-                [e] => st.const_eval(e).and_then(|v| v.as_int()),
-                [_, _, ..] => {
-                    st.error(
-                        a.span,
-                        "not supported yet: [[vk::ext_instruction]] of an extended instruction set",
-                    );
-                    return;
-                }
-                _ => None,
-            };
-            match op
-                .and_then(|o| u32::try_from(o).ok())
-                .filter(|o| *o <= 0xffff)
-            {
-                Some(o) => Some((o, a.span)),
-                None => {
-                    st.error(
-                        a.span,
-                        "[[vk::ext_instruction]] takes one constant opcode (0 to 65535)",
-                    );
-                    return;
-                }
-            }
+/// Defines the module-scope declaration `g`: a variable, a constant or a name for a literal;
+/// resources and buffers wait in `pending` for their bindings.
+fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<Pending>) {
+    let Global {
+        name,
+        span,
+        ty,
+        relaxed,
+        kind,
+    } = g;
+    match kind {
+        GlobalKind::String(text) => {
+            st.string_id(b, &text);
+            st.strings.insert(name, text);
         }
-        _ => None,
-    };
-    if f.body.is_none() && inline_op.is_none() {
-        return;
-    }
-    let (ret, relaxed_ret) = st.resolve_type(&f.return_ty).unwrap_or((Ty::Void, false));
-    let mut params = Vec::new();
-    let mut relaxed_params = Vec::new();
-    let row_params: Vec<Option<u8>> = f
-        .params
-        .iter()
-        .map(|p| decls::row_depth(&p.ty, p.array_dims.len()))
-        .collect();
-    for p in &f.params {
-        let Some((ty, relaxed)) = st.resolve_type(&p.ty) else {
-            params.push((Ty::Void, ParamDir::In));
-            relaxed_params.push(false);
-            continue;
-        };
-        relaxed_params.push(relaxed);
-        let ty = st
-            .array_type(&ty, &p.array_dims, None, p.ty.span)
-            .unwrap_or(Ty::Void);
-        let dir = if has(&p.modifiers, Modifier::InOut)
-            || (has(&p.modifiers, Modifier::In) && has(&p.modifiers, Modifier::Out))
-        {
-            ParamDir::InOut
-        } else if has(&p.modifiers, Modifier::Out) {
-            ParamDir::Out
-        } else {
-            ParamDir::In
-        };
-        params.push((ty, dir));
-    }
-    let list = st.functions.entry(f.name.name.clone()).or_default();
-    if list.iter().any(|o| {
-        o.params
-            .iter()
-            .map(|p| &p.0)
-            .eq(params.iter().map(|p| &p.0))
-    }) {
-        let name = f.name.name.clone();
-        st.error(f.name.span, format!("redefinition of '{name}'"));
-        return;
-    }
-    let required = f.params.iter().take_while(|p| p.default.is_none()).count();
-    list.push(FuncSym {
-        item: idx,
-        handle: None,
-        params,
-        ret,
-        required,
-        relaxed_params,
-        relaxed_ret,
-        row_params,
-        inline_op,
-    });
-}
-
-/// `string s = "...";`: a name for a string literal, usable as `printf`'s format (DXC
-/// emits nothing else for it).
-fn string_vars(st: &mut State, b: &mut Builder, v: &VarDecl) {
-    for d in &v.declarators {
-        if !d.array_dims.is_empty() {
-            st.error(d.name.span, "not supported yet: arrays of strings");
-            continue;
-        }
-        match &d.init {
-            Some(Initializer::Expr(Expr {
-                kind: ExprKind::Literal(crate::hlsl::ast::Literal::String(text)),
-                ..
-            })) => {
-                st.string_id(b, text);
-                st.strings.insert(d.name.name.clone(), text.clone());
-            }
-            _ => st.error(
-                d.name.span,
-                format!(
-                    "the string '{}' needs a string literal as its initializer",
-                    d.name.name
-                ),
-            ),
-        }
-    }
-}
-
-fn global_vars(
-    st: &mut State,
-    b: &mut Builder,
-    v: &VarDecl,
-    pending: &mut Vec<Pending>,
-    globals: &mut StructDef,
-) {
-    if v.ty.name.name == "string"
-        && v.ty.args.is_empty()
-        && !st.types.struct_names.contains_key("string")
-    {
-        string_vars(st, b, v);
-        return;
-    }
-    let Some((base, relaxed)) = st.resolve_type(&v.ty) else {
-        return;
-    };
-    let is_static = has(&v.modifiers, Modifier::Static);
-    let is_const = has(&v.modifiers, Modifier::Const);
-    let groupshared = has(&v.modifiers, Modifier::GroupShared);
-    let spec_id = attr(&v.attributes, Some("vk"), "constant_id");
-    let push_constant = attr(&v.attributes, Some("vk"), "push_constant").is_some();
-    for d in &v.declarators {
-        let name = d.name.name.clone();
-        let Some(ty) = st.array_type(&base, &d.array_dims, d.init.as_ref(), d.name.span) else {
-            continue;
-        };
-        if let Ty::Resource(kind, elem) = &ty {
-            let explicit = explicit_binding(st, &v.attributes, &d.annotations);
-            let what = if matches!(
-                kind,
-                ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
-            ) {
-                let texture = *kind == ResourceKind::TextureBuffer;
-                let Ty::Struct(i) = **elem else { continue };
-                let Some(sd) = st.types.structs.get(i) else {
-                    continue;
-                };
-                let prefix = if texture {
-                    "TextureBuffer"
-                } else {
-                    "ConstantBuffer"
-                };
-                let def = StructDef {
-                    name: format!("type.{prefix}.{}", sd.name),
-                    fields: sd.fields.clone(),
-                    bitfields: sd.bitfields.clone(),
-                    origin: Some(sd.name.clone()),
-                };
-                PendingKind::Block {
-                    def,
-                    as_var: true,
-                    push_constant,
-                    texture,
-                }
-            } else {
-                PendingKind::Resource(*kind, (**elem).clone())
-            };
-            let counter_binding = attr(&v.attributes, Some("vk"), "counter_binding");
-            let counted = match kind {
-                ResourceKind::StructuredBuffer { flavor, rw } => {
-                    *flavor != SbFlavor::Plain || (*rw && st.counter_users.contains(&name))
-                }
-                _ => false,
-            };
-            let counter = match (counted, counter_binding) {
-                (true, Some(a)) => {
-                    let b = a
-                        .args
-                        .first()
-                        .and_then(|e| st.const_eval(e))
-                        .and_then(ConstVal::as_int);
-                    match b.and_then(|b| u32::try_from(b).ok()) {
-                        Some(b) => Some(Some(b)),
-                        None => {
-                            st.error(a.span, "[[vk::counter_binding]] needs a binding number");
-                            Some(None)
-                        }
-                    }
-                }
-                (true, None) => Some(None),
-                (false, Some(a)) => {
-                    st.error(
-                        a.span,
-                        "[[vk::counter_binding]] on a resource without a counter (only \
-                         Append/ConsumeStructuredBuffer and RWStructuredBuffer have one)",
-                    );
-                    None
-                }
-                (false, None) => None,
-            };
+        GlobalKind::Resource {
+            binding,
+            coherent,
+            user_type,
+            counter,
+            array,
+        } => {
+            let Ty::Resource(kind, elem) = ty else { return };
             pending.push(Pending {
                 name,
-                span: d.name.span,
-                assignment: explicit,
-                what,
-                coherent: has(&v.modifiers, Modifier::GloballyCoherent),
-                user_type: user_type(&v.ty),
+                span,
+                assignment: binding.into(),
+                what: PendingKind::Resource(kind, *elem),
+                coherent,
+                user_type,
                 counter,
-                array: None,
+                array,
             });
-            continue;
         }
-        if let Ty::Array(inner, n) = &ty {
-            if let Ty::Resource(kind, elem) = &**inner {
-                let counted = matches!(
-                    kind,
-                    ResourceKind::StructuredBuffer { flavor, .. } if *flavor != SbFlavor::Plain
-                ) || st.counter_users.contains(&name);
-                let why = if matches!(
-                    kind,
-                    ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
-                ) {
-                    Some("arrays of ConstantBuffer or TextureBuffer")
-                } else if counted {
-                    Some("arrays of buffers with counters")
-                } else if st.opts.bindings.flatten_arrays {
-                    Some("-fspv-flatten-resource-arrays with arrays of resources")
-                } else {
-                    None
-                };
-                if let Some(why) = why {
-                    st.error(d.span, format!("not supported yet: {why}"));
-                    continue;
-                }
-                pending.push(Pending {
-                    name,
-                    span: d.name.span,
-                    assignment: explicit_binding(st, &v.attributes, &d.annotations),
-                    what: PendingKind::Resource(*kind, (**elem).clone()),
-                    coherent: has(&v.modifiers, Modifier::GloballyCoherent),
-                    user_type: user_type(&v.ty),
-                    counter: None,
-                    array: Some(*n),
-                });
-                continue;
-            }
-        }
-        if ty.is_resource() {
-            st.error(d.span, "not supported yet: arrays of arrays of resources");
-            continue;
-        }
-        if push_constant {
-            let Ty::Struct(i) = ty else {
-                st.error(d.span, "a push constant block must be a struct");
-                continue;
-            };
-            if let Some(a) = attr(&v.attributes, Some("vk"), "binding") {
-                st.error(
-                    a.span,
-                    "vk::push_constant attribute cannot be used together with vk::binding \
-                     attribute",
-                );
-                continue;
-            }
-            if let Some(first) = st.push_constant_block {
-                st.diags.push(
-                    crate::hlsl::diag::Diagnostic::error(
-                        d.span,
-                        "cannot have more than one push constant block",
-                    )
-                    .with_note(first, "push constant block previously defined here"),
-                );
-                continue;
-            }
-            st.push_constant_block = Some(d.span);
-            let Some(sd) = st.types.structs.get(i) else {
-                continue;
-            };
-            let def = StructDef {
-                name: format!("type.PushConstant.{}", sd.name),
-                fields: sd.fields.clone(),
-                bitfields: sd.bitfields.clone(),
-                origin: Some(sd.name.clone()),
-            };
-            pending.push(Pending {
-                name,
-                span: d.span,
-                assignment: Assignment::Implicit,
-                what: PendingKind::Block {
-                    def,
-                    as_var: true,
-                    push_constant: true,
-                    texture: false,
-                },
-                coherent: false,
-                user_type: None,
-                counter: None,
-                array: None,
-            });
-            continue;
-        }
-        if let Some(a) = spec_id {
-            let id = a
-                .args
-                .first()
-                .and_then(|e| st.const_eval(e))
-                .and_then(ConstVal::as_int);
-            let Ty::Scalar(s) = ty else {
-                st.error(d.span, "a specialization constant must be a scalar");
-                continue;
-            };
-            // DXC's specialization constant types: bool and the 32-bit scalars.
-            if !matches!(s, Scalar::Bool | Scalar::Int | Scalar::UInt | Scalar::Float) {
-                st.error(v.span, "unsupported specialization constant type");
-                continue;
-            }
-            if is_static {
-                st.error(
-                    d.name.span,
-                    "specialization constant must be externally visible",
-                );
-                continue;
-            }
-            let init = match &d.init {
-                Some(Initializer::Expr(e)) => st.const_eval(e),
-                _ => None,
-            };
-            let (Some(id), Some(init)) = (id, init) else {
-                st.error(
-                    d.span,
-                    "a specialization constant needs a constant id and a constant initializer",
-                );
-                continue;
-            };
+        GlobalKind::Block {
+            def,
+            as_var,
+            push_constant,
+            texture,
+            binding,
+            user_type,
+        } => pending.push(Pending {
+            name,
+            span,
+            assignment: binding.into(),
+            what: PendingKind::Block {
+                def,
+                as_var,
+                push_constant,
+                texture,
+            },
+            coherent: false,
+            user_type,
+            counter: None,
+            array: None,
+        }),
+        GlobalKind::SpecConstant { id, value } => {
+            let Ty::Scalar(s) = ty else { return };
             let t = super::types::scalar_ty(b, s);
             let value = match s {
-                Scalar::Bool => SpecValue::Bool(init.as_bool()),
+                Scalar::Bool => SpecValue::Bool(value.as_bool()),
                 Scalar::Float => {
-                    SpecValue::Scalar(LiteralNumber::Word((init.as_float() as f32).to_bits()))
+                    SpecValue::Scalar(LiteralNumber::Word((value.as_float() as f32).to_bits()))
                 }
-                _ => SpecValue::Scalar(LiteralNumber::Word(init.as_int().unwrap_or(0) as u32)),
+                _ => SpecValue::Scalar(LiteralNumber::Word(value.as_int().unwrap_or(0) as u32)),
             };
             let mut sc = SpecConstant::new(t, value);
-            sc.spec_id = Some(id as u32);
+            sc.spec_id = Some(id);
             sc.name = Some(name.clone());
             let h = b.spec_constant(sc);
-            declare_global(st, &name, d.name.span, Sym::Spec(h, ty));
-            continue;
+            declare_global(st, &name, span, Sym::Spec(h, ty));
         }
-        if groupshared {
-            let t = ir_ty(b, st, &ty, LayoutRule::None, false);
-            let p = b.type_pointer(StorageClass::Workgroup, t);
-            let g = b.global(GlobalVariable {
-                name: Some(name.clone()),
-                decorations: relaxed_decoration(relaxed),
-                ..GlobalVariable::new(p, StorageClass::Workgroup)
-            });
-            if relaxed {
-                st.relaxed_globals.insert(g);
-            }
-            if let Some(depth) = decls::row_depth(&v.ty, d.array_dims.len()) {
-                st.row_globals.insert(g, depth);
-            }
-            let place = Place {
-                ptr: Value::Global(g),
-                ty,
-                sc: StorageClass::Workgroup,
-                layout: LayoutRule::None,
-                row_major: false,
-                konst: false,
-            };
-            declare_global(st, &name, d.name.span, Sym::Var(place));
-            continue;
+        GlobalKind::GroupShared { row_depth } => {
+            let sc = StorageClass::Workgroup;
+            let place = plain_global(st, b, &name, ty, relaxed, row_depth, sc);
+            declare_global(st, &name, span, Sym::Var(place));
         }
-        if is_static {
-            // Constants were folded with the declared types (`sema::decls::declare`).
-            if let (true, Ty::Scalar(_), Some(&c)) = (is_const, &ty, st.types.consts.get(&name)) {
-                declare_global(st, &name, d.name.span, Sym::Const(c, ty));
-                continue;
+        GlobalKind::Static {
+            konst,
+            init,
+            row_depth,
+            elements,
+        } => {
+            let sc = StorageClass::Private;
+            let place = plain_global(st, b, &name, ty, relaxed, row_depth, sc);
+            if let Some(elems) = elements {
+                st.const_arrays.insert(place.ptr, elems);
             }
-            let t = ir_ty(b, st, &ty, LayoutRule::None, false);
-            let p = b.type_pointer(StorageClass::Private, t);
-            let g = b.global(GlobalVariable {
-                name: Some(name.clone()),
-                decorations: relaxed_decoration(relaxed),
-                ..GlobalVariable::new(p, StorageClass::Private)
-            });
-            if relaxed {
-                st.relaxed_globals.insert(g);
-            }
-            if let Some(depth) = decls::row_depth(&v.ty, d.array_dims.len()) {
-                st.row_globals.insert(g, depth);
-            }
-            let place = Place {
-                ptr: Value::Global(g),
-                ty,
-                sc: StorageClass::Private,
-                layout: LayoutRule::None,
-                row_major: false,
-                konst: false,
-            };
-            if let (true, Some(elems)) = (is_const, st.types.const_arrays.get(&name)) {
-                st.const_arrays.insert(place.ptr, elems.clone());
-            }
-            if let Some(init) = &d.init {
-                let idx = st
-                    .unit
-                    .items
-                    .iter()
-                    .position(|it| matches!(it, Item::Variables(x) if std::ptr::eq(x, v)))
-                    .unwrap_or(0);
-                let k = v
-                    .declarators
-                    .iter()
-                    .position(|x| std::ptr::eq(x, d))
-                    .unwrap_or(0);
-                let _ = init;
+            if let Some((idx, k)) = init {
                 st.static_inits.push((place.clone(), idx, k));
             }
-            declare_global(
-                st,
-                &name,
-                d.name.span,
-                Sym::Var(Place {
-                    konst: is_const,
-                    ..place
-                }),
-            );
-            continue;
+            declare_global(st, &name, span, Sym::Var(Place { konst, ..place }));
         }
-        // A loose uniform: a member of `$Globals`.
-        if let Some(r) = d.annotations.iter().find_map(|a| match a {
-            Annotation::Register(r) if r.class == 'c' => Some(r),
-            _ => None,
-        }) {
-            // It would place the member at 16 × N bytes.
-            st.error(
-                r.span,
-                "not supported yet: register(cN) on a global constant",
-            );
-        }
-        if st.opts.layout == crate::hlsl::BufferLayout::Dx && decls::is_vector_matrix(&v.ty) {
-            st.error(v.ty.span, VECTOR_MATRIX_DX);
-        }
-        if d.init.is_some() {
-            st.warn(d.span, "the initializer of a uniform global is ignored");
-        }
-        if let Some(a) = attr(&v.attributes, Some("vk"), "binding") {
-            st.error(
-                a.span,
-                format!(
-                    "variable '{name}' will be placed in $Globals so cannot have vk::binding \
-                     attribute"
-                ),
-            );
-        }
-        globals.fields.push(Field {
-            name: name.clone(),
-            ty,
-            row_major: st.row_major(&v.modifiers, &v.ty),
-            semantic: None,
-            interp: Interp::default(),
-            relaxed,
-            row_depth: decls::row_depth(&v.ty, d.array_dims.len()),
-            location: None,
-        });
+        GlobalKind::Constant(c) => declare_global(st, &name, span, Sym::Const(c, ty)),
     }
 }
 
-/// `-fspv-reflect`: the `UserTypeGOOGLE` string DXC gives a resource of type `t`: the type's
-/// name in lower case, then its template arguments as written (`texture2dmsarray:<float4,64>`).
-/// `None` for a type named through a typedef (no string rather than a wrong one) and for
-/// samplers.
-fn user_type(t: &crate::hlsl::ast::TypeExpr) -> Option<String> {
-    use crate::hlsl::ast::TemplateArg;
-    fn spell(t: &crate::hlsl::ast::TypeExpr) -> Option<String> {
-        if t.args.is_empty() {
-            return Some(t.name.name.clone());
-        }
-        let args: Option<Vec<String>> = t.args.iter().map(arg).collect();
-        Some(format!("{}<{}>", t.name.name, args?.join(",")))
+/// A `groupshared` (Workgroup) or `static` (Private) variable.
+fn plain_global(
+    st: &mut State,
+    b: &mut Builder,
+    name: &str,
+    ty: Ty,
+    relaxed: bool,
+    row_depth: Option<u8>,
+    sc: StorageClass,
+) -> Place {
+    let t = ir_ty(b, st, &ty, LayoutRule::None, false);
+    let p = b.type_pointer(sc, t);
+    let g = b.global(GlobalVariable {
+        name: Some(name.to_owned()),
+        decorations: relaxed_decoration(relaxed),
+        ..GlobalVariable::new(p, sc)
+    });
+    if relaxed {
+        st.relaxed_globals.insert(g);
     }
-    fn arg(a: &TemplateArg) -> Option<String> {
-        match a {
-            TemplateArg::Type(t) => spell(t),
-            TemplateArg::Expr(Expr {
-                kind: ExprKind::Literal(crate::hlsl::ast::Literal::Int { value, .. }),
-                ..
-            }) => Some(value.to_string()),
-            TemplateArg::Expr(_) => None,
-        }
+    if let Some(depth) = row_depth {
+        st.row_globals.insert(g, depth);
     }
-    let name = t.name.name.as_str();
-    let known = [
-        "StructuredBuffer",
-        "RWStructuredBuffer",
-        "ByteAddressBuffer",
-        "RWByteAddressBuffer",
-        "Buffer",
-        "RWBuffer",
-        "Texture1D",
-        "Texture2D",
-        "Texture3D",
-        "TextureCube",
-        "RWTexture1D",
-        "RWTexture2D",
-        "RWTexture3D",
-        "ConstantBuffer",
-    ];
-    if !known.contains(&name) {
-        return None;
+    Place {
+        ptr: Value::Global(g),
+        ty,
+        sc,
+        layout: LayoutRule::None,
+        row_major: false,
+        konst: false,
     }
-    let lower = name.to_ascii_lowercase();
-    if t.args.is_empty() {
-        return Some(lower);
-    }
-    let args: Option<Vec<String>> = t.args.iter().map(arg).collect();
-    Some(format!("{lower}:<{}>", args?.join(",")))
 }
 
 /// `RelaxedPrecision` for a variable of a minimum-precision type, as DXC decorates it.
@@ -1190,135 +655,6 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
             }
         }
     }
-}
-
-/// The prefix [`collect_calls_expr`] puts before the name of a buffer whose counter method
-/// is called (no function has such a name).
-const COUNTER_USE: &str = "#counter ";
-
-fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
-    match &e.kind {
-        ExprKind::Call { callee, args, .. } => {
-            out.push((callee.name.clone(), callee.span));
-            // `s()` on a struct variable calls its `operator()`.
-            out.push(("*.operator()".to_owned(), callee.span));
-            args.iter().for_each(|a| collect_calls_expr(a, out));
-        }
-        ExprKind::Unary { operand, .. } => collect_calls_expr(operand, out),
-        ExprKind::Binary { lhs, rhs, op } => {
-            // A struct operand calls its `operator`.
-            out.push((
-                format!("*.operator{}", super::expr::binary_symbol(*op)),
-                e.span,
-            ));
-            collect_calls_expr(lhs, out);
-            collect_calls_expr(rhs, out);
-        }
-        ExprKind::Assign { lhs, rhs, .. } | ExprKind::Comma(lhs, rhs) => {
-            collect_calls_expr(lhs, out);
-            collect_calls_expr(rhs, out);
-        }
-        ExprKind::Conditional {
-            cond,
-            then,
-            otherwise,
-        } => {
-            collect_calls_expr(cond, out);
-            collect_calls_expr(then, out);
-            collect_calls_expr(otherwise, out);
-        }
-        ExprKind::Construct { args, .. } | ExprKind::InitList(args) => {
-            args.iter().for_each(|a| collect_calls_expr(a, out))
-        }
-        ExprKind::MethodCall {
-            receiver,
-            method,
-            args,
-            ..
-        } => {
-            if let (ExprKind::Ident(r), "IncrementCounter" | "DecrementCounter") =
-                (&receiver.kind, method.name.as_str())
-            {
-                out.push((format!("{COUNTER_USE}{}", r.name), method.span));
-            }
-            // The receiver's type is not known here: every struct's method of that name.
-            out.push((format!("*.{}", method.name), method.span));
-            collect_calls_expr(receiver, out);
-            args.iter().for_each(|a| collect_calls_expr(a, out));
-        }
-        ExprKind::Cast { operand, .. } => collect_calls_expr(operand, out),
-        // Unevaluated: calls nothing.
-        ExprKind::SizeOf(_) => {}
-        ExprKind::Scoped { .. } => {}
-        ExprKind::Member { base, .. } => collect_calls_expr(base, out),
-        ExprKind::Index { base, index } => {
-            out.push(("*.operator[]".to_owned(), e.span));
-            collect_calls_expr(base, out);
-            collect_calls_expr(index, out);
-        }
-        ExprKind::Literal(_) | ExprKind::Ident(_) => {}
-    }
-}
-
-fn collect_calls_init(i: &Initializer, out: &mut Vec<(String, Span)>) {
-    match i {
-        Initializer::Expr(e) => collect_calls_expr(e, out),
-        Initializer::List(items, _) => items.iter().for_each(|i| collect_calls_init(i, out)),
-    }
-}
-
-fn collect_calls_stmt(s: &Stmt, out: &mut Vec<(String, Span)>) {
-    match &s.kind {
-        StmtKind::Block(b) => collect_calls_block(b, out),
-        StmtKind::Expr(e) => collect_calls_expr(e, out),
-        StmtKind::Decl(d) => d
-            .declarators
-            .iter()
-            .filter_map(|x| x.init.as_ref())
-            .for_each(|i| collect_calls_init(i, out)),
-        StmtKind::If {
-            cond,
-            then,
-            otherwise,
-        } => {
-            collect_calls_expr(cond, out);
-            collect_calls_stmt(then, out);
-            if let Some(o) = otherwise {
-                collect_calls_stmt(o, out);
-            }
-        }
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        } => {
-            if let Some(i) = init {
-                collect_calls_stmt(i, out);
-            }
-            cond.iter()
-                .chain(step.iter())
-                .for_each(|e| collect_calls_expr(e, out));
-            collect_calls_stmt(body, out);
-        }
-        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-            collect_calls_expr(cond, out);
-            collect_calls_stmt(body, out);
-        }
-        StmtKind::Switch { selector, cases } => {
-            collect_calls_expr(selector, out);
-            cases
-                .iter()
-                .flat_map(|c| &c.body)
-                .for_each(|s| collect_calls_stmt(s, out));
-        }
-        StmtKind::Return(Some(e)) => collect_calls_expr(e, out),
-        _ => {}
-    }
-}
-
-fn collect_calls_block(b: &Block, out: &mut Vec<(String, Span)>) {
-    b.stmts.iter().for_each(|s| collect_calls_stmt(s, out));
 }
 
 /// Depth-first over the call graph by name; `state` is false while a function is on the stack.

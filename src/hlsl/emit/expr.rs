@@ -676,7 +676,7 @@ impl FnCx<'_, '_> {
         let av = self.expr(lhs);
         if let Some(Ty::Struct(i)) = self.val_ty(&av) {
             // An overloaded operator (HLSL 2021): a member function of the left operand.
-            let name = format!("operator{}", binary_symbol(op));
+            let name = format!("operator{}", op.symbol());
             if self.has_method(i, &name) {
                 let name = Ident { name, span };
                 return self.member_call(av, &name, std::slice::from_ref(rhs), span);
@@ -1849,7 +1849,7 @@ impl FnCx<'_, '_> {
             let x = self.f.load(it, tmp, None);
             self.assign(&dst, x, &t, sp);
         }
-        Some(Val::R(r, fsym.ret))
+        Some(Val::R(r, fsym.ret.clone()))
     }
 
     /// Pushes the instruction `opcode` with result type `rt`, a fresh result and the id
@@ -2139,28 +2139,4 @@ fn non_scalar_logical(op: BinaryOp) -> String {
         "operands for short-circuiting logical binary operator must be scalar, for non-scalar \
          types use '{f}'"
     )
-}
-
-/// How a binary operator is spelled (for `operator+` and friends).
-pub(crate) fn binary_symbol(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Rem => "%",
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Shl => "<<",
-        BinaryOp::Shr => ">>",
-        BinaryOp::Lt => "<",
-        BinaryOp::Gt => ">",
-        BinaryOp::Le => "<=",
-        BinaryOp::Ge => ">=",
-        BinaryOp::Eq => "==",
-        BinaryOp::Ne => "!=",
-        BinaryOp::BitAnd => "&",
-        BinaryOp::BitXor => "^",
-        BinaryOp::BitOr => "|",
-        BinaryOp::And => "&&",
-        BinaryOp::Or => "||",
-    }
 }

@@ -21,6 +21,8 @@ mod wave;
 
 use super::ast::TranslationUnit;
 use super::diag::Diagnostic;
+pub(crate) use super::hir::ParamDir;
+use super::hir::Signature;
 use super::sema::consteval::ConstVal;
 use super::sema::decls::TypeEnv;
 use super::sema::layout::LayoutRule;
@@ -36,11 +38,11 @@ use std::collections::HashMap;
 /// `diags`, with warnings).
 pub fn emit(
     unit: &TranslationUnit,
-    types: TypeEnv,
+    module: super::hir::Module,
     options: &Options,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<ir::Module> {
-    let mut st = State::new(unit, types, options);
+    let mut st = State::new(unit, module, options);
     let mut b = State::builder();
     // DXC records the source language and shader model (`OpSource HLSL 600`).
     b.module_mut().sources.push(ir::Source {
@@ -169,39 +171,20 @@ pub(crate) enum Val {
     Err,
 }
 
-/// A user function.
+/// A user function: its signature, and the emitted function once emitted.
 #[derive(Clone, Debug)]
 pub(crate) struct FuncSym {
-    /// Index of its declaration in the unit's items.
-    pub item: usize,
+    /// The resolved signature.
+    pub sig: Signature,
     /// The emitted function, once emitted.
     pub handle: Option<Handle<ir::Function>>,
-    /// Parameter types and whether each is `out`/`inout`.
-    pub params: Vec<(Ty, ParamDir)>,
-    /// The return type.
-    pub ret: Ty,
-    /// How many leading parameters have no default value.
-    pub required: usize,
-    /// Which parameters have a minimum-precision type (`RelaxedPrecision`).
-    pub relaxed_params: Vec<bool>,
-    /// Whether the return type is a minimum-precision type.
-    pub relaxed_ret: bool,
-    /// Array indices to a 1xN matrix (collapsed to a vector), per parameter.
-    pub row_params: Vec<Option<u8>>,
-    /// For an inline SPIR-V declaration (`[[vk::ext_instruction(op)]]`): the opcode, and where
-    /// the attribute is.
-    pub inline_op: Option<(u32, Span)>,
 }
 
-/// How a parameter is passed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ParamDir {
-    /// `in` (default): copied in.
-    In,
-    /// `out`: copied out.
-    Out,
-    /// `inout`: both.
-    InOut,
+impl std::ops::Deref for FuncSym {
+    type Target = Signature;
+    fn deref(&self) -> &Signature {
+        &self.sig
+    }
 }
 
 /// Everything the emitter knows besides the builder.
@@ -215,10 +198,10 @@ pub(crate) struct State<'u> {
     /// The declared types (structs, typedefs, module constants); the emitter adds the block
     /// structs of `ConstantBuffer<T>` variables.
     pub types: TypeEnv,
+    /// The module-scope declarations, as semantic analysis classified them (taken when
+    /// defined).
+    pub globals: Vec<super::hir::Global>,
     pub scopes: Scopes<Sym>,
-    /// Names of RWStructuredBuffers whose `IncrementCounter`/`DecrementCounter` are called
-    /// (they get a counter, as DXC gives them).
-    pub counter_users: std::collections::HashSet<String>,
     /// `type.ACSBuffer.counter`, once made.
     pub counter_type: Option<Handle<ir::Type>>,
     /// Global `string` variables: their text.
@@ -241,8 +224,6 @@ pub(crate) struct State<'u> {
     pub static_inits: Vec<(Place, usize, usize)>,
     pub next_in_location: u32,
     pub next_out_location: u32,
-    /// Where the push constant block was declared (there may be one).
-    pub push_constant_block: Option<Span>,
     /// Global variables of a minimum-precision type (decorated `RelaxedPrecision`).
     pub relaxed_globals: std::collections::HashSet<Handle<GlobalVariable>>,
     /// Global variables declared as 1xN matrices (collapsed to vectors) or arrays of them: the
@@ -262,21 +243,29 @@ impl<'u> State<'u> {
         b
     }
 
-    fn new(unit: &'u TranslationUnit, types: TypeEnv, opts: &'u Options) -> Self {
+    fn new(unit: &'u TranslationUnit, module: super::hir::Module, opts: &'u Options) -> Self {
+        let functions = module
+            .functions
+            .into_iter()
+            .map(|(name, sigs)| {
+                let syms = sigs.into_iter().map(|sig| FuncSym { sig, handle: None });
+                (name, syms.collect())
+            })
+            .collect();
         State {
             unit,
             precise: crate::hlsl::sema::attributes::uses_precise(unit),
             opts,
             diags: Vec::new(),
-            types,
+            types: module.types,
+            globals: module.globals,
             scopes: Scopes::default(),
-            counter_users: std::collections::HashSet::new(),
             counter_type: None,
             strings: HashMap::new(),
             string_ids: HashMap::new(),
             const_locals: HashMap::new(),
             const_arrays: HashMap::new(),
-            functions: HashMap::new(),
+            functions,
             type_cache: HashMap::new(),
             glsl: None,
             interface: Vec::new(),
@@ -284,7 +273,6 @@ impl<'u> State<'u> {
             static_inits: Vec::new(),
             next_in_location: 0,
             next_out_location: 0,
-            push_constant_block: None,
             relaxed_globals: std::collections::HashSet::new(),
             row_globals: std::collections::HashMap::new(),
         }

@@ -6,8 +6,10 @@
 //! HIR between the two is the next step.
 
 pub mod attributes;
+pub mod calls;
 pub mod consteval;
 pub mod decls;
+pub mod globals;
 pub mod intrinsics;
 pub mod layout;
 pub mod names;

@@ -1,0 +1,801 @@
+//! What each module-scope declaration is ([`crate::hlsl::hir::Module`]): variables classified
+//! by kind (resources with what the source says about their bindings and counters, constant
+//! buffers, push constants, specialization constants, `groupshared`, `static`, constants, the
+//! loose uniforms of `$Globals`) and functions with their resolved signatures, with every
+//! language rule about them checked here rather than while SPIR-V is written.
+
+use crate::hlsl::ast::{
+    Annotation, Attribute, Expr, ExprKind, FunctionDecl, Initializer, Item, Modifier,
+    TranslationUnit, TypeExpr, VarDecl,
+};
+use crate::hlsl::diag::Diagnostic;
+use crate::hlsl::hir::{Binding, Global, GlobalKind, Module, ParamDir, Signature};
+use crate::hlsl::sema::calls::{collect_calls_block, COUNTER_USE};
+use crate::hlsl::sema::consteval::ConstVal;
+use crate::hlsl::sema::decls::{
+    self, attr, has, is_vector_matrix, row_depth, TypeEnv, TypeResolver, VECTOR_MATRIX_DX,
+};
+use crate::hlsl::sema::types::{Field, Interp, ResourceKind, SbFlavor, Scalar, StructDef, Ty};
+use crate::hlsl::source::Span;
+use crate::hlsl::Options;
+
+/// Declares everything at module scope in `unit`; problems go to `diags`.
+pub fn declare_module(
+    unit: &TranslationUnit,
+    opts: &Options,
+    diags: &mut Vec<Diagnostic>,
+) -> Module {
+    let types = decls::declare(unit, opts, diags);
+    let mut m = Module {
+        types,
+        ..Module::default()
+    };
+    // The buffers whose counter methods are called anywhere get a counter.
+    let mut calls = Vec::new();
+    for item in &unit.items {
+        if let Item::Function(FunctionDecl {
+            body: Some(body), ..
+        }) = item
+        {
+            collect_calls_block(body, &mut calls);
+        }
+    }
+    m.counter_users = calls
+        .into_iter()
+        .filter_map(|(c, _)| c.strip_prefix(COUNTER_USE).map(str::to_owned))
+        .collect();
+    let mut d = Declarer {
+        m,
+        opts,
+        diags,
+        uniforms: StructDef {
+            name: "type.$Globals".into(),
+            fields: Vec::new(),
+            bitfields: Vec::new(),
+            origin: None,
+        },
+        push_constant_block: None,
+    };
+    for (idx, item) in unit.items.iter().enumerate() {
+        match item {
+            Item::Variables(v) => d.variables(idx, v),
+            Item::Buffer(buf) => d.buffer(buf),
+            Item::Function(f) => d.function(idx, f),
+            Item::Struct(_)
+            | Item::Typedef(_)
+            | Item::Empty(_)
+            | Item::Namespace { .. }
+            | Item::Using { .. }
+            | Item::Template { .. } => {}
+        }
+    }
+    let mut m = d.m;
+    if !d.uniforms.fields.is_empty() {
+        m.globals.push(Global {
+            name: "$Globals".into(),
+            span: Span::default(),
+            ty: Ty::Void,
+            relaxed: false,
+            kind: GlobalKind::Block {
+                def: d.uniforms,
+                as_var: false,
+                push_constant: false,
+                texture: false,
+                binding: Binding::Implicit,
+                user_type: None,
+            },
+        });
+    }
+    m
+}
+
+/// The state of [`declare_module`]'s walk.
+struct Declarer<'a> {
+    m: Module,
+    opts: &'a Options,
+    diags: &'a mut Vec<Diagnostic>,
+    /// The loose uniforms so far: the members of `$Globals`.
+    uniforms: StructDef,
+    /// Where the push constant block was declared (there may be one).
+    push_constant_block: Option<Span>,
+}
+
+impl Declarer<'_> {
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    fn resolver<T>(&mut self, f: impl FnOnce(&mut TypeResolver) -> T) -> T {
+        let env: &TypeEnv = &self.m.types;
+        let lookup = |n: &str| env.constant(n);
+        f(&mut TypeResolver {
+            env,
+            opts: self.opts,
+            consts: &lookup,
+            diags: self.diags,
+        })
+    }
+
+    fn const_eval(&self, e: &Expr) -> Option<ConstVal> {
+        decls::fold(e, self.opts, &|n| self.m.types.constant(n))
+    }
+
+    fn push(&mut self, name: &str, span: Span, ty: Ty, relaxed: bool, kind: GlobalKind) {
+        self.m.globals.push(Global {
+            name: name.to_owned(),
+            span,
+            ty,
+            relaxed,
+            kind,
+        });
+    }
+
+    /// Whether a second push constant block is declared at `span` (an error).
+    fn second_push_constant(&mut self, span: Span) -> bool {
+        if let Some(first) = self.push_constant_block {
+            self.diags.push(
+                Diagnostic::error(span, "cannot have more than one push constant block")
+                    .with_note(first, "push constant block previously defined here"),
+            );
+            return true;
+        }
+        self.push_constant_block = Some(span);
+        false
+    }
+
+    /// What `[[vk::binding]]` or `register()` say about a resource's binding.
+    fn explicit_binding(&mut self, attrs: &[Attribute], annotations: &[Annotation]) -> Binding {
+        if let Some(a) = attr(attrs, Some("vk"), "binding") {
+            let b = a
+                .args
+                .first()
+                .and_then(|e| self.const_eval(e))
+                .and_then(ConstVal::as_int);
+            let s = match a.args.get(1) {
+                Some(e) => self.const_eval(e).and_then(ConstVal::as_int),
+                None => Some(-1),
+            };
+            match (b, s) {
+                (Some(b), Some(s)) if (0..=i64::from(u32::MAX)).contains(&b) && s >= -1 => {
+                    return Binding::VkBinding {
+                        binding: b as u32,
+                        set: u32::try_from(s).ok(),
+                    }
+                }
+                _ => self.error(a.span, "vk::binding needs constant binding and set numbers"),
+            }
+        }
+        annotations
+            .iter()
+            .find_map(|a| match a {
+                Annotation::Register(r) => Some(Binding::Register {
+                    class: r.class,
+                    index: r.index,
+                    space: r.space,
+                }),
+                _ => None,
+            })
+            .unwrap_or(Binding::Implicit)
+    }
+
+    /// A `cbuffer` or `tbuffer`.
+    fn buffer(&mut self, buf: &crate::hlsl::ast::BufferBlock) {
+        let texture = buf.kind == crate::hlsl::ast::BufferKind::TBuffer;
+        let fields = self.resolver(|r| r.fields_of(&buf.members));
+        let push_constant = attr(&buf.attributes, Some("vk"), "push_constant").is_some();
+        if push_constant && self.second_push_constant(buf.name.span) {
+            return;
+        }
+        let binding = self.explicit_binding(&buf.attributes, &buf.annotations);
+        let def = StructDef {
+            name: format!("type.{}", buf.name.name),
+            fields,
+            bitfields: Vec::new(),
+            origin: None,
+        };
+        self.push(
+            &buf.name.name,
+            buf.span,
+            Ty::Void,
+            false,
+            GlobalKind::Block {
+                def,
+                as_var: false,
+                push_constant,
+                texture,
+                binding,
+                user_type: Some(if texture { "tbuffer" } else { "cbuffer" }.into()),
+            },
+        );
+    }
+
+    /// `string s = "...";`: a name for a string literal, usable as `printf`'s format.
+    fn strings(&mut self, v: &VarDecl) {
+        for d in &v.declarators {
+            if !d.array_dims.is_empty() {
+                self.error(d.name.span, "not supported yet: arrays of strings");
+                continue;
+            }
+            match &d.init {
+                Some(Initializer::Expr(Expr {
+                    kind: ExprKind::Literal(crate::hlsl::ast::Literal::String(text)),
+                    ..
+                })) => self.push(
+                    &d.name.name,
+                    d.name.span,
+                    Ty::Void,
+                    false,
+                    GlobalKind::String(text.clone()),
+                ),
+                _ => self.error(
+                    d.name.span,
+                    format!(
+                        "the string '{}' needs a string literal as its initializer",
+                        d.name.name
+                    ),
+                ),
+            }
+        }
+    }
+
+    /// The declarators of a module-scope variable declaration (item `idx`).
+    fn variables(&mut self, idx: usize, v: &VarDecl) {
+        if v.ty.name.name == "string"
+            && v.ty.args.is_empty()
+            && !self.m.types.struct_names.contains_key("string")
+        {
+            self.strings(v);
+            return;
+        }
+        let Some((base, relaxed)) = self.resolver(|r| r.resolve_type(&v.ty)) else {
+            return;
+        };
+        let is_static = has(&v.modifiers, Modifier::Static);
+        let is_const = has(&v.modifiers, Modifier::Const);
+        let groupshared = has(&v.modifiers, Modifier::GroupShared);
+        let spec_id = attr(&v.attributes, Some("vk"), "constant_id");
+        let push_constant = attr(&v.attributes, Some("vk"), "push_constant").is_some();
+        for (k, d) in v.declarators.iter().enumerate() {
+            let name = d.name.name.clone();
+            let Some(ty) =
+                self.resolver(|r| r.array_type(&base, &d.array_dims, d.init.as_ref(), d.name.span))
+            else {
+                continue;
+            };
+            if let Ty::Resource(kind, elem) = &ty {
+                self.resource(v, d, *kind, elem, &ty);
+                continue;
+            }
+            if let Ty::Array(inner, n) = &ty {
+                if let Ty::Resource(kind, _) = &**inner {
+                    let counted = matches!(
+                        kind,
+                        ResourceKind::StructuredBuffer { flavor, .. } if *flavor != SbFlavor::Plain
+                    ) || self.m.counter_users.contains(&name);
+                    let why = if matches!(
+                        kind,
+                        ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
+                    ) {
+                        Some("arrays of ConstantBuffer or TextureBuffer")
+                    } else if counted {
+                        Some("arrays of buffers with counters")
+                    } else if self.opts.bindings.flatten_arrays {
+                        Some("-fspv-flatten-resource-arrays with arrays of resources")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        self.error(d.span, format!("not supported yet: {why}"));
+                        continue;
+                    }
+                    let binding = self.explicit_binding(&v.attributes, &d.annotations);
+                    let kind = GlobalKind::Resource {
+                        binding,
+                        coherent: has(&v.modifiers, Modifier::GloballyCoherent),
+                        user_type: user_type(&v.ty),
+                        counter: None,
+                        array: Some(*n),
+                    };
+                    let elem_ty = (**inner).clone();
+                    self.push(&name, d.name.span, elem_ty, false, kind);
+                    continue;
+                }
+            }
+            if ty.is_resource() {
+                self.error(d.span, "not supported yet: arrays of arrays of resources");
+                continue;
+            }
+            if push_constant {
+                let Ty::Struct(i) = ty else {
+                    self.error(d.span, "a push constant block must be a struct");
+                    continue;
+                };
+                if let Some(a) = attr(&v.attributes, Some("vk"), "binding") {
+                    self.error(
+                        a.span,
+                        "vk::push_constant attribute cannot be used together with vk::binding \
+                         attribute",
+                    );
+                    continue;
+                }
+                if self.second_push_constant(d.span) {
+                    continue;
+                }
+                let Some(sd) = self.m.types.structs.get(i) else {
+                    continue;
+                };
+                let def = StructDef {
+                    name: format!("type.PushConstant.{}", sd.name),
+                    fields: sd.fields.clone(),
+                    bitfields: sd.bitfields.clone(),
+                    origin: Some(sd.name.clone()),
+                };
+                let kind = GlobalKind::Block {
+                    def,
+                    as_var: true,
+                    push_constant: true,
+                    texture: false,
+                    binding: Binding::Implicit,
+                    user_type: None,
+                };
+                self.push(&name, d.span, ty, false, kind);
+                continue;
+            }
+            if let Some(a) = spec_id {
+                let id = a
+                    .args
+                    .first()
+                    .and_then(|e| self.const_eval(e))
+                    .and_then(ConstVal::as_int);
+                let Ty::Scalar(s) = ty else {
+                    self.error(d.span, "a specialization constant must be a scalar");
+                    continue;
+                };
+                // DXC's specialization constant types: bool and the 32-bit scalars.
+                if !matches!(s, Scalar::Bool | Scalar::Int | Scalar::UInt | Scalar::Float) {
+                    self.error(v.span, "unsupported specialization constant type");
+                    continue;
+                }
+                if is_static {
+                    self.error(
+                        d.name.span,
+                        "specialization constant must be externally visible",
+                    );
+                    continue;
+                }
+                let init = match &d.init {
+                    Some(Initializer::Expr(e)) => self.const_eval(e),
+                    _ => None,
+                };
+                let (Some(id), Some(value)) = (id.and_then(|i| u32::try_from(i).ok()), init) else {
+                    self.error(
+                        d.span,
+                        "a specialization constant needs a constant id and a constant initializer",
+                    );
+                    continue;
+                };
+                let kind = GlobalKind::SpecConstant { id, value };
+                self.push(&name, d.name.span, ty, false, kind);
+                continue;
+            }
+            let rows = row_depth(&v.ty, d.array_dims.len());
+            if groupshared {
+                let kind = GlobalKind::GroupShared { row_depth: rows };
+                self.push(&name, d.name.span, ty, relaxed, kind);
+                continue;
+            }
+            if is_static {
+                // Constants were folded with the declared types (`decls::declare`).
+                if let (true, Ty::Scalar(_), Some(&c)) =
+                    (is_const, &ty, self.m.types.consts.get(&name))
+                {
+                    self.push(&name, d.name.span, ty, false, GlobalKind::Constant(c));
+                    continue;
+                }
+                let elements = if is_const {
+                    self.m.types.const_arrays.get(&name).cloned()
+                } else {
+                    None
+                };
+                let kind = GlobalKind::Static {
+                    konst: is_const,
+                    init: d.init.as_ref().map(|_| (idx, k)),
+                    row_depth: rows,
+                    elements,
+                };
+                self.push(&name, d.name.span, ty, relaxed, kind);
+                continue;
+            }
+            self.uniform(v, d, ty, relaxed);
+        }
+    }
+
+    /// A resource declarator of `v`.
+    fn resource(
+        &mut self,
+        v: &VarDecl,
+        d: &crate::hlsl::ast::Declarator,
+        kind: ResourceKind,
+        elem: &Ty,
+        ty: &Ty,
+    ) {
+        let name = d.name.name.clone();
+        let binding = self.explicit_binding(&v.attributes, &d.annotations);
+        if matches!(
+            kind,
+            ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
+        ) {
+            let texture = kind == ResourceKind::TextureBuffer;
+            let Ty::Struct(i) = *elem else { return };
+            let Some(sd) = self.m.types.structs.get(i) else {
+                return;
+            };
+            let prefix = if texture {
+                "TextureBuffer"
+            } else {
+                "ConstantBuffer"
+            };
+            let def = StructDef {
+                name: format!("type.{prefix}.{}", sd.name),
+                fields: sd.fields.clone(),
+                bitfields: sd.bitfields.clone(),
+                origin: Some(sd.name.clone()),
+            };
+            let kind = GlobalKind::Block {
+                def,
+                as_var: true,
+                push_constant: attr(&v.attributes, Some("vk"), "push_constant").is_some(),
+                texture,
+                binding,
+                user_type: user_type(&v.ty),
+            };
+            self.push(&name, d.name.span, ty.clone(), false, kind);
+            return;
+        }
+        let counter_binding = attr(&v.attributes, Some("vk"), "counter_binding");
+        let counted = match kind {
+            ResourceKind::StructuredBuffer { flavor, rw } => {
+                flavor != SbFlavor::Plain || (rw && self.m.counter_users.contains(&name))
+            }
+            _ => false,
+        };
+        let counter = match (counted, counter_binding) {
+            (true, Some(a)) => {
+                let b = a
+                    .args
+                    .first()
+                    .and_then(|e| self.const_eval(e))
+                    .and_then(ConstVal::as_int);
+                match b.and_then(|b| u32::try_from(b).ok()) {
+                    Some(b) => Some(Some(b)),
+                    None => {
+                        self.error(a.span, "[[vk::counter_binding]] needs a binding number");
+                        Some(None)
+                    }
+                }
+            }
+            (true, None) => Some(None),
+            (false, Some(a)) => {
+                self.error(
+                    a.span,
+                    "[[vk::counter_binding]] on a resource without a counter (only \
+                     Append/ConsumeStructuredBuffer and RWStructuredBuffer have one)",
+                );
+                None
+            }
+            (false, None) => None,
+        };
+        let kind = GlobalKind::Resource {
+            binding,
+            coherent: has(&v.modifiers, Modifier::GloballyCoherent),
+            user_type: user_type(&v.ty),
+            counter,
+            array: None,
+        };
+        self.push(&name, d.name.span, ty.clone(), false, kind);
+    }
+
+    /// A loose uniform: a member of `$Globals`.
+    fn uniform(&mut self, v: &VarDecl, d: &crate::hlsl::ast::Declarator, ty: Ty, relaxed: bool) {
+        let name = &d.name.name;
+        if let Some(r) = d.annotations.iter().find_map(|a| match a {
+            Annotation::Register(r) if r.class == 'c' => Some(r),
+            _ => None,
+        }) {
+            // It would place the member at 16 × N bytes.
+            self.error(
+                r.span,
+                "not supported yet: register(cN) on a global constant",
+            );
+        }
+        if self.opts.layout == crate::hlsl::BufferLayout::Dx && is_vector_matrix(&v.ty) {
+            self.error(v.ty.span, VECTOR_MATRIX_DX);
+        }
+        if d.init.is_some() {
+            self.diags.push(Diagnostic::warning(
+                d.span,
+                "the initializer of a uniform global is ignored",
+            ));
+        }
+        if let Some(a) = attr(&v.attributes, Some("vk"), "binding") {
+            self.error(
+                a.span,
+                format!(
+                    "variable '{name}' will be placed in $Globals so cannot have vk::binding \
+                     attribute"
+                ),
+            );
+        }
+        let row_major = self.resolver(|r| r.row_major(&v.modifiers, &v.ty));
+        self.uniforms.fields.push(Field {
+            name: name.clone(),
+            ty,
+            row_major,
+            semantic: None,
+            interp: Interp::default(),
+            relaxed,
+            row_depth: row_depth(&v.ty, d.array_dims.len()),
+            location: None,
+        });
+    }
+
+    /// A function definition or inline SPIR-V declaration (item `idx`): its signature.
+    fn function(&mut self, idx: usize, f: &FunctionDecl) {
+        let inline_attr = attr(&f.attributes, Some("vk"), "ext_instruction");
+        let inline_op = match (inline_attr, &f.body) {
+            (Some(a), None) => {
+                let op = match a.args.as_slice() {
+                    [e] => self.const_eval(e).and_then(|v| v.as_int()),
+                    [_, _, ..] => {
+                        self.error(
+                            a.span,
+                            "not supported yet: [[vk::ext_instruction]] of an extended \
+                             instruction set",
+                        );
+                        return;
+                    }
+                    _ => None,
+                };
+                match op
+                    .and_then(|o| u32::try_from(o).ok())
+                    .filter(|o| *o <= 0xffff)
+                {
+                    Some(o) => Some((o, a.span)),
+                    None => {
+                        self.error(
+                            a.span,
+                            "[[vk::ext_instruction]] takes one constant opcode (0 to 65535)",
+                        );
+                        return;
+                    }
+                }
+            }
+            _ => None,
+        };
+        if f.body.is_none() && inline_op.is_none() {
+            return;
+        }
+        let (ret, relaxed_ret) = self
+            .resolver(|r| r.resolve_type(&f.return_ty))
+            .unwrap_or((Ty::Void, false));
+        let mut params = Vec::new();
+        let mut relaxed_params = Vec::new();
+        let row_params: Vec<Option<u8>> = f
+            .params
+            .iter()
+            .map(|p| row_depth(&p.ty, p.array_dims.len()))
+            .collect();
+        for p in &f.params {
+            let Some((ty, relaxed)) = self.resolver(|r| r.resolve_type(&p.ty)) else {
+                params.push((Ty::Void, ParamDir::In));
+                relaxed_params.push(false);
+                continue;
+            };
+            relaxed_params.push(relaxed);
+            let ty = self
+                .resolver(|r| r.array_type(&ty, &p.array_dims, None, p.ty.span))
+                .unwrap_or(Ty::Void);
+            let dir = if has(&p.modifiers, Modifier::InOut)
+                || (has(&p.modifiers, Modifier::In) && has(&p.modifiers, Modifier::Out))
+            {
+                ParamDir::InOut
+            } else if has(&p.modifiers, Modifier::Out) {
+                ParamDir::Out
+            } else {
+                ParamDir::In
+            };
+            params.push((ty, dir));
+        }
+        let list = self.m.functions.entry(f.name.name.clone()).or_default();
+        if list.iter().any(|o| {
+            o.params
+                .iter()
+                .map(|p| &p.0)
+                .eq(params.iter().map(|p| &p.0))
+        }) {
+            let name = f.name.name.clone();
+            self.error(f.name.span, format!("redefinition of '{name}'"));
+            return;
+        }
+        let required = f.params.iter().take_while(|p| p.default.is_none()).count();
+        list.push(Signature {
+            item: idx,
+            params,
+            ret,
+            required,
+            relaxed_params,
+            relaxed_ret,
+            row_params,
+            inline_op,
+        });
+    }
+}
+
+/// `-fspv-reflect`: the `UserTypeGOOGLE` string DXC gives a resource of type `t`: the type's
+/// name in lower case, then its template arguments as written (`texture2dmsarray:<float4,64>`).
+/// `None` for a type named through a typedef (no string rather than a wrong one) and for
+/// samplers.
+fn user_type(t: &TypeExpr) -> Option<String> {
+    use crate::hlsl::ast::TemplateArg;
+    fn spell(t: &TypeExpr) -> Option<String> {
+        if t.args.is_empty() {
+            return Some(t.name.name.clone());
+        }
+        let args: Option<Vec<String>> = t.args.iter().map(arg).collect();
+        Some(format!("{}<{}>", t.name.name, args?.join(",")))
+    }
+    fn arg(a: &TemplateArg) -> Option<String> {
+        match a {
+            TemplateArg::Type(t) => spell(t),
+            TemplateArg::Expr(Expr {
+                kind: ExprKind::Literal(crate::hlsl::ast::Literal::Int { value, .. }),
+                ..
+            }) => Some(value.to_string()),
+            TemplateArg::Expr(_) => None,
+        }
+    }
+    let name = t.name.name.as_str();
+    let known = [
+        "StructuredBuffer",
+        "RWStructuredBuffer",
+        "ByteAddressBuffer",
+        "RWByteAddressBuffer",
+        "Buffer",
+        "RWBuffer",
+        "Texture1D",
+        "Texture2D",
+        "Texture3D",
+        "TextureCube",
+        "RWTexture1D",
+        "RWTexture2D",
+        "RWTexture3D",
+        "ConstantBuffer",
+    ];
+    if !known.contains(&name) {
+        return None;
+    }
+    let lower = name.to_ascii_lowercase();
+    if t.args.is_empty() {
+        return Some(lower);
+    }
+    let args: Option<Vec<String>> = t.args.iter().map(arg).collect();
+    Some(format!("{lower}:<{}>", args?.join(",")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hlsl::hir::Binding;
+    use crate::hlsl::sema::types::Scalar;
+
+    fn declare(src: &str) -> (Module, Vec<Diagnostic>) {
+        let opts = Options::new("main", "cs_6_0".parse().unwrap());
+        let parsed = crate::hlsl::parse("t.hlsl", src, &opts);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        let mut diags = Vec::new();
+        let unit = crate::hlsl::sema::names::resolve(parsed.unit, &mut diags);
+        let m = declare_module(&unit, &opts, &mut diags);
+        (m, diags)
+    }
+
+    #[test]
+    fn globals_are_classified_in_source_order_with_resolved_types() {
+        let (m, diags) = declare(
+            "static const int N = 2 + 2;
+             struct S { float a[N]; };
+             RWStructuredBuffer<S> buf : register(u3, space1);
+             groupshared float g[N];
+             static float p = 1;
+             cbuffer C { float4 x; };
+             float u;
+             [[vk::constant_id(2)]] const int K = 7;
+             [numthreads(1, 1, 1)] void main() {}",
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        let s = m.types.struct_names["S"];
+        assert_eq!(
+            m.types.structs[s].fields[0].ty,
+            Ty::Array(Box::new(Ty::Scalar(Scalar::Float)), 4)
+        );
+        let names: Vec<&str> = m.globals.iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(names, ["N", "buf", "g", "p", "C", "K", "$Globals"]);
+        let kinds = &m.globals;
+        assert!(matches!(
+            kinds[0].kind,
+            GlobalKind::Constant(ConstVal::Int(4))
+        ));
+        assert!(matches!(
+            kinds[1].kind,
+            GlobalKind::Resource {
+                binding: Binding::Register {
+                    class: 'u',
+                    index: 3,
+                    space: Some(1)
+                },
+                counter: None,
+                array: None,
+                ..
+            }
+        ));
+        assert_eq!(
+            kinds[2].ty,
+            Ty::Array(Box::new(Ty::Scalar(Scalar::Float)), 4)
+        );
+        assert!(matches!(kinds[2].kind, GlobalKind::GroupShared { .. }));
+        assert!(matches!(
+            kinds[3].kind,
+            GlobalKind::Static {
+                konst: false,
+                init: Some((_, 0)),
+                ..
+            }
+        ));
+        assert!(matches!(
+            kinds[4].kind,
+            GlobalKind::Block { as_var: false, .. }
+        ));
+        assert!(matches!(
+            kinds[5].kind,
+            GlobalKind::SpecConstant {
+                id: 2,
+                value: ConstVal::Int(7)
+            }
+        ));
+        let GlobalKind::Block { def, .. } = &kinds[6].kind else {
+            panic!("$Globals is a block: {:?}", kinds[6]);
+        };
+        assert_eq!(def.fields.len(), 1);
+        assert_eq!(def.fields[0].name, "u");
+        assert_eq!(m.functions["main"].len(), 1);
+    }
+
+    #[test]
+    fn declaration_errors_come_from_semantic_analysis() {
+        let (m, diags) = declare(
+            "struct P { float4 v; };
+             [[vk::push_constant]] P a;
+             [[vk::push_constant]] P b;
+             [[vk::constant_id(1)]] static const int K = 1;
+             float f(int x) { return x; }
+             float f(int y) { return y; }
+             RWStructuredBuffer<float> rw;
+             [numthreads(1, 1, 1)] void main() { rw.IncrementCounter(); }",
+        );
+        let msgs: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert!(
+            msgs.contains(&"cannot have more than one push constant block"),
+            "{msgs:?}"
+        );
+        assert!(msgs.contains(&"specialization constant must be externally visible"));
+        assert!(msgs.contains(&"redefinition of 'f'"));
+        // The buffer whose counter method is called gets a counter.
+        let rw = m.globals.iter().find(|g| g.name == "rw").unwrap();
+        assert!(matches!(
+            rw.kind,
+            GlobalKind::Resource {
+                counter: Some(None),
+                ..
+            }
+        ));
+    }
+}
