@@ -4396,3 +4396,61 @@ fn check_access_fully_mapped() {
     assert!(dis.contains("OpCapability SparseResidency"), "{dis}");
     assert!(dis.contains("OpImageSparseTexelsResident %bool"), "{dis}");
 }
+
+/// `register(spaceM)` names only the descriptor set: the resource takes the lowest free
+/// binding of set M once the explicit ones are placed, and its counter the next one, as DXC
+/// binds them; `[[vk::counter_binding]]` on a RWStructuredBuffer whose counter is never used
+/// binds nothing.
+#[test]
+fn space_only_registers() {
+    let src = "SamplerState s1 : register(space1);
+               Texture2D<float4> t1 : register(space1);
+               Texture2D<float4> t0 : register(t0, space1);
+               ConsumeStructuredBuffer<float> c : register(space2);
+               [[vk::counter_binding(7)]] RWStructuredBuffer<float> o : register(u0);
+               float4 main(float2 uv : TEXCOORD) : SV_Target {
+                   o[0] = c.Consume();
+                   return t1.Sample(s1, uv) + t0.Sample(s1, uv);
+               }";
+    let dis = disassemble(&check("space_only", src, "ps_6_0"));
+    for want in [
+        "OpDecorate %s1 DescriptorSet 1\n               OpDecorate %s1 Binding 1",
+        "OpDecorate %t1 DescriptorSet 1\n               OpDecorate %t1 Binding 2",
+        "OpDecorate %t0 DescriptorSet 1\n               OpDecorate %t0 Binding 0",
+        "OpDecorate %c DescriptorSet 2\n               OpDecorate %c Binding 0",
+        "OpDecorate %counter_var_c DescriptorSet 2\n               OpDecorate %counter_var_c Binding 1",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    assert!(!dis.contains("counter_var_o"), "{dis}");
+}
+
+/// Buffers of an array flattened by `-fspv-flatten-resource-arrays` are separate bindings the
+/// shader reads and writes by element, on lavapipe and under `spvkit run`.
+#[test]
+fn flattened_buffer_arrays_run() {
+    let src = "StructuredBuffer<float> inp : register(t0);
+               RWStructuredBuffer<float> outs[2] : register(u1);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   outs[0][0] = inp[0] * 2;
+                   outs[1][0] = inp[1] + 1;
+               }";
+    let mut o = options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.bindings.flatten_arrays = true;
+    let words = compile_with("flattened_run", src, &o);
+    spirv_val("flattened_run", &words, TargetEnv::Vulkan1_0);
+    let dis = disassemble(&words);
+    assert!(dis.contains("OpDecorate %outs_1_ Binding 2"), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "data": [1.5, 4]},
+            {"binding": 1, "layout": ["f32"], "size_words": 1},
+            {"binding": 2, "layout": ["f32"], "size_words": 1}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 1), [3.0f32]);
+            assert_eq!(run::floats(&out, 2), [5.0f32]);
+        }
+    }
+}

@@ -457,18 +457,42 @@ float4 main() : SV_Target { return g + tex.Sample(smp, 0.5); }
     );
 }
 
+/// `-fspv-flatten-resource-arrays`: an array of resources becomes one variable per element
+/// (`t[0]`, `t[1]`...), at consecutive bindings that later implicit bindings skip, as DXC's
+/// legalized output has them; without arrays nothing changes. A non-constant index needs the
+/// legalizer's loop unrolling and is refused.
 #[test]
-fn flattening_resource_arrays_changes_nothing_while_they_are_refused() {
+fn flattening_resource_arrays_gives_each_element_a_binding() {
     let mut o = options("ps_6_0");
     o.bindings.flatten_arrays = true;
     let plain = compile("unflattened", BINDINGS, &options("ps_6_0"), &[]);
     assert_eq!(compile("flattened", BINDINGS, &o, &[]), plain);
+    let src = "Texture2D t[3] : register(t0);
+               Texture2D next;
+               Texture2D other : register(t3);
+               SamplerState s[2];
+               float4 main(float2 uv : UV) : SV_Target {
+                   return t[0].Sample(s[0], uv) + t[2].Sample(s[1], uv)
+                        + next.Sample(s[1], uv) + other.Sample(s[0], uv);
+               }";
+    let dis = compile("flattened-arrays", src, &o, &[]);
+    assert_eq!(
+        bindings_of(
+            &dis,
+            &["t_0_", "t_1_", "t_2_", "other", "next", "s_0_", "s_1_"]
+        ),
+        [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6)]
+    );
+    assert!(dis.contains("OpName %t_2_ \"t[2]\""), "{dis}");
+    assert!(!dis.contains("OpTypeArray"), "{dis}");
+    // The sampled texture is the element's own variable.
+    assert!(dis.contains("= OpLoad %type_2d_image %t_2_"), "{dis}");
     let e = errors(
-        "Texture2D<float4> t[2];\nfloat4 main() : SV_Target { return 0; }",
+        "Texture2D<float4> t[2];\nfloat4 main(uint i : I) : SV_Target { return t[i].Load(0); }",
         &o,
     );
     assert!(
-        e.contains("not supported yet: -fspv-flatten-resource-arrays with arrays of resources"),
+        e.contains("not supported yet: a non-constant index into an array of resources flattened"),
         "{e}"
     );
 }

@@ -206,6 +206,8 @@ pub enum Annotation {
     Semantic(Ident),
     /// `: register(u1, space2)`.
     Register(Register),
+    /// `: register(spaceM)`: no register, only the space (descriptor set) M.
+    RegisterSpace(u32, Span),
     /// `: packoffset(c0.y)`: kept so it can be reported as not supported yet.
     PackOffset(Span),
     /// `: 8` after a struct field: a bit-field of that width.

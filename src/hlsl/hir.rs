@@ -122,6 +122,8 @@ pub enum Binding {
         /// The space, when written.
         space: Option<u32>,
     },
+    /// `: register(spaceM)`: bound implicitly in descriptor set M.
+    Space(u32),
     /// Nothing: bound implicitly.
     Implicit,
 }

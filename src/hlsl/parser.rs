@@ -2049,6 +2049,16 @@ impl Parser {
                 self.bump();
                 self.bump();
                 let reg = self.ident("a register such as 'u0'")?;
+                // `register(spaceM)`: an implicit binding in descriptor set M.
+                if let Some(space) = reg
+                    .name
+                    .strip_prefix("space")
+                    .and_then(|d| d.parse::<u32>().ok())
+                {
+                    self.expect(")", "after the register space")?;
+                    out.push(Annotation::RegisterSpace(space, start.to(self.prev_span())));
+                    continue;
+                }
                 let mut class = reg.name.chars().next().unwrap_or('?').to_ascii_lowercase();
                 let digits = reg.name.get(1..).unwrap_or("");
                 let mut index = digits.parse::<u32>().ok();

@@ -23,6 +23,8 @@ pub(crate) enum Assignment {
     },
     /// Nothing.
     Implicit,
+    /// `register(spaceM)`: the lowest free binding of set M, as for an implicit one.
+    ImplicitIn { set: u32 },
     /// The lowest binding free in `set` once the explicit ones are placed (the counter of a
     /// buffer bound explicitly, as DXC places it).
     Hole { set: u32 },
@@ -42,6 +44,7 @@ impl From<crate::hlsl::hir::Binding> for Assignment {
                 index,
                 space,
             },
+            Binding::Space(set) => Assignment::ImplicitIn { set },
             Binding::Implicit => Assignment::Implicit,
         }
     }
@@ -57,6 +60,9 @@ pub(crate) struct Request {
     pub class: char,
     /// Whether it is the `$Globals` buffer.
     pub globals: bool,
+    /// How many consecutive bindings it takes (an array flattened by
+    /// `-fspv-flatten-resource-arrays` takes one per element).
+    pub count: u32,
     /// Where it is declared.
     pub span: Span,
 }
@@ -94,7 +100,8 @@ pub(crate) fn assign(
                 }
                 _ => continue,
             };
-            used.entry(set).or_default().insert(binding);
+            let taken = used.entry(set).or_default();
+            taken.extend((0..r.count).map(|k| binding.saturating_add(k)));
             *slot = Some((binding, set));
         }
     }
@@ -109,9 +116,11 @@ pub(crate) fn assign(
             *slot = Some((binding, set));
             continue;
         }
-        if r.assignment != Assignment::Implicit {
-            continue;
-        }
+        let set = match r.assignment {
+            Assignment::Implicit => default_set,
+            Assignment::ImplicitIn { set } => set,
+            _ => continue,
+        };
         let shift = |set| {
             if opts.auto_shift {
                 opts.shift(r.class, set)
@@ -124,13 +133,14 @@ pub(crate) fn assign(
             *slot = Some((binding.saturating_add(shift(set)), set));
             continue;
         }
-        let taken = used.entry(default_set).or_default();
-        let mut binding = shift(default_set);
-        while taken.contains(&binding) {
+        let taken = used.entry(set).or_default();
+        let mut binding = shift(set);
+        // The lowest binding from which `count` consecutive ones are free.
+        while (0..r.count).any(|k| taken.contains(&binding.saturating_add(k))) {
             binding += 1;
         }
-        taken.insert(binding);
-        *slot = Some((binding, default_set));
+        taken.extend((0..r.count).map(|k| binding.saturating_add(k)));
+        *slot = Some((binding, set));
     }
     out
 }
@@ -188,6 +198,7 @@ mod tests {
 
     fn req(assignment: Assignment, class: char) -> Request {
         Request {
+            count: 1,
             assignment,
             class,
             globals: false,

@@ -392,6 +392,13 @@ fn declare_global(st: &mut State, name: &str, span: Span, sym: Sym) {
     }
 }
 
+/// The length of `p` if it is an array of resources that `-fspv-flatten-resource-arrays`
+/// makes one variable per element.
+fn flattened(st: &State, p: &Pending) -> Option<u32> {
+    let flat = st.opts.bindings.flatten_arrays && matches!(p.what, PendingKind::Resource(..));
+    p.array.filter(|_| flat)
+}
+
 /// Whether `ty` holds a column-major matrix of non-floats: DXC cannot lay those out in a
 /// buffer (it refuses them, and so does spvkit rather than guess).
 fn column_major_int_matrix(st: &State, ty: &Ty, row_major: bool) -> bool {
@@ -444,6 +451,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
     for p in pending.iter().filter(|p| !is_push(p)) {
         requests.push(Request {
             assignment: p.assignment,
+            count: flattened(st, p).unwrap_or(1),
             class: p.what.register_class(),
             globals: p.name == "$Globals" && p.span == Span::default(),
             span: p.span,
@@ -452,18 +460,20 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
             let set = match p.assignment {
                 Assignment::VkBinding { set, .. } => set.unwrap_or(default_set),
                 Assignment::Register { space, .. } => space.unwrap_or(default_set),
-                Assignment::Implicit | Assignment::Hole { .. } => default_set,
+                Assignment::ImplicitIn { set } | Assignment::Hole { set } => set,
+                Assignment::Implicit => default_set,
             };
             let assignment = match (explicit, p.assignment) {
                 (Some(binding), _) => Assignment::VkBinding {
                     binding,
                     set: Some(set),
                 },
-                (None, Assignment::Implicit) => Assignment::Implicit,
+                (None, a @ (Assignment::Implicit | Assignment::ImplicitIn { .. })) => a,
                 (None, _) => Assignment::Hole { set },
             };
             requests.push(Request {
                 assignment,
+                count: 1,
                 class: 'u',
                 globals: false,
                 span: p.span,
@@ -483,6 +493,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
             None => Vec::new(),
         };
         let coherent = p.coherent;
+        let flat_len = flattened(st, &p);
         match p.what {
             PendingKind::Resource(kind, elem) => {
                 let sc = match kind {
@@ -548,6 +559,35 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                     }
                     _ => {}
                 }
+                if let (Some(n), Some((first, set))) = (flat_len, binding) {
+                    // One variable per element (`x[0]`, `x[1]`...), at consecutive bindings.
+                    let ptr = b.type_pointer(sc, t);
+                    let flat: Vec<Value> = (0..n)
+                        .map(|k| {
+                            let mut decorations = decos(Some((first + k, set)));
+                            if coherent {
+                                decorations.push(Decoration::Coherent);
+                            }
+                            let g = b.global(GlobalVariable {
+                                name: Some(format!("{}[{k}]", p.name)),
+                                decorations,
+                                ..GlobalVariable::new(ptr, sc)
+                            });
+                            Value::Global(g)
+                        })
+                        .collect();
+                    let resource = Resource {
+                        kind,
+                        elem,
+                        sc,
+                        counter: None,
+                        ptr: flat[0],
+                        array: p.array,
+                        flat,
+                    };
+                    declare_global(st, &p.name, p.span, Sym::Resource(resource));
+                    continue;
+                }
                 let t = match p.array {
                     Some(n) => b.type_array(t, n, None),
                     None => t,
@@ -583,6 +623,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                         counter,
                         ptr: Value::Global(g),
                         array: p.array,
+                        flat: Vec::new(),
                     }),
                 );
             }

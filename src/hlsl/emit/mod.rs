@@ -126,6 +126,9 @@ pub(crate) struct Resource {
     pub ptr: Value,
     /// The length of an array of resources (indexed before use); `None` for one resource.
     pub array: Option<u32>,
+    /// The variables of an array flattened by `-fspv-flatten-resource-arrays`, one per
+    /// element (`ptr` is the first); empty otherwise.
+    pub flat: Vec<Value>,
 }
 
 /// A pointer to storage of a type.

@@ -173,6 +173,7 @@ impl Declarer<'_> {
                     index: r.index,
                     space: r.space,
                 }),
+                Annotation::RegisterSpace(space, _) => Some(Binding::Space(*space)),
                 _ => None,
             })
             .unwrap_or(Binding::Implicit)
@@ -279,8 +280,6 @@ impl Declarer<'_> {
                         Some("arrays of ConstantBuffer or TextureBuffer")
                     } else if counted {
                         Some("arrays of buffers with counters")
-                    } else if self.opts.bindings.flatten_arrays {
-                        Some("-fspv-flatten-resource-arrays with arrays of resources")
                     } else {
                         None
                     };
@@ -475,6 +474,10 @@ impl Declarer<'_> {
                 }
             }
             (true, None) => Some(None),
+            // A RWStructuredBuffer whose counter is never used has none to bind (as DXC).
+            (false, Some(_)) if matches!(kind, ResourceKind::StructuredBuffer { rw: true, .. }) => {
+                None
+            }
             (false, Some(a)) => {
                 self.error(
                     a.span,
