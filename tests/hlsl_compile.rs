@@ -4454,3 +4454,50 @@ fn flattened_buffer_arrays_run() {
         }
     }
 }
+
+/// `register(cN)` on a loose uniform places it at 16 × N bytes of `$Globals`; the others
+/// follow the last byte of those placed, in declaration order (DXC's offsets); the shader
+/// reads them there on lavapipe and under `spvkit run`. Overlapping registers are an error,
+/// and `register()` on a member is refused rather than ignored.
+#[test]
+fn register_c_places_global_constants() {
+    let src = "float a;
+               float b : register(c2);
+               float2 c : register(c0);
+               float d;
+               RWStructuredBuffer<float> o : register(u0);
+               [numthreads(1, 1, 1)]
+               void main() { o[0] = a; o[1] = b; o[2] = c.y; o[3] = d; }";
+    let words = check("register_c", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for (member, offset) in [(0, 36), (1, 32), (2, 0), (3, 40)] {
+        let want = format!("OpMemberDecorate %type__Globals {member} Offset {offset}\n");
+        assert!(dis.contains(&want), "missing {want}:\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 4},
+            {"binding": 1, "kind": "uniform", "layout": ["f32"],
+             "data": [1, 2, 0, 0, 0, 0, 0, 0, 3, 4, 5, 0]}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), [4.0f32, 3.0, 2.0, 5.0]);
+        }
+    }
+    let e = errors(
+        "float4 a : register(c0);\nfloat b : register(c0);\n[numthreads(1, 1, 1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("2:11: error: this register(cN) overlaps another global constant"),
+        "{e}"
+    );
+    let e = errors(
+        "cbuffer C { float x : register(c1); };\n[numthreads(1, 1, 1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: register() on a member"),
+        "{e}"
+    );
+}

@@ -197,15 +197,28 @@ fn dx_layout_refuses_what_it_cannot_lay_out_yet() {
     );
 }
 
+/// `register(cN)` under `-fvk-use-dx-layout`: DXC's own example (`vk.layout.register-c.mixed`)
+/// with the offsets DXC gives every member of `$Globals`.
 #[test]
-fn register_c_on_a_global_is_refused_not_ignored() {
-    let e = errors(
-        "float4 g : register(c2);\nfloat4 main() : SV_Target { return g; }",
-        &options("ps_6_0"),
-    );
-    assert!(
-        e.contains("bad.hlsl:1:12: error: not supported yet: register(cN)"),
-        "{e}"
+fn register_c_places_globals_as_dxc_does() {
+    let src = "float x;
+float y : register(c0);
+float z : register(c2);
+float w : register(c1);
+float2 xy : register(c9);
+float3 xyz : register(c3);
+float4 xyzw;
+float4 arr4[3] : register(c4);
+float2 arr2[3] : register(c10);
+float3 arr3[3];
+float s;
+float4 main() : SV_Target { return x + y + z + w + xy.x + xyz.x + xyzw + arr4[0] + arr2[0].x + arr3[0].x + s; }";
+    let mut o = options("ps_6_0");
+    o.layout = BufferLayout::Dx;
+    let dis = compile("register-c", src, &o, &["--skip-block-layout"]);
+    assert_eq!(
+        offsets(&dis, "type__Globals"),
+        [200, 0, 32, 16, 144, 48, 208, 64, 160, 224, 268]
     );
 }
 

@@ -309,13 +309,17 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         // Packed, with explicit padding. A 3-component vector is laid out as `[3 x T]` there
         // when the next member starts inside its LLVM allocation (std430's `vec3; float`):
         // values convert between the two where they enter or leave such a field.
+        // Members in the order of their Offsets (which need not be the members' order: HLSL's
+        // `register(cN)` places some first); `index` maps each member to its LLVM field.
+        let mut order: Vec<usize> = (0..members.len()).collect();
+        order.sort_by_key(|&i| members[i].2.unwrap_or(0));
         let mut fields = Vec::new();
-        let mut index = Vec::new();
+        let mut index = vec![0u32; members.len()];
         let mut at = 0u64;
         let mut align = 1u64;
-        for i in 0..members.len() {
+        for (k, &i) in order.iter().enumerate() {
             let (lt, size, offset) = members[i];
-            let next = members.get(i + 1).and_then(|m| m.2).map(u64::from);
+            let next = order.get(k + 1).and_then(|&j| members[j].2).map(u64::from);
             if let (BasicTypeEnum::VectorType(vt), Some(size), Some(off), Some(next)) =
                 (lt, size, offset, next)
             {
@@ -326,19 +330,20 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 }
             }
         }
-        for (lt, size, offset) in &members {
+        for &i in &order {
+            let (lt, size, offset) = members[i];
             let off = u64::from(offset.unwrap_or(0));
             if off < at {
                 return Err(LowerError::unsupported(
-                    "struct member Offsets that overlap or decrease",
+                    "struct member Offsets that overlap",
                 ));
             }
             if off > at {
                 fields.push(self.cx.i8_type().array_type((off - at) as u32).into());
             }
-            index.push(fields.len() as u32);
-            fields.push(*lt);
-            align = align.max(self.td.get_abi_alignment(lt).into());
+            index[i] = fields.len() as u32;
+            fields.push(lt);
+            align = align.max(self.td.get_abi_alignment(&lt).into());
             at = off + size.unwrap_or(0);
         }
         let st = self.cx.struct_type(&fields, true);

@@ -125,6 +125,7 @@ pub fn declare(
                                     relaxed: false,
                                     row_depth: None,
                                     location: None,
+                                    offset: None,
                                 },
                             )
                         }
@@ -672,6 +673,13 @@ impl TypeResolver<'_> {
                 else {
                     continue;
                 };
+                if let Some(Annotation::Register(r)) = decl
+                    .annotations
+                    .iter()
+                    .find(|a| matches!(a, Annotation::Register(_)))
+                {
+                    self.error(r.span, "not supported yet: register() on a member");
+                }
                 if decl
                     .annotations
                     .iter()
@@ -759,6 +767,7 @@ impl TypeResolver<'_> {
                         .and_then(|e| self.const_eval(e))
                         .and_then(ConstVal::as_int)
                         .map(|v| v as u32),
+                    offset: None,
                 });
             }
         }

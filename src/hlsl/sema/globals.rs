@@ -55,6 +55,7 @@ pub fn declare_module(
             origin: None,
         },
         push_constant_block: None,
+        placed_uniforms: Vec::new(),
     };
     for (idx, item) in unit.items.iter().enumerate() {
         match item {
@@ -69,6 +70,7 @@ pub fn declare_module(
             | Item::Template { .. } => {}
         }
     }
+    d.check_placed_uniforms();
     let mut m = d.m;
     if !d.uniforms.fields.is_empty() {
         m.globals.push(Global {
@@ -98,6 +100,8 @@ struct Declarer<'a> {
     uniforms: StructDef,
     /// Where the push constant block was declared (there may be one).
     push_constant_block: Option<Span>,
+    /// The loose uniforms placed by `register(cN)`: their index in `uniforms`, and where.
+    placed_uniforms: Vec<(usize, Span)>,
 }
 
 impl Declarer<'_> {
@@ -501,15 +505,20 @@ impl Declarer<'_> {
     /// A loose uniform: a member of `$Globals`.
     fn uniform(&mut self, v: &VarDecl, d: &crate::hlsl::ast::Declarator, ty: Ty, relaxed: bool) {
         let name = &d.name.name;
-        if let Some(r) = d.annotations.iter().find_map(|a| match a {
-            Annotation::Register(r) if r.class == 'c' => Some(r),
-            _ => None,
-        }) {
-            // It would place the member at 16 × N bytes.
-            self.error(
-                r.span,
-                "not supported yet: register(cN) on a global constant",
-            );
+        // `register(cN)` places the member at 16 × N bytes of `$Globals`.
+        let mut offset = None;
+        for a in &d.annotations {
+            match a {
+                Annotation::Register(r) if r.class == 'c' && r.space.is_some() => {
+                    self.error(r.span, "not supported yet: a space on register(cN)")
+                }
+                Annotation::Register(r) if r.class == 'c' => {
+                    offset = Some(r.index.saturating_mul(16));
+                    self.placed_uniforms
+                        .push((self.uniforms.fields.len(), r.span));
+                }
+                _ => {}
+            }
         }
         if self.opts.layout == crate::hlsl::BufferLayout::Dx && is_vector_matrix(&v.ty) {
             self.error(v.ty.span, VECTOR_MATRIX_DX);
@@ -539,7 +548,33 @@ impl Declarer<'_> {
             relaxed,
             row_depth: row_depth(&v.ty, d.array_dims.len()),
             location: None,
+            offset,
         });
+    }
+
+    /// Reports the uniforms whose `register(cN)` places them over one another.
+    fn check_placed_uniforms(&mut self) {
+        let rule = crate::hlsl::sema::layout::LayoutRule::cbuffer(self.opts.layout);
+        let structs = &self.m.types.structs;
+        let mut placed: Vec<(u32, u32, Span)> = self
+            .placed_uniforms
+            .iter()
+            .filter_map(|&(k, span)| {
+                let f = self.uniforms.fields.get(k)?;
+                let (size, _) =
+                    crate::hlsl::sema::layout::size_align(&f.ty, rule, f.row_major, structs);
+                Some((f.offset?, size, span))
+            })
+            .collect();
+        placed.sort_by_key(|p| p.0);
+        let clashes: Vec<Span> = placed
+            .windows(2)
+            .filter(|w| w[0].0.saturating_add(w[0].1) > w[1].0)
+            .map(|w| w[1].2)
+            .collect();
+        for span in clashes {
+            self.error(span, "this register(cN) overlaps another global constant");
+        }
     }
 
     /// A function definition or inline SPIR-V declaration (item `idx`): its signature.

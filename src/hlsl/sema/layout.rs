@@ -225,8 +225,21 @@ pub fn array_stride(elem: &Ty, rule: LayoutRule, row_major: bool, structs: &[Str
 /// The member offsets of a struct under `rule`.
 pub fn struct_offsets(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) -> Vec<u32> {
     let mut offsets = Vec::with_capacity(def.fields.len());
-    let mut next = 0u32;
+    // Fields without an offset of their own follow the last byte of those with one.
+    let mut next = def
+        .fields
+        .iter()
+        .filter_map(|f| {
+            let (size, _) = size_align(&f.ty, rule, f.row_major, structs);
+            f.offset.map(|o| o.saturating_add(size))
+        })
+        .max()
+        .unwrap_or(0);
     for f in &def.fields {
+        if let Some(off) = f.offset {
+            offsets.push(off);
+            continue;
+        }
         let (size, align) = size_align(&f.ty, rule, f.row_major, structs);
         let mut off = round_up(next, align);
         if let (true, Ty::Vector(s, _)) = (rule.relaxed(), &f.ty) {
@@ -261,6 +274,7 @@ mod tests {
             relaxed: false,
             row_depth: None,
             location: None,
+            offset: None,
         }
     }
 

@@ -428,6 +428,9 @@ pub struct Field {
     pub row_depth: Option<u8>,
     /// `[[vk::location(N)]]`, for stage I/O structs.
     pub location: Option<u32>,
+    /// An offset the source gives (`register(cN)` on a loose uniform: 16 × N bytes); the
+    /// other fields follow the last byte of those placed so.
+    pub offset: Option<u32>,
 }
 
 /// Interpolation modifiers of a stage input or output.
