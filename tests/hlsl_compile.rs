@@ -4396,3 +4396,117 @@ fn check_access_fully_mapped() {
     assert!(dis.contains("OpCapability SparseResidency"), "{dis}");
     assert!(dis.contains("OpImageSparseTexelsResident %bool"), "{dis}");
 }
+
+/// `vk::RawBufferLoad<T>(address[, alignment])` and `vk::RawBufferStore<T>(address, value[,
+/// alignment])`: the address bitcast to a PhysicalStorageBuffer pointer to `T` in the
+/// structured-buffer layout, loaded or stored `Aligned` (4 by default), under the
+/// PhysicalStorageBuffer64 addressing model; a bool is a uint in memory.
+#[test]
+fn raw_buffer_load_and_store() {
+    let src = "struct S { float f; float3 v; bool b; };
+        uint64_t Address;
+        RWStructuredBuffer<float4> O;
+        [numthreads(1, 1, 1)] void main() {
+            float x = vk::RawBufferLoad<float>(Address);
+            double y = vk::RawBufferLoad<double>(Address + 8, 8);
+            bool z = vk::RawBufferLoad<bool>(Address, 4);
+            uint w = vk::RawBufferLoad(Address);
+            S s = vk::RawBufferLoad<S>(Address + 16);
+            vk::RawBufferStore<float2>(Address + 64, float2(x, y), 8);
+            vk::RawBufferStore<S>(Address + 128, s);
+            vk::RawBufferStore(Address, w + 1);
+            O[0] = float4(s.v, z ? 1 : 0);
+        }";
+    let words = check("raw_buffer", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpCapability PhysicalStorageBufferAddresses",
+        "OpExtension \"SPV_KHR_physical_storage_buffer\"",
+        "OpMemoryModel PhysicalStorageBuffer64 GLSL450",
+        "OpTypePointer PhysicalStorageBuffer %float",
+        "OpTypePointer PhysicalStorageBuffer %double",
+        "OpTypePointer PhysicalStorageBuffer %uint",
+        "OpTypePointer PhysicalStorageBuffer %v2float",
+        "OpLoad %float %",
+        "Aligned 4",
+        "Aligned 8",
+        "OpINotEqual %bool",
+        "OpSelect %uint",
+        "OpMemberDecorate %S_0 1 Offset 4",
+        "OpMemberDecorate %S_0 2 Offset 16",
+    ] {
+        assert!(dis.contains(want), "{want}\n{dis}");
+    }
+    // Vulkan 1.2 has the addressing model in core SPIR-V 1.5.
+    check_env(
+        "raw_buffer_vk12",
+        src,
+        "cs_6_0",
+        TargetEnv::Vulkan1_2,
+        LanguageVersion::V2021,
+    );
+    for (src, msg) in [
+        (
+            "uint64_t A; float4 main() : SV_Target { return vk::RawBufferLoad<float4>(A, -16); }",
+            "bad.hlsl:1:77: error: alignment argument must be a constant unsigned integer (a power of two)",
+        ),
+        (
+            "uint64_t A; float4 main() : SV_Target { return vk::RawBufferLoad<float4>(A, 4, 4); }",
+            "error: wrong number of arguments to 'vk::RawBufferLoad': 3 given",
+        ),
+        (
+            "uint64_t A; float4 main() : SV_Target { return vk::RawBufferLoad<3>(A); }",
+            "error: vk::RawBufferLoad's template argument must be a type",
+        ),
+        (
+            "uint64_t A; float4 main() : SV_Target { vk::RawBufferStore<float4>(A); return 0; }",
+            "error: wrong number of arguments to 'vk::RawBufferStore': 1 given",
+        ),
+    ] {
+        let e = errors(src, "ps_6_0");
+        assert!(e.contains(msg), "{msg}\n{e}");
+    }
+}
+
+/// DXC's builtin types spvkit does not implement are refused by name, wherever a type may be
+/// written (the parser takes qualified `vk::` types with template arguments).
+#[test]
+fn unimplemented_builtin_types_are_refused_by_name() {
+    for (src, msg) in [
+        (
+            "typedef vk::BufferPointer<float, 32> P; [numthreads(1, 1, 1)] void main() { P p; }",
+            "bad.hlsl:1:9: error: not supported yet: the type 'vk::BufferPointer'",
+        ),
+        (
+            "using I = vk::SpirvType<21, 1, 1, vk::Literal<vk::integral_constant<uint, 16> > >; \
+             [numthreads(1, 1, 1)] void main() { I i; }",
+            "error: not supported yet: the type 'vk::SpirvType'",
+        ),
+        (
+            "void f(RayQuery<RAY_FLAG_FORCE_OPAQUE | RAY_FLAG_SKIP_TRIANGLES> q) {} \
+             [numthreads(1, 1, 1)] void main() {}",
+            "error: not supported yet: the type 'RayQuery'",
+        ),
+        (
+            "RaytracingAccelerationStructure AS; [numthreads(1, 1, 1)] void main() {}",
+            "bad.hlsl:1:1: error: not supported yet: the type 'RaytracingAccelerationStructure'",
+        ),
+        (
+            "RasterizerOrderedBuffer<float> B; [numthreads(1, 1, 1)] void main() {}",
+            "error: not supported yet: the type 'RasterizerOrderedBuffer'",
+        ),
+        (
+            "[numthreads(1, 1, 1)] void main() { vk::ext_type<2> t; }",
+            "error: not supported yet: the type 'vk::ext_type'",
+        ),
+        (
+            "struct B { int a; }; [numthreads(1, 1, 1)] void main() { \
+             vk::BufferPointer<B> p = vk::static_pointer_cast<B>(q); }",
+            "error: not supported yet: the type 'vk::BufferPointer'",
+        ),
+    ] {
+        let e = errors(src, "cs_6_6");
+        assert!(e.contains(msg), "{msg}\n{e}");
+        assert!(!e.contains("expected"), "a parse error:\n{e}");
+    }
+}

@@ -142,6 +142,13 @@ pub fn is_builtin_type(name: &str) -> bool {
         "vk::SampledTexture3D",
         "vk::SampledTextureCUBE",
         "vk::SampledTextureCUBEArray",
+        "vk::BufferPointer",
+        "vk::SpirvType",
+        "vk::SpirvOpaqueType",
+        "vk::Literal",
+        "vk::integral_constant",
+        "vk::ext_type",
+        "vk::ext_result_id",
         "sampler",
         "sampler1D",
         "sampler2D",
@@ -183,6 +190,18 @@ pub fn is_builtin_type(name: &str) -> bool {
     };
     name.get(..base_len)
         .is_some_and(|s| SCALARS.contains(&s) && s != "dword")
+}
+
+/// Whether `name` is one of DXC's builtin function templates in the `vk` namespace, so
+/// `vk::RawBufferLoad<float>(a)` parses as a call with template arguments.
+pub fn is_builtin_function_template(name: &str) -> bool {
+    matches!(
+        name,
+        "vk::RawBufferLoad"
+            | "vk::RawBufferStore"
+            | "vk::static_pointer_cast"
+            | "vk::reinterpret_pointer_cast"
+    )
 }
 
 /// The keyword a modifier is spelled with, if `name` is one.
@@ -307,6 +326,9 @@ struct Parser {
     template_statics: Vec<TemplateStatic>,
     /// `#pragma pack_matrix`s: the token position they came before, row-major or not, where.
     pack_matrix: Vec<(usize, bool, Span)>,
+    /// Set while parsing an expression template argument outside any parenthesis or bracket:
+    /// a `>` or `>>` there closes the list instead of being an operator.
+    angle_closes: bool,
 }
 
 impl Parser {
@@ -348,6 +370,7 @@ impl Parser {
             var_templates: HashSet::new(),
             template_statics: Vec::new(),
             pack_matrix,
+            angle_closes: false,
         }
     }
 
@@ -637,15 +660,21 @@ impl Parser {
     }
 
     /// The offset just past the template argument list starting with the `<` at offset `k`
-    /// (counting `>>` as two closers), if it closes before a `;`, `{` or `}`.
+    /// (counting `>>` as two closers; a `>` inside parentheses or brackets is an operator),
+    /// if it closes before a `;`, `{` or `}`.
     fn after_template(&self, k: usize) -> Option<usize> {
         let mut depth = 0usize;
+        let mut parens = 0usize;
         let mut i = k;
         loop {
             let t = self.peek_at(i);
             match t.text.as_str() {
                 _ if t.kind == TokenKind::Eof => return None,
                 _ if t.kind != TokenKind::Punct => {}
+                "(" | "[" => parens += 1,
+                ")" | "]" if parens == 0 => return None,
+                ")" | "]" => parens -= 1,
+                _ if parens > 0 => {}
                 "<" => depth += 1,
                 ">" | ">>" => {
                     let n = t.text.len();
@@ -930,8 +959,12 @@ impl Parser {
             if self.is_type_at(0) && !self.peek_at(self.qualified_end(0).0).is_punct("(") {
                 args.push(TemplateArg::Type(self.type_expr()?));
             } else {
-                // Additive and tighter only: `>` and `>>` close the list here.
-                args.push(TemplateArg::Expr(self.binary(9)?));
+                // A constant expression with every operator but an unparenthesized `>` or
+                // `>>`, which closes the list (C++ [temp.names]).
+                let outer = std::mem::replace(&mut self.angle_closes, true);
+                let arg = self.conditional();
+                self.angle_closes = outer;
+                args.push(TemplateArg::Expr(arg?));
             }
             if !self.eat(",") {
                 break;
@@ -2749,6 +2782,9 @@ impl Parser {
             let Some((op, prec)) = binary_op(&t.text) else {
                 break;
             };
+            if self.angle_closes && (t.text == ">" || t.text == ">>") {
+                break;
+            }
             if prec < min {
                 break;
             }
@@ -2916,7 +2952,7 @@ impl Parser {
                     };
                 }
             } else if self.eat("[") {
-                let index = self.expr()?;
+                let index = self.unangled(Self::expr)?;
                 self.expect("]", "after the index")?;
                 let span = e.span.to(self.prev_span());
                 e = Expr {
@@ -2947,8 +2983,21 @@ impl Parser {
         }
     }
 
+    /// Runs `f` with `>` an operator again (inside parentheses, brackets or braces).
+    fn unangled<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        let outer = std::mem::replace(&mut self.angle_closes, false);
+        let r = f(self);
+        self.angle_closes = outer;
+        r
+    }
+
     /// `( args )` of a call.
     fn call_args(&mut self) -> PResult<Vec<Expr>> {
+        self.unangled(Self::call_args_inner)
+    }
+
+    /// [`Parser::call_args`] with `>` an operator.
+    fn call_args_inner(&mut self) -> PResult<Vec<Expr>> {
         self.expect("(", "to start the arguments")?;
         let mut args = Vec::new();
         if !self.at(")") {
@@ -2999,7 +3048,7 @@ impl Parser {
             }
             TokenKind::Punct if t.text == "(" => {
                 self.bump();
-                let inner = self.expr()?;
+                let inner = self.unangled(Self::expr)?;
                 self.expect(")", "to close the parenthesis")?;
                 let span = t.span.to(self.prev_span());
                 Ok(Expr {
@@ -3009,21 +3058,21 @@ impl Parser {
             }
             TokenKind::Punct if t.text == "{" => {
                 self.enter()?;
-                let r = (|| {
-                    self.bump();
+                let r = self.unangled(|this| {
+                    this.bump();
                     let mut items = Vec::new();
-                    while !self.at("}") {
-                        items.push(self.assignment()?);
-                        if !self.eat(",") {
+                    while !this.at("}") {
+                        items.push(this.assignment()?);
+                        if !this.eat(",") {
                             break;
                         }
                     }
-                    self.expect("}", "to end the initializer list")?;
+                    this.expect("}", "to end the initializer list")?;
                     Ok(Expr {
                         kind: ExprKind::InitList(items),
-                        span: t.span.to(self.prev_span()),
+                        span: t.span.to(this.prev_span()),
                     })
-                })();
+                });
                 self.leave();
                 r
             }
@@ -3109,6 +3158,25 @@ impl Parser {
                     span,
                 })
             }
+            // `vk::BufferPointer<T>(a)`: a builtin qualified type constructing a value.
+            TokenKind::Ident
+                if self.peek_at(1).is_punct("::") && is_builtin_type(&self.qualified_end(0).1) =>
+            {
+                let ty = self.type_expr()?;
+                if !self.at("(") {
+                    let found = self.tok().describe();
+                    return self.fail(format!(
+                        "expected '(' after the type '{}' to construct a value, found {found}",
+                        ty.name.name
+                    ));
+                }
+                let args = self.call_args()?;
+                let span = ty.span.to(self.prev_span());
+                Ok(Expr {
+                    kind: ExprKind::Construct { ty, args },
+                    span,
+                })
+            }
             TokenKind::Ident if !RESERVED.contains(&t.text.as_str()) => {
                 let mut name = self.ident("a name")?;
                 while self.at("::") && self.peek_at(1).kind == TokenKind::Ident {
@@ -3117,7 +3185,10 @@ impl Parser {
                     name.name = format!("{}::{}", name.name, part.text);
                     name.span = name.span.to(part.span);
                 }
-                let template_args = if self.at("<") && self.templates.contains(&name.name) {
+                let template_args = if self.at("<")
+                    && (self.templates.contains(&name.name)
+                        || is_builtin_function_template(&name.name))
+                {
                     self.template_args()?
                 } else {
                     Vec::new()

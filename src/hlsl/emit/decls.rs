@@ -16,8 +16,8 @@ use crate::hlsl::ast::{
 use crate::hlsl::sema::consteval::{self, ConstVal};
 use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
 use crate::hlsl::sema::types::{
-    builtin_by_name, needs_16bit_types, BitField, Field, Interp, ResourceKind, SbFlavor, Scalar,
-    StructDef, TexDim, Ty,
+    builtin_by_name, is_unimplemented_builtin, needs_16bit_types, BitField, Field, Interp,
+    ResourceKind, SbFlavor, Scalar, StructDef, TexDim, Ty,
 };
 use crate::hlsl::source::Span;
 use crate::ir::{
@@ -363,6 +363,10 @@ impl State<'_> {
                 || name.starts_with("Sampler")
                 || name == "tbuffer" =>
             {
+                self.error(t.span, format!("not supported yet: the type '{name}'"));
+                None
+            }
+            _ if is_unimplemented_builtin(name) => {
                 self.error(t.span, format!("not supported yet: the type '{name}'"));
                 None
             }

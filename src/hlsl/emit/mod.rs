@@ -5,6 +5,7 @@
 //! [`crate::hlsl::sema`]; every problem becomes a [`Diagnostic`] and the walk goes on.
 
 mod bindings;
+mod buffer_address;
 mod control;
 mod decls;
 mod entry;

@@ -389,6 +389,26 @@ pub fn scalar_by_name(name: &str, sixteen: bool) -> Option<(Scalar, bool)> {
     })
 }
 
+/// Whether `name` is a builtin type of DXC's HLSL that spvkit does not implement yet (ray
+/// tracing and ray queries, rasterizer-ordered views, the `vk` namespace's buffer pointers and
+/// inline SPIR-V types): refused by name rather than as an unknown type.
+pub fn is_unimplemented_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "RaytracingAccelerationStructure"
+            | "RayQuery"
+            | "RayDesc"
+            | "BuiltInTriangleIntersectionAttributes"
+            | "vk::BufferPointer"
+            | "vk::SpirvType"
+            | "vk::SpirvOpaqueType"
+            | "vk::Literal"
+            | "vk::integral_constant"
+            | "vk::ext_type"
+            | "vk::ext_result_id"
+    ) || name.starts_with("RasterizerOrdered")
+}
+
 /// Parses `float`, `float3`, `int2x3`, `min16float4` and the like; the bool says whether the
 /// component type is a minimum-precision type; `sixteen` as for [`scalar_by_name`].
 pub fn builtin_by_name(name: &str, sixteen: bool) -> Option<(Ty, bool)> {
