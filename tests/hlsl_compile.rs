@@ -4397,6 +4397,148 @@ fn check_access_fully_mapped() {
     assert!(dis.contains("OpImageSparseTexelsResident %bool"), "{dis}");
 }
 
+/// Shader model 6.6's packed bytes, as DXC lowers them: `int8_t4_packed`/`uint8_t4_packed` are
+/// `uint`s; packing truncates four integers to bytes (`OpSConvert`/`OpUConvert` by the operand's
+/// signedness, after `SClamp` for the clamping forms) and bitcasts them to a `uint`; unpacking
+/// bitcasts the `uint` to four bytes and sign- or zero-extends them. Run on lavapipe: byte 0 is
+/// the least significant.
+#[test]
+fn packed_8bit_intrinsics() {
+    let src = "RWStructuredBuffer<uint> O; StructuredBuffer<int4> I;
+        [numthreads(1, 1, 1)] void main() {
+            int4 v = I[0];
+            uint8_t4_packed p = pack_u8(v);
+            int8_t4_packed q = pack_s8(asuint(v));
+            O[0] = p;
+            O[1] = q;
+            O[2] = pack_clamp_s8(v);
+            O[3] = pack_clamp_u8(v);
+            int4 s = unpack_s8s32(p);
+            uint4 z = unpack_u8u32(q);
+            O[4] = s.x; O[5] = s.y; O[6] = s.z; O[7] = s.w;
+            O[8] = z.x; O[9] = z.y; O[10] = z.z; O[11] = z.w;
+        }";
+    let words = check("packed_bytes", src, "cs_6_6");
+    let dis = disassemble(&words);
+    for want in [
+        "OpCapability Int8",
+        "OpSConvert %v4char",
+        "OpUConvert %v4uchar",
+        "SClamp",
+        "OpBitcast %uint",
+        "OpBitcast %v4char",
+        "OpSConvert %v4int",
+        "OpBitcast %v4uchar",
+        "OpUConvert %v4uint",
+    ] {
+        assert!(dis.contains(want), "{want}\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 12},
+            {"binding": 1, "layout": ["i32"], "data": [300, -5, 127, -200]}]}"#;
+        let out = run::lavapipe(&words, job);
+        assert_eq!(
+            run::words(&out, 0),
+            [
+                0x387f_fb2c,
+                0x387f_fb2c,
+                0x807f_fb7f,
+                0x007f_00ff,
+                44,
+                (-5i32) as u32,
+                127,
+                56,
+                44,
+                251,
+                127,
+                56
+            ]
+        );
+    }
+    // 16-bit forms with -enable-16bit-types, and without it the 16-bit results are refused.
+    let src16 = "float4 main(int16_t4 a : A, uint16_t4 b : B) : SV_Target {
+            uint8_t4_packed p = pack_u8(b);
+            int8_t4_packed q = pack_clamp_s8(a);
+            int16_t4 s = unpack_s8s16(q);
+            uint16_t4 u = unpack_u8u16(p);
+            return float4(s.x, u.y, 0, 0);
+        }";
+    let mut o = options("ps_6_6", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.enable_16bit_types = true;
+    let words = compile_with("packed_bytes16", src16, &o);
+    spirv_val("packed_bytes16", &words, TargetEnv::Vulkan1_0);
+    let dis = disassemble(&words);
+    for want in [
+        "OpUConvert %v4uchar",
+        "OpExtInst %v4short %1 SClamp",
+        "OpSConvert %v4short",
+        "OpUConvert %v4ushort",
+    ] {
+        assert!(dis.contains(want), "{want}\n{dis}");
+    }
+    for (src, profile, msg) in [
+        (
+            "RWStructuredBuffer<uint> O; [numthreads(1, 1, 1)] void main() { O[0] = pack_u8(uint4(1, 2, 3, 4)); }",
+            "cs_6_5",
+            "bad.hlsl:1:72: error: 'pack_u8' needs shader model 6.6 or above",
+        ),
+        (
+            "RWStructuredBuffer<uint> O; [numthreads(1, 1, 1)] void main() { O[0] = pack_clamp_u8(uint4(1, 2, 3, 4)); }",
+            "cs_6_6",
+            "error: 'pack_clamp_u8' takes signed integers (int16_t4 or int4), not 'uint4'",
+        ),
+        (
+            "RWStructuredBuffer<uint> O; [numthreads(1, 1, 1)] void main() { O[0] = pack_s8(float4(1, 2, 3, 4)); }",
+            "cs_6_6",
+            "error: 'pack_s8' takes four 16- or 32-bit integers, not 'float4'",
+        ),
+        (
+            "RWStructuredBuffer<uint> O; [numthreads(1, 1, 1)] void main() { O[0] = unpack_s8s16(O[1]).x; }",
+            "cs_6_6",
+            "error: 'unpack_s8s16' returns 16-bit integers: it needs -enable-16bit-types",
+        ),
+        (
+            "int8_t4_packed2 v; RWStructuredBuffer<uint> O; [numthreads(1, 1, 1)] void main() { O[0] = 0; }",
+            "cs_6_6",
+            "int8_t4_packed2",
+        ),
+    ] {
+        let e = errors(src, profile);
+        assert!(e.contains(msg), "{msg}\n{e}");
+    }
+}
+
+/// `DebugBreak()` (shader model 6.10): NonSemantic.DebugBreak's instruction 1, as DXC.
+#[test]
+fn debug_break() {
+    let src = "RWStructuredBuffer<uint> O;
+        [numthreads(8, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {
+            if (id.x == 0) { DebugBreak(); }
+            O[id.x] = id.x;
+        }";
+    let dis = disassemble(&check("debug_break", src, "cs_6_10"));
+    assert!(
+        dis.contains("OpExtension \"SPV_KHR_non_semantic_info\""),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("%1 = OpExtInstImport \"NonSemantic.DebugBreak\"")
+            || dis.contains("OpExtInstImport \"NonSemantic.DebugBreak\""),
+        "{dis}"
+    );
+    assert!(dis.contains("OpExtInst %void"), "{dis}");
+    let e = errors(
+        "[numthreads(1, 1, 1)] void main() { DebugBreak(); }",
+        "cs_6_6",
+    );
+    assert!(
+        e.contains("bad.hlsl:1:37: error: 'DebugBreak' needs shader model 6.10 or above"),
+        "{e}"
+    );
+}
+
 /// `vk::RawBufferLoad<T>(address[, alignment])` and `vk::RawBufferStore<T>(address, value[,
 /// alignment])`: the address bitcast to a PhysicalStorageBuffer pointer to `T` in the
 /// structured-buffer layout, loaded or stored `Aligned` (4 by default), under the

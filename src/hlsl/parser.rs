@@ -102,6 +102,8 @@ pub fn is_builtin_type(name: &str) -> bool {
         "float16_t",
         "float32_t",
         "float64_t",
+        "int8_t4_packed",
+        "uint8_t4_packed",
     ];
     const OTHERS: &[&str] = &[
         "void",
@@ -189,7 +191,7 @@ pub fn is_builtin_type(name: &str) -> bool {
         return false;
     };
     name.get(..base_len)
-        .is_some_and(|s| SCALARS.contains(&s) && s != "dword")
+        .is_some_and(|s| SCALARS.contains(&s) && s != "dword" && !s.ends_with("_packed"))
 }
 
 /// Whether `name` is one of DXC's builtin function templates in the `vk` namespace, so

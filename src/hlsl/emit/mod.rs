@@ -14,6 +14,7 @@ mod func;
 mod intrinsics;
 mod math;
 mod ops;
+mod packed;
 mod raw_buffer;
 mod resources;
 mod textures;

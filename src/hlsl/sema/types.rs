@@ -377,7 +377,10 @@ pub fn scalar_by_name(name: &str, sixteen: bool) -> Option<(Scalar, bool)> {
     Some(match name {
         "bool" => (Scalar::Bool, false),
         "int" | "int32_t" => (Scalar::Int, false),
-        "uint" | "dword" | "uint32_t" => (Scalar::UInt, false),
+        // Shader model 6.6's four packed bytes are a 32-bit uint (DXC's SPIR-V type too).
+        "uint" | "dword" | "uint32_t" | "int8_t4_packed" | "uint8_t4_packed" => {
+            (Scalar::UInt, false)
+        }
         "int64_t" => (Scalar::Int64, false),
         "uint64_t" => (Scalar::UInt64, false),
         "float" | "float32_t" | "half" => (Scalar::Float, false),
@@ -418,6 +421,10 @@ pub fn builtin_by_name(name: &str, sixteen: bool) -> Option<(Ty, bool)> {
     // `int16_t2x3`: `_t` ends the scalar name.
     let digits = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == 'x');
     let rest = &name[digits.len()..];
+    if digits.ends_with("_packed") {
+        // No vectors of packed bytes.
+        return None;
+    }
     let (s, relaxed) = scalar_by_name(digits, sixteen)?;
     let bytes = rest.as_bytes();
     let dim = |b: u8| (b'1'..=b'4').contains(&b).then(|| u32::from(b - b'0'));
