@@ -30,9 +30,13 @@ const SUITE: &str = "../shared/conformance/dxc";
 /// Success cases whose output passes spirv-val (of 1,507). Lowered once, from 348 to 320,
 /// when attributes that were parsed and dropped (`[[vk::builtin]]`, `[[vk::image_format]]`,
 /// `[[vk::ext_*]]`, `[[vk::counter_binding]]`...) became errors: those 28 outputs were wrong.
-const OK_PASS_MIN: usize = 993;
-/// Valid outputs with an instruction for every semantic CHECK line of their case.
-const CHECKS_PASS_MIN: usize = 903;
+/// Lowered again, from 993 to 990, when a global resource's initializer (`static
+/// StructuredBuffer<S> s = g;`, `= ResourceDescriptorHeap[0]`), which was dropped, became an
+/// error: those 3 outputs bound a resource of their own instead of the one named.
+const OK_PASS_MIN: usize = 990;
+/// Valid outputs with an instruction for every semantic CHECK line of their case (from 903 to
+/// 900 with the 3 above).
+const CHECKS_PASS_MIN: usize = 900;
 /// Error cases `hlsl2spirv` rejects (of 227 that are errors for spvkit too).
 const ERROR_PASS_MIN: usize = 227;
 /// Error cases that are DXC's own limits, not errors of the program, each with why.

@@ -4638,6 +4638,10 @@ fn unimplemented_builtin_types_are_refused_by_name() {
             "error: not supported yet: the type 'RasterizerOrderedBuffer'",
         ),
         (
+            "[numthreads(1, 1, 1)] void main() { RayQuery<0> q; }",
+            "bad.hlsl:1:37: error: not supported yet: the type 'RayQuery'",
+        ),
+        (
             "[numthreads(1, 1, 1)] void main() { vk::ext_type<2> t; }",
             "error: not supported yet: the type 'vk::ext_type'",
         ),
@@ -4650,5 +4654,25 @@ fn unimplemented_builtin_types_are_refused_by_name() {
         let e = errors(src, "cs_6_6");
         assert!(e.contains(msg), "{msg}\n{e}");
         assert!(!e.contains("expected"), "a parse error:\n{e}");
+    }
+}
+
+/// A global resource with an initializer (`= ResourceDescriptorHeap[3]`, `= Other`) is that
+/// resource, not one of its own binding: refused rather than bound on its own.
+#[test]
+fn global_resources_with_initializers_are_refused() {
+    for src in [
+        "static Texture2D Texture = ResourceDescriptorHeap[3]; SamplerState S;
+         float4 main() : SV_Target { return Texture.Sample(S, float2(0, 0)); }",
+        "Texture2D A; static Texture2D B = A; SamplerState S;
+         float4 main() : SV_Target { return B.Sample(S, float2(0, 0)); }",
+        "Texture2D A[2]; static Texture2D B[2] = A; SamplerState S;
+         float4 main() : SV_Target { return B[0].Sample(S, float2(0, 0)); }",
+    ] {
+        let e = errors(src, "ps_6_6");
+        assert!(
+            e.contains("error: not supported yet: a global resource variable with an initializer"),
+            "{e}"
+        );
     }
 }

@@ -680,6 +680,46 @@ fn template_arguments_are_constant_expressions_closed_by_a_top_level_angle() {
 }
 
 #[test]
+fn builtin_type_names_as_variables_and_empty_member_declarations() {
+    // HLSL lets a builtin type's name (`Texture`, `Buffer`) name a variable or a field; only
+    // `(` or `<` after it makes it a type.
+    let stmts = body(
+        "Texture.Sample(S, uv);\nx = Buffer.Load(0) + Texture2D(y).z;\n\
+         RayQuery<0> q;\nRayQuery<RAY_FLAG_NONE | 4> r = RayQuery<0>();",
+    );
+    let shown: Vec<String> = stmts
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::Expr(e) => show(e),
+            StmtKind::Decl(v) => format!(
+                "{} {}{}",
+                ty_str(&v.ty),
+                v.declarators[0].name.name,
+                match &v.declarators[0].init {
+                    Some(Initializer::Expr(e)) => format!(" = {}", show(e)),
+                    _ => String::new(),
+                }
+            ),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "Texture.Sample(S, uv)",
+            "(x =None (Buffer.Load(0) Add new Texture2D(y).z))",
+            "RayQuery<0> q",
+            "RayQuery<(RAY_FLAG_NONE BitOr 4)> r = new RayQuery<0>()",
+        ]
+    );
+    let unit = ok("struct S { void f() {}; int a;; };");
+    let Item::Struct(s) = &unit.items[0] else {
+        panic!("{:?}", unit.items[0])
+    };
+    assert_eq!((s.methods.len(), s.fields.len()), (1, 1));
+}
+
+#[test]
 fn qualified_vk_types_and_function_templates() {
     let unit = ok("typedef vk::BufferPointer<S, 32> P;\n\
          using T = vk::SpirvType<21, 1, 1, vk::Literal<vk::integral_constant<uint, 16> > >;\n\

@@ -174,6 +174,8 @@ pub fn is_builtin_type(name: &str) -> bool {
         "LineStream",
         "TriangleStream",
         "RaytracingAccelerationStructure",
+        "RayQuery",
+        "RayDesc",
         "string",
     ];
     if SCALARS.contains(&name) || OTHERS.contains(&name) {
@@ -1723,6 +1725,10 @@ impl Parser {
                 self.bump();
                 continue;
             }
+            // An empty member declaration (`void f() {};`).
+            if self.eat(";") {
+                continue;
+            }
             let fstart = self.span();
             let r = (|| {
                 let attributes = self.attributes()?;
@@ -3121,11 +3127,18 @@ impl Parser {
                     kind: ExprKind::SizeOf(Box::new(inner)),
                 })
             }
-            // `E::A`: an enumerator of a (type-named) enum is a qualified name.
+            // `E::A`: an enumerator of a (type-named) enum is a qualified name. A builtin
+            // object type's name (not a keyword: `Texture`, `Buffer`) followed by neither `(`
+            // nor `<` is a variable's (`Texture.Sample(...)`, `Buffer.IncrementCounter()`).
             TokenKind::Ident
                 if self.is_type(&t)
                     && !(self.peek_at(1).text == "::"
-                        && self.peek_at(2).kind == TokenKind::Ident) =>
+                        && self.peek_at(2).kind == TokenKind::Ident)
+                    && !(is_builtin_type(&t.text)
+                        && t.text.starts_with(|c: char| c.is_ascii_uppercase())
+                        && !self.types.contains(&t.text)
+                        && !self.peek_at(1).is_punct("(")
+                        && !self.peek_at(1).is_punct("<")) =>
             {
                 let ty = self.type_expr()?;
                 if !ty.args.is_empty() && self.at("::") {

@@ -1073,6 +1073,15 @@ fn global_vars(
         let Some(ty) = st.array_type(&base, &d.array_dims, d.init.as_ref(), d.name.span) else {
             continue;
         };
+        if ty.is_resource() && d.init.is_some() {
+            // `static Texture2D T = ResourceDescriptorHeap[3];`, `... = OtherTexture;`: the
+            // variable is that resource, not one of its own.
+            st.error(
+                d.span,
+                "not supported yet: a global resource variable with an initializer",
+            );
+            continue;
+        }
         if let Ty::Resource(kind, elem) = &ty {
             let explicit = explicit_binding(st, &v.attributes, &d.annotations);
             let what = if matches!(
