@@ -4501,3 +4501,283 @@ fn register_c_places_global_constants() {
         "{e}"
     );
 }
+
+/// Shader model 6.6's packed bytes, as DXC lowers them: `int8_t4_packed`/`uint8_t4_packed` are
+/// `uint`s; packing truncates four integers to bytes (`OpSConvert`/`OpUConvert` by the operand's
+/// signedness, after `SClamp` for the clamping forms) and bitcasts them to a `uint`; unpacking
+/// bitcasts the `uint` to four bytes and sign- or zero-extends them. Run on lavapipe: byte 0 is
+/// the least significant.
+#[test]
+fn packed_8bit_intrinsics() {
+    let src = "RWStructuredBuffer<uint> O; StructuredBuffer<int4> I;
+        [numthreads(1, 1, 1)] void main() {
+            int4 v = I[0];
+            uint8_t4_packed p = pack_u8(v);
+            int8_t4_packed q = pack_s8(asuint(v));
+            O[0] = p;
+            O[1] = q;
+            O[2] = pack_clamp_s8(v);
+            O[3] = pack_clamp_u8(v);
+            int4 s = unpack_s8s32(p);
+            uint4 z = unpack_u8u32(q);
+            O[4] = s.x; O[5] = s.y; O[6] = s.z; O[7] = s.w;
+            O[8] = z.x; O[9] = z.y; O[10] = z.z; O[11] = z.w;
+        }";
+    let words = check("packed_bytes", src, "cs_6_6");
+    let dis = disassemble(&words);
+    for want in [
+        "OpCapability Int8",
+        "OpSConvert %v4char",
+        "OpUConvert %v4uchar",
+        "SClamp",
+        "OpBitcast %uint",
+        "OpBitcast %v4char",
+        "OpSConvert %v4int",
+        "OpBitcast %v4uchar",
+        "OpUConvert %v4uint",
+    ] {
+        assert!(dis.contains(want), "{want}\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 12},
+            {"binding": 1, "layout": ["i32"], "data": [300, -5, 127, -200]}]}"#;
+        let out = run::lavapipe(&words, job);
+        assert_eq!(
+            run::words(&out, 0),
+            [
+                0x387f_fb2c,
+                0x387f_fb2c,
+                0x807f_fb7f,
+                0x007f_00ff,
+                44,
+                (-5i32) as u32,
+                127,
+                56,
+                44,
+                251,
+                127,
+                56
+            ]
+        );
+    }
+    // 16-bit forms with -enable-16bit-types, and without it the 16-bit results are refused.
+    let src16 = "float4 main(int16_t4 a : A, uint16_t4 b : B) : SV_Target {
+            uint8_t4_packed p = pack_u8(b);
+            int8_t4_packed q = pack_clamp_s8(a);
+            int16_t4 s = unpack_s8s16(q);
+            uint16_t4 u = unpack_u8u16(p);
+            return float4(s.x, u.y, 0, 0);
+        }";
+    let mut o = options("ps_6_6", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.enable_16bit_types = true;
+    let words = compile_with("packed_bytes16", src16, &o);
+    spirv_val("packed_bytes16", &words, TargetEnv::Vulkan1_0);
+    let dis = disassemble(&words);
+    for want in [
+        "OpUConvert %v4uchar",
+        "OpExtInst %v4short %1 SClamp",
+        "OpSConvert %v4short",
+        "OpUConvert %v4ushort",
+    ] {
+        assert!(dis.contains(want), "{want}\n{dis}");
+    }
+    for (src, profile, msg) in [
+        (
+            "RWStructuredBuffer<uint> O; [numthreads(1, 1, 1)] void main() { O[0] = pack_u8(uint4(1, 2, 3, 4)); }",
+            "cs_6_5",
+            "bad.hlsl:1:72: error: 'pack_u8' needs shader model 6.6 or above",
+        ),
+        (
+            "RWStructuredBuffer<uint> O; [numthreads(1, 1, 1)] void main() { O[0] = pack_clamp_u8(uint4(1, 2, 3, 4)); }",
+            "cs_6_6",
+            "error: 'pack_clamp_u8' takes signed integers (int16_t4 or int4), not 'uint4'",
+        ),
+        (
+            "RWStructuredBuffer<uint> O; [numthreads(1, 1, 1)] void main() { O[0] = pack_s8(float4(1, 2, 3, 4)); }",
+            "cs_6_6",
+            "error: 'pack_s8' takes four 16- or 32-bit integers, not 'float4'",
+        ),
+        (
+            "RWStructuredBuffer<uint> O; [numthreads(1, 1, 1)] void main() { O[0] = unpack_s8s16(O[1]).x; }",
+            "cs_6_6",
+            "error: 'unpack_s8s16' returns 16-bit integers: it needs -enable-16bit-types",
+        ),
+        (
+            "int8_t4_packed2 v; RWStructuredBuffer<uint> O; [numthreads(1, 1, 1)] void main() { O[0] = 0; }",
+            "cs_6_6",
+            "int8_t4_packed2",
+        ),
+    ] {
+        let e = errors(src, profile);
+        assert!(e.contains(msg), "{msg}\n{e}");
+    }
+}
+
+/// `DebugBreak()` (shader model 6.10): NonSemantic.DebugBreak's instruction 1, as DXC.
+#[test]
+fn debug_break() {
+    let src = "RWStructuredBuffer<uint> O;
+        [numthreads(8, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {
+            if (id.x == 0) { DebugBreak(); }
+            O[id.x] = id.x;
+        }";
+    let dis = disassemble(&check("debug_break", src, "cs_6_10"));
+    assert!(
+        dis.contains("OpExtension \"SPV_KHR_non_semantic_info\""),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("%1 = OpExtInstImport \"NonSemantic.DebugBreak\"")
+            || dis.contains("OpExtInstImport \"NonSemantic.DebugBreak\""),
+        "{dis}"
+    );
+    assert!(dis.contains("OpExtInst %void"), "{dis}");
+    let e = errors(
+        "[numthreads(1, 1, 1)] void main() { DebugBreak(); }",
+        "cs_6_6",
+    );
+    assert!(
+        e.contains("bad.hlsl:1:37: error: 'DebugBreak' needs shader model 6.10 or above"),
+        "{e}"
+    );
+}
+
+/// `vk::RawBufferLoad<T>(address[, alignment])` and `vk::RawBufferStore<T>(address, value[,
+/// alignment])`: the address bitcast to a PhysicalStorageBuffer pointer to `T` in the
+/// structured-buffer layout, loaded or stored `Aligned` (4 by default), under the
+/// PhysicalStorageBuffer64 addressing model; a bool is a uint in memory.
+#[test]
+fn raw_buffer_load_and_store() {
+    let src = "struct S { float f; float3 v; bool b; };
+        uint64_t Address;
+        RWStructuredBuffer<float4> O;
+        [numthreads(1, 1, 1)] void main() {
+            float x = vk::RawBufferLoad<float>(Address);
+            double y = vk::RawBufferLoad<double>(Address + 8, 8);
+            bool z = vk::RawBufferLoad<bool>(Address, 4);
+            uint w = vk::RawBufferLoad(Address);
+            S s = vk::RawBufferLoad<S>(Address + 16);
+            vk::RawBufferStore<float2>(Address + 64, float2(x, y), 8);
+            vk::RawBufferStore<S>(Address + 128, s);
+            vk::RawBufferStore(Address, w + 1);
+            O[0] = float4(s.v, z ? 1 : 0);
+        }";
+    let words = check("raw_buffer", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpCapability PhysicalStorageBufferAddresses",
+        "OpExtension \"SPV_KHR_physical_storage_buffer\"",
+        "OpMemoryModel PhysicalStorageBuffer64 GLSL450",
+        "OpTypePointer PhysicalStorageBuffer %float",
+        "OpTypePointer PhysicalStorageBuffer %double",
+        "OpTypePointer PhysicalStorageBuffer %uint",
+        "OpTypePointer PhysicalStorageBuffer %v2float",
+        "OpLoad %float %",
+        "Aligned 4",
+        "Aligned 8",
+        "OpINotEqual %bool",
+        "OpSelect %uint",
+        "OpMemberDecorate %S_0 1 Offset 4",
+        "OpMemberDecorate %S_0 2 Offset 16",
+    ] {
+        assert!(dis.contains(want), "{want}\n{dis}");
+    }
+    // Vulkan 1.2 has the addressing model in core SPIR-V 1.5.
+    check_env(
+        "raw_buffer_vk12",
+        src,
+        "cs_6_0",
+        TargetEnv::Vulkan1_2,
+        LanguageVersion::V2021,
+    );
+    for (src, msg) in [
+        (
+            "uint64_t A; float4 main() : SV_Target { return vk::RawBufferLoad<float4>(A, -16); }",
+            "bad.hlsl:1:77: error: alignment argument must be a constant unsigned integer (a power of two)",
+        ),
+        (
+            "uint64_t A; float4 main() : SV_Target { return vk::RawBufferLoad<float4>(A, 4, 4); }",
+            "error: wrong number of arguments to 'vk::RawBufferLoad': 3 given",
+        ),
+        (
+            "uint64_t A; float4 main() : SV_Target { return vk::RawBufferLoad<3>(A); }",
+            "error: vk::RawBufferLoad's template argument must be a type",
+        ),
+        (
+            "uint64_t A; float4 main() : SV_Target { vk::RawBufferStore<float4>(A); return 0; }",
+            "error: wrong number of arguments to 'vk::RawBufferStore': 1 given",
+        ),
+    ] {
+        let e = errors(src, "ps_6_0");
+        assert!(e.contains(msg), "{msg}\n{e}");
+    }
+}
+
+/// DXC's builtin types spvkit does not implement are refused by name, wherever a type may be
+/// written (the parser takes qualified `vk::` types with template arguments).
+#[test]
+fn unimplemented_builtin_types_are_refused_by_name() {
+    for (src, msg) in [
+        (
+            "typedef vk::BufferPointer<float, 32> P; [numthreads(1, 1, 1)] void main() { P p; }",
+            "bad.hlsl:1:9: error: not supported yet: the type 'vk::BufferPointer'",
+        ),
+        (
+            "using I = vk::SpirvType<21, 1, 1, vk::Literal<vk::integral_constant<uint, 16> > >; \
+             [numthreads(1, 1, 1)] void main() { I i; }",
+            "error: not supported yet: the type 'vk::SpirvType'",
+        ),
+        (
+            "void f(RayQuery<RAY_FLAG_FORCE_OPAQUE | RAY_FLAG_SKIP_TRIANGLES> q) {} \
+             [numthreads(1, 1, 1)] void main() {}",
+            "error: not supported yet: the type 'RayQuery'",
+        ),
+        (
+            "RaytracingAccelerationStructure AS; [numthreads(1, 1, 1)] void main() {}",
+            "bad.hlsl:1:1: error: not supported yet: the type 'RaytracingAccelerationStructure'",
+        ),
+        (
+            "RasterizerOrderedBuffer<float> B; [numthreads(1, 1, 1)] void main() {}",
+            "error: not supported yet: the type 'RasterizerOrderedBuffer'",
+        ),
+        (
+            "[numthreads(1, 1, 1)] void main() { RayQuery<0> q; }",
+            "bad.hlsl:1:37: error: not supported yet: the type 'RayQuery'",
+        ),
+        (
+            "[numthreads(1, 1, 1)] void main() { vk::ext_type<2> t; }",
+            "error: not supported yet: the type 'vk::ext_type'",
+        ),
+        (
+            "struct B { int a; }; [numthreads(1, 1, 1)] void main() { \
+             vk::BufferPointer<B> p = vk::static_pointer_cast<B>(q); }",
+            "error: not supported yet: the type 'vk::BufferPointer'",
+        ),
+    ] {
+        let e = errors(src, "cs_6_6");
+        assert!(e.contains(msg), "{msg}\n{e}");
+        assert!(!e.contains("expected"), "a parse error:\n{e}");
+    }
+}
+
+/// A global resource with an initializer (`= ResourceDescriptorHeap[3]`, `= Other`) is that
+/// resource, not one of its own binding: refused rather than bound on its own.
+#[test]
+fn global_resources_with_initializers_are_refused() {
+    for src in [
+        "static Texture2D Texture = ResourceDescriptorHeap[3]; SamplerState S;
+         float4 main() : SV_Target { return Texture.Sample(S, float2(0, 0)); }",
+        "Texture2D A; static Texture2D B = A; SamplerState S;
+         float4 main() : SV_Target { return B.Sample(S, float2(0, 0)); }",
+        "Texture2D A[2]; static Texture2D B[2] = A; SamplerState S;
+         float4 main() : SV_Target { return B[0].Sample(S, float2(0, 0)); }",
+    ] {
+        let e = errors(src, "ps_6_6");
+        assert!(
+            e.contains("error: not supported yet: a global resource variable with an initializer"),
+            "{e}"
+        );
+    }
+}

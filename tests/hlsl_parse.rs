@@ -648,6 +648,151 @@ fn templates_and_globals() {
 }
 
 #[test]
+fn template_arguments_are_constant_expressions_closed_by_a_top_level_angle() {
+    // Every operator but an unparenthesized `>` / `>>` (C++ [temp.names]).
+    let unit = ok("void f(RayQuery<A | B> q);\n\
+         vector<float, 1 + 2 * 1> a;\n\
+         vector<float, (5 > 3) + 1> b;\n\
+         vector<float, N ? 2 : 3> c;\n\
+         vector<float, (8 >> 1)> d;\n\
+         vector<float, 1 << 1> e;\n\
+         vector<vector<float, 2>, 2> g;\n");
+    let mut types = Vec::new();
+    for item in &unit.items {
+        match item {
+            Item::Function(f) => types.push(ty_str(&f.params[0].ty)),
+            Item::Variables(v) => types.push(ty_str(&v.ty)),
+            _ => {}
+        }
+    }
+    assert_eq!(
+        types,
+        [
+            "RayQuery<(A BitOr B)>",
+            "vector<float,(1 Add (2 Mul 1))>",
+            "vector<float,((5 Gt 3) Add 1)>",
+            "vector<float,(N ? 2 : 3)>",
+            "vector<float,(8 Shr 1)>",
+            "vector<float,(1 Shl 1)>",
+            "vector<vector<float,2>,2>",
+        ]
+    );
+}
+
+#[test]
+fn builtin_type_names_as_variables_and_empty_member_declarations() {
+    // HLSL lets a builtin type's name (`Texture`, `Buffer`) name a variable or a field; only
+    // `(` or `<` after it makes it a type.
+    let stmts = body(
+        "Texture.Sample(S, uv);\nx = Buffer.Load(0) + Texture2D(y).z;\n\
+         RayQuery<0> q;\nRayQuery<RAY_FLAG_NONE | 4> r = RayQuery<0>();",
+    );
+    let shown: Vec<String> = stmts
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::Expr(e) => show(e),
+            StmtKind::Decl(v) => format!(
+                "{} {}{}",
+                ty_str(&v.ty),
+                v.declarators[0].name.name,
+                match &v.declarators[0].init {
+                    Some(Initializer::Expr(e)) => format!(" = {}", show(e)),
+                    _ => String::new(),
+                }
+            ),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "Texture.Sample(S, uv)",
+            "(x =None (Buffer.Load(0) Add new Texture2D(y).z))",
+            "RayQuery<0> q",
+            "RayQuery<(RAY_FLAG_NONE BitOr 4)> r = new RayQuery<0>()",
+        ]
+    );
+    let unit = ok("struct S { void f() {}; int a;; };");
+    let Item::Struct(s) = &unit.items[0] else {
+        panic!("{:?}", unit.items[0])
+    };
+    assert_eq!((s.methods.len(), s.fields.len()), (1, 1));
+}
+
+#[test]
+fn qualified_vk_types_and_function_templates() {
+    let unit = ok("typedef vk::BufferPointer<S, 32> P;\n\
+         using T = vk::SpirvType<21, 1, 1, vk::Literal<vk::integral_constant<uint, 16> > >;\n\
+         void f(vk::ext_type<2> q, vk::BufferPointer<float> p);\n\
+         struct H { vk::BufferPointer<int> m; };\n\
+         void g() {\n\
+           float x = vk::RawBufferLoad<float>(addr, 8);\n\
+           vk::RawBufferStore<S>(addr, s);\n\
+           uint y = vk::RawBufferLoad(addr);\n\
+           z = vk::BufferPointer<float>(w);\n\
+         }\n");
+    let Item::Typedef(t) = &unit.items[0] else {
+        panic!("{:?}", unit.items[0])
+    };
+    assert_eq!(ty_str(&t.ty), "vk::BufferPointer<S,32>");
+    let Item::Typedef(t) = &unit.items[1] else {
+        panic!("{:?}", unit.items[1])
+    };
+    assert_eq!(
+        ty_str(&t.ty),
+        "vk::SpirvType<21,1,1,vk::Literal<vk::integral_constant<uint,16>>>"
+    );
+    let Item::Function(f) = &unit.items[2] else {
+        panic!("{:?}", unit.items[2])
+    };
+    let params: Vec<String> = f.params.iter().map(|p| ty_str(&p.ty)).collect();
+    assert_eq!(params, ["vk::ext_type<2>", "vk::BufferPointer<float>"]);
+    let Item::Struct(h) = &unit.items[3] else {
+        panic!("{:?}", unit.items[3])
+    };
+    assert_eq!(ty_str(&h.fields[0].ty), "vk::BufferPointer<int>");
+    let Item::Function(g) = &unit.items[4] else {
+        panic!("{:?}", unit.items[4])
+    };
+    let shown: Vec<String> = g
+        .body
+        .as_ref()
+        .expect("body")
+        .stmts
+        .iter()
+        .map(|s| match &s.kind {
+            StmtKind::Expr(e) => show(e),
+            StmtKind::Decl(v) => match &v.declarators[0].init {
+                Some(Initializer::Expr(e)) => show(e),
+                other => format!("{other:?}"),
+            },
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "vk::RawBufferLoad(addr, 8)",
+            "vk::RawBufferStore(addr, s)",
+            "vk::RawBufferLoad(addr)",
+            "(z =None new vk::BufferPointer<float>(w))",
+        ]
+    );
+    // The template arguments of the calls are kept.
+    let StmtKind::Decl(v) = &g.body.as_ref().expect("body").stmts[0].kind else {
+        panic!()
+    };
+    let Some(Initializer::Expr(Expr {
+        kind: ExprKind::Call { template_args, .. },
+        ..
+    })) = &v.declarators[0].init
+    else {
+        panic!("{v:?}")
+    };
+    assert!(matches!(&template_args[..], [TemplateArg::Type(t)] if t.name.name == "float"));
+}
+
+#[test]
 fn structs_typedefs_and_buffers() {
     let unit = ok("struct VSOut { float4 pos : SV_Position; nointerpolation float2 uv : TEXCOORD0; } g_out;\n\
          typedef float4 color_t[2];\n\

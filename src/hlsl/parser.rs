@@ -102,6 +102,8 @@ pub fn is_builtin_type(name: &str) -> bool {
         "float16_t",
         "float32_t",
         "float64_t",
+        "int8_t4_packed",
+        "uint8_t4_packed",
     ];
     const OTHERS: &[&str] = &[
         "void",
@@ -142,6 +144,13 @@ pub fn is_builtin_type(name: &str) -> bool {
         "vk::SampledTexture3D",
         "vk::SampledTextureCUBE",
         "vk::SampledTextureCUBEArray",
+        "vk::BufferPointer",
+        "vk::SpirvType",
+        "vk::SpirvOpaqueType",
+        "vk::Literal",
+        "vk::integral_constant",
+        "vk::ext_type",
+        "vk::ext_result_id",
         "sampler",
         "sampler1D",
         "sampler2D",
@@ -165,6 +174,8 @@ pub fn is_builtin_type(name: &str) -> bool {
         "LineStream",
         "TriangleStream",
         "RaytracingAccelerationStructure",
+        "RayQuery",
+        "RayDesc",
         "string",
     ];
     if SCALARS.contains(&name) || OTHERS.contains(&name) {
@@ -182,7 +193,19 @@ pub fn is_builtin_type(name: &str) -> bool {
         return false;
     };
     name.get(..base_len)
-        .is_some_and(|s| SCALARS.contains(&s) && s != "dword")
+        .is_some_and(|s| SCALARS.contains(&s) && s != "dword" && !s.ends_with("_packed"))
+}
+
+/// Whether `name` is one of DXC's builtin function templates in the `vk` namespace, so
+/// `vk::RawBufferLoad<float>(a)` parses as a call with template arguments.
+pub fn is_builtin_function_template(name: &str) -> bool {
+    matches!(
+        name,
+        "vk::RawBufferLoad"
+            | "vk::RawBufferStore"
+            | "vk::static_pointer_cast"
+            | "vk::reinterpret_pointer_cast"
+    )
 }
 
 /// The keyword a modifier is spelled with, if `name` is one.
@@ -307,6 +330,9 @@ struct Parser {
     template_statics: Vec<TemplateStatic>,
     /// `#pragma pack_matrix`s: the token position they came before, row-major or not, where.
     pack_matrix: Vec<(usize, bool, Span)>,
+    /// Set while parsing an expression template argument outside any parenthesis or bracket:
+    /// a `>` or `>>` there closes the list instead of being an operator.
+    angle_closes: bool,
 }
 
 impl Parser {
@@ -348,6 +374,7 @@ impl Parser {
             var_templates: HashSet::new(),
             template_statics: Vec::new(),
             pack_matrix,
+            angle_closes: false,
         }
     }
 
@@ -637,15 +664,21 @@ impl Parser {
     }
 
     /// The offset just past the template argument list starting with the `<` at offset `k`
-    /// (counting `>>` as two closers), if it closes before a `;`, `{` or `}`.
+    /// (counting `>>` as two closers; a `>` inside parentheses or brackets is an operator),
+    /// if it closes before a `;`, `{` or `}`.
     fn after_template(&self, k: usize) -> Option<usize> {
         let mut depth = 0usize;
+        let mut parens = 0usize;
         let mut i = k;
         loop {
             let t = self.peek_at(i);
             match t.text.as_str() {
                 _ if t.kind == TokenKind::Eof => return None,
                 _ if t.kind != TokenKind::Punct => {}
+                "(" | "[" => parens += 1,
+                ")" | "]" if parens == 0 => return None,
+                ")" | "]" => parens -= 1,
+                _ if parens > 0 => {}
                 "<" => depth += 1,
                 ">" | ">>" => {
                     let n = t.text.len();
@@ -930,8 +963,12 @@ impl Parser {
             if self.is_type_at(0) && !self.peek_at(self.qualified_end(0).0).is_punct("(") {
                 args.push(TemplateArg::Type(self.type_expr()?));
             } else {
-                // Additive and tighter only: `>` and `>>` close the list here.
-                args.push(TemplateArg::Expr(self.binary(9)?));
+                // A constant expression with every operator but an unparenthesized `>` or
+                // `>>`, which closes the list (C++ [temp.names]).
+                let outer = std::mem::replace(&mut self.angle_closes, true);
+                let arg = self.conditional();
+                self.angle_closes = outer;
+                args.push(TemplateArg::Expr(arg?));
             }
             if !self.eat(",") {
                 break;
@@ -1686,6 +1723,10 @@ impl Parser {
             {
                 self.bump();
                 self.bump();
+                continue;
+            }
+            // An empty member declaration (`void f() {};`).
+            if self.eat(";") {
                 continue;
             }
             let fstart = self.span();
@@ -2759,6 +2800,9 @@ impl Parser {
             let Some((op, prec)) = binary_op(&t.text) else {
                 break;
             };
+            if self.angle_closes && (t.text == ">" || t.text == ">>") {
+                break;
+            }
             if prec < min {
                 break;
             }
@@ -2926,7 +2970,7 @@ impl Parser {
                     };
                 }
             } else if self.eat("[") {
-                let index = self.expr()?;
+                let index = self.unangled(Self::expr)?;
                 self.expect("]", "after the index")?;
                 let span = e.span.to(self.prev_span());
                 e = Expr {
@@ -2957,8 +3001,21 @@ impl Parser {
         }
     }
 
+    /// Runs `f` with `>` an operator again (inside parentheses, brackets or braces).
+    fn unangled<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        let outer = std::mem::replace(&mut self.angle_closes, false);
+        let r = f(self);
+        self.angle_closes = outer;
+        r
+    }
+
     /// `( args )` of a call.
     fn call_args(&mut self) -> PResult<Vec<Expr>> {
+        self.unangled(Self::call_args_inner)
+    }
+
+    /// [`Parser::call_args`] with `>` an operator.
+    fn call_args_inner(&mut self) -> PResult<Vec<Expr>> {
         self.expect("(", "to start the arguments")?;
         let mut args = Vec::new();
         if !self.at(")") {
@@ -3009,7 +3066,7 @@ impl Parser {
             }
             TokenKind::Punct if t.text == "(" => {
                 self.bump();
-                let inner = self.expr()?;
+                let inner = self.unangled(Self::expr)?;
                 self.expect(")", "to close the parenthesis")?;
                 let span = t.span.to(self.prev_span());
                 Ok(Expr {
@@ -3019,21 +3076,21 @@ impl Parser {
             }
             TokenKind::Punct if t.text == "{" => {
                 self.enter()?;
-                let r = (|| {
-                    self.bump();
+                let r = self.unangled(|this| {
+                    this.bump();
                     let mut items = Vec::new();
-                    while !self.at("}") {
-                        items.push(self.assignment()?);
-                        if !self.eat(",") {
+                    while !this.at("}") {
+                        items.push(this.assignment()?);
+                        if !this.eat(",") {
                             break;
                         }
                     }
-                    self.expect("}", "to end the initializer list")?;
+                    this.expect("}", "to end the initializer list")?;
                     Ok(Expr {
                         kind: ExprKind::InitList(items),
-                        span: t.span.to(self.prev_span()),
+                        span: t.span.to(this.prev_span()),
                     })
-                })();
+                });
                 self.leave();
                 r
             }
@@ -3080,11 +3137,18 @@ impl Parser {
                     kind: ExprKind::SizeOf(Box::new(inner)),
                 })
             }
-            // `E::A`: an enumerator of a (type-named) enum is a qualified name.
+            // `E::A`: an enumerator of a (type-named) enum is a qualified name. A builtin
+            // object type's name (not a keyword: `Texture`, `Buffer`) followed by neither `(`
+            // nor `<` is a variable's (`Texture.Sample(...)`, `Buffer.IncrementCounter()`).
             TokenKind::Ident
                 if self.is_type(&t)
                     && !(self.peek_at(1).text == "::"
-                        && self.peek_at(2).kind == TokenKind::Ident) =>
+                        && self.peek_at(2).kind == TokenKind::Ident)
+                    && !(is_builtin_type(&t.text)
+                        && t.text.starts_with(|c: char| c.is_ascii_uppercase())
+                        && !self.types.contains(&t.text)
+                        && !self.peek_at(1).is_punct("(")
+                        && !self.peek_at(1).is_punct("<")) =>
             {
                 let ty = self.type_expr()?;
                 if !ty.args.is_empty() && self.at("::") {
@@ -3119,6 +3183,25 @@ impl Parser {
                     span,
                 })
             }
+            // `vk::BufferPointer<T>(a)`: a builtin qualified type constructing a value.
+            TokenKind::Ident
+                if self.peek_at(1).is_punct("::") && is_builtin_type(&self.qualified_end(0).1) =>
+            {
+                let ty = self.type_expr()?;
+                if !self.at("(") {
+                    let found = self.tok().describe();
+                    return self.fail(format!(
+                        "expected '(' after the type '{}' to construct a value, found {found}",
+                        ty.name.name
+                    ));
+                }
+                let args = self.call_args()?;
+                let span = ty.span.to(self.prev_span());
+                Ok(Expr {
+                    kind: ExprKind::Construct { ty, args },
+                    span,
+                })
+            }
             TokenKind::Ident if !RESERVED.contains(&t.text.as_str()) => {
                 let mut name = self.ident("a name")?;
                 while self.at("::") && self.peek_at(1).kind == TokenKind::Ident {
@@ -3127,7 +3210,10 @@ impl Parser {
                     name.name = format!("{}::{}", name.name, part.text);
                     name.span = name.span.to(part.span);
                 }
-                let template_args = if self.at("<") && self.templates.contains(&name.name) {
+                let template_args = if self.at("<")
+                    && (self.templates.contains(&name.name)
+                        || is_builtin_function_template(&name.name))
+                {
                     self.template_args()?
                 } else {
                     Vec::new()

@@ -168,6 +168,9 @@ impl FnCx<'_, '_> {
                 template_args,
                 ..
             } => {
+                if crate::hlsl::parser::is_builtin_function_template(&callee.name) {
+                    return self.builtin_template_call(callee, template_args, args, span);
+                }
                 if !template_args.is_empty() {
                     // Name resolution instantiates templates; what is left is not a template.
                     self.st

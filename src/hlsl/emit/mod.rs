@@ -5,6 +5,7 @@
 //! [`crate::hlsl::sema`]; every problem becomes a [`Diagnostic`] and the walk goes on.
 
 mod bindings;
+mod buffer_address;
 mod control;
 mod decls;
 mod entry;
@@ -13,6 +14,7 @@ mod func;
 mod intrinsics;
 mod math;
 mod ops;
+mod packed;
 mod raw_buffer;
 mod resources;
 mod textures;

@@ -11,8 +11,8 @@ use crate::hlsl::ast::{
 use crate::hlsl::diag::Diagnostic;
 use crate::hlsl::sema::consteval::{self, ConstVal};
 use crate::hlsl::sema::types::{
-    builtin_by_name, needs_16bit_types, BitField, Field, Interp, ResourceKind, SbFlavor, Scalar,
-    StructDef, TexDim, Ty,
+    builtin_by_name, is_unimplemented_builtin, needs_16bit_types, BitField, Field, Interp,
+    ResourceKind, SbFlavor, Scalar, StructDef, TexDim, Ty,
 };
 use crate::hlsl::source::Span;
 use crate::hlsl::Options;
@@ -537,6 +537,10 @@ impl TypeResolver<'_> {
                 || name.starts_with("Sampler")
                 || name == "tbuffer" =>
             {
+                self.error(t.span, format!("not supported yet: the type '{name}'"));
+                None
+            }
+            _ if is_unimplemented_builtin(name) => {
                 self.error(t.span, format!("not supported yet: the type '{name}'"));
                 None
             }

@@ -267,6 +267,15 @@ impl Declarer<'_> {
             else {
                 continue;
             };
+            if ty.is_resource() && d.init.is_some() {
+                // `static Texture2D T = ResourceDescriptorHeap[3];`, `... = OtherTexture;`: the
+                // variable is that resource, not one of its own.
+                self.error(
+                    d.span,
+                    "not supported yet: a global resource variable with an initializer",
+                );
+                continue;
+            }
             if let Ty::Resource(kind, elem) = &ty {
                 self.resource(v, d, *kind, elem, &ty);
                 continue;

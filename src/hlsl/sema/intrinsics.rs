@@ -112,6 +112,10 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
         "fma" | "lit" | "refract" | "faceforward" | "sincos" => Some(Intrinsic::Special(3, 3)),
         "ldexp" | "modf" | "frexp" | "dst" | "asdouble" => Some(Intrinsic::Special(2, 2)),
         "dot4add_u8packed" | "dot4add_i8packed" => Some(Intrinsic::Special(3, 3)),
+        // Shader model 6.6's packed 8-bit vectors.
+        "pack_s8" | "pack_u8" | "pack_clamp_s8" | "pack_clamp_u8" | "unpack_s8s16"
+        | "unpack_s8s32" | "unpack_u8u16" | "unpack_u8u32" => Some(Intrinsic::Special(1, 1)),
+        "DebugBreak" => Some(Intrinsic::Special(0, 0)),
         // Derivatives (pixel shaders).
         "ddx" | "ddy" | "ddx_coarse" | "ddy_coarse" | "ddx_fine" | "ddy_fine" | "fwidth" => {
             Some(Intrinsic::Special(1, 1))
@@ -189,10 +193,6 @@ pub fn is_out_of_scope(name: &str) -> bool {
         "tex3D",
         "texCUBE",
         "dot2add",
-        "pack_u8",
-        "pack_s8",
-        "unpack_s8s32",
-        "unpack_u8u32",
     ];
     OTHERS.contains(&name)
         || [

@@ -1895,6 +1895,10 @@ impl Resolver {
                 args: std::mem::take(args),
             });
         }
+        if crate::hlsl::parser::is_builtin_function_template(&name) {
+            // `vk::RawBufferLoad<T>(a)`: an intrinsic, its template arguments kept.
+            return None;
+        }
         if !template_args.is_empty() {
             self.diags.push(Diagnostic::error(
                 callee.span,
