@@ -1163,12 +1163,6 @@ fn malformed_syntax() {
             "not supported yet: 'unorm'",
         ),
         (
-            "StructuredBuffer<row_major float3x3> t;",
-            1,
-            18,
-            "not supported yet: 'row_major' in template arguments",
-        ),
-        (
             "void main() { float4 v = b.Load<float4, int>(0); }",
             1,
             39,

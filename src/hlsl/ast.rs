@@ -144,6 +144,9 @@ pub enum Modifier {
     LineAdj,
     /// `triangleadj` (geometry-shader input primitive)
     TriangleAdj,
+    /// Not a keyword: the majorness a `#pragma pack_matrix` before the declaration gives its
+    /// matrices (`true`: row-major) unless it or its typedef spells one.
+    PackMatrix(bool),
 }
 
 /// A modifier and where it was written.

@@ -719,18 +719,12 @@ impl Parser {
             }
         }
         self.define_template_statics(&mut unit.items);
-        // `#pragma pack_matrix` before every declaration sets the file's default majorness;
-        // after one, matrices on either side would need different ones (not supported yet).
+        // `#pragma pack_matrix` before every declaration is also the file's default
+        // majorness (for matrices outside declarations, as `-Zpr`/`-Zpc`); each declaration
+        // takes the one in force where it is (`Modifier::PackMatrix`).
         let first = first_declaration.unwrap_or(usize::MAX);
-        for (pos, row_major, span) in std::mem::take(&mut self.pack_matrix) {
-            if pos > first {
-                self.error(
-                    span,
-                    "not supported yet: #pragma pack_matrix after the first declaration",
-                );
-            } else {
-                unit.pack_row_major = Some(row_major);
-            }
+        if let Some(&(_, row_major, _)) = self.pack_matrix.iter().rev().find(|p| p.0 <= first) {
+            unit.pack_row_major = Some(row_major);
         }
         unit
     }
@@ -873,6 +867,14 @@ impl Parser {
     /// Modifier keywords, in any order.
     fn modifiers(&mut self) -> Vec<ModifierSpan> {
         let mut out = Vec::new();
+        // The `#pragma pack_matrix` in force here, if any, gives the declaration its default.
+        if let Some(&(_, row_major, span)) = self.pack_matrix.iter().rev().find(|p| p.0 <= self.pos)
+        {
+            out.push(ModifierSpan {
+                modifier: Modifier::PackMatrix(row_major),
+                span,
+            });
+        }
         while self.is_modifier_at(0) {
             let t = self.bump();
             if let Some(modifier) = modifier(&t.text) {
@@ -951,12 +953,25 @@ impl Parser {
         self.bump();
         let mut args = Vec::new();
         loop {
-            if (self.at_word("unorm")
-                || self.at_word("snorm")
-                || self.at_word("row_major")
-                || self.at_word("column_major"))
-                && self.is_modifier_at(0)
+            if (self.at_word("row_major") || self.at_word("column_major")) && self.is_modifier_at(0)
             {
+                // `row_major T`: the type `row_major<T>` (see `sema::decls::ROW_MAJOR`).
+                let word = self.bump();
+                let inner = self.type_expr()?;
+                args.push(TemplateArg::Type(TypeExpr {
+                    span: word.span.to(inner.span),
+                    name: Ident {
+                        name: word.text.clone(),
+                        span: word.span,
+                    },
+                    args: vec![TemplateArg::Type(inner)],
+                }));
+                if !self.eat(",") {
+                    break;
+                }
+                continue;
+            }
+            if (self.at_word("unorm") || self.at_word("snorm")) && self.is_modifier_at(0) {
                 let word = self.tok().text.clone();
                 return self.fail(format!("not supported yet: '{word}' in template arguments"));
             }

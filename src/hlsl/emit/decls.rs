@@ -143,6 +143,7 @@ impl State<'_> {
             opts: self.opts,
             consts: &lookup,
             diags: &mut diags,
+            pack: None,
         };
         let out = f(&mut r);
         self.diags = diags;
@@ -417,8 +418,8 @@ fn column_major_int_matrix(st: &State, ty: &Ty, row_major: bool) -> bool {
 fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
     for p in &pending {
         let bad = match &p.what {
-            PendingKind::Resource(ResourceKind::StructuredBuffer { .. }, elem) => {
-                column_major_int_matrix(st, elem, st.opts.row_major)
+            PendingKind::Resource(ResourceKind::StructuredBuffer { row_major, .. }, elem) => {
+                column_major_int_matrix(st, elem, *row_major)
             }
             PendingKind::Block { def, .. } => def
                 .fields

@@ -2036,9 +2036,9 @@ impl FnCx<'_, '_> {
                 );
                 None
             }
-            ResourceKind::StructuredBuffer { rw, .. } => {
+            ResourceKind::StructuredBuffer { rw, row_major, .. } => {
                 let i = self.rvalue_as(index, &Ty::Scalar(Scalar::UInt))?;
-                let rm = self.st.opts.row_major;
+                let rm = row_major;
                 let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);

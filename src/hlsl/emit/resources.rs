@@ -176,7 +176,7 @@ impl FnCx<'_, '_> {
             ) => {
                 self.arg_count(name, args, 1..=1, span)?;
                 let i = self.rvalue_as(&args[0], &ut)?;
-                let rm = self.st.opts.row_major;
+                let rm = r.kind.elem_row_major();
                 let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);
@@ -204,7 +204,7 @@ impl FnCx<'_, '_> {
                     let stride = crate::hlsl::sema::layout::array_stride(
                         &r.elem,
                         self.st.sbuffer_rule(),
-                        self.st.opts.row_major,
+                        r.kind.elem_row_major(),
                         &self.st.types.structs,
                     );
                     let s = self.u32c(stride);
@@ -373,7 +373,7 @@ impl FnCx<'_, '_> {
             let u = self.ty(&ut);
             return Some(Val::R(self.f.bitcast(u, index), ut));
         }
-        let rm = self.st.opts.row_major;
+        let rm = r.kind.elem_row_major();
         let layout = self.st.sbuffer_rule();
         let et = self.ptr_ty(r.sc, &r.elem, layout, rm);
         let zero = self.i32c(0);

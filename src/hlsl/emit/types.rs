@@ -183,8 +183,12 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
         }
     };
     match kind {
-        ResourceKind::StructuredBuffer { rw, flavor } => {
-            let (rule, rm) = (st.sbuffer_rule(), st.opts.row_major);
+        ResourceKind::StructuredBuffer {
+            rw,
+            flavor,
+            row_major: rm,
+        } => {
+            let rule = st.sbuffer_rule();
             let et = ir_ty(b, st, elem, rule, rm);
             let stride = array_stride(elem, rule, rm, &st.types.structs);
             let arr = b.type_runtime_array(et, Some(stride));

@@ -31,6 +31,35 @@ const MAX_ARRAY: i64 = 1 << 16;
 pub(crate) const VECTOR_MATRIX_DX: &str =
     "not supported yet: a 1xN or Nx1 matrix in a structure or constant with -fvk-use-dx-layout";
 
+/// The type name the parser gives `row_major T` as a template argument (`row_major<T>`; no
+/// source can spell it, `row_major` being a keyword).
+pub const ROW_MAJOR: &str = "row_major";
+
+/// The type name of `column_major T` as a template argument (see [`ROW_MAJOR`]).
+pub const COLUMN_MAJOR: &str = "column_major";
+
+/// Whether `t` is `row_major T` or `column_major T` as the parser writes them.
+fn is_majorness_wrapper(t: &TypeExpr) -> bool {
+    matches!(t.name.name.as_str(), ROW_MAJOR | COLUMN_MAJOR) && t.args.len() == 1
+}
+
+/// Whether `t` is a matrix or an array of them.
+fn holds_matrix(t: &Ty) -> bool {
+    match t {
+        Ty::Matrix(..) => true,
+        Ty::Array(e, _) => holds_matrix(e),
+        _ => false,
+    }
+}
+
+/// The majorness the `#pragma pack_matrix` in force gives a declaration with `mods`.
+pub(crate) fn pack_matrix(mods: &[ModifierSpan]) -> Option<bool> {
+    mods.iter().find_map(|m| match m.modifier {
+        Modifier::PackMatrix(row_major) => Some(row_major),
+        _ => None,
+    })
+}
+
 /// Whether `mods` has `m`.
 pub(crate) fn has(mods: &[ModifierSpan], m: Modifier) -> bool {
     mods.iter().any(|x| x.modifier == m)
@@ -108,6 +137,7 @@ pub fn declare(
                     opts,
                     consts: &lookup,
                     diags,
+                    pack: None,
                 };
                 let (mut fields, mut bitfields) = r.fields_and_bits(&s.fields);
                 if let Some(base) = &s.base {
@@ -163,6 +193,7 @@ pub fn declare(
                     opts,
                     consts: &lookup,
                     diags,
+                    pack: None,
                 };
                 let Some((ty, relaxed)) = r.resolve_type(&t.ty) else {
                     continue;
@@ -200,6 +231,7 @@ fn declare_constants(env: &mut TypeEnv, opts: &Options, v: &VarDecl) {
         opts,
         consts: &lookup,
         diags: &mut quiet,
+        pack: pack_matrix(&v.modifiers),
     };
     let Some((base, _)) = r.resolve_type(&v.ty) else {
         return;
@@ -275,6 +307,9 @@ pub struct TypeResolver<'a> {
     pub consts: &'a dyn Fn(&str) -> Option<ConstVal>,
     /// Where problems go.
     pub diags: &'a mut Vec<Diagnostic>,
+    /// The majorness `#pragma pack_matrix` gives the declaration being resolved (a structured
+    /// buffer's matrix element takes it), if one is in force.
+    pub pack: Option<bool>,
 }
 
 impl TypeResolver<'_> {
@@ -288,13 +323,14 @@ impl TypeResolver<'_> {
     }
 
     /// Whether a declaration with `mods` of type `ty` is row-major: its modifiers, else its
-    /// typedef's, else the default (`-Zpr` / `-Zpc`).
+    /// typedef's, else the `#pragma pack_matrix` in force, else the default (`-Zpr` / `-Zpc`).
     pub(crate) fn row_major(&self, mods: &[ModifierSpan], ty: &TypeExpr) -> bool {
         spelled_majorness(mods)
             .or_else(|| {
                 let (_, _, m) = self.env.typedefs.get(&ty.name.name)?;
                 *m
             })
+            .or_else(|| pack_matrix(mods))
             .unwrap_or(self.opts.row_major)
     }
 
@@ -419,7 +455,21 @@ impl TypeResolver<'_> {
             | "RWStructuredBuffer"
             | "AppendStructuredBuffer"
             | "ConsumeStructuredBuffer" => {
-                let (e, _) = elem_arg(self, None)?;
+                // `StructuredBuffer<row_major float2x3>`: the parser wraps the element.
+                let (written, inner) = match t.args.first() {
+                    Some(TemplateArg::Type(w)) if is_majorness_wrapper(w) => {
+                        (Some(w.name.name == ROW_MAJOR), w.args.first())
+                    }
+                    _ => (None, t.args.first()),
+                };
+                let (e, _) = match inner {
+                    Some(TemplateArg::Type(te)) => self.resolve_type(te)?,
+                    _ => elem_arg(self, None)?,
+                };
+                if written.is_some() && !holds_matrix(&e) {
+                    self.error(t.span, "'row_major' and 'column_major' apply to matrices");
+                    return None;
+                }
                 if e.is_resource() || e == Ty::Void {
                     self.error(
                         t.span,
@@ -436,6 +486,7 @@ impl TypeResolver<'_> {
                     ResourceKind::StructuredBuffer {
                         rw: name.starts_with("RW") || flavor != SbFlavor::Plain,
                         flavor,
+                        row_major: written.or(self.pack).unwrap_or(self.opts.row_major),
                     },
                     e,
                 )
@@ -542,6 +593,16 @@ impl TypeResolver<'_> {
             }
             _ if is_unimplemented_builtin(name) => {
                 self.error(t.span, format!("not supported yet: the type '{name}'"));
+                None
+            }
+            ROW_MAJOR | COLUMN_MAJOR => {
+                self.error(
+                    t.span,
+                    format!(
+                        "not supported yet: '{name}' in a template argument other than a \
+                         structured buffer's element"
+                    ),
+                );
                 None
             }
             "string" => {

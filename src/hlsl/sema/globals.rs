@@ -110,6 +110,11 @@ impl Declarer<'_> {
     }
 
     fn resolver<T>(&mut self, f: impl FnOnce(&mut TypeResolver) -> T) -> T {
+        self.resolver_in(None, f)
+    }
+
+    /// [`Declarer::resolver`] for a declaration under `#pragma pack_matrix(pack)`.
+    fn resolver_in<T>(&mut self, pack: Option<bool>, f: impl FnOnce(&mut TypeResolver) -> T) -> T {
         let env: &TypeEnv = &self.m.types;
         let lookup = |n: &str| env.constant(n);
         f(&mut TypeResolver {
@@ -117,6 +122,7 @@ impl Declarer<'_> {
             opts: self.opts,
             consts: &lookup,
             diags: self.diags,
+            pack,
         })
     }
 
@@ -252,7 +258,8 @@ impl Declarer<'_> {
             self.strings(v);
             return;
         }
-        let Some((base, relaxed)) = self.resolver(|r| r.resolve_type(&v.ty)) else {
+        let pack = decls::pack_matrix(&v.modifiers);
+        let Some((base, relaxed)) = self.resolver_in(pack, |r| r.resolve_type(&v.ty)) else {
             return;
         };
         let is_static = has(&v.modifiers, Modifier::Static);
@@ -466,7 +473,7 @@ impl Declarer<'_> {
         }
         let counter_binding = attr(&v.attributes, Some("vk"), "counter_binding");
         let counted = match kind {
-            ResourceKind::StructuredBuffer { flavor, rw } => {
+            ResourceKind::StructuredBuffer { flavor, rw, .. } => {
                 flavor != SbFlavor::Plain || (rw && self.m.counter_users.contains(&name))
             }
             _ => false,

@@ -119,6 +119,9 @@ pub enum ResourceKind {
         rw: bool,
         /// Which of the four.
         flavor: SbFlavor,
+        /// Whether a matrix element is row-major: `row_major`/`column_major` in the template
+        /// argument, else the file's default (`-Zpr`, `#pragma pack_matrix`).
+        row_major: bool,
     },
     /// `ByteAddressBuffer` / `RWByteAddressBuffer`.
     ByteAddressBuffer {
@@ -303,12 +306,24 @@ impl fmt::Display for Ty {
 }
 
 impl ResourceKind {
+    /// Whether the element of a structured buffer is laid out row-major (false for other
+    /// resources, whose elements hold no matrix).
+    pub fn elem_row_major(self) -> bool {
+        matches!(
+            self,
+            ResourceKind::StructuredBuffer {
+                row_major: true,
+                ..
+            }
+        )
+    }
+
     /// The HLSL name of the resource type (`RWStructuredBuffer`, `Texture2DArray`, ...), for
     /// messages.
     pub fn hlsl_name(&self) -> String {
         let rw = |rw: bool| if rw { "RW" } else { "" };
         match *self {
-            ResourceKind::StructuredBuffer { rw: w, flavor } => match flavor {
+            ResourceKind::StructuredBuffer { rw: w, flavor, .. } => match flavor {
                 SbFlavor::Append => "AppendStructuredBuffer".to_owned(),
                 SbFlavor::Consume => "ConsumeStructuredBuffer".to_owned(),
                 SbFlavor::Plain => format!("{}StructuredBuffer", rw(w)),
@@ -531,6 +546,7 @@ mod tests {
         let append = ResourceKind::StructuredBuffer {
             rw: true,
             flavor: SbFlavor::Append,
+            row_major: false,
         };
         assert_eq!(
             show(append, Ty::Scalar(Scalar::Float)),
