@@ -4837,3 +4837,113 @@ fn structured_buffer_matrix_majorness_runs() {
     }
     let _ = words;
 }
+
+/// Images, samplers and texel buffers pass to functions as pointers to the resource the
+/// caller names (its variable, an element of an array of them, or the caller's own
+/// parameter), which SPIR-V allows a call to pass; buffers, whose pointers may not be
+/// passed without VariablePointers, and out or inout resource parameters are refused.
+#[test]
+fn image_and_sampler_parameters() {
+    let src = "Texture2D<float4> texs[3] : register(t0);
+               SamplerState smp : register(s0);
+               RWBuffer<float4> rw : register(u1);
+               float4 samp(Texture2D<float4> t, SamplerState s, float2 uv) {
+                   return t.SampleLevel(s, uv, 0);
+               }
+               float4 twice(Texture2D<float4> t, SamplerState s) { return samp(t, s, 0.5) * 2; }
+               void put(RWBuffer<float4> b, uint i, float4 v) { b[i] = v; }
+               [numthreads(1, 1, 1)]
+               void main(uint3 id : SV_DispatchThreadID) {
+                   put(rw, id.x, twice(texs[id.x % 3], smp) + samp(texs[1], smp, 0.25));
+               }";
+    let dis = disassemble(&check("resource_params", src, "cs_6_0"));
+    for want in [
+        "%t = OpFunctionParameter %_ptr_UniformConstant_type_2d_image",
+        "%s = OpFunctionParameter %_ptr_UniformConstant_type_sampler",
+        "%b = OpFunctionParameter %_ptr_UniformConstant_type_buffer_image",
+        "OpFunctionCall %void %put %rw",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    // The dynamically indexed element is passed as its access chain.
+    assert!(
+        dis.lines()
+            .any(|l| l.contains("OpFunctionCall %v4float %twice %") && l.contains("%smp")),
+        "{dis}"
+    );
+    for (src, want) in [
+        (
+            "StructuredBuffer<float> g;\nfloat f(StructuredBuffer<float> b) { return b[0]; }
+             [numthreads(1, 1, 1)] void main() { f(g); }",
+            "2:9: error: not supported yet: structured and byte-address buffer parameters",
+        ),
+        (
+            "Texture2D g;\nvoid f(out Texture2D t) { t = g; }
+             [numthreads(1, 1, 1)] void main() { Texture2D x; f(x); }",
+            "2:12: error: not supported yet: out and inout resource parameters",
+        ),
+        (
+            "Texture2D g[2];\nfloat4 f(Texture2D t) { return t.Load(0); }
+             [numthreads(1, 1, 1)] void main() { f(g); }",
+            "not supported yet: an array of resources as an argument",
+        ),
+    ] {
+        let e = errors(src, "cs_6_0");
+        assert!(e.contains(want), "{want}:\n{e}");
+    }
+}
+
+/// A local resource variable initialized with a resource is a name for it (what DXC's
+/// legalization makes of it): reads and writes through it reach the resource, on lavapipe and
+/// under `spvkit run`. One assigned again, or declared without an initializer, needs the
+/// legalizer and is refused, as is an initializer of another resource type.
+#[test]
+fn local_resource_aliases() {
+    let src = "RWStructuredBuffer<float> o0 : register(u0);
+               RWStructuredBuffer<float> o1 : register(u1);
+               StructuredBuffer<float> inp : register(t2);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   RWStructuredBuffer<float> dst = o1;
+                   const StructuredBuffer<float> src = inp;
+                   dst[0] = src[0] * 3;
+                   for (int i = 0; i < 2; i++) {
+                       RWStructuredBuffer<float> d = o0;
+                       d[i] = src[i] + i;
+                   }
+               }";
+    let words = check("resource_alias", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 2},
+            {"binding": 1, "layout": ["f32"], "size_words": 1},
+            {"binding": 2, "layout": ["f32"], "data": [1.5, 4]}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), [1.5f32, 5.0]);
+            assert_eq!(run::floats(&out, 1), [4.5f32]);
+        }
+    }
+    let _ = words;
+    for (body, want) in [
+        (
+            "StructuredBuffer<float> b = g; b = h;",
+            "not supported yet: assigning to a local resource variable",
+        ),
+        (
+            "StructuredBuffer<float> b; b = g;",
+            "not supported yet: a local resource variable without an initializer",
+        ),
+        (
+            "RWStructuredBuffer<float> b = g;",
+            "cannot initialize a 'RWStructuredBuffer<float>' with a 'StructuredBuffer<float>'",
+        ),
+    ] {
+        let src = format!(
+            "StructuredBuffer<float> g; StructuredBuffer<float> h;
+             [numthreads(1, 1, 1)] void main() {{ {body} }}"
+        );
+        let e = errors(&src, "cs_6_0");
+        assert!(e.contains(want), "{want}:\n{e}");
+    }
+}

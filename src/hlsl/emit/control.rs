@@ -123,6 +123,68 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// A local resource variable: a name for the resource its initializer names, which it
+    /// stays (HLSL resources are handles; SPIR-V has no variables of them outside the
+    /// legalizer's reach). One assigned again, or without an initializer, would need the
+    /// legalizer.
+    fn resource_alias(&mut self, d: &VarDecl) {
+        for decl in &d.declarators {
+            let why = if !decl.array_dims.is_empty() {
+                Some("local arrays of resources")
+            } else if !matches!(decl.init, Some(Initializer::Expr(_))) {
+                Some("a local resource variable without an initializer")
+            } else if self.reassigned.contains(&decl.name.name) {
+                Some("assigning to a local resource variable")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                self.st
+                    .error(decl.name.span, format!("not supported yet: {why}"));
+                continue;
+            }
+            let Some(Initializer::Expr(init)) = &decl.init else {
+                continue;
+            };
+            let resource = match self.expr(init) {
+                super::Val::Res(r) => r,
+                super::Val::Err => continue,
+                _ => {
+                    self.st
+                        .error(init.span, "a resource variable needs a resource");
+                    continue;
+                }
+            };
+            let Some(Ty::Resource(kind, elem)) = self.st.resolve_type(&d.ty).map(|t| t.0) else {
+                continue;
+            };
+            if resource.kind != kind || resource.elem != *elem || resource.array.is_some() {
+                self.st.error(
+                    init.span,
+                    format!(
+                        "cannot initialize a '{}' with a '{}'",
+                        self.show(&Ty::Resource(kind, elem)),
+                        self.show(&Ty::Resource(
+                            resource.kind,
+                            Box::new(resource.elem.clone())
+                        ))
+                    ),
+                );
+                continue;
+            }
+            if !self
+                .st
+                .scopes
+                .declare(&decl.name.name, Sym::Resource(resource))
+            {
+                self.st.error(
+                    decl.name.span,
+                    format!("redefinition of '{}'", decl.name.name),
+                );
+            }
+        }
+    }
+
     /// A local variable declaration.
     pub fn local_decl(&mut self, d: &VarDecl) {
         let has = |m: Modifier| d.modifiers.iter().any(|x| x.modifier == m);
@@ -146,8 +208,7 @@ impl FnCx<'_, '_> {
             return;
         };
         if base.is_resource() {
-            self.st
-                .error(d.ty.span, "not supported yet: local resource variables");
+            self.resource_alias(d);
             return;
         }
         if base == Ty::Void {

@@ -7,11 +7,11 @@
 use super::bindings::{Assignment, Request};
 use super::func::FnCx;
 use super::types::{ir_ty, matrix_decorations};
-use super::{Place, Resource, State, Sym};
+use super::{ParamDir, Place, Resource, State, Sym};
 use crate::grammar::{Decoration, FunctionControl, LiteralNumber, StorageClass};
 use crate::hlsl::ast::{Expr, FunctionDecl, Initializer, Item, Modifier, TypeExpr};
 use crate::hlsl::hir::{Global, GlobalKind};
-use crate::hlsl::sema::calls::{collect_calls_block, collect_calls_init};
+use crate::hlsl::sema::calls::{collect_calls_block, collect_calls_init, ASSIGNED};
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::decls::{self, has, TypeResolver};
 use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
@@ -393,6 +393,21 @@ fn declare_global(st: &mut State, name: &str, span: Span, sym: Sym) {
     }
 }
 
+/// The storage class of a resource variable of `kind`: buffers are blocks in StorageBuffer
+/// (Uniform before SPIR-V 1.3's class), images and samplers UniformConstant.
+pub(crate) fn resource_class(st: &State, kind: ResourceKind) -> StorageClass {
+    match kind {
+        ResourceKind::StructuredBuffer { .. } | ResourceKind::ByteAddressBuffer { .. } => {
+            if st.storage_buffer_class() {
+                StorageClass::StorageBuffer
+            } else {
+                StorageClass::Uniform
+            }
+        }
+        _ => StorageClass::UniformConstant,
+    }
+}
+
 /// The length of `p` if it is an array of resources that `-fspv-flatten-resource-arrays`
 /// makes one variable per element.
 fn flattened(st: &State, p: &Pending) -> Option<u32> {
@@ -497,17 +512,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
         let flat_len = flattened(st, &p);
         match p.what {
             PendingKind::Resource(kind, elem) => {
-                let sc = match kind {
-                    ResourceKind::StructuredBuffer { .. }
-                    | ResourceKind::ByteAddressBuffer { .. } => {
-                        if st.storage_buffer_class() {
-                            StorageClass::StorageBuffer
-                        } else {
-                            StorageClass::Uniform
-                        }
-                    }
-                    _ => StorageClass::UniformConstant,
-                };
+                let sc = resource_class(st, kind);
                 use crate::grammar::Capability;
                 match kind {
                     ResourceKind::TexelBuffer { rw } => b.capability(if rw {
@@ -771,16 +776,40 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
     };
     let Some(body) = &decl.body else { return };
     let mut ptypes = Vec::new();
-    for (t, _) in &fsym.params {
-        if t.is_resource() {
-            st.error(decl.span, "not supported yet: resource parameters");
-            return;
-        }
+    for (pi, (t, dir)) in fsym.params.iter().enumerate() {
         if *t == Ty::Void {
             return;
         }
+        // An image or sampler parameter is a pointer to the one the caller names (its
+        // variable, or an element of an array of them), as SPIR-V lets a call pass it; a
+        // buffer's pointer may not be passed without VariablePointers.
+        let sc = match t {
+            Ty::Resource(kind, _) => {
+                let span = decl.params.get(pi).map_or(decl.span, |p| p.ty.span);
+                let why = match kind {
+                    _ if *dir != ParamDir::In => Some("out and inout resource parameters"),
+                    ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer => {
+                        Some("ConstantBuffer and TextureBuffer parameters")
+                    }
+                    ResourceKind::StructuredBuffer { .. }
+                    | ResourceKind::ByteAddressBuffer { .. } => {
+                        Some("structured and byte-address buffer parameters")
+                    }
+                    _ => None,
+                };
+                if let Some(why) = why {
+                    st.error(span, format!("not supported yet: {why}"));
+                    if let Some(fs) = st.functions.get_mut(name).and_then(|v| v.get_mut(k)) {
+                        fs.failed = true;
+                    }
+                    return;
+                }
+                resource_class(st, *kind)
+            }
+            _ => StorageClass::Function,
+        };
         let it = ir_ty(b, st, t, LayoutRule::None, false);
-        ptypes.push(b.type_pointer(StorageClass::Function, it));
+        ptypes.push(b.type_pointer(sc, it));
     }
     let rt = ir_ty(b, st, &fsym.ret, LayoutRule::None, false);
     let fty = b.type_function(rt, &ptypes);
@@ -797,6 +826,12 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
     let f = b.function(fty, control);
     let handle = f.handle();
     let mut cx = FnCx::new(f, st, fsym.ret.clone());
+    let mut calls = Vec::new();
+    collect_calls_block(body, &mut calls);
+    cx.reassigned = calls
+        .into_iter()
+        .filter_map(|(c, _)| c.strip_prefix(ASSIGNED).map(str::to_owned))
+        .collect();
     let fname = if is_entry {
         format!("src.{name}")
     } else {
@@ -810,6 +845,23 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
         }
         if let Some(Some(depth)) = fsym.row_params.get(i) {
             cx.row_matrices.insert(v, *depth);
+        }
+        if let (Some(n), Ty::Resource(kind, elem)) = (&p.name, t) {
+            cx.f.name(v, &n.name);
+            let resource = Resource {
+                kind: *kind,
+                elem: (**elem).clone(),
+                sc: resource_class(cx.st, *kind),
+                counter: None,
+                ptr: v,
+                array: None,
+                flat: Vec::new(),
+            };
+            if !cx.st.scopes.declare(&n.name, Sym::Resource(resource)) {
+                cx.st
+                    .error(n.span, format!("redefinition of parameter '{}'", n.name));
+            }
+            continue;
         }
         if let Some(n) = &p.name {
             cx.f.name(v, &n.name);

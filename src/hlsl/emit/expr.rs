@@ -1780,6 +1780,9 @@ impl FnCx<'_, '_> {
             return self.inline_spirv(name, &fsym, opcode, at, vals, span);
         }
         let Some(handle) = fsym.handle else {
+            if fsym.failed {
+                return None;
+            }
             self.st
                 .error(span, format!("'{name}' is declared but not defined"));
             return None;
@@ -1790,9 +1793,22 @@ impl FnCx<'_, '_> {
         for (k, ((pt, dir), (v, a_span))) in fsym.params.iter().zip(vals.iter()).enumerate() {
             let a_span = *a_span;
             if let Ty::Resource(..) = pt {
-                self.st
-                    .error(a_span, "not supported yet: resources as function arguments");
-                return None;
+                // An image or sampler passes as its pointer: its variable, an element of an
+                // array of them, or the caller's own parameter.
+                let Val::Res(r) = v else {
+                    self.st
+                        .error(a_span, "a resource argument must name a resource");
+                    return None;
+                };
+                if r.array.is_some() {
+                    self.st.error(
+                        a_span,
+                        "not supported yet: an array of resources as an argument",
+                    );
+                    return None;
+                }
+                ptrs.push(r.ptr);
+                continue;
             }
             let pname = format!("param.var.{}", pnames.get(k).map_or("", |s| s.as_str()));
             let tmp = self.local(pt, &pname);

@@ -49,6 +49,9 @@ pub(crate) struct FnCx<'a, 'u> {
     /// Values and pointers of a minimum-precision type: their loads, and the arithmetic on
     /// them, are decorated `RelaxedPrecision` as DXC does.
     pub relaxed: std::collections::HashSet<Value>,
+    /// The names the function's body assigns as whole variables (`x = ...`): a local
+    /// resource among them cannot be an alias of its initializer.
+    pub reassigned: std::collections::HashSet<String>,
 }
 
 impl<'a, 'u> FnCx<'a, 'u> {
@@ -70,6 +73,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             literals: std::collections::HashMap::new(),
             row_matrices: std::collections::HashMap::new(),
             relaxed: std::collections::HashSet::new(),
+            reassigned: std::collections::HashSet::new(),
         }
     }
 

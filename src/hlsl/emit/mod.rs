@@ -183,6 +183,8 @@ pub(crate) struct FuncSym {
     pub sig: Signature,
     /// The emitted function, once emitted.
     pub handle: Option<Handle<ir::Function>>,
+    /// Its definition was refused (the error is reported): calls to it add none.
+    pub failed: bool,
 }
 
 impl std::ops::Deref for FuncSym {
@@ -253,7 +255,11 @@ impl<'u> State<'u> {
             .functions
             .into_iter()
             .map(|(name, sigs)| {
-                let syms = sigs.into_iter().map(|sig| FuncSym { sig, handle: None });
+                let syms = sigs.into_iter().map(|sig| FuncSym {
+                    sig,
+                    handle: None,
+                    failed: false,
+                });
                 (name, syms.collect())
             })
             .collect();

@@ -1,6 +1,7 @@
 //! The functions a body may call, by name, before types are known: a method call names every
 //! struct's method of that name (`*.m`), an operator on a struct its `operator` (`*.operator+`),
-//! and a call of a buffer's counter method names the buffer (after [`COUNTER_USE`]). Code
+//! a call of a buffer's counter method names the buffer (after [`COUNTER_USE`]), and an
+//! assignment to a whole variable names it (after [`ASSIGNED`]). Code
 //! generation orders the functions it emits by it; [`crate::hlsl::sema::globals`] finds the
 //! buffers that need a counter.
 
@@ -10,6 +11,10 @@ use crate::hlsl::source::Span;
 /// The prefix [`collect_calls_expr`] puts before the name of a buffer whose counter method
 /// is called (no function has such a name).
 pub const COUNTER_USE: &str = "#counter ";
+
+/// The prefix [`collect_calls_expr`] puts before the name of a variable assigned as a whole
+/// (`x = ...`; no function has such a name).
+pub const ASSIGNED: &str = "#assign ";
 
 /// The calls in `e`, with where each is.
 pub fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
@@ -27,7 +32,14 @@ pub fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
             collect_calls_expr(lhs, out);
             collect_calls_expr(rhs, out);
         }
-        ExprKind::Assign { lhs, rhs, .. } | ExprKind::Comma(lhs, rhs) => {
+        ExprKind::Assign { lhs, rhs, .. } => {
+            if let ExprKind::Ident(name) = &lhs.kind {
+                out.push((format!("{ASSIGNED}{}", name.name), name.span));
+            }
+            collect_calls_expr(lhs, out);
+            collect_calls_expr(rhs, out);
+        }
+        ExprKind::Comma(lhs, rhs) => {
             collect_calls_expr(lhs, out);
             collect_calls_expr(rhs, out);
         }
