@@ -4789,13 +4789,14 @@ fn unimplemented_builtin_types_are_refused_by_name() {
 }
 
 /// A global resource with an initializer (`= ResourceDescriptorHeap[3]`, `= Other`) is that
-/// resource, not one of its own binding: refused rather than bound on its own.
+/// resource, not one of its own binding: refused rather than bound on its own, unless it is a
+/// `static` name for a module-scope resource (`static_resource_aliases`).
 #[test]
 fn global_resources_with_initializers_are_refused() {
     for src in [
         "static Texture2D Texture = ResourceDescriptorHeap[3]; SamplerState S;
          float4 main() : SV_Target { return Texture.Sample(S, float2(0, 0)); }",
-        "Texture2D A; static Texture2D B = A; SamplerState S;
+        "Texture2D A; Texture2D B = A; SamplerState S;
          float4 main() : SV_Target { return B.Sample(S, float2(0, 0)); }",
         "Texture2D A[2]; static Texture2D B[2] = A; SamplerState S;
          float4 main() : SV_Target { return B[0].Sample(S, float2(0, 0)); }",
@@ -4946,4 +4947,46 @@ fn local_resource_aliases() {
         let e = errors(&src, "cs_6_0");
         assert!(e.contains(want), "{want}:\n{e}");
     }
+}
+
+/// `static R r = g;` for a module-scope resource `g`, at module scope or in a function, is a
+/// second name for `g` while nothing assigns `r` (DXC's legal example 01): reads and writes
+/// reach `g` on lavapipe and under `spvkit run`; `= ResourceDescriptorHeap[i]` or an
+/// assigned one is refused rather than bound to a resource of its own.
+#[test]
+fn static_resource_aliases() {
+    let src = "StructuredBuffer<float> g : register(t0);
+               RWStructuredBuffer<float> o : register(u1);
+               static StructuredBuffer<float> s = g;
+               static StructuredBuffer<float> s2 = s;
+               float twice(uint i) {
+                   static RWStructuredBuffer<float> out = o;
+                   out[i + 1] = s2[i] * 2;
+                   return s[i];
+               }
+               [numthreads(1, 1, 1)]
+               void main() { o[0] = twice(0) + twice(1); }";
+    let words = check("static_alias", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert_eq!(dis.matches("OpDecorate %g Binding").count(), 1, "{dis}");
+    assert!(!dis.contains("%s = OpVariable"), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "data": [1.5, 4]},
+            {"binding": 1, "layout": ["f32"], "size_words": 3}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 1), [5.5f32, 3.0, 8.0]);
+        }
+    }
+    let e = errors(
+        "StructuredBuffer<float> g; StructuredBuffer<float> h;
+         static StructuredBuffer<float> s = g;
+         [numthreads(1, 1, 1)] void main() { s = h; }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: a global resource variable with an initializer"),
+        "{e}"
+    );
 }

@@ -24,6 +24,8 @@ pub struct Module {
     pub functions: HashMap<String, Vec<Signature>>,
     /// The structured buffers whose counter methods are called (they get a counter).
     pub counter_users: HashSet<String>,
+    /// The names some function assigns as whole variables (`x = ...`).
+    pub assigned: HashSet<String>,
 }
 
 /// A module-scope variable or buffer.
@@ -101,6 +103,9 @@ pub enum GlobalKind {
     },
     /// A `static const` scalar with a constant value: no variable.
     Constant(ConstVal),
+    /// `static R r = g;` for a resource `g` no function reassigns `r` from: a second name for
+    /// the module-scope resource `g`.
+    Alias(String),
 }
 
 /// What `[[vk::binding]]` or `register()` say about a resource's binding.

@@ -127,7 +127,7 @@ impl FnCx<'_, '_> {
     /// stays (HLSL resources are handles; SPIR-V has no variables of them outside the
     /// legalizer's reach). One assigned again, or without an initializer, would need the
     /// legalizer.
-    fn resource_alias(&mut self, d: &VarDecl) {
+    fn resource_alias(&mut self, d: &VarDecl, is_static: bool) {
         for decl in &d.declarators {
             let why = if !decl.array_dims.is_empty() {
                 Some("local arrays of resources")
@@ -158,6 +158,13 @@ impl FnCx<'_, '_> {
             let Some(Ty::Resource(kind, elem)) = self.st.resolve_type(&d.ty).map(|t| t.0) else {
                 continue;
             };
+            if is_static && !matches!(resource.ptr, Value::Global(_)) {
+                self.st.error(
+                    init.span,
+                    "not supported yet: a static local resource that is not a module-scope one",
+                );
+                continue;
+            }
             if resource.kind != kind || resource.elem != *elem || resource.array.is_some() {
                 self.st.error(
                     init.span,
@@ -208,7 +215,7 @@ impl FnCx<'_, '_> {
             return;
         };
         if base.is_resource() {
-            self.resource_alias(d);
+            self.resource_alias(d, false);
             return;
         }
         if base == Ty::Void {
@@ -343,7 +350,13 @@ impl FnCx<'_, '_> {
         let Some((base, _)) = self.st.resolve_type(&d.ty) else {
             return;
         };
-        if base.is_resource() || base == Ty::Void {
+        if base.is_resource() {
+            // A name for a module-scope resource (one that depends on the first call's
+            // arguments would need the legalizer).
+            self.resource_alias(d, true);
+            return;
+        }
+        if base == Ty::Void {
             self.st
                 .error(d.ty.span, "not supported yet: static locals of this type");
             return;

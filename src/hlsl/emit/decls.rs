@@ -187,10 +187,20 @@ impl State<'_> {
 /// Emits the module; false when an error stopped it.
 pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     let mut pending: Vec<Pending> = Vec::new();
+    let mut aliases = Vec::new();
     for g in std::mem::take(&mut st.globals) {
-        define_global(st, b, g, &mut pending);
+        match g.kind {
+            GlobalKind::Alias(target) => aliases.push((g.name, g.span, target)),
+            _ => define_global(st, b, g, &mut pending),
+        }
     }
     bind_globals(st, b, pending);
+    // A static resource initialized with another is a second name for it.
+    for (name, span, target) in aliases {
+        if let Some(sym) = st.scopes.lookup(&target).cloned() {
+            declare_global(st, &name, span, sym);
+        }
+    }
 
     let entry_name = st.opts.entry.clone();
     let Some(entry) = st
@@ -342,6 +352,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             declare_global(st, &name, span, Sym::Var(Place { konst, ..place }));
         }
         GlobalKind::Constant(c) => declare_global(st, &name, span, Sym::Const(c, ty)),
+        GlobalKind::Alias(_) => {}
     }
 }
 

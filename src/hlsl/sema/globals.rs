@@ -10,7 +10,7 @@ use crate::hlsl::ast::{
 };
 use crate::hlsl::diag::Diagnostic;
 use crate::hlsl::hir::{Binding, Global, GlobalKind, Module, ParamDir, Signature};
-use crate::hlsl::sema::calls::{collect_calls_block, COUNTER_USE};
+use crate::hlsl::sema::calls::{collect_calls_block, ASSIGNED, COUNTER_USE};
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::decls::{
     self, attr, has, is_vector_matrix, row_depth, TypeEnv, TypeResolver, VECTOR_MATRIX_DX,
@@ -41,8 +41,12 @@ pub fn declare_module(
         }
     }
     m.counter_users = calls
-        .into_iter()
+        .iter()
         .filter_map(|(c, _)| c.strip_prefix(COUNTER_USE).map(str::to_owned))
+        .collect();
+    m.assigned = calls
+        .iter()
+        .filter_map(|(c, _)| c.strip_prefix(ASSIGNED).map(str::to_owned))
         .collect();
     let mut d = Declarer {
         m,
@@ -275,12 +279,18 @@ impl Declarer<'_> {
                 continue;
             };
             if ty.is_resource() && d.init.is_some() {
-                // `static Texture2D T = ResourceDescriptorHeap[3];`, `... = OtherTexture;`: the
-                // variable is that resource, not one of its own.
-                self.error(
-                    d.span,
-                    "not supported yet: a global resource variable with an initializer",
-                );
+                // `static Texture2D T = OtherTexture;`: a name for that resource, while no
+                // function assigns it; anything else (`= ResourceDescriptorHeap[3]`) is refused.
+                match self.alias_target(d, &ty, is_static) {
+                    Some(target) => {
+                        self.push(&name, d.name.span, ty, false, GlobalKind::Alias(target))
+                    }
+                    None => self.error(
+                        d.span,
+                        "not supported yet: a global resource variable with an initializer \
+                         other than a module-scope resource it stays",
+                    ),
+                }
                 continue;
             }
             if let Ty::Resource(kind, elem) = &ty {
@@ -427,6 +437,35 @@ impl Declarer<'_> {
             }
             self.uniform(v, d, ty, relaxed);
         }
+    }
+
+    /// The module-scope resource a `static` resource variable initialized with its name stays
+    /// (its type, never assigned by a function), if it is one.
+    fn alias_target(
+        &self,
+        d: &crate::hlsl::ast::Declarator,
+        ty: &Ty,
+        is_static: bool,
+    ) -> Option<String> {
+        let Some(Initializer::Expr(Expr {
+            kind: ExprKind::Ident(target),
+            ..
+        })) = &d.init
+        else {
+            return None;
+        };
+        let same = self
+            .m
+            .globals
+            .iter()
+            .rev()
+            .find(|g| g.name == target.name)?;
+        let resource = matches!(
+            same.kind,
+            GlobalKind::Resource { array: None, .. } | GlobalKind::Alias(_)
+        );
+        (is_static && resource && same.ty == *ty && !self.m.assigned.contains(&d.name.name))
+            .then(|| target.name.clone())
     }
 
     /// A resource declarator of `v`.
