@@ -2006,6 +2006,13 @@ impl ExecutionMode {
         }
     }
 }
+#[allow(non_upper_case_globals)]
+impl ExecutionMode {
+    ///Alias of `OutputLinesNV`.
+    pub const OutputLinesEXT: Self = Self::OutputLinesNV;
+    ///Alias of `OutputTrianglesNV`.
+    pub const OutputTrianglesEXT: Self = Self::OutputTrianglesNV;
+}
 impl core::fmt::Display for ExecutionMode {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
@@ -4106,6 +4113,19 @@ impl Decoration {
             Self::MediaBlockIOINTEL => "MediaBlockIOINTEL",
         }
     }
+}
+#[allow(non_upper_case_globals)]
+impl Decoration {
+    ///Alias of `PerPrimitiveNV`.
+    pub const PerPrimitiveEXT: Self = Self::PerPrimitiveNV;
+    ///Alias of `PerVertexKHR`.
+    pub const PerVertexNV: Self = Self::PerVertexKHR;
+    ///Alias of `NonUniform`.
+    pub const NonUniformEXT: Self = Self::NonUniform;
+    ///Alias of `RestrictPointer`.
+    pub const RestrictPointerEXT: Self = Self::RestrictPointer;
+    ///Alias of `AliasedPointer`.
+    pub const AliasedPointerEXT: Self = Self::AliasedPointer;
 }
 impl core::fmt::Display for Decoration {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

@@ -2701,7 +2701,7 @@ fn wave_quad_and_derivative_intrinsics_are_refused_where_dxc_refuses_them() {
         (
             "RWStructuredBuffer<float> O; [numthreads(4, 1, 1)] void main() { O[0] = ddx(O[1]); }",
             "cs_6_0",
-            "not supported yet: ddx in a compute shader",
+            "'ddx' in a compute shader needs shader model 6.6 or above",
         ),
         (
             "RWStructuredBuffer<uint> O; [numthreads(4, 1, 1)] void main() { O[0] = WaveActiveBitAnd(1); }",
@@ -2996,10 +2996,12 @@ void main(uint3 id : SV_DispatchThreadID) {
         "{}",
         errors(vs, "vs_6_0")
     );
+    // In compute shaders from shader model 6.6 (`compute_shader_derivatives`).
     let cs = "Texture2D T; SamplerState S; RWBuffer<float> B;\n[numthreads(1, 1, 1)] void main() { B[0] = T.SampleBias(S, 0.5, 1).x; }";
-    assert!(errors(cs, "cs_6_0").contains("not supported yet: 'SampleBias'"));
+    assert!(errors(cs, "cs_6_0")
+        .contains("'SampleBias' in a compute shader needs shader model 6.6 or above"));
     let cs = "Texture2D T; SamplerState S; RWBuffer<float> B;\n[numthreads(1, 1, 1)] void main() { B[0] = T.CalculateLevelOfDetail(S, 0.5); }";
-    assert!(errors(cs, "cs_6_0").contains("not supported yet: 'CalculateLevelOfDetail'"));
+    assert!(errors(cs, "cs_6_6").contains("derivatives in a compute shader need numthreads"));
 }
 
 #[test]
@@ -4987,6 +4989,47 @@ fn static_resource_aliases() {
     );
     assert!(
         e.contains("not supported yet: a global resource variable with an initializer"),
+        "{e}"
+    );
+}
+
+/// Derivatives in compute shaders (shader model 6.6): `ddx` and implicit-LOD sampling add the
+/// derivative group DXC picks from `numthreads`: linear for a one-dimensional multiple of 4,
+/// 2x2 quads for even X and Y; another size, or an older shader model, is an error.
+#[test]
+fn compute_shader_derivatives() {
+    let body = "Texture2D<float4> t : register(t0);
+                SamplerState s : register(s1);
+                RWStructuredBuffer<float> o : register(u2);
+                [numthreads(NT)]
+                void main(uint3 id : SV_DispatchThreadID) {
+                    float x = id.x;
+                    o[id.x] = ddx(x * x) + t.Sample(s, float2(x, 0)).x;
+                }";
+    let with = |nt: &str| body.replace("NT", nt);
+    let quads = disassemble(&check("cs_quads", &with("2, 2, 1"), "cs_6_6"));
+    for want in [
+        "OpCapability ComputeDerivativeGroupQuadsNV",
+        "OpExecutionMode %main DerivativeGroupQuadsNV",
+        "OpDPdx %float",
+        "OpImageSampleImplicitLod %v4float",
+    ] {
+        assert!(quads.contains(want), "missing {want}:\n{quads}");
+    }
+    let linear = disassemble(&check("cs_linear", &with("16, 1, 1"), "cs_6_6"));
+    assert!(
+        linear.contains("OpExecutionMode %main DerivativeGroupLinearNV"),
+        "{linear}"
+    );
+    assert_eq!(linear.matches("DerivativeGroup").count(), 2, "{linear}");
+    let e = errors(&with("3, 1, 1"), "cs_6_6");
+    assert!(
+        e.contains("derivatives in a compute shader need numthreads with even X and Y"),
+        "{e}"
+    );
+    let e = errors(&with("2, 2, 1"), "cs_6_5");
+    assert!(
+        e.contains("'ddx' in a compute shader needs shader model 6.6 or above"),
         "{e}"
     );
 }

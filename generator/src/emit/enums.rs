@@ -131,15 +131,19 @@ fn value_enum(scope: &Scope, k: &OperandKind) -> Result<TokenStream, String> {
         TokenStream::new()
     };
     // Aliases as associated constants, so that code naming an enumerant compiles against
-    // grammars that made the alias canonical (`RayPayloadNV` → `RayPayloadKHR`).
+    // grammars that made the alias canonical (`RayPayloadNV` → `RayPayloadKHR`); in a kind
+    // with parameters, for the enumerants without any (`DerivativeGroupQuadsNV`).
     let mut alias_consts = Vec::new();
-    if is_plain {
+    {
         let variant_names: Vec<String> = k
             .enumerants
             .iter()
             .map(|e| variant_name(&k.name, &e.name))
             .collect();
         for (e, v) in k.enumerants.iter().zip(&variants) {
+            if !e.parameters.is_empty() {
+                continue;
+            }
             for a in &e.aliases {
                 let an = variant_name(&k.name, a);
                 let valid = an.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');

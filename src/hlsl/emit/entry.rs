@@ -17,6 +17,40 @@ use crate::hlsl::source::Span;
 use crate::hlsl::Stage;
 use crate::ir::{Builder, GlobalVariable, Handle, Value};
 
+/// The derivative group of a compute shader that uses derivatives, by the rules of shader
+/// model 6.6 as DXC applies them: a one-dimensional group of a multiple of 4 threads takes
+/// them over each 4 consecutive threads (`DerivativeGroupLinearNV`), one whose X and Y are
+/// even over 2x2 quads (`DerivativeGroupQuadsNV`); any other size is an error at the first
+/// use (`span`).
+fn derivative_group(
+    st: &mut State,
+    b: &mut Builder,
+    entry: Handle<crate::ir::Function>,
+    [x, y, z]: [u32; 3],
+    span: Span,
+) {
+    let (mode, capability) = if x % 4 == 0 && y == 1 && z == 1 {
+        (
+            ExecutionMode::DerivativeGroupLinearNV,
+            Capability::ComputeDerivativeGroupLinearNV,
+        )
+    } else if x % 2 == 0 && y % 2 == 0 {
+        (
+            ExecutionMode::DerivativeGroupQuadsNV,
+            Capability::ComputeDerivativeGroupQuadsNV,
+        )
+    } else {
+        st.error(
+            span,
+            "derivatives in a compute shader need numthreads with even X and Y, or X a \
+             multiple of 4 and Y and Z of 1",
+        );
+        return;
+    };
+    b.capability(capability);
+    b.execution_mode(entry, mode);
+}
+
 /// Splits `TEXCOORD3` into (`TEXCOORD`, 3).
 fn split_semantic(s: &str) -> (String, u32) {
     let base = s.trim_end_matches(|c: char| c.is_ascii_digit());
@@ -1120,10 +1154,11 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
                 .collect();
             match dims.as_slice() {
                 [Some(x), Some(y), Some(z)] if *x > 0 && *y > 0 && *z > 0 => {
-                    b.execution_mode(
-                        handle,
-                        ExecutionMode::LocalSize(*x as u32, *y as u32, *z as u32),
-                    );
+                    let size = [*x as u32, *y as u32, *z as u32];
+                    b.execution_mode(handle, ExecutionMode::LocalSize(size[0], size[1], size[2]));
+                    if let Some(span) = st.compute_derivatives {
+                        derivative_group(st, b, handle, size, span);
+                    }
                 }
                 _ => st.error(a.span, "numthreads needs three positive integer constants"),
             }

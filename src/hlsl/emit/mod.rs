@@ -205,6 +205,9 @@ pub(crate) struct State<'u> {
     /// The declared types (structs, typedefs, module constants); the emitter adds the block
     /// structs of `ConstantBuffer<T>` variables.
     pub types: TypeEnv,
+    /// Where a compute shader first needs implicit derivatives (`ddx`, `Sample`...): the
+    /// entry point then gets a derivative-group execution mode.
+    pub compute_derivatives: Option<Span>,
     /// The module-scope declarations, as semantic analysis classified them (taken when
     /// defined).
     pub globals: Vec<super::hir::Global>,
@@ -269,6 +272,7 @@ impl<'u> State<'u> {
             opts,
             diags: Vec::new(),
             types: module.types,
+            compute_derivatives: None,
             globals: module.globals,
             scopes: Scopes::default(),
             counter_type: None,

@@ -244,15 +244,7 @@ impl FnCx<'_, '_> {
     fn implicit_lod_allowed(&mut self, name: &str, span: Span) -> bool {
         match self.st.opts.profile.stage {
             Stage::Pixel => true,
-            Stage::Compute => {
-                self.st.error(
-                    span,
-                    format!(
-                        "not supported yet: '{name}' (implicit derivatives) in a compute shader"
-                    ),
-                );
-                false
-            }
+            Stage::Compute => self.compute_derivatives(name, span),
             _ => {
                 self.st.error(
                     span,
