@@ -2722,15 +2722,22 @@ fn wave_quad_and_derivative_intrinsics_are_refused_where_dxc_refuses_them() {
         let e = errors(src, profile);
         assert!(e.contains(msg), "{src}: {e}");
     }
-    // On Vulkan 1.1: signed bitwise reductions and quad reads outside pixel shaders.
+    // On Vulkan 1.1: quad reads in a compute shader are over its derivative groups (as DXC,
+    // whatever the shader model).
+    let quads = "RWStructuredBuffer<uint> O; [numthreads(4, 1, 1)] void main() { O[0] = QuadReadAcrossX(O[1]); }";
+    let o = options("cs_6_0", TargetEnv::Vulkan1_1, LanguageVersion::V2021);
+    let dis = disassemble(&compile_with("cs_quad", quads, &o));
+    for want in [
+        "OpExecutionMode %main DerivativeGroupLinearNV",
+        "OpGroupNonUniformQuadSwap %uint %uint_3",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    // Signed bitwise reductions.
     for (src, msg) in [
         (
             "RWStructuredBuffer<int> O; [numthreads(4, 1, 1)] void main() { O[0] = WaveActiveBitAnd(O[1]); }",
             "WaveActiveBitAnd needs unsigned integer arguments, not 'int'",
-        ),
-        (
-            "RWStructuredBuffer<uint> O; [numthreads(4, 1, 1)] void main() { O[0] = QuadReadAcrossX(O[1]); }",
-            "not supported yet: QuadReadAcrossX outside pixel shaders",
         ),
         (
             "RWStructuredBuffer<uint> O; [numthreads(4, 1, 1)] void main() { O[0] = QuadAny(O[1] == 0); }",

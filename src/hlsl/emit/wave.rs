@@ -282,12 +282,14 @@ impl FnCx<'_, '_> {
                 self.wave_arith(name, arith, (op, Some(mask)), v, t, span)
             }
             "QuadReadLaneAt" | "QuadReadAcrossX" | "QuadReadAcrossY" | "QuadReadAcrossDiagonal" => {
-                if stage != Stage::Pixel {
-                    // In a compute shader DXC adds SPV_KHR_compute_shader_derivatives and a
-                    // derivative-group execution mode, which this frontend does not make yet.
+                if stage == Stage::Compute {
+                    // Quads of a compute shader are its derivative groups (as DXC makes
+                    // them, whatever the shader model).
+                    self.st.compute_derivatives.get_or_insert(span);
+                } else if stage != Stage::Pixel {
                     self.st.error(
                         span,
-                        format!("not supported yet: {name} outside pixel shaders"),
+                        format!("not supported yet: {name} outside pixel and compute shaders"),
                     );
                     return None;
                 }
