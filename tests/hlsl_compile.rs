@@ -5040,3 +5040,76 @@ fn compute_shader_derivatives() {
         "{e}"
     );
 }
+
+/// Unsized arrays of resources are runtime arrays of descriptors, and
+/// `NonUniformResourceIndex` makes the index a `NonUniform` copy whose access chain, loaded
+/// image or sampler and sampled image are `NonUniform` too (as DXC decorates them), with the
+/// array's non-uniform indexing capability and SPV_EXT_descriptor_indexing below SPIR-V 1.5;
+/// an index without it decorates nothing.
+#[test]
+fn non_uniform_resource_indices() {
+    let src = "Texture2D gTextures[32] : register(t0);
+               SamplerState gSamplers[] : register(s0, space1);
+               RWTexture2D<float4> gRW[8] : register(u0, space2);
+               Buffer<float4> gBufs[] : register(t0, space3);
+               RWStructuredBuffer<float> outs[4] : register(u0, space4);
+               float4 main(uint index : A, float2 loc : B) : SV_Target {
+                   float4 a = gTextures[NonUniformResourceIndex(index)]
+                                  .Sample(gSamplers[NonUniformResourceIndex(index + 1)], loc);
+                   float4 b = gRW[NonUniformResourceIndex(index)][uint2(0, 0)];
+                   float4 c = gBufs[NonUniformResourceIndex(index)].Load(0);
+                   outs[NonUniformResourceIndex(index)][0] = 1;
+                   float4 d = gTextures[index].Sample(gSamplers[0], loc);
+                   return a + b + c + d;
+               }";
+    let dis = disassemble(&check("non_uniform", src, "ps_6_0"));
+    for want in [
+        "OpCapability RuntimeDescriptorArray",
+        "OpCapability SampledImageArrayNonUniformIndexing",
+        "OpCapability StorageImageArrayNonUniformIndexing",
+        "OpCapability UniformTexelBufferArrayNonUniformIndexing",
+        "OpCapability StorageBufferArrayNonUniformIndexing",
+        "OpExtension \"SPV_EXT_descriptor_indexing\"",
+        "OpTypeRuntimeArray %type_sampler",
+        "OpTypeRuntimeArray %type_buffer_image",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    // What each decorated id is.
+    let decorated: Vec<&str> = dis
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("OpDecorate "))
+        .filter_map(|l| l.strip_suffix(" NonUniform"))
+        .collect();
+    let op_of = |id: &str| {
+        dis.lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("{id} = ")))
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or("?")
+            .to_owned()
+    };
+    let mut ops: Vec<String> = decorated.iter().map(|id| op_of(id)).collect();
+    ops.sort();
+    ops.dedup();
+    assert_eq!(
+        ops,
+        ["OpAccessChain", "OpCopyObject", "OpLoad", "OpSampledImage"],
+        "{dis}"
+    );
+    // Five indices, two loads for the texture and sampler, one for the texel buffer and the
+    // storage image each, one sampled image.
+    assert_eq!(
+        decorated
+            .iter()
+            .filter(|id| op_of(id) == "OpCopyObject")
+            .count(),
+        5
+    );
+    assert_eq!(
+        decorated
+            .iter()
+            .filter(|id| op_of(id) == "OpSampledImage")
+            .count(),
+        1
+    );
+}

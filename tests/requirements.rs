@@ -629,3 +629,77 @@ fn enumerant_versions_of_operand_values_count() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An access chain decorated `NonUniform` into an array of descriptors needs the array's
+/// non-uniform indexing capability, by descriptor kind (the grammar names none of them); an
+/// undecorated one, or one into a single descriptor, needs none.
+#[test]
+fn non_uniform_access_chains_need_their_indexing_capability() {
+    let decls = "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n\
+         %float = OpTypeFloat 32\n%u4 = OpConstant %uint 4\n%u0 = OpConstant %uint 0\n\
+         %img = OpTypeImage %float 2D 0 0 0 1 Unknown\n%simg = OpTypeImage %float 2D 0 0 0 2 Rgba32f\n\
+         %tbuf = OpTypeImage %float Buffer 0 0 0 1 Unknown\n%smp = OpTypeSampler\n\
+         %blk = OpTypeStruct %float\n\
+         %a_img = OpTypeArray %img %u4\n%a_simg = OpTypeArray %simg %u4\n%a_tbuf = OpTypeRuntimeArray %tbuf\n\
+         %a_smp = OpTypeArray %smp %u4\n%a_blk = OpTypeArray %blk %u4\n\
+         %p_a_img = OpTypePointer UniformConstant %a_img\n%p_a_simg = OpTypePointer UniformConstant %a_simg\n\
+         %p_a_tbuf = OpTypePointer UniformConstant %a_tbuf\n%p_a_smp = OpTypePointer UniformConstant %a_smp\n\
+         %p_a_blk = OpTypePointer StorageBuffer %a_blk\n\
+         %p_img = OpTypePointer UniformConstant %img\n%p_simg = OpTypePointer UniformConstant %simg\n\
+         %p_tbuf = OpTypePointer UniformConstant %tbuf\n%p_smp = OpTypePointer UniformConstant %smp\n\
+         %p_blk = OpTypePointer StorageBuffer %blk\n\
+         %v_img = OpVariable %p_a_img UniformConstant\n%v_simg = OpVariable %p_a_simg UniformConstant\n\
+         %v_tbuf = OpVariable %p_a_tbuf UniformConstant\n%v_smp = OpVariable %p_a_smp UniformConstant\n\
+         %v_blk = OpVariable %p_a_blk StorageBuffer\n";
+    let chains = [
+        (
+            "%v_img",
+            "%p_img",
+            Capability::SampledImageArrayNonUniformIndexing,
+        ),
+        (
+            "%v_simg",
+            "%p_simg",
+            Capability::StorageImageArrayNonUniformIndexing,
+        ),
+        (
+            "%v_tbuf",
+            "%p_tbuf",
+            Capability::UniformTexelBufferArrayNonUniformIndexing,
+        ),
+        (
+            "%v_smp",
+            "%p_smp",
+            Capability::SampledImageArrayNonUniformIndexing,
+        ),
+        (
+            "%v_blk",
+            "%p_blk",
+            Capability::StorageBufferArrayNonUniformIndexing,
+        ),
+    ];
+    for (var, ptr, cap) in chains {
+        for decorated in [true, false] {
+            let deco = if decorated {
+                "OpDecorate %c NonUniform\n"
+            } else {
+                ""
+            };
+            let text = format!(
+                "OpCapability Shader\nOpCapability ShaderNonUniform\nOpCapability RuntimeDescriptorArray\n\
+                 OpCapability SampledBuffer\nOpMemoryModel Logical GLSL450\n\
+                 OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n\
+                 {deco}{decls}%main = OpFunction %void None %fn\n%l = OpLabel\n\
+                 %c = OpAccessChain {ptr} {var} %u0\nOpReturn\nOpFunctionEnd\n"
+            );
+            let words = assemble(&text, "spv1.5");
+            let req = module_requirements(&words).unwrap();
+            assert_eq!(
+                req.capabilities.contains(&cap),
+                decorated,
+                "{var} decorated {decorated}: {:?}",
+                req.capabilities
+            );
+        }
+    }
+}

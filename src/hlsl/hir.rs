@@ -58,7 +58,8 @@ pub enum GlobalKind {
         user_type: Option<String>,
         /// A counter buffer goes with it: `Some(Some(b))` at `[[vk::counter_binding(b)]]`.
         counter: Option<Option<u32>>,
-        /// An array of this many resources (one binding for all).
+        /// An array of this many resources (one binding for all); 0 for an unsized
+        /// (runtime) array, `R r[]`.
         array: Option<u32>,
     },
     /// A `cbuffer`/`tbuffer`, `ConstantBuffer<T>`/`TextureBuffer<T>`, push-constant block or

@@ -40,6 +40,11 @@
 //!   `StoragePushConstant16`, `StorageInputOutput16`): Vulkan ties 16-bit values in those
 //!   storage classes to these features, whatever `Int16`/`Float16` allow elsewhere;
 //! - a descriptor variable of a runtime array type needs `RuntimeDescriptorArray`;
+//! - an access chain decorated `NonUniform` into an array of descriptors needs the
+//!   non-uniform indexing capability of the descriptor's kind (`SampledImageArrayNonUniformIndexing`
+//!   for sampled images and samplers, `StorageImage…`, `UniformTexelBuffer…`,
+//!   `StorageTexelBuffer…`, `InputAttachment…`, `UniformBuffer…`, `StorageBuffer…`): Vulkan
+//!   ties each to a feature, and nothing in the grammar names them;
 //! - reading or writing a storage image needs `Image1D`/`ImageBuffer` for those dims and, in
 //!   shaders, `StorageImageRead/WriteWithoutFormat` when its format is `Unknown`;
 //! - `Device` scope in a memory-access operand under the Vulkan memory model needs
@@ -88,6 +93,16 @@ static UNIFORM_16: Availability = needs(&[Capability::UniformAndStorageBuffer16B
 static PUSH_CONSTANT_16: Availability = needs(&[Capability::StoragePushConstant16]);
 static INPUT_OUTPUT_16: Availability = needs(&[Capability::StorageInputOutput16]);
 static RUNTIME_DESCRIPTOR_ARRAY: Availability = needs(&[Capability::RuntimeDescriptorArray]);
+static SAMPLED_IMAGE_NU: Availability = needs(&[Capability::SampledImageArrayNonUniformIndexing]);
+static STORAGE_IMAGE_NU: Availability = needs(&[Capability::StorageImageArrayNonUniformIndexing]);
+static UNIFORM_TEXEL_NU: Availability =
+    needs(&[Capability::UniformTexelBufferArrayNonUniformIndexing]);
+static STORAGE_TEXEL_NU: Availability =
+    needs(&[Capability::StorageTexelBufferArrayNonUniformIndexing]);
+static INPUT_ATTACHMENT_NU: Availability =
+    needs(&[Capability::InputAttachmentArrayNonUniformIndexing]);
+static UNIFORM_BUFFER_NU: Availability = needs(&[Capability::UniformBufferArrayNonUniformIndexing]);
+static STORAGE_BUFFER_NU: Availability = needs(&[Capability::StorageBufferArrayNonUniformIndexing]);
 static IMAGE_1D: Availability = needs(&[Capability::Image1D]);
 static IMAGE_BUFFER: Availability = needs(&[Capability::ImageBuffer]);
 static READ_WITHOUT_FORMAT: Availability = needs(&[Capability::StorageImageReadWithoutFormat]);
@@ -171,6 +186,10 @@ pub struct Facts {
     array_element: HashMap<u32, u32>,
     /// Structs decorated `BufferBlock`.
     buffer_blocks: std::collections::HashSet<u32>,
+    /// Ids decorated `NonUniform`.
+    nonuniform: std::collections::HashSet<u32>,
+    /// `OpTypeSampler` and `OpTypeSampledImage` types.
+    samplers: std::collections::HashSet<u32>,
 }
 
 impl Facts {
@@ -234,6 +253,15 @@ impl Facts {
             }
             Instruction::Decorate(d) if d.decoration == crate::grammar::Decoration::BufferBlock => {
                 f.buffer_blocks.insert(d.target.0);
+            }
+            Instruction::Decorate(d) if d.decoration == crate::grammar::Decoration::NonUniform => {
+                f.nonuniform.insert(d.target.0);
+            }
+            Instruction::TypeSampler(t) => {
+                f.samplers.insert(t.result_id.0);
+            }
+            Instruction::TypeSampledImage(t) => {
+                f.samplers.insert(t.result_id.0);
             }
             Instruction::TypeImage(t) => {
                 f.images
@@ -318,9 +346,40 @@ impl Facts {
         })
     }
 
+    /// The non-uniform indexing capability an access chain decorated `NonUniform` from `base`
+    /// needs, if `base` is an array of descriptors.
+    fn nonuniform_indexing(&self, base: u32) -> Option<&'static Availability> {
+        use crate::grammar::{Dim, StorageClass as S};
+        let pointee = *self.pointee.get(&self.value_type.get(base))?;
+        let element = *self.array_element.get(&pointee)?;
+        if self.samplers.contains(&element) {
+            return Some(&SAMPLED_IMAGE_NU);
+        }
+        if let Some(&(dim, _, sampled, _)) = self.images.get(&element) {
+            return Some(match (dim, sampled) {
+                (Dim::SubpassData, _) => &INPUT_ATTACHMENT_NU,
+                (Dim::Buffer, 2) => &STORAGE_TEXEL_NU,
+                (Dim::Buffer, _) => &UNIFORM_TEXEL_NU,
+                (_, 2) => &STORAGE_IMAGE_NU,
+                _ => &SAMPLED_IMAGE_NU,
+            });
+        }
+        match self.storage_class.get(&base)? {
+            S::StorageBuffer => Some(&STORAGE_BUFFER_NU),
+            S::Uniform if self.buffer_blocks.contains(&element) => Some(&STORAGE_BUFFER_NU),
+            S::Uniform => Some(&UNIFORM_BUFFER_NU),
+            _ => None,
+        }
+    }
+
     /// Calls `f` with what `inst` needs beyond its generated availability.
     pub fn visit(&self, inst: &Instruction, f: &mut dyn FnMut(&'static Availability)) {
         match inst {
+            Instruction::AccessChain(a) if self.nonuniform.contains(&a.result_id.0) => {
+                if let Some(n) = self.nonuniform_indexing(a.base.0) {
+                    f(n)
+                }
+            }
             Instruction::TypeInt(t) => match t.width {
                 8 => f(&INT8),
                 16 => f(&INT16),

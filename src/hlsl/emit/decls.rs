@@ -423,7 +423,7 @@ pub(crate) fn resource_class(st: &State, kind: ResourceKind) -> StorageClass {
 /// makes one variable per element.
 fn flattened(st: &State, p: &Pending) -> Option<u32> {
     let flat = st.opts.bindings.flatten_arrays && matches!(p.what, PendingKind::Resource(..));
-    p.array.filter(|_| flat)
+    p.array.filter(|&n| flat && n > 0)
 }
 
 /// Whether `ty` holds a column-major matrix of non-floats: DXC cannot lay those out in a
@@ -601,11 +601,14 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                         ptr: flat[0],
                         array: p.array,
                         flat,
+                        nonuniform: false,
                     };
                     declare_global(st, &p.name, p.span, Sym::Resource(resource));
                     continue;
                 }
                 let t = match p.array {
+                    // `R r[]`: a runtime array of descriptors (descriptor indexing).
+                    Some(0) => b.type_runtime_array(t, None),
                     Some(n) => b.type_array(t, n, None),
                     None => t,
                 };
@@ -641,6 +644,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                         ptr: Value::Global(g),
                         array: p.array,
                         flat: Vec::new(),
+                        nonuniform: false,
                     }),
                 );
             }
@@ -867,6 +871,7 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
                 ptr: v,
                 array: None,
                 flat: Vec::new(),
+                nonuniform: false,
             };
             if !cx.st.scopes.declare(&n.name, Sym::Resource(resource)) {
                 cx.st

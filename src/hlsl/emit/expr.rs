@@ -2008,7 +2008,7 @@ impl FnCx<'_, '_> {
             // `textures[i]`: one resource of an array of them.
             let i = self.rvalue_as(index, &Ty::Scalar(Scalar::UInt))?;
             let k = match self.const_of(i) {
-                Some(ConstVal::Int(k)) if k < 0 || k >= i64::from(n) => {
+                Some(ConstVal::Int(k)) if k < 0 || (n > 0 && k >= i64::from(n)) => {
                     self.st
                         .error(index.span, format!("index {k} is out of bounds (size {n})"));
                     return None;
@@ -2030,16 +2030,25 @@ impl FnCx<'_, '_> {
                     ptr,
                     array: None,
                     flat: Vec::new(),
+                    nonuniform: false,
                     ..r
                 }));
             }
             let rt = Ty::Resource(r.kind, Box::new(r.elem.clone()));
             let pt = self.ptr_ty(r.sc, &rt, LayoutRule::None, false);
             let ptr = self.f.access_chain(pt, r.ptr, &[i]);
+            // `textures[NonUniformResourceIndex(i)]`: the element, and everything reached
+            // through it, is decorated NonUniform (the requirements pass adds the array's
+            // non-uniform indexing capability).
+            let nonuniform = self.nonuniform.contains(&i);
+            if nonuniform {
+                self.mark_nonuniform(ptr);
+            }
             return Some(Val::Res(super::Resource {
                 ptr,
                 array: None,
                 flat: Vec::new(),
+                nonuniform,
                 ..r
             }));
         }
@@ -2058,6 +2067,9 @@ impl FnCx<'_, '_> {
                 let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);
+                if r.nonuniform {
+                    self.mark_nonuniform(ptr);
+                }
                 Some(Val::P(Place {
                     ptr,
                     ty: r.elem.clone(),

@@ -52,6 +52,8 @@ pub(crate) struct FnCx<'a, 'u> {
     /// The names the function's body assigns as whole variables (`x = ...`): a local
     /// resource among them cannot be an alias of its initializer.
     pub reassigned: std::collections::HashSet<String>,
+    /// Values `NonUniformResourceIndex` made (and what is decorated NonUniform for them).
+    pub nonuniform: std::collections::HashSet<Value>,
 }
 
 impl<'a, 'u> FnCx<'a, 'u> {
@@ -74,6 +76,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             row_matrices: std::collections::HashMap::new(),
             relaxed: std::collections::HashSet::new(),
             reassigned: std::collections::HashSet::new(),
+            nonuniform: std::collections::HashSet::new(),
         }
     }
 
@@ -190,6 +193,23 @@ impl<'a, 'u> FnCx<'a, 'u> {
             self.f
                 .decorate(v, crate::grammar::Decoration::RelaxedPrecision);
         }
+    }
+
+    /// Decorates `v` NonUniform (once): it depends on a non-uniform resource index.
+    pub fn mark_nonuniform(&mut self, v: Value) {
+        if self.nonuniform.insert(v) {
+            self.f.decorate(v, crate::grammar::Decoration::NonUniform);
+        }
+    }
+
+    /// A load of a resource's handle (image, sampler), NonUniform when the resource is.
+    pub fn load_handle(&mut self, r: &super::Resource) -> Value {
+        let t = self.ty(&Ty::Resource(r.kind, Box::new(r.elem.clone())));
+        let v = self.f.load(t, r.ptr, None);
+        if r.nonuniform {
+            self.mark_nonuniform(v);
+        }
+        v
     }
 
     /// Records a pointer into minimum-precision storage (an access chain, not decorated).

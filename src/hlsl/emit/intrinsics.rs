@@ -281,6 +281,16 @@ impl FnCx<'_, '_> {
     fn special(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
         match name {
             "mul" => self.mul(args, span),
+            "NonUniformResourceIndex" => {
+                // A copy of the index, decorated NonUniform; indexing an array of resources
+                // with it makes what is reached NonUniform too (as DXC).
+                let ut = Ty::Scalar(Scalar::UInt);
+                let i = self.rvalue_as(&args[0], &ut)?;
+                let t = self.ty(&ut);
+                let c = self.f.copy_object(t, i);
+                self.mark_nonuniform(c);
+                Some(Val::R(c, ut))
+            }
             "printf" => self.printf(args, span),
             "D3DCOLORtoUBYTE4" => {
                 // int4(c.zyxw * 255.002), as DXC.
@@ -750,6 +760,9 @@ impl FnCx<'_, '_> {
                 );
                 let zero = self.u32c(0);
                 let ptr = self.f.image_texel_pointer(pt, r.ptr, coord, zero);
+                if r.nonuniform {
+                    self.mark_nonuniform(ptr);
+                }
                 Val::P(super::Place {
                     ptr,
                     ty: elem,

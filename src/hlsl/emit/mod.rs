@@ -126,8 +126,12 @@ pub(crate) struct Resource {
     pub counter: Option<Handle<GlobalVariable>>,
     /// Where the resource is: its variable, or an element of an array of resources.
     pub ptr: Value,
-    /// The length of an array of resources (indexed before use); `None` for one resource.
+    /// The length of an array of resources (indexed before use; 0 for an unsized one);
+    /// `None` for one resource.
     pub array: Option<u32>,
+    /// Whether it was reached with a `NonUniformResourceIndex`: every access through it is
+    /// decorated `NonUniform`.
+    pub nonuniform: bool,
     /// The variables of an array flattened by `-fspv-flatten-resource-arrays`, one per
     /// element (`ptr` is the first); empty otherwise.
     pub flat: Vec<Value>,

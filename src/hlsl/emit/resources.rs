@@ -20,8 +20,7 @@ fn lod_operands(lod: Value) -> ImageOperandsArgs {
 
 impl FnCx<'_, '_> {
     fn load_resource(&mut self, r: &Resource) -> Value {
-        let t = self.ty(&Ty::Resource(r.kind, Box::new(r.elem.clone())));
-        self.f.load(t, r.ptr, None)
+        self.load_handle(r)
     }
 
     /// Trims a 4-component texel to the resource's element type.
@@ -106,6 +105,9 @@ impl FnCx<'_, '_> {
         let pt = self.ptr_ty(r.sc, &ut, self.st.sbuffer_rule(), false);
         let zero = self.i32c(0);
         let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);
+        if r.nonuniform {
+            self.mark_nonuniform(ptr);
+        }
         Place {
             ptr,
             ty: ut,
@@ -180,6 +182,9 @@ impl FnCx<'_, '_> {
                 let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);
+                if r.nonuniform {
+                    self.mark_nonuniform(ptr);
+                }
                 let p = Val::P(Place {
                     ptr,
                     ty: r.elem.clone(),
@@ -378,6 +383,9 @@ impl FnCx<'_, '_> {
         let et = self.ptr_ty(r.sc, &r.elem, layout, rm);
         let zero = self.i32c(0);
         let ptr = self.f.access_chain(et, r.ptr, &[zero, index]);
+        if r.nonuniform {
+            self.mark_nonuniform(ptr);
+        }
         let place = Val::P(Place {
             ptr,
             ty: r.elem.clone(),

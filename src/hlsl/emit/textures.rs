@@ -139,8 +139,7 @@ impl FnCx<'_, '_> {
     /// The image of a texture: its variable loaded, and for a combined image sampler the image
     /// taken out of it (`OpImage`).
     pub(crate) fn texture_image(&mut self, r: &Resource) -> Value {
-        let t = self.ty(&Ty::Resource(r.kind, Box::new(r.elem.clone())));
-        let v = self.f.load(t, r.ptr, None);
+        let v = self.load_handle(r);
         match Shape::of(r.kind) {
             Some(s) if s.combined => {
                 let it = super::types::texture_image_ty(
@@ -161,14 +160,17 @@ impl FnCx<'_, '_> {
     /// `OpSampledImage` of the texture and `sampler`.
     fn sampled_image(&mut self, r: &Resource, sampler: Option<&Resource>) -> Value {
         let t = self.ty(&Ty::Resource(r.kind, Box::new(r.elem.clone())));
-        let img = self.f.load(t, r.ptr, None);
+        let img = self.load_handle(r);
         let Some(s) = sampler else {
             return img;
         };
-        let st = self.ty(&Ty::Resource(s.kind, Box::new(s.elem.clone())));
-        let smp = self.f.load(st, s.ptr, None);
+        let smp = self.load_handle(s);
         let sit = self.f.type_sampled_image(t);
-        self.f.sampled_image(sit, img, smp)
+        let v = self.f.sampled_image(sit, img, smp);
+        if r.nonuniform || s.nonuniform {
+            self.mark_nonuniform(v);
+        }
+        v
     }
 
     /// The sampler argument of a method on a texture that is not combined with one.

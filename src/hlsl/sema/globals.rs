@@ -273,6 +273,40 @@ impl Declarer<'_> {
         let push_constant = attr(&v.attributes, Some("vk"), "push_constant").is_some();
         for (k, d) in v.declarators.iter().enumerate() {
             let name = d.name.name.clone();
+            if let (Ty::Resource(kind, _), [None]) = (&base, d.array_dims.as_slice()) {
+                // `Texture2D t[];`: an unsized (runtime) array of descriptors.
+                let why = match kind {
+                    ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer => {
+                        Some("unsized arrays of ConstantBuffer or TextureBuffer")
+                    }
+                    ResourceKind::StructuredBuffer { flavor, .. }
+                        if *flavor != SbFlavor::Plain || self.m.counter_users.contains(&name) =>
+                    {
+                        Some("unsized arrays of buffers with counters")
+                    }
+                    _ if d.init.is_some() => {
+                        Some("an unsized array of resources with an initializer")
+                    }
+                    _ if self.opts.bindings.flatten_arrays => {
+                        Some("-fspv-flatten-resource-arrays with an unsized array of resources")
+                    }
+                    _ => None,
+                };
+                if let Some(why) = why {
+                    self.error(d.span, format!("not supported yet: {why}"));
+                    continue;
+                }
+                let binding = self.explicit_binding(&v.attributes, &d.annotations);
+                let kind = GlobalKind::Resource {
+                    binding,
+                    coherent: has(&v.modifiers, Modifier::GloballyCoherent),
+                    user_type: user_type(&v.ty),
+                    counter: None,
+                    array: Some(0),
+                };
+                self.push(&name, d.name.span, base.clone(), false, kind);
+                continue;
+            }
             let Some(ty) =
                 self.resolver(|r| r.array_type(&base, &d.array_dims, d.init.as_ref(), d.name.span))
             else {

@@ -151,6 +151,7 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
         | "WaveMultiPrefixBitOr"
         | "WaveMultiPrefixBitXor" => Some(Intrinsic::Special(2, 2)),
         "select" => Some(Intrinsic::Special(3, 3)),
+        "NonUniformResourceIndex" => Some(Intrinsic::Special(1, 1)),
         "InterlockedAdd"
         | "InterlockedMin"
         | "InterlockedMax"
@@ -186,7 +187,6 @@ pub fn is_out_of_scope(name: &str) -> bool {
         "GetRenderTargetSamplePosition",
         "msad4",
         "noise",
-        "NonUniformResourceIndex",
         "Process2DQuadTessFactorsAvg",
         "tex1D",
         "tex2D",
