@@ -4781,3 +4781,77 @@ fn global_resources_with_initializers_are_refused() {
         );
     }
 }
+
+/// Case labels inside `{ }` blocks nested in a switch's body (DXC's
+/// `cf.switch.ifstmt.hlsl`): the blocks are flattened, as C and DXC's SPIR-V backend do, so
+/// `case 6: { case 7: ... }` falls through from 6 into 7. Run on lavapipe and under
+/// `spvkit run` for every selector value; a label inside an `if`, or a declaration in a
+/// flattened block, is refused with its place.
+#[test]
+fn case_labels_in_nested_blocks_of_a_switch() {
+    let src = r#"
+RWStructuredBuffer<int> Out : register(u0);
+int pick(int m) {
+    int r = 0;
+    switch (m) {
+    case 0:
+        r = 1;
+        {
+            r += 10;
+    case 1:
+            r += 100;
+            { int local = 3; r += local; }
+            {
+    case 2:
+                r += 1000;
+                break;
+            }
+        }
+    case 3: {
+        r += 20000;
+    default:
+        r += 5;
+    }
+    case 4:
+        r += 300000;
+    }
+    return r;
+}
+[numthreads(6, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    Out[id.x] = pick((int)id.x);
+}
+"#;
+    let words = check("switch_nested_labels", src, "cs_6_0");
+    assert!(disassemble(&words).contains("OpSwitch"));
+    #[cfg(feature = "run")]
+    {
+        let job =
+            r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["i32"], "size_words": 6}]}"#;
+        let want = vec![1114, 1103, 1000, 320005, 300000, 300005];
+        assert_eq!(run::ints(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::ints(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "[numthreads(1,1,1)] void main() { int r = 0; switch (r) { case 0: if (r > 0) { case 1: r = 2; } } }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:1:80: error: not supported yet: a 'case' label inside a statement nested \
+             in the switch other than a '{ }' block (an 'if', a loop)"
+        ),
+        "{e}"
+    );
+    let e = errors(
+        "[numthreads(1,1,1)] void main() { int r = 0; switch (r) { case 0: { int k = 1; case 1: r = 2; } } }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:1:69: error: not supported yet: a declaration in a '{ }' block that holds \
+             a case label of the enclosing switch"
+        ),
+        "{e}"
+    );
+}

@@ -295,6 +295,14 @@ fn assign_op(p: &str) -> Option<Option<BinaryOp>> {
 #[derive(Debug)]
 struct Stop;
 
+/// A label or a statement of a switch's body, before grouping into cases.
+enum SwitchItem {
+    /// `case e:` (Some) or `default:` (None), with its span.
+    Label(Option<Expr>, Span),
+    /// A statement.
+    Stmt(Stmt),
+}
+
 /// What every parsing function returns.
 type PResult<T> = Result<T, Stop>;
 
@@ -2434,7 +2442,8 @@ impl Parser {
                 }
                 "case" | "default" if self.switch_depth > 0 => {
                     return self.fail(format!(
-                        "not supported yet: a '{}' label inside a statement nested in the switch",
+                        "not supported yet: a '{}' label inside a statement nested in the \
+                         switch other than a '{{ }}' block (an 'if', a loop)",
                         t.text
                     ));
                 }
@@ -2671,9 +2680,53 @@ impl Parser {
     }
 
     /// The `{ case ...: ... }` of a switch on `selector`.
+    ///
+    /// A `{ }` block nested in the body (at any depth of blocks) may hold labels too, as in C:
+    /// such a block is flattened into the body, the way DXC's SPIR-V backend flattens it
+    /// (`case 6: { case 7: break; }` is `case 6: case 7: break;`). A declaration directly in a
+    /// flattened block is refused (its scope would end at the block's `}`); a label inside any
+    /// other nested statement (`if`, a loop) is refused as not supported yet.
     fn switch_body(&mut self, selector: Expr) -> PResult<StmtKind> {
         self.expect("{", "to start the switch's body")?;
+        let mut items = Vec::new();
+        self.switch_items(&mut items, true)?;
+        self.expect("}", "to end the switch")?;
         let mut cases: Vec<SwitchCase> = Vec::new();
+        for item in items {
+            match item {
+                SwitchItem::Label(label, lspan) => match cases.last_mut() {
+                    Some(c) if c.body.is_empty() => {
+                        c.labels.push((label, lspan));
+                        c.span = c.span.to(lspan);
+                    }
+                    _ => cases.push(SwitchCase {
+                        labels: vec![(label, lspan)],
+                        body: Vec::new(),
+                        span: lspan,
+                    }),
+                },
+                SwitchItem::Stmt(s) => {
+                    if let Some(c) = cases.last_mut() {
+                        c.span = c.span.to(s.span);
+                        c.body.push(s);
+                    }
+                }
+            }
+        }
+        Ok(StmtKind::Switch { selector, cases })
+    }
+
+    /// The labels and statements of a switch's body (`top`) or of a block nested in it, up to
+    /// the closing `}` (left in place), with nested blocks that hold labels flattened.
+    fn switch_items(&mut self, items: &mut Vec<SwitchItem>, top: bool) -> PResult<()> {
+        self.enter()?;
+        let r = self.switch_items_inner(items, top);
+        self.leave();
+        r
+    }
+
+    /// [`Parser::switch_items`] inside its nesting guard.
+    fn switch_items_inner(&mut self, items: &mut Vec<SwitchItem>, top: bool) -> PResult<()> {
         while !self.at("}") && !self.at_eof() && !self.fatal {
             if self.at_word("case") || self.at_word("default") {
                 let lstart = self.span();
@@ -2685,31 +2738,50 @@ impl Parser {
                     None
                 };
                 self.expect(":", "after the case label")?;
-                let lspan = lstart.to(self.prev_span());
-                match cases.last_mut() {
-                    Some(c) if c.body.is_empty() => {
-                        c.labels.push((label, lspan));
-                        c.span = c.span.to(lspan);
-                    }
-                    _ => cases.push(SwitchCase {
-                        labels: vec![(label, lspan)],
-                        body: Vec::new(),
-                        span: lspan,
-                    }),
-                }
+                items.push(SwitchItem::Label(label, lstart.to(self.prev_span())));
                 continue;
             }
             let before = self.pos;
-            if cases.is_empty() {
+            if top && items.is_empty() {
                 return self.fail("expected 'case' or 'default' in the switch's body");
             }
-            match self.stmt() {
-                Ok(s) => {
-                    if let Some(c) = cases.last_mut() {
-                        c.span = c.span.to(s.span);
-                        c.body.push(s);
+            if self.at("{") {
+                let start = self.span();
+                self.bump();
+                let mut inner = Vec::new();
+                self.switch_items(&mut inner, false)?;
+                self.expect("}", "to end the block")?;
+                let span = start.to(self.prev_span());
+                if inner.iter().any(|i| matches!(i, SwitchItem::Label(..))) {
+                    for i in &inner {
+                        if let SwitchItem::Stmt(s) = i {
+                            if matches!(s.kind, StmtKind::Decl(_)) {
+                                self.error(
+                                    s.span,
+                                    "not supported yet: a declaration in a '{ }' block that \
+                                     holds a case label of the enclosing switch",
+                                );
+                            }
+                        }
                     }
+                    items.extend(inner);
+                } else {
+                    let stmts = inner
+                        .into_iter()
+                        .filter_map(|i| match i {
+                            SwitchItem::Stmt(s) => Some(s),
+                            SwitchItem::Label(..) => None,
+                        })
+                        .collect();
+                    items.push(SwitchItem::Stmt(stmt(
+                        StmtKind::Block(Block { stmts, span }),
+                        span,
+                    )));
                 }
+                continue;
+            }
+            match self.stmt() {
+                Ok(s) => items.push(SwitchItem::Stmt(s)),
                 Err(Stop) => {
                     if self.fatal {
                         return Err(Stop);
@@ -2721,8 +2793,10 @@ impl Parser {
                 }
             }
         }
-        self.expect("}", "to end the switch")?;
-        Ok(StmtKind::Switch { selector, cases })
+        if self.fatal {
+            return Err(Stop);
+        }
+        Ok(())
     }
 
     // ---- expressions --------------------------------------------------------------------
