@@ -4855,3 +4855,52 @@ void main(uint3 id : SV_DispatchThreadID) {
         "{e}"
     );
 }
+
+/// Legacy effect-framework annotation blocks after a declarator (DXC's `spirv.string.hlsl`):
+/// parsed and ignored with DXC's warning; the declarations around them compile as without.
+#[test]
+fn effect_annotations_are_parsed_and_ignored() {
+    let src = r#"
+string g_fill < string arg1 = "WIREFRAME"; int n = (1 + 2); float2 v = {1, 2}; > = "";
+cbuffer C { float4 tint : COLOR0 < string UIName = "Tint"; >; };
+Texture2D tex : register(t0) < string file = "a.png"; >;
+SamplerState smp;
+float4 main(float2 uv : TEXCOORD0) : SV_Target {
+    float k < int x = 1; > = 2.0;
+    return tex.Sample(smp, uv) * tint * k;
+}
+"#;
+    let o = options("ps_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    let out = compile_source("fx.hlsl", src, &o).unwrap_or_else(|e| panic!("{}", e.rendered));
+    spirv_val("effect_annotations", &out.words, TargetEnv::Vulkan1_0);
+    assert_eq!(
+        out.warnings
+            .matches("warning: possible effect annotation ignored - effect syntax is deprecated")
+            .count(),
+        4,
+        "{}",
+        out.warnings
+    );
+    assert!(
+        out.warnings.contains("fx.hlsl:2:15: warning"),
+        "{}",
+        out.warnings
+    );
+    assert!(disassemble(&out.words).contains("OpString \"\""));
+    let e = errors("float x < int a = 1; = 2; void main() {}", "ps_6_0");
+    assert!(
+        e.contains(
+            "bad.hlsl:1:22: error: expected '>' or an annotation such as 'int name = 1;' in the \
+             annotation block, found '='"
+        ),
+        "{e}"
+    );
+    let e = errors("float x < int a = 1 > = 2; void main() {}", "ps_6_0");
+    assert!(
+        e.contains(
+            "bad.hlsl:1:42: error: expected ';' and '>' to end the annotation block, found end \
+             of input"
+        ),
+        "{e}"
+    );
+}

@@ -2158,6 +2158,50 @@ impl Parser {
         Ok(out)
     }
 
+    /// Skips a legacy effect-framework annotation block after a declarator's semantics,
+    /// `< string UIName = "x"; int n = 1; >`: each item runs to its `;`. DXC parses such blocks
+    /// and ignores them ("possible effect annotation ignored - effect syntax is deprecated");
+    /// they carry nothing for code generation, so dropping them here (with DXC's warning) is
+    /// faithful to DXC.
+    fn effect_annotations(&mut self) -> PResult<()> {
+        if !self.at("<") {
+            return Ok(());
+        }
+        let at = self.bump().span;
+        self.diags.push(Diagnostic::warning(
+            at,
+            "possible effect annotation ignored - effect syntax is deprecated",
+        ));
+        while !self.eat(">") {
+            if self.tok().kind != TokenKind::Ident {
+                let found = self.tok().describe();
+                return self.fail(format!(
+                    "expected '>' or an annotation such as 'int name = 1;' in the annotation \
+                     block, found {found}"
+                ));
+            }
+            let mut depth = 0usize;
+            loop {
+                if self.at_eof() || self.fatal || depth == 0 && self.at("}") {
+                    let found = self.tok().describe();
+                    return self.fail(format!(
+                        "expected ';' and '>' to end the annotation block, found {found}"
+                    ));
+                }
+                if depth == 0 && self.eat(";") {
+                    break;
+                }
+                if self.at("(") || self.at("{") || self.at("[") {
+                    depth += 1;
+                } else if self.at(")") || self.at("}") || self.at("]") {
+                    depth = depth.saturating_sub(1);
+                }
+                self.bump();
+            }
+        }
+        Ok(())
+    }
+
     /// The rest of a variable declaration after its first name: dimensions, annotations,
     /// initializer, more declarators, `;`.
     fn var_rest(
@@ -2173,6 +2217,7 @@ impl Parser {
         loop {
             let array_dims = self.array_dims()?;
             let annotations = self.annotations()?;
+            self.effect_annotations()?;
             let init = if self.eat("=") {
                 Some(self.initializer()?)
             } else {
