@@ -4904,3 +4904,52 @@ float4 main(float2 uv : TEXCOORD0) : SV_Target {
         "{e}"
     );
 }
+
+/// Forward declarations of structs (DXC's `vk.buffer-pointer.linked-list.hlsl` starts with
+/// `typedef struct block_s block_t;`): `struct S;` and `typedef struct S T;` declare `S`, and
+/// the typedef takes effect with `S`'s definition, in a namespace too; using the incomplete
+/// type before that is an error with its place.
+#[test]
+fn forward_declared_structs_and_their_typedefs() {
+    let src = r#"
+typedef struct pair_s pair_t;
+struct later;
+class counted;
+typedef pair_t pair2_t;
+namespace N { struct inner; typedef struct inner inner_t; struct inner { int k; }; }
+struct pair_s { float a; float b; };
+struct later { pair2_t p; N::inner_t i; };
+typedef struct pair_s again_t;
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(1, 1, 1)]
+void main() {
+    pair_t p = { 1.5, 2.0 };
+    later l;
+    l.p = p;
+    l.i.k = 3;
+    again_t q = l.p;
+    Out[0] = q.a * q.b + l.i.k;
+}
+"#;
+    let words = check("forward_structs", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job =
+            r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 1}]}"#;
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), vec![6.0]);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), vec![6.0]);
+    }
+    let e = errors(
+        "typedef struct S T;\nstruct V { T t; };\nstruct S { int a; };\nstruct W;\n\
+         [numthreads(1,1,1)] void main() { W w; }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:2:12: error: incomplete type 'T': struct 'S' is not defined here"),
+        "{e}"
+    );
+    assert!(
+        e.contains("bad.hlsl:5:35: error: incomplete type 'W': struct 'W' is not defined here"),
+        "{e}"
+    );
+}

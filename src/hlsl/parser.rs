@@ -755,6 +755,14 @@ impl Parser {
         }
         let attributes = self.attributes()?;
         let is_struct = self.at_word("struct") || self.at_word("class");
+        if is_struct && self.peek_at(1).kind == TokenKind::Ident && self.peek_at(2).is_punct(";") {
+            // `struct S;`: a forward declaration.
+            self.bump();
+            let name = self.ident("a struct name")?;
+            self.declare_type(&name.name);
+            self.bump();
+            return Ok(vec![Item::StructForward(name)]);
+        }
         if is_struct
             && self.peek_at(1).kind == TokenKind::Ident
             && !self.peek_at(2).is_punct("{")
@@ -1849,9 +1857,38 @@ impl Parser {
     }
 
     /// C's `typedef struct [T] { ... } S;`: an anonymous struct takes the name `S`; a named one
-    /// is declared and `S` becomes an alias of it.
+    /// is declared and `S` becomes an alias of it. `typedef struct T S;` declares `T` (which
+    /// may be defined later) and makes `S` its alias.
     fn typedef_struct(&mut self) -> PResult<Vec<Item>> {
         let start = self.bump().span;
+        if self.peek_at(1).kind == TokenKind::Ident
+            && !self.peek_at(2).is_punct("{")
+            && !self.peek_at(2).is_punct(":")
+        {
+            // `typedef struct S T;`: `S` may be defined later (a forward declaration).
+            self.bump();
+            let target = self.ident("a struct name")?;
+            self.declare_type(&target.name);
+            let name = self.ident("a name for the typedef")?;
+            let array_dims = self.array_dims()?;
+            self.expect(";", "after the typedef")?;
+            self.declare_type(&name.name);
+            let ty = TypeExpr {
+                span: target.span,
+                name: target.clone(),
+                args: Vec::new(),
+            };
+            return Ok(vec![
+                Item::StructForward(target),
+                Item::Typedef(Typedef {
+                    modifiers: Vec::new(),
+                    ty,
+                    name,
+                    array_dims,
+                    span: start.to(self.prev_span()),
+                }),
+            ]);
+        }
         let mut decl = self.struct_decl()?;
         let name = self.ident("a name for the typedef")?;
         let array_dims = self.array_dims()?;

@@ -230,6 +230,7 @@ impl Resolver {
                     );
                 }
                 Item::Typedef(t) => self.declare(join(ns, &t.name.name), Kind::Type),
+                Item::StructForward(n) => self.declare(join(ns, &n.name), Kind::Type),
                 Item::Variables(v) => {
                     for d in &v.declarators {
                         let q = join(ns, &d.name.name);
@@ -572,6 +573,10 @@ impl Resolver {
                 }
                 Item::Function(f) => self.function_item(f, out),
                 Item::Empty(s) => out.push(Item::Empty(s)),
+                Item::StructForward(mut n) => {
+                    n.name = join(&self.ns, &n.name);
+                    out.push(Item::StructForward(n));
+                }
             }
         }
     }
