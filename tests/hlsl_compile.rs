@@ -4953,3 +4953,76 @@ void main() {
         "{e}"
     );
 }
+
+/// Member type aliases (`using T = type;` inside a struct, as in DXC's
+/// `vk/khr/cooperative_matrix.h`): member types `S::T`, usable in the struct's fields and
+/// methods, in struct templates (where they name the instance's arguments) and through a
+/// typedef of an instance (`BI::Elem`). Computed on lavapipe and under `spvkit run`.
+#[test]
+fn member_type_aliases() {
+    let src = r#"
+struct S {
+    using V = float2;
+    using Arr = int[3];
+    V v;
+    Arr a;
+    V twice() { V r = v * 2; return r; }
+};
+template <typename T, int N>
+struct Box {
+    using Elem = T;
+    using Vec = vector<T, N>;
+    Vec data;
+    Elem first() { Elem e = data.x; return e; }
+    static Elem make(Elem x) { return x + 1; }
+};
+typedef Box<int, 2> BI;
+typedef Box<float, 3> BF;
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(1, 1, 1)]
+void main() {
+    S s;
+    s.v = S::V(1.5, 2.5);
+    S::Arr arr = { 1, 2, 3 };
+    s.a = arr;
+    Box<float, 3> b;
+    b.data = float3(4, 5, 6);
+    BI::Elem k = Box<int, 2>::make(6);
+    BF::Vec w = b.data;
+    Out[0] = s.twice().y + s.a[2] + b.first() + k + w.z;
+}
+"#;
+    let words = check("member_using", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job =
+            r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 1}]}"#;
+        // twice().y = 5, a[2] = 3, first() = 4, make(6) = 7, w.z = 6.
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), vec![25.0]);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), vec![25.0]);
+    }
+    let e = errors(
+        "struct B { int f() { return 1; } };\nstruct D : B { using B::f; };\n\
+         [numthreads(1,1,1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:2:16: error: not supported yet: 'using' declarations inside a struct \
+             other than type aliases ('using T = type;')"
+        ),
+        "{e}"
+    );
+    let e = errors(
+        "template <class T> struct S { using E = T; };\nvoid f(S<int>::E x) {}\n\
+         [numthreads(1,1,1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:2:14: error: not supported yet: a member type of a template instance \
+             ('S<...>::E') as a type"
+        ),
+        "{e}"
+    );
+}

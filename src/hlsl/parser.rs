@@ -940,12 +940,27 @@ impl Parser {
             t.span = start.to(t.span);
             return Ok(t);
         }
+        if self.at_word("typename")
+            && (self.peek_at(1).kind == TokenKind::Ident || self.peek_at(1).is_punct("::"))
+        {
+            // C++'s `typename` before a dependent name: the name is a type anyway.
+            self.bump();
+            let t = self.type_expr_inner()?;
+            if self.at("::") && self.peek_at(1).kind == TokenKind::Ident {
+                return self.instance_member_type(&t.name.name);
+            }
+            return Ok(t);
+        }
         let t = self.tok();
         if t.kind != TokenKind::Ident || RESERVED.contains(&t.text.as_str()) {
             let found = t.describe();
             return self.fail(format!("expected a type, found {found}"));
         }
-        let name = if self.is_type_at(0) {
+        // `A::T` in a type's place is a qualified type even when `A` is an alias the parser
+        // cannot see through (`typedef S<int> A;`): name resolution finds `T`.
+        let name = if self.is_type_at(0)
+            || self.peek_at(1).is_punct("::") && self.peek_at(2).kind == TokenKind::Ident
+        {
             self.qualified_ident("a type")?
         } else {
             self.ident("a type")?
@@ -955,11 +970,28 @@ impl Parser {
         } else {
             Vec::new()
         };
+        if !args.is_empty()
+            && self.at("::")
+            && self.peek_at(1).kind == TokenKind::Ident
+            && self.peek_at(2).kind == TokenKind::Ident
+        {
+            // `S<A>::T x` (in an expression, `S<A>::m` is a static member).
+            return self.instance_member_type(&name.name);
+        }
         Ok(TypeExpr {
             name,
             args,
             span: start.to(self.prev_span()),
         })
+    }
+
+    /// Refuses `S<args>::T` as a type (at the `::`): a member type of a template instance.
+    fn instance_member_type<T>(&mut self, template: &str) -> PResult<T> {
+        let member = self.peek_at(1).text.clone();
+        self.fail(format!(
+            "not supported yet: a member type of a template instance ('{template}<...>::{member}') \
+             as a type"
+        ))
     }
 
     /// `<args>`: types and constant expressions (at the `<`).
@@ -1558,6 +1590,12 @@ impl Parser {
                 span: start.to(self.prev_span()),
             }]);
         }
+        Ok(vec![Item::Typedef(self.alias_rest(name, start)?)])
+    }
+
+    /// The rest of a type alias after `using name` (`= [modifiers] type [dims];`), declared
+    /// as a type name; `start` is where the declaration starts.
+    fn alias_rest(&mut self, name: Ident, start: Span) -> PResult<Typedef> {
         if self.at("[") {
             return self.fail("not supported yet: attributes on a type alias");
         }
@@ -1567,13 +1605,13 @@ impl Parser {
         let array_dims = self.array_dims()?;
         self.expect(";", "after the type alias")?;
         self.declare_type(&name.name);
-        Ok(vec![Item::Typedef(Typedef {
+        Ok(Typedef {
             modifiers,
             ty,
             name,
             array_dims,
             span: start.to(self.prev_span()),
-        })])
+        })
     }
 
     /// Whether a struct definition starts here (`struct [Name] {` or `struct Name :`).
@@ -1807,7 +1845,28 @@ impl Parser {
                     typedefs.push(t);
                     return Ok(());
                 }
-                for word in ["struct", "class", "typedef", "enum", "using", "template"] {
+                if self.at_word("using")
+                    && attributes.is_empty()
+                    && self.peek_at(1).kind == TokenKind::Ident
+                    && self.peek_at(2).is_punct("=")
+                {
+                    // `using T = type;`: a member type alias, as a member typedef.
+                    let start = self.bump().span;
+                    let alias = self.ident("a name after 'using'")?;
+                    let t = self.alias_rest(alias, start)?;
+                    if let Some(n) = &name {
+                        self.declare_type(&format!("{}::{}", n.name, t.name.name));
+                    }
+                    typedefs.push(t);
+                    return Ok(());
+                }
+                if self.at_word("using") {
+                    return self.fail(
+                        "not supported yet: 'using' declarations inside a struct other than \
+                         type aliases ('using T = type;')",
+                    );
+                }
+                for word in ["struct", "class", "typedef", "enum", "template"] {
                     if self.at_word(word) {
                         return self.fail(format!(
                             "not supported yet: '{word}' declarations inside a struct"
