@@ -3346,7 +3346,7 @@ fn sizeof_casts_and_switch_errors() {
     assert!(e.contains("cannot convert from 'float4' to 'S'"), "{e}");
     let e = errors(
         "RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() { \
-         switch (o[0]) { case 1: { case 2: o[1] = 1; } break; } }",
+         switch (o[0]) { case 1: while (o[2] > 0) { case 2: o[1] = 1; } break; } }",
         "cs_6_0",
     );
     assert!(
@@ -5022,6 +5022,80 @@ void main() {
         e.contains(
             "bad.hlsl:2:14: error: not supported yet: a member type of a template instance \
              ('S<...>::E') as a type"
+        ),
+        "{e}"
+    );
+}
+
+/// Non-static member function templates (DXC's
+/// `use.rvalue.for.member-expr.of.array-subscript.hlsl`): `obj.f<T>(x)` with written or
+/// deduced arguments, through fields and bases, and `f<T>()`/`this.f<T>()` inside the
+/// struct's methods, each instance a method `S.f<T>` taking `this` (written back when the
+/// body changes it). Computed on lavapipe and under `spvkit run`.
+#[test]
+fn non_static_member_function_templates() {
+    let src = r#"
+RWStructuredBuffer<int> Out : register(u0);
+struct Base {
+    int b;
+    template <typename T> T scaled(T x) { return x * (T)b; }
+};
+struct Acc : Base {
+    int total;
+    template <typename T> void add(T v) { total += (int)v; }
+    template <typename T> T get() { return (T)total; }
+    template <typename T> T twice_get() { return get<T>() + this.get<T>(); }
+    void bump() { add(10); add<float>(0.5); }
+};
+struct Holder { Acc acc; };
+[numthreads(1, 1, 1)]
+void main() {
+    Acc a;
+    a.total = 1;
+    a.b = 3;
+    a.add(5);
+    a.add<float>(2.75);
+    a.bump();
+    Holder h;
+    h.acc = a;
+    Out[0] = a.get<int>();
+    Out[1] = (int)(a.get<float>() * 2);
+    Out[2] = h.acc.twice_get<int>();
+    Out[3] = a.scaled(7) + (int)a.scaled(1.5);
+}
+"#;
+    let words = check("member_templates", src, "cs_6_0");
+    assert!(disassemble(&words).contains("OpName %Acc_get_int_ \"Acc.get<int>\""));
+    #[cfg(feature = "run")]
+    {
+        let job =
+            r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["i32"], "size_words": 4}]}"#;
+        let want = vec![18, 36, 36, 25];
+        assert_eq!(run::ints(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::ints(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "struct S { int v; template <typename T> T get() { return (T)v; } };\n\
+         [numthreads(1,1,1)] void main() { S s; int a = S::get<int>(); }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:2:48: error: call to non-static member function 'S::get' without an object"
+        ),
+        "{e}"
+    );
+    let e = errors(
+        "struct S { int v; template <typename T> T get() { return (T)v; } };\n\
+         S make() { S s; s.v = 1; return s; }\n\
+         [numthreads(1,1,1)] void main() { S s; bool c = true;\n\
+         int b = (c ? s : make()).get<int>(); }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:4:26: error: not supported yet: calling the member function template \
+             'get' on an object whose struct is known only when type checking"
         ),
         "{e}"
     );

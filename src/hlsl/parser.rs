@@ -1793,6 +1793,7 @@ impl Parser {
                             .fail("not supported yet: explicit specialization inside a struct");
                     }
                     let added = self.add_type_params(&params);
+                    let owner = name.as_ref().map(|n| n.name.clone());
                     let r = (|| {
                         let fstart = self.span();
                         let attributes = self.attributes()?;
@@ -1802,6 +1803,12 @@ impl Parser {
                         if !self.at("(") {
                             return self
                                 .fail("not supported yet: member templates other than functions");
+                        }
+                        // `f<T>(x)` in the struct's later methods calls it, `S::f<T>(x)`
+                        // anywhere.
+                        self.templates.insert(name.name.clone());
+                        if let Some(o) = &owner {
+                            self.templates.insert(format!("{o}::{}", name.name));
                         }
                         self.function(attributes, modifiers, ty, name, fstart)
                     })();

@@ -194,13 +194,22 @@ impl FnCx<'_, '_> {
                     return self.templated_method(res, &method.name, t, args, span);
                 }
                 if type_arg.is_some() && !matches!(r, Val::Err) {
-                    self.st.error(
-                        method.span,
+                    let msg = if matches!(self.val_ty(&r), Some(Ty::Struct(_))) {
+                        // Name resolution instantiates member templates where it can tell
+                        // the object's struct without type checking.
+                        format!(
+                            "not supported yet: calling the member function template '{}' on \
+                             an object whose struct is known only when type checking (call it \
+                             on a variable)",
+                            method.name
+                        )
+                    } else {
                         format!(
                             "not supported yet: template arguments on the method '{}'",
                             method.name
-                        ),
-                    );
+                        )
+                    };
+                    self.st.error(method.span, msg);
                     return None;
                 }
                 match r {
