@@ -166,10 +166,8 @@ pub fn declare(
                     }
                 }
             }
-            Item::StructForward(n) => {
-                if !env.struct_names.contains_key(&n.name) {
-                    env.incomplete.insert(n.name.clone(), n.name.clone());
-                }
+            Item::StructForward(n) if !env.struct_names.contains_key(&n.name) => {
+                env.incomplete.insert(n.name.clone(), n.name.clone());
             }
             Item::Typedef(t)
                 if t.ty.args.is_empty() && env.incomplete.contains_key(&t.ty.name.name) =>
