@@ -5100,3 +5100,47 @@ void main() {
         "{e}"
     );
 }
+
+/// A constant index past the end of a struct's last field that is a one-element array
+/// (DXC's `vk.layout.cbuffer.boolean.hlsl` reads `t.boolArray[2]` of `bool boolArray[1]`):
+/// clang takes such a field for C89's flexible array member and does not check the index,
+/// so it is an access chain with that index, as DXC emits it. Any other array keeps the
+/// bounds check.
+#[test]
+fn tail_one_element_arrays_are_not_bounds_checked() {
+    let src = r#"
+struct T { float head; bool flags[1]; };
+cbuffer C { T t; };
+T make() { T r; r.head = 1; r.flags[0] = true; return r; }
+float4 main() : SV_Target {
+    bool a = t.flags[2];
+    T local = make();
+    bool b = local.flags[3];
+    bool c = make().flags[1];
+    return float4(a, b, c, 1);
+}
+"#;
+    let words = check("tail_array", src, "ps_6_0");
+    let dis = disassemble(&words);
+    for k in ["%int_2", "%int_3", "%int_1"] {
+        assert!(
+            dis.lines()
+                .any(|l| l.contains("OpAccessChain") && l.trim_end().ends_with(k)),
+            "no access chain with index {k}:\n{dis}"
+        );
+    }
+    let e = errors(
+        "struct T { bool flags[1]; float after; };\nstruct U { float x; int two[2]; };\n\
+         cbuffer C { T t; U u; };\n\
+         float4 main() : SV_Target { bool a = t.flags[1];\n int b = u.two[2]; return 1; }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:4:46: error: index 1 is out of bounds (size 1)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("bad.hlsl:5:16: error: index 2 is out of bounds (size 2)"),
+        "{e}"
+    );
+}

@@ -1157,7 +1157,20 @@ impl FnCx<'_, '_> {
                         .error(span, format!("no member named '{name}' in '{sn}'"));
                     return None;
                 };
-                self.field_at(base, *i, k, span)
+                let tail = k + 1 == def.fields.len() && matches!(def.fields[k].ty, Ty::Array(_, 1));
+                let v = self.field_at(base, *i, k, span)?;
+                if tail {
+                    match &v {
+                        Val::P(p) => {
+                            self.tail_arrays.insert(p.ptr);
+                        }
+                        Val::R(r, _) => {
+                            self.tail_arrays.insert(*r);
+                        }
+                        _ => {}
+                    }
+                }
+                Some(v)
             }
             Ty::Scalar(_) | Ty::Vector(..) => {
                 let n = if let Ty::Vector(_, n) = bt { n } else { 1 };
@@ -1396,8 +1409,17 @@ impl FnCx<'_, '_> {
                 return None;
             }
         };
+        let tail = match &base {
+            Val::P(p) => self.tail_arrays.contains(&p.ptr),
+            Val::R(r, _) => self.tail_arrays.contains(r),
+            _ => false,
+        };
+        let mut past_end = false;
         if let Some(c) = self.const_of(iv).and_then(ConstVal::as_int) {
-            if c < 0 || c >= i64::from(len) {
+            if c >= i64::from(len) && tail {
+                // Past the end of a one-element tail array: not checked, as clang (above).
+                past_end = true;
+            } else if c < 0 || c >= i64::from(len) {
                 self.st.error(
                     index.span,
                     format!("index {c} is out of bounds (size {len})"),
@@ -1420,7 +1442,11 @@ impl FnCx<'_, '_> {
             other => {
                 let (v, _) = self.load_val(&other, span)?;
                 let et = self.ty(&elem);
-                if let Some(c) = self.const_of(iv).and_then(ConstVal::as_int) {
+                if let Some(c) = self
+                    .const_of(iv)
+                    .and_then(ConstVal::as_int)
+                    .filter(|_| !past_end)
+                {
                     return Some(Val::R(
                         self.f.composite_extract(et, v, vec![c as u32]),
                         elem,

@@ -49,6 +49,10 @@ pub(crate) struct FnCx<'a, 'u> {
     /// Values and pointers of a minimum-precision type: their loads, and the arithmetic on
     /// them, are decorated `RelaxedPrecision` as DXC does.
     pub relaxed: std::collections::HashSet<Value>,
+    /// Pointers to (and values of) a struct's last field when it is an array of one element:
+    /// clang takes it for C89's flexible array member and does not check constant indices
+    /// into it against its size, so DXC accepts `s.tail[2]` (an access chain with index 2).
+    pub tail_arrays: std::collections::HashSet<Value>,
 }
 
 impl<'a, 'u> FnCx<'a, 'u> {
@@ -70,6 +74,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             literals: std::collections::HashMap::new(),
             row_matrices: std::collections::HashMap::new(),
             relaxed: std::collections::HashSet::new(),
+            tail_arrays: std::collections::HashSet::new(),
         }
     }
 
