@@ -3355,7 +3355,7 @@ fn sizeof_casts_and_switch_errors() {
     assert!(e.contains("cannot convert from 'float4' to 'S'"), "{e}");
     let e = errors(
         "RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() { \
-         switch (o[0]) { case 1: { case 2: o[1] = 1; } break; } }",
+         switch (o[0]) { case 1: while (o[2] > 0) { case 2: o[1] = 1; } break; } }",
         "cs_6_0",
     );
     assert!(
@@ -5111,5 +5111,368 @@ fn non_uniform_resource_indices() {
             .filter(|id| op_of(id) == "OpSampledImage")
             .count(),
         1
+    );
+}
+
+/// Case labels inside `{ }` blocks nested in a switch's body (DXC's
+/// `cf.switch.ifstmt.hlsl`): the blocks are flattened, as C and DXC's SPIR-V backend do, so
+/// `case 6: { case 7: ... }` falls through from 6 into 7. Run on lavapipe and under
+/// `spvkit run` for every selector value; a label inside an `if`, or a declaration in a
+/// flattened block, is refused with its place.
+#[test]
+fn case_labels_in_nested_blocks_of_a_switch() {
+    let src = r#"
+RWStructuredBuffer<int> Out : register(u0);
+int pick(int m) {
+    int r = 0;
+    switch (m) {
+    case 0:
+        r = 1;
+        {
+            r += 10;
+    case 1:
+            r += 100;
+            { int local = 3; r += local; }
+            {
+    case 2:
+                r += 1000;
+                break;
+            }
+        }
+    case 3: {
+        r += 20000;
+    default:
+        r += 5;
+    }
+    case 4:
+        r += 300000;
+    }
+    return r;
+}
+[numthreads(6, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    Out[id.x] = pick((int)id.x);
+}
+"#;
+    let words = check("switch_nested_labels", src, "cs_6_0");
+    assert!(disassemble(&words).contains("OpSwitch"));
+    #[cfg(feature = "run")]
+    {
+        let job =
+            r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["i32"], "size_words": 6}]}"#;
+        let want = vec![1114, 1103, 1000, 320005, 300000, 300005];
+        assert_eq!(run::ints(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::ints(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "[numthreads(1,1,1)] void main() { int r = 0; switch (r) { case 0: if (r > 0) { case 1: r = 2; } } }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:1:80: error: not supported yet: a 'case' label inside a statement nested \
+             in the switch other than a '{ }' block (an 'if', a loop)"
+        ),
+        "{e}"
+    );
+    let e = errors(
+        "[numthreads(1,1,1)] void main() { int r = 0; switch (r) { case 0: { int k = 1; case 1: r = 2; } } }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:1:69: error: not supported yet: a declaration in a '{ }' block that holds \
+             a case label of the enclosing switch"
+        ),
+        "{e}"
+    );
+}
+
+/// Legacy effect-framework annotation blocks after a declarator (DXC's `spirv.string.hlsl`):
+/// parsed and ignored with DXC's warning; the declarations around them compile as without.
+#[test]
+fn effect_annotations_are_parsed_and_ignored() {
+    let src = r#"
+string g_fill < string arg1 = "WIREFRAME"; int n = (1 + 2); float2 v = {1, 2}; > = "";
+cbuffer C { float4 tint : COLOR0 < string UIName = "Tint"; >; };
+Texture2D tex : register(t0) < string file = "a.png"; >;
+SamplerState smp;
+float4 main(float2 uv : TEXCOORD0) : SV_Target {
+    float k < int x = 1; > = 2.0;
+    return tex.Sample(smp, uv) * tint * k;
+}
+"#;
+    let o = options("ps_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    let out = compile_source("fx.hlsl", src, &o).unwrap_or_else(|e| panic!("{}", e.rendered));
+    spirv_val("effect_annotations", &out.words, TargetEnv::Vulkan1_0);
+    assert_eq!(
+        out.warnings
+            .matches("warning: possible effect annotation ignored - effect syntax is deprecated")
+            .count(),
+        4,
+        "{}",
+        out.warnings
+    );
+    assert!(
+        out.warnings.contains("fx.hlsl:2:15: warning"),
+        "{}",
+        out.warnings
+    );
+    assert!(disassemble(&out.words).contains("OpString \"\""));
+    let e = errors("float x < int a = 1; = 2; void main() {}", "ps_6_0");
+    assert!(
+        e.contains(
+            "bad.hlsl:1:22: error: expected '>' or an annotation such as 'int name = 1;' in the \
+             annotation block, found '='"
+        ),
+        "{e}"
+    );
+    let e = errors("float x < int a = 1 > = 2; void main() {}", "ps_6_0");
+    assert!(
+        e.contains(
+            "bad.hlsl:1:42: error: expected ';' and '>' to end the annotation block, found end \
+             of input"
+        ),
+        "{e}"
+    );
+}
+
+/// Forward declarations of structs (DXC's `vk.buffer-pointer.linked-list.hlsl` starts with
+/// `typedef struct block_s block_t;`): `struct S;` and `typedef struct S T;` declare `S`, and
+/// the typedef takes effect with `S`'s definition, in a namespace too; using the incomplete
+/// type before that is an error with its place.
+#[test]
+fn forward_declared_structs_and_their_typedefs() {
+    let src = r#"
+typedef struct pair_s pair_t;
+struct later;
+class counted;
+typedef pair_t pair2_t;
+namespace N { struct inner; typedef struct inner inner_t; struct inner { int k; }; }
+struct pair_s { float a; float b; };
+struct later { pair2_t p; N::inner_t i; };
+typedef struct pair_s again_t;
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(1, 1, 1)]
+void main() {
+    pair_t p = { 1.5, 2.0 };
+    later l;
+    l.p = p;
+    l.i.k = 3;
+    again_t q = l.p;
+    Out[0] = q.a * q.b + l.i.k;
+}
+"#;
+    let words = check("forward_structs", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job =
+            r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 1}]}"#;
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), vec![6.0]);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), vec![6.0]);
+    }
+    let e = errors(
+        "typedef struct S T;\nstruct V { T t; };\nstruct S { int a; };\nstruct W;\n\
+         [numthreads(1,1,1)] void main() { W w; }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:2:12: error: incomplete type 'T': struct 'S' is not defined here"),
+        "{e}"
+    );
+    assert!(
+        e.contains("bad.hlsl:5:35: error: incomplete type 'W': struct 'W' is not defined here"),
+        "{e}"
+    );
+}
+
+/// Member type aliases (`using T = type;` inside a struct, as in DXC's
+/// `vk/khr/cooperative_matrix.h`): member types `S::T`, usable in the struct's fields and
+/// methods, in struct templates (where they name the instance's arguments) and through a
+/// typedef of an instance (`BI::Elem`). Computed on lavapipe and under `spvkit run`.
+#[test]
+fn member_type_aliases() {
+    let src = r#"
+struct S {
+    using V = float2;
+    using Arr = int[3];
+    V v;
+    Arr a;
+    V twice() { V r = v * 2; return r; }
+};
+template <typename T, int N>
+struct Box {
+    using Elem = T;
+    using Vec = vector<T, N>;
+    Vec data;
+    Elem first() { Elem e = data.x; return e; }
+    static Elem make(Elem x) { return x + 1; }
+};
+typedef Box<int, 2> BI;
+typedef Box<float, 3> BF;
+RWStructuredBuffer<float> Out : register(u0);
+[numthreads(1, 1, 1)]
+void main() {
+    S s;
+    s.v = S::V(1.5, 2.5);
+    S::Arr arr = { 1, 2, 3 };
+    s.a = arr;
+    Box<float, 3> b;
+    b.data = float3(4, 5, 6);
+    BI::Elem k = Box<int, 2>::make(6);
+    BF::Vec w = b.data;
+    Out[0] = s.twice().y + s.a[2] + b.first() + k + w.z;
+}
+"#;
+    let words = check("member_using", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job =
+            r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 1}]}"#;
+        // twice().y = 5, a[2] = 3, first() = 4, make(6) = 7, w.z = 6.
+        assert_eq!(run::floats(&run::lavapipe(&words, job), 0), vec![25.0]);
+        assert_eq!(run::floats(&run::spvkit(&words, job), 0), vec![25.0]);
+    }
+    let e = errors(
+        "struct B { int f() { return 1; } };\nstruct D : B { using B::f; };\n\
+         [numthreads(1,1,1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:2:16: error: not supported yet: 'using' declarations inside a struct \
+             other than type aliases ('using T = type;')"
+        ),
+        "{e}"
+    );
+    let e = errors(
+        "template <class T> struct S { using E = T; };\nvoid f(S<int>::E x) {}\n\
+         [numthreads(1,1,1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:2:14: error: not supported yet: a member type of a template instance \
+             ('S<...>::E') as a type"
+        ),
+        "{e}"
+    );
+}
+
+/// Non-static member function templates (DXC's
+/// `use.rvalue.for.member-expr.of.array-subscript.hlsl`): `obj.f<T>(x)` with written or
+/// deduced arguments, through fields and bases, and `f<T>()`/`this.f<T>()` inside the
+/// struct's methods, each instance a method `S.f<T>` taking `this` (written back when the
+/// body changes it). Computed on lavapipe and under `spvkit run`.
+#[test]
+fn non_static_member_function_templates() {
+    let src = r#"
+RWStructuredBuffer<int> Out : register(u0);
+struct Base {
+    int b;
+    template <typename T> T scaled(T x) { return x * (T)b; }
+};
+struct Acc : Base {
+    int total;
+    template <typename T> void add(T v) { total += (int)v; }
+    template <typename T> T get() { return (T)total; }
+    template <typename T> T twice_get() { return get<T>() + this.get<T>(); }
+    void bump() { add(10); add<float>(0.5); }
+};
+struct Holder { Acc acc; };
+[numthreads(1, 1, 1)]
+void main() {
+    Acc a;
+    a.total = 1;
+    a.b = 3;
+    a.add(5);
+    a.add<float>(2.75);
+    a.bump();
+    Holder h;
+    h.acc = a;
+    Out[0] = a.get<int>();
+    Out[1] = (int)(a.get<float>() * 2);
+    Out[2] = h.acc.twice_get<int>();
+    Out[3] = a.scaled(7) + (int)a.scaled(1.5);
+}
+"#;
+    let words = check("member_templates", src, "cs_6_0");
+    assert!(disassemble(&words).contains("OpName %Acc_get_int_ \"Acc.get<int>\""));
+    #[cfg(feature = "run")]
+    {
+        let job =
+            r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["i32"], "size_words": 4}]}"#;
+        let want = vec![18, 36, 36, 25];
+        assert_eq!(run::ints(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::ints(&run::spvkit(&words, job), 0), want);
+    }
+    let e = errors(
+        "struct S { int v; template <typename T> T get() { return (T)v; } };\n\
+         [numthreads(1,1,1)] void main() { S s; int a = S::get<int>(); }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:2:48: error: call to non-static member function 'S::get' without an object"
+        ),
+        "{e}"
+    );
+    let e = errors(
+        "struct S { int v; template <typename T> T get() { return (T)v; } };\n\
+         S make() { S s; s.v = 1; return s; }\n\
+         [numthreads(1,1,1)] void main() { S s; bool c = true;\n\
+         int b = (c ? s : make()).get<int>(); }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:4:26: error: not supported yet: calling the member function template \
+             'get' on an object whose struct is known only when type checking"
+        ),
+        "{e}"
+    );
+}
+
+/// A constant index past the end of a struct's last field that is a one-element array
+/// (DXC's `vk.layout.cbuffer.boolean.hlsl` reads `t.boolArray[2]` of `bool boolArray[1]`):
+/// clang takes such a field for C89's flexible array member and does not check the index,
+/// so it is an access chain with that index, as DXC emits it. Any other array keeps the
+/// bounds check.
+#[test]
+fn tail_one_element_arrays_are_not_bounds_checked() {
+    let src = r#"
+struct T { float head; bool flags[1]; };
+cbuffer C { T t; };
+T make() { T r; r.head = 1; r.flags[0] = true; return r; }
+float4 main() : SV_Target {
+    bool a = t.flags[2];
+    T local = make();
+    bool b = local.flags[3];
+    bool c = make().flags[1];
+    return float4(a, b, c, 1);
+}
+"#;
+    let words = check("tail_array", src, "ps_6_0");
+    let dis = disassemble(&words);
+    for k in ["%int_2", "%int_3", "%int_1"] {
+        assert!(
+            dis.lines()
+                .any(|l| l.contains("OpAccessChain") && l.trim_end().ends_with(k)),
+            "no access chain with index {k}:\n{dis}"
+        );
+    }
+    let e = errors(
+        "struct T { bool flags[1]; float after; };\nstruct U { float x; int two[2]; };\n\
+         cbuffer C { T t; U u; };\n\
+         float4 main() : SV_Target { bool a = t.flags[1];\n int b = u.two[2]; return 1; }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:4:46: error: index 1 is out of bounds (size 1)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("bad.hlsl:5:16: error: index 2 is out of bounds (size 2)"),
+        "{e}"
     );
 }

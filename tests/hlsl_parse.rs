@@ -1650,6 +1650,7 @@ float4 ps_main(VSOut input, bool front : SV_IsFrontFace) : SV_Target0 {
             Item::Variables(_) => "var",
             Item::Buffer(_) => "buffer",
             Item::Empty(_) => "empty",
+            Item::StructForward(_) => "forward",
             Item::Namespace { .. } => "namespace",
             Item::Using { .. } => "using",
             Item::Template { .. } => "template",
@@ -1784,4 +1785,43 @@ fn mutated_corpus_shaders_compile_or_fail_cleanly() {
         e.rendered
     );
     assert!(t.elapsed() < std::time::Duration::from_secs(10));
+}
+
+/// Struct forward declarations and member type aliases as the parser writes them:
+/// `struct S;` and the `struct S` of `typedef struct S T;` are `StructForward` items; a
+/// `using T = type;` inside a struct is a member typedef.
+#[test]
+fn forward_structs_and_member_aliases_parse() {
+    let unit = ok(
+        "struct A;\ntypedef struct B C;\ntypedef struct D { int x; } E;\n\
+                   struct S { using V = float2; V v; };",
+    );
+    let kinds: Vec<String> = unit
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::StructForward(n) => format!("forward {}", n.name),
+            Item::Typedef(t) => format!("typedef {} {}", t.ty.name.name, t.name.name),
+            Item::Struct(s) => format!(
+                "struct {} {:?}",
+                s.name.as_ref().map_or("", |n| n.name.as_str()),
+                s.typedefs
+                    .iter()
+                    .map(|t| format!("{}={}", t.name.name, t.ty.name.name))
+                    .collect::<Vec<_>>()
+            ),
+            _ => "other".to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "forward A",
+            "forward B",
+            "typedef B C",
+            "struct D []",
+            "typedef D E",
+            "struct S [\"V=float2\"]"
+        ]
+    );
 }

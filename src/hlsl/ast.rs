@@ -31,6 +31,9 @@ pub enum Item {
     /// `struct S { ... };` (possibly followed by declarators, which become a `Variables` item
     /// right after it).
     Struct(StructDecl),
+    /// `struct S;` (also the `struct S` of `typedef struct S T;`): `S` is a struct type
+    /// defined later, an incomplete type until its definition.
+    StructForward(Ident),
     /// `typedef T name[dims];`
     Typedef(Typedef),
     /// Global variables: resources, `static` and `groupshared` variables, loose uniforms that go

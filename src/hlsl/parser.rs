@@ -295,6 +295,14 @@ fn assign_op(p: &str) -> Option<Option<BinaryOp>> {
 #[derive(Debug)]
 struct Stop;
 
+/// A label or a statement of a switch's body, before grouping into cases.
+enum SwitchItem {
+    /// `case e:` (Some) or `default:` (None), with its span.
+    Label(Option<Expr>, Span),
+    /// A statement.
+    Stmt(Stmt),
+}
+
 /// What every parsing function returns.
 type PResult<T> = Result<T, Stop>;
 
@@ -741,6 +749,14 @@ impl Parser {
         }
         let attributes = self.attributes()?;
         let is_struct = self.at_word("struct") || self.at_word("class");
+        if is_struct && self.peek_at(1).kind == TokenKind::Ident && self.peek_at(2).is_punct(";") {
+            // `struct S;`: a forward declaration.
+            self.bump();
+            let name = self.ident("a struct name")?;
+            self.declare_type(&name.name);
+            self.bump();
+            return Ok(vec![Item::StructForward(name)]);
+        }
         if is_struct
             && self.peek_at(1).kind == TokenKind::Ident
             && !self.peek_at(2).is_punct("{")
@@ -926,12 +942,27 @@ impl Parser {
             t.span = start.to(t.span);
             return Ok(t);
         }
+        if self.at_word("typename")
+            && (self.peek_at(1).kind == TokenKind::Ident || self.peek_at(1).is_punct("::"))
+        {
+            // C++'s `typename` before a dependent name: the name is a type anyway.
+            self.bump();
+            let t = self.type_expr_inner()?;
+            if self.at("::") && self.peek_at(1).kind == TokenKind::Ident {
+                return self.instance_member_type(&t.name.name);
+            }
+            return Ok(t);
+        }
         let t = self.tok();
         if t.kind != TokenKind::Ident || RESERVED.contains(&t.text.as_str()) {
             let found = t.describe();
             return self.fail(format!("expected a type, found {found}"));
         }
-        let name = if self.is_type_at(0) {
+        // `A::T` in a type's place is a qualified type even when `A` is an alias the parser
+        // cannot see through (`typedef S<int> A;`): name resolution finds `T`.
+        let name = if self.is_type_at(0)
+            || self.peek_at(1).is_punct("::") && self.peek_at(2).kind == TokenKind::Ident
+        {
             self.qualified_ident("a type")?
         } else {
             self.ident("a type")?
@@ -941,11 +972,28 @@ impl Parser {
         } else {
             Vec::new()
         };
+        if !args.is_empty()
+            && self.at("::")
+            && self.peek_at(1).kind == TokenKind::Ident
+            && self.peek_at(2).kind == TokenKind::Ident
+        {
+            // `S<A>::T x` (in an expression, `S<A>::m` is a static member).
+            return self.instance_member_type(&name.name);
+        }
         Ok(TypeExpr {
             name,
             args,
             span: start.to(self.prev_span()),
         })
+    }
+
+    /// Refuses `S<args>::T` as a type (at the `::`): a member type of a template instance.
+    fn instance_member_type<T>(&mut self, template: &str) -> PResult<T> {
+        let member = self.peek_at(1).text.clone();
+        self.fail(format!(
+            "not supported yet: a member type of a template instance ('{template}<...>::{member}') \
+             as a type"
+        ))
     }
 
     /// `<args>`: types and constant expressions (at the `<`).
@@ -1557,6 +1605,12 @@ impl Parser {
                 span: start.to(self.prev_span()),
             }]);
         }
+        Ok(vec![Item::Typedef(self.alias_rest(name, start)?)])
+    }
+
+    /// The rest of a type alias after `using name` (`= [modifiers] type [dims];`), declared
+    /// as a type name; `start` is where the declaration starts.
+    fn alias_rest(&mut self, name: Ident, start: Span) -> PResult<Typedef> {
         if self.at("[") {
             return self.fail("not supported yet: attributes on a type alias");
         }
@@ -1566,13 +1620,13 @@ impl Parser {
         let array_dims = self.array_dims()?;
         self.expect(";", "after the type alias")?;
         self.declare_type(&name.name);
-        Ok(vec![Item::Typedef(Typedef {
+        Ok(Typedef {
             modifiers,
             ty,
             name,
             array_dims,
             span: start.to(self.prev_span()),
-        })])
+        })
     }
 
     /// Whether a struct definition starts here (`struct [Name] {` or `struct Name :`).
@@ -1754,6 +1808,7 @@ impl Parser {
                             .fail("not supported yet: explicit specialization inside a struct");
                     }
                     let added = self.add_type_params(&params);
+                    let owner = name.as_ref().map(|n| n.name.clone());
                     let r = (|| {
                         let fstart = self.span();
                         let attributes = self.attributes()?;
@@ -1763,6 +1818,12 @@ impl Parser {
                         if !self.at("(") {
                             return self
                                 .fail("not supported yet: member templates other than functions");
+                        }
+                        // `f<T>(x)` in the struct's later methods calls it, `S::f<T>(x)`
+                        // anywhere.
+                        self.templates.insert(name.name.clone());
+                        if let Some(o) = &owner {
+                            self.templates.insert(format!("{o}::{}", name.name));
                         }
                         self.function(attributes, modifiers, ty, name, fstart)
                     })();
@@ -1806,7 +1867,28 @@ impl Parser {
                     typedefs.push(t);
                     return Ok(());
                 }
-                for word in ["struct", "class", "typedef", "enum", "using", "template"] {
+                if self.at_word("using")
+                    && attributes.is_empty()
+                    && self.peek_at(1).kind == TokenKind::Ident
+                    && self.peek_at(2).is_punct("=")
+                {
+                    // `using T = type;`: a member type alias, as a member typedef.
+                    let start = self.bump().span;
+                    let alias = self.ident("a name after 'using'")?;
+                    let t = self.alias_rest(alias, start)?;
+                    if let Some(n) = &name {
+                        self.declare_type(&format!("{}::{}", n.name, t.name.name));
+                    }
+                    typedefs.push(t);
+                    return Ok(());
+                }
+                if self.at_word("using") {
+                    return self.fail(
+                        "not supported yet: 'using' declarations inside a struct other than \
+                         type aliases ('using T = type;')",
+                    );
+                }
+                for word in ["struct", "class", "typedef", "enum", "template"] {
                     if self.at_word(word) {
                         return self.fail(format!(
                             "not supported yet: '{word}' declarations inside a struct"
@@ -1856,9 +1938,38 @@ impl Parser {
     }
 
     /// C's `typedef struct [T] { ... } S;`: an anonymous struct takes the name `S`; a named one
-    /// is declared and `S` becomes an alias of it.
+    /// is declared and `S` becomes an alias of it. `typedef struct T S;` declares `T` (which
+    /// may be defined later) and makes `S` its alias.
     fn typedef_struct(&mut self) -> PResult<Vec<Item>> {
         let start = self.bump().span;
+        if self.peek_at(1).kind == TokenKind::Ident
+            && !self.peek_at(2).is_punct("{")
+            && !self.peek_at(2).is_punct(":")
+        {
+            // `typedef struct S T;`: `S` may be defined later (a forward declaration).
+            self.bump();
+            let target = self.ident("a struct name")?;
+            self.declare_type(&target.name);
+            let name = self.ident("a name for the typedef")?;
+            let array_dims = self.array_dims()?;
+            self.expect(";", "after the typedef")?;
+            self.declare_type(&name.name);
+            let ty = TypeExpr {
+                span: target.span,
+                name: target.clone(),
+                args: Vec::new(),
+            };
+            return Ok(vec![
+                Item::StructForward(target),
+                Item::Typedef(Typedef {
+                    modifiers: Vec::new(),
+                    ty,
+                    name,
+                    array_dims,
+                    span: start.to(self.prev_span()),
+                }),
+            ]);
+        }
         let mut decl = self.struct_decl()?;
         let name = self.ident("a name for the typedef")?;
         let array_dims = self.array_dims()?;
@@ -2165,6 +2276,50 @@ impl Parser {
         Ok(out)
     }
 
+    /// Skips a legacy effect-framework annotation block after a declarator's semantics,
+    /// `< string UIName = "x"; int n = 1; >`: each item runs to its `;`. DXC parses such blocks
+    /// and ignores them ("possible effect annotation ignored - effect syntax is deprecated");
+    /// they carry nothing for code generation, so dropping them here (with DXC's warning) is
+    /// faithful to DXC.
+    fn effect_annotations(&mut self) -> PResult<()> {
+        if !self.at("<") {
+            return Ok(());
+        }
+        let at = self.bump().span;
+        self.diags.push(Diagnostic::warning(
+            at,
+            "possible effect annotation ignored - effect syntax is deprecated",
+        ));
+        while !self.eat(">") {
+            if self.tok().kind != TokenKind::Ident {
+                let found = self.tok().describe();
+                return self.fail(format!(
+                    "expected '>' or an annotation such as 'int name = 1;' in the annotation \
+                     block, found {found}"
+                ));
+            }
+            let mut depth = 0usize;
+            loop {
+                if self.at_eof() || self.fatal || depth == 0 && self.at("}") {
+                    let found = self.tok().describe();
+                    return self.fail(format!(
+                        "expected ';' and '>' to end the annotation block, found {found}"
+                    ));
+                }
+                if depth == 0 && self.eat(";") {
+                    break;
+                }
+                if self.at("(") || self.at("{") || self.at("[") {
+                    depth += 1;
+                } else if self.at(")") || self.at("}") || self.at("]") {
+                    depth = depth.saturating_sub(1);
+                }
+                self.bump();
+            }
+        }
+        Ok(())
+    }
+
     /// The rest of a variable declaration after its first name: dimensions, annotations,
     /// initializer, more declarators, `;`.
     fn var_rest(
@@ -2180,6 +2335,7 @@ impl Parser {
         loop {
             let array_dims = self.array_dims()?;
             let annotations = self.annotations()?;
+            self.effect_annotations()?;
             let init = if self.eat("=") {
                 Some(self.initializer()?)
             } else {
@@ -2449,7 +2605,8 @@ impl Parser {
                 }
                 "case" | "default" if self.switch_depth > 0 => {
                     return self.fail(format!(
-                        "not supported yet: a '{}' label inside a statement nested in the switch",
+                        "not supported yet: a '{}' label inside a statement nested in the \
+                         switch other than a '{{ }}' block (an 'if', a loop)",
                         t.text
                     ));
                 }
@@ -2686,9 +2843,53 @@ impl Parser {
     }
 
     /// The `{ case ...: ... }` of a switch on `selector`.
+    ///
+    /// A `{ }` block nested in the body (at any depth of blocks) may hold labels too, as in C:
+    /// such a block is flattened into the body, the way DXC's SPIR-V backend flattens it
+    /// (`case 6: { case 7: break; }` is `case 6: case 7: break;`). A declaration directly in a
+    /// flattened block is refused (its scope would end at the block's `}`); a label inside any
+    /// other nested statement (`if`, a loop) is refused as not supported yet.
     fn switch_body(&mut self, selector: Expr) -> PResult<StmtKind> {
         self.expect("{", "to start the switch's body")?;
+        let mut items = Vec::new();
+        self.switch_items(&mut items, true)?;
+        self.expect("}", "to end the switch")?;
         let mut cases: Vec<SwitchCase> = Vec::new();
+        for item in items {
+            match item {
+                SwitchItem::Label(label, lspan) => match cases.last_mut() {
+                    Some(c) if c.body.is_empty() => {
+                        c.labels.push((label, lspan));
+                        c.span = c.span.to(lspan);
+                    }
+                    _ => cases.push(SwitchCase {
+                        labels: vec![(label, lspan)],
+                        body: Vec::new(),
+                        span: lspan,
+                    }),
+                },
+                SwitchItem::Stmt(s) => {
+                    if let Some(c) = cases.last_mut() {
+                        c.span = c.span.to(s.span);
+                        c.body.push(s);
+                    }
+                }
+            }
+        }
+        Ok(StmtKind::Switch { selector, cases })
+    }
+
+    /// The labels and statements of a switch's body (`top`) or of a block nested in it, up to
+    /// the closing `}` (left in place), with nested blocks that hold labels flattened.
+    fn switch_items(&mut self, items: &mut Vec<SwitchItem>, top: bool) -> PResult<()> {
+        self.enter()?;
+        let r = self.switch_items_inner(items, top);
+        self.leave();
+        r
+    }
+
+    /// [`Parser::switch_items`] inside its nesting guard.
+    fn switch_items_inner(&mut self, items: &mut Vec<SwitchItem>, top: bool) -> PResult<()> {
         while !self.at("}") && !self.at_eof() && !self.fatal {
             if self.at_word("case") || self.at_word("default") {
                 let lstart = self.span();
@@ -2700,31 +2901,50 @@ impl Parser {
                     None
                 };
                 self.expect(":", "after the case label")?;
-                let lspan = lstart.to(self.prev_span());
-                match cases.last_mut() {
-                    Some(c) if c.body.is_empty() => {
-                        c.labels.push((label, lspan));
-                        c.span = c.span.to(lspan);
-                    }
-                    _ => cases.push(SwitchCase {
-                        labels: vec![(label, lspan)],
-                        body: Vec::new(),
-                        span: lspan,
-                    }),
-                }
+                items.push(SwitchItem::Label(label, lstart.to(self.prev_span())));
                 continue;
             }
             let before = self.pos;
-            if cases.is_empty() {
+            if top && items.is_empty() {
                 return self.fail("expected 'case' or 'default' in the switch's body");
             }
-            match self.stmt() {
-                Ok(s) => {
-                    if let Some(c) = cases.last_mut() {
-                        c.span = c.span.to(s.span);
-                        c.body.push(s);
+            if self.at("{") {
+                let start = self.span();
+                self.bump();
+                let mut inner = Vec::new();
+                self.switch_items(&mut inner, false)?;
+                self.expect("}", "to end the block")?;
+                let span = start.to(self.prev_span());
+                if inner.iter().any(|i| matches!(i, SwitchItem::Label(..))) {
+                    for i in &inner {
+                        if let SwitchItem::Stmt(s) = i {
+                            if matches!(s.kind, StmtKind::Decl(_)) {
+                                self.error(
+                                    s.span,
+                                    "not supported yet: a declaration in a '{ }' block that \
+                                     holds a case label of the enclosing switch",
+                                );
+                            }
+                        }
                     }
+                    items.extend(inner);
+                } else {
+                    let stmts = inner
+                        .into_iter()
+                        .filter_map(|i| match i {
+                            SwitchItem::Stmt(s) => Some(s),
+                            SwitchItem::Label(..) => None,
+                        })
+                        .collect();
+                    items.push(SwitchItem::Stmt(stmt(
+                        StmtKind::Block(Block { stmts, span }),
+                        span,
+                    )));
                 }
+                continue;
+            }
+            match self.stmt() {
+                Ok(s) => items.push(SwitchItem::Stmt(s)),
                 Err(Stop) => {
                     if self.fatal {
                         return Err(Stop);
@@ -2736,8 +2956,10 @@ impl Parser {
                 }
             }
         }
-        self.expect("}", "to end the switch")?;
-        Ok(StmtKind::Switch { selector, cases })
+        if self.fatal {
+            return Err(Stop);
+        }
+        Ok(())
     }
 
     // ---- expressions --------------------------------------------------------------------

@@ -54,6 +54,10 @@ pub(crate) struct FnCx<'a, 'u> {
     pub reassigned: std::collections::HashSet<String>,
     /// Values `NonUniformResourceIndex` made (and what is decorated NonUniform for them).
     pub nonuniform: std::collections::HashSet<Value>,
+    /// Pointers to (and values of) a struct's last field when it is an array of one element:
+    /// clang takes it for C89's flexible array member and does not check constant indices
+    /// into it against its size, so DXC accepts `s.tail[2]` (an access chain with index 2).
+    pub tail_arrays: std::collections::HashSet<Value>,
 }
 
 impl<'a, 'u> FnCx<'a, 'u> {
@@ -77,6 +81,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             relaxed: std::collections::HashSet::new(),
             reassigned: std::collections::HashSet::new(),
             nonuniform: std::collections::HashSet::new(),
+            tail_arrays: std::collections::HashSet::new(),
         }
     }
 

@@ -125,6 +125,7 @@ impl Checker<'_> {
                 }
                 Item::Typedef(t) => self.modifiers(&t.modifiers, Site::Field),
                 Item::Empty(_)
+                | Item::StructForward(_)
                 | Item::Namespace { .. }
                 | Item::Using { .. }
                 | Item::Template { .. } => {}

@@ -175,12 +175,46 @@ pub fn declare(
                     origin: None,
                 });
                 if let Some(n) = &s.name {
-                    if env.struct_names.insert(name, i).is_some() {
+                    if env.struct_names.insert(name.clone(), i).is_some() {
                         diags.push(Diagnostic::error(
                             n.span,
                             format!("redefinition of struct '{}'", n.name),
                         ));
                     }
+                    // The struct completes its forward declaration and the typedefs of it.
+                    let done: Vec<String> = env
+                        .incomplete
+                        .iter()
+                        .filter(|(_, target)| **target == name)
+                        .map(|(alias, _)| alias.clone())
+                        .collect();
+                    for alias in done {
+                        env.incomplete.remove(&alias);
+                        if alias != name {
+                            env.typedefs.insert(alias, (Ty::Struct(i), false, None));
+                        }
+                    }
+                }
+            }
+            Item::StructForward(n) if !env.struct_names.contains_key(&n.name) => {
+                env.incomplete.insert(n.name.clone(), n.name.clone());
+            }
+            Item::Typedef(t)
+                if t.ty.args.is_empty() && env.incomplete.contains_key(&t.ty.name.name) =>
+            {
+                // A typedef of a struct declared but not yet defined (`typedef struct S T;`
+                // before `struct S { ... };`) takes effect with the definition.
+                let target = env.incomplete[&t.ty.name.name].clone();
+                if t.array_dims.is_empty() && t.modifiers.is_empty() {
+                    env.incomplete.insert(t.name.name.clone(), target);
+                } else {
+                    diags.push(Diagnostic::error(
+                        t.ty.span,
+                        format!(
+                            "not supported yet: an array or modified typedef of '{target}' \
+                             before its definition"
+                        ),
+                    ));
                 }
             }
             Item::Typedef(t) => {
@@ -281,6 +315,9 @@ pub struct TypeEnv {
     pub consts: HashMap<String, ConstVal>,
     /// `static const` integer arrays initialized with constants, to fold `a[k]`.
     pub const_arrays: HashMap<String, Vec<ConstVal>>,
+    /// Incomplete types: structs declared (`struct S;`) and not yet defined, and typedefs of
+    /// them, each with the struct it names.
+    pub incomplete: HashMap<String, String>,
 }
 
 impl TypeEnv {
@@ -610,6 +647,14 @@ impl TypeResolver<'_> {
                     t.span,
                     "not supported yet: 'string' other than for a global variable (a printf \
                      format)",
+                );
+                None
+            }
+            _ if self.env.incomplete.contains_key(name) => {
+                let target = &self.env.incomplete[name];
+                self.error(
+                    t.name.span,
+                    format!("incomplete type '{name}': struct '{target}' is not defined here"),
                 );
                 None
             }

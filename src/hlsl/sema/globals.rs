@@ -68,6 +68,7 @@ pub fn declare_module(
             Item::Function(f) => d.function(idx, f),
             Item::Struct(_)
             | Item::Typedef(_)
+            | Item::StructForward(_)
             | Item::Empty(_)
             | Item::Namespace { .. }
             | Item::Using { .. }

@@ -62,6 +62,8 @@ struct StructInfo {
     /// Field types as written, for deduction.
     field_types: HashMap<String, TypeExpr>,
     statics: HashSet<String>,
+    /// Member function template name → whether it is static.
+    method_templates: HashMap<String, bool>,
     /// The qualified name of the base struct.
     base: Option<String>,
 }
@@ -230,6 +232,7 @@ impl Resolver {
                     );
                 }
                 Item::Typedef(t) => self.declare(join(ns, &t.name.name), Kind::Type),
+                Item::StructForward(n) => self.declare(join(ns, &n.name), Kind::Type),
                 Item::Variables(v) => {
                     for d in &v.declarators {
                         let q = join(ns, &d.name.name);
@@ -294,13 +297,8 @@ impl Resolver {
                 .push(m.return_ty.clone());
         }
         for (params, f) in &s.member_templates {
-            if !f.modifiers.iter().any(|m| m.modifier == Modifier::Static) {
-                self.diags.push(Diagnostic::error(
-                    f.name.span,
-                    "not supported yet: member function templates that are not static",
-                ));
-                continue;
-            }
+            let is_static = f.modifiers.iter().any(|m| m.modifier == Modifier::Static);
+            info.method_templates.insert(f.name.name.clone(), is_static);
             let mq = format!("{q}::{}", f.name.name);
             self.declare(mq.clone(), Kind::FunctionTemplate);
             self.templates.insert(
@@ -572,6 +570,10 @@ impl Resolver {
                 }
                 Item::Function(f) => self.function_item(f, out),
                 Item::Empty(s) => out.push(Item::Empty(s)),
+                Item::StructForward(mut n) => {
+                    n.name = join(&self.ns, &n.name);
+                    out.push(Item::StructForward(n));
+                }
             }
         }
     }
@@ -686,31 +688,37 @@ impl Resolver {
         self.cur_struct = None;
         self.has_this = false;
         if !is_static {
-            let mutating = f.body.as_ref().is_some_and(|b| self.block_mutates(b));
-            let modifier = |modifier| ModifierSpan { modifier, span };
-            f.params.insert(
-                0,
-                Param {
-                    attributes: Vec::new(),
-                    modifiers: vec![modifier(if mutating {
-                        Modifier::InOut
-                    } else {
-                        Modifier::Const
-                    })],
-                    ty: TypeExpr {
-                        name: ident(q, span),
-                        args: Vec::new(),
-                        span,
-                    },
-                    name: Some(ident("this", span)),
-                    array_dims: Vec::new(),
-                    annotations: Vec::new(),
-                    default: None,
-                    span,
-                },
-            );
+            self.add_this(q, &mut f, span);
         }
         out.push(Item::Function(f));
+    }
+
+    /// Gives method `f` of struct `q` its first parameter, `this`: `inout` when the body may
+    /// change it, `const` otherwise.
+    fn add_this(&self, q: &str, f: &mut FunctionDecl, span: Span) {
+        let mutating = f.body.as_ref().is_some_and(|b| self.block_mutates(b));
+        let modifier = |modifier| ModifierSpan { modifier, span };
+        f.params.insert(
+            0,
+            Param {
+                attributes: Vec::new(),
+                modifiers: vec![modifier(if mutating {
+                    Modifier::InOut
+                } else {
+                    Modifier::Const
+                })],
+                ty: TypeExpr {
+                    name: ident(q, span),
+                    args: Vec::new(),
+                    span,
+                },
+                name: Some(ident("this", span)),
+                array_dims: Vec::new(),
+                annotations: Vec::new(),
+                default: None,
+                span,
+            },
+        );
     }
 
     fn function_item(&mut self, mut f: FunctionDecl, out: &mut Vec<Item>) {
@@ -1389,11 +1397,28 @@ impl Resolver {
         let nparams = made.len();
         match item {
             Item::Function(mut f) => {
-                if def.owner.is_some() {
-                    self.cur_struct = def.owner.clone();
+                let is_static = f.modifiers.iter().any(|m| m.modifier == Modifier::Static);
+                match def.owner.clone() {
+                    // A non-static member function template: a method of the owner named
+                    // `S.f<args>`, with `this`.
+                    Some(o) if !is_static => {
+                        self.cur_struct = Some(o.clone());
+                        self.has_this = true;
+                        self.function_body(&mut f);
+                        self.has_this = false;
+                        let rest = key.strip_prefix(&format!("{o}::")).unwrap_or(&key);
+                        f.name.name = format!("{o}.{rest}");
+                        let span = f.name.span;
+                        self.add_this(&o, &mut f, span);
+                    }
+                    owner => {
+                        if owner.is_some() {
+                            self.cur_struct = owner;
+                        }
+                        self.function_body(&mut f);
+                        f.name.name = key.clone();
+                    }
                 }
-                self.function_body(&mut f);
-                f.name.name = key.clone();
                 made.push(Item::Function(f));
             }
             Item::Typedef(mut t) => {
@@ -1426,6 +1451,87 @@ impl Resolver {
         Some(key)
     }
 
+    /// `obj.f<T>(x)` (or `obj.f(x)`, `T` deduced) where `f` is a member function template of
+    /// `obj`'s struct: the instance `S.f<T>` is made and the call names it (`obj.f<T>`, a
+    /// method the emitter finds by `obj`'s type); a static one is called directly. `None`
+    /// when the receiver is not known to be such a struct (a resource's `Load<T>`...).
+    fn member_template_call(
+        &mut self,
+        receiver: &mut Expr,
+        method: &Ident,
+        type_arg: &mut Option<Box<ArrayedType>>,
+        args: &mut Vec<Expr>,
+    ) -> Option<ExprKind> {
+        if !self
+            .structs
+            .values()
+            .any(|i| i.method_templates.contains_key(&method.name))
+        {
+            return None;
+        }
+        let t = self.infer(receiver)?;
+        let s = self.struct_of(&t)?;
+        let (owner, _) =
+            self.member_owner(&s, |i| i.method_templates.contains_key(&method.name))?;
+        let is_static = self.structs[&owner].method_templates[&method.name];
+        let q = format!("{owner}::{}", method.name);
+        let def = self.templates.get(&q)?.clone();
+        let mut explicit = Vec::new();
+        if let Some(t) = type_arg.take() {
+            if !t.array_dims.is_empty() {
+                self.diags.push(Diagnostic::error(
+                    t.ty.span,
+                    "not supported yet: an array type as a member function template's argument",
+                ));
+                return None;
+            }
+            explicit.push(TemplateArg::Type(t.ty));
+        }
+        let targs = if explicit.len() >= def.params.len() {
+            explicit
+        } else {
+            match self.deduce(&def, explicit, args) {
+                Ok(a) => a,
+                Err(msg) => {
+                    self.diags.push(Diagnostic::error(method.span, msg));
+                    return None;
+                }
+            }
+        };
+        let key = self.instantiate(&q, targs, method.span)?;
+        if is_static {
+            return Some(ExprKind::Call {
+                callee: ident(&key, method.span),
+                template_args: Vec::new(),
+                scope: None,
+                args: std::mem::take(args),
+            });
+        }
+        let rest = key.strip_prefix(&format!("{owner}::")).unwrap_or(&key);
+        Some(ExprKind::MethodCall {
+            receiver: Box::new(receiver.clone()),
+            method: ident(rest, method.span),
+            type_arg: None,
+            args: std::mem::take(args),
+        })
+    }
+
+    /// The qualified struct a written type names (through aliases; a `ConstantBuffer<S>` or
+    /// `TextureBuffer<S>` is `S`), if it is one.
+    fn struct_of(&self, t: &TypeExpr) -> Option<String> {
+        let short = t.name.name.rsplit("::").next().unwrap_or("");
+        if let ("ConstantBuffer" | "TextureBuffer", [TemplateArg::Type(inner)]) =
+            (short, t.args.as_slice())
+        {
+            return self.struct_of(inner);
+        }
+        if self.structs.contains_key(&t.name.name) {
+            return Some(t.name.name.clone());
+        }
+        let s = self.aliased(&self.lookup(&t.name.name, |k| k == Kind::Type)?);
+        self.structs.contains_key(&s).then_some(s)
+    }
+
     /// The type of an expression as far as it can be told without type checking (literals,
     /// variables, fields, casts, constructors, calls of non-template functions, arithmetic on
     /// equal types): enough to deduce template arguments in the common cases.
@@ -1450,6 +1556,9 @@ impl Resolver {
                 }))
             }
             ExprKind::Literal(Literal::Bool(_)) => Some(named("bool")),
+            ExprKind::Ident(id) if id.name == "this" && self.has_this => {
+                self.cur_struct.as_deref().map(named)
+            }
             ExprKind::Ident(id) => {
                 for scope in self.locals.iter().rev() {
                     if let Some(t) = scope.get(&id.name) {
@@ -1460,8 +1569,11 @@ impl Resolver {
             }
             ExprKind::Member { base, member } => {
                 let bt = self.infer(base)?;
-                if let Some(info) = self.structs.get(&bt.name.name) {
-                    return info.field_types.get(&member.name).cloned();
+                if let Some(s) = self.struct_of(&bt) {
+                    // A field of the struct or of a base.
+                    let (owner, _) =
+                        self.member_owner(&s, |i| i.field_types.contains_key(&member.name))?;
+                    return self.structs[&owner].field_types.get(&member.name).cloned();
                 }
                 // A swizzle of a builtin vector: the component type, as many as named.
                 let (scalar, _) = split_vector_name(&bt.name.name)?;
@@ -1741,7 +1853,7 @@ impl Resolver {
                 receiver,
                 args,
                 type_arg,
-                ..
+                method,
             } => {
                 self.expr(receiver);
                 if let Some(t) = type_arg {
@@ -1749,6 +1861,9 @@ impl Resolver {
                     t.array_dims.iter_mut().flatten().for_each(|d| self.expr(d));
                 }
                 args.iter_mut().for_each(|a| self.expr(a));
+                if let Some(new) = self.member_template_call(receiver, method, type_arg, args) {
+                    e.kind = new;
+                }
             }
             ExprKind::Construct { ty, args } => {
                 self.type_expr(ty);
@@ -1887,6 +2002,40 @@ impl Resolver {
                     }
                 }
             };
+            let non_static = match &def.item {
+                Item::Function(f) => !f.modifiers.iter().any(|m| m.modifier == Modifier::Static),
+                _ => false,
+            };
+            if let (Some(o), true) = (def.owner.clone(), non_static) {
+                // `f<T>(x)` inside a method: `this.f<T>(x)`.
+                let hops = self
+                    .cur_struct
+                    .clone()
+                    .filter(|_| self.has_this)
+                    .and_then(|s| {
+                        self.member_owner(&s, |i| {
+                            i.method_templates
+                                .contains_key(q.rsplit("::").next().unwrap_or(&q))
+                        })
+                    })
+                    .filter(|(owner, _)| *owner == o)
+                    .map(|(_, hops)| hops);
+                let Some(hops) = hops else {
+                    self.diags.push(Diagnostic::error(
+                        callee.span,
+                        format!("call to non-static member function '{name}' without an object"),
+                    ));
+                    return None;
+                };
+                let key = self.instantiate(&q, targs, callee.span)?;
+                let rest = key.strip_prefix(&format!("{o}::")).unwrap_or(&key);
+                return Some(ExprKind::MethodCall {
+                    receiver: Box::new(Self::this_base(span, hops)),
+                    method: ident(rest, callee.span),
+                    type_arg: None,
+                    args: std::mem::take(args),
+                });
+            }
             let key = self.instantiate(&q, targs, callee.span)?;
             return Some(ExprKind::Call {
                 callee: ident(&key, callee.span),
