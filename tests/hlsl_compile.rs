@@ -5476,3 +5476,40 @@ float4 main() : SV_Target {
         "{e}"
     );
 }
+
+/// `NonUniformResourceIndex`'s mark follows the index through variables, arithmetic and
+/// calls (`opt::nonuniform`): every descriptor selected with a value computed from it is
+/// decorated, one selected with the plain index is not.
+#[test]
+fn non_uniform_marks_follow_the_index() {
+    let src = "Texture2D t[] : register(t0);
+               SamplerState s : register(s0);
+               float4 fetch(uint k, float2 uv) { return t[k].Sample(s, uv); }
+               float4 main(uint i : I, float2 uv : UV) : SV_Target {
+                   uint j = NonUniformResourceIndex(i);
+                   uint k = j + 1;
+                   return t[k].Sample(s, uv) + fetch(j, uv) + t[i].Sample(s, uv);
+               }";
+    let dis = disassemble(&check("non_uniform_flow", src, "ps_6_0"));
+    let decorated: Vec<&str> = dis
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("OpDecorate "))
+        .filter_map(|l| l.strip_suffix(" NonUniform"))
+        .collect();
+    let count = |op: &str| {
+        dis.lines()
+            .filter(|l| l.contains(&format!("= {op} ")))
+            .filter(|l| {
+                let id = l.trim().split(" = ").next().unwrap_or("");
+                decorated.contains(&id)
+            })
+            .count()
+    };
+    let all_chains = dis
+        .lines()
+        .filter(|l| l.contains("OpAccessChain %_ptr_UniformConstant_type_2d_image %t"))
+        .count();
+    assert_eq!(all_chains, 3, "{dis}");
+    assert_eq!(count("OpAccessChain"), 2, "{dis}");
+    assert_eq!(count("OpSampledImage"), 2, "{dis}");
+}

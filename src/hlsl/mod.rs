@@ -520,6 +520,8 @@ fn compile_on_big_stack(
             });
         }
     }
+    // `NonUniformResourceIndex`'s decoration follows the index to what it selects.
+    crate::opt::nonuniform::propagate_nonuniform(&mut module);
     // A non-semantic set (printf's) needs SPIR-V 1.6 or this extension, which no capability
     // implies: declared only where such a set is imported.
     let non_semantic = module

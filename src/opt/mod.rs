@@ -2,6 +2,7 @@
 //! serialized again, so every pass sees uniqued types and constants, folded decorations and
 //! structured control flow instead of a word stream.
 
+pub mod nonuniform;
 pub mod vulkan_memory_model;
 
 use crate::ir::{self, IrError};

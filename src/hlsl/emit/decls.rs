@@ -601,7 +601,6 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                         ptr: flat[0],
                         array: p.array,
                         flat,
-                        nonuniform: false,
                     };
                     declare_global(st, &p.name, p.span, Sym::Resource(resource));
                     continue;
@@ -644,7 +643,6 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                         ptr: Value::Global(g),
                         array: p.array,
                         flat: Vec::new(),
-                        nonuniform: false,
                     }),
                 );
             }
@@ -871,7 +869,6 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
                 ptr: v,
                 array: None,
                 flat: Vec::new(),
-                nonuniform: false,
             };
             if !cx.st.scopes.declare(&n.name, Sym::Resource(resource)) {
                 cx.st

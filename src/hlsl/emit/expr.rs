@@ -2065,25 +2065,16 @@ impl FnCx<'_, '_> {
                     ptr,
                     array: None,
                     flat: Vec::new(),
-                    nonuniform: false,
                     ..r
                 }));
             }
             let rt = Ty::Resource(r.kind, Box::new(r.elem.clone()));
             let pt = self.ptr_ty(r.sc, &rt, LayoutRule::None, false);
             let ptr = self.f.access_chain(pt, r.ptr, &[i]);
-            // `textures[NonUniformResourceIndex(i)]`: the element, and everything reached
-            // through it, is decorated NonUniform (the requirements pass adds the array's
-            // non-uniform indexing capability).
-            let nonuniform = self.nonuniform.contains(&i);
-            if nonuniform {
-                self.mark_nonuniform(ptr);
-            }
             return Some(Val::Res(super::Resource {
                 ptr,
                 array: None,
                 flat: Vec::new(),
-                nonuniform,
                 ..r
             }));
         }
@@ -2102,9 +2093,6 @@ impl FnCx<'_, '_> {
                 let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);
-                if r.nonuniform {
-                    self.mark_nonuniform(ptr);
-                }
                 Some(Val::P(Place {
                     ptr,
                     ty: r.elem.clone(),

@@ -52,8 +52,7 @@ pub(crate) struct FnCx<'a, 'u> {
     /// The names the function's body assigns as whole variables (`x = ...`): a local
     /// resource among them cannot be an alias of its initializer.
     pub reassigned: std::collections::HashSet<String>,
-    /// Values `NonUniformResourceIndex` made (and what is decorated NonUniform for them).
-    pub nonuniform: std::collections::HashSet<Value>,
+
     /// Pointers to (and values of) a struct's last field when it is an array of one element:
     /// clang takes it for C89's flexible array member and does not check constant indices
     /// into it against its size, so DXC accepts `s.tail[2]` (an access chain with index 2).
@@ -80,7 +79,6 @@ impl<'a, 'u> FnCx<'a, 'u> {
             row_matrices: std::collections::HashMap::new(),
             relaxed: std::collections::HashSet::new(),
             reassigned: std::collections::HashSet::new(),
-            nonuniform: std::collections::HashSet::new(),
             tail_arrays: std::collections::HashSet::new(),
         }
     }
@@ -200,21 +198,10 @@ impl<'a, 'u> FnCx<'a, 'u> {
         }
     }
 
-    /// Decorates `v` NonUniform (once): it depends on a non-uniform resource index.
-    pub fn mark_nonuniform(&mut self, v: Value) {
-        if self.nonuniform.insert(v) {
-            self.f.decorate(v, crate::grammar::Decoration::NonUniform);
-        }
-    }
-
-    /// A load of a resource's handle (image, sampler), NonUniform when the resource is.
+    /// A load of a resource's handle (image, sampler).
     pub fn load_handle(&mut self, r: &super::Resource) -> Value {
         let t = self.ty(&Ty::Resource(r.kind, Box::new(r.elem.clone())));
-        let v = self.f.load(t, r.ptr, None);
-        if r.nonuniform {
-            self.mark_nonuniform(v);
-        }
-        v
+        self.f.load(t, r.ptr, None)
     }
 
     /// Records a pointer into minimum-precision storage (an access chain, not decorated).

@@ -282,13 +282,13 @@ impl FnCx<'_, '_> {
         match name {
             "mul" => self.mul(args, span),
             "NonUniformResourceIndex" => {
-                // A copy of the index, decorated NonUniform; indexing an array of resources
-                // with it makes what is reached NonUniform too (as DXC).
+                // A copy of the index, decorated NonUniform; `opt::nonuniform` then decorates
+                // what is computed and selected from it (as DXC).
                 let ut = Ty::Scalar(Scalar::UInt);
                 let i = self.rvalue_as(&args[0], &ut)?;
                 let t = self.ty(&ut);
                 let c = self.f.copy_object(t, i);
-                self.mark_nonuniform(c);
+                self.f.decorate(c, crate::grammar::Decoration::NonUniform);
                 Some(Val::R(c, ut))
             }
             "printf" => self.printf(args, span),
@@ -760,9 +760,6 @@ impl FnCx<'_, '_> {
                 );
                 let zero = self.u32c(0);
                 let ptr = self.f.image_texel_pointer(pt, r.ptr, coord, zero);
-                if r.nonuniform {
-                    self.mark_nonuniform(ptr);
-                }
                 Val::P(super::Place {
                     ptr,
                     ty: elem,

@@ -129,9 +129,7 @@ pub(crate) struct Resource {
     /// The length of an array of resources (indexed before use; 0 for an unsized one);
     /// `None` for one resource.
     pub array: Option<u32>,
-    /// Whether it was reached with a `NonUniformResourceIndex`: every access through it is
-    /// decorated `NonUniform`.
-    pub nonuniform: bool,
+
     /// The variables of an array flattened by `-fspv-flatten-resource-arrays`, one per
     /// element (`ptr` is the first); empty otherwise.
     pub flat: Vec<Value>,

@@ -105,9 +105,6 @@ impl FnCx<'_, '_> {
         let pt = self.ptr_ty(r.sc, &ut, self.st.sbuffer_rule(), false);
         let zero = self.i32c(0);
         let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);
-        if r.nonuniform {
-            self.mark_nonuniform(ptr);
-        }
         Place {
             ptr,
             ty: ut,
@@ -182,9 +179,6 @@ impl FnCx<'_, '_> {
                 let pt = self.ptr_ty(r.sc, &r.elem, self.st.sbuffer_rule(), rm);
                 let zero = self.i32c(0);
                 let ptr = self.f.access_chain(pt, r.ptr, &[zero, i]);
-                if r.nonuniform {
-                    self.mark_nonuniform(ptr);
-                }
                 let p = Val::P(Place {
                     ptr,
                     ty: r.elem.clone(),
@@ -383,9 +377,6 @@ impl FnCx<'_, '_> {
         let et = self.ptr_ty(r.sc, &r.elem, layout, rm);
         let zero = self.i32c(0);
         let ptr = self.f.access_chain(et, r.ptr, &[zero, index]);
-        if r.nonuniform {
-            self.mark_nonuniform(ptr);
-        }
         let place = Val::P(Place {
             ptr,
             ty: r.elem.clone(),

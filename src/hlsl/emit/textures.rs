@@ -166,11 +166,7 @@ impl FnCx<'_, '_> {
         };
         let smp = self.load_handle(s);
         let sit = self.f.type_sampled_image(t);
-        let v = self.f.sampled_image(sit, img, smp);
-        if r.nonuniform || s.nonuniform {
-            self.mark_nonuniform(v);
-        }
-        v
+        self.f.sampled_image(sit, img, smp)
     }
 
     /// The sampler argument of a method on a texture that is not combined with one.
