@@ -5513,3 +5513,33 @@ fn non_uniform_marks_follow_the_index() {
     assert_eq!(count("OpAccessChain"), 2, "{dis}");
     assert_eq!(count("OpSampledImage"), 2, "{dis}");
 }
+
+/// `GetSamplePosition` of a multisampled texture: the sample count from
+/// `OpImageQuerySamples` picks one of D3D's standard patterns (2, 4, 8, 16 samples; `(0, 0)`
+/// otherwise), kept in one table of every pattern; other textures have no such method.
+#[test]
+fn get_sample_position() {
+    let src = "Texture2DMS<float> t : register(t0);
+               float4 main(int index : INDEX) : SV_Target {
+                   return t.GetSamplePosition(index).xyxy;
+               }";
+    let dis = disassemble(&check("sample_position", src, "ps_6_0"));
+    for want in [
+        "OpCapability ImageQuery",
+        "OpImageQuerySamples %uint",
+        "%_arr_v2float_uint_31 = OpTypeArray %v2float %uint_31",
+        // The 16-sample pattern's corners, as DXC tables them.
+        "OpConstantComposite %v2float %float_n0_4375 %float_n0_5",
+        "OpConstantComposite %v2float %float_n0_5 %float_0",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    let e = errors(
+        "Texture2D t; float4 main() : SV_Target { return t.GetSamplePosition(0).xyxy; }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("GetSamplePosition is a method of multisampled textures only"),
+        "{e}"
+    );
+}

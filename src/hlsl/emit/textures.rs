@@ -353,17 +353,117 @@ impl FnCx<'_, '_> {
             }
             "Load" => self.texture_load(r, shape, args, span),
             "GetDimensions" => self.get_dimensions(r, args, span),
-            "GetSamplePosition" => {
-                self.st
-                    .error(span, "not supported yet: the method 'GetSamplePosition'");
-                None
-            }
+            "GetSamplePosition" => self.sample_position(r, shape, args, span),
             _ => {
                 self.st
                     .error(span, format!("no method '{name}' on this texture"));
                 None
             }
         }
+    }
+
+    /// `GetSamplePosition(s)` of a multisampled texture: the standard D3D position of sample
+    /// `s` for the texture's sample count (2, 4, 8 or 16; `(0, 0)` for any other count), as
+    /// DXC tables them. One table of all four patterns; the sample index is taken modulo the
+    /// count (where DXC's reads past its table are undefined).
+    fn sample_position(
+        &mut self,
+        r: &Resource,
+        shape: Shape,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Val> {
+        if !shape.ms {
+            self.st.error(
+                span,
+                "GetSamplePosition is a method of multisampled textures only",
+            );
+            return None;
+        }
+        self.arg_count("GetSamplePosition", args, 1..=1, span)?;
+        const PATTERNS: [&[(f32, f32)]; 4] = [
+            &[(0.25, 0.25), (-0.25, -0.25)],
+            &[
+                (-0.125, -0.375),
+                (0.375, -0.125),
+                (-0.375, 0.125),
+                (0.125, 0.375),
+            ],
+            &[
+                (0.0625, -0.1875),
+                (-0.0625, 0.1875),
+                (0.3125, 0.0625),
+                (-0.1875, -0.3125),
+                (-0.3125, 0.3125),
+                (-0.4375, -0.0625),
+                (0.1875, 0.4375),
+                (0.4375, -0.4375),
+            ],
+            &[
+                (0.0625, 0.0625),
+                (-0.0625, -0.1875),
+                (-0.1875, 0.125),
+                (0.25, -0.0625),
+                (-0.3125, -0.125),
+                (0.125, 0.3125),
+                (0.3125, 0.1875),
+                (0.1875, -0.3125),
+                (-0.125, 0.375),
+                (0.0, -0.4375),
+                (-0.25, -0.375),
+                (-0.375, 0.25),
+                (-0.5, 0.0),
+                (0.4375, -0.25),
+                (0.375, 0.4375),
+                (-0.4375, -0.5),
+            ],
+        ];
+        let ut = Ty::Scalar(Scalar::UInt);
+        let f2 = Ty::Vector(Scalar::Float, 2);
+        let img = self.texture_image(r);
+        let u = self.ty(&ut);
+        // Kernel or ImageQuery enable the query: a shader declares ImageQuery.
+        self.f.capability(crate::grammar::Capability::ImageQuery);
+        let count = self.f.image_query_samples(u, img);
+        let index = self.rvalue_as(&args[0], &ut)?;
+        // Every pattern, then `(0, 0)`: the table, in a Function variable as DXC keeps its.
+        let v2 = self.ty(&f2);
+        let mut entries = Vec::new();
+        for &(x, y) in PATTERNS.iter().flat_map(|p| p.iter()).chain(&[(0.0, 0.0)]) {
+            let cx = self.scalar_const(Scalar::Float, ConstVal::Float(f64::from(x)));
+            let cy = self.scalar_const(Scalar::Float, ConstVal::Float(f64::from(y)));
+            entries.push(Value::Constant(self.f.constant_composite(v2, &[cx, cy])));
+        }
+        let table_ty = Ty::Array(Box::new(f2.clone()), entries.len() as u32);
+        let tt = self.ty(&table_ty);
+        let table = Value::Constant(self.f.constant_composite(tt, &entries));
+        let var = self.local(&table_ty, "var.GetSamplePosition.data");
+        self.f.store(var, table, None);
+        // The pattern's first entry and the index mask, by the sample count.
+        let bool_t = self.ty(&Ty::Scalar(Scalar::Bool));
+        let zero_entry = entries.len() as u32 - 1;
+        let (mut first, mut mask) = (self.u32c(zero_entry), self.u32c(0));
+        let mut start = zero_entry;
+        for p in PATTERNS.iter().rev() {
+            let n = p.len() as u32;
+            start -= n;
+            let cn = self.u32c(n);
+            let is_n = self.f.i_equal(bool_t, count, cn);
+            let s = self.u32c(start);
+            first = self.f.select(u, is_n, s, first);
+            let m = self.u32c(n - 1);
+            mask = self.f.select(u, is_n, m, mask);
+        }
+        let masked = self.f.bitwise_and(u, index, mask);
+        let at = self.f.i_add(u, first, masked);
+        let pt = self.ptr_ty(
+            crate::grammar::StorageClass::Function,
+            &f2,
+            crate::hlsl::sema::layout::LayoutRule::None,
+            false,
+        );
+        let ptr = self.f.access_chain(pt, var, &[at]);
+        Some(Val::R(self.f.load(v2, ptr, None), f2))
     }
 
     /// The sample family.
