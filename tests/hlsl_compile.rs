@@ -3055,8 +3055,8 @@ fn texture_method_misuse_is_reported() {
             "cannot write to a read-only resource",
         ),
         (
-            "Texture2DMS<float4> T;\nfloat4 main(float2 uv : UV) : SV_Target { uint s; return T.GetSamplePosition(s).xyxy; }",
-            "not supported yet: the method 'GetSamplePosition'",
+            "Texture2DMS<float4> T;\nfloat4 main(float2 uv : UV) : SV_Target { return T.GetSamplePosition(1, 2).xyxy; }",
+            "wrong number of arguments to 'GetSamplePosition'",
         ),
     ];
     for (src, want) in cases {
@@ -4850,8 +4850,9 @@ fn structured_buffer_matrix_majorness_runs() {
 
 /// Images, samplers and texel buffers pass to functions as pointers to the resource the
 /// caller names (its variable, an element of an array of them, or the caller's own
-/// parameter), which SPIR-V allows a call to pass; buffers, whose pointers may not be
-/// passed without VariablePointers, and out or inout resource parameters are refused.
+/// parameter), which SPIR-V allows a call to pass; a buffer (whose pointer may not be passed
+/// without VariablePointers) other than a module-scope one named directly, and out or inout
+/// resource parameters, are refused (`buffer_parameters` for the buffers).
 #[test]
 fn image_and_sampler_parameters() {
     let src = "Texture2D<float4> texs[3] : register(t0);
@@ -4883,9 +4884,9 @@ fn image_and_sampler_parameters() {
     );
     for (src, want) in [
         (
-            "StructuredBuffer<float> g;\nfloat f(StructuredBuffer<float> b) { return b[0]; }
-             [numthreads(1, 1, 1)] void main() { f(g); }",
-            "2:9: error: not supported yet: structured and byte-address buffer parameters",
+            "StructuredBuffer<float> g[2];\nfloat f(StructuredBuffer<float> b) { return b[0]; }
+             [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { f(g[id.x]); }",
+            "not supported yet: a buffer argument other than a module-scope buffer named directly",
         ),
         (
             "Texture2D g;\nvoid f(out Texture2D t) { t = g; }
@@ -5542,4 +5543,38 @@ fn get_sample_position() {
         e.contains("GetSamplePosition is a method of multisampled textures only"),
         "{e}"
     );
+}
+
+/// Structured-buffer parameters: each distinct list of module-scope buffers a function's
+/// calls pass makes an instance of it that names those buffers (what DXC's legalization
+/// makes by inlining), a parameter passing its buffer on; on lavapipe and under `spvkit run`.
+#[test]
+fn buffer_parameters() {
+    let src = "StructuredBuffer<float> src : register(t0);
+               RWStructuredBuffer<float> a : register(u1);
+               RWStructuredBuffer<float> b : register(u2);
+               void copy(RWStructuredBuffer<float> dst, StructuredBuffer<float> from, uint k,
+                         float scale) {
+                   dst[k] = from[k] * scale;
+               }
+               void twice(RWStructuredBuffer<float> dst, uint k) { copy(dst, src, k, 2); }
+               [numthreads(1, 1, 1)]
+               void main() { copy(a, src, 0, 1); twice(b, 1); twice(a, 1); }";
+    let words = check("buffer_params", src, "cs_6_0");
+    let dis = disassemble(&words);
+    // Two instances of each: (a, src) and (b, src); (a) and (b).
+    assert_eq!(dis.matches("OpName %copy").count(), 2, "{dis}");
+    assert_eq!(dis.matches("OpName %twice").count(), 2, "{dis}");
+    assert!(!dis.contains("OpFunctionParameter %_ptr_Uniform"), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "data": [3, 5]},
+            {"binding": 1, "layout": ["f32"], "size_words": 2},
+            {"binding": 2, "layout": ["f32"], "size_words": 2}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 1), [3.0f32, 10.0]);
+            assert_eq!(run::floats(&out, 2), [0.0f32, 10.0]);
+        }
+    }
 }

@@ -7,9 +7,9 @@
 use super::bindings::{Assignment, Request};
 use super::func::FnCx;
 use super::types::{ir_ty, matrix_decorations};
-use super::{ParamDir, Place, Resource, State, Sym};
+use super::{FuncSym, ParamDir, Place, Resource, State, Sym};
 use crate::grammar::{Decoration, FunctionControl, LiteralNumber, StorageClass};
-use crate::hlsl::ast::{Expr, FunctionDecl, Initializer, Item, Modifier, TypeExpr};
+use crate::hlsl::ast::{Expr, ExprKind, FunctionDecl, Initializer, Item, Modifier, TypeExpr};
 use crate::hlsl::hir::{Global, GlobalKind};
 use crate::hlsl::sema::calls::{collect_calls_block, collect_calls_init, ASSIGNED};
 use crate::hlsl::sema::consteval::ConstVal;
@@ -237,10 +237,34 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     {
         return false;
     }
+    plan_instances(st, &order);
     for name in &order {
         let n = st.functions.get(name).map_or(0, Vec::len);
         for k in 0..n {
-            emit_function(st, b, name, k, name == &entry_name);
+            let Some(item) = st
+                .functions
+                .get(name)
+                .and_then(|v| v.get(k))
+                .map(|f| f.item)
+            else {
+                continue;
+            };
+            let planned: Vec<(Vec<Handle<GlobalVariable>>, Vec<Resource>)> = st
+                .instances
+                .iter()
+                .filter(|((i, _), _)| *i == item)
+                .map(|((_, key), (rs, _))| (key.clone(), rs.clone()))
+                .collect();
+            if planned.is_empty() {
+                emit_function(st, b, name, k, name == &entry_name, None);
+                continue;
+            }
+            for (key, resources) in planned {
+                let h = emit_function(st, b, name, k, false, Some(&resources));
+                if let Some(slot) = st.instances.get_mut(&(item, key)) {
+                    slot.1 = h;
+                }
+            }
         }
     }
     let Some(entry) = st
@@ -717,6 +741,119 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
     }
 }
 
+/// Whether `t` is a structured or byte-address buffer (whose pointer a call cannot pass).
+pub(crate) fn is_buffer(t: &Ty) -> bool {
+    matches!(
+        t,
+        Ty::Resource(
+            ResourceKind::StructuredBuffer { .. } | ResourceKind::ByteAddressBuffer { .. },
+            _
+        )
+    )
+}
+
+/// The instances of the functions with buffer parameters: one per distinct list of
+/// module-scope buffers its calls pass (found in the callers' bodies before any is emitted,
+/// callers first, a parameter bound in an instance passing on its buffer). An instance has
+/// no parameter for those buffers; its body names them directly, as DXC's legalization makes
+/// it. A call passing anything else finds no instance and is refused where it is emitted.
+fn plan_instances(st: &mut State, order: &[String]) {
+    let has_buffers = |f: &FuncSym| f.params.iter().any(|(t, _)| is_buffer(t));
+    if !st.functions.values().flatten().any(has_buffers) {
+        return;
+    }
+    for name in order.iter().rev() {
+        let overloads: Vec<FuncSym> = st.functions.get(name).cloned().unwrap_or_default();
+        for f in overloads {
+            let Some(Item::Function(decl)) = st.unit.items.get(f.item) else {
+                continue;
+            };
+            let Some(body) = &decl.body else { continue };
+            // The bindings the body is seen under: none, or each planned instance's.
+            let bindings: Vec<HashMap<String, String>> = if has_buffers(&f) {
+                let names: Vec<String> = decl
+                    .params
+                    .iter()
+                    .zip(&f.params)
+                    .filter(|(_, (t, _))| is_buffer(t))
+                    .map(|(p, _)| p.name.as_ref().map_or(String::new(), |n| n.name.clone()))
+                    .collect();
+                st.instance_names
+                    .iter()
+                    .filter(|(i, _)| *i == f.item)
+                    .map(|(_, globals)| {
+                        names.iter().cloned().zip(globals.iter().cloned()).collect()
+                    })
+                    .collect()
+            } else {
+                vec![HashMap::new()]
+            };
+            for binding in bindings {
+                let mut found = Vec::new();
+                crate::hlsl::sema::calls::walk_block(body, &mut |e| {
+                    if let ExprKind::Call { callee, args, .. } = &e.kind {
+                        found.push((callee.name.clone(), args.clone()));
+                    }
+                });
+                for (callee, args) in found {
+                    plan_call(st, &callee, &args, &binding);
+                }
+            }
+        }
+    }
+}
+
+/// Records the instance a call of `callee` with `args` needs, if it passes buffers that are
+/// module-scope ones (`binding` maps the caller's own buffer parameters to theirs).
+fn plan_call(st: &mut State, callee: &str, args: &[Expr], binding: &HashMap<String, String>) {
+    let Some(cands) = st.functions.get(callee) else {
+        return;
+    };
+    let fitting: Vec<&FuncSym> = cands
+        .iter()
+        .filter(|c| (c.required..=c.params.len()).contains(&args.len()))
+        .collect();
+    // Only an unambiguous callee by arity (overloads by type are resolved at the call).
+    let [f] = fitting.as_slice() else { return };
+    let mut names = Vec::new();
+    for ((t, _), a) in f.params.iter().zip(args) {
+        if !is_buffer(t) {
+            continue;
+        }
+        let ExprKind::Ident(id) = &a.kind else { return };
+        names.push(
+            binding
+                .get(&id.name)
+                .cloned()
+                .unwrap_or_else(|| id.name.clone()),
+        );
+    }
+    if names.is_empty() {
+        return;
+    }
+    let item = f.item;
+    let mut handles = Vec::new();
+    let mut resources = Vec::new();
+    for n in &names {
+        match st.scopes.lookup(n) {
+            Some(Sym::Resource(r)) if r.array.is_none() => match r.ptr {
+                Value::Global(h) => {
+                    handles.push(h);
+                    resources.push(r.clone());
+                }
+                _ => return,
+            },
+            _ => return,
+        }
+    }
+    if !st.instance_names.contains(&(item, names.clone())) {
+        st.instance_names.push((item, names));
+    }
+    st.instances
+        .entry((item, handles))
+        .or_insert((resources, None));
+}
+
 /// Depth-first over the call graph by name; `state` is false while a function is on the stack.
 fn visit_calls(
     st: &mut State,
@@ -780,18 +917,28 @@ fn visit_callees(
     }
 }
 
-fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry: bool) {
-    let Some(fsym) = st.functions.get(name).and_then(|v| v.get(k)).cloned() else {
-        return;
-    };
+/// Emits overload `k` of `name`; `bound` gives the buffers its buffer parameters stand for
+/// (an instance of a function with such parameters: they are not passed).
+fn emit_function(
+    st: &mut State,
+    b: &mut Builder,
+    name: &str,
+    k: usize,
+    is_entry: bool,
+    bound: Option<&[Resource]>,
+) -> Option<Handle<crate::ir::Function>> {
+    let fsym = st.functions.get(name).and_then(|v| v.get(k)).cloned()?;
     let Some(Item::Function(decl)) = st.unit.items.get(fsym.item) else {
-        return;
+        return None;
     };
-    let Some(body) = &decl.body else { return };
+    let body = decl.body.as_ref()?;
     let mut ptypes = Vec::new();
     for (pi, (t, dir)) in fsym.params.iter().enumerate() {
         if *t == Ty::Void {
-            return;
+            return None;
+        }
+        if is_buffer(t) && bound.is_some() {
+            continue;
         }
         // An image or sampler parameter is a pointer to the one the caller names (its
         // variable, or an element of an array of them), as SPIR-V lets a call pass it; a
@@ -815,7 +962,7 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
                     if let Some(fs) = st.functions.get_mut(name).and_then(|v| v.get_mut(k)) {
                         fs.failed = true;
                     }
-                    return;
+                    return None;
                 }
                 resource_class(st, *kind)
             }
@@ -851,8 +998,22 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
         name.to_owned()
     };
     cx.st.scopes.push();
+    // The IR parameters: the source's, less the bound buffers.
+    let mut ir_index = 0;
+    let mut bound_left = bound.unwrap_or(&[]).iter();
     for (i, (p, (t, _))) in decl.params.iter().zip(&fsym.params).enumerate() {
-        let v = cx.f.param(i as u32);
+        if is_buffer(t) && bound.is_some() {
+            let (Some(n), Some(r)) = (&p.name, bound_left.next()) else {
+                continue;
+            };
+            if !cx.st.scopes.declare(&n.name, Sym::Resource(r.clone())) {
+                cx.st
+                    .error(n.span, format!("redefinition of parameter '{}'", n.name));
+            }
+            continue;
+        }
+        let v = cx.f.param(ir_index);
+        ir_index += 1;
         if fsym.relaxed_params.get(i).copied().unwrap_or(false) {
             cx.relax(v);
         }
@@ -905,9 +1066,12 @@ fn emit_function(st: &mut State, b: &mut Builder, name: &str, k: usize, is_entry
             f.decorations.push(Decoration::RelaxedPrecision);
         }
     }
-    if let Some(fs) = st.functions.get_mut(name).and_then(|v| v.get_mut(k)) {
-        fs.handle = Some(handle);
+    if bound.is_none() {
+        if let Some(fs) = st.functions.get_mut(name).and_then(|v| v.get_mut(k)) {
+            fs.handle = Some(handle);
+        }
     }
+    Some(handle)
 }
 
 /// The counter buffer of the structured buffer `name` (`counter.var.<name>`, a block of one

@@ -1814,7 +1814,43 @@ impl FnCx<'_, '_> {
         if let Some((opcode, at)) = fsym.inline_op {
             return self.inline_spirv(name, &fsym, opcode, at, vals, span);
         }
-        let Some(handle) = fsym.handle else {
+        // A function with buffer parameters is called as its instance for the buffers passed
+        // (`decls::plan_instances`), which takes the other arguments only.
+        let buffers: Vec<usize> = (0..fsym.params.len().min(vals.len()))
+            .filter(|&k| super::decls::is_buffer(&fsym.params[k].0))
+            .collect();
+        let instance = if buffers.is_empty() {
+            None
+        } else {
+            let mut key = Vec::new();
+            for &k in &buffers {
+                match &vals[k].0 {
+                    Val::Res(r) if r.array.is_none() => match r.ptr {
+                        Value::Global(g) => key.push(g),
+                        _ => key.clear(),
+                    },
+                    _ => key.clear(),
+                }
+                if key.is_empty() {
+                    break;
+                }
+            }
+            let found = self
+                .st
+                .instances
+                .get(&(fsym.item, key))
+                .and_then(|(_, h)| *h);
+            if found.is_none() {
+                self.st.error(
+                    span,
+                    "not supported yet: a buffer argument other than a module-scope buffer \
+                     named directly (or a parameter standing for one)",
+                );
+                return None;
+            }
+            found
+        };
+        let Some(handle) = instance.or(fsym.handle) else {
             if fsym.failed {
                 return None;
             }
@@ -1827,6 +1863,9 @@ impl FnCx<'_, '_> {
         let mut copies = Vec::new();
         for (k, ((pt, dir), (v, a_span))) in fsym.params.iter().zip(vals.iter()).enumerate() {
             let a_span = *a_span;
+            if instance.is_some() && buffers.contains(&k) {
+                continue;
+            }
             if let Ty::Resource(..) = pt {
                 // An image or sampler passes as its pointer: its variable, an element of an
                 // array of them, or the caller's own parameter.

@@ -204,6 +204,15 @@ pub(crate) struct State<'u> {
     pub precise: bool,
     pub opts: &'u Options,
     pub diags: Vec<Diagnostic>,
+    /// The instances of functions with buffer parameters, by function item and the buffers
+    /// passed: the buffers' resources and the emitted function.
+    #[allow(clippy::type_complexity)]
+    pub instances: HashMap<
+        (usize, Vec<Handle<GlobalVariable>>),
+        (Vec<Resource>, Option<Handle<ir::Function>>),
+    >,
+    /// The same instances by the buffers' names, in the order they were found.
+    pub instance_names: Vec<(usize, Vec<String>)>,
     /// The declared types (structs, typedefs, module constants); the emitter adds the block
     /// structs of `ConstantBuffer<T>` variables.
     pub types: TypeEnv,
@@ -274,6 +283,8 @@ impl<'u> State<'u> {
             opts,
             diags: Vec::new(),
             types: module.types,
+            instances: HashMap::new(),
+            instance_names: Vec::new(),
             compute_derivatives: None,
             globals: module.globals,
             scopes: Scopes::default(),

@@ -8,110 +8,82 @@
 use crate::hlsl::ast::{Block, Expr, ExprKind, Initializer, Stmt, StmtKind};
 use crate::hlsl::source::Span;
 
-/// The prefix [`collect_calls_expr`] puts before the name of a buffer whose counter method
+/// The prefix [`collect_calls_block`] puts before the name of a buffer whose counter method
 /// is called (no function has such a name).
 pub const COUNTER_USE: &str = "#counter ";
 
-/// The prefix [`collect_calls_expr`] puts before the name of a variable assigned as a whole
+/// The prefix [`collect_calls_block`] puts before the name of a variable assigned as a whole
 /// (`x = ...`; no function has such a name).
 pub const ASSIGNED: &str = "#assign ";
 
-/// The calls in `e`, with where each is.
-pub fn collect_calls_expr(e: &Expr, out: &mut Vec<(String, Span)>) {
+/// Calls `f` with `e` and every expression inside it that is evaluated (not `sizeof`'s
+/// operand), outermost first.
+pub fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
     match &e.kind {
-        ExprKind::Call { callee, args, .. } => {
-            out.push((callee.name.clone(), callee.span));
-            // `s()` on a struct variable calls its `operator()`.
-            out.push(("*.operator()".to_owned(), callee.span));
-            args.iter().for_each(|a| collect_calls_expr(a, out));
-        }
-        ExprKind::Unary { operand, .. } => collect_calls_expr(operand, out),
-        ExprKind::Binary { lhs, rhs, op } => {
-            // A struct operand calls its `operator`.
-            out.push((format!("*.operator{}", op.symbol()), e.span));
-            collect_calls_expr(lhs, out);
-            collect_calls_expr(rhs, out);
-        }
-        ExprKind::Assign { lhs, rhs, .. } => {
-            if let ExprKind::Ident(name) = &lhs.kind {
-                out.push((format!("{ASSIGNED}{}", name.name), name.span));
-            }
-            collect_calls_expr(lhs, out);
-            collect_calls_expr(rhs, out);
-        }
-        ExprKind::Comma(lhs, rhs) => {
-            collect_calls_expr(lhs, out);
-            collect_calls_expr(rhs, out);
+        ExprKind::Call { args, .. }
+        | ExprKind::Construct { args, .. }
+        | ExprKind::InitList(args) => args.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::Unary { operand, .. } | ExprKind::Cast { operand, .. } => walk_expr(operand, f),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign { lhs, rhs, .. }
+        | ExprKind::Comma(lhs, rhs) => {
+            walk_expr(lhs, f);
+            walk_expr(rhs, f);
         }
         ExprKind::Conditional {
             cond,
             then,
             otherwise,
         } => {
-            collect_calls_expr(cond, out);
-            collect_calls_expr(then, out);
-            collect_calls_expr(otherwise, out);
+            walk_expr(cond, f);
+            walk_expr(then, f);
+            walk_expr(otherwise, f);
         }
-        ExprKind::Construct { args, .. } | ExprKind::InitList(args) => {
-            args.iter().for_each(|a| collect_calls_expr(a, out))
+        ExprKind::MethodCall { receiver, args, .. } => {
+            walk_expr(receiver, f);
+            args.iter().for_each(|a| walk_expr(a, f));
         }
-        ExprKind::MethodCall {
-            receiver,
-            method,
-            args,
-            ..
-        } => {
-            if let (ExprKind::Ident(r), "IncrementCounter" | "DecrementCounter") =
-                (&receiver.kind, method.name.as_str())
-            {
-                out.push((format!("{COUNTER_USE}{}", r.name), method.span));
-            }
-            // The receiver's type is not known here: every struct's method of that name.
-            out.push((format!("*.{}", method.name), method.span));
-            collect_calls_expr(receiver, out);
-            args.iter().for_each(|a| collect_calls_expr(a, out));
-        }
-        ExprKind::Cast { operand, .. } => collect_calls_expr(operand, out),
-        // Unevaluated: calls nothing.
-        ExprKind::SizeOf(_) => {}
-        ExprKind::Scoped { .. } => {}
-        ExprKind::Member { base, .. } => collect_calls_expr(base, out),
+        ExprKind::Member { base, .. } => walk_expr(base, f),
         ExprKind::Index { base, index } => {
-            out.push(("*.operator[]".to_owned(), e.span));
-            collect_calls_expr(base, out);
-            collect_calls_expr(index, out);
+            walk_expr(base, f);
+            walk_expr(index, f);
         }
-        ExprKind::Literal(_) | ExprKind::Ident(_) => {}
+        // Unevaluated, or nothing inside.
+        ExprKind::SizeOf(_)
+        | ExprKind::Scoped { .. }
+        | ExprKind::Literal(_)
+        | ExprKind::Ident(_) => {}
     }
 }
 
-/// The calls in an initializer.
-pub fn collect_calls_init(i: &Initializer, out: &mut Vec<(String, Span)>) {
+/// [`walk_expr`] over an initializer.
+pub fn walk_init(i: &Initializer, f: &mut dyn FnMut(&Expr)) {
     match i {
-        Initializer::Expr(e) => collect_calls_expr(e, out),
-        Initializer::List(items, _) => items.iter().for_each(|i| collect_calls_init(i, out)),
+        Initializer::Expr(e) => walk_expr(e, f),
+        Initializer::List(items, _) => items.iter().for_each(|i| walk_init(i, f)),
     }
 }
 
-/// The calls in a statement.
-pub fn collect_calls_stmt(s: &Stmt, out: &mut Vec<(String, Span)>) {
+/// [`walk_expr`] over every expression of a statement.
+pub fn walk_stmt(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     match &s.kind {
-        StmtKind::Block(b) => collect_calls_block(b, out),
-        StmtKind::Expr(e) => collect_calls_expr(e, out),
+        StmtKind::Block(b) => walk_block(b, f),
+        StmtKind::Expr(e) => walk_expr(e, f),
         StmtKind::Decl(d) => d
             .declarators
             .iter()
             .filter_map(|x| x.init.as_ref())
-            .for_each(|i| collect_calls_init(i, out)),
+            .for_each(|i| walk_init(i, f)),
         StmtKind::If {
             cond,
             then,
             otherwise,
         } => {
-            collect_calls_expr(cond, out);
-            collect_calls_stmt(then, out);
+            walk_expr(cond, f);
+            walk_stmt(then, f);
             if let Some(o) = otherwise {
-                collect_calls_stmt(o, out);
+                walk_stmt(o, f);
             }
         }
         StmtKind::For {
@@ -121,30 +93,69 @@ pub fn collect_calls_stmt(s: &Stmt, out: &mut Vec<(String, Span)>) {
             body,
         } => {
             if let Some(i) = init {
-                collect_calls_stmt(i, out);
+                walk_stmt(i, f);
             }
-            cond.iter()
-                .chain(step.iter())
-                .for_each(|e| collect_calls_expr(e, out));
-            collect_calls_stmt(body, out);
+            cond.iter().chain(step.iter()).for_each(|e| walk_expr(e, f));
+            walk_stmt(body, f);
         }
         StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-            collect_calls_expr(cond, out);
-            collect_calls_stmt(body, out);
+            walk_expr(cond, f);
+            walk_stmt(body, f);
         }
         StmtKind::Switch { selector, cases } => {
-            collect_calls_expr(selector, out);
+            walk_expr(selector, f);
             cases
                 .iter()
                 .flat_map(|c| &c.body)
-                .for_each(|s| collect_calls_stmt(s, out));
+                .for_each(|s| walk_stmt(s, f));
         }
-        StmtKind::Return(Some(e)) => collect_calls_expr(e, out),
+        StmtKind::Return(Some(e)) => walk_expr(e, f),
         _ => {}
     }
 }
 
-/// The calls in a block.
+/// [`walk_expr`] over every expression of a block.
+pub fn walk_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
+    b.stmts.iter().for_each(|s| walk_stmt(s, f));
+}
+
+/// The calls one expression node makes (not those of the expressions inside it).
+fn calls_of(e: &Expr, out: &mut Vec<(String, Span)>) {
+    match &e.kind {
+        ExprKind::Call { callee, .. } => {
+            out.push((callee.name.clone(), callee.span));
+            // `s()` on a struct variable calls its `operator()`.
+            out.push(("*.operator()".to_owned(), callee.span));
+        }
+        // A struct operand calls its `operator`.
+        ExprKind::Binary { op, .. } => out.push((format!("*.operator{}", op.symbol()), e.span)),
+        ExprKind::Assign { lhs, .. } => {
+            if let ExprKind::Ident(name) = &lhs.kind {
+                out.push((format!("{ASSIGNED}{}", name.name), name.span));
+            }
+        }
+        ExprKind::MethodCall {
+            receiver, method, ..
+        } => {
+            if let (ExprKind::Ident(r), "IncrementCounter" | "DecrementCounter") =
+                (&receiver.kind, method.name.as_str())
+            {
+                out.push((format!("{COUNTER_USE}{}", r.name), method.span));
+            }
+            // The receiver's type is not known here: every struct's method of that name.
+            out.push((format!("*.{}", method.name), method.span));
+        }
+        ExprKind::Index { .. } => out.push(("*.operator[]".to_owned(), e.span)),
+        _ => {}
+    }
+}
+
+/// The calls in an initializer, with where each is.
+pub fn collect_calls_init(i: &Initializer, out: &mut Vec<(String, Span)>) {
+    walk_init(i, &mut |e| calls_of(e, out));
+}
+
+/// The calls in a block, with where each is.
 pub fn collect_calls_block(b: &Block, out: &mut Vec<(String, Span)>) {
-    b.stmts.iter().for_each(|s| collect_calls_stmt(s, out));
+    walk_block(b, &mut |e| calls_of(e, out));
 }
