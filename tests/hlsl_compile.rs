@@ -5578,3 +5578,50 @@ fn buffer_parameters() {
         }
     }
 }
+
+/// `[[vk::image_format("...")]]` gives a storage image or texel buffer (arrays of them too)
+/// its format, in DXC's spellings (`ImageFormat` names in lower case, `r11g11b10f`); on a
+/// sampled texture, with a format SPIR-V lacks, or with one whose texels are not the element
+/// type (Vulkan's format-type matching, as DXC checks it), it is an error.
+#[test]
+fn image_format_attribute() {
+    let src = "[[vk::image_format(\"rgba16f\")]] RWTexture2D<float4> t : register(u0);
+               [[vk::image_format(\"r11g11b10f\")]] RWTexture2D<float3> small[2] : register(u1);
+               [[vk::image_format(\"rgba8ui\")]] Buffer<uint4> bytes : register(t2);
+               [[vk::image_format(\"r32f\")]] RWBuffer<float> rw : register(u3);
+               RWTexture2D<float2> plain : register(u4);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   t[uint2(0, 0)] = small[1][uint2(0, 0)].xyzz + bytes[0] + rw[0] + plain[uint2(0, 0)].x;
+               }";
+    let dis = disassemble(&check("image_format", src, "cs_6_0"));
+    for want in [
+        "OpTypeImage %float 2D 2 0 0 2 Rgba16f",
+        "OpTypeImage %float 2D 2 0 0 2 R11fG11fB10f",
+        "OpTypeImage %uint Buffer 2 0 0 1 Rgba8ui",
+        "OpTypeImage %float Buffer 2 0 0 2 R32f",
+        "OpTypeImage %float 2D 2 0 0 2 Rg32f",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    for (decl, want) in [
+        (
+            "[[vk::image_format(\"rgba8\")]] Texture2D t;",
+            "vk::image_format applies to storage images (RWTexture*) and texel buffers",
+        ),
+        (
+            "[[vk::image_format(\"rgb8\")]] RWTexture2D<float4> t;",
+            "unknown image format 'rgb8'",
+        ),
+        (
+            "[[vk::image_format(\"rgba32i\")]] RWTexture2D<uint4> t;",
+            "The image format and the sampled type are not compatible.",
+        ),
+    ] {
+        let e = errors(
+            &format!("{decl}\n[numthreads(1, 1, 1)] void main() {{}}"),
+            "cs_6_0",
+        );
+        assert!(e.contains(want), "{want}:\n{e}");
+    }
+}

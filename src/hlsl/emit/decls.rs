@@ -94,7 +94,7 @@ impl PendingKind {
             PendingKind::Resource(
                 ResourceKind::StructuredBuffer { rw, .. }
                 | ResourceKind::ByteAddressBuffer { rw }
-                | ResourceKind::TexelBuffer { rw }
+                | ResourceKind::TexelBuffer { rw, .. }
                 | ResourceKind::Texture { rw, .. },
                 _,
             ) => {
@@ -550,7 +550,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 let sc = resource_class(st, kind);
                 use crate::grammar::Capability;
                 match kind {
-                    ResourceKind::TexelBuffer { rw } => b.capability(if rw {
+                    ResourceKind::TexelBuffer { rw, .. } => b.capability(if rw {
                         Capability::ImageBuffer
                     } else {
                         Capability::SampledBuffer

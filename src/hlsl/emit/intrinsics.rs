@@ -747,7 +747,7 @@ impl FnCx<'_, '_> {
                 if matches!(
                     r.kind,
                     crate::hlsl::sema::types::ResourceKind::Texture { rw: true, .. }
-                        | crate::hlsl::sema::types::ResourceKind::TexelBuffer { rw: true }
+                        | crate::hlsl::sema::types::ResourceKind::TexelBuffer { rw: true, .. }
                 ) =>
             {
                 // An atomic on a storage-image texel goes through OpImageTexelPointer.

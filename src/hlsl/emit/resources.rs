@@ -61,10 +61,10 @@ impl FnCx<'_, '_> {
             _ => self.load_resource(r),
         };
         let v = match r.kind {
-            ResourceKind::Texture { rw: true, .. } | ResourceKind::TexelBuffer { rw: true } => {
+            ResourceKind::Texture { rw: true, .. } | ResourceKind::TexelBuffer { rw: true, .. } => {
                 self.f.image_read(v4, img, coord, None)
             }
-            ResourceKind::TexelBuffer { rw: false } => self.f.image_fetch(v4, img, coord, None),
+            ResourceKind::TexelBuffer { rw: false, .. } => self.f.image_fetch(v4, img, coord, None),
             ResourceKind::Texture { ms: true, .. } => {
                 // `tex[uv]` of a multisampled texture: its sample 0, as DXC.
                 let zero = self.u32c(0);
@@ -87,7 +87,7 @@ impl FnCx<'_, '_> {
     pub fn texel_store(&mut self, r: &Resource, coord: Value, v: Value, ty: &Ty, span: Span) {
         if !matches!(
             r.kind,
-            ResourceKind::Texture { rw: true, .. } | ResourceKind::TexelBuffer { rw: true }
+            ResourceKind::Texture { rw: true, .. } | ResourceKind::TexelBuffer { rw: true, .. }
         ) {
             self.st.error(span, "cannot write to a read-only resource");
             return;

@@ -42,6 +42,7 @@ impl Shape {
                 ms,
                 rw,
                 combined,
+                ..
             } => Some(Shape {
                 dim,
                 arrayed,

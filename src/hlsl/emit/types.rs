@@ -157,6 +157,16 @@ pub(crate) fn matrix_decorations(
     }
 }
 
+/// The format of a storage image or texel buffer: `[[vk::image_format]]`'s, else the one DXC
+/// infers from `elem`, unless `-fspv-use-unknown-image-format` asks for none.
+fn storage_format(st: &State, written: Option<ImageFormat>, elem: &Ty) -> ImageFormat {
+    match written {
+        Some(f) => f,
+        None if st.opts.unknown_image_format => ImageFormat::Unknown,
+        None => image_format(elem),
+    }
+}
+
 /// The image format DXC infers for a storage image or texel buffer of `elem`.
 fn image_format(elem: &Ty) -> ImageFormat {
     match elem {
@@ -244,7 +254,7 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
             ir_ty(b, st, elem, rule, false)
         }
         ResourceKind::Sampler { .. } => b.type_sampler(),
-        ResourceKind::TexelBuffer { rw } => {
+        ResourceKind::TexelBuffer { rw, format } => {
             let comp = elem.component().unwrap_or(Scalar::Float);
             let sampled_type = scalar_ty(b, comp);
             b.type_image(ImageType {
@@ -260,10 +270,10 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
                 },
                 // `-fspv-use-unknown-image-format`: no format deduced from the texel type
                 // (reads and writes then need the StorageImage*WithoutFormat capabilities).
-                format: if rw && !st.opts.unknown_image_format {
-                    image_format(elem)
-                } else {
-                    ImageFormat::Unknown
+                format: match (rw, format) {
+                    (_, Some(f)) => f,
+                    (true, None) => storage_format(st, None, elem),
+                    (false, None) => ImageFormat::Unknown,
                 },
                 access: None,
             })
@@ -283,11 +293,12 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
             arrayed,
             ms,
             rw,
+            format,
             ..
         } => {
             let usage = if rw {
                 ImageUse::Storage {
-                    unknown_format: st.opts.unknown_image_format,
+                    format: storage_format(st, format, elem),
                 }
             } else {
                 ImageUse::Sampled
@@ -304,11 +315,10 @@ pub(crate) enum ImageUse {
     Sampled,
     /// A combined image sampler (`vk::SampledTexture*`): depth 0, as DXC.
     Combined,
-    /// A storage image (`RWTexture2D`), with a format deduced from the element unless
-    /// `-fspv-use-unknown-image-format` asks for none.
+    /// A storage image (`RWTexture2D`) of this format (see [`storage_format`]).
     Storage {
-        /// Whether the format stays `Unknown`.
-        unknown_format: bool,
+        /// The image format.
+        format: ImageFormat,
     },
 }
 
@@ -342,9 +352,7 @@ pub(crate) fn texture_image_ty(
             _ => ImageSampling::Sampled,
         },
         format: match usage {
-            ImageUse::Storage {
-                unknown_format: false,
-            } => image_format(elem),
+            ImageUse::Storage { format } => format,
             _ => ImageFormat::Unknown,
         },
         access: None,

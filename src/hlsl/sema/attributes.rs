@@ -61,7 +61,7 @@ fn vk_implemented(site: Site, name: &str) -> bool {
         Site::Function | Site::Param | Site::Field => name == "location",
         Site::Global => matches!(
             name,
-            "binding" | "constant_id" | "push_constant" | "counter_binding"
+            "binding" | "constant_id" | "push_constant" | "counter_binding" | "image_format"
         ),
         Site::Buffer => matches!(name, "binding" | "push_constant"),
         _ => false,

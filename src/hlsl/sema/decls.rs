@@ -565,6 +565,7 @@ impl TypeResolver<'_> {
                 res(
                     ResourceKind::TexelBuffer {
                         rw: name.starts_with("RW"),
+                        format: None,
                     },
                     e,
                 )
@@ -614,6 +615,7 @@ impl TypeResolver<'_> {
                         ms,
                         rw,
                         combined,
+                        format: None,
                     },
                     e,
                 )

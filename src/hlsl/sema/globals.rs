@@ -267,6 +267,9 @@ impl Declarer<'_> {
         let Some((base, relaxed)) = self.resolver_in(pack, |r| r.resolve_type(&v.ty)) else {
             return;
         };
+        let Some(base) = self.image_format(v, base) else {
+            return;
+        };
         let is_static = has(&v.modifiers, Modifier::Static);
         let is_const = has(&v.modifiers, Modifier::Const);
         let groupshared = has(&v.modifiers, Modifier::GroupShared);
@@ -501,6 +504,109 @@ impl Declarer<'_> {
         );
         (is_static && resource && same.ty == *ty && !self.m.assigned.contains(&d.name.name))
             .then(|| target.name.clone())
+    }
+
+    /// `base` with the format `[[vk::image_format("...")]]` on `v` gives a storage image or
+    /// texel buffer (DXC's spellings: the grammar's `ImageFormat` names in lower case,
+    /// `r11g11b10f` for `R11fG11fB10f`); `None` after an error.
+    fn image_format(&mut self, v: &VarDecl, base: Ty) -> Option<Ty> {
+        let Some(a) = attr(&v.attributes, Some("vk"), "image_format") else {
+            return Some(base);
+        };
+        let written = match a.args.as_slice() {
+            [Expr {
+                kind: ExprKind::Literal(crate::hlsl::ast::Literal::String(s)),
+                ..
+            }] => s.clone(),
+            _ => {
+                self.error(a.span, "vk::image_format takes one string (\"rgba8\", ...)");
+                return None;
+            }
+        };
+        let spelled = |f: &crate::grammar::ImageFormat| {
+            let n = f.to_string().to_ascii_lowercase();
+            n == written || (n == "r11fg11fb10f" && written == "r11g11b10f")
+        };
+        let Some(format) = (0..256)
+            .filter_map(crate::grammar::ImageFormat::from_value)
+            .find(spelled)
+        else {
+            self.error(a.span, format!("unknown image format '{written}'"));
+            return None;
+        };
+        // Vulkan's format-type matching, as DXC checks it (not for arrays of resources): a
+        // float or normalized format takes `float` texels, an `i` one `int` and a `ui` one
+        // `uint`, `int64_t`/`uint64_t` for the 64-bit ones.
+        let texel = match &base {
+            Ty::Resource(_, e) => e.component(),
+            _ => None,
+        };
+        let wanted = if written == "unknown" {
+            None
+        } else if written == "r64ui" {
+            Some(Scalar::UInt64)
+        } else if written == "r64i" {
+            Some(Scalar::Int64)
+        } else if written.ends_with("ui") {
+            Some(Scalar::UInt)
+        } else if written.ends_with('i') {
+            Some(Scalar::Int)
+        } else {
+            Some(Scalar::Float)
+        };
+        let arrays = v.declarators.iter().any(|d| !d.array_dims.is_empty());
+        let compatible = arrays || wanted.is_none() || texel == wanted;
+        if !compatible && matches!(base, Ty::Resource(..)) {
+            self.diags.push(
+                Diagnostic::error(
+                    v.ty.span,
+                    "The image format and the sampled type are not compatible.",
+                )
+                .with_note(
+                    a.span,
+                    "For the table of compatible types, see \
+                     https://docs.vulkan.org/spec/latest/appendices/spirvenv.html#spirvenv-format-type-matching.",
+                ),
+            );
+            return None;
+        }
+        match base {
+            Ty::Resource(
+                ResourceKind::Texture {
+                    rw: true,
+                    dim,
+                    arrayed,
+                    ms,
+                    combined,
+                    ..
+                },
+                e,
+            ) => Some(Ty::Resource(
+                ResourceKind::Texture {
+                    dim,
+                    arrayed,
+                    ms,
+                    rw: true,
+                    combined,
+                    format: Some(format),
+                },
+                e,
+            )),
+            Ty::Resource(ResourceKind::TexelBuffer { rw, .. }, e) => Some(Ty::Resource(
+                ResourceKind::TexelBuffer {
+                    rw,
+                    format: Some(format),
+                },
+                e,
+            )),
+            _ => {
+                self.error(
+                    a.span,
+                    "vk::image_format applies to storage images (RWTexture*) and texel buffers",
+                );
+                None
+            }
+        }
     }
 
     /// A resource declarator of `v`.

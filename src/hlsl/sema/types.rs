@@ -137,6 +137,8 @@ pub enum ResourceKind {
     TexelBuffer {
         /// `RW`.
         rw: bool,
+        /// `[[vk::image_format]]`: the format instead of the one the element implies.
+        format: Option<crate::grammar::ImageFormat>,
     },
     /// `Texture1D/2D/3D/Cube<T>` and their `Array` and `MS` forms, `RWTexture1D/2D/3D<T>` and
     /// `RWTexture1D/2DArray<T>`, and `vk::SampledTexture*<T>` (combined image samplers).
@@ -152,6 +154,9 @@ pub enum ResourceKind {
         /// `vk::SampledTexture*`: an image and its sampler in one variable
         /// (`OpTypeSampledImage`).
         combined: bool,
+        /// `[[vk::image_format]]` on a storage image: the format instead of the one the
+        /// element implies.
+        format: Option<crate::grammar::ImageFormat>,
     },
     /// `SamplerState`, or `SamplerComparisonState` (`cmp`).
     Sampler {
@@ -331,13 +336,14 @@ impl ResourceKind {
             ResourceKind::ByteAddressBuffer { rw: w } => format!("{}ByteAddressBuffer", rw(w)),
             ResourceKind::ConstantBuffer => "ConstantBuffer".to_owned(),
             ResourceKind::TextureBuffer => "TextureBuffer".to_owned(),
-            ResourceKind::TexelBuffer { rw: w } => format!("{}Buffer", rw(w)),
+            ResourceKind::TexelBuffer { rw: w, .. } => format!("{}Buffer", rw(w)),
             ResourceKind::Texture {
                 dim,
                 arrayed,
                 ms,
                 rw: w,
                 combined,
+                ..
             } => {
                 let d = match dim {
                     TexDim::D1 => "1D",
@@ -527,7 +533,10 @@ mod tests {
         let show = |k, e: Ty| Ty::Resource(k, Box::new(e)).to_string();
         assert_eq!(
             show(
-                ResourceKind::TexelBuffer { rw: true },
+                ResourceKind::TexelBuffer {
+                    rw: true,
+                    format: None
+                },
                 Ty::Scalar(Scalar::UInt)
             ),
             "RWBuffer<uint>"
@@ -538,6 +547,7 @@ mod tests {
             ms: true,
             rw: false,
             combined: false,
+            format: None,
         };
         assert_eq!(
             show(tex, Ty::Vector(Scalar::Float, 4)),
