@@ -5625,3 +5625,39 @@ fn image_format_attribute() {
         assert!(e.contains(want), "{want}:\n{e}");
     }
 }
+
+/// SPV_AMD_shader_early_and_late_fragment_tests from the pixel entry point's attributes:
+/// `[[vk::early_and_late_tests]]`, `[[vk::depth_unchanged]]` and one stencil-reference mode
+/// per face (two for a face is DXC's error); on another function they are an error rather
+/// than ignored.
+#[test]
+fn early_and_late_fragment_tests() {
+    let src = "[[vk::early_and_late_tests]] [[vk::depth_unchanged]]
+               [[vk::stencil_ref_less_equal_front]] [[vk::stencil_ref_unchanged_back]]
+               float4 main() : SV_Target { return 1; }";
+    let dis = disassemble(&check("early_late", src, "ps_6_0"));
+    for want in [
+        "OpExtension \"SPV_AMD_shader_early_and_late_fragment_tests\"",
+        "OpExecutionMode %main EarlyAndLateFragmentTestsAMD",
+        "OpExecutionMode %main DepthUnchanged",
+        "OpExecutionMode %main StencilRefLessFrontAMD",
+        "OpExecutionMode %main StencilRefUnchangedBackAMD",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    for (src, want) in [
+        (
+            "[[vk::stencil_ref_less_equal_front]] [[vk::stencil_ref_unchanged_front]]
+             float4 main() : SV_Target { return 1; }",
+            "Shaders must not specify more than one of stencil_ref_unchanged_front",
+        ),
+        (
+            "[[vk::early_and_late_tests]] float4 f() { return 1; }
+             float4 main() : SV_Target { return f(); }",
+            "[[vk::early_and_late_tests]] applies to a pixel shader's entry point only",
+        ),
+    ] {
+        let e = errors(src, "ps_6_0");
+        assert!(e.contains(want), "{want}:\n{e}");
+    }
+}

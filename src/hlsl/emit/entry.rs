@@ -51,6 +51,67 @@ fn derivative_group(
     b.execution_mode(entry, mode);
 }
 
+/// The Vulkan attributes of a pixel shader's entry point that are execution modes of
+/// SPV_AMD_shader_early_and_late_fragment_tests: `[[vk::early_and_late_tests]]`,
+/// `[[vk::depth_unchanged]]` and one `[[vk::stencil_ref_*_front]]` and `_back` each.
+pub(crate) const FRAGMENT_TEST_ATTRIBUTES: &[(&str, &str)] = &[
+    ("early_and_late_tests", "EarlyAndLateFragmentTestsAMD"),
+    ("depth_unchanged", "DepthUnchanged"),
+    ("stencil_ref_unchanged_front", "StencilRefUnchangedFrontAMD"),
+    (
+        "stencil_ref_greater_equal_front",
+        "StencilRefGreaterFrontAMD",
+    ),
+    ("stencil_ref_less_equal_front", "StencilRefLessFrontAMD"),
+    ("stencil_ref_unchanged_back", "StencilRefUnchangedBackAMD"),
+    ("stencil_ref_greater_equal_back", "StencilRefGreaterBackAMD"),
+    ("stencil_ref_less_equal_back", "StencilRefLessBackAMD"),
+];
+
+/// Adds the execution modes of [`FRAGMENT_TEST_ATTRIBUTES`] among `attrs`; more than one
+/// stencil-reference mode per face is DXC's error.
+fn fragment_test_modes(
+    st: &mut State,
+    b: &mut Builder,
+    entry: Handle<crate::ir::Function>,
+    attrs: &[Attribute],
+) {
+    let mut faces = [None::<Span>; 2];
+    for a in attrs {
+        if a.namespace.as_ref().is_none_or(|n| n.name != "vk") {
+            continue;
+        }
+        let Some(&(name, mode)) = FRAGMENT_TEST_ATTRIBUTES
+            .iter()
+            .find(|(n, _)| *n == a.name.name)
+        else {
+            continue;
+        };
+        if let Some(face) = name.strip_prefix("stencil_ref_") {
+            let back = usize::from(face.ends_with("_back"));
+            if faces[back].replace(a.span).is_some() {
+                let side = if back == 1 { "back" } else { "front" };
+                st.error(
+                    a.span,
+                    format!(
+                        "Shaders must not specify more than one of stencil_ref_unchanged_{side}, \
+                         stencil_ref_greater_equal_{side}, and stencil_ref_less_equal_{side}."
+                    ),
+                );
+                continue;
+            }
+        }
+        // By name, from the grammar (the names are those of every grammar spvkit builds from).
+        match mode.parse::<ExecutionMode>() {
+            Ok(m) => b.execution_mode(entry, m),
+            Err(_) => st.error(
+                a.span,
+                format!("not supported yet: [[vk::{name}]] (the grammar has no {mode})"),
+            ),
+        }
+    }
+}
+
 /// Splits `TEXCOORD3` into (`TEXCOORD`, 3).
 fn split_semantic(s: &str) -> (String, u32) {
     let base = s.trim_end_matches(|c: char| c.is_ascii_digit());
@@ -1178,6 +1239,7 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
             if let Some(mode) = io.depth_mode {
                 b.execution_mode(handle, mode);
             }
+            fragment_test_modes(st, b, handle, &decl.attributes);
         }
         Stage::Vertex => {}
     }

@@ -9,6 +9,8 @@ mod buffer_address;
 mod control;
 mod decls;
 mod entry;
+
+pub(crate) use entry::FRAGMENT_TEST_ATTRIBUTES;
 mod expr;
 mod func;
 mod intrinsics;

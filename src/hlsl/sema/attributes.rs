@@ -58,7 +58,15 @@ fn plain_known(site: Site, name: &str) -> bool {
 /// `[[vk::...]]` attributes implemented, by site.
 fn vk_implemented(site: Site, name: &str) -> bool {
     match site {
-        Site::Function | Site::Param | Site::Field => name == "location",
+        // The fragment-test modes count on a pixel shader's entry point only (code
+        // generation refuses them elsewhere).
+        Site::Function => {
+            name == "location"
+                || crate::hlsl::emit::FRAGMENT_TEST_ATTRIBUTES
+                    .iter()
+                    .any(|(n, _)| *n == name)
+        }
+        Site::Param | Site::Field => name == "location",
         Site::Global => matches!(
             name,
             "binding" | "constant_id" | "push_constant" | "counter_binding" | "image_format"
