@@ -1653,14 +1653,11 @@ fn attributes_and_modifiers_are_implemented_or_refused() {
         "{dis}"
     );
     let e = errors(
-        "struct S { [[vk::builtin(\"PointSize\")]] float p : PSIZE; };
+        "struct S { [[vk::builtin(\"PointSizes\")]] float p : PSIZE; };
          [numthreads(1, 1, 1)] void main() {}",
         "cs_6_0",
     );
-    assert!(
-        e.contains("not supported yet: the attribute [[vk::builtin]]"),
-        "{e}"
-    );
+    assert!(e.contains("unknown built-in 'PointSizes'"), "{e}");
     let e = errors(
         "[[vk::ext_capability(5009)]] [numthreads(1, 1, 1)] void main() {}",
         "cs_6_0",
@@ -5658,6 +5655,63 @@ fn early_and_late_fragment_tests() {
         ),
     ] {
         let e = errors(src, "ps_6_0");
+        assert!(e.contains(want), "{want}:\n{e}");
+    }
+}
+
+/// `[[vk::builtin("...")]]` on an entry parameter, return value or stage struct field makes
+/// the stage variable that built-in where DXC allows it (PointSize out of a vertex shader,
+/// the draw parameters into one, HelperInvocation into a pixel shader, DeviceIndex into any);
+/// elsewhere, with the wrong type, or with `[[vk::location]]`, it is an error.
+#[test]
+fn builtin_attribute() {
+    let vs = "struct Out { float4 pos : SV_Position; [[vk::builtin(\"PointSize\")]] float size : PSIZE; };
+              Out main([[vk::builtin(\"BaseVertex\")]] int base : A,
+                       [[vk::builtin(\"DrawIndex\")]] uint draw : B,
+                       [[vk::builtin(\"DeviceIndex\")]] int device : C) {
+                  Out o;
+                  o.pos = float4(base, draw, device, 1);
+                  o.size = 2;
+                  return o;
+              }";
+    let dis = disassemble(&check("vk_builtin_vs", vs, "vs_6_0"));
+    for want in [
+        "OpDecorate %gl_PointSize BuiltIn PointSize",
+        "OpDecorate %gl_BaseVertex BuiltIn BaseVertex",
+        "OpDecorate %gl_DrawID BuiltIn DrawIndex",
+        "OpDecorate %gl_DeviceIndex BuiltIn DeviceIndex",
+        "%gl_PointSize = OpVariable %_ptr_Output_float Output",
+        "%gl_DrawID = OpVariable %_ptr_Input_uint Input",
+        "OpCapability DrawParameters",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    let ps = "float4 main([[vk::builtin(\"HelperInvocation\")]] bool helper : H) : SV_Target {
+                  return helper ? 1 : 0;
+              }";
+    let dis = disassemble(&check("vk_builtin_ps", ps, "ps_6_0"));
+    assert!(
+        dis.contains("OpDecorate %gl_HelperInvocation BuiltIn HelperInvocation"),
+        "{dis}"
+    );
+    for (src, profile, want) in [
+        (
+            "float4 main([[vk::builtin(\"PointSize\")]] float s : S) : SV_Target { return s; }",
+            "ps_6_0",
+            "not supported yet: [[vk::builtin(\"PointSize\")]] as an input of this stage",
+        ),
+        (
+            "float4 main([[vk::builtin(\"BaseVertex\")]] float b : B) : SV_Position { return b; }",
+            "vs_6_0",
+            "[[vk::builtin(\"BaseVertex\")]] cannot be of type 'float'",
+        ),
+        (
+            "float4 main([[vk::builtin(\"BaseVertex\"), vk::location(2)]] int b : B) : SV_Position { return b; }",
+            "vs_6_0",
+            "cannot use vk::builtin and vk::location together",
+        ),
+    ] {
+        let e = errors(src, profile);
         assert!(e.contains(want), "{want}:\n{e}");
     }
 }

@@ -541,6 +541,7 @@ fn compile_on_big_stack(
             crate::grammar::Version(1, 3),
         ),
         ("SPV_KHR_multiview", crate::grammar::Version(1, 3)),
+        ("SPV_KHR_device_group", crate::grammar::Version(1, 3)),
         ("SPV_EXT_descriptor_indexing", crate::grammar::Version(1, 5)),
     ] {
         if env_version < core && !module.extensions.iter().any(|e| e == ext) {

@@ -234,7 +234,7 @@ impl FnCx<'_, '_> {
         ty: &Ty,
         output: bool,
         interp: Interp,
-        location: Option<u32>,
+        at: StagePlace,
         span: Span,
     ) -> Option<(Handle<GlobalVariable>, Ty)> {
         let stage = self.st.opts.profile.stage;
@@ -249,132 +249,141 @@ impl FnCx<'_, '_> {
             Ty::Scalar(Scalar::Int | Scalar::UInt) => ty.clone(),
             _ => Ty::Scalar(Scalar::UInt),
         };
-        let builtin = match (stage, output, base.as_str()) {
-            (Stage::Compute, false, "SV_DISPATCHTHREADID") => {
-                Some((BuiltIn::GlobalInvocationId, u3, "gl_GlobalInvocationID"))
-            }
-            (Stage::Compute, false, "SV_GROUPID") => {
-                Some((BuiltIn::WorkgroupId, u3, "gl_WorkGroupID"))
-            }
-            (Stage::Compute, false, "SV_GROUPTHREADID") => {
-                Some((BuiltIn::LocalInvocationId, u3, "gl_LocalInvocationID"))
-            }
-            (Stage::Compute, false, "SV_GROUPINDEX") => Some((
-                BuiltIn::LocalInvocationIndex,
-                Ty::Scalar(Scalar::UInt),
-                "gl_LocalInvocationIndex",
-            )),
-            (Stage::Vertex, false, "SV_VERTEXID") => {
-                Some((BuiltIn::VertexIndex, int_ty, "gl_VertexIndex"))
-            }
-            (Stage::Vertex, false, "SV_INSTANCEID") => {
-                Some((BuiltIn::InstanceIndex, int_ty, "gl_InstanceIndex"))
-            }
-            (Stage::Vertex, false, "SV_STARTVERTEXLOCATION") => {
-                Some((BuiltIn::BaseVertex, int_ty, "gl_BaseVertex"))
-            }
-            (Stage::Vertex, false, "SV_STARTINSTANCELOCATION") => {
-                Some((BuiltIn::BaseInstance, int_ty, "gl_BaseInstance"))
-            }
-            (Stage::Vertex | Stage::Pixel, false, "SV_VIEWID") => {
-                Some((BuiltIn::ViewIndex, int_ty, "gl_ViewIndex"))
-            }
-            (Stage::Vertex, true, "SV_POSITION") => Some((
-                BuiltIn::Position,
-                Ty::Vector(Scalar::Float, 4),
-                "gl_Position",
-            )),
-            // Vertex outputs and pixel inputs; a vertex input is an ordinary located one.
-            (Stage::Vertex, true, "SV_RENDERTARGETARRAYINDEX")
-            | (Stage::Pixel, false, "SV_RENDERTARGETARRAYINDEX") => {
-                Some((BuiltIn::Layer, int_ty, "gl_Layer"))
-            }
-            (Stage::Vertex, true, "SV_VIEWPORTARRAYINDEX")
-            | (Stage::Pixel, false, "SV_VIEWPORTARRAYINDEX") => {
-                Some((BuiltIn::ViewportIndex, int_ty, "gl_ViewportIndex"))
-            }
-            (Stage::Vertex, true, "SV_SHADINGRATE") => Some((
-                BuiltIn::PrimitiveShadingRateKHR,
-                int_ty,
-                "gl_PrimitiveShadingRateEXT",
-            )),
-            (Stage::Pixel, false, "SV_SHADINGRATE") => {
-                Some((BuiltIn::ShadingRateKHR, int_ty, "gl_ShadingRateEXT"))
-            }
-            (Stage::Pixel, false, "SV_POSITION") => Some((
-                BuiltIn::FragCoord,
-                Ty::Vector(Scalar::Float, 4),
-                "gl_FragCoord",
-            )),
-            (Stage::Pixel, false, "SV_ISFRONTFACE") => Some((
-                BuiltIn::FrontFacing,
-                Ty::Scalar(Scalar::Bool),
-                "gl_FrontFacing",
-            )),
-            (Stage::Pixel, false, "SV_PRIMITIVEID") => {
-                Some((BuiltIn::PrimitiveId, int_ty, "gl_PrimitiveID"))
-            }
-            (Stage::Pixel, false, "SV_SAMPLEINDEX") => {
-                Some((BuiltIn::SampleId, int_ty, "gl_SampleID"))
-            }
-            // SampleMask is an array (of one word for up to 32 samples).
-            (Stage::Pixel, _, "SV_COVERAGE") => Some((
-                BuiltIn::SampleMask,
-                Ty::Array(Box::new(Ty::Scalar(Scalar::UInt)), 1),
-                "gl_SampleMask",
-            )),
-            (Stage::Pixel, false, "SV_INNERCOVERAGE") => {
-                if *ty != Ty::Scalar(Scalar::UInt) {
-                    self.st
-                        .error(span, "SV_InnerCoverage must be of uint type.");
-                    return None;
+        let location = at.location;
+        if let (Some(_), Some(_)) = (at.location, at.builtin) {
+            self.st
+                .error(span, "cannot use vk::builtin and vk::location together");
+            return None;
+        }
+        let builtin = match (at.builtin, stage) {
+            (Some(bi), ..) => Some(self.forced_builtin(bi, ty, output, span)?),
+            (None, ..) => match (stage, output, base.as_str()) {
+                (Stage::Compute, false, "SV_DISPATCHTHREADID") => {
+                    Some((BuiltIn::GlobalInvocationId, u3, "gl_GlobalInvocationID"))
                 }
-                Some((
-                    BuiltIn::FullyCoveredEXT,
+                (Stage::Compute, false, "SV_GROUPID") => {
+                    Some((BuiltIn::WorkgroupId, u3, "gl_WorkGroupID"))
+                }
+                (Stage::Compute, false, "SV_GROUPTHREADID") => {
+                    Some((BuiltIn::LocalInvocationId, u3, "gl_LocalInvocationID"))
+                }
+                (Stage::Compute, false, "SV_GROUPINDEX") => Some((
+                    BuiltIn::LocalInvocationIndex,
+                    Ty::Scalar(Scalar::UInt),
+                    "gl_LocalInvocationIndex",
+                )),
+                (Stage::Vertex, false, "SV_VERTEXID") => {
+                    Some((BuiltIn::VertexIndex, int_ty, "gl_VertexIndex"))
+                }
+                (Stage::Vertex, false, "SV_INSTANCEID") => {
+                    Some((BuiltIn::InstanceIndex, int_ty, "gl_InstanceIndex"))
+                }
+                (Stage::Vertex, false, "SV_STARTVERTEXLOCATION") => {
+                    Some((BuiltIn::BaseVertex, int_ty, "gl_BaseVertex"))
+                }
+                (Stage::Vertex, false, "SV_STARTINSTANCELOCATION") => {
+                    Some((BuiltIn::BaseInstance, int_ty, "gl_BaseInstance"))
+                }
+                (Stage::Vertex | Stage::Pixel, false, "SV_VIEWID") => {
+                    Some((BuiltIn::ViewIndex, int_ty, "gl_ViewIndex"))
+                }
+                (Stage::Vertex, true, "SV_POSITION") => Some((
+                    BuiltIn::Position,
+                    Ty::Vector(Scalar::Float, 4),
+                    "gl_Position",
+                )),
+                // Vertex outputs and pixel inputs; a vertex input is an ordinary located one.
+                (Stage::Vertex, true, "SV_RENDERTARGETARRAYINDEX")
+                | (Stage::Pixel, false, "SV_RENDERTARGETARRAYINDEX") => {
+                    Some((BuiltIn::Layer, int_ty, "gl_Layer"))
+                }
+                (Stage::Vertex, true, "SV_VIEWPORTARRAYINDEX")
+                | (Stage::Pixel, false, "SV_VIEWPORTARRAYINDEX") => {
+                    Some((BuiltIn::ViewportIndex, int_ty, "gl_ViewportIndex"))
+                }
+                (Stage::Vertex, true, "SV_SHADINGRATE") => Some((
+                    BuiltIn::PrimitiveShadingRateKHR,
+                    int_ty,
+                    "gl_PrimitiveShadingRateEXT",
+                )),
+                (Stage::Pixel, false, "SV_SHADINGRATE") => {
+                    Some((BuiltIn::ShadingRateKHR, int_ty, "gl_ShadingRateEXT"))
+                }
+                (Stage::Pixel, false, "SV_POSITION") => Some((
+                    BuiltIn::FragCoord,
+                    Ty::Vector(Scalar::Float, 4),
+                    "gl_FragCoord",
+                )),
+                (Stage::Pixel, false, "SV_ISFRONTFACE") => Some((
+                    BuiltIn::FrontFacing,
                     Ty::Scalar(Scalar::Bool),
-                    "gl_FullyCoveredEXT",
-                ))
-            }
-            (Stage::Pixel, false, "SV_BARYCENTRICS") => {
-                let f3 = Ty::Vector(Scalar::Float, 3);
-                if *ty != f3 {
-                    self.st.error(
-                        span,
-                        format!(
-                            "not supported yet: the semantic '{semantic}' of type '{}' (only \
+                    "gl_FrontFacing",
+                )),
+                (Stage::Pixel, false, "SV_PRIMITIVEID") => {
+                    Some((BuiltIn::PrimitiveId, int_ty, "gl_PrimitiveID"))
+                }
+                (Stage::Pixel, false, "SV_SAMPLEINDEX") => {
+                    Some((BuiltIn::SampleId, int_ty, "gl_SampleID"))
+                }
+                // SampleMask is an array (of one word for up to 32 samples).
+                (Stage::Pixel, _, "SV_COVERAGE") => Some((
+                    BuiltIn::SampleMask,
+                    Ty::Array(Box::new(Ty::Scalar(Scalar::UInt)), 1),
+                    "gl_SampleMask",
+                )),
+                (Stage::Pixel, false, "SV_INNERCOVERAGE") => {
+                    if *ty != Ty::Scalar(Scalar::UInt) {
+                        self.st
+                            .error(span, "SV_InnerCoverage must be of uint type.");
+                        return None;
+                    }
+                    Some((
+                        BuiltIn::FullyCoveredEXT,
+                        Ty::Scalar(Scalar::Bool),
+                        "gl_FullyCoveredEXT",
+                    ))
+                }
+                (Stage::Pixel, false, "SV_BARYCENTRICS") => {
+                    let f3 = Ty::Vector(Scalar::Float, 3);
+                    if *ty != f3 {
+                        self.st.error(
+                            span,
+                            format!(
+                                "not supported yet: the semantic '{semantic}' of type '{}' (only \
                              float3)",
-                            self.show(ty)
-                        ),
-                    );
-                    return None;
+                                self.show(ty)
+                            ),
+                        );
+                        return None;
+                    }
+                    // The KHR extension, as DXC (the grammar lists the NV one first).
+                    self.f.extension("SPV_KHR_fragment_shader_barycentric");
+                    // The interpolation picks the built-in; centroid and sample stay decorations.
+                    if interp.noperspective {
+                        Some((BuiltIn::BaryCoordNoPerspKHR, f3, "gl_BaryCoordNoPerspEXT"))
+                    } else {
+                        Some((BuiltIn::BaryCoordKHR, f3, "gl_BaryCoordEXT"))
+                    }
                 }
-                // The KHR extension, as DXC (the grammar lists the NV one first).
-                self.f.extension("SPV_KHR_fragment_shader_barycentric");
-                // The interpolation picks the built-in; centroid and sample stay decorations.
-                if interp.noperspective {
-                    Some((BuiltIn::BaryCoordNoPerspKHR, f3, "gl_BaryCoordNoPerspEXT"))
-                } else {
-                    Some((BuiltIn::BaryCoordKHR, f3, "gl_BaryCoordEXT"))
+                (Stage::Pixel, true, "SV_DEPTH" | "SV_DEPTHLESSEQUAL" | "SV_DEPTHGREATEREQUAL") => {
+                    io.depth_replacing = true;
+                    // The conservative-depth semantics promise the direction of the change.
+                    io.depth_mode = match base.as_str() {
+                        "SV_DEPTHLESSEQUAL" => Some(ExecutionMode::DepthLess),
+                        "SV_DEPTHGREATEREQUAL" => Some(ExecutionMode::DepthGreater),
+                        _ => io.depth_mode.clone(),
+                    };
+                    Some((
+                        BuiltIn::FragDepth,
+                        Ty::Scalar(Scalar::Float),
+                        "gl_FragDepth",
+                    ))
                 }
-            }
-            (Stage::Pixel, true, "SV_DEPTH" | "SV_DEPTHLESSEQUAL" | "SV_DEPTHGREATEREQUAL") => {
-                io.depth_replacing = true;
-                // The conservative-depth semantics promise the direction of the change.
-                io.depth_mode = match base.as_str() {
-                    "SV_DEPTHLESSEQUAL" => Some(ExecutionMode::DepthLess),
-                    "SV_DEPTHGREATEREQUAL" => Some(ExecutionMode::DepthGreater),
-                    _ => io.depth_mode.clone(),
-                };
-                Some((
-                    BuiltIn::FragDepth,
-                    Ty::Scalar(Scalar::Float),
-                    "gl_FragDepth",
-                ))
-            }
-            (Stage::Pixel, true, "SV_STENCILREF") => {
-                Some((BuiltIn::FragStencilRefEXT, int_ty, "gl_FragStencilRefARB"))
-            }
-            _ => None,
+                (Stage::Pixel, true, "SV_STENCILREF") => {
+                    Some((BuiltIn::FragStencilRefEXT, int_ty, "gl_FragStencilRefARB"))
+                }
+                _ => None,
+            },
         };
         let bad_position = base == "SV_POSITION"
             && builtin.is_some()
@@ -565,6 +574,57 @@ impl FnCx<'_, '_> {
         }
         self.st.interface.push(g);
         Some((g, var_ty))
+    }
+
+    /// The built-in `[[vk::builtin("...")]]` asks for, with its variable's type and name, where
+    /// DXC allows it: `PointSize` as a vertex output `float`, `HelperInvocation` as a pixel
+    /// input `bool`, `BaseVertex`/`BaseInstance`/`DrawIndex` as vertex inputs and
+    /// `DeviceIndex` as any input (`int` or `uint`).
+    fn forced_builtin(
+        &mut self,
+        bi: BuiltIn,
+        ty: &Ty,
+        output: bool,
+        span: Span,
+    ) -> Option<(BuiltIn, Ty, &'static str)> {
+        let stage = self.st.opts.profile.stage;
+        let int = matches!(ty, Ty::Scalar(Scalar::Int | Scalar::UInt));
+        let (fits, typed, name) = match bi {
+            BuiltIn::PointSize => (
+                stage == Stage::Vertex && output,
+                *ty == Ty::Scalar(Scalar::Float),
+                "gl_PointSize",
+            ),
+            BuiltIn::HelperInvocation => (
+                stage == Stage::Pixel && !output,
+                *ty == Ty::Scalar(Scalar::Bool),
+                "gl_HelperInvocation",
+            ),
+            BuiltIn::BaseVertex => (stage == Stage::Vertex && !output, int, "gl_BaseVertex"),
+            BuiltIn::BaseInstance => (stage == Stage::Vertex && !output, int, "gl_BaseInstance"),
+            BuiltIn::DrawIndex => (stage == Stage::Vertex && !output, int, "gl_DrawID"),
+            BuiltIn::DeviceIndex => (!output, int, "gl_DeviceIndex"),
+            _ => (false, false, ""),
+        };
+        if !fits {
+            let dir = if output { "an output" } else { "an input" };
+            self.st.error(
+                span,
+                format!("not supported yet: [[vk::builtin(\"{bi}\")]] as {dir} of this stage"),
+            );
+            return None;
+        }
+        if !typed {
+            self.st.error(
+                span,
+                format!(
+                    "[[vk::builtin(\"{bi}\")]] cannot be of type '{}'",
+                    self.show(ty)
+                ),
+            );
+            return None;
+        }
+        Some((bi, ty.clone(), name))
     }
 
     /// Reports a semantic the direction already used; semantics compare without case, a
@@ -870,7 +930,7 @@ impl FnCx<'_, '_> {
         ty: &Ty,
         semantic: Option<&str>,
         interp: Interp,
-        location: Option<u32>,
+        at: StagePlace,
         span: Span,
     ) -> Option<Value> {
         if let Ty::Struct(i) = ty {
@@ -887,7 +947,10 @@ impl FnCx<'_, '_> {
                     &f.ty,
                     sem.as_deref().or(f.semantic.as_deref()),
                     f.interp,
-                    f.location,
+                    StagePlace {
+                        location: f.location,
+                        builtin: f.builtin,
+                    },
                     span,
                 )?);
             }
@@ -904,7 +967,7 @@ impl FnCx<'_, '_> {
             let (var, mut k) = self.distance_place(io, sem, ty, false, span)?;
             return Some(self.read_distance(var, ty, &mut k));
         }
-        let (g, vt) = self.stage_var(io, sem, ty, false, interp, location, span)?;
+        let (g, vt) = self.stage_var(io, sem, ty, false, interp, at, span)?;
         let t = self.ty(&vt);
         let mut v = self.f.load(t, Value::Global(g), None);
         let sem_base = split_semantic(sem).0;
@@ -961,7 +1024,7 @@ impl FnCx<'_, '_> {
         ty: &Ty,
         semantic: Option<&str>,
         interp: Interp,
-        location: Option<u32>,
+        at: StagePlace,
         span: Span,
     ) {
         if let Ty::Struct(i) = ty {
@@ -985,7 +1048,10 @@ impl FnCx<'_, '_> {
                     &f.ty,
                     sem.as_deref().or(f.semantic.as_deref()),
                     f.interp,
-                    f.location,
+                    StagePlace {
+                        location: f.location,
+                        builtin: f.builtin,
+                    },
                     span,
                 );
             }
@@ -1003,7 +1069,7 @@ impl FnCx<'_, '_> {
             }
             return;
         }
-        let Some((g, vt)) = self.stage_var(io, sem, ty, true, interp, location, span) else {
+        let Some((g, vt)) = self.stage_var(io, sem, ty, true, interp, at, span) else {
             return;
         };
         if stage == Stage::Pixel && split_semantic(sem).0 == "SV_COVERAGE" {
@@ -1040,11 +1106,36 @@ fn is_position(semantic: &str) -> bool {
     split_semantic(semantic).0 == "SV_POSITION"
 }
 
-fn location_attr(st: &State, attrs: &[Attribute]) -> Option<u32> {
-    let a = attrs.iter().find(|a| {
-        a.name.name == "location" && a.namespace.as_ref().is_some_and(|n| n.name == "vk")
-    })?;
-    st.const_eval(a.args.first()?)?.as_int().map(|v| v as u32)
+/// Where a stage variable goes, when the source says: `[[vk::location(N)]]`, or
+/// `[[vk::builtin("...")]]`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct StagePlace {
+    pub location: Option<u32>,
+    pub builtin: Option<BuiltIn>,
+}
+
+/// The [`StagePlace`] of a parameter or function from its attributes.
+fn stage_place(st: &mut State, attrs: &[Attribute]) -> StagePlace {
+    let vk = |name: &str| {
+        attrs
+            .iter()
+            .find(|a| a.name.name == name && a.namespace.as_ref().is_some_and(|n| n.name == "vk"))
+    };
+    StagePlace {
+        location: vk("location")
+            .and_then(|a| a.args.first())
+            .and_then(|e| st.const_eval(e))
+            .and_then(ConstVal::as_int)
+            .map(|v| v as u32),
+        builtin: match vk("builtin").map(|a| (a, crate::hlsl::sema::decls::builtin_attr(a))) {
+            Some((_, Ok(b))) => Some(b),
+            Some((a, Err(e))) => {
+                st.error(a.span, e);
+                None
+            }
+            None => None,
+        },
+    }
 }
 
 /// `-fvk-stage-io-order=alpha`: the inputs, then the outputs, that took the next free
@@ -1126,7 +1217,7 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
         let name = p.name.as_ref().map_or(String::new(), |n| n.name.clone());
         let sem = crate::hlsl::sema::decls::semantic_of(&p.annotations);
         let interp = crate::hlsl::sema::decls::interp_of(&p.modifiers);
-        let loc = location_attr(cx.st, &p.attributes);
+        let loc = stage_place(cx.st, &p.attributes);
         let tmp = cx.local(ty, &format!("param.var.{name}"));
         if *dir != ParamDir::Out {
             let at = p.name.as_ref().map_or(p.span, |n| n.span);
@@ -1145,7 +1236,7 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
         let sem = crate::hlsl::sema::decls::semantic_of(&decl.annotations);
         let ret = entry.ret.clone();
         // `[[vk::location(N)]]` before the function places its return value.
-        let loc = location_attr(cx.st, &decl.attributes);
+        let loc = stage_place(cx.st, &decl.attributes);
         cx.store_output(
             &mut io,
             r,

@@ -62,11 +62,12 @@ fn vk_implemented(site: Site, name: &str) -> bool {
         // generation refuses them elsewhere).
         Site::Function => {
             name == "location"
+                || name == "builtin"
                 || crate::hlsl::emit::FRAGMENT_TEST_ATTRIBUTES
                     .iter()
                     .any(|(n, _)| *n == name)
         }
-        Site::Param | Site::Field => name == "location",
+        Site::Param | Site::Field => matches!(name, "location" | "builtin"),
         Site::Global => matches!(
             name,
             "binding" | "constant_id" | "push_constant" | "counter_binding" | "image_format"

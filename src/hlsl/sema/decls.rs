@@ -60,6 +60,18 @@ pub(crate) fn pack_matrix(mods: &[ModifierSpan]) -> Option<bool> {
     })
 }
 
+/// The built-in of a `[[vk::builtin("Name")]]` attribute (DXC's names, which are the
+/// grammar's), or why there is none; the stage variable reports where it cannot be.
+pub(crate) fn builtin_attr(a: &Attribute) -> Result<crate::grammar::BuiltIn, String> {
+    match a.args.as_slice() {
+        [Expr {
+            kind: ExprKind::Literal(crate::hlsl::ast::Literal::String(s)),
+            ..
+        }] => s.parse().map_err(|_| format!("unknown built-in '{s}'")),
+        _ => Err("vk::builtin takes one string (\"PointSize\", ...)".into()),
+    }
+}
+
 /// Whether `mods` has `m`.
 pub(crate) fn has(mods: &[ModifierSpan], m: Modifier) -> bool {
     mods.iter().any(|x| x.modifier == m)
@@ -155,6 +167,7 @@ pub fn declare(
                                     relaxed: false,
                                     row_depth: None,
                                     location: None,
+                                    builtin: None,
                                     offset: None,
                                 },
                             )
@@ -879,6 +892,16 @@ impl TypeResolver<'_> {
                         .and_then(|e| self.const_eval(e))
                         .and_then(ConstVal::as_int)
                         .map(|v| v as u32),
+                    builtin: match attr(&d.attributes, Some("vk"), "builtin")
+                        .map(|a| (a, builtin_attr(a)))
+                    {
+                        Some((_, Ok(b))) => Some(b),
+                        Some((a, Err(e))) => {
+                            self.error(a.span, e);
+                            None
+                        }
+                        None => None,
+                    },
                     offset: None,
                 });
             }

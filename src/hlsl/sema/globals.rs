@@ -744,6 +744,7 @@ impl Declarer<'_> {
             relaxed,
             row_depth: row_depth(&v.ty, d.array_dims.len()),
             location: None,
+            builtin: None,
             offset,
         });
     }

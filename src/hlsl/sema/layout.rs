@@ -274,6 +274,7 @@ mod tests {
             relaxed: false,
             row_depth: None,
             location: None,
+            builtin: None,
             offset: None,
         }
     }

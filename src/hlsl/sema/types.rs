@@ -476,6 +476,8 @@ pub struct Field {
     pub row_depth: Option<u8>,
     /// `[[vk::location(N)]]`, for stage I/O structs.
     pub location: Option<u32>,
+    /// `[[vk::builtin("...")]]`, for stage I/O structs.
+    pub builtin: Option<crate::grammar::BuiltIn>,
     /// An offset the source gives (`register(cN)` on a loose uniform: 16 × N bytes); the
     /// other fields follow the last byte of those placed so.
     pub offset: Option<u32>,
