@@ -5715,3 +5715,57 @@ fn builtin_attribute() {
         assert!(e.contains(want), "{want}:\n{e}");
     }
 }
+
+/// `SubpassInput<T>`/`SubpassInputMS<T>`: SubpassData images at
+/// `[[vk::input_attachment_index(N)]]`, read by `SubpassLoad()` (with a sample for the MS
+/// form) at coordinate (0, 0) and trimmed to `T`, passed to functions and named by locals like
+/// any image; in a static variable, of a struct element, or outside pixel shaders, errors.
+#[test]
+fn subpass_inputs() {
+    let src = "[[vk::input_attachment_index(0)]] SubpassInput color : register(t0);
+               [[vk::input_attachment_index(1)]] SubpassInput<int2> ids : register(t1);
+               [[vk::input_attachment_index(2)]] SubpassInputMS<float> depth : register(t2);
+               float4 read(SubpassInput s) { return s.SubpassLoad(); }
+               float4 main() : SV_Target {
+                   SubpassInput c = color;
+                   return read(c) + ids.SubpassLoad().xyxy + depth.SubpassLoad(3);
+               }";
+    let dis = disassemble(&check("subpass", src, "ps_6_0"));
+    for want in [
+        "OpCapability InputAttachment",
+        "OpDecorate %color InputAttachmentIndex 0",
+        "OpDecorate %depth InputAttachmentIndex 2",
+        "OpTypeImage %float SubpassData 2 0 0 2 Unknown",
+        "OpTypeImage %int SubpassData 2 0 0 2 Unknown",
+        "OpTypeImage %float SubpassData 2 0 1 2 Unknown",
+        "Sample %int_3",
+        "OpFunctionParameter %_ptr_UniformConstant_type_subpass_image",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    for (src, profile, want) in [
+        (
+            "[[vk::input_attachment_index(0)]] static SubpassInput s;\nfloat4 main() : SV_Target { return 0; }",
+            "ps_6_0",
+            "SubpassInput(MS) must be externally visible",
+        ),
+        (
+            "struct S { float a; };\n[[vk::input_attachment_index(0)]] SubpassInput<S> s;\nfloat4 main() : SV_Target { return 0; }",
+            "ps_6_0",
+            "only scalar/vector types allowed as SubpassInput(MS) parameter type",
+        ),
+        (
+            "[[vk::input_attachment_index(0)]] SubpassInput s; RWBuffer<float4> o;\n[numthreads(1, 1, 1)] void main() { o[0] = s.SubpassLoad(); }",
+            "cs_6_0",
+            "SubpassInput(MS) only allowed in pixel shader",
+        ),
+        (
+            "[[vk::input_attachment_index(0)]] Texture2D t;\nfloat4 main() : SV_Target { return 0; }",
+            "ps_6_0",
+            "vk::input_attachment_index applies to SubpassInput(MS) only",
+        ),
+    ] {
+        let e = errors(src, profile);
+        assert!(e.contains(want), "{want}:\n{e}");
+    }
+}

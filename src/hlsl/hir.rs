@@ -61,6 +61,8 @@ pub enum GlobalKind {
         /// An array of this many resources (one binding for all); 0 for an unsized
         /// (runtime) array, `R r[]`.
         array: Option<u32>,
+        /// `[[vk::input_attachment_index(N)]]` of a `SubpassInput`.
+        input_attachment: Option<u32>,
     },
     /// A `cbuffer`/`tbuffer`, `ConstantBuffer<T>`/`TextureBuffer<T>`, push-constant block or
     /// `$Globals`.

@@ -68,6 +68,8 @@ struct Pending {
     counter: Option<Option<u32>>,
     /// An array of this many resources (one binding for all, as DXC).
     array: Option<u32>,
+    /// `[[vk::input_attachment_index(N)]]` of a `SubpassInput`.
+    input_attachment: Option<u32>,
 }
 
 enum PendingKind {
@@ -90,6 +92,7 @@ impl PendingKind {
             | PendingKind::Resource(ResourceKind::TextureBuffer, _) => 't',
             PendingKind::Block { .. } => 'b',
             PendingKind::Resource(ResourceKind::Sampler { .. }, _) => 's',
+            PendingKind::Resource(ResourceKind::Subpass { .. }, _) => 't',
             PendingKind::Resource(ResourceKind::ConstantBuffer, _) => 'b',
             PendingKind::Resource(
                 ResourceKind::StructuredBuffer { rw, .. }
@@ -303,6 +306,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             user_type,
             counter,
             array,
+            input_attachment,
         } => {
             let Ty::Resource(kind, elem) = ty else { return };
             pending.push(Pending {
@@ -314,6 +318,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
                 user_type,
                 counter,
                 array,
+                input_attachment,
             });
         }
         GlobalKind::Block {
@@ -337,6 +342,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             user_type,
             counter: None,
             array: None,
+            input_attachment: None,
         }),
         GlobalKind::SpecConstant { id, value } => {
             let Ty::Scalar(s) = ty else { return };
@@ -581,6 +587,12 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                             .entry(t)
                             .or_insert_with(|| "type.buffer.image".to_owned());
                     }
+                    (ResourceKind::Subpass { .. }, Some(Type::Image(_))) => {
+                        b.module_mut()
+                            .type_names
+                            .entry(t)
+                            .or_insert_with(|| "type.subpass.image".to_owned());
+                    }
                     (
                         ResourceKind::Texture { dim, arrayed, .. },
                         Some(ty @ (Type::Image(_) | Type::SampledImage { .. })),
@@ -639,6 +651,9 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 let mut decorations = decos(binding);
                 if coherent {
                     decorations.push(Decoration::Coherent);
+                }
+                if let Some(n) = p.input_attachment {
+                    decorations.push(Decoration::InputAttachmentIndex(n));
                 }
                 if let (true, Some(u)) = (st.opts.reflect, &p.user_type) {
                     decorations.push(Decoration::UserTypeGOOGLE(u.clone()));

@@ -155,6 +155,37 @@ impl FnCx<'_, '_> {
         self.assign(&dst, v, vt, span);
     }
 
+    /// `SubpassLoad()` (`SubpassLoad(sample)` of a `SubpassInputMS`): the input attachment's
+    /// texel at the fragment, `OpImageRead` at coordinate (0, 0) (pixel shaders only).
+    fn subpass_load(&mut self, r: &Resource, ms: bool, args: &[Expr], span: Span) -> Option<Val> {
+        if self.st.opts.profile.stage != crate::hlsl::Stage::Pixel {
+            self.st
+                .error(span, "SubpassInput(MS) only allowed in pixel shader");
+            return None;
+        }
+        let n = usize::from(ms);
+        self.arg_count("SubpassLoad", args, n..=n, span)?;
+        let sample = match args.first() {
+            Some(a) => Some(self.rvalue_as(a, &Ty::Scalar(Scalar::Int))?),
+            None => None,
+        };
+        let img = self.load_handle(r);
+        let s = crate::hlsl::emit::types::texel_scalar(&r.elem);
+        let v4 = self.ty(&Ty::Vector(s, 4));
+        let i2 = Ty::Vector(Scalar::Int, 2);
+        let zero = self.i32c(0);
+        let t = self.ty(&i2);
+        let coord = Value::Constant(self.f.constant_composite(t, &[zero, zero]));
+        let ops = sample.map(|s| ImageOperandsArgs {
+            mask: ImageOperands::Sample,
+            sample: Some(s.to_id()),
+            ..ImageOperandsArgs::default()
+        });
+        let texel = self.f.image_read(v4, img, coord, ops);
+        let (v, t) = self.texel_result(texel, r);
+        Some(Val::R(v, t))
+    }
+
     /// `res.Method(args)`.
     pub fn method(&mut self, r: &Resource, name: &str, args: &[Expr], span: Span) -> Option<Val> {
         if r.array.is_some() {
@@ -166,6 +197,12 @@ impl FnCx<'_, '_> {
         }
         let ut = Ty::Scalar(Scalar::UInt);
         match (r.kind, name) {
+            (ResourceKind::Subpass { ms }, "SubpassLoad") => self.subpass_load(r, ms, args, span),
+            (ResourceKind::Subpass { .. }, _) => {
+                self.st
+                    .error(span, format!("no method '{name}' on a SubpassInput"));
+                None
+            }
             (
                 ResourceKind::StructuredBuffer {
                     flavor: SbFlavor::Plain,

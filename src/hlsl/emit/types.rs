@@ -254,6 +254,20 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
             ir_ty(b, st, elem, rule, false)
         }
         ResourceKind::Sampler { .. } => b.type_sampler(),
+        // An input attachment: a storage-like image of the SubpassData dimension.
+        ResourceKind::Subpass { ms } => {
+            let sampled_type = scalar_ty(b, texel_scalar(elem));
+            b.type_image(ImageType {
+                sampled_type,
+                dim: Dim::SubpassData,
+                depth: ImageDepth::Unknown,
+                arrayed: false,
+                multisampled: ms,
+                sampled: ImageSampling::Storage,
+                format: ImageFormat::Unknown,
+                access: None,
+            })
+        }
         ResourceKind::TexelBuffer { rw, format } => {
             let comp = elem.component().unwrap_or(Scalar::Float);
             let sampled_type = scalar_ty(b, comp);

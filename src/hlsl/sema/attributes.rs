@@ -70,7 +70,12 @@ fn vk_implemented(site: Site, name: &str) -> bool {
         Site::Param | Site::Field => matches!(name, "location" | "builtin"),
         Site::Global => matches!(
             name,
-            "binding" | "constant_id" | "push_constant" | "counter_binding" | "image_format"
+            "binding"
+                | "constant_id"
+                | "push_constant"
+                | "counter_binding"
+                | "image_format"
+                | "input_attachment_index"
         ),
         Site::Buffer => matches!(name, "binding" | "push_constant"),
         _ => false,

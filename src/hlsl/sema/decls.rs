@@ -633,6 +633,24 @@ impl TypeResolver<'_> {
                     e,
                 )
             }
+            "SubpassInput" | "SubpassInputMS" => {
+                let (e, _) = elem_arg(self, f4)?;
+                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
+                    || e.component() == Some(Scalar::Bool)
+                {
+                    self.error(
+                        t.span,
+                        "only scalar/vector types allowed as SubpassInput(MS) parameter type",
+                    );
+                    return None;
+                }
+                res(
+                    ResourceKind::Subpass {
+                        ms: name.ends_with("MS"),
+                    },
+                    e,
+                )
+            }
             "SamplerState" | "sampler" => res(ResourceKind::Sampler { cmp: false }, Ty::Void),
             "SamplerComparisonState" => res(ResourceKind::Sampler { cmp: true }, Ty::Void),
             _ if name.starts_with("Texture")

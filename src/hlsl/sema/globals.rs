@@ -307,6 +307,7 @@ impl Declarer<'_> {
                     user_type: user_type(&v.ty),
                     counter: None,
                     array: Some(0),
+                    input_attachment: None,
                 };
                 self.push(&name, d.name.span, base.clone(), false, kind);
                 continue;
@@ -332,7 +333,17 @@ impl Declarer<'_> {
                 continue;
             }
             if let Ty::Resource(kind, elem) = &ty {
-                self.resource(v, d, *kind, elem, &ty);
+                if is_static {
+                    // A `static` resource names no descriptor of its own.
+                    let msg = if matches!(kind, ResourceKind::Subpass { .. }) {
+                        "SubpassInput(MS) must be externally visible"
+                    } else {
+                        "not supported yet: a static resource variable without an initializer"
+                    };
+                    self.error(d.name.span, msg);
+                    continue;
+                }
+                let _ = self.resource(v, d, *kind, elem, &ty);
                 continue;
             }
             if let Ty::Array(inner, n) = &ty {
@@ -362,6 +373,7 @@ impl Declarer<'_> {
                         user_type: user_type(&v.ty),
                         counter: None,
                         array: Some(*n),
+                        input_attachment: None,
                     };
                     let elem_ty = (**inner).clone();
                     self.push(&name, d.name.span, elem_ty, false, kind);
@@ -609,6 +621,38 @@ impl Declarer<'_> {
         }
     }
 
+    /// A `SubpassInput`'s `[[vk::input_attachment_index(N)]]` (an error on another
+    /// resource); `None` after an error.
+    fn input_attachment(&mut self, v: &VarDecl, kind: ResourceKind) -> Option<Option<u32>> {
+        let a = attr(&v.attributes, Some("vk"), "input_attachment_index");
+        let subpass = matches!(kind, ResourceKind::Subpass { .. });
+        match (a, subpass) {
+            (None, false) => Some(None),
+            (Some(a), false) => {
+                self.error(
+                    a.span,
+                    "vk::input_attachment_index applies to SubpassInput(MS) only",
+                );
+                None
+            }
+            // As DXC: without the attribute the variable has no index (unusable by a render
+            // pass, which spirv-val checks where it is read).
+            (None, true) => Some(None),
+            (Some(a), true) => {
+                let n = a
+                    .args
+                    .first()
+                    .and_then(|e| self.const_eval(e))
+                    .and_then(ConstVal::as_int)
+                    .and_then(|n| u32::try_from(n).ok());
+                if n.is_none() {
+                    self.error(a.span, "vk::input_attachment_index needs a constant index");
+                }
+                n.map(Some)
+            }
+        }
+    }
+
     /// A resource declarator of `v`.
     fn resource(
         &mut self,
@@ -617,7 +661,7 @@ impl Declarer<'_> {
         kind: ResourceKind,
         elem: &Ty,
         ty: &Ty,
-    ) {
+    ) -> Option<()> {
         let name = d.name.name.clone();
         let binding = self.explicit_binding(&v.attributes, &d.annotations);
         if matches!(
@@ -625,10 +669,8 @@ impl Declarer<'_> {
             ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
         ) {
             let texture = kind == ResourceKind::TextureBuffer;
-            let Ty::Struct(i) = *elem else { return };
-            let Some(sd) = self.m.types.structs.get(i) else {
-                return;
-            };
+            let Ty::Struct(i) = *elem else { return None };
+            let sd = self.m.types.structs.get(i)?;
             let prefix = if texture {
                 "TextureBuffer"
             } else {
@@ -649,7 +691,7 @@ impl Declarer<'_> {
                 user_type: user_type(&v.ty),
             };
             self.push(&name, d.name.span, ty.clone(), false, kind);
-            return;
+            return Some(());
         }
         let counter_binding = attr(&v.attributes, Some("vk"), "counter_binding");
         let counted = match kind {
@@ -688,14 +730,17 @@ impl Declarer<'_> {
             }
             (false, None) => None,
         };
+        let input_attachment = self.input_attachment(v, kind)?;
         let kind = GlobalKind::Resource {
             binding,
             coherent: has(&v.modifiers, Modifier::GloballyCoherent),
             user_type: user_type(&v.ty),
             counter,
             array: None,
+            input_attachment,
         };
         self.push(&name, d.name.span, ty.clone(), false, kind);
+        Some(())
     }
 
     /// A loose uniform: a member of `$Globals`.

@@ -158,6 +158,11 @@ pub enum ResourceKind {
         /// element implies.
         format: Option<crate::grammar::ImageFormat>,
     },
+    /// `SubpassInput<T>` / `SubpassInputMS<T>`: an input attachment of a pixel shader.
+    Subpass {
+        /// `SubpassInputMS`.
+        ms: bool,
+    },
     /// `SamplerState`, or `SamplerComparisonState` (`cmp`).
     Sampler {
         /// `SamplerComparisonState`.
@@ -369,6 +374,9 @@ impl ResourceKind {
                 } else {
                     "SamplerState".to_owned()
                 }
+            }
+            ResourceKind::Subpass { ms } => {
+                format!("SubpassInput{}", if ms { "MS" } else { "" })
             }
         }
     }
