@@ -4771,8 +4771,8 @@ fn unimplemented_builtin_types_are_refused_by_name() {
             "bad.hlsl:1:1: error: not supported yet: the type 'RaytracingAccelerationStructure'",
         ),
         (
-            "RasterizerOrderedBuffer<float> B; [numthreads(1, 1, 1)] void main() {}",
-            "error: not supported yet: the type 'RasterizerOrderedBuffer'",
+            "RasterizerOrderedTexture2DMS<float> B; [numthreads(1, 1, 1)] void main() {}",
+            "error: not supported yet: the type 'RasterizerOrderedTexture2DMS'",
         ),
         (
             "[numthreads(1, 1, 1)] void main() { RayQuery<0> q; }",
@@ -5768,4 +5768,50 @@ fn subpass_inputs() {
         let e = errors(src, profile);
         assert!(e.contains(want), "{want}:\n{e}");
     }
+}
+
+/// Rasterizer-ordered views are their `RW` types; a pixel shader declaring one runs in a
+/// fragment shader interlock entered and left once around the source entry point, ordered
+/// per pixel (per sample when it reads SV_SampleIndex, as DXC picks).
+#[test]
+fn rasterizer_ordered_views() {
+    let body = "RasterizerOrderedTexture2D<float4> img : register(u0);
+                typedef RasterizerOrderedStructuredBuffer<uint> Counts;
+                Counts counts : register(u1);
+                float4 main(float4 pos : SV_Position IN) : SV_Target {
+                    uint2 p = uint2(pos.xy);
+                    img[p] = img[p] * 0.5 + 0.5;
+                    counts[p.x] += 1;
+                    return img[p];
+                }";
+    let dis = disassemble(&check("rov", &body.replace(" IN", ""), "ps_6_0"));
+    for want in [
+        "OpCapability FragmentShaderPixelInterlockEXT",
+        "OpExtension \"SPV_EXT_fragment_shader_interlock\"",
+        "OpExecutionMode %main PixelInterlockOrderedEXT",
+        "OpTypeImage %float 2D 2 0 0 2 Rgba32f",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    // Once each, around the call of the source entry point.
+    let lines: Vec<&str> = dis.lines().map(str::trim).collect();
+    let at = |what: &str| lines.iter().position(|l| l.contains(what)).unwrap();
+    assert_eq!(
+        dis.matches("OpBeginInvocationInterlockEXT").count(),
+        1,
+        "{dis}"
+    );
+    assert_eq!(
+        dis.matches("OpEndInvocationInterlockEXT").count(),
+        1,
+        "{dis}"
+    );
+    let call = at("OpFunctionCall %v4float %src_main");
+    assert!(at("OpBeginInvocationInterlockEXT") < call && call < at("OpEndInvocationInterlockEXT"));
+    let per_sample = body.replace(" IN", ", uint s : SV_SampleIndex");
+    let dis = disassemble(&check("rov_sample", &per_sample, "ps_6_0"));
+    assert!(
+        dis.contains("OpExecutionMode %main SampleInterlockOrderedEXT"),
+        "{dis}"
+    );
 }

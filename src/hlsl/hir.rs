@@ -26,6 +26,9 @@ pub struct Module {
     pub counter_users: HashSet<String>,
     /// The names some function assigns as whole variables (`x = ...`).
     pub assigned: HashSet<String>,
+    /// Where the first rasterizer-ordered view is declared, if one is: a pixel shader then
+    /// runs in a fragment-shader interlock.
+    pub interlock: Option<Span>,
 }
 
 /// A module-scope variable or buffer.

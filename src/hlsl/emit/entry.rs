@@ -1231,7 +1231,17 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
         args.push(tmp);
     }
     let rt = cx.ty(&entry.ret);
+    // Rasterizer-ordered views: the whole shader is the critical section of the fragment
+    // shader interlock (entered and left once, in the entry point, as Vulkan requires; the
+    // accesses DXC's optimizer gathers into one section all lie inside it).
+    let interlock = cx.st.interlock.is_some() && cx.st.opts.profile.stage == Stage::Pixel;
+    if interlock {
+        cx.f.begin_invocation_interlock_ext();
+    }
     let r = cx.f.function_call(rt, Value::Function(src), &args);
+    if interlock {
+        cx.f.end_invocation_interlock_ext();
+    }
     if entry.ret != Ty::Void {
         let sem = crate::hlsl::sema::decls::semantic_of(&decl.annotations);
         let ret = entry.ret.clone();
@@ -1331,6 +1341,23 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
                 b.execution_mode(handle, mode);
             }
             fragment_test_modes(st, b, handle, &decl.attributes);
+            if st.interlock.is_some() {
+                // Ordered per sample when the shader runs per sample, per shading-rate
+                // region when it reads the rate, else per pixel (as DXC picks).
+                let reads = |base: &str| {
+                    io.vars
+                        .iter()
+                        .any(|(s, output, ..)| !output && split_semantic(s).0 == base)
+                };
+                let mode = if reads("SV_SAMPLEINDEX") {
+                    ExecutionMode::SampleInterlockOrderedEXT
+                } else if reads("SV_SHADINGRATE") {
+                    ExecutionMode::ShadingRateInterlockOrderedEXT
+                } else {
+                    ExecutionMode::PixelInterlockOrderedEXT
+                };
+                b.execution_mode(handle, mode);
+            }
         }
         Stage::Vertex => {}
     }

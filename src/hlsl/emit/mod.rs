@@ -218,6 +218,8 @@ pub(crate) struct State<'u> {
     /// The declared types (structs, typedefs, module constants); the emitter adds the block
     /// structs of `ConstantBuffer<T>` variables.
     pub types: TypeEnv,
+    /// Where a rasterizer-ordered view is declared: a pixel shader runs in an interlock.
+    pub interlock: Option<Span>,
     /// Where a compute shader first needs implicit derivatives (`ddx`, `Sample`...): the
     /// entry point then gets a derivative-group execution mode.
     pub compute_derivatives: Option<Span>,
@@ -288,6 +290,7 @@ impl<'u> State<'u> {
             instances: HashMap::new(),
             instance_names: Vec::new(),
             compute_derivatives: None,
+            interlock: module.interlock,
             globals: module.globals,
             scopes: Scopes::default(),
             counter_type: None,

@@ -11,8 +11,8 @@ use crate::hlsl::ast::{
 use crate::hlsl::diag::Diagnostic;
 use crate::hlsl::sema::consteval::{self, ConstVal};
 use crate::hlsl::sema::types::{
-    builtin_by_name, is_unimplemented_builtin, needs_16bit_types, BitField, Field, Interp,
-    ResourceKind, SbFlavor, Scalar, StructDef, TexDim, Ty,
+    builtin_by_name, is_unimplemented_builtin, needs_16bit_types, rasterizer_ordered_as_rw,
+    BitField, Field, Interp, ResourceKind, SbFlavor, Scalar, StructDef, TexDim, Ty,
 };
 use crate::hlsl::source::Span;
 use crate::hlsl::Options;
@@ -250,6 +250,9 @@ pub fn declare(
                 };
                 let rm = spelled_majorness(&t.modifiers)
                     .or_else(|| env.typedefs.get(&t.ty.name.name).and_then(|(_, _, m)| *m));
+                if env.is_rasterizer_ordered(&t.ty) {
+                    env.rasterizer_ordered.insert(t.name.name.clone());
+                }
                 env.typedefs.insert(t.name.name.clone(), (ty, relaxed, rm));
             }
             Item::Variables(v) => declare_constants(&mut env, opts, v),
@@ -331,9 +334,17 @@ pub struct TypeEnv {
     /// Incomplete types: structs declared (`struct S;`) and not yet defined, and typedefs of
     /// them, each with the struct it names.
     pub incomplete: HashMap<String, String>,
+    /// Typedefs of rasterizer-ordered views.
+    pub rasterizer_ordered: std::collections::HashSet<String>,
 }
 
 impl TypeEnv {
+    /// Whether `t` names a rasterizer-ordered view (directly or through a typedef).
+    pub fn is_rasterizer_ordered(&self, t: &TypeExpr) -> bool {
+        rasterizer_ordered_as_rw(&t.name.name).is_some()
+            || self.rasterizer_ordered.contains(&t.name.name)
+    }
+
     /// The value of the module-scope constant `n` (`a[k]` for an element of a constant array).
     pub fn constant(&self, n: &str) -> Option<ConstVal> {
         if let Some((array, k)) = n.strip_suffix(']').and_then(|n| n.split_once('[')) {
@@ -417,6 +428,8 @@ impl TypeResolver<'_> {
     /// Resolves a written type; the bool says whether it has minimum precision.
     pub fn resolve_type(&mut self, t: &TypeExpr) -> Option<(Ty, bool)> {
         let name = t.name.name.as_str();
+        // A rasterizer-ordered view is its `RW` type (code generation orders the accesses).
+        let name = rasterizer_ordered_as_rw(name).unwrap_or(name);
         if name == "void" {
             return Some((Ty::Void, false));
         }

@@ -263,6 +263,9 @@ impl Declarer<'_> {
             self.strings(v);
             return;
         }
+        if self.m.types.is_rasterizer_ordered(&v.ty) {
+            self.m.interlock.get_or_insert(v.ty.span);
+        }
         let pack = decls::pack_matrix(&v.modifiers);
         let Some((base, relaxed)) = self.resolver_in(pack, |r| r.resolve_type(&v.ty)) else {
             return;

@@ -438,7 +438,23 @@ pub fn is_unimplemented_builtin(name: &str) -> bool {
             | "vk::integral_constant"
             | "vk::ext_type"
             | "vk::ext_result_id"
-    ) || name.starts_with("RasterizerOrdered")
+    ) || (name.starts_with("RasterizerOrdered") && rasterizer_ordered_as_rw(name).is_none())
+}
+
+/// The `RW` type a rasterizer-ordered view is (`RasterizerOrderedTexture2D` is
+/// `RWTexture2D` whose accesses are ordered per pixel); `None` for other names.
+pub fn rasterizer_ordered_as_rw(name: &str) -> Option<&'static str> {
+    Some(match name.strip_prefix("RasterizerOrdered")? {
+        "Buffer" => "RWBuffer",
+        "StructuredBuffer" => "RWStructuredBuffer",
+        "ByteAddressBuffer" => "RWByteAddressBuffer",
+        "Texture1D" => "RWTexture1D",
+        "Texture1DArray" => "RWTexture1DArray",
+        "Texture2D" => "RWTexture2D",
+        "Texture2DArray" => "RWTexture2DArray",
+        "Texture3D" => "RWTexture3D",
+        _ => return None,
+    })
 }
 
 /// Parses `float`, `float3`, `int2x3`, `min16float4` and the like; the bool says whether the
