@@ -5815,3 +5815,51 @@ fn rasterizer_ordered_views() {
         "{dis}"
     );
 }
+
+/// A function returning a resource with one `return r;` is evaluated where it is called (what
+/// DXC's legalization makes of it by inlining): its body sees the module's names and its
+/// parameters, never the caller's locals; the resources it names are read and written on
+/// lavapipe and under `spvkit run`. Another body is refused.
+#[test]
+fn functions_returning_resources() {
+    let src = "RWStructuredBuffer<float> a : register(u0);
+               RWStructuredBuffer<float> b : register(u1);
+               RWStructuredBuffer<float> first() { return a; }
+               RWStructuredBuffer<float> same(RWStructuredBuffer<float> x) { return x; }
+               RWStructuredBuffer<float> second() { return same(b); }
+               [numthreads(1, 1, 1)]
+               void main() {
+                   RWStructuredBuffer<float> a = b;
+                   first()[0] = 7;
+                   same(a)[1] = 3;
+                   RWStructuredBuffer<float> s = second();
+                   s[0] = 5;
+               }";
+    let words = check("resource_return", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(
+        !dis.contains("OpFunction %type_RWStructuredBuffer"),
+        "{dis}"
+    );
+    #[cfg(feature = "run")]
+    {
+        // `first()` is the module's `a`, not the caller's local `a` (which is `b`).
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 2},
+            {"binding": 1, "layout": ["f32"], "size_words": 2}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), [7.0f32, 0.0]);
+            assert_eq!(run::floats(&out, 1), [5.0f32, 3.0]);
+        }
+    }
+    let e = errors(
+        "Texture2D a; Texture2D b;
+         Texture2D pick(bool c) { if (c) return a; return b; }
+         float4 main() : SV_Target { return pick(true).Load(0); }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: a function returning a resource other than with one `return` statement"),
+        "{e}"
+    );
+}

@@ -258,6 +258,16 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
                 .filter(|((i, _), _)| *i == item)
                 .map(|((_, key), (rs, _))| (key.clone(), rs.clone()))
                 .collect();
+            // A function returning a resource is evaluated where it is called
+            // (`FnCx::resource_call`): no SPIR-V function.
+            let returns_resource = st
+                .functions
+                .get(name)
+                .and_then(|v| v.get(k))
+                .is_some_and(|f| f.ret.is_resource());
+            if returns_resource && name != &entry_name {
+                continue;
+            }
             if planned.is_empty() {
                 emit_function(st, b, name, k, name == &entry_name, None);
                 continue;

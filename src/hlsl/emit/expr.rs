@@ -1736,6 +1736,89 @@ impl FnCx<'_, '_> {
         self.call_values(name, cands, vals, span)
     }
 
+    /// A call of a function that returns a resource: SPIR-V has no resource values, so the
+    /// function's one `return r;` is evaluated here with the parameters bound to the arguments
+    /// (what DXC's legalization makes of it by inlining); any other body is refused.
+    fn resource_call(
+        &mut self,
+        fsym: &super::FuncSym,
+        vals: Vec<(Val, Span)>,
+        span: Span,
+    ) -> Option<Val> {
+        let decl = match self.st.unit.items.get(fsym.item) {
+            Some(crate::hlsl::ast::Item::Function(d)) => d,
+            _ => return None,
+        };
+        let ret = match decl.body.as_ref().map(|b| b.stmts.as_slice()) {
+            Some(
+                [crate::hlsl::ast::Stmt {
+                    kind: crate::hlsl::ast::StmtKind::Return(Some(e)),
+                    ..
+                }],
+            ) => e,
+            _ => {
+                self.st.error(
+                    span,
+                    "not supported yet: a function returning a resource other than with one \
+                     `return` statement",
+                );
+                return None;
+            }
+        };
+        if vals.len() < decl.params.len() {
+            self.st.error(
+                span,
+                "not supported yet: default arguments of a function returning a resource",
+            );
+            return None;
+        }
+        // The arguments first, in the caller's scopes; then the body sees only module-scope
+        // names and the parameters.
+        let mut syms = Vec::new();
+        for ((p, (pt, dir)), (v, a_span)) in decl.params.iter().zip(&fsym.params).zip(vals) {
+            let Some(n) = &p.name else { continue };
+            let sym = match (pt, v) {
+                (Ty::Resource(..), Val::Res(r)) => Sym::Resource(r),
+                (Ty::Resource(..), _) => {
+                    self.st
+                        .error(a_span, "a resource argument must name a resource");
+                    return None;
+                }
+                (_, v) if *dir == ParamDir::In => {
+                    let place = self.local_place(pt, &format!("param.var.{}", n.name));
+                    let (x, xt) = self.load_val(&v, a_span)?;
+                    let x = self.convert(x, &xt, pt, a_span, false)?;
+                    self.f.store(place.ptr, x, None);
+                    Sym::Var(place)
+                }
+                _ => {
+                    self.st.error(
+                        a_span,
+                        "not supported yet: out or inout parameters of a function returning a \
+                         resource",
+                    );
+                    return None;
+                }
+            };
+            syms.push((n.name.clone(), sym));
+        }
+        let saved = self.st.scopes.set_aside();
+        for (n, sym) in syms {
+            self.st.scopes.declare(&n, sym);
+        }
+        let r = self.expr(ret);
+        self.st.scopes.restore(saved);
+        match r {
+            Val::Res(res) => Some(Val::Res(res)),
+            Val::Err => None,
+            _ => {
+                self.st
+                    .error(ret.span, "the function returns a resource: return one");
+                None
+            }
+        }
+    }
+
     /// Calls the best of `cands` with arguments already evaluated (with their spans).
     fn call_values(
         &mut self,
@@ -1813,6 +1896,9 @@ impl FnCx<'_, '_> {
         };
         if let Some((opcode, at)) = fsym.inline_op {
             return self.inline_spirv(name, &fsym, opcode, at, vals, span);
+        }
+        if let Ty::Resource(..) = fsym.ret {
+            return self.resource_call(&fsym, vals, span);
         }
         // A function with buffer parameters is called as its instance for the buffers passed
         // (`decls::plan_instances`), which takes the other arguments only.

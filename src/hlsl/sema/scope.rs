@@ -37,6 +37,21 @@ impl<T> Scopes<T> {
         }
     }
 
+    /// Sets aside every scope but the outermost (the module's), for code that sees only
+    /// module-scope names and its own (an inlined function body); [`Scopes::restore`] puts
+    /// them back.
+    pub fn set_aside(&mut self) -> Vec<HashMap<String, T>> {
+        let saved = self.stack.split_off(1);
+        self.stack.push(HashMap::new());
+        saved
+    }
+
+    /// Puts back the scopes [`Scopes::set_aside`] took, leaving those made since.
+    pub fn restore(&mut self, saved: Vec<HashMap<String, T>>) {
+        self.stack.truncate(1);
+        self.stack.extend(saved);
+    }
+
     /// The innermost symbol named `name`.
     pub fn lookup(&self, name: &str) -> Option<&T> {
         self.stack.iter().rev().find_map(|s| s.get(name))
@@ -57,5 +72,22 @@ mod tests {
         assert_eq!(s.lookup("a"), Some(&3));
         s.pop();
         assert_eq!(s.lookup("a"), Some(&1));
+    }
+
+    #[test]
+    fn set_aside_scopes_leave_only_the_module_visible() {
+        let mut s = Scopes::default();
+        s.declare("g", 1);
+        s.push();
+        s.declare("g", 2);
+        s.declare("l", 3);
+        let saved = s.set_aside();
+        assert_eq!(s.lookup("g"), Some(&1));
+        assert_eq!(s.lookup("l"), None);
+        s.declare("p", 4);
+        s.restore(saved);
+        assert_eq!(s.lookup("g"), Some(&2));
+        assert_eq!(s.lookup("l"), Some(&3));
+        assert_eq!(s.lookup("p"), None);
     }
 }
