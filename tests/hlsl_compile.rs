@@ -5863,3 +5863,20 @@ fn functions_returning_resources() {
         "{e}"
     );
 }
+
+/// A counter method called through a buffer parameter of a RWStructuredBuffer that has no
+/// counter of its own (none is called by its name) is refused as such, not as a missing
+/// method.
+#[test]
+fn counter_methods_through_parameters_are_refused_as_such() {
+    let e = errors(
+        "RWStructuredBuffer<float> g;
+         void bump(RWStructuredBuffer<float> p) { p.IncrementCounter(); }
+         [numthreads(1, 1, 1)] void main() { bump(g); }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: 'IncrementCounter' through a parameter or another name"),
+        "{e}"
+    );
+}

@@ -348,8 +348,17 @@ impl FnCx<'_, '_> {
                     _ => flavor == SbFlavor::Plain,
                 };
                 let Some(counter) = r.counter.filter(|_| right) else {
-                    self.st
-                        .error(span, format!("no method '{name}' on this resource"));
+                    let msg = if right {
+                        // A RWStructuredBuffer has a counter where its own name calls a
+                        // counter method (as DXC finds them).
+                        format!(
+                            "not supported yet: '{name}' through a parameter or another name of \
+                             a RWStructuredBuffer whose own name calls no counter method"
+                        )
+                    } else {
+                        format!("no method '{name}' on this resource")
+                    };
+                    self.st.error(span, msg);
                     return None;
                 };
                 self.counter_method(r, counter, name, args, span)
