@@ -575,9 +575,7 @@ impl TypeResolver<'_> {
             }
             "Buffer" | "RWBuffer" => {
                 let (e, _) = elem_arg(self, f4)?;
-                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
-                    || e.component() == Some(Scalar::Bool)
-                {
+                if !is_texel(&e) {
                     self.error(
                         t.span,
                         "a texel buffer's element must be a numeric scalar or vector",
@@ -648,9 +646,7 @@ impl TypeResolver<'_> {
             }
             "SubpassInput" | "SubpassInputMS" => {
                 let (e, _) = elem_arg(self, f4)?;
-                if !matches!(e, Ty::Scalar(_) | Ty::Vector(..))
-                    || e.component() == Some(Scalar::Bool)
-                {
+                if !is_texel(&e) {
                     self.error(
                         t.span,
                         "only scalar/vector types allowed as SubpassInput(MS) parameter type",
@@ -972,6 +968,11 @@ fn texture_type(name: &str) -> Option<(TexDim, bool, bool, bool, bool)> {
 /// vector, and its row index then selects the whole vector.
 pub(crate) fn row_depth(t: &crate::hlsl::ast::TypeExpr, dims: usize) -> Option<u8> {
     is_row_matrix(t).then_some(dims as u8)
+}
+
+/// Whether `e` can be an image's texel: a numeric (not bool) scalar or vector.
+fn is_texel(e: &Ty) -> bool {
+    matches!(e, Ty::Scalar(_) | Ty::Vector(..)) && e.component() != Some(Scalar::Bool)
 }
 
 /// Whether a type is spelled as a 1xN matrix (`float1x3`, `matrix<float, 1, 3>`).

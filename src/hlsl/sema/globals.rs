@@ -5,7 +5,7 @@
 //! language rule about them checked here rather than while SPIR-V is written.
 
 use crate::hlsl::ast::{
-    Annotation, Attribute, Expr, ExprKind, FunctionDecl, Initializer, Item, Modifier,
+    Annotation, Attribute, Declarator, Expr, ExprKind, FunctionDecl, Initializer, Item, Modifier,
     TranslationUnit, TypeExpr, VarDecl,
 };
 use crate::hlsl::diag::Diagnostic;
@@ -280,39 +280,9 @@ impl Declarer<'_> {
         let push_constant = attr(&v.attributes, Some("vk"), "push_constant").is_some();
         for (k, d) in v.declarators.iter().enumerate() {
             let name = d.name.name.clone();
-            if let (Ty::Resource(kind, _), [None]) = (&base, d.array_dims.as_slice()) {
+            if let (Ty::Resource(..), [None]) = (&base, d.array_dims.as_slice()) {
                 // `Texture2D t[];`: an unsized (runtime) array of descriptors.
-                let why = match kind {
-                    ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer => {
-                        Some("unsized arrays of ConstantBuffer or TextureBuffer")
-                    }
-                    ResourceKind::StructuredBuffer { flavor, .. }
-                        if *flavor != SbFlavor::Plain || self.m.counter_users.contains(&name) =>
-                    {
-                        Some("unsized arrays of buffers with counters")
-                    }
-                    _ if d.init.is_some() => {
-                        Some("an unsized array of resources with an initializer")
-                    }
-                    _ if self.opts.bindings.flatten_arrays => {
-                        Some("-fspv-flatten-resource-arrays with an unsized array of resources")
-                    }
-                    _ => None,
-                };
-                if let Some(why) = why {
-                    self.error(d.span, format!("not supported yet: {why}"));
-                    continue;
-                }
-                let binding = self.explicit_binding(&v.attributes, &d.annotations);
-                let kind = GlobalKind::Resource {
-                    binding,
-                    coherent: has(&v.modifiers, Modifier::GloballyCoherent),
-                    user_type: user_type(&v.ty),
-                    counter: None,
-                    array: Some(0),
-                    input_attachment: None,
-                };
-                self.push(&name, d.name.span, base.clone(), false, kind);
+                self.resource_array(v, d, base.clone(), 0);
                 continue;
             }
             let Some(ty) =
@@ -350,36 +320,8 @@ impl Declarer<'_> {
                 continue;
             }
             if let Ty::Array(inner, n) = &ty {
-                if let Ty::Resource(kind, _) = &**inner {
-                    let counted = matches!(
-                        kind,
-                        ResourceKind::StructuredBuffer { flavor, .. } if *flavor != SbFlavor::Plain
-                    ) || self.m.counter_users.contains(&name);
-                    let why = if matches!(
-                        kind,
-                        ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
-                    ) {
-                        Some("arrays of ConstantBuffer or TextureBuffer")
-                    } else if counted {
-                        Some("arrays of buffers with counters")
-                    } else {
-                        None
-                    };
-                    if let Some(why) = why {
-                        self.error(d.span, format!("not supported yet: {why}"));
-                        continue;
-                    }
-                    let binding = self.explicit_binding(&v.attributes, &d.annotations);
-                    let kind = GlobalKind::Resource {
-                        binding,
-                        coherent: has(&v.modifiers, Modifier::GloballyCoherent),
-                        user_type: user_type(&v.ty),
-                        counter: None,
-                        array: Some(*n),
-                        input_attachment: None,
-                    };
-                    let elem_ty = (**inner).clone();
-                    self.push(&name, d.name.span, elem_ty, false, kind);
+                if let Ty::Resource(..) = &**inner {
+                    self.resource_array(v, d, (**inner).clone(), *n);
                     continue;
                 }
             }
@@ -492,14 +434,46 @@ impl Declarer<'_> {
         }
     }
 
+    /// An array of `n` resources of type `elem` (0: unsized, `R r[]`), one binding for all.
+    fn resource_array(&mut self, v: &VarDecl, d: &Declarator, elem: Ty, n: u32) {
+        let Ty::Resource(kind, _) = &elem else { return };
+        let size = if n == 0 { "unsized " } else { "" };
+        let counted = matches!(
+            kind,
+            ResourceKind::StructuredBuffer { flavor, .. } if *flavor != SbFlavor::Plain
+        ) || self.m.counter_users.contains(&d.name.name);
+        let why = match kind {
+            ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer => {
+                Some(format!("{size}arrays of ConstantBuffer or TextureBuffer"))
+            }
+            _ if counted => Some(format!("{size}arrays of buffers with counters")),
+            _ if n == 0 && d.init.is_some() => {
+                Some("an unsized array of resources with an initializer".to_owned())
+            }
+            _ if n == 0 && self.opts.bindings.flatten_arrays => {
+                Some("-fspv-flatten-resource-arrays with an unsized array of resources".to_owned())
+            }
+            _ => None,
+        };
+        if let Some(why) = why {
+            self.error(d.span, format!("not supported yet: {why}"));
+            return;
+        }
+        let binding = self.explicit_binding(&v.attributes, &d.annotations);
+        let kind = GlobalKind::Resource {
+            binding,
+            coherent: has(&v.modifiers, Modifier::GloballyCoherent),
+            user_type: user_type(&v.ty),
+            counter: None,
+            array: Some(n),
+            input_attachment: None,
+        };
+        self.push(&d.name.name, d.name.span, elem, false, kind);
+    }
+
     /// The module-scope resource a `static` resource variable initialized with its name stays
     /// (its type, never assigned by a function), if it is one.
-    fn alias_target(
-        &self,
-        d: &crate::hlsl::ast::Declarator,
-        ty: &Ty,
-        is_static: bool,
-    ) -> Option<String> {
+    fn alias_target(&self, d: &Declarator, ty: &Ty, is_static: bool) -> Option<String> {
         let Some(Initializer::Expr(Expr {
             kind: ExprKind::Ident(target),
             ..
@@ -660,7 +634,7 @@ impl Declarer<'_> {
     fn resource(
         &mut self,
         v: &VarDecl,
-        d: &crate::hlsl::ast::Declarator,
+        d: &Declarator,
         kind: ResourceKind,
         elem: &Ty,
         ty: &Ty,
@@ -747,7 +721,7 @@ impl Declarer<'_> {
     }
 
     /// A loose uniform: a member of `$Globals`.
-    fn uniform(&mut self, v: &VarDecl, d: &crate::hlsl::ast::Declarator, ty: Ty, relaxed: bool) {
+    fn uniform(&mut self, v: &VarDecl, d: &Declarator, ty: Ty, relaxed: bool) {
         let name = &d.name.name;
         // `register(cN)` places the member at 16 × N bytes of `$Globals`.
         let mut offset = None;
