@@ -3,9 +3,12 @@
 //! resolved type and every language check done. Code generation turns it into SPIR-V without
 //! looking at how the source spelled it.
 //!
-//! Function bodies are not lowered into it yet: code generation still walks their resolved
-//! syntax trees and types expressions as it emits them (see `docs/hlsl-frontend.md`).
+//! Function bodies are statement trees ([`Body`]): every local's type resolved, every jump
+//! checked, every control attribute read and every case label folded. Their expressions are
+//! still syntax, typed by code generation as it emits them (see `docs/hlsl-frontend.md`).
 
+use crate::grammar::{LoopControl, SelectionControl};
+use crate::hlsl::ast::{Declarator, Expr, Initializer, VarDecl};
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::decls::TypeEnv;
 use crate::hlsl::sema::types::{StructDef, Ty};
@@ -14,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 
 /// A translation unit's declarations.
 #[derive(Debug, Default)]
-pub struct Module {
+pub struct Module<'u> {
     /// The declared types and module constants.
     pub types: TypeEnv,
     /// The module-scope variables and buffers, in source order (`$Globals` last).
@@ -29,6 +32,144 @@ pub struct Module {
     /// Where the first rasterizer-ordered view is declared, if one is: a pixel shader then
     /// runs in a fragment-shader interlock.
     pub interlock: Option<Span>,
+    /// The functions the entry point and the static initializers reach, callees first;
+    /// `None` when the call graph is in error (no entry point, recursion).
+    pub order: Option<Vec<String>>,
+    /// The bodies of the reached functions, by item index.
+    pub bodies: HashMap<usize, Body<'u>>,
+}
+
+/// A function body.
+#[derive(Debug, Default)]
+pub struct Body<'u> {
+    /// Its statements.
+    pub stmts: Vec<Stmt<'u>>,
+    /// The names it assigns as whole variables (`x = ...`): a local resource so assigned is
+    /// refused, and a parameter so assigned is copied.
+    pub reassigned: HashSet<String>,
+}
+
+/// A statement, its expressions as written.
+#[derive(Debug)]
+pub enum Stmt<'u> {
+    /// `{ ... }`: a scope.
+    Block(Vec<Stmt<'u>>),
+    /// An expression evaluated for its effects.
+    Expr(&'u Expr),
+    /// The variables of one declaration, in order.
+    Locals(Vec<Local<'u>>),
+    /// `if`.
+    If {
+        /// The condition.
+        cond: &'u Expr,
+        /// Taken when it holds (its own scope).
+        then: Box<Stmt<'u>>,
+        /// `else` (its own scope).
+        otherwise: Option<Box<Stmt<'u>>>,
+        /// `[flatten]`/`[branch]`.
+        control: SelectionControl,
+    },
+    /// `for`/`while`/`do`; a `for`'s initializer is a statement before it in a block.
+    Loop {
+        /// Tested before each iteration (after, for `do`); none is always true.
+        cond: Option<&'u Expr>,
+        /// A `for`'s step, in the continue block.
+        step: Option<&'u Expr>,
+        /// The body (its own scope).
+        body: Box<Stmt<'u>>,
+        /// `do ... while`.
+        do_while: bool,
+        /// `[unroll]`/`[loop]`/`[fastopt]`.
+        control: LoopControl,
+    },
+    /// `switch`.
+    Switch {
+        /// The selector.
+        selector: &'u Expr,
+        /// The cases in source order (falling through to the next).
+        cases: Vec<Case<'u>>,
+        /// `[flatten]`/`[branch]`.
+        control: SelectionControl,
+    },
+    /// `break` out of the innermost loop or switch.
+    Break,
+    /// `continue` of the innermost loop.
+    Continue,
+    /// `return`, with its value in a non-void function (or a void call's in a void one).
+    Return(Option<&'u Expr>),
+    /// `discard` (pixel shaders).
+    Discard,
+}
+
+/// One group of `case` labels of a switch and the statements after them.
+#[derive(Debug)]
+pub struct Case<'u> {
+    /// The label values, folded.
+    pub values: Vec<i64>,
+    /// Whether `default:` is among the labels.
+    pub default: bool,
+    /// The statements up to the next group.
+    pub body: Vec<Stmt<'u>>,
+}
+
+/// One declared local variable.
+#[derive(Debug)]
+pub struct Local<'u> {
+    /// Its declaration (modifiers, written type).
+    pub decl: &'u VarDecl,
+    /// Its declarator (name, dimensions, initializer).
+    pub declarator: &'u Declarator,
+    /// What it is.
+    pub kind: LocalKind,
+}
+
+impl<'u> Local<'u> {
+    /// Its initializer.
+    pub fn init(&self) -> Option<&'u Initializer> {
+        self.declarator.init.as_ref()
+    }
+}
+
+/// What a local declaration declares.
+#[derive(Debug)]
+pub enum LocalKind {
+    /// A Function variable.
+    Var {
+        /// Its type (arrays included).
+        ty: Ty,
+        /// `const`.
+        konst: bool,
+        /// Of a minimum-precision type (`RelaxedPrecision`).
+        relaxed: bool,
+        /// Array indices to a 1xN matrix (collapsed to a vector), if the type is one.
+        row_depth: Option<u8>,
+        /// The one-row or one-column matrix shape the type was written with (its initializer
+        /// is truncated to it), when not an array.
+        shape: Option<(u32, u32)>,
+        /// The value of a `const` integer scalar initialized with a constant.
+        value: Option<ConstVal>,
+        /// The elements of a `const` integer array initialized with constants.
+        elements: Option<Vec<ConstVal>>,
+    },
+    /// A `static` local: a Private variable initialized once.
+    Static {
+        /// Its type.
+        ty: Ty,
+        /// `static const`.
+        konst: bool,
+    },
+    /// HLSL 202x's `auto x = e;` (typed by its initializer, which it has).
+    Auto {
+        /// `const auto`.
+        konst: bool,
+    },
+    /// A resource variable initialized with a resource (which it names from then on).
+    ResourceAlias {
+        /// Its type.
+        ty: Ty,
+        /// `static`: the resource must be a module-scope one.
+        is_static: bool,
+    },
 }
 
 /// A module-scope variable or buffer.

@@ -6,22 +6,19 @@
 use super::func::{FnCx, Jump};
 use super::{Place, Sym};
 use crate::grammar::{LiteralNumber, LoopControl, SelectionControl, StorageClass};
-use crate::hlsl::ast::{Attribute, Block, Initializer, Modifier, Stmt, StmtKind, VarDecl};
+use crate::hlsl::ast::{Declarator, Expr, Initializer};
+use crate::hlsl::hir::{Case, Local, LocalKind, Stmt};
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::layout::LayoutRule;
 use crate::hlsl::sema::types::{Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::{Successor, Terminator, Value};
 
-fn has_attr(attrs: &[Attribute], names: &[&str]) -> bool {
-    attrs.iter().any(|a| names.contains(&a.name.name.as_str()))
-}
-
 impl FnCx<'_, '_> {
-    /// Emits a block in its own scope.
-    pub fn block(&mut self, b: &Block) {
+    /// Emits statements in a scope of their own.
+    fn block(&mut self, stmts: &[Stmt]) {
         self.st.scopes.push();
-        for s in &b.stmts {
+        for s in stmts {
             self.stmt(s);
         }
         self.st.scopes.pop();
@@ -29,64 +26,55 @@ impl FnCx<'_, '_> {
 
     /// Emits a statement.
     pub fn stmt(&mut self, s: &Stmt) {
-        match &s.kind {
-            StmtKind::Block(b) => self.block(b),
-            StmtKind::Expr(e) => {
+        match s {
+            Stmt::Block(b) => self.block(b),
+            Stmt::Expr(e) => {
                 let _ = self.expr(e);
             }
-            StmtKind::Decl(d) => self.local_decl(d),
-            StmtKind::If {
+            Stmt::Locals(locals) => {
+                for l in locals {
+                    self.declare_local(l);
+                }
+            }
+            Stmt::If {
                 cond,
                 then,
                 otherwise,
-            } => self.if_stmt(&s.attributes, cond, then, otherwise.as_deref()),
-            StmtKind::For {
-                init,
+                control,
+            } => self.if_stmt(*control, cond, then, otherwise.as_deref()),
+            Stmt::Loop {
                 cond,
                 step,
                 body,
-            } => {
-                self.st.scopes.push();
-                if let Some(i) = init {
-                    self.stmt(i);
-                }
-                self.loop_stmt(&s.attributes, cond.as_ref(), step.as_ref(), body, false);
-                self.st.scopes.pop();
-            }
-            StmtKind::While { cond, body } => {
-                self.loop_stmt(&s.attributes, Some(cond), None, body, false)
-            }
-            StmtKind::DoWhile { body, cond } => {
-                self.loop_stmt(&s.attributes, Some(cond), None, body, true)
-            }
-            StmtKind::Switch { selector, cases } => {
-                self.switch_stmt(&s.attributes, selector, cases, s.span)
-            }
-            StmtKind::Break => match self.jumps.last() {
-                Some(Jump::Loop { merge, .. }) | Some(Jump::Switch { merge }) => {
+                do_while,
+                control,
+            } => self.loop_stmt(*control, *cond, *step, body, *do_while),
+            Stmt::Switch {
+                selector,
+                cases,
+                control,
+            } => self.switch_stmt(*control, selector, cases),
+            Stmt::Break => {
+                if let Some(Jump::Loop { merge, .. } | Jump::Switch { merge }) = self.jumps.last() {
                     let m = *merge;
                     self.live();
                     self.branch_to(m);
                 }
-                None => self.st.error(s.span, "'break' outside a loop or switch"),
-            },
-            StmtKind::Continue => {
+            }
+            Stmt::Continue => {
                 let target = self.jumps.iter().rev().find_map(|j| match j {
                     Jump::Loop { cont, .. } => Some(*cont),
                     Jump::Switch { .. } => None,
                 });
-                match target {
-                    Some(c) => {
-                        self.live();
-                        self.branch_to(c);
-                    }
-                    None => self.st.error(s.span, "'continue' outside a loop"),
+                if let Some(c) = target {
+                    self.live();
+                    self.branch_to(c);
                 }
             }
-            StmtKind::Return(value) => {
+            Stmt::Return(value) => {
                 self.live();
                 match (value, self.ret.clone()) {
-                    (None, Ty::Void) => self.f.ret(),
+                    (None, _) => self.f.ret(),
                     (Some(e), Ty::Void) => {
                         // `return f();` with a void `f` is allowed, as in C++.
                         let v = self.expr(e);
@@ -98,9 +86,6 @@ impl FnCx<'_, '_> {
                             None => {}
                         }
                     }
-                    (None, _) => self
-                        .st
-                        .error(s.span, "non-void function must return a value"),
                     (Some(e), rt) => {
                         if let Some(v) = self.rvalue_as(e, &rt) {
                             self.f.ret_value(v);
@@ -109,324 +94,194 @@ impl FnCx<'_, '_> {
                 }
                 self.terminated = true;
             }
-            StmtKind::Discard => {
-                if self.st.opts.profile.stage != crate::hlsl::Stage::Pixel {
-                    self.st
-                        .error(s.span, "'discard' is only allowed in pixel shaders");
-                    return;
-                }
+            Stmt::Discard => {
                 self.live();
                 self.f.terminate(Terminator::Kill);
                 self.terminated = true;
             }
-            StmtKind::Empty => {}
         }
     }
 
-    /// A local resource variable: a name for the resource its initializer names, which it
-    /// stays (HLSL resources are handles; SPIR-V has no variables of them outside the
-    /// legalizer's reach). One assigned again, or without an initializer, would need the
-    /// legalizer.
-    fn resource_alias(&mut self, d: &VarDecl, is_static: bool) {
-        for decl in &d.declarators {
-            let why = if !decl.array_dims.is_empty() {
-                Some("local arrays of resources")
-            } else if !matches!(decl.init, Some(Initializer::Expr(_))) {
-                Some("a local resource variable without an initializer")
-            } else if self.reassigned.contains(&decl.name.name) {
-                Some("assigning to a local resource variable")
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                self.st
-                    .error(decl.name.span, format!("not supported yet: {why}"));
-                continue;
-            }
-            let Some(Initializer::Expr(init)) = &decl.init else {
-                continue;
-            };
-            let resource = match self.expr(init) {
-                super::Val::Res(r) => r,
-                super::Val::Err => continue,
-                _ => {
-                    self.st
-                        .error(init.span, "a resource variable needs a resource");
-                    continue;
+    /// Declares a local variable.
+    fn declare_local(&mut self, l: &Local) {
+        let decl = l.declarator;
+        match &l.kind {
+            LocalKind::Var {
+                ty,
+                konst,
+                relaxed,
+                row_depth,
+                shape,
+                value,
+                elements,
+            } => {
+                self.live();
+                let ptr = self.local(ty, &decl.name.name);
+                if let Some(depth) = row_depth {
+                    self.row_matrices.insert(ptr, *depth);
                 }
-            };
-            let Some(Ty::Resource(kind, elem)) = self.st.resolve_type(&d.ty).map(|t| t.0) else {
-                continue;
-            };
-            if is_static && !matches!(resource.ptr, Value::Global(_)) {
-                self.st.error(
-                    init.span,
-                    "not supported yet: a static local resource that is not a module-scope one",
-                );
-                continue;
+                if *relaxed {
+                    self.relax(ptr);
+                }
+                let place = Place {
+                    ptr,
+                    ty: ty.clone(),
+                    sc: StorageClass::Function,
+                    layout: LayoutRule::None,
+                    row_major: false,
+                    konst: *konst,
+                };
+                // The name is in scope in its own initializer, as in C++ (`float2x2 b =
+                // float2x2(1, b._m00, ...)` reads the new, uninitialized `b`).
+                self.st.scopes.declare(&decl.name.name, Sym::Var(place));
+                if let Some(elems) = elements {
+                    self.st.const_arrays.insert(ptr, elems.clone());
+                }
+                if let Some(c) = value {
+                    self.st.const_locals.insert(ptr, *c);
+                }
+                if let Some(init) = &decl.init {
+                    if let Some(v) = self.initializer_shaped(init, ty, *shape) {
+                        self.f.store(ptr, v, None);
+                    }
+                }
             }
-            if resource.kind != kind || resource.elem != *elem || resource.array.is_some() {
-                self.st.error(
-                    init.span,
-                    format!(
-                        "cannot initialize a '{}' with a '{}'",
-                        self.show(&Ty::Resource(kind, elem)),
-                        self.show(&Ty::Resource(
-                            resource.kind,
-                            Box::new(resource.elem.clone())
-                        ))
-                    ),
-                );
-                continue;
-            }
-            if !self
-                .st
-                .scopes
-                .declare(&decl.name.name, Sym::Resource(resource))
-            {
-                self.st.error(
-                    decl.name.span,
-                    format!("redefinition of '{}'", decl.name.name),
-                );
-            }
+            LocalKind::Static { ty, konst } => self.static_local(decl, ty, *konst),
+            LocalKind::Auto { konst } => self.auto_local(decl, *konst),
+            LocalKind::ResourceAlias { ty, is_static } => self.resource_alias(decl, ty, *is_static),
         }
     }
 
-    /// A local variable declaration.
-    pub fn local_decl(&mut self, d: &VarDecl) {
-        let has = |m: Modifier| d.modifiers.iter().any(|x| x.modifier == m);
-        if has(Modifier::GroupShared) {
-            self.st
-                .error(d.span, "not supported yet: groupshared local variables");
-            return;
-        }
-        if has(Modifier::Static) {
-            self.static_local(d);
-            return;
-        }
-        if d.ty.name.name == "auto"
-            && d.ty.args.is_empty()
-            && self.st.opts.version >= crate::hlsl::LanguageVersion::V202x
-        {
-            self.auto_decl(d, has(Modifier::Const));
-            return;
-        }
-        let Some((base, relaxed)) = self.st.resolve_type(&d.ty) else {
+    /// A local resource variable: a name for the resource its initializer names.
+    fn resource_alias(&mut self, decl: &Declarator, ty: &Ty, is_static: bool) {
+        let Some(Initializer::Expr(init)) = &decl.init else {
             return;
         };
-        if base.is_resource() {
-            self.resource_alias(d, false);
-            return;
-        }
-        if base == Ty::Void {
-            for decl in &d.declarators {
-                self.st.error(
-                    decl.name.span,
-                    format!("variable '{}' has incomplete type 'void'", decl.name.name),
-                );
-            }
-            return;
-        }
-        let konst = has(Modifier::Const);
-        for decl in &d.declarators {
-            self.live();
-            let Some(ty) =
+        let resource = match self.expr(init) {
+            super::Val::Res(r) => r,
+            super::Val::Err => return,
+            _ => {
                 self.st
-                    .array_type(&base, &decl.array_dims, decl.init.as_ref(), decl.name.span)
-            else {
-                continue;
-            };
-            let ptr = self.local(&ty, &decl.name.name);
-            if let Some(depth) = crate::hlsl::sema::decls::row_depth(&d.ty, decl.array_dims.len()) {
-                self.row_matrices.insert(ptr, depth);
+                    .error(init.span, "a resource variable needs a resource");
+                return;
             }
-            if relaxed {
-                self.relax(ptr);
-            }
-            let place = Place {
-                ptr,
-                ty: ty.clone(),
-                sc: StorageClass::Function,
-                layout: LayoutRule::None,
-                row_major: false,
-                konst: false,
-            };
-            // The name is in scope in its own initializer, as in C++ (`float2x2 b =
-            // float2x2(1, b._m00, ...)` reads the new, uninitialized `b`).
-            if !self
-                .st
-                .scopes
-                .declare(&decl.name.name, Sym::Var(Place { konst, ..place }))
-            {
-                self.st.error(
-                    decl.name.span,
-                    format!("redefinition of '{}'", decl.name.name),
-                );
-            }
-            if let (true, Some(init)) = (konst, &decl.init) {
-                if let Some(elems) = self.st.const_elements(&ty, init) {
-                    self.st.const_arrays.insert(ptr, elems);
-                }
-            }
-            if let (true, Ty::Scalar(s), Some(Initializer::Expr(e))) = (konst, &ty, &decl.init) {
-                let c = self.st.const_eval(e);
-                if let Some(c @ (ConstVal::Int(_) | ConstVal::Bool(_))) = c.filter(|_| s.is_int()) {
-                    self.st.const_locals.insert(ptr, c);
-                }
-            }
-            if let Some(init) = &decl.init {
-                let shape = if decl.array_dims.is_empty() {
-                    super::expr::written_matrix_shape(&d.ty)
-                } else {
-                    None
-                };
-                if let Some(v) = self.initializer_shaped(init, &ty, shape) {
-                    self.f.store(ptr, v, None);
-                }
-            } else if konst {
-                self.st.error(
-                    decl.span,
-                    format!("const variable '{}' needs an initializer", decl.name.name),
-                );
-            }
+        };
+        let Ty::Resource(kind, elem) = ty else { return };
+        if is_static && !matches!(resource.ptr, Value::Global(_)) {
+            self.st.error(
+                init.span,
+                "not supported yet: a static local resource that is not a module-scope one",
+            );
+            return;
         }
+        if resource.kind != *kind || resource.elem != **elem || resource.array.is_some() {
+            self.st.error(
+                init.span,
+                format!(
+                    "cannot initialize a '{}' with a '{}'",
+                    self.show(ty),
+                    self.show(&Ty::Resource(
+                        resource.kind,
+                        Box::new(resource.elem.clone())
+                    ))
+                ),
+            );
+            return;
+        }
+        self.st
+            .scopes
+            .declare(&decl.name.name, Sym::Resource(resource));
     }
 
     /// HLSL 202x's `auto x = e;`: a local of the type of `e` (minimum precision when `e` is).
-    fn auto_decl(&mut self, d: &VarDecl, konst: bool) {
-        for decl in &d.declarators {
-            self.live();
-            let init = match &decl.init {
-                Some(Initializer::Expr(e)) if decl.array_dims.is_empty() => e,
-                _ => {
-                    self.st.error(
-                        decl.name.span,
-                        format!(
-                            "not supported yet: 'auto' for '{}' without a single initializer \
-                             expression",
-                            decl.name.name
-                        ),
-                    );
-                    continue;
-                }
-            };
-            let Some((v, ty)) = self.rvalue(init) else {
-                continue;
-            };
-            if ty == Ty::Void || ty.is_resource() {
-                self.st.error(
-                    init.span,
-                    format!("not supported yet: 'auto' deducing '{}'", self.show(&ty)),
-                );
-                continue;
-            }
-            let relaxed = self.is_relaxed(v);
-            let ptr = self.local(&ty, &decl.name.name);
-            if relaxed {
-                self.relax(ptr);
-            }
-            self.f.store(ptr, v, None);
-            let place = Place {
-                ptr,
-                ty,
-                sc: StorageClass::Function,
-                layout: LayoutRule::None,
-                row_major: false,
-                konst,
-            };
-            if !self.st.scopes.declare(&decl.name.name, Sym::Var(place)) {
-                self.st.error(
-                    decl.name.span,
-                    format!("redefinition of '{}'", decl.name.name),
-                );
-            }
+    fn auto_local(&mut self, decl: &Declarator, konst: bool) {
+        self.live();
+        let Some(Initializer::Expr(init)) = &decl.init else {
+            return;
+        };
+        let Some((v, ty)) = self.rvalue(init) else {
+            return;
+        };
+        if ty == Ty::Void || ty.is_resource() {
+            self.st.error(
+                init.span,
+                format!("not supported yet: 'auto' deducing '{}'", self.show(&ty)),
+            );
+            return;
         }
+        let relaxed = self.is_relaxed(v);
+        let ptr = self.local(&ty, &decl.name.name);
+        if relaxed {
+            self.relax(ptr);
+        }
+        self.f.store(ptr, v, None);
+        let place = Place {
+            ptr,
+            ty,
+            sc: StorageClass::Function,
+            layout: LayoutRule::None,
+            row_major: false,
+            konst,
+        };
+        self.st.scopes.declare(&decl.name.name, Sym::Var(place));
     }
 
     /// A `static` local: a Private variable initialized once. A constant initializer (or none:
     /// zero) becomes the variable's; any other runs the first time control reaches the
     /// declaration, guarded by a Private `init.done` flag, as DXC does.
-    fn static_local(&mut self, d: &VarDecl) {
-        let Some((base, _)) = self.st.resolve_type(&d.ty) else {
-            return;
-        };
-        if base.is_resource() {
-            // A name for a module-scope resource (one that depends on the first call's
-            // arguments would need the legalizer).
-            self.resource_alias(d, true);
-            return;
-        }
-        if base == Ty::Void {
-            self.st
-                .error(d.ty.span, "not supported yet: static locals of this type");
-            return;
-        }
-        let konst = d.modifiers.iter().any(|m| m.modifier == Modifier::Const);
-        for decl in &d.declarators {
-            self.live();
-            let Some(ty) =
-                self.st
-                    .array_type(&base, &decl.array_dims, decl.init.as_ref(), decl.name.span)
-            else {
-                continue;
-            };
-            let t = self.ty(&ty);
-            let p = self.f.type_pointer(StorageClass::Private, t);
-            let (init, guarded) = match &decl.init {
-                None => (Some(Value::Constant(self.f.constant_null(t))), None),
-                Some(i) => {
-                    // Evaluate into a block of its own; keep it only if the value is not a
-                    // constant.
-                    let outer = self.f.current_block();
-                    let first = self.f.block();
-                    self.f.switch_to(first);
-                    let v = self.initializer(i, &ty);
-                    let last = self.f.current_block();
-                    match v {
-                        Some(v @ Value::Constant(_)) if last == first => {
-                            self.f.switch_to(outer);
-                            if self.f.discard_block(first) {
-                                (Some(v), None)
-                            } else {
-                                self.f.switch_to(first);
-                                (None, Some((outer, first, v)))
-                            }
-                        }
-                        Some(v) => (None, Some((outer, first, v))),
-                        None => {
-                            self.f.switch_to(outer);
-                            continue;
+    fn static_local(&mut self, decl: &Declarator, ty: &Ty, konst: bool) {
+        self.live();
+        let t = self.ty(ty);
+        let p = self.f.type_pointer(StorageClass::Private, t);
+        let (init, guarded) = match &decl.init {
+            None => (Some(Value::Constant(self.f.constant_null(t))), None),
+            Some(i) => {
+                // Evaluate into a block of its own; keep it only if the value is not a
+                // constant.
+                let outer = self.f.current_block();
+                let first = self.f.block();
+                self.f.switch_to(first);
+                let v = self.initializer(i, ty);
+                let last = self.f.current_block();
+                match v {
+                    Some(v @ Value::Constant(_)) if last == first => {
+                        self.f.switch_to(outer);
+                        if self.f.discard_block(first) {
+                            (Some(v), None)
+                        } else {
+                            self.f.switch_to(first);
+                            (None, Some((outer, first, v)))
                         }
                     }
+                    Some(v) => (None, Some((outer, first, v))),
+                    None => {
+                        self.f.switch_to(outer);
+                        return;
+                    }
                 }
-            };
-            let init = match init {
-                Some(v) => v,
-                None => Value::Constant(self.f.constant_null(t)),
-            };
-            let g = self.f.global(crate::ir::GlobalVariable {
-                name: Some(decl.name.name.clone()),
-                initializer: Some(init),
-                ..crate::ir::GlobalVariable::new(p, StorageClass::Private)
-            });
-            if let Some((outer, first, v)) = guarded {
-                self.guard_once(g, v, outer, first, &decl.name.name);
             }
-            let place = Place {
-                ptr: Value::Global(g),
-                ty,
-                sc: StorageClass::Private,
-                layout: LayoutRule::None,
-                row_major: false,
-                konst,
-            };
-            if !self.st.scopes.declare(&decl.name.name, Sym::Var(place)) {
-                self.st.error(
-                    decl.name.span,
-                    format!("redefinition of '{}'", decl.name.name),
-                );
-            }
+        };
+        let init = match init {
+            Some(v) => v,
+            None => Value::Constant(self.f.constant_null(t)),
+        };
+        let g = self.f.global(crate::ir::GlobalVariable {
+            name: Some(decl.name.name.clone()),
+            initializer: Some(init),
+            ..crate::ir::GlobalVariable::new(p, StorageClass::Private)
+        });
+        if let Some((outer, first, v)) = guarded {
+            self.guard_once(g, v, outer, first, &decl.name.name);
         }
+        let place = Place {
+            ptr: Value::Global(g),
+            ty: ty.clone(),
+            sc: StorageClass::Private,
+            layout: LayoutRule::None,
+            row_major: false,
+            konst,
+        };
+        self.st.scopes.declare(&decl.name.name, Sym::Var(place));
     }
 
     /// Finishes a guarded static-local initialization: the initializer's code runs from
@@ -660,20 +515,13 @@ impl FnCx<'_, '_> {
 
     fn if_stmt(
         &mut self,
-        attrs: &[Attribute],
-        cond: &crate::hlsl::ast::Expr,
+        control: SelectionControl,
+        cond: &Expr,
         then: &Stmt,
         otherwise: Option<&Stmt>,
     ) {
         let Some(c) = self.condition(cond) else {
             return;
-        };
-        let control = if has_attr(attrs, &["flatten"]) {
-            SelectionControl::Flatten
-        } else if has_attr(attrs, &["branch"]) {
-            SelectionControl::DontFlatten
-        } else {
-            SelectionControl::None
         };
         let then_b = self.f.block();
         let merge = self.f.block();
@@ -704,20 +552,13 @@ impl FnCx<'_, '_> {
 
     fn loop_stmt(
         &mut self,
-        attrs: &[Attribute],
-        cond: Option<&crate::hlsl::ast::Expr>,
-        step: Option<&crate::hlsl::ast::Expr>,
+        control: LoopControl,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
         body: &Stmt,
         do_while: bool,
     ) {
         self.live();
-        let control = if has_attr(attrs, &["unroll"]) {
-            LoopControl::Unroll
-        } else if has_attr(attrs, &["loop", "fastopt"]) {
-            LoopControl::DontUnroll
-        } else {
-            LoopControl::None
-        };
         let header = self.f.block();
         let body_b = self.f.block();
         let cont = self.f.block();
@@ -764,13 +605,7 @@ impl FnCx<'_, '_> {
         self.enter(merge);
     }
 
-    fn switch_stmt(
-        &mut self,
-        attrs: &[Attribute],
-        selector: &crate::hlsl::ast::Expr,
-        cases: &[crate::hlsl::ast::SwitchCase],
-        span: Span,
-    ) {
+    fn switch_stmt(&mut self, control: SelectionControl, selector: &Expr, cases: &[Case]) {
         let Some((sv, st)) = self.rvalue(selector) else {
             return;
         };
@@ -795,56 +630,30 @@ impl FnCx<'_, '_> {
         let Some(sv) = self.convert(sv, &st, &sel_ty, selector.span, false) else {
             return;
         };
+        let wide = sel_ty.component().is_some_and(|s| s.bits() == 64);
         let merge = self.f.block();
         let blocks: Vec<_> = cases.iter().map(|_| self.f.block()).collect();
         let mut default = None;
         let mut labels: Vec<(LiteralNumber, Successor)> = Vec::new();
-        let mut seen = Vec::new();
         for (case, &blk) in cases.iter().zip(&blocks) {
-            for (label, lspan) in &case.labels {
-                match label {
-                    None => {
-                        if default.is_some() {
-                            self.st
-                                .error(*lspan, "multiple default labels in one switch");
-                        }
-                        default = Some(blk);
-                    }
-                    Some(e) => {
-                        let Some(c) = self.st.const_eval(e).and_then(ConstVal::as_int) else {
-                            self.st
-                                .error(e.span, "case label must be an integer constant expression");
-                            continue;
-                        };
-                        if seen.contains(&c) {
-                            self.st.error(e.span, format!("duplicate case value {c}"));
-                            continue;
-                        }
-                        seen.push(c);
-                        let literal = if sel_ty.component().is_some_and(|s| s.bits() == 64) {
-                            LiteralNumber::DoubleWord(c as u64)
-                        } else {
-                            LiteralNumber::Word(c as u32)
-                        };
-                        labels.push((
-                            literal,
-                            Successor {
-                                block: blk,
-                                args: Vec::new(),
-                            },
-                        ));
-                    }
-                }
+            if case.default {
+                default = Some(blk);
+            }
+            for &c in &case.values {
+                let literal = if wide {
+                    LiteralNumber::DoubleWord(c as u64)
+                } else {
+                    LiteralNumber::Word(c as u32)
+                };
+                labels.push((
+                    literal,
+                    Successor {
+                        block: blk,
+                        args: Vec::new(),
+                    },
+                ));
             }
         }
-        let control = if has_attr(attrs, &["flatten"]) {
-            SelectionControl::Flatten
-        } else if has_attr(attrs, &["branch"]) {
-            SelectionControl::DontFlatten
-        } else {
-            SelectionControl::None
-        };
-        let _ = span;
         self.f.selection_merge(merge, control);
         let targets: Vec<_> = labels.iter().map(|(_, s)| s.block).collect();
         self.reach(&targets);

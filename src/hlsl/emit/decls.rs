@@ -9,9 +9,8 @@ use super::func::FnCx;
 use super::types::{ir_ty, matrix_decorations};
 use super::{FuncSym, ParamDir, Place, Resource, State, Sym};
 use crate::grammar::{Decoration, FunctionControl, LiteralNumber, StorageClass};
-use crate::hlsl::ast::{Expr, ExprKind, FunctionDecl, Initializer, Item, Modifier, TypeExpr};
+use crate::hlsl::ast::{Expr, ExprKind, Initializer, Item, Modifier, TypeExpr};
 use crate::hlsl::hir::{Global, GlobalKind};
-use crate::hlsl::sema::calls::{collect_calls_block, collect_calls_init, ASSIGNED};
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::decls::{self, has, TypeResolver};
 use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
@@ -169,11 +168,6 @@ impl State<'_> {
         self.with_resolver(|r| r.array_type(base, dims, init, at))
     }
 
-    /// The integer elements of a `const` array initialized with constants.
-    pub fn const_elements(&mut self, ty: &Ty, init: &Initializer) -> Option<Vec<ConstVal>> {
-        self.with_resolver(|r| r.const_elements(ty, init))
-    }
-
     /// The names of a function's parameters.
     pub fn param_names(&self, item: usize) -> Vec<String> {
         match self.unit.items.get(item) {
@@ -206,33 +200,17 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     }
 
     let entry_name = st.opts.entry.clone();
+    let Some(order) = st.order.take() else {
+        return false;
+    };
     let Some(entry) = st
         .functions
         .get(&entry_name)
         .and_then(|v| v.first())
         .cloned()
     else {
-        // About the file, not a place in it: no line or caret.
-        st.error(
-            Span::whole_file(Default::default()),
-            format!("missing entry point definition '{entry_name}'"),
-        );
         return false;
     };
-    // Reachable functions, callees first; recursion is an error.
-    let mut order = Vec::new();
-    let mut state: HashMap<String, bool> = HashMap::new();
-    // What static initializers call runs first, in the entry point's wrapper.
-    let mut init_calls = Vec::new();
-    for (_, idx, k) in &st.static_inits {
-        if let Some(Item::Variables(v)) = st.unit.items.get(*idx) {
-            if let Some(init) = v.declarators.get(*k).and_then(|d| d.init.as_ref()) {
-                collect_calls_init(init, &mut init_calls);
-            }
-        }
-    }
-    visit_callees(st, init_calls, &mut state, &mut order);
-    visit_calls(st, &entry_name, &mut state, &mut order);
     if st
         .diags
         .iter()
@@ -879,69 +857,6 @@ fn plan_call(st: &mut State, callee: &str, args: &[Expr], binding: &HashMap<Stri
         .or_insert((resources, None));
 }
 
-/// Depth-first over the call graph by name; `state` is false while a function is on the stack.
-fn visit_calls(
-    st: &mut State,
-    name: &str,
-    state: &mut HashMap<String, bool>,
-    order: &mut Vec<String>,
-) {
-    state.insert(name.to_owned(), false);
-    let items: Vec<usize> = st
-        .functions
-        .get(name)
-        .map(|v| v.iter().map(|f| f.item).collect())
-        .unwrap_or_default();
-    let mut calls = Vec::new();
-    for i in items {
-        if let Some(Item::Function(FunctionDecl { body: Some(b), .. })) = st.unit.items.get(i) {
-            collect_calls_block(b, &mut calls);
-        }
-    }
-    visit_callees(st, calls, state, order);
-    state.insert(name.to_owned(), true);
-    order.push(name.to_owned());
-}
-
-/// Visits the functions `calls` names (see [`visit_calls`]).
-fn visit_callees(
-    st: &mut State,
-    calls: Vec<(String, Span)>,
-    state: &mut HashMap<String, bool>,
-    order: &mut Vec<String>,
-) {
-    for (callee, span) in calls {
-        if let Some(method) = callee.strip_prefix('*') {
-            let mut methods: Vec<String> = st
-                .functions
-                .keys()
-                .filter(|n| n.ends_with(method))
-                .cloned()
-                .collect();
-            methods.sort();
-            for m in methods {
-                // Over-approximated edges: a method on the stack is not a recursion here (a
-                // real one fails when its call finds the callee not yet emitted).
-                if !state.contains_key(&m) {
-                    visit_calls(st, &m, state, order);
-                }
-            }
-            continue;
-        }
-        if !st.functions.contains_key(&callee) {
-            continue;
-        }
-        match state.get(&callee) {
-            Some(false) => st.error(
-                span,
-                format!("recursive call to '{callee}': recursion is not allowed"),
-            ),
-            Some(true) => {}
-            None => visit_calls(st, &callee, state, order),
-        }
-    }
-}
-
 /// Emits overload `k` of `name`; `bound` gives the buffers its buffer parameters stand for
 /// (an instance of a function with such parameters: they are not passed).
 fn emit_function(
@@ -956,7 +871,8 @@ fn emit_function(
     let Some(Item::Function(decl)) = st.unit.items.get(fsym.item) else {
         return None;
     };
-    let body = decl.body.as_ref()?;
+    let bodies = st.bodies;
+    let body = bodies.get(&fsym.item)?;
     let stage = st.opts.profile.stage;
     for a in &decl.attributes {
         let vk = a.namespace.as_ref().is_some_and(|n| n.name == "vk");
@@ -1027,12 +943,6 @@ fn emit_function(
     let f = b.function(fty, control);
     let handle = f.handle();
     let mut cx = FnCx::new(f, st, fsym.ret.clone());
-    let mut calls = Vec::new();
-    collect_calls_block(body, &mut calls);
-    cx.reassigned = calls
-        .into_iter()
-        .filter_map(|(c, _)| c.strip_prefix(ASSIGNED).map(str::to_owned))
-        .collect();
     let fname = if is_entry {
         format!("src.{name}")
     } else {

@@ -4,7 +4,7 @@
 use super::func::FnCx;
 use super::{ParamDir, Place, Sym, Val};
 use crate::grammar::StorageClass;
-use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Ident, Literal, TemplateArg, TypeExpr, UnaryOp};
+use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Ident, Literal, UnaryOp};
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::layout::{size_align, LayoutRule};
 use crate::hlsl::sema::names::BASE_FIELD;
@@ -270,7 +270,7 @@ impl FnCx<'_, '_> {
                     return Some(Val::R(r, t));
                 }
                 if let (Ty::Matrix(..), Ty::Vector(..) | Ty::Scalar(_)) = (&vt, &t) {
-                    if let Some(shape) = written_matrix_shape(ty) {
+                    if let Some(shape) = crate::hlsl::sema::decls::written_matrix_shape(ty) {
                         let v = self.truncate_matrix(v, &vt, shape, span)?;
                         let cut = Ty::vector(vt.component()?, shape.0 * shape.1);
                         let v = self.convert(v, &cut, &t, span, true)?;
@@ -1749,13 +1749,9 @@ impl FnCx<'_, '_> {
             Some(crate::hlsl::ast::Item::Function(d)) => d,
             _ => return None,
         };
-        let ret = match decl.body.as_ref().map(|b| b.stmts.as_slice()) {
-            Some(
-                [crate::hlsl::ast::Stmt {
-                    kind: crate::hlsl::ast::StmtKind::Return(Some(e)),
-                    ..
-                }],
-            ) => e,
+        let bodies = self.st.bodies;
+        let ret = match bodies.get(&fsym.item).map(|b| b.stmts.as_slice()) {
+            Some([crate::hlsl::hir::Stmt::Return(Some(e))]) => *e,
             _ => {
                 self.st.error(
                     span,
@@ -2257,27 +2253,6 @@ impl FnCx<'_, '_> {
 }
 
 /// Component indices of a vector swizzle (`xyzw` or `rgba`, not mixed) on `n` components.
-/// The shape a type was written with when it is a matrix with one row or one column
-/// (`float3x1`, `matrix<float, 1, 3>`), which the type itself no longer says.
-pub(super) fn written_matrix_shape(t: &TypeExpr) -> Option<(u32, u32)> {
-    let name = t.name.name.as_str();
-    let shape = if name == "matrix" {
-        let dim = |a: &TemplateArg| match a {
-            TemplateArg::Expr(e) => match &e.kind {
-                ExprKind::Literal(Literal::Int { value, .. }) => u32::try_from(*value).ok(),
-                _ => None,
-            },
-            _ => None,
-        };
-        (dim(t.args.get(1)?)?, dim(t.args.get(2)?)?)
-    } else {
-        let (_, dims) = name.split_at(name.find(|c: char| c.is_ascii_digit())?);
-        let (r, c) = dims.split_once('x')?;
-        (r.parse().ok()?, c.parse().ok()?)
-    };
-    (shape.0 == 1 || shape.1 == 1).then_some(shape)
-}
-
 fn swizzle(name: &str, n: u32) -> Option<Vec<u32>> {
     if name.is_empty() || name.len() > 4 {
         return None;

@@ -49,9 +49,6 @@ pub(crate) struct FnCx<'a, 'u> {
     /// Values and pointers of a minimum-precision type: their loads, and the arithmetic on
     /// them, are decorated `RelaxedPrecision` as DXC does.
     pub relaxed: std::collections::HashSet<Value>,
-    /// The names the function's body assigns as whole variables (`x = ...`): a local
-    /// resource among them cannot be an alias of its initializer.
-    pub reassigned: std::collections::HashSet<String>,
 
     /// Pointers to (and values of) a struct's last field when it is an array of one element:
     /// clang takes it for C89's flexible array member and does not check constant indices
@@ -78,7 +75,6 @@ impl<'a, 'u> FnCx<'a, 'u> {
             literals: std::collections::HashMap::new(),
             row_matrices: std::collections::HashMap::new(),
             relaxed: std::collections::HashSet::new(),
-            reassigned: std::collections::HashSet::new(),
             tail_arrays: std::collections::HashSet::new(),
         }
     }

@@ -42,11 +42,12 @@ use std::collections::HashMap;
 /// `diags`, with warnings).
 pub fn emit(
     unit: &TranslationUnit,
-    module: super::hir::Module,
+    mut module: super::hir::Module,
     options: &Options,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<ir::Module> {
-    let mut st = State::new(unit, module, options);
+    let bodies = std::mem::take(&mut module.bodies);
+    let mut st = State::new(unit, module, &bodies, options);
     let mut b = State::builder();
     // DXC records the source language and shader model (`OpSource HLSL 600`).
     b.module_mut().sources.push(ir::Source {
@@ -201,6 +202,10 @@ impl std::ops::Deref for FuncSym {
 /// Everything the emitter knows besides the builder.
 pub(crate) struct State<'u> {
     pub unit: &'u TranslationUnit,
+    /// The bodies of the functions to emit, by item index.
+    pub bodies: &'u HashMap<usize, super::hir::Body<'u>>,
+    /// The functions to emit, callees first (`None`: the call graph is in error).
+    pub order: Option<Vec<String>>,
     /// The unit uses `precise`: every arithmetic instruction gets `NoContraction` (more than
     /// DXC, which marks only what flows into precise values; never less).
     pub precise: bool,
@@ -268,7 +273,12 @@ impl<'u> State<'u> {
         b
     }
 
-    fn new(unit: &'u TranslationUnit, module: super::hir::Module, opts: &'u Options) -> Self {
+    fn new(
+        unit: &'u TranslationUnit,
+        module: super::hir::Module,
+        bodies: &'u HashMap<usize, super::hir::Body<'u>>,
+        opts: &'u Options,
+    ) -> Self {
         let functions = module
             .functions
             .into_iter()
@@ -283,6 +293,8 @@ impl<'u> State<'u> {
             .collect();
         State {
             unit,
+            bodies,
+            order: module.order,
             precise: crate::hlsl::sema::attributes::uses_precise(unit),
             opts,
             diags: Vec::new(),

@@ -970,6 +970,30 @@ pub(crate) fn row_depth(t: &crate::hlsl::ast::TypeExpr, dims: usize) -> Option<u
     is_row_matrix(t).then_some(dims as u8)
 }
 
+/// The shape a type was written with when it is a matrix with one row or one column
+/// (`float3x1`, `matrix<float, 1, 3>`), which the type itself no longer says.
+pub(crate) fn written_matrix_shape(t: &crate::hlsl::ast::TypeExpr) -> Option<(u32, u32)> {
+    let name = t.name.name.as_str();
+    let shape = if name == "matrix" {
+        let dim = |a: &crate::hlsl::ast::TemplateArg| match a {
+            crate::hlsl::ast::TemplateArg::Expr(e) => match &e.kind {
+                crate::hlsl::ast::ExprKind::Literal(crate::hlsl::ast::Literal::Int {
+                    value,
+                    ..
+                }) => u32::try_from(*value).ok(),
+                _ => None,
+            },
+            _ => None,
+        };
+        (dim(t.args.get(1)?)?, dim(t.args.get(2)?)?)
+    } else {
+        let (_, dims) = name.split_at(name.find(|c: char| c.is_ascii_digit())?);
+        let (r, c) = dims.split_once('x')?;
+        (r.parse().ok()?, c.parse().ok()?)
+    };
+    (shape.0 == 1 || shape.1 == 1).then_some(shape)
+}
+
 /// Whether `e` can be an image's texel: a numeric (not bool) scalar or vector.
 fn is_texel(e: &Ty) -> bool {
     matches!(e, Ty::Scalar(_) | Ty::Vector(..)) && e.component() != Some(Scalar::Bool)

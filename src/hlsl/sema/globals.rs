@@ -20,11 +20,11 @@ use crate::hlsl::source::Span;
 use crate::hlsl::Options;
 
 /// Declares everything at module scope in `unit`; problems go to `diags`.
-pub fn declare_module(
-    unit: &TranslationUnit,
+pub fn declare_module<'u>(
+    unit: &'u TranslationUnit,
     opts: &Options,
     diags: &mut Vec<Diagnostic>,
-) -> Module {
+) -> Module<'u> {
     let types = decls::declare(unit, opts, diags);
     let mut m = Module {
         types,
@@ -76,7 +76,7 @@ pub fn declare_module(
         }
     }
     d.check_placed_uniforms();
-    let mut m = d.m;
+    let mut m: Module<'u> = d.m;
     if !d.uniforms.fields.is_empty() {
         m.globals.push(Global {
             name: "$Globals".into(),
@@ -93,12 +93,14 @@ pub fn declare_module(
             },
         });
     }
+    m.order = super::calls::call_order(unit, &m, &opts.entry, diags);
+    super::body::lower_bodies(unit, &mut m, opts, diags);
     m
 }
 
 /// The state of [`declare_module`]'s walk.
 struct Declarer<'a> {
-    m: Module,
+    m: Module<'static>,
     opts: &'a Options,
     diags: &'a mut Vec<Diagnostic>,
     /// The loose uniforms so far: the members of `$Globals`.
@@ -945,13 +947,17 @@ mod tests {
     use crate::hlsl::hir::Binding;
     use crate::hlsl::sema::types::Scalar;
 
-    fn declare(src: &str) -> (Module, Vec<Diagnostic>) {
+    fn declare(src: &str) -> (Module<'static>, Vec<Diagnostic>) {
         let opts = Options::new("main", "cs_6_0".parse().unwrap());
         let parsed = crate::hlsl::parse("t.hlsl", src, &opts);
         assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
         let mut diags = Vec::new();
-        let unit = crate::hlsl::sema::names::resolve(parsed.unit, &mut diags);
-        let m = declare_module(&unit, &opts, &mut diags);
+        // The module's bodies borrow the unit for as long as the test runs.
+        let unit = Box::leak(Box::new(crate::hlsl::sema::names::resolve(
+            parsed.unit,
+            &mut diags,
+        )));
+        let m = declare_module(unit, &opts, &mut diags);
         (m, diags)
     }
 

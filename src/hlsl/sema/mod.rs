@@ -1,11 +1,13 @@
 //! Semantic analysis: name resolution ([`names`]: namespaces, members, operators, templates,
 //! run on the whole tree before code generation), the attribute check ([`attributes`]),
 //! HLSL's types ([`types`]), buffer layouts ([`layout`]), constant folding ([`consteval`]),
-//! the intrinsic table ([`intrinsics`]) and scopes ([`scope`]). Type checking of expressions
-//! still happens as the emitter walks the tree (`crate::hlsl::emit`), with these rules; a typed
-//! HIR between the two is the next step.
+//! the intrinsic table ([`intrinsics`]) and scopes ([`scope`]); then the HIR: module-scope
+//! declarations ([`decls`], [`globals`]), the call graph ([`calls`]) and function bodies as
+//! statement trees ([`body`]). Type checking of expressions still happens as the emitter walks
+//! them (`crate::hlsl::emit`), with these rules; a typed expression tree is the next step.
 
 pub mod attributes;
+pub mod body;
 pub mod calls;
 pub mod consteval;
 pub mod decls;
