@@ -362,7 +362,7 @@ fn hlsl2spirv_accepts_flags_that_keep_the_spir_v_and_refuses_the_others() {
     assert!(err.contains("note: -Zi: "), "{err}");
     assert!(!err.contains("-nologo"), "{err}");
     // Flags that would change the output are refused, by name.
-    for flag in ["-fspv-enable-maximal-reconvergence", "-Cc"] {
+    for flag in ["-Lx", "-Cc"] {
         let out = hlsl2spirv(&["-", "-T", "cs_6_0", flag], COMPUTE.as_bytes());
         assert_eq!(out.status.code(), Some(1));
         assert_eq!(

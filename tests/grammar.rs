@@ -305,3 +305,51 @@ fn the_lowering_table_is_built_whatever_the_grammar_directory() {
     assert!(sets.contains(&"GLSL.std.450"), "{sets:?}");
     assert!(sets.contains(&"OpenCL.std"), "{sets:?}");
 }
+
+/// `-fspv-enable-maximal-reconvergence` gives the entry point `MaximallyReconvergesKHR` (with
+/// the extension the grammar says it needs) where the grammar has the mode, and is refused,
+/// naming the grammar, where it does not (the bundled one).
+#[cfg(feature = "hlsl")]
+#[test]
+fn maximal_reconvergence_follows_the_grammar() {
+    use spvkit::hlsl::{compile_source, Options};
+    let has_mode = core_json()["operand_kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|k| k["kind"] == "ExecutionMode")
+        .flat_map(|k| k["enumerants"].as_array().unwrap())
+        .any(|e| e["enumerant"] == "MaximallyReconvergesKHR");
+    let mut opts = Options::new("main", "cs_6_0".parse().unwrap());
+    opts.maximal_reconvergence = true;
+    opts.target_env = spvkit::target_env::TargetEnv::Vulkan1_1;
+    let src = "RWStructuredBuffer<uint> b; [numthreads(4,1,1)] \
+               void main(uint i : SV_DispatchThreadID) { b[i] = WaveActiveSum(i); }";
+    match compile_source("mr.hlsl", src, &opts) {
+        Ok(c) => {
+            assert!(
+                has_mode,
+                "the grammar has no MaximallyReconvergesKHR, yet it compiled"
+            );
+            let text = spvkit::text::disassemble_to_string(
+                &c.words,
+                &spvkit::text::DisassembleOptions::default(),
+            )
+            .unwrap();
+            assert!(
+                text.contains("OpExtension \"SPV_KHR_maximal_reconvergence\""),
+                "{text}"
+            );
+            assert!(text.contains("MaximallyReconvergesKHR"), "{text}");
+        }
+        Err(e) => {
+            assert!(!has_mode, "{}", e.rendered);
+            assert!(
+                e.rendered
+                    .contains("has no MaximallyReconvergesKHR execution mode"),
+                "{}",
+                e.rendered
+            );
+        }
+    }
+}

@@ -211,7 +211,7 @@ pub static FLAGS: &[DxcFlag] = &[
     f("-opt-enable", Separate, "<value>", Opt, "Enable this optimization", NO_OPT),
     // SPIR-V CodeGen Options.
     f("-fspv-debug=", Joined, "<value>", SpirV, "Specify whitelist of debug info category (file -> source -> line, tool, vulkan-with-source)", NO_DEBUG),
-    f("-fspv-enable-maximal-reconvergence", Flag, "", SpirV, "Enables the MaximallyReconvergesKHR execution mode for this module (not in spvkit's SPIR-V grammar, 1.6 revision 1, yet)", No),
+    f("-fspv-enable-maximal-reconvergence", Flag, "", SpirV, "Enables the MaximallyReconvergesKHR execution mode for this module (needs spvkit built from a grammar that has it)", Yes),
     f("-fspv-entrypoint-name=", Joined, "<value>", SpirV, "Specify the SPIR-V entry point name. Defaults to the HLSL entry point name", Yes),
     f("-fspv-extension=", Joined, "<value>", SpirV, "Specify SPIR-V extension permitted to use (KHR for all KHR extensions)", Yes),
     f("-fspv-fix-func-call-arguments", Flag, "", SpirV, "Fix function call arguments that are not memory object declarations", Note("spvkit always passes function arguments through Function-storage variables, which is what the fix makes")),

@@ -169,6 +169,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     // -fvk-use-dx-layout, -fvk-use-gl-layout, -fvk-use-scalar-layout (DXC's precedence).
     let (mut dx_layout, mut gl_layout, mut scalar_layout) = (false, false, false);
     let (mut zpr, mut zpc, mut invert_y, mut dx_position_w) = (false, false, false, false);
+    let mut maximal_reconvergence = false;
     let mut bindings = ResourceBindings::default();
     let mut enable_16bit_types = false;
     // Options set directly by their flags (the rest are settled after the loop).
@@ -243,6 +244,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                 "-Zpr" => zpr = true,
                 "-fvk-invert-y" => invert_y = true,
                 "-fvk-use-dx-position-w" => dx_position_w = true,
+                "-fspv-enable-maximal-reconvergence" => maximal_reconvergence = true,
                 "-fvk-b-shift"
                 | "-fvk-t-shift"
                 | "-fvk-s-shift"
@@ -396,6 +398,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     options.row_major = zpr;
     options.invert_y = invert_y;
     options.dx_position_w = dx_position_w;
+    options.maximal_reconvergence = maximal_reconvergence;
     options.bindings = bindings;
     // As DXC: the DirectX layout wins over the others, the GL layout over the scalar one.
     options.layout = if dx_layout {

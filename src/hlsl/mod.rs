@@ -235,6 +235,9 @@ pub struct Options {
     pub invert_y: bool,
     /// `-fvk-use-dx-position-w`: a pixel shader reads `1 / SV_Position.w`, as in DirectX.
     pub dx_position_w: bool,
+    /// `-fspv-enable-maximal-reconvergence`: the entry point gets `MaximallyReconvergesKHR`
+    /// (an error when the grammar spvkit was built from is older than that mode).
+    pub maximal_reconvergence: bool,
     /// Descriptor set and binding options.
     pub bindings: ResourceBindings,
     /// `-enable-16bit-types` (shader model 6.2 and later): `half`, `float16_t`, `int16_t`,
@@ -283,6 +286,7 @@ impl Options {
             row_major: false,
             invert_y: false,
             dx_position_w: false,
+            maximal_reconvergence: false,
             bindings: ResourceBindings::default(),
             enable_16bit_types: false,
             denorm: Denorm::Any,

@@ -1289,6 +1289,19 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     };
     let interface = st.interface.clone();
     b.entry_point(model, handle, &name, &interface);
+    if st.opts.maximal_reconvergence {
+        // Newer than the bundled grammar: by name, where the grammar spvkit was built from
+        // has it (its extension follows from the grammar).
+        match "MaximallyReconvergesKHR".parse::<ExecutionMode>() {
+            Ok(m) => b.execution_mode(handle, m),
+            Err(_) => st.error(
+                Span::whole_file(Default::default()),
+                "not supported yet: -fspv-enable-maximal-reconvergence: the SPIR-V grammar spvkit \
+                 was built from has no MaximallyReconvergesKHR execution mode (build with \
+                 SPIRV_GRAMMAR_DIR naming a newer grammar)",
+            ),
+        }
+    }
     // `-denorm`: for 32-bit floats only, as DXC.
     match st.opts.denorm {
         crate::hlsl::Denorm::Any => {}
