@@ -5880,3 +5880,42 @@ fn counter_methods_through_parameters_are_refused_as_such() {
         "{e}"
     );
 }
+
+/// A method call reaches only the method of the receiver's struct (or its nearest base):
+/// another struct's method of the same name is neither compiled nor checked, as in DXC, where
+/// the receiver's type is known (variables, members, elements, parameters, `this`, buffer
+/// elements, constant buffers). Where it is not (an `auto` local), every method of that name
+/// is compiled.
+#[test]
+fn method_calls_reach_only_the_receivers_method() {
+    let src = "struct A { float m(float x) { return ddx(x); } };
+         struct Base { float k; float m(float x) { return x + k; } };
+         struct B : Base { float n(float x) { return m(x) * 2; } };
+         struct H { B b[2]; };
+         struct C { float m(float x) { return ddy(x); } float w; };
+         ConstantBuffer<Base> cb;
+         StructuredBuffer<B> bs;
+         float use(H h, float v) { return h.b[1].n(v) + bs[0].m(v) + cb.m(v); }
+         float4 main(float4 p : POSITION) : SV_Position { H h = (H)0; return p * use(h, p.x); }";
+    let words = check("method-receivers", src, "vs_6_0");
+    let text = disassemble(&words);
+    assert!(text.contains("OpName %Base_m \"Base.m\""), "{text}");
+    assert!(text.contains("OpName %B_n \"B.n\""), "{text}");
+    assert!(
+        !text.contains("\"A.m\"") && !text.contains("\"C.m\""),
+        "{text}"
+    );
+    // An `auto` receiver is typed only by code generation: every `m` is compiled, so A's
+    // `ddx` is reported in a vertex shader.
+    let mut o = options("vs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V202x);
+    o.entry = "main".into();
+    let auto_src = src.replace("H h = (H)0;", "H h = (H)0; auto a = h.b[0]; a.m(1);");
+    let e = match compile_source("auto.hlsl", &auto_src, &o) {
+        Ok(_) => panic!("compiled"),
+        Err(e) => e.rendered,
+    };
+    assert!(
+        e.contains("ddx is only available in pixel and compute shaders"),
+        "{e}"
+    );
+}

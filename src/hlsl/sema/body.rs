@@ -3,73 +3,228 @@
 //! loop and selection attributes read into their controls, case labels folded and checked.
 //! Only the functions the entry point reaches are lowered, in [`Module::order`].
 
+use super::calls::{collect_calls_init, walk_expr};
 use super::consteval::ConstVal;
 use super::decls::{row_depth, written_matrix_shape, TypeEnv, TypeResolver};
+use super::names::BASE_FIELD;
 use super::scope::Scopes;
+use super::types::ResourceKind;
 use super::types::Ty;
 use crate::grammar::{LoopControl, SelectionControl};
 use crate::hlsl::ast::{
-    Attribute, Block, Initializer, Item, Modifier, Stmt as AstStmt, StmtKind, TranslationUnit,
-    VarDecl,
+    Attribute, Block, Expr, ExprKind, Initializer, Item, Modifier, Stmt as AstStmt, StmtKind,
+    TranslationUnit, VarDecl,
 };
 use crate::hlsl::diag::Diagnostic;
-use crate::hlsl::hir::{Body, Case, Local, LocalKind, Module, Stmt};
+use crate::hlsl::hir::{Body, Case, GlobalKind, Local, LocalKind, Module, Stmt};
 use crate::hlsl::source::Span;
 use crate::hlsl::{LanguageVersion, Options, Stage};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-/// Lowers the bodies of the functions in `m.order` into `m.bodies`.
-pub fn lower_bodies<'u>(
+/// Walks the call graph from the static initializers and the entry point, lowering each
+/// function reached into `m.bodies` and recording in `m.order` the functions reached, callees
+/// first (`None` after an error: no entry point, or a recursive call).
+pub fn lower_reached<'u>(
     unit: &'u TranslationUnit,
     m: &mut Module<'u>,
     opts: &Options,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let Some(order) = &m.order else { return };
-    let mut bodies = std::collections::HashMap::new();
-    for name in order {
-        for sig in m.functions.get(name).into_iter().flatten() {
-            let Some(Item::Function(decl)) = unit.items.get(sig.item) else {
+    let entry = opts.entry.as_str();
+    if m.functions.get(entry).is_none_or(Vec::is_empty) {
+        // About the file, not a place in it: no line or caret.
+        diags.push(Diagnostic::error(
+            Span::whole_file(Default::default()),
+            format!("missing entry point definition '{entry}'"),
+        ));
+        return;
+    }
+    let mut g = CallGraph {
+        unit,
+        m,
+        opts,
+        diags,
+        globals: module_symbols(m),
+        state: HashMap::new(),
+        order: Vec::new(),
+        bodies: HashMap::new(),
+        recursion: false,
+    };
+    // What static initializers call runs first, in the entry point's wrapper (their calls
+    // are found by name: a method call there names every struct's method of that name).
+    let mut init_calls = Vec::new();
+    for global in &m.globals {
+        if let GlobalKind::Static {
+            init: Some((idx, k)),
+            ..
+        } = global.kind
+        {
+            if let Some(Item::Variables(v)) = unit.items.get(idx) {
+                if let Some(init) = v.declarators.get(k).and_then(|d| d.init.as_ref()) {
+                    collect_calls_init(init, &mut init_calls);
+                }
+            }
+        }
+    }
+    g.callees(init_calls);
+    g.visit(entry);
+    let (order, bodies, recursion) = (g.order, g.bodies, g.recursion);
+    m.bodies = bodies;
+    m.order = (!recursion).then_some(order);
+}
+
+/// The types of the module-scope names a body may use: variables, buffers' members, static
+/// resources' aliases (an array of resources is an array type, 0 elements when unsized).
+fn module_symbols(m: &Module) -> HashMap<String, Ty> {
+    let mut out = HashMap::new();
+    for g in &m.globals {
+        match &g.kind {
+            GlobalKind::Block {
+                def, as_var: false, ..
+            } => {
+                for f in &def.fields {
+                    out.insert(f.name.clone(), f.ty.clone());
+                }
+            }
+            // `ConstantBuffer<S> b;` is a variable of (a copy of) `S`.
+            GlobalKind::Block { as_var: true, .. } => {
+                let ty = match &g.ty {
+                    Ty::Resource(_, elem) => (**elem).clone(),
+                    t => t.clone(),
+                };
+                out.insert(g.name.clone(), ty);
+            }
+            GlobalKind::Resource { array: Some(n), .. } => {
+                out.insert(g.name.clone(), Ty::Array(Box::new(g.ty.clone()), *n));
+            }
+            GlobalKind::String(_) | GlobalKind::Alias(_) => {}
+            _ => {
+                out.insert(g.name.clone(), g.ty.clone());
+            }
+        }
+    }
+    for g in &m.globals {
+        if let GlobalKind::Alias(target) = &g.kind {
+            if let Some(t) = out.get(target).cloned() {
+                out.insert(g.name.clone(), t);
+            }
+        }
+    }
+    out
+}
+
+/// A depth-first walk of the call graph, lowering each function as it is reached.
+struct CallGraph<'a, 'u> {
+    unit: &'u TranslationUnit,
+    m: &'a Module<'u>,
+    opts: &'a Options,
+    diags: &'a mut Vec<Diagnostic>,
+    globals: HashMap<String, Ty>,
+    /// False while a function is on the stack, true once visited.
+    state: HashMap<String, bool>,
+    order: Vec<String>,
+    bodies: HashMap<usize, Body<'u>>,
+    recursion: bool,
+}
+
+impl<'u> CallGraph<'_, 'u> {
+    fn visit(&mut self, name: &str) {
+        self.state.insert(name.to_owned(), false);
+        let mut calls = Vec::new();
+        for sig in self.m.functions.get(name).into_iter().flatten() {
+            let Some(Item::Function(decl)) = self.unit.items.get(sig.item) else {
                 continue;
             };
             let Some(block) = &decl.body else { continue };
-            let mut calls = Vec::new();
-            super::calls::collect_calls_block(block, &mut calls);
-            let reassigned: HashSet<String> = calls
+            let mut assigned = Vec::new();
+            super::calls::collect_calls_block(block, &mut assigned);
+            let reassigned: HashSet<String> = assigned
                 .into_iter()
                 .filter_map(|(c, _)| c.strip_prefix(super::calls::ASSIGNED).map(str::to_owned))
                 .collect();
             let mut l = Lowerer {
-                env: &m.types,
-                opts,
-                diags: &mut *diags,
-                consts: Scopes::default(),
+                m: self.m,
+                globals: &self.globals,
+                opts: self.opts,
+                diags: &mut *self.diags,
+                scopes: Scopes::default(),
                 jumps: Vec::new(),
                 ret: &sig.ret,
                 reassigned: &reassigned,
+                calls: Vec::new(),
             };
-            for p in &decl.params {
+            for (p, (ty, _)) in decl.params.iter().zip(&sig.params) {
                 if let Some(n) = &p.name {
-                    l.consts.declare(&n.name, LocalConst::default());
+                    l.scopes.declare(&n.name, LocalSym::typed(ty.clone()));
                 }
             }
             let stmts = block.stmts.iter().map(|s| l.stmt(s)).collect();
-            bodies.insert(sig.item, Body { stmts, reassigned });
+            calls.append(&mut l.calls);
+            self.bodies.insert(sig.item, Body { stmts, reassigned });
+        }
+        self.callees(calls);
+        self.state.insert(name.to_owned(), true);
+        self.order.push(name.to_owned());
+    }
+
+    fn callees(&mut self, calls: Vec<(String, Span)>) {
+        for (callee, span) in calls {
+            if let Some(method) = callee.strip_prefix('*') {
+                let mut methods: Vec<String> = self
+                    .m
+                    .functions
+                    .keys()
+                    .filter(|n| n.ends_with(method))
+                    .cloned()
+                    .collect();
+                methods.sort();
+                for m in methods {
+                    // Over-approximated edges: a method on the stack is not a recursion here
+                    // (a real one fails when its call finds the callee not yet emitted).
+                    if !self.state.contains_key(&m) {
+                        self.visit(&m);
+                    }
+                }
+                continue;
+            }
+            if !self.m.functions.contains_key(&callee) {
+                continue;
+            }
+            match self.state.get(&callee) {
+                Some(false) => {
+                    self.recursion = true;
+                    self.diags.push(Diagnostic::error(
+                        span,
+                        format!("recursive call to '{callee}': recursion is not allowed"),
+                    ));
+                }
+                Some(true) => {}
+                None => self.visit(&callee),
+            }
         }
     }
-    m.bodies = bodies;
 }
 
-/// What a local name says to constant folding: a `const` local's value or elements, or
-/// nothing (a variable that shadows any module constant of its name).
+/// What a body knows of a local name: its type (unless `auto`), and for a `const` local its
+/// value or elements (a variable without them shadows any module constant of its name).
 #[derive(Clone, Default)]
-struct LocalConst {
+struct LocalSym {
+    ty: Option<Ty>,
     value: Option<ConstVal>,
     elements: Option<Vec<ConstVal>>,
 }
 
+impl LocalSym {
+    fn typed(ty: Ty) -> Self {
+        LocalSym {
+            ty: Some(ty),
+            ..LocalSym::default()
+        }
+    }
+}
+
 /// The value of constant `n` (`a[k]` for an element of a constant array) as a body sees it.
-fn constant(scopes: &Scopes<LocalConst>, env: &TypeEnv, n: &str) -> Option<ConstVal> {
+fn constant(scopes: &Scopes<LocalSym>, env: &TypeEnv, n: &str) -> Option<ConstVal> {
     if let Some((array, k)) = n.strip_suffix(']').and_then(|n| n.split_once('[')) {
         if let Some(local) = scopes.lookup(array) {
             let k: usize = k.parse().ok()?;
@@ -100,15 +255,19 @@ fn selection_control(attrs: &[Attribute]) -> SelectionControl {
 }
 
 struct Lowerer<'a> {
-    env: &'a TypeEnv,
+    m: &'a Module<'a>,
+    /// The module-scope names' types.
+    globals: &'a HashMap<String, Ty>,
     opts: &'a Options,
     diags: &'a mut Vec<Diagnostic>,
-    consts: Scopes<LocalConst>,
+    scopes: Scopes<LocalSym>,
     /// The enclosing breakable statements, innermost last: true for a loop, false for a
     /// switch.
     jumps: Vec<bool>,
     ret: &'a Ty,
     reassigned: &'a HashSet<String>,
+    /// The functions the body calls, in order, with where (see [`Lowerer::find_calls`]).
+    calls: Vec<(String, Span)>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -118,7 +277,7 @@ impl<'a> Lowerer<'a> {
 
     /// Runs `f` with a type resolver that sees the names in scope.
     fn with_resolver<T>(&mut self, f: impl FnOnce(&mut TypeResolver) -> T) -> T {
-        let (consts, env) = (&self.consts, self.env);
+        let (consts, env) = (&self.scopes, &self.m.types);
         let lookup = |n: &str| constant(consts, env, n);
         let mut r = TypeResolver {
             env,
@@ -131,38 +290,197 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Declares a local name; a second one in the same scope is an error.
-    fn declare(&mut self, name: &crate::hlsl::ast::Ident, c: LocalConst) {
-        if !self.consts.declare(&name.name, c) {
+    fn declare(&mut self, name: &crate::hlsl::ast::Ident, c: LocalSym) {
+        if !self.scopes.declare(&name.name, c) {
             self.error(name.span, format!("redefinition of '{}'", name.name));
         }
     }
 
+    /// The functions `e` calls, into `self.calls`: a method or operator of a struct the
+    /// receiver is known to be resolves to that struct's (or a base's) member function; one
+    /// whose receiver's type is not known yet names every struct's method of that name.
+    fn find_calls(&mut self, e: &Expr) {
+        let mut found = Vec::new();
+        walk_expr(e, &mut |x| self.calls_of(x, &mut found));
+        self.calls.append(&mut found);
+    }
+
+    fn find_calls_init(&mut self, i: &Initializer) {
+        let mut found = Vec::new();
+        super::calls::walk_init(i, &mut |x| self.calls_of(x, &mut found));
+        self.calls.append(&mut found);
+    }
+
+    /// The calls one expression node makes (not those of the expressions inside it).
+    fn calls_of(&self, e: &Expr, out: &mut Vec<(String, Span)>) {
+        // A member function of the struct `t` is, or of every struct when `t` is unknown.
+        let member = |t: Option<Ty>, name: &str, span: Span, out: &mut Vec<(String, Span)>| match t
+        {
+            Some(Ty::Struct(i)) => {
+                if let Some(f) = self.method(i, name) {
+                    out.push((f, span));
+                }
+            }
+            Some(_) => {}
+            None => out.push((format!("*.{name}"), span)),
+        };
+        match &e.kind {
+            // `s()` on a struct variable calls its `operator()`; on any other name, the function.
+            ExprKind::Call { callee, .. } => match self.variable(&callee.name) {
+                Some(Some(t @ Ty::Struct(_))) => member(Some(t), "operator()", callee.span, out),
+                Some(None) => {
+                    out.push((callee.name.clone(), callee.span));
+                    member(None, "operator()", callee.span, out);
+                }
+                _ => out.push((callee.name.clone(), callee.span)),
+            },
+            ExprKind::Binary { op, lhs, .. } => {
+                let name = format!("operator{}", op.symbol());
+                member(self.type_of(lhs), &name, e.span, out);
+            }
+            ExprKind::Index { base, .. } => member(self.type_of(base), "operator[]", e.span, out),
+            ExprKind::MethodCall {
+                receiver, method, ..
+            } => member(self.type_of(receiver), &method.name, method.span, out),
+            _ => {}
+        }
+    }
+
+    /// The member function `name` of struct `i` or of its nearest base that has one, as code
+    /// generation calls it (a block's copy of a struct has the struct's methods).
+    fn method(&self, mut i: usize, name: &str) -> Option<String> {
+        for _ in 0..32 {
+            let def = self.m.types.structs.get(i)?;
+            let owner = def.origin.as_ref().unwrap_or(&def.name);
+            let f = format!("{owner}.{name}");
+            if self.m.functions.contains_key(&f) {
+                return Some(f);
+            }
+            match def.fields.first() {
+                Some(f) if f.name == BASE_FIELD => {
+                    let Ty::Struct(b) = f.ty else { return None };
+                    i = b;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The variable `name` as the body sees it: `Some(None)` when its type is not known here
+    /// (`auto`), `None` when it is not a variable.
+    fn variable(&self, name: &str) -> Option<Option<Ty>> {
+        match self.scopes.lookup(name) {
+            Some(local) => Some(local.ty.clone()),
+            None => self.globals.get(name).cloned().map(Some),
+        }
+    }
+
+    /// The type of `e` where it follows from names, members, indices and calls (receivers,
+    /// mostly); `None` where only code generation knows it yet.
+    fn type_of(&self, e: &Expr) -> Option<Ty> {
+        match &e.kind {
+            ExprKind::Ident(id) => self.variable(&id.name)?,
+            ExprKind::Member { base, member } => match self.type_of(base)? {
+                Ty::Struct(mut i) => {
+                    for _ in 0..32 {
+                        let def = self.m.types.structs.get(i)?;
+                        if let Some(f) = def.fields.iter().find(|f| f.name == member.name) {
+                            return Some(f.ty.clone());
+                        }
+                        match def.fields.first() {
+                            Some(f) if f.name == BASE_FIELD => match f.ty {
+                                Ty::Struct(b) => i = b,
+                                _ => return None,
+                            },
+                            _ => return None,
+                        }
+                    }
+                    None
+                }
+                Ty::Scalar(s) | Ty::Vector(s, _) => {
+                    let n = member.name.len() as u32;
+                    let swizzle = (1..=4).contains(&n)
+                        && (member.name.chars().all(|c| "xyzw".contains(c))
+                            || member.name.chars().all(|c| "rgba".contains(c)));
+                    swizzle.then(|| Ty::vector(s, n))
+                }
+                _ => None,
+            },
+            ExprKind::Index { base, .. } => match self.type_of(base)? {
+                Ty::Array(elem, _) => Some(*elem),
+                Ty::Vector(s, _) => Some(Ty::Scalar(s)),
+                Ty::Matrix(s, _, c) => Some(Ty::vector(s, c)),
+                Ty::Resource(ResourceKind::StructuredBuffer { .. }, elem) => Some(*elem),
+                _ => None,
+            },
+            ExprKind::Call { callee, args, .. } => match self.variable(&callee.name) {
+                Some(Some(Ty::Struct(i))) => {
+                    self.returns(&self.method(i, "operator()")?, args.len())
+                }
+                Some(Some(_)) | None => self.returns(&callee.name, args.len()),
+                Some(None) => None,
+            },
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                args,
+                ..
+            } => match self.type_of(receiver)? {
+                Ty::Struct(i) => self.returns(&self.method(i, &method.name)?, args.len()),
+                _ => None,
+            },
+            ExprKind::Comma(_, rhs) => self.type_of(rhs),
+            _ => None,
+        }
+    }
+
+    /// What function `name` returns when called with `nargs` arguments, if every overload
+    /// that takes that many returns the same type.
+    fn returns(&self, name: &str, nargs: usize) -> Option<Ty> {
+        let mut fitting = self
+            .m
+            .functions
+            .get(name)?
+            .iter()
+            .filter(|f| (f.required..=f.params.len()).contains(&nargs))
+            .map(|f| &f.ret);
+        let first = fitting.next()?;
+        fitting.all(|t| t == first).then(|| first.clone())
+    }
+
     fn block<'u>(&mut self, b: &'u Block) -> Stmt<'u> {
-        self.consts.push();
+        self.scopes.push();
         let stmts = b.stmts.iter().map(|s| self.stmt(s)).collect();
-        self.consts.pop();
+        self.scopes.pop();
         Stmt::Block(stmts)
     }
 
     /// A statement in a scope of its own (an `if` arm, a loop body).
     fn scoped<'u>(&mut self, s: &'u AstStmt) -> Box<Stmt<'u>> {
-        self.consts.push();
+        self.scopes.push();
         let s = self.stmt(s);
-        self.consts.pop();
+        self.scopes.pop();
         Box::new(s)
     }
 
     fn stmt<'u>(&mut self, s: &'u AstStmt) -> Stmt<'u> {
         match &s.kind {
             StmtKind::Block(b) => self.block(b),
-            StmtKind::Expr(e) => Stmt::Expr(e),
+            StmtKind::Expr(e) => {
+                self.find_calls(e);
+                Stmt::Expr(e)
+            }
             StmtKind::Decl(d) => Stmt::Locals(self.locals(d)),
             StmtKind::If {
                 cond,
                 then,
                 otherwise,
             } => Stmt::If {
-                cond,
+                cond: {
+                    self.find_calls(cond);
+                    cond
+                },
                 then: self.scoped(then),
                 otherwise: otherwise.as_deref().map(|o| self.scoped(o)),
                 control: selection_control(&s.attributes),
@@ -173,10 +491,10 @@ impl<'a> Lowerer<'a> {
                 step,
                 body,
             } => {
-                self.consts.push();
+                self.scopes.push();
                 let init = init.as_deref().map(|i| self.stmt(i));
                 let lp = self.loop_stmt(&s.attributes, cond.as_ref(), step.as_ref(), body, false);
-                self.consts.pop();
+                self.scopes.pop();
                 Stmt::Block(init.into_iter().chain([lp]).collect())
             }
             StmtKind::While { cond, body } => {
@@ -186,8 +504,9 @@ impl<'a> Lowerer<'a> {
                 self.loop_stmt(&s.attributes, Some(cond), None, body, true)
             }
             StmtKind::Switch { selector, cases } => {
+                self.find_calls(selector);
                 self.jumps.push(false);
-                self.consts.push();
+                self.scopes.push();
                 let mut seen = Vec::new();
                 let mut has_default = false;
                 let mut out = Vec::new();
@@ -224,7 +543,7 @@ impl<'a> Lowerer<'a> {
                         body,
                     });
                 }
-                self.consts.pop();
+                self.scopes.pop();
                 self.jumps.pop();
                 Stmt::Switch {
                     selector,
@@ -245,6 +564,9 @@ impl<'a> Lowerer<'a> {
                 Stmt::Continue
             }
             StmtKind::Return(value) => {
+                if let Some(v) = value {
+                    self.find_calls(v);
+                }
                 if value.is_none() && *self.ret != Ty::Void {
                     self.error(s.span, "non-void function must return a value");
                 }
@@ -264,8 +586,8 @@ impl<'a> Lowerer<'a> {
     fn loop_stmt<'u>(
         &mut self,
         attrs: &[Attribute],
-        cond: Option<&'u crate::hlsl::ast::Expr>,
-        step: Option<&'u crate::hlsl::ast::Expr>,
+        cond: Option<&'u Expr>,
+        step: Option<&'u Expr>,
         body: &'u AstStmt,
         do_while: bool,
     ) -> Stmt<'u> {
@@ -276,9 +598,17 @@ impl<'a> Lowerer<'a> {
         } else {
             LoopControl::None
         };
+        // In evaluation order: a `do`'s body before its condition, a `for`'s step last.
+        if !do_while {
+            cond.into_iter().for_each(|c| self.find_calls(c));
+        }
         self.jumps.push(true);
         let body = self.scoped(body);
         self.jumps.pop();
+        if do_while {
+            cond.into_iter().for_each(|c| self.find_calls(c));
+        }
+        step.into_iter().for_each(|c| self.find_calls(c));
         Stmt::Loop {
             cond,
             step,
@@ -315,7 +645,10 @@ impl<'a> Lowerer<'a> {
                     );
                     continue;
                 }
-                self.declare(&decl.name, LocalConst::default());
+                if let Some(init) = &decl.init {
+                    self.find_calls_init(init);
+                }
+                self.declare(&decl.name, LocalSym::default());
                 out.push(Local {
                     decl: d,
                     declarator: decl,
@@ -352,7 +685,10 @@ impl<'a> Lowerer<'a> {
             };
             // The name is in scope in its own initializer, as in C++ (and not a constant
             // there).
-            self.declare(&decl.name, LocalConst::default());
+            self.declare(&decl.name, LocalSym::typed(ty.clone()));
+            if let Some(init) = &decl.init {
+                self.find_calls_init(init);
+            }
             if is_static {
                 out.push(Local {
                     decl: d,
@@ -361,7 +697,7 @@ impl<'a> Lowerer<'a> {
                 });
                 continue;
             }
-            let mut c = LocalConst::default();
+            let mut c = LocalSym::typed(ty.clone());
             if konst {
                 match &decl.init {
                     Some(init) => {
@@ -379,7 +715,7 @@ impl<'a> Lowerer<'a> {
                     ),
                 }
             }
-            self.consts.declare(&decl.name.name, c.clone());
+            self.scopes.declare(&decl.name.name, c.clone());
             out.push(Local {
                 decl: d,
                 declarator: decl,
@@ -421,7 +757,10 @@ impl<'a> Lowerer<'a> {
                 self.error(decl.name.span, format!("not supported yet: {why}"));
                 continue;
             }
-            self.declare(&decl.name, LocalConst::default());
+            if let Some(init) = &decl.init {
+                self.find_calls_init(init);
+            }
+            self.declare(&decl.name, LocalSym::typed(ty.clone()));
             out.push(Local {
                 decl: d,
                 declarator: decl,
@@ -510,14 +849,15 @@ mod tests {
              switch (1) { case 1: continue; } f(); discard; int x; float x; }",
             "cs_6_0",
         );
+        // Callers are lowered before their callees.
         assert_eq!(
             diags,
             [
-                "non-void function must return a value",
                 "'break' outside a loop or switch",
                 "'continue' outside a loop",
                 "'discard' is only allowed in pixel shaders",
                 "redefinition of 'x'",
+                "non-void function must return a value",
             ]
         );
     }

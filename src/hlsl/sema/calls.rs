@@ -1,17 +1,13 @@
 //! The functions a body may call, by name, before types are known: a method call names every
 //! struct's method of that name (`*.m`), an operator on a struct its `operator` (`*.operator+`),
 //! a call of a buffer's counter method names the buffer (after [`COUNTER_USE`]), and an
-//! assignment to a whole variable names it (after [`ASSIGNED`]). [`call_order`] finds the
-//! functions the entry point reaches from it; [`crate::hlsl::sema::globals`] finds the buffers
-//! that need a counter.
+//! assignment to a whole variable names it (after [`ASSIGNED`]).
+//! [`crate::hlsl::sema::globals`] finds the buffers that need a counter by it, and
+//! [`crate::hlsl::sema::body`] the calls of static initializers (a function body's calls are
+//! found with the types its lowering knows).
 
-use crate::hlsl::ast::{
-    Block, Expr, ExprKind, FunctionDecl, Initializer, Item, Stmt, StmtKind, TranslationUnit,
-};
-use crate::hlsl::diag::Diagnostic;
-use crate::hlsl::hir::{GlobalKind, Module};
+use crate::hlsl::ast::{Block, Expr, ExprKind, Initializer, Stmt, StmtKind};
 use crate::hlsl::source::Span;
-use std::collections::HashMap;
 
 /// The prefix [`collect_calls_block`] puts before the name of a buffer whose counter method
 /// is called (no function has such a name).
@@ -163,114 +159,4 @@ pub fn collect_calls_init(i: &Initializer, out: &mut Vec<(String, Span)>) {
 /// The calls in a block, with where each is.
 pub fn collect_calls_block(b: &Block, out: &mut Vec<(String, Span)>) {
     walk_block(b, &mut |e| calls_of(e, out));
-}
-
-/// The functions the static initializers and then the entry point reach, callees first (the
-/// order code generation emits them in); `None` after an error: no entry point, or a
-/// recursive call.
-pub fn call_order(
-    unit: &TranslationUnit,
-    m: &Module,
-    entry: &str,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<String>> {
-    if m.functions.get(entry).is_none_or(Vec::is_empty) {
-        // About the file, not a place in it: no line or caret.
-        diags.push(Diagnostic::error(
-            Span::whole_file(Default::default()),
-            format!("missing entry point definition '{entry}'"),
-        ));
-        return None;
-    }
-    let mut g = CallGraph {
-        unit,
-        m,
-        state: HashMap::new(),
-        order: Vec::new(),
-        recursion: false,
-        diags,
-    };
-    // What static initializers call runs first, in the entry point's wrapper.
-    let mut init_calls = Vec::new();
-    for global in &m.globals {
-        if let GlobalKind::Static {
-            init: Some((idx, k)),
-            ..
-        } = global.kind
-        {
-            if let Some(Item::Variables(v)) = unit.items.get(idx) {
-                if let Some(init) = v.declarators.get(k).and_then(|d| d.init.as_ref()) {
-                    collect_calls_init(init, &mut init_calls);
-                }
-            }
-        }
-    }
-    g.callees(init_calls);
-    g.visit(entry);
-    (!g.recursion).then_some(g.order)
-}
-
-/// A depth-first walk of the call graph by name.
-struct CallGraph<'a> {
-    unit: &'a TranslationUnit,
-    m: &'a Module<'a>,
-    /// False while a function is on the stack, true once visited.
-    state: HashMap<String, bool>,
-    order: Vec<String>,
-    recursion: bool,
-    diags: &'a mut Vec<Diagnostic>,
-}
-
-impl CallGraph<'_> {
-    fn visit(&mut self, name: &str) {
-        self.state.insert(name.to_owned(), false);
-        let mut calls = Vec::new();
-        for sig in self.m.functions.get(name).into_iter().flatten() {
-            if let Some(Item::Function(FunctionDecl { body: Some(b), .. })) =
-                self.unit.items.get(sig.item)
-            {
-                collect_calls_block(b, &mut calls);
-            }
-        }
-        self.callees(calls);
-        self.state.insert(name.to_owned(), true);
-        self.order.push(name.to_owned());
-    }
-
-    fn callees(&mut self, calls: Vec<(String, Span)>) {
-        for (callee, span) in calls {
-            if let Some(method) = callee.strip_prefix('*') {
-                let mut methods: Vec<String> = self
-                    .m
-                    .functions
-                    .keys()
-                    .filter(|n| n.ends_with(method))
-                    .cloned()
-                    .collect();
-                methods.sort();
-                for m in methods {
-                    // Over-approximated edges: a method on the stack is not a recursion here
-                    // (a real one fails when its call finds the callee not yet emitted).
-                    if !self.state.contains_key(&m) {
-                        self.visit(&m);
-                    }
-                }
-                continue;
-            }
-            if !self.m.functions.contains_key(&callee) {
-                continue;
-            }
-            match self.state.get(&callee) {
-                Some(false) => {
-                    self.recursion = true;
-                    self.diags.push(Diagnostic::error(
-                        span,
-                        format!("recursive call to '{callee}': recursion is not allowed"),
-                    ));
-                }
-                Some(true) => {}
-                None => self.visit(&callee),
-            }
-        }
-    }
 }

@@ -93,8 +93,7 @@ pub fn declare_module<'u>(
             },
         });
     }
-    m.order = super::calls::call_order(unit, &m, &opts.entry, diags);
-    super::body::lower_bodies(unit, &mut m, opts, diags);
+    super::body::lower_reached(unit, &mut m, opts, diags);
     m
 }
 
