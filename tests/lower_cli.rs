@@ -164,3 +164,39 @@ fn an_unsupported_op_is_an_error_naming_it() {
         "{err}"
     );
 }
+
+#[test]
+fn a_bool_vector_component_pointer_is_loaded_and_stored_through_its_vector_or_refused() {
+    // A component of a bool vector has no address of its own in LLVM (`<N x i1>` is packed
+    // as bits): loads and stores go through the vector; a copy through such a pointer is
+    // refused with the op named, not lowered to a wrong address.
+    let text = "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n\
+        OpDecorate %f LinkageAttributes \"f\" Export\n%bool = OpTypeBool\n%uint = OpTypeInt 32 0\n\
+        %v4 = OpTypeVector %bool 4\n%pv = OpTypePointer Function %v4\n%pb = OpTypePointer Function %bool\n\
+        %fnty = OpTypeFunction %bool %uint\n%t = OpConstantTrue %bool\n%null = OpConstantNull %v4\n\
+        %f = OpFunction %bool None %fnty\n%i = OpFunctionParameter %uint\n%e = OpLabel\n\
+        %v = OpVariable %pv Function %null\n%b = OpVariable %pb Function\n\
+        %lane = OpAccessChain %pb %v %i\nOpStore %lane %t\n%x = OpLoad %bool %lane\n\
+        OpCopyMemory %b %lane\nOpReturnValue %x\nOpFunctionEnd\n";
+    let words = spvkit::text::assemble(text, &Default::default()).unwrap();
+    let p = tmp("bool-lane.spv");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&p, &bytes).unwrap();
+    let o = spvkit(&["lower", p.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("OpCopyMemory") && err.contains("component of a bool vector"),
+        "{err}"
+    );
+    // Without the copy it lowers: the store and load go through the whole vector.
+    let text = text.replace("OpCopyMemory %b %lane\n", "");
+    let words = spvkit::text::assemble(&text, &Default::default()).unwrap();
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&p, &bytes).unwrap();
+    let o = spvkit(&["lower", p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let ll = String::from_utf8_lossy(&o.stdout);
+    assert!(ll.contains("insertelement <4 x i1>"), "{ll}");
+    assert!(ll.contains("extractelement <4 x i1>"), "{ll}");
+}

@@ -40,6 +40,18 @@ pub(crate) struct FnCx<'f, 'ctx> {
     /// Access chains that end inside a matrix member laid out otherwise than its value
     /// (`RowMajor`, padded columns; see `matrix_layout`).
     pub layout_ptrs: HashMap<Handle<ir::Op>, super::matrix_layout::LayoutPtr<'ctx>>,
+    /// Access chains that end at a component of a bool vector: the vector's address, its
+    /// type and the component's index. LLVM packs `<N x i1>` in memory as bits, so such a
+    /// component has no address of its own; loads and stores go through the whole vector.
+    #[allow(clippy::type_complexity)]
+    pub bool_lanes: HashMap<
+        Handle<ir::Op>,
+        (
+            PointerValue<'ctx>,
+            Handle<ir::Type>,
+            inkwell::values::IntValue<'ctx>,
+        ),
+    >,
 }
 
 /// The word offset of each op of a function.
@@ -170,6 +182,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             prologue,
             builtins: HashMap::new(),
             layout_ptrs: HashMap::new(),
+            bool_lanes: HashMap::new(),
         };
         for (i, _) in f.params.iter().enumerate() {
             if let Some(p) = super::llvm_ext::param(llf, i as u32 + first_param) {

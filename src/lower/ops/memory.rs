@@ -59,12 +59,60 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     }
 
     fn ptr_operand(&mut self, fx: &mut FnCx<'_, 'ctx>, id: Id) -> Result<PointerValue<'ctx>> {
+        if bool_lane(fx, id).is_some() {
+            return Err(LowerError::unsupported(
+                "a pointer to a component of a bool vector used other than by OpLoad or OpStore",
+            ));
+        }
         match self.id(fx, id)? {
             BasicValueEnum::PointerValue(p) => Ok(p),
             _ => Err(LowerError::malformed(
                 "a pointer operand that is not a pointer",
             )),
         }
+    }
+
+    /// The bool vector type an access chain from `base` through `indexes` ends at a component
+    /// of, if it does.
+    fn bool_vector_at(
+        &mut self,
+        fx: &mut FnCx<'_, 'ctx>,
+        base: Handle<Type>,
+        indexes: &[Id],
+    ) -> Result<Option<Handle<Type>>> {
+        let Some((_, parents)) = indexes.split_last() else {
+            return Ok(None);
+        };
+        let mut cur = base;
+        for &ix in parents {
+            cur = match self.spv_type(cur)?.clone() {
+                Type::Struct(s) => {
+                    let BasicValueEnum::IntValue(iv) = self.id(fx, ix)? else {
+                        return Ok(None);
+                    };
+                    let Some(k) = iv
+                        .get_zero_extended_constant()
+                        .and_then(|k| usize::try_from(k).ok())
+                    else {
+                        return Ok(None);
+                    };
+                    match s.members.get(k) {
+                        Some(m) => m.ty,
+                        None => return Ok(None),
+                    }
+                }
+                Type::Array { element, .. } | Type::RuntimeArray { element, .. } => element,
+                Type::Vector { component, .. } => component,
+                Type::Matrix { column, .. } => column,
+                _ => return Ok(None),
+            };
+        }
+        Ok(match self.spv_type(cur)? {
+            Type::Vector { component, .. } if matches!(self.spv_type(*component)?, Type::Bool) => {
+                Some(cur)
+            }
+            _ => None,
+        })
     }
 
     /// GEP indices (after the first) for an access chain from `base` (or, when the base
@@ -285,6 +333,17 @@ pub(crate) fn lower<'a, 'ctx>(
             if let Some(s) = constant_sampler_load(l, fx, ld.pointer)? {
                 return Ok(Some(s));
             }
+            if let Some((vp, vector, lane)) = bool_lane(fx, ld.pointer) {
+                let vt = l.basic(vector)?;
+                let v = crate::lower::llvm::load(&l.b, &l.td, vt, vp, "")?;
+                if let Some(i) = v.as_instruction_value() {
+                    apply_access(l.cx, i, ld.memory_access.as_ref())?;
+                }
+                let BasicValueEnum::VectorValue(v) = v else {
+                    return Err(LowerError::malformed("a bool vector that is not a vector"));
+                };
+                return Ok(Some(l.b.build_extract_element(v, lane, "")?));
+            }
             let p = l.ptr_operand(fx, ld.pointer)?;
             match layout_ptr(fx, ld.pointer) {
                 Some(lp) if lp.column.is_some() => {
@@ -326,8 +385,22 @@ pub(crate) fn lower<'a, 'ctx>(
             }
         }
         I::Store(st) => {
-            let p = l.ptr_operand(fx, st.pointer)?;
             let v = l.id(fx, st.object)?;
+            if let Some((vp, vector, lane)) = bool_lane(fx, st.pointer) {
+                let vt = l.basic(vector)?;
+                let old = crate::lower::llvm::load(&l.b, &l.td, vt, vp, "")?;
+                if let Some(i) = old.as_instruction_value() {
+                    apply_access(l.cx, i, st.memory_access.as_ref())?;
+                }
+                let BasicValueEnum::VectorValue(old) = old else {
+                    return Err(LowerError::malformed("a bool vector that is not a vector"));
+                };
+                let new = l.b.build_insert_element(old, v, lane, "")?;
+                let i = crate::lower::llvm::store(&l.b, &l.td, vp, new.into())?;
+                apply_access(l.cx, i, st.memory_access.as_ref())?;
+                return Ok(None);
+            }
+            let p = l.ptr_operand(fx, st.pointer)?;
             match layout_ptr(fx, st.pointer) {
                 Some(lp) if lp.column.is_some() => {
                     // A column of a RowMajor matrix: one component into each row.
@@ -373,6 +446,32 @@ pub(crate) fn lower<'a, 'ctx>(
                 None => l.basic(pointee)?,
             };
             let mut idx = vec![l.cx.i32_type().const_zero()];
+            if from.is_none() {
+                if let Some(vector) = l.bool_vector_at(fx, pointee, indexes)? {
+                    // A component of a bool vector: its address is the vector's.
+                    let (last, parents) = indexes
+                        .split_last()
+                        .ok_or_else(|| LowerError::malformed("an empty access chain"))?;
+                    if l.chain(fx, pointee, None, parents, &mut idx)?.is_some() {
+                        return Err(LowerError::malformed("a bool vector in a matrix layout"));
+                    }
+                    let BasicValueEnum::IntValue(lane) = l.id(fx, *last)? else {
+                        return Err(LowerError::malformed(
+                            "an access chain index that is not an integer",
+                        ));
+                    };
+                    let inbounds = matches!(op.inst, I::InBoundsAccessChain(_));
+                    // SAFETY: GEP computes an address only; SPIR-V's rules keep chains in
+                    // bounds.
+                    let vp = unsafe { gep(l, inbounds, t, p, &idx)? };
+                    if let Some(crate::ir::Value::Op(h)) =
+                        op.inst.result_id().and_then(crate::ir::Value::from_id)
+                    {
+                        fx.bool_lanes.insert(h, (vp, vector, lane));
+                    }
+                    return Ok(Some(vp.into()));
+                }
+            }
             if let Some(lp) = l.chain(fx, pointee, from, indexes, &mut idx)? {
                 if let Some(crate::ir::Value::Op(h)) =
                     op.inst.result_id().and_then(crate::ir::Value::from_id)
@@ -573,6 +672,18 @@ fn storage_class_fn<'ctx>(l: &mut Lowerer<'_, 'ctx>) -> Result<FunctionValue<'ct
 
 /// The layout of an operand that is an access chain ending inside a matrix member laid out
 /// otherwise than its value (`RowMajor`, padded columns).
+/// The bool vector component an access chain result addresses, if it is one (see
+/// `FnCx::bool_lanes`).
+fn bool_lane<'ctx>(
+    fx: &FnCx<'_, 'ctx>,
+    id: Id,
+) -> Option<(PointerValue<'ctx>, Handle<Type>, IntValue<'ctx>)> {
+    match crate::ir::Value::from_id(id) {
+        Some(crate::ir::Value::Op(h)) => fx.bool_lanes.get(&h).copied(),
+        _ => None,
+    }
+}
+
 pub(crate) fn layout_ptr<'ctx>(fx: &FnCx<'_, 'ctx>, id: Id) -> Option<LayoutPtr<'ctx>> {
     match crate::ir::Value::from_id(id) {
         Some(crate::ir::Value::Op(h)) => fx.layout_ptrs.get(&h).copied(),
