@@ -5343,17 +5343,12 @@ void main() {
         ),
         "{e}"
     );
-    let e = errors(
-        "template <class T> struct S { using E = T; };\nvoid f(S<int>::E x) {}\n\
-         [numthreads(1,1,1)] void main() {}",
+    // A member type of an instance as a parameter's type (refused before session 12).
+    check(
+        "member_using_param",
+        "template <class T> struct S { using E = T; };\nint f(S<int>::E x) { return x; }\n\
+         RWStructuredBuffer<int> o;\n[numthreads(1,1,1)] void main() { o[0] = f(3); }",
         "cs_6_0",
-    );
-    assert!(
-        e.contains(
-            "bad.hlsl:2:14: error: not supported yet: a member type of a template instance \
-             ('S<...>::E') as a type"
-        ),
-        "{e}"
     );
 }
 
@@ -5918,4 +5913,34 @@ fn method_calls_reach_only_the_receivers_method() {
         e.contains("ddx is only available in pixel and compute shaders"),
         "{e}"
     );
+}
+
+/// A member type of a template instance, `S<A>::T` (and `typename S<T>::U` inside a
+/// template, and one reached through a namespace's template): the instance's member, as a
+/// local's type, a static member function's scope and an alias's target.
+#[test]
+fn member_types_of_template_instances() {
+    let src = "template<typename T, int N> struct S { typedef vector<T, N> V; T x;
+             static V make(T a) { return (V)a; } };
+         template<typename T> struct Holder { typedef T Elem; };
+         namespace ns { template<typename T> struct W { typedef S<T, 2> Inner; }; }
+         template<typename T> T twice(T x) { typename Holder<T>::Elem y = x; return y * 2; }
+         RWStructuredBuffer<float4> o : register(u0);
+         [numthreads(1, 1, 1)] void main() {
+           S<float, 4>::V v = 1;
+           ns::W<int>::Inner s;
+           s.x = 3;
+           S<int, 2>::V w = S<int, 2>::make(5);
+           o[0] = v + float4(s.x, w, twice(0.25));
+         }";
+    let words = check("instance-member-types", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 4}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), [4.0f32, 6.0, 6.0, 1.5]);
+        }
+    }
+    let _ = words;
 }

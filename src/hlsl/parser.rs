@@ -20,6 +20,10 @@ pub const MAX_ERRORS: usize = 50;
 /// this is lower so debug builds on small thread stacks stay safe).
 pub const MAX_DEPTH: usize = 200;
 
+/// The type name the parser gives a member type of a template instance, `S<A>::T`: the type
+/// `<member>::T<S<A>>` (no source can spell it).
+pub const INSTANCE_MEMBER: &str = "<member>";
+
 /// Parses a token stream (ending with an end-of-input token) into a translation unit and the
 /// syntax errors found.
 pub fn parse_tokens(tokens: Vec<Token>) -> (TranslationUnit, Vec<Diagnostic>) {
@@ -664,11 +668,21 @@ impl Parser {
         if next.kind == TokenKind::Ident {
             return true;
         }
-        self.is_type_at(0)
-            && next.is_punct("<")
-            && self
-                .after_template(end)
-                .is_some_and(|k| self.peek_at(k).kind == TokenKind::Ident)
+        if !(self.is_type_at(0) && next.is_punct("<")) {
+            return false;
+        }
+        match self.after_template(end) {
+            Some(k) if self.peek_at(k).kind == TokenKind::Ident => true,
+            // `S<A>::T x`: a member type of the instance.
+            Some(k)
+                if self.peek_at(k).is_punct("::")
+                    && self.peek_at(k + 1).kind == TokenKind::Ident =>
+            {
+                let (end, _) = self.qualified_end(k + 1);
+                self.peek_at(end).kind == TokenKind::Ident
+            }
+            _ => false,
+        }
     }
 
     /// The offset just past the template argument list starting with the `<` at offset `k`
@@ -949,7 +963,7 @@ impl Parser {
             self.bump();
             let t = self.type_expr_inner()?;
             if self.at("::") && self.peek_at(1).kind == TokenKind::Ident {
-                return self.instance_member_type(&t.name.name);
+                return self.instance_member_type(t);
             }
             return Ok(t);
         }
@@ -978,7 +992,12 @@ impl Parser {
             && self.peek_at(2).kind == TokenKind::Ident
         {
             // `S<A>::T x` (in an expression, `S<A>::m` is a static member).
-            return self.instance_member_type(&name.name);
+            let instance = TypeExpr {
+                name,
+                args,
+                span: start.to(self.prev_span()),
+            };
+            return self.instance_member_type(instance);
         }
         Ok(TypeExpr {
             name,
@@ -987,13 +1006,21 @@ impl Parser {
         })
     }
 
-    /// Refuses `S<args>::T` as a type (at the `::`): a member type of a template instance.
-    fn instance_member_type<T>(&mut self, template: &str) -> PResult<T> {
-        let member = self.peek_at(1).text.clone();
-        self.fail(format!(
-            "not supported yet: a member type of a template instance ('{template}<...>::{member}') \
-             as a type"
-        ))
+    /// `S<args>::T` as a type (at the `::`): a member type of a template instance, written
+    /// as the type [`INSTANCE_MEMBER`]`::T` whose one argument is the instance (name resolution
+    /// instantiates it and names the member).
+    fn instance_member_type(&mut self, instance: TypeExpr) -> PResult<TypeExpr> {
+        let start = instance.span;
+        self.bump();
+        let member = self.qualified_ident("a member type")?;
+        Ok(TypeExpr {
+            name: Ident {
+                name: format!("{INSTANCE_MEMBER}::{}", member.name),
+                span: member.span,
+            },
+            args: vec![TemplateArg::Type(instance)],
+            span: start.to(self.prev_span()),
+        })
     }
 
     /// `<args>`: types and constant expressions (at the `<`).

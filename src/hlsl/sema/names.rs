@@ -787,6 +787,26 @@ impl Resolver {
     }
 
     fn type_expr(&mut self, t: &mut TypeExpr) {
+        if let Some(member) = t
+            .name
+            .name
+            .strip_prefix(crate::hlsl::parser::INSTANCE_MEMBER)
+            .and_then(|m| m.strip_prefix("::"))
+        {
+            // `S<A>::T`: the member `T` of the instance `S<A>`.
+            if let [TemplateArg::Type(instance)] = t.args.as_mut_slice() {
+                self.type_expr(instance);
+                let name = format!("{}::{member}", instance.name.name);
+                *t = TypeExpr {
+                    name: Ident {
+                        name,
+                        span: t.name.span,
+                    },
+                    args: Vec::new(),
+                    span: t.span,
+                };
+            }
+        }
         for a in &mut t.args {
             match a {
                 TemplateArg::Type(t) => self.type_expr(t),
