@@ -5934,6 +5934,19 @@ fn member_types_of_template_instances() {
            o[0] = v + float4(s.x, w, twice(0.25));
          }";
     let words = check("instance-member-types", src, "cs_6_0");
+    // An out-of-line member function definition of a struct template is refused by name.
+    let e = errors(
+        "template <class T> struct S { T f(); };\ntemplate <class T> T S<T>::f() { return 0; }\n\
+         [numthreads(1,1,1)] void main() {}",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "bad.hlsl:2:29: error: not supported yet: an out-of-line definition of a member \
+             function of a struct template ('S<...>::f')"
+        ),
+        "{e}"
+    );
     #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1], "buffers": [
@@ -5943,4 +5956,160 @@ fn member_types_of_template_instances() {
         }
     }
     let _ = words;
+}
+
+/// An array of RWStructuredBuffers with counters: an array of counter blocks at the counter
+/// binding, indexed with the buffer (`bufs[k].IncrementCounter()`). Each of four invocations
+/// takes a slot of buffer `k = id % 2`; computed on lavapipe and under `spvkit run`.
+#[test]
+fn arrays_of_buffers_with_counters() {
+    let src = "[[vk::binding(0), vk::counter_binding(1)]] RWStructuredBuffer<uint> bufs[2];
+         [[vk::binding(2)]] RWStructuredBuffer<uint> o;
+         [numthreads(4, 1, 1)] void main(uint id : SV_DispatchThreadID) {
+           uint k = id % 2;
+           uint slot = bufs[k].IncrementCounter();
+           bufs[k][slot] = id + 10;
+           o[id] = slot;
+         }";
+    let words = check("counter-arrays", src, "cs_6_0");
+    let text = disassemble(&words);
+    assert!(
+        text.contains("OpName %counter_var_bufs \"counter.var.bufs\""),
+        "{text}"
+    );
+    #[cfg(feature = "run")]
+    {
+        use spvkit::run::BufferId;
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"set": 0, "binding": 0, "layout": ["u32"], "size_words": 4},
+            {"set": 0, "binding": 0, "index": 1, "layout": ["u32"], "size_words": 4},
+            {"set": 0, "binding": 1, "layout": ["i32"], "data": [0]},
+            {"set": 0, "binding": 1, "index": 1, "layout": ["i32"], "data": [0]},
+            {"set": 0, "binding": 2, "layout": ["u32"], "size_words": 4}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            let element = |binding: u32, index: u32| -> Vec<u32> {
+                let id = if index == 0 {
+                    BufferId::Binding { set: 0, binding }
+                } else {
+                    BufferId::ArrayElement {
+                        set: 0,
+                        binding,
+                        index,
+                    }
+                };
+                let b = out.buffers.iter().find(|b| b.id == id).expect("buffer");
+                b.data
+                    .bytes
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect()
+            };
+            // Both counters reach 2; each buffer holds its two invocations' values.
+            assert_eq!(element(1, 0), [2]);
+            assert_eq!(element(1, 1), [2]);
+            let mut b0 = element(0, 0)[..2].to_vec();
+            let mut b1 = element(0, 1)[..2].to_vec();
+            b0.sort();
+            b1.sort();
+            assert_eq!((b0, b1), (vec![10, 12], vec![11, 13]));
+            let slots = run::words(&out, 2);
+            assert!(slots.iter().all(|&s| s < 2), "{slots:?}");
+        }
+    }
+}
+
+/// Shader model 6.6 descriptor heaps: `R r = ResourceDescriptorHeap[i];` (and the sampler
+/// heap) is element `i` of a runtime array of `R` at the heap's binding, one array per type
+/// used, all sharing the binding: after every other resource's (the resource heap's first,
+/// then its buffers' counters, then the sampler heap's), or where `-fvk-bind-*-heap` says.
+#[test]
+fn descriptor_heaps() {
+    let src = "Texture2D t0;
+         float4 main(float2 uv : TEXCOORD) : SV_Target {
+           SamplerState s = SamplerDescriptorHeap[1];
+           Texture2D a = ResourceDescriptorHeap[NonUniformResourceIndex(uint(uv.x))];
+           Texture2D b = ResourceDescriptorHeap[3];
+           RWStructuredBuffer<uint> c = ResourceDescriptorHeap[4];
+           uint slot = c.IncrementCounter();
+           c[slot] = 1;
+           return a.Sample(s, uv) + b.Sample(s, uv) + t0.Sample(s, uv);
+         }";
+    let words = check("descriptor-heaps", src, "ps_6_6");
+    let text = disassemble(&words);
+    let decorations = |name: &str| -> Vec<String> {
+        let id = text
+            .lines()
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("OpName ")
+                    .filter(|r| r.ends_with(&format!("\"{name}\"")))
+                    .map(|r| r.split(' ').next().unwrap().to_owned())
+            })
+            .unwrap_or_else(|| panic!("no {name}:\n{text}"));
+        text.lines()
+            .filter_map(|l| l.trim().strip_prefix(&format!("OpDecorate {id} ")))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(decorations("t0"), ["DescriptorSet 0", "Binding 0"]);
+    assert_eq!(
+        decorations("ResourceDescriptorHeap"),
+        ["DescriptorSet 0", "Binding 1"]
+    );
+    assert_eq!(
+        decorations("counter.var.ResourceDescriptorHeap"),
+        ["DescriptorSet 0", "Binding 2"]
+    );
+    assert_eq!(
+        decorations("SamplerDescriptorHeap"),
+        ["DescriptorSet 0", "Binding 3"]
+    );
+    // One runtime array per type: the two Texture2D views are one variable.
+    assert_eq!(
+        text.matches("OpName %ResourceDescriptorHeap").count(),
+        2,
+        "{text}"
+    );
+    assert!(
+        text.contains("OpCapability RuntimeDescriptorArray"),
+        "{text}"
+    );
+    assert!(text.contains("NonUniform"), "{text}");
+    // Placed by the flags; with -fvk-bind-register, a heap must be placed by its flag.
+    let mut o = options("ps_6_6", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.bindings.resource_heap = Some((4, 7));
+    o.bindings.counter_heap = Some((5, 7));
+    o.bindings.sampler_heap = Some((4, 7));
+    let placed = disassemble(&compile_with("heaps-placed", src, &o));
+    assert!(placed.contains("DescriptorSet 7"), "{placed}");
+    o.bindings.registers.push(spvkit::hlsl::RegisterBinding {
+        class: 't',
+        index: 0,
+        space: 0,
+        binding: 0,
+        set: 0,
+    });
+    o.bindings.sampler_heap = None;
+    let e = match compile_source(
+        "heaps.hlsl",
+        &src.replace("Texture2D t0;", "Texture2D t0 : register(t0);"),
+        &o,
+    ) {
+        Ok(_) => panic!("compiled"),
+        Err(e) => e.rendered,
+    };
+    assert!(
+        e.contains("-fvk-bind-sampler-heap is required when using -fvk-bind-register"),
+        "{e}"
+    );
+    // Not yet: constant buffers from a heap, static resources from one, SPV_EXT_descriptor_heap.
+    for (what, body) in [
+        ("a ConstantBuffer or TextureBuffer from a descriptor heap",
+         "struct S { float4 v; }; float4 main() : SV_Target { ConstantBuffer<S> c = ResourceDescriptorHeap[0]; return c.v; }"),
+        ("a static resource initialized from a descriptor heap",
+         "float4 main() : SV_Target { static Texture2D t = ResourceDescriptorHeap[0]; return t.Load(0); }"),
+    ] {
+        let e = errors(body, "ps_6_6");
+        assert!(e.contains(&format!("not supported yet: {what}")), "{e}");
+    }
 }

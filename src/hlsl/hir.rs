@@ -169,6 +169,9 @@ pub enum LocalKind {
         ty: Ty,
         /// `static`: the resource must be a module-scope one.
         is_static: bool,
+        /// Initialized with `Heap[i]`: the module-scope name of the heap's view as `ty` (a
+        /// runtime array of them), which `i` indexes.
+        from_heap: Option<String>,
     },
 }
 
@@ -278,6 +281,37 @@ pub enum Binding {
     Space(u32),
     /// Nothing: bound implicitly.
     Implicit,
+    /// A descriptor heap's view of its descriptors as one resource type: every such view of a
+    /// heap shares the heap's binding.
+    Heap(Heap),
+}
+
+/// A shader model 6.6 descriptor heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Heap {
+    /// `ResourceDescriptorHeap`.
+    Resource,
+    /// `SamplerDescriptorHeap`.
+    Sampler,
+}
+
+impl Heap {
+    /// The heap named `name`, if it is one.
+    pub fn by_name(name: &str) -> Option<Heap> {
+        match name {
+            "ResourceDescriptorHeap" => Some(Heap::Resource),
+            "SamplerDescriptorHeap" => Some(Heap::Sampler),
+            _ => None,
+        }
+    }
+
+    /// Its name in HLSL (and its variables' in SPIR-V).
+    pub fn name(self) -> &'static str {
+        match self {
+            Heap::Resource => "ResourceDescriptorHeap",
+            Heap::Sampler => "SamplerDescriptorHeap",
+        }
+    }
 }
 
 /// A function's resolved signature.

@@ -180,9 +180,8 @@ pub struct ResourceBindings {
     /// (0 by default).
     pub default_space: u32,
     /// `-fvk-bind-resource-heap`, `-fvk-bind-sampler-heap`, `-fvk-bind-counter-heap`:
-    /// `(binding, set)` of `ResourceDescriptorHeap`, `SamplerDescriptorHeap` and the heap's
-    /// counters. The heaps are refused for now, so these place nothing; an implementation of
-    /// the heaps must honour them.
+    /// `(binding, set)` of `ResourceDescriptorHeap`, `SamplerDescriptorHeap` and the counters
+    /// of the resource heap's buffers.
     pub resource_heap: Option<(u32, u32)>,
     /// See `resource_heap`.
     pub sampler_heap: Option<(u32, u32)>,

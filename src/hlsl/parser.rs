@@ -1284,6 +1284,14 @@ impl Parser {
         let args = self.template_args()?;
         self.expect("::", "after the struct template's arguments")?;
         let member = self.ident("a static member name")?;
+        if self.at("(") {
+            // `template <class T> R S<T>::f(...) {...}`.
+            return self.fail(format!(
+                "not supported yet: an out-of-line definition of a member function of a struct \
+                 template ('{}<...>::{}'); define it inside the struct",
+                owner.name, member.name
+            ));
+        }
         let array_dims = self.array_dims()?;
         self.expect("=", "to define the static member")?;
         let init = self.initializer()?;

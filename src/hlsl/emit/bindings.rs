@@ -6,6 +6,7 @@
 //! `$Globals`.
 
 use crate::hlsl::diag::Diagnostic;
+use crate::hlsl::hir::Heap;
 use crate::hlsl::source::Span;
 use crate::hlsl::ResourceBindings;
 use std::collections::{HashMap, HashSet};
@@ -28,6 +29,13 @@ pub(crate) enum Assignment {
     /// The lowest binding free in `set` once the explicit ones are placed (the counter of a
     /// buffer bound explicitly, as DXC places it).
     Hole { set: u32 },
+    /// A descriptor heap's view: the heap's binding (`-fvk-bind-resource-heap`,
+    /// `-fvk-bind-sampler-heap`), or the lowest free in the default set once every other
+    /// resource is bound, the resource heap's first; all views of a heap share it.
+    Heap(Heap),
+    /// The counters of a heap's buffers (`-fvk-bind-counter-heap`, or the lowest free in the
+    /// default set after the resource heap's).
+    CounterHeap,
 }
 
 impl From<crate::hlsl::hir::Binding> for Assignment {
@@ -46,6 +54,7 @@ impl From<crate::hlsl::hir::Binding> for Assignment {
             },
             Binding::Space(set) => Assignment::ImplicitIn { set },
             Binding::Implicit => Assignment::Implicit,
+            Binding::Heap(h) => Assignment::Heap(h),
         }
     }
 }
@@ -142,6 +151,31 @@ pub(crate) fn assign(
         taken.extend((0..r.count).map(|k| binding.saturating_add(k)));
         *slot = Some((binding, set));
     }
+    let heaps = [
+        (Assignment::Heap(Heap::Resource), opts.resource_heap),
+        (Assignment::CounterHeap, opts.counter_heap),
+        (Assignment::Heap(Heap::Sampler), opts.sampler_heap),
+    ];
+    for (heap, flag) in heaps {
+        let views = || requests.iter().map(|r| r.assignment == heap);
+        if !views().any(|v| v) {
+            continue;
+        }
+        let place = flag.unwrap_or_else(|| {
+            let taken = used.entry(default_set).or_default();
+            let mut binding = 0;
+            while taken.contains(&binding) {
+                binding += 1;
+            }
+            taken.insert(binding);
+            (binding, default_set)
+        });
+        for (view, slot) in views().zip(out.iter_mut()) {
+            if view {
+                *slot = Some(place);
+            }
+        }
+    }
     out
 }
 
@@ -178,6 +212,24 @@ fn by_table(
                 }
             }
             _ if r.globals && opts.globals.is_some() => opts.globals,
+            Assignment::Heap(_) | Assignment::CounterHeap => {
+                let (place, flag) = match r.assignment {
+                    Assignment::Heap(Heap::Resource) => {
+                        (opts.resource_heap, "-fvk-bind-resource-heap")
+                    }
+                    Assignment::Heap(Heap::Sampler) => {
+                        (opts.sampler_heap, "-fvk-bind-sampler-heap")
+                    }
+                    _ => (opts.counter_heap, "-fvk-bind-counter-heap"),
+                };
+                if place.is_none() {
+                    diags.push(Diagnostic::error(
+                        r.span,
+                        format!("{flag} is required when using -fvk-bind-register"),
+                    ));
+                }
+                place
+            }
             _ => {
                 diags.push(Diagnostic::error(
                     r.span,

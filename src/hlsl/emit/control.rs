@@ -148,16 +148,37 @@ impl FnCx<'_, '_> {
             }
             LocalKind::Static { ty, konst } => self.static_local(decl, ty, *konst),
             LocalKind::Auto { konst } => self.auto_local(decl, *konst),
-            LocalKind::ResourceAlias { ty, is_static } => self.resource_alias(decl, ty, *is_static),
+            LocalKind::ResourceAlias {
+                ty,
+                is_static,
+                from_heap,
+            } => self.resource_alias(decl, ty, *is_static, from_heap.as_deref()),
         }
     }
 
-    /// A local resource variable: a name for the resource its initializer names.
-    fn resource_alias(&mut self, decl: &Declarator, ty: &Ty, is_static: bool) {
+    /// A local resource variable: a name for the resource its initializer names (for
+    /// `Heap[i]`, element `i` of the heap's view `from_heap`).
+    fn resource_alias(
+        &mut self,
+        decl: &Declarator,
+        ty: &Ty,
+        is_static: bool,
+        from_heap: Option<&str>,
+    ) {
         let Some(Initializer::Expr(init)) = &decl.init else {
             return;
         };
-        let resource = match self.expr(init) {
+        let element = match (from_heap, &init.kind) {
+            (Some(view), crate::hlsl::ast::ExprKind::Index { index, .. }) => {
+                let Some(Sym::Resource(heap)) = self.st.scopes.lookup(view).cloned() else {
+                    return;
+                };
+                self.resource_index(heap, index, init.span)
+                    .unwrap_or(super::Val::Err)
+            }
+            _ => self.expr(init),
+        };
+        let resource = match element {
             super::Val::Res(r) => r,
             super::Val::Err => return,
             _ => {

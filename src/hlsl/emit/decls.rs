@@ -506,9 +506,11 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 Assignment::VkBinding { set, .. } => set.unwrap_or(default_set),
                 Assignment::Register { space, .. } => space.unwrap_or(default_set),
                 Assignment::ImplicitIn { set } | Assignment::Hole { set } => set,
-                Assignment::Implicit => default_set,
+                Assignment::Implicit | Assignment::Heap(_) | Assignment::CounterHeap => default_set,
             };
             let assignment = match (explicit, p.assignment) {
+                // A heap's buffers' counters: the counter heap's.
+                (_, Assignment::Heap(_)) => Assignment::CounterHeap,
                 (Some(binding), _) => Assignment::VkBinding {
                     binding,
                     set: Some(set),
@@ -646,15 +648,18 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 if let (true, Some(u)) = (st.opts.reflect, &p.user_type) {
                     decorations.push(Decoration::UserTypeGOOGLE(u.clone()));
                 }
+                // A heap's views are all named after the heap (`sema::body` tells them apart
+                // after a `#`).
+                let ir_name = p.name.split('#').next().unwrap_or(&p.name);
                 let counter = p.counter.map(|_| {
                     let binding = assigned.next().flatten();
-                    counter_var(st, b, &p.name, sc, decos(binding))
+                    counter_var(st, b, ir_name, sc, decos(binding), p.array)
                 });
                 if let (true, Some(c)) = (st.opts.reflect, counter) {
                     decorations.push(Decoration::CounterBuffer(Value::Global(c).to_id()));
                 }
                 let g = b.global(GlobalVariable {
-                    name: Some(p.name.clone()),
+                    name: Some(ir_name.to_owned()),
                     decorations,
                     ..GlobalVariable::new(ptr, sc)
                 });
@@ -666,7 +671,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                         kind,
                         elem,
                         sc,
-                        counter,
+                        counter: counter.map(Value::Global),
                         ptr: Value::Global(g),
                         array: p.array,
                         flat: Vec::new(),
@@ -1026,13 +1031,15 @@ fn emit_function(
 }
 
 /// The counter buffer of the structured buffer `name` (`counter.var.<name>`, a block of one
-/// `int`, as DXC declares it).
+/// `int`, as DXC declares it); for an array of buffers (`array`, 0 when unsized), an array of
+/// them.
 fn counter_var(
     st: &mut State,
     b: &mut Builder,
     name: &str,
     sc: StorageClass,
     decorations: Vec<Decoration>,
+    array: Option<u32>,
 ) -> Handle<GlobalVariable> {
     let t = match st.counter_type {
         Some(t) => t,
@@ -1053,6 +1060,12 @@ fn counter_var(
             st.counter_type = Some(t);
             t
         }
+    };
+    // Arrays of blocks take no ArrayStride, as DXC writes them.
+    let t = match array {
+        Some(0) => b.type_runtime_array(t, None),
+        Some(n) => b.type_array(t, n, None),
+        None => t,
     };
     let ptr = b.type_pointer(sc, t);
     b.global(GlobalVariable {

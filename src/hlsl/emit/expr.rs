@@ -2159,7 +2159,12 @@ impl FnCx<'_, '_> {
     }
 
     /// `buf[i]`, `tex[uv]`.
-    fn resource_index(&mut self, r: super::Resource, index: &Expr, span: Span) -> Option<Val> {
+    pub(super) fn resource_index(
+        &mut self,
+        r: super::Resource,
+        index: &Expr,
+        span: Span,
+    ) -> Option<Val> {
         if let Some(n) = r.array {
             // `textures[i]`: one resource of an array of them.
             let i = self.rvalue_as(index, &Ty::Scalar(Scalar::UInt))?;
@@ -2192,8 +2197,17 @@ impl FnCx<'_, '_> {
             let rt = Ty::Resource(r.kind, Box::new(r.elem.clone()));
             let pt = self.ptr_ty(r.sc, &rt, LayoutRule::None, false);
             let ptr = self.f.access_chain(pt, r.ptr, &[i]);
+            // An array of buffers with counters has an array of counters: the element's.
+            let counter = r.counter.map(|c| {
+                let ct = self.st.counter_type.map(|t| self.f.type_pointer(r.sc, t));
+                match ct {
+                    Some(ct) => self.f.access_chain(ct, c, &[i]),
+                    None => c,
+                }
+            });
             return Some(Val::Res(super::Resource {
                 ptr,
+                counter,
                 array: None,
                 flat: Vec::new(),
                 ..r

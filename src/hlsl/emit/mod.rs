@@ -125,8 +125,9 @@ pub(crate) struct Resource {
     /// Its storage class.
     pub sc: StorageClass,
     /// The counter of an Append/ConsumeStructuredBuffer (or of a RWStructuredBuffer whose
-    /// counter methods are used): a buffer holding one `int`.
-    pub counter: Option<Handle<GlobalVariable>>,
+    /// counter methods are used): a pointer to a buffer holding one `int` (for an array of
+    /// buffers, to the array of their counters, indexed with it).
+    pub counter: Option<Value>,
     /// Where the resource is: its variable, or an element of an array of resources.
     pub ptr: Value,
     /// The length of an array of resources (indexed before use; 0 for an unsized one);

@@ -386,7 +386,7 @@ impl FnCx<'_, '_> {
     fn counter_method(
         &mut self,
         r: &Resource,
-        counter: crate::ir::Handle<crate::ir::GlobalVariable>,
+        counter: Value,
         name: &str,
         args: &[Expr],
         span: Span,
@@ -397,7 +397,7 @@ impl FnCx<'_, '_> {
         let it = self.ty(&int);
         let pt = self.ptr_ty(r.sc, &int, self.st.sbuffer_rule(), false);
         let zero = self.u32c(0);
-        let ptr = self.f.access_chain(pt, Value::Global(counter), &[zero]);
+        let ptr = self.f.access_chain(pt, counter, &[zero]);
         let device = self.u32c(crate::grammar::Scope::Device.value());
         let relaxed = self.u32c(0);
         let one = self.i32c(1);

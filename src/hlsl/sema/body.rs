@@ -16,7 +16,7 @@ use crate::hlsl::ast::{
     TranslationUnit, VarDecl,
 };
 use crate::hlsl::diag::Diagnostic;
-use crate::hlsl::hir::{Body, Case, GlobalKind, Local, LocalKind, Module, Stmt};
+use crate::hlsl::hir::{Body, Case, GlobalKind, Heap, Local, LocalKind, Module, Stmt};
 use crate::hlsl::source::Span;
 use crate::hlsl::{LanguageVersion, Options, Stage};
 use std::collections::{HashMap, HashSet};
@@ -49,6 +49,7 @@ pub fn lower_reached<'u>(
         order: Vec::new(),
         bodies: HashMap::new(),
         recursion: false,
+        heaps: Vec::new(),
     };
     // What static initializers call runs first, in the entry point's wrapper (their calls
     // are found by name: a method call there names every struct's method of that name).
@@ -68,7 +69,32 @@ pub fn lower_reached<'u>(
     }
     g.callees(init_calls);
     g.visit(entry);
-    let (order, bodies, recursion) = (g.order, g.bodies, g.recursion);
+    let (order, bodies, recursion, heaps) = (g.order, g.bodies, g.recursion, g.heaps);
+    if opts.descriptor_heap {
+        if let Some(v) = heaps.first() {
+            diags.push(Diagnostic::error(
+                v.span,
+                "not supported yet: -fspv-use-descriptor-heap (SPV_EXT_descriptor_heap); \
+                 without it, each heap is a runtime array of descriptors",
+            ));
+        }
+    }
+    for (k, v) in heaps.iter().enumerate() {
+        m.globals.push(crate::hlsl::hir::Global {
+            name: HeapView::global_name(&heaps, k),
+            span: v.span,
+            ty: v.ty.clone(),
+            relaxed: false,
+            kind: GlobalKind::Resource {
+                binding: crate::hlsl::hir::Binding::Heap(v.heap),
+                coherent: v.coherent,
+                user_type: None,
+                counter: v.counter.then_some(None),
+                array: Some(0),
+                input_attachment: None,
+            },
+        });
+    }
     m.bodies = bodies;
     m.order = (!recursion).then_some(order);
 }
@@ -125,6 +151,7 @@ struct CallGraph<'a, 'u> {
     order: Vec<String>,
     bodies: HashMap<usize, Body<'u>>,
     recursion: bool,
+    heaps: Vec<HeapView>,
 }
 
 impl<'u> CallGraph<'_, 'u> {
@@ -152,6 +179,7 @@ impl<'u> CallGraph<'_, 'u> {
                 ret: &sig.ret,
                 reassigned: &reassigned,
                 calls: Vec::new(),
+                heaps: &mut self.heaps,
             };
             for (p, (ty, _)) in decl.params.iter().zip(&sig.params) {
                 if let Some(n) = &p.name {
@@ -268,6 +296,29 @@ struct Lowerer<'a> {
     reassigned: &'a HashSet<String>,
     /// The functions the body calls, in order, with where (see [`Lowerer::find_calls`]).
     calls: Vec<(String, Span)>,
+    /// The descriptor heap views it uses, as [`HeapView`]s.
+    heaps: &'a mut Vec<HeapView>,
+}
+
+/// One resource type a descriptor heap is used as (each is a runtime array of that type at the
+/// heap's binding).
+#[derive(Clone, Debug, PartialEq)]
+struct HeapView {
+    heap: Heap,
+    ty: Ty,
+    coherent: bool,
+    /// Its buffers have counters (an array of them at the counter heap's binding).
+    counter: bool,
+    /// Where it is first used.
+    span: Span,
+}
+
+impl HeapView {
+    /// The module-scope name of the view: the heap's name and its index among the views
+    /// (`#` keeps it from any source name; SPIR-V names the variable after the heap).
+    fn global_name(views: &[HeapView], k: usize) -> String {
+        format!("{}#{k}", views[k].heap.name())
+    }
 }
 
 impl<'a> Lowerer<'a> {
@@ -344,6 +395,62 @@ impl<'a> Lowerer<'a> {
             } => member(self.type_of(receiver), &method.name, method.span, out),
             _ => {}
         }
+    }
+
+    /// The module-scope name of `heap`'s view as the resource type `ty` that the local `decl`
+    /// initializes from (`R r = Heap[i];`); `None` (reported) for what the heaps do not
+    /// support yet.
+    fn heap_view(
+        &mut self,
+        d: &VarDecl,
+        decl: &crate::hlsl::ast::Declarator,
+        ty: &Ty,
+        heap: Heap,
+        is_static: bool,
+        span: Span,
+    ) -> Option<String> {
+        let counted = match ty {
+            Ty::Resource(ResourceKind::StructuredBuffer { flavor, rw, .. }, _) => {
+                *flavor != super::types::SbFlavor::Plain
+                    || (*rw && self.m.counter_users.contains(&decl.name.name))
+            }
+            _ => false,
+        };
+        let why = match ty {
+            _ if is_static => Some("a static resource initialized from a descriptor heap"),
+            Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, _) => {
+                Some("a ConstantBuffer or TextureBuffer from a descriptor heap")
+            }
+            _ => None,
+        };
+        if let Some(why) = why {
+            self.error(span, format!("not supported yet: {why}"));
+            return None;
+        }
+        let view = HeapView {
+            heap,
+            ty: ty.clone(),
+            coherent: d
+                .modifiers
+                .iter()
+                .any(|m| m.modifier == Modifier::GloballyCoherent),
+            counter: counted,
+            span,
+        };
+        let same =
+            |v: &HeapView| (v.heap, &v.ty, v.coherent) == (view.heap, &view.ty, view.coherent);
+        let k = match self.heaps.iter().position(same) {
+            // One view serves all the heap's buffers of a type: with a counter if any needs it.
+            Some(k) => {
+                self.heaps[k].counter |= counted;
+                k
+            }
+            None => {
+                self.heaps.push(view);
+                self.heaps.len() - 1
+            }
+        };
+        Some(HeapView::global_name(self.heaps, k))
     }
 
     /// The member function `name` of struct `i` or of its nearest base that has one, as code
@@ -757,6 +864,26 @@ impl<'a> Lowerer<'a> {
                 self.error(decl.name.span, format!("not supported yet: {why}"));
                 continue;
             }
+            let from_heap = match &decl.init {
+                Some(Initializer::Expr(Expr {
+                    kind: ExprKind::Index { base, .. },
+                    span,
+                })) => match &base.kind {
+                    ExprKind::Ident(h) if self.variable(&h.name).is_none() => {
+                        match Heap::by_name(&h.name) {
+                            Some(heap) => {
+                                match self.heap_view(d, decl, &ty, heap, is_static, *span) {
+                                    Some(name) => Some(name),
+                                    None => continue,
+                                }
+                            }
+                            None => None,
+                        }
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
             if let Some(init) = &decl.init {
                 self.find_calls_init(init);
             }
@@ -767,6 +894,7 @@ impl<'a> Lowerer<'a> {
                 kind: LocalKind::ResourceAlias {
                     ty: ty.clone(),
                     is_static,
+                    from_heap,
                 },
             });
         }

@@ -138,8 +138,13 @@ fn calls_of(e: &Expr, out: &mut Vec<(String, Span)>) {
         ExprKind::MethodCall {
             receiver, method, ..
         } => {
+            // The buffer's name, or an array of buffers' (`bufs[i].IncrementCounter()`).
+            let named = match &receiver.kind {
+                ExprKind::Index { base, .. } => base,
+                _ => receiver,
+            };
             if let (ExprKind::Ident(r), "IncrementCounter" | "DecrementCounter") =
-                (&receiver.kind, method.name.as_str())
+                (&named.kind, method.name.as_str())
             {
                 out.push((format!("{COUNTER_USE}{}", r.name), method.span));
             }

@@ -435,6 +435,46 @@ impl Declarer<'_> {
         }
     }
 
+    /// The counter a buffer of `kind` gets: `Some(Some(b))` at `[[vk::counter_binding(b)]]`,
+    /// `Some(None)` bound implicitly, `None` without one.
+    fn counter(
+        &mut self,
+        kind: &ResourceKind,
+        counted: bool,
+        counter_binding: Option<&Attribute>,
+    ) -> Option<Option<u32>> {
+        match (counted, counter_binding) {
+            (true, Some(a)) => {
+                let b = a
+                    .args
+                    .first()
+                    .and_then(|e| self.const_eval(e))
+                    .and_then(ConstVal::as_int);
+                match b.and_then(|b| u32::try_from(b).ok()) {
+                    Some(b) => Some(Some(b)),
+                    None => {
+                        self.error(a.span, "[[vk::counter_binding]] needs a binding number");
+                        Some(None)
+                    }
+                }
+            }
+            (true, None) => Some(None),
+            // A RWStructuredBuffer whose counter is never used has none to bind (as DXC).
+            (false, Some(_)) if matches!(kind, ResourceKind::StructuredBuffer { rw: true, .. }) => {
+                None
+            }
+            (false, Some(a)) => {
+                self.error(
+                    a.span,
+                    "[[vk::counter_binding]] on a resource without a counter (only \
+                     Append/ConsumeStructuredBuffer and RWStructuredBuffer have one)",
+                );
+                None
+            }
+            (false, None) => None,
+        }
+    }
+
     /// An array of `n` resources of type `elem` (0: unsized, `R r[]`), one binding for all.
     fn resource_array(&mut self, v: &VarDecl, d: &Declarator, elem: Ty, n: u32) {
         let Ty::Resource(kind, _) = &elem else { return };
@@ -447,7 +487,9 @@ impl Declarer<'_> {
             ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer => {
                 Some(format!("{size}arrays of ConstantBuffer or TextureBuffer"))
             }
-            _ if counted => Some(format!("{size}arrays of buffers with counters")),
+            _ if counted && self.opts.bindings.flatten_arrays => Some(
+                "-fspv-flatten-resource-arrays with an array of buffers with counters".to_owned(),
+            ),
             _ if n == 0 && d.init.is_some() => {
                 Some("an unsized array of resources with an initializer".to_owned())
             }
@@ -461,11 +503,13 @@ impl Declarer<'_> {
             return;
         }
         let binding = self.explicit_binding(&v.attributes, &d.annotations);
+        let counter_binding = attr(&v.attributes, Some("vk"), "counter_binding");
+        let counter = self.counter(kind, counted, counter_binding);
         let kind = GlobalKind::Resource {
             binding,
             coherent: has(&v.modifiers, Modifier::GloballyCoherent),
             user_type: user_type(&v.ty),
-            counter: None,
+            counter,
             array: Some(n),
             input_attachment: None,
         };
@@ -678,36 +722,7 @@ impl Declarer<'_> {
             }
             _ => false,
         };
-        let counter = match (counted, counter_binding) {
-            (true, Some(a)) => {
-                let b = a
-                    .args
-                    .first()
-                    .and_then(|e| self.const_eval(e))
-                    .and_then(ConstVal::as_int);
-                match b.and_then(|b| u32::try_from(b).ok()) {
-                    Some(b) => Some(Some(b)),
-                    None => {
-                        self.error(a.span, "[[vk::counter_binding]] needs a binding number");
-                        Some(None)
-                    }
-                }
-            }
-            (true, None) => Some(None),
-            // A RWStructuredBuffer whose counter is never used has none to bind (as DXC).
-            (false, Some(_)) if matches!(kind, ResourceKind::StructuredBuffer { rw: true, .. }) => {
-                None
-            }
-            (false, Some(a)) => {
-                self.error(
-                    a.span,
-                    "[[vk::counter_binding]] on a resource without a counter (only \
-                     Append/ConsumeStructuredBuffer and RWStructuredBuffer have one)",
-                );
-                None
-            }
-            (false, None) => None,
-        };
+        let counter = self.counter(&kind, counted, counter_binding);
         let input_attachment = self.input_attachment(v, kind)?;
         let kind = GlobalKind::Resource {
             binding,
