@@ -1679,20 +1679,6 @@ pub const CORE_HAND_WRITTEN: &[(Opcode, Handler)] = &[
         },
     ),
     (
-        Opcode::GroupNonUniformQuadBroadcast,
-        Handler {
-            name: "OpGroupNonUniformQuadBroadcast",
-            code: "subgroup",
-        },
-    ),
-    (
-        Opcode::GroupNonUniformQuadSwap,
-        Handler {
-            name: "OpGroupNonUniformQuadSwap",
-            code: "subgroup",
-        },
-    ),
-    (
         Opcode::GroupNonUniformInverseBallot,
         Handler {
             name: "OpGroupNonUniformInverseBallot",
@@ -2367,8 +2353,6 @@ pub fn core_hand_written(op: Opcode) -> Option<&'static str> {
         Opcode::GroupNonUniformShuffleXor => Some("subgroup"),
         Opcode::GroupNonUniformShuffleUp => Some("subgroup"),
         Opcode::GroupNonUniformShuffleDown => Some("subgroup"),
-        Opcode::GroupNonUniformQuadBroadcast => Some("subgroup"),
-        Opcode::GroupNonUniformQuadSwap => Some("subgroup"),
         Opcode::GroupNonUniformInverseBallot => Some("subgroup"),
         Opcode::GroupNonUniformBallotBitExtract => Some("subgroup"),
         Opcode::GroupNonUniformBallotBitCount => Some("subgroup"),

@@ -2737,8 +2737,8 @@ fn wave_quad_and_derivative_intrinsics_are_refused_where_dxc_refuses_them() {
             "WaveActiveBitAnd needs unsigned integer arguments, not 'int'",
         ),
         (
-            "RWStructuredBuffer<uint> O; [numthreads(4, 1, 1)] void main() { O[0] = QuadAny(O[1] == 0); }",
-            "not supported yet: the intrinsic 'QuadAny'",
+            "RWStructuredBuffer<uint> O; [numthreads(4, 1, 1)] void main() { O[0] = QuadReadLaneAt(O[1], O[2]); }",
+            "not supported yet: QuadReadLaneAt with a lane index that is not a constant",
         ),
     ] {
         let o = options("cs_6_0", TargetEnv::Vulkan1_1, LanguageVersion::V2021);
@@ -6111,5 +6111,132 @@ fn descriptor_heaps() {
     ] {
         let e = errors(body, "ps_6_6");
         assert!(e.contains(&format!("not supported yet: {what}")), "{e}");
+    }
+}
+
+/// `msad4` (masked sums of absolute byte differences over a sliding window of the source)
+/// and `dot2add`, computed on lavapipe and under `spvkit run` against the definitions
+/// computed here.
+#[test]
+fn msad4_and_dot2add_compute_their_definitions() {
+    let src = "StructuredBuffer<uint4> inp : register(t0);
+         RWStructuredBuffer<uint4> o : register(u1);
+         RWStructuredBuffer<float> f : register(u2);
+         [numthreads(4, 1, 1)] void main(uint i : SV_DispatchThreadID) {
+           uint4 x = inp[i];
+           o[i] = msad4(x.x, x.yz, uint4(i, 1, 2, x.w));
+           f[i] = dot2add(float2(i, 2), float2(3, 0.5), 0.25);
+         }";
+    let words = check("msad4", src, "cs_6_4");
+    fn msad4(reference: u32, source: [u32; 2], accum: [u32; 4]) -> [u32; 4] {
+        let src = u64::from(source[0]) | (u64::from(source[1]) << 32);
+        let mut out = accum;
+        for (k, o) in out.iter_mut().enumerate() {
+            for j in 0..4 {
+                let r = (reference >> (8 * j)) & 0xff;
+                let s = ((src >> (8 * (k + j))) & 0xff) as u32;
+                if r != 0 {
+                    *o = o.wrapping_add(r.abs_diff(s));
+                }
+            }
+        }
+        out
+    }
+    // The model reproduces the worked example of Microsoft's msad4 page (x = 153, y = 6).
+    let doc = msad4(0xA100_B2C3, [0xD7B0_C372, 0x4F57_C2A3], [1, 2, 3, 4]);
+    assert_eq!(doc[..2], [153, 6]);
+    let data: [[u32; 4]; 4] = [
+        [0xA100_B2C3, 0xD7B0_C372, 0x4F57_C2A3, 4],
+        [0x0102_0304, 0x0506_0708, 0x090a_0b0c, 7],
+        [0xff00_ff00, 0x00ff_00ff, 0xdead_beef, 0],
+        [0x8000_0001, 0xffff_ffff, 0x0000_0000, 100],
+    ];
+    let mut expected = Vec::new();
+    for (i, d) in data.iter().enumerate() {
+        expected.extend(msad4(d[0], [d[1], d[2]], [i as u32, 1, 2, d[3]]));
+    }
+    let flat: Vec<String> = data.iter().flatten().map(|w| w.to_string()).collect();
+    let job = format!(
+        r#"{{"dispatch": [1], "buffers": [
+            {{"binding": 0, "layout": ["u32"], "data": [{}]}},
+            {{"binding": 1, "layout": ["u32"], "size_words": 16}},
+            {{"binding": 2, "layout": ["f32"], "size_words": 4}}]}}"#,
+        flat.join(", ")
+    );
+    #[cfg(feature = "run")]
+    for out in [run::lavapipe(&words, &job), run::spvkit(&words, &job)] {
+        assert_eq!(run::words(&out, 1), expected);
+        assert_eq!(run::floats(&out, 2), [1.25f32, 4.25, 7.25, 10.25]);
+    }
+    let _ = (words, job, expected);
+}
+
+/// `QuadAny`/`QuadAll` (shader model 6.7): the value or'ed / and'ed over the quad with
+/// `OpGroupNonUniformQuadSwap` in the three directions (compute quads are derivative
+/// groups). Run under `spvkit run`: lane 0 of each quad of four sets its flag.
+#[test]
+fn quad_any_and_all() {
+    let src = "RWStructuredBuffer<uint2> o : register(u0);
+         [numthreads(8, 1, 1)] void main(uint i : SV_DispatchThreadID) {
+           bool first = (i % 4) == 0;
+           o[i] = uint2(QuadAny(first) ? 1 : 0, QuadAll(first) ? 1 : 0);
+         }";
+    let words = check_env(
+        "quad-any-all",
+        src,
+        "cs_6_7",
+        TargetEnv::Vulkan1_1,
+        LanguageVersion::V2021,
+    );
+    let text = disassemble(&words);
+    assert_eq!(
+        text.matches("OpGroupNonUniformQuadSwap %bool").count(),
+        6,
+        "{text}"
+    );
+    assert!(
+        text.contains("OpLogicalOr") && text.contains("OpLogicalAnd"),
+        "{text}"
+    );
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 16}]}"#;
+        let out = run::lavapipe(&words, job);
+        assert_eq!(run::words(&out, 0), [1, 0].repeat(8));
+        // `spvkit run`'s subgroups have one invocation: it has no quads, and says so rather
+        // than answer with the lane's own value.
+        let job = spvkit::run::Job::from_json(job).unwrap();
+        let e = spvkit::run::run_spirv(&words, &job, &Default::default()).unwrap_err();
+        assert!(e.to_string().contains("OpGroupNonUniformQuadSwap"), "{e}");
+    }
+}
+
+/// `InterlockedExchange` on a float (OpAtomicExchange takes floats) and `firstbithigh` of a
+/// float (converted to `int`, FindSMsb typed `uint`), as DXC compiles them.
+#[test]
+fn float_exchange_and_firstbithigh_of_a_float() {
+    let src = "RWStructuredBuffer<float> b : register(u0);
+         groupshared float g;
+         [numthreads(1, 1, 1)] void main() {
+           float old;
+           g = 1.5;
+           InterlockedExchange(b[0], 2.5, old);
+           InterlockedExchange(g, old, old);
+           b[1] = firstbithigh(old * 4) + g;
+         }";
+    let words = check("float-exchange", src, "cs_6_0");
+    let text = disassemble(&words);
+    assert_eq!(text.matches("OpAtomicExchange %float").count(), 2, "{text}");
+    assert!(text.contains("OpConvertFToS %int"), "{text}");
+    assert!(text.contains("OpExtInst %uint %1 FindSMsb"), "{text}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "data": [7.0, 0.0]}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            // old = 7, then g = 7 and old = 1.5: firstbithigh(int(6)) + 7 = 9.
+            assert_eq!(run::floats(&out, 0), [2.5f32, 9.0]);
+        }
     }
 }

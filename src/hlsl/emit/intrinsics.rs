@@ -323,6 +323,8 @@ impl FnCx<'_, '_> {
                 let t = self.ty(&rt);
                 Some(Val::R(self.f.read_clock_khr(t, scope), rt))
             }
+            "dot2add" => self.dot2add(args),
+            "msad4" => self.msad4(args),
             "dot" => {
                 let (v, ty) = self.args_common(name, args, span)?;
                 let s = ty.component()?;
@@ -534,6 +536,15 @@ impl FnCx<'_, '_> {
             }
             "countbits" | "reversebits" | "firstbithigh" | "firstbitlow" => {
                 let (v, t) = self.rvalue(&args[0])?;
+                // A float argument of firstbithigh is converted to `int` and its FindSMsb
+                // typed `uint`, as DXC does.
+                let from_float = name == "firstbithigh" && t.component() == Some(Scalar::Float);
+                let (v, t) = if from_float {
+                    let it = t.with_component(Scalar::Int);
+                    (self.convert(v, &t, &it, args[0].span, false)?, it)
+                } else {
+                    (v, t)
+                };
                 let sixteen = t.component().is_some_and(|s| s.is_int() && s.bits() == 16);
                 if sixteen && matches!(name, "countbits" | "reversebits") {
                     return self.bits16(name, v, t, span);
@@ -557,11 +568,16 @@ impl FnCx<'_, '_> {
                     return None;
                 };
                 let it = self.ty(&t);
+                let rt = if from_float {
+                    t.with_component(Scalar::UInt)
+                } else {
+                    t.clone()
+                };
                 let r = match name {
                     "countbits" => self.f.bit_count(it, v),
                     "reversebits" => self.f.bit_reverse(it, v),
                     "firstbithigh" => self.ext(
-                        &t,
+                        &rt,
                         if s.is_signed() {
                             Glsl::FindSMsb as u32
                         } else {
@@ -571,7 +587,7 @@ impl FnCx<'_, '_> {
                     ),
                     _ => self.ext(&t, Glsl::FindILsb as u32, &[v]),
                 };
-                Some(Val::R(r, t))
+                Some(Val::R(r, rt))
             }
             "determinant" => {
                 let (v, t) = self.float_args(name, args, span)?;
@@ -797,13 +813,17 @@ impl FnCx<'_, '_> {
             );
             return None;
         }
-        let Ty::Scalar(s @ (Scalar::Int | Scalar::UInt | Scalar::Int64 | Scalar::UInt64)) = p.ty
-        else {
-            self.st.error(
-                span,
-                format!("{name} needs a 32- or 64-bit integer destination"),
-            );
-            return None;
+        // A float is exchanged as it is (OpAtomicExchange takes floats), as DXC does.
+        let s = match p.ty {
+            Ty::Scalar(s @ (Scalar::Int | Scalar::UInt | Scalar::Int64 | Scalar::UInt64)) => s,
+            Ty::Scalar(Scalar::Float) if name == "InterlockedExchange" => Scalar::Float,
+            _ => {
+                self.st.error(
+                    span,
+                    format!("{name} needs a 32- or 64-bit integer destination"),
+                );
+                return None;
+            }
         };
         let ty = Ty::Scalar(s);
         let t = self.ty(&ty);
@@ -851,6 +871,86 @@ impl FnCx<'_, '_> {
             self.assign(&d, result, &ty, o.span);
         }
         Some(self.void_val())
+    }
+
+    /// `dot2add(a, b, acc)` (shader model 6.4): the dot product of two `half2`s, in `half`
+    /// then widened, plus `acc`, in `float` (DXC's expansion: OpFMul, OpFConvert, two
+    /// OpFAdds). Without `-enable-16bit-types` `half` is `float`.
+    fn dot2add(&mut self, args: &[Expr]) -> Option<Val> {
+        let half = if self.st.opts.enable_16bit_types {
+            Scalar::Half
+        } else {
+            Scalar::Float
+        };
+        let ht = Ty::Vector(half, 2);
+        let ft = Ty::Scalar(Scalar::Float);
+        let a = self.rvalue_as(&args[0], &ht)?;
+        let b = self.rvalue_as(&args[1], &ht)?;
+        let acc = self.rvalue_as(&args[2], &ft)?;
+        let hv = self.ty(&ht);
+        let prod = self.f.f_mul(hv, a, b);
+        let fv_t = Ty::Vector(Scalar::Float, 2);
+        let fv = self.ty(&fv_t);
+        let wide = if half == Scalar::Half {
+            self.f.f_convert(fv, prod)
+        } else {
+            prod
+        };
+        let f = self.ty(&ft);
+        let x = self.f.composite_extract(f, wide, vec![0]);
+        let y = self.f.composite_extract(f, wide, vec![1]);
+        let sum = self.f.f_add(f, x, y);
+        Some(Val::R(self.f.f_add(f, sum, acc), ft))
+    }
+
+    /// `msad4(reference, source, accum)`: for each k of 0..4, the sum over the four bytes j of
+    /// `reference` that are not zero of |reference byte j - source byte k + j| (the source
+    /// being the eight bytes of `source.x` then `source.y`), plus `accum[k]`, as `uint4`.
+    fn msad4(&mut self, args: &[Expr]) -> Option<Val> {
+        let ut = Ty::Scalar(Scalar::UInt);
+        let reference = self.rvalue_as(&args[0], &ut)?;
+        let source = self.rvalue_as(&args[1], &Ty::Vector(Scalar::UInt, 2))?;
+        let u4 = Ty::Vector(Scalar::UInt, 4);
+        let accum = self.rvalue_as(&args[2], &u4)?;
+        let u = self.ty(&ut);
+        let lo = self.f.composite_extract(u, source, vec![0]);
+        let hi = self.f.composite_extract(u, source, vec![1]);
+        let bool_t = Ty::Scalar(Scalar::Bool);
+        let bt = self.ty(&bool_t);
+        let zero = self.u32c(0);
+        let eight = self.u32c(8);
+        let byte = |cx: &mut Self, v: Value, k: u32| -> Value {
+            let off = cx.u32c(8 * k);
+            cx.f.bit_field_u_extract(u, v, off, eight)
+        };
+        let ref_bytes: Vec<Value> = (0..4).map(|j| byte(self, reference, j)).collect();
+        let mut out = Vec::new();
+        for k in 0..4u32 {
+            // The four source bytes from byte k of (hi:lo).
+            let window = if k == 0 {
+                lo
+            } else {
+                let right = self.u32c(8 * k);
+                let left = self.u32c(32 - 8 * k);
+                let a = self.f.shift_right_logical(u, lo, right);
+                let b = self.f.shift_left_logical(u, hi, left);
+                self.f.bitwise_or(u, a, b)
+            };
+            let mut sum = self.f.composite_extract(u, accum, vec![k]);
+            for (j, &r) in ref_bytes.iter().enumerate() {
+                let s = byte(self, window, j as u32);
+                let ge = self.f.u_greater_than_equal(bt, r, s);
+                let d1 = self.f.i_sub(u, r, s);
+                let d2 = self.f.i_sub(u, s, r);
+                let diff = self.f.select(u, ge, d1, d2);
+                let masked = self.f.i_equal(bt, r, zero);
+                let term = self.f.select(u, masked, zero, diff);
+                sum = self.f.i_add(u, sum, term);
+            }
+            out.push(sum);
+        }
+        let t = self.ty(&u4);
+        Some(Val::R(self.f.composite_construct(t, &out), u4))
     }
 
     /// `mul(a, b)`: HLSL's row-vector convention on DXC's transposed matrices.

@@ -281,7 +281,12 @@ impl FnCx<'_, '_> {
                 let op = GroupOperation::PartitionedExclusiveScanNV;
                 self.wave_arith(name, arith, (op, Some(mask)), v, t, span)
             }
-            "QuadReadLaneAt" | "QuadReadAcrossX" | "QuadReadAcrossY" | "QuadReadAcrossDiagonal" => {
+            "QuadReadLaneAt"
+            | "QuadReadAcrossX"
+            | "QuadReadAcrossY"
+            | "QuadReadAcrossDiagonal"
+            | "QuadAny"
+            | "QuadAll" => {
                 if stage == Stage::Compute {
                     // Quads of a compute shader are its derivative groups (as DXC makes
                     // them, whatever the shader model).
@@ -292,6 +297,9 @@ impl FnCx<'_, '_> {
                         format!("not supported yet: {name} outside pixel and compute shaders"),
                     );
                     return None;
+                }
+                if matches!(name, "QuadAny" | "QuadAll") {
+                    return self.quad_any_all(name == "QuadAny", &args[0]);
                 }
                 let (v, t) = self.wave_value(name, &args[0], span, false)?;
                 let it = self.ty(&t);
@@ -326,6 +334,27 @@ impl FnCx<'_, '_> {
                 None
             }
         }
+    }
+
+    /// `QuadAny(b)` / `QuadAll(b)` (shader model 6.7): `b` or'ed (and'ed) with its value in
+    /// each other lane of the quad, read by `OpGroupNonUniformQuadSwap` in the three
+    /// directions: DXC's form without SPV_KHR_quad_control (newer than the bundled grammar).
+    fn quad_any_all(&mut self, any: bool, arg: &Expr) -> Option<Val> {
+        let bool_t = Ty::Scalar(Scalar::Bool);
+        let v = self.rvalue_as(arg, &bool_t)?;
+        let bt = self.ty(&bool_t);
+        let mut acc = v;
+        for dir in 0..3 {
+            let d = self.u32c(dir);
+            let sc = self.subgroup();
+            let other = self.f.group_non_uniform_quad_swap(bt, sc, v, d);
+            acc = if any {
+                self.f.logical_or(bt, acc, other)
+            } else {
+                self.f.logical_and(bt, acc, other)
+            };
+        }
+        Some(Val::R(acc, bool_t))
     }
 
     /// `WaveActiveAllEqual`: `OpGroupNonUniformAllEqual` of each component (each element of a

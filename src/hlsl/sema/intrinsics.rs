@@ -141,7 +141,10 @@ pub fn lookup(name: &str) -> Option<Intrinsic> {
         | "WavePrefixCountBits"
         | "QuadReadAcrossX"
         | "QuadReadAcrossY"
-        | "QuadReadAcrossDiagonal" => Some(Intrinsic::Special(1, 1)),
+        | "QuadReadAcrossDiagonal"
+        | "QuadAny"
+        | "QuadAll" => Some(Intrinsic::Special(1, 1)),
+        "dot2add" | "msad4" => Some(Intrinsic::Special(3, 3)),
         "WaveReadLaneAt" | "QuadReadLaneAt" => Some(Intrinsic::Special(2, 2)),
         // SPV_NV_shader_subgroup_partitioned, as DXC (WaveMultiPrefixCountBits: DXC has none).
         "WaveMatch" => Some(Intrinsic::Special(1, 1)),
@@ -185,14 +188,12 @@ pub fn is_out_of_scope(name: &str) -> bool {
         "EvaluateAttributeSnapped",
         "GetRenderTargetSampleCount",
         "GetRenderTargetSamplePosition",
-        "msad4",
         "noise",
         "Process2DQuadTessFactorsAvg",
         "tex1D",
         "tex2D",
         "tex3D",
         "texCUBE",
-        "dot2add",
     ];
     OTHERS.contains(&name)
         || [

@@ -120,6 +120,24 @@ pub(crate) fn lower<'a, 'ctx>(
             }
             return Ok(None);
         }
+        I::AtomicExchange(a) if r()?.is_float_type() => {
+            // A float exchange is the exchange of its bits.
+            let ft = r()?.into_float_type();
+            let it = match l.td.get_bit_size(&ft) {
+                16 => l.cx.i16_type(),
+                32 => l.cx.i32_type(),
+                64 => l.cx.i64_type(),
+                _ => return Err(LowerError::unsupported("an exchange of this float width")),
+            };
+            let p = l.atomic_ptr(fx, a.pointer)?;
+            let o = ordering(l.const_operand(fx, a.semantics)?);
+            let BasicValueEnum::FloatValue(v) = l.id(fx, a.value)? else {
+                return Err(LowerError::malformed("a float exchange of a non-float"));
+            };
+            let bits = l.b.build_bit_cast(v, it, "")?.into_int_value();
+            let old = l.b.build_atomicrmw(R::Xchg, p, bits, o)?;
+            l.b.build_bit_cast(old, ft, "")?
+        }
         I::AtomicExchange(a) => l.rmw(
             fx,
             R::Xchg,
