@@ -6240,3 +6240,26 @@ fn float_exchange_and_firstbithigh_of_a_float() {
         }
     }
 }
+
+/// A constant `uint` texel offset (`uint2(-5, 7)`) is the `int` constant of its bits, so it
+/// stays a ConstOffset (a variable offset outside gathers is still refused).
+#[test]
+fn constant_uint_texel_offsets() {
+    let src = "SamplerComparisonState s; Texture2D<float4> t;
+         float4 main(float2 uv : UV, float c : C) : SV_Target {
+           return t.SampleCmpBias(s, uv, c, 0.5, uint2(-5, 7));
+         }";
+    let words = check_env(
+        "uint-offsets",
+        src,
+        "ps_6_8",
+        TargetEnv::Vulkan1_1,
+        LanguageVersion::V2021,
+    );
+    let text = disassemble(&words);
+    assert!(text.contains("Bias|ConstOffset"), "{text}");
+    assert!(
+        text.contains("OpConstantComposite %v2int %int_n5 %int_7"),
+        "{text}"
+    );
+}

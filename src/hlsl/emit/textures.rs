@@ -207,6 +207,35 @@ impl FnCx<'_, '_> {
         }
     }
 
+    /// The `int` constant (scalar or vector) with the bits of the `uint` constant `v` of type
+    /// `t`.
+    fn uint_constant_as_int(&mut self, v: Value, t: &Ty) -> Option<Value> {
+        let parts = match t {
+            Ty::Scalar(_) => vec![v],
+            Ty::Vector(..) => {
+                let Value::Constant(h) = v else { return None };
+                match self.f.module().constants.get(h).map(|c| &c.value) {
+                    Some(crate::ir::ConstantValue::Composite(p)) => p.clone(),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        let mut ints = Vec::new();
+        for p in parts {
+            let Some(ConstVal::Int(k)) = self.const_of(p) else {
+                return None;
+            };
+            ints.push(self.scalar_const(Scalar::Int, ConstVal::Int(i64::from(k as u32 as i32))));
+        }
+        if let [one] = ints[..] {
+            return Some(one);
+        }
+        let it = Ty::vector(Scalar::Int, ints.len() as u32);
+        let ct = self.ty(&it);
+        Some(Value::Constant(self.f.constant_composite(ct, &ints)))
+    }
+
     /// A texel offset argument of `n` components: a constant, or (`variable`, for gathers)
     /// any value.
     fn offset_arg(&mut self, e: &Expr, n: u32, variable: bool) -> Option<Value> {
@@ -228,7 +257,17 @@ impl FnCx<'_, '_> {
                 t = nt;
             }
         }
-        let v = self.convert(v, &t, &Ty::vector(Scalar::Int, n), e.span, false)?;
+        // A constant `uint` offset (`uint2(-5, 7)`) is the `int` constant of the same bits.
+        let v = match (v, t.component()) {
+            (Value::Constant(_), Some(Scalar::UInt)) if t.count() == n => {
+                self.uint_constant_as_int(v, &t)
+            }
+            _ => None,
+        }
+        .map_or_else(
+            || self.convert(v, &t, &Ty::vector(Scalar::Int, n), e.span, false),
+            Some,
+        )?;
         if !variable && !matches!(v, Value::Constant(_)) {
             self.st.error(
                 e.span,
