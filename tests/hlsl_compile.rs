@@ -4100,12 +4100,14 @@ fn arrays_of_resources() {
             assert_eq!(floats, [3.0f32, 7.0]);
         }
     }
+    // Arrays of push-constant blocks have no meaning: refused.
     let e = errors(
-        "struct P { float4 v; }; ConstantBuffer<P> cbs[2]; [numthreads(1,1,1)] void main() {}",
+        "struct P { float4 v; }; [[vk::push_constant]] ConstantBuffer<P> cbs[2]; \
+         [numthreads(1,1,1)] void main() {}",
         "cs_6_0",
     );
     assert!(
-        e.contains("not supported yet: arrays of ConstantBuffer"),
+        e.contains("not supported yet: arrays of push-constant blocks"),
         "{e}"
     );
 }
@@ -5959,13 +5961,13 @@ fn member_types_of_template_instances() {
 }
 
 /// An array of RWStructuredBuffers with counters: an array of counter blocks at the counter
-/// binding, indexed with the buffer (`bufs[k].IncrementCounter()`). Each of four invocations
+/// binding, indexed with the buffer (`bufs[k].IncrementCounter()`). Each of four workgroups
 /// takes a slot of buffer `k = id % 2`; computed on lavapipe and under `spvkit run`.
 #[test]
 fn arrays_of_buffers_with_counters() {
     let src = "[[vk::binding(0), vk::counter_binding(1)]] RWStructuredBuffer<uint> bufs[2];
          [[vk::binding(2)]] RWStructuredBuffer<uint> o;
-         [numthreads(4, 1, 1)] void main(uint id : SV_DispatchThreadID) {
+         [numthreads(1, 1, 1)] void main(uint id : SV_GroupID) {
            uint k = id % 2;
            uint slot = bufs[k].IncrementCounter();
            bufs[k][slot] = id + 10;
@@ -5980,7 +5982,8 @@ fn arrays_of_buffers_with_counters() {
     #[cfg(feature = "run")]
     {
         use spvkit::run::BufferId;
-        let job = r#"{"dispatch": [1], "buffers": [
+        // One invocation per workgroup: the index into the array is dynamically uniform.
+        let job = r#"{"dispatch": [4], "buffers": [
             {"set": 0, "binding": 0, "layout": ["u32"], "size_words": 4},
             {"set": 0, "binding": 0, "index": 1, "layout": ["u32"], "size_words": 4},
             {"set": 0, "binding": 1, "layout": ["i32"], "data": [0]},
@@ -6260,6 +6263,58 @@ fn constant_uint_texel_offsets() {
     assert!(text.contains("Bias|ConstOffset"), "{text}");
     assert!(
         text.contains("OpConstantComposite %v2int %int_n5 %int_7"),
+        "{text}"
+    );
+}
+
+/// Arrays of `ConstantBuffer<T>` (fixed and unsized): an array of blocks, one descriptor each,
+/// indexed dynamically; computed on lavapipe and under `spvkit run`.
+#[test]
+fn arrays_of_constant_buffers() {
+    let src = "struct P { float4 v; float s; };
+         ConstantBuffer<P> cbs[2] : register(b0);
+         RWStructuredBuffer<float> o : register(u1);
+         [numthreads(1, 1, 1)] void main(uint i : SV_GroupID) {
+           P p = cbs[1 - i];
+           o[i] = cbs[i].v.y * cbs[i].s + p.s;
+         }";
+    // One invocation per workgroup: the index is dynamically uniform, as Vulkan requires of
+    // an index into an array of uniform buffers without NonUniformResourceIndex.
+    let words = check("cbuffer-arrays", src, "cs_6_0");
+    let text = disassemble(&words);
+    assert!(
+        text.contains("OpTypeArray %type_ConstantBuffer_P %uint_2"),
+        "{text}"
+    );
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [2], "buffers": [
+            {"set": 0, "binding": 0, "kind": "uniform", "layout": ["f32"],
+             "data": [1, 2, 3, 4, 10, 0, 0, 0]},
+            {"set": 0, "binding": 0, "index": 1, "kind": "uniform", "layout": ["f32"],
+             "data": [5, 6, 7, 8, 100, 0, 0, 0]},
+            {"set": 0, "binding": 1, "layout": ["f32"], "size_words": 2}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(
+                run::floats(&out, 1),
+                [2.0f32 * 10.0 + 100.0, 6.0 * 100.0 + 10.0]
+            );
+        }
+    }
+    // Unsized: a runtime array of blocks (descriptor indexing), any constant index allowed.
+    let words = check(
+        "cbuffer-runtime-array",
+        "struct P { float4 v; }; ConstantBuffer<P> cbs[] : register(b0, space1);
+         float4 main(uint i : I) : SV_Target { return cbs[NonUniformResourceIndex(i)].v + cbs[7].v; }",
+        "ps_6_0",
+    );
+    let text = disassemble(&words);
+    assert!(
+        text.contains("OpTypeRuntimeArray %type_ConstantBuffer_P"),
+        "{text}"
+    );
+    assert!(
+        text.contains("OpCapability RuntimeDescriptorArray"),
         "{text}"
     );
 }

@@ -226,6 +226,9 @@ pub enum GlobalKind {
         binding: Binding,
         /// `-fspv-reflect`'s `UserTypeGOOGLE` string, if it has one.
         user_type: Option<String>,
+        /// An array of this many `ConstantBuffer<T>`/`TextureBuffer<T>` (one binding for
+        /// all; 0 for an unsized one), indexed before use.
+        array: Option<u32>,
     },
     /// `[[vk::constant_id(id)]]`: a specialization constant (`ty` is a scalar).
     SpecConstant {

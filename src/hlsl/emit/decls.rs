@@ -316,6 +316,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             texture,
             binding,
             user_type,
+            array,
         } => pending.push(Pending {
             name,
             span,
@@ -329,7 +330,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             coherent: false,
             user_type,
             counter: None,
-            array: None,
+            array,
             input_attachment: None,
         }),
         GlobalKind::SpecConstant { id, value } => {
@@ -701,7 +702,13 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                     Decoration::Block
                 };
                 let t = block_struct(b, st, &def, layout, deco, texture);
-                let ptr = b.type_pointer(sc, t);
+                // An array of blocks (one descriptor each) takes no ArrayStride, as DXC.
+                let var_t = match p.array {
+                    Some(0) => b.type_runtime_array(t, None),
+                    Some(n) => b.type_array(t, n, None),
+                    None => t,
+                };
+                let ptr = b.type_pointer(sc, var_t);
                 let mut decorations = decos(binding);
                 if let (true, Some(u)) = (st.opts.reflect, &p.user_type) {
                     decorations.push(Decoration::UserTypeGOOGLE(u.clone()));
@@ -716,9 +723,18 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                     let i = st.types.structs.len();
                     st.types.structs.push(def.clone());
                     st.type_cache.insert((Ty::Struct(i), layout, false), t);
+                    let ty = match p.array {
+                        Some(n) => {
+                            if n == 0 {
+                                st.unsized_globals.insert(Value::Global(g));
+                            }
+                            Ty::Array(Box::new(Ty::Struct(i)), n)
+                        }
+                        None => Ty::Struct(i),
+                    };
                     let place = Place {
                         ptr: Value::Global(g),
-                        ty: Ty::Struct(i),
+                        ty,
                         sc,
                         layout,
                         row_major: false,

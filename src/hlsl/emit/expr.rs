@@ -1410,6 +1410,7 @@ impl FnCx<'_, '_> {
             }
         };
         let tail = match &base {
+            Val::P(p) if self.st.unsized_globals.contains(&p.ptr) => true,
             Val::P(p) => self.tail_arrays.contains(&p.ptr),
             Val::R(r, _) => self.tail_arrays.contains(r),
             _ => false,

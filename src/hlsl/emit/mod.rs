@@ -255,6 +255,8 @@ pub(crate) struct State<'u> {
     pub static_inits: Vec<(Place, usize, usize)>,
     pub next_in_location: u32,
     pub next_out_location: u32,
+    /// Runtime arrays of blocks (`ConstantBuffer<T> cbs[]`): indexed without a bound.
+    pub unsized_globals: std::collections::HashSet<Value>,
     /// Global variables of a minimum-precision type (decorated `RelaxedPrecision`).
     pub relaxed_globals: std::collections::HashSet<Handle<GlobalVariable>>,
     /// Global variables declared as 1xN matrices (collapsed to vectors) or arrays of them: the
@@ -320,6 +322,7 @@ impl<'u> State<'u> {
             next_in_location: 0,
             next_out_location: 0,
             relaxed_globals: std::collections::HashSet::new(),
+            unsized_globals: std::collections::HashSet::new(),
             row_globals: std::collections::HashMap::new(),
         }
     }

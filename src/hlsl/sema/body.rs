@@ -113,10 +113,18 @@ fn module_symbols(m: &Module) -> HashMap<String, Ty> {
                 }
             }
             // `ConstantBuffer<S> b;` is a variable of (a copy of) `S`.
-            GlobalKind::Block { as_var: true, .. } => {
+            GlobalKind::Block {
+                as_var: true,
+                array,
+                ..
+            } => {
                 let ty = match &g.ty {
                     Ty::Resource(_, elem) => (**elem).clone(),
                     t => t.clone(),
+                };
+                let ty = match array {
+                    Some(n) => Ty::Array(Box::new(ty), *n),
+                    None => ty,
                 };
                 out.insert(g.name.clone(), ty);
             }

@@ -90,6 +90,7 @@ pub fn declare_module<'u>(
                 texture: false,
                 binding: Binding::Implicit,
                 user_type: None,
+                array: None,
             },
         });
     }
@@ -222,6 +223,7 @@ impl Declarer<'_> {
                 texture,
                 binding,
                 user_type: Some(if texture { "tbuffer" } else { "cbuffer" }.into()),
+                array: None,
             },
         );
     }
@@ -362,6 +364,7 @@ impl Declarer<'_> {
                     texture: false,
                     binding: Binding::Implicit,
                     user_type: None,
+                    array: None,
                 };
                 self.push(&name, d.span, ty, false, kind);
                 continue;
@@ -483,9 +486,17 @@ impl Declarer<'_> {
             kind,
             ResourceKind::StructuredBuffer { flavor, .. } if *flavor != SbFlavor::Plain
         ) || self.m.counter_users.contains(&d.name.name);
+        let block = matches!(
+            kind,
+            ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
+        );
         let why = match kind {
-            ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer => {
-                Some(format!("{size}arrays of ConstantBuffer or TextureBuffer"))
+            _ if block && self.opts.bindings.flatten_arrays => Some(format!(
+                "-fspv-flatten-resource-arrays with {size}arrays of ConstantBuffer or \
+                 TextureBuffer"
+            )),
+            _ if block && attr(&v.attributes, Some("vk"), "push_constant").is_some() => {
+                Some("arrays of push-constant blocks".to_owned())
             }
             _ if counted && self.opts.bindings.flatten_arrays => Some(
                 "-fspv-flatten-resource-arrays with an array of buffers with counters".to_owned(),
@@ -503,6 +514,15 @@ impl Declarer<'_> {
             return;
         }
         let binding = self.explicit_binding(&v.attributes, &d.annotations);
+        if block {
+            let Ty::Resource(kind, inner) = &elem else {
+                return;
+            };
+            if let Some(g) = self.buffer_view(v, *kind, inner, binding, Some(n)) {
+                self.push(&d.name.name, d.name.span, elem.clone(), false, g);
+            }
+            return;
+        }
         let counter_binding = attr(&v.attributes, Some("vk"), "counter_binding");
         let counter = self.counter(kind, counted, counter_binding);
         let kind = GlobalKind::Resource {
@@ -675,6 +695,41 @@ impl Declarer<'_> {
         }
     }
 
+    /// `ConstantBuffer<T>`/`TextureBuffer<T>` (of `kind`, `elem` being `T`) declared by `v`:
+    /// a block of `T`'s fields, named as the variable (`array`: an array of them).
+    fn buffer_view(
+        &mut self,
+        v: &VarDecl,
+        kind: ResourceKind,
+        elem: &Ty,
+        binding: Binding,
+        array: Option<u32>,
+    ) -> Option<GlobalKind> {
+        let texture = kind == ResourceKind::TextureBuffer;
+        let Ty::Struct(i) = *elem else { return None };
+        let sd = self.m.types.structs.get(i)?;
+        let prefix = if texture {
+            "TextureBuffer"
+        } else {
+            "ConstantBuffer"
+        };
+        let def = StructDef {
+            name: format!("type.{prefix}.{}", sd.name),
+            fields: sd.fields.clone(),
+            bitfields: sd.bitfields.clone(),
+            origin: Some(sd.name.clone()),
+        };
+        Some(GlobalKind::Block {
+            def,
+            as_var: true,
+            push_constant: attr(&v.attributes, Some("vk"), "push_constant").is_some(),
+            texture,
+            binding,
+            user_type: user_type(&v.ty),
+            array,
+        })
+    }
+
     /// A resource declarator of `v`.
     fn resource(
         &mut self,
@@ -690,28 +745,7 @@ impl Declarer<'_> {
             kind,
             ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
         ) {
-            let texture = kind == ResourceKind::TextureBuffer;
-            let Ty::Struct(i) = *elem else { return None };
-            let sd = self.m.types.structs.get(i)?;
-            let prefix = if texture {
-                "TextureBuffer"
-            } else {
-                "ConstantBuffer"
-            };
-            let def = StructDef {
-                name: format!("type.{prefix}.{}", sd.name),
-                fields: sd.fields.clone(),
-                bitfields: sd.bitfields.clone(),
-                origin: Some(sd.name.clone()),
-            };
-            let kind = GlobalKind::Block {
-                def,
-                as_var: true,
-                push_constant: attr(&v.attributes, Some("vk"), "push_constant").is_some(),
-                texture,
-                binding,
-                user_type: user_type(&v.ty),
-            };
+            let kind = self.buffer_view(v, kind, elem, binding, None)?;
             self.push(&name, d.name.span, ty.clone(), false, kind);
             return Some(());
         }
