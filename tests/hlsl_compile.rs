@@ -4801,9 +4801,9 @@ fn unimplemented_builtin_types_are_refused_by_name() {
 /// `static` name for a module-scope resource (`static_resource_aliases`).
 #[test]
 fn global_resources_with_initializers_are_refused() {
+    // (`static Texture2D T = ResourceDescriptorHeap[3];` is an element of the heap, since
+    // session 12: `static_elements_of_heaps_and_resource_arrays`.)
     for src in [
-        "static Texture2D Texture = ResourceDescriptorHeap[3]; SamplerState S;
-         float4 main() : SV_Target { return Texture.Sample(S, float2(0, 0)); }",
         "Texture2D A; Texture2D B = A; SamplerState S;
          float4 main() : SV_Target { return B.Sample(S, float2(0, 0)); }",
         "Texture2D A[2]; static Texture2D B[2] = A; SamplerState S;
@@ -6316,5 +6316,69 @@ fn arrays_of_constant_buffers() {
     assert!(
         text.contains("OpCapability RuntimeDescriptorArray"),
         "{text}"
+    );
+}
+
+/// `static R r = Heap[i];` and `static R r = rs[i];` (a module-scope array of resources), the
+/// index read from constants and constant-buffer members only: element `i`, the index
+/// evaluated where `r` is used (with the module's names, whatever a function declares), as
+/// the static initializer would have given it. Run on lavapipe and under `spvkit run` for
+/// the array form.
+#[test]
+fn static_elements_of_heaps_and_resource_arrays() {
+    let src = "cbuffer C : register(b0) { uint which; };
+         RWStructuredBuffer<uint> bufs[2] : register(u1);
+         static RWStructuredBuffer<uint> chosen = bufs[which + 0];
+         [numthreads(1, 1, 1)] void main() {
+           uint which = 7;  // a local of the index's name does not change it
+           chosen[0] = which;
+         }";
+    let words = check("static-array-element", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"set": 0, "binding": 0, "kind": "uniform", "layout": ["u32"], "data": [1, 0, 0, 0]},
+            {"set": 0, "binding": 1, "layout": ["u32"], "data": [0]},
+            {"set": 0, "binding": 1, "index": 1, "layout": ["u32"], "data": [0]}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            let second = out
+                .buffers
+                .iter()
+                .find(|b| {
+                    b.id == spvkit::run::BufferId::ArrayElement {
+                        set: 0,
+                        binding: 1,
+                        index: 1,
+                    }
+                })
+                .expect("element 1");
+            assert_eq!(second.data.bytes, 7u32.to_le_bytes());
+            assert_eq!(run::words(&out, 1), [0]);
+        }
+    }
+    // From a heap: the view's element, at the heap's binding.
+    let words = check(
+        "static-heap-element",
+        "static SamplerState s = SamplerDescriptorHeap[2];
+         static Texture2D t = ResourceDescriptorHeap[3];
+         float4 main(float2 uv : UV) : SV_Target { return t.Sample(s, uv); }",
+        "ps_6_6",
+    );
+    let text = disassemble(&words);
+    assert!(
+        text.contains(
+            "OpAccessChain %_ptr_UniformConstant_type_2d_image %ResourceDescriptorHeap %uint_3"
+        ),
+        "{text}"
+    );
+    // An index that could change (a static variable) is refused.
+    let e = errors(
+        "static uint k = 1; static Texture2D t = ResourceDescriptorHeap[k];
+         float4 main() : SV_Target { return t.Load(0); }",
+        "ps_6_6",
+    );
+    assert!(
+        e.contains("not supported yet: a static resource from a descriptor heap at an index"),
+        "{e}"
     );
 }

@@ -259,6 +259,21 @@ pub enum GlobalKind {
     /// `static R r = g;` for a resource `g` no function reassigns `r` from: a second name for
     /// the module-scope resource `g`.
     Alias(String),
+    /// `static R r = Heap[i];` (or `= rs[i]` for a module-scope array of resources `rs`) with
+    /// `i` computed from constants and constant-buffer members only: element `i` of the
+    /// heap's view as `R` (of `rs`), `i` evaluated where `r` is used (with the module's
+    /// names), which gives what the static initializer would have.
+    HeapAlias {
+        /// The heap; `None` for an array of resources.
+        heap: Option<Heap>,
+        /// `globallycoherent`.
+        coherent: bool,
+        /// The declaration, as (item, declarator) indices in the unit.
+        init: (usize, usize),
+        /// The module-scope name of the heap's view as `R` (set by [`crate::hlsl::sema::body`]),
+        /// or of the array.
+        view: String,
+    },
 }
 
 /// What `[[vk::binding]]` or `register()` say about a resource's binding.

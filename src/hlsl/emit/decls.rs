@@ -188,6 +188,11 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     for g in std::mem::take(&mut st.globals) {
         match g.kind {
             GlobalKind::Alias(target) => aliases.push((g.name, g.span, target)),
+            GlobalKind::HeapAlias {
+                view,
+                init: (item, decl),
+                ..
+            } => declare_global(st, &g.name, g.span, Sym::HeapElement { view, item, decl }),
             _ => define_global(st, b, g, &mut pending),
         }
     }
@@ -371,7 +376,8 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             declare_global(st, &name, span, Sym::Var(Place { konst, ..place }));
         }
         GlobalKind::Constant(c) => declare_global(st, &name, span, Sym::Const(c, ty)),
-        GlobalKind::Alias(_) => {}
+        // Declared by `emit_module`, as names.
+        GlobalKind::Alias(_) | GlobalKind::HeapAlias { .. } => {}
     }
 }
 

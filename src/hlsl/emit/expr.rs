@@ -495,7 +495,34 @@ impl FnCx<'_, '_> {
                 Val::R(v, t)
             }
             Sym::Spec(h, t) => Val::R(Value::SpecConstant(h), t),
+            Sym::HeapElement { view, item, decl } => {
+                self.heap_element(&view, item, decl).unwrap_or(Val::Err)
+            }
         }
+    }
+
+    /// `static R r = Heap[i];` used: element `i` of the view, `i` evaluated here with only
+    /// the module's names in scope.
+    fn heap_element(&mut self, view: &str, item: usize, decl: usize) -> Option<Val> {
+        let unit = self.st.unit;
+        let Some(crate::hlsl::ast::Item::Variables(v)) = unit.items.get(item) else {
+            return None;
+        };
+        let Some(crate::hlsl::ast::Initializer::Expr(init)) =
+            v.declarators.get(decl).and_then(|d| d.init.as_ref())
+        else {
+            return None;
+        };
+        let ExprKind::Index { index, .. } = &init.kind else {
+            return None;
+        };
+        let Some(Sym::Resource(heap)) = self.st.scopes.lookup(view).cloned() else {
+            return None;
+        };
+        let saved = self.st.scopes.set_aside();
+        let r = self.resource_index(heap, index, init.span);
+        self.st.scopes.restore(saved);
+        r
     }
 
     fn literal(&mut self, l: &Literal, span: Span) -> Option<Val> {
@@ -986,7 +1013,7 @@ impl FnCx<'_, '_> {
             ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name) {
                 Some(Sym::Var(Place { ty, .. }) | Sym::Member { ty, .. })
                 | Some(Sym::Const(_, ty) | Sym::Spec(_, ty)) => ty.clone(),
-                Some(Sym::Resource(_)) => {
+                Some(Sym::Resource(_) | Sym::HeapElement { .. }) => {
                     self.st.error(
                         span,
                         format!(

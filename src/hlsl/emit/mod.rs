@@ -113,6 +113,14 @@ pub(crate) enum Sym {
     Const(ConstVal, Ty),
     /// A specialization constant.
     Spec(Handle<SpecConstant>, Ty),
+    /// `static R r = Heap[i];`: element `i` of the heap's view `view` (a module-scope name),
+    /// `i` being the initializer of declarator `decl` of item `item`, evaluated where `r` is
+    /// used (it reads only module constants and constant-buffer members).
+    HeapElement {
+        view: String,
+        item: usize,
+        decl: usize,
+    },
 }
 
 /// A resource variable.

@@ -51,6 +51,25 @@ pub fn lower_reached<'u>(
         recursion: false,
         heaps: Vec::new(),
     };
+    // The views `static R r = Heap[i];` use.
+    let mut alias_views = Vec::new();
+    for (k, global) in m.globals.iter().enumerate() {
+        if let GlobalKind::HeapAlias {
+            heap: Some(heap),
+            coherent,
+            ..
+        } = global.kind
+        {
+            let view = HeapView {
+                heap,
+                ty: global.ty.clone(),
+                coherent,
+                counter: false,
+                span: global.span,
+            };
+            alias_views.push((k, add_view(&mut g.heaps, view)));
+        }
+    }
     // What static initializers call runs first, in the entry point's wrapper (their calls
     // are found by name: a method call there names every struct's method of that name).
     let mut init_calls = Vec::new();
@@ -70,6 +89,12 @@ pub fn lower_reached<'u>(
     g.callees(init_calls);
     g.visit(entry);
     let (order, bodies, recursion, heaps) = (g.order, g.bodies, g.recursion, g.heaps);
+    for (k, v) in alias_views {
+        if let Some(GlobalKind::HeapAlias { view, .. }) = m.globals.get_mut(k).map(|g| &mut g.kind)
+        {
+            *view = HeapView::global_name(&heaps, v);
+        }
+    }
     if opts.descriptor_heap {
         if let Some(v) = heaps.first() {
             diags.push(Diagnostic::error(
@@ -132,6 +157,9 @@ fn module_symbols(m: &Module) -> HashMap<String, Ty> {
                 out.insert(g.name.clone(), Ty::Array(Box::new(g.ty.clone()), *n));
             }
             GlobalKind::String(_) | GlobalKind::Alias(_) => {}
+            GlobalKind::HeapAlias { .. } => {
+                out.insert(g.name.clone(), g.ty.clone());
+            }
             _ => {
                 out.insert(g.name.clone(), g.ty.clone());
             }
@@ -321,6 +349,23 @@ struct HeapView {
     span: Span,
 }
 
+/// The index of `view` among `views`, added if no view of its heap, type and coherence is
+/// there yet (one view serves all the heap's buffers of a type: with a counter if any needs
+/// it).
+fn add_view(views: &mut Vec<HeapView>, view: HeapView) -> usize {
+    let same = |v: &HeapView| (v.heap, &v.ty, v.coherent) == (view.heap, &view.ty, view.coherent);
+    match views.iter().position(same) {
+        Some(k) => {
+            views[k].counter |= view.counter;
+            k
+        }
+        None => {
+            views.push(view);
+            views.len() - 1
+        }
+    }
+}
+
 impl HeapView {
     /// The module-scope name of the view: the heap's name and its index among the views
     /// (`#` keeps it from any source name; SPIR-V names the variable after the heap).
@@ -445,19 +490,7 @@ impl<'a> Lowerer<'a> {
             counter: counted,
             span,
         };
-        let same =
-            |v: &HeapView| (v.heap, &v.ty, v.coherent) == (view.heap, &view.ty, view.coherent);
-        let k = match self.heaps.iter().position(same) {
-            // One view serves all the heap's buffers of a type: with a counter if any needs it.
-            Some(k) => {
-                self.heaps[k].counter |= counted;
-                k
-            }
-            None => {
-                self.heaps.push(view);
-                self.heaps.len() - 1
-            }
-        };
+        let k = add_view(self.heaps, view);
         Some(HeapView::global_name(self.heaps, k))
     }
 

@@ -296,6 +296,20 @@ impl Declarer<'_> {
             if ty.is_resource() && d.init.is_some() {
                 // `static Texture2D T = OtherTexture;`: a name for that resource, while no
                 // function assigns it; anything else (`= ResourceDescriptorHeap[3]`) is refused.
+                match self.heap_alias(v, d, &ty, is_static) {
+                    Ok(Some((heap, view))) => {
+                        let kind = GlobalKind::HeapAlias {
+                            heap,
+                            coherent: has(&v.modifiers, Modifier::GloballyCoherent),
+                            init: (idx, k),
+                            view,
+                        };
+                        self.push(&name, d.name.span, ty, false, kind);
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(()) => continue,
+                }
                 match self.alias_target(d, &ty, is_static) {
                     Some(target) => {
                         self.push(&name, d.name.span, ty, false, GlobalKind::Alias(target))
@@ -534,6 +548,132 @@ impl Declarer<'_> {
             input_attachment: None,
         };
         self.push(&d.name.name, d.name.span, elem, false, kind);
+    }
+
+    /// The heap (`None`) or module-scope array of resources (its name) a `static` resource
+    /// variable is an element of (`static R r = Heap[i];`, `= rs[i]`, never assigned by a
+    /// function), when `i` reads only constants and constant-buffer members (so evaluating
+    /// it where `r` is used gives the initializer's value); `Ok(None)` when the initializer
+    /// is not such an element, `Err` when it is one that is refused (reported).
+    fn heap_alias(
+        &mut self,
+        v: &VarDecl,
+        d: &Declarator,
+        ty: &Ty,
+        is_static: bool,
+    ) -> Result<Option<(Option<crate::hlsl::hir::Heap>, String)>, ()> {
+        let Some(Initializer::Expr(Expr {
+            kind: ExprKind::Index { base, index },
+            ..
+        })) = &d.init
+        else {
+            return Ok(None);
+        };
+        let ExprKind::Ident(h) = &base.kind else {
+            return Ok(None);
+        };
+        // A heap, or a module-scope array of resources of this type.
+        let array = self.m.globals.iter().rev().find(|g| g.name == h.name);
+        let heap = match array {
+            Some(g) => match g.kind {
+                GlobalKind::Resource {
+                    array: Some(_),
+                    coherent,
+                    ..
+                } if g.ty == *ty => {
+                    if coherent != has(&v.modifiers, Modifier::GloballyCoherent) {
+                        // The element is the array's: it cannot differ in coherence.
+                        self.error(
+                            d.span,
+                            "not supported yet: a static element of an array of resources \
+                             that differs from the array in 'globallycoherent'",
+                        );
+                        return Err(());
+                    }
+                    None
+                }
+                _ => return Ok(None),
+            },
+            None => match crate::hlsl::hir::Heap::by_name(&h.name) {
+                Some(heap) => Some(heap),
+                None => return Ok(None),
+            },
+        };
+        if !is_static || self.m.assigned.contains(&d.name.name) {
+            return Ok(None);
+        }
+        let why = match ty {
+            Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, _) => {
+                "a ConstantBuffer or TextureBuffer from a descriptor heap"
+            }
+            Ty::Resource(ResourceKind::StructuredBuffer { flavor, rw, .. }, _)
+                if *flavor != SbFlavor::Plain
+                    || (*rw && self.m.counter_users.contains(&d.name.name)) =>
+            {
+                "a static buffer with a counter from a descriptor heap"
+            }
+            _ if !self.invariant(index) => {
+                "a static resource from a descriptor heap at an index that is not computed from \
+                 constants and constant-buffer members"
+            }
+            _ => {
+                let view = if heap.is_some() {
+                    String::new()
+                } else {
+                    h.name.clone()
+                };
+                return Ok(Some((heap, view)));
+            }
+        };
+        self.error(d.span, format!("not supported yet: {why}"));
+        Err(())
+    }
+
+    /// Whether `e` reads only literals, module constants and constant-buffer members (the
+    /// same value wherever and whenever it is evaluated).
+    fn invariant(&self, e: &Expr) -> bool {
+        let block_member = |n: &str| {
+            self.m.types.constant(n).is_some()
+                || self.m.globals.iter().any(|g| match &g.kind {
+                    GlobalKind::Block {
+                        def,
+                        as_var: false,
+                        push_constant: false,
+                        texture: false,
+                        ..
+                    } => def.fields.iter().any(|f| f.name == n),
+                    GlobalKind::Block {
+                        as_var: true,
+                        push_constant: false,
+                        texture: false,
+                        ..
+                    }
+                    | GlobalKind::Constant(_) => g.name == n,
+                    _ => false,
+                })
+        };
+        match &e.kind {
+            ExprKind::Literal(_) => true,
+            ExprKind::Ident(id) => block_member(&id.name),
+            ExprKind::Member { base, .. } => self.invariant(base),
+            ExprKind::Index { base, index } => self.invariant(base) && self.invariant(index),
+            ExprKind::Unary { op, operand } => {
+                !matches!(
+                    op,
+                    crate::hlsl::ast::UnaryOp::PreInc
+                        | crate::hlsl::ast::UnaryOp::PreDec
+                        | crate::hlsl::ast::UnaryOp::PostInc
+                        | crate::hlsl::ast::UnaryOp::PostDec
+                ) && self.invariant(operand)
+            }
+            ExprKind::Binary { lhs, rhs, .. } => self.invariant(lhs) && self.invariant(rhs),
+            ExprKind::Cast { operand, .. } => self.invariant(operand),
+            ExprKind::Construct { args, .. } => args.iter().all(|a| self.invariant(a)),
+            ExprKind::Call { callee, args, .. } => {
+                callee.name == "NonUniformResourceIndex" && args.iter().all(|a| self.invariant(a))
+            }
+            _ => false,
+        }
     }
 
     /// The module-scope resource a `static` resource variable initialized with its name stays
