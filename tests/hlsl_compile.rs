@@ -6382,3 +6382,64 @@ fn static_elements_of_heaps_and_resource_arrays() {
         "{e}"
     );
 }
+
+/// `[[vk::offset(N)]]` places a field; the fields after it follow it by the usual rules
+/// (DXC's `vk.layout.attr.offset` figures), in every buffer holding the struct. An offset
+/// the buffer's layout cannot align is an error (DXC warns, then its SPIR-V does not
+/// validate). Read on lavapipe and under `spvkit run`.
+#[test]
+fn vk_offset_places_fields() {
+    let src = "struct S { float a; [[vk::offset(16)]] float b; float c; };
+         StructuredBuffer<S> s : register(t0);
+         RWStructuredBuffer<float> o : register(u1);
+         [numthreads(1, 1, 1)] void main() { o[0] = s[0].a + s[0].b * 10 + s[0].c * 100; }";
+    let words = check("vk-offset", src, "cs_6_0");
+    let text = disassemble(&words);
+    for want in [
+        "OpMemberDecorate %S 0 Offset 0",
+        "OpMemberDecorate %S 1 Offset 16",
+        "OpMemberDecorate %S 2 Offset 20",
+    ] {
+        assert!(text.contains(want), "missing {want}:\n{text}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "data": [1, 0, 0, 0, 2, 3, 0, 0]},
+            {"binding": 1, "layout": ["f32"], "size_words": 1}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 1), [321.0f32]);
+        }
+    }
+    // DXC's figures for a cbuffer and a structured buffer of the same struct (dx layout).
+    let o = {
+        let mut o = options("vs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+        o.layout = spvkit::hlsl::BufferLayout::Dx;
+        o
+    };
+    let text = disassemble(&compile_with(
+        "vk-offset-dx",
+        "struct S { float a; [[vk::offset(32)]] float2 b; [[vk::offset(64)]] float3 c; float d[2]; };
+         struct T { [[vk::offset(4)]] float a; S s; float b; };
+         ConstantBuffer<T> MyCBuffer; StructuredBuffer<T> MySBuffer;
+         float4 main() : A { return MyCBuffer.s.a + MySBuffer[0].s.a; }",
+        &o,
+    ));
+    for want in [
+        "OpMemberDecorate %S 3 Offset 80",
+        "OpMemberDecorate %type_ConstantBuffer_T 2 Offset 116",
+        "OpMemberDecorate %S_0 3 Offset 76",
+        "OpMemberDecorate %T 2 Offset 92",
+    ] {
+        assert!(text.contains(want), "missing {want}:\n{text}");
+    }
+    let e = errors(
+        "struct C { float r; float i; }; struct E { float2 a; [[vk::offset(8)]] C b; };
+         cbuffer Stuff { E e; }; float4 main() : SV_Target { return e.a.x; }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("the offset provided in the attribute should be 16-byte aligned"),
+        "{e}"
+    );
+}

@@ -67,7 +67,8 @@ fn vk_implemented(site: Site, name: &str) -> bool {
                     .iter()
                     .any(|(n, _)| *n == name)
         }
-        Site::Param | Site::Field => matches!(name, "location" | "builtin"),
+        Site::Param => matches!(name, "location" | "builtin"),
+        Site::Field => matches!(name, "location" | "builtin" | "offset"),
         Site::Global => matches!(
             name,
             "binding"

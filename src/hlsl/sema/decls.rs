@@ -12,7 +12,7 @@ use crate::hlsl::diag::Diagnostic;
 use crate::hlsl::sema::consteval::{self, ConstVal};
 use crate::hlsl::sema::types::{
     builtin_by_name, is_unimplemented_builtin, needs_16bit_types, rasterizer_ordered_as_rw,
-    BitField, Field, Interp, ResourceKind, SbFlavor, Scalar, StructDef, TexDim, Ty,
+    BitField, Field, FieldOffset, Interp, ResourceKind, SbFlavor, Scalar, StructDef, TexDim, Ty,
 };
 use crate::hlsl::source::Span;
 use crate::hlsl::Options;
@@ -929,7 +929,21 @@ impl TypeResolver<'_> {
                         }
                         None => None,
                     },
-                    offset: None,
+                    offset: match attr(&d.attributes, Some("vk"), "offset") {
+                        Some(a) => {
+                            let off = a
+                                .args
+                                .first()
+                                .and_then(|e| self.const_eval(e))
+                                .and_then(ConstVal::as_int)
+                                .and_then(|v| u32::try_from(v).ok());
+                            if off.is_none() {
+                                self.error(a.span, "vk::offset needs a constant byte offset");
+                            }
+                            off.map(FieldOffset::At)
+                        }
+                        None => None,
+                    },
                 });
             }
         }

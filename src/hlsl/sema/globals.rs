@@ -15,7 +15,9 @@ use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::decls::{
     self, attr, has, is_vector_matrix, row_depth, TypeEnv, TypeResolver, VECTOR_MATRIX_DX,
 };
-use crate::hlsl::sema::types::{Field, Interp, ResourceKind, SbFlavor, Scalar, StructDef, Ty};
+use crate::hlsl::sema::types::{
+    Field, FieldOffset, Interp, ResourceKind, SbFlavor, Scalar, StructDef, Ty,
+};
 use crate::hlsl::source::Span;
 use crate::hlsl::Options;
 
@@ -76,6 +78,7 @@ pub fn declare_module<'u>(
         }
     }
     d.check_placed_uniforms();
+    d.check_offsets();
     let mut m: Module<'u> = d.m;
     if !d.uniforms.fields.is_empty() {
         m.globals.push(Global {
@@ -921,7 +924,7 @@ impl Declarer<'_> {
                     self.error(r.span, "not supported yet: a space on register(cN)")
                 }
                 Annotation::Register(r) if r.class == 'c' => {
-                    offset = Some(r.index.saturating_mul(16));
+                    offset = Some(FieldOffset::Placed(r.index.saturating_mul(16)));
                     self.placed_uniforms
                         .push((self.uniforms.fields.len(), r.span));
                 }
@@ -962,6 +965,57 @@ impl Declarer<'_> {
     }
 
     /// Reports the uniforms whose `register(cN)` places them over one another.
+    /// `[[vk::offset]]` on a field of a struct a buffer holds must respect the alignment the
+    /// buffer's layout needs (DXC warns, then writes SPIR-V that does not validate).
+    fn check_offsets(&mut self) {
+        use crate::hlsl::sema::layout::{misaligned_offset, LayoutRule};
+        let (cb, sb) = (
+            LayoutRule::cbuffer(self.opts.layout),
+            LayoutRule::sbuffer(self.opts.layout),
+        );
+        let structs = &self.m.types.structs;
+        let mut bad = Vec::new();
+        for g in &self.m.globals {
+            let found = match (&g.kind, &g.ty) {
+                (
+                    GlobalKind::Block {
+                        def,
+                        push_constant,
+                        texture,
+                        ..
+                    },
+                    _,
+                ) => misaligned_offset(
+                    def,
+                    if *push_constant || *texture { sb } else { cb },
+                    structs,
+                ),
+                (
+                    GlobalKind::Resource { .. },
+                    Ty::Resource(ResourceKind::StructuredBuffer { .. }, elem),
+                ) => match &**elem {
+                    Ty::Struct(i) => structs
+                        .get(*i)
+                        .and_then(|d| misaligned_offset(d, sb, structs)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((field, off, align)) = found {
+                bad.push((g.span, field, off, align));
+            }
+        }
+        for (span, field, off, align) in bad {
+            self.error(
+                span,
+                format!(
+                    "the offset provided in the attribute should be {align}-byte aligned \
+                     ([[vk::offset({off})]] on '{field}' in this buffer's layout)"
+                ),
+            );
+        }
+    }
+
     fn check_placed_uniforms(&mut self) {
         let rule = crate::hlsl::sema::layout::LayoutRule::cbuffer(self.opts.layout);
         let structs = &self.m.types.structs;
@@ -972,7 +1026,7 @@ impl Declarer<'_> {
                 let f = self.uniforms.fields.get(k)?;
                 let (size, _) =
                     crate::hlsl::sema::layout::size_align(&f.ty, rule, f.row_major, structs);
-                Some((f.offset?, size, span))
+                Some((f.offset?.bytes(), size, span))
             })
             .collect();
         placed.sort_by_key(|p| p.0);

@@ -5,7 +5,7 @@
 //! aligns everything to its scalar component (VK_EXT_scalar_block_layout), and
 //! `-fvk-use-dx-layout` packs constant buffers as fxc does and structured buffers tightly.
 
-use super::types::{StructDef, Ty};
+use super::types::{FieldOffset, StructDef, Ty};
 use crate::hlsl::BufferLayout;
 
 /// Which layout rules apply.
@@ -222,25 +222,85 @@ pub fn array_stride(elem: &Ty, rule: LayoutRule, row_major: bool, structs: &[Str
     round_up(s, a)
 }
 
+/// The first field of `def` (or of a struct inside it) that `[[vk::offset]]` places off the
+/// alignment `rule` needs: its name, offset and that alignment (a vector's component size
+/// under the relaxed rules; a vector there must not straddle 16 bytes either, which the
+/// alignment shown then is).
+pub fn misaligned_offset(
+    def: &StructDef,
+    rule: LayoutRule,
+    structs: &[StructDef],
+) -> Option<(String, u32, u32)> {
+    fn inner(ty: &Ty) -> Option<usize> {
+        match ty {
+            Ty::Struct(i) => Some(*i),
+            Ty::Array(e, _) => inner(e),
+            _ => None,
+        }
+    }
+    let mut depth = 0;
+    let mut stack = vec![def];
+    while let Some(d) = stack.pop() {
+        depth += 1;
+        if depth > 64 {
+            return None;
+        }
+        for f in &d.fields {
+            if let Some(FieldOffset::At(off)) = f.offset {
+                let (size, align) = size_align(&f.ty, rule, f.row_major, structs);
+                let need = match (&f.ty, rule.relaxed()) {
+                    (Ty::Vector(s, _), true) if s.bits() <= 32 => {
+                        if improper_straddle(off, size) {
+                            16
+                        } else {
+                            s.bits() / 8
+                        }
+                    }
+                    _ => align,
+                };
+                if need > 0 && off % need != 0 {
+                    return Some((f.name.clone(), off, need));
+                }
+            }
+            if let Some(s) = inner(&f.ty).and_then(|i| structs.get(i)) {
+                stack.push(s);
+            }
+        }
+    }
+    None
+}
+
 /// The member offsets of a struct under `rule`.
 pub fn struct_offsets(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) -> Vec<u32> {
     let mut offsets = Vec::with_capacity(def.fields.len());
-    // Fields without an offset of their own follow the last byte of those with one.
+    // Fields without an offset of their own follow the last byte of those placed by
+    // `register(cN)`, and the field before them.
     let mut next = def
         .fields
         .iter()
-        .filter_map(|f| {
-            let (size, _) = size_align(&f.ty, rule, f.row_major, structs);
-            f.offset.map(|o| o.saturating_add(size))
+        .filter_map(|f| match f.offset {
+            Some(FieldOffset::Placed(o)) => {
+                let (size, _) = size_align(&f.ty, rule, f.row_major, structs);
+                Some(o.saturating_add(size))
+            }
+            _ => None,
         })
         .max()
         .unwrap_or(0);
     for f in &def.fields {
-        if let Some(off) = f.offset {
-            offsets.push(off);
-            continue;
-        }
         let (size, align) = size_align(&f.ty, rule, f.row_major, structs);
+        match f.offset {
+            Some(FieldOffset::Placed(off)) => {
+                offsets.push(off);
+                continue;
+            }
+            Some(FieldOffset::At(off)) => {
+                offsets.push(off);
+                next = off.saturating_add(size);
+                continue;
+            }
+            None => {}
+        }
         let mut off = round_up(next, align);
         if let (true, Ty::Vector(s, _)) = (rule.relaxed(), &f.ty) {
             // Relaxed (DXC's rule): a vector of components up to 4 bytes needs only its

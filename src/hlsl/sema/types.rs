@@ -502,9 +502,8 @@ pub struct Field {
     pub location: Option<u32>,
     /// `[[vk::builtin("...")]]`, for stage I/O structs.
     pub builtin: Option<crate::grammar::BuiltIn>,
-    /// An offset the source gives (`register(cN)` on a loose uniform: 16 × N bytes); the
-    /// other fields follow the last byte of those placed so.
-    pub offset: Option<u32>,
+    /// An offset the source gives.
+    pub offset: Option<FieldOffset>,
 }
 
 /// Interpolation modifiers of a stage input or output.
@@ -520,6 +519,25 @@ pub struct Interp {
     pub sample: bool,
     /// `linear` (the default for floats; an error on integers in pixel shader inputs).
     pub linear: bool,
+}
+
+/// Where the source places a field, and how the fields without an offset follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldOffset {
+    /// `register(cN)` on a loose uniform (16 × N bytes): the fields without an offset follow
+    /// the last byte of all those placed so, in declaration order (DXC's `$Globals`).
+    Placed(u32),
+    /// `[[vk::offset(N)]]`: the fields after it follow it, as they follow any field.
+    At(u32),
+}
+
+impl FieldOffset {
+    /// The byte offset.
+    pub fn bytes(self) -> u32 {
+        match self {
+            FieldOffset::Placed(b) | FieldOffset::At(b) => b,
+        }
+    }
 }
 
 /// A struct declaration.
