@@ -6443,3 +6443,71 @@ fn vk_offset_places_fields() {
         "{e}"
     );
 }
+
+/// `[[vk::location(N), vk::index(I)]]` on pixel outputs (dual-source blending: two outputs
+/// at one location with different indices; `vk::location` on an `SV_Target` is honoured,
+/// as DXC does), `[[vk::post_depth_coverage]]` (PostDepthCoverage), and `[WaveSize(N)]`
+/// (DXC's warning: Vulkan sets the subgroup size at pipeline creation).
+#[test]
+fn dual_source_blending_post_depth_coverage_and_wave_size() {
+    let words = check(
+        "dual-blend",
+        "struct PSOut {
+             [[vk::location(0), vk::index(0)]] float4 a : SV_Target0;
+             [[vk::location(0), vk::index(1)]] float4 b : SV_Target1;
+         };
+         [[vk::post_depth_coverage]]
+         PSOut main() { PSOut o = (PSOut)0; return o; }",
+        "ps_6_0",
+    );
+    let text = disassemble(&words);
+    for want in [
+        "OpDecorate %out_var_SV_Target0 Location 0",
+        "OpDecorate %out_var_SV_Target0 Index 0",
+        "OpDecorate %out_var_SV_Target1 Location 0",
+        "OpDecorate %out_var_SV_Target1 Index 1",
+        "OpExecutionMode %main PostDepthCoverage",
+        "OpCapability SampleMaskPostDepthCoverage",
+        "OpExtension \"SPV_KHR_post_depth_coverage\"",
+    ] {
+        assert!(text.contains(want), "missing {want}:\n{text}");
+    }
+    // DXC's dual-source blending checks.
+    let e = errors(
+        "struct PSOut { [[vk::location(1), vk::index(1)]] float4 a : SV_Target0; };
+         PSOut main() { PSOut o = (PSOut)0; return o; }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("dual-source blending should use vk::location 0"),
+        "{e}"
+    );
+    let e = errors(
+        "float4 main([[vk::index(1)]] float4 a : A) : SV_Target { return a; }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("vk::index only allowed in pixel shader outputs"),
+        "{e}"
+    );
+    // Two outputs at one location and index clash.
+    let e = errors(
+        "struct PSOut { [[vk::location(0)]] float4 a : SV_Target0; [[vk::location(0)]] float4 b : SV_Target1; };
+         PSOut main() { PSOut o = (PSOut)0; return o; }",
+        "ps_6_0",
+    );
+    assert!(e.contains("location #0 already consumed"), "{e}");
+    let o = options("cs_6_6", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    let c = compile_source(
+        "wave.hlsl",
+        "[WaveSize(32)] [numthreads(1, 1, 1)] void main() {}",
+        &o,
+    )
+    .expect("compiles");
+    assert!(
+        c.warnings
+            .contains("warning: Wave size is not supported by Vulkan SPIR-V"),
+        "{}",
+        c.warnings
+    );
+}

@@ -66,6 +66,7 @@ pub(crate) const FRAGMENT_TEST_ATTRIBUTES: &[(&str, &str)] = &[
     ("stencil_ref_unchanged_back", "StencilRefUnchangedBackAMD"),
     ("stencil_ref_greater_equal_back", "StencilRefGreaterBackAMD"),
     ("stencil_ref_less_equal_back", "StencilRefLessBackAMD"),
+    ("post_depth_coverage", "PostDepthCoverage"),
 ];
 
 /// Adds the execution modes of [`FRAGMENT_TEST_ATTRIBUTES`] among `attrs`; more than one
@@ -125,8 +126,9 @@ struct Io {
     depth_replacing: bool,
     /// `DepthLess` or `DepthGreater` for SV_DepthLessEqual or SV_DepthGreaterEqual.
     depth_mode: Option<ExecutionMode>,
-    /// Per direction (input, output): the locations taken, with the semantic that took each.
-    taken: [Vec<(u32, String)>; 2],
+    /// Per direction (input, output): the locations taken (with their `vk::index`, 0 by
+    /// default), with the semantic that took each.
+    taken: [Vec<(u32, u32, String)>; 2],
     /// Per direction: where a `[[vk::location]]` was given, and whether one was not.
     explicit: [Option<Span>; 2],
     implicit: [bool; 2],
@@ -483,11 +485,15 @@ impl FnCx<'_, '_> {
                 let dir = usize::from(output);
                 let count = location_count(ty);
                 let automatic = base != "SV_TARGET" && location.is_none();
-                let loc = if base == "SV_TARGET" {
-                    index
-                } else if let Some(l) = location {
-                    io.explicit[dir].get_or_insert(span);
+                let loc = if let Some(l) = location {
+                    // A render target's too (`[[vk::location(0), vk::index(1)]]` for
+                    // dual-source blending), as DXC.
+                    if base != "SV_TARGET" {
+                        io.explicit[dir].get_or_insert(span);
+                    }
                     l
+                } else if base == "SV_TARGET" {
+                    index
                 } else {
                     io.implicit[dir] = true;
                     let next = if output {
@@ -499,8 +505,12 @@ impl FnCx<'_, '_> {
                     *next += count;
                     l
                 };
+                let blend = at.index.unwrap_or(0);
                 for l in loc..loc + count {
-                    if let Some((_, by)) = io.taken[dir].iter().find(|(t, _)| *t == l) {
+                    if let Some((_, _, by)) = io.taken[dir]
+                        .iter()
+                        .find(|(t, i, _)| (*t, *i) == (l, blend))
+                    {
                         let what = if output { "output" } else { "input" };
                         let by = by.clone();
                         self.st.error(
@@ -512,7 +522,7 @@ impl FnCx<'_, '_> {
                         return None;
                     }
                 }
-                io.taken[dir].extend((loc..loc + count).map(|l| (l, semantic.to_owned())));
+                io.taken[dir].extend((loc..loc + count).map(|l| (l, blend, semantic.to_owned())));
                 let is_int = stage_scalar(ty).is_some_and(|s| !s.is_float());
                 if stage == Stage::Pixel
                     && !output
@@ -527,6 +537,28 @@ impl FnCx<'_, '_> {
                     return None;
                 }
                 let mut d = vec![Decoration::Location(loc)];
+                if let Some(i) = at.index {
+                    // DXC's checks of dual-source blending.
+                    let why = if !(output && stage == Stage::Pixel) {
+                        Some("vk::index only allowed in pixel shader outputs")
+                    } else if location.is_none() {
+                        Some(
+                            "vk::index should be used together with vk::location for \
+                             dual-source blending",
+                        )
+                    } else if loc != 0 {
+                        Some("dual-source blending should use vk::location 0")
+                    } else if i > 1 {
+                        Some("dual-source blending only accepts 0 or 1 as vk::index")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        self.st.error(span, why);
+                        return None;
+                    }
+                    d.push(Decoration::Index(i));
+                }
                 if interp.flat || (stage == Stage::Pixel && !output && is_int) {
                     d.push(Decoration::Flat);
                 }
@@ -949,6 +981,7 @@ impl FnCx<'_, '_> {
                     f.interp,
                     StagePlace {
                         location: f.location,
+                        index: f.index,
                         builtin: f.builtin,
                     },
                     span,
@@ -1050,6 +1083,7 @@ impl FnCx<'_, '_> {
                     f.interp,
                     StagePlace {
                         location: f.location,
+                        index: f.index,
                         builtin: f.builtin,
                     },
                     span,
@@ -1111,6 +1145,8 @@ fn is_position(semantic: &str) -> bool {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct StagePlace {
     pub location: Option<u32>,
+    /// `[[vk::index(N)]]` of a fragment output (dual-source blending).
+    pub index: Option<u32>,
     pub builtin: Option<BuiltIn>,
 }
 
@@ -1123,6 +1159,11 @@ fn stage_place(st: &mut State, attrs: &[Attribute]) -> StagePlace {
     };
     StagePlace {
         location: vk("location")
+            .and_then(|a| a.args.first())
+            .and_then(|e| st.const_eval(e))
+            .and_then(ConstVal::as_int)
+            .map(|v| v as u32),
+        index: vk("index")
             .and_then(|a| a.args.first())
             .and_then(|e| st.const_eval(e))
             .and_then(ConstVal::as_int)

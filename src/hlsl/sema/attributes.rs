@@ -63,12 +63,13 @@ fn vk_implemented(site: Site, name: &str) -> bool {
         Site::Function => {
             name == "location"
                 || name == "builtin"
+                || name == "index"
                 || crate::hlsl::emit::FRAGMENT_TEST_ATTRIBUTES
                     .iter()
                     .any(|(n, _)| *n == name)
         }
-        Site::Param => matches!(name, "location" | "builtin"),
-        Site::Field => matches!(name, "location" | "builtin" | "offset"),
+        Site::Param => matches!(name, "location" | "builtin" | "index"),
+        Site::Field => matches!(name, "location" | "builtin" | "offset" | "index"),
         Site::Global => matches!(
             name,
             "binding"
@@ -85,8 +86,6 @@ fn vk_implemented(site: Site, name: &str) -> bool {
 
 /// DXC's attributes that change the SPIR-V and are not implemented yet.
 const NOT_YET: &[&str] = &[
-    "wavesize",
-    "WaveSize",
     "nodeshader",
     "NodeLaunch",
     "numthreadsx",
@@ -213,6 +212,15 @@ impl Checker<'_> {
             let name = a.name.name.as_str();
             match a.namespace.as_ref().map(|n| n.name.as_str()) {
                 None if plain_known(site, name) => {}
+                // Vulkan chooses the subgroup size at pipeline creation, not in SPIR-V: DXC's
+                // warning, and nothing in the module.
+                None if site == Site::Function && matches!(name, "WaveSize" | "wavesize") => {
+                    self.diags.push(Diagnostic::warning(
+                        a.span,
+                        "Wave size is not supported by Vulkan SPIR-V. Consider using \
+                         VK_EXT_subgroup_size_control.",
+                    ))
+                }
                 None if NOT_YET.contains(&name) => self.diags.push(Diagnostic::error(
                     a.span,
                     format!("not supported yet: the attribute [{name}]"),

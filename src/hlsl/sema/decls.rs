@@ -167,6 +167,7 @@ pub fn declare(
                                     relaxed: false,
                                     row_depth: None,
                                     location: None,
+                                    index: None,
                                     builtin: None,
                                     offset: None,
                                 },
@@ -915,6 +916,11 @@ impl TypeResolver<'_> {
                     relaxed,
                     row_depth: row_depth(&d.ty, decl.array_dims.len()),
                     location: attr(&d.attributes, Some("vk"), "location")
+                        .and_then(|a| a.args.first())
+                        .and_then(|e| self.const_eval(e))
+                        .and_then(ConstVal::as_int)
+                        .map(|v| v as u32),
+                    index: attr(&d.attributes, Some("vk"), "index")
                         .and_then(|a| a.args.first())
                         .and_then(|e| self.const_eval(e))
                         .and_then(ConstVal::as_int)

@@ -959,6 +959,7 @@ impl Declarer<'_> {
             relaxed,
             row_depth: row_depth(&v.ty, d.array_dims.len()),
             location: None,
+            index: None,
             builtin: None,
             offset,
         });

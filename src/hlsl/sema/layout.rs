@@ -334,6 +334,7 @@ mod tests {
             relaxed: false,
             row_depth: None,
             location: None,
+            index: None,
             builtin: None,
             offset: None,
         }

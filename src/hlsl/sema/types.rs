@@ -500,6 +500,8 @@ pub struct Field {
     pub row_depth: Option<u8>,
     /// `[[vk::location(N)]]`, for stage I/O structs.
     pub location: Option<u32>,
+    /// `[[vk::index(N)]]`: the `Index` of a fragment output (dual-source blending).
+    pub index: Option<u32>,
     /// `[[vk::builtin("...")]]`, for stage I/O structs.
     pub builtin: Option<crate::grammar::BuiltIn>,
     /// An offset the source gives.
