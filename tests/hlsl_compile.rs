@@ -6511,3 +6511,30 @@ fn dual_source_blending_post_depth_coverage_and_wave_size() {
         c.warnings
     );
 }
+
+/// `Buffer.Load(location, status)` and `RWBuffer.Load(location, status)`: the sparse fetch
+/// (read) with its residency code stored to `status`, as DXC.
+#[test]
+fn texel_buffer_load_with_status() {
+    let words = check(
+        "buffer-load-status",
+        "Buffer<float> b; RWBuffer<float2> w;
+         float4 main(int i : I) : SV_Target {
+           uint s1, s2;
+           float x = b.Load(i, s1);
+           float2 y = w.Load(i, s2);
+           return float4(x, y, CheckAccessFullyMapped(s1) && CheckAccessFullyMapped(s2));
+         }",
+        "ps_6_0",
+    );
+    let text = disassemble(&words);
+    assert!(
+        text.contains("OpImageSparseFetch %SparseResidencyStruct"),
+        "{text}"
+    );
+    assert!(
+        text.contains("OpImageSparseRead %SparseResidencyStruct"),
+        "{text}"
+    );
+    assert!(text.contains("OpCapability SparseResidency"), "{text}");
+}

@@ -45,7 +45,7 @@
 //!   for sampled images and samplers, `StorageImage…`, `UniformTexelBuffer…`,
 //!   `StorageTexelBuffer…`, `InputAttachment…`, `UniformBuffer…`, `StorageBuffer…`): Vulkan
 //!   ties each to a feature, and nothing in the grammar names them;
-//! - reading or writing a storage image needs `Image1D`/`ImageBuffer` for those dims and, in
+//! - reading (also sparsely) or writing a storage image needs `Image1D`/`ImageBuffer` for those dims and, in
 //!   shaders, `StorageImageRead/WriteWithoutFormat` when its format is `Unknown`;
 //! - `Device` scope in a memory-access operand under the Vulkan memory model needs
 //!   `VulkanMemoryModelDeviceScope`.
@@ -418,6 +418,9 @@ impl Facts {
                 }
             }
             Instruction::ImageRead(r) => {
+                self.visit_storage_image(r.image.0, &READ_WITHOUT_FORMAT, f)
+            }
+            Instruction::ImageSparseRead(r) => {
                 self.visit_storage_image(r.image.0, &READ_WITHOUT_FORMAT, f)
             }
             Instruction::ImageWrite(w) => {

@@ -329,10 +329,25 @@ impl FnCx<'_, '_> {
                 self.interlocked_on_buffer(r, m, args, span)
             }
             (ResourceKind::Texture { .. }, _) => self.texture_method(r, name, args, span),
-            (ResourceKind::TexelBuffer { .. }, "Load") => {
-                self.arg_count(name, args, 1..=1, span)?;
+            (ResourceKind::TexelBuffer { rw, .. }, "Load") => {
+                self.arg_count(name, args, 1..=2, span)?;
                 let c = self.rvalue_as(&args[0], &Ty::Scalar(Scalar::Int))?;
-                let (v, t) = self.texel_load(r, c)?;
+                let Some(status) = args.get(1) else {
+                    let (v, t) = self.texel_load(r, c)?;
+                    return Some(Val::R(v, t));
+                };
+                // `Load(location, status)`: the sparse fetch (read), its residency code
+                // stored to `status`, as DXC.
+                let texel = Ty::Vector(super::types::texel_scalar(&r.elem), 4);
+                let rt = self.sparse_struct(&texel);
+                let img = self.load_resource(r);
+                let v = if rw {
+                    self.f.image_sparse_read(rt, img, c, None)
+                } else {
+                    self.f.image_sparse_fetch(rt, img, c, None)
+                };
+                let v = self.sparse_result(v, &texel, status)?;
+                let (v, t) = self.texel_result(v, r);
                 Some(Val::R(v, t))
             }
             (ResourceKind::TexelBuffer { .. }, "GetDimensions") => {

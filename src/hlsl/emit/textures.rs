@@ -321,7 +321,7 @@ impl FnCx<'_, '_> {
 
     /// A sparse residency result (`OpImageSparse*`): stores the status into `status` and
     /// returns the texel.
-    fn sparse_result(&mut self, v: Value, texel: &Ty, status: &Expr) -> Option<Value> {
+    pub(super) fn sparse_result(&mut self, v: Value, texel: &Ty, status: &Expr) -> Option<Value> {
         let ut = Ty::Scalar(Scalar::UInt);
         let u = self.ty(&ut);
         let tt = self.ty(texel);
@@ -334,7 +334,7 @@ impl FnCx<'_, '_> {
     }
 
     /// `SparseResidencyStruct`: the status code and the texel.
-    fn sparse_struct(&mut self, texel: &Ty) -> crate::ir::Handle<crate::ir::Type> {
+    pub(super) fn sparse_struct(&mut self, texel: &Ty) -> crate::ir::Handle<crate::ir::Type> {
         let u = self.ty(&Ty::Scalar(Scalar::UInt));
         let tt = self.ty(texel);
         self.f.type_struct(StructType {
