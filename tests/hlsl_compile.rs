@@ -6538,3 +6538,33 @@ fn texel_buffer_load_with_status() {
     );
     assert!(text.contains("OpCapability SparseResidency"), "{text}");
 }
+
+/// `ConstantBuffer<S> local = cb;` (and `TextureBuffer`): a second name for the block, read
+/// through it; computed on lavapipe and under `spvkit run`.
+#[test]
+fn local_constant_buffer_aliases() {
+    let src = "struct Inner { float field; }; struct CBS { Inner entry; float4 pad; };
+         ConstantBuffer<CBS> input : register(b0);
+         RWStructuredBuffer<float> o : register(u1);
+         float foo() { ConstantBuffer<CBS> local = input; CBS copy = local; return copy.entry.field + local.pad.y; }
+         [numthreads(1, 1, 1)] void main() { o[0] = foo(); }";
+    let words = check("cbuffer-alias", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"set": 0, "binding": 0, "kind": "uniform", "layout": ["f32"], "data": [1.5, 0, 0, 0, 0, 2, 0, 0]},
+            {"set": 0, "binding": 1, "layout": ["f32"], "size_words": 1}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 1), [3.5f32]);
+        }
+    }
+    let e = errors(
+        "struct A { float x; }; struct B { float x; }; ConstantBuffer<A> a;
+         float4 main() : SV_Target { ConstantBuffer<B> b = a; return b.x; }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("cannot initialize a 'ConstantBuffer<B>' with a buffer of 'A'"),
+        "{e}"
+    );
+}

@@ -10,7 +10,7 @@ use crate::hlsl::ast::{Declarator, Expr, Initializer};
 use crate::hlsl::hir::{Case, Local, LocalKind, Stmt};
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::layout::LayoutRule;
-use crate::hlsl::sema::types::{Scalar, Ty};
+use crate::hlsl::sema::types::{ResourceKind, Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::ir::{Successor, Terminator, Value};
 
@@ -181,6 +181,63 @@ impl FnCx<'_, '_> {
         let resource = match element {
             super::Val::Res(r) => r,
             super::Val::Err => return,
+            // `ConstantBuffer<S> local = cb;`: a second name for the block `cb` (one of the
+            // same `S`, which a block's copy of `S` records as its origin).
+            super::Val::P(place)
+                if matches!(
+                    ty,
+                    Ty::Resource(
+                        ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer,
+                        _
+                    )
+                ) =>
+            {
+                let (Ty::Resource(_, elem), Ty::Struct(got)) = (ty, &place.ty) else {
+                    self.st
+                        .error(init.span, "a resource variable needs a resource");
+                    return;
+                };
+                let origin = self
+                    .st
+                    .types
+                    .structs
+                    .get(*got)
+                    .and_then(|d| d.origin.clone());
+                let want = match &**elem {
+                    Ty::Struct(i) => self.st.types.structs.get(*i).map(|d| d.name.clone()),
+                    _ => None,
+                };
+                match (&origin, place.konst) {
+                    (Some(o), true) if origin == want => {}
+                    (Some(o), true) => {
+                        let buffer = match ty {
+                            Ty::Resource(ResourceKind::TextureBuffer, _) => "TextureBuffer",
+                            _ => "ConstantBuffer",
+                        };
+                        let msg = format!(
+                            "cannot initialize a '{buffer}<{}>' with a buffer of '{o}'",
+                            want.as_deref().unwrap_or("?")
+                        );
+                        self.st.error(init.span, msg);
+                        return;
+                    }
+                    _ => {
+                        self.st
+                            .error(init.span, "a resource variable needs a resource");
+                        return;
+                    }
+                }
+                if is_static && !matches!(place.ptr, Value::Global(_)) {
+                    self.st.error(
+                        init.span,
+                        "not supported yet: a static local resource that is not a module-scope \
+                         one",
+                    );
+                    return;
+                }
+                self.st.scopes.declare(&decl.name.name, Sym::Var(place));
+                return;
+            }
             _ => {
                 self.st
                     .error(init.span, "a resource variable needs a resource");
