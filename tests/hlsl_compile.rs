@@ -4895,7 +4895,7 @@ fn image_and_sampler_parameters() {
         (
             "Texture2D g[2];\nfloat4 f(Texture2D t) { return t.Load(0); }
              [numthreads(1, 1, 1)] void main() { f(g); }",
-            "not supported yet: an array of resources as an argument",
+            "no matching overload of 'f' for these argument types",
         ),
     ] {
         let e = errors(src, "cs_6_0");
@@ -6567,4 +6567,39 @@ fn local_constant_buffer_aliases() {
         e.contains("cannot initialize a 'ConstantBuffer<B>' with a buffer of 'A'"),
         "{e}"
     );
+}
+
+/// `ConstantBuffer<S>` / `TextureBuffer<S>` parameters and arrays of resources as parameters
+/// (`R rs[]` takes any array of them): like buffer parameters, an instance of the function
+/// per module-scope object passed, its body naming that object. Computed on lavapipe and
+/// under `spvkit run`.
+#[test]
+fn constant_buffer_and_resource_array_parameters() {
+    let src = "struct P { float4 v; };
+         ConstantBuffer<P> cb : register(b0);
+         RWStructuredBuffer<float> bufs[2] : register(u1);
+         RWStructuredBuffer<float> o : register(u2);
+         float read(ConstantBuffer<P> c) { return c.v.z; }
+         void put(RWStructuredBuffer<float> arr[], uint i, float x) { arr[i][0] = x; }
+         [numthreads(1, 1, 1)] void main() { put(bufs, 1, read(cb)); o[0] = bufs[1][0] + 1; }";
+    let words = check("cb-array-params", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"set": 0, "binding": 0, "kind": "uniform", "layout": ["f32"], "data": [1, 2, 3, 4]},
+            {"set": 0, "binding": 1, "layout": ["f32"], "data": [0]},
+            {"set": 0, "binding": 1, "index": 1, "layout": ["f32"], "data": [0]},
+            {"set": 0, "binding": 2, "layout": ["f32"], "data": [0]}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 2), [4.0f32]);
+        }
+    }
+    // A block of another struct does not fit the parameter.
+    let e = errors(
+        "struct A { float x; }; struct B { float x; }; ConstantBuffer<A> a;
+         float f(ConstantBuffer<B> b) { return b.x; }
+         float4 main() : SV_Target { return f(a); }",
+        "ps_6_0",
+    );
+    assert!(e.contains("no matching overload of 'f'"), "{e}");
 }

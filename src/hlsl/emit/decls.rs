@@ -235,7 +235,7 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
             else {
                 continue;
             };
-            let planned: Vec<(Vec<Handle<GlobalVariable>>, Vec<Resource>)> = st
+            let planned: Vec<(Vec<Handle<GlobalVariable>>, Vec<Sym>)> = st
                 .instances
                 .iter()
                 .filter(|((i, _), _)| *i == item)
@@ -771,15 +771,58 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
     }
 }
 
-/// Whether `t` is a structured or byte-address buffer (whose pointer a call cannot pass).
+/// Whether a parameter of type `t` is bound to the module-scope object its calls pass
+/// (a function instance per object, see [`plan_instances`]): a structured or byte-address
+/// buffer or a constant or texture buffer (whose pointer a call cannot pass), or an array of
+/// resources.
 pub(crate) fn is_buffer(t: &Ty) -> bool {
-    matches!(
-        t,
+    match t {
         Ty::Resource(
-            ResourceKind::StructuredBuffer { .. } | ResourceKind::ByteAddressBuffer { .. },
-            _
-        )
-    )
+            ResourceKind::StructuredBuffer { .. }
+            | ResourceKind::ByteAddressBuffer { .. }
+            | ResourceKind::ConstantBuffer
+            | ResourceKind::TextureBuffer,
+            _,
+        ) => true,
+        Ty::Array(e, _) => e.is_resource(),
+        _ => false,
+    }
+}
+
+/// The module-scope variable a bound parameter of type `t` stands for when `sym` is passed
+/// (see [`is_buffer`]): a buffer or array of resources of that type, or a constant or texture
+/// buffer of that struct.
+pub(crate) fn bound_variable(st: &State, t: &Ty, sym: &Sym) -> Option<Handle<GlobalVariable>> {
+    match (t, sym) {
+        (
+            Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, elem),
+            Sym::Var(p),
+        ) => {
+            let Value::Global(g) = p.ptr else { return None };
+            let Ty::Struct(got) = p.ty else { return None };
+            let origin = st.types.structs.get(got)?.origin.as_ref()?;
+            let Ty::Struct(want) = **elem else {
+                return None;
+            };
+            (st.types.structs.get(want)?.name == *origin && p.konst).then_some(g)
+        }
+        (Ty::Array(e, n), Sym::Resource(r)) => {
+            let Value::Global(g) = r.ptr else { return None };
+            let Ty::Resource(kind, elem) = &**e else {
+                return None;
+            };
+            let fits = r.kind == *kind
+                && r.elem == **elem
+                && r.flat.is_empty()
+                && r.array.is_some_and(|m| *n == 0 || m == *n);
+            fits.then_some(g)
+        }
+        (Ty::Resource(kind, elem), Sym::Resource(r)) => {
+            let Value::Global(g) = r.ptr else { return None };
+            (r.kind == *kind && r.elem == **elem && r.array.is_none()).then_some(g)
+        }
+        _ => None,
+    }
 }
 
 /// The instances of the functions with buffer parameters: one per distinct list of
@@ -846,6 +889,7 @@ fn plan_call(st: &mut State, callee: &str, args: &[Expr], binding: &HashMap<Stri
     // Only an unambiguous callee by arity (overloads by type are resolved at the call).
     let [f] = fitting.as_slice() else { return };
     let mut names = Vec::new();
+    let mut types = Vec::new();
     for ((t, _), a) in f.params.iter().zip(args) {
         if !is_buffer(t) {
             continue;
@@ -857,31 +901,28 @@ fn plan_call(st: &mut State, callee: &str, args: &[Expr], binding: &HashMap<Stri
                 .cloned()
                 .unwrap_or_else(|| id.name.clone()),
         );
+        types.push(t.clone());
     }
     if names.is_empty() {
         return;
     }
     let item = f.item;
     let mut handles = Vec::new();
-    let mut resources = Vec::new();
-    for n in &names {
-        match st.scopes.lookup(n) {
-            Some(Sym::Resource(r)) if r.array.is_none() => match r.ptr {
-                Value::Global(h) => {
-                    handles.push(h);
-                    resources.push(r.clone());
-                }
-                _ => return,
-            },
-            _ => return,
-        }
+    let mut syms = Vec::new();
+    for (n, t) in names.iter().zip(&types) {
+        let Some(sym) = st.scopes.lookup(n).cloned() else {
+            return;
+        };
+        let Some(h) = bound_variable(st, t, &sym) else {
+            return;
+        };
+        handles.push(h);
+        syms.push(sym);
     }
     if !st.instance_names.contains(&(item, names.clone())) {
         st.instance_names.push((item, names));
     }
-    st.instances
-        .entry((item, handles))
-        .or_insert((resources, None));
+    st.instances.entry((item, handles)).or_insert((syms, None));
 }
 
 /// Emits overload `k` of `name`; `bound` gives the buffers its buffer parameters stand for
@@ -892,7 +933,7 @@ fn emit_function(
     name: &str,
     k: usize,
     is_entry: bool,
-    bound: Option<&[Resource]>,
+    bound: Option<&[Sym]>,
 ) -> Option<Handle<crate::ir::Function>> {
     let fsym = st.functions.get(name).and_then(|v| v.get(k)).cloned()?;
     let Some(Item::Function(decl)) = st.unit.items.get(fsym.item) else {
@@ -950,6 +991,18 @@ fn emit_function(
                 }
                 resource_class(st, *kind)
             }
+            Ty::Array(..) if is_buffer(t) => {
+                let span = decl.params.get(pi).map_or(decl.span, |p| p.ty.span);
+                st.error(
+                    span,
+                    "not supported yet: arrays of resources as parameters of a function not \
+                     called with a module-scope array named directly",
+                );
+                if let Some(fs) = st.functions.get_mut(name).and_then(|v| v.get_mut(k)) {
+                    fs.failed = true;
+                }
+                return None;
+            }
             _ => StorageClass::Function,
         };
         let it = ir_ty(b, st, t, LayoutRule::None, false);
@@ -981,10 +1034,10 @@ fn emit_function(
     let mut bound_left = bound.unwrap_or(&[]).iter();
     for (i, (p, (t, _))) in decl.params.iter().zip(&fsym.params).enumerate() {
         if is_buffer(t) && bound.is_some() {
-            let (Some(n), Some(r)) = (&p.name, bound_left.next()) else {
+            let (Some(n), Some(sym)) = (&p.name, bound_left.next()) else {
                 continue;
             };
-            if !cx.st.scopes.declare(&n.name, Sym::Resource(r.clone())) {
+            if !cx.st.scopes.declare(&n.name, sym.clone()) {
                 cx.st
                     .error(n.span, format!("redefinition of parameter '{}'", n.name));
             }

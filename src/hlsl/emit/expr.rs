@@ -396,7 +396,15 @@ impl FnCx<'_, '_> {
             Val::Swz(p, c) => Some(Ty::vector(p.ty.component()?, c.len() as u32)),
             Val::Texel(r, _) => Some(r.elem.clone()),
             Val::Elems(_, t, _) | Val::Bits(_, t, ..) => Some(t.clone()),
-            Val::Res(r) | Val::Mips(r, ..) => Some(Ty::Resource(r.kind, Box::new(r.elem.clone()))),
+            Val::Res(r) => {
+                let t = Ty::Resource(r.kind, Box::new(r.elem.clone()));
+                Some(match r.array {
+                    // An array of resources not indexed yet.
+                    Some(n) => Ty::Array(Box::new(t), n),
+                    None => t,
+                })
+            }
+            Val::Mips(r, ..) => Some(Ty::Resource(r.kind, Box::new(r.elem.clone()))),
             Val::Err => None,
         }
     }
@@ -1874,6 +1882,22 @@ impl FnCx<'_, '_> {
             if p == t {
                 return Some(0);
             }
+            match (p, t) {
+                // An unsized array parameter of resources takes any array of them.
+                (Ty::Array(pe, 0), Ty::Array(te, _)) if pe.is_resource() && pe == te => {
+                    return Some(1)
+                }
+                // A ConstantBuffer<S> (TextureBuffer<S>) parameter takes such a block.
+                (
+                    Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, e),
+                    Ty::Struct(got),
+                ) => {
+                    let origin = self.st.types.structs.get(*got)?.origin.as_ref()?;
+                    let Ty::Struct(want) = **e else { return None };
+                    return (self.st.types.structs.get(want)?.name == *origin).then_some(0);
+                }
+                _ => {}
+            }
             if let (Ty::Struct(_), Ty::Struct(_)) = (p, t) {
                 return self.same_struct_fields(p, t).then_some(1);
             }
@@ -1934,15 +1958,18 @@ impl FnCx<'_, '_> {
         } else {
             let mut key = Vec::new();
             for &k in &buffers {
-                match &vals[k].0 {
-                    Val::Res(r) if r.array.is_none() => match r.ptr {
-                        Value::Global(g) => key.push(g),
-                        _ => key.clear(),
-                    },
-                    _ => key.clear(),
-                }
-                if key.is_empty() {
-                    break;
+                let sym = match &vals[k].0 {
+                    Val::Res(r) => Some(Sym::Resource(r.clone())),
+                    Val::P(p) => Some(Sym::Var(p.clone())),
+                    _ => None,
+                };
+                match sym.and_then(|s| super::decls::bound_variable(self.st, &fsym.params[k].0, &s))
+                {
+                    Some(g) => key.push(g),
+                    None => {
+                        key.clear();
+                        break;
+                    }
                 }
             }
             let found = self

@@ -223,10 +223,8 @@ pub(crate) struct State<'u> {
     /// The instances of functions with buffer parameters, by function item and the buffers
     /// passed: the buffers' resources and the emitted function.
     #[allow(clippy::type_complexity)]
-    pub instances: HashMap<
-        (usize, Vec<Handle<GlobalVariable>>),
-        (Vec<Resource>, Option<Handle<ir::Function>>),
-    >,
+    pub instances:
+        HashMap<(usize, Vec<Handle<GlobalVariable>>), (Vec<Sym>, Option<Handle<ir::Function>>)>,
     /// The same instances by the buffers' names, in the order they were found.
     pub instance_names: Vec<(usize, Vec<String>)>,
     /// The declared types (structs, typedefs, module constants); the emitter adds the block

@@ -1094,9 +1094,13 @@ impl Declarer<'_> {
                 continue;
             };
             relaxed_params.push(relaxed);
-            let ty = self
-                .resolver(|r| r.array_type(&ty, &p.array_dims, None, p.ty.span))
-                .unwrap_or(Ty::Void);
+            let ty = match (&ty, p.array_dims.as_slice()) {
+                // `Texture2D ts[]`: any array of those resources (the caller's).
+                (Ty::Resource(..), [None]) => Ty::Array(Box::new(ty), 0),
+                _ => self
+                    .resolver(|r| r.array_type(&ty, &p.array_dims, None, p.ty.span))
+                    .unwrap_or(Ty::Void),
+            };
             let dir = if has(&p.modifiers, Modifier::InOut)
                 || (has(&p.modifiers, Modifier::In) && has(&p.modifiers, Modifier::Out))
             {
