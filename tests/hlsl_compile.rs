@@ -5849,16 +5849,43 @@ fn functions_returning_resources() {
             assert_eq!(run::floats(&out, 1), [5.0f32, 3.0]);
         }
     }
-    let e = errors(
-        "Texture2D a; Texture2D b;
-         Texture2D pick(bool c) { if (c) return a; return b; }
-         float4 main() : SV_Target { return pick(true).Load(0); }",
-        "ps_6_0",
-    );
-    assert!(
-        e.contains("not supported yet: a function returning a resource other than with one `return` statement"),
-        "{e}"
-    );
+    // `return`s chosen by conditions constant at the call (DXC's legalization folds them).
+    let src = "RWStructuredBuffer<uint> a : register(u0); RWStructuredBuffer<uint> b : register(u1);
+         RWStructuredBuffer<uint> pick(int which, bool other) {
+           if (which == 0) { return a; } else if (other) return b; return a;
+         }
+         [numthreads(1, 1, 1)] void main() { pick(0, true)[0] = 1; pick(1, true)[0] = 2; pick(1, false)[1] = 3; }";
+    let words = check("resource-returns", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 2},
+            {"binding": 1, "layout": ["u32"], "size_words": 2}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::words(&out, 0), [1, 3]);
+            assert_eq!(run::words(&out, 1), [2, 0]);
+        }
+    }
+    let _ = words;
+    // A condition the call does not make constant, or a statement other than `if` and
+    // `return`, is refused.
+    for body in [
+        "if (c) return a; return b;",
+        "if (true) { c = !c; return a; } return b;",
+    ] {
+        let e = errors(
+            &format!(
+                "Texture2D a; Texture2D b;
+                 Texture2D pick(bool c) {{ {body} }}
+                 float4 main(bool k : K) : SV_Target {{ return pick(k).Load(0); }}"
+            ),
+            "ps_6_0",
+        );
+        assert!(
+            e.contains("not supported yet: a function returning a resource other than through `return` statements chosen by conditions constant at the call"),
+            "{e}"
+        );
+    }
 }
 
 /// A counter method called through a buffer parameter of a RWStructuredBuffer that has no

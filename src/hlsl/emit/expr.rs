@@ -1786,17 +1786,7 @@ impl FnCx<'_, '_> {
             _ => return None,
         };
         let bodies = self.st.bodies;
-        let ret = match bodies.get(&fsym.item).map(|b| b.stmts.as_slice()) {
-            Some([crate::hlsl::hir::Stmt::Return(Some(e))]) => *e,
-            _ => {
-                self.st.error(
-                    span,
-                    "not supported yet: a function returning a resource other than with one \
-                     `return` statement",
-                );
-                return None;
-            }
-        };
+        let body = bodies.get(&fsym.item)?;
         if vals.len() < decl.params.len() {
             self.st.error(
                 span,
@@ -1817,11 +1807,18 @@ impl FnCx<'_, '_> {
                     return None;
                 }
                 (_, v) if *dir == ParamDir::In => {
-                    let place = self.local_place(pt, &format!("param.var.{}", n.name));
                     let (x, xt) = self.load_val(&v, a_span)?;
                     let x = self.convert(x, &xt, pt, a_span, false)?;
-                    self.f.store(place.ptr, x, None);
-                    Sym::Var(place)
+                    // A constant argument is a constant in the body (so that it may choose
+                    // the `return`).
+                    match (pt, self.const_of(x)) {
+                        (Ty::Scalar(_), Some(c)) => Sym::Const(c, pt.clone()),
+                        _ => {
+                            let place = self.local_place(pt, &format!("param.var.{}", n.name));
+                            self.f.store(place.ptr, x, None);
+                            Sym::Var(place)
+                        }
+                    }
                 }
                 _ => {
                     self.st.error(
@@ -1838,6 +1835,15 @@ impl FnCx<'_, '_> {
         for (n, sym) in syms {
             self.st.scopes.declare(&n, sym);
         }
+        let Ok(Some(ret)) = self.chosen_return(&body.stmts) else {
+            self.st.scopes.restore(saved);
+            self.st.error(
+                span,
+                "not supported yet: a function returning a resource other than through \
+                 `return` statements chosen by conditions constant at the call",
+            );
+            return None;
+        };
         let r = self.expr(ret);
         self.st.scopes.restore(saved);
         match r {
@@ -1849,6 +1855,48 @@ impl FnCx<'_, '_> {
                 None
             }
         }
+    }
+
+    /// The `return` a body of `if`s and `return`s reaches, its conditions folded with the
+    /// constants in scope (the call's constant arguments): `Ok(Some(e))` for the return,
+    /// `Ok(None)` when the statements end without one, `Err` when a condition is not constant
+    /// or a statement is anything else.
+    fn chosen_return<'e>(
+        &self,
+        stmts: &[crate::hlsl::hir::Stmt<'e>],
+    ) -> Result<Option<&'e Expr>, ()> {
+        use crate::hlsl::hir::Stmt;
+        for s in stmts {
+            let found = match s {
+                Stmt::Return(Some(e)) => Some(*e),
+                Stmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                    ..
+                } => {
+                    let taken = match self.st.const_eval(cond).ok_or(())? {
+                        ConstVal::Bool(b) => b,
+                        ConstVal::Int(i) => i != 0,
+                        ConstVal::Float(f) => f != 0.0,
+                    };
+                    match if taken {
+                        Some(&**then)
+                    } else {
+                        otherwise.as_deref()
+                    } {
+                        Some(b) => self.chosen_return(std::slice::from_ref(b))?,
+                        None => None,
+                    }
+                }
+                Stmt::Block(inner) => self.chosen_return(inner)?,
+                _ => return Err(()),
+            };
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        Ok(None)
     }
 
     /// Calls the best of `cands` with arguments already evaluated (with their spans).
