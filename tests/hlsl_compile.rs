@@ -4935,13 +4935,15 @@ fn local_resource_aliases() {
         }
     }
     let _ = words;
+    // (Assigned by statements of its own block it is rebound since session 12:
+    // `local_resources_rebound_by_statements`.)
     for (body, want) in [
         (
-            "StructuredBuffer<float> b = g; b = h;",
+            "StructuredBuffer<float> b = g; if (g[0] > 0) b = h;",
             "not supported yet: assigning to a local resource variable",
         ),
         (
-            "StructuredBuffer<float> b; b = g;",
+            "StructuredBuffer<float> b; for (;;) { b = g; break; }",
             "not supported yet: a local resource variable without an initializer",
         ),
         (
@@ -6629,4 +6631,56 @@ fn constant_buffer_and_resource_array_parameters() {
         "ps_6_0",
     );
     assert!(e.contains("no matching overload of 'f'"), "{e}");
+}
+
+/// A local resource variable assigned by statements of its own block (with or without an
+/// initializer) names, after each, what was assigned; assigned anywhere else (an `if`, a
+/// loop, a nested block) it would need a legalizer and is refused; used before its first
+/// assignment it is an error. Computed on lavapipe and under `spvkit run`.
+#[test]
+fn local_resources_rebound_by_statements() {
+    let src =
+        "RWStructuredBuffer<uint> a : register(u0); RWStructuredBuffer<uint> b : register(u1);
+         [numthreads(1, 1, 1)] void main() {
+           RWStructuredBuffer<uint> x;
+           x = a; x[0] = 1;
+           x = b; x[0] = 2;
+           RWStructuredBuffer<uint> y = b; y[1] = 3; y = a; y[1] = 4;
+         }";
+    let words = check("resource-rebinding", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 2},
+            {"binding": 1, "layout": ["u32"], "size_words": 2}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::words(&out, 0), [1, 4]);
+            assert_eq!(run::words(&out, 1), [2, 3]);
+        }
+    }
+    let _ = words;
+    for (body, want) in [
+        (
+            "RWStructuredBuffer<uint> x; if (k) x = a; else x = b; x[0] = 1;",
+            "not supported yet: a local resource variable without an initializer, other than \
+             assigned only by statements of its own block",
+        ),
+        (
+            "RWStructuredBuffer<uint> x = a; { x = b; } x[0] = 1;",
+            "not supported yet: assigning to a local resource variable other than by statements",
+        ),
+        (
+            "RWStructuredBuffer<uint> x; x[0] = 1; x = a;",
+            "the resource variable 'x' is used before it is assigned",
+        ),
+    ] {
+        let e = errors(
+            &format!(
+                "RWStructuredBuffer<uint> a; RWStructuredBuffer<uint> b; uint k;
+                 [numthreads(1, 1, 1)] void main() {{ {body} }}"
+            ),
+            "cs_6_0",
+        );
+        assert!(e.contains(want), "{body}:\n{e}");
+    }
 }

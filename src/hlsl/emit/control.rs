@@ -29,7 +29,9 @@ impl FnCx<'_, '_> {
         match s {
             Stmt::Block(b) => self.block(b),
             Stmt::Expr(e) => {
-                let _ = self.expr(e);
+                if !self.rebind_resource(e) {
+                    let _ = self.expr(e);
+                }
             }
             Stmt::Locals(locals) => {
                 for l in locals {
@@ -165,9 +167,48 @@ impl FnCx<'_, '_> {
         is_static: bool,
         from_heap: Option<&str>,
     ) {
+        self.resource_locals
+            .insert(decl.name.name.clone(), ty.clone());
         let Some(Initializer::Expr(init)) = &decl.init else {
+            // Assigned by a later statement of its block (`sema::body` checked).
+            self.st.scopes.declare(&decl.name.name, Sym::UnsetResource);
             return;
         };
+        self.bind_resource(&decl.name.name, init, ty, is_static, from_heap);
+    }
+
+    /// `x = r;` for a local resource variable `x`: `x` names `r` from here on (in the
+    /// declaring block, as `sema::body` allows it). False when `e` is not such a statement.
+    fn rebind_resource(&mut self, e: &Expr) -> bool {
+        let crate::hlsl::ast::ExprKind::Assign { op: None, lhs, rhs } = &e.kind else {
+            return false;
+        };
+        let crate::hlsl::ast::ExprKind::Ident(id) = &lhs.kind else {
+            return false;
+        };
+        let Some(ty) = self.resource_locals.get(&id.name).cloned() else {
+            return false;
+        };
+        if !matches!(
+            self.st.scopes.lookup(&id.name),
+            Some(Sym::Resource(_) | Sym::UnsetResource | Sym::Var(Place { konst: true, .. }))
+        ) {
+            return false;
+        }
+        self.live();
+        self.bind_resource(&id.name, rhs, &ty, false, None);
+        true
+    }
+
+    /// Names `init` (a resource, or element `i` of the heap view `from_heap`) `name`.
+    fn bind_resource(
+        &mut self,
+        name: &str,
+        init: &Expr,
+        ty: &Ty,
+        is_static: bool,
+        from_heap: Option<&str>,
+    ) {
         let element = match (from_heap, &init.kind) {
             (Some(view), crate::hlsl::ast::ExprKind::Index { index, .. }) => {
                 let Some(Sym::Resource(heap)) = self.st.scopes.lookup(view).cloned() else {
@@ -235,7 +276,7 @@ impl FnCx<'_, '_> {
                     );
                     return;
                 }
-                self.st.scopes.declare(&decl.name.name, Sym::Var(place));
+                self.st.scopes.declare(name, Sym::Var(place));
                 return;
             }
             _ => {
@@ -266,9 +307,7 @@ impl FnCx<'_, '_> {
             );
             return;
         }
-        self.st
-            .scopes
-            .declare(&decl.name.name, Sym::Resource(resource));
+        self.st.scopes.declare(name, Sym::Resource(resource));
     }
 
     /// HLSL 202x's `auto x = e;`: a local of the type of `e` (minimum precision when `e` is).

@@ -84,6 +84,16 @@ impl FnCx<'_, '_> {
         Some(match &e.kind {
             ExprKind::Literal(l) => self.literal(l, span)?,
             ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name).cloned() {
+                Some(Sym::UnsetResource) => {
+                    self.st.error(
+                        id.span,
+                        format!(
+                            "the resource variable '{}' is used before it is assigned",
+                            id.name
+                        ),
+                    );
+                    return None;
+                }
                 Some(sym) => self.symbol(sym),
                 None if matches!(
                     id.name.as_str(),
@@ -506,6 +516,8 @@ impl FnCx<'_, '_> {
             Sym::HeapElement { view, item, decl } => {
                 self.heap_element(&view, item, decl).unwrap_or(Val::Err)
             }
+            // Reported where the name is used (`expr`'s caller sees an error value).
+            Sym::UnsetResource => Val::Err,
         }
     }
 
@@ -1021,7 +1033,7 @@ impl FnCx<'_, '_> {
             ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name) {
                 Some(Sym::Var(Place { ty, .. }) | Sym::Member { ty, .. })
                 | Some(Sym::Const(_, ty) | Sym::Spec(_, ty)) => ty.clone(),
-                Some(Sym::Resource(_) | Sym::HeapElement { .. }) => {
+                Some(Sym::Resource(_) | Sym::HeapElement { .. } | Sym::UnsetResource) => {
                     self.st.error(
                         span,
                         format!(

@@ -46,6 +46,9 @@ pub(crate) struct FnCx<'a, 'u> {
     /// Pointers to 1xN matrices (collapsed to vectors) or arrays of them, with the array
     /// indices to the matrix: the matrix's row index selects the whole vector, as DXC does.
     pub row_matrices: std::collections::HashMap<Value, u8>,
+    /// Local resource variables (their types), which a statement `x = r;` rebinds
+    /// (`sema::body` allows that only for statements of the declaring block).
+    pub resource_locals: std::collections::HashMap<String, Ty>,
     /// Values and pointers of a minimum-precision type: their loads, and the arithmetic on
     /// them, are decorated `RelaxedPrecision` as DXC does.
     pub relaxed: std::collections::HashSet<Value>,
@@ -74,6 +77,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
             ret,
             literals: std::collections::HashMap::new(),
             row_matrices: std::collections::HashMap::new(),
+            resource_locals: std::collections::HashMap::new(),
             relaxed: std::collections::HashSet::new(),
             tail_arrays: std::collections::HashSet::new(),
         }

@@ -121,6 +121,8 @@ pub(crate) enum Sym {
         item: usize,
         decl: usize,
     },
+    /// A local resource variable declared without an initializer, not assigned yet.
+    UnsetResource,
 }
 
 /// A resource variable.

@@ -201,10 +201,13 @@ impl<'u> CallGraph<'_, 'u> {
             let Some(block) = &decl.body else { continue };
             let mut assigned = Vec::new();
             super::calls::collect_calls_block(block, &mut assigned);
-            let reassigned: HashSet<String> = assigned
-                .into_iter()
-                .filter_map(|(c, _)| c.strip_prefix(super::calls::ASSIGNED).map(str::to_owned))
-                .collect();
+            let mut assign_counts: HashMap<String, usize> = HashMap::new();
+            for (c, _) in &assigned {
+                if let Some(n) = c.strip_prefix(super::calls::ASSIGNED) {
+                    *assign_counts.entry(n.to_owned()).or_default() += 1;
+                }
+            }
+            let reassigned: HashSet<String> = assign_counts.keys().cloned().collect();
             let mut l = Lowerer {
                 m: self.m,
                 globals: &self.globals,
@@ -216,12 +219,15 @@ impl<'u> CallGraph<'_, 'u> {
                 reassigned: &reassigned,
                 calls: Vec::new(),
                 heaps: &mut self.heaps,
+                assign_counts: &assign_counts,
+                direct: Vec::new(),
             };
             for (p, (ty, _)) in decl.params.iter().zip(&sig.params) {
                 if let Some(n) = &p.name {
                     l.scopes.declare(&n.name, LocalSym::typed(ty.clone()));
                 }
             }
+            l.direct.push(direct_assignments(&block.stmts));
             let stmts = block.stmts.iter().map(|s| l.stmt(s)).collect();
             calls.append(&mut l.calls);
             self.bodies.insert(sig.item, Body { stmts, reassigned });
@@ -334,6 +340,28 @@ struct Lowerer<'a> {
     calls: Vec<(String, Span)>,
     /// The descriptor heap views it uses, as [`HeapView`]s.
     heaps: &'a mut Vec<HeapView>,
+    /// How many times the body assigns each name as a whole (`x = ...`).
+    assign_counts: &'a HashMap<String, usize>,
+    /// Per enclosing block, innermost last: how many of its own statements are `x = e;`, by
+    /// name (a local resource assigned only so is rebound where it is assigned).
+    direct: Vec<HashMap<String, usize>>,
+}
+
+/// How many of `stmts` (not the statements inside them) are `x = e;`, by name.
+fn direct_assignments(stmts: &[AstStmt]) -> HashMap<String, usize> {
+    let mut out = HashMap::new();
+    for s in stmts {
+        if let StmtKind::Expr(Expr {
+            kind: ExprKind::Assign { op: None, lhs, .. },
+            ..
+        }) = &s.kind
+        {
+            if let ExprKind::Ident(id) = &lhs.kind {
+                *out.entry(id.name.clone()).or_default() += 1;
+            }
+        }
+    }
+    out
 }
 
 /// One resource type a descriptor heap is used as (each is a runtime array of that type at the
@@ -599,9 +627,25 @@ impl<'a> Lowerer<'a> {
 
     fn block<'u>(&mut self, b: &'u Block) -> Stmt<'u> {
         self.scopes.push();
+        self.direct.push(direct_assignments(&b.stmts));
         let stmts = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        self.direct.pop();
         self.scopes.pop();
         Stmt::Block(stmts)
+    }
+
+    /// Whether every assignment of the whole name `n` in the body is a statement `n = e;` of
+    /// the innermost block (where a local declared now lives): such a local resource is
+    /// rebound, in order, where it is assigned. (A statement of a nested block, an `if` or
+    /// a loop could run or not, which only a legalizer could follow.)
+    fn assigned_directly(&self, n: &str) -> bool {
+        let direct = self
+            .direct
+            .last()
+            .and_then(|d| d.get(n))
+            .copied()
+            .unwrap_or(0);
+        direct > 0 && self.assign_counts.get(n).copied() == Some(direct)
     }
 
     /// A statement in a scope of its own (an `if` arm, a loop body).
@@ -892,12 +936,19 @@ impl<'a> Lowerer<'a> {
     fn resource_aliases<'u>(&mut self, d: &'u VarDecl, ty: Ty, is_static: bool) -> Vec<Local<'u>> {
         let mut out = Vec::new();
         for decl in &d.declarators {
+            let direct = !is_static && self.assigned_directly(&decl.name.name);
             let why = if !decl.array_dims.is_empty() {
                 Some("local arrays of resources")
-            } else if !matches!(decl.init, Some(Initializer::Expr(_))) {
-                Some("a local resource variable without an initializer")
-            } else if self.reassigned.contains(&decl.name.name) {
-                Some("assigning to a local resource variable")
+            } else if !matches!(decl.init, Some(Initializer::Expr(_))) && !direct {
+                Some(
+                    "a local resource variable without an initializer, other than assigned \
+                     only by statements of its own block",
+                )
+            } else if self.reassigned.contains(&decl.name.name) && !direct {
+                Some(
+                    "assigning to a local resource variable other than by statements of its \
+                     own block",
+                )
             } else {
                 None
             };
