@@ -6684,3 +6684,28 @@ fn local_resources_rebound_by_statements() {
         assert!(e.contains(want), "{body}:\n{e}");
     }
 }
+
+/// Textures and texel buffers of `half` (with `-enable-16bit-types`): DXC's error in a Vulkan
+/// environment, images of 16-bit floats in a universal one (as DXC's universal targets).
+#[test]
+fn half_textures_outside_vulkan() {
+    let src = "Buffer<half> b; Texture2D<half4> t; SamplerState s; RWBuffer<float> o;
+         [numthreads(1, 1, 1)] void main() {
+           o[0] = b[0] + b.Load(1) + t.SampleLevel(s, float2(0, 0), 0).y;
+         }";
+    let mut o = options("cs_6_6", TargetEnv::Universal1_5, LanguageVersion::V2021);
+    o.enable_16bit_types = true;
+    let words = compile_with("half-textures", src, &o);
+    spirv_val("half-textures", &words, TargetEnv::Universal1_5);
+    let text = disassemble(&words);
+    assert!(text.contains("OpTypeImage %half Buffer"), "{text}");
+    o.target_env = TargetEnv::Vulkan1_1;
+    let e = match compile_source("half.hlsl", src, &o) {
+        Ok(_) => panic!("compiled for Vulkan"),
+        Err(e) => e.rendered,
+    };
+    assert!(
+        e.contains("The sampled type for textures cannot be a floating point type smaller than 32-bits when targeting a Vulkan environment."),
+        "{e}"
+    );
+}

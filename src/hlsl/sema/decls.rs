@@ -23,6 +23,14 @@ use std::collections::HashMap;
 const SAMPLED_16BIT: &str = "The sampled type for textures cannot be a floating point type \
      smaller than 32-bits when targeting a Vulkan environment.";
 
+impl TypeResolver<'_> {
+    /// Whether textures of 16-bit `c` components are refused: in a Vulkan environment
+    /// (DXC's error); other environments take `half` ones (DXC's universal targets).
+    fn narrow_texel_refused(&self, c: Scalar) -> bool {
+        self.opts.target_env.is_vulkan() || !c.is_float()
+    }
+}
+
 /// The largest array length accepted (layouts and initializers walk every element).
 const MAX_ARRAY: i64 = 1 << 16;
 
@@ -583,7 +591,9 @@ impl TypeResolver<'_> {
                     );
                     return None;
                 }
-                if e.component().is_some_and(|c| c.bits() == 16) {
+                if e.component()
+                    .is_some_and(|c| c.bits() == 16 && self.narrow_texel_refused(c))
+                {
                     self.error(t.span, SAMPLED_16BIT);
                     return None;
                 }
@@ -608,7 +618,9 @@ impl TypeResolver<'_> {
                     );
                     return None;
                 }
-                if e.component().is_some_and(|c| c.bits() == 16) {
+                if e.component()
+                    .is_some_and(|c| c.bits() == 16 && self.narrow_texel_refused(c))
+                {
                     self.error(t.span, SAMPLED_16BIT);
                     return None;
                 }
