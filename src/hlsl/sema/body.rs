@@ -999,19 +999,9 @@ mod tests {
     use crate::hlsl::hir::{LocalKind, Module, Stmt};
     use crate::hlsl::sema::consteval::ConstVal;
     use crate::hlsl::sema::types::{Scalar, Ty};
-    use crate::hlsl::Options;
 
     fn lower(src: &str, profile: &str) -> (Module<'static>, Vec<String>) {
-        let opts = Options::new("main", profile.parse().unwrap());
-        let parsed = crate::hlsl::parse("t.hlsl", src, &opts);
-        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
-        let mut diags = Vec::new();
-        // The bodies borrow the unit for as long as the test runs.
-        let unit = Box::leak(Box::new(crate::hlsl::sema::names::resolve(
-            parsed.unit,
-            &mut diags,
-        )));
-        let m = crate::hlsl::sema::globals::declare_module(unit, &opts, &mut diags);
+        let (m, diags) = crate::hlsl::sema::globals::declare_for_test(src, profile);
         (m, diags.into_iter().map(|d| d.message).collect())
     }
 

@@ -1188,6 +1188,22 @@ fn user_type(t: &TypeExpr) -> Option<String> {
     Some(format!("{lower}:<{}>", args?.join(",")))
 }
 
+/// The module `src` declares for `profile` (entry `main`), with the diagnostics: for the
+/// semantic analysis tests. The module's bodies borrow the unit for as long as the test runs.
+#[cfg(test)]
+pub(crate) fn declare_for_test(src: &str, profile: &str) -> (Module<'static>, Vec<Diagnostic>) {
+    let opts = Options::new("main", profile.parse().unwrap());
+    let parsed = crate::hlsl::parse("t.hlsl", src, &opts);
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let mut diags = Vec::new();
+    let unit = Box::leak(Box::new(crate::hlsl::sema::names::resolve(
+        parsed.unit,
+        &mut diags,
+    )));
+    let m = declare_module(unit, &opts, &mut diags);
+    (m, diags)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1195,17 +1211,7 @@ mod tests {
     use crate::hlsl::sema::types::Scalar;
 
     fn declare(src: &str) -> (Module<'static>, Vec<Diagnostic>) {
-        let opts = Options::new("main", "cs_6_0".parse().unwrap());
-        let parsed = crate::hlsl::parse("t.hlsl", src, &opts);
-        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
-        let mut diags = Vec::new();
-        // The module's bodies borrow the unit for as long as the test runs.
-        let unit = Box::leak(Box::new(crate::hlsl::sema::names::resolve(
-            parsed.unit,
-            &mut diags,
-        )));
-        let m = declare_module(unit, &opts, &mut diags);
-        (m, diags)
+        declare_for_test(src, "cs_6_0")
     }
 
     #[test]
