@@ -37,6 +37,23 @@ pub struct Module<'u> {
     pub order: Option<Vec<String>>,
     /// The bodies of the reached functions, by item index.
     pub bodies: HashMap<usize, Body<'u>>,
+    /// The type of each expression of those bodies that semantic analysis types (see
+    /// [`ExprId`]); code generation types the others as it emits them, and checks that it
+    /// agrees with these.
+    pub expr_types: HashMap<ExprId, Ty>,
+}
+
+/// An expression of the syntax tree, by identity (its address: the tree outlives the HIR and
+/// does not move), as a key of the typing tables, the way rustc keys its typeck results by
+/// node id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ExprId(usize);
+
+impl ExprId {
+    /// The id of `e`.
+    pub fn of(e: &Expr) -> Self {
+        ExprId(e as *const Expr as usize)
+    }
 }
 
 /// A function body.

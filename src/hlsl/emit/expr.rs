@@ -13,28 +13,13 @@ use crate::hlsl::source::Span;
 use crate::hlsl::LanguageVersion;
 use crate::ir::Value;
 
-/// Whether `e` is an untyped literal: `Some(true)` for a float literal, `Some(false)` for an
-/// integer one (also negated).
-pub(crate) fn literal_kind(e: &Expr) -> Option<bool> {
-    match &e.kind {
-        ExprKind::Literal(Literal::Int { suffix, .. }) if suffix.is_empty() => Some(false),
-        ExprKind::Literal(Literal::Float { suffix, .. }) if suffix.is_empty() => Some(true),
-        ExprKind::Unary {
-            op: UnaryOp::Neg | UnaryOp::Plus,
-            operand,
-        } => literal_kind(operand),
-        _ => None,
-    }
-}
+use crate::hlsl::sema::rules::matrix_swizzle;
 
 impl FnCx<'_, '_> {
-    /// [`literal_kind`] in HLSL 2021 and before; `None` in 202x, where literals are typed
+    /// [`crate::hlsl::sema::rules::literal_kind`] in HLSL 2021 and before; `None` in 202x, where literals are typed
     /// (`int`, `float`) as in C.
     pub fn lit_kind(&self, e: &Expr) -> Option<bool> {
-        if self.st.opts.version >= LanguageVersion::V202x {
-            return None;
-        }
-        literal_kind(e)
+        crate::hlsl::sema::rules::literal_kind_in(self.st.opts.version, e)
     }
 
     /// The value of `e`, loaded.
@@ -73,9 +58,52 @@ impl FnCx<'_, '_> {
     /// Emits an expression.
     pub fn expr(&mut self, e: &Expr) -> Val {
         self.live();
-        match self.expr_inner(e) {
+        let v = match self.expr_inner(e) {
             Some(v) => v,
             None => Val::Err,
+        };
+        #[cfg(debug_assertions)]
+        self.check_agrees(e, &v);
+        v
+    }
+
+    /// Checks that the type semantic analysis gave `e`, if it gave one, is the type of what
+    /// was emitted for it (debug builds: the test suites run every expression through this
+    /// while types move from code generation to semantic analysis).
+    #[cfg(debug_assertions)]
+    fn check_agrees(&mut self, e: &Expr, v: &Val) {
+        let id = crate::hlsl::hir::ExprId::of(e);
+        let (Some(want), Some(got)) = (self.st.expr_types.get(&id), self.val_ty(v)) else {
+            return;
+        };
+        if !self.same_type(want, &got) {
+            let msg = format!(
+                "internal: semantic analysis typed this expression '{}', code generation '{}'",
+                self.show(want),
+                self.show(&got)
+            );
+            self.st.error(e.span, msg);
+        }
+    }
+
+    /// Whether `a` and `b` are the same type, a buffer block's copy of a struct being the
+    /// struct.
+    #[cfg(debug_assertions)]
+    fn same_type(&self, a: &Ty, b: &Ty) -> bool {
+        match (a, b) {
+            (Ty::Struct(i), Ty::Struct(j)) => {
+                let name = |k: usize| {
+                    self.st
+                        .types
+                        .structs
+                        .get(k)
+                        .map(|d| d.origin.clone().unwrap_or_else(|| d.name.clone()))
+                };
+                i == j || name(*i) == name(*j)
+            }
+            (Ty::Array(x, n), Ty::Array(y, m)) => n == m && self.same_type(x, y),
+            (Ty::Resource(k, x), Ty::Resource(l, y)) => k == l && self.same_type(x, y),
+            _ => a == b,
         }
     }
 
@@ -546,56 +574,32 @@ impl FnCx<'_, '_> {
     }
 
     fn literal(&mut self, l: &Literal, span: Span) -> Option<Val> {
-        Some(match l {
-            Literal::Int { value, suffix } => {
-                let unsigned = suffix.contains('u');
-                let long = suffix.contains("ll");
-                if self.st.opts.version >= LanguageVersion::V202x
-                    && suffix.is_empty()
-                    && *value > i32::MAX as u64
-                {
-                    // 202x types it as C does (by radix: `long` or `unsigned int`), which
-                    // spvkit does not track.
-                    self.st.error(
-                        span,
-                        "not supported yet: an unsuffixed integer literal beyond int's range \
-                         in HLSL 202x",
-                    );
-                    return None;
-                }
-                let s = match (unsigned, long) {
-                    (true, true) => Scalar::UInt64,
-                    (false, true) => Scalar::Int64,
-                    (true, false) if *value <= u64::from(u32::MAX) => Scalar::UInt,
-                    (false, false) if *value <= i32::MAX as u64 => Scalar::Int,
-                    (false, false) if *value <= u64::from(u32::MAX) => Scalar::UInt,
-                    (true, false) => Scalar::UInt64,
-                    _ => Scalar::Int64,
-                };
-                let c = ConstVal::Int(*value as i64);
-                Val::R(self.scalar_const(s, c), Ty::Scalar(s))
+        let opts = self.st.opts;
+        let ty = crate::hlsl::sema::rules::literal_type(l, opts.version, opts.enable_16bit_types);
+        let Some(Ty::Scalar(s)) = ty else {
+            let msg = if let Literal::String(_) = l {
+                "a string is not a value"
+            } else {
+                // 202x types it as C does (by radix: `long` or `unsigned int`), which spvkit
+                // does not track.
+                "not supported yet: an unsuffixed integer literal beyond int's range in HLSL 202x"
+            };
+            self.st.error(span, msg);
+            return None;
+        };
+        let c = match l {
+            Literal::Int { value, .. } => ConstVal::Int(*value as i64),
+            Literal::Float { value, .. } => ConstVal::Float(*value),
+            Literal::Bool(b) => ConstVal::Bool(*b),
+            Literal::String(_) => return None,
+        };
+        let v = self.scalar_const(s, c);
+        if let Literal::Float { value, suffix } = l {
+            if suffix.is_empty() && self.st.opts.version < LanguageVersion::V202x {
+                self.literals.insert(v, *value);
             }
-            Literal::Float { value, suffix } => {
-                let s = match suffix.as_str() {
-                    "l" => Scalar::Double,
-                    "h" if self.st.opts.enable_16bit_types => Scalar::Half,
-                    _ => Scalar::Float,
-                };
-                let v = self.scalar_const(s, ConstVal::Float(*value));
-                if suffix.is_empty() && self.st.opts.version < LanguageVersion::V202x {
-                    self.literals.insert(v, *value);
-                }
-                Val::R(v, Ty::Scalar(s))
-            }
-            Literal::Bool(b) => Val::R(
-                self.scalar_const(Scalar::Bool, ConstVal::Bool(*b)),
-                Ty::Scalar(Scalar::Bool),
-            ),
-            Literal::String(_) => {
-                self.st.error(span, "a string is not a value");
-                return None;
-            }
-        })
+        }
+        Some(Val::R(v, Ty::Scalar(s)))
     }
 
     fn unary(&mut self, op: UnaryOp, operand: &Expr, span: Span) -> Option<Val> {
@@ -768,14 +772,10 @@ impl FnCx<'_, '_> {
             }
         }
         if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
-            let Some(s) = at.component().filter(|s| s.is_int()) else {
+            let Some(lty) = crate::hlsl::sema::rules::shift_type(&at, &bt) else {
                 self.st
                     .error(span, format!("shift of a non-integer '{}'", self.show(&at)));
                 return None;
-            };
-            let lty = match (&at, &bt) {
-                (Ty::Scalar(_), Ty::Vector(_, n)) => Ty::Vector(s, *n),
-                _ => at.clone(),
             };
             let a = self.convert(a, &at, &lty, span, false)?;
             let b = self.convert(b, &bt, &lty, span, false)?;
@@ -829,16 +829,14 @@ impl FnCx<'_, '_> {
         la: Option<bool>,
         lb: Option<bool>,
     ) -> Option<(Value, Ty)> {
-        let (vec, vt, sc, stt, lit) = match (at, bt) {
-            (Ty::Vector(..) | Ty::Matrix(..), Ty::Scalar(_)) => (a, at, b, bt, lb),
-            (Ty::Scalar(_), Ty::Vector(..) | Ty::Matrix(..)) => (b, bt, a, at, la),
-            _ => return None,
+        let vt = crate::hlsl::sema::rules::times_scalar(at, la, bt, lb)?;
+        let (vec, sc, stt) = if matches!(at, Ty::Scalar(_)) {
+            (b, a, at)
+        } else {
+            (a, b, bt)
         };
         let comp = vt.component()?;
-        let scomp = stt.component()?;
-        if !comp.is_float() || (scomp.rank() > comp.rank() && lit.is_none()) {
-            return None;
-        }
+        let vt = &vt;
         let s = self.convert(sc, stt, &Ty::Scalar(comp), Span::default(), true)?;
         let t = self.ty(vt);
         let r = match vt {
@@ -1222,16 +1220,7 @@ impl FnCx<'_, '_> {
             Ty::Scalar(_) | Ty::Vector(..) => {
                 let n = if let Ty::Vector(_, n) = bt { n } else { 1 };
                 // `_m01` on a collapsed 1xN or Nx1 matrix names one component.
-                let comps = swizzle(name, n).or_else(|| {
-                    let elems = matrix_swizzle(name, 4, 4)?;
-                    elems
-                        .iter()
-                        .map(|&(i, j)| match (i, j) {
-                            (0, k) | (k, 0) if k < n => Some(k),
-                            _ => None,
-                        })
-                        .collect()
-                });
+                let comps = crate::hlsl::sema::rules::vector_swizzle(name, n);
                 let Some(comps) = comps else {
                     self.st.error(
                         span,
@@ -2379,60 +2368,6 @@ impl FnCx<'_, '_> {
             }
         }
     }
-}
-
-/// Component indices of a vector swizzle (`xyzw` or `rgba`, not mixed) on `n` components.
-fn swizzle(name: &str, n: u32) -> Option<Vec<u32>> {
-    if name.is_empty() || name.len() > 4 {
-        return None;
-    }
-    let xyzw = name.chars().all(|c| "xyzw".contains(c));
-    let rgba = name.chars().all(|c| "rgba".contains(c));
-    if !xyzw && !rgba {
-        return None;
-    }
-    name.chars()
-        .map(|c| {
-            let i = match c {
-                'x' | 'r' => 0,
-                'y' | 'g' => 1,
-                'z' | 'b' => 2,
-                _ => 3,
-            };
-            (i < n).then_some(i)
-        })
-        .collect()
-}
-
-/// Elements of a matrix swizzle: `_m01_m10` (zero-based) or `_12_21` (one-based).
-fn matrix_swizzle(name: &str, r: u32, c: u32) -> Option<Vec<(u32, u32)>> {
-    let mut out = Vec::new();
-    for part in name.split('_').skip(1) {
-        let (i, j) = if let Some(z) = part.strip_prefix('m') {
-            let b = z.as_bytes();
-            if b.len() != 2 {
-                return None;
-            }
-            (
-                u32::from(b[0].checked_sub(b'0')?),
-                u32::from(b[1].checked_sub(b'0')?),
-            )
-        } else {
-            let b = part.as_bytes();
-            if b.len() != 2 {
-                return None;
-            }
-            (
-                u32::from(b[0].checked_sub(b'1')?),
-                u32::from(b[1].checked_sub(b'1')?),
-            )
-        };
-        if i >= r || j >= c {
-            return None;
-        }
-        out.push((i, j));
-    }
-    (!out.is_empty() && out.len() <= 4 && name.starts_with('_')).then_some(out)
 }
 
 /// DXC's error for `&&`/`||` on non-scalar operands under HLSL 2021, which short-circuits them.

@@ -47,7 +47,8 @@ pub fn emit(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<ir::Module> {
     let bodies = std::mem::take(&mut module.bodies);
-    let mut st = State::new(unit, module, &bodies, options);
+    let expr_types = std::mem::take(&mut module.expr_types);
+    let mut st = State::new(unit, module, &bodies, &expr_types, options);
     let mut b = State::builder();
     // DXC records the source language and shader model (`OpSource HLSL 600`).
     b.module_mut().sources.push(ir::Source {
@@ -215,6 +216,9 @@ pub(crate) struct State<'u> {
     pub unit: &'u TranslationUnit,
     /// The bodies of the functions to emit, by item index.
     pub bodies: &'u HashMap<usize, super::hir::Body<'u>>,
+    /// The expression types semantic analysis found; in debug builds every expression
+    /// emitted is checked against them.
+    pub expr_types: &'u HashMap<super::hir::ExprId, Ty>,
     /// The functions to emit, callees first (`None`: the call graph is in error).
     pub order: Option<Vec<String>>,
     /// The unit uses `precise`: every arithmetic instruction gets `NoContraction` (more than
@@ -288,6 +292,7 @@ impl<'u> State<'u> {
         unit: &'u TranslationUnit,
         module: super::hir::Module,
         bodies: &'u HashMap<usize, super::hir::Body<'u>>,
+        expr_types: &'u HashMap<super::hir::ExprId, Ty>,
         opts: &'u Options,
     ) -> Self {
         let functions = module
@@ -305,6 +310,7 @@ impl<'u> State<'u> {
         State {
             unit,
             bodies,
+            expr_types,
             order: module.order,
             precise: crate::hlsl::sema::attributes::uses_precise(unit),
             opts,

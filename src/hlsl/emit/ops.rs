@@ -258,65 +258,17 @@ impl FnCx<'_, '_> {
         lit_b: Option<bool>,
         span: Span,
     ) -> Option<Ty> {
-        let (Some(ca), Some(cb)) = (a.component(), b.component()) else {
-            self.st.error(
-                span,
-                format!(
-                    "invalid operands of types '{}' and '{}'",
-                    self.show(a),
-                    self.show(b)
-                ),
-            );
-            return None;
-        };
-        // An untyped literal takes the other operand's kind (a float literal makes ints float).
-        let comp = match (lit_a, lit_b) {
-            (Some(fa), None) => {
-                if fa && !cb.is_float() {
-                    Scalar::Float
-                } else if cb == Scalar::Bool {
-                    Scalar::Int
-                } else {
-                    cb
-                }
+        use crate::hlsl::sema::rules::{common_type, Common};
+        match common_type(a, b, lit_a, lit_b) {
+            Common::Ty(t) => Some(t),
+            Common::Truncated(t) => {
+                self.st.warn(
+                    span,
+                    format!("implicit truncation of vector type ({} and {})", a, b),
+                );
+                Some(t)
             }
-            (None, Some(fb)) => {
-                if fb && !ca.is_float() {
-                    Scalar::Float
-                } else if ca == Scalar::Bool {
-                    Scalar::Int
-                } else {
-                    ca
-                }
-            }
-            _ => {
-                if ca.rank() >= cb.rank() {
-                    ca
-                } else {
-                    cb
-                }
-            }
-        };
-        let shape = match (a, b) {
-            (Ty::Scalar(_), t) | (t, Ty::Scalar(_)) => t.clone(),
-            (Ty::Vector(_, n), Ty::Vector(_, m)) => {
-                if n != m {
-                    self.st.warn(
-                        span,
-                        format!("implicit truncation of vector type ({} and {})", a, b),
-                    );
-                }
-                Ty::Vector(comp, *n.min(m))
-            }
-            (Ty::Matrix(_, r, c), Ty::Matrix(_, r2, c2)) if r == r2 && c == c2 => a.clone(),
-            // A vector and a matrix of as many elements combine in the left one's shape
-            // (`m2x2 * v4` is a matrix, `v4 < m2x2` a vector), as DXC.
-            (Ty::Vector(_, n), Ty::Matrix(_, r, c)) | (Ty::Matrix(_, r, c), Ty::Vector(_, n))
-                if *n == r * c =>
-            {
-                a.clone()
-            }
-            _ => {
+            Common::Invalid => {
                 self.st.error(
                     span,
                     format!(
@@ -325,10 +277,9 @@ impl FnCx<'_, '_> {
                         self.show(b)
                     ),
                 );
-                return None;
+                None
             }
-        };
-        Some(shape.with_component(comp))
+        }
     }
 
     /// Emits an arithmetic or bitwise operator on two values already of type `ty`.

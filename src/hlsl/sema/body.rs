@@ -16,10 +16,12 @@ use crate::hlsl::ast::{
     TranslationUnit, VarDecl,
 };
 use crate::hlsl::diag::Diagnostic;
-use crate::hlsl::hir::{Body, Case, GlobalKind, Heap, Local, LocalKind, Module, Stmt};
+use crate::hlsl::hir::{Body, Case, ExprId, GlobalKind, Heap, Local, LocalKind, Module, Stmt};
 use crate::hlsl::source::Span;
 use crate::hlsl::{LanguageVersion, Options, Stage};
 use std::collections::{HashMap, HashSet};
+
+mod typeck;
 
 /// Walks the call graph from the static initializers and the entry point, lowering each
 /// function reached into `m.bodies` and recording in `m.order` the functions reached, callees
@@ -45,9 +47,11 @@ pub fn lower_reached<'u>(
         opts,
         diags,
         globals: module_symbols(m),
+        global_rows: module_rows(m),
         state: HashMap::new(),
         order: Vec::new(),
         bodies: HashMap::new(),
+        expr_types: HashMap::new(),
         recursion: false,
         heaps: Vec::new(),
     };
@@ -89,6 +93,7 @@ pub fn lower_reached<'u>(
     g.callees(init_calls);
     g.visit(entry);
     let (order, bodies, recursion, heaps) = (g.order, g.bodies, g.recursion, g.heaps);
+    m.expr_types = g.expr_types;
     for (k, v) in alias_views {
         if let Some(GlobalKind::HeapAlias { view, .. }) = m.globals.get_mut(k).map(|g| &mut g.kind)
         {
@@ -175,6 +180,33 @@ fn module_symbols(m: &Module) -> HashMap<String, Ty> {
     out
 }
 
+/// The row depths of the module-scope names declared as 1xN matrices (or arrays of them):
+/// variables and constant-buffer members.
+fn module_rows(m: &Module) -> HashMap<String, u8> {
+    let mut out = HashMap::new();
+    for g in &m.globals {
+        match &g.kind {
+            GlobalKind::Block {
+                def, as_var: false, ..
+            } => {
+                for f in &def.fields {
+                    if let Some(d) = f.row_depth {
+                        out.insert(f.name.clone(), d);
+                    }
+                }
+            }
+            GlobalKind::GroupShared { row_depth: Some(d) }
+            | GlobalKind::Static {
+                row_depth: Some(d), ..
+            } => {
+                out.insert(g.name.clone(), *d);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// A depth-first walk of the call graph, lowering each function as it is reached.
 struct CallGraph<'a, 'u> {
     unit: &'u TranslationUnit,
@@ -182,10 +214,14 @@ struct CallGraph<'a, 'u> {
     opts: &'a Options,
     diags: &'a mut Vec<Diagnostic>,
     globals: HashMap<String, Ty>,
+    /// The module-scope names declared as 1xN matrices: their row depths.
+    global_rows: HashMap<String, u8>,
     /// False while a function is on the stack, true once visited.
     state: HashMap<String, bool>,
     order: Vec<String>,
     bodies: HashMap<usize, Body<'u>>,
+    /// The types of the bodies' expressions (see [`Module::expr_types`]).
+    expr_types: HashMap<ExprId, Ty>,
     recursion: bool,
     heaps: Vec<HeapView>,
 }
@@ -209,8 +245,11 @@ impl<'u> CallGraph<'_, 'u> {
             }
             let reassigned: HashSet<String> = assign_counts.keys().cloned().collect();
             let mut l = Lowerer {
+                unit: self.unit,
                 m: self.m,
                 globals: &self.globals,
+                global_rows: &self.global_rows,
+                rows: HashMap::new(),
                 opts: self.opts,
                 diags: &mut *self.diags,
                 scopes: Scopes::default(),
@@ -221,10 +260,18 @@ impl<'u> CallGraph<'_, 'u> {
                 heaps: &mut self.heaps,
                 assign_counts: &assign_counts,
                 direct: Vec::new(),
+                types: &mut self.expr_types,
             };
-            for (p, (ty, _)) in decl.params.iter().zip(&sig.params) {
+            for (k, (p, (ty, _))) in decl.params.iter().zip(&sig.params).enumerate() {
                 if let Some(n) = &p.name {
-                    l.scopes.declare(&n.name, LocalSym::typed(ty.clone()));
+                    // An unsized array of resources takes each call's array (instances).
+                    let per_instance = matches!(ty, Ty::Array(e, 0) if e.is_resource());
+                    let mut sym = LocalSym::typed(ty.clone());
+                    if per_instance {
+                        sym.ty = None;
+                    }
+                    sym.row_depth = sig.row_params.get(k).copied().flatten();
+                    l.scopes.declare(&n.name, sym);
                 }
             }
             l.direct.push(direct_assignments(&block.stmts));
@@ -280,6 +327,8 @@ impl<'u> CallGraph<'_, 'u> {
 #[derive(Clone, Default)]
 struct LocalSym {
     ty: Option<Ty>,
+    /// Array indices to a 1xN matrix (collapsed to a vector), if declared as one.
+    row_depth: Option<u8>,
     value: Option<ConstVal>,
     elements: Option<Vec<ConstVal>>,
 }
@@ -325,9 +374,15 @@ fn selection_control(attrs: &[Attribute]) -> SelectionControl {
 }
 
 struct Lowerer<'a> {
+    unit: &'a TranslationUnit,
     m: &'a Module<'a>,
     /// The module-scope names' types.
     globals: &'a HashMap<String, Ty>,
+    /// The module-scope names declared as 1xN matrices: their row depths.
+    global_rows: &'a HashMap<String, u8>,
+    /// The expressions that are 1xN matrices (collapsed to vectors) or arrays of them: the
+    /// array indices to the matrix (its row index then selects the whole vector).
+    rows: HashMap<ExprId, u8>,
     opts: &'a Options,
     diags: &'a mut Vec<Diagnostic>,
     scopes: Scopes<LocalSym>,
@@ -345,6 +400,8 @@ struct Lowerer<'a> {
     /// Per enclosing block, innermost last: how many of its own statements are `x = e;`, by
     /// name (a local resource assigned only so is rebound where it is assigned).
     direct: Vec<HashMap<String, usize>>,
+    /// The types of the expressions checked so far ([`Lowerer::check`]).
+    types: &'a mut HashMap<ExprId, Ty>,
 }
 
 /// How many of `stmts` (not the statements inside them) are `x = e;`, by name.
@@ -432,12 +489,14 @@ impl<'a> Lowerer<'a> {
     /// receiver is known to be resolves to that struct's (or a base's) member function; one
     /// whose receiver's type is not known yet names every struct's method of that name.
     fn find_calls(&mut self, e: &Expr) {
+        self.check(e);
         let mut found = Vec::new();
         walk_expr(e, &mut |x| self.calls_of(x, &mut found));
         self.calls.append(&mut found);
     }
 
     fn find_calls_init(&mut self, i: &Initializer) {
+        self.check_init(i);
         let mut found = Vec::new();
         super::calls::walk_init(i, &mut |x| self.calls_of(x, &mut found));
         self.calls.append(&mut found);
@@ -468,12 +527,12 @@ impl<'a> Lowerer<'a> {
             },
             ExprKind::Binary { op, lhs, .. } => {
                 let name = format!("operator{}", op.symbol());
-                member(self.type_of(lhs), &name, e.span, out);
+                member(self.typed(lhs), &name, e.span, out);
             }
-            ExprKind::Index { base, .. } => member(self.type_of(base), "operator[]", e.span, out),
+            ExprKind::Index { base, .. } => member(self.typed(base), "operator[]", e.span, out),
             ExprKind::MethodCall {
                 receiver, method, ..
-            } => member(self.type_of(receiver), &method.name, method.span, out),
+            } => member(self.typed(receiver), &method.name, method.span, out),
             _ => {}
         }
     }
@@ -552,65 +611,6 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// The type of `e` where it follows from names, members, indices and calls (receivers,
-    /// mostly); `None` where only code generation knows it yet.
-    fn type_of(&self, e: &Expr) -> Option<Ty> {
-        match &e.kind {
-            ExprKind::Ident(id) => self.variable(&id.name)?,
-            ExprKind::Member { base, member } => match self.type_of(base)? {
-                Ty::Struct(mut i) => {
-                    for _ in 0..32 {
-                        let def = self.m.types.structs.get(i)?;
-                        if let Some(f) = def.fields.iter().find(|f| f.name == member.name) {
-                            return Some(f.ty.clone());
-                        }
-                        match def.fields.first() {
-                            Some(f) if f.name == BASE_FIELD => match f.ty {
-                                Ty::Struct(b) => i = b,
-                                _ => return None,
-                            },
-                            _ => return None,
-                        }
-                    }
-                    None
-                }
-                Ty::Scalar(s) | Ty::Vector(s, _) => {
-                    let n = member.name.len() as u32;
-                    let swizzle = (1..=4).contains(&n)
-                        && (member.name.chars().all(|c| "xyzw".contains(c))
-                            || member.name.chars().all(|c| "rgba".contains(c)));
-                    swizzle.then(|| Ty::vector(s, n))
-                }
-                _ => None,
-            },
-            ExprKind::Index { base, .. } => match self.type_of(base)? {
-                Ty::Array(elem, _) => Some(*elem),
-                Ty::Vector(s, _) => Some(Ty::Scalar(s)),
-                Ty::Matrix(s, _, c) => Some(Ty::vector(s, c)),
-                Ty::Resource(ResourceKind::StructuredBuffer { .. }, elem) => Some(*elem),
-                _ => None,
-            },
-            ExprKind::Call { callee, args, .. } => match self.variable(&callee.name) {
-                Some(Some(Ty::Struct(i))) => {
-                    self.returns(&self.method(i, "operator()")?, args.len())
-                }
-                Some(Some(_)) | None => self.returns(&callee.name, args.len()),
-                Some(None) => None,
-            },
-            ExprKind::MethodCall {
-                receiver,
-                method,
-                args,
-                ..
-            } => match self.type_of(receiver)? {
-                Ty::Struct(i) => self.returns(&self.method(i, &method.name)?, args.len()),
-                _ => None,
-            },
-            ExprKind::Comma(_, rhs) => self.type_of(rhs),
-            _ => None,
-        }
-    }
-
     /// What function `name` returns when called with `nargs` arguments, if every overload
     /// that takes that many returns the same type.
     fn returns(&self, name: &str, nargs: usize) -> Option<Ty> {
@@ -619,7 +619,19 @@ impl<'a> Lowerer<'a> {
             .functions
             .get(name)?
             .iter()
-            .filter(|f| (f.required..=f.params.len()).contains(&nargs))
+            .filter(|f| {
+                // A member function's `this` is its first parameter, not an argument.
+                let this = match self.unit.items.get(f.item) {
+                    Some(Item::Function(d)) => d
+                        .params
+                        .first()
+                        .and_then(|p| p.name.as_ref())
+                        .is_some_and(|n| n.name == "this"),
+                    _ => false,
+                };
+                let n = nargs + usize::from(this);
+                (f.required..=f.params.len()).contains(&n)
+            })
             .map(|f| &f.ret);
         let first = fitting.next()?;
         fitting.all(|t| t == first).then(|| first.clone())
@@ -837,10 +849,14 @@ impl<'a> Lowerer<'a> {
                     );
                     continue;
                 }
+                let mut sym = LocalSym::default();
                 if let Some(init) = &decl.init {
                     self.find_calls_init(init);
+                    if let Initializer::Expr(e) = init {
+                        sym.ty = self.typed(e);
+                    }
                 }
-                self.declare(&decl.name, LocalSym::default());
+                self.declare(&decl.name, sym);
                 out.push(Local {
                     decl: d,
                     declarator: decl,
@@ -890,6 +906,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let mut c = LocalSym::typed(ty.clone());
+            c.row_depth = row_depth(&d.ty, decl.array_dims.len());
             if konst {
                 match &decl.init {
                     Some(init) => {
@@ -912,7 +929,7 @@ impl<'a> Lowerer<'a> {
                 decl: d,
                 declarator: decl,
                 kind: LocalKind::Var {
-                    row_depth: row_depth(&d.ty, decl.array_dims.len()),
+                    row_depth: c.row_depth,
                     shape: if decl.array_dims.is_empty() {
                         written_matrix_shape(&d.ty)
                     } else {

@@ -3,8 +3,8 @@
 //! HLSL's types ([`types`]), buffer layouts ([`layout`]), constant folding ([`consteval`]),
 //! the intrinsic table ([`intrinsics`]) and scopes ([`scope`]); then the HIR: module-scope
 //! declarations ([`decls`], [`globals`]), the call graph ([`calls`]) and function bodies as
-//! statement trees ([`body`]). Type checking of expressions still happens as the emitter walks
-//! them (`crate::hlsl::emit`), with these rules; a typed expression tree is the next step.
+//! statement trees ([`body`]), with the type of each expression whose rules it knows
+//! ([`rules`], shared with the emitter, which still types the others as it walks them).
 
 pub mod attributes;
 pub mod body;
@@ -15,5 +15,6 @@ pub mod globals;
 pub mod intrinsics;
 pub mod layout;
 pub mod names;
+pub mod rules;
 pub mod scope;
 pub mod types;

@@ -1,0 +1,467 @@
+//! The types of a body's expressions, worked out as its statements are lowered (the names in
+//! scope are the statement's) by the rules of [`crate::hlsl::sema::rules`], and recorded in
+//! [`crate::hlsl::hir::Module::expr_types`]. An expression whose rule is not here yet (most
+//! intrinsic and resource method calls, the call of an overloaded function) gets no type, and
+//! neither does anything built on it; code generation types those itself and checks that it
+//! agrees with every type recorded here. The checker reports nothing yet: each expression's
+//! errors are still code generation's.
+
+use super::{Lowerer, Ty};
+use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Initializer, TypeExpr, UnaryOp};
+use crate::hlsl::hir::ExprId;
+use crate::hlsl::sema::decls::TypeResolver;
+use crate::hlsl::sema::names::BASE_FIELD;
+use crate::hlsl::sema::rules;
+use crate::hlsl::sema::types::{ResourceKind, Scalar};
+use crate::hlsl::LanguageVersion;
+
+impl Lowerer<'_> {
+    /// Types `e` and the expressions inside it, recording each type found.
+    pub(super) fn check(&mut self, e: &Expr) -> Option<Ty> {
+        let id = ExprId::of(e);
+        if let Some(t) = self.types.get(&id) {
+            return Some(t.clone());
+        }
+        let t = self.check_kind(e)?;
+        self.types.insert(id, t.clone());
+        Some(t)
+    }
+
+    /// Types the expressions of an initializer (a list is not an expression of a type).
+    pub(super) fn check_init(&mut self, i: &Initializer) {
+        match i {
+            Initializer::Expr(e) => {
+                self.check(e);
+            }
+            Initializer::List(items, _) => items.iter().for_each(|i| self.check_init(i)),
+        }
+    }
+
+    /// The recorded type of `e` (checked before).
+    pub(super) fn typed(&self, e: &Expr) -> Option<Ty> {
+        self.types.get(&ExprId::of(e)).cloned()
+    }
+
+    /// Types each of `es` (all of them, whatever the others give).
+    fn check_all(&mut self, es: &[Expr]) -> Vec<Option<Ty>> {
+        es.iter().map(|e| self.check(e)).collect()
+    }
+
+    fn lit(&self, e: &Expr) -> Option<bool> {
+        rules::literal_kind_in(self.opts.version, e)
+    }
+
+    fn check_kind(&mut self, e: &Expr) -> Option<Ty> {
+        match &e.kind {
+            ExprKind::Literal(l) => {
+                rules::literal_type(l, self.opts.version, self.opts.enable_16bit_types)
+            }
+            ExprKind::Ident(id) => match self.variable(&id.name) {
+                Some(t) => {
+                    let depth = match self.scopes.lookup(&id.name) {
+                        Some(local) => local.row_depth,
+                        None => self.global_rows.get(&id.name).copied(),
+                    };
+                    if let Some(d) = depth {
+                        self.rows.insert(ExprId::of(e), d);
+                    }
+                    // A `ConstantBuffer<S>` (or `TextureBuffer<S>`) is a variable of `S`.
+                    match t? {
+                        Ty::Resource(
+                            ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer,
+                            elem,
+                        ) => Some(*elem),
+                        t => Some(t),
+                    }
+                }
+                // `vk::DeviceScope` and friends: the SPIR-V `Scope` values, as `uint`.
+                None => id
+                    .name
+                    .strip_prefix("vk::")
+                    .and_then(|n| n.strip_suffix("Scope"))
+                    .and_then(|n| n.parse::<crate::grammar::Scope>().ok())
+                    .map(|_| Ty::Scalar(Scalar::UInt)),
+            },
+            ExprKind::Unary { op, operand } => {
+                let t = self.check(operand)?;
+                let s = t.component()?;
+                match op {
+                    UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
+                        (s != Scalar::Bool).then_some(t)
+                    }
+                    UnaryOp::Plus => Some(t),
+                    UnaryOp::Neg if s == Scalar::Bool => Some(t.with_component(Scalar::Int)),
+                    UnaryOp::Neg => Some(t),
+                    UnaryOp::Not => Some(t.with_component(Scalar::Bool)),
+                    UnaryOp::BitNot => s.is_int().then_some(t),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let (at, bt) = (self.check(lhs), self.check(rhs));
+                self.binary(*op, lhs, at?, rhs, bt)
+            }
+            ExprKind::Assign { lhs, rhs, .. } => {
+                self.check(rhs);
+                self.check(lhs)
+            }
+            ExprKind::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let ct = self.check(cond);
+                let (tt, et) = (self.check(then), self.check(otherwise));
+                let (ct, tt, et) = (ct?, tt?, et?);
+                let common = if tt == et {
+                    tt
+                } else {
+                    let (lt, le) = (self.lit(then), self.lit(otherwise));
+                    rules::common_type(&tt, &et, lt, le).ty()?
+                };
+                if self.opts.version >= LanguageVersion::V2021 {
+                    return matches!(ct, Ty::Scalar(_)).then_some(common);
+                }
+                // A vector condition selects per component: scalar arms are splatted to its
+                // size.
+                match (&ct, &common) {
+                    (Ty::Vector(_, n), Ty::Scalar(s)) => Some(Ty::Vector(*s, *n)),
+                    _ => Some(common),
+                }
+            }
+            ExprKind::Comma(a, b) => {
+                self.check(a);
+                self.check(b)
+            }
+            ExprKind::Call {
+                callee,
+                args,
+                template_args,
+                ..
+            } => {
+                self.check_all(args);
+                if !template_args.is_empty() {
+                    return None;
+                }
+                match self.variable(&callee.name) {
+                    Some(Some(Ty::Struct(i))) => {
+                        self.returns(&self.method(i, "operator()")?, args.len())
+                    }
+                    Some(_) => None,
+                    None => self.returns(&callee.name, args.len()),
+                }
+            }
+            ExprKind::Construct { ty, args } => {
+                self.check_all(args);
+                self.resolve(ty, &[])
+            }
+            ExprKind::MethodCall {
+                receiver,
+                method,
+                type_arg,
+                args,
+            } => {
+                let rt = self.check(receiver);
+                self.check_all(args);
+                match (rt?, type_arg) {
+                    (Ty::Struct(i), None) => {
+                        self.returns(&self.method(i, &method.name)?, args.len())
+                    }
+                    _ => None,
+                }
+            }
+            ExprKind::Cast {
+                ty,
+                array_dims,
+                operand,
+            } => {
+                self.check(operand);
+                self.resolve(ty, array_dims)
+            }
+            ExprKind::Member { base, member } => {
+                let bt = self.check(base)?;
+                let (t, depth) = self.member(bt, &member.name)?;
+                if let Some(d) = depth {
+                    self.rows.insert(ExprId::of(e), d);
+                }
+                Some(t)
+            }
+            ExprKind::Index { base, index } => {
+                let bt = self.check(base);
+                self.check(index);
+                match self.rows.get(&ExprId::of(base)) {
+                    // `m[i]` of a 1xN matrix is its only row: the whole (collapsed) vector.
+                    Some(0) => return bt,
+                    Some(&d) => {
+                        self.rows.insert(ExprId::of(e), d - 1);
+                    }
+                    None => {}
+                }
+                match bt? {
+                    Ty::Array(elem, _) => Some(*elem),
+                    Ty::Vector(s, _) => Some(Ty::Scalar(s)),
+                    Ty::Matrix(s, _, c) => Some(Ty::vector(s, c)),
+                    Ty::Resource(
+                        ResourceKind::StructuredBuffer { .. }
+                        | ResourceKind::TexelBuffer { .. }
+                        | ResourceKind::Texture { .. },
+                        elem,
+                    ) => Some(*elem),
+                    Ty::Struct(i) => self.returns(&self.method(i, "operator[]")?, 1),
+                    _ => None,
+                }
+            }
+            ExprKind::SizeOf(_) => Some(Ty::Scalar(Scalar::UInt)),
+            ExprKind::InitList(es) => {
+                self.check_all(es);
+                None
+            }
+            ExprKind::Scoped { .. } => None,
+        }
+    }
+
+    /// The type of `lhs op rhs` given the operands' (`bt` is `None` when the right side's is
+    /// not known).
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        lhs: &Expr,
+        at: Ty,
+        rhs: &Expr,
+        bt: Option<Ty>,
+    ) -> Option<Ty> {
+        if let Ty::Struct(i) = at {
+            // An overloaded operator (HLSL 2021): a member function of the left operand.
+            if let Some(f) = self.method(i, &format!("operator{}", op.symbol())) {
+                return self.returns(&f, 1);
+            }
+        }
+        let bt = bt?;
+        if matches!(op, BinaryOp::And | BinaryOp::Or) {
+            if self.opts.version >= LanguageVersion::V2021 {
+                return matches!(at, Ty::Scalar(_)).then_some(Ty::Scalar(Scalar::Bool));
+            }
+            let common = rules::common_type(&at, &bt, None, None).ty()?;
+            return Some(common.with_component(Scalar::Bool));
+        }
+        rules::binary_type(op, &at, self.lit(lhs), &bt, self.lit(rhs))
+    }
+
+    /// The type of member `name` of a value of type `bt`, and its row depth if it is a 1xN
+    /// matrix.
+    fn member(&self, bt: Ty, name: &str) -> Option<(Ty, Option<u8>)> {
+        match bt {
+            Ty::Struct(mut i) => {
+                for _ in 0..32 {
+                    let def = self.m.types.structs.get(i)?;
+                    if let Some(bf) = def.bitfields.iter().find(|b| b.name == name) {
+                        return Some((def.fields.get(bf.field as usize)?.ty.clone(), None));
+                    }
+                    if let Some(f) = def.fields.iter().find(|f| f.name == name) {
+                        return Some((f.ty.clone(), f.row_depth));
+                    }
+                    // A static member through an object (`t.M` is `T::M`).
+                    let owner = def.origin.as_ref().unwrap_or(&def.name);
+                    let qualified = format!("{owner}::{name}");
+                    if let Some(t) = self.variable(&qualified) {
+                        return Some((t?, self.global_rows.get(&qualified).copied()));
+                    }
+                    match def.fields.first() {
+                        Some(f) if f.name == BASE_FIELD => match f.ty {
+                            Ty::Struct(b) => i = b,
+                            _ => return None,
+                        },
+                        _ => return None,
+                    }
+                }
+                None
+            }
+            Ty::Scalar(s) | Ty::Vector(s, _) => {
+                let n = if let Ty::Vector(_, n) = bt { n } else { 1 };
+                let comps = rules::vector_swizzle(name, n)?;
+                Some((Ty::vector(s, comps.len() as u32), None))
+            }
+            Ty::Matrix(s, r, c) => {
+                let elems = rules::matrix_swizzle(name, r, c)?;
+                Some((Ty::vector(s, elems.len() as u32), None))
+            }
+            _ => None,
+        }
+    }
+
+    /// The type `ty` (with array dimensions) names here, without reporting: code generation
+    /// resolves it again and reports its problems.
+    fn resolve(&mut self, ty: &TypeExpr, dims: &[Option<Expr>]) -> Option<Ty> {
+        let (consts, env) = (&self.scopes, &self.m.types);
+        let lookup = |n: &str| super::constant(consts, env, n);
+        let mut quiet = Vec::new();
+        let mut r = TypeResolver {
+            env,
+            opts: self.opts,
+            consts: &lookup,
+            diags: &mut quiet,
+            pack: None,
+        };
+        let (t, _) = r.resolve_type(ty)?;
+        if dims.is_empty() || t == Ty::Void {
+            return Some(t);
+        }
+        r.array_type(&t, dims, None, ty.span)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::hlsl::hir::{ExprId, Module, Stmt};
+    use crate::hlsl::sema::types::{Scalar, Ty};
+
+    /// The types of the expression statements of `main` (none where it has none), after
+    /// declaring `decls` at module scope and `locals` in `main`.
+    fn statement_types(decls: &str, locals: &str, stmts: &[&str]) -> Vec<Option<Ty>> {
+        let src = format!(
+            "{decls}\n[numthreads(1,1,1)] void main() {{ {locals} {} }}",
+            stmts.join(" ")
+        );
+        let (m, diags) = crate::hlsl::sema::globals::declare_for_test(&src, "cs_6_0");
+        assert!(diags.is_empty(), "{diags:?}");
+        let m: &Module<'static> = &m;
+        let item = m.functions["main"][0].item;
+        m.bodies[&item]
+            .stmts
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Expr(e) => Some(m.expr_types.get(&ExprId::of(e)).cloned()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn operators_follow_the_usual_conversions_and_literals_take_the_other_side() {
+        let f = |n| Some(Ty::vector(Scalar::Float, n));
+        let types = statement_types(
+            "",
+            "float3 v; int i; uint u; half h; bool b; double d; float2x2 m;",
+            &[
+                "v * 2;",
+                "i + u;",
+                "i + 1.5;",
+                "u - 1;",
+                "b + b;",
+                "v < 1;",
+                "h * 2.0;",
+                "d * i;",
+                "i << 2u;",
+                "v * d;",
+                "m * 2;",
+                "v.xy + v.zx;",
+                "b ? v : 0;",
+                "i = 2.5;",
+                "-b;",
+                "!v;",
+            ],
+        );
+        let sc = |s| Some(Ty::Scalar(s));
+        assert_eq!(
+            types,
+            vec![
+                f(3),
+                sc(Scalar::UInt),
+                f(1),
+                sc(Scalar::UInt),
+                sc(Scalar::Int),
+                Some(Ty::Vector(Scalar::Bool, 3)),
+                // `half` is 32-bit without -enable-16bit-types.
+                f(1),
+                sc(Scalar::Double),
+                sc(Scalar::Int),
+                // A double scalar times a float vector widens (not an untyped literal).
+                Some(Ty::Vector(Scalar::Double, 3)),
+                Some(Ty::Matrix(Scalar::Float, 2, 2)),
+                f(2),
+                f(3),
+                sc(Scalar::Int),
+                sc(Scalar::Int),
+                Some(Ty::Vector(Scalar::Bool, 3)),
+            ]
+        );
+    }
+
+    #[test]
+    fn names_members_indices_and_one_row_matrices() {
+        let types = statement_types(
+            "struct B { int k; }; struct S : B { float4 p[2]; uint f : 3; };
+             cbuffer C { float1x3 row; float4x3 tall; };
+             RWStructuredBuffer<S> sb;",
+            "S s; float1x3 lr[2];",
+            &[
+                "s.k;",
+                "s.p[1].w;",
+                "s.f;",
+                "sb[0].p;",
+                "row[0];",
+                "row[0][1];",
+                "lr[1][0];",
+                "tall[3];",
+                "tall._m01_m12;",
+                "vk::DeviceScope;",
+                "(int2)s.p[0].xy;",
+                "sizeof(S);",
+            ],
+        );
+        let f = |n| Some(Ty::vector(Scalar::Float, n));
+        assert_eq!(
+            types,
+            vec![
+                Some(Ty::Scalar(Scalar::Int)),
+                f(1),
+                Some(Ty::Scalar(Scalar::UInt)),
+                Some(Ty::Array(Box::new(Ty::Vector(Scalar::Float, 4)), 2)),
+                // `m[0]` of a 1xN matrix is the whole row.
+                f(3),
+                f(1),
+                f(3),
+                f(3),
+                f(2),
+                Some(Ty::Scalar(Scalar::UInt)),
+                Some(Ty::Vector(Scalar::Int, 2)),
+                Some(Ty::Scalar(Scalar::UInt)),
+            ]
+        );
+    }
+
+    #[test]
+    fn calls_have_their_return_type_where_the_overloads_agree() {
+        let types = statement_types(
+            "struct V { float x; V operator+(V o) { V r; r.x = x + o.x; return r; }
+                        float get() { return x; } };
+             int one(int a) { return a; } float two(float a) { return a; }
+             float two(int a, int b) { return a; } uint two(uint a) { return a; }",
+            "V a; V b; V c = a + b;",
+            &[
+                "a + b;",
+                "a.get();",
+                "one(2);",
+                "two(1, 2);",
+                "two(1.0);",
+                "c.get();",
+            ],
+        );
+        assert_eq!(
+            types[0].as_ref().map(|t| matches!(t, Ty::Struct(_))),
+            Some(true),
+            "{types:?}"
+        );
+        assert_eq!(
+            types[1..],
+            [
+                Some(Ty::Scalar(Scalar::Float)),
+                Some(Ty::Scalar(Scalar::Int)),
+                Some(Ty::Scalar(Scalar::Float)),
+                // Two one-argument overloads return different types: overload resolution
+                // (code generation's, for now) decides.
+                None,
+                Some(Ty::Scalar(Scalar::Float)),
+            ]
+        );
+    }
+}

@@ -1,0 +1,262 @@
+//! The typing rules of HLSL expressions that semantic analysis and code generation share:
+//! untyped literals, swizzles, the usual arithmetic conversions and the result types of
+//! operators. Pure functions of types, so that the checker (`sema::body`'s expression types)
+//! and the emitter cannot disagree.
+
+use super::types::{Scalar, Ty};
+use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Literal, UnaryOp};
+use crate::hlsl::LanguageVersion;
+
+/// Whether `e` is an untyped literal: `Some(true)` for a float literal, `Some(false)` for an
+/// integer one (also negated).
+pub fn literal_kind(e: &Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Literal(Literal::Int { suffix, .. }) if suffix.is_empty() => Some(false),
+        ExprKind::Literal(Literal::Float { suffix, .. }) if suffix.is_empty() => Some(true),
+        ExprKind::Unary {
+            op: UnaryOp::Neg | UnaryOp::Plus,
+            operand,
+        } => literal_kind(operand),
+        _ => None,
+    }
+}
+
+/// [`literal_kind`] as language `version` sees it: HLSL 202x types literals as C does, so none
+/// is untyped there.
+pub fn literal_kind_in(version: LanguageVersion, e: &Expr) -> Option<bool> {
+    if version >= LanguageVersion::V202x {
+        return None;
+    }
+    literal_kind(e)
+}
+
+/// The type of a literal; `None` for a string (not a value) and, in HLSL 202x, for an
+/// unsuffixed integer beyond `int`'s range (typed by radix in C, which spvkit does not track).
+pub fn literal_type(l: &Literal, version: LanguageVersion, sixteen: bool) -> Option<Ty> {
+    let s = match l {
+        Literal::Int { value, suffix } => {
+            let unsigned = suffix.contains('u');
+            let long = suffix.contains("ll");
+            if version >= LanguageVersion::V202x && suffix.is_empty() && *value > i32::MAX as u64 {
+                return None;
+            }
+            match (unsigned, long) {
+                (true, true) => Scalar::UInt64,
+                (false, true) => Scalar::Int64,
+                (true, false) if *value <= u64::from(u32::MAX) => Scalar::UInt,
+                (false, false) if *value <= i32::MAX as u64 => Scalar::Int,
+                (false, false) if *value <= u64::from(u32::MAX) => Scalar::UInt,
+                (true, false) => Scalar::UInt64,
+                _ => Scalar::Int64,
+            }
+        }
+        Literal::Float { suffix, .. } => match suffix.as_str() {
+            "l" => Scalar::Double,
+            "h" if sixteen => Scalar::Half,
+            _ => Scalar::Float,
+        },
+        Literal::Bool(_) => Scalar::Bool,
+        Literal::String(_) => return None,
+    };
+    Some(Ty::Scalar(s))
+}
+
+/// The components a vector swizzle (`xyzw` or `rgba` letters) names in a vector of `n`.
+pub fn swizzle(name: &str, n: u32) -> Option<Vec<u32>> {
+    if name.is_empty() || name.len() > 4 {
+        return None;
+    }
+    let xyzw = name.chars().all(|c| "xyzw".contains(c));
+    let rgba = name.chars().all(|c| "rgba".contains(c));
+    if !xyzw && !rgba {
+        return None;
+    }
+    name.chars()
+        .map(|c| {
+            let i = match c {
+                'x' | 'r' => 0,
+                'y' | 'g' => 1,
+                'z' | 'b' => 2,
+                _ => 3,
+            };
+            (i < n).then_some(i)
+        })
+        .collect()
+}
+
+/// Elements of a matrix swizzle: `_m01_m10` (zero-based) or `_12_21` (one-based).
+pub fn matrix_swizzle(name: &str, r: u32, c: u32) -> Option<Vec<(u32, u32)>> {
+    let mut out = Vec::new();
+    for part in name.split('_').skip(1) {
+        let (i, j) = if let Some(z) = part.strip_prefix('m') {
+            let b = z.as_bytes();
+            if b.len() != 2 {
+                return None;
+            }
+            (
+                u32::from(b[0].checked_sub(b'0')?),
+                u32::from(b[1].checked_sub(b'0')?),
+            )
+        } else {
+            let b = part.as_bytes();
+            if b.len() != 2 {
+                return None;
+            }
+            (
+                u32::from(b[0].checked_sub(b'1')?),
+                u32::from(b[1].checked_sub(b'1')?),
+            )
+        };
+        if i >= r || j >= c {
+            return None;
+        }
+        out.push((i, j));
+    }
+    (!out.is_empty() && out.len() <= 4 && name.starts_with('_')).then_some(out)
+}
+
+/// The components a swizzle `name` names on a scalar or a vector of `n` (`n` is 1 for a
+/// scalar): `xyzw`/`rgba` letters, or a matrix swizzle of the row or column a collapsed 1xN
+/// or Nx1 matrix is (`_m01`).
+pub fn vector_swizzle(name: &str, n: u32) -> Option<Vec<u32>> {
+    swizzle(name, n).or_else(|| {
+        matrix_swizzle(name, 4, 4)?
+            .iter()
+            .map(|&(i, j)| match (i, j) {
+                (0, k) | (k, 0) if k < n => Some(k),
+                _ => None,
+            })
+            .collect()
+    })
+}
+
+/// How two operand types combine ([`common_type`]'s answer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Common {
+    /// Both are converted to this type.
+    Ty(Ty),
+    /// Vectors of different sizes: both are truncated to the smaller (DXC warns).
+    Truncated(Ty),
+    /// They do not combine.
+    Invalid,
+}
+
+/// The type both operands of an arithmetic operator are converted to. `lit_a`/`lit_b` say
+/// whether an operand is an untyped literal ([`literal_kind`]), which takes the other
+/// operand's kind (a float literal makes ints float).
+pub fn common_type(a: &Ty, b: &Ty, lit_a: Option<bool>, lit_b: Option<bool>) -> Common {
+    let (Some(ca), Some(cb)) = (a.component(), b.component()) else {
+        return Common::Invalid;
+    };
+    let literal_with = |float_literal: bool, other: Scalar| {
+        if float_literal && !other.is_float() {
+            Scalar::Float
+        } else if other == Scalar::Bool {
+            Scalar::Int
+        } else {
+            other
+        }
+    };
+    let comp = match (lit_a, lit_b) {
+        (Some(fa), None) => literal_with(fa, cb),
+        (None, Some(fb)) => literal_with(fb, ca),
+        _ if ca.rank() >= cb.rank() => ca,
+        _ => cb,
+    };
+    match (a, b) {
+        (Ty::Scalar(_), t) | (t, Ty::Scalar(_)) => Common::Ty(t.with_component(comp)),
+        (Ty::Vector(_, n), Ty::Vector(_, m)) if n != m => {
+            Common::Truncated(Ty::Vector(comp, *n.min(m)))
+        }
+        (Ty::Vector(_, n), Ty::Vector(..)) => Common::Ty(Ty::Vector(comp, *n)),
+        (Ty::Matrix(_, r, c), Ty::Matrix(_, r2, c2)) if r == r2 && c == c2 => {
+            Common::Ty(a.with_component(comp))
+        }
+        // A vector and a matrix of as many elements combine in the left one's shape
+        // (`m2x2 * v4` is a matrix, `v4 < m2x2` a vector), as DXC.
+        (Ty::Vector(_, n), Ty::Matrix(_, r, c)) | (Ty::Matrix(_, r, c), Ty::Vector(_, n))
+            if *n == r * c =>
+        {
+            Common::Ty(a.with_component(comp))
+        }
+        _ => Common::Invalid,
+    }
+}
+
+impl Common {
+    /// The type, unless the operands do not combine.
+    pub fn ty(self) -> Option<Ty> {
+        match self {
+            Common::Ty(t) | Common::Truncated(t) => Some(t),
+            Common::Invalid => None,
+        }
+    }
+}
+
+/// Whether `op` compares (its result is bool-valued in the operands' common shape).
+pub fn is_comparison(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
+    )
+}
+
+/// A vector or matrix times a scalar, which DXC emits as one instruction for floats: the
+/// vector's or matrix's type when the scalar converts to its component type (a wider scalar
+/// that is not an untyped literal widens the product instead); `None` when the rule does not
+/// apply.
+pub fn times_scalar(at: &Ty, lit_a: Option<bool>, bt: &Ty, lit_b: Option<bool>) -> Option<Ty> {
+    let (vt, st, lit) = match (at, bt) {
+        (Ty::Vector(..) | Ty::Matrix(..), Ty::Scalar(_)) => (at, bt, lit_b),
+        (Ty::Scalar(_), Ty::Vector(..) | Ty::Matrix(..)) => (bt, at, lit_a),
+        _ => return None,
+    };
+    let comp = vt.component()?;
+    let scomp = st.component()?;
+    if !comp.is_float() || (scomp.rank() > comp.rank() && lit.is_none()) {
+        return None;
+    }
+    Some(vt.clone())
+}
+
+/// The type a shift (`<<`, `>>`) works in: the left operand's, widened to the right one's
+/// vector size when the left is a scalar; `None` for a non-integer left operand.
+pub fn shift_type(at: &Ty, bt: &Ty) -> Option<Ty> {
+    let s = at.component().filter(|s| s.is_int())?;
+    Some(match (at, bt) {
+        (Ty::Scalar(_), Ty::Vector(_, n)) => Ty::Vector(s, *n),
+        _ => at.clone(),
+    })
+}
+
+/// The result type of a (non-logical) binary operator on operands of types `at` and `bt`
+/// (after overloaded operators: numeric operands); `None` when they do not combine.
+pub fn binary_type(
+    op: BinaryOp,
+    at: &Ty,
+    lit_a: Option<bool>,
+    bt: &Ty,
+    lit_b: Option<bool>,
+) -> Option<Ty> {
+    if op == BinaryOp::Mul {
+        if let Some(t) = times_scalar(at, lit_a, bt, lit_b) {
+            return Some(t);
+        }
+    }
+    if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+        return shift_type(at, bt);
+    }
+    let ty = common_type(at, bt, lit_a, lit_b).ty()?;
+    if is_comparison(op) {
+        return Some(ty.with_component(Scalar::Bool));
+    }
+    // Arithmetic promotes bools to int, as in C (`true + true` is 2).
+    let arithmetic = matches!(
+        op,
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem
+    );
+    if arithmetic && ty.component() == Some(Scalar::Bool) {
+        return Some(ty.with_component(Scalar::Int));
+    }
+    Some(ty)
+}
