@@ -260,3 +260,128 @@ pub fn binary_type(
     }
     Some(ty)
 }
+
+/// The type the arguments of a component-wise intrinsic are converted to: their common type,
+/// literals taking the others' kind; all literals give `float` (any float literal) or `int`.
+/// `None` when one is not numeric or they do not combine.
+pub fn args_common(tys: &[Ty], lits: &[Option<bool>]) -> Option<Ty> {
+    if tys.iter().any(|t| !t.is_numeric()) {
+        return None;
+    }
+    let mut ty = tys.first()?.clone();
+    let mut lit = lits.first().copied().flatten();
+    for (t, l) in tys.iter().zip(lits).skip(1) {
+        ty = common_type(&ty, t, lit, *l).ty()?;
+        lit = lit.and(*l);
+    }
+    Some(match lit {
+        Some(true) => ty.with_component(Scalar::Float),
+        Some(false) => ty.with_component(Scalar::Int),
+        None => ty,
+    })
+}
+
+/// [`args_common`], made float when it is not (the intrinsics defined on floats only).
+fn float_common(tys: &[Ty], lits: &[Option<bool>]) -> Option<Ty> {
+    let t = args_common(tys, lits)?;
+    Some(if t.component()?.is_float() {
+        t
+    } else {
+        t.with_component(Scalar::Float)
+    })
+}
+
+/// The result type of a call of the intrinsic `name` with arguments of types `tys` (`lits`:
+/// which are untyped literals); `None` for an intrinsic whose rule is not here yet, or
+/// arguments it does not take.
+pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<Ty> {
+    use super::intrinsics::{lookup, Intrinsic};
+    let first = tys.first();
+    let shaped = |s: Scalar| Some(first?.with_component(s));
+    match lookup(name)? {
+        Intrinsic::ComponentWise(c) => {
+            if tys.len() != c.args {
+                return None;
+            }
+            let t = args_common(tys, lits)?;
+            let s = t.component()?;
+            let kept = if s.is_float() {
+                true
+            } else if s.is_signed() {
+                c.sint.is_some()
+            } else if s == Scalar::Bool {
+                false
+            } else {
+                c.uint.is_some() || name == "abs"
+            };
+            Some(if kept { t } else { t.with_component(Scalar::Float) })
+        }
+        Intrinsic::Special(lo, hi) if (lo..=hi).contains(&tys.len()) => match name {
+            "dot" => match args_common(tys, lits)? {
+                t @ (Ty::Scalar(_) | Ty::Vector(..)) => Some(Ty::Scalar(t.component()?)),
+                _ => None,
+            },
+            "cross" | "normalize" | "reflect" | "saturate" | "fmod" => float_common(tys, lits),
+            "length" | "distance" => Some(Ty::Scalar(float_common(tys, lits)?.component()?)),
+            "sign" => Some(args_common(tys, lits)?.with_component(Scalar::Int)),
+            "mad" => args_common(tys, lits),
+            "all" | "any" | "CheckAccessFullyMapped" => Some(Ty::Scalar(Scalar::Bool)),
+            "isnan" | "isinf" | "isfinite" | "isnormal" => {
+                Some(float_common(tys, lits)?.with_component(Scalar::Bool))
+            }
+            "asuint" if tys.len() == 3 => Some(Ty::Void),
+            "asuint" => shaped(Scalar::UInt),
+            "asint" => shaped(Scalar::Int),
+            "asfloat" => shaped(Scalar::Float),
+            "asuint16" => shaped(Scalar::UInt16),
+            "asint16" => shaped(Scalar::Int16),
+            "asfloat16" => shaped(Scalar::Half),
+            "countbits" | "reversebits" | "firstbitlow" | "firstbithigh" => {
+                let t = first?;
+                let s = t.component()?;
+                let to_uint = match name {
+                    "countbits" => s.is_int() && s.bits() != 32,
+                    "firstbithigh" => s == Scalar::Float,
+                    _ => false,
+                };
+                Some(if to_uint {
+                    t.with_component(Scalar::UInt)
+                } else {
+                    t.clone()
+                })
+            }
+            "determinant" => match float_common(tys, lits)? {
+                Ty::Matrix(s, r, c) if r == c => Some(Ty::Scalar(s)),
+                _ => None,
+            },
+            "transpose" => match first? {
+                Ty::Matrix(s, r, c) => Some(Ty::Matrix(*s, *c, *r)),
+                t @ (Ty::Scalar(_) | Ty::Vector(..)) => Some(t.clone()),
+                _ => None,
+            },
+            "NonUniformResourceIndex" => Some(Ty::Scalar(Scalar::UInt)),
+            "D3DCOLORtoUBYTE4" => Some(Ty::Vector(Scalar::Int, 4)),
+            "vk::ReadClock" => Some(Ty::Scalar(Scalar::UInt64)),
+            "lit" | "dst" => Some(Ty::Vector(Scalar::Float, 4)),
+            "rcp" => float_common(tys, lits),
+            "clip"
+            | "GroupMemoryBarrierWithGroupSync"
+            | "GroupMemoryBarrier"
+            | "DeviceMemoryBarrier"
+            | "DeviceMemoryBarrierWithGroupSync"
+            | "AllMemoryBarrier"
+            | "AllMemoryBarrierWithGroupSync"
+            | "InterlockedAdd"
+            | "InterlockedMin"
+            | "InterlockedMax"
+            | "InterlockedAnd"
+            | "InterlockedOr"
+            | "InterlockedXor"
+            | "InterlockedExchange"
+            | "InterlockedCompareExchange"
+            | "InterlockedCompareStore" => Some(Ty::Void),
+            _ => None,
+        },
+        Intrinsic::Special(..) => None,
+    }
+}

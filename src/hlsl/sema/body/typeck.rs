@@ -147,7 +147,14 @@ impl Lowerer<'_> {
                         self.returns(&self.method(i, "operator()")?, args.len())
                     }
                     Some(_) => None,
-                    None => self.returns(&callee.name, args.len()),
+                    None if self.m.functions.contains_key(&callee.name) => {
+                        self.returns(&callee.name, args.len())
+                    }
+                    None => {
+                        let tys: Option<Vec<Ty>> = args.iter().map(|a| self.typed(a)).collect();
+                        let lits: Vec<Option<bool>> = args.iter().map(|a| self.lit(a)).collect();
+                        rules::intrinsic_type(&callee.name, &tys?, &lits)
+                    }
                 }
             }
             ExprKind::Construct { ty, args } => {
