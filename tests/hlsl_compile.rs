@@ -5965,19 +5965,6 @@ fn member_types_of_template_instances() {
            o[0] = v + float4(s.x, w, twice(0.25));
          }";
     let words = check("instance-member-types", src, "cs_6_0");
-    // An out-of-line member function definition of a struct template is refused by name.
-    let e = errors(
-        "template <class T> struct S { T f(); };\ntemplate <class T> T S<T>::f() { return 0; }\n\
-         [numthreads(1,1,1)] void main() {}",
-        "cs_6_0",
-    );
-    assert!(
-        e.contains(
-            "bad.hlsl:2:29: error: not supported yet: an out-of-line definition of a member \
-             function of a struct template ('S<...>::f')"
-        ),
-        "{e}"
-    );
     #[cfg(feature = "run")]
     {
         let job = r#"{"dispatch": [1], "buffers": [
@@ -5987,6 +5974,158 @@ fn member_types_of_template_instances() {
         }
     }
     let _ = words;
+}
+
+/// Out-of-line definitions of struct templates' member functions (DXC's
+/// `vk/khr/cooperative_matrix.impl` defines its `CooperativeMatrix` methods so): a plain
+/// method, a static one, a member function template (`template <..> template <class V>`),
+/// operators told apart by their parameter's type (`operator*(S)`, `operator*(T)`), outer
+/// and inner parameters named differently from the declaration's, and a template in a
+/// namespace (defined in the reopened namespace and from the file scope, with a static data
+/// member). The plain `S` inside the template is the instance. Computed on lavapipe and
+/// under `spvkit run`; then the errors, with their places.
+#[test]
+fn out_of_line_members_of_struct_templates() {
+    let src = r#"
+template <class T, uint N> struct S {
+    T v;
+    T get();
+    template <class U> S<U, N> cast();
+    S operator+(S o);
+    S operator*(S o);
+    S operator*(T k);
+    static S make(T x);
+};
+template <class T, uint N> T S<T, N>::get() { return v * N; }
+template <class X, uint M> template <class V> S<V, M> S<X, M>::cast() {
+    S<V, M> r;
+    r.v = (V)v + M;
+    return r;
+}
+template <class T, uint N> S<T, N> S<T, N>::operator+(S o) { S r; r.v = v + o.v; return r; }
+template <class T, uint N> S<T, N> S<T, N>::operator*(S<T, N> o) { S r; r.v = v * o.v; return r; }
+template <class A, uint B> S<A, B> S<A, B>::operator*(A k) { S<A, B> r; r.v = v * k + B; return r; }
+template <class T, uint N> S<T, N> S<T, N>::make(T x) { S r; r.v = x; return r; }
+namespace outer { namespace inner {
+template <class T, uint N> struct W {
+    T x[N];
+    static const T base;
+    T sum();
+    template <class U> U dot(vector<U, N> w);
+};
+} }
+namespace outer { namespace inner {
+template <class T, uint N> const T W<T, N>::base = 100;
+template <class T, uint N> T W<T, N>::sum() {
+    T s = base;
+    for (uint i = 0; i < N; i++) s += x[i];
+    return s;
+}
+} }
+template <class T, uint N> template <class U> U outer::inner::W<T, N>::dot(vector<U, N> w) {
+    U s = 0;
+    for (uint i = 0; i < N; i++) s += (U)x[i] * w[i];
+    return s;
+}
+RWStructuredBuffer<float> o : register(u0);
+[numthreads(1, 1, 1)]
+void main() {
+    S<float, 2> a = S<float, 2>::make(1.5);
+    S<float, 2> b = S<float, 2>::make(2.0);
+    o[0] = a.get();
+    o[1] = (a + b).v;
+    o[2] = (a * b).v;
+    o[3] = (a * 3.0).v;
+    o[4] = a.cast<int>().v;
+    outer::inner::W<int, 3> w;
+    w.x[0] = 2; w.x[1] = 3; w.x[2] = 4;
+    o[5] = w.sum();
+    o[6] = w.dot<float>(float3(1, 10, 100));
+}
+"#;
+    let words = check("out_of_line_template_members", src, "cs_6_0");
+    let dis = disassemble(&words);
+    // Both `operator*`s are methods of the instance, and so is the member template's.
+    assert_eq!(dis.matches("\"S<float, 2>.operator*\"").count(), 2, "{dis}");
+    assert!(dis.contains("\"S<float, 2>.cast<int>\""), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 7}]}"#;
+        // 1.5 * 2; 1.5 + 2; 1.5 * 2; 1.5 * 3 + 2; (int)1.5 + 2; 100 + 2 + 3 + 4;
+        // 2 + 30 + 400.
+        let want = [3.0f32, 3.5, 3.0, 6.5, 3.0, 109.0, 432.0];
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), want);
+        }
+    }
+    let e = errors(
+        "template <class T, uint N> struct S { T v; T get(); T get(int k); };\n\
+         template <class T, uint N> T S<N, T>::get() { return v; }\n\
+         template <class T, uint N> T S<T, N>::get(float k) { return v; }\n\
+         template <class T, uint N> T S<T, N>::get(int k) { return v; }\n\
+         template <class T, uint N> T S<T, N>::get(int j) { return v; }\n\
+         template <class T, uint N> template <class U> T S<T, N>::get() { return v; }\n\
+         template <uint N> int S<N>::get() { return 0; }\n\
+         template <class T, uint N> T S<T, N>::get();\n\
+         [numthreads(1,1,1)] void main() {}",
+        "cs_6_0",
+    );
+    for want in [
+        "bad.hlsl:2:31: error: not supported yet: a member function definition whose template \
+         arguments are not the template's parameters, in order ('S<...>::get')",
+        "bad.hlsl:3:39: error: no member function 'get' in 'S' matches this definition",
+        "bad.hlsl:5:39: error: redefinition of 'S::get'",
+        "bad.hlsl:6:58: error: no member function 'get' in 'S' matches this definition",
+        "bad.hlsl:7:23: error: the template parameters of this definition of 'S::get' do not \
+         match those of 'S'",
+        "bad.hlsl:8:39: error: an out-of-line declaration of the member function 'S::get' \
+         must be a definition",
+    ] {
+        assert!(e.contains(want), "missing {want}:\n{e}");
+    }
+    // The definition with `int k` matched its declaration: no error names line 4.
+    assert!(!e.contains("bad.hlsl:4:"), "{e}");
+}
+
+/// C++'s `template` before a dependent member template (`S<T>::template f<U>(x)`) and
+/// `typename` in a call's template arguments, as `cooperative_matrix.impl` writes them; a
+/// local `using` is refused by name. Computed on lavapipe and under `spvkit run`.
+#[test]
+fn template_keyword_and_typename_in_calls() {
+    let src = "template <class T> struct Conv {
+                   template <class U> static U to(T x) { return (U)x * 2; }
+               };
+               template <class T> struct Box { typedef T Elem; };
+               template <class T> T first(T x) { return x; }
+               template <class T> float call(T x) {
+                   return Conv<T>::template to<float>(x) + first<typename Box<float>::Elem>(1.25);
+               }
+               RWStructuredBuffer<float> o : register(u0);
+               [numthreads(1, 1, 1)] void main() {
+                   o[0] = Conv<int>::template to<float>(3);
+                   o[1] = first<typename Box<float>::Elem>(1.5);
+                   o[2] = call(4);
+               }";
+    let words = check("template_keyword", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 3}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), [6.0f32, 1.5, 9.25]);
+        }
+    }
+    let _ = words;
+    let e = errors(
+        "RWStructuredBuffer<float> o;\n[numthreads(1,1,1)] void main() {\n  using F = float;\n  \
+         o[0] = 1;\n}",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:3:3: error: not supported yet: local 'using' declarations"),
+        "{e}"
+    );
 }
 
 /// An array of RWStructuredBuffers with counters: an array of counter blocks at the counter

@@ -12,7 +12,10 @@ use super::diag::Diagnostic;
 use super::lexer::parse_number;
 use super::source::Span;
 use super::token::{Token, TokenKind};
+use out_of_line::{TemplateMethod, TemplateStatic};
 use std::collections::HashSet;
+
+mod out_of_line;
 
 /// Errors after which parsing stops (clang's `-ferror-limit` default).
 pub const MAX_ERRORS: usize = 50;
@@ -340,6 +343,9 @@ struct Parser {
     /// Out-of-line definitions of struct templates' static members, given to the templates
     /// at the end of the file.
     template_statics: Vec<TemplateStatic>,
+    /// Out-of-line definitions of struct templates' member functions, given to the templates
+    /// at the end of the file.
+    template_methods: Vec<TemplateMethod>,
     /// `#pragma pack_matrix`s: the token position they came before, row-major or not, where.
     pack_matrix: Vec<(usize, bool, Span)>,
     /// Set while parsing an expression template argument outside any parenthesis or bracket:
@@ -385,6 +391,7 @@ impl Parser {
             switch_depth: 0,
             var_templates: HashSet::new(),
             template_statics: Vec::new(),
+            template_methods: Vec::new(),
             pack_matrix,
             angle_closes: false,
         }
@@ -740,7 +747,7 @@ impl Parser {
                 }
             }
         }
-        self.define_template_statics(&mut unit.items);
+        self.define_template_members(&mut unit.items);
         // `#pragma pack_matrix` before every declaration is also the file's default
         // majorness (for matrices outside declarations, as `-Zpr`/`-Zpc`); each declaration
         // takes the one in force where it is (`Modifier::PackMatrix`).
@@ -989,6 +996,7 @@ impl Parser {
         if !args.is_empty()
             && self.at("::")
             && self.peek_at(1).kind == TokenKind::Ident
+            && !self.peek_at(1).is_ident("template")
             && self.peek_at(2).kind == TokenKind::Ident
         {
             // `S<A>::T x` (in an expression, `S<A>::m` is a static member).
@@ -1050,7 +1058,9 @@ impl Parser {
                 let word = self.tok().text.clone();
                 return self.fail(format!("not supported yet: '{word}' in template arguments"));
             }
-            if self.is_type_at(0) && !self.peek_at(self.qualified_end(0).0).is_punct("(") {
+            if self.at_word("typename")
+                || self.is_type_at(0) && !self.peek_at(self.qualified_end(0).0).is_punct("(")
+            {
                 args.push(TemplateArg::Type(self.type_expr()?));
             } else {
                 // A constant expression with every operator but an unparenthesized `>` or
@@ -1074,6 +1084,10 @@ impl Parser {
         let params = self.template_params()?;
         if params.is_empty() {
             return self.specialization(start);
+        }
+        if self.at_word("template") {
+            // `template <class T> template <class U> R S<T>::f() {...}`.
+            return self.member_template_definition(params, start);
         }
         // `template <class T> class S;`: a declaration without a definition.
         if (self.at_word("class") || self.at_word("struct"))
@@ -1137,6 +1151,10 @@ impl Parser {
     /// static member (function template) of a template instance, or its static data member.
     fn scoped_call(&mut self, scope: TypeExpr) -> PResult<Expr> {
         self.expect("::", "after the type")?;
+        if self.at_word("template") && self.peek_at(1).kind == TokenKind::Ident {
+            // `S<T>::template f<U>(x)`: C++'s `template` before a dependent member template.
+            self.bump();
+        }
         let callee = self.ident("a member name after '::'")?;
         let template_args = if self.at("<") {
             self.template_args()?
@@ -1177,8 +1195,14 @@ impl Parser {
     /// partial specialization `static const bool v<T, T> = true;`), held as a struct template
     /// whose one static member ([`crate::hlsl::sema::names::VAR_MEMBER`]) is the variable;
     /// `v<args>` in an expression names that member of the instance. `None` (nothing taken)
-    /// when what follows is not a variable.
-    fn variable_template(&mut self, start: Span) -> PResult<Option<Option<StructDecl>>> {
+    /// when what follows is not a variable. An out-of-line definition of a member of a struct
+    /// template (`T S<T>::m = ...;`, `T S<T>::f() {...}`) is taken and kept aside
+    /// (`Some(None)`).
+    fn variable_template(
+        &mut self,
+        params: &[TemplateParam],
+        start: Span,
+    ) -> PResult<Option<Option<StructDecl>>> {
         let saved = (self.pos, self.diags.len(), self.fatal);
         let mut k = 0;
         while self.is_modifier_at(k) {
@@ -1195,7 +1219,16 @@ impl Parser {
             if self.tok().kind != TokenKind::Ident {
                 return Ok(None);
             }
-            let name = self.ident("a variable name")?;
+            // `N::S<T>::f`: a member of a struct template named with its namespace.
+            let (end, qualified) = self.qualified_end(0);
+            let name = if end > 1
+                && self.peek_at(end).is_punct("<")
+                && self.templates.contains(&qualified)
+            {
+                self.qualified_ident("a struct template's name")?
+            } else {
+                self.ident("a variable name")?
+            };
             let next = self.tok().text.clone();
             if next == "(" || next == "::" || next == "[" {
                 return Ok(None);
@@ -1218,7 +1251,7 @@ impl Parser {
         };
         let spec_args = if self.at("<") {
             if self.templates.contains(&name.name) && !self.var_templates.contains(&name.name) {
-                self.out_of_line_static(name, start)?;
+                self.out_of_line_member(name, params, None, modifiers, ty, start)?;
                 return Ok(Some(None));
             }
             if !self.var_templates.contains(&name.name) {
@@ -1275,109 +1308,6 @@ impl Parser {
             spec_args,
             span,
         })))
-    }
-
-    /// `template <class T> const static T S<T>::m[2] = {...};` (at the `<` after `S`): the
-    /// definition of a static data member of a struct template, given to the template's
-    /// declaration of `m` once the file is parsed ([`Parser::define_template_statics`]).
-    fn out_of_line_static(&mut self, owner: Ident, start: Span) -> PResult<()> {
-        let args = self.template_args()?;
-        self.expect("::", "after the struct template's arguments")?;
-        let member = self.ident("a static member name")?;
-        if self.at("(") {
-            // `template <class T> R S<T>::f(...) {...}`.
-            return self.fail(format!(
-                "not supported yet: an out-of-line definition of a member function of a struct \
-                 template ('{}<...>::{}'); define it inside the struct",
-                owner.name, member.name
-            ));
-        }
-        let array_dims = self.array_dims()?;
-        self.expect("=", "to define the static member")?;
-        let init = self.initializer()?;
-        self.expect(";", "after the static member's definition")?;
-        let span = start.to(self.prev_span());
-        self.template_statics.push(TemplateStatic {
-            owner,
-            args,
-            member,
-            array_dims,
-            init,
-            span,
-        });
-        Ok(())
-    }
-
-    /// Gives each out-of-line static member definition of a struct template to the member's
-    /// declaration in the template (whose instances then all have it).
-    fn define_template_statics(&mut self, items: &mut [Item]) {
-        for def in std::mem::take(&mut self.template_statics) {
-            let found = items.iter_mut().find_map(|it| match it {
-                Item::Template { params, item, .. } => match item.as_mut() {
-                    Item::Struct(s)
-                        if s.spec_args.is_empty()
-                            && s.name.as_ref().is_some_and(|n| n.name == def.owner.name) =>
-                    {
-                        Some((params, s))
-                    }
-                    _ => None,
-                },
-                _ => None,
-            });
-            let Some((params, s)) = found else {
-                self.error(
-                    def.owner.span,
-                    format!(
-                        "not supported yet: a static member definition for '{}' (not a struct \
-                         template declared at file level)",
-                        def.owner.name
-                    ),
-                );
-                continue;
-            };
-            // The arguments must be the template's own parameters, in order.
-            let same = def.args.len() == params.len()
-                && def.args.iter().zip(params.iter()).all(|(a, p)| match a {
-                    TemplateArg::Type(t) => t.args.is_empty() && t.name.name == p.name.name,
-                    TemplateArg::Expr(Expr {
-                        kind: ExprKind::Ident(i),
-                        ..
-                    }) => i.name == p.name.name,
-                    _ => false,
-                });
-            if !same {
-                self.error(
-                    def.span,
-                    "not supported yet: a static member definition whose template arguments \
-                     are not the template's parameters, in order",
-                );
-                continue;
-            }
-            let decl = s
-                .statics
-                .iter_mut()
-                .flat_map(|v| v.declarators.iter_mut())
-                .find(|d| d.name.name == def.member.name);
-            match decl {
-                Some(d) if d.init.is_some() => self.error(
-                    def.member.span,
-                    format!("redefinition of '{}::{}'", def.owner.name, def.member.name),
-                ),
-                Some(d) => {
-                    if d.array_dims.iter().all(Option::is_none) && !def.array_dims.is_empty() {
-                        d.array_dims = def.array_dims;
-                    }
-                    d.init = Some(def.init);
-                }
-                None => self.error(
-                    def.member.span,
-                    format!(
-                        "no static member named '{}' in '{}'",
-                        def.member.name, def.owner.name
-                    ),
-                ),
-            }
-        }
     }
 
     /// `template <params>` (at `template`); empty for `template <>`.
@@ -1443,7 +1373,7 @@ impl Parser {
     /// The templated declaration after `template <params>`.
     fn template_rest(&mut self, params: Vec<TemplateParam>, start: Span) -> PResult<Vec<Item>> {
         let added = self.add_type_params(&params);
-        let parsed = match self.variable_template(start) {
+        let parsed = match self.variable_template(&params, start) {
             Ok(Some(None)) => {
                 for a in &added {
                     self.types.remove(a);
@@ -2674,6 +2604,9 @@ impl Parser {
                         t.text
                     ));
                 }
+                "using" if self.peek_at(1).kind == TokenKind::Ident => {
+                    return self.fail("not supported yet: local 'using' declarations");
+                }
                 _ if self.at_declaration() => self.local_stmt()?,
                 _ => self.expr_stmt()?,
             }
@@ -3581,16 +3514,6 @@ fn guarded_body(decl: VarDecl, body: Box<Stmt>) -> StmtKind {
         stmts: vec![stmt(StmtKind::Decl(decl), span), stmt(test, span)],
         span,
     })
-}
-
-/// An out-of-line definition of a struct template's static data member.
-struct TemplateStatic {
-    owner: Ident,
-    args: Vec<TemplateArg>,
-    member: Ident,
-    array_dims: Vec<Option<Expr>>,
-    init: Initializer,
-    span: Span,
 }
 
 /// A string literal's contents with C escapes resolved.

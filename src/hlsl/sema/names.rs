@@ -825,11 +825,28 @@ impl Resolver {
                 None => t.name.name = q,
             }
         } else if let Some(q) = self.lookup(&t.name.name, |k| k == Kind::TypeTemplate) {
+            if let Some(key) = self.current_instance(&q).filter(|_| t.args.is_empty()) {
+                // Inside an instance of `S`, a plain `S` is that instance (C++'s injected
+                // class name).
+                t.name.name = key;
+                return;
+            }
             let args = std::mem::take(&mut t.args);
             if let Some(key) = self.instantiate(&q, args, t.span) {
                 t.name.name = key;
             }
         }
+    }
+
+    /// The instance of template `q` (qualified) being rewritten, if the current scope is inside
+    /// one: the scope `ns::S<args>` of an instance of `ns::S`.
+    fn current_instance(&self, q: &str) -> Option<String> {
+        let (prefix, short) = q.rsplit_once("::").unwrap_or(("", q));
+        (0..self.ns.len()).rev().find_map(|i| {
+            let inner = self.ns[i].strip_prefix(short)?;
+            (inner.starts_with('<') && self.ns[..i].join("::") == prefix)
+                .then(|| self.ns[..=i].join("::"))
+        })
     }
 
     // ---- templates ---------------------------------------------------------------------
