@@ -3,7 +3,7 @@
 //! operators. Pure functions of types, so that the checker (`sema::body`'s expression types)
 //! and the emitter cannot disagree.
 
-use super::types::{Scalar, Ty};
+use super::types::{ResourceKind, SbFlavor, Scalar, Ty};
 use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Literal, UnaryOp};
 use crate::hlsl::LanguageVersion;
 
@@ -314,7 +314,11 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
             } else {
                 c.uint.is_some() || name == "abs"
             };
-            Some(if kept { t } else { t.with_component(Scalar::Float) })
+            Some(if kept {
+                t
+            } else {
+                t.with_component(Scalar::Float)
+            })
         }
         Intrinsic::Special(lo, hi) if (lo..=hi).contains(&tys.len()) => match name {
             "dot" => match args_common(tys, lits)? {
@@ -363,7 +367,39 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
             "D3DCOLORtoUBYTE4" => Some(Ty::Vector(Scalar::Int, 4)),
             "vk::ReadClock" => Some(Ty::Scalar(Scalar::UInt64)),
             "lit" | "dst" => Some(Ty::Vector(Scalar::Float, 4)),
-            "rcp" => float_common(tys, lits),
+            "rcp" | "ddx" | "ddy" | "ddx_coarse" | "ddy_coarse" | "ddx_fine" | "ddy_fine" => {
+                float_common(tys, lits)
+            }
+            "and" | "or" => Some(
+                common_type(first?, tys.get(1)?, None, None)
+                    .ty()?
+                    .with_component(Scalar::Bool),
+            ),
+            "select" => {
+                let t = common_type(tys.get(1)?, tys.get(2)?, lits[1], lits[2]).ty()?;
+                t.is_numeric().then_some(t)
+            }
+            "WaveGetLaneCount" | "WaveGetLaneIndex" => Some(Ty::Scalar(Scalar::UInt)),
+            "WaveActiveSum"
+            | "WaveActiveProduct"
+            | "WaveActiveMin"
+            | "WaveActiveMax"
+            | "WavePrefixSum"
+            | "WavePrefixProduct"
+            | "WaveReadLaneFirst"
+            | "WaveReadLaneAt"
+            | "WaveActiveBitAnd"
+            | "WaveActiveBitOr"
+            | "WaveActiveBitXor"
+            | "QuadReadLaneAt"
+            | "QuadReadAcrossX"
+            | "QuadReadAcrossY"
+            | "QuadReadAcrossDiagonal"
+                if lits[0].is_none() =>
+            {
+                first.filter(|t| t.is_numeric()).cloned()
+            }
+            "WaveActiveAllEqual" => shaped(Scalar::Bool),
             "clip"
             | "GroupMemoryBarrierWithGroupSync"
             | "GroupMemoryBarrier"
@@ -383,5 +419,48 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
             _ => None,
         },
         Intrinsic::Special(..) => None,
+    }
+}
+
+/// The result type of the method `name` of a resource of kind `kind` with element type `elem`
+/// (after any template argument: `Load<T>` is typed by its caller); `None` for a method whose
+/// rule is not here yet or that the resource does not have.
+pub fn resource_method_type(kind: &ResourceKind, elem: &Ty, name: &str) -> Option<Ty> {
+    let uint = Ty::Scalar(Scalar::UInt);
+    let sampled = || elem.component().filter(|s| *s != Scalar::Bool);
+    match kind {
+        _ if name == "GetDimensions" => Some(Ty::Void),
+        ResourceKind::Subpass { .. } if name == "SubpassLoad" => Some(elem.clone()),
+        ResourceKind::StructuredBuffer { flavor, .. } => match name {
+            "Load" if *flavor == SbFlavor::Plain => Some(elem.clone()),
+            "Append" if *flavor == SbFlavor::Append => Some(Ty::Void),
+            "Consume" if *flavor == SbFlavor::Consume => Some(elem.clone()),
+            "IncrementCounter" | "DecrementCounter" if *flavor == SbFlavor::Plain => Some(uint),
+            _ => None,
+        },
+        ResourceKind::ByteAddressBuffer { rw } => match name {
+            "Load" => Some(uint),
+            "Load2" => Some(Ty::Vector(Scalar::UInt, 2)),
+            "Load3" => Some(Ty::Vector(Scalar::UInt, 3)),
+            "Load4" => Some(Ty::Vector(Scalar::UInt, 4)),
+            "Store" | "Store2" | "Store3" | "Store4" if *rw => Some(Ty::Void),
+            _ if *rw && name.starts_with("Interlocked") => Some(Ty::Void),
+            _ => None,
+        },
+        ResourceKind::TexelBuffer { .. } if name == "Load" => Some(elem.clone()),
+        ResourceKind::Texture { .. } => match name {
+            "Load" | "Sample" | "SampleLevel" | "SampleBias" | "SampleGrad" => Some(elem.clone()),
+            "SampleCmp" | "SampleCmpLevelZero" | "SampleCmpLevel" | "SampleCmpBias"
+            | "SampleCmpGrad" => Some(Ty::Scalar(sampled()?)),
+            "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha" | "GatherCmp"
+            | "GatherCmpRed" | "GatherCmpGreen" | "GatherCmpBlue" | "GatherCmpAlpha" => {
+                Some(Ty::Vector(sampled()?, 4))
+            }
+            "CalculateLevelOfDetail" | "CalculateLevelOfDetailUnclamped" => {
+                Some(Ty::Scalar(Scalar::Float))
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }

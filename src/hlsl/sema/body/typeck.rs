@@ -173,6 +173,9 @@ impl Lowerer<'_> {
                     (Ty::Struct(i), None) => {
                         self.returns(&self.method(i, &method.name)?, args.len())
                     }
+                    (Ty::Resource(kind, elem), None) => {
+                        rules::resource_method_type(&kind, &elem, &method.name)
+                    }
                     _ => None,
                 }
             }
