@@ -5,7 +5,8 @@
 //!
 //! Function bodies are statement trees ([`Body`]): every local's type resolved, every jump
 //! checked, every control attribute read and every case label folded. Their expressions are
-//! still syntax, typed by code generation as it emits them (see `docs/hlsl-frontend.md`).
+//! still syntax, with the types semantic analysis gives them beside it
+//! ([`Module::expr_types`]); code generation types the rest (see `docs/hlsl-frontend.md`).
 
 use crate::grammar::{LoopControl, SelectionControl};
 use crate::hlsl::ast::{Declarator, Expr, Initializer, VarDecl};
