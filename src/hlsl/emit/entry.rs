@@ -9,7 +9,7 @@ use super::{FuncSym, ParamDir, State};
 use crate::grammar::{
     BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, FunctionControl, StorageClass,
 };
-use crate::hlsl::ast::{Attribute, Initializer, Item};
+use crate::hlsl::ast::{Attribute, Item};
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::layout::LayoutRule;
 use crate::hlsl::sema::types::{Interp, Scalar, Ty};
@@ -1240,14 +1240,14 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     cx.distance_arrays(&mut io, distances);
     // `static` initializers run first.
     let inits = cx.st.static_inits.clone();
+    let unit = cx.st.unit;
     for (place, idx, k) in inits {
-        let init = match cx.st.unit.items.get(idx) {
-            Some(Item::Variables(v)) => v.declarators.get(k).and_then(|d| d.init.clone()),
+        let init = match unit.items.get(idx) {
+            Some(Item::Variables(v)) => v.declarators.get(k).and_then(|d| d.init.as_ref()),
             _ => None,
         };
         if let Some(init) = init {
-            let init: Initializer = init;
-            if let Some(v) = cx.initializer(&init, &place.ty) {
+            if let Some(v) = cx.initializer(init, &place.ty) {
                 cx.f.store(place.ptr, v, None);
             }
         }

@@ -2099,12 +2099,13 @@ impl FnCx<'_, '_> {
             ptrs.push(tmp);
         }
         // Parameters left out take their default values.
-        let defaults: Vec<Option<Expr>> = match self.st.unit.items.get(fsym.item) {
+        let unit = self.st.unit;
+        let defaults: Vec<Option<&Expr>> = match unit.items.get(fsym.item) {
             Some(crate::hlsl::ast::Item::Function(d)) => d
                 .params
                 .iter()
                 .skip(nargs)
-                .map(|p| p.default.clone())
+                .map(|p| p.default.as_ref())
                 .collect(),
             _ => Vec::new(),
         };

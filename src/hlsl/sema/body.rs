@@ -3,7 +3,7 @@
 //! loop and selection attributes read into their controls, case labels folded and checked.
 //! Only the functions the entry point reaches are lowered, in [`Module::order`].
 
-use super::calls::{collect_calls_init, walk_expr};
+use super::calls::walk_expr;
 use super::consteval::ConstVal;
 use super::decls::{row_depth, written_matrix_shape, TypeEnv, TypeResolver};
 use super::names::BASE_FIELD;
@@ -74,24 +74,43 @@ pub fn lower_reached<'u>(
             alias_views.push((k, add_view(&mut g.heaps, view)));
         }
     }
-    // What static initializers call runs first, in the entry point's wrapper (their calls
-    // are found by name: a method call there names every struct's method of that name).
-    let mut init_calls = Vec::new();
-    for global in &m.globals {
-        if let GlobalKind::Static {
-            init: Some((idx, k)),
-            ..
-        } = global.kind
-        {
-            if let Some(Item::Variables(v)) = unit.items.get(idx) {
-                if let Some(init) = v.declarators.get(k).and_then(|d| d.init.as_ref()) {
-                    collect_calls_init(init, &mut init_calls);
+    // What static initializers call runs first, in the entry point's wrapper, where only
+    // the module's names are in scope.
+    let inits: Vec<&Initializer> = m
+        .globals
+        .iter()
+        .filter_map(|global| match global.kind {
+            GlobalKind::Static {
+                init: Some((idx, k)),
+                ..
+            } => match unit.items.get(idx) {
+                Some(Item::Variables(v)) => v.declarators.get(k)?.init.as_ref(),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let init_calls = g.at_module_scope(|l| {
+        for init in inits {
+            l.find_calls_init(init);
+        }
+        std::mem::take(&mut l.calls)
+    });
+    g.callees(init_calls);
+    g.visit(entry);
+    // Default arguments are typed in the module's scope too.
+    let reached: Vec<String> = g.order.clone();
+    g.at_module_scope(|l| {
+        for name in &reached {
+            for sig in l.m.functions.get(name).into_iter().flatten() {
+                if let Some(Item::Function(d)) = unit.items.get(sig.item) {
+                    for e in d.params.iter().filter_map(|p| p.default.as_ref()) {
+                        l.check(e);
+                    }
                 }
             }
         }
-    }
-    g.callees(init_calls);
-    g.visit(entry);
+    });
     let (order, bodies, recursion, heaps) = (g.order, g.bodies, g.recursion, g.heaps);
     m.expr_types = g.expr_types;
     for (k, v) in alias_views {
@@ -227,6 +246,31 @@ struct CallGraph<'a, 'u> {
 }
 
 impl<'u> CallGraph<'_, 'u> {
+    /// Runs `f` with a lowerer that sees only the module's names (static initializers,
+    /// default arguments).
+    fn at_module_scope<T>(&mut self, f: impl FnOnce(&mut Lowerer) -> T) -> T {
+        let (void, none, counts) = (Ty::Void, HashSet::new(), HashMap::new());
+        let mut l = Lowerer {
+            unit: self.unit,
+            m: self.m,
+            globals: &self.globals,
+            global_rows: &self.global_rows,
+            rows: HashMap::new(),
+            opts: self.opts,
+            diags: &mut *self.diags,
+            scopes: Scopes::default(),
+            jumps: Vec::new(),
+            ret: &void,
+            reassigned: &none,
+            calls: Vec::new(),
+            heaps: &mut self.heaps,
+            assign_counts: &counts,
+            direct: Vec::new(),
+            types: &mut self.expr_types,
+        };
+        f(&mut l)
+    }
+
     fn visit(&mut self, name: &str) {
         self.state.insert(name.to_owned(), false);
         let mut calls = Vec::new();

@@ -3,8 +3,8 @@
 //! a call of a buffer's counter method names the buffer (after [`COUNTER_USE`]), and an
 //! assignment to a whole variable names it (after [`ASSIGNED`]).
 //! [`crate::hlsl::sema::globals`] finds the buffers that need a counter by it, and
-//! [`crate::hlsl::sema::body`] the calls of static initializers (a function body's calls are
-//! found with the types its lowering knows).
+//! [`crate::hlsl::sema::body`] the names a body assigns (its calls are found with the types
+//! its lowering knows).
 
 use crate::hlsl::ast::{Block, Expr, ExprKind, Initializer, Stmt, StmtKind};
 use crate::hlsl::source::Span;
@@ -154,11 +154,6 @@ fn calls_of(e: &Expr, out: &mut Vec<(String, Span)>) {
         ExprKind::Index { .. } => out.push(("*.operator[]".to_owned(), e.span)),
         _ => {}
     }
-}
-
-/// The calls in an initializer, with where each is.
-pub fn collect_calls_init(i: &Initializer, out: &mut Vec<(String, Span)>) {
-    walk_init(i, &mut |e| calls_of(e, out));
 }
 
 /// The calls in a block, with where each is.

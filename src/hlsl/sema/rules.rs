@@ -464,3 +464,21 @@ pub fn resource_method_type(kind: &ResourceKind, elem: &Ty, name: &str) -> Optio
         _ => None,
     }
 }
+
+/// The result type of `mul(a, b)` (HLSL's row-vector convention) for operands of types `at`
+/// and `bt`, in the higher-ranked component type; `None` for mismatched shapes, and for two
+/// vectors of different sizes, which are an outer product only when the second is known to
+/// be a 1xN matrix (the caller's to tell).
+pub fn mul_type(at: &Ty, bt: &Ty) -> Option<Ty> {
+    let (ca, cb) = (at.component()?, bt.component()?);
+    let comp = if ca.rank() >= cb.rank() { ca } else { cb };
+    let (at, bt) = (at.with_component(comp), bt.with_component(comp));
+    match (&at, &bt) {
+        (Ty::Scalar(_), _) | (_, Ty::Scalar(_)) => binary_type(BinaryOp::Mul, &at, None, &bt, None),
+        (Ty::Vector(_, n), Ty::Vector(_, m)) if n == m => Some(Ty::Scalar(comp)),
+        (Ty::Vector(_, n), Ty::Matrix(_, r, c)) if n == r => Some(Ty::Vector(comp, *c)),
+        (Ty::Matrix(_, r, c), Ty::Vector(_, n)) if n == c => Some(Ty::Vector(comp, *r)),
+        (Ty::Matrix(_, r, k), Ty::Matrix(_, k2, c)) if k == k2 => Some(Ty::matrix(comp, *r, *c)),
+        _ => None,
+    }
+}

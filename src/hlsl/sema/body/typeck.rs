@@ -151,9 +151,13 @@ impl Lowerer<'_> {
                         self.returns(&callee.name, args.len())
                     }
                     None => {
-                        let tys: Option<Vec<Ty>> = args.iter().map(|a| self.typed(a)).collect();
+                        let tys: Vec<Ty> =
+                            args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
+                        if callee.name == "mul" {
+                            return self.mul(args, &tys);
+                        }
                         let lits: Vec<Option<bool>> = args.iter().map(|a| self.lit(a)).collect();
-                        rules::intrinsic_type(&callee.name, &tys?, &lits)
+                        rules::intrinsic_type(&callee.name, &tys, &lits)
                     }
                 }
             }
@@ -175,6 +179,14 @@ impl Lowerer<'_> {
                     }
                     (Ty::Resource(kind, elem), None) => {
                         rules::resource_method_type(&kind, &elem, &method.name)
+                    }
+                    // `buf.Load<T>(address)`, `buf.Store<T>(address, value)`.
+                    (Ty::Resource(ResourceKind::ByteAddressBuffer { rw }, _), Some(t)) => {
+                        match (method.name.as_str(), args.len()) {
+                            ("Load", 1) => self.resolve(&t.ty, &t.array_dims),
+                            ("Store", 2) if rw => Some(Ty::Void),
+                            _ => None,
+                        }
                     }
                     _ => None,
                 }
@@ -227,6 +239,24 @@ impl Lowerer<'_> {
             }
             ExprKind::Scoped { .. } => None,
         }
+    }
+
+    /// The type of `mul(args)`, the arguments of types `tys`: two vectors of different sizes
+    /// multiply as a column and a row (an outer product) when the second is a 1xN matrix.
+    fn mul(&self, args: &[Expr], tys: &[Ty]) -> Option<Ty> {
+        let [at, bt] = tys else { return None };
+        if let (Ty::Vector(a, m), Ty::Vector(b, n)) = (at, bt) {
+            if m != n {
+                // (Only a name is known to be one, as code generation finds it.)
+                let row = args
+                    .get(1)
+                    .filter(|e| matches!(e.kind, ExprKind::Ident(_)))
+                    .and_then(|e| self.rows.get(&ExprId::of(e)));
+                let comp = if a.rank() >= b.rank() { *a } else { *b };
+                return (row == Some(&0)).then(|| Ty::matrix(comp, *m, *n));
+            }
+        }
+        rules::mul_type(at, bt)
     }
 
     /// The type of `lhs op rhs` given the operands' (`bt` is `None` when the right side's is
