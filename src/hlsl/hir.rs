@@ -42,6 +42,10 @@ pub struct Module<'u> {
     /// [`ExprId`]); code generation types the others as it emits them, and checks that it
     /// agrees with these.
     pub expr_types: HashMap<ExprId, Ty>,
+    /// The overload each call of a user function, member function or overloaded operator
+    /// calls (the item of its definition), chosen by semantic analysis; code generation calls
+    /// it.
+    pub callees: HashMap<ExprId, usize>,
 }
 
 /// An expression of the syntax tree, by identity (its address: the tree outlives the HIR and

@@ -5,6 +5,7 @@ use super::func::FnCx;
 use super::{ParamDir, Place, Sym, Val};
 use crate::grammar::StorageClass;
 use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Ident, Literal, UnaryOp};
+use crate::hlsl::hir::ExprId;
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::layout::{size_align, LayoutRule};
 use crate::hlsl::sema::names::BASE_FIELD;
@@ -109,6 +110,7 @@ impl FnCx<'_, '_> {
 
     fn expr_inner(&mut self, e: &Expr) -> Option<Val> {
         let span = e.span;
+        let site = ExprId::of(e);
         Some(match &e.kind {
             ExprKind::Literal(l) => self.literal(l, span)?,
             ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name).cloned() {
@@ -167,7 +169,7 @@ impl FnCx<'_, '_> {
                 return None;
             }
             ExprKind::Unary { op, operand } => self.unary(*op, operand, span)?,
-            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span)?,
+            ExprKind::Binary { op, lhs, rhs } => self.binary(site, *op, lhs, rhs, span)?,
             ExprKind::Assign { op, lhs, rhs } => {
                 // The right side is evaluated first, then the left (as DXC, after clang).
                 let (r, rt) = self.rvalue(rhs)?;
@@ -215,7 +217,7 @@ impl FnCx<'_, '_> {
                         .error(callee.span, format!("'{}' is not a template", callee.name));
                     return None;
                 }
-                self.call(&callee.name, callee.span, args, span)?
+                self.call(site, &callee.name, callee.span, args, span)?
             }
             ExprKind::Construct { ty, args } => {
                 let (t, _) = self.st.resolve_type(ty)?;
@@ -254,7 +256,7 @@ impl FnCx<'_, '_> {
                     Val::Res(res) => self.method(&res, &method.name, args, span)?,
                     Val::Err => return None,
                     r if matches!(self.val_ty(&r), Some(Ty::Struct(_))) => {
-                        self.member_call(r, method, args, span)?
+                        self.member_call(site, r, method, args, span)?
                     }
                     _ => {
                         self.st.error(
@@ -329,7 +331,7 @@ impl FnCx<'_, '_> {
                         name: "operator[]".into(),
                         span,
                     };
-                    return self.member_call(b, &name, std::slice::from_ref(index), span);
+                    return self.member_call(site, b, &name, std::slice::from_ref(index), span);
                 }
                 self.index(b, index, span)?
             }
@@ -711,7 +713,14 @@ impl FnCx<'_, '_> {
         }
     }
 
-    fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Val> {
+    fn binary(
+        &mut self,
+        site: ExprId,
+        op: BinaryOp,
+        lhs: &Expr,
+        rhs: &Expr,
+        span: Span,
+    ) -> Option<Val> {
         if matches!(op, BinaryOp::And | BinaryOp::Or) {
             let (a, at) = self.rvalue(lhs)?;
             if self.st.opts.version >= LanguageVersion::V2021 {
@@ -742,7 +751,7 @@ impl FnCx<'_, '_> {
             let name = format!("operator{}", op.symbol());
             if self.has_method(i, &name) {
                 let name = Ident { name, span };
-                return self.member_call(av, &name, std::slice::from_ref(rhs), span);
+                return self.member_call(site, av, &name, std::slice::from_ref(rhs), span);
             }
         }
         let a = match av {
@@ -1629,7 +1638,14 @@ impl FnCx<'_, '_> {
     }
 
     /// A call of a user function or an intrinsic.
-    fn call(&mut self, name: &str, name_span: Span, args: &[Expr], span: Span) -> Option<Val> {
+    fn call(
+        &mut self,
+        site: ExprId,
+        name: &str,
+        name_span: Span,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Val> {
         // `s(args)` on a struct variable: its `operator()`.
         if let Some(
             sym @ Sym::Var(Place {
@@ -1642,10 +1658,10 @@ impl FnCx<'_, '_> {
                 name: "operator()".into(),
                 span: name_span,
             };
-            return self.member_call(object, &op, args, span);
+            return self.member_call(site, object, &op, args, span);
         }
         if let Some(cands) = self.st.functions.get(name).cloned() {
-            return self.user_call(name, &cands, args, span);
+            return self.user_call(site, name, &cands, args, span);
         }
         if crate::hlsl::sema::intrinsics::lookup(name).is_some() {
             return self.intrinsic(name, args, span);
@@ -1690,6 +1706,7 @@ impl FnCx<'_, '_> {
     /// object as `this`.
     fn member_call(
         &mut self,
+        site: ExprId,
         mut object: Val,
         method: &Ident,
         args: &[Expr],
@@ -1718,7 +1735,7 @@ impl FnCx<'_, '_> {
                     .collect();
                 if with_this.is_empty() {
                     // A static method called through an object: the object is not used.
-                    return self.user_call(&fname, &cands, args, span);
+                    return self.user_call(site, &fname, &cands, args, span);
                 }
                 if let Val::R(v, t) = &object {
                     // A method of a temporary (`getS().inc()`): `this` points at a copy.
@@ -1741,7 +1758,7 @@ impl FnCx<'_, '_> {
                     }
                     vals.push((v, a.span));
                 }
-                return self.call_values(&fname, &with_this, vals, span);
+                return self.call_values(site, &fname, &with_this, vals, span);
             }
             if !has_base {
                 self.st.error(
@@ -1757,6 +1774,7 @@ impl FnCx<'_, '_> {
 
     fn user_call(
         &mut self,
+        site: ExprId,
         name: &str,
         cands: &[super::FuncSym],
         args: &[Expr],
@@ -1770,7 +1788,7 @@ impl FnCx<'_, '_> {
             }
             vals.push((v, a.span));
         }
-        self.call_values(name, cands, vals, span)
+        self.call_values(site, name, cands, vals, span)
     }
 
     /// A call of a function that returns a resource: SPIR-V has no resource values, so the
@@ -1903,6 +1921,7 @@ impl FnCx<'_, '_> {
     /// Calls the best of `cands` with arguments already evaluated (with their spans).
     fn call_values(
         &mut self,
+        site: ExprId,
         name: &str,
         cands: &[super::FuncSym],
         vals: Vec<(Val, Span)>,
@@ -1913,83 +1932,37 @@ impl FnCx<'_, '_> {
         if tys.len() != vals.len() {
             return None;
         }
-        let arity: Vec<&super::FuncSym> = cands
+        use crate::hlsl::sema::rules::{pick_overload, NoOverload};
+        let sigs: Vec<_> = cands
             .iter()
-            .filter(|c| (c.required..=c.params.len()).contains(&nargs))
+            .map(|c| (c.params.as_slice(), c.required))
             .collect();
-        if arity.is_empty() {
-            self.st.error(
-                span,
-                format!("no overload of '{name}' takes {} arguments", nargs),
-            );
-            return None;
+        // Semantic analysis chose the overload where it typed the arguments.
+        let chosen = self
+            .st
+            .callees
+            .get(&site)
+            .and_then(|item| cands.iter().position(|c| c.item == *item));
+        let own = pick_overload(&self.st.types.structs, &sigs, &tys);
+        #[cfg(debug_assertions)]
+        if chosen.is_some() && own.ok() != chosen {
+            let msg = format!("internal: semantic analysis and code generation call different overloads of '{name}'");
+            self.st.error(span, msg);
         }
-        // The best overload: each argument costs 0 when exact, 1 for a component conversion
-        // of the same shape, 2 for a splat, 3 for a truncation; the lowest total wins, and a
-        // tie between the best is ambiguous.
-        let cost = |p: &Ty, t: &Ty| -> Option<u32> {
-            if p == t {
-                return Some(0);
-            }
-            match (p, t) {
-                // An unsized array parameter of resources takes any array of them.
-                (Ty::Array(pe, 0), Ty::Array(te, _)) if pe.is_resource() && pe == te => {
-                    return Some(1)
-                }
-                // A ConstantBuffer<S> (TextureBuffer<S>) parameter takes such a block.
-                (
-                    Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, e),
-                    Ty::Struct(got),
-                ) => {
-                    let origin = self.st.types.structs.get(*got)?.origin.as_ref()?;
-                    let Ty::Struct(want) = **e else { return None };
-                    return (self.st.types.structs.get(want)?.name == *origin).then_some(0);
-                }
-                _ => {}
-            }
-            if let (Ty::Struct(_), Ty::Struct(_)) = (p, t) {
-                return self.same_struct_fields(p, t).then_some(1);
-            }
-            if !(p.is_numeric() && t.is_numeric()) {
+        let picked = chosen.map_or(own, Ok);
+        let fsym = match picked {
+            Ok(k) => cands[k].clone(),
+            Err(why) => {
+                let msg = match why {
+                    NoOverload::Arity => format!("no overload of '{name}' takes {nargs} arguments"),
+                    NoOverload::Ambiguous => format!("call to '{name}' is ambiguous"),
+                    NoOverload::Types => {
+                        format!("no matching overload of '{name}' for these argument types")
+                    }
+                };
+                self.st.error(span, msg);
                 return None;
             }
-            Some(match (p, t) {
-                _ if p.with_component(crate::hlsl::sema::types::Scalar::Bool)
-                    == t.with_component(crate::hlsl::sema::types::Scalar::Bool) =>
-                {
-                    1
-                }
-                (_, Ty::Scalar(_)) => 2,
-                _ => 3,
-            })
-        };
-        let mut scored: Vec<(u32, &super::FuncSym)> = arity
-            .iter()
-            .filter_map(|c| {
-                let total: Option<u32> = c
-                    .params
-                    .iter()
-                    .zip(&tys)
-                    .map(|((p, _), t)| cost(p, t))
-                    .sum();
-                total.map(|s| (s, *c))
-            })
-            .collect();
-        scored.sort_by_key(|(s, _)| *s);
-        if let [(a, _), (b, _), ..] = scored.as_slice() {
-            if a == b {
-                self.st
-                    .error(span, format!("call to '{name}' is ambiguous"));
-                return None;
-            }
-        }
-        let chosen = scored.first().map(|(_, c)| *c);
-        let Some(fsym) = chosen.cloned() else {
-            self.st.error(
-                span,
-                format!("no matching overload of '{name}' for these argument types"),
-            );
-            return None;
         };
         if let Some((opcode, at)) = fsym.inline_op {
             return self.inline_spirv(name, &fsym, opcode, at, vals, span);

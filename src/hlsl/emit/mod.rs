@@ -48,7 +48,9 @@ pub fn emit(
 ) -> Option<ir::Module> {
     let bodies = std::mem::take(&mut module.bodies);
     let expr_types = std::mem::take(&mut module.expr_types);
+    let callees = std::mem::take(&mut module.callees);
     let mut st = State::new(unit, module, &bodies, &expr_types, options);
+    st.callees = callees;
     let mut b = State::builder();
     // DXC records the source language and shader model (`OpSource HLSL 600`).
     b.module_mut().sources.push(ir::Source {
@@ -219,6 +221,8 @@ pub(crate) struct State<'u> {
     /// The expression types semantic analysis found; in debug builds every expression
     /// emitted is checked against them.
     pub expr_types: &'u HashMap<super::hir::ExprId, Ty>,
+    /// The overload each call calls, where semantic analysis chose it (by item).
+    pub callees: HashMap<super::hir::ExprId, usize>,
     /// The functions to emit, callees first (`None`: the call graph is in error).
     pub order: Option<Vec<String>>,
     /// The unit uses `precise`: every arithmetic instruction gets `NoContraction` (more than
@@ -311,6 +315,7 @@ impl<'u> State<'u> {
             unit,
             bodies,
             expr_types,
+            callees: HashMap::new(),
             order: module.order,
             precise: crate::hlsl::sema::attributes::uses_precise(unit),
             opts,

@@ -106,7 +106,9 @@ impl FnCx<'_, '_> {
                 let flat = self.truncate_matrix(v, from, (*r, *c), span)?;
                 self.convert(flat, &Ty::Vector(*a, *n), to, span, explicit)
             }
-            (Ty::Struct(a), Ty::Struct(b)) if self.same_fields(*a, *b) => {
+            (Ty::Struct(a), Ty::Struct(b))
+                if crate::hlsl::sema::rules::same_fields(&self.st.types.structs, *a, *b) =>
+            {
                 // A `ConstantBuffer<T>` or push-constant block as its `T`: field by field.
                 let fields = self
                     .st
@@ -137,25 +139,6 @@ impl FnCx<'_, '_> {
                 );
                 None
             }
-        }
-    }
-
-    /// Whether two struct types have the same field types in the same order.
-    pub fn same_struct_fields(&self, a: &Ty, b: &Ty) -> bool {
-        match (a, b) {
-            (Ty::Struct(x), Ty::Struct(y)) => self.same_fields(*x, *y),
-            _ => false,
-        }
-    }
-
-    /// Whether two structs have the same field types in the same order.
-    fn same_fields(&self, a: usize, b: usize) -> bool {
-        match (self.st.types.structs.get(a), self.st.types.structs.get(b)) {
-            (Some(x), Some(y)) => {
-                x.fields.len() == y.fields.len()
-                    && x.fields.iter().zip(&y.fields).all(|(f, g)| f.ty == g.ty)
-            }
-            _ => false,
         }
     }
 

@@ -52,6 +52,7 @@ pub fn lower_reached<'u>(
         order: Vec::new(),
         bodies: HashMap::new(),
         expr_types: HashMap::new(),
+        callees: HashMap::new(),
         recursion: false,
         heaps: Vec::new(),
     };
@@ -112,7 +113,9 @@ pub fn lower_reached<'u>(
         }
     });
     let (order, bodies, recursion, heaps) = (g.order, g.bodies, g.recursion, g.heaps);
-    m.expr_types = g.expr_types;
+    let (expr_types, callees) = (g.expr_types, g.callees);
+    m.expr_types = expr_types;
+    m.callees = callees;
     for (k, v) in alias_views {
         if let Some(GlobalKind::HeapAlias { view, .. }) = m.globals.get_mut(k).map(|g| &mut g.kind)
         {
@@ -241,6 +244,8 @@ struct CallGraph<'a, 'u> {
     bodies: HashMap<usize, Body<'u>>,
     /// The types of the bodies' expressions (see [`Module::expr_types`]).
     expr_types: HashMap<ExprId, Ty>,
+    /// The overloads their calls call (see [`Module::callees`]).
+    callees: HashMap<ExprId, usize>,
     recursion: bool,
     heaps: Vec<HeapView>,
 }
@@ -267,6 +272,7 @@ impl<'u> CallGraph<'_, 'u> {
             assign_counts: &counts,
             direct: Vec::new(),
             types: &mut self.expr_types,
+            callees: &mut self.callees,
         };
         f(&mut l)
     }
@@ -305,6 +311,7 @@ impl<'u> CallGraph<'_, 'u> {
                 assign_counts: &assign_counts,
                 direct: Vec::new(),
                 types: &mut self.expr_types,
+                callees: &mut self.callees,
             };
             for (k, (p, (ty, _))) in decl.params.iter().zip(&sig.params).enumerate() {
                 if let Some(n) = &p.name {
@@ -446,6 +453,8 @@ struct Lowerer<'a> {
     direct: Vec<HashMap<String, usize>>,
     /// The types of the expressions checked so far ([`Lowerer::check`]).
     types: &'a mut HashMap<ExprId, Ty>,
+    /// The overload each call checked so far calls, by item (see [`Module::callees`]).
+    callees: &'a mut HashMap<ExprId, usize>,
 }
 
 /// How many of `stmts` (not the statements inside them) are `x = e;`, by name.
@@ -627,13 +636,18 @@ impl<'a> Lowerer<'a> {
 
     /// The member function `name` of struct `i` or of its nearest base that has one, as code
     /// generation calls it (a block's copy of a struct has the struct's methods).
-    fn method(&self, mut i: usize, name: &str) -> Option<String> {
+    fn method(&self, i: usize, name: &str) -> Option<String> {
+        self.method_in(i, name).map(|(f, _)| f)
+    }
+
+    /// [`Lowerer::method`], with the struct (`i` or the base) that has it.
+    fn method_in(&self, mut i: usize, name: &str) -> Option<(String, usize)> {
         for _ in 0..32 {
             let def = self.m.types.structs.get(i)?;
             let owner = def.origin.as_ref().unwrap_or(&def.name);
             let f = format!("{owner}.{name}");
             if self.m.functions.contains_key(&f) {
-                return Some(f);
+                return Some((f, i));
             }
             match def.fields.first() {
                 Some(f) if f.name == BASE_FIELD => {
@@ -655,30 +669,16 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// What function `name` returns when called with `nargs` arguments, if every overload
-    /// that takes that many returns the same type.
-    fn returns(&self, name: &str, nargs: usize) -> Option<Ty> {
-        let mut fitting = self
-            .m
-            .functions
-            .get(name)?
-            .iter()
-            .filter(|f| {
-                // A member function's `this` is its first parameter, not an argument.
-                let this = match self.unit.items.get(f.item) {
-                    Some(Item::Function(d)) => d
-                        .params
-                        .first()
-                        .and_then(|p| p.name.as_ref())
-                        .is_some_and(|n| n.name == "this"),
-                    _ => false,
-                };
-                let n = nargs + usize::from(this);
-                (f.required..=f.params.len()).contains(&n)
-            })
-            .map(|f| &f.ret);
-        let first = fitting.next()?;
-        fitting.all(|t| t == first).then(|| first.clone())
+    /// Whether `f` is a non-static member function (its first parameter is `this`).
+    fn has_this(&self, f: &crate::hlsl::hir::Signature) -> bool {
+        match self.unit.items.get(f.item) {
+            Some(Item::Function(d)) => d
+                .params
+                .first()
+                .and_then(|p| p.name.as_ref())
+                .is_some_and(|n| n.name == "this"),
+            _ => false,
+        }
     }
 
     fn block<'u>(&mut self, b: &'u Block) -> Stmt<'u> {

@@ -3,7 +3,7 @@
 //! operators. Pure functions of types, so that the checker (`sema::body`'s expression types)
 //! and the emitter cannot disagree.
 
-use super::types::{ResourceKind, SbFlavor, Scalar, Ty};
+use super::types::{ResourceKind, SbFlavor, Scalar, StructDef, Ty};
 use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Literal, UnaryOp};
 use crate::hlsl::LanguageVersion;
 
@@ -480,5 +480,94 @@ pub fn mul_type(at: &Ty, bt: &Ty) -> Option<Ty> {
         (Ty::Matrix(_, r, c), Ty::Vector(_, n)) if n == c => Some(Ty::Vector(comp, *r)),
         (Ty::Matrix(_, r, k), Ty::Matrix(_, k2, c)) if k == k2 => Some(Ty::matrix(comp, *r, *c)),
         _ => None,
+    }
+}
+
+/// Whether two structs have the same field types in the same order (a struct argument
+/// converts to a parameter of such a struct).
+pub fn same_fields(structs: &[StructDef], a: usize, b: usize) -> bool {
+    match (structs.get(a), structs.get(b)) {
+        (Some(x), Some(y)) => {
+            x.fields.len() == y.fields.len()
+                && x.fields.iter().zip(&y.fields).all(|(f, g)| f.ty == g.ty)
+        }
+        _ => false,
+    }
+}
+
+/// What passing an argument of type `t` to a parameter of type `p` costs in overload
+/// resolution: 0 when exact, 1 for a component conversion of the same shape (or a struct of
+/// the same fields), 2 for a splat, 3 for a truncation; `None` when it does not convert.
+pub fn conversion_cost(structs: &[StructDef], p: &Ty, t: &Ty) -> Option<u32> {
+    if p == t {
+        return Some(0);
+    }
+    match (p, t) {
+        // An unsized array parameter of resources takes any array of them.
+        (Ty::Array(pe, 0), Ty::Array(te, _)) if pe.is_resource() && pe == te => return Some(1),
+        // A ConstantBuffer<S> (TextureBuffer<S>) parameter takes such a block.
+        (
+            Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, e),
+            Ty::Struct(got),
+        ) => {
+            let origin = structs.get(*got)?.origin.as_ref()?;
+            let Ty::Struct(want) = **e else { return None };
+            return (structs.get(want)?.name == *origin).then_some(0);
+        }
+        (Ty::Struct(a), Ty::Struct(b)) => return same_fields(structs, *a, *b).then_some(1),
+        _ => {}
+    }
+    if !(p.is_numeric() && t.is_numeric()) {
+        return None;
+    }
+    Some(match (p, t) {
+        _ if p.with_component(Scalar::Bool) == t.with_component(Scalar::Bool) => 1,
+        (_, Ty::Scalar(_)) => 2,
+        _ => 3,
+    })
+}
+
+/// Why no overload was chosen ([`pick_overload`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoOverload {
+    /// None takes that many arguments.
+    Arity,
+    /// None takes arguments of these types.
+    Types,
+    /// The two best cost the same.
+    Ambiguous,
+}
+
+/// The overload of `cands` (their parameter types, how many are required) that arguments of
+/// types `args` call: the lowest total [`conversion_cost`].
+pub fn pick_overload(
+    structs: &[StructDef],
+    cands: &[(&[(Ty, crate::hlsl::hir::ParamDir)], usize)],
+    args: &[Ty],
+) -> Result<usize, NoOverload> {
+    let n = args.len();
+    let arity: Vec<usize> = (0..cands.len())
+        .filter(|&k| (cands[k].1..=cands[k].0.len()).contains(&n))
+        .collect();
+    if arity.is_empty() {
+        return Err(NoOverload::Arity);
+    }
+    let mut scored: Vec<(u32, usize)> = arity
+        .into_iter()
+        .filter_map(|k| {
+            let params = cands[k].0;
+            let total: Option<u32> = params
+                .iter()
+                .zip(args)
+                .map(|((p, _), t)| conversion_cost(structs, p, t))
+                .sum();
+            total.map(|s| (s, k))
+        })
+        .collect();
+    scored.sort_by_key(|(s, _)| *s);
+    match scored.as_slice() {
+        [(a, _), (b, _), ..] if a == b => Err(NoOverload::Ambiguous),
+        [(_, k), ..] => Ok(*k),
+        [] => Err(NoOverload::Types),
     }
 }

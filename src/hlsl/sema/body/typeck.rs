@@ -97,8 +97,8 @@ impl Lowerer<'_> {
                 }
             }
             ExprKind::Binary { op, lhs, rhs } => {
-                let (at, bt) = (self.check(lhs), self.check(rhs));
-                self.binary(*op, lhs, at?, rhs, bt)
+                let (at, _) = (self.check(lhs), self.check(rhs));
+                self.binary(e, *op, lhs, at?, rhs)
             }
             ExprKind::Assign { lhs, rhs, .. } => {
                 self.check(rhs);
@@ -143,12 +143,11 @@ impl Lowerer<'_> {
                     return None;
                 }
                 match self.variable(&callee.name) {
-                    Some(Some(Ty::Struct(i))) => {
-                        self.returns(&self.method(i, "operator()")?, args.len())
-                    }
+                    Some(Some(Ty::Struct(i))) => self.member_call(e, i, "operator()", args),
                     Some(_) => None,
                     None if self.m.functions.contains_key(&callee.name) => {
-                        self.returns(&callee.name, args.len())
+                        let tys = args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
+                        self.overload(e, &callee.name, tys)
                     }
                     None => {
                         let tys: Vec<Ty> =
@@ -174,9 +173,7 @@ impl Lowerer<'_> {
                 let rt = self.check(receiver);
                 self.check_all(args);
                 match (rt?, type_arg) {
-                    (Ty::Struct(i), None) => {
-                        self.returns(&self.method(i, &method.name)?, args.len())
-                    }
+                    (Ty::Struct(i), None) => self.member_call(e, i, &method.name, args),
                     (Ty::Resource(kind, elem), None) => {
                         rules::resource_method_type(&kind, &elem, &method.name)
                     }
@@ -228,7 +225,9 @@ impl Lowerer<'_> {
                         | ResourceKind::Texture { .. },
                         elem,
                     ) => Some(*elem),
-                    Ty::Struct(i) => self.returns(&self.method(i, "operator[]")?, 1),
+                    Ty::Struct(i) => {
+                        self.member_call(e, i, "operator[]", std::slice::from_ref(index))
+                    }
                     _ => None,
                 }
             }
@@ -239,6 +238,45 @@ impl Lowerer<'_> {
             }
             ExprKind::Scoped { .. } => None,
         }
+    }
+
+    /// Calls the member function `name` of struct `i` (or of its nearest base that has
+    /// one) with `args` at `site`: a non-static one with the object (the struct that has it)
+    /// as `this`; a static one, when the struct has only static ones of that name, without.
+    fn member_call(&mut self, site: &Expr, i: usize, name: &str, args: &[Expr]) -> Option<Ty> {
+        let (f, owner) = self.method_in(i, name)?;
+        let mut tys: Vec<Ty> = args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
+        let non_static = self.m.functions.get(&f)?.iter().any(|s| self.has_this(s));
+        if non_static {
+            tys.insert(0, Ty::Struct(owner));
+        }
+        self.overload(site, &f, tys)
+    }
+
+    /// Picks the overload of function `name` that arguments of types `tys` call at `site`
+    /// (only member functions when the first is `this`), records it, and gives its return
+    /// type.
+    fn overload(&mut self, site: &Expr, name: &str, tys: Vec<Ty>) -> Option<Ty> {
+        let all = self.m.functions.get(name)?;
+        let with_this: Vec<_> = all.iter().filter(|s| self.has_this(s)).collect();
+        let cands: Vec<_> = if with_this.is_empty() {
+            all.iter().collect()
+        } else {
+            with_this
+        };
+        let sigs: Vec<_> = cands
+            .iter()
+            .map(|c| (c.params.as_slice(), c.required))
+            .collect();
+        let k = rules::pick_overload(&self.m.types.structs, &sigs, &tys).ok()?;
+        let chosen = cands[k];
+        self.callees.insert(ExprId::of(site), chosen.item);
+        // Inline SPIR-V declarations are typed by their instruction, resource-returning
+        // functions by the resource they return (code generation's, for now).
+        if chosen.inline_op.is_some() || chosen.ret.is_resource() {
+            return None;
+        }
+        Some(chosen.ret.clone())
     }
 
     /// The type of `mul(args)`, the arguments of types `tys`: two vectors of different sizes
@@ -261,18 +299,13 @@ impl Lowerer<'_> {
 
     /// The type of `lhs op rhs` given the operands' (`bt` is `None` when the right side's is
     /// not known).
-    fn binary(
-        &mut self,
-        op: BinaryOp,
-        lhs: &Expr,
-        at: Ty,
-        rhs: &Expr,
-        bt: Option<Ty>,
-    ) -> Option<Ty> {
+    fn binary(&mut self, e: &Expr, op: BinaryOp, lhs: &Expr, at: Ty, rhs: &Expr) -> Option<Ty> {
+        let bt = self.typed(rhs);
         if let Ty::Struct(i) = at {
             // An overloaded operator (HLSL 2021): a member function of the left operand.
-            if let Some(f) = self.method(i, &format!("operator{}", op.symbol())) {
-                return self.returns(&f, 1);
+            let name = format!("operator{}", op.symbol());
+            if self.method(i, &name).is_some() {
+                return self.member_call(e, i, &name, std::slice::from_ref(rhs));
             }
         }
         let bt = bt?;
@@ -470,7 +503,7 @@ mod tests {
     }
 
     #[test]
-    fn calls_have_their_return_type_where_the_overloads_agree() {
+    fn calls_resolve_overloads_by_conversion_cost() {
         let types = statement_types(
             "struct V { float x; V operator+(V o) { V r; r.x = x + o.x; return r; }
                         float get() { return x; } };
@@ -484,6 +517,8 @@ mod tests {
                 "two(1, 2);",
                 "two(1.0);",
                 "c.get();",
+                "two(2u);",
+                "two(true);",
             ],
         );
         assert_eq!(
@@ -497,10 +532,12 @@ mod tests {
                 Some(Ty::Scalar(Scalar::Float)),
                 Some(Ty::Scalar(Scalar::Int)),
                 Some(Ty::Scalar(Scalar::Float)),
-                // Two one-argument overloads return different types: overload resolution
-                // (code generation's, for now) decides.
-                None,
+                // `two(float)`, the exact one of the one-argument overloads.
                 Some(Ty::Scalar(Scalar::Float)),
+                Some(Ty::Scalar(Scalar::Float)),
+                Some(Ty::Scalar(Scalar::UInt)),
+                // A bool converts to either at the same cost: ambiguous, so untyped.
+                None,
             ]
         );
     }
