@@ -725,7 +725,8 @@ impl FnCx<'_, '_> {
             let (a, at) = self.rvalue(lhs)?;
             if self.st.opts.version >= LanguageVersion::V2021 {
                 if !matches!(at, Ty::Scalar(_)) {
-                    self.st.error(span, non_scalar_logical(op));
+                    self.st
+                        .error(span, crate::hlsl::sema::rules::non_scalar_logical(op));
                     return None;
                 }
                 return self.short_circuit(op, a, &at, rhs, span);
@@ -886,7 +887,8 @@ impl FnCx<'_, '_> {
             Some((v, t)) => match self.bool_of(v, &t, rhs.span) {
                 Some((b, Ty::Scalar(_))) => b,
                 Some(_) => {
-                    self.st.error(span, non_scalar_logical(op));
+                    self.st
+                        .error(span, crate::hlsl::sema::rules::non_scalar_logical(op));
                     short
                 }
                 None => short,
@@ -2342,13 +2344,4 @@ impl FnCx<'_, '_> {
             }
         }
     }
-}
-
-/// DXC's error for `&&`/`||` on non-scalar operands under HLSL 2021, which short-circuits them.
-fn non_scalar_logical(op: BinaryOp) -> String {
-    let f = if op == BinaryOp::And { "and" } else { "or" };
-    format!(
-        "operands for short-circuiting logical binary operator must be scalar, for non-scalar \
-         types use '{f}'"
-    )
 }

@@ -75,7 +75,15 @@ pub fn emit(
         }
         None => None,
     };
-    diags.append(&mut st.diags);
+    // An expression's error semantic analysis reported, code generation (which still types
+    // what semantic analysis does not) finds again: reported once.
+    let reported: std::collections::HashSet<(Span, String)> =
+        diags.iter().map(|d| (d.span, d.message.clone())).collect();
+    diags.extend(
+        st.diags
+            .drain(..)
+            .filter(|d| !reported.contains(&(d.span, d.message.clone()))),
+    );
     if diags
         .iter()
         .any(|d| d.severity == super::diag::Severity::Error)

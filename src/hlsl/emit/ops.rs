@@ -144,16 +144,7 @@ impl FnCx<'_, '_> {
 
     /// A type as the user wrote it (struct names resolved).
     pub fn show(&self, t: &Ty) -> String {
-        match t {
-            Ty::Struct(i) => self
-                .st
-                .types
-                .structs
-                .get(*i)
-                .map_or("struct".into(), |d| d.name.clone()),
-            Ty::Array(e, n) => format!("{}[{n}]", self.show(e)),
-            t => t.to_string(),
-        }
+        self.st.types.show(t)
     }
 
     /// Reports that `from` does not convert to `to`.

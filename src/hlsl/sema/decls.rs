@@ -348,6 +348,18 @@ pub struct TypeEnv {
 }
 
 impl TypeEnv {
+    /// A type as the user wrote it (struct names resolved), for messages.
+    pub fn show(&self, t: &Ty) -> String {
+        match t {
+            Ty::Struct(i) => self
+                .structs
+                .get(*i)
+                .map_or("struct".into(), |d| d.name.clone()),
+            Ty::Array(e, n) => format!("{}[{n}]", self.show(e)),
+            t => t.to_string(),
+        }
+    }
+
     /// Whether `t` names a rasterizer-ordered view (directly or through a typedef).
     pub fn is_rasterizer_ordered(&self, t: &TypeExpr) -> bool {
         rasterizer_ordered_as_rw(&t.name.name).is_some()

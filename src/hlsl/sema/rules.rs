@@ -510,8 +510,11 @@ pub fn conversion_cost(structs: &[StructDef], p: &Ty, t: &Ty) -> Option<u32> {
             Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, e),
             Ty::Struct(got),
         ) => {
-            let origin = structs.get(*got)?.origin.as_ref()?;
             let Ty::Struct(want) = **e else { return None };
+            if *got == want {
+                return Some(0);
+            }
+            let origin = structs.get(*got)?.origin.as_ref()?;
             return (structs.get(want)?.name == *origin).then_some(0);
         }
         (Ty::Struct(a), Ty::Struct(b)) => return same_fields(structs, *a, *b).then_some(1),
@@ -570,4 +573,13 @@ pub fn pick_overload(
         [(_, k), ..] => Ok(*k),
         [] => Err(NoOverload::Types),
     }
+}
+
+/// DXC's error for `&&`/`||` on non-scalar operands under HLSL 2021, which short-circuits them.
+pub fn non_scalar_logical(op: BinaryOp) -> String {
+    let f = if op == BinaryOp::And { "and" } else { "or" };
+    format!(
+        "operands for short-circuiting logical binary operator must be scalar, for non-scalar \
+         types use '{f}'"
+    )
 }

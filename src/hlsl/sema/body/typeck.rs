@@ -75,34 +75,70 @@ impl Lowerer<'_> {
                     }
                 }
                 // `vk::DeviceScope` and friends: the SPIR-V `Scope` values, as `uint`.
-                None => id
-                    .name
-                    .strip_prefix("vk::")
-                    .and_then(|n| n.strip_suffix("Scope"))
-                    .and_then(|n| n.parse::<crate::grammar::Scope>().ok())
-                    .map(|_| Ty::Scalar(Scalar::UInt)),
+                None => {
+                    let scope = id
+                        .name
+                        .strip_prefix("vk::")
+                        .and_then(|n| n.strip_suffix("Scope"))
+                        .and_then(|n| n.parse::<crate::grammar::Scope>().ok());
+                    if scope.is_some() {
+                        return Some(Ty::Scalar(Scalar::UInt));
+                    }
+                    // The descriptor heaps are only indexed into a resource's initializer
+                    // (code generation reports any other use).
+                    // (A `string` global is a name without a value type.)
+                    let declared = self.m.globals.iter().any(|g| g.name == id.name);
+                    if !declared && crate::hlsl::hir::Heap::by_name(&id.name).is_none() {
+                        let msg = format!("use of undeclared identifier '{}'", id.name);
+                        self.report(id.span, msg);
+                    }
+                    None
+                }
             },
             ExprKind::Unary { op, operand } => {
                 let t = self.check(operand)?;
-                let s = t.component()?;
-                match op {
-                    UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
-                        (s != Scalar::Bool).then_some(t)
+                let s = t.component();
+                let why = match op {
+                    UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec
+                        if s.is_none_or(|s| s == Scalar::Bool) =>
+                    {
+                        Some(format!(
+                            "cannot increment or decrement '{}'",
+                            self.m.types.show(&t)
+                        ))
                     }
-                    UnaryOp::Plus => Some(t),
-                    UnaryOp::Neg if s == Scalar::Bool => Some(t.with_component(Scalar::Int)),
-                    UnaryOp::Neg => Some(t),
-                    UnaryOp::Not => Some(t.with_component(Scalar::Bool)),
-                    UnaryOp::BitNot => s.is_int().then_some(t),
+                    UnaryOp::Neg if s.is_none() => {
+                        Some(format!("cannot negate '{}'", self.m.types.show(&t)))
+                    }
+                    UnaryOp::BitNot if !s.is_some_and(Scalar::is_int) => Some(format!(
+                        "'~' needs an integer operand, not '{}'",
+                        self.m.types.show(&t)
+                    )),
+                    _ => None,
+                };
+                if let Some(why) = why {
+                    self.report(e.span, why);
+                    return None;
+                }
+                match op {
+                    UnaryOp::Neg if s == Some(Scalar::Bool) => Some(t.with_component(Scalar::Int)),
+                    UnaryOp::Not => Some(t.with_component(Scalar::Bool)).filter(|_| s.is_some()),
+                    _ => Some(t),
                 }
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let (at, _) = (self.check(lhs), self.check(rhs));
                 self.binary(e, *op, lhs, at?, rhs)
             }
-            ExprKind::Assign { lhs, rhs, .. } => {
-                self.check(rhs);
-                self.check(lhs)
+            ExprKind::Assign { op, lhs, rhs } => {
+                let rt = self.check(rhs);
+                let lt = self.check(lhs)?;
+                if let (Some(op), Some(rt)) = (op, rt) {
+                    if lt.is_numeric() && rt.is_numeric() {
+                        self.operator(e, *op, &lt, None, &rt, self.lit(rhs))?;
+                    }
+                }
+                Some(lt)
             }
             ExprKind::Conditional {
                 cond,
@@ -198,7 +234,10 @@ impl Lowerer<'_> {
             }
             ExprKind::Member { base, member } => {
                 let bt = self.check(base)?;
-                let (t, depth) = self.member(bt, &member.name)?;
+                let Some((t, depth)) = self.member(bt.clone(), &member.name) else {
+                    self.no_member(&bt, &member.name, member.span);
+                    return None;
+                };
                 if let Some(d) = depth {
                     self.rows.insert(ExprId::of(e), d);
                 }
@@ -268,7 +307,23 @@ impl Lowerer<'_> {
             .iter()
             .map(|c| (c.params.as_slice(), c.required))
             .collect();
-        let k = rules::pick_overload(&self.m.types.structs, &sigs, &tys).ok()?;
+        let k = match rules::pick_overload(&self.m.types.structs, &sigs, &tys) {
+            Ok(k) => k,
+            Err(why) => {
+                let n = tys.len();
+                let msg = match why {
+                    rules::NoOverload::Arity => {
+                        format!("no overload of '{name}' takes {n} arguments")
+                    }
+                    rules::NoOverload::Ambiguous => format!("call to '{name}' is ambiguous"),
+                    rules::NoOverload::Types => {
+                        format!("no matching overload of '{name}' for these argument types")
+                    }
+                };
+                self.report(site.span, msg);
+                return None;
+            }
+        };
         let chosen = cands[k];
         self.callees.insert(ExprId::of(site), chosen.item);
         // Inline SPIR-V declarations are typed by their instruction, resource-returning
@@ -308,15 +363,57 @@ impl Lowerer<'_> {
                 return self.member_call(e, i, &name, std::slice::from_ref(rhs));
             }
         }
+        if matches!(op, BinaryOp::And | BinaryOp::Or) && self.opts.version >= LanguageVersion::V2021
+        {
+            if !matches!(at, Ty::Scalar(_)) {
+                self.report(e.span, rules::non_scalar_logical(op));
+                return None;
+            }
+            return Some(Ty::Scalar(Scalar::Bool));
+        }
         let bt = bt?;
         if matches!(op, BinaryOp::And | BinaryOp::Or) {
-            if self.opts.version >= LanguageVersion::V2021 {
-                return matches!(at, Ty::Scalar(_)).then_some(Ty::Scalar(Scalar::Bool));
-            }
-            let common = rules::common_type(&at, &bt, None, None).ty()?;
+            let Some(common) = rules::common_type(&at, &bt, None, None).ty() else {
+                self.invalid_operands(e, &at, &bt);
+                return None;
+            };
             return Some(common.with_component(Scalar::Bool));
         }
-        rules::binary_type(op, &at, self.lit(lhs), &bt, self.lit(rhs))
+        self.operator(e, op, &at, self.lit(lhs), &bt, self.lit(rhs))
+    }
+
+    /// The type of `op` on operands of types `at` and `bt` (numeric, or reported).
+    fn operator(
+        &mut self,
+        e: &Expr,
+        op: BinaryOp,
+        at: &Ty,
+        lit_a: Option<bool>,
+        bt: &Ty,
+        lit_b: Option<bool>,
+    ) -> Option<Ty> {
+        let t = rules::binary_type(op, at, lit_a, bt, lit_b);
+        if t.is_none() {
+            if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+                let msg = format!("shift of a non-integer '{}'", self.m.types.show(at));
+                self.report(e.span, msg);
+            } else if rules::common_type(at, bt, lit_a, lit_b) == rules::Common::Invalid {
+                self.invalid_operands(e, at, bt);
+            }
+        }
+        t
+    }
+
+    fn invalid_operands(&mut self, e: &Expr, at: &Ty, bt: &Ty) {
+        let (a, b) = (self.m.types.show(at), self.m.types.show(bt));
+        self.report(e.span, format!("invalid operands of types '{a}' and '{b}'"));
+    }
+
+    /// Reports an error in an expression (code generation, which finds it again, reports it
+    /// once).
+    fn report(&mut self, span: crate::hlsl::source::Span, msg: impl Into<String>) {
+        self.diags
+            .push(crate::hlsl::diag::Diagnostic::error(span, msg));
     }
 
     /// The type of member `name` of a value of type `bt`, and its row depth if it is a 1xN
@@ -359,6 +456,36 @@ impl Lowerer<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Reports that a value of type `bt` has no member `name` (one whose members this
+    /// checker knows).
+    fn no_member(&mut self, bt: &Ty, name: &str, span: crate::hlsl::source::Span) {
+        let msg = match bt {
+            Ty::Struct(i) => {
+                // Reported against the last base searched, as code generation does.
+                let mut i = *i;
+                for _ in 0..32 {
+                    match self.m.types.structs.get(i).and_then(|d| d.fields.first()) {
+                        Some(f) if f.name == BASE_FIELD => match f.ty {
+                            Ty::Struct(b) => i = b,
+                            _ => return,
+                        },
+                        _ => break,
+                    }
+                }
+                let Some(def) = self.m.types.structs.get(i) else {
+                    return;
+                };
+                format!("no member named '{name}' in '{}'", def.name)
+            }
+            Ty::Scalar(_) | Ty::Vector(..) => {
+                format!("invalid swizzle '{name}' on '{}'", self.m.types.show(bt))
+            }
+            Ty::Matrix(..) => format!("invalid matrix member '{name}'"),
+            _ => return,
+        };
+        self.report(span, msg);
     }
 
     /// The type `ty` (with array dimensions) names here, without reporting: code generation
