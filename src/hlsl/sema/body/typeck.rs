@@ -517,22 +517,34 @@ mod tests {
     /// The types of the expression statements of `main` (none where it has none), after
     /// declaring `decls` at module scope and `locals` in `main`.
     fn statement_types(decls: &str, locals: &str, stmts: &[&str]) -> Vec<Option<Ty>> {
+        let (types, errors) = typed_with_errors(decls, locals, stmts);
+        assert!(errors.is_empty(), "{errors:?}");
+        types
+    }
+
+    /// [`statement_types`] and the errors reported.
+    fn typed_with_errors(
+        decls: &str,
+        locals: &str,
+        stmts: &[&str],
+    ) -> (Vec<Option<Ty>>, Vec<String>) {
         let src = format!(
             "{decls}\n[numthreads(1,1,1)] void main() {{ {locals} {} }}",
             stmts.join(" ")
         );
         let (m, diags) = crate::hlsl::sema::globals::declare_for_test(&src, "cs_6_0");
-        assert!(diags.is_empty(), "{diags:?}");
+        let errors = diags.into_iter().map(|d| d.message).collect();
         let m: &Module<'static> = &m;
         let item = m.functions["main"][0].item;
-        m.bodies[&item]
+        let types = m.bodies[&item]
             .stmts
             .iter()
             .filter_map(|s| match s {
                 Stmt::Expr(e) => Some(m.expr_types.get(&ExprId::of(e)).cloned()),
                 _ => None,
             })
-            .collect()
+            .collect();
+        (types, errors)
     }
 
     #[test]
@@ -631,7 +643,7 @@ mod tests {
 
     #[test]
     fn calls_resolve_overloads_by_conversion_cost() {
-        let types = statement_types(
+        let (types, errors) = typed_with_errors(
             "struct V { float x; V operator+(V o) { V r; r.x = x + o.x; return r; }
                         float get() { return x; } };
              int one(int a) { return a; } float two(float a) { return a; }
@@ -663,8 +675,45 @@ mod tests {
                 Some(Ty::Scalar(Scalar::Float)),
                 Some(Ty::Scalar(Scalar::Float)),
                 Some(Ty::Scalar(Scalar::UInt)),
-                // A bool converts to either at the same cost: ambiguous, so untyped.
+                // A bool converts to either at the same cost: ambiguous, reported.
                 None,
+            ]
+        );
+        assert_eq!(errors, ["call to 'two' is ambiguous"]);
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    /// The errors the checker reports for `main`'s statements `stmts`.
+    fn errors(decls: &str, stmts: &str) -> Vec<String> {
+        let src = format!("{decls}\n[numthreads(1,1,1)] void main() {{ {stmts} }}");
+        let (_, diags) = crate::hlsl::sema::globals::declare_for_test(&src, "cs_6_0");
+        diags.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn expression_errors_are_reported_by_semantic_analysis() {
+        let e = errors(
+            "struct B { int k; }; struct S : B { float f; }; float g(float x) { return x; }",
+            "S s; float2x2 m; float3 v; bool b; nope + 1; s + 1; v << 1; b++; -s; ~v; s.q; v.xq; \
+             m._m22; g(1, 2); g(s);",
+        );
+        assert_eq!(
+            e,
+            [
+                "use of undeclared identifier 'nope'",
+                "invalid operands of types 'S' and 'int'",
+                "shift of a non-integer 'float3'",
+                "cannot increment or decrement 'bool'",
+                "cannot negate 'S'",
+                "'~' needs an integer operand, not 'float3'",
+                // Searched through the base: reported against it, as code generation does.
+                "no member named 'q' in 'B'",
+                "invalid swizzle 'xq' on 'float3'",
+                "invalid matrix member '_m22'",
+                "no overload of 'g' takes 2 arguments",
+                "no matching overload of 'g' for these argument types",
             ]
         );
     }
