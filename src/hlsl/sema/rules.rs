@@ -314,7 +314,11 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
             } else {
                 c.uint.is_some() || name == "abs"
             };
-            Some(if kept { t } else { t.with_component(Scalar::Float) })
+            Some(if kept {
+                t
+            } else {
+                t.with_component(Scalar::Float)
+            })
         }
         Intrinsic::Special(lo, hi) if (lo..=hi).contains(&tys.len()) => match name {
             "dot" => match args_common(tys, lits)? {
