@@ -260,6 +260,29 @@ fn pp_conditionals() {
     );
 }
 
+/// `__SPIRV_MAJOR_VERSION__`/`__SPIRV_MINOR_VERSION__` give the target environment's SPIR-V
+/// version, as DXC's (`vk/khr/cooperative_matrix.h` tests them with `#error`).
+#[test]
+fn pp_spirv_version_macros() {
+    for (env, want) in [
+        (spvkit::target_env::TargetEnv::Vulkan1_0, "1 0"),
+        (spvkit::target_env::TargetEnv::Vulkan1_1, "1 3"),
+        (spvkit::target_env::TargetEnv::Vulkan1_1Spirv1_4, "1 4"),
+        (spvkit::target_env::TargetEnv::Vulkan1_2, "1 5"),
+        (spvkit::target_env::TargetEnv::Vulkan1_3, "1 6"),
+    ] {
+        let mut o = opts();
+        o.target_env = env;
+        let (text, diags) = pp_with(
+            "__SPIRV_MAJOR_VERSION__ __SPIRV_MINOR_VERSION__",
+            &o,
+            &HashMap::new(),
+        );
+        assert_eq!(diags, "");
+        assert_eq!(text, want, "{env:?}");
+    }
+}
+
 #[test]
 fn pp_command_line_defines() {
     let mut o = opts();

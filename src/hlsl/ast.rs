@@ -408,8 +408,11 @@ pub enum StmtKind {
     Block(Block),
     /// `expr;`.
     Expr(Expr),
-    /// A local declaration (also `static` locals and local `typedef`s are reported by sema).
+    /// A local declaration (also `static` locals are reported by sema).
     Decl(VarDecl),
+    /// A local `typedef` or type alias (`using T = type;`), visible to the end of its block:
+    /// name resolution (`sema::names`) replaces its uses and leaves an empty statement.
+    Typedef(Typedef),
     /// `if (cond) then else otherwise`.
     If {
         /// The condition.

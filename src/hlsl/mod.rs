@@ -375,8 +375,8 @@ pub fn parse_with(
 
 #[doc(hidden)]
 /// Runs only the preprocessor: the tokens (ending with an end-of-input token), the files read,
-/// and the diagnostics. DXC's predefined macros (`__HLSL_VERSION`, `__spirv__`, the shader
-/// model) come first, then `options.defines` (`-D NAME` means `NAME=1`).
+/// and the diagnostics. DXC's predefined macros (`__HLSL_VERSION`, `__spirv__`, the SPIR-V
+/// version, the shader model) come first, then `options.defines` (`-D NAME` means `NAME=1`).
 pub fn preprocess_with(
     name: &str,
     source: &str,
@@ -395,6 +395,11 @@ pub fn preprocess_with(
         };
         pp.define("__HLSL_VERSION", version);
         pp.define("__spirv__", "1");
+        // The target environment's SPIR-V version, as DXC defines it (headers such as
+        // `vk/khr/cooperative_matrix.h` check it with `#error`).
+        let spirv = options.target_env.spirv_version();
+        pp.define("__SPIRV_MAJOR_VERSION__", &spirv.0.to_string());
+        pp.define("__SPIRV_MINOR_VERSION__", &spirv.1.to_string());
         // DXIL's shader-kind numbering, which DXC's stage macros use.
         for (stage, value) in [
             ("PIXEL", "0"),

@@ -351,6 +351,9 @@ struct Parser {
     /// Set while parsing an expression template argument outside any parenthesis or bracket:
     /// a `>` or `>>` there closes the list instead of being an operator.
     angle_closes: bool,
+    /// Names that local type aliases made type names, innermost last: each is dropped from
+    /// `types` at the end of its block, so the alias parses as a type only where it is seen.
+    local_types: Vec<String>,
 }
 
 impl Parser {
@@ -394,6 +397,7 @@ impl Parser {
             template_methods: Vec::new(),
             pack_matrix,
             angle_closes: false,
+            local_types: Vec::new(),
         }
     }
 
@@ -596,6 +600,21 @@ impl Parser {
         for k in (0..self.ns_path.len()).rev() {
             let q = format!("{}::{name}", self.ns_path[k..].join("::"));
             self.types.insert(q);
+        }
+    }
+
+    /// Makes `name` a type name to the end of the current block (a local type alias); one
+    /// that already is (an outer alias, a global type it shadows) stays one after the block.
+    fn declare_local_type(&mut self, name: &str) {
+        if self.types.insert(name.to_owned()) {
+            self.local_types.push(name.to_owned());
+        }
+    }
+
+    /// Ends the scope of the local type names declared since `mark`.
+    fn end_local_types(&mut self, mark: usize) {
+        for name in self.local_types.drain(mark.min(self.local_types.len())..) {
+            self.types.remove(&name);
         }
     }
 
@@ -1576,6 +1595,13 @@ impl Parser {
     /// The rest of a type alias after `using name` (`= [modifiers] type [dims];`), declared
     /// as a type name; `start` is where the declaration starts.
     fn alias_rest(&mut self, name: Ident, start: Span) -> PResult<Typedef> {
+        let t = self.alias_decl(name, start)?;
+        self.declare_type(&t.name.name);
+        Ok(t)
+    }
+
+    /// [`Parser::alias_rest`] without declaring the name (a local one is scoped to its block).
+    fn alias_decl(&mut self, name: Ident, start: Span) -> PResult<Typedef> {
         if self.at("[") {
             return self.fail("not supported yet: attributes on a type alias");
         }
@@ -1584,7 +1610,6 @@ impl Parser {
         let ty = self.type_expr()?;
         let array_dims = self.array_dims()?;
         self.expect(";", "after the type alias")?;
-        self.declare_type(&name.name);
         Ok(Typedef {
             modifiers,
             ty,
@@ -2089,15 +2114,21 @@ impl Parser {
         Ok(items)
     }
 
-    /// `typedef [modifiers] T name[dims];`
+    /// `typedef [modifiers] T name[dims];`, its name declared as a type.
     fn typedef(&mut self) -> PResult<Typedef> {
+        let t = self.typedef_decl()?;
+        self.declare_type(&t.name.name);
+        Ok(t)
+    }
+
+    /// [`Parser::typedef`] without declaring the name (a local one is scoped to its block).
+    fn typedef_decl(&mut self) -> PResult<Typedef> {
         let start = self.bump().span;
         let modifiers = self.modifiers();
         let ty = self.type_expr()?;
         let name = self.ident("a name for the typedef")?;
         let array_dims = self.array_dims()?;
         self.expect(";", "after the typedef")?;
-        self.declare_type(&name.name);
         Ok(Typedef {
             modifiers,
             ty,
@@ -2434,6 +2465,14 @@ impl Parser {
 
     /// `{ statements }`, recovering from errors inside.
     fn block(&mut self) -> PResult<Block> {
+        let mark = self.local_types.len();
+        let r = self.block_inner();
+        self.end_local_types(mark);
+        r
+    }
+
+    /// [`Parser::block`] before its local type names go out of scope.
+    fn block_inner(&mut self) -> PResult<Block> {
         let start = self.expect("{", "to start a block")?.span;
         let mut stmts = Vec::new();
         while !self.at("}") && !self.at_eof() && !self.fatal {
@@ -2598,6 +2637,24 @@ impl Parser {
                     self.hoisted.extend(items);
                     decl
                 }
+                "typedef"
+                    if !self.peek_at(1).is_ident("struct")
+                        && !self.peek_at(1).is_ident("class") =>
+                {
+                    let alias = self.typedef_decl()?;
+                    self.declare_local_type(&alias.name.name);
+                    StmtKind::Typedef(alias)
+                }
+                "using"
+                    if self.peek_at(1).kind == TokenKind::Ident
+                        && self.peek_at(2).is_punct("=") =>
+                {
+                    let start = self.bump().span;
+                    let name = self.ident("a name after 'using'")?;
+                    let alias = self.alias_decl(name, start)?;
+                    self.declare_local_type(&alias.name.name);
+                    StmtKind::Typedef(alias)
+                }
                 "typedef" | "struct" | "class" => {
                     return self.fail(format!(
                         "not supported yet: local '{}' declarations",
@@ -2605,7 +2662,10 @@ impl Parser {
                     ));
                 }
                 "using" if self.peek_at(1).kind == TokenKind::Ident => {
-                    return self.fail("not supported yet: local 'using' declarations");
+                    return self.fail(
+                        "not supported yet: local 'using' declarations other than a type alias \
+                         ('using T = type;')",
+                    );
                 }
                 _ if self.at_declaration() => self.local_stmt()?,
                 _ => self.expr_stmt()?,
@@ -2851,7 +2911,9 @@ impl Parser {
     /// the closing `}` (left in place), with nested blocks that hold labels flattened.
     fn switch_items(&mut self, items: &mut Vec<SwitchItem>, top: bool) -> PResult<()> {
         self.enter()?;
+        let mark = self.local_types.len();
         let r = self.switch_items_inner(items, top);
+        self.end_local_types(mark);
         self.leave();
         r
     }
@@ -2886,7 +2948,7 @@ impl Parser {
                 if inner.iter().any(|i| matches!(i, SwitchItem::Label(..))) {
                     for i in &inner {
                         if let SwitchItem::Stmt(s) = i {
-                            if matches!(s.kind, StmtKind::Decl(_)) {
+                            if matches!(s.kind, StmtKind::Decl(_) | StmtKind::Typedef(_)) {
                                 self.error(
                                     s.span,
                                     "not supported yet: a declaration in a '{ }' block that \

@@ -664,6 +664,12 @@ impl Rewrite<'_> {
             StmtKind::Block(b) => self.block(b),
             StmtKind::Expr(e) => self.expr(e),
             StmtKind::Decl(v) => self.var_decl(v),
+            StmtKind::Typedef(t) => {
+                self.ty(&mut t.ty);
+                self.member(&mut t.name);
+                self.dims(&mut t.array_dims);
+                self.span(&mut t.span);
+            }
             StmtKind::If {
                 cond,
                 then,

@@ -828,6 +828,14 @@ impl<'a> Lowerer<'a> {
                 Stmt::Discard
             }
             StmtKind::Empty => Stmt::Block(Vec::new()),
+            // Name resolution replaces local aliases by what they stand for.
+            StmtKind::Typedef(t) => {
+                self.error(
+                    t.span,
+                    "internal: a local type alias reached code generation unresolved",
+                );
+                Stmt::Block(Vec::new())
+            }
         }
     }
 

@@ -80,6 +80,18 @@ pub fn eval_conforming(e: &Expr, lookup: &dyn Fn(&str) -> Option<ConstVal>) -> O
     })
 }
 
+/// [`eval`] where every value (each literal, name and intermediate result) is a bool or an
+/// integer in `0..=i32::MAX`: there signed and unsigned arithmetic of every width from 32 bits
+/// agree, so the value holds whatever the operands' types, which name resolution (folding a
+/// template's value argument) does not know.
+pub fn eval_sign_agnostic(e: &Expr, lookup: &dyn Fn(&str) -> Option<ConstVal>) -> Option<ConstVal> {
+    fold(e, lookup, &|v| match v {
+        ConstVal::Bool(_) => true,
+        ConstVal::Int(i) => (0..=i64::from(i32::MAX)).contains(&i),
+        ConstVal::Float(_) => false,
+    })
+}
+
 /// Folds `e`, giving up when a value (each literal, name and intermediate result) fails `ok`.
 fn fold(
     e: &Expr,

@@ -11,6 +11,7 @@
 
 use crate::hlsl::ast::*;
 use crate::hlsl::diag::Diagnostic;
+use crate::hlsl::sema::consteval::{eval_sign_agnostic, ConstVal};
 use crate::hlsl::source::Span;
 use std::collections::{HashMap, HashSet};
 
@@ -68,6 +69,18 @@ struct StructInfo {
     base: Option<String>,
 }
 
+/// One scope of a function body: its variables and its local type aliases.
+#[derive(Clone, Debug, Default)]
+struct LocalScope {
+    /// Variables and parameters with their declared type (`None` for arrays: deduction does
+    /// not look inside).
+    vars: HashMap<String, Option<TypeExpr>>,
+    /// Local type aliases (`using T = type;`, `typedef type T;`) and the type each stands
+    /// for, already rewritten, so a use is exactly the aliased type (one instance key, as a
+    /// template's type parameter).
+    types: HashMap<String, TypeExpr>,
+}
+
 /// Flattens namespaces, qualifies names and turns methods into functions; problems go to
 /// `diags`.
 pub fn resolve(unit: TranslationUnit, diags: &mut Vec<Diagnostic>) -> TranslationUnit {
@@ -112,7 +125,16 @@ struct Resolver {
     /// Per namespace level: `(target, is_directive)` of the `using`s in force.
     usings: Vec<Vec<(String, bool)>>,
     /// Local names of the function being rewritten, innermost scope last.
-    locals: Vec<HashMap<String, Option<TypeExpr>>>,
+    locals: Vec<LocalScope>,
+    /// File-level typedefs made of the local aliases of the function being rewritten that
+    /// have array dimensions or modifiers (a type expression cannot carry them): they go just
+    /// before the function.
+    alias_items: Vec<Item>,
+    /// How many such typedefs were made, for their unique names.
+    alias_count: usize,
+    /// Values of the integer and bool `static const` scalars folded so far (enumerators among
+    /// them), by qualified name: a template's value argument may name them.
+    consts: HashMap<String, ConstVal>,
     /// The struct whose method is being rewritten.
     cur_struct: Option<String>,
     /// Whether that method has `this` (is not static).
@@ -150,6 +172,16 @@ struct Resolver {
     /// Where each static member was first used, for the error on one never defined.
     static_uses: HashMap<String, Span>,
     diags: Vec<Diagnostic>,
+}
+
+/// The expressions among `t`'s template arguments, at any depth, into `out`.
+fn type_exprs<'a>(t: &'a TypeExpr, out: &mut Vec<&'a Expr>) {
+    for a in &t.args {
+        match a {
+            TemplateArg::Type(t) => type_exprs(t, out),
+            TemplateArg::Expr(e) => out.push(e),
+        }
+    }
 }
 
 /// `prefix::name`, or `name` at file level.
@@ -361,6 +393,16 @@ impl Resolver {
                 .filter(|k| want(**k))
                 .map(|_| abs.to_owned());
         }
+        // `T::m` where `T` is a local type alias: a member of the type it stands for.
+        if let Some((head, rest)) = name.split_once("::") {
+            if let Some(t) = self.local_type(head) {
+                return if t.args.is_empty() {
+                    self.lookup_dyn(&format!("{}::{rest}", t.name.name), want)
+                } else {
+                    None
+                };
+            }
+        }
         // Inside a struct, its members (and its bases') come first: static members, member
         // types, member templates.
         let mut cur = self.cur_struct.clone();
@@ -431,13 +473,88 @@ impl Resolver {
     }
 
     fn is_local(&self, name: &str) -> bool {
-        self.locals.iter().any(|s| s.contains_key(name))
+        self.locals.iter().any(|s| s.vars.contains_key(name))
+    }
+
+    /// The type the local alias `name` stands for, if one is in scope and not hidden by an
+    /// inner local variable of that name.
+    fn local_type(&self, name: &str) -> Option<TypeExpr> {
+        for s in self.locals.iter().rev() {
+            if let Some(t) = s.types.get(name) {
+                return Some(t.clone());
+            }
+            if s.vars.contains_key(name) {
+                return None;
+            }
+        }
+        None
     }
 
     /// Declares a local with its type (`None` for arrays: deduction does not look inside).
     fn declare_local(&mut self, name: &str, ty: Option<TypeExpr>) {
         if let Some(s) = self.locals.last_mut() {
-            s.insert(name.to_owned(), ty);
+            s.vars.insert(name.to_owned(), ty);
+        }
+    }
+
+    /// A local `typedef` or `using T = type;`: `T` stands for the rewritten type to the end of
+    /// the block. One with array dimensions or modifiers, which a type expression cannot
+    /// carry, becomes a file-level typedef under a name no source can spell, placed before the
+    /// function. The type may not use a local (`vector<float, n>`): where the alias is used,
+    /// or at file level, that name could mean another variable.
+    fn local_alias(&mut self, mut t: Typedef) {
+        let name = t.name.name.clone();
+        if self
+            .locals
+            .last()
+            .is_some_and(|s| s.vars.contains_key(&name) || s.types.contains_key(&name))
+        {
+            self.diags.push(Diagnostic::error(
+                t.name.span,
+                format!("redefinition of '{name}'"),
+            ));
+            return;
+        }
+        self.type_expr(&mut t.ty);
+        for d in t.array_dims.iter_mut().flatten() {
+            self.expr(d);
+        }
+        let mut exprs: Vec<&Expr> = t.array_dims.iter().flatten().collect();
+        type_exprs(&t.ty, &mut exprs);
+        let mut local = false;
+        for e in exprs {
+            crate::hlsl::sema::calls::walk_expr(e, &mut |x| {
+                if let ExprKind::Ident(id) = &x.kind {
+                    local |= self.is_local(&id.name);
+                }
+            });
+        }
+        if local {
+            self.diags.push(Diagnostic::error(
+                t.span,
+                "not supported yet: a local type alias whose type uses a local variable",
+            ));
+            return;
+        }
+        let stands_for = if t.array_dims.is_empty() && t.modifiers.is_empty() {
+            t.ty.clone()
+        } else {
+            self.alias_count += 1;
+            let hidden = format!("{name}#{}", self.alias_count);
+            self.declare(hidden.clone(), Kind::Type);
+            self.typedefs
+                .insert(hidden.clone(), (!t.array_dims.is_empty(), t.ty.clone()));
+            let span = t.name.span;
+            t.name.name = hidden.clone();
+            self.alias_items.push(Item::Typedef(t));
+            TypeExpr {
+                name: ident(&hidden, span),
+                args: Vec::new(),
+                span,
+            }
+        };
+        if let Some(s) = self.locals.last_mut() {
+            s.types.insert(name, stands_for);
         }
     }
 
@@ -557,6 +674,7 @@ impl Resolver {
                             }
                         }
                     }
+                    self.record_constants(&v);
                     out.push(Item::Variables(v));
                 }
                 Item::Buffer(mut b) => {
@@ -654,6 +772,7 @@ impl Resolver {
             for d in &mut v.declarators {
                 d.name.name = format!("{q}::{}", d.name.name);
             }
+            self.record_constants(&v);
             let own = [Some(&q), own_name.as_ref()].contains(&Some(&v.ty.name.name));
             let undefined = v.declarators.len() == 1 && v.declarators[0].init.is_none();
             if undefined {
@@ -683,7 +802,8 @@ impl Resolver {
         let saved_ns = self.ns.clone();
         // A method's body sees the struct's namespace (for an out-of-line definition too).
         self.ns = self.struct_ns.get(q).cloned().unwrap_or_default();
-        self.function_body(&mut f);
+        let aliases = self.function_body(&mut f);
+        out.extend(aliases);
         self.ns = saved_ns;
         self.cur_struct = None;
         self.has_this = false;
@@ -759,13 +879,18 @@ impl Resolver {
         } else {
             f.name.name = join(&self.ns, &written);
         }
-        self.function_body(&mut f);
+        let aliases = self.function_body(&mut f);
+        out.extend(aliases);
         out.push(Item::Function(f));
     }
 
-    fn function_body(&mut self, f: &mut FunctionDecl) {
+    /// Rewrites a function's signature and body; returns the typedefs its local aliases need
+    /// (see [`Resolver::local_alias`]), which go just before it.
+    #[must_use]
+    fn function_body(&mut self, f: &mut FunctionDecl) -> Vec<Item> {
+        let outer = std::mem::take(&mut self.alias_items);
         self.type_expr(&mut f.return_ty);
-        self.locals.push(HashMap::new());
+        self.locals.push(LocalScope::default());
         for p in &mut f.params {
             self.type_expr(&mut p.ty);
             for d in p.array_dims.iter_mut().flatten() {
@@ -784,9 +909,17 @@ impl Resolver {
             self.block(b);
         }
         self.locals.pop();
+        std::mem::replace(&mut self.alias_items, outer)
     }
 
     fn type_expr(&mut self, t: &mut TypeExpr) {
+        if let Some(alias) = self.local_type(&t.name.name).filter(|_| t.args.is_empty()) {
+            // A local alias is the type it stands for, as a template's type parameter is.
+            let span = t.span;
+            *t = alias;
+            t.span = span;
+            return;
+        }
         if let Some(member) = t
             .name
             .name
@@ -1202,6 +1335,71 @@ impl Resolver {
         }
     }
 
+    /// Records the values of `v`'s integer and bool `static const` scalars (names already
+    /// qualified) whose initializers fold whatever their types ([`eval_sign_agnostic`]), so
+    /// that a template's value argument may name them (enumerators are such constants).
+    fn record_constants(&mut self, v: &VarDecl) {
+        let has = |m| v.modifiers.iter().any(|x| x.modifier == m);
+        if !has(Modifier::Static)
+            || !has(Modifier::Const)
+            || has(Modifier::GroupShared)
+            || !v.attributes.is_empty()
+        {
+            return;
+        }
+        let Some(base) = self.canonical_type(&v.ty, 0) else {
+            return;
+        };
+        let boolean = match base.as_str() {
+            "bool" => true,
+            "int" | "uint" | "int64_t" | "uint64_t" => false,
+            _ => return,
+        };
+        for d in &v.declarators {
+            let (true, Some(Initializer::Expr(e))) = (d.array_dims.is_empty(), &d.init) else {
+                continue;
+            };
+            let Some(c) = eval_sign_agnostic(e, &|n| self.consts.get(n).copied()) else {
+                continue;
+            };
+            let c = if boolean {
+                ConstVal::Bool(c.as_bool())
+            } else {
+                match c.as_int() {
+                    Some(i) => ConstVal::Int(i),
+                    None => continue,
+                }
+            };
+            self.consts.insert(d.name.name.clone(), c);
+        }
+    }
+
+    /// A template's value argument that is not a literal (`vk::ScopeSubgroup`, `E::A | E::B`,
+    /// `N + 1` in an instance) folded to one, so it keys its instance as the literal would;
+    /// `None` when it does not fold. A local's name never folds (a global of that name is
+    /// hidden).
+    fn fold_arg(&self, e: &Expr) -> Option<Expr> {
+        let lookup = |n: &str| {
+            if self.is_local(n) {
+                return None;
+            }
+            self.consts.get(n).copied().or_else(|| {
+                self.value_params
+                    .get(n)
+                    .and_then(|v| eval_sign_agnostic(v, &|_| None))
+            })
+        };
+        let lit = match eval_sign_agnostic(e, &lookup)? {
+            ConstVal::Bool(b) => Literal::Bool(b),
+            ConstVal::Int(i) => Literal::Int {
+                value: u64::try_from(i).ok()?,
+                suffix: String::new(),
+            },
+            ConstVal::Float(_) => return None,
+        };
+        Some(expr(ExprKind::Literal(lit), e.span))
+    }
+
     /// Instantiates template `q` with `args` (rewritten, in the user's context) and returns the
     /// instance's name (`S<int>`); the instance's items go to `pending`.
     fn instantiate(&mut self, q: &str, args: Vec<TemplateArg>, span: Span) -> Option<String> {
@@ -1240,6 +1438,16 @@ impl Resolver {
                         *e = v.clone();
                         e.span = span;
                     }
+                }
+            }
+        }
+        for a in &mut args {
+            if Self::arg_key(a).is_some() {
+                continue;
+            }
+            if let TemplateArg::Expr(e) = a {
+                if let Some(lit) = self.fold_arg(e) {
+                    *e = lit;
                 }
             }
         }
@@ -1289,7 +1497,7 @@ impl Resolver {
                     self.diags.push(Diagnostic::error(
                         span,
                         format!(
-                            "not supported yet: this argument for the template parameter '{}' (a type, or an integer or bool literal)",
+                            "not supported yet: this argument for the template parameter '{}' (a type, or a constant of literals, enumerators and integer 'static const's whose every value is in 0..2^31)",
                             p.name.name
                         ),
                     ));
@@ -1441,7 +1649,8 @@ impl Resolver {
                     Some(o) if !is_static => {
                         self.cur_struct = Some(o.clone());
                         self.has_this = true;
-                        self.function_body(&mut f);
+                        let aliases = self.function_body(&mut f);
+                        made.extend(aliases);
                         self.has_this = false;
                         let rest = key.strip_prefix(&format!("{o}::")).unwrap_or(&key);
                         f.name.name = format!("{o}.{rest}");
@@ -1452,7 +1661,8 @@ impl Resolver {
                         if owner.is_some() {
                             self.cur_struct = owner;
                         }
-                        self.function_body(&mut f);
+                        let aliases = self.function_body(&mut f);
+                        made.extend(aliases);
                         f.name.name = key.clone();
                     }
                 }
@@ -1598,7 +1808,7 @@ impl Resolver {
             }
             ExprKind::Ident(id) => {
                 for scope in self.locals.iter().rev() {
-                    if let Some(t) = scope.get(&id.name) {
+                    if let Some(t) = scope.vars.get(&id.name) {
                         return t.clone();
                     }
                 }
@@ -1733,6 +1943,12 @@ impl Resolver {
             }
             if local {
                 let n = d.name.name.clone();
+                if self.locals.last().is_some_and(|s| s.types.contains_key(&n)) {
+                    self.diags.push(Diagnostic::error(
+                        d.name.span,
+                        format!("redefinition of '{n}'"),
+                    ));
+                }
                 // An `auto` local (HLSL 202x) has no type to deduce template arguments from.
                 let typed = v.ty.name.name != "auto" || !v.ty.args.is_empty();
                 let ty = (d.array_dims.is_empty() && typed).then(|| v.ty.clone());
@@ -1749,7 +1965,7 @@ impl Resolver {
     }
 
     fn block(&mut self, b: &mut Block) {
-        self.locals.push(HashMap::new());
+        self.locals.push(LocalScope::default());
         for s in &mut b.stmts {
             self.stmt(s);
         }
@@ -1757,6 +1973,12 @@ impl Resolver {
     }
 
     fn stmt(&mut self, s: &mut Stmt) {
+        if let StmtKind::Typedef(_) = s.kind {
+            if let StmtKind::Typedef(t) = std::mem::replace(&mut s.kind, StmtKind::Empty) {
+                self.local_alias(t);
+            }
+            return;
+        }
         match &mut s.kind {
             StmtKind::Block(b) => self.block(b),
             StmtKind::Expr(e) => self.expr(e),
@@ -1778,7 +2000,7 @@ impl Resolver {
                 step,
                 body,
             } => {
-                self.locals.push(HashMap::new());
+                self.locals.push(LocalScope::default());
                 if let Some(i) = init {
                     self.stmt(i);
                 }
@@ -1797,7 +2019,7 @@ impl Resolver {
             }
             StmtKind::Switch { selector, cases } => {
                 self.expr(selector);
-                self.locals.push(HashMap::new());
+                self.locals.push(LocalScope::default());
                 for c in cases {
                     for (l, _) in &mut c.labels {
                         if let Some(l) = l {
@@ -1815,12 +2037,13 @@ impl Resolver {
             | StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Discard
+            | StmtKind::Typedef(_)
             | StmtKind::Empty => {}
         }
     }
 
     fn scoped_stmt(&mut self, s: &mut Stmt) {
-        self.locals.push(HashMap::new());
+        self.locals.push(LocalScope::default());
         self.stmt(s);
         self.locals.pop();
     }
