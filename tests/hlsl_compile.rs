@@ -7031,3 +7031,32 @@ fn half_textures_outside_vulkan() {
         "{e}"
     );
 }
+
+/// A refused local resource declaration is reported once: its later uses are not reported
+/// again as undeclared names; an expression's error found by semantic analysis is reported
+/// once although code generation meets it too.
+#[test]
+fn refused_declarations_and_expression_errors_are_reported_once() {
+    let e = errors(
+        "RWStructuredBuffer<float> a; RWStructuredBuffer<float> b; uint i;
+         RWStructuredBuffer<float> pick(uint k) { if (k == 0) { return a; } else { return b; } }
+         [numthreads(1, 1, 1)] void main() { RWStructuredBuffer<float> r = pick(i); r[0] = 1;
+           float3 v = 1; v = v << 1; nothere(v); }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: a function returning a resource"),
+        "{e}"
+    );
+    assert!(!e.contains("undeclared identifier 'r'"), "{e}");
+    assert_eq!(
+        e.matches("shift of a non-integer 'float3'").count(),
+        1,
+        "{e}"
+    );
+    assert_eq!(
+        e.matches("use of undeclared function 'nothere'").count(),
+        1,
+        "{e}"
+    );
+}

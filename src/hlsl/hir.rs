@@ -155,6 +155,9 @@ impl<'u> Local<'u> {
 /// What a local declaration declares.
 #[derive(Debug)]
 pub enum LocalKind {
+    /// A declaration semantic analysis refused (and reported): its name is in scope, and its
+    /// uses are not reported again.
+    Refused,
     /// A Function variable.
     Var {
         /// Its type (arrays included).

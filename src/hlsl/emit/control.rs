@@ -148,6 +148,9 @@ impl FnCx<'_, '_> {
                     }
                 }
             }
+            LocalKind::Refused => {
+                self.st.scopes.declare(&decl.name.name, Sym::Refused);
+            }
             LocalKind::Static { ty, konst } => self.static_local(decl, ty, *konst),
             LocalKind::Auto { konst } => self.auto_local(decl, *konst),
             LocalKind::ResourceAlias {
@@ -212,6 +215,7 @@ impl FnCx<'_, '_> {
         let element = match (from_heap, &init.kind) {
             (Some(view), crate::hlsl::ast::ExprKind::Index { index, .. }) => {
                 let Some(Sym::Resource(heap)) = self.st.scopes.lookup(view).cloned() else {
+                    self.st.scopes.declare(name, Sym::Refused);
                     return;
                 };
                 self.resource_index(heap, index, init.span)
@@ -219,6 +223,8 @@ impl FnCx<'_, '_> {
             }
             _ => self.expr(init),
         };
+        // Until bound below: a refused binding is reported once, not at every use.
+        self.st.scopes.declare(name, Sym::Refused);
         let resource = match element {
             super::Val::Res(r) => r,
             super::Val::Err => return,

@@ -548,6 +548,8 @@ impl FnCx<'_, '_> {
             }
             // Reported where the name is used (`expr`'s caller sees an error value).
             Sym::UnsetResource => Val::Err,
+            // Reported where it is declared.
+            Sym::Refused => Val::Err,
         }
     }
 
@@ -1040,6 +1042,7 @@ impl FnCx<'_, '_> {
                 }
             }
             ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name) {
+                Some(Sym::Refused) => return None,
                 Some(Sym::Var(Place { ty, .. }) | Sym::Member { ty, .. })
                 | Some(Sym::Const(_, ty) | Sym::Spec(_, ty)) => ty.clone(),
                 Some(Sym::Resource(_) | Sym::HeapElement { .. } | Sym::UnsetResource) => {

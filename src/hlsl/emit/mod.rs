@@ -134,6 +134,8 @@ pub(crate) enum Sym {
     },
     /// A local resource variable declared without an initializer, not assigned yet.
     UnsetResource,
+    /// A local whose declaration was refused (reported): using it reports nothing more.
+    Refused,
 }
 
 /// A resource variable.

@@ -941,6 +941,7 @@ impl<'a> Lowerer<'a> {
             let Some(ty) = self.with_resolver(|r| {
                 r.array_type(&base, &decl.array_dims, decl.init.as_ref(), decl.name.span)
             }) else {
+                out.push(self.refused(d, decl));
                 continue;
             };
             // The name is in scope in its own initializer, as in C++ (and not a constant
@@ -998,6 +999,17 @@ impl<'a> Lowerer<'a> {
         out
     }
 
+    /// A local whose declaration was refused (reported): declared, untyped, so that its
+    /// uses report nothing more.
+    fn refused<'u>(&mut self, d: &'u VarDecl, decl: &'u crate::hlsl::ast::Declarator) -> Local<'u> {
+        self.declare(&decl.name, LocalSym::default());
+        Local {
+            decl: d,
+            declarator: decl,
+            kind: LocalKind::Refused,
+        }
+    }
+
     /// Local resource variables: names for the resources their initializers name, which they
     /// stay (HLSL resources are handles; SPIR-V has no variables of them outside the
     /// legalizer's reach). One assigned again, or without an initializer, would need the
@@ -1023,6 +1035,7 @@ impl<'a> Lowerer<'a> {
             };
             if let Some(why) = why {
                 self.error(decl.name.span, format!("not supported yet: {why}"));
+                out.push(self.refused(d, decl));
                 continue;
             }
             let from_heap = match &decl.init {
@@ -1035,7 +1048,10 @@ impl<'a> Lowerer<'a> {
                             Some(heap) => {
                                 match self.heap_view(d, decl, &ty, heap, is_static, *span) {
                                     Some(name) => Some(name),
-                                    None => continue,
+                                    None => {
+                                        out.push(self.refused(d, decl));
+                                        continue;
+                                    }
                                 }
                             }
                             None => None,

@@ -175,7 +175,21 @@ impl Lowerer<'_> {
                 ..
             } => {
                 self.check_all(args);
-                if !template_args.is_empty() {
+                if !template_args.is_empty()
+                    || crate::hlsl::parser::is_builtin_function_template(&callee.name)
+                {
+                    return None;
+                }
+                let known = self.variable(&callee.name).is_some()
+                    || self.m.functions.contains_key(&callee.name)
+                    || crate::hlsl::sema::intrinsics::lookup(&callee.name).is_some();
+                if !known {
+                    let msg = if crate::hlsl::sema::intrinsics::is_out_of_scope(&callee.name) {
+                        format!("not supported yet: the intrinsic '{}'", callee.name)
+                    } else {
+                        format!("use of undeclared function '{}'", callee.name)
+                    };
+                    self.report(callee.span, msg);
                     return None;
                 }
                 match self.variable(&callee.name) {
