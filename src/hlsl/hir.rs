@@ -41,12 +41,15 @@ pub struct Module<'u> {
     /// The type of each expression of those bodies that semantic analysis types (see
     /// [`ExprId`]); code generation types the others as it emits them, and checks that it
     /// agrees with these.
-    pub expr_types: HashMap<ExprId, Ty>,
+    pub expr_types: ExprMap<Ty>,
     /// The overload each call of a user function, member function or overloaded operator
     /// calls (the item of its definition), chosen by semantic analysis; code generation calls
     /// it.
-    pub callees: HashMap<ExprId, usize>,
+    pub callees: ExprMap<usize>,
 }
+
+/// A table keyed by expression (addresses hash well with rustc's fast hasher).
+pub type ExprMap<V> = rustc_hash::FxHashMap<ExprId, V>;
 
 /// An expression of the syntax tree, by identity (its address: the tree outlives the HIR and
 /// does not move), as a key of the typing tables, the way rustc keys its typeck results by

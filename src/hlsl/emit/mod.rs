@@ -229,10 +229,11 @@ pub(crate) struct State<'u> {
     /// The bodies of the functions to emit, by item index.
     pub bodies: &'u HashMap<usize, super::hir::Body<'u>>,
     /// The expression types semantic analysis found; in debug builds every expression
-    /// emitted is checked against them.
-    pub expr_types: &'u HashMap<super::hir::ExprId, Ty>,
+    /// emitted is checked against them (release builds do not read them yet).
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    pub expr_types: &'u super::hir::ExprMap<Ty>,
     /// The overload each call calls, where semantic analysis chose it (by item).
-    pub callees: HashMap<super::hir::ExprId, usize>,
+    pub callees: super::hir::ExprMap<usize>,
     /// The functions to emit, callees first (`None`: the call graph is in error).
     pub order: Option<Vec<String>>,
     /// The unit uses `precise`: every arithmetic instruction gets `NoContraction` (more than
@@ -306,7 +307,7 @@ impl<'u> State<'u> {
         unit: &'u TranslationUnit,
         module: super::hir::Module,
         bodies: &'u HashMap<usize, super::hir::Body<'u>>,
-        expr_types: &'u HashMap<super::hir::ExprId, Ty>,
+        expr_types: &'u super::hir::ExprMap<Ty>,
         opts: &'u Options,
     ) -> Self {
         let functions = module
@@ -325,7 +326,7 @@ impl<'u> State<'u> {
             unit,
             bodies,
             expr_types,
-            callees: HashMap::new(),
+            callees: Default::default(),
             order: module.order,
             precise: crate::hlsl::sema::attributes::uses_precise(unit),
             opts,

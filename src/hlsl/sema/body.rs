@@ -16,7 +16,7 @@ use crate::hlsl::ast::{
     TranslationUnit, VarDecl,
 };
 use crate::hlsl::diag::Diagnostic;
-use crate::hlsl::hir::{Body, Case, ExprId, GlobalKind, Heap, Local, LocalKind, Module, Stmt};
+use crate::hlsl::hir::{Body, Case, ExprMap, GlobalKind, Heap, Local, LocalKind, Module, Stmt};
 use crate::hlsl::source::Span;
 use crate::hlsl::{LanguageVersion, Options, Stage};
 use std::collections::{HashMap, HashSet};
@@ -51,8 +51,8 @@ pub fn lower_reached<'u>(
         state: HashMap::new(),
         order: Vec::new(),
         bodies: HashMap::new(),
-        expr_types: HashMap::new(),
-        callees: HashMap::new(),
+        expr_types: ExprMap::default(),
+        callees: ExprMap::default(),
         recursion: false,
         heaps: Vec::new(),
     };
@@ -243,9 +243,9 @@ struct CallGraph<'a, 'u> {
     order: Vec<String>,
     bodies: HashMap<usize, Body<'u>>,
     /// The types of the bodies' expressions (see [`Module::expr_types`]).
-    expr_types: HashMap<ExprId, Ty>,
+    expr_types: ExprMap<Ty>,
     /// The overloads their calls call (see [`Module::callees`]).
-    callees: HashMap<ExprId, usize>,
+    callees: ExprMap<usize>,
     recursion: bool,
     heaps: Vec<HeapView>,
 }
@@ -260,7 +260,7 @@ impl<'u> CallGraph<'_, 'u> {
             m: self.m,
             globals: &self.globals,
             global_rows: &self.global_rows,
-            rows: HashMap::new(),
+            rows: ExprMap::default(),
             opts: self.opts,
             diags: &mut *self.diags,
             scopes: Scopes::default(),
@@ -299,7 +299,7 @@ impl<'u> CallGraph<'_, 'u> {
                 m: self.m,
                 globals: &self.globals,
                 global_rows: &self.global_rows,
-                rows: HashMap::new(),
+                rows: ExprMap::default(),
                 opts: self.opts,
                 diags: &mut *self.diags,
                 scopes: Scopes::default(),
@@ -433,7 +433,7 @@ struct Lowerer<'a> {
     global_rows: &'a HashMap<String, u8>,
     /// The expressions that are 1xN matrices (collapsed to vectors) or arrays of them: the
     /// array indices to the matrix (its row index then selects the whole vector).
-    rows: HashMap<ExprId, u8>,
+    rows: ExprMap<u8>,
     opts: &'a Options,
     diags: &'a mut Vec<Diagnostic>,
     scopes: Scopes<LocalSym>,
@@ -452,9 +452,9 @@ struct Lowerer<'a> {
     /// name (a local resource assigned only so is rebound where it is assigned).
     direct: Vec<HashMap<String, usize>>,
     /// The types of the expressions checked so far ([`Lowerer::check`]).
-    types: &'a mut HashMap<ExprId, Ty>,
+    types: &'a mut ExprMap<Ty>,
     /// The overload each call checked so far calls, by item (see [`Module::callees`]).
-    callees: &'a mut HashMap<ExprId, usize>,
+    callees: &'a mut ExprMap<usize>,
 }
 
 /// How many of `stmts` (not the statements inside them) are `x = e;`, by name.
