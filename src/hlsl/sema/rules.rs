@@ -400,6 +400,25 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
                 first.filter(|t| t.is_numeric()).cloned()
             }
             "WaveActiveAllEqual" => shaped(Scalar::Bool),
+            "WaveIsFirstLane" | "WaveActiveAnyTrue" | "WaveActiveAllTrue" | "IsHelperLane" => {
+                Some(Ty::Scalar(Scalar::Bool))
+            }
+            "WaveActiveCountBits"
+            | "WavePrefixCountBits"
+            | "GetGroupWaveCount"
+            | "GetGroupWaveIndex" => Some(Ty::Scalar(Scalar::UInt)),
+            "WaveActiveBallot" => Some(Ty::Vector(Scalar::UInt, 4)),
+            "fwidth" => float_common(tys, lits),
+            "f16tof32" | "f32tof16" => match first? {
+                t @ (Ty::Scalar(_) | Ty::Vector(..)) => {
+                    Some(t.with_component(if name == "f16tof32" {
+                        Scalar::Float
+                    } else {
+                        Scalar::UInt
+                    }))
+                }
+                _ => None,
+            },
             "clip"
             | "GroupMemoryBarrierWithGroupSync"
             | "GroupMemoryBarrier"
@@ -459,6 +478,7 @@ pub fn resource_method_type(kind: &ResourceKind, elem: &Ty, name: &str) -> Optio
             "CalculateLevelOfDetail" | "CalculateLevelOfDetailUnclamped" => {
                 Some(Ty::Scalar(Scalar::Float))
             }
+            "GetSamplePosition" => Some(Ty::Vector(Scalar::Float, 2)),
             _ => None,
         },
         _ => None,

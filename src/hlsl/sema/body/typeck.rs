@@ -199,6 +199,8 @@ impl Lowerer<'_> {
                         let tys = args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
                         self.overload(e, &callee.name, tys)
                     }
+                    // Its format is a string, which has no value type.
+                    None if callee.name == "printf" => Some(Ty::Void),
                     None => {
                         let tys: Vec<Ty> =
                             args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
@@ -340,9 +342,9 @@ impl Lowerer<'_> {
         };
         let chosen = cands[k];
         self.callees.insert(ExprId::of(site), chosen.item);
-        // Inline SPIR-V declarations are typed by their instruction, resource-returning
-        // functions by the resource they return (code generation's, for now).
-        if chosen.inline_op.is_some() || chosen.ret.is_resource() {
+        // Resource-returning functions are typed by the resource they return (code
+        // generation's, for now).
+        if chosen.ret.is_resource() {
             return None;
         }
         Some(chosen.ret.clone())
