@@ -7060,3 +7060,39 @@ fn refused_declarations_and_expression_errors_are_reported_once() {
         "{e}"
     );
 }
+
+/// A function template's argument deduced from an element of an array (module-scope,
+/// `groupshared`, local, parameter; indexed as deep as declared); the array itself, or an
+/// element not indexed deep enough, is not deduced from.
+#[test]
+fn template_arguments_deduced_from_array_elements() {
+    let src = "template <typename T> T twice(T x) { return x + x; }
+         RWStructuredBuffer<float> o : register(u0);
+         static const int k[2] = { 3, 4 };
+         groupshared uint g[4];
+         float last(float a[2][3]) { return twice(a[1][2]); }
+         [numthreads(1, 1, 1)] void main() {
+           g[1] = 5;
+           GroupMemoryBarrierWithGroupSync();
+           half2 h[2] = { half2(1, 2), half2(3, 4) };
+           float m[2][3] = { { 0, 0, 0 }, { 0, 0, 6.5 } };
+           o[0] = twice(k[1]); o[1] = twice(g[1]); o[2] = twice(h[1]).y; o[3] = last(m); }";
+    let words = check("deduce-array-elements", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job =
+            r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 4}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), [8.0, 10.0, 8.0, 13.0]);
+        }
+    }
+    let e = errors(
+        "template <typename T> T twice(T x) { return x + x; }
+         [numthreads(1, 1, 1)] void main() { float m[2][3]; float r = twice(m[1]).x; }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("not supported yet: deducing the template argument 'T'"),
+        "{e}"
+    );
+}

@@ -75,6 +75,9 @@ struct LocalScope {
     /// Variables and parameters with their declared type (`None` for arrays: deduction does
     /// not look inside).
     vars: HashMap<String, Option<TypeExpr>>,
+    /// The arrays among them: element type and number of dimensions (deduction looks at
+    /// an element indexed as deep as declared).
+    arrays: HashMap<String, (TypeExpr, usize)>,
     /// Local type aliases (`using T = type;`, `typedef type T;`) and the type each stands
     /// for, already rewritten, so a use is exactly the aliased type (one instance key, as a
     /// template's type parameter).
@@ -164,6 +167,8 @@ struct Resolver {
     struct_ns: HashMap<String, Vec<String>>,
     /// Declared types of global variables, for template argument deduction.
     var_types: HashMap<String, TypeExpr>,
+    /// Element types and dimensions of global arrays, for deduction from their elements.
+    array_types: HashMap<String, (TypeExpr, usize)>,
     /// Declared return types of functions (every overload), for deduction.
     returns: HashMap<String, Vec<TypeExpr>>,
     /// Static data members declared without a value (`static float4 M;`), by qualified name,
@@ -270,6 +275,9 @@ impl Resolver {
                         let q = join(ns, &d.name.name);
                         if d.array_dims.is_empty() {
                             self.var_types.insert(q.clone(), v.ty.clone());
+                        } else {
+                            let elem = (v.ty.clone(), d.array_dims.len());
+                            self.array_types.insert(q.clone(), elem);
                         }
                         self.declare(q, Kind::Value);
                     }
@@ -490,10 +498,21 @@ impl Resolver {
         None
     }
 
-    /// Declares a local with its type (`None` for arrays: deduction does not look inside).
-    fn declare_local(&mut self, name: &str, ty: Option<TypeExpr>) {
+    /// Declares a local of type `ty` (`None`: not known) with `dims` array dimensions
+    /// (`ty` is then the element type).
+    fn declare_local(&mut self, name: &str, ty: Option<TypeExpr>, dims: usize) {
         if let Some(s) = self.locals.last_mut() {
-            s.vars.insert(name.to_owned(), ty);
+            match (ty, dims) {
+                (Some(t), 1..) => {
+                    s.arrays.insert(name.to_owned(), (t, dims));
+                    s.vars.insert(name.to_owned(), None);
+                    return;
+                }
+                (ty, _) => {
+                    s.arrays.remove(name);
+                    s.vars.insert(name.to_owned(), ty);
+                }
+            }
         }
     }
 
@@ -901,8 +920,7 @@ impl Resolver {
             }
             if let Some(n) = &p.name {
                 let n = n.name.clone();
-                let ty = p.array_dims.is_empty().then(|| p.ty.clone());
-                self.declare_local(&n, ty);
+                self.declare_local(&n, Some(p.ty.clone()), p.array_dims.len());
             }
         }
         if let Some(b) = &mut f.body {
@@ -1835,8 +1853,19 @@ impl Resolver {
                     }
                 })
             }
-            // An element of a structured buffer whose declaration names the element type.
+            // An element of an array variable, indexed as deep as it is declared, or of a
+            // structured buffer whose declaration names the element type.
             ExprKind::Index { base, .. } => {
+                let (mut root, mut depth) = (&**base, 1);
+                while let ExprKind::Index { base: b, .. } = &root.kind {
+                    root = b;
+                    depth += 1;
+                }
+                if let ExprKind::Ident(id) = &root.kind {
+                    if let Some((t, dims)) = self.array_var(&id.name) {
+                        return (*dims == depth).then(|| t.clone());
+                    }
+                }
                 let bt = self.infer(base)?;
                 let short = bt.name.name.rsplit("::").next().unwrap_or("");
                 match (short, bt.args.as_slice()) {
@@ -1866,6 +1895,16 @@ impl Resolver {
             }
             _ => None,
         }
+    }
+
+    /// The element type and dimensions of the array variable `name` in scope, if it is one.
+    fn array_var(&self, name: &str) -> Option<&(TypeExpr, usize)> {
+        for scope in self.locals.iter().rev() {
+            if scope.vars.contains_key(name) {
+                return scope.arrays.get(name);
+            }
+        }
+        self.array_types.get(name)
     }
 
     /// Deduces a function template's arguments from the call's: each parameter written as a
@@ -1951,8 +1990,7 @@ impl Resolver {
                 }
                 // An `auto` local (HLSL 202x) has no type to deduce template arguments from.
                 let typed = v.ty.name.name != "auto" || !v.ty.args.is_empty();
-                let ty = (d.array_dims.is_empty() && typed).then(|| v.ty.clone());
-                self.declare_local(&n, ty);
+                self.declare_local(&n, typed.then(|| v.ty.clone()), d.array_dims.len());
             }
         }
     }
