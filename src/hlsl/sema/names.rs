@@ -506,7 +506,6 @@ impl Resolver {
                 (Some(t), 1..) => {
                     s.arrays.insert(name.to_owned(), (t, dims));
                     s.vars.insert(name.to_owned(), None);
-                    return;
                 }
                 (ty, _) => {
                     s.arrays.remove(name);
