@@ -376,7 +376,8 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
                     .with_component(Scalar::Bool),
             ),
             "select" => {
-                let t = common_type(tys.get(1)?, tys.get(2)?, lits[1], lits[2]).ty()?;
+                let lit = |k: usize| lits.get(k).copied().flatten();
+                let t = common_type(tys.get(1)?, tys.get(2)?, lit(1), lit(2)).ty()?;
                 t.is_numeric().then_some(t)
             }
             "WaveGetLaneCount" | "WaveGetLaneIndex" => Some(Ty::Scalar(Scalar::UInt)),
@@ -395,7 +396,7 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
             | "QuadReadAcrossX"
             | "QuadReadAcrossY"
             | "QuadReadAcrossDiagonal"
-                if lits[0].is_none() =>
+                if lits.first().copied().flatten().is_none() =>
             {
                 first.filter(|t| t.is_numeric()).cloned()
             }
