@@ -9,10 +9,8 @@
 
 #[path = "support/compute.rs"]
 #[cfg(feature = "run")]
-#[allow(dead_code)]
 mod compute;
 #[path = "support/hlsl_corpus.rs"]
-#[allow(dead_code)]
 mod hlsl_corpus;
 #[path = "support/mutate.rs"]
 mod mutate;
