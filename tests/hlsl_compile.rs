@@ -1893,7 +1893,7 @@ fn template_errors() {
         ),
         (
             "template<typename T> T id(T x) { return x; }
-             [numthreads(1, 1, 1)] void main() { int a[2] = { 1, 2 }; int y = id(a[0] + a[1]); }",
+             [numthreads(1, 1, 1)] void main() { int a[2][2] = { 1, 2, 3, 4 }; int y = id(a[0] + a[1]).x; }",
             "deducing the template argument 'T'",
         ),
         (

@@ -48,6 +48,7 @@ pub fn lower_reached<'u>(
         diags,
         globals: module_symbols(m),
         global_rows: module_rows(m),
+        global_assignable: module_assignable(m),
         state: HashMap::new(),
         order: Vec::new(),
         bodies: HashMap::new(),
@@ -229,6 +230,37 @@ fn module_rows(m: &Module) -> HashMap<String, u8> {
     out
 }
 
+/// Whether each module-scope name that is not a resource may be assigned: `static` and
+/// `groupshared` variables may; constants, specialization constants and constant-buffer
+/// members (and `ConstantBuffer<S>` variables) may not.
+fn module_assignable(m: &Module) -> HashMap<String, bool> {
+    let mut out = HashMap::new();
+    for g in &m.globals {
+        match &g.kind {
+            GlobalKind::Block {
+                def, as_var: false, ..
+            } => {
+                for f in &def.fields {
+                    out.insert(f.name.clone(), false);
+                }
+            }
+            GlobalKind::Block { as_var: true, .. }
+            | GlobalKind::Constant(_)
+            | GlobalKind::SpecConstant { .. } => {
+                out.insert(g.name.clone(), false);
+            }
+            GlobalKind::Static { konst, .. } => {
+                out.insert(g.name.clone(), !konst);
+            }
+            GlobalKind::GroupShared { .. } => {
+                out.insert(g.name.clone(), true);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// A depth-first walk of the call graph, lowering each function as it is reached.
 struct CallGraph<'a, 'u> {
     unit: &'u TranslationUnit,
@@ -238,6 +270,8 @@ struct CallGraph<'a, 'u> {
     globals: HashMap<String, Ty>,
     /// The module-scope names declared as 1xN matrices: their row depths.
     global_rows: HashMap<String, u8>,
+    /// Which module-scope names may be assigned ([`module_assignable`]).
+    global_assignable: HashMap<String, bool>,
     /// False while a function is on the stack, true once visited.
     state: HashMap<String, bool>,
     order: Vec<String>,
@@ -260,6 +294,7 @@ impl<'u> CallGraph<'_, 'u> {
             m: self.m,
             globals: &self.globals,
             global_rows: &self.global_rows,
+            global_assignable: &self.global_assignable,
             rows: ExprMap::default(),
             opts: self.opts,
             diags: &mut *self.diags,
@@ -299,6 +334,7 @@ impl<'u> CallGraph<'_, 'u> {
                 m: self.m,
                 globals: &self.globals,
                 global_rows: &self.global_rows,
+                global_assignable: &self.global_assignable,
                 rows: ExprMap::default(),
                 opts: self.opts,
                 diags: &mut *self.diags,
@@ -321,6 +357,7 @@ impl<'u> CallGraph<'_, 'u> {
                     if per_instance {
                         sym.ty = None;
                     }
+                    sym.konst = p.modifiers.iter().any(|m| m.modifier == Modifier::Const);
                     sym.row_depth = sig.row_params.get(k).copied().flatten();
                     l.scopes.declare(&n.name, sym);
                 }
@@ -378,6 +415,8 @@ impl<'u> CallGraph<'_, 'u> {
 #[derive(Clone, Default)]
 struct LocalSym {
     ty: Option<Ty>,
+    /// `const`: not assignable.
+    konst: bool,
     /// Array indices to a 1xN matrix (collapsed to a vector), if declared as one.
     row_depth: Option<u8>,
     value: Option<ConstVal>,
@@ -431,6 +470,8 @@ struct Lowerer<'a> {
     globals: &'a HashMap<String, Ty>,
     /// The module-scope names declared as 1xN matrices: their row depths.
     global_rows: &'a HashMap<String, u8>,
+    /// Which module-scope names may be assigned.
+    global_assignable: &'a HashMap<String, bool>,
     /// The expressions that are 1xN matrices (collapsed to vectors) or arrays of them: the
     /// array indices to the matrix (its row index then selects the whole vector).
     rows: ExprMap<u8>,
@@ -960,6 +1001,7 @@ impl<'a> Lowerer<'a> {
             }
             let mut c = LocalSym::typed(ty.clone());
             c.row_depth = row_depth(&d.ty, decl.array_dims.len());
+            c.konst = konst;
             if konst {
                 match &decl.init {
                     Some(init) => {

@@ -15,6 +15,19 @@ use crate::hlsl::sema::rules;
 use crate::hlsl::sema::types::{ResourceKind, Scalar};
 use crate::hlsl::LanguageVersion;
 
+/// Whether an expression may be assigned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Assignable {
+    /// An lvalue.
+    Yes,
+    /// A constant or read-only lvalue.
+    Const,
+    /// Not an lvalue.
+    No,
+    /// Code generation decides (resources, texels, calls...).
+    Unknown,
+}
+
 impl Lowerer<'_> {
     /// Types `e` and the expressions inside it, recording each type found.
     pub(super) fn check(&mut self, e: &Expr) -> Option<Ty> {
@@ -120,6 +133,13 @@ impl Lowerer<'_> {
                     self.report(e.span, why);
                     return None;
                 }
+                let steps = matches!(
+                    op,
+                    UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec
+                );
+                if steps && !self.check_assignable(operand, e.span, false) {
+                    return None;
+                }
                 match op {
                     UnaryOp::Neg if s == Some(Scalar::Bool) => Some(t.with_component(Scalar::Int)),
                     UnaryOp::Not => Some(t.with_component(Scalar::Bool)).filter(|_| s.is_some()),
@@ -133,6 +153,9 @@ impl Lowerer<'_> {
             ExprKind::Assign { op, lhs, rhs } => {
                 let rt = self.check(rhs);
                 let lt = self.check(lhs)?;
+                if !self.check_assignable(lhs, e.span, false) {
+                    return None;
+                }
                 if let (Some(op), Some(rt)) = (op, rt) {
                     if lt.is_numeric() && rt.is_numeric() {
                         self.operator(e, *op, &lt, None, &rt, self.lit(rhs))?;
@@ -197,7 +220,7 @@ impl Lowerer<'_> {
                     Some(_) => None,
                     None if self.m.functions.contains_key(&callee.name) => {
                         let tys = args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
-                        self.overload(e, &callee.name, tys)
+                        self.overload(e, &callee.name, args, tys)
                     }
                     // Its format is a string, which has no value type.
                     None if callee.name == "printf" => Some(Ty::Void),
@@ -305,13 +328,13 @@ impl Lowerer<'_> {
         if non_static {
             tys.insert(0, Ty::Struct(owner));
         }
-        self.overload(site, &f, tys)
+        self.overload(site, &f, args, tys)
     }
 
     /// Picks the overload of function `name` that arguments of types `tys` call at `site`
     /// (only member functions when the first is `this`), records it, and gives its return
     /// type.
-    fn overload(&mut self, site: &Expr, name: &str, tys: Vec<Ty>) -> Option<Ty> {
+    fn overload(&mut self, site: &Expr, name: &str, args: &[Expr], tys: Vec<Ty>) -> Option<Ty> {
         let all = self.m.functions.get(name)?;
         let with_this: Vec<_> = all.iter().filter(|s| self.has_this(s)).collect();
         let cands: Vec<_> = if with_this.is_empty() {
@@ -342,6 +365,13 @@ impl Lowerer<'_> {
         };
         let chosen = cands[k];
         self.callees.insert(ExprId::of(site), chosen.item);
+        // `out` and `inout` arguments are assigned (after `this`, which is the object).
+        let skip = tys.len() - args.len();
+        for (a, (_, dir)) in args.iter().zip(chosen.params.iter().skip(skip)) {
+            if *dir != crate::hlsl::hir::ParamDir::In {
+                self.check_assignable(a, a.span, true);
+            }
+        }
         // Resource-returning functions are typed by the resource they return (code
         // generation's, for now).
         if chosen.ret.is_resource() {
@@ -471,6 +501,79 @@ impl Lowerer<'_> {
                 Some((Ty::vector(s, elems.len() as u32), None))
             }
             _ => None,
+        }
+    }
+
+    /// Whether `e` may be assigned; reports it where it may not (at `span`, for an argument
+    /// of an `out` or `inout` parameter when `argument`), as code generation would.
+    fn check_assignable(
+        &mut self,
+        e: &Expr,
+        span: crate::hlsl::source::Span,
+        argument: bool,
+    ) -> bool {
+        let msg = match self.assignable(e) {
+            Assignable::Yes | Assignable::Unknown => return true,
+            Assignable::Const => "cannot assign to a constant or read-only value",
+            Assignable::No if argument => "an out or inout argument must be an lvalue",
+            Assignable::No => "expression is not assignable",
+        };
+        self.report(span, msg);
+        false
+    }
+
+    /// Whether the (typed) expression `e` may be assigned.
+    fn assignable(&self, e: &Expr) -> Assignable {
+        match &e.kind {
+            ExprKind::Ident(id) => {
+                if let Some(local) = self.scopes.lookup(&id.name) {
+                    return match &local.ty {
+                        Some(t) if !t.is_resource() => {
+                            if local.konst {
+                                Assignable::Const
+                            } else {
+                                Assignable::Yes
+                            }
+                        }
+                        _ => Assignable::Unknown,
+                    };
+                }
+                match self.global_assignable.get(&id.name) {
+                    Some(true) => Assignable::Yes,
+                    Some(false) => Assignable::Const,
+                    None => Assignable::Unknown,
+                }
+            }
+            ExprKind::Member { base, .. } => match self.typed(base) {
+                Some(Ty::Struct(_) | Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..)) => {
+                    self.assignable(base)
+                }
+                _ => Assignable::Unknown,
+            },
+            ExprKind::Index { base, .. } => match self.typed(base) {
+                Some(Ty::Array(..) | Ty::Vector(..) | Ty::Matrix(..)) => self.assignable(base),
+                Some(Ty::Resource(ResourceKind::StructuredBuffer { rw, .. }, _)) => {
+                    if rw {
+                        Assignable::Yes
+                    } else {
+                        Assignable::Const
+                    }
+                }
+                _ => Assignable::Unknown,
+            },
+            ExprKind::Assign { lhs, .. } => self.assignable(lhs),
+            ExprKind::Unary {
+                op: UnaryOp::PreInc | UnaryOp::PreDec,
+                operand,
+            } => self.assignable(operand),
+            ExprKind::Comma(_, b) => self.assignable(b),
+            ExprKind::Literal(_)
+            | ExprKind::Binary { .. }
+            | ExprKind::Conditional { .. }
+            | ExprKind::Construct { .. }
+            | ExprKind::SizeOf(_)
+            | ExprKind::Unary { .. } => Assignable::No,
+            _ => Assignable::Unknown,
         }
     }
 
@@ -730,6 +833,29 @@ mod error_tests {
                 "invalid matrix member '_m22'",
                 "no overload of 'g' takes 2 arguments",
                 "no matching overload of 'g' for these argument types",
+            ]
+        );
+    }
+
+    #[test]
+    fn assignments_need_assignable_lvalues() {
+        let e = errors(
+            "cbuffer C { float4 tint; }; StructuredBuffer<float> ro; RWStructuredBuffer<float> rw;
+             static const int K = 2; void set(out int x) { x = 1; }",
+            "const int c = 1; int a = 0; float4 v; c = 2; c++; (a + 1) = 3; tint.x = 1; \
+             ro[0] = 1; K = 3; set(4); set(c); rw[0] = 1; v.yx = 2; ++a = 5; set(a);",
+        );
+        assert_eq!(
+            e,
+            [
+                "cannot assign to a constant or read-only value",
+                "cannot assign to a constant or read-only value",
+                "expression is not assignable",
+                "cannot assign to a constant or read-only value",
+                "cannot assign to a constant or read-only value",
+                "cannot assign to a constant or read-only value",
+                "an out or inout argument must be an lvalue",
+                "cannot assign to a constant or read-only value",
             ]
         );
     }
