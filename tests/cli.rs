@@ -681,3 +681,55 @@ fn text_given_to_dis_or_val_says_it_looks_like_assembly() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.starts_with("<stdin>: word 0: error:"), "{err}");
 }
+
+/// `-verify` checks the diagnostics against the source's `expected-*` comments, as DXC (after
+/// clang) does: it succeeds when they match, and lists what differs when they do not.
+#[test]
+fn hlsl2spirv_verify_checks_expected_diagnostics() {
+    let dir = scratch();
+    let good = dir.join("verify-good.hlsl");
+    std::fs::write(
+        &good,
+        "[numthreads(1, 1, 1)] void main() {\n\
+         y = 1; // expected-error {{use of undeclared identifier 'y'}}\n\
+         // expected-error@+1 {{invalid operands of types}}\n\
+         float2 v; int2x2 m; v = v + m; }\n",
+    )
+    .unwrap();
+    let out = hlsl2spirv(&[good.to_str().unwrap(), "-T", "cs_6_0", "-verify"], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let quiet = dir.join("verify-quiet.hlsl");
+    std::fs::write(&quiet, format!("// expected-no-diagnostics\n{COMPUTE}")).unwrap();
+    let spv = dir.join("verify-quiet.spv");
+    let args = [
+        quiet.to_str().unwrap(),
+        "-T",
+        "cs_6_0",
+        "-verify",
+        "-Fo",
+        spv.to_str().unwrap(),
+    ];
+    assert!(hlsl2spirv(&args, b"").status.success());
+    assert!(spv.exists());
+    let bad = dir.join("verify-bad.hlsl");
+    std::fs::write(
+        &bad,
+        "[numthreads(1, 1, 1)] void main() {\n\
+         y = 1; // expected-error {{something else}}\n}\n",
+    )
+    .unwrap();
+    let out = hlsl2spirv(&[bad.to_str().unwrap(), "-T", "cs_6_0", "-verify"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("'error' diagnostics expected but not seen:")
+            && err.contains("Line 2: something else")
+            && err.contains("'error' diagnostics seen but not expected:")
+            && err.contains("Line 2: use of undeclared identifier 'y'"),
+        "{err}"
+    );
+}

@@ -189,7 +189,7 @@ pub static FLAGS: &[DxcFlag] = &[
     f("-T", JoS, "<profile>", Comp, "Set target profile (cs_6_0, vs_6_0, ps_6_0, ... shader model 5.0 to 6.x)", Yes),
     f("-validator-version", Separate, "<value>", Comp, "Override validator version for module", DxilOnly),
     f("-Vd", Flag, "", Comp, "Disable validation", Note("hlsl2spirv does not validate its output (use spvkit val); nothing to disable")),
-    f("-verify", Flag, "", Comp, "Verify diagnostic output using comment directives", No),
+    f("-verify", Flag, "", Comp, "Verify diagnostic output using comment directives", Yes),
     f("-Vi", Flag, "", Comp, "Display details about the include process", Note("the include listing is not printed yet")),
     f("-Vn", JoS, "<name>", Comp, "Use <name> as variable name in header file (with -Fh)", No),
     f("-WX", Flag, "", Comp, "Treat warnings as errors", Yes),

@@ -54,6 +54,9 @@ pub struct Args {
     pub max_id: u32,
     /// Notes about accepted flags that change nothing, for standard error.
     pub notes: Vec<String>,
+    /// `-verify`: the diagnostics are checked against the source's `expected-*` comments
+    /// instead of reported.
+    pub verify: bool,
 }
 
 /// The error for a flag (or a flag's value) that would change the output and is not
@@ -161,6 +164,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
         allowed_extensions: None,
         max_id: 0x3F_FFFF,
         notes: Vec::new(),
+        verify: false,
     };
     let mut defines = Vec::new();
     let mut include_dirs = Vec::new();
@@ -282,6 +286,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                 "-WX" => a.warnings_as_errors = true,
                 "-enable-16bit-types" => enable_16bit_types = true,
                 "-no-warnings" => a.no_warnings = true,
+                "-verify" => a.verify = true,
                 "-HV" => {
                     version = match m.value() {
                         "2018" => LanguageVersion::V2018,
@@ -576,6 +581,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
         }
     };
+    if a.verify {
+        // The diagnostics are checked, not reported; a passing check writes what compiled.
+        let result = compile_source(&name, &source, &a.options);
+        let rendered = match &result {
+            Ok(c) => c.warnings.clone(),
+            Err(e) => e.rendered.clone(),
+        };
+        super::verify::verify(&source, &name, &rendered)?;
+        let Ok(c) = result else { return Ok(()) };
+        if let Some(path) = &a.output {
+            let bytes: Vec<u8> = c.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            write(path, &bytes)?;
+        }
+        return Ok(());
+    }
     let mut compiled = match compile_source(&name, &source, &a.options) {
         Ok(c) => c,
         Err(e) => {
@@ -771,8 +791,8 @@ mod tests {
         assert_eq!(a.options.target_env, TargetEnv::Universal1_5);
         assert!(compile("x.hlsl -T cs_6_0 -fspv-target-env=universal1.6").is_err());
         assert_eq!(
-            compile("x.hlsl -T cs_6_0 -verify").unwrap_err(),
-            "error: not supported yet: -verify"
+            compile("x.hlsl -T cs_6_0 -Cc").unwrap_err(),
+            "error: not supported yet: -Cc"
         );
         // DXC's checks of flags that are only noted.
         let err = |cmd: &str| compile(cmd).unwrap_err();

@@ -9,6 +9,7 @@ mod io;
 #[cfg(feature = "run")]
 mod run;
 mod times;
+mod verify;
 
 use crate::text::{AssembleOptions, DisassembleOptions};
 use clap::{CommandFactory, Parser, Subcommand};
