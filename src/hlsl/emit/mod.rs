@@ -1,8 +1,11 @@
 //! SPIR-V emission through the [`crate::ir`] builder, in DXC's shape: a wrapper `main` entry
 //! function that loads the stage inputs, calls the source entry function (`src.main`) and
 //! stores its outputs; functions taking Function-storage pointers; resources as DXC declares
-//! them. Expressions are type-checked as they are emitted, with the rules of
-//! [`crate::hlsl::sema`]; every problem becomes a [`Diagnostic`] and the walk goes on.
+//! them. Expressions are still typed as they are emitted, with the rules of
+//! [`crate::hlsl::sema::rules`] that semantic analysis applies first (in debug builds every
+//! expression is checked against the type it gave); calls call the overload it chose. Every
+//! problem becomes a [`Diagnostic`] (one semantic analysis reported is not repeated) and the
+//! walk goes on.
 
 mod bindings;
 mod buffer_address;
