@@ -409,7 +409,22 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
             | "GetGroupWaveCount"
             | "GetGroupWaveIndex" => Some(Ty::Scalar(Scalar::UInt)),
             "WaveActiveBallot" => Some(Ty::Vector(Scalar::UInt, 4)),
-            "fwidth" => float_common(tys, lits),
+            "fwidth" | "ldexp" | "log10" | "faceforward" => float_common(tys, lits),
+            "refract" => float_common(tys.get(..2)?, lits.get(..2)?),
+            "modf" | "frexp" => first
+                .filter(|t| t.component().is_some_and(|s| s != Scalar::Bool))
+                .cloned(),
+            "sincos" => Some(Ty::Void),
+            "fma" => args_common(tys, lits),
+            "dot2add" => Some(Ty::Scalar(Scalar::Float)),
+            "msad4" => Some(Ty::Vector(Scalar::UInt, 4)),
+            "asdouble" => match (first?, tys.get(1)?) {
+                (Ty::Scalar(_), Ty::Scalar(_)) => Some(Ty::Scalar(Scalar::Double)),
+                (Ty::Vector(_, n), Ty::Vector(_, m)) if n == m => {
+                    Some(Ty::Vector(Scalar::Double, *n))
+                }
+                _ => None,
+            },
             "f16tof32" | "f32tof16" => match first? {
                 t @ (Ty::Scalar(_) | Ty::Vector(..)) => {
                     Some(t.with_component(if name == "f16tof32" {
