@@ -415,6 +415,14 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
                 .filter(|t| t.component().is_some_and(|s| s != Scalar::Bool))
                 .cloned(),
             "sincos" => Some(Ty::Void),
+            "QuadAny" | "QuadAll" => Some(Ty::Scalar(Scalar::Bool)),
+            "pack_s8" | "pack_u8" | "pack_clamp_s8" | "pack_clamp_u8" => {
+                Some(Ty::Scalar(Scalar::UInt))
+            }
+            "unpack_s8s16" => Some(Ty::Vector(Scalar::Int16, 4)),
+            "unpack_s8s32" => Some(Ty::Vector(Scalar::Int, 4)),
+            "unpack_u8u16" => Some(Ty::Vector(Scalar::UInt16, 4)),
+            "unpack_u8u32" => Some(Ty::Vector(Scalar::UInt, 4)),
             "fma" => args_common(tys, lits),
             "dot2add" => Some(Ty::Scalar(Scalar::Float)),
             "msad4" => Some(Ty::Vector(Scalar::UInt, 4)),
