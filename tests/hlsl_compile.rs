@@ -7096,3 +7096,34 @@ fn template_arguments_deduced_from_array_elements() {
         "{e}"
     );
 }
+
+/// A `const` typedef makes its variables `const` (DXC's checks), locally and at module scope,
+/// where a `static` one is a constant (an array size).
+#[test]
+fn const_typedefs_make_constants() {
+    for body in ["C c = 1; c = 2;", "g = 3;", "D d = 1; d += 1;"] {
+        let e = errors(
+            &format!(
+                "typedef const int C; typedef C D; static C g = 4;
+                 [numthreads(1, 1, 1)] void main() {{ {body} }}"
+            ),
+            "cs_6_0",
+        );
+        assert!(
+            e.contains("cannot assign to a constant or read-only value"),
+            "{body}: {e}"
+        );
+    }
+    let src = "typedef const uint N; static N n = 3; RWStructuredBuffer<float> o : register(u0);
+         [numthreads(1, 1, 1)] void main() { float a[n]; for (uint i = 0; i < n; i++) { a[i] = i; }
+           o[0] = a[2] + n; }";
+    let words = check("const-typedef", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job =
+            r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["f32"], "size_words": 1}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), [5.0f32]);
+        }
+    }
+}

@@ -357,7 +357,7 @@ impl<'u> CallGraph<'_, 'u> {
                     if per_instance {
                         sym.ty = None;
                     }
-                    sym.konst = p.modifiers.iter().any(|m| m.modifier == Modifier::Const);
+                    sym.konst = self.m.types.is_const(&p.modifiers, &p.ty);
                     sym.row_depth = sig.row_params.get(k).copied().flatten();
                     l.scopes.declare(&n.name, sym);
                 }
@@ -918,7 +918,7 @@ impl<'a> Lowerer<'a> {
     /// The variables of a local declaration.
     fn locals<'u>(&mut self, d: &'u VarDecl) -> Vec<Local<'u>> {
         let has = |m: Modifier| d.modifiers.iter().any(|x| x.modifier == m);
-        let konst = has(Modifier::Const);
+        let konst = self.m.types.is_const(&d.modifiers, &d.ty);
         if has(Modifier::GroupShared) {
             self.error(d.span, "not supported yet: groupshared local variables");
             return Vec::new();
@@ -1013,10 +1013,13 @@ impl<'a> Lowerer<'a> {
                                 .filter(|c| matches!(c, ConstVal::Int(_) | ConstVal::Bool(_)));
                         }
                     }
-                    None => self.error(
+                    // (DXC accepts one of a `const` typedef without: it is then only
+                    // never assigned.)
+                    None if has(Modifier::Const) => self.error(
                         decl.span,
                         format!("const variable '{}' needs an initializer", decl.name.name),
                     ),
+                    None => {}
                 }
             }
             self.scopes.declare(&decl.name.name, c.clone());

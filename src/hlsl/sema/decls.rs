@@ -262,6 +262,11 @@ pub fn declare(
                 if env.is_rasterizer_ordered(&t.ty) {
                     env.rasterizer_ordered.insert(t.name.name.clone());
                 }
+                if has(&t.modifiers, Modifier::Const)
+                    || env.const_typedefs.contains(&t.ty.name.name)
+                {
+                    env.const_typedefs.insert(t.name.name.clone());
+                }
                 env.typedefs.insert(t.name.name.clone(), (ty, relaxed, rm));
             }
             Item::Variables(v) => declare_constants(&mut env, opts, v),
@@ -276,7 +281,7 @@ pub fn declare(
 /// resolved again, with errors reported, where the variables are defined.
 fn declare_constants(env: &mut TypeEnv, opts: &Options, v: &VarDecl) {
     if !has(&v.modifiers, Modifier::Static)
-        || !has(&v.modifiers, Modifier::Const)
+        || !env.is_const(&v.modifiers, &v.ty)
         || has(&v.modifiers, Modifier::GroupShared)
         || attr(&v.attributes, Some("vk"), "constant_id").is_some()
         || attr(&v.attributes, Some("vk"), "push_constant").is_some()
@@ -336,6 +341,9 @@ pub struct TypeEnv {
     /// Typedefs: the type, whether it is of minimum precision, and its majorness when the
     /// typedef spells one (`typedef row_major float2x3 M;`).
     pub typedefs: HashMap<String, (Ty, bool, Option<bool>)>,
+    /// The typedefs that spell `const` (`typedef const int C;`), directly or through another:
+    /// a variable of one is `const`.
+    pub const_typedefs: std::collections::HashSet<String>,
     /// `static const` scalars with a constant initializer.
     pub consts: HashMap<String, ConstVal>,
     /// `static const` integer arrays initialized with constants, to fold `a[k]`.
@@ -348,6 +356,12 @@ pub struct TypeEnv {
 }
 
 impl TypeEnv {
+    /// Whether a declaration with `modifiers` of the written type `ty` is `const` (spelled,
+    /// or through a `const` typedef).
+    pub fn is_const(&self, modifiers: &[ModifierSpan], ty: &TypeExpr) -> bool {
+        has(modifiers, Modifier::Const) || self.const_typedefs.contains(&ty.name.name)
+    }
+
     /// A type as the user wrote it (struct names resolved), for messages.
     pub fn show(&self, t: &Ty) -> String {
         match t {

@@ -280,7 +280,7 @@ impl Declarer<'_> {
             return;
         };
         let is_static = has(&v.modifiers, Modifier::Static);
-        let is_const = has(&v.modifiers, Modifier::Const);
+        let is_const = self.m.types.is_const(&v.modifiers, &v.ty);
         let groupshared = has(&v.modifiers, Modifier::GroupShared);
         let spec_id = attr(&v.attributes, Some("vk"), "constant_id");
         let push_constant = attr(&v.attributes, Some("vk"), "push_constant").is_some();
