@@ -46,6 +46,9 @@ pub struct Module<'u> {
     /// calls (the item of its definition), chosen by semantic analysis; code generation calls
     /// it.
     pub callees: ExprMap<usize>,
+    /// The type an expression's value is implicitly converted to where it is used, where
+    /// semantic analysis records it (assigned values and call arguments, so far).
+    pub conversions: ExprMap<Ty>,
 }
 
 /// A table keyed by expression (addresses hash well with rustc's fast hasher).

@@ -178,6 +178,18 @@ impl FnCx<'_, '_> {
                     return None;
                 }
                 let dst_ty = self.val_ty(&dst)?;
+                #[cfg(debug_assertions)]
+                if let (None, Some(want)) = (op, self.st.conversions.get(&ExprId::of(rhs))) {
+                    if rt != dst_ty && !self.same_type(want, &dst_ty) {
+                        let msg = format!(
+                            "internal: semantic analysis converts this value to '{}', code \
+                             generation to '{}'",
+                            self.show(want),
+                            self.show(&dst_ty)
+                        );
+                        self.st.error(rhs.span, msg);
+                    }
+                }
                 let (v, t) = match op {
                     None => (r, rt),
                     Some(op) => {

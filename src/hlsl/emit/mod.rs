@@ -52,8 +52,10 @@ pub fn emit(
     let bodies = std::mem::take(&mut module.bodies);
     let expr_types = std::mem::take(&mut module.expr_types);
     let callees = std::mem::take(&mut module.callees);
+    let conversions = std::mem::take(&mut module.conversions);
     let mut st = State::new(unit, module, &bodies, &expr_types, options);
     st.callees = callees;
+    st.conversions = conversions;
     let mut b = State::builder();
     // DXC records the source language and shader model (`OpSource HLSL 600`).
     b.module_mut().sources.push(ir::Source {
@@ -237,6 +239,10 @@ pub(crate) struct State<'u> {
     pub expr_types: &'u super::hir::ExprMap<Ty>,
     /// The overload each call calls, where semantic analysis chose it (by item).
     pub callees: super::hir::ExprMap<usize>,
+    /// The implicit conversions semantic analysis recorded; in debug builds the emitter's
+    /// are checked against them.
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    pub conversions: super::hir::ExprMap<Ty>,
     /// The functions to emit, callees first (`None`: the call graph is in error).
     pub order: Option<Vec<String>>,
     /// The unit uses `precise`: every arithmetic instruction gets `NoContraction` (more than
@@ -330,6 +336,7 @@ impl<'u> State<'u> {
             bodies,
             expr_types,
             callees: Default::default(),
+            conversions: Default::default(),
             order: module.order,
             precise: crate::hlsl::sema::attributes::uses_precise(unit),
             opts,

@@ -54,6 +54,7 @@ pub fn lower_reached<'u>(
         bodies: HashMap::new(),
         expr_types: ExprMap::default(),
         callees: ExprMap::default(),
+        conversions: ExprMap::default(),
         recursion: false,
         heaps: Vec::new(),
     };
@@ -114,9 +115,10 @@ pub fn lower_reached<'u>(
         }
     });
     let (order, bodies, recursion, heaps) = (g.order, g.bodies, g.recursion, g.heaps);
-    let (expr_types, callees) = (g.expr_types, g.callees);
+    let (expr_types, callees, conversions) = (g.expr_types, g.callees, g.conversions);
     m.expr_types = expr_types;
     m.callees = callees;
+    m.conversions = conversions;
     for (k, v) in alias_views {
         if let Some(GlobalKind::HeapAlias { view, .. }) = m.globals.get_mut(k).map(|g| &mut g.kind)
         {
@@ -280,6 +282,8 @@ struct CallGraph<'a, 'u> {
     expr_types: ExprMap<Ty>,
     /// The overloads their calls call (see [`Module::callees`]).
     callees: ExprMap<usize>,
+    /// Their implicit conversions (see [`Module::conversions`]).
+    conversions: ExprMap<Ty>,
     recursion: bool,
     heaps: Vec<HeapView>,
 }
@@ -308,6 +312,7 @@ impl<'u> CallGraph<'_, 'u> {
             direct: Vec::new(),
             types: &mut self.expr_types,
             callees: &mut self.callees,
+            conversions: &mut self.conversions,
         };
         f(&mut l)
     }
@@ -348,6 +353,7 @@ impl<'u> CallGraph<'_, 'u> {
                 direct: Vec::new(),
                 types: &mut self.expr_types,
                 callees: &mut self.callees,
+                conversions: &mut self.conversions,
             };
             for (k, (p, (ty, _))) in decl.params.iter().zip(&sig.params).enumerate() {
                 if let Some(n) = &p.name {
@@ -496,6 +502,8 @@ struct Lowerer<'a> {
     types: &'a mut ExprMap<Ty>,
     /// The overload each call checked so far calls, by item (see [`Module::callees`]).
     callees: &'a mut ExprMap<usize>,
+    /// The implicit conversions found so far (see [`Module::conversions`]).
+    conversions: &'a mut ExprMap<Ty>,
 }
 
 /// How many of `stmts` (not the statements inside them) are `x = e;`, by name.

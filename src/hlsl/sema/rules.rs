@@ -627,3 +627,26 @@ pub fn non_scalar_logical(op: BinaryOp) -> String {
          types use '{f}'"
     )
 }
+
+/// Whether a value of type `from` converts to `to` (`explicit`: by a cast), as code
+/// generation converts: component kinds freely; a scalar splats; a vector truncates (with a
+/// warning when implicit) or fills a matrix of as many elements, and a matrix a vector;
+/// a matrix truncates only by a cast; a struct converts to one of the same fields.
+pub fn converts(structs: &[StructDef], from: &Ty, to: &Ty, explicit: bool) -> bool {
+    if from == to {
+        return true;
+    }
+    match (from, to) {
+        (Ty::Scalar(_), Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..)) => true,
+        (Ty::Vector(_, n), Ty::Vector(_, m)) => m <= n,
+        (Ty::Vector(..), Ty::Scalar(_)) => true,
+        (Ty::Matrix(_, r, c), Ty::Matrix(_, r2, c2)) => {
+            (r == r2 && c == c2) || (explicit && r2 <= r && c2 <= c)
+        }
+        (Ty::Vector(_, n), Ty::Matrix(_, r, c)) | (Ty::Matrix(_, r, c), Ty::Vector(_, n)) => {
+            *n == r * c
+        }
+        (Ty::Struct(a), Ty::Struct(b)) => same_fields(structs, *a, *b),
+        _ => false,
+    }
+}

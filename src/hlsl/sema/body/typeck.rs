@@ -156,10 +156,16 @@ impl Lowerer<'_> {
                 if !self.check_assignable(lhs, e.span, false) {
                     return None;
                 }
-                if let (Some(op), Some(rt)) = (op, rt) {
-                    if lt.is_numeric() && rt.is_numeric() {
+                match (op, rt) {
+                    (Some(op), Some(rt)) if lt.is_numeric() && rt.is_numeric() => {
                         self.operator(e, *op, &lt, None, &rt, self.lit(rhs))?;
                     }
+                    (None, Some(rt))
+                        if !lt.is_resource() && !self.converted(rhs, &rt, &lt, e.span) =>
+                    {
+                        return None
+                    }
+                    _ => {}
                 }
                 Some(lt)
             }
@@ -365,9 +371,18 @@ impl Lowerer<'_> {
         };
         let chosen = cands[k];
         self.callees.insert(ExprId::of(site), chosen.item);
-        // `out` and `inout` arguments are assigned (after `this`, which is the object).
+        // Arguments convert to their parameters' types; `out` and `inout` ones are assigned
+        // (after `this`, which is the object).
         let skip = tys.len() - args.len();
-        for (a, (_, dir)) in args.iter().zip(chosen.params.iter().skip(skip)) {
+        for ((a, at), (pt, dir)) in args
+            .iter()
+            .zip(&tys[skip..])
+            .zip(chosen.params.iter().skip(skip))
+        {
+            let value = at.is_numeric() || matches!(at, Ty::Struct(_) | Ty::Array(..));
+            if *dir != crate::hlsl::hir::ParamDir::Out && value && !pt.is_resource() {
+                self.converted(a, at, pt, a.span);
+            }
             if *dir != crate::hlsl::hir::ParamDir::In {
                 self.check_assignable(a, a.span, true);
             }
@@ -502,6 +517,21 @@ impl Lowerer<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Records that `e`'s value (of type `from`) is implicitly converted to `to` where it is
+    /// used, or reports at `span` that it does not convert.
+    fn converted(&mut self, e: &Expr, from: &Ty, to: &Ty, span: crate::hlsl::source::Span) -> bool {
+        if from == to {
+            return true;
+        }
+        if !rules::converts(&self.m.types.structs, from, to, false) {
+            let (f, t) = (self.m.types.show(from), self.m.types.show(to));
+            self.report(span, format!("cannot convert from '{f}' to '{t}'"));
+            return false;
+        }
+        self.conversions.insert(ExprId::of(e), to.clone());
+        true
     }
 
     /// Whether `e` may be assigned; reports it where it may not (at `span`, for an argument
@@ -835,6 +865,20 @@ mod error_tests {
                 "no matching overload of 'g' for these argument types",
             ]
         );
+    }
+
+    #[test]
+    fn implicit_conversions_are_recorded_or_reported() {
+        let src = "void f(float2 x) { }
+             [numthreads(1,1,1)] void main() { float a; int i; float2x2 m; float3 v;
+               a = i; f(i); v = m; a = a; }";
+        let (m, diags) = crate::hlsl::sema::globals::declare_for_test(src, "cs_6_0");
+        let errors: Vec<String> = diags.into_iter().map(|d| d.message).collect();
+        assert_eq!(errors, ["cannot convert from 'float2x2' to 'float3'"]);
+        let mut conv: Vec<String> = m.conversions.values().map(|t| t.to_string()).collect();
+        conv.sort();
+        // `a = i` converts `i` to float, `f(i)` splats it to float2; `a = a` converts nothing.
+        assert_eq!(conv, ["float", "float2"]);
     }
 
     #[test]
