@@ -492,6 +492,8 @@ impl FnCx<'_, '_> {
                 if t == *ty {
                     return Some(v);
                 }
+                #[cfg(debug_assertions)]
+                self.check_conversion(e, &t, ty);
                 self.convert(v, &t, ty, e.span, false)
             }
             Initializer::List(items, span) => {

@@ -40,6 +40,8 @@ impl FnCx<'_, '_> {
     /// The value of `e` converted to `ty`.
     pub fn rvalue_as(&mut self, e: &Expr, ty: &Ty) -> Option<Value> {
         let (v, t) = self.rvalue(e)?;
+        #[cfg(debug_assertions)]
+        self.check_conversion(e, &t, ty);
         self.convert(v, &t, ty, e.span, false)
     }
 
@@ -82,6 +84,24 @@ impl FnCx<'_, '_> {
                 "internal: semantic analysis typed this expression '{}', code generation '{}'",
                 self.show(want),
                 self.show(&got)
+            );
+            self.st.error(e.span, msg);
+        }
+    }
+
+    /// Checks that a conversion semantic analysis recorded for `e` (of type `from`), if it
+    /// recorded one, is to `to` (debug builds).
+    #[cfg(debug_assertions)]
+    pub fn check_conversion(&mut self, e: &Expr, from: &Ty, to: &Ty) {
+        let Some(want) = self.st.conversions.get(&crate::hlsl::hir::ExprId::of(e)) else {
+            return;
+        };
+        if from != to && !self.same_type(want, to) {
+            let msg = format!(
+                "internal: semantic analysis converts this value to '{}', code generation to \
+                 '{}'",
+                self.show(want),
+                self.show(to)
             );
             self.st.error(e.span, msg);
         }
@@ -179,16 +199,8 @@ impl FnCx<'_, '_> {
                 }
                 let dst_ty = self.val_ty(&dst)?;
                 #[cfg(debug_assertions)]
-                if let (None, Some(want)) = (op, self.st.conversions.get(&ExprId::of(rhs))) {
-                    if rt != dst_ty && !self.same_type(want, &dst_ty) {
-                        let msg = format!(
-                            "internal: semantic analysis converts this value to '{}', code \
-                             generation to '{}'",
-                            self.show(want),
-                            self.show(&dst_ty)
-                        );
-                        self.st.error(rhs.span, msg);
-                    }
+                if op.is_none() {
+                    self.check_conversion(rhs, &rt, &dst_ty);
                 }
                 let (v, t) = match op {
                     None => (r, rt),

@@ -863,6 +863,12 @@ impl<'a> Lowerer<'a> {
             StmtKind::Return(value) => {
                 if let Some(v) = value {
                     self.find_calls(v);
+                    let ret = self.ret.clone();
+                    if let Some(t) = self.typed(v) {
+                        if ret != Ty::Void && !ret.is_resource() && !t.is_resource() {
+                            self.converted(v, &t, &ret, v.span);
+                        }
+                    }
                 }
                 if value.is_none() && *self.ret != Ty::Void {
                     self.error(s.span, "non-void function must return a value");
@@ -998,6 +1004,14 @@ impl<'a> Lowerer<'a> {
             self.declare(&decl.name, LocalSym::typed(ty.clone()));
             if let Some(init) = &decl.init {
                 self.find_calls_init(init);
+                // (A 1xN matrix's initializer is truncated to its written shape first.)
+                let shaped = decl.array_dims.is_empty() && written_matrix_shape(&d.ty).is_some();
+                if let (Initializer::Expr(e), false) = (init, shaped) {
+                    let list = matches!(e.kind, ExprKind::InitList(_));
+                    if let (Some(t), false) = (self.typed(e), list) {
+                        self.converted(e, &t, &ty, e.span);
+                    }
+                }
             }
             if is_static {
                 out.push(Local {

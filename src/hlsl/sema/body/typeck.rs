@@ -521,7 +521,13 @@ impl Lowerer<'_> {
 
     /// Records that `e`'s value (of type `from`) is implicitly converted to `to` where it is
     /// used, or reports at `span` that it does not convert.
-    fn converted(&mut self, e: &Expr, from: &Ty, to: &Ty, span: crate::hlsl::source::Span) -> bool {
+    pub(super) fn converted(
+        &mut self,
+        e: &Expr,
+        from: &Ty,
+        to: &Ty,
+        span: crate::hlsl::source::Span,
+    ) -> bool {
         if from == to {
             return true;
         }
