@@ -776,6 +776,7 @@ impl<'a> Lowerer<'a> {
             } => Stmt::If {
                 cond: {
                     self.find_calls(cond);
+                    self.condition(cond);
                     cond
                 },
                 then: self.scoped(then),
@@ -911,13 +912,19 @@ impl<'a> Lowerer<'a> {
         };
         // In evaluation order: a `do`'s body before its condition, a `for`'s step last.
         if !do_while {
-            cond.into_iter().for_each(|c| self.find_calls(c));
+            cond.into_iter().for_each(|c| {
+                self.find_calls(c);
+                self.condition(c);
+            });
         }
         self.jumps.push(true);
         let body = self.scoped(body);
         self.jumps.pop();
         if do_while {
-            cond.into_iter().for_each(|c| self.find_calls(c));
+            cond.into_iter().for_each(|c| {
+                self.find_calls(c);
+                self.condition(c);
+            });
         }
         step.into_iter().for_each(|c| self.find_calls(c));
         Stmt::Loop {

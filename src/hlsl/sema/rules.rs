@@ -650,3 +650,37 @@ pub fn converts(structs: &[StructDef], from: &Ty, to: &Ty, explicit: bool) -> bo
         _ => false,
     }
 }
+
+/// The types the operands of a (non-logical) binary operator of types `at` and `bt` are
+/// converted to before it applies ([`binary_type`]'s operands).
+pub fn operand_types(
+    op: BinaryOp,
+    at: &Ty,
+    lit_a: Option<bool>,
+    bt: &Ty,
+    lit_b: Option<bool>,
+) -> Option<(Ty, Ty)> {
+    if op == BinaryOp::Mul {
+        if let Some(vt) = times_scalar(at, lit_a, bt, lit_b) {
+            let s = Ty::Scalar(vt.component()?);
+            return Some(if matches!(at, Ty::Scalar(_)) {
+                (s, vt)
+            } else {
+                (vt, s)
+            });
+        }
+    }
+    if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+        let t = shift_type(at, bt)?;
+        return Some((t.clone(), t));
+    }
+    let mut t = common_type(at, bt, lit_a, lit_b).ty()?;
+    let arithmetic = matches!(
+        op,
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem
+    );
+    if arithmetic && t.component() == Some(Scalar::Bool) {
+        t = t.with_component(Scalar::Int);
+    }
+    Some((t.clone(), t))
+}

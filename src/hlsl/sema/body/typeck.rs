@@ -178,20 +178,30 @@ impl Lowerer<'_> {
                 let (tt, et) = (self.check(then), self.check(otherwise));
                 let (ct, tt, et) = (ct?, tt?, et?);
                 let common = if tt == et {
-                    tt
+                    tt.clone()
                 } else {
                     let (lt, le) = (self.lit(then), self.lit(otherwise));
                     rules::common_type(&tt, &et, lt, le).ty()?
                 };
-                if self.opts.version >= LanguageVersion::V2021 {
-                    return matches!(ct, Ty::Scalar(_)).then_some(common);
+                let result = if self.opts.version >= LanguageVersion::V2021 {
+                    if !matches!(ct, Ty::Scalar(_)) {
+                        return None;
+                    }
+                    common
+                } else {
+                    // A vector condition selects per component: scalar arms are splatted to
+                    // its size.
+                    match (&ct, &common) {
+                        (Ty::Vector(_, n), Ty::Scalar(s)) => Ty::Vector(*s, *n),
+                        _ => common,
+                    }
+                };
+                if ct.is_numeric() {
+                    self.record(cond, &ct, &ct.with_component(Scalar::Bool));
                 }
-                // A vector condition selects per component: scalar arms are splatted to its
-                // size.
-                match (&ct, &common) {
-                    (Ty::Vector(_, n), Ty::Scalar(s)) => Some(Ty::Vector(*s, *n)),
-                    _ => Some(common),
-                }
+                self.record(then, &tt, &result);
+                self.record(otherwise, &et, &result);
+                Some(result)
             }
             ExprKind::Comma(a, b) => {
                 self.check(a);
@@ -430,7 +440,12 @@ impl Lowerer<'_> {
                 self.report(e.span, rules::non_scalar_logical(op));
                 return None;
             }
-            return Some(Ty::Scalar(Scalar::Bool));
+            let b = Ty::Scalar(Scalar::Bool);
+            self.record(lhs, &at, &b);
+            if let Some(bt) = &bt {
+                self.record(rhs, bt, &b);
+            }
+            return Some(b);
         }
         let bt = bt?;
         if matches!(op, BinaryOp::And | BinaryOp::Or) {
@@ -438,9 +453,34 @@ impl Lowerer<'_> {
                 self.invalid_operands(e, &at, &bt);
                 return None;
             };
-            return Some(common.with_component(Scalar::Bool));
+            let b = common.with_component(Scalar::Bool);
+            self.record(lhs, &at, &b);
+            self.record(rhs, &bt, &b);
+            return Some(b);
         }
-        self.operator(e, op, &at, self.lit(lhs), &bt, self.lit(rhs))
+        let (la, lb) = (self.lit(lhs), self.lit(rhs));
+        let t = self.operator(e, op, &at, la, &bt, lb)?;
+        if let Some((ta, tb)) = rules::operand_types(op, &at, la, &bt, lb) {
+            self.record(lhs, &at, &ta);
+            self.record(rhs, &bt, &tb);
+        }
+        Some(t)
+    }
+
+    /// Records the conversion of a statement's condition to `bool` (a scalar; code
+    /// generation reports any other).
+    pub(super) fn condition(&mut self, e: &Expr) {
+        if let Some(t @ Ty::Scalar(_)) = self.typed(e) {
+            self.record(e, &t, &Ty::Scalar(Scalar::Bool));
+        }
+    }
+
+    /// Records that `e`'s value, of type `from`, is converted to `to` where it is used (a
+    /// conversion that exists by the operator's rule).
+    pub(super) fn record(&mut self, e: &Expr, from: &Ty, to: &Ty) {
+        if from != to {
+            self.conversions.insert(ExprId::of(e), to.clone());
+        }
     }
 
     /// The type of `op` on operands of types `at` and `bt` (numeric, or reported).
@@ -885,6 +925,22 @@ mod error_tests {
         conv.sort();
         // `a = i` converts `i` to float, `f(i)` splats it to float2; `a = a` converts nothing.
         assert_eq!(conv, ["float", "float2"]);
+    }
+
+    #[test]
+    fn operands_and_conditions_record_their_conversions() {
+        let src = "[numthreads(1,1,1)] void main() { int i; float f; float3 v; uint u;
+               i + f; v * 2; i << u; if (i) { } bool b = u ? v.x : i; }";
+        let (m, diags) = crate::hlsl::sema::globals::declare_for_test(src, "cs_6_0");
+        assert!(diags.is_empty(), "{diags:?}");
+        let mut conv: Vec<String> = m.conversions.values().map(|t| t.to_string()).collect();
+        conv.sort();
+        // `i` to float (`i + f`), `2` to float (`v * 2`), `u` to int (`i << u`), `i` to
+        // bool (`if`), `u` to bool and `i` to float (`?:`), the `?:` to bool (the local).
+        assert_eq!(
+            conv,
+            ["bool", "bool", "bool", "float", "float", "float", "int"]
+        );
     }
 
     #[test]
