@@ -397,12 +397,13 @@ impl Lowerer<'_> {
                 self.check_assignable(a, a.span, true);
             }
         }
-        // Resource-returning functions are typed by the resource they return (code
-        // generation's, for now).
-        if chosen.ret.is_resource() {
-            return None;
-        }
-        Some(chosen.ret.clone())
+        // A `ConstantBuffer<S>` returned is a value of `S`, as a variable of one is.
+        Some(match &chosen.ret {
+            Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, elem) => {
+                (**elem).clone()
+            }
+            t => t.clone(),
+        })
     }
 
     /// The type of `mul(args)`, the arguments of types `tys`: two vectors of different sizes
