@@ -164,12 +164,7 @@ impl FnCx<'_, '_> {
                 }
                 None => {
                     // `vk::DeviceScope` and friends: the SPIR-V `Scope` values, as `uint`.
-                    let scope = id
-                        .name
-                        .strip_prefix("vk::")
-                        .and_then(|n| n.strip_suffix("Scope"))
-                        .and_then(|n| n.parse::<crate::grammar::Scope>().ok());
-                    if let Some(scope) = scope {
+                    if let Some(scope) = crate::hlsl::sema::rules::scope_constant(&id.name) {
                         let c = self.f.constant_u32(scope.value());
                         return Some(Val::R(Value::Constant(c), Ty::Scalar(Scalar::UInt)));
                     }

@@ -41,14 +41,15 @@ pub fn lower_reached<'u>(
         ));
         return;
     }
+    let (global_rows, global_assignable) = module_facts(m);
     let mut g = CallGraph {
         unit,
         m,
         opts,
         diags,
         globals: module_symbols(m),
-        global_rows: module_rows(m),
-        global_assignable: module_assignable(m),
+        global_rows,
+        global_assignable,
         state: HashMap::new(),
         order: Vec::new(),
         bodies: HashMap::new(),
@@ -205,10 +206,13 @@ fn module_symbols(m: &Module) -> HashMap<String, Ty> {
     out
 }
 
-/// The row depths of the module-scope names declared as 1xN matrices (or arrays of them):
-/// variables and constant-buffer members.
-fn module_rows(m: &Module) -> HashMap<String, u8> {
-    let mut out = HashMap::new();
+/// What bodies need to know of module-scope names beyond their types: the row depths of
+/// those declared as 1xN matrices (or arrays of them), and whether each that is not a
+/// resource may be assigned (`static` and `groupshared` variables may; constants,
+/// specialization constants, constant-buffer members and `ConstantBuffer<S>` variables may
+/// not).
+fn module_facts(m: &Module) -> (HashMap<String, u8>, HashMap<String, bool>) {
+    let (mut rows, mut assignable) = (HashMap::new(), HashMap::new());
     for g in &m.globals {
         match &g.kind {
             GlobalKind::Block {
@@ -216,51 +220,34 @@ fn module_rows(m: &Module) -> HashMap<String, u8> {
             } => {
                 for f in &def.fields {
                     if let Some(d) = f.row_depth {
-                        out.insert(f.name.clone(), d);
+                        rows.insert(f.name.clone(), d);
                     }
-                }
-            }
-            GlobalKind::GroupShared { row_depth: Some(d) }
-            | GlobalKind::Static {
-                row_depth: Some(d), ..
-            } => {
-                out.insert(g.name.clone(), *d);
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// Whether each module-scope name that is not a resource may be assigned: `static` and
-/// `groupshared` variables may; constants, specialization constants and constant-buffer
-/// members (and `ConstantBuffer<S>` variables) may not.
-fn module_assignable(m: &Module) -> HashMap<String, bool> {
-    let mut out = HashMap::new();
-    for g in &m.globals {
-        match &g.kind {
-            GlobalKind::Block {
-                def, as_var: false, ..
-            } => {
-                for f in &def.fields {
-                    out.insert(f.name.clone(), false);
+                    assignable.insert(f.name.clone(), false);
                 }
             }
             GlobalKind::Block { as_var: true, .. }
             | GlobalKind::Constant(_)
             | GlobalKind::SpecConstant { .. } => {
-                out.insert(g.name.clone(), false);
+                assignable.insert(g.name.clone(), false);
             }
-            GlobalKind::Static { konst, .. } => {
-                out.insert(g.name.clone(), !konst);
+            GlobalKind::Static {
+                konst, row_depth, ..
+            } => {
+                assignable.insert(g.name.clone(), !konst);
+                if let Some(d) = row_depth {
+                    rows.insert(g.name.clone(), *d);
+                }
             }
-            GlobalKind::GroupShared { .. } => {
-                out.insert(g.name.clone(), true);
+            GlobalKind::GroupShared { row_depth } => {
+                assignable.insert(g.name.clone(), true);
+                if let Some(d) = row_depth {
+                    rows.insert(g.name.clone(), *d);
+                }
             }
             _ => {}
         }
     }
-    out
+    (rows, assignable)
 }
 
 /// A depth-first walk of the call graph, lowering each function as it is reached.
@@ -293,6 +280,18 @@ impl<'u> CallGraph<'_, 'u> {
     /// default arguments).
     fn at_module_scope<T>(&mut self, f: impl FnOnce(&mut Lowerer) -> T) -> T {
         let (void, none, counts) = (Ty::Void, HashSet::new(), HashMap::new());
+        self.lowerer(&void, &none, &counts, f)
+    }
+
+    /// Runs `f` with a lowerer for a body returning `ret` that assigns the names
+    /// `reassigned` as wholes, `assign_counts` times each.
+    fn lowerer<T>(
+        &mut self,
+        ret: &Ty,
+        reassigned: &HashSet<String>,
+        assign_counts: &HashMap<String, usize>,
+        f: impl FnOnce(&mut Lowerer) -> T,
+    ) -> T {
         let mut l = Lowerer {
             unit: self.unit,
             m: self.m,
@@ -304,11 +303,11 @@ impl<'u> CallGraph<'_, 'u> {
             diags: &mut *self.diags,
             scopes: Scopes::default(),
             jumps: Vec::new(),
-            ret: &void,
-            reassigned: &none,
+            ret,
+            reassigned,
             calls: Vec::new(),
             heaps: &mut self.heaps,
-            assign_counts: &counts,
+            assign_counts,
             direct: Vec::new(),
             types: &mut self.expr_types,
             callees: &mut self.callees,
@@ -334,43 +333,25 @@ impl<'u> CallGraph<'_, 'u> {
                 }
             }
             let reassigned: HashSet<String> = assign_counts.keys().cloned().collect();
-            let mut l = Lowerer {
-                unit: self.unit,
-                m: self.m,
-                globals: &self.globals,
-                global_rows: &self.global_rows,
-                global_assignable: &self.global_assignable,
-                rows: ExprMap::default(),
-                opts: self.opts,
-                diags: &mut *self.diags,
-                scopes: Scopes::default(),
-                jumps: Vec::new(),
-                ret: &sig.ret,
-                reassigned: &reassigned,
-                calls: Vec::new(),
-                heaps: &mut self.heaps,
-                assign_counts: &assign_counts,
-                direct: Vec::new(),
-                types: &mut self.expr_types,
-                callees: &mut self.callees,
-                conversions: &mut self.conversions,
-            };
-            for (k, (p, (ty, _))) in decl.params.iter().zip(&sig.params).enumerate() {
-                if let Some(n) = &p.name {
-                    // An unsized array of resources takes each call's array (instances).
-                    let per_instance = matches!(ty, Ty::Array(e, 0) if e.is_resource());
-                    let mut sym = LocalSym::typed(ty.clone());
-                    if per_instance {
-                        sym.ty = None;
+            let (stmts, mut found) = self.lowerer(&sig.ret, &reassigned, &assign_counts, |l| {
+                for (k, (p, (ty, _))) in decl.params.iter().zip(&sig.params).enumerate() {
+                    if let Some(n) = &p.name {
+                        // An unsized array of resources takes each call's array (instances).
+                        let per_instance = matches!(ty, Ty::Array(e, 0) if e.is_resource());
+                        let mut sym = LocalSym::typed(ty.clone());
+                        if per_instance {
+                            sym.ty = None;
+                        }
+                        sym.konst = l.m.types.is_const(&p.modifiers, &p.ty);
+                        sym.row_depth = sig.row_params.get(k).copied().flatten();
+                        l.scopes.declare(&n.name, sym);
                     }
-                    sym.konst = self.m.types.is_const(&p.modifiers, &p.ty);
-                    sym.row_depth = sig.row_params.get(k).copied().flatten();
-                    l.scopes.declare(&n.name, sym);
                 }
-            }
-            l.direct.push(direct_assignments(&block.stmts));
-            let stmts = block.stmts.iter().map(|s| l.stmt(s)).collect();
-            calls.append(&mut l.calls);
+                l.direct.push(direct_assignments(&block.stmts));
+                let stmts: Vec<Stmt<'u>> = block.stmts.iter().map(|s| l.stmt(s)).collect();
+                (stmts, std::mem::take(&mut l.calls))
+            });
+            calls.append(&mut found);
             self.bodies.insert(sig.item, Body { stmts, reassigned });
         }
         self.callees(calls);

@@ -684,3 +684,11 @@ pub fn operand_types(
     }
     Some((t.clone(), t))
 }
+
+/// The SPIR-V `Scope` a `vk::DeviceScope`-style name stands for (a `uint` constant).
+pub fn scope_constant(name: &str) -> Option<crate::grammar::Scope> {
+    name.strip_prefix("vk::")?
+        .strip_suffix("Scope")?
+        .parse()
+        .ok()
+}

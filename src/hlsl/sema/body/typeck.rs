@@ -89,12 +89,7 @@ impl Lowerer<'_> {
                 }
                 // `vk::DeviceScope` and friends: the SPIR-V `Scope` values, as `uint`.
                 None => {
-                    let scope = id
-                        .name
-                        .strip_prefix("vk::")
-                        .and_then(|n| n.strip_suffix("Scope"))
-                        .and_then(|n| n.parse::<crate::grammar::Scope>().ok());
-                    if scope.is_some() {
+                    if rules::scope_constant(&id.name).is_some() {
                         return Some(Ty::Scalar(Scalar::UInt));
                     }
                     // The descriptor heaps are only indexed into a resource's initializer
