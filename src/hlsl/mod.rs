@@ -6,7 +6,7 @@
 //! [`Profile`]; a failure is a [`CompileError`] holding [`Diagnostic`]s. The stages inside
 //! (hidden from these docs, described in `docs/hlsl.md`) are one module each: `preprocess`
 //! (macros, includes, conditionals) → `lexer` → `parser` (recursive descent to the `ast`) →
-//! `sema` (types, conversions, overloads, scopes) → `emit` (SPIR-V through the
+//! `sema` (types, conversions, overloads, scopes) → `codegen` (SPIR-V through the
 //! [`crate::ir`] builder). Every stage reports problems as diagnostics with spans into the
 //! source files, so one run can report several errors, each with `file:line:col`, the source
 //! line and a caret.
@@ -22,9 +22,9 @@
 #[doc(hidden)]
 pub mod ast;
 #[doc(hidden)]
-pub mod diag;
+pub mod codegen;
 #[doc(hidden)]
-pub mod emit;
+pub mod diag;
 #[doc(hidden)]
 pub mod hir;
 #[doc(hidden)]
@@ -503,7 +503,7 @@ fn compile_on_big_stack(
         let opts = &opts;
         parser::on_big_stack(move || {
             let module = sema::globals::declare_module(unit, opts, diags);
-            emit::emit(unit, module, opts, diags)
+            codegen::emit(unit, module, opts, diags)
         })
     };
     let rendered = diag::render(&diagnostics, &parsed.sources);

@@ -170,7 +170,7 @@ impl FnCx<'_, '_> {
             None => None,
         };
         let img = self.load_handle(r);
-        let s = crate::hlsl::emit::types::texel_scalar(&r.elem);
+        let s = crate::hlsl::codegen::types::texel_scalar(&r.elem);
         let v4 = self.ty(&Ty::Vector(s, 4));
         let i2 = Ty::Vector(Scalar::Int, 2);
         let zero = self.i32c(0);
