@@ -1,5 +1,5 @@
 //! The typed high-level IR between semantic analysis ([`crate::hlsl::sema`]) and code
-//! generation ([`crate::hlsl::emit`]): what every module-scope declaration is, with its
+//! generation ([`crate::hlsl::codegen`]): what every module-scope declaration is, with its
 //! resolved type and every language check done. Code generation turns it into SPIR-V without
 //! looking at how the source spelled it.
 //!
