@@ -503,6 +503,10 @@ fn compile_on_big_stack(
         let opts = &opts;
         parser::on_big_stack(move || {
             let module = sema::globals::declare_module(unit, opts, diags);
+            // Code generation is given only what semantic analysis accepted.
+            if failed(diags) {
+                return None;
+            }
             codegen::emit(unit, module, opts, diags)
         })
     };

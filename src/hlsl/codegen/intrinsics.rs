@@ -638,10 +638,6 @@ impl FnCx<'_, '_> {
                 }
             }
             "clip" => {
-                if self.st.opts.profile.stage != crate::hlsl::Stage::Pixel {
-                    self.st.error(span, "clip is only allowed in pixel shaders");
-                    return None;
-                }
                 let (v, t) = self.rvalue(&args[0])?;
                 let ft = t.with_component(Scalar::Float);
                 let v = self.convert(v, &t, &ft, span, true)?;
@@ -742,7 +738,9 @@ impl FnCx<'_, '_> {
             }
             n if Self::is_math_intrinsic(n) => self.math_intrinsic(n, args, span),
             n if Self::is_packed_intrinsic(n) => self.packed_intrinsic(n, args, span),
-            n if Self::is_wave_intrinsic(n) => self.wave_intrinsic(n, args, span),
+            n if crate::hlsl::sema::availability::is_wave_intrinsic(n) => {
+                self.wave_intrinsic(n, args, span)
+            }
             n if n.starts_with("Interlocked") => {
                 let dst = self.expr(&args[0]);
                 self.interlocked(n, dst, &args[1..], span)

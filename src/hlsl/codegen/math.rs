@@ -495,38 +495,19 @@ impl FnCx<'_, '_> {
         Some(Val::R(self.f.composite_construct(t, &parts), rt))
     }
 
-    /// Whether a compute shader may use derivatives for `name` (shader model 6.6); records
-    /// the first use so the entry point gets its derivative group (see
-    /// `entry::derivative_group`).
-    pub(super) fn compute_derivatives(&mut self, name: &str, span: Span) -> bool {
-        let p = self.st.opts.profile;
-        if (p.major, p.minor) < (6, 6) {
-            self.st.error(
-                span,
-                format!("'{name}' in a compute shader needs shader model 6.6 or above"),
-            );
-            return false;
+    /// Records the first use of derivatives in a compute shader, so the entry point gets its
+    /// derivative group (see `entry::derivative_group`).
+    pub(super) fn compute_derivatives(&mut self, span: Span) {
+        if self.st.opts.profile.stage == crate::hlsl::Stage::Compute {
+            self.st.compute_derivatives.get_or_insert(span);
         }
-        self.st.compute_derivatives.get_or_insert(span);
-        true
     }
 
     /// `ddx`, `ddy` (and their `_coarse` and `_fine` forms) and `fwidth`: `OpDPdx`... on
     /// 32-bit floats (16- and 64-bit ones converted there and back, as DXC), row by row for
     /// a matrix; pixel shaders only.
     fn derivative(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
-        let stage = self.st.opts.profile.stage;
-        if stage == crate::hlsl::Stage::Compute {
-            if !self.compute_derivatives(name, span) {
-                return None;
-            }
-        } else if stage != crate::hlsl::Stage::Pixel {
-            self.st.error(
-                span,
-                format!("{name} is only available in pixel and compute shaders"),
-            );
-            return None;
-        }
+        self.compute_derivatives(span);
         let (v, ty) = self.float_args(name, args, span)?;
         let s = ty.component()?;
         let ft = ty.with_component(Scalar::Float);

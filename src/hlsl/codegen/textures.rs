@@ -19,7 +19,6 @@ use crate::hlsl::ast::Expr;
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::types::{ResourceKind, Scalar, TexDim, Ty};
 use crate::hlsl::source::Span;
-use crate::hlsl::Stage;
 use crate::ir::{Member, StructType, Value};
 
 /// The shape of a texture resource.
@@ -105,15 +104,6 @@ fn sample_form(name: &str) -> Option<(bool, Lod, bool)> {
         "SampleCmpLevelZero" => (true, Lod::Zero, false),
         _ => return None,
     })
-}
-
-/// The shader model a sample method needs (DXC's availability).
-fn sample_model(name: &str) -> (u8, u8) {
-    match name {
-        "SampleCmpLevel" => (6, 7),
-        "SampleCmpBias" | "SampleCmpGrad" => (6, 8),
-        _ => (6, 0),
-    }
 }
 
 /// Adds a constant or variable texel offset to image operands.
@@ -278,21 +268,6 @@ impl FnCx<'_, '_> {
         Some(v)
     }
 
-    /// Whether the stage can compute implicit derivatives; reports the method otherwise.
-    fn implicit_lod_allowed(&mut self, name: &str, span: Span) -> bool {
-        match self.st.opts.profile.stage {
-            Stage::Pixel => true,
-            Stage::Compute => self.compute_derivatives(name, span),
-            _ => {
-                self.st.error(
-                    span,
-                    "sampling with implicit lod is only allowed in fragment and compute shaders",
-                );
-                false
-            }
-        }
-    }
-
     /// The texture's shape and sampler (unless combined) for a sampling method, checking it
     /// can be sampled; the index of the first argument after the sampler.
     fn sampling_setup(
@@ -381,13 +356,6 @@ impl FnCx<'_, '_> {
         match name {
             "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha" | "GatherCmp"
             | "GatherCmpRed" => self.gather(r, shape, name, args, span),
-            "GatherCmpGreen" | "GatherCmpBlue" | "GatherCmpAlpha" => {
-                self.st.error(
-                    span,
-                    format!("no equivalent for {name} intrinsic method in Vulkan"),
-                );
-                None
-            }
             "CalculateLevelOfDetail" | "CalculateLevelOfDetailUnclamped" => {
                 self.calculate_lod(r, shape, name, args, span)
             }
@@ -517,21 +485,8 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<Val> {
         let (sampler, mut k) = self.sampling_setup(shape, name, args, Some(cmp), span)?;
-        let profile = self.st.opts.profile;
-        let model = sample_model(name);
-        // DXC checks the shader model of Texture* methods, not of vk::SampledTexture* ones.
-        if !shape.combined && (profile.major, profile.minor) < model {
-            self.st.error(
-                span,
-                format!(
-                    "'{name}' needs shader model {}.{} or above",
-                    model.0, model.1
-                ),
-            );
-            return None;
-        }
-        if matches!(lod, Lod::Implicit | Lod::Bias) && !self.implicit_lod_allowed(name, span) {
-            return None;
+        if matches!(lod, Lod::Implicit | Lod::Bias) {
+            self.compute_derivatives(span);
         }
         let fixed = 1
             + usize::from(cmp)
@@ -782,9 +737,7 @@ impl FnCx<'_, '_> {
         if args.len() != k + 1 {
             return self.too_many(name, args.len(), span);
         }
-        if !self.implicit_lod_allowed(name, span) {
-            return None;
-        }
+        self.compute_derivatives(span);
         let coord = self.rvalue_as(&args[k], &Ty::vector(Scalar::Float, shape.dim.coords()))?;
         let si = self.sampled_image(r, sampler.as_ref());
         self.f.capability(crate::grammar::Capability::ImageQuery);

@@ -36,19 +36,6 @@ impl FnCx<'_, '_> {
         self.u32c(Scope::Subgroup as u32)
     }
 
-    /// Refuses a wave operation on targets before Vulkan 1.1 (SPIR-V 1.3), as DXC does.
-    fn wave_target(&mut self, span: Span) -> Option<()> {
-        if self.st.opts.target_env.spirv_version() < crate::grammar::Version(1, 3) {
-            self.st.error(
-                span,
-                "Vulkan 1.1 is required for Wave Operation but not permitted to use; please \
-                 specify your target environment via command line option -fspv-target-env=",
-            );
-            return None;
-        }
-        Some(())
-    }
-
     /// The Input variable of the built-in `bi` of type `ty` (created on first use, named as
     /// DXC names it, `Flat` in a pixel shader when it is an integer, as DXC decorates it).
     pub(super) fn builtin_input(
@@ -137,23 +124,12 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// Whether `name` is a wave, quad or helper-lane intrinsic handled here.
-    pub(super) fn is_wave_intrinsic(name: &str) -> bool {
-        name.starts_with("Wave")
-            || name.starts_with("Quad")
-            || matches!(
-                name,
-                "GetGroupWaveCount" | "GetGroupWaveIndex" | "IsHelperLane"
-            )
-    }
-
     /// A wave, quad or helper-lane intrinsic.
     pub(super) fn wave_intrinsic(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
         let stage = self.st.opts.profile.stage;
         if name == "IsHelperLane" {
-            return self.is_helper_lane(span);
+            return self.is_helper_lane();
         }
-        self.wave_target(span)?;
         let bool_t = Ty::Scalar(Scalar::Bool);
         let uint_t = Ty::Scalar(Scalar::UInt);
         match name {
@@ -164,18 +140,11 @@ impl FnCx<'_, '_> {
                 BuiltIn::SubgroupLocalInvocationId,
                 "SubgroupLocalInvocationId",
             )),
-            "GetGroupWaveCount" | "GetGroupWaveIndex" => {
-                if stage != Stage::Compute {
-                    self.st
-                        .error(span, format!("{name} is only available in compute shaders"));
-                    return None;
-                }
-                Some(if name == "GetGroupWaveCount" {
-                    self.load_builtin_uint(BuiltIn::NumSubgroups, "NumSubgroups")
-                } else {
-                    self.load_builtin_uint(BuiltIn::SubgroupId, "SubgroupId")
-                })
-            }
+            "GetGroupWaveCount" | "GetGroupWaveIndex" => Some(if name == "GetGroupWaveCount" {
+                self.load_builtin_uint(BuiltIn::NumSubgroups, "NumSubgroups")
+            } else {
+                self.load_builtin_uint(BuiltIn::SubgroupId, "SubgroupId")
+            }),
             "WaveIsFirstLane" => {
                 let sc = self.subgroup();
                 let t = self.ty(&bool_t);
@@ -291,12 +260,6 @@ impl FnCx<'_, '_> {
                     // Quads of a compute shader are its derivative groups (as DXC makes
                     // them, whatever the shader model).
                     self.st.compute_derivatives.get_or_insert(span);
-                } else if stage != Stage::Pixel {
-                    self.st.error(
-                        span,
-                        format!("not supported yet: {name} outside pixel and compute shaders"),
-                    );
-                    return None;
                 }
                 if matches!(name, "QuadAny" | "QuadAll") {
                     return self.quad_any_all(name == "QuadAny", &args[0]);
@@ -462,15 +425,8 @@ impl FnCx<'_, '_> {
 
     /// `IsHelperLane()` in a pixel shader: the `HelperInvocation` built-in from SPIR-V 1.6
     /// (Vulkan 1.3), `OpIsHelperInvocationEXT` before, as DXC.
-    fn is_helper_lane(&mut self, span: Span) -> Option<Val> {
+    fn is_helper_lane(&mut self) -> Option<Val> {
         let bool_t = Ty::Scalar(Scalar::Bool);
-        if self.st.opts.profile.stage != Stage::Pixel {
-            self.st.error(
-                span,
-                "not supported yet: IsHelperLane outside pixel shaders",
-            );
-            return None;
-        }
         let t = self.ty(&bool_t);
         if self.st.opts.target_env.spirv_version() >= crate::grammar::Version(1, 6) {
             let g = self.builtin_input(BuiltIn::HelperInvocation, &bool_t, "gl_HelperInvocation");

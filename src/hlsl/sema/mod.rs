@@ -7,6 +7,7 @@
 //! ([`rules`], shared with the emitter, which still types the others as it walks them).
 
 pub mod attributes;
+pub mod availability;
 pub mod body;
 pub mod calls;
 pub mod consteval;

@@ -11,8 +11,8 @@ use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Initializer, TypeExpr, UnaryOp}
 use crate::hlsl::hir::ExprId;
 use crate::hlsl::sema::decls::TypeResolver;
 use crate::hlsl::sema::names::BASE_FIELD;
-use crate::hlsl::sema::rules;
 use crate::hlsl::sema::types::{ResourceKind, Scalar};
+use crate::hlsl::sema::{availability, rules};
 use crate::hlsl::LanguageVersion;
 
 /// Whether an expression may be assigned.
@@ -236,6 +236,10 @@ impl Lowerer<'_> {
                     // Its format is a string, which has no value type.
                     None if callee.name == "printf" => Some(Ty::Void),
                     None => {
+                        if let Err(why) = availability::intrinsic(&callee.name, self.opts) {
+                            self.report(e.span, why);
+                            return None;
+                        }
                         let tys: Vec<Ty> =
                             args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
                         if callee.name == "mul" {
@@ -261,6 +265,10 @@ impl Lowerer<'_> {
                 match (rt?, type_arg) {
                     (Ty::Struct(i), None) => self.member_call(e, i, &method.name, args),
                     (Ty::Resource(kind, elem), None) => {
+                        if let Err(why) = availability::method(&kind, &method.name, self.opts) {
+                            self.report(e.span, why);
+                            return None;
+                        }
                         rules::resource_method_type(&kind, &elem, &method.name)
                     }
                     // `buf.Load<T>(address)`, `buf.Store<T>(address, value)`.

@@ -1,0 +1,126 @@
+//! Where each intrinsic and resource method may be used: the stages, shader models and
+//! target environments DXC allows it in. Semantic analysis reports a use outside them with
+//! DXC's words, so code generation only emits what it is given.
+
+use super::types::ResourceKind;
+use crate::hlsl::{Options, Stage};
+
+/// Whether `name` is a wave, quad or helper-lane intrinsic (shader model 6.0 and later).
+pub fn is_wave_intrinsic(name: &str) -> bool {
+    name.starts_with("Wave")
+        || name.starts_with("Quad")
+        || matches!(
+            name,
+            "GetGroupWaveCount" | "GetGroupWaveIndex" | "IsHelperLane"
+        )
+}
+
+/// Whether `name` is a derivative intrinsic (`ddx`, `ddy`, their coarse and fine forms,
+/// `fwidth`).
+pub fn is_derivative(name: &str) -> bool {
+    matches!(
+        name,
+        "ddx" | "ddy" | "ddx_coarse" | "ddy_coarse" | "ddx_fine" | "ddy_fine" | "fwidth"
+    )
+}
+
+/// Why the intrinsic `name` cannot be called in the shader `opts` compiles, if it cannot.
+pub fn intrinsic(name: &str, opts: &Options) -> Result<(), String> {
+    let stage = opts.profile.stage;
+    if is_derivative(name) {
+        return match stage {
+            Stage::Pixel => Ok(()),
+            Stage::Compute => compute_derivatives(name, opts),
+            _ => Err(format!(
+                "{name} is only available in pixel and compute shaders"
+            )),
+        };
+    }
+    if name == "clip" && stage != Stage::Pixel {
+        return Err("clip is only allowed in pixel shaders".into());
+    }
+    if name == "IsHelperLane" {
+        return if stage == Stage::Pixel {
+            Ok(())
+        } else {
+            Err("not supported yet: IsHelperLane outside pixel shaders".into())
+        };
+    }
+    if !is_wave_intrinsic(name) {
+        return Ok(());
+    }
+    // Wave operations need SPIR-V 1.3, as DXC says.
+    if opts.target_env.spirv_version() < crate::grammar::Version(1, 3) {
+        return Err(
+            "Vulkan 1.1 is required for Wave Operation but not permitted to use; please \
+             specify your target environment via command line option -fspv-target-env="
+                .into(),
+        );
+    }
+    match name {
+        "GetGroupWaveCount" | "GetGroupWaveIndex" if stage != Stage::Compute => {
+            Err(format!("{name} is only available in compute shaders"))
+        }
+        // A compute shader's quads are its derivative groups.
+        _ if name.starts_with("Quad") && !matches!(stage, Stage::Pixel | Stage::Compute) => Err(
+            format!("not supported yet: {name} outside pixel and compute shaders"),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Why the method `name` of a resource of `kind` cannot be called in the shader `opts`
+/// compiles, if it cannot.
+pub fn method(kind: &ResourceKind, name: &str, opts: &Options) -> Result<(), String> {
+    let ResourceKind::Texture { combined, .. } = kind else {
+        return Ok(());
+    };
+    if matches!(name, "GatherCmpGreen" | "GatherCmpBlue" | "GatherCmpAlpha") {
+        return Err(format!(
+            "no equivalent for {name} intrinsic method in Vulkan"
+        ));
+    }
+    let p = opts.profile;
+    let model = match name {
+        "SampleCmpLevel" => (6, 7),
+        "SampleCmpBias" | "SampleCmpGrad" => (6, 8),
+        _ => (6, 0),
+    };
+    // DXC checks the shader model of Texture* methods, not of vk::SampledTexture* ones.
+    if !combined && (p.major, p.minor) < model {
+        return Err(format!(
+            "'{name}' needs shader model {}.{} or above",
+            model.0, model.1
+        ));
+    }
+    let implicit_lod = matches!(
+        name,
+        "Sample"
+            | "SampleBias"
+            | "SampleCmp"
+            | "SampleCmpBias"
+            | "CalculateLevelOfDetail"
+            | "CalculateLevelOfDetailUnclamped"
+    );
+    if !implicit_lod {
+        return Ok(());
+    }
+    match p.stage {
+        Stage::Pixel => Ok(()),
+        Stage::Compute => compute_derivatives(name, opts),
+        _ => {
+            Err("sampling with implicit lod is only allowed in fragment and compute shaders".into())
+        }
+    }
+}
+
+/// Derivatives in a compute shader need shader model 6.6.
+fn compute_derivatives(name: &str, opts: &Options) -> Result<(), String> {
+    let p = opts.profile;
+    if (p.major, p.minor) < (6, 6) {
+        return Err(format!(
+            "'{name}' in a compute shader needs shader model 6.6 or above"
+        ));
+    }
+    Ok(())
+}
