@@ -158,11 +158,6 @@ impl FnCx<'_, '_> {
     /// `SubpassLoad()` (`SubpassLoad(sample)` of a `SubpassInputMS`): the input attachment's
     /// texel at the fragment, `OpImageRead` at coordinate (0, 0) (pixel shaders only).
     fn subpass_load(&mut self, r: &Resource, ms: bool, args: &[Expr], span: Span) -> Option<Val> {
-        if self.st.opts.profile.stage != crate::hlsl::Stage::Pixel {
-            self.st
-                .error(span, "SubpassInput(MS) only allowed in pixel shader");
-            return None;
-        }
         let n = usize::from(ms);
         self.arg_count("SubpassLoad", args, n..=n, span)?;
         let sample = match args.first() {

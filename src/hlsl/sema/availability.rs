@@ -72,6 +72,13 @@ pub fn intrinsic(name: &str, opts: &Options) -> Result<(), String> {
 /// Why the method `name` of a resource of `kind` cannot be called in the shader `opts`
 /// compiles, if it cannot.
 pub fn method(kind: &ResourceKind, name: &str, opts: &Options) -> Result<(), String> {
+    if let ResourceKind::Subpass { .. } = kind {
+        return if name == "SubpassLoad" && opts.profile.stage != Stage::Pixel {
+            Err("SubpassInput(MS) only allowed in pixel shader".into())
+        } else {
+            Ok(())
+        };
+    }
     let ResourceKind::Texture { combined, .. } = kind else {
         return Ok(());
     };

@@ -21,6 +21,7 @@ use crate::hlsl::source::Span;
 use crate::hlsl::{LanguageVersion, Options, Stage};
 use std::collections::{HashMap, HashSet};
 
+mod intrinsic_args;
 mod typeck;
 
 /// Walks the call graph from the static initializers and the entry point, lowering each

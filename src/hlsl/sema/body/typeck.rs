@@ -1,17 +1,18 @@
 //! The types of a body's expressions, worked out as its statements are lowered (the names in
 //! scope are the statement's) by the rules of [`crate::hlsl::sema::rules`], and recorded in
-//! [`crate::hlsl::hir::Module::expr_types`]. An expression whose rule is not here yet (most
-//! intrinsic and resource method calls, the call of an overloaded function) gets no type, and
-//! neither does anything built on it; code generation types those itself and checks that it
-//! agrees with every type recorded here. The checker reports nothing yet: each expression's
-//! errors are still code generation's.
+//! [`crate::hlsl::hir::Module::expr_types`], with each call's callee and each implicit
+//! conversion. The checker reports the language errors of expressions (names, operands,
+//! conversions, lvalues, overloads, intrinsic arguments, where intrinsics and methods are
+//! available, resource indices); code generation runs only when it found none. An expression
+//! whose rule is not here yet gets no type, and neither does anything built on it; code
+//! generation types those itself and checks that it agrees with every type recorded here.
 
 use super::{Lowerer, Ty};
 use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Initializer, TypeExpr, UnaryOp};
 use crate::hlsl::hir::ExprId;
 use crate::hlsl::sema::decls::TypeResolver;
 use crate::hlsl::sema::names::BASE_FIELD;
-use crate::hlsl::sema::types::{ResourceKind, Scalar};
+use crate::hlsl::sema::types::{ResourceKind, SbFlavor, Scalar, TexDim};
 use crate::hlsl::sema::{availability, rules};
 use crate::hlsl::LanguageVersion;
 
@@ -60,7 +61,7 @@ impl Lowerer<'_> {
         es.iter().map(|e| self.check(e)).collect()
     }
 
-    fn lit(&self, e: &Expr) -> Option<bool> {
+    pub(super) fn lit(&self, e: &Expr) -> Option<bool> {
         rules::literal_kind_in(self.opts.version, e)
     }
 
@@ -147,6 +148,10 @@ impl Lowerer<'_> {
             }
             ExprKind::Assign { op, lhs, rhs } => {
                 let rt = self.check(rhs);
+                if self.is_string(lhs) {
+                    self.report(e.span, "string variables are immutable in SPIR-V.");
+                    return None;
+                }
                 let lt = self.check(lhs)?;
                 if !self.check_assignable(lhs, e.span, false) {
                     return None;
@@ -172,6 +177,10 @@ impl Lowerer<'_> {
                 let ct = self.check(cond);
                 let (tt, et) = (self.check(then), self.check(otherwise));
                 let (ct, tt, et) = (ct?, tt?, et?);
+                if tt.is_resource() || et.is_resource() {
+                    self.report(e.span, "a resource object is not a value here");
+                    return None;
+                }
                 let common = if tt == et {
                     tt.clone()
                 } else {
@@ -242,6 +251,9 @@ impl Lowerer<'_> {
                         }
                         let tys: Vec<Ty> =
                             args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
+                        if !self.intrinsic_args(e, &callee.name, args, &tys) {
+                            return None;
+                        }
                         if callee.name == "mul" {
                             return self.mul(args, &tys);
                         }
@@ -316,12 +328,7 @@ impl Lowerer<'_> {
                     Ty::Array(elem, _) => Some(*elem),
                     Ty::Vector(s, _) => Some(Ty::Scalar(s)),
                     Ty::Matrix(s, _, c) => Some(Ty::vector(s, c)),
-                    Ty::Resource(
-                        ResourceKind::StructuredBuffer { .. }
-                        | ResourceKind::TexelBuffer { .. }
-                        | ResourceKind::Texture { .. },
-                        elem,
-                    ) => Some(*elem),
+                    Ty::Resource(kind, elem) => self.resource_index(e, kind, index).map(|_| *elem),
                     Ty::Struct(i) => {
                         self.member_call(e, i, "operator[]", std::slice::from_ref(index))
                     }
@@ -335,6 +342,58 @@ impl Lowerer<'_> {
             }
             ExprKind::Scoped { .. } => None,
         }
+    }
+
+    /// Whether `e` names a module-scope `string` (a name for a literal, not a variable).
+    fn is_string(&self, e: &Expr) -> bool {
+        let ExprKind::Ident(id) = &e.kind else {
+            return false;
+        };
+        self.scopes.lookup(&id.name).is_none()
+            && self.m.globals.iter().any(|g| {
+                g.name == id.name && matches!(g.kind, crate::hlsl::hir::GlobalKind::String(_))
+            })
+    }
+
+    /// Checks `r[index]` (at `site`) of a resource of `kind`: buffers take a `uint` element
+    /// index (an `int` texel one), textures an `int` vector of their coordinates.
+    fn resource_index(&mut self, site: &Expr, kind: ResourceKind, index: &Expr) -> Option<()> {
+        let want = match kind {
+            ResourceKind::StructuredBuffer { flavor, .. } if flavor != SbFlavor::Plain => {
+                let why = "an Append/ConsumeStructuredBuffer is not indexed: Append and Consume \
+                           reach its elements";
+                self.report(site.span, why);
+                return None;
+            }
+            ResourceKind::StructuredBuffer { .. } => Ty::Scalar(Scalar::UInt),
+            ResourceKind::TexelBuffer { .. } => Ty::Scalar(Scalar::Int),
+            ResourceKind::Texture {
+                dim, ms, arrayed, ..
+            } => {
+                let why = if dim == TexDim::Cube {
+                    "a cube texture cannot be indexed"
+                } else if ms && arrayed {
+                    // HLSL has no operator[] for Texture2DMSArray.
+                    "a Texture2DMSArray cannot be indexed (use Load)"
+                } else {
+                    let n = dim.coords() + u32::from(arrayed);
+                    return self.index_converted(index, &Ty::vector(Scalar::Int, n));
+                };
+                self.report(site.span, why);
+                return None;
+            }
+            _ => {
+                self.report(site.span, "this resource cannot be indexed");
+                return None;
+            }
+        };
+        self.index_converted(index, &want)
+    }
+
+    /// Converts the (typed) `index` to `want`.
+    fn index_converted(&mut self, index: &Expr, want: &Ty) -> Option<()> {
+        let it = self.typed(index)?;
+        self.converted(index, &it, want, index.span).then_some(())
     }
 
     /// Calls the member function `name` of struct `i` (or of its nearest base that has
@@ -516,7 +575,7 @@ impl Lowerer<'_> {
 
     /// Reports an error in an expression (code generation, which finds it again, reports it
     /// once).
-    fn report(&mut self, span: crate::hlsl::source::Span, msg: impl Into<String>) {
+    pub(super) fn report(&mut self, span: crate::hlsl::source::Span, msg: impl Into<String>) {
         self.diags
             .push(crate::hlsl::diag::Diagnostic::error(span, msg));
     }
@@ -914,6 +973,65 @@ mod error_tests {
                 "no overload of 'g' takes 2 arguments",
                 "no matching overload of 'g' for these argument types",
             ]
+        );
+    }
+
+    /// The errors of a `main` of `profile` whose body is `stmts`.
+    fn errors_in(profile: &str, decls: &str, stmts: &str) -> Vec<String> {
+        let src = format!("{decls}\nvoid main() {{ {stmts} }}");
+        let (_, diags) = crate::hlsl::sema::globals::declare_for_test(&src, profile);
+        diags.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn intrinsics_methods_and_indices_are_checked_by_semantic_analysis() {
+        let decls = "Texture2D<float4> t; Texture3D<float4> t3; TextureCube<float4> tc;
+                     SamplerState s; SubpassInput<float4> sp; string msg = \"hi\";
+                     struct S { int a; };";
+        let e = errors_in(
+            "vs_6_0",
+            decls,
+            "float2 uv = 0; S x = (S)0; uint64_t w = 0; t.Sample(s, uv); ddx(uv.x); clip(1); \
+             WaveGetLaneIndex(); t.GatherCmpAlpha(s, uv, 0); sp.SubpassLoad(); t3[x]; \
+             t3[int2(1, 2)]; tc[0]; firstbithigh(w); cross(float4(0, 0, 0, 0), 1); \
+             length(float2x2(0, 0, 0, 0)); asint(1.0L); countbits(1, 2); \
+             float4 c = true ? t : t; msg = \"no\";",
+        );
+        assert_eq!(
+            e,
+            [
+                "sampling with implicit lod is only allowed in fragment and compute shaders",
+                "ddx is only available in pixel and compute shaders",
+                "clip is only allowed in pixel shaders",
+                "Vulkan 1.1 is required for Wave Operation but not permitted to use; please \
+                 specify your target environment via command line option -fspv-target-env=",
+                "no equivalent for GatherCmpAlpha intrinsic method in Vulkan",
+                "SubpassInput(MS) only allowed in pixel shader",
+                "cannot convert from 'S' to 'int3'",
+                "cannot convert from 'int2' to 'int3'",
+                "a cube texture cannot be indexed",
+                "firstbithigh needs a 32-bit integer argument",
+                "cross needs float3 arguments",
+                "length needs a vector argument",
+                "asint needs a 32-bit numeric argument",
+                "wrong number of arguments to 'countbits': expected 1, got 2",
+                "a resource object is not a value here",
+                "string variables are immutable in SPIR-V.",
+            ]
+        );
+        // Compute shaders take derivatives from shader model 6.6.
+        let cs = format!("{decls} [numthreads(1, 1, 1)]");
+        let e = errors_in("cs_6_5", &cs, "float2 uv = 0; ddx(uv.x); t.Sample(s, uv);");
+        assert_eq!(
+            e,
+            [
+                "'ddx' in a compute shader needs shader model 6.6 or above",
+                "'Sample' in a compute shader needs shader model 6.6 or above",
+            ]
+        );
+        assert_eq!(
+            errors_in("cs_6_6", &cs, "ddx(1.0); t.Sample(s, 0.5);"),
+            [""; 0]
         );
     }
 
