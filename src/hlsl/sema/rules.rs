@@ -3,7 +3,7 @@
 //! operators. Pure functions of types, so that the checker (`sema::body`'s expression types)
 //! and the emitter cannot disagree.
 
-use super::types::{ResourceKind, SbFlavor, Scalar, StructDef, Ty};
+use super::types::{ResourceKind, SbFlavor, Scalar, StructDef, TexDim, Ty};
 use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Literal, UnaryOp};
 use crate::hlsl::LanguageVersion;
 
@@ -506,6 +506,75 @@ pub fn resource_method_type(kind: &ResourceKind, elem: &Ty, name: &str) -> Optio
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// The arguments the resource method `name` of a resource of `kind` writes (its `out`
+/// arguments: sizes, a residency status), called with `n` arguments; an error where it does
+/// not take `n`. Methods whose arguments are not described here give none.
+pub fn method_out_args(
+    kind: &ResourceKind,
+    name: &str,
+    n: usize,
+) -> Result<std::ops::Range<usize>, String> {
+    let count = |ok: bool, outs: std::ops::Range<usize>| {
+        if ok {
+            Ok(outs)
+        } else {
+            Err(format!("wrong number of arguments to '{name}': {n} given"))
+        }
+    };
+    match (kind, name) {
+        (ResourceKind::Subpass { .. }, _) => Ok(0..0),
+        (ResourceKind::StructuredBuffer { .. }, "GetDimensions") => count(n == 2, 0..2),
+        (ResourceKind::ByteAddressBuffer { .. }, "GetDimensions") => count(n == 1, 0..1),
+        (_, "GetDimensions") => {
+            // The sizes (a cube's face size; then the layers), the sample count of a
+            // multisampled texture; a sampled texture may take a mip level first and give its
+            // level count last.
+            let (size, ms, lod_query) = match *kind {
+                ResourceKind::Texture {
+                    dim,
+                    arrayed,
+                    ms,
+                    rw,
+                    ..
+                } => {
+                    let base = if dim == TexDim::Cube { 2 } else { dim.coords() };
+                    (base + u32::from(arrayed), ms, !rw && !ms)
+                }
+                _ => (1, false, false),
+            };
+            let plain = size as usize + usize::from(ms);
+            let with_mip = lod_query && n == plain + 2;
+            if !with_mip && n != plain {
+                let also = if lod_query {
+                    format!(" (or {})", plain + 2)
+                } else {
+                    String::new()
+                };
+                return Err(format!("GetDimensions takes {plain}{also} arguments here"));
+            }
+            Ok(usize::from(with_mip)..n)
+        }
+        // `(location[, offset][, status])`; `(location, sample[, offset][, status])` when
+        // multisampled; `(location[, status])` on RW textures.
+        (ResourceKind::Texture { dim, ms, rw, .. }, "Load") => {
+            if *dim == TexDim::Cube {
+                return Err("no method 'Load' on cube textures".into());
+            }
+            let fixed = 1 + usize::from(*ms);
+            let optional = if *rw { 1 } else { 2 };
+            let status = n == fixed + optional;
+            count(
+                (fixed..=fixed + optional).contains(&n),
+                if status { n - 1..n } else { 0..0 },
+            )
+        }
+        (ResourceKind::TexelBuffer { .. }, "Load") => {
+            count((1..=2).contains(&n), if n == 2 { 1..2 } else { 0..0 })
+        }
+        _ => Ok(0..0),
     }
 }
 

@@ -9,7 +9,7 @@
 
 use super::{Lowerer, Ty};
 use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Initializer, TypeExpr, UnaryOp};
-use crate::hlsl::hir::ExprId;
+use crate::hlsl::hir::{ExprId, GlobalKind};
 use crate::hlsl::sema::decls::TypeResolver;
 use crate::hlsl::sema::names::BASE_FIELD;
 use crate::hlsl::sema::types::{ResourceKind, SbFlavor, Scalar, TexDim};
@@ -27,6 +27,42 @@ enum Assignable {
     No,
     /// Code generation decides (resources, texels, calls...).
     Unknown,
+}
+
+/// Where the destination of an atomic lives.
+enum AtomicPlace {
+    /// Memory other invocations see: a writable buffer element or storage texel, a
+    /// groupshared variable.
+    Shared,
+    /// Read-only memory (a read-only buffer or texture, a constant).
+    ReadOnly,
+    /// The invocation's own memory (locals, `static` globals) or a copy.
+    Private,
+    /// Code generation decides.
+    Unknown,
+}
+
+/// Why a resource of `kind` has no method `name`, if it has none (whatever its element).
+fn no_method(kind: &ResourceKind, name: &str) -> Option<String> {
+    // Any element that is not `bool` takes every method its kind has.
+    let any = Ty::Scalar(Scalar::Float);
+    if name == "GetDimensions" || rules::resource_method_type(kind, &any, name).is_some() {
+        return None;
+    }
+    Some(match kind {
+        ResourceKind::Subpass { .. } => format!("no method '{name}' on a SubpassInput"),
+        ResourceKind::Texture { .. } => format!("no method '{name}' on this texture"),
+        ResourceKind::ByteAddressBuffer { rw: false } if name.starts_with("Store") => {
+            "cannot store to a read-only ByteAddressBuffer".to_owned()
+        }
+        _ if ["Sample", "Gather", "CalculateLevelOfDetail", "Interlocked"]
+            .iter()
+            .any(|p| name.starts_with(p)) =>
+        {
+            format!("not supported yet: the method '{name}' here")
+        }
+        _ => format!("no method '{name}' on this resource"),
+    })
 }
 
 impl Lowerer<'_> {
@@ -254,6 +290,21 @@ impl Lowerer<'_> {
                         if !self.intrinsic_args(e, &callee.name, args, &tys) {
                             return None;
                         }
+                        if callee.name.starts_with("Interlocked")
+                            && !self.atomic_destination(e, &callee.name, &args[0], &tys[0])
+                        {
+                            return None;
+                        }
+                        // The original value goes to the last argument, where one is given.
+                        let with_original = match callee.name.as_str() {
+                            "InterlockedCompareExchange" => args.len() == 4,
+                            "InterlockedCompareStore" => false,
+                            n => n.starts_with("Interlocked") && args.len() == 3,
+                        };
+                        if with_original {
+                            let a = &args[args.len() - 1];
+                            self.check_assignable(a, a.span, false);
+                        }
                         if callee.name == "mul" {
                             return self.mul(args, &tys);
                         }
@@ -280,6 +331,21 @@ impl Lowerer<'_> {
                         if let Err(why) = availability::method(&kind, &method.name, self.opts) {
                             self.report(e.span, why);
                             return None;
+                        }
+                        if let Some(why) = no_method(&kind, &method.name) {
+                            self.report(e.span, why);
+                            return None;
+                        }
+                        match rules::method_out_args(&kind, &method.name, args.len()) {
+                            Err(why) => {
+                                self.report(e.span, why);
+                                return None;
+                            }
+                            Ok(outs) => {
+                                for a in &args[outs] {
+                                    self.check_assignable(a, a.span, false);
+                                }
+                            }
                         }
                         rules::resource_method_type(&kind, &elem, &method.name)
                     }
@@ -341,6 +407,76 @@ impl Lowerer<'_> {
                 None
             }
             ExprKind::Scoped { .. } => None,
+        }
+    }
+
+    /// Whether `dst`, of type `t`, may be the destination of the atomic `name` at `site`: an
+    /// integer (or, exchanged, a float) in a writable buffer element, storage texel or
+    /// groupshared variable; reports why not.
+    fn atomic_destination(&mut self, site: &Expr, name: &str, dst: &Expr, t: &Ty) -> bool {
+        let why = match self.atomic_place(dst, true) {
+            AtomicPlace::Shared | AtomicPlace::Unknown => match t {
+                Ty::Scalar(Scalar::Int | Scalar::UInt | Scalar::Int64 | Scalar::UInt64) => {
+                    return true
+                }
+                Ty::Scalar(Scalar::Float) if name == "InterlockedExchange" => return true,
+                _ => format!("{name} needs a 32- or 64-bit integer destination"),
+            },
+            AtomicPlace::ReadOnly => format!("the destination of {name} is read-only"),
+            AtomicPlace::Private => format!(
+                "the destination of {name} must be a buffer element or groupshared variable"
+            ),
+        };
+        self.report(site.span, why);
+        false
+    }
+
+    /// Where the lvalue `e` lives, as atomics see it (`whole`: `e` is the destination itself,
+    /// not a part of it).
+    fn atomic_place(&self, e: &Expr, whole: bool) -> AtomicPlace {
+        match &e.kind {
+            ExprKind::Ident(id) => {
+                if self.scopes.lookup(&id.name).is_some() {
+                    return AtomicPlace::Private;
+                }
+                match self.m.globals.iter().find(|g| g.name == id.name) {
+                    Some(g) => match g.kind {
+                        GlobalKind::GroupShared { .. } => AtomicPlace::Shared,
+                        GlobalKind::Static { .. } => AtomicPlace::Private,
+                        GlobalKind::Constant(_) => AtomicPlace::ReadOnly,
+                        _ => AtomicPlace::Unknown,
+                    },
+                    None => AtomicPlace::Unknown,
+                }
+            }
+            // A scalar's `.x` (or `.r`) is the scalar itself.
+            ExprKind::Member { base, .. } => {
+                let scalar = matches!(self.typed(base), Some(Ty::Scalar(_)));
+                self.atomic_place(base, whole && scalar)
+            }
+            ExprKind::Index { base, .. } => match self.typed(base) {
+                Some(Ty::Array(..) | Ty::Vector(..) | Ty::Matrix(..)) => {
+                    self.atomic_place(base, false)
+                }
+                Some(Ty::Resource(ResourceKind::StructuredBuffer { rw, .. }, _)) => {
+                    if rw {
+                        AtomicPlace::Shared
+                    } else {
+                        AtomicPlace::ReadOnly
+                    }
+                }
+                // A storage texel is reached whole (a part of one is a copy).
+                Some(Ty::Resource(
+                    ResourceKind::Texture { rw, .. } | ResourceKind::TexelBuffer { rw, .. },
+                    _,
+                )) => match (whole, rw) {
+                    (true, true) => AtomicPlace::Shared,
+                    (true, false) => AtomicPlace::ReadOnly,
+                    (false, _) => AtomicPlace::Private,
+                },
+                _ => AtomicPlace::Unknown,
+            },
+            _ => AtomicPlace::Unknown,
         }
     }
 
@@ -1032,6 +1168,34 @@ mod error_tests {
         assert_eq!(
             errors_in("cs_6_6", &cs, "ddx(1.0); t.Sample(s, 0.5);"),
             [""; 0]
+        );
+        // Methods' arities and out arguments; atomics' destinations.
+        let decls = "Texture2D<float4> t; RWTexture2D<uint> rt; RWTexture2D<uint2> rt2;
+                     ByteAddressBuffer b; RWStructuredBuffer<float> f; StructuredBuffer<int> ro;
+                     groupshared uint g; static uint p; [numthreads(1, 1, 1)]";
+        let e = errors_in(
+            "cs_6_0",
+            decls,
+            "uint w, h, l, o; t.GetDimensions(w); t.GetDimensions(0, w, h, 1); t.Frob(); \
+             b.Store(0, 1); t.Load(int3(0, 0, 0), int2(0, 0), 1); \
+             InterlockedAdd(g, 1, o); InterlockedAdd(rt[uint2(0, 0)].x, 1); \
+             InterlockedAdd(p, 1); InterlockedAdd(rt2[uint2(0, 0)].x, 1); InterlockedAdd(f[0], 1); \
+             InterlockedAdd(ro[0], 1); InterlockedAdd(g, 1, 2);",
+        );
+        assert_eq!(
+            e,
+            [
+                "GetDimensions takes 2 (or 4) arguments here",
+                "expression is not assignable",
+                "no method 'Frob' on this texture",
+                "cannot store to a read-only ByteAddressBuffer",
+                "expression is not assignable",
+                "the destination of InterlockedAdd must be a buffer element or groupshared variable",
+                "the destination of InterlockedAdd must be a buffer element or groupshared variable",
+                "InterlockedAdd needs a 32- or 64-bit integer destination",
+                "the destination of InterlockedAdd is read-only",
+                "expression is not assignable",
+            ]
         );
     }
 
