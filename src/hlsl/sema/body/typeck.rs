@@ -225,6 +225,11 @@ impl Lowerer<'_> {
                 };
                 let result = if self.opts.version >= LanguageVersion::V2021 {
                     if !matches!(ct, Ty::Scalar(_)) {
+                        self.report(
+                            e.span,
+                            "condition for short-circuiting ternary operator must be scalar, \
+                             for non-scalar types use 'select'",
+                        );
                         return None;
                     }
                     common
@@ -273,7 +278,12 @@ impl Lowerer<'_> {
                 }
                 match self.variable(&callee.name) {
                     Some(Some(Ty::Struct(i))) => self.member_call(e, i, "operator()", args),
-                    Some(_) => None,
+                    Some(Some(_)) => {
+                        let msg = format!("use of undeclared function '{}'", callee.name);
+                        self.report(callee.span, msg);
+                        None
+                    }
+                    Some(None) => None,
                     None if self.m.functions.contains_key(&callee.name) => {
                         let tys = args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
                         self.overload(e, &callee.name, args, tys)
@@ -315,7 +325,8 @@ impl Lowerer<'_> {
             }
             ExprKind::Construct { ty, args } => {
                 self.check_all(args);
-                self.resolve(ty, &[])
+                let t = self.resolve(ty, &[])?;
+                self.construct(e, &t, args).then_some(t)
             }
             ExprKind::MethodCall {
                 receiver,
@@ -390,10 +401,17 @@ impl Lowerer<'_> {
                     }
                     None => {}
                 }
-                match bt? {
+                let bt = bt?;
+                if let Ty::Array(_, len) | Ty::Vector(_, len) | Ty::Matrix(_, len, _) = bt {
+                    let tail = self.is_tail_array(base);
+                    self.element_index(index, len, tail)?;
+                }
+                match bt {
                     Ty::Array(elem, _) => Some(*elem),
                     Ty::Vector(s, _) => Some(Ty::Scalar(s)),
                     Ty::Matrix(s, _, c) => Some(Ty::vector(s, c)),
+                    // A scalar is its own only component.
+                    t @ Ty::Scalar(_) => Some(t),
                     Ty::Resource(kind, elem) => self.resource_index(e, kind, index).map(|_| *elem),
                     Ty::Struct(i) => {
                         self.member_call(e, i, "operator[]", std::slice::from_ref(index))
@@ -480,6 +498,83 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The last struct of `i`'s chain of bases (`i` itself when it has none).
+    fn last_base(&self, mut i: usize) -> usize {
+        for _ in 0..32 {
+            match self.m.types.structs.get(i).and_then(|d| d.fields.first()) {
+                Some(f) if f.name == BASE_FIELD => match f.ty {
+                    Ty::Struct(b) => i = b,
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        i
+    }
+
+    /// Whether `T(args)` (at `site`) builds a `t`: a struct from one value (a cast), or a
+    /// scalar, vector or matrix from exactly its number of components, which the arguments
+    /// give in order (structs and arrays theirs); reports why not.
+    fn construct(&mut self, site: &Expr, t: &Ty, args: &[Expr]) -> bool {
+        if matches!((t, args), (Ty::Struct(_), [_])) {
+            return true;
+        }
+        if !t.is_numeric() {
+            let msg = format!("not supported yet: constructing '{}'", self.m.types.show(t));
+            self.report(site.span, msg);
+            return false;
+        }
+        let Some(tys) = args
+            .iter()
+            .map(|a| self.typed(a))
+            .collect::<Option<Vec<_>>>()
+        else {
+            return false;
+        };
+        if let [one] = tys.as_slice() {
+            if matches!(one, Ty::Scalar(_))
+                || one.with_component(Scalar::Float) == t.with_component(Scalar::Float)
+            {
+                return true;
+            }
+        }
+        let mut given = 0;
+        for a in &tys {
+            match self.scalar_count(a) {
+                Ok(n) => given += n,
+                Err(()) => {
+                    let msg = format!("cannot take components of '{}'", self.m.types.show(a));
+                    self.report(site.span, msg);
+                    return false;
+                }
+            }
+        }
+        if given != t.count() {
+            let msg = format!(
+                "'{}' takes {} components, {given} given",
+                self.m.types.show(t),
+                t.count()
+            );
+            self.report(site.span, msg);
+            return false;
+        }
+        true
+    }
+
+    /// The number of scalars in a value of type `t` (a struct's and an array's in order);
+    /// `Err` where one of its leaves is not numeric.
+    fn scalar_count(&self, t: &Ty) -> Result<u32, ()> {
+        match t {
+            _ if t.is_numeric() => Ok(t.count()),
+            Ty::Array(e, n) => Ok(self.scalar_count(e)? * n),
+            Ty::Struct(i) => {
+                let def = self.m.types.structs.get(*i).ok_or(())?;
+                def.fields.iter().map(|f| self.scalar_count(&f.ty)).sum()
+            }
+            _ => Err(()),
+        }
+    }
+
     /// Whether `e` names a module-scope `string` (a name for a literal, not a variable).
     fn is_string(&self, e: &Expr) -> bool {
         let ExprKind::Ident(id) = &e.kind else {
@@ -526,6 +621,69 @@ impl Lowerer<'_> {
         self.index_converted(index, &want)
     }
 
+    /// Whether `e` is a struct's last member and a one-element array (a "tail array",
+    /// indexed past its end as clang allows).
+    fn is_tail_array(&self, e: &Expr) -> bool {
+        let ExprKind::Member { base, member } = &e.kind else {
+            return false;
+        };
+        let Some(Ty::Struct(i)) = self.typed(base) else {
+            return false;
+        };
+        let Some(def) = self.m.types.structs.get(self.owner_of(i, &member.name)) else {
+            return false;
+        };
+        def.fields
+            .last()
+            .is_some_and(|f| f.name == member.name && matches!(f.ty, Ty::Array(_, 1)))
+    }
+
+    /// The struct of `i`'s chain of bases that has the field `name` (`i` when none has).
+    fn owner_of(&self, mut i: usize, name: &str) -> usize {
+        for _ in 0..32 {
+            let Some(def) = self.m.types.structs.get(i) else {
+                break;
+            };
+            if def.fields.iter().any(|f| f.name == name) {
+                break;
+            }
+            match def.fields.first() {
+                Some(f) if f.name == BASE_FIELD => match f.ty {
+                    Ty::Struct(b) => i = b,
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        i
+    }
+
+    /// Checks the index of an element of an array, vector or matrix of `len` elements: a
+    /// scalar, in bounds where it is a constant (past the end of a `tail` array, or of an
+    /// unsized one, is not checked).
+    fn element_index(&mut self, index: &Expr, len: u32, tail: bool) -> Option<()> {
+        let it = self.typed(index)?;
+        if !matches!(it, Ty::Scalar(_)) {
+            let msg = format!(
+                "index must be an integer scalar, not '{}'",
+                self.m.types.show(&it)
+            );
+            self.report(index.span, msg);
+            return None;
+        }
+        let (consts, env) = (&self.scopes, &self.m.types);
+        let lookup = |n: &str| super::constant(consts, env, n);
+        let k = crate::hlsl::sema::consteval::eval(index, &lookup).and_then(|c| c.as_int());
+        if let Some(k) = k.filter(|&k| k < 0 || (!tail && len > 0 && k >= i64::from(len))) {
+            self.report(
+                index.span,
+                format!("index {k} is out of bounds (size {len})"),
+            );
+            return None;
+        }
+        Some(())
+    }
+
     /// Converts the (typed) `index` to `want`.
     fn index_converted(&mut self, index: &Expr, want: &Ty) -> Option<()> {
         let it = self.typed(index)?;
@@ -536,7 +694,13 @@ impl Lowerer<'_> {
     /// one) with `args` at `site`: a non-static one with the object (the struct that has it)
     /// as `this`; a static one, when the struct has only static ones of that name, without.
     fn member_call(&mut self, site: &Expr, i: usize, name: &str, args: &[Expr]) -> Option<Ty> {
-        let (f, owner) = self.method_in(i, name)?;
+        let Some((f, owner)) = self.method_in(i, name) else {
+            // Reported against the last base searched, as code generation does.
+            let last = self.m.types.structs.get(self.last_base(i))?;
+            let msg = format!("no member function named '{name}' in '{}'", last.name);
+            self.report(site.span, msg);
+            return None;
+        };
         let mut tys: Vec<Ty> = args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
         let non_static = self.m.functions.get(&f)?.iter().any(|s| self.has_this(s));
         if non_static {
@@ -693,6 +857,15 @@ impl Lowerer<'_> {
         lit_b: Option<bool>,
     ) -> Option<Ty> {
         let t = rules::binary_type(op, at, lit_a, bt, lit_b);
+        let bitwise = matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
+        if bitwise
+            && t.as_ref()
+                .and_then(Ty::component)
+                .is_some_and(Scalar::is_float)
+        {
+            self.report(e.span, "bitwise operators need integer operands");
+            return None;
+        }
         if t.is_none() {
             if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
                 let msg = format!("shift of a non-integer '{}'", self.m.types.show(at));
@@ -1195,6 +1368,43 @@ mod error_tests {
                 "InterlockedAdd needs a 32- or 64-bit integer destination",
                 "the destination of InterlockedAdd is read-only",
                 "expression is not assignable",
+            ]
+        );
+    }
+
+    #[test]
+    fn constructors_indices_and_calls_are_checked() {
+        let e = errors(
+            "struct P { float2 a; float b; }; struct Q : P { }; struct T { float x; float1 t[1]; };",
+            "float4 v = 0; float a[2]; P p = (P)0; Q q = (Q)0; T t = (T)0; float f = 1; \
+             float4(1, 2, 3); float4(p, 1); float4(p, 1, 2); float2x2(v, 1); v & 1.0; \
+             v[int2(0, 0)]; a[2]; v[-1]; t.t[3]; q.go(); f(2);",
+        );
+        assert_eq!(
+            e,
+            [
+                "'float4' takes 4 components, 3 given",
+                "'float4' takes 4 components, 5 given",
+                "'float2x2' takes 4 components, 5 given",
+                "bitwise operators need integer operands",
+                "index must be an integer scalar, not 'int2'",
+                "index 2 is out of bounds (size 2)",
+                "index -1 is out of bounds (size 4)",
+                "no member function named 'go' in 'P'",
+                "use of undeclared function 'f'",
+            ]
+        );
+        let src = "[numthreads(1,1,1)] void main() { float4 v = 0; bool2 c = true;
+                   float2 r = c ? v.xy : v.zw; }";
+        let mut opts = crate::hlsl::Options::new("main", "cs_6_0".parse().unwrap());
+        opts.version = crate::hlsl::LanguageVersion::V2021;
+        let e = crate::hlsl::compile_source("t.hlsl", src, &opts).unwrap_err();
+        let msgs: Vec<&str> = e.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "condition for short-circuiting ternary operator must be scalar, for non-scalar \
+              types use 'select'"
             ]
         );
     }
