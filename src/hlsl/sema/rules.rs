@@ -557,6 +557,75 @@ pub fn method_out_args(
             }
             Ok(usize::from(with_mip)..n)
         }
+        (ResourceKind::Texture { ms, .. }, "GetSamplePosition") => {
+            if !*ms {
+                return Err("GetSamplePosition is a method of multisampled textures only".into());
+            }
+            count(n == 1, 0..0)
+        }
+        (
+            ResourceKind::Texture {
+                dim,
+                ms,
+                rw,
+                combined,
+                ..
+            },
+            _,
+        ) if texture_sampler(name).is_some() => {
+            if *rw || *ms {
+                return Err(format!("no method '{name}' on this texture"));
+            }
+            // A vk::SampledTexture has its sampler; another texture takes one first.
+            let k = usize::from(!combined);
+            if n < k {
+                return Err(format!("'{name}' needs a sampler"));
+            }
+            let cube = *dim == TexDim::Cube;
+            let (min, max_without_status) = if name.starts_with("Gather") {
+                if !matches!(dim, TexDim::D2 | TexDim::Cube) {
+                    return Err(format!("no method '{name}' on this texture"));
+                }
+                let min = k + 1 + usize::from(name.starts_with("GatherCmp"));
+                // Offsets then status: none on cubes; one offset, or one per texel for the
+                // forms that name a channel.
+                let named = name != "Gather" && name != "GatherCmp";
+                let status = match (cube, n.checked_sub(min)) {
+                    (_, Some(0)) | (false, Some(1)) => false,
+                    (true, Some(1)) | (false, Some(2)) => true,
+                    (false, Some(4)) if named => false,
+                    (false, Some(5)) if named => true,
+                    _ => return count(false, 0..0),
+                };
+                return Ok(if status { n - 1..n } else { 0..0 });
+            } else if name.starts_with("CalculateLevelOfDetail") {
+                (k + 1, k + 1)
+            } else {
+                // The sample family: coordinate, comparison value, level-of-detail arguments,
+                // then offset (none on cubes), clamp and status, each where it applies.
+                let cmp = name.starts_with("SampleCmp");
+                let lod = match name
+                    .trim_start_matches("SampleCmp")
+                    .trim_start_matches("Sample")
+                {
+                    "Bias" | "Level" => 1,
+                    "Grad" => 2,
+                    _ => 0,
+                };
+                let clamp = !matches!(
+                    name,
+                    "SampleLevel" | "SampleCmpLevel" | "SampleCmpLevelZero"
+                );
+                let min = k + 1 + usize::from(cmp) + lod;
+                (min, min + usize::from(!cube) + usize::from(clamp))
+            };
+            let with_status =
+                !name.starts_with("CalculateLevelOfDetail") && n == max_without_status + 1;
+            count(
+                (min..=max_without_status).contains(&n) || with_status,
+                if with_status { n - 1..n } else { 0..0 },
+            )
+        }
         // `(location[, offset][, status])`; `(location, sample[, offset][, status])` when
         // multisampled; `(location[, status])` on RW textures.
         (ResourceKind::Texture { dim, ms, rw, .. }, "Load") => {
@@ -576,6 +645,24 @@ pub fn method_out_args(
         }
         _ => Ok(0..0),
     }
+}
+
+/// The sampler a sampling method of a texture takes first (a `vk::SampledTexture` has its
+/// own): `Some(Some(cmp))` for a `SamplerComparisonState` (`cmp`) or a `SamplerState`,
+/// `Some(None)` for either; `None` for a method that takes none.
+pub fn texture_sampler(name: &str) -> Option<Option<bool>> {
+    if name.starts_with("CalculateLevelOfDetail") {
+        return Some(None);
+    }
+    let cmp = match name {
+        "Sample" | "SampleBias" | "SampleGrad" | "SampleLevel" => false,
+        "SampleCmp" | "SampleCmpBias" | "SampleCmpGrad" | "SampleCmpLevel"
+        | "SampleCmpLevelZero" => true,
+        _ if name.starts_with("GatherCmp") => true,
+        _ if name.starts_with("Gather") => false,
+        _ => return None,
+    };
+    Some(Some(cmp))
 }
 
 /// The result type of `mul(a, b)` (HLSL's row-vector convention) for operands of types `at`

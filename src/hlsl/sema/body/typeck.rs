@@ -347,6 +347,9 @@ impl Lowerer<'_> {
                             self.report(e.span, why);
                             return None;
                         }
+                        if !self.sampler_argument(&kind, &method.name, args) {
+                            return None;
+                        }
                         match rules::method_out_args(&kind, &method.name, args.len()) {
                             Err(why) => {
                                 self.report(e.span, why);
@@ -573,6 +576,42 @@ impl Lowerer<'_> {
             }
             _ => Err(()),
         }
+    }
+
+    /// Whether the first of `args` is the sampler the method `name` of a texture of `kind`
+    /// needs (where it needs one); reports why not.
+    fn sampler_argument(&mut self, kind: &ResourceKind, name: &str, args: &[Expr]) -> bool {
+        let ResourceKind::Texture {
+            combined: false,
+            rw: false,
+            ms: false,
+            ..
+        } = kind
+        else {
+            return true;
+        };
+        let (Some(want), Some(first)) = (rules::texture_sampler(name), args.first()) else {
+            return true;
+        };
+        let Some(t) = self.typed(first) else {
+            return true;
+        };
+        let why = match (t, want) {
+            (Ty::Resource(ResourceKind::Sampler { cmp }, _), want) => match want {
+                Some(w) if w != cmp => {
+                    let need = if w {
+                        "SamplerComparisonState"
+                    } else {
+                        "SamplerState"
+                    };
+                    format!("the sampler argument of '{name}' must be a {need}")
+                }
+                _ => return true,
+            },
+            _ => format!("the first argument of '{name}' must be a sampler"),
+        };
+        self.report(first.span, why);
+        false
     }
 
     /// Whether `e` names a module-scope `string` (a name for a literal, not a variable).
@@ -1050,6 +1089,19 @@ impl Lowerer<'_> {
                 format!("invalid swizzle '{name}' on '{}'", self.m.types.show(bt))
             }
             Ty::Matrix(..) => format!("invalid matrix member '{name}'"),
+            // `.mips` of a sampled texture, `.sample` of a multisampled one (typed by code
+            // generation).
+            Ty::Resource(ResourceKind::Texture { dim, rw, ms, .. }, _)
+                if matches!(name, "mips" | "sample") =>
+            {
+                if !rw && *ms == (name == "sample") && *dim != TexDim::Cube {
+                    return;
+                }
+                format!("this texture has no member '.{name}'")
+            }
+            Ty::Resource(..) => {
+                format!("member reference '.{name}' on '{}'", self.m.types.show(bt))
+            }
             _ => return,
         };
         self.report(span, msg);
@@ -1368,6 +1420,39 @@ mod error_tests {
                 "InterlockedAdd needs a 32- or 64-bit integer destination",
                 "the destination of InterlockedAdd is read-only",
                 "expression is not assignable",
+            ]
+        );
+    }
+
+    #[test]
+    fn sampling_methods_and_resource_members_are_checked() {
+        let decls = "Texture2D<float4> t; Texture2DMS<float4> ms; RWTexture2D<float4> rw;
+                     TextureCube<float4> tc; SamplerState s; SamplerComparisonState c;
+                     RWStructuredBuffer<float> b; [numthreads(1, 1, 1)]";
+        let e = errors_in(
+            "cs_6_6",
+            decls,
+            "float2 uv = 0; uint st; t.Sample(uv, uv); t.SampleCmp(s, uv, 0.5); \
+             t.Sample(s, uv, int2(0, 0), 1.0, st, 1); rw.SampleLevel(s, uv, 0); \
+             t.GetSamplePosition(0); tc.Gather(s, float3(0, 0, 1), st, st); \
+             t.Sample(s, uv, int2(0, 0), 1.0, 2); t.GatherRed(s, uv, int2(0, 0), int2(0, 0), \
+             int2(0, 0), int2(0, 0), st); t.mips[0][uint2(0, 0)]; tc.mips; ms.mips; b.x; \
+             t.xy;",
+        );
+        assert_eq!(
+            e,
+            [
+                "the first argument of 'Sample' must be a sampler",
+                "the sampler argument of 'SampleCmp' must be a SamplerComparisonState",
+                "wrong number of arguments to 'Sample': 6 given",
+                "no method 'SampleLevel' on this texture",
+                "GetSamplePosition is a method of multisampled textures only",
+                "wrong number of arguments to 'Gather': 4 given",
+                "expression is not assignable",
+                "this texture has no member '.mips'",
+                "this texture has no member '.mips'",
+                "member reference '.x' on 'RWStructuredBuffer<float>'",
+                "member reference '.xy' on 'Texture2D<float4>'",
             ]
         );
     }
