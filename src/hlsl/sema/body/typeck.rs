@@ -25,8 +25,32 @@ enum Assignable {
     Const,
     /// Not an lvalue.
     No,
+    /// A swizzle naming a component twice.
+    Repeated,
+    /// A texel of a read-only texture or buffer.
+    ReadOnlyTexel,
     /// Code generation decides (resources, texels, calls...).
     Unknown,
+}
+
+/// Whether the swizzle `name` of a value of type `t` names one of its components twice.
+fn repeats_a_component(t: &Ty, name: &str) -> bool {
+    let mut seen = Vec::new();
+    let fresh = |k: (u32, u32), seen: &mut Vec<(u32, u32)>| {
+        let new = !seen.contains(&k);
+        seen.push(k);
+        new
+    };
+    match t {
+        Ty::Scalar(_) | Ty::Vector(..) => {
+            let n = if let Ty::Vector(_, n) = t { *n } else { 1 };
+            rules::vector_swizzle(name, n)
+                .is_some_and(|comps| !comps.iter().all(|&c| fresh((c, 0), &mut seen)))
+        }
+        Ty::Matrix(_, r, c) => rules::matrix_swizzle(name, *r, *c)
+            .is_some_and(|elems| !elems.iter().all(|&e| fresh((e.0, e.1), &mut seen))),
+        _ => false,
+    }
 }
 
 /// Where the destination of an atomic lives.
@@ -872,8 +896,16 @@ impl Lowerer<'_> {
     /// Records the conversion of a statement's condition to `bool` (a scalar; code
     /// generation reports any other).
     pub(super) fn condition(&mut self, e: &Expr) {
-        if let Some(t @ Ty::Scalar(_)) = self.typed(e) {
-            self.record(e, &t, &Ty::Scalar(Scalar::Bool));
+        match self.typed(e) {
+            Some(t @ Ty::Scalar(_)) => self.record(e, &t, &Ty::Scalar(Scalar::Bool)),
+            Some(t) => {
+                let msg = format!(
+                    "condition must be a scalar, not '{}'",
+                    self.m.types.show(&t)
+                );
+                self.report(e.span, msg);
+            }
+            None => {}
         }
     }
 
@@ -1004,6 +1036,8 @@ impl Lowerer<'_> {
             Assignable::Const => "cannot assign to a constant or read-only value",
             Assignable::No if argument => "an out or inout argument must be an lvalue",
             Assignable::No => "expression is not assignable",
+            Assignable::Repeated => "a swizzle with a repeated component cannot be assigned",
+            Assignable::ReadOnlyTexel => "cannot write to a read-only resource",
         };
         self.report(span, msg);
         false
@@ -1031,8 +1065,12 @@ impl Lowerer<'_> {
                     None => Assignable::Unknown,
                 }
             }
-            ExprKind::Member { base, .. } => match self.typed(base) {
-                Some(Ty::Struct(_) | Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..)) => {
+            ExprKind::Member { base, member } => match self.typed(base) {
+                Some(Ty::Struct(_)) => self.assignable(base),
+                Some(t @ (Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..))) => {
+                    if repeats_a_component(&t, &member.name) {
+                        return Assignable::Repeated;
+                    }
                     self.assignable(base)
                 }
                 _ => Assignable::Unknown,
@@ -1046,6 +1084,11 @@ impl Lowerer<'_> {
                         Assignable::Const
                     }
                 }
+                Some(Ty::Resource(
+                    ResourceKind::Texture { rw: false, .. }
+                    | ResourceKind::TexelBuffer { rw: false, .. },
+                    _,
+                )) => Assignable::ReadOnlyTexel,
                 _ => Assignable::Unknown,
             },
             ExprKind::Assign { lhs, .. } => self.assignable(lhs),
@@ -1528,9 +1571,11 @@ mod error_tests {
     fn assignments_need_assignable_lvalues() {
         let e = errors(
             "cbuffer C { float4 tint; }; StructuredBuffer<float> ro; RWStructuredBuffer<float> rw;
-             static const int K = 2; void set(out int x) { x = 1; }",
+             static const int K = 2; void set(out int x) { x = 1; }
+             Texture2D<float> tx; Buffer<float> bf; float2x2 m;",
             "const int c = 1; int a = 0; float4 v; c = 2; c++; (a + 1) = 3; tint.x = 1; \
-             ro[0] = 1; K = 3; set(4); set(c); rw[0] = 1; v.yx = 2; ++a = 5; set(a);",
+             ro[0] = 1; K = 3; set(4); set(c); rw[0] = 1; v.yx = 2; ++a = 5; set(a); \
+             v.xyx = 1; tx[uint2(0, 0)] = 1; bf[0] = 2; if (v.xy) { } v.zw = 0;",
         );
         assert_eq!(
             e,
@@ -1543,6 +1588,10 @@ mod error_tests {
                 "cannot assign to a constant or read-only value",
                 "an out or inout argument must be an lvalue",
                 "cannot assign to a constant or read-only value",
+                "a swizzle with a repeated component cannot be assigned",
+                "cannot write to a read-only resource",
+                "cannot write to a read-only resource",
+                "condition must be a scalar, not 'float2'",
             ]
         );
     }
