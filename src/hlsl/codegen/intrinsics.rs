@@ -737,7 +737,7 @@ impl FnCx<'_, '_> {
                 Some(Val::R(r, ty))
             }
             n if Self::is_math_intrinsic(n) => self.math_intrinsic(n, args, span),
-            n if Self::is_packed_intrinsic(n) => self.packed_intrinsic(n, args, span),
+            n if Self::is_packed_intrinsic(n) => self.packed_intrinsic(n, args),
             n if crate::hlsl::sema::availability::is_wave_intrinsic(n) => {
                 self.wave_intrinsic(n, args, span)
             }

@@ -18,7 +18,6 @@ use crate::hlsl::ast::Expr;
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::intrinsics::Glsl;
 use crate::hlsl::sema::types::{Scalar, Ty};
-use crate::hlsl::source::Span;
 
 /// NonSemantic.DebugBreak's import name and its one instruction, `DebugBreak` (SPIRV-Headers'
 /// `extinst.nonsemantic.debugbreak.grammar.json`, newer than the grammar spvkit is built from).
@@ -29,31 +28,7 @@ const DEBUG_BREAK: u32 = 1;
 impl FnCx<'_, '_> {
     /// Whether `name` is one of this module's intrinsics.
     pub(super) fn is_packed_intrinsic(name: &str) -> bool {
-        matches!(
-            name,
-            "pack_s8"
-                | "pack_u8"
-                | "pack_clamp_s8"
-                | "pack_clamp_u8"
-                | "unpack_s8s16"
-                | "unpack_s8s32"
-                | "unpack_u8u16"
-                | "unpack_u8u32"
-                | "DebugBreak"
-        )
-    }
-
-    /// Refuses `name` below shader model `major.minor`, as DXC.
-    fn needs_model(&mut self, name: &str, (major, minor): (u8, u8), span: Span) -> Option<()> {
-        let p = self.st.opts.profile;
-        if (p.major, p.minor) < (major, minor) {
-            self.st.error(
-                span,
-                format!("'{name}' needs shader model {major}.{minor} or above"),
-            );
-            return None;
-        }
-        Some(())
+        name == "DebugBreak" || crate::hlsl::sema::availability::is_packed(name)
     }
 
     /// The IR type of a vector of four bytes.
@@ -63,20 +38,13 @@ impl FnCx<'_, '_> {
     }
 
     /// A call of one of this module's intrinsics (its argument count already checked).
-    pub(super) fn packed_intrinsic(
-        &mut self,
-        name: &str,
-        args: &[Expr],
-        span: Span,
-    ) -> Option<Val> {
+    pub(super) fn packed_intrinsic(&mut self, name: &str, args: &[Expr]) -> Option<Val> {
         if name == "DebugBreak" {
-            self.needs_model(name, (6, 10), span)?;
             let set = self.f.ext_inst_import(DEBUG_BREAK_SET);
             let void = self.f.type_void();
             self.f.ext_inst(void, set, DEBUG_BREAK, &[]);
             return Some(self.void_val());
         }
-        self.needs_model(name, (6, 6), span)?;
         let packed = Ty::Scalar(Scalar::UInt);
         if let Some(rest) = name.strip_prefix("unpack_") {
             let signed = rest.starts_with('s');
@@ -86,13 +54,6 @@ impl FnCx<'_, '_> {
                 (false, true) => Scalar::UInt16,
                 (false, false) => Scalar::UInt,
             };
-            if wide.bits() == 16 && !self.st.opts.enable_16bit_types {
-                self.st.error(
-                    span,
-                    format!("'{name}' returns 16-bit integers: it needs -enable-16bit-types"),
-                );
-                return None;
-            }
             let p = self.rvalue_as(&args[0], &packed)?;
             let bt = self.bytes_ty(signed);
             let bytes = self.f.bitcast(bt, p);

@@ -15,6 +15,21 @@ pub fn is_wave_intrinsic(name: &str) -> bool {
         )
 }
 
+/// Whether `name` is one of shader model 6.6's packed 8-bit intrinsics.
+pub fn is_packed(name: &str) -> bool {
+    matches!(
+        name,
+        "pack_s8"
+            | "pack_u8"
+            | "pack_clamp_s8"
+            | "pack_clamp_u8"
+            | "unpack_s8s16"
+            | "unpack_s8s32"
+            | "unpack_u8u16"
+            | "unpack_u8u32"
+    )
+}
+
 /// Whether `name` is a derivative intrinsic (`ddx`, `ddy`, their coarse and fine forms,
 /// `fwidth`).
 pub fn is_derivative(name: &str) -> bool {
@@ -38,6 +53,26 @@ pub fn intrinsic(name: &str, opts: &Options) -> Result<(), String> {
     }
     if name == "clip" && stage != Stage::Pixel {
         return Err("clip is only allowed in pixel shaders".into());
+    }
+    // Shader model 6.6's packed 8-bit intrinsics, 6.10's DebugBreak.
+    let model = match name {
+        "DebugBreak" => Some((6, 10)),
+        _ if is_packed(name) => Some((6, 6)),
+        _ => None,
+    };
+    if let Some((major, minor)) = model {
+        let p = opts.profile;
+        if (p.major, p.minor) < (major, minor) {
+            return Err(format!(
+                "'{name}' needs shader model {major}.{minor} or above"
+            ));
+        }
+        if name.starts_with("unpack_") && name.ends_with("16") && !opts.enable_16bit_types {
+            return Err(format!(
+                "'{name}' returns 16-bit integers: it needs -enable-16bit-types"
+            ));
+        }
+        return Ok(());
     }
     if name == "IsHelperLane" {
         return if stage == Stage::Pixel {

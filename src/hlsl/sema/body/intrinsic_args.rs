@@ -94,6 +94,32 @@ impl Lowerer<'_> {
             }
             "dot" => matches!(rules::args_common(tys, &self.lits(args))?, Ty::Matrix(..))
                 .then(|| "dot needs vector arguments".to_owned()),
+            "pack_s8" | "pack_u8" | "pack_clamp_s8" | "pack_clamp_u8" => {
+                let t = self.m.types.show(first);
+                match first {
+                    Ty::Vector(s, 4) if s.is_int() && s.bits() <= 32 => {
+                        (name.starts_with("pack_clamp") && !s.is_signed()).then(|| {
+                            format!("'{name}' takes signed integers (int16_t4 or int4), not '{t}'")
+                        })
+                    }
+                    _ => Some(format!(
+                        "'{name}' takes four 16- or 32-bit integers, not '{t}'"
+                    )),
+                }
+            }
+            // DXC's bitwise wave operations take unsigned integers only.
+            "WaveActiveBitAnd"
+            | "WaveActiveBitOr"
+            | "WaveActiveBitXor"
+            | "WaveMultiPrefixBitAnd"
+            | "WaveMultiPrefixBitOr"
+            | "WaveMultiPrefixBitXor" => {
+                let ok = component.is_some_and(|s| s.is_int() && !s.is_signed());
+                (!ok).then(|| {
+                    let t = self.m.types.show(first);
+                    format!("{name} needs unsigned integer arguments, not '{t}'")
+                })
+            }
             "determinant" => match first {
                 Ty::Matrix(_, r, c) if r == c => None,
                 _ => Some("determinant needs a square matrix".to_owned()),

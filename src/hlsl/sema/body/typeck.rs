@@ -1437,6 +1437,28 @@ mod error_tests {
             errors_in("cs_6_6", &cs, "ddx(1.0); t.Sample(s, 0.5);"),
             [""; 0]
         );
+        // Shader model 6.6's packed intrinsics.
+        let e = errors_in("cs_6_5", &cs, "pack_u8(uint4(1, 2, 3, 4)); DebugBreak();");
+        assert_eq!(
+            e,
+            [
+                "'pack_u8' needs shader model 6.6 or above",
+                "'DebugBreak' needs shader model 6.10 or above",
+            ]
+        );
+        let e = errors_in(
+            "cs_6_6",
+            &cs,
+            "unpack_s8s16(1u); pack_s8(float4(0, 0, 0, 0)); pack_clamp_u8(uint4(0, 0, 0, 0));",
+        );
+        assert_eq!(
+            e,
+            [
+                "'unpack_s8s16' returns 16-bit integers: it needs -enable-16bit-types",
+                "'pack_s8' takes four 16- or 32-bit integers, not 'float4'",
+                "'pack_clamp_u8' takes signed integers (int16_t4 or int4), not 'uint4'",
+            ]
+        );
         // Methods' arities and out arguments; atomics' destinations.
         let decls = "Texture2D<float4> t; RWTexture2D<uint> rt; RWTexture2D<uint2> rt2;
                      ByteAddressBuffer b; RWStructuredBuffer<float> f; StructuredBuffer<int> ro;
