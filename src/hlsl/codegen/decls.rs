@@ -944,7 +944,7 @@ fn emit_function(
     let stage = st.opts.profile.stage;
     for a in &decl.attributes {
         let vk = a.namespace.as_ref().is_some_and(|n| n.name == "vk");
-        let fragment_test = super::FRAGMENT_TEST_ATTRIBUTES
+        let fragment_test = crate::hlsl::sema::modes::FRAGMENT_TEST_ATTRIBUTES
             .iter()
             .any(|(n, _)| *n == a.name.name);
         if vk && fragment_test && !(is_entry && stage == crate::hlsl::Stage::Pixel) {

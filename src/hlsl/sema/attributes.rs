@@ -64,7 +64,7 @@ fn vk_implemented(site: Site, name: &str) -> bool {
             name == "location"
                 || name == "builtin"
                 || name == "index"
-                || crate::hlsl::codegen::FRAGMENT_TEST_ATTRIBUTES
+                || super::modes::FRAGMENT_TEST_ATTRIBUTES
                     .iter()
                     .any(|(n, _)| *n == name)
         }

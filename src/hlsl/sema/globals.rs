@@ -98,6 +98,7 @@ pub fn declare_module<'u>(
         });
     }
     super::body::lower_reached(unit, &mut m, opts, diags);
+    m.interface = super::interface::plan(unit, &m, opts, diags);
     m
 }
 

@@ -4,7 +4,8 @@
 //! the intrinsic table ([`intrinsics`]) and scopes ([`scope`]); then the HIR: module-scope
 //! declarations ([`decls`], [`globals`]), the call graph ([`calls`]) and function bodies as
 //! statement trees ([`body`]), with the type of each expression whose rules it knows
-//! ([`rules`], shared with the emitter, which still types the others as it walks them).
+//! ([`rules`], shared with the emitter, which still types the others as it walks them); last
+//! the entry point's stage interface ([`interface`]) and execution modes ([`modes`]).
 
 pub mod attributes;
 pub mod body;
@@ -12,8 +13,10 @@ pub mod calls;
 pub mod consteval;
 pub mod decls;
 pub mod globals;
+pub mod interface;
 pub mod intrinsics;
 pub mod layout;
+pub mod modes;
 pub mod names;
 pub mod rules;
 pub mod scope;
