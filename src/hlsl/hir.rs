@@ -222,6 +222,19 @@ pub struct Global {
     pub relaxed: bool,
     /// What kind of variable it is.
     pub kind: GlobalKind,
+    /// Where a resource or buffer is bound ([`crate::hlsl::sema::bindings`]).
+    pub descriptor: Descriptor,
+}
+
+/// The descriptor set and binding semantic analysis assigned a resource or buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Descriptor {
+    /// Its (binding, set); `None` for a push constant block (or what is no resource).
+    pub binding: Option<(u32, u32)>,
+    /// Its counter buffer's (binding, set), when it has a counter.
+    pub counter: Option<(u32, u32)>,
+    /// Its binding was refused (reported): code generation stops before the function bodies.
+    pub refused: bool,
 }
 
 /// What a module-scope declaration declares.

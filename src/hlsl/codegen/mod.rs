@@ -7,7 +7,6 @@
 //! problem becomes a [`Diagnostic`] (one semantic analysis reported is not repeated) and the
 //! walk goes on.
 
-mod bindings;
 mod buffer_address;
 mod control;
 mod decls;

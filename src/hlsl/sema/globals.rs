@@ -95,10 +95,16 @@ pub fn declare_module<'u>(
                 user_type: None,
                 array: None,
             },
+            descriptor: Default::default(),
         });
     }
     super::body::lower_reached(unit, &mut m, opts, diags);
-    m.interface = super::interface::plan(unit, &m, opts, diags);
+    // The heaps' views are among the globals from here on.
+    let bound = super::bindings::bind_module(&mut m, opts, diags);
+    if bound {
+        // A refused binding stops code generation before the entry point's wrapper.
+        m.interface = super::interface::plan(unit, &m, opts, diags);
+    }
     m
 }
 
@@ -148,6 +154,7 @@ impl Declarer<'_> {
             ty,
             relaxed,
             kind,
+            descriptor: Default::default(),
         });
     }
 

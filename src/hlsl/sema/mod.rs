@@ -5,9 +5,11 @@
 //! declarations ([`decls`], [`globals`]), the call graph ([`calls`]) and function bodies as
 //! statement trees ([`body`]), with the type of each expression whose rules it knows
 //! ([`rules`], shared with the emitter, which still types the others as it walks them); last
-//! the entry point's stage interface ([`interface`]) and execution modes ([`modes`]).
+//! every resource's descriptor binding ([`bindings`]), the entry point's stage interface
+//! ([`interface`]) and execution modes ([`modes`]).
 
 pub mod attributes;
+pub mod bindings;
 pub mod body;
 pub mod calls;
 pub mod consteval;
