@@ -830,22 +830,6 @@ fn emit_function(
     };
     let bodies = st.bodies;
     let body = bodies.get(&fsym.item)?;
-    let stage = st.opts.profile.stage;
-    for a in &decl.attributes {
-        let vk = a.namespace.as_ref().is_some_and(|n| n.name == "vk");
-        let fragment_test = crate::hlsl::sema::modes::FRAGMENT_TEST_ATTRIBUTES
-            .iter()
-            .any(|(n, _)| *n == a.name.name);
-        if vk && fragment_test && !(is_entry && stage == crate::hlsl::Stage::Pixel) {
-            st.error(
-                a.span,
-                format!(
-                    "[[vk::{}]] applies to a pixel shader's entry point only",
-                    a.name.name
-                ),
-            );
-        }
-    }
     let mut ptypes = Vec::new();
     for (pi, (t, dir)) in fsym.params.iter().enumerate() {
         if *t == Ty::Void {

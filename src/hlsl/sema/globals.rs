@@ -102,7 +102,9 @@ pub fn declare_module<'u>(
     // The heaps' views are among the globals from here on.
     let bound = super::bindings::bind_module(&mut m, opts, diags);
     if bound {
-        // A refused binding stops code generation before the entry point's wrapper.
+        // A refused binding stops code generation before the functions and the entry point's
+        // wrapper: what they would check is not reported either.
+        super::modes::misplaced_fragment_tests(unit, &m, opts, diags);
         m.interface = super::interface::plan(unit, &m, opts, diags);
     }
     m

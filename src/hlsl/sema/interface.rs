@@ -165,18 +165,24 @@ impl AttrPlace {
 
 /// The planner's state while it walks the entry point's signature.
 struct Planner<'a, 'd> {
+    /// The declared types (stage structs, module constants).
     env: &'a TypeEnv,
+    /// The options (stage, `-fvk-stage-io-order`, constants' literal rules).
     opts: &'a Options,
+    /// Where errors go.
     diags: &'d mut Vec<Diagnostic>,
+    /// The profile's stage.
     stage: Stage,
+    /// The interface so far.
     out: Interface,
     /// The semantic and direction of every variable so far (duplicates are errors).
     used: Vec<(String, bool)>,
     /// Per direction (input, output): the locations taken (with their `vk::index`, 0 by
     /// default), with the semantic that took each.
     taken: [Vec<(u32, u32, String)>; 2],
-    /// Per direction: where a `[[vk::location]]` was given, and whether one was not.
+    /// Per direction: where a `[[vk::location]]` was first given.
     explicit: [Option<Span>; 2],
+    /// Per direction: whether a variable took the next free location (mixing is an error).
     implicit: [bool; 2],
     /// Per direction: the next free location.
     next: [u32; 2],

@@ -5,7 +5,7 @@
 //! them.
 
 use crate::grammar::ExecutionMode;
-use crate::hlsl::ast::{Attribute, FunctionDecl};
+use crate::hlsl::ast::{Attribute, FunctionDecl, Item, TranslationUnit};
 use crate::hlsl::diag::Diagnostic;
 use crate::hlsl::hir::Module;
 use crate::hlsl::sema::consteval::ConstVal;
@@ -30,6 +30,45 @@ pub(crate) const FRAGMENT_TEST_ATTRIBUTES: &[(&str, &str)] = &[
     ("stencil_ref_less_equal_back", "StencilRefLessBackAMD"),
     ("post_depth_coverage", "PostDepthCoverage"),
 ];
+
+/// Reports the fragment-test attributes ([`FRAGMENT_TEST_ATTRIBUTES`]) of the reached functions
+/// (those code generation emits) that are not a pixel shader's entry point.
+pub(crate) fn misplaced_fragment_tests(
+    unit: &TranslationUnit,
+    m: &Module,
+    opts: &Options,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(order) = &m.order else { return };
+    for name in order {
+        let is_entry = *name == opts.entry;
+        for sig in m.functions.get(name).into_iter().flatten() {
+            // A function returning a resource is evaluated where it is called: never emitted.
+            let emitted = is_entry || !sig.ret.is_resource();
+            let Some(Item::Function(decl)) = unit.items.get(sig.item) else {
+                continue;
+            };
+            if !emitted || !m.bodies.contains_key(&sig.item) {
+                continue;
+            }
+            for a in &decl.attributes {
+                let vk = a.namespace.as_ref().is_some_and(|n| n.name == "vk");
+                let fragment_test = FRAGMENT_TEST_ATTRIBUTES
+                    .iter()
+                    .any(|(n, _)| *n == a.name.name);
+                if vk && fragment_test && !(is_entry && opts.profile.stage == Stage::Pixel) {
+                    diags.push(Diagnostic::error(
+                        a.span,
+                        format!(
+                            "[[vk::{}]] applies to a pixel shader's entry point only",
+                            a.name.name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
 
 /// What the stage variables tell the execution modes.
 pub(crate) struct IoFacts<'a> {
