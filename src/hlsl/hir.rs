@@ -49,6 +49,9 @@ pub struct Module<'u> {
     /// The type an expression's value is implicitly converted to where it is used, where
     /// semantic analysis records it (assigned values and call arguments, so far).
     pub conversions: ExprMap<Ty>,
+    /// The entry point's stage interface and execution modes, laid out (and checked) by
+    /// [`crate::hlsl::sema::interface`]; `None` when the call graph is in error.
+    pub interface: Option<Interface>,
 }
 
 /// A table keyed by expression (addresses hash well with rustc's fast hasher).
@@ -219,6 +222,19 @@ pub struct Global {
     pub relaxed: bool,
     /// What kind of variable it is.
     pub kind: GlobalKind,
+    /// Where a resource or buffer is bound ([`crate::hlsl::sema::bindings`]).
+    pub descriptor: Descriptor,
+}
+
+/// The descriptor set and binding semantic analysis assigned a resource or buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Descriptor {
+    /// Its (binding, set); `None` for a push constant block (or what is no resource).
+    pub binding: Option<(u32, u32)>,
+    /// Its counter buffer's (binding, set), when it has a counter.
+    pub counter: Option<(u32, u32)>,
+    /// Its binding was refused (reported): code generation stops before the function bodies.
+    pub refused: bool,
 }
 
 /// What a module-scope declaration declares.
@@ -394,4 +410,98 @@ pub enum ParamDir {
     Out,
     /// `inout`: both.
     InOut,
+}
+
+/// The entry point's stage interface: what the wrapper entry function loads and stores, and
+/// its execution modes. Code generation creates these variables as it meets them, in order.
+#[derive(Debug, Default)]
+pub struct Interface {
+    /// The stage variables, in the order the wrapper meets them (the inputs parameter by
+    /// parameter, then the return value, then the `out`/`inout` parameters).
+    pub vars: Vec<StageVar>,
+    /// The clip and cull distance arrays, created before any other stage variable.
+    pub distances: Vec<DistanceArray>,
+    /// The execution modes the attributes, semantics and options ask for, in DXC's order
+    /// (a compute shader's derivative group, found while emitting, comes after them).
+    pub modes: Vec<crate::grammar::ExecutionMode>,
+    /// A compute shader's `[numthreads(x, y, z)]`, which picks its derivative group.
+    pub local_size: Option<[u32; 3]>,
+}
+
+/// Where a stage variable's value sits in the source entry function's signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IoPath {
+    /// The parameter (by index) or the return value.
+    pub root: IoRoot,
+    /// Stored to after the call (an output) rather than loaded before it.
+    pub output: bool,
+    /// The field indices from the root's type down to the value (empty for the root).
+    pub fields: Vec<u32>,
+}
+
+/// The part of the entry function's signature an [`IoPath`] starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IoRoot {
+    /// The parameter with this index.
+    Param(usize),
+    /// The return value.
+    Return,
+}
+
+/// One stage input or output.
+#[derive(Clone, Debug)]
+pub struct StageVar {
+    /// The value it holds.
+    pub path: IoPath,
+    /// The semantic as written (`UserSemantic` under `-fspv-reflect`).
+    pub semantic: String,
+    /// The type of the value in the source (converted from or to `var_ty`).
+    pub ty: Ty,
+    /// The variable's own type (a built-in's fixed type; a `bool` crosses as a `uint`).
+    pub var_ty: Ty,
+    /// The variable's name (`in.var.TEXCOORD0`, `gl_Position`).
+    pub name: String,
+    /// Where it goes.
+    pub place: StagePlace,
+    /// `Flat` (`nointerpolation`, or an integer pixel input).
+    pub flat: bool,
+    /// `NoPerspective`.
+    pub noperspective: bool,
+    /// `Centroid`.
+    pub centroid: bool,
+    /// `Sample`.
+    pub sample: bool,
+}
+
+/// Where a stage variable goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StagePlace {
+    /// A built-in variable.
+    BuiltIn(crate::grammar::BuiltIn),
+    /// A located variable, with `[[vk::index(N)]]` for dual-source blending.
+    Location {
+        /// The first location it takes.
+        location: u32,
+        /// Its `Index`, if given.
+        index: Option<u32>,
+    },
+    /// Elements of a clip or cull distance array (no variable of its own).
+    Distance {
+        /// The array, by index in [`Interface::distances`].
+        array: usize,
+        /// The first element it takes.
+        offset: u32,
+    },
+}
+
+/// The one `float[len]` built-in array holding every SV_ClipDistance (SV_CullDistance) of a
+/// direction, as DXC packs them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DistanceArray {
+    /// An output (else an input).
+    pub output: bool,
+    /// CullDistance (else ClipDistance).
+    pub cull: bool,
+    /// How many floats it holds.
+    pub len: u32,
 }

@@ -4,13 +4,12 @@
 //! constants), the reachable functions in callee-first order (recursion rejected), and the
 //! driver that emits the whole module.
 
-use super::bindings::{Assignment, Request};
 use super::func::FnCx;
 use super::types::{ir_ty, matrix_decorations};
 use super::{FuncSym, ParamDir, Place, Resource, State, Sym};
 use crate::grammar::{Decoration, FunctionControl, LiteralNumber, StorageClass};
 use crate::hlsl::ast::{Expr, ExprKind, Initializer, Item, Modifier, TypeExpr};
-use crate::hlsl::hir::{Global, GlobalKind};
+use crate::hlsl::hir::{Descriptor, Global, GlobalKind};
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::decls::{self, has, TypeResolver};
 use crate::hlsl::sema::layout::{struct_offsets, LayoutRule};
@@ -57,7 +56,8 @@ fn block_struct(
 struct Pending {
     name: String,
     span: Span,
-    assignment: Assignment,
+    /// Its binding, as semantic analysis assigned it.
+    descriptor: Descriptor,
     what: PendingKind,
     /// `globallycoherent`: the variable is decorated `Coherent`.
     coherent: bool,
@@ -81,33 +81,6 @@ enum PendingKind {
         /// A `tbuffer` or `TextureBuffer<T>`: read-only storage, structured-buffer layout.
         texture: bool,
     },
-}
-
-impl PendingKind {
-    /// The register class DXC infers for the resource (`-fvk-auto-shift-bindings`).
-    fn register_class(&self) -> char {
-        match self {
-            PendingKind::Block { texture: true, .. }
-            | PendingKind::Resource(ResourceKind::TextureBuffer, _) => 't',
-            PendingKind::Block { .. } => 'b',
-            PendingKind::Resource(ResourceKind::Sampler { .. }, _) => 's',
-            PendingKind::Resource(ResourceKind::Subpass { .. }, _) => 't',
-            PendingKind::Resource(ResourceKind::ConstantBuffer, _) => 'b',
-            PendingKind::Resource(
-                ResourceKind::StructuredBuffer { rw, .. }
-                | ResourceKind::ByteAddressBuffer { rw }
-                | ResourceKind::TexelBuffer { rw, .. }
-                | ResourceKind::Texture { rw, .. },
-                _,
-            ) => {
-                if *rw {
-                    'u'
-                } else {
-                    't'
-                }
-            }
-        }
-    }
 }
 
 impl State<'_> {
@@ -183,6 +156,8 @@ impl State<'_> {
 
 /// Emits the module; false when an error stopped it.
 pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
+    // A binding semantic analysis refused (and reported) stops before the function bodies.
+    let refused = st.globals.iter().any(|g| g.descriptor.refused);
     let mut pending: Vec<Pending> = Vec::new();
     let mut aliases = Vec::new();
     for g in std::mem::take(&mut st.globals) {
@@ -216,10 +191,11 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     else {
         return false;
     };
-    if st
-        .diags
-        .iter()
-        .any(|d| d.severity == crate::hlsl::diag::Severity::Error)
+    if refused
+        || st
+            .diags
+            .iter()
+            .any(|d| d.severity == crate::hlsl::diag::Severity::Error)
     {
         return false;
     }
@@ -287,6 +263,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
         ty,
         relaxed,
         kind,
+        descriptor,
     } = g;
     match kind {
         GlobalKind::String(text) => {
@@ -294,7 +271,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             st.strings.insert(name, text);
         }
         GlobalKind::Resource {
-            binding,
+            binding: _,
             coherent,
             user_type,
             counter,
@@ -305,7 +282,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             pending.push(Pending {
                 name,
                 span,
-                assignment: binding.into(),
+                descriptor,
                 what: PendingKind::Resource(kind, *elem),
                 coherent,
                 user_type,
@@ -319,13 +296,13 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             as_var,
             push_constant,
             texture,
-            binding,
+            binding: _,
             user_type,
             array,
         } => pending.push(Pending {
             name,
             span,
-            assignment: binding.into(),
+            descriptor,
             what: PendingKind::Block {
                 def,
                 as_var,
@@ -451,97 +428,10 @@ fn flattened(st: &State, p: &Pending) -> Option<u32> {
     p.array.filter(|&n| flat && n > 0)
 }
 
-/// Whether `ty` holds a column-major matrix of non-floats: DXC cannot lay those out in a
-/// buffer (it refuses them, and so does spvkit rather than guess).
-fn column_major_int_matrix(st: &State, ty: &Ty, row_major: bool) -> bool {
-    match ty {
-        Ty::Matrix(s, ..) => !s.is_float() && !row_major,
-        Ty::Array(e, _) => column_major_int_matrix(st, e, row_major),
-        Ty::Struct(i) => st.types.structs.get(*i).is_some_and(|d| {
-            d.fields
-                .iter()
-                .any(|f| column_major_int_matrix(st, &f.ty, f.row_major))
-        }),
-        _ => false,
-    }
-}
-
+/// Defines the resources and buffers at the bindings semantic analysis gave them.
 fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
-    for p in &pending {
-        let bad = match &p.what {
-            PendingKind::Resource(ResourceKind::StructuredBuffer { row_major, .. }, elem) => {
-                column_major_int_matrix(st, elem, *row_major)
-            }
-            PendingKind::Block { def, .. } => def
-                .fields
-                .iter()
-                .any(|f| column_major_int_matrix(st, &f.ty, f.row_major)),
-            _ => false,
-        };
-        if bad {
-            st.error(
-                p.span,
-                "externally initialized non-floating-point column-major matrices not supported \
-                 yet",
-            );
-        }
-    }
-    let is_push = |p: &Pending| {
-        matches!(
-            p.what,
-            PendingKind::Block {
-                push_constant: true,
-                ..
-            }
-        )
-    };
-    // Push constants have no binding; a counter comes right after its buffer: at
-    // `[[vk::counter_binding]]` in the buffer's set, after the buffer when that is implicit,
-    // else in the lowest hole of the buffer's set.
-    let default_set = st.opts.bindings.default_space;
-    let mut requests: Vec<Request> = Vec::new();
-    for p in pending.iter().filter(|p| !is_push(p)) {
-        requests.push(Request {
-            assignment: p.assignment,
-            count: flattened(st, p).unwrap_or(1),
-            class: p.what.register_class(),
-            globals: p.name == "$Globals" && p.span == Span::default(),
-            span: p.span,
-        });
-        if let Some(explicit) = p.counter {
-            let set = match p.assignment {
-                Assignment::VkBinding { set, .. } => set.unwrap_or(default_set),
-                Assignment::Register { space, .. } => space.unwrap_or(default_set),
-                Assignment::ImplicitIn { set } | Assignment::Hole { set } => set,
-                Assignment::Implicit | Assignment::Heap(_) | Assignment::CounterHeap => default_set,
-            };
-            let assignment = match (explicit, p.assignment) {
-                // A heap's buffers' counters: the counter heap's.
-                (_, Assignment::Heap(_)) => Assignment::CounterHeap,
-                (Some(binding), _) => Assignment::VkBinding {
-                    binding,
-                    set: Some(set),
-                },
-                (None, a @ (Assignment::Implicit | Assignment::ImplicitIn { .. })) => a,
-                (None, _) => Assignment::Hole { set },
-            };
-            requests.push(Request {
-                assignment,
-                count: 1,
-                class: 'u',
-                globals: false,
-                span: p.span,
-            });
-        }
-    }
-    let mut assigned =
-        super::bindings::assign(&st.opts.bindings, &requests, &mut st.diags).into_iter();
     for p in pending {
-        let binding = if is_push(&p) {
-            None
-        } else {
-            assigned.next().flatten()
-        };
+        let binding = p.descriptor.binding;
         let decos = |binding: Option<(u32, u32)>| match binding {
             Some((bd, set)) => vec![Decoration::DescriptorSet(set), Decoration::Binding(bd)],
             None => Vec::new(),
@@ -658,10 +548,9 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 // A heap's views are all named after the heap (`sema::body` tells them apart
                 // after a `#`).
                 let ir_name = p.name.split('#').next().unwrap_or(&p.name);
-                let counter = p.counter.map(|_| {
-                    let binding = assigned.next().flatten();
-                    counter_var(st, b, ir_name, sc, decos(binding), p.array)
-                });
+                let counter = p
+                    .counter
+                    .map(|_| counter_var(st, b, ir_name, sc, decos(p.descriptor.counter), p.array));
                 if let (true, Some(c)) = (st.opts.reflect, counter) {
                     decorations.push(Decoration::CounterBuffer(Value::Global(c).to_id()));
                 }
@@ -941,22 +830,6 @@ fn emit_function(
     };
     let bodies = st.bodies;
     let body = bodies.get(&fsym.item)?;
-    let stage = st.opts.profile.stage;
-    for a in &decl.attributes {
-        let vk = a.namespace.as_ref().is_some_and(|n| n.name == "vk");
-        let fragment_test = super::FRAGMENT_TEST_ATTRIBUTES
-            .iter()
-            .any(|(n, _)| *n == a.name.name);
-        if vk && fragment_test && !(is_entry && stage == crate::hlsl::Stage::Pixel) {
-            st.error(
-                a.span,
-                format!(
-                    "[[vk::{}]] applies to a pixel shader's entry point only",
-                    a.name.name
-                ),
-            );
-        }
-    }
     let mut ptypes = Vec::new();
     for (pi, (t, dir)) in fsym.params.iter().enumerate() {
         if *t == Ty::Void {

@@ -429,24 +429,6 @@ impl FnCx<'_, '_> {
         })
     }
 
-    /// Reports (and says) when struct `i` has bit-fields, for stage variables, which do not
-    /// handle them yet.
-    pub fn bitfield_struct(&mut self, i: usize, span: Span) -> bool {
-        let has = self
-            .st
-            .types
-            .structs
-            .get(i)
-            .is_some_and(|d| !d.bitfields.is_empty());
-        if has {
-            self.st.error(
-                span,
-                "not supported yet: a struct with bit-fields as a stage input or output",
-            );
-        }
-        has
-    }
-
     /// The type of an expression result.
     pub fn val_ty(&self, v: &Val) -> Option<Ty> {
         match v {

@@ -7,13 +7,10 @@
 //! problem becomes a [`Diagnostic`] (one semantic analysis reported is not repeated) and the
 //! walk goes on.
 
-mod bindings;
 mod buffer_address;
 mod control;
 mod decls;
 mod entry;
-
-pub(crate) use entry::FRAGMENT_TEST_ATTRIBUTES;
 mod expr;
 mod func;
 mod intrinsics;
@@ -289,8 +286,9 @@ pub(crate) struct State<'u> {
     pub builtins: Vec<(crate::grammar::BuiltIn, Handle<GlobalVariable>)>,
     /// `static` globals with initializers, stored by the wrapper before the call.
     pub static_inits: Vec<(Place, usize, usize)>,
-    pub next_in_location: u32,
-    pub next_out_location: u32,
+    /// The entry point's stage interface and execution modes as semantic analysis laid them
+    /// out (taken by the wrapper).
+    pub entry_io: Option<super::hir::Interface>,
     /// Runtime arrays of blocks (`ConstantBuffer<T> cbs[]`): indexed without a bound.
     pub unsized_globals: std::collections::HashSet<Value>,
     /// Global variables of a minimum-precision type (decorated `RelaxedPrecision`).
@@ -359,8 +357,7 @@ impl<'u> State<'u> {
             interface: Vec::new(),
             builtins: Vec::new(),
             static_inits: Vec::new(),
-            next_in_location: 0,
-            next_out_location: 0,
+            entry_io: module.interface,
             relaxed_globals: std::collections::HashSet::new(),
             unsized_globals: std::collections::HashSet::new(),
             row_globals: std::collections::HashMap::new(),

@@ -58,13 +58,13 @@ fn plain_known(site: Site, name: &str) -> bool {
 /// `[[vk::...]]` attributes implemented, by site.
 fn vk_implemented(site: Site, name: &str) -> bool {
     match site {
-        // The fragment-test modes count on a pixel shader's entry point only (code
-        // generation refuses them elsewhere).
+        // The fragment-test modes count on a pixel shader's entry point only
+        // (`super::modes` refuses them elsewhere).
         Site::Function => {
             name == "location"
                 || name == "builtin"
                 || name == "index"
-                || crate::hlsl::codegen::FRAGMENT_TEST_ATTRIBUTES
+                || super::modes::FRAGMENT_TEST_ATTRIBUTES
                     .iter()
                     .any(|(n, _)| *n == name)
         }

@@ -150,6 +150,7 @@ pub fn lower_reached<'u>(
                 array: Some(0),
                 input_attachment: None,
             },
+            descriptor: Default::default(),
         });
     }
     m.bodies = bodies;

@@ -95,9 +95,18 @@ pub fn declare_module<'u>(
                 user_type: None,
                 array: None,
             },
+            descriptor: Default::default(),
         });
     }
     super::body::lower_reached(unit, &mut m, opts, diags);
+    // The heaps' views are among the globals from here on.
+    let bound = super::bindings::bind_module(&mut m, opts, diags);
+    if bound {
+        // A refused binding stops code generation before the functions and the entry point's
+        // wrapper: what they would check is not reported either.
+        super::modes::misplaced_fragment_tests(unit, &m, opts, diags);
+        m.interface = super::interface::plan(unit, &m, opts, diags);
+    }
     m
 }
 
@@ -147,6 +156,7 @@ impl Declarer<'_> {
             ty,
             relaxed,
             kind,
+            descriptor: Default::default(),
         });
     }
 

@@ -3,17 +3,181 @@
 //! `-fvk-x-shift`, then every other resource in declaration order takes the lowest free binding
 //! of the default set (`-auto-binding-space`; shifted too with `-fvk-auto-shift-bindings`).
 //! `-fvk-bind-register` replaces all of that with its table; `-fvk-bind-globals` places
-//! `$Globals`.
+//! `$Globals`. [`bind_module`] gives every module-scope resource and buffer of the HIR its
+//! [`Descriptor`], reporting what DXC refuses; code generation decorates with it.
 
 use crate::hlsl::diag::Diagnostic;
-use crate::hlsl::hir::Heap;
+use crate::hlsl::hir::{Descriptor, Global, GlobalKind, Heap, Module};
+use crate::hlsl::sema::decls::TypeEnv;
+use crate::hlsl::sema::types::{ResourceKind, Ty};
 use crate::hlsl::source::Span;
-use crate::hlsl::ResourceBindings;
+use crate::hlsl::{Options, ResourceBindings};
 use std::collections::{HashMap, HashSet};
+
+/// Assigns every resource and buffer of `m` its binding (and its counter's), in declaration
+/// order, and reports the bindings DXC refuses (`-fvk-bind-register` without a place, a
+/// column-major non-float matrix in a buffer); false when one was refused.
+pub fn bind_module(m: &mut Module, opts: &Options, diags: &mut Vec<Diagnostic>) -> bool {
+    let mut refused = vec![false; m.globals.len()];
+    for (g, refused) in m.globals.iter().zip(refused.iter_mut()) {
+        let bad = match (&g.kind, &g.ty) {
+            (
+                GlobalKind::Resource { .. },
+                Ty::Resource(ResourceKind::StructuredBuffer { row_major, .. }, elem),
+            ) => column_major_int_matrix(&m.types, elem, *row_major),
+            (GlobalKind::Block { def, .. }, _) => def
+                .fields
+                .iter()
+                .any(|f| column_major_int_matrix(&m.types, &f.ty, f.row_major)),
+            _ => false,
+        };
+        if bad {
+            diags.push(Diagnostic::error(
+                g.span,
+                "externally initialized non-floating-point column-major matrices not supported \
+                 yet",
+            ));
+            *refused = true;
+        }
+    }
+    // Push constants have no binding; a counter comes right after its buffer: at
+    // `[[vk::counter_binding]]` in the buffer's set, after the buffer when that is implicit,
+    // else in the lowest hole of the buffer's set.
+    let default_set = opts.bindings.default_space;
+    let mut requests: Vec<Request> = Vec::new();
+    // Per request: the global (by index) and whether it is its counter's.
+    let mut owners: Vec<(usize, bool)> = Vec::new();
+    for (i, g) in m.globals.iter().enumerate() {
+        let Some((assignment, class, counter)) = request_of(g) else {
+            continue;
+        };
+        requests.push(Request {
+            assignment,
+            count: flattened(opts, g).unwrap_or(1),
+            class,
+            globals: g.name == "$Globals" && g.span == Span::default(),
+            span: g.span,
+        });
+        owners.push((i, false));
+        if let Some(explicit) = counter {
+            let set = match assignment {
+                Assignment::VkBinding { set, .. } => set.unwrap_or(default_set),
+                Assignment::Register { space, .. } => space.unwrap_or(default_set),
+                Assignment::ImplicitIn { set } | Assignment::Hole { set } => set,
+                Assignment::Implicit | Assignment::Heap(_) | Assignment::CounterHeap => default_set,
+            };
+            let assignment = match (explicit, assignment) {
+                // A heap's buffers' counters: the counter heap's.
+                (_, Assignment::Heap(_)) => Assignment::CounterHeap,
+                (Some(binding), _) => Assignment::VkBinding {
+                    binding,
+                    set: Some(set),
+                },
+                (None, a @ (Assignment::Implicit | Assignment::ImplicitIn { .. })) => a,
+                (None, _) => Assignment::Hole { set },
+            };
+            requests.push(Request {
+                assignment,
+                count: 1,
+                class: 'u',
+                globals: false,
+                span: g.span,
+            });
+            owners.push((i, true));
+        }
+    }
+    let assigned = assign(&opts.bindings, &requests, diags);
+    let mut descriptors = vec![Descriptor::default(); m.globals.len()];
+    for ((i, counter), place) in owners.into_iter().zip(assigned) {
+        let d = &mut descriptors[i];
+        if place.is_none() {
+            refused[i] = true;
+        }
+        if counter {
+            d.counter = place;
+        } else {
+            d.binding = place;
+        }
+    }
+    for ((g, mut d), refused) in m.globals.iter_mut().zip(descriptors).zip(&refused) {
+        d.refused = *refused;
+        g.descriptor = d;
+    }
+    !refused.contains(&true)
+}
+
+/// What a global asks of the binding assignment: what the source says, the register class it
+/// would take, and its counter (`Some(Some(b))` at `[[vk::counter_binding(b)]]`); `None` for
+/// what takes no binding (a push constant block, what is no resource or buffer).
+fn request_of(g: &Global) -> Option<(Assignment, char, Option<Option<u32>>)> {
+    match (&g.kind, &g.ty) {
+        (
+            GlobalKind::Resource {
+                binding, counter, ..
+            },
+            Ty::Resource(kind, _),
+        ) => Some(((*binding).into(), resource_class(*kind), *counter)),
+        (
+            GlobalKind::Block {
+                push_constant: false,
+                texture,
+                binding,
+                ..
+            },
+            _,
+        ) => Some(((*binding).into(), if *texture { 't' } else { 'b' }, None)),
+        _ => None,
+    }
+}
+
+/// The register class DXC infers for a resource of `kind` (`-fvk-auto-shift-bindings`).
+fn resource_class(kind: ResourceKind) -> char {
+    match kind {
+        ResourceKind::TextureBuffer | ResourceKind::Subpass { .. } => 't',
+        ResourceKind::Sampler { .. } => 's',
+        ResourceKind::ConstantBuffer => 'b',
+        ResourceKind::StructuredBuffer { rw, .. }
+        | ResourceKind::ByteAddressBuffer { rw }
+        | ResourceKind::TexelBuffer { rw, .. }
+        | ResourceKind::Texture { rw, .. } => {
+            if rw {
+                'u'
+            } else {
+                't'
+            }
+        }
+    }
+}
+
+/// The length of `g` if it is an array of resources that `-fspv-flatten-resource-arrays`
+/// makes one variable per element (at consecutive bindings).
+pub(crate) fn flattened(opts: &Options, g: &Global) -> Option<u32> {
+    match g.kind {
+        GlobalKind::Resource { array, .. } if opts.bindings.flatten_arrays => {
+            array.filter(|&n| n > 0)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `ty` holds a column-major matrix of non-floats: DXC cannot lay those out in a
+/// buffer (it refuses them, and so does spvkit rather than guess).
+fn column_major_int_matrix(env: &TypeEnv, ty: &Ty, row_major: bool) -> bool {
+    match ty {
+        Ty::Matrix(s, ..) => !s.is_float() && !row_major,
+        Ty::Array(e, _) => column_major_int_matrix(env, e, row_major),
+        Ty::Struct(i) => env.structs.get(*i).is_some_and(|d| {
+            d.fields
+                .iter()
+                .any(|f| column_major_int_matrix(env, &f.ty, f.row_major))
+        }),
+        _ => false,
+    }
+}
 
 /// What the source says about a resource's binding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Assignment {
+enum Assignment {
     /// `[[vk::binding(binding, set)]]`.
     VkBinding { binding: u32, set: Option<u32> },
     /// `: register(xN, spaceM)`.
@@ -61,24 +225,24 @@ impl From<crate::hlsl::hir::Binding> for Assignment {
 
 /// One resource to bind.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Request {
+struct Request {
     /// What the source says.
-    pub assignment: Assignment,
+    assignment: Assignment,
     /// The register class the resource would take (`b`, `t`, `s`, `u`), for
     /// `-fvk-auto-shift-bindings`.
-    pub class: char,
+    class: char,
     /// Whether it is the `$Globals` buffer.
-    pub globals: bool,
+    globals: bool,
     /// How many consecutive bindings it takes (an array flattened by
     /// `-fspv-flatten-resource-arrays` takes one per element).
-    pub count: u32,
+    count: u32,
     /// Where it is declared.
-    pub span: Span,
+    span: Span,
 }
 
 /// The `(binding, set)` of each request, in order; errors (from `-fvk-bind-register`) go to
 /// `diags` and leave `None`.
-pub(crate) fn assign(
+fn assign(
     opts: &ResourceBindings,
     requests: &[Request],
     diags: &mut Vec<Diagnostic>,
