@@ -98,6 +98,7 @@ pub fn declare_module<'u>(
             descriptor: Default::default(),
         });
     }
+    redefined_globals(&m, diags);
     super::body::lower_reached(unit, &mut m, opts, diags);
     // The heaps' views are among the globals from here on.
     let bound = super::bindings::bind_module(&mut m, opts, diags);
@@ -108,6 +109,33 @@ pub fn declare_module<'u>(
         m.interface = super::interface::plan(unit, &m, opts, diags);
     }
     m
+}
+
+/// Reports each module-scope name declared twice: variables, buffers (a `cbuffer`'s members,
+/// a `ConstantBuffer<T>` itself), constants, then `static` resource aliases.
+fn redefined_globals(m: &Module<'_>, diags: &mut Vec<Diagnostic>) {
+    let mut seen = std::collections::HashSet::new();
+    let (aliases, others): (Vec<&Global>, Vec<&Global>) = m
+        .globals
+        .iter()
+        .partition(|g| matches!(g.kind, GlobalKind::Alias(_)));
+    for g in others.into_iter().chain(aliases) {
+        let names: Vec<&str> = match &g.kind {
+            GlobalKind::String(_) => Vec::new(),
+            GlobalKind::Block {
+                def, as_var: false, ..
+            } => def.fields.iter().map(|f| f.name.as_str()).collect(),
+            _ => vec![g.name.as_str()],
+        };
+        for name in names {
+            if !seen.insert(name) {
+                diags.push(Diagnostic::error(
+                    g.span,
+                    format!("redefinition of '{name}'"),
+                ));
+            }
+        }
+    }
 }
 
 /// The state of [`declare_module`]'s walk.
@@ -1222,6 +1250,24 @@ mod tests {
 
     fn declare(src: &str) -> (Module<'static>, Vec<Diagnostic>) {
         declare_for_test(src, "cs_6_0")
+    }
+
+    #[test]
+    fn module_scope_names_are_declared_once() {
+        let (_, diags) = declare(
+            "static float g = 1; static float g = 2; cbuffer C { float4 tint; };
+             float4 tint; struct S { float x; }; ConstantBuffer<S> cb; RWBuffer<float> cb;
+             [numthreads(1, 1, 1)] void main() { }",
+        );
+        let msgs: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "redefinition of 'g'",
+                "redefinition of 'cb'",
+                "redefinition of 'tint'"
+            ]
+        );
     }
 
     #[test]
