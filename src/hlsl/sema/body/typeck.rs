@@ -283,9 +283,10 @@ impl Lowerer<'_> {
                 ..
             } => {
                 self.check_all(args);
-                if !template_args.is_empty()
-                    || crate::hlsl::parser::is_builtin_function_template(&callee.name)
-                {
+                if crate::hlsl::parser::is_builtin_function_template(&callee.name) {
+                    return self.raw_buffer_call(e, callee, template_args, args);
+                }
+                if !template_args.is_empty() {
                     return None;
                 }
                 let known = self.variable(&callee.name).is_some()
@@ -638,6 +639,77 @@ impl Lowerer<'_> {
         false
     }
 
+    /// `vk::RawBufferLoad<T>(address[, alignment])` and `vk::RawBufferStore<T>(address, value[,
+    /// alignment])` at `site` (`T` defaults to `uint`; the alignment is a constant power of
+    /// two).
+    fn raw_buffer_call(
+        &mut self,
+        site: &Expr,
+        callee: &crate::hlsl::ast::Ident,
+        template_args: &[crate::hlsl::ast::TemplateArg],
+        args: &[Expr],
+    ) -> Option<Ty> {
+        use crate::hlsl::ast::TemplateArg;
+        let name = callee.name.as_str();
+        let store = match name {
+            "vk::RawBufferLoad" => false,
+            "vk::RawBufferStore" => true,
+            _ => {
+                let msg = format!("not supported yet: {name} (vk::BufferPointer)");
+                self.report(callee.span, msg);
+                return None;
+            }
+        };
+        let ty = match template_args {
+            [] => Ty::Scalar(Scalar::UInt),
+            [TemplateArg::Type(t)] => self.resolve(t, &[])?,
+            [TemplateArg::Expr(e)] => {
+                self.report(e.span, format!("{name}'s template argument must be a type"));
+                return None;
+            }
+            _ => {
+                let msg = format!("{name} takes one template argument (the type)");
+                self.report(callee.span, msg);
+                return None;
+            }
+        };
+        if !ty.is_numeric() && !matches!(ty, Ty::Struct(_) | Ty::Array(..)) {
+            let msg = format!("not supported yet: {name} of '{}'", self.m.types.show(&ty));
+            self.report(callee.span, msg);
+            return None;
+        }
+        let fixed = if store { 2 } else { 1 };
+        if !(fixed..=fixed + 1).contains(&args.len()) {
+            let msg = format!(
+                "wrong number of arguments to '{name}': {} given",
+                args.len()
+            );
+            self.report(site.span, msg);
+            return None;
+        }
+        if let Some(a) = args.get(fixed) {
+            let (consts, env) = (&self.scopes, &self.m.types);
+            let lookup = |n: &str| super::constant(consts, env, n);
+            let align =
+                crate::hlsl::sema::decls::fold(a, self.opts, &lookup).and_then(|c| c.as_int());
+            if !align.is_some_and(|n| n > 0 && n <= i64::from(u32::MAX) && n & (n - 1) == 0) {
+                let msg = "alignment argument must be a constant unsigned integer (a power of two)";
+                self.report(a.span, msg);
+                return None;
+            }
+        }
+        let at = self.typed(&args[0])?;
+        if !self.converted(&args[0], &at, &Ty::Scalar(Scalar::UInt64), args[0].span) {
+            return None;
+        }
+        if !store {
+            return Some(ty);
+        }
+        let vt = self.typed(&args[1])?;
+        self.converted(&args[1], &vt, &ty, args[1].span)
+            .then_some(Ty::Void)
+    }
+
     /// Whether `e` names a module-scope `string` (a name for a literal, not a variable).
     fn is_string(&self, e: &Expr) -> bool {
         let ExprKind::Ident(id) = &e.kind else {
@@ -736,7 +808,7 @@ impl Lowerer<'_> {
         }
         let (consts, env) = (&self.scopes, &self.m.types);
         let lookup = |n: &str| super::constant(consts, env, n);
-        let k = crate::hlsl::sema::consteval::eval(index, &lookup).and_then(|c| c.as_int());
+        let k = crate::hlsl::sema::decls::fold(index, self.opts, &lookup).and_then(|c| c.as_int());
         if let Some(k) = k.filter(|&k| k < 0 || (!tail && len > 0 && k >= i64::from(len))) {
             self.report(
                 index.span,
