@@ -576,7 +576,7 @@ impl Planner<'_, '_> {
         let bad_position = base == "SV_POSITION"
             && builtin.is_some()
             && *ty != Ty::Vector(Scalar::Float, 4)
-            && !ty.component().is_some_and(|s| s.bits() == 16);
+            && ty.component().is_none_or(|s| s.bits() != 16);
         if bad_position {
             self.error(span, BAD_POSITION);
             return false;
