@@ -81,7 +81,7 @@ pub fn lower_reached<'u>(
     }
     // What static initializers call runs first, in the entry point's wrapper, where only
     // the module's names are in scope.
-    let inits: Vec<&Initializer> = m
+    let inits: Vec<(&Initializer, &Ty)> = m
         .globals
         .iter()
         .filter_map(|global| match global.kind {
@@ -89,15 +89,18 @@ pub fn lower_reached<'u>(
                 init: Some((idx, k)),
                 ..
             } => match unit.items.get(idx) {
-                Some(Item::Variables(v)) => v.declarators.get(k)?.init.as_ref(),
+                Some(Item::Variables(v)) => {
+                    Some((v.declarators.get(k)?.init.as_ref()?, &global.ty))
+                }
                 _ => None,
             },
             _ => None,
         })
         .collect();
     let init_calls = g.at_module_scope(|l| {
-        for init in inits {
+        for (init, ty) in inits {
             l.find_calls_init(init);
+            l.init_list(init, ty);
         }
         std::mem::take(&mut l.calls)
     });
@@ -994,6 +997,7 @@ impl<'a> Lowerer<'a> {
             self.declare(&decl.name, LocalSym::typed(ty.clone()));
             if let Some(init) = &decl.init {
                 self.find_calls_init(init);
+                self.init_list(init, &ty);
                 // (A 1xN matrix's initializer is truncated to its written shape first.)
                 let shaped = decl.array_dims.is_empty() && written_matrix_shape(&d.ty).is_some();
                 if let (Initializer::Expr(e), false) = (init, shaped) {

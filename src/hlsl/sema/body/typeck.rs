@@ -217,8 +217,18 @@ impl Lowerer<'_> {
                     return None;
                 }
                 match (op, rt) {
+                    (Some(_), Some(rt)) if lt.is_resource() || rt.is_resource() => {
+                        let at = if lt.is_resource() { lhs } else { rhs };
+                        self.report(at.span, "a resource object is not a value here");
+                        return None;
+                    }
                     (Some(op), Some(rt)) if lt.is_numeric() && rt.is_numeric() => {
-                        self.operator(e, *op, &lt, None, &rt, self.lit(rhs))?;
+                        let t = self.operator(e, *op, &lt, None, &rt, self.lit(rhs))?;
+                        if !rules::converts(&self.m.types.structs, &t, &lt, false) {
+                            let (f, to) = (self.m.types.show(&t), self.m.types.show(&lt));
+                            self.report(e.span, format!("cannot convert from '{f}' to '{to}'"));
+                            return None;
+                        }
                     }
                     (None, Some(rt))
                         if !lt.is_resource() && !self.converted(rhs, &rt, &lt, e.span) =>
@@ -338,10 +348,25 @@ impl Lowerer<'_> {
                         };
                         if with_original {
                             let a = &args[args.len() - 1];
-                            self.check_assignable(a, a.span, false);
+                            if self.typed(a).is_some_and(|t| t.is_resource()) {
+                                self.report(a.span, "expression is not assignable");
+                            } else {
+                                self.check_assignable(a, a.span, false);
+                            }
                         }
                         if callee.name == "mul" {
-                            return self.mul(args, &tys);
+                            let t = self.mul(args, &tys);
+                            if t.is_none() {
+                                let (a, b) =
+                                    (self.m.types.show(&tys[0]), self.m.types.show(&tys[1]));
+                                let msg = if tys.iter().all(Ty::is_numeric) {
+                                    format!("mul of mismatched shapes '{a}' and '{b}'")
+                                } else {
+                                    "mul needs numeric arguments".to_owned()
+                                };
+                                self.report(e.span, msg);
+                            }
+                            return t;
                         }
                         let lits: Vec<Option<bool>> = args.iter().map(|a| self.lit(a)).collect();
                         rules::intrinsic_type(&callee.name, &tys, &lits)
@@ -423,7 +448,10 @@ impl Lowerer<'_> {
                 self.check(index);
                 match self.rows.get(&ExprId::of(base)) {
                     // `m[i]` of a 1xN matrix is its only row: the whole (collapsed) vector.
-                    Some(0) => return bt,
+                    Some(0) => {
+                        self.element_index(index, 1, true)?;
+                        return bt;
+                    }
                     Some(&d) => {
                         self.rows.insert(ExprId::of(e), d - 1);
                     }
@@ -708,6 +736,73 @@ impl Lowerer<'_> {
         let vt = self.typed(&args[1])?;
         self.converted(&args[1], &vt, &ty, args[1].span)
             .then_some(Ty::Void)
+    }
+
+    /// Checks that the initializer list `init` (if it is one) gives a `ty` exactly the
+    /// values it is made of: its values' scalars (a struct's and an array's in order, one
+    /// value per bit-field) fill `ty`'s in order.
+    pub(super) fn init_list(&mut self, init: &Initializer, ty: &Ty) {
+        let span = match init {
+            Initializer::List(_, span) => *span,
+            Initializer::Expr(e) if matches!(e.kind, ExprKind::InitList(_)) => e.span,
+            Initializer::Expr(_) => return,
+        };
+        let mut given = 0;
+        if self.init_leaves(init, &mut given).is_none() {
+            return;
+        }
+        let why = match self.leaves(ty, true) {
+            None => "not supported yet: this initializer",
+            Some(need) if given < need => "too few initializers",
+            Some(need) if given > need => "too many initializers",
+            Some(_) => return,
+        };
+        self.report(span, why);
+    }
+
+    /// Adds the number of values the (typed) initializer `init` gives to `n`.
+    fn init_leaves(&self, init: &Initializer, n: &mut u32) -> Option<()> {
+        match init {
+            Initializer::List(items, _) => {
+                for i in items {
+                    self.init_leaves(i, n)?;
+                }
+            }
+            Initializer::Expr(e) => match &e.kind {
+                ExprKind::InitList(items) => {
+                    for i in items {
+                        self.init_leaves(&Initializer::Expr(i.clone()), n)?;
+                    }
+                }
+                _ => *n += self.leaves(&self.typed(e)?, false)?,
+            },
+        }
+        Some(())
+    }
+
+    /// The number of values a `t` is made of, as an initializer list flattens it (`target`:
+    /// as one builds it, where only scalars, vectors, matrices, arrays and structs are built;
+    /// `None` for another).
+    fn leaves(&self, t: &Ty, target: bool) -> Option<u32> {
+        match t {
+            Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) => Some(t.count()),
+            Ty::Array(e, n) => Some(self.leaves(e, target)? * n),
+            Ty::Struct(i) => {
+                let def = self.m.types.structs.get(*i)?;
+                let mut n = 0;
+                for (k, f) in def.fields.iter().enumerate() {
+                    let bits = def.bitfields.iter().filter(|b| b.field == k as u32).count();
+                    n += if bits > 0 {
+                        bits as u32
+                    } else {
+                        self.leaves(&f.ty, target)?
+                    };
+                }
+                Some(n)
+            }
+            _ if target => None,
+            _ => Some(1),
+        }
     }
 
     /// Whether `e` names a module-scope `string` (a name for a literal, not a variable).
@@ -1148,7 +1243,9 @@ impl Lowerer<'_> {
                 _ => Assignable::Unknown,
             },
             ExprKind::Index { base, .. } => match self.typed(base) {
-                Some(Ty::Array(..) | Ty::Vector(..) | Ty::Matrix(..)) => self.assignable(base),
+                Some(Ty::Array(..) | Ty::Vector(..) | Ty::Matrix(..) | Ty::Scalar(_)) => {
+                    self.assignable(base)
+                }
                 Some(Ty::Resource(ResourceKind::StructuredBuffer { rw, .. }, _)) => {
                     if rw {
                         Assignable::Yes
@@ -1614,6 +1711,26 @@ mod error_tests {
                 "index -1 is out of bounds (size 4)",
                 "no member function named 'go' in 'P'",
                 "use of undeclared function 'f'",
+            ]
+        );
+        let e = errors(
+            "RWStructuredBuffer<int> buf; groupshared int g; static const int table[3] = { 1, 2 };
+             struct B { uint a : 4; uint b : 4; float c; };",
+            "int i = 0; float3 v = 0; bool2 m = true; float4x4 w = 0; B b = { 1, 2, 3 }; \
+             B c = { 1, 2 }; int2 d = { 1, 2, 3 }; false[0] = 1; i |= buf; buf += 1; \
+             v.xy += m; mul(v, w); InterlockedAdd(g, 1, buf);",
+        );
+        assert_eq!(
+            e,
+            [
+                "too few initializers",
+                "too few initializers",
+                "too many initializers",
+                "expression is not assignable",
+                "a resource object is not a value here",
+                "a resource object is not a value here",
+                "mul of mismatched shapes 'float3' and 'float4x4'",
+                "expression is not assignable",
             ]
         );
         let src = "[numthreads(1,1,1)] void main() { float4 v = 0; bool2 c = true;
