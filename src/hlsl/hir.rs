@@ -52,6 +52,10 @@ pub struct Module<'u> {
     /// The entry point's stage interface and execution modes, laid out (and checked) by
     /// [`crate::hlsl::sema::interface`]; `None` when the call graph is in error.
     pub interface: Option<Interface>,
+    /// Where the reached code first uses derivatives (a derivative intrinsic, a quad
+    /// operation, sampling with an implicit level of detail): a compute shader's derivative
+    /// group then comes from its `numthreads`.
+    pub derivative_use: Option<Span>,
 }
 
 /// A table keyed by expression (addresses hash well with rustc's fast hasher).

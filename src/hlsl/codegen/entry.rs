@@ -9,7 +9,7 @@ use super::func::FnCx;
 use super::types::ir_ty;
 use super::{FuncSym, ParamDir, State};
 use crate::grammar::{
-    BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, FunctionControl, StorageClass,
+    BuiltIn, Capability, Decoration, ExecutionModel, FunctionControl, StorageClass,
 };
 use crate::hlsl::ast::Item;
 use crate::hlsl::hir::{Interface, IoPath, IoRoot, StagePlace, StageVar};
@@ -21,33 +21,19 @@ use crate::hlsl::source::Span;
 use crate::hlsl::Stage;
 use crate::ir::{Builder, GlobalVariable, Handle, Value};
 
-/// The derivative group of a compute shader that uses derivatives, by the rules of shader
-/// model 6.6 as DXC applies them: a one-dimensional group of a multiple of 4 threads takes
-/// them over each 4 consecutive threads (`DerivativeGroupLinearNV`), one whose X and Y are
-/// even over 2x2 quads (`DerivativeGroupQuadsNV`); any other size is an error at the first
-/// use (`span`).
+/// The derivative group of a compute shader that uses derivatives (semantic analysis checked
+/// that its size has one).
 fn derivative_group(
     st: &mut State,
     b: &mut Builder,
     entry: Handle<crate::ir::Function>,
-    [x, y, z]: [u32; 3],
+    size: [u32; 3],
     span: Span,
 ) {
-    let (mode, capability) = if x % 4 == 0 && y == 1 && z == 1 {
-        (
-            ExecutionMode::DerivativeGroupLinearNV,
-            Capability::ComputeDerivativeGroupLinearNV,
-        )
-    } else if x % 2 == 0 && y % 2 == 0 {
-        (
-            ExecutionMode::DerivativeGroupQuadsNV,
-            Capability::ComputeDerivativeGroupQuadsNV,
-        )
-    } else {
+    let Some((mode, capability)) = crate::hlsl::sema::availability::derivative_group(size) else {
         st.error(
             span,
-            "derivatives in a compute shader need numthreads with even X and Y, or X a \
-             multiple of 4 and Y and Z of 1",
+            "internal: a compute shader's derivatives have no derivative group",
         );
         return;
     };
@@ -495,7 +481,8 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     for mode in io.plan.modes {
         b.execution_mode(handle, mode);
     }
-    if let (Some(size), Some(span)) = (io.plan.local_size, st.compute_derivatives) {
+    let compute = st.opts.profile.stage == Stage::Compute;
+    if let (Some(size), Some(span), true) = (io.plan.local_size, st.derivative_use, compute) {
         derivative_group(st, b, handle, size, span);
     }
 }

@@ -495,19 +495,10 @@ impl FnCx<'_, '_> {
         Some(Val::R(self.f.composite_construct(t, &parts), rt))
     }
 
-    /// Records the first use of derivatives in a compute shader, so the entry point gets its
-    /// derivative group (see `entry::derivative_group`).
-    pub(super) fn compute_derivatives(&mut self, span: Span) {
-        if self.st.opts.profile.stage == crate::hlsl::Stage::Compute {
-            self.st.compute_derivatives.get_or_insert(span);
-        }
-    }
-
     /// `ddx`, `ddy` (and their `_coarse` and `_fine` forms) and `fwidth`: `OpDPdx`... on
     /// 32-bit floats (16- and 64-bit ones converted there and back, as DXC), row by row for
     /// a matrix; pixel shaders only.
     fn derivative(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
-        self.compute_derivatives(span);
         let (v, ty) = self.float_args(name, args, span)?;
         let s = ty.component()?;
         let ft = ty.with_component(Scalar::Float);

@@ -259,9 +259,9 @@ pub(crate) struct State<'u> {
     pub types: TypeEnv,
     /// Where a rasterizer-ordered view is declared: a pixel shader runs in an interlock.
     pub interlock: Option<Span>,
-    /// Where a compute shader first needs implicit derivatives (`ddx`, `Sample`...): the
-    /// entry point then gets a derivative-group execution mode.
-    pub compute_derivatives: Option<Span>,
+    /// Where the reached code first uses derivatives (semantic analysis found it): a compute
+    /// shader's entry point then gets a derivative-group execution mode.
+    pub derivative_use: Option<Span>,
     /// The module-scope declarations, as semantic analysis classified them (taken when
     /// defined).
     pub globals: Vec<super::hir::Global>,
@@ -342,7 +342,7 @@ impl<'u> State<'u> {
             types: module.types,
             instances: HashMap::new(),
             instance_names: Vec::new(),
-            compute_derivatives: None,
+            derivative_use: module.derivative_use,
             interlock: module.interlock,
             globals: module.globals,
             scopes: Scopes::default(),

@@ -485,9 +485,6 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<Val> {
         let (sampler, mut k) = self.sampling_setup(shape, name, args, Some(cmp), span)?;
-        if matches!(lod, Lod::Implicit | Lod::Bias) {
-            self.compute_derivatives(span);
-        }
         let fixed = 1
             + usize::from(cmp)
             + match lod {
@@ -737,7 +734,6 @@ impl FnCx<'_, '_> {
         if args.len() != k + 1 {
             return self.too_many(name, args.len(), span);
         }
-        self.compute_derivatives(span);
         let coord = self.rvalue_as(&args[k], &Ty::vector(Scalar::Float, shape.dim.coords()))?;
         let si = self.sampled_image(r, sampler.as_ref());
         self.f.capability(crate::grammar::Capability::ImageQuery);

@@ -126,7 +126,6 @@ impl FnCx<'_, '_> {
 
     /// A wave, quad or helper-lane intrinsic.
     pub(super) fn wave_intrinsic(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Val> {
-        let stage = self.st.opts.profile.stage;
         if name == "IsHelperLane" {
             return self.is_helper_lane();
         }
@@ -256,11 +255,6 @@ impl FnCx<'_, '_> {
             | "QuadReadAcrossDiagonal"
             | "QuadAny"
             | "QuadAll" => {
-                if stage == Stage::Compute {
-                    // Quads of a compute shader are its derivative groups (as DXC makes
-                    // them, whatever the shader model).
-                    self.st.compute_derivatives.get_or_insert(span);
-                }
                 if matches!(name, "QuadAny" | "QuadAll") {
                     return self.quad_any_all(name == "QuadAny", &args[0]);
                 }

@@ -39,6 +39,53 @@ pub fn is_derivative(name: &str) -> bool {
     )
 }
 
+/// Whether the intrinsic `name` (`kind`: the method `name` of a resource of that kind) takes
+/// derivatives over neighbouring invocations: a compute shader using one gets a derivative
+/// group.
+pub fn uses_derivatives(kind: Option<&ResourceKind>, name: &str) -> bool {
+    match kind {
+        None => is_derivative(name) || name.starts_with("Quad"),
+        Some(ResourceKind::Texture { .. }) => implicit_lod(name),
+        Some(_) => false,
+    }
+}
+
+/// Whether the texture method `name` samples with an implicit level of detail.
+fn implicit_lod(name: &str) -> bool {
+    matches!(
+        name,
+        "Sample"
+            | "SampleBias"
+            | "SampleCmp"
+            | "SampleCmpBias"
+            | "CalculateLevelOfDetail"
+            | "CalculateLevelOfDetailUnclamped"
+    )
+}
+
+/// A compute shader's derivative group for `[numthreads(x, y, z)]`, by the rules of shader
+/// model 6.6 as DXC applies them: a one-dimensional group of a multiple of 4 threads takes
+/// derivatives over each 4 consecutive threads (`DerivativeGroupLinearNV`), one whose X and Y
+/// are even over 2x2 quads (`DerivativeGroupQuadsNV`); `None` for any other size.
+pub fn derivative_group(
+    [x, y, z]: [u32; 3],
+) -> Option<(crate::grammar::ExecutionMode, crate::grammar::Capability)> {
+    use crate::grammar::{Capability, ExecutionMode};
+    if x % 4 == 0 && y == 1 && z == 1 {
+        Some((
+            ExecutionMode::DerivativeGroupLinearNV,
+            Capability::ComputeDerivativeGroupLinearNV,
+        ))
+    } else if x % 2 == 0 && y % 2 == 0 {
+        Some((
+            ExecutionMode::DerivativeGroupQuadsNV,
+            Capability::ComputeDerivativeGroupQuadsNV,
+        ))
+    } else {
+        None
+    }
+}
+
 /// Why the intrinsic `name` cannot be called in the shader `opts` compiles, if it cannot.
 pub fn intrinsic(name: &str, opts: &Options) -> Result<(), String> {
     let stage = opts.profile.stage;
@@ -135,16 +182,7 @@ pub fn method(kind: &ResourceKind, name: &str, opts: &Options) -> Result<(), Str
             model.0, model.1
         ));
     }
-    let implicit_lod = matches!(
-        name,
-        "Sample"
-            | "SampleBias"
-            | "SampleCmp"
-            | "SampleCmpBias"
-            | "CalculateLevelOfDetail"
-            | "CalculateLevelOfDetailUnclamped"
-    );
-    if !implicit_lod {
+    if !implicit_lod(name) {
         return Ok(());
     }
     match p.stage {

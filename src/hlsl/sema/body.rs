@@ -57,6 +57,7 @@ pub fn lower_reached<'u>(
         expr_types: ExprMap::default(),
         callees: ExprMap::default(),
         conversions: ExprMap::default(),
+        derivative_use: None,
         recursion: false,
         heaps: Vec::new(),
     };
@@ -121,9 +122,11 @@ pub fn lower_reached<'u>(
     });
     let (order, bodies, recursion, heaps) = (g.order, g.bodies, g.recursion, g.heaps);
     let (expr_types, callees, conversions) = (g.expr_types, g.callees, g.conversions);
+    let derivative_use = g.derivative_use;
     m.expr_types = expr_types;
     m.callees = callees;
     m.conversions = conversions;
+    m.derivative_use = derivative_use;
     for (k, v) in alias_views {
         if let Some(GlobalKind::HeapAlias { view, .. }) = m.globals.get_mut(k).map(|g| &mut g.kind)
         {
@@ -276,6 +279,8 @@ struct CallGraph<'a, 'u> {
     callees: ExprMap<usize>,
     /// Their implicit conversions (see [`Module::conversions`]).
     conversions: ExprMap<Ty>,
+    /// Their first use of derivatives (see [`Module::derivative_use`]).
+    derivative_use: Option<Span>,
     recursion: bool,
     heaps: Vec<HeapView>,
 }
@@ -317,6 +322,7 @@ impl<'u> CallGraph<'_, 'u> {
             types: &mut self.expr_types,
             callees: &mut self.callees,
             conversions: &mut self.conversions,
+            derivative_use: &mut self.derivative_use,
         };
         f(&mut l)
     }
@@ -490,6 +496,8 @@ struct Lowerer<'a> {
     callees: &'a mut ExprMap<usize>,
     /// The implicit conversions found so far (see [`Module::conversions`]).
     conversions: &'a mut ExprMap<Ty>,
+    /// The first use of derivatives found so far (see [`Module::derivative_use`]).
+    derivative_use: &'a mut Option<Span>,
 }
 
 /// How many of `stmts` (not the statements inside them) are `x = e;`, by name.

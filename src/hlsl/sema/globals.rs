@@ -107,8 +107,27 @@ pub fn declare_module<'u>(
         // wrapper: what they would check is not reported either.
         super::modes::misplaced_fragment_tests(unit, &m, opts, diags);
         m.interface = super::interface::plan(unit, &m, opts, diags);
+        derivative_group(&m, opts, diags);
     }
     m
+}
+
+/// Reports a compute shader that uses derivatives with a `numthreads` that has no derivative
+/// group.
+fn derivative_group(m: &Module<'_>, opts: &Options, diags: &mut Vec<Diagnostic>) {
+    if opts.profile.stage != crate::hlsl::Stage::Compute {
+        return;
+    }
+    let size = m.interface.as_ref().and_then(|i| i.local_size);
+    if let (Some(size), Some(span)) = (size, m.derivative_use) {
+        if super::availability::derivative_group(size).is_none() {
+            diags.push(Diagnostic::error(
+                span,
+                "derivatives in a compute shader need numthreads with even X and Y, or X a \
+                 multiple of 4 and Y and Z of 1",
+            ));
+        }
+    }
 }
 
 /// Reports each module-scope name declared twice: variables, buffers (a `cbuffer`'s members,

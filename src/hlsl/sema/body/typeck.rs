@@ -324,11 +324,14 @@ impl Lowerer<'_> {
                         self.overload(e, &callee.name, args, tys)
                     }
                     // Its format is a string, which has no value type.
-                    None if callee.name == "printf" => Some(Ty::Void),
+                    None if callee.name == "printf" => self.printf(args),
                     None => {
                         if let Err(why) = availability::intrinsic(&callee.name, self.opts) {
                             self.report(e.span, why);
                             return None;
+                        }
+                        if availability::uses_derivatives(None, &callee.name) {
+                            self.derivative_use.get_or_insert(e.span);
                         }
                         let tys: Vec<Ty> =
                             args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
@@ -392,6 +395,9 @@ impl Lowerer<'_> {
                         if let Err(why) = availability::method(&kind, &method.name, self.opts) {
                             self.report(e.span, why);
                             return None;
+                        }
+                        if availability::uses_derivatives(Some(&kind), &method.name) {
+                            self.derivative_use.get_or_insert(e.span);
                         }
                         if let Some(why) = no_method(&kind, &method.name) {
                             self.report(e.span, why);
@@ -467,7 +473,10 @@ impl Lowerer<'_> {
                     Ty::Vector(s, _) => Some(Ty::Scalar(s)),
                     Ty::Matrix(s, _, c) => Some(Ty::vector(s, c)),
                     // A scalar is its own only component.
-                    t @ Ty::Scalar(_) => Some(t),
+                    t @ Ty::Scalar(_) => {
+                        self.element_index(index, 1, true)?;
+                        Some(t)
+                    }
                     Ty::Resource(kind, elem) => self.resource_index(e, kind, index).map(|_| *elem),
                     Ty::Struct(i) => {
                         self.member_call(e, i, "operator[]", std::slice::from_ref(index))
@@ -475,7 +484,30 @@ impl Lowerer<'_> {
                     _ => None,
                 }
             }
-            ExprKind::SizeOf(_) => Some(Ty::Scalar(Scalar::UInt)),
+            ExprKind::SizeOf(operand) => {
+                if let ExprKind::Ident(id) = &operand.kind {
+                    // (A `ConstantBuffer<T>` is a variable of `T`.)
+                    let resource = self.variable(&id.name).flatten().is_some_and(|t| {
+                        t.is_resource()
+                            && !matches!(
+                                t,
+                                Ty::Resource(
+                                    ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer,
+                                    _
+                                )
+                            )
+                    });
+                    if resource {
+                        let msg = format!(
+                            "invalid application of 'sizeof' to the resource '{}'",
+                            id.name
+                        );
+                        self.report(e.span, msg);
+                        return None;
+                    }
+                }
+                Some(Ty::Scalar(Scalar::UInt))
+            }
             ExprKind::InitList(es) => {
                 self.check_all(es);
                 None
@@ -803,6 +835,30 @@ impl Lowerer<'_> {
             _ if target => None,
             _ => Some(1),
         }
+    }
+
+    /// `printf(format, values...)`: the format a string literal or a module-scope `string`,
+    /// the values numeric.
+    fn printf(&mut self, args: &[Expr]) -> Option<Ty> {
+        let format = args.first()?;
+        let literal = matches!(
+            format.kind,
+            ExprKind::Literal(crate::hlsl::ast::Literal::String(_))
+        );
+        if !literal && !self.is_string(format) {
+            let msg = "printf's format must be a string literal or a string variable";
+            self.report(format.span, msg);
+            return None;
+        }
+        for a in &args[1..] {
+            let t = self.typed(a)?;
+            if !t.is_numeric() {
+                let msg = format!("not supported yet: printf of '{}'", self.m.types.show(&t));
+                self.report(a.span, msg);
+                return None;
+            }
+        }
+        Some(Ty::Void)
     }
 
     /// Whether `e` names a module-scope `string` (a name for a literal, not a variable).
@@ -1593,7 +1649,7 @@ mod error_tests {
             ]
         );
         // Compute shaders take derivatives from shader model 6.6.
-        let cs = format!("{decls} [numthreads(1, 1, 1)]");
+        let cs = format!("{decls} [numthreads(2, 2, 1)]");
         let e = errors_in("cs_6_5", &cs, "float2 uv = 0; ddx(uv.x); t.Sample(s, uv);");
         assert_eq!(
             e,
@@ -1605,6 +1661,15 @@ mod error_tests {
         assert_eq!(
             errors_in("cs_6_6", &cs, "ddx(1.0); t.Sample(s, 0.5);"),
             [""; 0]
+        );
+        // Their derivative groups are 2x2 quads or lines of 4.
+        let odd = format!("{decls} [numthreads(3, 1, 1)]");
+        assert_eq!(
+            errors_in("cs_6_6", &odd, "ddx(1.0);"),
+            [
+                "derivatives in a compute shader need numthreads with even X and Y, or X a \
+              multiple of 4 and Y and Z of 1"
+            ]
         );
         // Shader model 6.6's packed intrinsics.
         let e = errors_in("cs_6_5", &cs, "pack_u8(uint4(1, 2, 3, 4)); DebugBreak();");
@@ -1662,7 +1727,7 @@ mod error_tests {
     fn sampling_methods_and_resource_members_are_checked() {
         let decls = "Texture2D<float4> t; Texture2DMS<float4> ms; RWTexture2D<float4> rw;
                      TextureCube<float4> tc; SamplerState s; SamplerComparisonState c;
-                     RWStructuredBuffer<float> b; [numthreads(1, 1, 1)]";
+                     RWStructuredBuffer<float> b; [numthreads(2, 2, 1)]";
         let e = errors_in(
             "cs_6_6",
             decls,
