@@ -1006,6 +1006,7 @@ impl<'a> Lowerer<'a> {
             if let Some(init) = &decl.init {
                 self.find_calls_init(init);
                 self.init_list(init, &ty);
+                self.resource_init(init, &ty);
                 // (A 1xN matrix's initializer is truncated to its written shape first.)
                 let shaped = decl.array_dims.is_empty() && written_matrix_shape(&d.ty).is_some();
                 if let (Initializer::Expr(e), false) = (init, shaped) {

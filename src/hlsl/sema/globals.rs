@@ -1119,6 +1119,16 @@ impl Declarer<'_> {
                     .and_then(|o| u32::try_from(o).ok())
                     .filter(|o| *o <= 0xffff)
                 {
+                    Some(o) if crate::grammar::tables::core_instruction(o as u16).is_none() => {
+                        self.error(
+                            a.span,
+                            format!(
+                                "[[vk::ext_instruction({o})]]: no SPIR-V instruction has the \
+                                 opcode {o}"
+                            ),
+                        );
+                        return;
+                    }
                     Some(o) => Some((o, a.span)),
                     None => {
                         self.error(

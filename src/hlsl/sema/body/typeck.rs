@@ -792,6 +792,49 @@ impl Lowerer<'_> {
         self.report(span, why);
     }
 
+    /// Checks that a resource variable of type `ty` is initialized with a resource of its
+    /// type (a `ConstantBuffer<T>` with a buffer of `T`).
+    pub(super) fn resource_init(&mut self, init: &Initializer, ty: &Ty) {
+        let (Ty::Resource(kind, elem), Initializer::Expr(e)) = (ty, init) else {
+            return;
+        };
+        let Some(t) = self.typed(e) else {
+            return;
+        };
+        let msg = match (kind, &t) {
+            (ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, Ty::Struct(got)) => {
+                // A buffer's name is a value of its struct: only a buffer of another struct
+                // is known to be wrong here.
+                let buffer = matches!(&e.kind, ExprKind::Ident(id) if matches!(
+                    self.variable(&id.name),
+                    Some(Some(Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, _)))
+                ));
+                if !buffer || t == **elem {
+                    return;
+                }
+                let name = |i: usize| self.m.types.structs.get(i).map(|d| d.name.clone());
+                let (Some(o), Ty::Struct(w)) = (name(*got), &**elem) else {
+                    return;
+                };
+                let which = match kind {
+                    ResourceKind::TextureBuffer => "TextureBuffer",
+                    _ => "ConstantBuffer",
+                };
+                format!(
+                    "cannot initialize a '{which}<{}>' with a buffer of '{o}'",
+                    name(*w).unwrap_or_default()
+                )
+            }
+            (_, Ty::Resource(k, el)) if k != kind || el != elem => format!(
+                "cannot initialize a '{}' with a '{}'",
+                self.m.types.show(ty),
+                self.m.types.show(&t)
+            ),
+            _ => return,
+        };
+        self.report(e.span, msg);
+    }
+
     /// Adds the number of values the (typed) initializer `init` gives to `n`.
     fn init_leaves(&self, init: &Initializer, n: &mut u32) -> Option<()> {
         match init {
