@@ -1006,7 +1006,6 @@ impl<'a> Lowerer<'a> {
             if let Some(init) = &decl.init {
                 self.find_calls_init(init);
                 self.init_list(init, &ty);
-                self.resource_init(init, &ty);
                 // (A 1xN matrix's initializer is truncated to its written shape first.)
                 let shaped = decl.array_dims.is_empty() && written_matrix_shape(&d.ty).is_some();
                 if let (Initializer::Expr(e), false) = (init, shaped) {
@@ -1133,6 +1132,7 @@ impl<'a> Lowerer<'a> {
             };
             if let Some(init) = &decl.init {
                 self.find_calls_init(init);
+                self.resource_init(init, &ty);
             }
             self.declare(&decl.name, LocalSym::typed(ty.clone()));
             out.push(Local {
