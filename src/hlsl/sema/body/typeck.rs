@@ -805,17 +805,33 @@ impl Lowerer<'_> {
             (ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, Ty::Struct(got)) => {
                 // A buffer's name is a value of its struct: only a buffer of another struct
                 // is known to be wrong here.
-                let buffer = matches!(&e.kind, ExprKind::Ident(id) if matches!(
-                    self.variable(&id.name),
-                    Some(Some(Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, _)))
-                ));
-                if !buffer || t == **elem {
-                    return;
-                }
-                let name = |i: usize| self.m.types.structs.get(i).map(|d| d.name.clone());
+                let buffer = match &e.kind {
+                    ExprKind::Ident(id) => match self.scopes.lookup(&id.name) {
+                        Some(local) => matches!(
+                            local.ty,
+                            Some(Ty::Resource(
+                                ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer,
+                                _
+                            ))
+                        ),
+                        None => self.m.globals.iter().any(|g| {
+                            g.name == id.name
+                                && matches!(g.kind, GlobalKind::Block { as_var: true, .. })
+                        }),
+                    },
+                    _ => false,
+                };
+                // (A block's copy of a struct names the struct it copies as its origin.)
+                let name = |i: usize| {
+                    let d = self.m.types.structs.get(i)?;
+                    Some(d.origin.clone().unwrap_or_else(|| d.name.clone()))
+                };
                 let (Some(o), Ty::Struct(w)) = (name(*got), &**elem) else {
                     return;
                 };
+                if !buffer || Some(&o) == name(*w).as_ref() {
+                    return;
+                }
                 let which = match kind {
                     ResourceKind::TextureBuffer => "TextureBuffer",
                     _ => "ConstantBuffer",
@@ -1795,6 +1811,29 @@ mod error_tests {
                 "this texture has no member '.mips'",
                 "member reference '.x' on 'RWStructuredBuffer<float>'",
                 "member reference '.xy' on 'Texture2D<float4>'",
+            ]
+        );
+    }
+
+    #[test]
+    fn resource_aliases_printf_sizeof_and_inline_spirv_are_checked() {
+        let e = errors(
+            "struct A { float x; }; struct B { float x; }; ConstantBuffer<A> a;
+             StructuredBuffer<float> g; RWStructuredBuffer<float> o; float f;
+             [[vk::ext_instruction(9999)]] float nope(float x);",
+            "ConstantBuffer<B> b = a; ConstantBuffer<A> c = a; RWStructuredBuffer<float> r = g; \
+             printf(f); printf(\"%d\", o); sizeof(o); sizeof(a);",
+        );
+        assert_eq!(
+            e,
+            [
+                "[[vk::ext_instruction(9999)]]: no SPIR-V instruction has the opcode 9999",
+                "cannot initialize a 'ConstantBuffer<B>' with a buffer of 'A'",
+                "cannot initialize a 'RWStructuredBuffer<float>' with a \
+                 'StructuredBuffer<float>'",
+                "printf's format must be a string literal or a string variable",
+                "not supported yet: printf of 'RWStructuredBuffer<float>'",
+                "invalid application of 'sizeof' to the resource 'o'",
             ]
         );
     }
