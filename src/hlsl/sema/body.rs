@@ -419,6 +419,8 @@ struct LocalSym {
     row_depth: Option<u8>,
     value: Option<ConstVal>,
     elements: Option<Vec<ConstVal>>,
+    /// A resource variable declared without an initializer, not assigned yet.
+    unset: bool,
 }
 
 impl LocalSym {
@@ -1134,7 +1136,11 @@ impl<'a> Lowerer<'a> {
                 self.find_calls_init(init);
                 self.resource_init(init, &ty);
             }
-            self.declare(&decl.name, LocalSym::typed(ty.clone()));
+            let sym = LocalSym {
+                unset: decl.init.is_none(),
+                ..LocalSym::typed(ty.clone())
+            };
+            self.declare(&decl.name, sym);
             out.push(Local {
                 decl: d,
                 declarator: decl,

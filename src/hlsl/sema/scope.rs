@@ -56,6 +56,11 @@ impl<T> Scopes<T> {
     pub fn lookup(&self, name: &str) -> Option<&T> {
         self.stack.iter().rev().find_map(|s| s.get(name))
     }
+
+    /// The innermost symbol named `name`, to update.
+    pub fn lookup_mut(&mut self, name: &str) -> Option<&mut T> {
+        self.stack.iter_mut().rev().find_map(|s| s.get_mut(name))
+    }
 }
 
 #[cfg(test)]

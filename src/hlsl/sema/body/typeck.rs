@@ -131,6 +131,14 @@ impl Lowerer<'_> {
                 rules::literal_type(l, self.opts.version, self.opts.enable_16bit_types)
             }
             ExprKind::Ident(id) => match self.variable(&id.name) {
+                Some(_) if self.scopes.lookup(&id.name).is_some_and(|l| l.unset) => {
+                    let msg = format!(
+                        "the resource variable '{}' is used before it is assigned",
+                        id.name
+                    );
+                    self.report(id.span, msg);
+                    None
+                }
                 Some(t) => {
                     let depth = match self.scopes.lookup(&id.name) {
                         Some(local) => local.row_depth,
@@ -208,6 +216,12 @@ impl Lowerer<'_> {
             }
             ExprKind::Assign { op, lhs, rhs } => {
                 let rt = self.check(rhs);
+                // `x = r;` binds a resource variable declared without one.
+                if let (None, ExprKind::Ident(id)) = (op, &lhs.kind) {
+                    if let Some(local) = self.scopes.lookup_mut(&id.name) {
+                        local.unset = false;
+                    }
+                }
                 if self.is_string(lhs) {
                     self.report(e.span, "string variables are immutable in SPIR-V.");
                     return None;
@@ -920,6 +934,37 @@ impl Lowerer<'_> {
         Some(Ty::Void)
     }
 
+    /// Whether the member function defined by item `item` assigns (a part of) its object.
+    fn writes_this(&self, item: usize) -> bool {
+        let Some(crate::hlsl::ast::Item::Function(f)) = self.unit.items.get(item) else {
+            return false;
+        };
+        let Some(body) = &f.body else {
+            return false;
+        };
+        fn rooted_at_this(e: &Expr) -> bool {
+            match &e.kind {
+                ExprKind::Ident(id) => id.name == "this",
+                ExprKind::Member { base, .. } | ExprKind::Index { base, .. } => {
+                    rooted_at_this(base)
+                }
+                _ => false,
+            }
+        }
+        let mut writes = false;
+        crate::hlsl::sema::calls::walk_block(body, &mut |e| {
+            writes |= match &e.kind {
+                ExprKind::Assign { lhs, .. } => rooted_at_this(lhs),
+                ExprKind::Unary {
+                    op: UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec,
+                    operand,
+                } => rooted_at_this(operand),
+                _ => false,
+            };
+        });
+        writes
+    }
+
     /// Whether `e` names a module-scope `string` (a name for a literal, not a variable).
     fn is_string(&self, e: &Expr) -> bool {
         let ExprKind::Ident(id) = &e.kind else {
@@ -1051,7 +1096,19 @@ impl Lowerer<'_> {
         if non_static {
             tys.insert(0, Ty::Struct(owner));
         }
-        self.overload(site, &f, args, tys)
+        let ret = self.overload(site, &f, args, tys);
+        // A method that writes its object cannot be called on a read-only one (a constant
+        // buffer's struct).
+        if let (Some(_), ExprKind::MethodCall { receiver, .. }) = (&ret, &site.kind) {
+            let callee = self.callees.get(&ExprId::of(site)).copied();
+            if callee.is_some_and(|item| self.writes_this(item))
+                && self.assignable(receiver) == Assignable::Const
+            {
+                self.report(site.span, "cannot assign to a constant or read-only value");
+                return None;
+            }
+        }
+        ret
     }
 
     /// Picks the overload of function `name` that arguments of types `tys` call at `site`
