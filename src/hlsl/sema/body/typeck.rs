@@ -449,8 +449,16 @@ impl Lowerer<'_> {
                 array_dims,
                 operand,
             } => {
-                self.check(operand);
-                self.resolve(ty, array_dims)
+                let from = self.check(operand);
+                let to = self.resolve(ty, array_dims)?;
+                if let Some(from) = from {
+                    if !self.casts(&from, &to) {
+                        let (f, t) = (self.m.types.show(&from), self.m.types.show(&to));
+                        self.report(e.span, format!("cannot convert from '{f}' to '{t}'"));
+                        return None;
+                    }
+                }
+                Some(to)
             }
             ExprKind::Member { base, member } => {
                 let bt = self.check(base)?;
@@ -863,6 +871,23 @@ impl Lowerer<'_> {
             _ => return,
         };
         self.report(e.span, msg);
+    }
+
+    /// Whether a value of type `from` may be cast to `to` where one of them is a struct or an
+    /// array: a scalar is splatted; otherwise DXC's flat conversion, which takes the source's
+    /// scalars in order and needs at least as many as the target has.
+    fn casts(&self, from: &Ty, to: &Ty) -> bool {
+        let aggregate = |t: &Ty| matches!(t, Ty::Struct(_) | Ty::Array(..));
+        if from == to || !(aggregate(from) || aggregate(to)) || from.is_resource() {
+            return true;
+        }
+        if matches!(from, Ty::Scalar(_)) {
+            return true;
+        }
+        match (self.leaves(from, true), self.leaves(to, true)) {
+            (Some(have), Some(need)) => have >= need,
+            _ => false,
+        }
     }
 
     /// Adds the number of values the (typed) initializer `init` gives to `n`.
