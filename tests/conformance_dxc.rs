@@ -149,7 +149,9 @@ fn run_case(e: &serde_json::Value) -> Outcome {
                 Outcome::Invalid(String::from_utf8_lossy(&v.stderr).trim().to_owned())
             }
         }
-        Some(1) | Some(2) if !stderr.contains("panicked") => {
+        // An internal error (code generation rejecting what semantic analysis accepted) is a
+        // bug, counted as a crash.
+        Some(1) | Some(2) if !stderr.contains("panicked") && !stderr.contains("internal:") => {
             if expect_error {
                 Outcome::Pass(true)
             } else {

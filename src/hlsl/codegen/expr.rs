@@ -1875,8 +1875,10 @@ impl FnCx<'_, '_> {
             Val::Res(res) => Some(Val::Res(res)),
             Val::Err => None,
             _ => {
-                self.st
-                    .error(ret.span, "the function returns a resource: return one");
+                self.st.error(
+                    ret.span,
+                    "not supported yet: returning this expression as a resource",
+                );
                 None
             }
         }

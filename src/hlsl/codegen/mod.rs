@@ -1,11 +1,11 @@
 //! SPIR-V emission through the [`crate::ir`] builder, in DXC's shape: a wrapper `main` entry
 //! function that loads the stage inputs, calls the source entry function (`src.main`) and
 //! stores its outputs; functions taking Function-storage pointers; resources as DXC declares
-//! them. Expressions are still typed as they are emitted, with the rules of
-//! [`crate::hlsl::sema::rules`] that semantic analysis applies first (in debug builds every
-//! expression is checked against the type it gave); calls call the overload it chose. Every
-//! problem becomes a [`Diagnostic`] (one semantic analysis reported is not repeated) and the
-//! walk goes on.
+//! them. It runs only on what semantic analysis accepted, and reports only what it does not
+//! implement ("not supported yet: ...") and internal errors (a language error found here is
+//! semantic analysis's miss). Expressions are still typed as they are emitted, with the rules
+//! of [`crate::hlsl::sema::rules`] that semantic analysis applies first (in debug builds every
+//! expression is checked against the type it gave); calls call the overload it chose.
 
 mod buffer_address;
 mod control;
@@ -38,8 +38,8 @@ use crate::grammar::StorageClass;
 use crate::ir::{self, Builder, ExtInstImport, GlobalVariable, Handle, SpecConstant, Value};
 use std::collections::HashMap;
 
-/// Emits the module for `unit`; `None` when an error was reported (all of them are in
-/// `diags`, with warnings).
+/// Emits the module for `unit`, which semantic analysis accepted; `None` when a refusal or
+/// an internal error was reported (all of them are in `diags`, with warnings).
 pub fn emit(
     unit: &TranslationUnit,
     mut module: super::hir::Module,
@@ -77,15 +77,7 @@ pub fn emit(
         }
         None => None,
     };
-    // An expression's error semantic analysis reported, code generation (which still types
-    // what semantic analysis does not) finds again: reported once.
-    let reported: std::collections::HashSet<(Span, String)> =
-        diags.iter().map(|d| (d.span, d.message.clone())).collect();
-    diags.extend(
-        st.diags
-            .drain(..)
-            .filter(|d| !reported.contains(&(d.span, d.message.clone()))),
-    );
+    diags.append(&mut st.diags);
     if diags
         .iter()
         .any(|d| d.severity == super::diag::Severity::Error)
@@ -364,8 +356,17 @@ impl<'u> State<'u> {
         }
     }
 
-    /// Reports an error.
+    /// Reports an error. Code generation reports only what it does not implement ("not
+    /// supported yet: ...") and its own failures: it is given only what semantic analysis
+    /// accepted, so a language error found here is semantic analysis's miss, reported as an
+    /// internal error (still an error, with its place and reason).
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
+        let msg = msg.into();
+        let msg = if msg.starts_with("not supported yet") || msg.starts_with("internal:") {
+            msg
+        } else {
+            format!("internal: semantic analysis accepted what code generation rejects: {msg}")
+        };
         self.diags.push(Diagnostic::error(span, msg));
     }
 

@@ -865,6 +865,19 @@ impl<'a> Lowerer<'a> {
                         if ret != Ty::Void && !ret.is_resource() && !t.is_resource() {
                             self.converted(v, &t, &ret, v.span);
                         }
+                        // A resource (other than a constant buffer, a value of its struct
+                        // here) returns a resource of its type.
+                        let buffer = matches!(
+                            ret,
+                            Ty::Resource(
+                                ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer,
+                                _
+                            )
+                        );
+                        if ret.is_resource() && !buffer && t != ret {
+                            let (f, to) = (self.m.types.show(&t), self.m.types.show(&ret));
+                            self.error(v.span, format!("cannot convert from '{f}' to '{to}'"));
+                        }
                     }
                 }
                 if value.is_none() && *self.ret != Ty::Void {

@@ -162,7 +162,7 @@ impl Lowerer<'_> {
                         return Some(Ty::Scalar(Scalar::UInt));
                     }
                     // The descriptor heaps are only indexed into a resource's initializer
-                    // (code generation reports any other use).
+                    // (code generation refuses any other use).
                     // (A `string` global is a name without a value type.)
                     let declared = self.m.globals.iter().any(|g| g.name == id.name);
                     if !declared && crate::hlsl::hir::Heap::by_name(&id.name).is_none() {
@@ -1317,8 +1317,7 @@ impl Lowerer<'_> {
         self.report(e.span, format!("invalid operands of types '{a}' and '{b}'"));
     }
 
-    /// Reports an error in an expression (code generation, which finds it again, reports it
-    /// once).
+    /// Reports an error in an expression.
     pub(super) fn report(&mut self, span: crate::hlsl::source::Span, msg: impl Into<String>) {
         self.diags
             .push(crate::hlsl::diag::Diagnostic::error(span, msg));
@@ -1388,7 +1387,7 @@ impl Lowerer<'_> {
     }
 
     /// Whether `e` may be assigned; reports it where it may not (at `span`, for an argument
-    /// of an `out` or `inout` parameter when `argument`), as code generation would.
+    /// of an `out` or `inout` parameter when `argument`).
     fn check_assignable(
         &mut self,
         e: &Expr,
