@@ -1936,41 +1936,16 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<Val> {
         let nargs = vals.len();
-        let tys: Vec<Ty> = vals.iter().filter_map(|v| self.val_ty(&v.0)).collect();
-        if tys.len() != vals.len() {
-            return None;
-        }
-        use crate::hlsl::sema::rules::{pick_overload, NoOverload};
-        let sigs: Vec<_> = cands
-            .iter()
-            .map(|c| (c.params.as_slice(), c.required))
-            .collect();
-        // Semantic analysis chose the overload where it typed the arguments.
+        // Semantic analysis chose the overload (it resolves every call it reaches).
         let chosen = self
             .st
             .callees
             .get(&site)
-            .and_then(|item| cands.iter().position(|c| c.item == *item));
-        let own = pick_overload(&self.st.types.structs, &sigs, &tys);
-        #[cfg(debug_assertions)]
-        if chosen.is_some() && own.ok() != chosen {
-            let msg = format!("internal: semantic analysis and code generation call different overloads of '{name}'");
+            .and_then(|item| cands.iter().find(|c| c.item == *item));
+        let Some(fsym) = chosen.cloned() else {
+            let msg = format!("internal: semantic analysis chose no overload of '{name}' here");
             self.st.error(span, msg);
-        }
-        let picked = chosen.map_or(own, Ok);
-        let fsym = match picked {
-            Ok(k) => cands[k].clone(),
-            Err(why) => {
-                let msg = match why {
-                    NoOverload::Arity => format!("no overload of '{name}' takes {nargs} arguments"),
-                    NoOverload::Ambiguous => format!("call to '{name}' is ambiguous"),
-                    NoOverload::Types => {
-                        format!("no matching overload of '{name}' for these argument types")
-                    }
-                };
-                self.st.error(span, msg);
-                return None;
-            }
+            return None;
         };
         if let Some((opcode, at)) = fsym.inline_op {
             return self.inline_spirv(name, &fsym, opcode, at, vals, span);
