@@ -396,6 +396,11 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
             | "QuadReadAcrossX"
             | "QuadReadAcrossY"
             | "QuadReadAcrossDiagonal"
+            | "WaveMultiPrefixSum"
+            | "WaveMultiPrefixProduct"
+            | "WaveMultiPrefixBitAnd"
+            | "WaveMultiPrefixBitOr"
+            | "WaveMultiPrefixBitXor"
                 if lits.first().copied().flatten().is_none() =>
             {
                 first.filter(|t| t.is_numeric()).cloned()
@@ -408,7 +413,10 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
             | "WavePrefixCountBits"
             | "GetGroupWaveCount"
             | "GetGroupWaveIndex" => Some(Ty::Scalar(Scalar::UInt)),
-            "WaveActiveBallot" => Some(Ty::Vector(Scalar::UInt, 4)),
+            "WaveActiveBallot" | "WaveMatch" => Some(Ty::Vector(Scalar::UInt, 4)),
+            "dot4add_u8packed" => Some(Ty::Scalar(Scalar::UInt)),
+            "dot4add_i8packed" => Some(Ty::Scalar(Scalar::Int)),
+            "DebugBreak" => Some(Ty::Void),
             "fwidth" | "ldexp" | "log10" | "faceforward" => float_common(tys, lits),
             "refract" => float_common(tys.get(..2)?, lits.get(..2)?),
             "modf" | "frexp" => first
