@@ -472,6 +472,9 @@ impl Lowerer<'_> {
                 Some(t)
             }
             ExprKind::Index { base, index } => {
+                if let Some(t) = self.mip_texel(base, index) {
+                    return Some(t);
+                }
                 let bt = self.check(base);
                 self.check(index);
                 match self.rows.get(&ExprId::of(base)) {
@@ -988,6 +991,36 @@ impl Lowerer<'_> {
             };
         });
         writes
+    }
+
+    /// The texel `tex.mips[level][coord]` (or `tex.sample[sample][coord]`) reads, when
+    /// `base[index]` is one: a value of the texture's element type (the views `tex.mips` and
+    /// `tex.mips[level]` are no values).
+    fn mip_texel(&mut self, base: &Expr, index: &Expr) -> Option<Ty> {
+        let ExprKind::Index {
+            base: view,
+            index: level,
+        } = &base.kind
+        else {
+            return None;
+        };
+        let ExprKind::Member { base: tex, member } = &view.kind else {
+            return None;
+        };
+        if !matches!(member.name.as_str(), "mips" | "sample") {
+            return None;
+        }
+        let Some(Ty::Resource(ResourceKind::Texture { dim, rw, ms, .. }, elem)) = self.check(tex)
+        else {
+            return None;
+        };
+        // (A texture without the view is reported as such by the member's check.)
+        if rw || ms != (member.name == "sample") || dim == TexDim::Cube {
+            return None;
+        }
+        self.check(level);
+        self.check(index);
+        Some(*elem)
     }
 
     /// Whether `e` names a module-scope `string` (a name for a literal, not a variable).
@@ -1664,6 +1697,22 @@ mod tests {
                 Some(Ty::Scalar(Scalar::UInt)),
                 Some(Ty::Vector(Scalar::Int, 2)),
                 Some(Ty::Scalar(Scalar::UInt)),
+            ]
+        );
+    }
+
+    #[test]
+    fn texels_read_through_mip_and_sample_views_are_typed() {
+        let types = statement_types(
+            "Texture2D<float4> t; Texture2DMS<int2> ms;",
+            "",
+            &["t.mips[1][uint2(0, 0)];", "ms.sample[2][int2(0, 0)];"],
+        );
+        assert_eq!(
+            types,
+            [
+                Some(Ty::Vector(Scalar::Float, 4)),
+                Some(Ty::Vector(Scalar::Int, 2))
             ]
         );
     }
