@@ -400,11 +400,7 @@ pub fn intrinsic_type(name: &str, tys: &[Ty], lits: &[Option<bool>]) -> Option<T
             | "WaveMultiPrefixProduct"
             | "WaveMultiPrefixBitAnd"
             | "WaveMultiPrefixBitOr"
-            | "WaveMultiPrefixBitXor"
-                if lits.first().copied().flatten().is_none() =>
-            {
-                first.filter(|t| t.is_numeric()).cloned()
-            }
+            | "WaveMultiPrefixBitXor" => first.filter(|t| t.is_numeric()).cloned(),
             "WaveActiveAllEqual" => shaped(Scalar::Bool),
             "WaveIsFirstLane" | "WaveActiveAnyTrue" | "WaveActiveAllTrue" | "IsHelperLane" => {
                 Some(Ty::Scalar(Scalar::Bool))
