@@ -1159,8 +1159,8 @@ impl Lowerer<'_> {
         // buffer's struct).
         if let (Some(_), ExprKind::MethodCall { receiver, .. }) = (&ret, &site.kind) {
             let callee = self.callees.get(&ExprId::of(site)).copied();
-            if callee.is_some_and(|item| self.writes_this(item))
-                && self.assignable(receiver) == Assignable::Const
+            if self.assignable(receiver) == Assignable::Const
+                && callee.is_some_and(|item| self.writes_this(item))
             {
                 self.report(site.span, "cannot assign to a constant or read-only value");
                 return None;
