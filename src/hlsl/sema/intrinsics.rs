@@ -195,7 +195,10 @@ pub fn is_out_of_scope(name: &str) -> bool {
         "tex3D",
         "texCUBE",
     ];
+    // Inline SPIR-V's intrinsics (`vk::ext_execution_mode`, `vk::ext_execution_mode_id`)
+    // come with HLSL part 2.
     OTHERS.contains(&name)
+        || name.starts_with("vk::ext_")
         || [
             "Wave",
             "Quad",
