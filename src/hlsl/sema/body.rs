@@ -22,6 +22,8 @@ use crate::hlsl::{LanguageVersion, Options, Stage};
 use std::collections::{HashMap, HashSet};
 
 mod intrinsic_args;
+mod resource_checks;
+mod shape_checks;
 mod typeck;
 
 /// Walks the call graph from the static initializers and the entry point, lowering each
