@@ -93,6 +93,12 @@ impl Lowerer<'_> {
     fn check_kind(&mut self, e: &Expr) -> Option<Ty> {
         match &e.kind {
             ExprKind::Literal(l) => {
+                // (`printf`'s format, the one place a string literal is allowed, is not
+                // checked as a value.)
+                if let crate::hlsl::ast::Literal::String(_) = l {
+                    self.report(e.span, "a string is not a value");
+                    return None;
+                }
                 rules::literal_type(l, self.opts.version, self.opts.enable_16bit_types)
             }
             ExprKind::Ident(id) => match self.variable(&id.name) {
@@ -271,7 +277,16 @@ impl Lowerer<'_> {
                 template_args,
                 ..
             } => {
-                self.check_all(args);
+                let format = usize::from(
+                    callee.name == "printf"
+                        && args.first().is_some_and(|a| {
+                            matches!(
+                                a.kind,
+                                ExprKind::Literal(crate::hlsl::ast::Literal::String(_))
+                            )
+                        }),
+                );
+                self.check_all(&args[format..]);
                 if crate::hlsl::parser::is_builtin_function_template(&callee.name) {
                     return self.raw_buffer_call(e, callee, template_args, args);
                 }
@@ -1439,7 +1454,8 @@ mod error_tests {
              StructuredBuffer<float> g; RWStructuredBuffer<float> o; float f;
              [[vk::ext_instruction(9999)]] float nope(float x);",
             "ConstantBuffer<B> b = a; ConstantBuffer<A> c = a; RWStructuredBuffer<float> r = g; \
-             printf(f); printf(\"%d\", o); sizeof(o); sizeof(a);",
+             printf(f); printf(\"%d\", o); sizeof(o); sizeof(a); float t = \"text\"; \
+             printf(\"%f\", f);",
         );
         assert_eq!(
             e,
@@ -1451,6 +1467,7 @@ mod error_tests {
                 "printf's format must be a string literal or a string variable",
                 "not supported yet: printf of 'RWStructuredBuffer<float>'",
                 "invalid application of 'sizeof' to the resource 'o'",
+                "a string is not a value",
             ]
         );
     }
