@@ -530,6 +530,18 @@ pub fn method_out_args(
     };
     match (kind, name) {
         (ResourceKind::Subpass { .. }, _) => Ok(0..0),
+        (ResourceKind::ByteAddressBuffer { .. }, "Load" | "Load2" | "Load3" | "Load4") => {
+            count(n == 1, 0..0)
+        }
+        (ResourceKind::ByteAddressBuffer { .. }, "Store" | "Store2" | "Store3" | "Store4") => {
+            count(n == 2, 0..0)
+        }
+        (ResourceKind::StructuredBuffer { .. }, "Load") => count(n == 1, 0..0),
+        (ResourceKind::StructuredBuffer { .. }, "Append") => count(n == 1, 0..0),
+        (
+            ResourceKind::StructuredBuffer { .. },
+            "Consume" | "IncrementCounter" | "DecrementCounter",
+        ) => count(n == 0, 0..0),
         (ResourceKind::StructuredBuffer { .. }, "GetDimensions") => count(n == 2, 0..2),
         (ResourceKind::ByteAddressBuffer { .. }, "GetDimensions") => count(n == 1, 0..1),
         (_, "GetDimensions") => {

@@ -136,11 +136,16 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Whether a value of type `from` may be cast to `to` where one of them is a struct or an
-    /// array: a scalar is splatted; otherwise DXC's flat conversion, which takes the source's
-    /// scalars in order and needs at least as many as the target has.
+    /// Whether a value of type `from` may be cast to `to`: a vector to one no wider; where
+    /// one of them is a struct or an array, a scalar is splatted, otherwise DXC's flat
+    /// conversion takes the source's scalars in order and needs at least as many as the
+    /// target has.
     pub(super) fn casts(&self, from: &Ty, to: &Ty) -> bool {
         let aggregate = |t: &Ty| matches!(t, Ty::Struct(_) | Ty::Array(..));
+        // A cast does not widen a vector.
+        if let (Ty::Vector(_, n), Ty::Vector(_, m)) = (from, to) {
+            return m <= n;
+        }
         if from == to || !(aggregate(from) || aggregate(to)) || from.is_resource() {
             return true;
         }

@@ -135,7 +135,14 @@ impl Lowerer<'_> {
                     // The descriptor heaps are only indexed into a resource's initializer
                     // (code generation refuses any other use).
                     // (A `string` global is a name without a value type.)
-                    let declared = self.m.globals.iter().any(|g| g.name == id.name);
+                    // (A `cbuffer`'s own name names no variable: its members are.)
+                    let declared = self.m.globals.iter().any(|g| {
+                        g.name == id.name
+                            && !matches!(
+                                g.kind,
+                                crate::hlsl::hir::GlobalKind::Block { as_var: false, .. }
+                            )
+                    });
                     if !declared && crate::hlsl::hir::Heap::by_name(&id.name).is_none() {
                         let msg = format!("use of undeclared identifier '{}'", id.name);
                         self.report(id.span, msg);
@@ -186,16 +193,16 @@ impl Lowerer<'_> {
                 self.binary(e, *op, lhs, at?, rhs)
             }
             ExprKind::Assign { op, lhs, rhs } => {
+                if self.is_string(lhs) {
+                    self.report(e.span, "string variables are immutable in SPIR-V.");
+                    return None;
+                }
                 let rt = self.check(rhs);
                 // `x = r;` binds a resource variable declared without one.
                 if let (None, ExprKind::Ident(id)) = (op, &lhs.kind) {
                     if let Some(local) = self.scopes.lookup_mut(&id.name) {
                         local.unset = false;
                     }
-                }
-                if self.is_string(lhs) {
-                    self.report(e.span, "string variables are immutable in SPIR-V.");
-                    return None;
                 }
                 let lt = self.check(lhs)?;
                 if !self.check_assignable(lhs, e.span, false) {
@@ -205,6 +212,15 @@ impl Lowerer<'_> {
                     (Some(_), Some(rt)) if lt.is_resource() || rt.is_resource() => {
                         let at = if lt.is_resource() { lhs } else { rhs };
                         self.report(at.span, "a resource object is not a value here");
+                        return None;
+                    }
+                    (Some(_), Some(rt)) if !lt.is_numeric() || !rt.is_numeric() => {
+                        self.invalid_operands(e, &lt, &rt);
+                        return None;
+                    }
+                    (None, Some(rt)) if lt.is_resource() && !rt.is_resource() => {
+                        let (f, t) = (self.m.types.show(&rt), self.m.types.show(&lt));
+                        self.report(e.span, format!("cannot convert from '{f}' to '{t}'"));
                         return None;
                     }
                     (Some(op), Some(rt)) if lt.is_numeric() && rt.is_numeric() => {
@@ -329,6 +345,10 @@ impl Lowerer<'_> {
                         }
                         let tys: Vec<Ty> =
                             args.iter().map(|a| self.typed(a)).collect::<Option<_>>()?;
+                        if let Some((a, _)) = args.iter().zip(&tys).find(|(_, t)| t.is_resource()) {
+                            self.report(a.span, "a resource object is not a value here");
+                            return None;
+                        }
                         if !self.intrinsic_args(e, &callee.name, args, &tys) {
                             return None;
                         }
@@ -400,6 +420,15 @@ impl Lowerer<'_> {
                         if !self.sampler_argument(&kind, &method.name, args) {
                             return None;
                         }
+                        let sampler = usize::from(rules::texture_sampler(&method.name).is_some());
+                        let values = args.iter().skip(sampler);
+                        if let Some(a) = values
+                            .clone()
+                            .find(|a| self.typed(a).is_some_and(|t| t.is_resource()))
+                        {
+                            self.report(a.span, "a resource object is not a value here");
+                            return None;
+                        }
                         match rules::method_out_args(&kind, &method.name, args.len()) {
                             Err(why) => {
                                 self.report(e.span, why);
@@ -420,6 +449,11 @@ impl Lowerer<'_> {
                             ("Store", 2) if rw => Some(Ty::Void),
                             _ => None,
                         }
+                    }
+                    (t, _) if !t.is_resource() && !matches!(t, Ty::Struct(_)) => {
+                        let msg = format!("no method '{}' on this value", method.name);
+                        self.report(method.span, msg);
+                        None
                     }
                     _ => None,
                 }
@@ -486,7 +520,14 @@ impl Lowerer<'_> {
                     Ty::Struct(i) => {
                         self.member_call(e, i, "operator[]", std::slice::from_ref(index))
                     }
-                    _ => None,
+                    t => {
+                        let msg = format!(
+                            "subscripted value of type '{}' is not an array, vector or matrix",
+                            self.m.types.show(&t)
+                        );
+                        self.report(e.span, msg);
+                        None
+                    }
                 }
             }
             ExprKind::SizeOf(operand) => {
@@ -717,6 +758,26 @@ impl Lowerer<'_> {
             if *dir != crate::hlsl::hir::ParamDir::Out && value && !pt.is_resource() {
                 self.converted(a, at, pt, a.span);
             }
+            // An `out` argument's variable is the parameter's too (converted both ways, as
+            // an `inout` one's value is).
+            let out = value && !pt.is_resource() && *dir != crate::hlsl::hir::ParamDir::In;
+            let structs = &self.m.types.structs;
+            let bad = if !out {
+                None
+            } else if *dir == crate::hlsl::hir::ParamDir::Out
+                && !rules::converts(structs, at, pt, false)
+            {
+                // (An `inout` argument's value was converted above.)
+                Some((at, pt))
+            } else if !rules::converts(structs, pt, at, false) {
+                Some((pt, at))
+            } else {
+                None
+            };
+            if let Some((from, to)) = bad {
+                let (f, t) = (self.m.types.show(from), self.m.types.show(to));
+                self.report(a.span, format!("cannot convert from '{f}' to '{t}'"));
+            }
             if *dir != crate::hlsl::hir::ParamDir::In {
                 self.check_assignable(a, a.span, true);
             }
@@ -827,6 +888,15 @@ impl Lowerer<'_> {
         lit_b: Option<bool>,
     ) -> Option<Ty> {
         let t = rules::binary_type(op, at, lit_a, bt, lit_b);
+        let ordered = matches!(
+            op,
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge
+        );
+        let common = rules::common_type(at, bt, lit_a, lit_b).ty();
+        if ordered && common.as_ref().and_then(Ty::component) == Some(Scalar::Bool) {
+            self.report(e.span, "ordered comparison of bool operands");
+            return None;
+        }
         let bitwise = matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
         if bitwise
             && t.as_ref()
@@ -998,6 +1068,8 @@ impl Lowerer<'_> {
             } => self.assignable(operand),
             ExprKind::Comma(_, b) => self.assignable(b),
             ExprKind::Literal(_)
+            | ExprKind::Call { .. }
+            | ExprKind::MethodCall { .. }
             | ExprKind::Binary { .. }
             | ExprKind::Conditional { .. }
             | ExprKind::Construct { .. }
@@ -1473,6 +1545,33 @@ mod error_tests {
     }
 
     #[test]
+    fn near_misses_are_semantic_errors() {
+        let e = errors(
+            "cbuffer Blk { float4 tint; }; RWByteAddressBuffer bab; RWStructuredBuffer<float> o;
+             int pick(int a) { return a; } void fill(out uint4 x) { x = 0; }",
+            "int a[2]; int b[2]; float f = 1; bool p = true; int3 v = 0; b += a; \
+             f.min(1); Blk.x; p < p; pick(1) = 2; fill(v); abs(o); (float4)float2(1, 2); \
+             bab.Load3(); bab.Store(0); o = 1; f[0];",
+        );
+        assert_eq!(
+            e,
+            [
+                "invalid operands of types 'int[2]' and 'int[2]'",
+                "no method 'min' on this value",
+                "use of undeclared identifier 'Blk'",
+                "ordered comparison of bool operands",
+                "expression is not assignable",
+                "cannot convert from 'int3' to 'uint4'",
+                "a resource object is not a value here",
+                "cannot convert from 'float2' to 'float4'",
+                "wrong number of arguments to 'Load3': 0 given",
+                "wrong number of arguments to 'Store': 1 given",
+                "cannot convert from 'int' to 'RWStructuredBuffer<float>'",
+            ]
+        );
+    }
+
+    #[test]
     fn constructors_indices_and_calls_are_checked() {
         let e = errors(
             "struct P { float2 a; float b; }; struct Q : P { }; struct T { float x; float1 t[1]; };",
@@ -1511,7 +1610,7 @@ mod error_tests {
                 "a resource object is not a value here",
                 "a resource object is not a value here",
                 "mul of mismatched shapes 'float3' and 'float4x4'",
-                "expression is not assignable",
+                "a resource object is not a value here",
             ]
         );
         let src = "[numthreads(1,1,1)] void main() { float4 v = 0; bool2 c = true;
