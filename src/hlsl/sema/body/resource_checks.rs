@@ -204,6 +204,13 @@ impl Lowerer<'_> {
                 },
                 _ => AtomicPlace::Unknown,
             },
+            // A value that is no variable.
+            ExprKind::Literal(_)
+            | ExprKind::Binary { .. }
+            | ExprKind::Conditional { .. }
+            | ExprKind::Construct { .. }
+            | ExprKind::Cast { .. }
+            | ExprKind::Call { .. } => AtomicPlace::Private,
             _ => AtomicPlace::Unknown,
         }
     }

@@ -444,9 +444,34 @@ impl Lowerer<'_> {
                     }
                     // `buf.Load<T>(address)`, `buf.Store<T>(address, value)`.
                     (Ty::Resource(ResourceKind::ByteAddressBuffer { rw }, _), Some(t)) => {
-                        match (method.name.as_str(), args.len()) {
+                        let name = method.name.as_str();
+                        let n = args.len();
+                        match (name, n) {
                             ("Load", 1) => self.resolve(&t.ty, &t.array_dims),
-                            ("Store", 2) if rw => Some(Ty::Void),
+                            ("Store", 2) if rw => {
+                                let to = self.resolve(&t.ty, &t.array_dims)?;
+                                let vt = self.typed(&args[1])?;
+                                self.converted(&args[1], &vt, &to, args[1].span)
+                                    .then_some(Ty::Void)
+                            }
+                            ("Store", 2) => {
+                                self.report(
+                                    e.span,
+                                    "cannot store to a read-only ByteAddressBuffer",
+                                );
+                                None
+                            }
+                            ("Load", 2) => {
+                                let msg = "not supported yet: Load<T> with a residency status";
+                                self.report(e.span, msg);
+                                None
+                            }
+                            ("Load" | "Store", _) => {
+                                let msg =
+                                    format!("wrong number of arguments to '{name}': {n} given");
+                                self.report(e.span, msg);
+                                None
+                            }
                             _ => None,
                         }
                     }
@@ -465,6 +490,10 @@ impl Lowerer<'_> {
             } => {
                 let from = self.check(operand);
                 let to = self.resolve(ty, array_dims)?;
+                if from.as_ref().is_some_and(Ty::is_resource) && !to.is_resource() {
+                    self.report(operand.span, "a resource object is not a value here");
+                    return None;
+                }
                 if let Some(from) = from {
                     if !self.casts(&from, &to) {
                         let (f, t) = (self.m.types.show(&from), self.m.types.show(&to));
@@ -670,7 +699,11 @@ impl Lowerer<'_> {
         }
         let (consts, env) = (&self.scopes, &self.m.types);
         let lookup = |n: &str| super::constant(consts, env, n);
-        let k = crate::hlsl::sema::decls::fold(index, self.opts, &lookup).and_then(|c| c.as_int());
+        // (A float index is converted to `int`: truncated.)
+        let k = crate::hlsl::sema::decls::fold(index, self.opts, &lookup).and_then(|c| match c {
+            crate::hlsl::sema::consteval::ConstVal::Float(f) => Some(f as i64),
+            c => c.as_int(),
+        });
         if let Some(k) = k.filter(|&k| k < 0 || (!tail && len > 0 && k >= i64::from(len))) {
             self.report(
                 index.span,
@@ -1551,7 +1584,8 @@ mod error_tests {
              int pick(int a) { return a; } void fill(out uint4 x) { x = 0; }",
             "int a[2]; int b[2]; float f = 1; bool p = true; int3 v = 0; b += a; \
              f.min(1); Blk.x; p < p; pick(1) = 2; fill(v); abs(o); (float4)float2(1, 2); \
-             bab.Load3(); bab.Store(0); o = 1; f[0];",
+             bab.Load3(); bab.Store(0); o = 1; f[0]; bab.Load<float>(); \
+             bab.Store<float3>(0, int2(1, 1)); (float3)o; InterlockedAdd(8, 1); a[2.5];",
         );
         assert_eq!(
             e,
@@ -1567,6 +1601,11 @@ mod error_tests {
                 "wrong number of arguments to 'Load3': 0 given",
                 "wrong number of arguments to 'Store': 1 given",
                 "cannot convert from 'int' to 'RWStructuredBuffer<float>'",
+                "wrong number of arguments to 'Load': 0 given",
+                "cannot convert from 'int2' to 'float3'",
+                "a resource object is not a value here",
+                "the destination of InterlockedAdd must be a buffer element or groupshared variable",
+                "index 2 is out of bounds (size 2)",
             ]
         );
     }
