@@ -7130,3 +7130,33 @@ fn const_typedefs_make_constants() {
         }
     }
 }
+
+/// Near misses a 300-per-shader mutant sweep of the corpus found: a location past `u32::MAX`
+/// (it panicked), a texture of doubles (invalid SPIR-V for Vulkan), a `double` pixel input
+/// (invalid without `Flat`).
+#[test]
+fn mutant_sweep_regressions() {
+    let e = errors(
+        "float4 main([[vk::location(4294967295)]] float4 c : COLOR0, float4 d : COLOR1)
+           : SV_Target { return c + d; }",
+        "ps_6_0",
+    );
+    assert!(e.contains("location 4294967295 is out of range"), "{e}");
+    let e = errors(
+        "Texture2D<double> t; SamplerState s;
+         float4 main(float2 uv : UV) : SV_Target { return (float)t.SampleLevel(s, uv, 0); }",
+        "ps_6_0",
+    );
+    assert!(e.contains("cannot be a 64-bit floating point type"), "{e}");
+    let words = check(
+        "double_input",
+        "float4 main(double n : NORMAL) : SV_Target { return float4((float)n, 0, 0, 1); }",
+        "ps_6_0",
+    );
+    let dis = disassemble(&words);
+    assert!(
+        dis.lines()
+            .any(|l| l.contains("OpDecorate %in_var_NORMAL Flat")),
+        "{dis}"
+    );
+}

@@ -18,6 +18,11 @@ use crate::hlsl::source::Span;
 use crate::hlsl::Options;
 use std::collections::HashMap;
 
+/// The error for a texture or texel buffer of 64-bit floats in a Vulkan environment, whose
+/// sampled types are 32-bit floats and 32- or 64-bit integers.
+const SAMPLED_DOUBLE: &str = "The sampled type for textures cannot be a 64-bit floating point \
+     type when targeting a Vulkan environment.";
+
 /// DXC's error for a texture or texel buffer of 16-bit components: Vulkan's sampled types
 /// are 32-bit (or 64-bit) scalars.
 const SAMPLED_16BIT: &str = "The sampled type for textures cannot be a floating point type \
@@ -623,6 +628,10 @@ impl TypeResolver<'_> {
                     self.error(t.span, SAMPLED_16BIT);
                     return None;
                 }
+                if e.component() == Some(Scalar::Double) && self.opts.target_env.is_vulkan() {
+                    self.error(t.span, SAMPLED_DOUBLE);
+                    return None;
+                }
                 res(
                     ResourceKind::TexelBuffer {
                         rw: name.starts_with("RW"),
@@ -648,6 +657,10 @@ impl TypeResolver<'_> {
                     .is_some_and(|c| c.bits() == 16 && self.narrow_texel_refused(c))
                 {
                     self.error(t.span, SAMPLED_16BIT);
+                    return None;
+                }
+                if e.component() == Some(Scalar::Double) && self.opts.target_env.is_vulkan() {
+                    self.error(t.span, SAMPLED_DOUBLE);
                     return None;
                 }
                 // A multisampled texture may name its sample count, which SPIR-V does not

@@ -675,11 +675,18 @@ impl Planner<'_, '_> {
         } else {
             self.implicit[dir] = true;
             let l = self.next[dir];
-            self.next[dir] += count;
+            self.next[dir] = l.saturating_add(count);
             l
         };
         let blend = at.index.unwrap_or(0);
-        for l in loc..loc + count {
+        let Some(end) = loc.checked_add(count) else {
+            self.error(
+                span,
+                format!("stage variable location {loc} is out of range"),
+            );
+            return None;
+        };
+        for l in loc..end {
             if let Some((_, _, by)) = self.taken[dir]
                 .iter()
                 .find(|(t, i, _)| (*t, *i) == (l, blend))
@@ -690,17 +697,18 @@ impl Planner<'_, '_> {
                 return None;
             }
         }
-        self.taken[dir].extend((loc..loc + count).map(|l| (l, blend, semantic.to_owned())));
+        self.taken[dir].extend((loc..end).map(|l| (l, blend, semantic.to_owned())));
         let is_int = stage_scalar(ty).is_some_and(|s| !s.is_float());
-        if stage == Stage::Pixel
-            && !output
-            && is_int
-            && (interp.linear || interp.centroid || interp.noperspective || interp.sample)
-        {
-            self.error(
-                span,
-                "only nointerpolation mode allowed for integer input parameters in pixel shader",
+        // Vulkan does not interpolate 64-bit floats either: they are flat too.
+        let is_double = stage_scalar(ty) == Some(Scalar::Double);
+        let interpolated =
+            interp.linear || interp.centroid || interp.noperspective || interp.sample;
+        if stage == Stage::Pixel && !output && (is_int || is_double) && interpolated {
+            let what = if is_int { "integer" } else { "64-bit float" };
+            let msg = format!(
+                "only nointerpolation mode allowed for {what} input parameters in pixel shader"
             );
+            self.error(span, msg);
             return None;
         }
         if let Some(i) = at.index {
@@ -741,7 +749,7 @@ impl Planner<'_, '_> {
                 location: loc,
                 index: at.index,
             },
-            flat: interp.flat || (stage == Stage::Pixel && !output && is_int),
+            flat: interp.flat || (stage == Stage::Pixel && !output && (is_int || is_double)),
             noperspective: interp.noperspective,
             centroid: interp.centroid,
             sample: interp.sample,

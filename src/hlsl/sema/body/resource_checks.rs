@@ -183,7 +183,7 @@ impl Lowerer<'_> {
                 self.atomic_place(base, whole && scalar)
             }
             ExprKind::Index { base, .. } => match self.typed(base) {
-                Some(Ty::Array(..) | Ty::Vector(..) | Ty::Matrix(..)) => {
+                Some(Ty::Array(..) | Ty::Vector(..) | Ty::Matrix(..) | Ty::Scalar(_)) => {
                     self.atomic_place(base, false)
                 }
                 Some(Ty::Resource(ResourceKind::StructuredBuffer { rw, .. }, _)) => {

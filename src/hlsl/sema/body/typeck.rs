@@ -699,8 +699,13 @@ impl Lowerer<'_> {
         }
         let (consts, env) = (&self.scopes, &self.m.types);
         let lookup = |n: &str| super::constant(consts, env, n);
+        // A comma expression's value is its last operand's.
+        let mut last = index;
+        while let ExprKind::Comma(_, b) = &last.kind {
+            last = b;
+        }
         // (A float index is converted to `int`: truncated.)
-        let k = crate::hlsl::sema::decls::fold(index, self.opts, &lookup).and_then(|c| match c {
+        let k = crate::hlsl::sema::decls::fold(last, self.opts, &lookup).and_then(|c| match c {
             crate::hlsl::sema::consteval::ConstVal::Float(f) => Some(f as i64),
             c => c.as_int(),
         });
