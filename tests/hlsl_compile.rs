@@ -7160,3 +7160,18 @@ fn mutant_sweep_regressions() {
         "{dis}"
     );
 }
+
+/// A function with buffer parameters is emitted once per buffer it is called with, in the
+/// buffers' declaration order: the same source gives the same module every time (the order
+/// once followed a hash table's).
+#[test]
+fn function_instances_are_emitted_in_a_fixed_order() {
+    let src = "RWStructuredBuffer<float> a; RWStructuredBuffer<float> b;
+         RWStructuredBuffer<float> c; RWStructuredBuffer<float> d;
+         void put(RWStructuredBuffer<float> o, float v) { o[0] = v; }
+         [numthreads(1, 1, 1)] void main() { put(d, 1); put(b, 2); put(a, 3); put(c, 4); }";
+    let first = check("instances_order", src, "cs_6_0");
+    for _ in 0..16 {
+        assert_eq!(check("instances_order", src, "cs_6_0"), first);
+    }
+}

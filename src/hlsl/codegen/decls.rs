@@ -211,12 +211,15 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
             else {
                 continue;
             };
-            let planned: Vec<(Vec<Handle<GlobalVariable>>, Vec<Sym>)> = st
+            let mut planned: Vec<(Vec<Handle<GlobalVariable>>, Vec<Sym>)> = st
                 .instances
                 .iter()
                 .filter(|((i, _), _)| *i == item)
                 .map(|((_, key), (rs, _))| (key.clone(), rs.clone()))
                 .collect();
+            // In the order of the buffers' declarations, whatever the table's: the same
+            // source gives the same module every time.
+            planned.sort_by(|a, b| a.0.cmp(&b.0));
             // A function returning a resource is evaluated where it is called
             // (`FnCx::resource_call`): no SPIR-V function.
             let returns_resource = st
