@@ -464,16 +464,7 @@ impl FnCx<'_, '_> {
         if let (Some(shape), Initializer::Expr(e)) = (shape, init) {
             if !matches!(e.kind, crate::hlsl::ast::ExprKind::InitList(_)) {
                 let (v, t) = self.rvalue(e)?;
-                if let Ty::Matrix(s, r, c) = t {
-                    if shape.0 * shape.1 < r * c {
-                        self.st.warn(
-                            e.span,
-                            format!(
-                                "implicit truncation of matrix type ({t} to {}x{})",
-                                shape.0, shape.1
-                            ),
-                        );
-                    }
+                if let Ty::Matrix(s, ..) = t {
                     let v = self.truncate_matrix(v, &t, shape, e.span)?;
                     let cut = Ty::vector(s, shape.0 * shape.1);
                     return self.convert(v, &cut, ty, e.span, false);

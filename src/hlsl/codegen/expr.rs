@@ -45,6 +45,52 @@ impl FnCx<'_, '_> {
         self.convert(v, &t, ty, e.span, false)
     }
 
+    /// The type semantic analysis gave `e` (an internal error when it gave none: code
+    /// generation types nothing itself).
+    pub fn sema_type(&mut self, e: &Expr) -> Option<Ty> {
+        if let Some(t) = self.st.expr_types.get(&ExprId::of(e)) {
+            return Some(t.clone());
+        }
+        self.st.error(
+            e.span,
+            "internal: semantic analysis left this expression untyped",
+        );
+        None
+    }
+
+    /// The value of `e`, loaded and implicitly converted where semantic analysis recorded a
+    /// conversion for where it is used ([`crate::hlsl::hir::Module::conversions`]).
+    pub fn operand(&mut self, e: &Expr) -> Option<(Value, Ty)> {
+        let (v, t) = self.rvalue(e)?;
+        self.implicitly_converted(e, v, t)
+    }
+
+    /// `v`, the value of `e` of type `t`, converted as semantic analysis recorded.
+    fn implicitly_converted(&mut self, e: &Expr, v: Value, t: Ty) -> Option<(Value, Ty)> {
+        match self.st.conversions.get(&ExprId::of(e)) {
+            Some(to) if *to != t => {
+                let to = to.clone();
+                Some((self.convert(v, &t, &to, e.span, false)?, to))
+            }
+            _ => Some((v, t)),
+        }
+    }
+
+    /// [`Self::implicitly_converted`], the converted value minimum precision when `relaxed`.
+    fn relaxed_conversion(
+        &mut self,
+        e: &Expr,
+        v: Value,
+        t: Ty,
+        relaxed: bool,
+    ) -> Option<(Value, Ty)> {
+        let (c, ct) = self.implicitly_converted(e, v, t)?;
+        if relaxed && c != v {
+            self.relax(c);
+        }
+        Some((c, ct))
+    }
+
     /// A scalar condition.
     pub fn condition(&mut self, e: &Expr) -> Option<Value> {
         let (v, t) = self.rvalue(e)?;
@@ -200,8 +246,12 @@ impl FnCx<'_, '_> {
                 let (v, t) = match op {
                     None => (r, rt),
                     Some(op) => {
-                        let (cur, ct) = self.load_val(&dst, lhs.span)?;
-                        self.apply_binary(*op, (cur, ct), None, (r, rt), self.lit_kind(rhs), span)?
+                        let cur = self.load_val(&dst, lhs.span)?;
+                        let (cur, r) = (cur.0, (cur.1, r));
+                        let relaxed = self.relaxed_operands(&[cur, r.1]);
+                        let a = self.relaxed_conversion(lhs, cur, r.0, relaxed)?;
+                        let b = self.relaxed_conversion(rhs, r.1, rt, relaxed)?;
+                        self.emit_binary(*op, a, b, relaxed, span)?
                     }
                 };
                 let v = self.convert(v, &t, &dst_ty, span, false)?;
@@ -216,7 +266,7 @@ impl FnCx<'_, '_> {
                 cond,
                 then,
                 otherwise,
-            } => self.conditional(cond, then, otherwise, span)?,
+            } => self.conditional(e, cond, then, otherwise)?,
             ExprKind::Comma(a, b) => {
                 let _ = self.expr(a);
                 self.expr(b)
@@ -646,25 +696,16 @@ impl FnCx<'_, '_> {
             }
             UnaryOp::Neg => {
                 let (v, t) = self.rvalue(operand)?;
-                let Some(s) = t.component() else {
-                    self.st
-                        .error(span, format!("cannot negate '{}'", self.show(&t)));
-                    return None;
-                };
                 if let (Some(c), Ty::Scalar(_)) = (self.const_of(v), &t) {
                     let n = match c {
                         ConstVal::Float(f) => ConstVal::Float(-f),
                         c => ConstVal::Int(c.as_int().unwrap_or(0).wrapping_neg()),
                     };
-                    let s = if s == Scalar::Bool { Scalar::Int } else { s };
+                    let to = self.st.conversions.get(&ExprId::of(operand));
+                    let s = to.unwrap_or(&t).component()?;
                     return Some(Val::R(self.scalar_const(s, n), Ty::Scalar(s)));
                 }
-                let (v, t) = if s == Scalar::Bool {
-                    let it = t.with_component(Scalar::Int);
-                    (self.convert(v, &t, &it, span, true)?, it)
-                } else {
-                    (v, t)
-                };
+                let (v, t) = self.implicitly_converted(operand, v, t)?;
                 if let Ty::Matrix(..) = t {
                     let zero = self.splat_const(&t, ConstVal::Int(0));
                     let r = self.arith(BinaryOp::Sub, zero, v, &t, span)?;
@@ -682,34 +723,24 @@ impl FnCx<'_, '_> {
                 Some(Val::R(r, t))
             }
             UnaryOp::Not => {
-                let (v, t) = self.rvalue(operand)?;
-                if let Ty::Matrix(s, r, c) = t {
+                let (v, t) = self.operand(operand)?;
+                if let Ty::Matrix(_, r, c) = t {
                     // Row by row, as DXC does: a bool matrix is an array of bool vectors.
-                    let bt = Ty::Matrix(Scalar::Bool, r, c);
-                    let m = self.convert(v, &Ty::Matrix(s, r, c), &bt, span, true)?;
                     let rt = self.ty(&Ty::Vector(Scalar::Bool, c));
                     let rows: Vec<Value> = (0..r)
                         .map(|i| {
-                            let row = self.f.composite_extract(rt, m, vec![i]);
+                            let row = self.f.composite_extract(rt, v, vec![i]);
                             self.f.logical_not(rt, row)
                         })
                         .collect();
-                    let mt = self.ty(&bt);
-                    return Some(Val::R(self.f.composite_construct(mt, &rows), bt));
+                    let mt = self.ty(&t);
+                    return Some(Val::R(self.f.composite_construct(mt, &rows), t));
                 }
-                let (b, bt) = self.bool_of(v, &t, span)?;
-                let it = self.ty(&bt);
-                Some(Val::R(self.f.logical_not(it, b), bt))
+                let it = self.ty(&t);
+                Some(Val::R(self.f.logical_not(it, v), t))
             }
             UnaryOp::BitNot => {
                 let (v, t) = self.rvalue(operand)?;
-                if !t.component().is_some_and(Scalar::is_int) {
-                    self.st.error(
-                        span,
-                        format!("'~' needs an integer operand, not '{}'", self.show(&t)),
-                    );
-                    return None;
-                }
                 let it = self.ty(&t);
                 Some(Val::R(self.f.not(it, v), t))
             }
@@ -725,30 +756,20 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<Val> {
         if matches!(op, BinaryOp::And | BinaryOp::Or) {
-            let (a, at) = self.rvalue(lhs)?;
+            let (a, at) = self.operand(lhs)?;
             if self.st.opts.version >= LanguageVersion::V2021 {
-                if !matches!(at, Ty::Scalar(_)) {
-                    self.st
-                        .error(span, crate::hlsl::sema::rules::non_scalar_logical(op));
-                    return None;
-                }
-                return self.short_circuit(op, a, &at, rhs, span);
+                return self.short_circuit(op, a, rhs);
             }
-            let (b, bt) = self.rvalue(rhs)?;
-            let ty = self
-                .common_type(&at, &bt, None, None, span)?
-                .with_component(Scalar::Bool);
-            let a = self.convert(a, &at, &ty, span, false)?;
-            let b = self.convert(b, &bt, &ty, span, false)?;
-            let t = self.ty(&ty);
+            let (b, _) = self.operand(rhs)?;
+            let t = self.ty(&at);
             let r = if op == BinaryOp::And {
                 self.f.logical_and(t, a, b)
             } else {
                 self.f.logical_or(t, a, b)
             };
-            return Some(Val::R(r, ty));
+            return Some(Val::R(r, at));
         }
-        // Both sides are checked even when the first has an error, so both are reported.
+        // Both sides are evaluated even when the first has an error, so both are reported.
         let av = self.expr(lhs);
         if let Some(Ty::Struct(i)) = self.val_ty(&av) {
             // An overloaded operator (HLSL 2021): a member function of the left operand.
@@ -763,113 +784,75 @@ impl FnCx<'_, '_> {
             v => self.load_val(&v, lhs.span),
         };
         let b = self.rvalue(rhs);
-        let (a, b) = (a?, b?);
-        let (v, t) = self.apply_binary(op, a, self.lit_kind(lhs), b, self.lit_kind(rhs), span)?;
+        let ((a, at), (b, bt)) = (a?, b?);
+        // Both sides minimum precision (or literals): so are the conversions and the result.
+        let relaxed = self.relaxed_operands(&[a, b]);
+        let a = self.relaxed_conversion(lhs, a, at, relaxed)?;
+        let b = self.relaxed_conversion(rhs, b, bt, relaxed)?;
+        let (v, t) = self.emit_binary(op, a, b, relaxed, span)?;
         Some(Val::R(v, t))
     }
 
-    /// Applies a (non-logical) binary operator to two loaded operands.
-    pub fn apply_binary(
+    /// Emits a (non-logical) binary operator on operands converted as semantic analysis
+    /// said: of one type, or a float vector or matrix and a scalar of its component type
+    /// (DXC's dedicated instructions), or an integer vector and a scalar (splatted). `relaxed`
+    /// marks the converted operands and the result minimum precision.
+    pub fn emit_binary(
         &mut self,
         op: BinaryOp,
         (a, at): (Value, Ty),
-        lit_a: Option<bool>,
         (b, bt): (Value, Ty),
-        lit_b: Option<bool>,
+        relaxed: bool,
         span: Span,
     ) -> Option<(Value, Ty)> {
-        // Matrix (or vector) times scalar: DXC's dedicated instructions for floats.
-        if op == BinaryOp::Mul {
-            if let Some(r) = self.times_scalar(a, &at, b, &bt, lit_a, lit_b) {
-                return Some(r);
-            }
-        }
-        if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
-            let Some(lty) = crate::hlsl::sema::rules::shift_type(&at, &bt) else {
-                self.st
-                    .error(span, format!("shift of a non-integer '{}'", self.show(&at)));
-                return None;
+        let (mut a, mut b, mut ty) = (a, b, at.clone());
+        if at != bt {
+            let (vt, scalar_first) = match (&at, &bt) {
+                (Ty::Scalar(_), Ty::Vector(..) | Ty::Matrix(..)) => (bt.clone(), true),
+                (Ty::Vector(..) | Ty::Matrix(..), Ty::Scalar(_)) => (at.clone(), false),
+                _ => {
+                    let msg = format!(
+                        "internal: operands of '{}' of types '{}' and '{}'",
+                        op.symbol(),
+                        self.show(&at),
+                        self.show(&bt)
+                    );
+                    self.st.error(span, msg);
+                    return None;
+                }
             };
-            let a = self.convert(a, &at, &lty, span, false)?;
-            let b = self.convert(b, &bt, &lty, span, false)?;
-            return Some((self.arith(op, a, b, &lty, span)?, lty));
+            let float = vt.component().is_some_and(Scalar::is_float);
+            if op == BinaryOp::Mul && float {
+                let (vec, sc) = if scalar_first { (b, a) } else { (a, b) };
+                let t = self.ty(&vt);
+                let r = match vt {
+                    Ty::Matrix(..) => self.f.matrix_times_scalar(t, vec, sc),
+                    _ => self.f.vector_times_scalar(t, vec, sc),
+                };
+                return Some((r, vt));
+            }
+            let (st, sv) = if scalar_first { (&at, a) } else { (&bt, b) };
+            let splat = self.convert(sv, st, &vt, span, true)?;
+            if scalar_first {
+                a = splat;
+            } else {
+                b = splat;
+            }
+            ty = vt;
         }
-        let mut ty = self.common_type(&at, &bt, lit_a, lit_b, span)?;
-        // Arithmetic promotes bools to int, as in C (`true + true` is 2).
-        let arithmetic = matches!(
-            op,
-            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem
-        );
-        if arithmetic && ty.component() == Some(Scalar::Bool) {
-            ty = ty.with_component(Scalar::Int);
+        if crate::hlsl::sema::rules::is_comparison(op) {
+            return self.compare(op, a, b, &ty, span);
         }
-        // Both sides minimum precision (or literals): so is the common type, its conversions
-        // and the arithmetic result.
-        let relaxed = self.relaxed_operands(&[a, b]);
-        let (a0, b0) = (a, b);
-        let a = self.convert(a, &at, &ty, span, false)?;
-        let b = self.convert(b, &bt, &ty, span, false)?;
+        let r = self.arith(op, a, b, &ty, span)?;
         if relaxed {
-            for (new, old) in [(a, a0), (b, b0)] {
-                if new != old {
-                    self.relax(new);
-                }
-            }
+            self.relax(r);
         }
-        match op {
-            BinaryOp::Lt
-            | BinaryOp::Gt
-            | BinaryOp::Le
-            | BinaryOp::Ge
-            | BinaryOp::Eq
-            | BinaryOp::Ne => self.compare(op, a, b, &ty, span),
-            _ => {
-                let r = self.arith(op, a, b, &ty, span)?;
-                if relaxed {
-                    self.relax(r);
-                }
-                Some((r, ty))
-            }
-        }
-    }
-
-    fn times_scalar(
-        &mut self,
-        a: Value,
-        at: &Ty,
-        b: Value,
-        bt: &Ty,
-        la: Option<bool>,
-        lb: Option<bool>,
-    ) -> Option<(Value, Ty)> {
-        let vt = crate::hlsl::sema::rules::times_scalar(at, la, bt, lb)?;
-        let (vec, sc, stt) = if matches!(at, Ty::Scalar(_)) {
-            (b, a, at)
-        } else {
-            (a, b, bt)
-        };
-        let comp = vt.component()?;
-        let vt = &vt;
-        let s = self.convert(sc, stt, &Ty::Scalar(comp), Span::default(), true)?;
-        let t = self.ty(vt);
-        let r = match vt {
-            Ty::Matrix(..) => self.f.matrix_times_scalar(t, vec, s),
-            _ => self.f.vector_times_scalar(t, vec, s),
-        };
-        Some((r, vt.clone()))
+        Some((r, ty))
     }
 
     /// `a && b` / `a || b` with scalar operands under HLSL 2021: the right side runs only when
     /// needed, in a selection construct whose merge block takes the result.
-    fn short_circuit(
-        &mut self,
-        op: BinaryOp,
-        a: Value,
-        at: &Ty,
-        rhs: &Expr,
-        span: Span,
-    ) -> Option<Val> {
-        let (a, _) = self.bool_of(a, at, span)?;
+    fn short_circuit(&mut self, op: BinaryOp, a: Value, rhs: &Expr) -> Option<Val> {
         let bool_ty = Ty::Scalar(Scalar::Bool);
         let bt = self.ty(&bool_ty);
         let rhs_block = self.f.block();
@@ -886,43 +869,19 @@ impl FnCx<'_, '_> {
                 .branch_conditional(a, (merge, &[short]), (rhs_block, &[]));
         }
         self.f.switch_to(rhs_block);
-        let r = match self.rvalue(rhs) {
-            Some((v, t)) => match self.bool_of(v, &t, rhs.span) {
-                Some((b, Ty::Scalar(_))) => b,
-                Some(_) => {
-                    self.st
-                        .error(span, crate::hlsl::sema::rules::non_scalar_logical(op));
-                    short
-                }
-                None => short,
-            },
-            None => short,
-        };
+        let r = self.operand(rhs).map_or(short, |(b, _)| b);
         self.f.branch(merge, &[r]);
         self.f.switch_to(merge);
         Some(Val::R(result, bool_ty))
     }
 
-    fn conditional(
-        &mut self,
-        cond: &Expr,
-        then: &Expr,
-        otherwise: &Expr,
-        span: Span,
-    ) -> Option<Val> {
-        let (c, ct) = self.rvalue(cond)?;
-        if self.st.opts.version >= LanguageVersion::V2021 && !matches!(ct, Ty::Scalar(_)) {
-            self.st.error(
-                cond.span,
-                "condition for short-circuiting ternary operator must be scalar, for \
-                 non-scalar types use 'select'",
-            );
-            return None;
-        }
+    /// `cond ? then : otherwise`: in HLSL 2021 only the chosen arm runs, each in its own
+    /// block storing into a variable of the result type; before, both run and a (per
+    /// component, for a vector condition) OpSelect picks.
+    fn conditional(&mut self, e: &Expr, cond: &Expr, then: &Expr, otherwise: &Expr) -> Option<Val> {
+        let ty = self.sema_type(e)?;
+        let (c, ct) = self.operand(cond)?;
         if self.st.opts.version >= LanguageVersion::V2021 {
-            let (c, _) = self.bool_of(c, &ct, span)?;
-            // The result type is known only after both sides: evaluate each into its own block
-            // and merge through a variable of the common type.
             let then_b = self.f.block();
             let else_b = self.f.block();
             let merge = self.f.block();
@@ -930,58 +889,26 @@ impl FnCx<'_, '_> {
                 .selection_merge(merge, crate::grammar::SelectionControl::None);
             self.f.branch_conditional(c, (then_b, &[]), (else_b, &[]));
             self.f.switch_to(then_b);
-            let tv = self.rvalue(then);
+            let tv = self.operand(then);
             let then_end = self.f.current_block();
             self.f.switch_to(else_b);
-            let ev = self.rvalue(otherwise);
+            let ev = self.operand(otherwise);
             let else_end = self.f.current_block();
-            let ((tv, tt), (ev, et)) = (tv?, ev?);
-            let ty = if tt == et {
-                tt.clone()
-            } else {
-                self.common_type(
-                    &tt,
-                    &et,
-                    self.lit_kind(then),
-                    self.lit_kind(otherwise),
-                    span,
-                )?
-            };
+            let ((tv, _), (ev, _)) = (tv?, ev?);
             let var = self.local(&ty, "temp.var.ternary");
-            self.f.switch_to(then_end);
-            let tv = self.convert(tv, &tt, &ty, span, false)?;
-            self.f.store(var, tv, None);
-            self.f.branch(merge, &[]);
-            self.f.switch_to(else_end);
-            let ev = self.convert(ev, &et, &ty, span, false)?;
-            self.f.store(var, ev, None);
-            self.f.branch(merge, &[]);
+            for (end, v) in [(then_end, tv), (else_end, ev)] {
+                self.f.switch_to(end);
+                self.f.store(var, v, None);
+                self.f.branch(merge, &[]);
+            }
             self.f.switch_to(merge);
             let t = self.ty(&ty);
             let v = self.f.load(t, var, None);
             return Some(Val::R(v, ty));
         }
-        let (tv, tt) = self.rvalue(then)?;
-        let (ev, et) = self.rvalue(otherwise)?;
-        let mut ty = if tt == et {
-            tt.clone()
-        } else {
-            self.common_type(
-                &tt,
-                &et,
-                self.lit_kind(then),
-                self.lit_kind(otherwise),
-                span,
-            )?
-        };
-        // A vector condition selects per component: scalar arms are splatted to its size.
-        if let (Ty::Vector(_, n), Ty::Scalar(s)) = (&ct, &ty) {
-            ty = Ty::Vector(*s, *n);
-        }
-        let tv = self.convert(tv, &tt, &ty, span, false)?;
-        let ev = self.convert(ev, &et, &ty, span, false)?;
-        let (c, cbt) = self.bool_of(c, &ct, span)?;
-        let c = match (&cbt, &ty) {
+        let (tv, _) = self.operand(then)?;
+        let (ev, _) = self.operand(otherwise)?;
+        let c = match (&ct, &ty) {
             (Ty::Scalar(_), Ty::Vector(_, n)) => self.splat(c, Scalar::Bool, *n),
             _ => c,
         };

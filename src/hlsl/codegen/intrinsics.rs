@@ -966,12 +966,12 @@ impl FnCx<'_, '_> {
         let (at, bt) = (at.with_component(comp), bt.with_component(comp));
         match (&at, &bt) {
             (Ty::Scalar(_), _) | (_, Ty::Scalar(_)) => {
-                let (v, t) = self.apply_binary(
+                let relaxed = self.relaxed_operands(&[a, b]);
+                let (v, t) = self.emit_binary(
                     BinaryOp::Mul,
                     (a, at.clone()),
-                    None,
                     (b, bt.clone()),
-                    None,
+                    relaxed,
                     span,
                 )?;
                 Some(Val::R(v, t))

@@ -100,10 +100,29 @@ pub fn lower_reached<'u>(
             _ => None,
         })
         .collect();
+    // A `static` resource that is an element of a heap or resource array is indexed where it
+    // is used, with the module's names.
+    let element_inits: Vec<&Expr> = m
+        .globals
+        .iter()
+        .filter_map(|global| match global.kind {
+            GlobalKind::HeapAlias { init: (idx, k), .. } => match unit.items.get(idx) {
+                Some(Item::Variables(v)) => match v.declarators.get(k)?.init.as_ref()? {
+                    Initializer::Expr(e) => Some(e),
+                    Initializer::List(..) => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
     let init_calls = g.at_module_scope(|l| {
         for (init, ty) in inits {
             l.find_calls_init(init);
             l.init_list(init, ty);
+        }
+        for e in element_inits {
+            l.check(e);
         }
         std::mem::take(&mut l.calls)
     });
@@ -1024,7 +1043,18 @@ impl<'a> Lowerer<'a> {
                 self.find_calls_init(init);
                 self.init_list(init, &ty);
                 // (A 1xN matrix's initializer is truncated to its written shape first.)
-                let shaped = decl.array_dims.is_empty() && written_matrix_shape(&d.ty).is_some();
+                let shape = written_matrix_shape(&d.ty).filter(|_| decl.array_dims.is_empty());
+                let shaped = shape.is_some();
+                if let (Initializer::Expr(e), Some((a, b))) = (init, shape) {
+                    if let Some(t @ Ty::Matrix(_, r, c)) = self.typed(e) {
+                        if a * b < r * c {
+                            let msg =
+                                format!("implicit truncation of matrix type ({t} to {a}x{b})");
+                            self.diags
+                                .push(crate::hlsl::diag::Diagnostic::warning(e.span, msg));
+                        }
+                    }
+                }
                 if let (Initializer::Expr(e), false) = (init, shaped) {
                     let list = matches!(e.kind, ExprKind::InitList(_));
                     if let (Some(t), false) = (self.typed(e), list) {

@@ -99,7 +99,17 @@ impl Lowerer<'_> {
                     self.report(e.span, "a string is not a value");
                     return None;
                 }
-                rules::literal_type(l, self.opts.version, self.opts.enable_16bit_types)
+                let t = rules::literal_type(l, self.opts.version, self.opts.enable_16bit_types);
+                if t.is_none() {
+                    // 202x types it as C does (by radix: `long` or `unsigned int`), which
+                    // spvkit does not track.
+                    self.report(
+                        e.span,
+                        "not supported yet: an unsuffixed integer literal beyond int's range in \
+                         HLSL 202x",
+                    );
+                }
+                t
             }
             ExprKind::Ident(id) => match self.variable(&id.name) {
                 Some(_) if self.scopes.lookup(&id.name).is_some_and(|l| l.unset) => {
@@ -182,11 +192,15 @@ impl Lowerer<'_> {
                 if steps && !self.check_assignable(operand, e.span, false) {
                     return None;
                 }
-                match op {
-                    UnaryOp::Neg if s == Some(Scalar::Bool) => Some(t.with_component(Scalar::Int)),
-                    UnaryOp::Not => Some(t.with_component(Scalar::Bool)).filter(|_| s.is_some()),
-                    _ => Some(t),
-                }
+                // Negation computes bools as ints, `!` any number as a bool.
+                let operand_ty = match op {
+                    UnaryOp::Neg if s == Some(Scalar::Bool) => t.with_component(Scalar::Int),
+                    UnaryOp::Not if s.is_some() => t.with_component(Scalar::Bool),
+                    UnaryOp::Not => return None,
+                    _ => t.clone(),
+                };
+                self.record(operand, &t, &operand_ty);
+                Some(operand_ty)
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let (at, _) = (self.check(lhs), self.check(rhs));
@@ -224,12 +238,21 @@ impl Lowerer<'_> {
                         return None;
                     }
                     (Some(op), Some(rt)) if lt.is_numeric() && rt.is_numeric() => {
-                        let t = self.operator(e, *op, &lt, None, &rt, self.lit(rhs))?;
+                        let lr = self.lit(rhs);
+                        let t = self.operator(e, *op, &lt, None, &rt, lr)?;
                         if !rules::converts(&self.m.types.structs, &t, &lt, false) {
                             let (f, to) = (self.m.types.show(&t), self.m.types.show(&lt));
                             self.report(e.span, format!("cannot convert from '{f}' to '{to}'"));
                             return None;
                         }
+                        // The current value and the right side are converted as for `lhs op
+                        // rhs` (the left side's value is keyed by the left side, which is
+                        // otherwise a place); the result back to the left side's type.
+                        if let Some((ta, tb)) = rules::operand_types(*op, &lt, None, &rt, lr) {
+                            self.record(lhs, &lt, &ta);
+                            self.record(rhs, &rt, &tb);
+                        }
+                        self.warn_truncation(e, &t, &lt);
                     }
                     (None, Some(rt))
                         if !lt.is_resource() && !self.converted(rhs, &rt, &lt, e.span) =>
@@ -911,8 +934,33 @@ impl Lowerer<'_> {
     /// conversion that exists by the operator's rule).
     pub(super) fn record(&mut self, e: &Expr, from: &Ty, to: &Ty) {
         if from != to {
+            self.warn_truncation(e, from, to);
             self.conversions.insert(ExprId::of(e), to.clone());
         }
+    }
+
+    /// DXC's warning when an implicit conversion of `e` drops components.
+    pub(super) fn warn_truncation(&mut self, e: &Expr, from: &Ty, to: &Ty) {
+        let count = |t: &Ty| match t {
+            Ty::Scalar(_) => Some(1),
+            Ty::Vector(_, n) => Some(*n),
+            Ty::Matrix(_, r, c) => Some(r * c),
+            _ => None,
+        };
+        let kind = match from {
+            Ty::Vector(..) => "vector",
+            Ty::Matrix(..) => "matrix",
+            _ => return,
+        };
+        let (Some(kept), Some(had)) = (count(to), count(from)) else {
+            return;
+        };
+        if kept >= had {
+            return;
+        }
+        let msg = format!("implicit truncation of {kind} type ({from} to {to})");
+        self.diags
+            .push(crate::hlsl::diag::Diagnostic::warning(e.span, msg));
     }
 
     /// The type of `op` on operands of types `at` and `bt` (numeric, or reported).
@@ -1025,6 +1073,7 @@ impl Lowerer<'_> {
             self.report(span, format!("cannot convert from '{f}' to '{t}'"));
             return false;
         }
+        self.warn_truncation(e, from, to);
         self.conversions.insert(ExprId::of(e), to.clone());
         true
     }
@@ -1700,6 +1749,31 @@ mod error_tests {
             conv,
             ["bool", "bool", "bool", "float", "float", "float", "int"]
         );
+    }
+
+    #[test]
+    fn unary_and_compound_operands_record_their_conversions_and_truncations_warn() {
+        let src = "[numthreads(1,1,1)] void main() { bool b; int i; float4 v; float2 w;
+               -b; !i; i += 1.5; w = v; w + v; float1x2 m = float2x2(1, 2, 3, 4); }";
+        let (m, diags) = crate::hlsl::sema::globals::declare_for_test(src, "cs_6_0");
+        let (warnings, errors): (Vec<_>, Vec<_>) = diags
+            .into_iter()
+            .partition(|d| matches!(d.severity, crate::hlsl::diag::Severity::Warning));
+        assert!(errors.is_empty(), "{errors:?}");
+        let warnings: Vec<String> = warnings.into_iter().map(|d| d.message).collect();
+        assert_eq!(
+            warnings,
+            [
+                "implicit truncation of vector type (float4 to float2)",
+                "implicit truncation of vector type (float4 to float2)",
+                "implicit truncation of matrix type (float2x2 to 1x2)",
+            ]
+        );
+        let mut conv: Vec<String> = m.conversions.values().map(|t| t.to_string()).collect();
+        conv.sort();
+        // `b` to int (`-b`), `i` to bool (`!i`), `i` to float (`i += 1.5`), `v` to float2
+        // (`w = v` and `w + v`).
+        assert_eq!(conv, ["bool", "float", "float2", "float2", "int"]);
     }
 
     #[test]
