@@ -17,12 +17,6 @@ use crate::ir::Value;
 use crate::hlsl::sema::rules::matrix_swizzle;
 
 impl FnCx<'_, '_> {
-    /// [`crate::hlsl::sema::rules::literal_kind`] in HLSL 2021 and before; `None` in 202x, where literals are typed
-    /// (`int`, `float`) as in C.
-    pub fn lit_kind(&self, e: &Expr) -> Option<bool> {
-        crate::hlsl::sema::rules::literal_kind_in(self.st.opts.version, e)
-    }
-
     /// The value of `e`, loaded.
     pub fn rvalue(&mut self, e: &Expr) -> Option<(Value, Ty)> {
         let v = self.expr(e);

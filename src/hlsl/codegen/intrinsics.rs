@@ -27,43 +27,31 @@ impl FnCx<'_, '_> {
         self.f.ext_inst(t, set, op, args)
     }
 
+    /// The arguments of an intrinsic whose arguments meet in one type, converted to it as
+    /// semantic analysis recorded ([`crate::hlsl::sema::rules::intrinsic_operands`]), and
+    /// that type.
     pub(super) fn args_common(
         &mut self,
         name: &str,
         args: &[Expr],
         span: Span,
     ) -> Option<(Vec<Value>, Ty)> {
-        let vals: Vec<Option<(Value, Ty)>> = args.iter().map(|a| self.rvalue(a)).collect();
+        let vals: Vec<Option<(Value, Ty)>> = args.iter().map(|a| self.operand(a)).collect();
         let vals: Vec<(Value, Ty)> = vals.into_iter().collect::<Option<_>>()?;
-        if let Some((_, t)) = vals.iter().find(|(_, t)| !t.is_numeric()) {
-            self.st.error(
-                span,
-                format!("'{name}' needs numeric arguments, not '{}'", self.show(t)),
+        let ty = vals.first()?.1.clone();
+        if let Some((_, t)) = vals.iter().find(|(_, t)| *t != ty || !t.is_numeric()) {
+            let msg = format!(
+                "internal: the arguments of '{name}' are not converted to one type ('{}', '{}')",
+                self.show(&ty),
+                self.show(t)
             );
+            self.st.error(span, msg);
             return None;
         }
-        let mut ty = vals.first()?.1.clone();
-        let mut lit = self.lit_kind(&args[0]);
-        for (a, (_, t)) in args.iter().zip(&vals).skip(1) {
-            let l = self.lit_kind(a);
-            ty = self.common_type(&ty, t, lit, l, span)?;
-            lit = lit.and(l);
-        }
-        if lit.is_some() {
-            // All literals: HLSL picks float for float literals, int otherwise.
-            ty = ty.with_component(if lit == Some(true) {
-                Scalar::Float
-            } else {
-                Scalar::Int
-            });
-        }
-        let mut out = Vec::new();
-        for (v, t) in vals {
-            out.push(self.convert(v, &t, &ty, span, false)?);
-        }
-        Some((out, ty))
+        Some((vals.into_iter().map(|(v, _)| v).collect(), ty))
     }
 
+    /// [`Self::args_common`] for the intrinsics defined on floats only.
     pub(super) fn float_args(
         &mut self,
         name: &str,
@@ -71,16 +59,12 @@ impl FnCx<'_, '_> {
         span: Span,
     ) -> Option<(Vec<Value>, Ty)> {
         let (vals, ty) = self.args_common(name, args, span)?;
-        let s = ty.component()?;
-        if s.is_float() {
-            return Some((vals, ty));
+        if !ty.component()?.is_float() {
+            let msg = format!("internal: the arguments of '{name}' are not converted to floats");
+            self.st.error(span, msg);
+            return None;
         }
-        let ft = ty.with_component(Scalar::Float);
-        let mut out = Vec::new();
-        for v in vals {
-            out.push(self.convert(v, &ty, &ft, span, true)?);
-        }
-        Some((out, ft))
+        Some((vals, ty))
     }
 
     /// `if (c) discard;` as DXC writes it for `clip`: a selection to a block that kills.
@@ -171,16 +155,10 @@ impl FnCx<'_, '_> {
             if op == Some(u32::MAX) {
                 return Some(Val::R(vals[0], ty));
             }
-            let (vals, ty, op) = match op {
-                Some(op) => (vals, ty, op),
-                None => {
-                    let ft = ty.with_component(Scalar::Float);
-                    let mut out = Vec::new();
-                    for v in vals {
-                        out.push(self.convert(v, &ty, &ft, span, true)?);
-                    }
-                    (out, ft, c.float)
-                }
+            let Some(op) = op else {
+                let msg = format!("internal: '{name}' of '{}'", self.show(&ty));
+                self.st.error(span, msg);
+                return None;
             };
             let relaxed = self.relaxed_operands(&vals);
             let r = self.componentwise(&ty, op, &vals);
@@ -698,41 +676,26 @@ impl FnCx<'_, '_> {
                 Some(self.void_val())
             }
             "and" | "or" => {
-                let (a, b) = (self.rvalue(&args[0]), self.rvalue(&args[1]));
-                let ((a, at), (b, bt)) = (a?, b?);
-                let ty = self
-                    .common_type(&at, &bt, None, None, span)?
-                    .with_component(Scalar::Bool);
-                let a = self.convert(a, &at, &ty, span, false)?;
-                let b = self.convert(b, &bt, &ty, span, false)?;
+                let (v, ty) = self.args_common(name, args, span)?;
                 let and = name == "and";
-                let r = self.row_by_row(&ty, &[(a, ty.clone()), (b, ty.clone())], |cx, t, v| {
-                    if and {
-                        cx.f.logical_and(t, v[0], v[1])
-                    } else {
-                        cx.f.logical_or(t, v[0], v[1])
-                    }
-                });
+                let r = self.row_by_row(
+                    &ty,
+                    &[(v[0], ty.clone()), (v[1], ty.clone())],
+                    |cx, t, v| {
+                        if and {
+                            cx.f.logical_and(t, v[0], v[1])
+                        } else {
+                            cx.f.logical_or(t, v[0], v[1])
+                        }
+                    },
+                );
                 Some(Val::R(r, ty))
             }
             "select" => {
-                let c = self.rvalue(&args[0]);
-                let (a, b) = (self.rvalue(&args[1]), self.rvalue(&args[2]));
-                let ((c, ct), (a, at), (b, bt)) = (c?, a?, b?);
-                let lits = (self.lit_kind(&args[1]), self.lit_kind(&args[2]));
-                let ty = self.common_type(&at, &bt, lits.0, lits.1, span)?;
-                if !ty.is_numeric() {
-                    self.st.error(
-                        span,
-                        format!("not supported yet: select of '{}'", self.show(&ty)),
-                    );
-                    return None;
-                }
-                let cty = ty.with_component(Scalar::Bool);
-                let c = self.convert(c, &ct, &cty, span, false)?;
-                let a = self.convert(a, &at, &ty, span, false)?;
-                let b = self.convert(b, &bt, &ty, span, false)?;
-                let parts = [(c, cty), (a, ty.clone()), (b, ty.clone())];
+                let c = self.operand(&args[0]);
+                let (v, ty) = self.args_common(name, &args[1..], span)?;
+                let (c, cty) = c?;
+                let parts = [(c, cty), (v[0], ty.clone()), (v[1], ty.clone())];
                 let r = self.row_by_row(&ty, &parts, |cx, t, v| cx.f.select(t, v[0], v[1], v[2]));
                 Some(Val::R(r, ty))
             }

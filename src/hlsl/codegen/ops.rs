@@ -222,40 +222,6 @@ impl FnCx<'_, '_> {
         }
     }
 
-    /// The type both operands of an arithmetic operator are converted to; `None` (reported)
-    /// when they do not combine. `lit_a`/`lit_b` say whether an operand is an untyped literal.
-    pub fn common_type(
-        &mut self,
-        a: &Ty,
-        b: &Ty,
-        lit_a: Option<bool>,
-        lit_b: Option<bool>,
-        span: Span,
-    ) -> Option<Ty> {
-        use crate::hlsl::sema::rules::{common_type, Common};
-        match common_type(a, b, lit_a, lit_b) {
-            Common::Ty(t) => Some(t),
-            Common::Truncated(t) => {
-                self.st.warn(
-                    span,
-                    format!("implicit truncation of vector type ({} and {})", a, b),
-                );
-                Some(t)
-            }
-            Common::Invalid => {
-                self.st.error(
-                    span,
-                    format!(
-                        "invalid operands of types '{}' and '{}'",
-                        self.show(a),
-                        self.show(b)
-                    ),
-                );
-                None
-            }
-        }
-    }
-
     /// Emits an arithmetic or bitwise operator on two values already of type `ty`.
     pub fn arith(
         &mut self,

@@ -291,6 +291,45 @@ fn float_common(tys: &[Ty], lits: &[Option<bool>]) -> Option<Ty> {
     })
 }
 
+/// The types the arguments of a call of the intrinsic `name` (of types `tys`; `lits`: which
+/// are untyped literals) are implicitly converted to, one per argument (`None`: used as it
+/// is), for the intrinsics whose arguments meet in one type; `None` for the others.
+pub fn intrinsic_operands(
+    name: &str,
+    tys: &[Ty],
+    lits: &[Option<bool>],
+) -> Option<Vec<Option<Ty>>> {
+    use super::intrinsics::{lookup, Intrinsic};
+    let all = |t: Ty| Some(vec![Some(t); tys.len()]);
+    match lookup(name)? {
+        Intrinsic::ComponentWise(_) => all(intrinsic_type(name, tys, lits)?),
+        Intrinsic::Special(..) => match name {
+            "dot" | "sign" | "mad" | "fma" => all(args_common(tys, lits)?),
+            "cross" | "normalize" | "length" | "distance" | "reflect" | "saturate" | "fmod"
+            | "isnan" | "isinf" | "isfinite" | "isnormal" | "rcp" | "ddx" | "ddy"
+            | "ddx_coarse" | "ddy_coarse" | "ddx_fine" | "ddy_fine" | "fwidth" | "ldexp"
+            | "log10" | "faceforward" | "determinant" => all(float_common(tys, lits)?),
+            "refract" | "sincos" => {
+                let n = if name == "refract" { 2 } else { 1 };
+                let t = float_common(tys.get(..n)?, lits.get(..n)?)?;
+                let mut out = vec![Some(t); n];
+                out.resize(tys.len(), None);
+                Some(out)
+            }
+            "and" | "or" => all(intrinsic_type(name, tys, lits)?),
+            "select" => {
+                let t = intrinsic_type(name, tys, lits)?;
+                Some(vec![
+                    Some(t.with_component(Scalar::Bool)),
+                    Some(t.clone()),
+                    Some(t),
+                ])
+            }
+            _ => None,
+        },
+    }
+}
+
 /// The result type of a call of the intrinsic `name` with arguments of types `tys` (`lits`:
 /// which are untyped literals); `None` for an intrinsic whose rule is not here yet, or
 /// arguments it does not take.

@@ -409,7 +409,14 @@ impl Lowerer<'_> {
                             return t;
                         }
                         let lits: Vec<Option<bool>> = args.iter().map(|a| self.lit(a)).collect();
-                        rules::intrinsic_type(&callee.name, &tys, &lits)
+                        let t = rules::intrinsic_type(&callee.name, &tys, &lits)?;
+                        let to = rules::intrinsic_operands(&callee.name, &tys, &lits);
+                        for ((a, at), to) in args.iter().zip(&tys).zip(to.iter().flatten()) {
+                            if let Some(to) = to {
+                                self.record(a, at, to);
+                            }
+                        }
+                        Some(t)
                     }
                 }
             }
