@@ -172,7 +172,7 @@ impl FnCx<'_, '_> {
         let span = e.span;
         let site = ExprId::of(e);
         Some(match &e.kind {
-            ExprKind::Literal(l) => self.literal(l, span)?,
+            ExprKind::Literal(l) => self.literal(e, l)?,
             ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name).cloned() {
                 Some(Sym::UnsetResource) => {
                     self.st.error(
@@ -282,8 +282,8 @@ impl FnCx<'_, '_> {
                 }
                 self.call(site, &callee.name, callee.span, args, span)?
             }
-            ExprKind::Construct { ty, args } => {
-                let (t, _) = self.st.resolve_type(ty)?;
+            ExprKind::Construct { args, .. } => {
+                let t = self.sema_type(e)?;
                 self.construct(&t, args, span)?
             }
             ExprKind::MethodCall {
@@ -330,22 +330,13 @@ impl FnCx<'_, '_> {
                     }
                 }
             }
-            ExprKind::Cast {
-                ty,
-                array_dims,
-                operand,
-            } => {
-                let (t, _) = self.st.resolve_type(ty)?;
+            ExprKind::Cast { ty, operand, .. } => {
+                let t = self.sema_type(e)?;
                 if t == Ty::Void {
                     // `(void)x`: evaluated for its effects, the value discarded.
                     let _ = self.expr(operand);
                     return Some(self.void_val());
                 }
-                let t = if array_dims.is_empty() {
-                    t
-                } else {
-                    self.st.array_type(&t, array_dims, None, ty.span)?
-                };
                 // `(Base)derived` is the base part, an lvalue when `derived` is one.
                 let evaluated = if let Ty::Struct(target) = t {
                     let v = self.expr(operand);
@@ -622,18 +613,10 @@ impl FnCx<'_, '_> {
         r
     }
 
-    fn literal(&mut self, l: &Literal, span: Span) -> Option<Val> {
-        let opts = self.st.opts;
-        let ty = crate::hlsl::sema::rules::literal_type(l, opts.version, opts.enable_16bit_types);
-        let Some(Ty::Scalar(s)) = ty else {
-            let msg = if let Literal::String(_) = l {
-                "a string is not a value"
-            } else {
-                // 202x types it as C does (by radix: `long` or `unsigned int`), which spvkit
-                // does not track.
-                "not supported yet: an unsuffixed integer literal beyond int's range in HLSL 202x"
-            };
-            self.st.error(span, msg);
+    fn literal(&mut self, e: &Expr, l: &Literal) -> Option<Val> {
+        let Ty::Scalar(s) = self.sema_type(e)? else {
+            self.st
+                .error(e.span, "internal: a literal typed as a non-scalar");
             return None;
         };
         let c = match l {

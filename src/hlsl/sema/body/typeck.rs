@@ -1221,12 +1221,11 @@ impl Lowerer<'_> {
     pub(super) fn resolve(&mut self, ty: &TypeExpr, dims: &[Option<Expr>]) -> Option<Ty> {
         let (consts, env) = (&self.scopes, &self.m.types);
         let lookup = |n: &str| super::constant(consts, env, n);
-        let mut quiet = Vec::new();
         let mut r = TypeResolver {
             env,
             opts: self.opts,
             consts: &lookup,
-            diags: &mut quiet,
+            diags: &mut *self.diags,
             pack: None,
         };
         let (t, _) = r.resolve_type(ty)?;
