@@ -134,8 +134,11 @@ pub fn lower_reached<'u>(
         for name in &reached {
             for sig in l.m.functions.get(name).into_iter().flatten() {
                 if let Some(Item::Function(d)) = unit.items.get(sig.item) {
-                    for e in d.params.iter().filter_map(|p| p.default.as_ref()) {
-                        l.check(e);
+                    for (p, (pt, _)) in d.params.iter().zip(&sig.params) {
+                        let Some(e) = &p.default else { continue };
+                        if let Some(t) = l.check(e) {
+                            l.converted(e, &t, pt, e.span);
+                        }
                     }
                 }
             }
@@ -368,12 +371,9 @@ impl<'u> CallGraph<'_, 'u> {
             let (stmts, mut found) = self.lowerer(&sig.ret, &reassigned, &assign_counts, |l| {
                 for (k, (p, (ty, _))) in decl.params.iter().zip(&sig.params).enumerate() {
                     if let Some(n) = &p.name {
-                        // An unsized array of resources takes each call's array (instances).
-                        let per_instance = matches!(ty, Ty::Array(e, 0) if e.is_resource());
+                        // (An unsized array of resources takes each call's array: code
+                        // generation emits an instance per size.)
                         let mut sym = LocalSym::typed(ty.clone());
-                        if per_instance {
-                            sym.ty = None;
-                        }
                         sym.konst = l.m.types.is_const(&p.modifiers, &p.ty);
                         sym.row_depth = sig.row_params.get(k).copied().flatten();
                         l.scopes.declare(&n.name, sym);

@@ -294,13 +294,50 @@ fn float_common(tys: &[Ty], lits: &[Option<bool>]) -> Option<Ty> {
 /// The types the arguments of a call of the intrinsic `name` (of types `tys`; `lits`: which
 /// are untyped literals) are implicitly converted to, one per argument (`None`: used as it
 /// is), for the intrinsics whose arguments meet in one type; `None` for the others.
+/// `sixteen`: 16-bit types are enabled (`dot2add` multiplies `half`s).
 pub fn intrinsic_operands(
     name: &str,
     tys: &[Ty],
     lits: &[Option<bool>],
+    sixteen: bool,
 ) -> Option<Vec<Option<Ty>>> {
     use super::intrinsics::{lookup, Intrinsic};
     let all = |t: Ty| Some(vec![Some(t); tys.len()]);
+    let (uint, float) = (Ty::Scalar(Scalar::UInt), Ty::Scalar(Scalar::Float));
+    let each = |ts: Vec<Option<Ty>>| (ts.len() == tys.len()).then_some(ts);
+    match name {
+        // The lane is a `uint`.
+        "WaveReadLaneAt" | "QuadReadLaneAt" => return each(vec![None, Some(uint)]),
+        // The partition mask is a `uint4`.
+        _ if name.starts_with("WaveMultiPrefix") => {
+            return each(vec![None, Some(Ty::Vector(Scalar::UInt, 4))])
+        }
+        "QuadAny" | "QuadAll" => return all(Ty::Scalar(Scalar::Bool)),
+        "NonUniformResourceIndex" | "CheckAccessFullyMapped" | "vk::ReadClock" => return all(uint),
+        _ if name.starts_with("unpack_") => return all(uint),
+        "D3DCOLORtoUBYTE4" | "dst" => return all(Ty::Vector(Scalar::Float, 4)),
+        "lit" => return all(float),
+        "dot4add_u8packed" => return all(uint),
+        "dot4add_i8packed" => {
+            return each(vec![
+                Some(uint.clone()),
+                Some(uint),
+                Some(Ty::Scalar(Scalar::Int)),
+            ])
+        }
+        "dot2add" => {
+            let half = Ty::Vector(if sixteen { Scalar::Half } else { Scalar::Float }, 2);
+            return each(vec![Some(half.clone()), Some(half), Some(float)]);
+        }
+        "msad4" => {
+            return each(vec![
+                Some(uint),
+                Some(Ty::Vector(Scalar::UInt, 2)),
+                Some(Ty::Vector(Scalar::UInt, 4)),
+            ])
+        }
+        _ => {}
+    }
     match lookup(name)? {
         Intrinsic::ComponentWise(_) => all(intrinsic_type(name, tys, lits)?),
         Intrinsic::Special(..) => match name {
@@ -309,14 +346,18 @@ pub fn intrinsic_operands(
             | "isnan" | "isinf" | "isfinite" | "isnormal" | "rcp" | "ddx" | "ddy"
             | "ddx_coarse" | "ddy_coarse" | "ddx_fine" | "ddy_fine" | "fwidth" | "ldexp"
             | "log10" | "faceforward" | "determinant" => all(float_common(tys, lits)?),
-            "refract" | "sincos" => {
-                let n = if name == "refract" { 2 } else { 1 };
-                let t = float_common(tys.get(..n)?, lits.get(..n)?)?;
-                let mut out = vec![Some(t); n];
-                out.resize(tys.len(), None);
-                Some(out)
+            "refract" => {
+                // The ratio of indices is a scalar of the vectors' component type.
+                let t = float_common(tys.get(..2)?, lits.get(..2)?)?;
+                let eta = Ty::Scalar(t.component()?);
+                each(vec![Some(t.clone()), Some(t), Some(eta)])
+            }
+            "sincos" => {
+                let t = float_common(tys.get(..1)?, lits.get(..1)?)?;
+                each(vec![Some(t), None, None])
             }
             "and" | "or" => all(intrinsic_type(name, tys, lits)?),
+
             "select" => {
                 let t = intrinsic_type(name, tys, lits)?;
                 Some(vec![
@@ -550,6 +591,116 @@ pub fn resource_method_type(kind: &ResourceKind, elem: &Ty, name: &str) -> Optio
         },
         _ => None,
     }
+}
+
+/// The types the arguments of the resource method `name` of a resource of `kind` (element
+/// `elem`), called with `n` arguments, are implicitly converted to, one per argument (`None`:
+/// taken as it is: a sampler, a texel offset, an `out` argument, a value whose type picks the
+/// overload).
+pub fn method_params(kind: &ResourceKind, elem: &Ty, name: &str, n: usize) -> Vec<Option<Ty>> {
+    let mut params = vec![None; n];
+    let mut set = |i: usize, t: Ty| {
+        if let Some(slot) = params.get_mut(i) {
+            *slot = Some(t);
+        }
+    };
+    let (int, uint, float) = (Scalar::Int, Scalar::UInt, Scalar::Float);
+    match *kind {
+        ResourceKind::ByteAddressBuffer { .. } => match name {
+            "Load" | "Load2" | "Load3" | "Load4" | "Store" => set(0, Ty::Scalar(uint)),
+            "Store2" | "Store3" | "Store4" => {
+                set(0, Ty::Scalar(uint));
+                let k = name.as_bytes()[5] - b'0';
+                set(1, Ty::Vector(uint, u32::from(k)));
+            }
+            "InterlockedCompareExchange" | "InterlockedCompareStore" => {
+                for i in 0..3 {
+                    set(i, Ty::Scalar(uint));
+                }
+            }
+            _ if name.starts_with("Interlocked") => {
+                set(0, Ty::Scalar(uint));
+                set(1, Ty::Scalar(uint));
+            }
+            _ => {}
+        },
+        ResourceKind::StructuredBuffer { .. } => match name {
+            "Load" => set(0, Ty::Scalar(uint)),
+            "Append" => set(0, elem.clone()),
+            _ => {}
+        },
+        ResourceKind::TexelBuffer { .. } if name == "Load" => set(0, Ty::Scalar(int)),
+        ResourceKind::Subpass { .. } if name == "SubpassLoad" => set(0, Ty::Scalar(int)),
+        ResourceKind::Texture {
+            dim,
+            arrayed,
+            ms,
+            rw,
+            combined,
+            ..
+        } => {
+            let coords = dim.coords() + u32::from(arrayed);
+            let k = usize::from(!combined);
+            match name {
+                "GetDimensions"
+                    if !rw && !ms && n > 1 && method_out_args(kind, name, n) == Ok(1..n) =>
+                {
+                    set(0, Ty::Scalar(uint))
+                }
+                "GetSamplePosition" => set(0, Ty::Scalar(uint)),
+                "Load" => {
+                    let mip = u32::from(!rw && !ms);
+                    set(0, Ty::vector(int, coords + mip));
+                    if ms {
+                        set(1, Ty::Scalar(int));
+                    }
+                }
+                _ if name.starts_with("CalculateLevelOfDetail") => {
+                    set(k, Ty::vector(float, dim.coords()))
+                }
+                _ if name.starts_with("Gather") => {
+                    set(k, Ty::vector(float, coords));
+                    if name.starts_with("GatherCmp") {
+                        set(k + 1, Ty::Scalar(float));
+                    }
+                }
+                _ if name.starts_with("Sample") => {
+                    set(k, Ty::vector(float, coords));
+                    let mut i = k + 1;
+                    if name.starts_with("SampleCmp") {
+                        set(i, Ty::Scalar(float));
+                        i += 1;
+                    }
+                    match name
+                        .trim_start_matches("SampleCmp")
+                        .trim_start_matches("Sample")
+                    {
+                        "Bias" | "Level" => {
+                            set(i, Ty::Scalar(float));
+                            i += 1;
+                        }
+                        "Grad" => {
+                            set(i, Ty::vector(float, dim.coords()));
+                            set(i + 1, Ty::vector(float, dim.coords()));
+                            i += 2;
+                        }
+                        _ => {}
+                    }
+                    // Then the offset (none on cubes), the clamp, the status.
+                    let clamp = !matches!(
+                        name,
+                        "SampleLevel" | "SampleCmpLevel" | "SampleCmpLevelZero"
+                    );
+                    if clamp {
+                        set(i + usize::from(dim != TexDim::Cube), Ty::Scalar(float));
+                    }
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+    params
 }
 
 /// The arguments the resource method `name` of a resource of `kind` writes (its `out`

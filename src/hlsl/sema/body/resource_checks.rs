@@ -362,7 +362,16 @@ impl Lowerer<'_> {
         if !matches!(member.name.as_str(), "mips" | "sample") {
             return None;
         }
-        let Some(Ty::Resource(ResourceKind::Texture { dim, rw, ms, .. }, elem)) = self.check(tex)
+        let Some(Ty::Resource(
+            ResourceKind::Texture {
+                dim,
+                rw,
+                ms,
+                arrayed,
+                ..
+            },
+            elem,
+        )) = self.check(tex)
         else {
             return None;
         };
@@ -370,8 +379,15 @@ impl Lowerer<'_> {
         if rw || ms != (member.name == "sample") || dim == TexDim::Cube {
             return None;
         }
-        self.check(level);
-        self.check(index);
+        // The mip level (or sample) is a `uint`, the texel an `int` vector of coordinates.
+        let (lt, it) = (self.check(level), self.check(index));
+        let coords = Ty::vector(Scalar::Int, dim.coords() + u32::from(arrayed));
+        if let Some(lt) = lt {
+            self.converted(level, &lt, &Ty::Scalar(Scalar::UInt), level.span);
+        }
+        if let Some(it) = it {
+            self.converted(index, &it, &coords, index.span);
+        }
         Some(*elem)
     }
 

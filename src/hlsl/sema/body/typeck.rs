@@ -375,10 +375,19 @@ impl Lowerer<'_> {
                         if !self.intrinsic_args(e, &callee.name, args, &tys) {
                             return None;
                         }
-                        if callee.name.starts_with("Interlocked")
-                            && !self.atomic_destination(e, &callee.name, &args[0], &tys[0])
-                        {
-                            return None;
+                        if callee.name.starts_with("Interlocked") {
+                            if !self.atomic_destination(e, &callee.name, &args[0], &tys[0]) {
+                                return None;
+                            }
+                            // The compared and stored values take the destination's type.
+                            let values = match callee.name.as_str() {
+                                "InterlockedCompareExchange" | "InterlockedCompareStore" => 1..3,
+                                _ => 1..2,
+                            };
+                            for (a, t) in args.iter().zip(&tys).take(values.end).skip(values.start)
+                            {
+                                self.record(a, t, &tys[0]);
+                            }
                         }
                         // The original value goes to the last argument, where one is given.
                         let with_original = match callee.name.as_str() {
@@ -410,7 +419,12 @@ impl Lowerer<'_> {
                         }
                         let lits: Vec<Option<bool>> = args.iter().map(|a| self.lit(a)).collect();
                         let t = rules::intrinsic_type(&callee.name, &tys, &lits)?;
-                        let to = rules::intrinsic_operands(&callee.name, &tys, &lits);
+                        let to = rules::intrinsic_operands(
+                            &callee.name,
+                            &tys,
+                            &lits,
+                            self.opts.enable_16bit_types,
+                        );
                         for ((a, at), to) in args.iter().zip(&tys).zip(to.iter().flatten()) {
                             if let Some(to) = to {
                                 self.record(a, at, to);
@@ -470,26 +484,31 @@ impl Lowerer<'_> {
                                 }
                             }
                         }
-                        rules::resource_method_type(&kind, &elem, &method.name)
+                        let t = rules::resource_method_type(&kind, &elem, &method.name)?;
+                        let params = rules::method_params(&kind, &elem, &method.name, args.len());
+                        for (a, to) in args.iter().zip(params) {
+                            if let (Some(to), Some(at)) = (to, self.typed(a)) {
+                                if !self.converted(a, &at, &to, a.span) {
+                                    return None;
+                                }
+                            }
+                        }
+                        Some(t)
                     }
                     // `buf.Load<T>(address)`, `buf.Store<T>(address, value)`.
                     (Ty::Resource(ResourceKind::ByteAddressBuffer { rw }, _), Some(t)) => {
                         let name = method.name.as_str();
                         let n = args.len();
                         match (name, n) {
-                            ("Load", 1) => self.resolve(&t.ty, &t.array_dims),
-                            ("Store", 2) if rw => {
-                                let to = self.resolve(&t.ty, &t.array_dims)?;
-                                let vt = self.typed(&args[1])?;
-                                self.converted(&args[1], &vt, &to, args[1].span)
-                                    .then_some(Ty::Void)
-                            }
-                            ("Store", 2) => {
-                                self.report(
-                                    e.span,
-                                    "cannot store to a read-only ByteAddressBuffer",
-                                );
-                                None
+                            ("Load", 1) | ("Store", 2) => {
+                                // The address is a `uint`.
+                                if let Some(at) = self.typed(&args[0]) {
+                                    let uint = Ty::Scalar(Scalar::UInt);
+                                    if !self.converted(&args[0], &at, &uint, args[0].span) {
+                                        return None;
+                                    }
+                                }
+                                self.byte_address_template(e, name, rw, t, args)
                             }
                             ("Load", 2) => {
                                 let msg = "not supported yet: Load<T> with a residency status";
@@ -549,7 +568,17 @@ impl Lowerer<'_> {
                     return Some(t);
                 }
                 let bt = self.check(base);
-                self.check(index);
+                let it = self.check(index);
+                // `ResourceDescriptorHeap[i]` (a resource variable's initializer, typed by the
+                // variable): the index is a `uint`.
+                if let (None, ExprKind::Ident(id), Some(it)) = (&bt, &base.kind, &it) {
+                    if self.variable(&id.name).is_none()
+                        && crate::hlsl::hir::Heap::by_name(&id.name).is_some()
+                    {
+                        self.converted(index, it, &Ty::Scalar(Scalar::UInt), index.span);
+                        return None;
+                    }
+                }
                 match self.rows.get(&ExprId::of(base)) {
                     // `m[i]` of a 1xN matrix is its only row: the whole (collapsed) vector.
                     Some(0) => {
@@ -565,6 +594,12 @@ impl Lowerer<'_> {
                 if let Ty::Array(_, len) | Ty::Vector(_, len) | Ty::Matrix(_, len, _) = bt {
                     let tail = self.is_tail_array(base);
                     self.element_index(index, len, tail)?;
+                }
+                // One resource of an array of them is chosen by a `uint`.
+                if let (Ty::Array(elem, _), Some(it)) = (&bt, self.typed(index)) {
+                    if elem.is_resource() {
+                        self.record(index, &it, &Ty::Scalar(Scalar::UInt));
+                    }
                 }
                 match bt {
                     Ty::Array(elem, _) => Some(*elem),
@@ -745,6 +780,10 @@ impl Lowerer<'_> {
                 format!("index {k} is out of bounds (size {len})"),
             );
             return None;
+        }
+        // An index that is not an integer is converted to `int`.
+        if !it.component().is_some_and(Scalar::is_int) {
+            self.record(index, &it, &Ty::Scalar(Scalar::Int));
         }
         Some(())
     }
@@ -1216,8 +1255,30 @@ impl Lowerer<'_> {
         self.report(span, msg);
     }
 
-    /// The type `ty` (with array dimensions) names here, without reporting: code generation
-    /// resolves it again and reports its problems.
+    /// `buf.Load<T>(address)` (a `T`) and `buf.Store<T>(address, value)` (the value
+    /// converted to `T`).
+    fn byte_address_template(
+        &mut self,
+        e: &Expr,
+        name: &str,
+        rw: bool,
+        t: &crate::hlsl::ast::ArrayedType,
+        args: &[Expr],
+    ) -> Option<Ty> {
+        let to = self.resolve(&t.ty, &t.array_dims)?;
+        if name == "Load" {
+            return Some(to);
+        }
+        if !rw {
+            self.report(e.span, "cannot store to a read-only ByteAddressBuffer");
+            return None;
+        }
+        let vt = self.typed(&args[1])?;
+        self.converted(&args[1], &vt, &to, args[1].span)
+            .then_some(Ty::Void)
+    }
+
+    /// The type `ty` (with array dimensions) names here; its problems are reported.
     pub(super) fn resolve(&mut self, ty: &TypeExpr, dims: &[Option<Expr>]) -> Option<Ty> {
         let (consts, env) = (&self.scopes, &self.m.types);
         let lookup = |n: &str| super::constant(consts, env, n);
