@@ -467,9 +467,9 @@ impl FnCx<'_, '_> {
                 if let Ty::Matrix(s, ..) = t {
                     let v = self.truncate_matrix(v, &t, shape, e.span)?;
                     let cut = Ty::vector(s, shape.0 * shape.1);
-                    return self.convert(v, &cut, ty, e.span, false);
+                    return self.convert(v, &cut, ty, e.span);
                 }
-                return self.convert(v, &t, ty, e.span, false);
+                return self.convert(v, &t, ty, e.span);
             }
         }
         match init {
@@ -485,7 +485,7 @@ impl FnCx<'_, '_> {
                 }
                 #[cfg(debug_assertions)]
                 self.check_conversion(e, &t, ty);
-                self.convert(v, &t, ty, e.span, false)
+                self.convert(v, &t, ty, e.span)
             }
             Initializer::List(items, span) => {
                 let mut leaves = Vec::new();
@@ -584,7 +584,7 @@ impl FnCx<'_, '_> {
                         self.st.error(span, "too few initializers");
                         return None;
                     };
-                    comps.push(self.convert(v, &t, &Ty::Scalar(s), sp, false)?);
+                    comps.push(self.convert(v, &t, &Ty::Scalar(s), sp)?);
                 }
                 Some(self.compose_scalars(ty, &comps))
             }
@@ -614,7 +614,7 @@ impl FnCx<'_, '_> {
                             self.st.error(span, "too few initializers");
                             return None;
                         };
-                        let v = self.convert(v, &t, &f.ty, sp, false)?;
+                        let v = self.convert(v, &t, &f.ty, sp)?;
                         whole = self.insert_bits(whole, v, &f.ty, b.offset, b.width)?;
                     }
                     parts.push(whole);
@@ -743,7 +743,7 @@ impl FnCx<'_, '_> {
                 return;
             }
         };
-        let Some(sv) = self.convert(sv, &st, &sel_ty, selector.span, false) else {
+        let Some(sv) = self.convert(sv, &st, &sel_ty, selector.span) else {
             return;
         };
         let wide = sel_ty.component().is_some_and(|s| s.bits() == 64);

@@ -281,7 +281,7 @@ impl FnCx<'_, '_> {
                 let ut = Ty::Scalar(Scalar::UInt);
                 let u = self.ty(&ut);
                 let x = self.f.composite_extract(u, v, vec![0]);
-                return self.convert(x, &ut, ty, span, true);
+                return self.convert(x, &ut, ty, span);
             }
             Some(BuiltIn::BaryCoordKHR | BuiltIn::BaryCoordNoPerspKHR) => {
                 // As DXC: the third weight is rebuilt as 1 - x - y.
@@ -319,7 +319,7 @@ impl FnCx<'_, '_> {
             let inv = self.f.f_div(ft, one, w);
             v = self.f.composite_insert(t, inv, v, vec![3]);
         }
-        self.convert(v, &vt, ty, span, true)
+        self.convert(v, &vt, ty, span)
     }
 
     /// Stores a stage output `v` of `ty` at `path` (a struct field by field).
@@ -354,7 +354,7 @@ impl FnCx<'_, '_> {
         if builtin == Some(BuiltIn::SampleMask) {
             // The mask of up to 32 samples is the array's one element.
             let ut = Ty::Scalar(Scalar::UInt);
-            let Some(x) = self.convert(v, ty, &ut, span, true) else {
+            let Some(x) = self.convert(v, ty, &ut, span) else {
                 return;
             };
             let u = self.ty(&ut);
@@ -364,7 +364,7 @@ impl FnCx<'_, '_> {
             self.f.store(ptr, x, None);
             return;
         }
-        let Some(mut x) = self.convert(v, ty, &vt, span, true) else {
+        let Some(mut x) = self.convert(v, ty, &vt, span) else {
             return;
         };
         if self.st.opts.invert_y && builtin == Some(BuiltIn::Position) {

@@ -50,7 +50,7 @@ impl FnCx<'_, '_> {
             return None;
         }
         // A struct in a buffer's layout, copied into the struct itself.
-        self.convert(v, &t, ty, e.span, true)
+        self.convert(v, &t, ty, e.span)
     }
 
     /// The type semantic analysis gave `e` (an internal error when it gave none: code
@@ -78,7 +78,7 @@ impl FnCx<'_, '_> {
         match self.st.conversions.get(&ExprId::of(e)) {
             Some(to) if *to != t => {
                 let to = to.clone();
-                Some((self.convert(v, &t, &to, e.span, false)?, to))
+                Some((self.convert(v, &t, &to, e.span)?, to))
             }
             _ => Some((v, t)),
         }
@@ -264,7 +264,7 @@ impl FnCx<'_, '_> {
                         self.emit_binary(*op, a, b, relaxed, span)?
                     }
                 };
-                let v = self.convert(v, &t, &dst_ty, span, false)?;
+                let v = self.convert(v, &t, &dst_ty, span)?;
                 self.assign(&dst, v, &dst_ty, span);
                 // An assignment is its left side, an lvalue (`(a += b) = c`).
                 match dst {
@@ -383,11 +383,11 @@ impl FnCx<'_, '_> {
                     if let Some(shape) = crate::hlsl::sema::decls::written_matrix_shape(ty) {
                         let v = self.truncate_matrix(v, &vt, shape, span)?;
                         let cut = Ty::vector(vt.component()?, shape.0 * shape.1);
-                        let v = self.convert(v, &cut, &t, span, true)?;
+                        let v = self.convert(v, &cut, &t, span)?;
                         return Some(Val::R(v, t));
                     }
                 }
-                let v = self.convert(v, &vt, &t, span, true)?;
+                let v = self.convert(v, &vt, &t, span)?;
                 Val::R(v, t)
             }
             ExprKind::Member { base, member } => {
@@ -509,7 +509,7 @@ impl FnCx<'_, '_> {
                 self.texel_store(&r, coord, v, ty, span)
             }
             Val::Bits(holder, ht, offset, width) => {
-                let Some(v) = self.convert(v, ty, ht, span, false) else {
+                let Some(v) = self.convert(v, ty, ht, span) else {
                     return;
                 };
                 let Some((whole, _)) = self.load_val(holder, span) else {
@@ -532,7 +532,7 @@ impl FnCx<'_, '_> {
                     }
                     seen.push(p);
                 }
-                let Some(v) = self.convert(v, ty, et, span, false) else {
+                let Some(v) = self.convert(v, ty, et, span) else {
                     return;
                 };
                 let Some((mut whole, wt)) = self.load_val(base, span) else {
@@ -825,7 +825,7 @@ impl FnCx<'_, '_> {
                 return Some((r, vt));
             }
             let (st, sv) = if scalar_first { (&at, a) } else { (&bt, b) };
-            let splat = self.convert(sv, st, &vt, span, true)?;
+            let splat = self.convert(sv, st, &vt, span)?;
             if scalar_first {
                 a = splat;
             } else {
@@ -934,7 +934,7 @@ impl FnCx<'_, '_> {
                 let leaves = vec![(v, vt.clone(), span); n as usize];
                 self.build_from(target, &mut leaves.into_iter(), span)
             }
-            t if t.is_numeric() => self.convert(v, vt, t, span, true),
+            t if t.is_numeric() => self.convert(v, vt, t, span),
             t => {
                 self.st.error(
                     span,
@@ -1362,7 +1362,7 @@ impl FnCx<'_, '_> {
         }
         let iv = match it {
             Ty::Scalar(s) if s.is_int() => iv,
-            _ => self.convert(iv, &it, &Ty::Scalar(Scalar::Int), index.span, false)?,
+            _ => self.convert(iv, &it, &Ty::Scalar(Scalar::Int), index.span)?,
         };
         let (elem, len) = match &bt {
             Ty::Array(e, n) => ((**e).clone(), *n),
@@ -1462,7 +1462,7 @@ impl FnCx<'_, '_> {
         }
         if let [(v, t)] = vals.as_slice() {
             if matches!(t, Ty::Scalar(_)) || t.count() == ty.count() && t.with_component(s) == *ty {
-                let v = self.convert(*v, t, ty, span, true)?;
+                let v = self.convert(*v, t, ty, span)?;
                 return Some(Val::R(v, ty.clone()));
             }
         }
@@ -1517,18 +1517,18 @@ impl FnCx<'_, '_> {
         };
         let et = self.ty(&Ty::Scalar(vs));
         match t {
-            Ty::Scalar(_) => out.push(self.convert(v, t, &Ty::Scalar(s), span, true)?),
+            Ty::Scalar(_) => out.push(self.convert(v, t, &Ty::Scalar(s), span)?),
             Ty::Vector(_, n) => {
                 for i in 0..*n {
                     let x = self.f.composite_extract(et, v, vec![i]);
-                    out.push(self.convert(x, &Ty::Scalar(vs), &Ty::Scalar(s), span, true)?);
+                    out.push(self.convert(x, &Ty::Scalar(vs), &Ty::Scalar(s), span)?);
                 }
             }
             Ty::Matrix(_, r, c) => {
                 for i in 0..*r {
                     for j in 0..*c {
                         let x = self.f.composite_extract(et, v, vec![i, j]);
-                        out.push(self.convert(x, &Ty::Scalar(vs), &Ty::Scalar(s), span, true)?);
+                        out.push(self.convert(x, &Ty::Scalar(vs), &Ty::Scalar(s), span)?);
                     }
                 }
             }
@@ -1753,7 +1753,7 @@ impl FnCx<'_, '_> {
                 }
                 (_, v) if *dir == ParamDir::In => {
                     let (x, xt) = self.load_val(&v, a_span)?;
-                    let x = self.convert(x, &xt, pt, a_span, false)?;
+                    let x = self.convert(x, &xt, pt, a_span)?;
                     // A constant argument is a constant in the body (so that it may choose
                     // the `return`).
                     match (pt, self.const_of(x)) {
@@ -1955,7 +1955,7 @@ impl FnCx<'_, '_> {
             if *dir != ParamDir::Out {
                 let (x, xt) = self.load_val(v, a_span)?;
                 let x0 = x;
-                let x = self.convert(x, &xt, pt, a_span, false)?;
+                let x = self.convert(x, &xt, pt, a_span)?;
                 if relaxed && x != x0 {
                     self.relax(x);
                 }
@@ -2099,7 +2099,7 @@ impl FnCx<'_, '_> {
                 return None;
             }
             let (x, xt) = self.load_val(v, *a_span)?;
-            let x = self.convert(x, &xt, pt, *a_span, false)?;
+            let x = self.convert(x, &xt, pt, *a_span)?;
             operands.push(x);
         }
         let rt = self.ty(&fsym.ret);

@@ -510,7 +510,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
                         .error(span, "cannot assign to a constant or read-only value");
                     return;
                 }
-                let Some(v) = self.convert(v, ty, &p.ty, span, false) else {
+                let Some(v) = self.convert(v, ty, &p.ty, span) else {
                     return;
                 };
                 let v =
@@ -525,7 +525,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 }
                 let Some(s) = p.ty.component() else { return };
                 let part_ty = Ty::vector(s, comps.len() as u32);
-                let Some(v) = self.convert(v, ty, &part_ty, span, false) else {
+                let Some(v) = self.convert(v, ty, &part_ty, span) else {
                     return;
                 };
                 let mut seen = Vec::new();

@@ -378,9 +378,9 @@ impl FnCx<'_, '_> {
                 let it = ty.with_component(Scalar::Int);
                 let r = if s.is_float() {
                     let x = self.componentwise(&ty, Glsl::FSign as u32, &v);
-                    self.convert(x, &ty, &it, span, true)?
+                    self.convert(x, &ty, &it, span)?
                 } else {
-                    let x = self.convert(v[0], &ty, &it, span, true)?;
+                    let x = self.convert(v[0], &ty, &it, span)?;
                     self.componentwise(&it, Glsl::SSign as u32, &[x])
                 };
                 Some(Val::R(r, it))
@@ -519,7 +519,7 @@ impl FnCx<'_, '_> {
                 let from_float = name == "firstbithigh" && t.component() == Some(Scalar::Float);
                 let (v, t) = if from_float {
                     let it = t.with_component(Scalar::Int);
-                    (self.convert(v, &t, &it, args[0].span, false)?, it)
+                    (self.convert(v, &t, &it, args[0].span)?, it)
                 } else {
                     (v, t)
                 };
@@ -618,7 +618,7 @@ impl FnCx<'_, '_> {
             "clip" => {
                 let (v, t) = self.rvalue(&args[0])?;
                 let ft = t.with_component(Scalar::Float);
-                let v = self.convert(v, &t, &ft, span, true)?;
+                let v = self.convert(v, &t, &ft, span)?;
                 let bool_t = self.ty(&Ty::Scalar(Scalar::Bool));
                 if let Ty::Matrix(_, r, c) = ft {
                     // As DXC: each row's "any component negative", then any of those.
@@ -923,7 +923,7 @@ impl FnCx<'_, '_> {
             return None;
         };
         let comp = if ca.rank() >= cb.rank() { ca } else { cb };
-        let cvt = |cx: &mut Self, v, t: &Ty| cx.convert(v, t, &t.with_component(comp), span, false);
+        let cvt = |cx: &mut Self, v, t: &Ty| cx.convert(v, t, &t.with_component(comp), span);
         let a = cvt(self, a, &at)?;
         let b = cvt(self, b, &bt)?;
         let (at, bt) = (at.with_component(comp), bt.with_component(comp));

@@ -335,7 +335,7 @@ impl FnCx<'_, '_> {
             return None;
         }
         let ft = xt.with_component(Scalar::Float);
-        let x = self.convert(v, &xt, &ft, span, true)?;
+        let x = self.convert(v, &xt, &ft, span)?;
         let op = if name == "modf" {
             Glsl::ModfStruct
         } else {
@@ -388,7 +388,7 @@ impl FnCx<'_, '_> {
                 self.f.composite_extract(t, pair, vec![0])
             }
         };
-        let r = self.convert(ret, &ft, &xt, span, true)?;
+        let r = self.convert(ret, &ft, &xt, span)?;
         Some(Val::R(r, xt))
     }
 
@@ -396,7 +396,7 @@ impl FnCx<'_, '_> {
     pub(super) fn store_out(&mut self, e: &Expr, v: Value, t: &Ty) -> Option<()> {
         let d = self.expr(e);
         let dt = self.val_ty(&d)?;
-        let v = self.convert(v, t, &dt, e.span, true)?;
+        let v = self.convert(v, t, &dt, e.span)?;
         self.assign(&d, v, &dt, e.span);
         Some(())
     }
@@ -422,7 +422,7 @@ impl FnCx<'_, '_> {
             (Scalar::Float, Scalar::UInt)
         };
         let from_t = t.with_component(from);
-        let v = self.convert(v, &t, &from_t, span, true)?;
+        let v = self.convert(v, &t, &from_t, span)?;
         let set = self.st.glsl(&mut self.f);
         let fs = self.ty(&Ty::Scalar(Scalar::Float));
         let us = self.ty(&Ty::Scalar(Scalar::UInt));
@@ -475,8 +475,8 @@ impl FnCx<'_, '_> {
             at.with_component(Scalar::UInt),
             bt.with_component(Scalar::UInt),
         );
-        let a = self.convert(a, &at, &ut, span, false)?;
-        let b = self.convert(b, &bt, &ct, span, false)?;
+        let a = self.convert(a, &at, &ut, span)?;
+        let b = self.convert(b, &bt, &ct, span)?;
         let u2 = self.ty(&Ty::Vector(Scalar::UInt, 2));
         let dt = Ty::Scalar(Scalar::Double);
         let d = self.ty(&dt);
@@ -505,7 +505,7 @@ impl FnCx<'_, '_> {
         let x = if s == Scalar::Float {
             v[0]
         } else {
-            self.convert(v[0], &ty, &ft, span, true)?
+            self.convert(v[0], &ty, &ft, span)?
         };
         let name = name.to_owned();
         let r = self.row_by_row(&ft, &[(x, ft.clone())], move |cx, t, v| {
@@ -522,7 +522,7 @@ impl FnCx<'_, '_> {
         if s == Scalar::Float {
             return Some(Val::R(r, ty));
         }
-        let r = self.convert(r, &ft, &ty, span, true)?;
+        let r = self.convert(r, &ft, &ty, span)?;
         Some(Val::R(r, ty))
     }
 }

@@ -370,11 +370,6 @@ impl<'u> State<'u> {
         self.diags.push(Diagnostic::error(span, msg));
     }
 
-    /// Reports a warning.
-    pub fn warn(&mut self, span: Span, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::warning(span, msg));
-    }
-
     /// The GLSL.std.450 import.
     /// The `OpString` holding `text` (one per text, as DXC).
     pub fn string_id(&mut self, b: &mut Builder, text: &str) -> Handle<String> {

@@ -9,15 +9,9 @@ use crate::hlsl::source::Span;
 use crate::ir::Value;
 
 impl FnCx<'_, '_> {
-    /// Converts `v` of `from` to `to`; implicit conversions warn when they truncate.
-    pub fn convert(
-        &mut self,
-        v: Value,
-        from: &Ty,
-        to: &Ty,
-        span: Span,
-        explicit: bool,
-    ) -> Option<Value> {
+    /// Converts `v` of `from` to `to`, a conversion semantic analysis allowed (and warned
+    /// about where it truncates).
+    pub fn convert(&mut self, v: Value, from: &Ty, to: &Ty, span: Span) -> Option<Value> {
         if from == to {
             return Some(v);
         }
@@ -37,26 +31,14 @@ impl FnCx<'_, '_> {
                 Some(self.convert_scalar(v, *a, *b, from, to))
             }
             (Ty::Vector(a, n), Ty::Vector(_, m)) if m < n => {
-                if !explicit {
-                    self.st.warn(
-                        span,
-                        format!("implicit truncation of vector type ({from} to {to})"),
-                    );
-                }
                 let t = self.ty(&Ty::Vector(*a, *m));
                 let cut = self.f.vector_shuffle(t, v, v, (0..*m).collect());
-                self.convert(cut, &Ty::Vector(*a, *m), to, span, explicit)
+                self.convert(cut, &Ty::Vector(*a, *m), to, span)
             }
             (Ty::Vector(a, _), Ty::Scalar(_)) => {
-                if !explicit {
-                    self.st.warn(
-                        span,
-                        format!("implicit truncation of vector type ({from} to {to})"),
-                    );
-                }
                 let t = self.ty(&Ty::Scalar(*a));
                 let x = self.f.composite_extract(t, v, vec![0]);
-                self.convert(x, &Ty::Scalar(*a), to, span, explicit)
+                self.convert(x, &Ty::Scalar(*a), to, span)
             }
             (Ty::Matrix(a, r, c), Ty::Matrix(b, r2, c2)) if r == r2 && c == c2 => {
                 let rt = self.ty(&Ty::Vector(*a, *c));
@@ -74,13 +56,12 @@ impl FnCx<'_, '_> {
                 let t = self.ty(to);
                 Some(self.f.composite_construct(t, &rows))
             }
-            (Ty::Matrix(a, r, c), Ty::Matrix(b, r2, c2)) if r2 <= r && c2 <= c && explicit => {
+            (Ty::Matrix(a, r, c), Ty::Matrix(b, r2, c2)) if r2 <= r && c2 <= c => {
                 let rt = self.ty(&Ty::Vector(*a, *c));
                 let mut rows = Vec::new();
                 for i in 0..*r2 {
                     let row = self.f.composite_extract(rt, v, vec![i]);
-                    let cut =
-                        self.convert(row, &Ty::Vector(*a, *c), &Ty::vector(*b, *c2), span, true)?;
+                    let cut = self.convert(row, &Ty::Vector(*a, *c), &Ty::vector(*b, *c2), span)?;
                     rows.push(cut);
                 }
                 let t = self.ty(to);
@@ -99,12 +80,12 @@ impl FnCx<'_, '_> {
                 }
                 let mt = self.ty(&Ty::Matrix(*a, *r, *c));
                 let m = self.f.composite_construct(mt, &rows);
-                self.convert(m, &Ty::Matrix(*a, *r, *c), to, span, explicit)
+                self.convert(m, &Ty::Matrix(*a, *r, *c), to, span)
             }
             (Ty::Matrix(a, r, c), Ty::Vector(_, n)) if *n == r * c => {
                 // `float4 v = float2x2(...)`: the elements in row order.
                 let flat = self.truncate_matrix(v, from, (*r, *c), span)?;
-                self.convert(flat, &Ty::Vector(*a, *n), to, span, explicit)
+                self.convert(flat, &Ty::Vector(*a, *n), to, span)
             }
             (Ty::Struct(a), Ty::Struct(b))
                 if crate::hlsl::sema::rules::same_fields(&self.st.types.structs, *a, *b) =>
@@ -369,7 +350,7 @@ impl FnCx<'_, '_> {
                 .error(span, format!("cannot convert '{}' to bool", self.show(ty)));
             return None;
         }
-        let v = self.convert(v, ty, &to, span, true)?;
+        let v = self.convert(v, ty, &to, span)?;
         Some((v, to))
     }
 }

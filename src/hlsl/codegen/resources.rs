@@ -92,7 +92,7 @@ impl FnCx<'_, '_> {
             self.st.error(span, "cannot write to a read-only resource");
             return;
         }
-        let Some(v) = self.convert(v, ty, &r.elem, span, false) else {
+        let Some(v) = self.convert(v, ty, &r.elem, span) else {
             return;
         };
         let img = self.load_resource(r);

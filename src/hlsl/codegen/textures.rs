@@ -255,7 +255,7 @@ impl FnCx<'_, '_> {
             _ => None,
         }
         .map_or_else(
-            || self.convert(v, &t, &Ty::vector(Scalar::Int, n), e.span, false),
+            || self.convert(v, &t, &Ty::vector(Scalar::Int, n), e.span),
             Some,
         )?;
         if !variable && !matches!(v, Value::Constant(_)) {
@@ -303,7 +303,7 @@ impl FnCx<'_, '_> {
         let code = self.f.composite_extract(u, v, vec![0]);
         let dst = self.expr(status);
         let dt = self.val_ty(&dst)?;
-        let c = self.convert(code, &ut, &dt, status.span, false)?;
+        let c = self.convert(code, &ut, &dt, status.span)?;
         self.assign(&dst, c, &dt, status.span);
         Some(self.f.composite_extract(tt, v, vec![1]))
     }
@@ -883,7 +883,7 @@ impl FnCx<'_, '_> {
         for (c, out) in outs {
             let dst = self.expr(out);
             let dt = self.val_ty(&dst)?;
-            let c = self.convert(c, &ut, &dt, out.span, true)?;
+            let c = self.convert(c, &ut, &dt, out.span)?;
             self.assign(&dst, c, &dt, out.span);
         }
         Some(self.void_val())

@@ -91,7 +91,7 @@ impl FnCx<'_, '_> {
             );
             return None;
         }
-        self.convert(v, &t, &Ty::Scalar(Scalar::Bool), span, false)
+        self.convert(v, &t, &Ty::Scalar(Scalar::Bool), span)
     }
 
     /// A numeric scalar or vector argument (matrices are refused: DXC's lowering of them is not
