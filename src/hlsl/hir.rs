@@ -5,8 +5,10 @@
 //!
 //! Function bodies are statement trees ([`Body`]): every local's type resolved, every jump
 //! checked, every control attribute read and every case label folded. Their expressions are
-//! still syntax, with the types semantic analysis gives them beside it
-//! ([`Module::expr_types`]); code generation types the rest (see `docs/hlsl-frontend.md`).
+//! still syntax, with the types semantic analysis gives them ([`Module::expr_types`]) and the
+//! implicit conversions it makes explicit ([`Module::conversions`]) beside it, the way rustc
+//! keeps its typeck results beside its HIR; code generation derives no type of its own (see
+//! `docs/hlsl-frontend.md`).
 
 use crate::grammar::{LoopControl, SelectionControl};
 use crate::hlsl::ast::{Declarator, Expr, Initializer, VarDecl};
@@ -38,16 +40,16 @@ pub struct Module<'u> {
     pub order: Option<Vec<String>>,
     /// The bodies of the reached functions, by item index.
     pub bodies: HashMap<usize, Body<'u>>,
-    /// The type of each expression of those bodies that semantic analysis types (see
-    /// [`ExprId`]); code generation types the others as it emits them, and checks that it
-    /// agrees with these.
+    /// The type of each value expression of those bodies (see [`ExprId`]); the views
+    /// `.mips`/`.sample` and the descriptor heaps, which are no values, have none.
     pub expr_types: ExprMap<Ty>,
     /// The overload each call of a user function, member function or overloaded operator
     /// calls (the item of its definition), chosen by semantic analysis; code generation calls
     /// it.
     pub callees: ExprMap<usize>,
-    /// The type an expression's value is implicitly converted to where it is used, where
-    /// semantic analysis records it (assigned values and call arguments, so far).
+    /// The type an expression's value is implicitly converted to where it is used (an
+    /// operand, an argument, an index, an assigned, initializing or returned value...), for
+    /// each expression that is converted; code generation converts exactly these.
     pub conversions: ExprMap<Ty>,
     /// The entry point's stage interface and execution modes, laid out (and checked) by
     /// [`crate::hlsl::sema::interface`]; `None` when the call graph is in error.
