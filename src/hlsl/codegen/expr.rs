@@ -101,15 +101,7 @@ impl FnCx<'_, '_> {
 
     /// A scalar condition.
     pub fn condition(&mut self, e: &Expr) -> Option<Value> {
-        let (v, t) = self.rvalue(e)?;
-        if !matches!(t, Ty::Scalar(_)) {
-            self.st.error(
-                e.span,
-                format!("condition must be a scalar, not '{}'", self.show(&t)),
-            );
-            return None;
-        }
-        self.bool_of(v, &t, e.span).map(|x| x.0)
+        self.operand(e).map(|(v, _)| v)
     }
 
     /// Emits an expression.
@@ -190,14 +182,10 @@ impl FnCx<'_, '_> {
         Some(match &e.kind {
             ExprKind::Literal(l) => self.literal(e, l)?,
             ExprKind::Ident(id) => match self.st.scopes.lookup(&id.name).cloned() {
+                // Semantic analysis reports a use before the assignment.
                 Some(Sym::UnsetResource) => {
-                    self.st.error(
-                        id.span,
-                        format!(
-                            "the resource variable '{}' is used before it is assigned",
-                            id.name
-                        ),
-                    );
+                    self.st
+                        .internal(id.span, "a resource used before it is assigned");
                     return None;
                 }
                 Some(sym) => self.symbol(sym),
@@ -224,19 +212,15 @@ impl FnCx<'_, '_> {
                         let c = self.f.constant_u32(scope.value());
                         return Some(Val::R(Value::Constant(c), Ty::Scalar(Scalar::UInt)));
                     }
-                    self.st.error(
-                        id.span,
-                        format!("use of undeclared identifier '{}'", id.name),
-                    );
+                    self.st
+                        .internal(id.span, "a name semantic analysis did not resolve");
                     return None;
                 }
             },
-            // Name resolution rewrites every one; one left is a member it could not find.
-            ExprKind::Scoped { scope, member } => {
-                self.st.error(
-                    member.span,
-                    format!("no member named '{}' in '{}'", member.name, scope.name.name),
-                );
+            // Name resolution rewrites every one (semantic analysis reports one left).
+            ExprKind::Scoped { member, .. } => {
+                self.st
+                    .internal(member.span, "a qualified name left unresolved");
                 return None;
             }
             ExprKind::Unary { op, operand } => self.unary(*op, operand, span)?,
@@ -598,7 +582,7 @@ impl FnCx<'_, '_> {
             Sym::HeapElement { view, item, decl } => {
                 self.heap_element(&view, item, decl).unwrap_or(Val::Err)
             }
-            // Reported where the name is used (`expr`'s caller sees an error value).
+            // (`expr` reports it.)
             Sym::UnsetResource => Val::Err,
             // Reported where it is declared.
             Sym::Refused => Val::Err,

@@ -370,6 +370,13 @@ impl<'u> State<'u> {
         self.diags.push(Diagnostic::error(span, msg));
     }
 
+    /// Reports a failure of code generation itself: `what` went wrong, although semantic
+    /// analysis accepted the program (a bug, reported as an error with its place).
+    pub fn internal(&mut self, span: Span, what: impl std::fmt::Display) {
+        self.diags
+            .push(Diagnostic::error(span, format!("internal: {what}")));
+    }
+
     /// The GLSL.std.450 import.
     /// The `OpString` holding `text` (one per text, as DXC).
     pub fn string_id(&mut self, b: &mut Builder, text: &str) -> Handle<String> {
