@@ -7693,6 +7693,84 @@ impl Opcode {
             Self::TypeStructContinuedINTEL
         )
     }
+    ///Has no effect beyond its result, so an op whose result nothing uses may be removed (the optimizer's dead-code elimination): the grammar's arithmetic, bit, relational and logical, conversion, composite, derivative, image, non-uniform and memory classes (less the four that write and have no result), and OpUndef; an OpLoad marked Volatile and an OpExtInst of a set not known to be pure are kept by the pass itself.
+    pub fn is_pure(self) -> bool {
+        matches!(
+            self, Self::Undef | Self::ExtInst | Self::Variable | Self::ImageTexelPointer
+            | Self::Load | Self::AccessChain | Self::InBoundsAccessChain |
+            Self::PtrAccessChain | Self::ArrayLength | Self::GenericPtrMemSemantics |
+            Self::InBoundsPtrAccessChain | Self::VectorExtractDynamic |
+            Self::VectorInsertDynamic | Self::VectorShuffle | Self::CompositeConstruct |
+            Self::CompositeExtract | Self::CompositeInsert | Self::CopyObject |
+            Self::Transpose | Self::SampledImage | Self::ImageSampleImplicitLod |
+            Self::ImageSampleExplicitLod | Self::ImageSampleDrefImplicitLod |
+            Self::ImageSampleDrefExplicitLod | Self::ImageSampleProjImplicitLod |
+            Self::ImageSampleProjExplicitLod | Self::ImageSampleProjDrefImplicitLod |
+            Self::ImageSampleProjDrefExplicitLod | Self::ImageFetch | Self::ImageGather |
+            Self::ImageDrefGather | Self::ImageRead | Self::Image |
+            Self::ImageQueryFormat | Self::ImageQueryOrder | Self::ImageQuerySizeLod |
+            Self::ImageQuerySize | Self::ImageQueryLod | Self::ImageQueryLevels |
+            Self::ImageQuerySamples | Self::ConvertFToU | Self::ConvertFToS |
+            Self::ConvertSToF | Self::ConvertUToF | Self::UConvert | Self::SConvert |
+            Self::FConvert | Self::QuantizeToF16 | Self::ConvertPtrToU |
+            Self::SatConvertSToU | Self::SatConvertUToS | Self::ConvertUToPtr |
+            Self::PtrCastToGeneric | Self::GenericCastToPtr |
+            Self::GenericCastToPtrExplicit | Self::Bitcast | Self::SNegate |
+            Self::FNegate | Self::IAdd | Self::FAdd | Self::ISub | Self::FSub |
+            Self::IMul | Self::FMul | Self::UDiv | Self::SDiv | Self::FDiv | Self::UMod |
+            Self::SRem | Self::SMod | Self::FRem | Self::FMod | Self::VectorTimesScalar |
+            Self::MatrixTimesScalar | Self::VectorTimesMatrix | Self::MatrixTimesVector |
+            Self::MatrixTimesMatrix | Self::OuterProduct | Self::Dot | Self::IAddCarry |
+            Self::ISubBorrow | Self::UMulExtended | Self::SMulExtended | Self::Any |
+            Self::All | Self::IsNan | Self::IsInf | Self::IsFinite | Self::IsNormal |
+            Self::SignBitSet | Self::LessOrGreater | Self::Ordered | Self::Unordered |
+            Self::LogicalEqual | Self::LogicalNotEqual | Self::LogicalOr |
+            Self::LogicalAnd | Self::LogicalNot | Self::Select | Self::IEqual |
+            Self::INotEqual | Self::UGreaterThan | Self::SGreaterThan |
+            Self::UGreaterThanEqual | Self::SGreaterThanEqual | Self::ULessThan |
+            Self::SLessThan | Self::ULessThanEqual | Self::SLessThanEqual |
+            Self::FOrdEqual | Self::FUnordEqual | Self::FOrdNotEqual |
+            Self::FUnordNotEqual | Self::FOrdLessThan | Self::FUnordLessThan |
+            Self::FOrdGreaterThan | Self::FUnordGreaterThan | Self::FOrdLessThanEqual |
+            Self::FUnordLessThanEqual | Self::FOrdGreaterThanEqual |
+            Self::FUnordGreaterThanEqual | Self::ShiftRightLogical |
+            Self::ShiftRightArithmetic | Self::ShiftLeftLogical | Self::BitwiseOr |
+            Self::BitwiseXor | Self::BitwiseAnd | Self::Not | Self::BitFieldInsert |
+            Self::BitFieldSExtract | Self::BitFieldUExtract | Self::BitReverse |
+            Self::BitCount | Self::DPdx | Self::DPdy | Self::Fwidth | Self::DPdxFine |
+            Self::DPdyFine | Self::FwidthFine | Self::DPdxCoarse | Self::DPdyCoarse |
+            Self::FwidthCoarse | Self::ImageSparseSampleImplicitLod |
+            Self::ImageSparseSampleExplicitLod | Self::ImageSparseSampleDrefImplicitLod |
+            Self::ImageSparseSampleDrefExplicitLod |
+            Self::ImageSparseSampleProjImplicitLod |
+            Self::ImageSparseSampleProjExplicitLod |
+            Self::ImageSparseSampleProjDrefImplicitLod |
+            Self::ImageSparseSampleProjDrefExplicitLod | Self::ImageSparseFetch |
+            Self::ImageSparseGather | Self::ImageSparseDrefGather |
+            Self::ImageSparseTexelsResident | Self::ImageSparseRead |
+            Self::GroupNonUniformElect | Self::GroupNonUniformAll |
+            Self::GroupNonUniformAny | Self::GroupNonUniformAllEqual |
+            Self::GroupNonUniformBroadcast | Self::GroupNonUniformBroadcastFirst |
+            Self::GroupNonUniformBallot | Self::GroupNonUniformInverseBallot |
+            Self::GroupNonUniformBallotBitExtract | Self::GroupNonUniformBallotBitCount |
+            Self::GroupNonUniformBallotFindLSB | Self::GroupNonUniformBallotFindMSB |
+            Self::GroupNonUniformShuffle | Self::GroupNonUniformShuffleXor |
+            Self::GroupNonUniformShuffleUp | Self::GroupNonUniformShuffleDown |
+            Self::GroupNonUniformIAdd | Self::GroupNonUniformFAdd |
+            Self::GroupNonUniformIMul | Self::GroupNonUniformFMul |
+            Self::GroupNonUniformSMin | Self::GroupNonUniformUMin |
+            Self::GroupNonUniformFMin | Self::GroupNonUniformSMax |
+            Self::GroupNonUniformUMax | Self::GroupNonUniformFMax |
+            Self::GroupNonUniformBitwiseAnd | Self::GroupNonUniformBitwiseOr |
+            Self::GroupNonUniformBitwiseXor | Self::GroupNonUniformLogicalAnd |
+            Self::GroupNonUniformLogicalOr | Self::GroupNonUniformLogicalXor |
+            Self::GroupNonUniformQuadBroadcast | Self::GroupNonUniformQuadSwap |
+            Self::CopyLogical | Self::PtrEqual | Self::PtrNotEqual | Self::PtrDiff |
+            Self::SDot | Self::UDot | Self::SUDot | Self::SDotAccSat | Self::UDotAccSat |
+            Self::SUDotAccSat | Self::ImageSampleFootprintNV |
+            Self::GroupNonUniformPartitionNV
+        )
+    }
     ///OpRawAccessChainNV, which only newer grammars have: a pointer-producing op the validator accepts where variable pointers are.
     pub fn is_raw_access_chain(self) -> bool {
         let _ = self;

@@ -66,7 +66,14 @@ fn every_valid_corpus_module_declares_what_it_needs_and_update_vce_stays_valid()
         }
         let updated = update_vce(&words).unwrap();
         // `spvkit opt --update-vce` goes through the IR; it must settle on the same triple.
-        let via_ir = optimize(&words, &OptOptions { update_vce: true }).unwrap();
+        let via_ir = optimize(
+            &words,
+            &OptOptions {
+                update_vce: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let vce = |w: &[u32]| {
             let (h, insts) = decode_module(w).unwrap();
             declared(&h, &insts)
@@ -421,7 +428,14 @@ fn value_dependent_forms_need_their_version() {
         let out = update_vce(&words).unwrap();
         assert_eq!(out[1], version.word(), "{what}");
         assert_valid(&out, &dir, what);
-        let via_ir = optimize(&words, &OptOptions { update_vce: true }).unwrap();
+        let via_ir = optimize(
+            &words,
+            &OptOptions {
+                update_vce: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_valid(&via_ir, &dir, what);
         if version > Version(1, 0) {
             let lower = Version(1, version.1 - 1);
@@ -527,7 +541,14 @@ fn raising_to_1_4_completes_the_entry_point_interfaces() {
     assert_eq!(out[1], Version(1, 4).word());
     assert_eq!(interface(&out), ["gid", "priv", "wg"]);
     assert_valid(&out, &dir, "update_vce");
-    let via_ir = optimize(&words, &OptOptions { update_vce: true }).unwrap();
+    let via_ir = optimize(
+        &words,
+        &OptOptions {
+            update_vce: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(via_ir[1], Version(1, 4).word());
     assert_eq!(interface(&via_ir), ["gid", "priv", "wg"]);
     assert_valid(&via_ir, &dir, "opt --update-vce");

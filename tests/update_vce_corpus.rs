@@ -1,4 +1,5 @@
-//! `spvkit opt --update-vce` on every valid module of the repository's test corpora: the
+//! `spvkit opt --update-vce`, and each pass of `spvkit opt` alone, on every valid module of
+//! the repository's test corpora: every pass's output passes spirv-val; the
 //! output (the module rewritten through the IR to its minimal version, capabilities and
 //! extensions, its interfaces completed at SPIR-V 1.4 and later) passes spirv-val in the
 //! module's environment, and the word-level `requirements::update_vce` settles on the same
@@ -24,7 +25,7 @@ mod hlsl_corpus;
 mod opencl;
 
 use spvkit::binary::decode_module;
-use spvkit::opt::{optimize, OptOptions};
+use spvkit::opt::{optimize, OptOptions, Pass};
 use spvkit::requirements::{declared, update_vce};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -201,7 +202,30 @@ fn cl_sources(dir: &Path, part: &'static str) -> Vec<Source> {
 fn check(c: &Candidate) -> Option<Vec<String>> {
     spirv_val(c, &c.words, "in").ok()?;
     let mut failures = Vec::new();
-    let via_ir = match optimize(&c.words, &OptOptions { update_vce: true }) {
+    // Every pass keeps the module valid.
+    for pass in Pass::ALL {
+        let options = OptOptions {
+            passes: vec![pass],
+            update_vce: false,
+        };
+        match optimize(&c.words, &options) {
+            Ok(w) => {
+                if let Err(e) = spirv_val(c, &w, pass.name()) {
+                    failures.push(format!(
+                        "{}: the --{} output is invalid: {e}",
+                        c.name,
+                        pass.name()
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{}: opt --{}: {e}", c.name, pass.name())),
+        }
+    }
+    let options = OptOptions {
+        passes: Vec::new(),
+        update_vce: true,
+    };
+    let via_ir = match optimize(&c.words, &options) {
         Ok(w) => w,
         Err(e) => return Some(vec![format!("{}: opt --update-vce: {e}", c.name)]),
     };

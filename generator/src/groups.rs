@@ -28,6 +28,9 @@ struct RawGroup {
     /// Every op of this grammar class is in the group.
     #[serde(default)]
     class: Option<String>,
+    /// Every op of each of these grammar classes is in the group.
+    #[serde(default)]
+    classes: Vec<String>,
     /// Every op whose name starts with this is in the group (`OpType`).
     #[serde(default)]
     prefix: Option<String>,
@@ -76,8 +79,9 @@ pub fn read(text: &str, grammar: &Grammar) -> Result<Vec<Group>, String> {
             );
         }
         opcodes.extend(g.if_present.iter().filter_map(|op| opcode_of(op)));
+        let classes: Vec<&String> = g.class.iter().chain(&g.classes).collect();
         for i in &grammar.instructions {
-            let in_class = g.class.as_ref().is_some_and(|c| &i.class == c);
+            let in_class = classes.contains(&&i.class);
             let prefixed = g.prefix.as_ref().is_some_and(|p| {
                 std::iter::once(&i.opname)
                     .chain(&i.aliases)
@@ -87,7 +91,7 @@ pub fn read(text: &str, grammar: &Grammar) -> Result<Vec<Group>, String> {
                 opcodes.push(i.opcode);
             }
         }
-        if let Some(c) = &g.class {
+        for c in classes {
             if !grammar.instructions.iter().any(|i| &i.class == c) {
                 return Err(format!("opcode group {name}: the grammar has no class {c}"));
             }

@@ -77,9 +77,24 @@ enum Command {
         #[arg(short = 'o')]
         output: String,
         /// Set the header version, capabilities and extensions to the minimal set the module
-        /// needs.
+        /// needs (after the passes).
         #[arg(long)]
         update_vce: bool,
+        /// Pass: remove the ops whose results nothing uses and that have no other effect, and
+        /// unused block arguments (not spirv-opt's `--eliminate-dead-code-aggressive`, which
+        /// also removes dead stores and branches).
+        #[arg(long)]
+        eliminate_dead_code: bool,
+        /// Validate the module after each pass (for debugging passes): the first pass whose
+        /// output is invalid is named with the errors.
+        #[arg(long)]
+        validate_after_each: bool,
+        /// The environment `--validate-after-each` validates for (spirv-val's names).
+        #[arg(long, default_value_t = crate::target_env::TargetEnv::default().to_string())]
+        target_env: String,
+        /// Print each pass's time to standard error.
+        #[arg(long)]
+        print_pass_times: bool,
     },
     /// Validate a SPIR-V binary: exit 0 when valid, 1 with one line per error. Takes
     /// spirv-val's flags; those the validator cannot honour yet are refused, not ignored.
@@ -395,11 +410,49 @@ fn run(cli: Cli) -> Result<(), String> {
             input,
             output,
             update_vce,
+            eliminate_dead_code,
+            validate_after_each,
+            target_env,
+            print_pass_times,
         } => {
+            use crate::opt::Pass;
             let (name, words) = read_binary(&input)?;
-            let options = crate::opt::OptOptions { update_vce };
-            let out = crate::opt::optimize(&words, &options)
-                .map_err(|e| format!("{name}: word {}: error: {}", e.offset, e.kind))?;
+            let ir_error =
+                |e: crate::ir::IrError| format!("{name}: word {}: error: {}", e.offset, e.kind);
+            let env: crate::target_env::TargetEnv = target_env
+                .parse()
+                .map_err(|e| format!("error: --target-env: {e}"))?;
+            let passes: Vec<Pass> = [(eliminate_dead_code, Pass::EliminateDeadCode)]
+                .into_iter()
+                .filter_map(|(on, p)| on.then_some(p))
+                .collect();
+            let mut module = crate::ir::deserialize(&words).map_err(ir_error)?;
+            for pass in passes {
+                let start = std::time::Instant::now();
+                pass.run(&mut module);
+                if print_pass_times {
+                    eprintln!(
+                        "{}: {:.3} ms",
+                        pass.name(),
+                        start.elapsed().as_secs_f64() * 1e3
+                    );
+                }
+                if validate_after_each {
+                    let out = crate::ir::serialize(&module).map_err(ir_error)?;
+                    crate::validate::validate(&out, env).map_err(|errors| {
+                        let list: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
+                        format!(
+                            "{name}: error: the output of --{} is invalid:\n{}",
+                            pass.name(),
+                            list.join("\n")
+                        )
+                    })?;
+                }
+            }
+            if update_vce {
+                crate::opt::update_vce(&mut module).map_err(ir_error)?;
+            }
+            let out = crate::ir::serialize(&module).map_err(ir_error)?;
             let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
             write_output(&output, &bytes)
         }

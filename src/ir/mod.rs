@@ -85,6 +85,7 @@
 //! it, so such a module is an error rather than a panic. Every module `deserialize` returns
 //! passes it.
 
+pub mod analysis;
 mod arena;
 pub mod builder;
 mod check;

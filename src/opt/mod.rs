@@ -2,6 +2,7 @@
 //! serialized again, so every pass sees uniqued types and constants, folded decorations and
 //! structured control flow instead of a word stream.
 
+pub mod dead_code;
 pub mod nonuniform;
 pub mod vulkan_memory_model;
 
@@ -11,15 +12,53 @@ use crate::requirements::module_requirements;
 /// Which rewrites [`optimize`] applies; with none it is a plain IR round trip.
 #[derive(Clone, Debug, Default)]
 pub struct OptOptions {
+    /// The passes to run, in order (a pass may be named more than once).
+    pub passes: Vec<Pass>,
     /// Rewrite the header version, `OpCapability` and `OpExtension` to the minimal set the module
-    /// needs ([`update_vce`]).
+    /// needs ([`update_vce`]), after the passes.
     pub update_vce: bool,
 }
 
-/// Deserializes `words` into the IR, applies the rewrites `options` asks for and serializes
-/// the result.
+/// A transformation of the IR that `spvkit opt` runs by name, each in its own module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pass {
+    /// [`dead_code`]: ops whose results nothing uses and that have no other effect, and
+    /// unused block arguments.
+    EliminateDeadCode,
+}
+
+impl Pass {
+    /// Every pass, in the order `spvkit opt --help` lists them.
+    pub const ALL: [Pass; 1] = [Pass::EliminateDeadCode];
+
+    /// The command-line name (`--eliminate-dead-code`); spirv-opt's spelling where spirv-opt
+    /// has the same pass.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pass::EliminateDeadCode => "eliminate-dead-code",
+        }
+    }
+
+    /// The pass named `name` (without the dashes).
+    pub fn from_name(name: &str) -> Option<Pass> {
+        Pass::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Runs the pass on `m`; whether it changed anything.
+    pub fn run(self, m: &mut ir::Module) -> bool {
+        match self {
+            Pass::EliminateDeadCode => dead_code::run(m),
+        }
+    }
+}
+
+/// Deserializes `words` into the IR, applies the passes and rewrites `options` asks for and
+/// serializes the result.
 pub fn optimize(words: &[u32], options: &OptOptions) -> Result<Vec<u32>, IrError> {
     let mut module = ir::deserialize(words)?;
+    for pass in &options.passes {
+        pass.run(&mut module);
+    }
     if options.update_vce {
         update_vce(&mut module)?;
     }

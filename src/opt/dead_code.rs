@@ -1,0 +1,105 @@
+//! Dead-code elimination: removes the ops whose result nothing uses and that have no other
+//! effect, and the block arguments nothing uses (with the values branches pass them), until
+//! none is left. Why: code generators (the HLSL frontend among them) leave loads, conversions
+//! and access chains whose values are never read.
+
+use crate::grammar::{Instruction, MemoryAccess};
+use crate::ir::analysis::UseCounts;
+use crate::ir::{Function, Module, Op, Value};
+
+/// Runs the pass on every function; whether anything was removed.
+pub fn run(m: &mut Module) -> bool {
+    let mut functions = std::mem::take(&mut m.functions);
+    let mut changed = false;
+    for (_, f) in functions.iter_mut() {
+        changed |= in_function(m, f);
+    }
+    m.functions = functions;
+    changed
+}
+
+/// Whether `op` may go when its result is unused: the grammar's pure ops (see
+/// `Opcode::is_pure`), less a volatile load and an extended instruction of a set that is not
+/// known to be free of effects (non-semantic ones, `DebugPrintf`, are kept).
+fn removable(m: &Module, op: &Op) -> bool {
+    if !op.has_result() || !op.inst.opcode().is_some_and(|o| o.is_pure()) {
+        return false;
+    }
+    match &op.inst {
+        Instruction::Load(load) => !load
+            .memory_access
+            .as_ref()
+            .is_some_and(|a| a.effective_mask().contains(MemoryAccess::Volatile)),
+        Instruction::ExtInst(e) => match Value::from_id(e.set) {
+            Some(Value::ExtInstSet(s)) => m
+                .ext_inst_imports
+                .get(s)
+                .is_some_and(|i| matches!(i.name.as_str(), "GLSL.std.450" | "OpenCL.std")),
+            _ => false,
+        },
+        _ => true,
+    }
+}
+
+fn in_function(m: &Module, f: &mut Function) -> bool {
+    if f.is_declaration() {
+        return false;
+    }
+    let mut uses = UseCounts::new(m, f);
+    let mut changed = false;
+    loop {
+        let mut removed = false;
+        // Ops, last to first in each block, so a chain of dead ops goes in one sweep.
+        for b in f.blocks.handles().collect::<Vec<_>>() {
+            let ops = std::mem::take(&mut f.blocks[b].ops);
+            let mut kept = Vec::with_capacity(ops.len());
+            for &h in ops.iter().rev() {
+                let op = &f.ops[h];
+                if uses.of_op(h) == 0 && removable(m, op) {
+                    uses.remove_uses(m, &op.inst);
+                    removed = true;
+                } else {
+                    kept.push(h);
+                }
+            }
+            kept.reverse();
+            f.blocks[b].ops = kept;
+        }
+        // Block arguments nothing reads, and the values passed to them.
+        for b in f.blocks.handles().collect::<Vec<_>>() {
+            let dead: Vec<usize> = f.blocks[b]
+                .args
+                .iter()
+                .enumerate()
+                .filter(|(_, &a)| uses.of_arg(a) == 0)
+                .map(|(i, _)| i)
+                .collect();
+            if dead.is_empty() {
+                continue;
+            }
+            removed = true;
+            for p in f.blocks.handles().collect::<Vec<_>>() {
+                for s in f.blocks[p].terminator.successors_mut() {
+                    if s.block != b {
+                        continue;
+                    }
+                    for &i in dead.iter().rev() {
+                        if i < s.args.len() {
+                            let v = s.args.remove(i);
+                            uses.remove_value(v);
+                        }
+                    }
+                }
+            }
+            let args = &mut f.blocks[b].args;
+            for &i in dead.iter().rev() {
+                args.remove(i);
+            }
+        }
+        if !removed {
+            break;
+        }
+        changed = true;
+    }
+    changed
+}
