@@ -191,3 +191,80 @@ fn dead_code_elimination_removes_unused_pure_ops_and_block_arguments_only() {
         "a second run changes nothing"
     );
 }
+
+/// `m` after `passes`, disassembled; spirv-val must accept it.
+fn after(mut m: Module, passes: &[Pass]) -> String {
+    for p in passes {
+        p.run(&mut m);
+    }
+    let words = ir::serialize(&m).unwrap();
+    let text = disassemble_to_string(&words, &DisassembleOptions::default()).unwrap();
+    spirv_val(&m).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    text
+}
+
+#[test]
+fn ssa_rewrite_turns_a_diamond_and_a_loop_counter_into_phis() {
+    // x = c ? 7 : 9; i = 0; while (i < x) i = i + 1; out = i (through a Private variable).
+    let m = ir_of(
+        &format!(
+            "{HEADER}%c7 = OpConstant %int 7\n%c9 = OpConstant %int 9\n\
+         %pptr = OpTypePointer Private %int\n%out = OpVariable %pptr Private\n\
+         %main = OpFunction %void None %fn\n\
+         %entry = OpLabel\n%x = OpVariable %ptr Function\n%i = OpVariable %ptr Function\n\
+         %cond = OpSLessThan %bool %c0 %c1\nOpSelectionMerge %join None\n\
+         OpBranchConditional %cond %then %else\n\
+         %then = OpLabel\nOpStore %x %c7\nOpBranch %join\n\
+         %else = OpLabel\nOpStore %x %c9\nOpBranch %join\n\
+         %join = OpLabel\nOpStore %i %c0\nOpBranch %header\n\
+         %header = OpLabel\n%iv = OpLoad %int %i\n%xv = OpLoad %int %x\n\
+         %go = OpSLessThan %bool %iv %xv\nOpLoopMerge %merge %cont None\n\
+         OpBranchConditional %go %body %merge\n\
+         %body = OpLabel\nOpBranch %cont\n\
+         %cont = OpLabel\n%iv2 = OpLoad %int %i\n%n = OpIAdd %int %iv2 %c1\nOpStore %i %n\n\
+         OpBranch %header\n\
+         %merge = OpLabel\n%last = OpLoad %int %i\nOpStore %out %last\nOpReturn\nOpFunctionEnd\n"
+        )
+        .replace("\"main\"\n", "\"main\" %out\n"),
+    );
+    let text = after(m, &[Pass::SsaRewrite, Pass::EliminateDeadCode]);
+    // Only the Private variable and its store remain of the memory traffic.
+    assert_eq!(text.matches("OpVariable").count(), 1, "{text}");
+    assert_eq!(text.matches("OpLoad").count(), 0, "{text}");
+    assert_eq!(text.matches("OpStore").count(), 1, "{text}");
+    // The join's phi takes 7 or 9; the header's the start value or the increment; `x`
+    // passes through the loop unchanged, so it needs no phi there.
+    assert_eq!(text.matches("OpPhi").count(), 2, "{text}");
+    assert!(
+        text.contains("OpPhi %int %int_7 ") && text.contains("%int_9 "),
+        "{text}"
+    );
+    assert!(text.contains("OpPhi %int %int_0 "), "{text}");
+}
+
+#[test]
+fn ssa_rewrite_leaves_variables_whose_address_escapes_and_reads_undef_before_a_store() {
+    let m = ir_of(
+        &format!(
+            "{HEADER}%pptr = OpTypePointer Private %int\n%out = OpVariable %pptr Private\n\
+         %ac = OpTypeArray %int %c1\n%aptr = OpTypePointer Function %ac\n\
+         %main = OpFunction %void None %fn\n\
+         %entry = OpLabel\n%early = OpVariable %ptr Function\n%arr = OpVariable %aptr Function\n\
+         %v = OpLoad %int %early\nOpStore %out %v\n\
+         %elem = OpAccessChain %ptr %arr %c0\nOpStore %elem %c1\n\
+         %w = OpLoad %int %elem\nOpStore %out %w\nOpReturn\nOpFunctionEnd\n"
+        )
+        .replace("\"main\"\n", "\"main\" %out\n"),
+    );
+    let text = after(m, &[Pass::SsaRewrite]);
+    // The array reached through an access chain stays in memory; the scalar read before any
+    // store reads an undefined value.
+    assert!(text.contains("OpAccessChain"), "{text}");
+    assert_eq!(text.matches("OpVariable").count(), 2, "{text}");
+    assert!(text.contains("OpUndef %int"), "{text}");
+    assert_eq!(
+        text.matches("OpLoad").count(),
+        1,
+        "only the element's load stays: {text}"
+    );
+}

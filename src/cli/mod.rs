@@ -80,11 +80,15 @@ enum Command {
         /// needs (after the passes).
         #[arg(long)]
         update_vce: bool,
+        /// Pass: Function variables only loaded and stored whole become values, with block
+        /// arguments (phis) where paths meet (mem2reg; spirv-opt's `--ssa-rewrite`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        ssa_rewrite: u8,
         /// Pass: remove the ops whose results nothing uses and that have no other effect, and
         /// unused block arguments (not spirv-opt's `--eliminate-dead-code-aggressive`, which
         /// also removes dead stores and branches).
-        #[arg(long)]
-        eliminate_dead_code: bool,
+        #[arg(long, action = clap::ArgAction::Count)]
+        eliminate_dead_code: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -410,6 +414,7 @@ fn run(cli: Cli) -> Result<(), String> {
             input,
             output,
             update_vce,
+            ssa_rewrite,
             eliminate_dead_code,
             validate_after_each,
             target_env,
@@ -422,10 +427,15 @@ fn run(cli: Cli) -> Result<(), String> {
             let env: crate::target_env::TargetEnv = target_env
                 .parse()
                 .map_err(|e| format!("error: --target-env: {e}"))?;
-            let passes: Vec<Pass> = [(eliminate_dead_code, Pass::EliminateDeadCode)]
-                .into_iter()
-                .filter_map(|(on, p)| on.then_some(p))
+            // The passes run in command-line order, as spirv-opt's do (clap counts each flag;
+            // the arguments give the order).
+            let named = usize::from(ssa_rewrite) + usize::from(eliminate_dead_code);
+            let passes: Vec<Pass> = std::env::args()
+                .filter_map(|a| a.strip_prefix("--").and_then(Pass::from_name))
                 .collect();
+            if passes.len() != named {
+                return Err("error: pass flags must be spelled out (--ssa-rewrite ...)".into());
+            }
             let mut module = crate::ir::deserialize(&words).map_err(ir_error)?;
             for pass in passes {
                 let start = std::time::Instant::now();

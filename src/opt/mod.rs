@@ -4,6 +4,8 @@
 
 pub mod dead_code;
 pub mod nonuniform;
+mod replace;
+pub mod ssa_rewrite;
 pub mod vulkan_memory_model;
 
 use crate::ir::{self, IrError};
@@ -25,17 +27,21 @@ pub enum Pass {
     /// [`dead_code`]: ops whose results nothing uses and that have no other effect, and
     /// unused block arguments.
     EliminateDeadCode,
+    /// [`ssa_rewrite`]: Function variables only loaded and stored whole become values
+    /// (mem2reg).
+    SsaRewrite,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 1] = [Pass::EliminateDeadCode];
+    pub const ALL: [Pass; 2] = [Pass::SsaRewrite, Pass::EliminateDeadCode];
 
     /// The command-line name (`--eliminate-dead-code`); spirv-opt's spelling where spirv-opt
     /// has the same pass.
     pub fn name(self) -> &'static str {
         match self {
             Pass::EliminateDeadCode => "eliminate-dead-code",
+            Pass::SsaRewrite => "ssa-rewrite",
         }
     }
 
@@ -48,6 +54,7 @@ impl Pass {
     pub fn run(self, m: &mut ir::Module) -> bool {
         match self {
             Pass::EliminateDeadCode => dead_code::run(m),
+            Pass::SsaRewrite => ssa_rewrite::run(m),
         }
     }
 }

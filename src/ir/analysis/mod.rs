@@ -10,5 +10,5 @@ mod dominators;
 
 pub use call_graph::CallGraph;
 pub use cfg::Cfg;
-pub use def_use::UseCounts;
+pub use def_use::{visit_operands, UseCounts};
 pub use dominators::DomTree;

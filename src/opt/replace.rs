@@ -1,0 +1,69 @@
+//! Replacing the uses of values throughout a function: what a pass that forwards values (a
+//! load by the value stored, a block argument by its only incoming value) does last.
+
+use crate::grammar::{Id, Ids};
+use crate::ir::operands::{visit_ids_mut, ExtOperands};
+use crate::ir::{Function, Module, Terminator, Value};
+use std::collections::HashMap;
+
+/// Replaces every use of a key of `map` in `f` (ops' operands, extended instructions'
+/// included, terminators and the values branches pass) by its value; the map must be
+/// resolved (no value is itself a key).
+pub fn replace_uses(m: &Module, f: &mut Function, map: &HashMap<Value, Value>) {
+    if map.is_empty() {
+        return;
+    }
+    let swap = |id: &mut Id| {
+        if let Some(v) = Value::from_id(*id).and_then(|v| map.get(&v)) {
+            *id = v.to_id();
+        }
+    };
+    let ext = |set: Id, number: u32| match Value::from_id(set) {
+        Some(Value::ExtInstSet(s)) => m
+            .ext_inst_imports
+            .get(s)
+            .map_or(ExtOperands::Unknown, |i| ExtOperands::of(i, number)),
+        _ => ExtOperands::Unknown,
+    };
+    for (_, op) in f.ops.iter_mut() {
+        let result = op.inst.result_id();
+        let mut each = |id: &mut Id| {
+            if Some(*id) != result {
+                swap(id);
+            }
+        };
+        visit_ids_mut(&mut op.inst, ext, &mut each);
+    }
+    for (_, block) in f.blocks.iter_mut() {
+        let t = &mut block.terminator;
+        let one = |v: &mut Value| {
+            if let Some(&n) = map.get(v) {
+                *v = n;
+            }
+        };
+        match t {
+            Terminator::BranchConditional { condition, .. } => one(condition),
+            Terminator::Switch { selector, .. } => one(selector),
+            Terminator::ReturnValue(v) => one(v),
+            Terminator::Other(inst) => inst.visit_ids_mut(&mut |id: &mut Id| swap(id)),
+            _ => {}
+        }
+        for s in t.successors_mut() {
+            s.args.iter_mut().for_each(one);
+        }
+    }
+}
+
+/// Follows `map` from `v` until a value that is no key (chains of replacements, as when a
+/// stored value is itself a load that goes).
+pub fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {
+    let mut steps = 0;
+    while let Some(&n) = map.get(&v) {
+        v = n;
+        steps += 1;
+        if steps > map.len() {
+            break;
+        }
+    }
+    v
+}
