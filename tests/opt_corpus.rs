@@ -23,6 +23,11 @@ const PIPELINES: &[&[Pass]] = &[
     &[Pass::EliminateDeadCode],
     &[Pass::SsaRewrite],
     &[Pass::SsaRewrite, Pass::EliminateDeadCode],
+    &[
+        Pass::SsaRewrite,
+        Pass::EliminateDeadCode,
+        Pass::EliminateDeadFunctions,
+    ],
 ];
 
 #[test]

@@ -155,6 +155,31 @@ fn use_counts_and_call_graph() {
     let main = Handle::new(2);
     assert_eq!(calls.callees(main), [helper]);
     assert_eq!(calls.reached_from([main]), [true, false, true]);
+    // The function nothing reaches goes; the call still names its callee.
+    let text = after(m, &[Pass::EliminateDeadFunctions]);
+    assert_eq!(text.matches("OpFunctionEnd").count(), 2, "{text}");
+    assert!(text.contains("OpFunctionCall %int %"), "{text}");
+}
+
+#[test]
+fn exported_functions_and_functions_named_by_debug_information_are_kept() {
+    let m = ir_of(
+        "OpCapability Shader\nOpCapability Linkage\nOpExtension \"SPV_KHR_non_semantic_info\"\n\
+         %dbg = OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\"\n\
+         OpMemoryModel Logical GLSL450\nOpDecorate %lib LinkageAttributes \"lib\" Export\n\
+         %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%int = OpTypeInt 32 0\n\
+         %name = OpString \"f\"\n%one = OpConstant %int 1\n\
+         %none = OpExtInst %void %dbg DebugInfoNone\n\
+         %lib = OpFunction %void None %fn\n%a = OpLabel\nOpReturn\nOpFunctionEnd\n\
+         %named = OpFunction %void None %fn\n%b = OpLabel\nOpReturn\nOpFunctionEnd\n\
+         %gone = OpFunction %void None %fn\n%c = OpLabel\nOpReturn\nOpFunctionEnd\n\
+         %df = OpExtInst %void %dbg DebugFunctionDefinition %none %named\n",
+    );
+    let mut m = m;
+    assert!(Pass::EliminateDeadFunctions.run(&mut m));
+    assert_eq!(m.functions.len(), 2);
+    let names: Vec<usize> = m.functions.iter().map(|(_, f)| f.blocks.len()).collect();
+    assert_eq!(names, [1, 1]);
 }
 
 #[test]

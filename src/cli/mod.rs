@@ -89,6 +89,10 @@ enum Command {
         /// also removes dead stores and branches).
         #[arg(long, action = clap::ArgAction::Count)]
         eliminate_dead_code: u8,
+        /// Pass: remove the functions no entry point reaches and nothing exports (spirv-opt's
+        /// `--eliminate-dead-functions`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        eliminate_dead_functions: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -416,6 +420,7 @@ fn run(cli: Cli) -> Result<(), String> {
             update_vce,
             ssa_rewrite,
             eliminate_dead_code,
+            eliminate_dead_functions,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -429,7 +434,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| format!("error: --target-env: {e}"))?;
             // The passes run in command-line order, as spirv-opt's do (clap counts each flag;
             // the arguments give the order).
-            let named = usize::from(ssa_rewrite) + usize::from(eliminate_dead_code);
+            let named = usize::from(ssa_rewrite)
+                + usize::from(eliminate_dead_code)
+                + usize::from(eliminate_dead_functions);
             let passes: Vec<Pass> = std::env::args()
                 .filter_map(|a| a.strip_prefix("--").and_then(Pass::from_name))
                 .collect();

@@ -3,6 +3,7 @@
 //! structured control flow instead of a word stream.
 
 pub mod dead_code;
+pub mod dead_functions;
 pub mod nonuniform;
 mod replace;
 pub mod ssa_rewrite;
@@ -30,11 +31,17 @@ pub enum Pass {
     /// [`ssa_rewrite`]: Function variables only loaded and stored whole become values
     /// (mem2reg).
     SsaRewrite,
+    /// [`dead_functions`]: functions no entry point reaches and nothing exports.
+    EliminateDeadFunctions,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 2] = [Pass::SsaRewrite, Pass::EliminateDeadCode];
+    pub const ALL: [Pass; 3] = [
+        Pass::SsaRewrite,
+        Pass::EliminateDeadCode,
+        Pass::EliminateDeadFunctions,
+    ];
 
     /// The command-line name (`--eliminate-dead-code`); spirv-opt's spelling where spirv-opt
     /// has the same pass.
@@ -42,6 +49,7 @@ impl Pass {
         match self {
             Pass::EliminateDeadCode => "eliminate-dead-code",
             Pass::SsaRewrite => "ssa-rewrite",
+            Pass::EliminateDeadFunctions => "eliminate-dead-functions",
         }
     }
 
@@ -55,6 +63,7 @@ impl Pass {
         match self {
             Pass::EliminateDeadCode => dead_code::run(m),
             Pass::SsaRewrite => ssa_rewrite::run(m),
+            Pass::EliminateDeadFunctions => dead_functions::run(m),
         }
     }
 }
