@@ -27,6 +27,7 @@ const PIPELINES: &[&[Pass]] = &[
         Pass::SsaRewrite,
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
+        Pass::EliminateDeadVariables,
     ],
 ];
 

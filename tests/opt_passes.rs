@@ -293,3 +293,33 @@ fn ssa_rewrite_leaves_variables_whose_address_escapes_and_reads_undef_before_a_s
         "only the element's load stays: {text}"
     );
 }
+
+#[test]
+fn dead_variables_go_unless_used_listed_in_an_interface_or_exported() {
+    let m = ir_of(
+        &format!(
+            "{HEADER}%pptr = OpTypePointer Private %int\n%iptr = OpTypePointer Input %int\n\
+         %used = OpVariable %pptr Private\n%unused = OpVariable %pptr Private\n\
+         %listed = OpVariable %iptr Input\n%later = OpVariable %pptr Private\n\
+         %main = OpFunction %void None %fn\n%e = OpLabel\nOpStore %used %c1\nOpStore %later %c0\n\
+         OpReturn\nOpFunctionEnd\n"
+        )
+        .replace("\"main\"\n", "\"main\" %used %unused %listed %later\n"),
+    );
+    // Listed in the interface, `%unused` stays; nothing lists or uses a new one.
+    let mut m = m;
+    assert!(!Pass::EliminateDeadVariables.run(&mut m));
+    let extra = ir_of(
+        &format!(
+            "{HEADER}%pptr = OpTypePointer Private %int\n%used = OpVariable %pptr Private\n\
+         %unused = OpVariable %pptr Private\n%later = OpVariable %pptr Private\n\
+         %main = OpFunction %void None %fn\n%e = OpLabel\nOpStore %used %c1\nOpStore %later %c0\n\
+         OpReturn\nOpFunctionEnd\n"
+        )
+        .replace("\"main\"\n", "\"main\" %used %later\n"),
+    );
+    let text = after(extra, &[Pass::EliminateDeadVariables]);
+    assert_eq!(text.matches("OpVariable").count(), 2, "{text}");
+    // The stores still reach the two variables the interface lists.
+    assert_eq!(text.matches("OpStore").count(), 2, "{text}");
+}

@@ -93,6 +93,10 @@ enum Command {
         /// `--eliminate-dead-functions`).
         #[arg(long, action = clap::ArgAction::Count)]
         eliminate_dead_functions: u8,
+        /// Pass: remove the module-scope variables nothing refers to, other than an entry
+        /// point's interface and exports (spirv-opt's `--eliminate-dead-variables`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        eliminate_dead_variables: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -421,6 +425,7 @@ fn run(cli: Cli) -> Result<(), String> {
             ssa_rewrite,
             eliminate_dead_code,
             eliminate_dead_functions,
+            eliminate_dead_variables,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -436,7 +441,8 @@ fn run(cli: Cli) -> Result<(), String> {
             // the arguments give the order).
             let named = usize::from(ssa_rewrite)
                 + usize::from(eliminate_dead_code)
-                + usize::from(eliminate_dead_functions);
+                + usize::from(eliminate_dead_functions)
+                + usize::from(eliminate_dead_variables);
             let passes: Vec<Pass> = std::env::args()
                 .filter_map(|a| a.strip_prefix("--").and_then(Pass::from_name))
                 .collect();

@@ -4,10 +4,10 @@
 //! anywhere but as a call's callee (debug information, a function-pointer constant, a global's
 //! initializer) is kept.
 
-use crate::grammar::{Decoration, Id, Instruction, LinkageType};
+use super::replace::remap_module_values;
+use crate::grammar::{Decoration, Ids, Instruction, LinkageType};
 use crate::ir::analysis::{visit_operands, CallGraph};
-use crate::ir::operands::{visit_ids_mut, ExtOperands};
-use crate::ir::{Arena, Function, Handle, Module, Terminator, Value};
+use crate::ir::{Arena, Function, Handle, Module, SpecValue, Value};
 
 /// Runs the pass; whether any function was removed.
 pub fn run(m: &mut Module) -> bool {
@@ -51,6 +51,17 @@ pub fn run(m: &mut Module) -> bool {
             root(v);
         }
     }
+    for (_, c) in m.spec_constants.iter() {
+        match &c.value {
+            SpecValue::Composite(vs) => vs.iter().for_each(|&v| root(v)),
+            SpecValue::Op(op) => op.visit_ids(&mut |id| {
+                if let Some(v) = Value::from_id(id) {
+                    root(v)
+                }
+            }),
+            _ => {}
+        }
+    }
     let reached = CallGraph::new(m).reached_from(roots);
     if reached.iter().all(|&r| r) {
         return false;
@@ -63,44 +74,15 @@ pub fn run(m: &mut Module) -> bool {
             new_index[h.index()] = Some(kept.append(f.clone()));
         }
     }
-    let remap = |id: &mut Id| {
-        if let Some(Value::Function(f)) = Value::from_id(*id) {
-            if let Some(Some(k)) = new_index.get(f.index()) {
-                *id = Value::Function(*k).to_id();
-            }
-        }
-    };
-    let imports = &m.ext_inst_imports;
-    let ext = |set: Id, number: u32| match Value::from_id(set) {
-        Some(Value::ExtInstSet(s)) => imports
-            .get(s)
-            .map_or(ExtOperands::Unknown, |i| ExtOperands::of(i, number)),
-        _ => ExtOperands::Unknown,
-    };
-    for (_, f) in kept.iter_mut() {
-        for (_, op) in f.ops.iter_mut() {
-            visit_ids_mut(&mut op.inst, ext, &mut |id| remap(id));
-        }
-        for (_, b) in f.blocks.iter_mut() {
-            if let Terminator::Other(inst) = &mut b.terminator {
-                visit_ids_mut(inst, ext, &mut |id| remap(id));
-            }
-        }
-    }
-    for (_, e) in m.ext_insts.iter_mut() {
-        let mut inst = Instruction::ExtInst(e.inst.clone());
-        visit_ids_mut(&mut inst, ext, &mut |id| remap(id));
-        if let Instruction::ExtInst(op) = inst {
-            e.inst = op;
-        }
-    }
-    for (_, g) in m.globals.iter_mut() {
-        if let Some(Value::Function(f)) = g.initializer {
-            if let Some(Some(k)) = new_index.get(f.index()) {
-                g.initializer = Some(Value::Function(*k));
-            }
-        }
-    }
+    m.functions = kept;
+    remap_module_values(m, &|v| match v {
+        Value::Function(f) => new_index
+            .get(f.index())
+            .copied()
+            .flatten()
+            .map(Value::Function),
+        _ => None,
+    });
     for e in &mut m.entry_points {
         if let Some(Some(k)) = new_index.get(e.function.index()) {
             e.function = *k;
@@ -111,6 +93,5 @@ pub fn run(m: &mut Module) -> bool {
             e.function = *k;
         }
     }
-    m.functions = kept;
     true
 }

@@ -4,6 +4,7 @@
 
 pub mod dead_code;
 pub mod dead_functions;
+pub mod dead_variables;
 pub mod nonuniform;
 mod replace;
 pub mod ssa_rewrite;
@@ -33,14 +34,17 @@ pub enum Pass {
     SsaRewrite,
     /// [`dead_functions`]: functions no entry point reaches and nothing exports.
     EliminateDeadFunctions,
+    /// [`dead_variables`]: module-scope variables nothing refers to.
+    EliminateDeadVariables,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 3] = [
+    pub const ALL: [Pass; 4] = [
         Pass::SsaRewrite,
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
+        Pass::EliminateDeadVariables,
     ];
 
     /// The command-line name (`--eliminate-dead-code`); spirv-opt's spelling where spirv-opt
@@ -50,6 +54,7 @@ impl Pass {
             Pass::EliminateDeadCode => "eliminate-dead-code",
             Pass::SsaRewrite => "ssa-rewrite",
             Pass::EliminateDeadFunctions => "eliminate-dead-functions",
+            Pass::EliminateDeadVariables => "eliminate-dead-variables",
         }
     }
 
@@ -64,6 +69,7 @@ impl Pass {
             Pass::EliminateDeadCode => dead_code::run(m),
             Pass::SsaRewrite => ssa_rewrite::run(m),
             Pass::EliminateDeadFunctions => dead_functions::run(m),
+            Pass::EliminateDeadVariables => dead_variables::run(m),
         }
     }
 }

@@ -1,9 +1,10 @@
 //! Replacing the uses of values throughout a function: what a pass that forwards values (a
 //! load by the value stored, a block argument by its only incoming value) does last.
 
+use crate::grammar::Instruction;
 use crate::grammar::{Id, Ids};
 use crate::ir::operands::{visit_ids_mut, ExtOperands};
-use crate::ir::{Function, Module, Terminator, Value};
+use crate::ir::{Function, Module, SpecValue, Terminator, Value};
 use std::collections::HashMap;
 
 /// Replaces every use of a key of `map` in `f` (ops' operands, extended instructions'
@@ -66,4 +67,70 @@ pub fn resolve(map: &HashMap<Value, Value>, mut v: Value) -> Value {
         }
     }
     v
+}
+
+/// Rewrites every module-level value reference by `map` (`None`: unchanged): in every
+/// function's ops and terminators, module-level extended instructions and global variables'
+/// initializers. Entry points and execution modes name their functions by handle: the caller
+/// renumbers those.
+pub fn remap_module_values(m: &mut Module, map: &dyn Fn(Value) -> Option<Value>) {
+    let swap = |id: &mut Id| {
+        if let Some(v) = Value::from_id(*id).and_then(map) {
+            *id = v.to_id();
+        }
+    };
+    let imports = m.ext_inst_imports.clone();
+    let ext = |set: Id, number: u32| match Value::from_id(set) {
+        Some(Value::ExtInstSet(s)) => imports
+            .get(s)
+            .map_or(ExtOperands::Unknown, |i| ExtOperands::of(i, number)),
+        _ => ExtOperands::Unknown,
+    };
+    for (_, f) in m.functions.iter_mut() {
+        for (_, op) in f.ops.iter_mut() {
+            visit_ids_mut(&mut op.inst, ext, &mut |id| swap(id));
+        }
+        for (_, b) in f.blocks.iter_mut() {
+            let one = |v: &mut Value| {
+                if let Some(n) = map(*v) {
+                    *v = n;
+                }
+            };
+            match &mut b.terminator {
+                Terminator::BranchConditional { condition, .. } => one(condition),
+                Terminator::Switch { selector, .. } => one(selector),
+                Terminator::ReturnValue(v) => one(v),
+                Terminator::Other(inst) => visit_ids_mut(inst, ext, &mut |id| swap(id)),
+                _ => {}
+            }
+            for s in b.terminator.successors_mut() {
+                s.args.iter_mut().for_each(one);
+            }
+        }
+    }
+    for (_, e) in m.ext_insts.iter_mut() {
+        let mut inst = Instruction::ExtInst(e.inst.clone());
+        visit_ids_mut(&mut inst, ext, &mut |id| swap(id));
+        if let Instruction::ExtInst(op) = inst {
+            e.inst = op;
+        }
+    }
+    for (_, g) in m.globals.iter_mut() {
+        if let Some(v) = g.initializer.and_then(map) {
+            g.initializer = Some(v);
+        }
+    }
+    for (_, c) in m.spec_constants.iter_mut() {
+        match &mut c.value {
+            SpecValue::Composite(vs) => {
+                for v in vs {
+                    if let Some(n) = map(*v) {
+                        *v = n;
+                    }
+                }
+            }
+            SpecValue::Op(op) => op.visit_ids_mut(&mut |id: &mut Id| swap(id)),
+            _ => {}
+        }
+    }
 }

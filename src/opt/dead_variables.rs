@@ -1,0 +1,93 @@
+//! Dead-variable elimination (spirv-opt's `--eliminate-dead-variables`): removes the
+//! module-scope variables nothing refers to. Why: front ends declare resources and constants
+//! the entry point never reads (the HLSL `$Globals` of unused uniforms, descriptors of other
+//! entry points), and the other passes leave more. A variable an entry point lists as its
+//! interface (the pipeline's stage interface) or that is exported is kept.
+
+use super::replace::remap_module_values;
+use crate::grammar::{Decoration, Ids, Instruction, LinkageType};
+use crate::ir::analysis::visit_operands;
+use crate::ir::{Arena, Module, SpecValue, Value};
+
+/// Runs the pass; whether any variable was removed.
+pub fn run(m: &mut Module) -> bool {
+    let n = m.globals.len();
+    let mut used = vec![false; n];
+    let mut mark = |v: Value| {
+        if let Value::Global(g) = v {
+            if let Some(u) = used.get_mut(g.index()) {
+                *u = true;
+            }
+        }
+    };
+    for (_, f) in m.functions.iter() {
+        for &o in f
+            .header
+            .iter()
+            .chain(f.blocks.iter().flat_map(|(_, b)| b.ops.iter()))
+        {
+            visit_operands(m, &f.ops[o].inst, &mut mark);
+        }
+        for (_, b) in f.blocks.iter() {
+            b.terminator.visit_values(&mut mark);
+        }
+    }
+    for (_, e) in m.ext_insts.iter() {
+        visit_operands(m, &Instruction::ExtInst(e.inst.clone()), &mut mark);
+    }
+    for (_, g) in m.globals.iter() {
+        if let Some(v) = g.initializer {
+            mark(v);
+        }
+    }
+    for (_, c) in m.spec_constants.iter() {
+        match &c.value {
+            SpecValue::Composite(vs) => vs.iter().for_each(|&v| mark(v)),
+            SpecValue::Op(op) => op.visit_ids(&mut |id| {
+                if let Some(v) = Value::from_id(id) {
+                    mark(v)
+                }
+            }),
+            _ => {}
+        }
+    }
+    for e in &m.entry_points {
+        e.interface.iter().for_each(|&g| mark(Value::Global(g)));
+    }
+    for (h, g) in m.globals.iter() {
+        let exported = g
+            .decorations
+            .iter()
+            .any(|d| matches!(d, Decoration::LinkageAttributes(_, LinkageType::Export)));
+        if exported {
+            mark(Value::Global(h));
+        }
+    }
+    if used.iter().all(|&u| u) {
+        return false;
+    }
+    let mut new_index = vec![None; n];
+    let mut kept = Arena::new();
+    for (h, g) in std::mem::take(&mut m.globals).iter() {
+        if used[h.index()] {
+            new_index[h.index()] = Some(kept.append(g.clone()));
+        }
+    }
+    m.globals = kept;
+    remap_module_values(m, &|v| match v {
+        Value::Global(g) => new_index
+            .get(g.index())
+            .copied()
+            .flatten()
+            .map(Value::Global),
+        _ => None,
+    });
+    for e in &mut m.entry_points {
+        e.interface = e
+            .interface
+            .iter()
+            .filter_map(|g| new_index.get(g.index()).copied().flatten())
+            .collect();
+    }
+    true
+}
