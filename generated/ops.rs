@@ -7693,7 +7693,7 @@ impl Opcode {
             Self::TypeStructContinuedINTEL
         )
     }
-    ///Has no effect beyond its result, so an op whose result nothing uses may be removed (the optimizer's dead-code elimination): the grammar's arithmetic, bit, relational and logical, conversion, composite, derivative, image, non-uniform and memory classes (less the four that write and have no result), and OpUndef; an OpLoad marked Volatile and an OpExtInst of a set not known to be pure are kept by the pass itself.
+    ///Has no effect beyond its result, so an op whose result nothing uses may be removed (the optimizer's dead-code elimination): the grammar's arithmetic, bit, relational and logical, conversion, composite, derivative, image, non-uniform and memory classes (less the four that write and have no result), and OpUndef; an OpLoad marked Volatile and an OpExtInst that is not a GLSL.std.450 value computation are kept by the pass itself.
     pub fn is_pure(self) -> bool {
         matches!(
             self, Self::Undef | Self::ExtInst | Self::Variable | Self::ImageTexelPointer

@@ -323,3 +323,38 @@ fn dead_variables_go_unless_used_listed_in_an_interface_or_exported() {
     // The stores still reach the two variables the interface lists.
     assert_eq!(text.matches("OpStore").count(), 2, "{text}");
 }
+
+#[test]
+fn dead_code_elimination_keeps_extended_instructions_that_write() {
+    // `Modf` writes the integral part through its pointer even when its result is unused;
+    // OpenCL.std's `printf` prints.
+    let m = ir_of(&format!(
+        "{HEADER}%f32 = OpTypeFloat 32\n%fptr = OpTypePointer Function %f32\n\
+         %half = OpConstant %f32 2.5\n%ext = OpExtInstImport \"GLSL.std.450\"\n\
+         %pptr = OpTypePointer Private %f32\n%out = OpVariable %pptr Private\n\
+         %main = OpFunction %void None %fn\n%entry = OpLabel\n%i = OpVariable %fptr Function\n\
+         %frac = OpExtInst %f32 %ext Modf %half %i\n%whole = OpLoad %f32 %i\n\
+         OpStore %out %whole\nOpReturn\nOpFunctionEnd\n"
+    )
+    .replace("\"main\"\n", "\"main\" %out\n"));
+    let text = after(m, &[Pass::EliminateDeadCode]);
+    assert!(text.contains("Modf"), "{text}");
+    let kernel = ir_of(
+        "OpCapability Addresses\nOpCapability Kernel\nOpCapability Linkage\n\
+         %cl = OpExtInstImport \"OpenCL.std\"\nOpMemoryModel Physical64 OpenCL\n\
+         %void = OpTypeVoid\n%int = OpTypeInt 32 0\n%char = OpTypeInt 8 0\n\
+         %n = OpConstant %int 3\n%arr = OpTypeArray %char %n\n\
+         %cptr = OpTypePointer UniformConstant %arr\n%c0 = OpConstant %char 0\n\
+         %text = OpConstantComposite %arr %c0 %c0 %c0\n\
+         %fmt = OpVariable %cptr UniformConstant %text\n%fn = OpTypeFunction %void\n\
+         %pchar = OpTypePointer UniformConstant %char\n%zero = OpConstant %int 0\n\
+         %k = OpFunction %void None %fn\n%l = OpLabel\n\
+         %p = OpInBoundsPtrAccessChain %pchar %fmt %zero %zero\n\
+         %r = OpExtInst %int %cl printf %p\nOpReturn\nOpFunctionEnd\n",
+    );
+    let mut kernel = kernel;
+    Pass::EliminateDeadCode.run(&mut kernel);
+    let words = ir::serialize(&kernel).unwrap();
+    let text = disassemble_to_string(&words, &DisassembleOptions::default()).unwrap();
+    assert!(text.contains("printf"), "{text}");
+}

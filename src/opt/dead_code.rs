@@ -19,8 +19,9 @@ pub fn run(m: &mut Module) -> bool {
 }
 
 /// Whether `op` may go when its result is unused: the grammar's pure ops (see
-/// `Opcode::is_pure`), less a volatile load and an extended instruction of a set that is not
-/// known to be free of effects (non-semantic ones, `DebugPrintf`, are kept).
+/// `Opcode::is_pure`), less a volatile load and an extended instruction other than
+/// GLSL.std.450's value computations (non-semantic ones, `DebugPrintf` and debug information,
+/// and OpenCL.std, whose `printf` and `vstore`s write, are kept).
 fn removable(m: &Module, op: &Op) -> bool {
     if !op.has_result() || !op.inst.opcode().is_some_and(|o| o.is_pure()) {
         return false;
@@ -30,11 +31,17 @@ fn removable(m: &Module, op: &Op) -> bool {
             .memory_access
             .as_ref()
             .is_some_and(|a| a.effective_mask().contains(MemoryAccess::Volatile)),
+        // GLSL.std.450 computes values, but `Modf` and `Frexp` also write through a pointer;
+        // OpenCL.std has `printf`, `prefetch` and the `vstore`s.
         Instruction::ExtInst(e) => match Value::from_id(e.set) {
-            Some(Value::ExtInstSet(s)) => m
-                .ext_inst_imports
-                .get(s)
-                .is_some_and(|i| matches!(i.name.as_str(), "GLSL.std.450" | "OpenCL.std")),
+            Some(Value::ExtInstSet(s)) => {
+                use crate::grammar::ext::glsl_std_450::Opcode as Glsl;
+                let writes = [Glsl::Modf as u32, Glsl::Frexp as u32];
+                m.ext_inst_imports
+                    .get(s)
+                    .is_some_and(|i| i.name == "GLSL.std.450")
+                    && !writes.contains(&e.instruction)
+            }
             _ => false,
         },
         _ => true,
