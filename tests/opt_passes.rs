@@ -328,15 +328,17 @@ fn dead_variables_go_unless_used_listed_in_an_interface_or_exported() {
 fn dead_code_elimination_keeps_extended_instructions_that_write() {
     // `Modf` writes the integral part through its pointer even when its result is unused;
     // OpenCL.std's `printf` prints.
-    let m = ir_of(&format!(
-        "{HEADER}%f32 = OpTypeFloat 32\n%fptr = OpTypePointer Function %f32\n\
+    let m = ir_of(
+        &format!(
+            "{HEADER}%f32 = OpTypeFloat 32\n%fptr = OpTypePointer Function %f32\n\
          %half = OpConstant %f32 2.5\n%ext = OpExtInstImport \"GLSL.std.450\"\n\
          %pptr = OpTypePointer Private %f32\n%out = OpVariable %pptr Private\n\
          %main = OpFunction %void None %fn\n%entry = OpLabel\n%i = OpVariable %fptr Function\n\
          %frac = OpExtInst %f32 %ext Modf %half %i\n%whole = OpLoad %f32 %i\n\
          OpStore %out %whole\nOpReturn\nOpFunctionEnd\n"
-    )
-    .replace("\"main\"\n", "\"main\" %out\n"));
+        )
+        .replace("\"main\"\n", "\"main\" %out\n"),
+    );
     let text = after(m, &[Pass::EliminateDeadCode]);
     assert!(text.contains("Modf"), "{text}");
     let kernel = ir_of(
@@ -357,4 +359,37 @@ fn dead_code_elimination_keeps_extended_instructions_that_write() {
     let words = ir::serialize(&kernel).unwrap();
     let text = disassemble_to_string(&words, &DisassembleOptions::default()).unwrap();
     assert!(text.contains("printf"), "{text}");
+}
+
+/// Inputs the `opt` fuzz target found (`tests/fuzz-regressions/opt/`): every pass, alone and
+/// in sequence, leaves a module that serializes and reads back (the first one stored a load's
+/// value before the load, which SSA rewriting turned into a load that read itself).
+#[test]
+fn fuzz_regressions_optimize_into_modules_that_read_back() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/opt");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(words) = spvkit::binary::words_from_bytes(&bytes) else {
+            continue;
+        };
+        let Ok(module) = ir::deserialize(&words) else {
+            continue;
+        };
+        seen += 1;
+        let mut pipelines: Vec<Vec<Pass>> = Pass::ALL.iter().map(|&p| vec![p]).collect();
+        pipelines.push(Pass::ALL.to_vec());
+        for pipeline in pipelines {
+            let mut m = module.clone();
+            pipeline.iter().for_each(|p| {
+                p.run(&mut m);
+            });
+            let out = ir::serialize(&m)
+                .unwrap_or_else(|e| panic!("{}: {pipeline:?}: {e}", path.display()));
+            ir::deserialize(&out)
+                .unwrap_or_else(|e| panic!("{}: {pipeline:?}: {e}", path.display()));
+        }
+    }
+    assert!(seen >= 1, "no regression input in {}", dir.display());
 }

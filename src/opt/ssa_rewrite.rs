@@ -350,6 +350,21 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
             break;
         }
     }
+    // A load whose value is (through other loads) itself only happens in a module that uses
+    // a value before defining it; such a function is left as it is.
+    let load_val: HashMap<Handle<Op>, Val> = loads.iter().copied().collect();
+    for &(h, v) in &loads {
+        let mut v = find(&same, v);
+        let mut steps = 0;
+        while let Val::Old(Value::Op(x)) = v {
+            let Some(&next) = load_val.get(&x) else { break };
+            if x == h || steps > load_val.len() {
+                return false;
+            }
+            v = find(&same, next);
+            steps += 1;
+        }
+    }
     // Materialize: undefined values, the arguments that stay, the replacements.
     let mut undef = HashMap::new();
     let mut undef_of = |m: &mut Module, ty: Handle<Type>| {
