@@ -117,6 +117,19 @@ fn plain_data(m: &Module, t: Handle<Type>, depth: usize) -> bool {
     }
 }
 
+/// The type of `v` in `f`, where it has one.
+fn value_type(m: &Module, f: &Function, v: Value) -> Option<Handle<Type>> {
+    match v {
+        Value::Op(h) => f.ops.get(h)?.result_type(),
+        Value::BlockArg(h) => Some(f.block_args.get(h)?.ty),
+        Value::Param(i) => Some(f.params.get(i as usize)?.ty),
+        Value::Constant(h) => Some(m.constants.get(h)?.ty),
+        Value::SpecConstant(h) => Some(m.spec_constants.get(h)?.ty),
+        Value::Global(h) => Some(m.globals.get(h)?.ty),
+        _ => None,
+    }
+}
+
 /// The construction's state for one function.
 struct Ssa<'a> {
     cfg: &'a Cfg,
@@ -266,6 +279,9 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
             match &f.ops[h].inst {
                 Instruction::Variable(v) if number.contains_key(&h) => {
                     if let Some(init) = v.initializer.and_then(Value::from_id) {
+                        if value_type(m, f, init) != Some(ssa.types[number[&h]]) {
+                            return false;
+                        }
                         ssa.write(number[&h], b, Val::Old(init));
                     }
                     gone.push(h);
@@ -279,6 +295,11 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
                 }
                 Instruction::Store(s) => {
                     if let (Some(var), Some(v)) = (var_of(s.pointer), Value::from_id(s.object)) {
+                        // (A value of another type, in an invalid module, cannot replace a
+                        // load: the function is left as it is.)
+                        if value_type(m, f, v) != Some(ssa.types[var]) {
+                            return false;
+                        }
                         ssa.write(var, b, Val::Old(v));
                         gone.push(h);
                     }
