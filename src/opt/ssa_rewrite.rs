@@ -288,6 +288,9 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
                 }
                 Instruction::Load(l) => {
                     if let Some(var) = var_of(l.pointer) {
+                        if f.ops[h].result_type() != Some(ssa.types[var]) {
+                            return false;
+                        }
                         let v = ssa.read(var, b);
                         loads.push((h, v));
                         gone.push(h);
