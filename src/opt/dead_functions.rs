@@ -88,10 +88,15 @@ pub fn run(m: &mut Module) -> bool {
             e.function = *k;
         }
     }
-    for e in &mut m.execution_modes {
-        if let Some(Some(k)) = new_index.get(e.function.index()) {
-            e.function = *k;
-        }
-    }
+    // (An execution mode of a function that is no entry point, in an invalid module, goes
+    // with its function.)
+    m.execution_modes
+        .retain_mut(|e| match new_index.get(e.function.index()) {
+            Some(Some(k)) => {
+                e.function = *k;
+                true
+            }
+            _ => false,
+        });
     true
 }
