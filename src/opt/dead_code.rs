@@ -9,13 +9,7 @@ use crate::ir::{Function, Module, Op, Value};
 
 /// Runs the pass on every function; whether anything was removed.
 pub fn run(m: &mut Module) -> bool {
-    let mut functions = std::mem::take(&mut m.functions);
-    let mut changed = false;
-    for (_, f) in functions.iter_mut() {
-        changed |= in_function(m, f);
-    }
-    m.functions = functions;
-    changed
+    super::each_function(m, |m, f| in_function(m, f))
 }
 
 /// Whether `op` may go when its result is unused: the grammar's pure ops (see

@@ -4,10 +4,10 @@
 //! anywhere but as a call's callee (debug information, a function-pointer constant, a global's
 //! initializer) is kept.
 
-use super::replace::remap_module_values;
-use crate::grammar::{Decoration, Ids, Instruction, LinkageType};
+use super::replace::{remap_module_values, visit_module_level_values};
+use crate::grammar::{Decoration, Instruction, LinkageType};
 use crate::ir::analysis::{visit_operands, CallGraph};
-use crate::ir::{Arena, Function, Handle, Module, SpecValue, Value};
+use crate::ir::{Arena, Function, Handle, Module, Value};
 
 /// Runs the pass; whether any function was removed.
 pub fn run(m: &mut Module) -> bool {
@@ -43,25 +43,7 @@ pub fn run(m: &mut Module) -> bool {
             });
         }
     }
-    for (_, e) in m.ext_insts.iter() {
-        visit_operands(m, &Instruction::ExtInst(e.inst.clone()), &mut root);
-    }
-    for (_, g) in m.globals.iter() {
-        if let Some(v) = g.initializer {
-            root(v);
-        }
-    }
-    for (_, c) in m.spec_constants.iter() {
-        match &c.value {
-            SpecValue::Composite(vs) => vs.iter().for_each(|&v| root(v)),
-            SpecValue::Op(op) => op.visit_ids(&mut |id| {
-                if let Some(v) = Value::from_id(id) {
-                    root(v)
-                }
-            }),
-            _ => {}
-        }
-    }
+    visit_module_level_values(m, &mut root);
     let reached = CallGraph::new(m).reached_from(roots);
     if reached.iter().all(|&r| r) {
         return false;

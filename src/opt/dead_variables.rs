@@ -4,10 +4,10 @@
 //! entry points), and the other passes leave more. A variable an entry point lists as its
 //! interface (the pipeline's stage interface) or that is exported is kept.
 
-use super::replace::remap_module_values;
-use crate::grammar::{Decoration, Ids, Instruction, LinkageType};
+use super::replace::{remap_module_values, visit_module_level_values};
+use crate::grammar::{Decoration, LinkageType};
 use crate::ir::analysis::visit_operands;
-use crate::ir::{Arena, Module, SpecValue, Value};
+use crate::ir::{Arena, Module, Value};
 
 /// Runs the pass; whether any variable was removed.
 pub fn run(m: &mut Module) -> bool {
@@ -32,25 +32,7 @@ pub fn run(m: &mut Module) -> bool {
             b.terminator.visit_values(&mut mark);
         }
     }
-    for (_, e) in m.ext_insts.iter() {
-        visit_operands(m, &Instruction::ExtInst(e.inst.clone()), &mut mark);
-    }
-    for (_, g) in m.globals.iter() {
-        if let Some(v) = g.initializer {
-            mark(v);
-        }
-    }
-    for (_, c) in m.spec_constants.iter() {
-        match &c.value {
-            SpecValue::Composite(vs) => vs.iter().for_each(|&v| mark(v)),
-            SpecValue::Op(op) => op.visit_ids(&mut |id| {
-                if let Some(v) = Value::from_id(id) {
-                    mark(v)
-                }
-            }),
-            _ => {}
-        }
-    }
+    visit_module_level_values(m, &mut mark);
     for e in &m.entry_points {
         e.interface.iter().for_each(|&g| mark(Value::Global(g)));
     }

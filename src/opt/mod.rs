@@ -74,6 +74,21 @@ impl Pass {
     }
 }
 
+/// Runs `pass` on each function of `m` (the module, its functions taken out, is the pass's to
+/// read and extend); whether it changed any.
+fn each_function(
+    m: &mut ir::Module,
+    mut pass: impl FnMut(&mut ir::Module, &mut ir::Function) -> bool,
+) -> bool {
+    let mut functions = std::mem::take(&mut m.functions);
+    let mut changed = false;
+    for (_, f) in functions.iter_mut() {
+        changed |= pass(m, f);
+    }
+    m.functions = functions;
+    changed
+}
+
 /// Deserializes `words` into the IR, applies the passes and rewrites `options` asks for and
 /// serializes the result.
 pub fn optimize(words: &[u32], options: &OptOptions) -> Result<Vec<u32>, IrError> {

@@ -134,3 +134,27 @@ pub fn remap_module_values(m: &mut Module, map: &dyn Fn(Value) -> Option<Value>)
         }
     }
 }
+
+/// Calls `f` with every value the module-level items refer to: module-level extended
+/// instructions, global variables' initializers and specialization constants.
+pub fn visit_module_level_values(m: &Module, f: &mut dyn FnMut(Value)) {
+    for (_, e) in m.ext_insts.iter() {
+        crate::ir::analysis::visit_operands(m, &Instruction::ExtInst(e.inst.clone()), f);
+    }
+    for (_, g) in m.globals.iter() {
+        if let Some(v) = g.initializer {
+            f(v);
+        }
+    }
+    for (_, c) in m.spec_constants.iter() {
+        match &c.value {
+            SpecValue::Composite(vs) => vs.iter().for_each(|&v| f(v)),
+            SpecValue::Op(op) => op.visit_ids(&mut |id| {
+                if let Some(v) = Value::from_id(id) {
+                    f(v)
+                }
+            }),
+            _ => {}
+        }
+    }
+}

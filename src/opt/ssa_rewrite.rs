@@ -24,13 +24,7 @@ const MAX_DEPTH: usize = 2_000;
 
 /// Runs the pass on every function; whether anything changed.
 pub fn run(m: &mut Module) -> bool {
-    let mut functions = std::mem::take(&mut m.functions);
-    let mut changed = false;
-    for (_, f) in functions.iter_mut() {
-        changed |= in_function(m, f);
-    }
-    m.functions = functions;
-    changed
+    super::each_function(m, in_function)
 }
 
 /// A value of the construction: one that exists, or a block argument it may add.

@@ -1,8 +1,7 @@
 //! How many times each value of a function is used: by ops (extended instructions' operands
 //! included), terminators and the values branches pass to block arguments.
 
-use crate::grammar::{Id, Ids, Instruction};
-use crate::ir::operands::ExtOperands;
+use crate::grammar::Instruction;
 use crate::ir::{BlockArg, Function, Handle, Module, Op, Value};
 
 /// Use counts of a function's ops and block arguments.
@@ -73,28 +72,12 @@ impl UseCounts {
     }
 }
 
-/// Calls `f` with every value `inst` uses (not its result or result type), the id operands of
-/// an `OpExtInst` as its set's grammar gives them.
+/// Calls `f` with every value `inst` uses ([`Module::visit_values`] without its own result).
 pub fn visit_operands(m: &Module, inst: &Instruction, f: &mut dyn FnMut(Value)) {
-    let result = inst.result_id();
-    let mut each = |id: Id| {
-        if Some(id) != result {
-            if let Some(v) = Value::from_id(id) {
-                f(v);
-            }
+    let result = inst.result_id().and_then(Value::from_id);
+    m.visit_values(inst, |v| {
+        if Some(v) != result {
+            f(v)
         }
-    };
-    if let Instruction::ExtInst(op) = inst {
-        each(op.set);
-        let ext = match Value::from_id(op.set) {
-            Some(Value::ExtInstSet(s)) => m
-                .ext_inst_imports
-                .get(s)
-                .map_or(ExtOperands::Unknown, |i| ExtOperands::of(i, op.instruction)),
-            _ => ExtOperands::Unknown,
-        };
-        ext.visit_ids(&op.operands, &mut each);
-    } else {
-        inst.visit_ids(&mut each);
-    }
+    });
 }
