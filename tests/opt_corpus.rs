@@ -29,6 +29,13 @@ const PIPELINES: &[&[Pass]] = &[
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,
     ],
+    &[
+        Pass::InlineExhaustive,
+        Pass::SsaRewrite,
+        Pass::EliminateDeadCode,
+        Pass::EliminateDeadFunctions,
+        Pass::EliminateDeadVariables,
+    ],
 ];
 
 #[test]

@@ -393,3 +393,64 @@ fn fuzz_regressions_optimize_into_modules_that_read_back() {
     }
     assert!(seen >= 1, "no regression input in {}", dir.display());
 }
+
+#[test]
+fn inlining_wraps_early_returns_in_a_loop_that_runs_once_and_keeps_loop_returns_as_calls() {
+    // pick(x): a local initialized to 5 on every call; if (x < 1) return 7; return x + local.
+    // find(x): a return inside a loop, which cannot be a structured break: stays a call.
+    // main calls both inside a loop and in its header-free body.
+    let m = ir_of(
+        &format!(
+            "{HEADER}%c5 = OpConstant %int 5\n%c7 = OpConstant %int 7\n\
+         %pptr = OpTypePointer Private %int\n%out = OpVariable %pptr Private\n\
+         %fnii = OpTypeFunction %int %int\n\
+         %pick = OpFunction %int None %fnii\n%px = OpFunctionParameter %int\n\
+         %pe = OpLabel\n%local = OpVariable %ptr Function %c5\n\
+         %small = OpSLessThan %bool %px %c1\nOpSelectionMerge %pm None\n\
+         OpBranchConditional %small %pthen %pm\n\
+         %pthen = OpLabel\nOpReturnValue %c7\n\
+         %pm = OpLabel\n%lv = OpLoad %int %local\n%sum = OpIAdd %int %px %lv\n\
+         OpStore %local %c0\nOpReturnValue %sum\nOpFunctionEnd\n\
+         %find = OpFunction %int None %fnii\n%fx = OpFunctionParameter %int\n\
+         %fe = OpLabel\nOpBranch %fh\n\
+         %fh = OpLabel\nOpLoopMerge %fm %fc None\nOpBranch %fb\n\
+         %fb = OpLabel\n%hit = OpIEqual %bool %fx %c1\nOpSelectionMerge %fj None\n\
+         OpBranchConditional %hit %fr %fj\n\
+         %fr = OpLabel\nOpReturnValue %fx\n\
+         %fj = OpLabel\nOpBranch %fc\n\
+         %fc = OpLabel\nOpBranchConditional %hit %fh %fm\n\
+         %fm = OpLabel\nOpReturnValue %c0\nOpFunctionEnd\n\
+         %main = OpFunction %void None %fn\n\
+         %entry = OpLabel\n%i = OpVariable %ptr Function\nOpStore %i %c0\nOpBranch %header\n\
+         %header = OpLabel\n%iv = OpLoad %int %i\n%go = OpSLessThan %bool %iv %c5\n\
+         OpLoopMerge %merge %cont None\nOpBranchConditional %go %body %merge\n\
+         %body = OpLabel\n%r = OpFunctionCall %int %pick %iv\n%q = OpFunctionCall %int %find %r\n\
+         %acc = OpLoad %int %out\n%acc2 = OpIAdd %int %acc %q\nOpStore %out %acc2\nOpBranch %cont\n\
+         %cont = OpLabel\n%n = OpIAdd %int %iv %c1\nOpStore %i %n\nOpBranch %header\n\
+         %merge = OpLabel\nOpReturn\nOpFunctionEnd\n"
+        )
+        .replace("\"main\"\n", "\"main\" %out\n")
+        .replace(
+            "LocalSize 1 1 1\n",
+            "LocalSize 1 1 1\nOpName %find \"find\"\nOpName %local \"local\"\n",
+        ),
+    );
+    let text = after(m, &[Pass::InlineExhaustive]);
+    let main = &text[text.rfind("OpFunction %void").expect("main stays")..];
+    // `pick` is inlined (twice-returning: a one-trip loop, a phi for the value), `find` is not.
+    assert_eq!(main.matches("OpFunctionCall").count(), 1, "{main}");
+    assert!(main.contains("OpFunctionCall %int %find"), "{main}");
+    assert_eq!(main.matches("OpLoopMerge").count(), 2, "{main}");
+    assert!(main.contains("OpPhi %int %int_7 "), "{main}");
+    // The local moved to main's entry block; its initializer is a store where the copy
+    // starts, so each iteration sees 5 again.
+    assert_eq!(
+        main.matches("OpVariable %_ptr_Function_int Function\n")
+            .count(),
+        2
+    );
+    assert!(main.contains("OpStore %local_0 %int_5"), "{main}");
+    // Then the callees nothing calls go.
+    let text = after(ir_of(&text), &[Pass::EliminateDeadFunctions]);
+    assert_eq!(text.matches("OpFunction ").count(), 2, "{text}");
+}

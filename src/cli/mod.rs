@@ -97,6 +97,15 @@ enum Command {
         /// point's interface and exports (spirv-opt's `--eliminate-dead-variables`).
         #[arg(long, action = clap::ArgAction::Count)]
         eliminate_dead_variables: u8,
+        /// Pass: replace every call of a function with a body by a copy of the body (spirv-opt's
+        /// `--inline-entry-points-exhaustive`); functions with a return inside a loop and
+        /// `DontInline` ones stay calls.
+        #[arg(long, action = clap::ArgAction::Count)]
+        inline_entry_points_exhaustive: u8,
+        /// Pass: inline the calls of small functions, of functions called once and of
+        /// functions that take or return pointers or opaque handles.
+        #[arg(long, action = clap::ArgAction::Count)]
+        inline: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -426,6 +435,8 @@ fn run(cli: Cli) -> Result<(), String> {
             eliminate_dead_code,
             eliminate_dead_functions,
             eliminate_dead_variables,
+            inline_entry_points_exhaustive,
+            inline,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -442,7 +453,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let named = usize::from(ssa_rewrite)
                 + usize::from(eliminate_dead_code)
                 + usize::from(eliminate_dead_functions)
-                + usize::from(eliminate_dead_variables);
+                + usize::from(eliminate_dead_variables)
+                + usize::from(inline_entry_points_exhaustive)
+                + usize::from(inline);
             let passes: Vec<Pass> = std::env::args()
                 .filter_map(|a| a.strip_prefix("--").and_then(Pass::from_name))
                 .collect();

@@ -107,6 +107,12 @@ impl<T> Arena<T> {
         self.items.shrink_to_fit();
     }
 
+    /// The elements in handle order, the arena consumed (for passes that rebuild an arena in
+    /// a new order).
+    pub fn into_iter_values(self) -> impl Iterator<Item = T> {
+        self.items.into_iter()
+    }
+
     /// An empty arena with room for `n` elements.
     pub fn with_capacity(n: usize) -> Self {
         Arena {

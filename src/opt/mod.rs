@@ -5,6 +5,7 @@
 pub mod dead_code;
 pub mod dead_functions;
 pub mod dead_variables;
+pub mod inline;
 pub mod nonuniform;
 mod replace;
 pub mod ssa_rewrite;
@@ -36,11 +37,18 @@ pub enum Pass {
     EliminateDeadFunctions,
     /// [`dead_variables`]: module-scope variables nothing refers to.
     EliminateDeadVariables,
+    /// [`inline`]: every call of a function with a body that can be inlined.
+    InlineExhaustive,
+    /// [`inline`]: calls of small functions, of functions called once and of functions that
+    /// pass pointers or opaque handles.
+    InlineHeuristic,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 4] = [
+    pub const ALL: [Pass; 6] = [
+        Pass::InlineExhaustive,
+        Pass::InlineHeuristic,
         Pass::SsaRewrite,
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
@@ -55,6 +63,8 @@ impl Pass {
             Pass::SsaRewrite => "ssa-rewrite",
             Pass::EliminateDeadFunctions => "eliminate-dead-functions",
             Pass::EliminateDeadVariables => "eliminate-dead-variables",
+            Pass::InlineExhaustive => "inline-entry-points-exhaustive",
+            Pass::InlineHeuristic => "inline",
         }
     }
 
@@ -70,6 +80,8 @@ impl Pass {
             Pass::SsaRewrite => ssa_rewrite::run(m),
             Pass::EliminateDeadFunctions => dead_functions::run(m),
             Pass::EliminateDeadVariables => dead_variables::run(m),
+            Pass::InlineExhaustive => inline::run(m),
+            Pass::InlineHeuristic => inline::run_heuristic(m),
         }
     }
 }

@@ -4,7 +4,7 @@
 use crate::grammar::Instruction;
 use crate::grammar::{Id, Ids};
 use crate::ir::operands::{visit_ids_mut, ExtOperands};
-use crate::ir::{Function, Module, SpecValue, Terminator, Value};
+use crate::ir::{Block, Function, Handle, Module, SpecValue, Structure, Terminator, Value};
 use std::collections::HashMap;
 
 /// Replaces every use of a key of `map` in `f` (ops' operands, extended instructions'
@@ -155,6 +155,61 @@ pub fn visit_module_level_values(m: &Module, f: &mut dyn FnMut(Value)) {
                 }
             }),
             _ => {}
+        }
+    }
+}
+
+/// Rebuilds `f`'s blocks in the layout `order` (each block once; blocks left out are dropped,
+/// so nothing may branch to them) and renumbers every block reference: branch targets,
+/// merge and continue targets, and block operands of ops. Why: passes that add blocks append
+/// them to the arena, while SPIR-V needs every block after its dominators.
+pub fn relayout_blocks(m: &Module, f: &mut Function, order: &[Handle<Block>]) {
+    let old = std::mem::take(&mut f.blocks);
+    let mut renumber: Vec<Option<Handle<Block>>> = vec![None; old.len()];
+    for (i, &b) in order.iter().enumerate() {
+        renumber[b.index()] = Some(Handle::new(i));
+    }
+    let new_of = |b: Handle<Block>| renumber.get(b.index()).copied().flatten().unwrap_or(b);
+    let mut slots: Vec<Option<Block>> = old.into_iter_values().map(Some).collect();
+    for &b in order {
+        let Some(mut block) = slots[b.index()].take() else {
+            continue;
+        };
+        for s in block.terminator.successors_mut() {
+            s.block = new_of(s.block);
+        }
+        match &mut block.structure {
+            Some(Structure::Selection { merge, .. }) => *merge = new_of(*merge),
+            Some(Structure::Loop {
+                merge,
+                continue_target,
+                ..
+            }) => {
+                *merge = new_of(*merge);
+                *continue_target = new_of(*continue_target);
+            }
+            None => {}
+        }
+        f.blocks.append(block);
+    }
+    let swap = |id: &mut Id| {
+        if let Some(Value::Block(b)) = Value::from_id(*id) {
+            *id = Value::Block(new_of(b)).to_id();
+        }
+    };
+    let ext = |set: Id, number: u32| match Value::from_id(set) {
+        Some(Value::ExtInstSet(s)) => m
+            .ext_inst_imports
+            .get(s)
+            .map_or(ExtOperands::Unknown, |i| ExtOperands::of(i, number)),
+        _ => ExtOperands::Unknown,
+    };
+    for (_, op) in f.ops.iter_mut() {
+        visit_ids_mut(&mut op.inst, ext, &mut |id| swap(id));
+    }
+    for (_, b) in f.blocks.iter_mut() {
+        if let Terminator::Other(inst) = &mut b.terminator {
+            visit_ids_mut(inst, ext, &mut |id| swap(id));
         }
     }
 }

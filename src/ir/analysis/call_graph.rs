@@ -54,4 +54,48 @@ impl CallGraph {
         }
         seen
     }
+
+    /// Every function, callees before their callers, and which functions are on a cycle of
+    /// calls (recursion, which shaders and kernels may not have; such calls cannot be
+    /// inlined), by function index.
+    pub fn callee_first(&self) -> (Vec<Handle<Function>>, Vec<bool>) {
+        let n = self.callees.len();
+        // 0: not seen, 1: on the stack, 2: done.
+        let mut state = vec![0u8; n];
+        let mut recursive = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        for root in 0..n {
+            if state[root] != 0 {
+                continue;
+            }
+            state[root] = 1;
+            stack.push((root, 0));
+            while let Some(&mut (f, ref mut next)) = stack.last_mut() {
+                if let Some(&g) = self.callees[f].get(*next) {
+                    *next += 1;
+                    let g = g.index();
+                    match state.get(g) {
+                        Some(0) => {
+                            state[g] = 1;
+                            stack.push((g, 0));
+                        }
+                        Some(1) => {
+                            // A cycle: every function on the stack from `g` up.
+                            let from = stack.iter().rposition(|&(x, _)| x == g).unwrap_or(0);
+                            for &(x, _) in &stack[from..] {
+                                recursive[x] = true;
+                            }
+                        }
+                        _ => {}
+                    }
+                } else {
+                    state[f] = 2;
+                    order.push(Handle::new(f));
+                    stack.pop();
+                }
+            }
+        }
+        (order, recursive)
+    }
 }
