@@ -32,6 +32,7 @@ const PIPELINES: &[&[Pass]] = &[
     &[
         Pass::InlineExhaustive,
         Pass::SsaRewrite,
+        Pass::SimplifyInstructions,
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,

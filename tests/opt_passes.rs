@@ -454,3 +454,118 @@ fn inlining_wraps_early_returns_in_a_loop_that_runs_once_and_keeps_loop_returns_
     let text = after(ir_of(&text), &[Pass::EliminateDeadFunctions]);
     assert_eq!(text.matches("OpFunction ").count(), 2, "{text}");
 }
+
+#[test]
+fn folding_computes_what_spirv_defines_and_leaves_undefined_results() {
+    // Each result goes to its own Private variable so that nothing is dead.
+    let cases = [
+        ("%int", "OpIAdd %int %c7 %cm3", Some("%int 4")),
+        ("%int", "OpIMul %int %cm3 %cm3", Some("%int 9")),
+        ("%int", "OpSDiv %int %cm7 %c2", Some("%int -3")),
+        ("%int", "OpSMod %int %cm7 %c2", Some("%int 1")),
+        ("%int", "OpSRem %int %cm7 %c2", Some("%int -1")),
+        (
+            "%int",
+            "OpShiftRightArithmetic %int %cm7 %c1",
+            Some("%int -4"),
+        ),
+        (
+            "%uint",
+            "OpShiftRightLogical %uint %um1 %u28",
+            Some("%uint 15"),
+        ),
+        ("%uint", "OpUConvert %uint %sm1", Some("%uint 65535")),
+        ("%int", "OpSConvert %int %sm1", Some("%int -1")),
+        ("%float", "OpFAdd %float %f1_5 %f2_25", Some("%float 3.75")),
+        ("%float", "OpFDiv %float %f1_5 %f3", Some("%float 0.5")),
+        ("%float", "OpConvertSToF %float %cm7", Some("%float -7")),
+        ("%int", "OpConvertFToS %int %fm2_5", Some("%int -2")),
+        ("%bool", "OpFOrdLessThan %bool %fnan %f3", Some("%false")),
+        ("%bool", "OpFUnordLessThan %bool %fnan %f3", Some("%true")),
+        // Undefined in SPIR-V: left for the program to do.
+        ("%int", "OpSDiv %int %c7 %c0", None),
+        ("%int", "OpShiftLeftLogical %int %c7 %c32", None),
+        ("%int", "OpConvertFToS %int %fbig", None),
+    ];
+    let mut decls = String::new();
+    let mut body = String::new();
+    let mut iface = String::new();
+    for (i, (ty, op, _)) in cases.iter().enumerate() {
+        decls += &format!("%p{i} = OpTypePointer Private {ty}\n%o{i} = OpVariable %p{i} Private\n");
+        body += &format!("%r{i} = {op}\nOpStore %o{i} %r{i}\n");
+        iface += &format!(" %o{i}");
+    }
+    let text = format!(
+        "OpCapability Shader\nOpCapability Int16\nOpMemoryModel Logical GLSL450\n\
+         OpEntryPoint GLCompute %main \"main\"{iface}\nOpExecutionMode %main LocalSize 1 1 1\n\
+         %void = OpTypeVoid\n%bool = OpTypeBool\n%int = OpTypeInt 32 1\n%uint = OpTypeInt 32 0\n\
+         %short = OpTypeInt 16 1\n%float = OpTypeFloat 32\n%fn = OpTypeFunction %void\n\
+         %c0 = OpConstant %int 0\n%c1 = OpConstant %int 1\n%c2 = OpConstant %int 2\n\
+         %c7 = OpConstant %int 7\n%c32 = OpConstant %int 32\n%cm3 = OpConstant %int -3\n\
+         %cm7 = OpConstant %int -7\n%um1 = OpConstant %uint 4294967295\n%u28 = OpConstant %uint 28\n\
+         %sm1 = OpConstant %short -1\n%f1_5 = OpConstant %float 1.5\n%f2_25 = OpConstant %float 2.25\n\
+         %f3 = OpConstant %float 3\n%fm2_5 = OpConstant %float -2.5\n%fbig = OpConstant %float 3e9\n\
+         %fnan = OpConstant %float 0x1.8p+128\n\
+         {decls}%main = OpFunction %void None %fn\n%entry = OpLabel\n{body}OpReturn\nOpFunctionEnd\n"
+    );
+    let out = after(
+        ir_of(&text),
+        &[Pass::SimplifyInstructions, Pass::EliminateDeadCode],
+    );
+    for (i, (_, op, want)) in cases.iter().enumerate() {
+        let opcode = op.split_whitespace().next().unwrap();
+        match want {
+            // The store writes a constant whose declaration has the wanted value.
+            Some(v) => {
+                let line = out
+                    .lines()
+                    .filter(|l| l.trim_start().starts_with("OpStore"))
+                    .nth(i)
+                    .unwrap();
+                let constant = line.split_whitespace().nth(2).unwrap();
+                let decl = out
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(&format!("{constant} = ")))
+                    .unwrap_or_else(|| {
+                        panic!("case {i} ({op}): {constant} is not a constant\n{out}")
+                    });
+                let rhs = decl.split_once(" = ").unwrap().1;
+                let got = match rhs.split_whitespace().next() {
+                    Some("OpConstantTrue") => "%true".to_string(),
+                    Some("OpConstantFalse") => "%false".to_string(),
+                    _ => rhs.trim_start_matches("OpConstant ").to_string(),
+                };
+                assert_eq!(&got, v, "case {i}: {op}\n{out}");
+            }
+            None => assert!(out.contains(opcode), "case {i}: {op} must stay\n{out}"),
+        }
+    }
+}
+
+#[test]
+fn simplification_reads_extracts_through_inserts_and_constructs() {
+    let m = ir_of(
+        &format!(
+            "{HEADER}%v2 = OpTypeVector %int 2\n%pptr = OpTypePointer Private %int\n\
+         %out = OpVariable %pptr Private\n%in = OpVariable %pptr Private\n\
+         %main = OpFunction %void None %fn\n%entry = OpLabel\n%x = OpLoad %int %in\n\
+         %v = OpCompositeConstruct %v2 %x %c1\n%w = OpCompositeInsert %v2 %c0 %v 1\n\
+         %a = OpCompositeExtract %int %w 0\n%b = OpCompositeExtract %int %w 1\n\
+         %s = OpIAdd %int %a %b\n%t = OpIMul %int %s %c1\nOpStore %out %t\n\
+         OpReturn\nOpFunctionEnd\n"
+        )
+        .replace("\"main\"\n", "\"main\" %out %in\n")
+        .replace(
+            "LocalSize 1 1 1\n",
+            "LocalSize 1 1 1\nOpName %out \"out\"\nOpName %x \"x\"\n",
+        ),
+    );
+    let text = after(m, &[Pass::SimplifyInstructions, Pass::EliminateDeadCode]);
+    // x + 0 * ... : everything but the load folds away; the store writes the load.
+    assert!(!text.contains("OpComposite"), "{text}");
+    assert!(
+        !text.contains("OpIAdd") && !text.contains("OpIMul"),
+        "{text}"
+    );
+    assert!(text.contains("OpStore %out %x"), "{text}");
+}

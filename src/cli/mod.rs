@@ -106,6 +106,10 @@ enum Command {
         /// functions that take or return pointers or opaque handles.
         #[arg(long, action = clap::ArgAction::Count)]
         inline: u8,
+        /// Pass: fold ops on constants with SPIR-V's exact semantics (undefined results stay)
+        /// and replace `x + 0`, `x * 1`, extracts of inserts and constructs... by an operand.
+        #[arg(long, action = clap::ArgAction::Count)]
+        simplify_instructions: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -437,6 +441,7 @@ fn run(cli: Cli) -> Result<(), String> {
             eliminate_dead_variables,
             inline_entry_points_exhaustive,
             inline,
+            simplify_instructions,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -455,7 +460,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 + usize::from(eliminate_dead_functions)
                 + usize::from(eliminate_dead_variables)
                 + usize::from(inline_entry_points_exhaustive)
-                + usize::from(inline);
+                + usize::from(inline)
+                + usize::from(simplify_instructions);
             let passes: Vec<Pass> = std::env::args()
                 .filter_map(|a| a.strip_prefix("--").and_then(Pass::from_name))
                 .collect();

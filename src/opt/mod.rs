@@ -5,6 +5,7 @@
 pub mod dead_code;
 pub mod dead_functions;
 pub mod dead_variables;
+pub mod fold;
 pub mod inline;
 pub mod nonuniform;
 mod replace;
@@ -42,14 +43,17 @@ pub enum Pass {
     /// [`inline`]: calls of small functions, of functions called once and of functions that
     /// pass pointers or opaque handles.
     InlineHeuristic,
+    /// [`fold`]: ops on constants become constants; a few ops become an operand.
+    SimplifyInstructions,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 6] = [
+    pub const ALL: [Pass; 7] = [
         Pass::InlineExhaustive,
         Pass::InlineHeuristic,
         Pass::SsaRewrite,
+        Pass::SimplifyInstructions,
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,
@@ -65,6 +69,7 @@ impl Pass {
             Pass::EliminateDeadVariables => "eliminate-dead-variables",
             Pass::InlineExhaustive => "inline-entry-points-exhaustive",
             Pass::InlineHeuristic => "inline",
+            Pass::SimplifyInstructions => "simplify-instructions",
         }
     }
 
@@ -82,6 +87,7 @@ impl Pass {
             Pass::EliminateDeadVariables => dead_variables::run(m),
             Pass::InlineExhaustive => inline::run(m),
             Pass::InlineHeuristic => inline::run_heuristic(m),
+            Pass::SimplifyInstructions => fold::run(m),
         }
     }
 }

@@ -1,0 +1,664 @@
+//! Instruction folding and simplification (spirv-opt's `--simplify-instructions`, with the
+//! constant folding of `--ccp` for straight-line values): an op whose operands are constants
+//! becomes the constant it computes, and a few ops become one of their operands
+//! (`CompositeExtract` of a `CompositeInsert` or `CompositeConstruct`, `x + 0`, `x * 1`,
+//! `select(c, a, a)`, `OpCopyObject`). Why: inlining and front ends leave arithmetic on
+//! literals and composites built only to be taken apart; folding them feeds dead-branch
+//! elimination and shrinks the module.
+//!
+//! Folding follows SPIR-V's semantics exactly, or does not fold: integers wrap at their width;
+//! a division by zero, `INT_MIN / -1`, a shift by the width or more and a float-to-integer
+//! conversion out of range are undefined and stay; floats are 32- or 64-bit IEEE with
+//! round-to-nearest-even (a module whose execution modes flush denormals or round otherwise
+//! keeps its float ops); ops carrying decorations (`NoContraction`, `FPRoundingMode`,
+//! `NonUniform`, ...) are left alone.
+
+use super::replace::{replace_uses, resolve};
+use crate::grammar::{ExecutionMode, Ids, Instruction, LiteralNumber};
+use crate::ir::analysis::Cfg;
+use crate::ir::{Constant, ConstantValue, Function, Handle, Module, Type, Value};
+use std::collections::HashMap;
+
+/// Runs the pass on every function; whether anything changed.
+pub fn run(m: &mut Module) -> bool {
+    let floats = !m
+        .execution_modes
+        .iter()
+        .any(|e| changes_float_results(&e.mode));
+    super::each_function(m, |m, f| in_function(m, f, floats))
+}
+
+/// Whether an execution mode makes float results differ from IEEE round-to-nearest-even with
+/// denormals kept (flushing to zero, other rounding modes).
+fn changes_float_results(mode: &ExecutionMode) -> bool {
+    let name = format!("{mode:?}");
+    ["FlushToZero", "RTZ", "RTP", "RTN", "FloatingPointMode"]
+        .iter()
+        .any(|k| name.contains(k))
+}
+
+/// A scalar constant: its bits (the low `width` bits) and its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lit {
+    Bool(bool),
+    Int { bits: u64, width: u32, signed: bool },
+    Float { bits: u64, width: u32 },
+}
+
+/// The low `width` bits of `x`.
+fn mask(x: u64, width: u32) -> u64 {
+    if width >= 64 {
+        x
+    } else {
+        x & ((1u64 << width) - 1)
+    }
+}
+
+/// `x`'s low `width` bits, sign-extended.
+fn sext(x: u64, width: u32) -> i64 {
+    if width >= 64 {
+        x as i64
+    } else {
+        let s = 64 - width;
+        ((x << s) as i64) >> s
+    }
+}
+
+/// The scalar kind of type `t`: (is bool, is float, width, signed).
+fn scalar_kind(m: &Module, t: Handle<Type>) -> Option<Lit> {
+    match m.types.get(t)? {
+        Type::Bool => Some(Lit::Bool(false)),
+        Type::Int { width, signed } if *width <= 64 => Some(Lit::Int {
+            bits: 0,
+            width: *width,
+            signed: *signed,
+        }),
+        Type::Float { width } if matches!(width, 16 | 32 | 64) => Some(Lit::Float {
+            bits: 0,
+            width: *width,
+        }),
+        _ => None,
+    }
+}
+
+/// The component type and count of `t` when it is a scalar (count 1) or a vector.
+fn components(m: &Module, t: Handle<Type>) -> Option<(Handle<Type>, usize)> {
+    match m.types.get(t)? {
+        Type::Vector { component, count } => Some((*component, *count as usize)),
+        Type::Bool | Type::Int { .. } | Type::Float { .. } => Some((t, 1)),
+        _ => None,
+    }
+}
+
+/// The scalar components of constant `v` (a scalar or a vector of scalars; a null is zeros).
+fn literal_components(m: &Module, v: Value) -> Option<Vec<Lit>> {
+    let Value::Constant(c) = v else { return None };
+    let c = m.constants.get(c)?;
+    let (elem, n) = components(m, c.ty)?;
+    let kind = scalar_kind(m, elem)?;
+    let with_bits = |bits: u64| match kind {
+        Lit::Bool(_) => Lit::Bool(bits != 0),
+        Lit::Int { width, signed, .. } => Lit::Int {
+            bits: mask(bits, width),
+            width,
+            signed,
+        },
+        Lit::Float { width, .. } => Lit::Float {
+            bits: mask(bits, width),
+            width,
+        },
+    };
+    match &c.value {
+        ConstantValue::Null => Some(vec![with_bits(0); n]),
+        ConstantValue::Bool(b) if n == 1 => Some(vec![Lit::Bool(*b)]),
+        ConstantValue::Scalar(l) if n == 1 => Some(vec![with_bits(l.low_u64())]),
+        ConstantValue::Composite(parts) if n > 1 && parts.len() == n => {
+            let mut out = Vec::with_capacity(n);
+            for &p in parts {
+                out.extend(literal_components(m, p)?);
+            }
+            (out.len() == n).then_some(out)
+        }
+        _ => None,
+    }
+}
+
+/// The constant of type `t` made of `lits` (one per component).
+fn make_constant(m: &mut Module, t: Handle<Type>, lits: &[Lit]) -> Option<Value> {
+    let (elem, n) = components(m, t)?;
+    if lits.len() != n {
+        return None;
+    }
+    let scalar = |m: &mut Module, l: Lit| {
+        let value = match l {
+            Lit::Bool(b) => ConstantValue::Bool(b),
+            // Narrow signed integers are written sign-extended to the word, as the spec asks.
+            Lit::Int {
+                bits,
+                width,
+                signed,
+            } => ConstantValue::Scalar(if width > 32 {
+                LiteralNumber::DoubleWord(bits)
+            } else if signed {
+                LiteralNumber::Word(sext(bits, width) as u32)
+            } else {
+                LiteralNumber::Word(mask(bits, width) as u32)
+            }),
+            Lit::Float { bits, width } => ConstantValue::Scalar(if width > 32 {
+                LiteralNumber::DoubleWord(bits)
+            } else {
+                LiteralNumber::Word(bits as u32)
+            }),
+        };
+        Value::Constant(m.constants.insert(Constant::new(elem, value)))
+    };
+    if n == 1 {
+        return Some(scalar(m, lits[0]));
+    }
+    let parts: Vec<Value> = lits.iter().map(|&l| scalar(m, l)).collect();
+    Some(Value::Constant(
+        m.constants
+            .insert(Constant::new(t, ConstantValue::Composite(parts))),
+    ))
+}
+
+/// An integer's value as unsigned and signed 64-bit numbers.
+fn int(l: Lit) -> Option<(u64, i64, u32)> {
+    match l {
+        Lit::Int { bits, width, .. } => Some((bits, sext(bits, width), width)),
+        _ => None,
+    }
+}
+
+/// A float's value (16-, 32- or 64-bit) as an f64, exactly.
+fn float(l: Lit) -> Option<(f64, u32)> {
+    match l {
+        Lit::Float { bits, width: 32 } => Some((f64::from(f32::from_bits(bits as u32)), 32)),
+        Lit::Float { bits, width: 64 } => Some((f64::from_bits(bits), 64)),
+        _ => None,
+    }
+}
+
+/// The float of `width` bits nearest `x` (which is exact when computed in that width).
+fn float_lit(x: f64, width: u32) -> Lit {
+    if width == 32 {
+        Lit::Float {
+            bits: u64::from((x as f32).to_bits()),
+            width,
+        }
+    } else {
+        Lit::Float {
+            bits: x.to_bits(),
+            width,
+        }
+    }
+}
+
+/// One component of a binary op on constants; `None` where SPIR-V leaves the result
+/// undefined or the pass does not fold.
+fn binary(inst: &Instruction, a: Lit, b: Lit, out: Lit, floats: bool) -> Option<Lit> {
+    use Instruction as I;
+    let int_out = |x: u64| match out {
+        Lit::Int { width, signed, .. } => Some(Lit::Int {
+            bits: mask(x, width),
+            width,
+            signed,
+        }),
+        _ => None,
+    };
+    let boolean = |x: bool| match out {
+        Lit::Bool(_) => Some(Lit::Bool(x)),
+        _ => None,
+    };
+    if let (Some((ua, sa, w)), Some((ub, sb, wb))) = (int(a), int(b)) {
+        let same = w == wb;
+        let min = if w >= 64 {
+            i64::MIN
+        } else {
+            -(1i64 << (w - 1))
+        };
+        return match inst {
+            I::IAdd(_) if same => int_out(ua.wrapping_add(ub)),
+            I::ISub(_) if same => int_out(ua.wrapping_sub(ub)),
+            I::IMul(_) if same => int_out(ua.wrapping_mul(ub)),
+            I::UDiv(_) if same && ub != 0 => int_out(ua / ub),
+            I::UMod(_) if same && ub != 0 => int_out(ua % ub),
+            I::SDiv(_) if same && sb != 0 && !(sa == min && sb == -1) => {
+                int_out(sa.wrapping_div(sb) as u64)
+            }
+            I::SRem(_) if same && sb != 0 && !(sa == min && sb == -1) => {
+                int_out(sa.wrapping_rem(sb) as u64)
+            }
+            I::SMod(_) if same && sb != 0 && !(sa == min && sb == -1) => {
+                let r = sa.wrapping_rem(sb);
+                let r = if r != 0 && ((r < 0) != (sb < 0)) {
+                    r + sb
+                } else {
+                    r
+                };
+                int_out(r as u64)
+            }
+            I::BitwiseAnd(_) if same => int_out(ua & ub),
+            I::BitwiseOr(_) if same => int_out(ua | ub),
+            I::BitwiseXor(_) if same => int_out(ua ^ ub),
+            // The shift amount is read as unsigned; shifting by the width or more is undefined.
+            I::ShiftLeftLogical(_) if ub < u64::from(out_width(out)?) => int_out(ua << ub),
+            I::ShiftRightLogical(_) if ub < u64::from(w) && out_width(out)? == w => {
+                int_out(ua >> ub)
+            }
+            I::ShiftRightArithmetic(_) if ub < u64::from(w) && out_width(out)? == w => {
+                int_out((sa >> ub) as u64)
+            }
+            I::IEqual(_) if same => boolean(ua == ub),
+            I::INotEqual(_) if same => boolean(ua != ub),
+            I::ULessThan(_) if same => boolean(ua < ub),
+            I::ULessThanEqual(_) if same => boolean(ua <= ub),
+            I::UGreaterThan(_) if same => boolean(ua > ub),
+            I::UGreaterThanEqual(_) if same => boolean(ua >= ub),
+            I::SLessThan(_) if same => boolean(sa < sb),
+            I::SLessThanEqual(_) if same => boolean(sa <= sb),
+            I::SGreaterThan(_) if same => boolean(sa > sb),
+            I::SGreaterThanEqual(_) if same => boolean(sa >= sb),
+            _ => None,
+        };
+    }
+    if let (Lit::Bool(x), Lit::Bool(y)) = (a, b) {
+        return match inst {
+            I::LogicalAnd(_) => boolean(x && y),
+            I::LogicalOr(_) => boolean(x || y),
+            I::LogicalEqual(_) => boolean(x == y),
+            I::LogicalNotEqual(_) => boolean(x != y),
+            _ => None,
+        };
+    }
+    if !floats {
+        return None;
+    }
+    let ((x, w), (y, wb)) = (float(a)?, float(b)?);
+    if w != wb {
+        return None;
+    }
+    // Each result is computed in f64 from exact operands and rounded once to the width: for
+    // f32, f64's 53 bits make the sum, difference, product and quotient correctly rounded.
+    let arith = |r: f64| match out {
+        Lit::Float { width, .. } if width == w => Some(float_lit(r, w)),
+        _ => None,
+    };
+    let unordered = x.is_nan() || y.is_nan();
+    match inst {
+        I::FAdd(_) => arith(x + y),
+        I::FSub(_) => arith(x - y),
+        I::FMul(_) => arith(x * y),
+        I::FDiv(_) => arith(x / y),
+        I::FOrdEqual(_) => boolean(!unordered && x == y),
+        I::FOrdNotEqual(_) => boolean(!unordered && x != y),
+        I::FOrdLessThan(_) => boolean(!unordered && x < y),
+        I::FOrdLessThanEqual(_) => boolean(!unordered && x <= y),
+        I::FOrdGreaterThan(_) => boolean(!unordered && x > y),
+        I::FOrdGreaterThanEqual(_) => boolean(!unordered && x >= y),
+        I::FUnordEqual(_) => boolean(unordered || x == y),
+        I::FUnordNotEqual(_) => boolean(unordered || x != y),
+        I::FUnordLessThan(_) => boolean(unordered || x < y),
+        I::FUnordLessThanEqual(_) => boolean(unordered || x <= y),
+        I::FUnordGreaterThan(_) => boolean(unordered || x > y),
+        I::FUnordGreaterThanEqual(_) => boolean(unordered || x >= y),
+        _ => None,
+    }
+}
+
+fn out_width(out: Lit) -> Option<u32> {
+    match out {
+        Lit::Int { width, .. } | Lit::Float { width, .. } => Some(width),
+        Lit::Bool(_) => None,
+    }
+}
+
+/// One component of a unary op or conversion on a constant.
+fn unary(inst: &Instruction, a: Lit, out: Lit, floats: bool) -> Option<Lit> {
+    use Instruction as I;
+    let int_out = |x: u64| match out {
+        Lit::Int { width, signed, .. } => Some(Lit::Int {
+            bits: mask(x, width),
+            width,
+            signed,
+        }),
+        _ => None,
+    };
+    match (inst, a) {
+        (I::SNegate(_), Lit::Int { bits, .. }) => int_out(bits.wrapping_neg()),
+        (I::Not(_), Lit::Int { bits, .. }) => int_out(!bits),
+        (I::LogicalNot(_), Lit::Bool(b)) => Some(Lit::Bool(!b)),
+        (I::UConvert(_), Lit::Int { bits, .. }) => int_out(bits),
+        (I::SConvert(_), Lit::Int { bits, width, .. }) => int_out(sext(bits, width) as u64),
+        (I::Bitcast(_), Lit::Int { bits, width, .. } | Lit::Float { bits, width }) => match out {
+            Lit::Int {
+                width: w, signed, ..
+            } if w == width => Some(Lit::Int {
+                bits,
+                width: w,
+                signed,
+            }),
+            Lit::Float { width: w, .. } if w == width => Some(Lit::Float { bits, width: w }),
+            _ => None,
+        },
+        _ if !floats => None,
+        (I::FNegate(_), Lit::Float { bits, width }) => Some(Lit::Float {
+            bits: bits ^ (1u64 << (width - 1)),
+            width,
+        }),
+        (I::FConvert(_), _) => {
+            let (x, _) = float(a)?;
+            match out {
+                Lit::Float { width, .. } if width == 32 || width == 64 => Some(float_lit(x, width)),
+                _ => None,
+            }
+        }
+        (I::ConvertSToF(_) | I::ConvertUToF(_), Lit::Int { bits, width, .. }) => {
+            let w = out_width(out)?;
+            if !matches!(out, Lit::Float { .. }) || !(w == 32 || w == 64) {
+                return None;
+            }
+            // Rust's integer-to-float `as` rounds to nearest, ties to even, as SPIR-V does.
+            let signed = matches!(inst, I::ConvertSToF(_));
+            Some(match (w, signed) {
+                (32, true) => float_lit(f64::from(sext(bits, width) as f32), 32),
+                (32, false) => float_lit(f64::from(bits as f32), 32),
+                (_, true) => float_lit(sext(bits, width) as f64, 64),
+                (_, false) => float_lit(bits as f64, 64),
+            })
+        }
+        (I::ConvertFToS(_) | I::ConvertFToU(_), _) => {
+            let (x, _) = float(a)?;
+            let Lit::Int { width, .. } = out else {
+                return None;
+            };
+            let t = x.trunc();
+            // Out of range (or NaN) is undefined: not folded.
+            if matches!(inst, I::ConvertFToS(_)) {
+                let lo = -(2f64.powi(width as i32 - 1));
+                (t >= lo && t < -lo).then(|| int_out(t as i64 as u64))?
+            } else {
+                (t >= 0.0 && t < 2f64.powi(width as i32)).then(|| int_out(t as u64))?
+            }
+        }
+        _ => None,
+    }
+}
+
+fn in_function(m: &mut Module, f: &mut Function, floats: bool) -> bool {
+    if f.is_declaration() {
+        return false;
+    }
+    let cfg = Cfg::new(f);
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for &b in cfg.reverse_postorder() {
+        for i in 0..f.blocks[b].ops.len() {
+            let h = f.blocks[b].ops[i];
+            let op = &f.ops[h];
+            if !op.decorations().is_empty() {
+                continue;
+            }
+            let mut inst = op.inst.clone();
+            let Some(ty) = op.result_type() else { continue };
+            // Operands already folded are read as what they became.
+            inst.visit_ids_mut(&mut |id| {
+                if let Some(v) = Value::from_id(*id) {
+                    if map.contains_key(&v) && Some(*id) != op.inst.result_id() {
+                        *id = resolve(&map, v).to_id();
+                    }
+                }
+            });
+            let folded = match &inst {
+                Instruction::CompositeExtract(e) => Value::from_id(e.composite)
+                    .and_then(|c| extract_through_ops(m, f, &map, c, &e.indexes, ty)),
+                _ => fold(m, &inst, ty, floats),
+            };
+            if let Some(v) = folded {
+                map.insert(Value::Op(h), v);
+            }
+        }
+    }
+    if map.is_empty() {
+        return false;
+    }
+    let resolved: HashMap<Value, Value> = map.keys().map(|&k| (k, resolve(&map, k))).collect();
+    replace_uses(m, f, &resolved);
+    true
+}
+
+/// What `inst` (of result type `ty`, operands already folded) is, if it is a constant or one
+/// of its operands.
+fn fold(m: &mut Module, inst: &Instruction, ty: Handle<Type>, floats: bool) -> Option<Value> {
+    use Instruction as I;
+    let val = |id| Value::from_id(id);
+    match inst {
+        I::CopyObject(c) => return val(c.operand),
+        I::Select(s) => {
+            let (a, b) = (val(s.object_1)?, val(s.object_2)?);
+            if a == b {
+                return Some(a);
+            }
+            let cond = literal_components(m, val(s.condition)?)?;
+            if cond.iter().all(|&c| c == Lit::Bool(true)) {
+                return Some(a);
+            }
+            if cond.iter().all(|&c| c == Lit::Bool(false)) {
+                return Some(b);
+            }
+            let (xa, xb) = (literal_components(m, a)?, literal_components(m, b)?);
+            let picked: Vec<Lit> = cond
+                .iter()
+                .zip(xa.iter().zip(&xb))
+                .map(|(&c, (&x, &y))| if c == Lit::Bool(true) { x } else { y })
+                .collect();
+            return make_constant(m, ty, &picked);
+        }
+        I::CompositeExtract(e) => return extract(m, val(e.composite)?, &e.indexes, ty),
+        I::CompositeConstruct(c) => {
+            let parts: Option<Vec<Value>> = c.constituents.iter().map(|&id| val(id)).collect();
+            return construct(m, ty, parts?);
+        }
+        _ => {}
+    }
+    let out_kind = scalar_kind(m, components(m, ty)?.0)?;
+    let n = components(m, ty)?.1;
+    let mut ids = Vec::with_capacity(2);
+    inst.visit_ids(&mut |id| ids.push(id));
+    // Result type and result id first, then the operands.
+    let operands: Vec<Value> = ids.iter().skip(2).filter_map(|&id| val(id)).collect();
+    if ids.len() != operands.len() + 2 {
+        return None;
+    }
+    match operands.as_slice() {
+        [a, b] => {
+            if let Some(v) = identity(m, inst, *a, *b) {
+                return Some(v);
+            }
+            let (xa, xb) = (literal_components(m, *a)?, literal_components(m, *b)?);
+            if xa.len() != n || xb.len() != n {
+                // (A vector shift by a scalar and other mixed shapes are not folded.)
+                return None;
+            }
+            let lits: Option<Vec<Lit>> = xa
+                .iter()
+                .zip(&xb)
+                .map(|(&x, &y)| binary(inst, x, y, out_kind, floats))
+                .collect();
+            make_constant(m, ty, &lits?)
+        }
+        [a] => {
+            let xa = literal_components(m, *a)?;
+            if xa.len() != n {
+                return None;
+            }
+            let lits: Option<Vec<Lit>> = xa
+                .iter()
+                .map(|&x| unary(inst, x, out_kind, floats))
+                .collect();
+            make_constant(m, ty, &lits?)
+        }
+        _ => None,
+    }
+}
+
+/// `x + 0`, `0 + x`, `x - 0`, `x * 1`, `1 * x`, `x | 0`, `x ^ 0`, `x & ~0` (integers), `x * 1.0`
+/// and `x / 1.0` (floats, exact for every x), `x && true`, `x || false`: `x`.
+fn identity(m: &Module, inst: &Instruction, a: Value, b: Value) -> Option<Value> {
+    use Instruction as I;
+    let is = |v: Value, want: &dyn Fn(Lit) -> bool| {
+        literal_components(m, v).is_some_and(|c| !c.is_empty() && c.iter().all(|&l| want(l)))
+    };
+    let zero = |l: Lit| matches!(l, Lit::Int { bits: 0, .. });
+    let one = |l: Lit| matches!(l, Lit::Int { bits: 1, .. });
+    let ones = |l: Lit| matches!(l, Lit::Int { bits, width, .. } if bits == mask(u64::MAX, width));
+    let f_one = |l: Lit| float(l).is_some_and(|(x, _)| x == 1.0);
+    let t = |l: Lit| l == Lit::Bool(true);
+    let fl = |l: Lit| l == Lit::Bool(false);
+    // The identity keeps the other operand's type: both are the result type for these ops.
+    match inst {
+        I::IAdd(_) | I::BitwiseOr(_) | I::BitwiseXor(_) if is(a, &zero) => Some(b),
+        I::IAdd(_) | I::ISub(_) | I::BitwiseOr(_) | I::BitwiseXor(_) if is(b, &zero) => Some(a),
+        I::IMul(_) if is(a, &one) => Some(b),
+        I::IMul(_) if is(b, &one) => Some(a),
+        I::BitwiseAnd(_) if is(a, &ones) => Some(b),
+        I::BitwiseAnd(_) if is(b, &ones) => Some(a),
+        I::FMul(_) if is(a, &f_one) => Some(b),
+        I::FMul(_) | I::FDiv(_) if is(b, &f_one) => Some(a),
+        I::LogicalAnd(_) if is(a, &t) => Some(b),
+        I::LogicalAnd(_) if is(b, &t) => Some(a),
+        I::LogicalOr(_) if is(a, &fl) => Some(b),
+        I::LogicalOr(_) if is(b, &fl) => Some(a),
+        _ => None,
+    }
+}
+
+/// The constituents of a composite constant (a null's are nulls of the member types).
+fn constant_parts(m: &mut Module, c: Handle<Constant>) -> Option<Vec<Value>> {
+    let k = m.constants.get(c)?.clone();
+    match &k.value {
+        ConstantValue::Composite(parts) => Some(parts.clone()),
+        ConstantValue::Null | ConstantValue::Undef => {
+            let member_types: Vec<Handle<Type>> = match m.types.get(k.ty)? {
+                Type::Vector { component, count } => vec![*component; *count as usize],
+                Type::Matrix { column, count } => vec![*column; *count as usize],
+                Type::Struct(s) => s.members.iter().map(|mb| mb.ty).collect(),
+                Type::Array {
+                    element, length, ..
+                } => {
+                    let Value::Constant(l) = length else {
+                        return None;
+                    };
+                    let n = match &m.constants.get(*l)?.value {
+                        ConstantValue::Scalar(n) => n.low_u64(),
+                        _ => return None,
+                    };
+                    if n > 4096 {
+                        return None;
+                    }
+                    vec![*element; n as usize]
+                }
+                _ => return None,
+            };
+            Some(
+                member_types
+                    .into_iter()
+                    .map(|t| Value::Constant(m.constants.insert(Constant::new(t, k.value.clone()))))
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// `OpCompositeExtract` of a value built by `OpCompositeInsert` or `OpCompositeConstruct` in
+/// `f` (followed through the ops), or of a constant.
+fn extract_through_ops(
+    m: &mut Module,
+    f: &Function,
+    map: &HashMap<Value, Value>,
+    mut v: Value,
+    indexes: &[u32],
+    ty: Handle<Type>,
+) -> Option<Value> {
+    use Instruction as I;
+    let mut idx = indexes.to_vec();
+    let val = |id| Value::from_id(id).map(|v| resolve(map, v));
+    for _ in 0..256 {
+        if idx.is_empty() {
+            return Some(v);
+        }
+        let Value::Op(x) = v else { break };
+        let op = f.ops.get(x)?;
+        match &op.inst {
+            I::CompositeInsert(ci) => {
+                let p = &ci.indexes;
+                if idx.starts_with(p) {
+                    v = val(ci.object)?;
+                    idx.drain(..p.len());
+                } else if p.starts_with(&idx) {
+                    // Part of the extracted value was replaced: not one operand.
+                    return None;
+                } else {
+                    v = val(ci.composite)?;
+                }
+            }
+            I::CompositeConstruct(cc) => {
+                let t = op.result_type()?;
+                let scalars = match m.types.get(t)? {
+                    // A vector may be built from smaller vectors: only one made of scalars
+                    // has its components as constituents.
+                    Type::Vector { count, .. } => cc.constituents.len() == *count as usize,
+                    _ => true,
+                };
+                if !scalars {
+                    return None;
+                }
+                v = val(*cc.constituents.get(idx[0] as usize)?)?;
+                idx.remove(0);
+            }
+            _ => break,
+        }
+    }
+    if idx.is_empty() {
+        return Some(v);
+    }
+    extract(m, v, &idx, ty)
+}
+
+/// `OpCompositeExtract` of a constant.
+fn extract(m: &mut Module, mut v: Value, indexes: &[u32], ty: Handle<Type>) -> Option<Value> {
+    for &i in indexes {
+        let Value::Constant(c) = v else { return None };
+        v = *constant_parts(m, c)?.get(i as usize)?;
+    }
+    match v {
+        Value::Constant(c) if m.constants.get(c)?.ty == ty => Some(v),
+        _ => None,
+    }
+}
+
+/// `OpCompositeConstruct` of constants: the composite constant (a vector built from vectors is
+/// flattened to its components).
+fn construct(m: &mut Module, ty: Handle<Type>, parts: Vec<Value>) -> Option<Value> {
+    if !parts.iter().all(|p| matches!(p, Value::Constant(_))) {
+        return None;
+    }
+    match m.types.get(ty)? {
+        Type::Vector { count, .. } => {
+            let count = *count as usize;
+            let mut lits = Vec::with_capacity(count);
+            for p in parts {
+                lits.extend(literal_components(m, p)?);
+            }
+            if lits.len() != count {
+                return None;
+            }
+            make_constant(m, ty, &lits)
+        }
+        Type::Matrix { .. } | Type::Struct(_) | Type::Array { .. } => Some(Value::Constant(
+            m.constants
+                .insert(Constant::new(ty, ConstantValue::Composite(parts))),
+        )),
+        _ => None,
+    }
+}
