@@ -33,6 +33,8 @@ const PIPELINES: &[&[Pass]] = &[
         Pass::InlineExhaustive,
         Pass::SsaRewrite,
         Pass::SimplifyInstructions,
+        Pass::EliminateDeadBranches,
+        Pass::MergeBlocks,
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,

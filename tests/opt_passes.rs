@@ -569,3 +569,45 @@ fn simplification_reads_extracts_through_inserts_and_constructs() {
     );
     assert!(text.contains("OpStore %out %x"), "{text}");
 }
+
+#[test]
+fn dead_branches_and_block_merging_leave_straight_line_code_for_constant_conditions() {
+    // if (true) out = 1; else out = 7;  switch (1) { case 0: out += 7; break;
+    // case 1: if (in) break; out += 1; break; }  do { } while (false);
+    let m = ir_of(
+        &format!(
+            "{HEADER}%c7 = OpConstant %int 7\n%true = OpConstantTrue %bool\n\
+         %false = OpConstantFalse %bool\n%pptr = OpTypePointer Private %int\n\
+         %bptr = OpTypePointer Private %bool\n%in = OpVariable %bptr Private\n\
+         %out = OpVariable %pptr Private\n\
+         %main = OpFunction %void None %fn\n%entry = OpLabel\n\
+         OpSelectionMerge %m1 None\nOpBranchConditional %true %then %else\n\
+         %then = OpLabel\nOpStore %out %c1\nOpBranch %m1\n\
+         %else = OpLabel\nOpStore %out %c7\nOpBranch %m1\n\
+         %m1 = OpLabel\nOpSelectionMerge %m2 None\nOpSwitch %c1 %m2 0 %case0 1 %case1\n\
+         %case0 = OpLabel\n%a = OpLoad %int %out\n%a7 = OpIAdd %int %a %c7\nOpStore %out %a7\n\
+         OpBranch %m2\n\
+         %case1 = OpLabel\n%b = OpLoad %bool %in\nOpSelectionMerge %inner None\n\
+         OpBranchConditional %b %m2 %inner\n\
+         %inner = OpLabel\n%x = OpLoad %int %out\n%x1 = OpIAdd %int %x %c1\nOpStore %out %x1\n\
+         OpBranch %m2\n\
+         %m2 = OpLabel\nOpBranch %lh\n\
+         %lh = OpLabel\nOpLoopMerge %lm %lc None\nOpBranch %lb\n\
+         %lb = OpLabel\nOpBranch %lc\n\
+         %lc = OpLabel\nOpBranchConditional %false %lh %lm\n\
+         %lm = OpLabel\nOpReturn\nOpFunctionEnd\n"
+        )
+        .replace("\"main\"\n", "\"main\" %out %in\n"),
+    );
+    let text = after(m, &[Pass::EliminateDeadBranches, Pass::MergeBlocks]);
+    // The else side and case 0 are gone (the constant 7 is only declared); the if is
+    // straight-line code.
+    assert_eq!(text.matches("%int_7").count(), 1, "{text}");
+    // The switch, whose case breaks out of a nested selection, stays a switch with only a
+    // default; the loop keeps its one back edge.
+    assert!(text.contains("OpSwitch %int_1 "), "{text}");
+    assert_eq!(text.matches("OpSelectionMerge").count(), 2, "{text}");
+    assert_eq!(text.matches("OpLoopMerge").count(), 1, "{text}");
+    // entry+then+m1 merged; case1; inner; m2 (a merge block); lh+lb; lc; lm.
+    assert_eq!(text.matches("OpLabel").count(), 7, "{text}");
+}

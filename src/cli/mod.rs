@@ -110,6 +110,14 @@ enum Command {
         /// and replace `x + 0`, `x * 1`, extracts of inserts and constructs... by an operand.
         #[arg(long, action = clap::ArgAction::Count)]
         simplify_instructions: u8,
+        /// Pass: a branch or switch on a constant goes only where the constant sends it, and
+        /// unreachable blocks go (spirv-opt's `--eliminate-dead-branches`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        eliminate_dead_branches: u8,
+        /// Pass: a block reached only from its predecessor's unconditional branch joins it
+        /// (spirv-opt's `--merge-blocks`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        merge_blocks: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -442,6 +450,8 @@ fn run(cli: Cli) -> Result<(), String> {
             inline_entry_points_exhaustive,
             inline,
             simplify_instructions,
+            eliminate_dead_branches,
+            merge_blocks,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -461,7 +471,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 + usize::from(eliminate_dead_variables)
                 + usize::from(inline_entry_points_exhaustive)
                 + usize::from(inline)
-                + usize::from(simplify_instructions);
+                + usize::from(simplify_instructions)
+                + usize::from(eliminate_dead_branches)
+                + usize::from(merge_blocks);
             let passes: Vec<Pass> = std::env::args()
                 .filter_map(|a| a.strip_prefix("--").and_then(Pass::from_name))
                 .collect();

@@ -2,11 +2,13 @@
 //! serialized again, so every pass sees uniqued types and constants, folded decorations and
 //! structured control flow instead of a word stream.
 
+pub mod dead_branches;
 pub mod dead_code;
 pub mod dead_functions;
 pub mod dead_variables;
 pub mod fold;
 pub mod inline;
+pub mod merge_blocks;
 pub mod nonuniform;
 mod replace;
 pub mod ssa_rewrite;
@@ -45,15 +47,21 @@ pub enum Pass {
     InlineHeuristic,
     /// [`fold`]: ops on constants become constants; a few ops become an operand.
     SimplifyInstructions,
+    /// [`dead_branches`]: branches on constants go one way; unreachable blocks go.
+    EliminateDeadBranches,
+    /// [`merge_blocks`]: a block that only its predecessor reaches joins it.
+    MergeBlocks,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 7] = [
+    pub const ALL: [Pass; 9] = [
         Pass::InlineExhaustive,
         Pass::InlineHeuristic,
         Pass::SsaRewrite,
         Pass::SimplifyInstructions,
+        Pass::EliminateDeadBranches,
+        Pass::MergeBlocks,
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,
@@ -70,6 +78,8 @@ impl Pass {
             Pass::InlineExhaustive => "inline-entry-points-exhaustive",
             Pass::InlineHeuristic => "inline",
             Pass::SimplifyInstructions => "simplify-instructions",
+            Pass::EliminateDeadBranches => "eliminate-dead-branches",
+            Pass::MergeBlocks => "merge-blocks",
         }
     }
 
@@ -88,6 +98,8 @@ impl Pass {
             Pass::InlineExhaustive => inline::run(m),
             Pass::InlineHeuristic => inline::run_heuristic(m),
             Pass::SimplifyInstructions => fold::run(m),
+            Pass::EliminateDeadBranches => dead_branches::run(m),
+            Pass::MergeBlocks => merge_blocks::run(m),
         }
     }
 }

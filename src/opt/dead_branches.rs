@@ -1,0 +1,331 @@
+//! Dead-branch elimination (spirv-opt's `--eliminate-dead-branches`): a conditional branch or
+//! switch on a constant goes only where the constant sends it, and blocks nothing reaches go.
+//! Why: after inlining and folding, `if (false)`, `[branch] if (kUseFog)` and `switch` on a
+//! literal leave whole regions that never run.
+//!
+//! Structured control flow stays valid: a selection whose taken side may still reach its merge
+//! keeps its merge instruction, as `OpBranchConditional %true %taken %merge` (the edge to the
+//! merge passes undefined values and is never taken) or, for a switch, which nested
+//! constructs may break out of, as a switch with only a default; once the merge is reached only
+//! by falling off the taken side (or not at all), the selection goes. A loop keeps its merge
+//! instruction, and a branch back to a loop header stays conditional (a loop has exactly one
+//! back edge). An unreachable block that a reachable header names as its merge or continue
+//! target stays, emptied (`OpUnreachable`, or a branch back to the loop header).
+
+use super::replace::relayout_blocks;
+use crate::grammar::LiteralNumber;
+use crate::ir::analysis::{Cfg, DomTree};
+use crate::ir::{
+    Block, Constant, ConstantValue, Function, Handle, Module, Structure, Successor, Terminator,
+    Type, Value,
+};
+use std::collections::HashSet;
+
+/// Runs the pass on every function; whether anything changed.
+pub fn run(m: &mut Module) -> bool {
+    super::each_function(m, in_function)
+}
+
+fn in_function(m: &mut Module, f: &mut Function) -> bool {
+    if f.is_declaration() {
+        return false;
+    }
+    let mut changed = fold_branches(m, f);
+    changed |= remove_unreachable(m, f);
+    if drop_finished_selections(m, f) {
+        changed = true;
+        remove_unreachable(m, f);
+    }
+    changed
+}
+
+/// The boolean a constant condition holds.
+fn constant_bool(m: &Module, v: Value) -> Option<bool> {
+    let Value::Constant(c) = v else { return None };
+    match m.constants.get(c)?.value {
+        ConstantValue::Bool(b) => Some(b),
+        ConstantValue::Null => Some(false),
+        _ => None,
+    }
+}
+
+/// The integer a constant selector holds, as wide as its type.
+fn constant_int(m: &Module, v: Value) -> Option<(u64, u32)> {
+    let Value::Constant(c) = v else { return None };
+    let c = m.constants.get(c)?;
+    let Some(Type::Int { width, .. }) = m.types.get(c.ty) else {
+        return None;
+    };
+    let bits = match &c.value {
+        ConstantValue::Scalar(l) => l.low_u64(),
+        ConstantValue::Null => 0,
+        _ => return None,
+    };
+    Some((bits, *width))
+}
+
+fn low_bits(l: &LiteralNumber, width: u32) -> u64 {
+    let x = l.low_u64();
+    if width >= 64 {
+        x
+    } else {
+        x & ((1u64 << width) - 1)
+    }
+}
+
+/// An undefined value of each argument type of `b` (for an edge never taken).
+fn undefs(m: &mut Module, f: &Function, b: Handle<Block>) -> Vec<Value> {
+    f.blocks[b]
+        .args
+        .iter()
+        .map(|&a| {
+            Value::Constant(
+                m.constants
+                    .insert(Constant::new(f.block_args[a].ty, ConstantValue::Undef)),
+            )
+        })
+        .collect()
+}
+
+/// Rewrites branches on constants; whether any changed.
+fn fold_branches(m: &mut Module, f: &mut Function) -> bool {
+    let mut changed = false;
+    let handles: Vec<Handle<Block>> = f.blocks.handles().collect();
+    for b in handles {
+        let live = match &f.blocks[b].terminator {
+            Terminator::BranchConditional {
+                condition,
+                true_target,
+                false_target,
+                ..
+            } => match constant_bool(m, *condition) {
+                Some(c) => {
+                    let (live, dead) = if c {
+                        (true_target, false_target)
+                    } else {
+                        (false_target, true_target)
+                    };
+                    // A loop keeps its one back edge (`do { } while (false)`), as the
+                    // structured rules ask.
+                    if matches!(f.blocks[dead.block].structure, Some(Structure::Loop { .. })) {
+                        continue;
+                    }
+                    // Already the form a kept selection takes.
+                    let merge = f.blocks[b].structure.as_ref().map(Structure::merge);
+                    if c && merge == Some(dead.block) && merge != Some(live.block) {
+                        continue;
+                    }
+                    live.clone()
+                }
+                None => continue,
+            },
+            // A switch with only a default is the kept form (glslang writes it too).
+            Terminator::Switch { cases, .. } if cases.is_empty() => continue,
+            Terminator::Switch {
+                selector,
+                default,
+                cases,
+            } => match constant_int(m, *selector) {
+                Some((x, width)) => cases
+                    .iter()
+                    .find(|(l, _)| low_bits(l, width) == x)
+                    .map_or(default, |(_, s)| s)
+                    .clone(),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let is_switch = matches!(f.blocks[b].terminator, Terminator::Switch { .. });
+        let terminator = match &f.blocks[b].structure {
+            // A switch construct may be left by breaks from nested constructs: it stays a
+            // switch, with only a default.
+            Some(Structure::Selection { merge, .. }) if is_switch && *merge != live.block => {
+                let Terminator::Switch { selector, .. } = &f.blocks[b].terminator else {
+                    unreachable!("is_switch");
+                };
+                Terminator::Switch {
+                    selector: *selector,
+                    default: live,
+                    cases: Vec::new(),
+                }
+            }
+            Some(Structure::Selection { merge, .. }) if *merge != live.block => {
+                let merge = *merge;
+                let args = match &f.blocks[b].terminator {
+                    t if t.successors().any(|s| s.block == merge) => t
+                        .successors()
+                        .find(|s| s.block == merge)
+                        .map(|s| s.args.clone())
+                        .unwrap_or_default(),
+                    _ => undefs(m, f, merge),
+                };
+                let bool_ty = bool_type(m);
+                let yes = m
+                    .constants
+                    .insert(Constant::new(bool_ty, ConstantValue::Bool(true)));
+                Terminator::BranchConditional {
+                    condition: Value::Constant(yes),
+                    true_target: live,
+                    false_target: Successor { block: merge, args },
+                    weights: Vec::new(),
+                }
+            }
+            Some(Structure::Selection { .. }) => {
+                f.blocks[b].structure = None;
+                Terminator::Branch(live)
+            }
+            _ => Terminator::Branch(live),
+        };
+        f.blocks[b].terminator = terminator;
+        changed = true;
+    }
+    changed
+}
+
+/// The module's boolean type (a module with a boolean branch has one).
+fn bool_type(m: &mut Module) -> Handle<Type> {
+    m.types.insert(Type::Bool)
+}
+
+/// Removes blocks nothing reaches, emptying those a reachable header names; whether any
+/// block changed.
+fn remove_unreachable(m: &mut Module, f: &mut Function) -> bool {
+    let cfg = Cfg::new(f);
+    if f.blocks.handles().all(|b| cfg.is_reachable(b)) {
+        return false;
+    }
+    let mut named: HashSet<Handle<Block>> = HashSet::new();
+    let mut continues: Vec<(Handle<Block>, Handle<Block>)> = Vec::new();
+    for (b, block) in f.blocks.iter() {
+        if !cfg.is_reachable(b) {
+            continue;
+        }
+        match &block.structure {
+            Some(Structure::Selection { merge, .. }) => {
+                named.insert(*merge);
+            }
+            Some(Structure::Loop {
+                merge,
+                continue_target,
+                ..
+            }) => {
+                named.insert(*merge);
+                named.insert(*continue_target);
+                continues.push((*continue_target, b));
+            }
+            None => {}
+        }
+    }
+    let mut keep = Vec::with_capacity(f.blocks.len());
+    let handles: Vec<Handle<Block>> = f.blocks.handles().collect();
+    for b in handles {
+        if cfg.is_reachable(b) {
+            keep.push(b);
+            continue;
+        }
+        if !named.contains(&b) {
+            continue;
+        }
+        // Emptied: a continue target branches back to its header, any other block ends.
+        let header = continues
+            .iter()
+            .find(|(c, h)| *c == b && *h != b)
+            .map(|&(_, h)| h);
+        let terminator = match header {
+            Some(h) => Terminator::Branch(Successor {
+                block: h,
+                args: undefs(m, f, h),
+            }),
+            None => Terminator::Unreachable,
+        };
+        let block = &mut f.blocks[b];
+        let emptied = Block {
+            name: block.name.take(),
+            args: Vec::new(),
+            ops: Vec::new(),
+            structure: None,
+            terminator,
+            terminator_loc: None,
+        };
+        *block = emptied;
+        keep.push(b);
+    }
+    relayout_blocks(m, f, &keep);
+    true
+}
+
+/// Drops the merge instruction of a selection left as `OpBranchConditional %true %taken
+/// %merge` or as a switch on a constant with only a default once nothing inside breaks to the merge: the merge is unreachable, or reached by
+/// one block ending in `OpBranch` that no construct between it and the header holds; whether
+/// any went.
+fn drop_finished_selections(m: &Module, f: &mut Function) -> bool {
+    let cfg = Cfg::new(f);
+    let dom = DomTree::dominators(&cfg);
+    let mut drops = Vec::new();
+    for (h, block) in f.blocks.iter() {
+        let Some(Structure::Selection { merge, .. }) = block.structure else {
+            continue;
+        };
+        let live = match &block.terminator {
+            Terminator::BranchConditional {
+                condition,
+                true_target,
+                false_target,
+                ..
+            } if constant_bool(m, *condition) == Some(true) && false_target.block == merge => {
+                true_target
+            }
+            Terminator::Switch {
+                selector,
+                default,
+                cases,
+            } if cases.is_empty() && constant_int(m, *selector).is_some() => default,
+            _ => continue,
+        };
+        if live.block == merge || !cfg.is_reachable(h) {
+            continue;
+        }
+        let others: Vec<Handle<Block>> = cfg
+            .predecessors(merge)
+            .iter()
+            .copied()
+            .filter(|&p| p != h && cfg.is_reachable(p))
+            .collect();
+        let finished = match others.as_slice() {
+            [] => true,
+            [p] => {
+                matches!(f.blocks[*p].terminator, Terminator::Branch(_))
+                    && top_level(f, &dom, *p, h)
+            }
+            _ => false,
+        };
+        if finished {
+            drops.push((h, live.clone()));
+        }
+    }
+    let any = !drops.is_empty();
+    for (h, live) in drops {
+        let block = &mut f.blocks[h];
+        block.structure = None;
+        block.terminator = Terminator::Branch(live);
+    }
+    any
+}
+
+/// Whether no construct whose header lies strictly between `header` and `p` on `p`'s
+/// dominator chain holds `p` (so a branch from `p` leaves no construct but `header`'s).
+fn top_level(f: &Function, dom: &DomTree, p: Handle<Block>, header: Handle<Block>) -> bool {
+    let mut a = Some(p);
+    while let Some(x) = a {
+        if x == header {
+            return true;
+        }
+        if let Some(s) = &f.blocks[x].structure {
+            if !dom.dominates(s.merge(), p) || x == p {
+                return false;
+            }
+        }
+        a = dom.idom(x);
+    }
+    false
+}
