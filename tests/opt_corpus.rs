@@ -35,6 +35,7 @@ const PIPELINES: &[&[Pass]] = &[
         Pass::SimplifyInstructions,
         Pass::EliminateDeadBranches,
         Pass::MergeBlocks,
+        Pass::RedundancyElimination,
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,

@@ -611,3 +611,29 @@ fn dead_branches_and_block_merging_leave_straight_line_code_for_constant_conditi
     // entry+then+m1 merged; case1; inner; m2 (a merge block); lh+lb; lc; lm.
     assert_eq!(text.matches("OpLabel").count(), 7, "{text}");
 }
+
+#[test]
+fn redundancy_elimination_reuses_dominating_values_but_not_loads_or_sibling_values() {
+    let m = ir_of(
+        &format!(
+            "{HEADER}%pptr = OpTypePointer Private %int\n%bptr = OpTypePointer Private %bool\n\
+         %in = OpVariable %pptr Private\n%out = OpVariable %pptr Private\n\
+         %flag = OpVariable %bptr Private\n\
+         %main = OpFunction %void None %fn\n%entry = OpLabel\n\
+         %x = OpLoad %int %in\n%a = OpIAdd %int %x %c1\n%y = OpLoad %int %in\n\
+         %b = OpIAdd %int %y %c1\n%f = OpLoad %bool %flag\n\
+         OpSelectionMerge %join None\nOpBranchConditional %f %then %else\n\
+         %then = OpLabel\n%c = OpIAdd %int %x %c1\n%d = OpIMul %int %c %c1\nOpStore %out %d\n\
+         OpBranch %join\n\
+         %else = OpLabel\n%e = OpIMul %int %a %c1\nOpStore %out %e\nOpBranch %join\n\
+         %join = OpLabel\nOpStore %out %a\nOpStore %out %b\nOpReturn\nOpFunctionEnd\n"
+        )
+        .replace("\"main\"\n", "\"main\" %in %out %flag\n"),
+    );
+    let text = after(m, &[Pass::RedundancyElimination, Pass::EliminateDeadCode]);
+    // `c` is `a`; `b` adds to a second load (memory may have changed): it stays. The two
+    // `* 1` in sibling blocks both stay (neither dominates the other); the loads stay.
+    assert_eq!(text.matches("OpIAdd").count(), 2, "{text}");
+    assert_eq!(text.matches("OpIMul").count(), 2, "{text}");
+    assert_eq!(text.matches("OpLoad %int").count(), 2, "{text}");
+}

@@ -118,6 +118,11 @@ enum Command {
         /// (spirv-opt's `--merge-blocks`).
         #[arg(long, action = clap::ArgAction::Count)]
         merge_blocks: u8,
+        /// Pass: an op computing what a dominating op computed (same opcode, type and
+        /// operands; not loads, images or group operations) becomes that op's value
+        /// (spirv-opt's `--redundancy-elimination`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        redundancy_elimination: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -452,6 +457,7 @@ fn run(cli: Cli) -> Result<(), String> {
             simplify_instructions,
             eliminate_dead_branches,
             merge_blocks,
+            redundancy_elimination,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -473,7 +479,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 + usize::from(inline)
                 + usize::from(simplify_instructions)
                 + usize::from(eliminate_dead_branches)
-                + usize::from(merge_blocks);
+                + usize::from(merge_blocks)
+                + usize::from(redundancy_elimination);
             let passes: Vec<Pass> = std::env::args()
                 .filter_map(|a| a.strip_prefix("--").and_then(Pass::from_name))
                 .collect();

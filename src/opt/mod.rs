@@ -10,6 +10,7 @@ pub mod fold;
 pub mod inline;
 pub mod merge_blocks;
 pub mod nonuniform;
+pub mod redundancy;
 mod replace;
 pub mod ssa_rewrite;
 pub mod vulkan_memory_model;
@@ -51,17 +52,20 @@ pub enum Pass {
     EliminateDeadBranches,
     /// [`merge_blocks`]: a block that only its predecessor reaches joins it.
     MergeBlocks,
+    /// [`redundancy`]: an op computing what a dominating op computed is that op's value.
+    RedundancyElimination,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 9] = [
+    pub const ALL: [Pass; 10] = [
         Pass::InlineExhaustive,
         Pass::InlineHeuristic,
         Pass::SsaRewrite,
         Pass::SimplifyInstructions,
         Pass::EliminateDeadBranches,
         Pass::MergeBlocks,
+        Pass::RedundancyElimination,
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,
@@ -80,6 +84,7 @@ impl Pass {
             Pass::SimplifyInstructions => "simplify-instructions",
             Pass::EliminateDeadBranches => "eliminate-dead-branches",
             Pass::MergeBlocks => "merge-blocks",
+            Pass::RedundancyElimination => "redundancy-elimination",
         }
     }
 
@@ -100,6 +105,7 @@ impl Pass {
             Pass::SimplifyInstructions => fold::run(m),
             Pass::EliminateDeadBranches => dead_branches::run(m),
             Pass::MergeBlocks => merge_blocks::run(m),
+            Pass::RedundancyElimination => redundancy::run(m),
         }
     }
 }
