@@ -39,6 +39,7 @@ const PIPELINES: &[&[Pass]] = &[
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,
+        Pass::EliminateDeadTypesAndConstants,
     ],
 ];
 
@@ -89,7 +90,7 @@ fn optimized_compute_shaders_compute_the_same_buffers() {
                 }
             };
             counts[k + 1] += hlsl_corpus::instruction_count(&out);
-            if let Err(err) = hlsl_corpus::spirv_val(&e, &out, &tag) {
+            if let Err(err) = hlsl_corpus::spirv_val(&e, &out, &format!("opt{k}")) {
                 failures.push(format!("{} [{tag}]: invalid: {err}", e.name));
                 continue;
             }

@@ -123,6 +123,10 @@ enum Command {
         /// (spirv-opt's `--redundancy-elimination`).
         #[arg(long, action = clap::ArgAction::Count)]
         redundancy_elimination: u8,
+        /// Pass: remove the types and constants nothing refers to, with their names and
+        /// decorations (spirv-opt's `--eliminate-dead-const`, and types too).
+        #[arg(long, action = clap::ArgAction::Count)]
+        eliminate_dead_types_and_constants: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -458,6 +462,7 @@ fn run(cli: Cli) -> Result<(), String> {
             eliminate_dead_branches,
             merge_blocks,
             redundancy_elimination,
+            eliminate_dead_types_and_constants,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -480,7 +485,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 + usize::from(simplify_instructions)
                 + usize::from(eliminate_dead_branches)
                 + usize::from(merge_blocks)
-                + usize::from(redundancy_elimination);
+                + usize::from(redundancy_elimination)
+                + usize::from(eliminate_dead_types_and_constants);
             let passes: Vec<Pass> = std::env::args()
                 .filter_map(|a| a.strip_prefix("--").and_then(Pass::from_name))
                 .collect();

@@ -4,6 +4,7 @@
 
 pub mod dead_branches;
 pub mod dead_code;
+pub mod dead_declarations;
 pub mod dead_functions;
 pub mod dead_variables;
 pub mod fold;
@@ -54,11 +55,13 @@ pub enum Pass {
     MergeBlocks,
     /// [`redundancy`]: an op computing what a dominating op computed is that op's value.
     RedundancyElimination,
+    /// [`dead_declarations`]: types and constants nothing refers to.
+    EliminateDeadTypesAndConstants,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 10] = [
+    pub const ALL: [Pass; 11] = [
         Pass::InlineExhaustive,
         Pass::InlineHeuristic,
         Pass::SsaRewrite,
@@ -69,6 +72,7 @@ impl Pass {
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,
+        Pass::EliminateDeadTypesAndConstants,
     ];
 
     /// The command-line name (`--eliminate-dead-code`); spirv-opt's spelling where spirv-opt
@@ -85,6 +89,7 @@ impl Pass {
             Pass::EliminateDeadBranches => "eliminate-dead-branches",
             Pass::MergeBlocks => "merge-blocks",
             Pass::RedundancyElimination => "redundancy-elimination",
+            Pass::EliminateDeadTypesAndConstants => "eliminate-dead-types-and-constants",
         }
     }
 
@@ -106,6 +111,7 @@ impl Pass {
             Pass::EliminateDeadBranches => dead_branches::run(m),
             Pass::MergeBlocks => merge_blocks::run(m),
             Pass::RedundancyElimination => redundancy::run(m),
+            Pass::EliminateDeadTypesAndConstants => dead_declarations::run(m),
         }
     }
 }
