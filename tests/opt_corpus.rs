@@ -31,6 +31,7 @@ const PIPELINES: &[&[Pass]] = &[
     ],
     &[
         Pass::InlineExhaustive,
+        Pass::ConvertLocalAccessChains,
         Pass::SsaRewrite,
         Pass::SimplifyInstructions,
         Pass::EliminateDeadBranches,

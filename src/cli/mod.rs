@@ -80,6 +80,13 @@ enum Command {
         /// needs (after the passes).
         #[arg(long)]
         update_vce: bool,
+        /// `-O`: optimize for speed (spirv-opt's `-O` recipe in the passes spvkit has); runs
+        /// where it stands among the pass flags.
+        #[arg(short = 'O', long = "optimize", action = clap::ArgAction::Count)]
+        optimize: u8,
+        /// `-Os`: optimize for size (spirv-opt's `-Os`).
+        #[arg(long = "optimize-size", action = clap::ArgAction::Count)]
+        optimize_size: u8,
         /// Pass: Function variables only loaded and stored whole become values, with block
         /// arguments (phis) where paths meet (mem2reg; spirv-opt's `--ssa-rewrite`).
         #[arg(long, action = clap::ArgAction::Count)]
@@ -127,6 +134,11 @@ enum Command {
         /// decorations (spirv-opt's `--eliminate-dead-const`, and types too).
         #[arg(long, action = clap::ArgAction::Count)]
         eliminate_dead_types_and_constants: u8,
+        /// Pass: a load or store through an access chain with constant indices into a
+        /// Function variable becomes a whole load with an extract, or a load, an insert and a
+        /// whole store (spirv-opt's `--convert-local-access-chains`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        convert_local_access_chains: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -337,7 +349,15 @@ pub fn main() -> ExitCode {
         print!("{}", cmd.render_help());
         return ExitCode::from(2);
     }
-    let cli = match Cli::try_parse() {
+    // `-Os` is one flag, as in spirv-opt and compilers; clap reads it as `-O -s`.
+    let args = std::env::args().map(|a| {
+        if a == "-Os" {
+            "--optimize-size".to_string()
+        } else {
+            a
+        }
+    });
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -452,6 +472,8 @@ fn run(cli: Cli) -> Result<(), String> {
             input,
             output,
             update_vce,
+            optimize,
+            optimize_size,
             ssa_rewrite,
             eliminate_dead_code,
             eliminate_dead_functions,
@@ -463,6 +485,7 @@ fn run(cli: Cli) -> Result<(), String> {
             merge_blocks,
             redundancy_elimination,
             eliminate_dead_types_and_constants,
+            convert_local_access_chains,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -486,11 +509,28 @@ fn run(cli: Cli) -> Result<(), String> {
                 + usize::from(eliminate_dead_branches)
                 + usize::from(merge_blocks)
                 + usize::from(redundancy_elimination)
-                + usize::from(eliminate_dead_types_and_constants);
-            let passes: Vec<Pass> = std::env::args()
-                .filter_map(|a| a.strip_prefix("--").and_then(Pass::from_name))
-                .collect();
-            if passes.len() != named {
+                + usize::from(eliminate_dead_types_and_constants)
+                + usize::from(convert_local_access_chains);
+            let mut passes: Vec<Pass> = Vec::new();
+            let mut spelled = 0;
+            for a in std::env::args() {
+                match a.as_str() {
+                    "-O" | "--optimize" => passes.extend_from_slice(crate::opt::PERFORMANCE),
+                    "-Os" | "--optimize-size" => passes.extend_from_slice(crate::opt::SIZE),
+                    _ => {
+                        if let Some(p) = a.strip_prefix("--").and_then(Pass::from_name) {
+                            passes.push(p);
+                            spelled += 1;
+                        }
+                    }
+                }
+            }
+            if spelled != named
+                || passes.len()
+                    != spelled
+                        + usize::from(optimize) * crate::opt::PERFORMANCE.len()
+                        + usize::from(optimize_size) * crate::opt::SIZE.len()
+            {
                 return Err("error: pass flags must be spelled out (--ssa-rewrite ...)".into());
             }
             let mut module = crate::ir::deserialize(&words).map_err(ir_error)?;

@@ -162,7 +162,7 @@ fn type_references(ty: &mut Type, f: &mut dyn FnMut(&mut Value)) {
 fn constant_references(k: &mut Constant, f: &mut dyn FnMut(&mut Value)) {
     remap_type(&mut k.ty, f);
     match &mut k.value {
-        ConstantValue::Composite(parts) => parts.iter_mut().for_each(|p| f(p)),
+        ConstantValue::Composite(parts) => parts.iter_mut().for_each(&mut *f),
         ConstantValue::Other(inst) => inst.visit_ids_mut(&mut |id| remap_id(id, f)),
         _ => {}
     }
@@ -220,7 +220,7 @@ pub(crate) fn visit_references(m: &mut Module, f: &mut dyn FnMut(&mut Value)) {
                 _ => {}
             }
             for s in b.terminator.successors_mut() {
-                s.args.iter_mut().for_each(|v| f(v));
+                s.args.iter_mut().for_each(&mut *f);
             }
         }
     }
@@ -234,7 +234,7 @@ pub(crate) fn visit_references(m: &mut Module, f: &mut dyn FnMut(&mut Value)) {
     for (_, s) in m.spec_constants.iter_mut() {
         remap_type(&mut s.ty, f);
         match &mut s.value {
-            crate::ir::SpecValue::Composite(parts) => parts.iter_mut().for_each(|p| f(p)),
+            crate::ir::SpecValue::Composite(parts) => parts.iter_mut().for_each(&mut *f),
             crate::ir::SpecValue::Op(op) => op.visit_ids_mut(&mut |id| remap_id(id, f)),
             _ => {}
         }

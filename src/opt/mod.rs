@@ -9,6 +9,7 @@ pub mod dead_functions;
 pub mod dead_variables;
 pub mod fold;
 pub mod inline;
+pub mod local_access_chains;
 pub mod merge_blocks;
 pub mod nonuniform;
 pub mod redundancy;
@@ -57,13 +58,17 @@ pub enum Pass {
     RedundancyElimination,
     /// [`dead_declarations`]: types and constants nothing refers to.
     EliminateDeadTypesAndConstants,
+    /// [`local_access_chains`]: loads and stores through constant access chains into
+    /// Function variables become whole loads and stores with extracts and inserts.
+    ConvertLocalAccessChains,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 11] = [
+    pub const ALL: [Pass; 12] = [
         Pass::InlineExhaustive,
         Pass::InlineHeuristic,
+        Pass::ConvertLocalAccessChains,
         Pass::SsaRewrite,
         Pass::SimplifyInstructions,
         Pass::EliminateDeadBranches,
@@ -90,6 +95,7 @@ impl Pass {
             Pass::MergeBlocks => "merge-blocks",
             Pass::RedundancyElimination => "redundancy-elimination",
             Pass::EliminateDeadTypesAndConstants => "eliminate-dead-types-and-constants",
+            Pass::ConvertLocalAccessChains => "convert-local-access-chains",
         }
     }
 
@@ -112,9 +118,38 @@ impl Pass {
             Pass::MergeBlocks => merge_blocks::run(m),
             Pass::RedundancyElimination => redundancy::run(m),
             Pass::EliminateDeadTypesAndConstants => dead_declarations::run(m),
+            Pass::ConvertLocalAccessChains => local_access_chains::run(m),
         }
     }
 }
+
+/// `spvkit opt -O`: spirv-opt's performance recipe, in the passes spvkit has: inline, drop what
+/// no entry point reaches, promote locals to values, then fold, prune branches, merge blocks
+/// and number values until little is left, and remove what nothing uses.
+pub const PERFORMANCE: &[Pass] = &[
+    Pass::InlineExhaustive,
+    Pass::EliminateDeadFunctions,
+    Pass::ConvertLocalAccessChains,
+    Pass::SsaRewrite,
+    Pass::SimplifyInstructions,
+    Pass::EliminateDeadBranches,
+    Pass::MergeBlocks,
+    Pass::RedundancyElimination,
+    Pass::EliminateDeadCode,
+    Pass::ConvertLocalAccessChains,
+    Pass::SsaRewrite,
+    Pass::SimplifyInstructions,
+    Pass::EliminateDeadBranches,
+    Pass::MergeBlocks,
+    Pass::RedundancyElimination,
+    Pass::EliminateDeadCode,
+    Pass::EliminateDeadVariables,
+    Pass::EliminateDeadTypesAndConstants,
+];
+
+/// `spvkit opt -Os`: the size recipe. Every pass spvkit has shrinks code (it has no loop
+/// unrolling yet, the one pass of `-O` that grows it), so it is [`PERFORMANCE`].
+pub const SIZE: &[Pass] = PERFORMANCE;
 
 /// Runs `pass` on each function of `m` (the module, its functions taken out, is the pass's to
 /// read and extend); whether it changed any.

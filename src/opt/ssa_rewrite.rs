@@ -98,7 +98,7 @@ fn promotable(m: &Module, f: &Function) -> HashMap<Handle<Op>, Handle<Type>> {
 /// Whether values of `t` may flow through block arguments anywhere: numbers, booleans and
 /// aggregates of them (not pointers, which need variable pointers, nor images, samplers and
 /// other opaque handles, which Vulkan keeps out of `OpPhi`).
-fn plain_data(m: &Module, t: Handle<Type>, depth: usize) -> bool {
+pub(crate) fn plain_data(m: &Module, t: Handle<Type>, depth: usize) -> bool {
     if depth > 64 {
         return false;
     }
