@@ -391,6 +391,7 @@ fn in_function(m: &mut Module, f: &mut Function, floats: bool) -> bool {
     }
     let cfg = Cfg::new(f);
     let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut rewritten = false;
     for &b in cfg.reverse_postorder() {
         for i in 0..f.blocks[b].ops.len() {
             let h = f.blocks[b].ops[i];
@@ -409,8 +410,23 @@ fn in_function(m: &mut Module, f: &mut Function, floats: bool) -> bool {
                 }
             });
             let folded = match &inst {
-                Instruction::CompositeExtract(e) => Value::from_id(e.composite)
-                    .and_then(|c| extract_through_ops(m, f, &map, c, &e.indexes, ty)),
+                Instruction::CompositeExtract(e) => {
+                    match Value::from_id(e.composite)
+                        .and_then(|c| extract_through_ops(m, f, &map, c, &e.indexes, ty))
+                    {
+                        Some(Extracted::Value(v)) => Some(v),
+                        // A shorter way to the same value: the op reads it there.
+                        Some(Extracted::From(c, path)) => {
+                            if let Instruction::CompositeExtract(e) = &mut f.ops[h].inst {
+                                e.composite = c.to_id();
+                                e.indexes = path;
+                                rewritten = true;
+                            }
+                            None
+                        }
+                        None => None,
+                    }
+                }
                 _ => fold(m, &inst, ty, floats),
             };
             if let Some(v) = folded {
@@ -419,7 +435,7 @@ fn in_function(m: &mut Module, f: &mut Function, floats: bool) -> bool {
         }
     }
     if map.is_empty() {
-        return false;
+        return rewritten;
     }
     let resolved: HashMap<Value, Value> = map.keys().map(|&k| (k, resolve(&map, k))).collect();
     replace_uses(m, f, &resolved);
@@ -570,22 +586,43 @@ fn constant_parts(m: &mut Module, c: Handle<Constant>) -> Option<Vec<Value>> {
     }
 }
 
-/// `OpCompositeExtract` of a value built by `OpCompositeInsert` or `OpCompositeConstruct` in
-/// `f` (followed through the ops), or of a constant.
+/// Where an `OpCompositeExtract` reads from, followed through the ops of `f`.
+enum Extracted {
+    /// The value itself.
+    Value(Value),
+    /// Another composite and path holding the same value, by fewer steps.
+    From(Value, Vec<u32>),
+}
+
+/// `OpCompositeExtract` of a value built by `OpCompositeInsert`, `OpCompositeConstruct` or
+/// `OpVectorShuffle`, or taken by another `OpCompositeExtract`, in `f` (followed through the
+/// ops), or of a constant.
 fn extract_through_ops(
     m: &mut Module,
     f: &Function,
     map: &HashMap<Value, Value>,
-    mut v: Value,
+    start: Value,
     indexes: &[u32],
     ty: Handle<Type>,
-) -> Option<Value> {
+) -> Option<Extracted> {
     use Instruction as I;
+    let mut v = start;
     let mut idx = indexes.to_vec();
     let val = |id| Value::from_id(id).map(|v| resolve(map, v));
+    let vector_len = |m: &Module, x: Value| match x {
+        Value::Op(o) => match m.types.get(f.ops.get(o)?.result_type()?)? {
+            Type::Vector { count, .. } => Some(*count),
+            _ => None,
+        },
+        Value::Constant(c) => match m.types.get(m.constants.get(c)?.ty)? {
+            Type::Vector { count, .. } => Some(*count),
+            _ => None,
+        },
+        _ => None,
+    };
     for _ in 0..256 {
         if idx.is_empty() {
-            return Some(v);
+            return Some(Extracted::Value(v));
         }
         let Value::Op(x) = v else { break };
         let op = f.ops.get(x)?;
@@ -597,7 +634,7 @@ fn extract_through_ops(
                     idx.drain(..p.len());
                 } else if p.starts_with(&idx) {
                     // Part of the extracted value was replaced: not one operand.
-                    return None;
+                    break;
                 } else {
                     v = val(ci.composite)?;
                 }
@@ -611,18 +648,43 @@ fn extract_through_ops(
                     _ => true,
                 };
                 if !scalars {
-                    return None;
+                    break;
                 }
                 v = val(*cc.constituents.get(idx[0] as usize)?)?;
                 idx.remove(0);
+            }
+            I::CompositeExtract(ce) => {
+                let mut path = ce.indexes.clone();
+                path.extend_from_slice(&idx);
+                v = val(ce.composite)?;
+                idx = path;
+            }
+            I::VectorShuffle(vs) => {
+                let c = *vs.components.get(idx[0] as usize)?;
+                let (a, b) = (val(vs.vector_1)?, val(vs.vector_2)?);
+                let n = vector_len(m, a)?;
+                // 0xFFFFFFFF is an undefined component.
+                if c == u32::MAX {
+                    break;
+                }
+                if c < n {
+                    v = a;
+                    idx[0] = c;
+                } else {
+                    v = b;
+                    idx[0] = c - n;
+                }
             }
             _ => break,
         }
     }
     if idx.is_empty() {
-        return Some(v);
+        return Some(Extracted::Value(v));
     }
-    extract(m, v, &idx, ty)
+    if let Some(c) = extract(m, v, &idx, ty) {
+        return Some(Extracted::Value(c));
+    }
+    (v != start || idx != indexes).then_some(Extracted::From(v, idx))
 }
 
 /// `OpCompositeExtract` of a constant.

@@ -116,19 +116,31 @@ fn in_function(m: &Module, f: &mut Function) -> bool {
         let Some(Value::Op(base)) = Value::from_id(base) else {
             continue;
         };
-        let Some(&pointee) = vars.get(&base) else {
-            continue;
+        // A chain into a chain continues its path (bases come first in layout order).
+        let (var, prefix) = match (vars.get(&base), chains.get(&base)) {
+            (Some(_), _) => (base, Vec::new()),
+            (None, Some((var, prefix))) => (*var, prefix.clone()),
+            (None, None) => continue,
         };
         let reached = op.result_type().and_then(|t| match m.types.get(t) {
             Some(Type::Pointer { pointee, .. }) => Some(*pointee),
             _ => None,
         });
-        match literal_path(m, pointee, indexes) {
+        // Where the base points: the variable's type, or what the base chain reached.
+        let from = f.ops[base]
+            .result_type()
+            .and_then(|t| match m.types.get(t) {
+                Some(Type::Pointer { pointee, .. }) => Some(*pointee),
+                _ => None,
+            });
+        match from.and_then(|from| literal_path(m, from, indexes)) {
             Some((path, t)) if Some(t) == reached && !path.is_empty() => {
-                chains.insert(h, (base, path));
+                let mut full = prefix;
+                full.extend(path);
+                chains.insert(h, (var, full));
             }
             _ => {
-                bad.insert(base);
+                bad.insert(var);
             }
         }
     }
@@ -140,7 +152,10 @@ fn in_function(m: &Module, f: &mut Function) -> bool {
             Instruction::Store(s) if !volatile(&s.memory_access) => Value::from_id(s.pointer),
             _ => None,
         };
-        let own_chain = chains.get(&h).map(|(base, _)| Value::Op(*base));
+        // A chain's own base (a variable or a chain into it) is no escape.
+        let own_chain = chain_parts(inst)
+            .and_then(|(b, _)| Value::from_id(b))
+            .filter(|_| chains.contains_key(&h));
         visit_operands(m, inst, &mut |v| {
             let Value::Op(o) = v else { return };
             if Some(v) == allowed || Some(v) == own_chain {

@@ -5,14 +5,16 @@
 //! access chain per use); one of each is enough.
 //!
 //! Only ops whose result depends on their operands alone take part (the grammar classes of
-//! `Opcode::is_value_numbering`, GLSL.std.450 value computations); loads, image and group
-//! operations and derivatives do not, and neither does an op with decorations.
+//! `Opcode::is_value_numbering`, GLSL.std.450 value computations, and plain loads from
+//! memory nothing writes while the shader runs: uniform constants, push constants, inputs,
+//! uniform blocks); other loads, image and group operations and derivatives do not, and
+//! neither does an op with decorations.
 
 use super::replace::{replace_uses, resolve};
-use crate::grammar::{Id, Instruction};
+use crate::grammar::{Id, Instruction, StorageClass};
 use crate::ir::analysis::{Cfg, DomTree};
 use crate::ir::operands::{visit_ids_mut, ExtOperands};
-use crate::ir::{Block, Function, Handle, Module, Value};
+use crate::ir::{Block, Function, Handle, Module, Type, Value};
 use std::collections::HashMap;
 
 /// Runs the pass on every function; whether anything changed.
@@ -20,8 +22,12 @@ pub fn run(m: &mut Module) -> bool {
     super::each_function(m, |m, f| in_function(m, f))
 }
 
-/// Whether `inst` is a value computation that may be numbered.
-fn numberable(m: &Module, inst: &Instruction) -> bool {
+/// Whether `inst` is a value computation that may be numbered (in `f`).
+fn numberable(m: &Module, f: &Function, inst: &Instruction) -> bool {
+    if let Instruction::Load(l) = inst {
+        return l.memory_access.is_none()
+            && Value::from_id(l.pointer).is_some_and(|p| read_only(m, f, p));
+    }
     if !inst.opcode().is_some_and(|o| o.is_value_numbering()) || inst.result_id().is_none() {
         return false;
     }
@@ -41,6 +47,46 @@ fn numberable(m: &Module, inst: &Instruction) -> bool {
         }
         _ => true,
     }
+}
+
+/// Whether `p` points into memory nothing writes while the shader runs: uniform constants,
+/// push constants, inputs, and uniform blocks (not `BufferBlock` storage); reached through
+/// access chains from the variable.
+fn read_only(m: &Module, f: &Function, mut p: Value) -> bool {
+    for _ in 0..64 {
+        match p {
+            Value::Op(h) => match f.ops.get(h).map(|o| &o.inst) {
+                Some(Instruction::AccessChain(a)) => match Value::from_id(a.base) {
+                    Some(b) => p = b,
+                    None => return false,
+                },
+                Some(Instruction::InBoundsAccessChain(a)) => match Value::from_id(a.base) {
+                    Some(b) => p = b,
+                    None => return false,
+                },
+                _ => return false,
+            },
+            Value::Global(g) => {
+                let Some(var) = m.globals.get(g) else {
+                    return false;
+                };
+                return match var.storage_class {
+                    StorageClass::UniformConstant
+                    | StorageClass::PushConstant
+                    | StorageClass::Input => true,
+                    StorageClass::Uniform => match m.types.get(var.ty) {
+                        Some(Type::Pointer { pointee, .. }) => {
+                            matches!(m.types.get(*pointee), Some(Type::Struct(s)) if s.is_block() && !s.is_buffer_block())
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                };
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn in_function(m: &Module, f: &mut Function) -> bool {
@@ -72,7 +118,7 @@ fn in_function(m: &Module, f: &mut Function) -> bool {
         let mut mine = Vec::new();
         for &h in &f.blocks[b].ops {
             let op = &f.ops[h];
-            if !op.decorations().is_empty() || !numberable(m, &op.inst) {
+            if !op.decorations().is_empty() || !numberable(m, f, &op.inst) {
                 continue;
             }
             let mut key = op.inst.clone();
