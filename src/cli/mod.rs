@@ -139,6 +139,15 @@ enum Command {
         /// whole store (spirv-opt's `--convert-local-access-chains`).
         #[arg(long, action = clap::ArgAction::Count)]
         convert_local_access_chains: u8,
+        /// Pass: a struct or small array local used through constant first indices and whole
+        /// loads and stores becomes one variable per member (spirv-opt's
+        /// `--scalar-replacement`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        scalar_replacement: u8,
+        /// Pass: a Private variable only one entry point uses (and nothing calls) becomes a
+        /// Function variable of it (spirv-opt's `--private-to-local`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        private_to_local: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -486,6 +495,8 @@ fn run(cli: Cli) -> Result<(), String> {
             redundancy_elimination,
             eliminate_dead_types_and_constants,
             convert_local_access_chains,
+            scalar_replacement,
+            private_to_local,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -510,7 +521,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 + usize::from(merge_blocks)
                 + usize::from(redundancy_elimination)
                 + usize::from(eliminate_dead_types_and_constants)
-                + usize::from(convert_local_access_chains);
+                + usize::from(convert_local_access_chains)
+                + usize::from(scalar_replacement)
+                + usize::from(private_to_local);
             let mut passes: Vec<Pass> = Vec::new();
             let mut spelled = 0;
             for a in std::env::args() {

@@ -200,9 +200,14 @@ fn inline_calls(
                 return None;
             };
             let s = shapes.get(g.index())?.as_ref()?;
+            // RelaxedPrecision on the result may be dropped (it only permits less
+            // precision); any other decoration of the call stays with a call.
             let inlinable = g != me
                 && !recursive[g.index()]
-                && op.decorations().is_empty()
+                && op
+                    .decorations()
+                    .iter()
+                    .all(|d| matches!(d, crate::grammar::Decoration::RelaxedPrecision))
                 && call.arguments.len() == m.functions.get(g)?.params.len()
                 && pick(g, s);
             inlinable.then_some((k, g, s))

@@ -12,8 +12,10 @@ pub mod inline;
 pub mod local_access_chains;
 pub mod merge_blocks;
 pub mod nonuniform;
+pub mod private_to_local;
 pub mod redundancy;
 mod replace;
+pub mod scalar_replacement;
 pub mod ssa_rewrite;
 pub mod vulkan_memory_model;
 
@@ -61,13 +63,19 @@ pub enum Pass {
     /// [`local_access_chains`]: loads and stores through constant access chains into
     /// Function variables become whole loads and stores with extracts and inserts.
     ConvertLocalAccessChains,
+    /// [`scalar_replacement`]: struct and small array locals become one variable per member.
+    ScalarReplacement,
+    /// [`private_to_local`]: Private variables only one entry point uses become its locals.
+    PrivateToLocal,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 12] = [
+    pub const ALL: [Pass; 14] = [
         Pass::InlineExhaustive,
         Pass::InlineHeuristic,
+        Pass::PrivateToLocal,
+        Pass::ScalarReplacement,
         Pass::ConvertLocalAccessChains,
         Pass::SsaRewrite,
         Pass::SimplifyInstructions,
@@ -96,6 +104,8 @@ impl Pass {
             Pass::RedundancyElimination => "redundancy-elimination",
             Pass::EliminateDeadTypesAndConstants => "eliminate-dead-types-and-constants",
             Pass::ConvertLocalAccessChains => "convert-local-access-chains",
+            Pass::ScalarReplacement => "scalar-replacement",
+            Pass::PrivateToLocal => "private-to-local",
         }
     }
 
@@ -119,6 +129,8 @@ impl Pass {
             Pass::RedundancyElimination => redundancy::run(m),
             Pass::EliminateDeadTypesAndConstants => dead_declarations::run(m),
             Pass::ConvertLocalAccessChains => local_access_chains::run(m),
+            Pass::ScalarReplacement => scalar_replacement::run(m),
+            Pass::PrivateToLocal => private_to_local::run(m),
         }
     }
 }
@@ -129,6 +141,8 @@ impl Pass {
 pub const PERFORMANCE: &[Pass] = &[
     Pass::InlineExhaustive,
     Pass::EliminateDeadFunctions,
+    Pass::PrivateToLocal,
+    Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
     Pass::SsaRewrite,
     Pass::SimplifyInstructions,
@@ -136,6 +150,7 @@ pub const PERFORMANCE: &[Pass] = &[
     Pass::MergeBlocks,
     Pass::RedundancyElimination,
     Pass::EliminateDeadCode,
+    Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
     Pass::SsaRewrite,
     Pass::SimplifyInstructions,
