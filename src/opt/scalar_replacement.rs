@@ -95,7 +95,7 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
             .is_some_and(|a| a.effective_mask().contains(MemoryAccess::Volatile))
     };
     let Some(entry) = f.entry() else { return false };
-    let mut vars: HashMap<Handle<Op>, (Handle<Type>, Vec<Handle<Type>>)> = HashMap::new();
+    let mut vars: HashMap<Handle<Op>, Vec<Handle<Type>>> = HashMap::new();
     for &h in &f.blocks[entry].ops {
         let op = &f.ops[h];
         let Instruction::Variable(v) = &op.inst else {
@@ -109,7 +109,7 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
             continue;
         };
         if let Some(members) = member_types(m, *pointee) {
-            vars.insert(h, (*pointee, members));
+            vars.insert(h, members);
         }
     }
     if vars.is_empty() {
@@ -172,7 +172,7 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
     let mut order: Vec<Handle<Op>> = vars.keys().copied().collect();
     order.sort();
     for h in order {
-        let (_, members) = vars[&h].clone();
+        let members = vars[&h].clone();
         let Instruction::Variable(v) = f.ops[h].inst.clone() else {
             continue;
         };
@@ -250,7 +250,7 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
                         Value::Op(o) => Some(o),
                         _ => None,
                     });
-                    let members = &vars[&var.expect("checked")].1;
+                    let members = &vars[&var.expect("checked")];
                     let mut loads = Vec::with_capacity(parts.len());
                     for (&p, &t) in parts.iter().zip(members) {
                         let nh = f.ops.append(Op {
@@ -282,7 +282,7 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
                         Some(Value::Op(o)) => o,
                         _ => unreachable!("checked"),
                     };
-                    let members = vars[&var].1.clone();
+                    let members = vars[&var].clone();
                     for (i, (&p, &t)) in parts.iter().zip(&members).enumerate() {
                         let x = f.ops.append(Op {
                             inst: Instruction::CompositeExtract(OpCompositeExtract {
@@ -355,14 +355,14 @@ fn set_chain(inst: &mut Instruction, base: Id, indexes: Vec<Id>) {
 /// it the chain may make.
 fn chain_base(
     m: &Module,
-    vars: &HashMap<Handle<Op>, (Handle<Type>, Vec<Handle<Type>>)>,
+    vars: &HashMap<Handle<Op>, Vec<Handle<Type>>>,
     base: Id,
     indexes: &[Id],
 ) -> Option<Value> {
     let Some(Value::Op(o)) = Value::from_id(base) else {
         return None;
     };
-    let (_, members) = vars.get(&o)?;
+    let members = vars.get(&o)?;
     let k = constant_index(m, *indexes.first()?)?;
     (k < members.len() as u64).then_some(Value::Op(o))
 }
