@@ -637,3 +637,77 @@ fn redundancy_elimination_reuses_dominating_values_but_not_loads_or_sibling_valu
     assert_eq!(text.matches("OpIMul").count(), 2, "{text}");
     assert_eq!(text.matches("OpLoad %int").count(), 2, "{text}");
 }
+
+/// A pixel shader as DXC writes it before legalization (`-fcgl`): a `static` alias of a
+/// texture (a Private variable), a texture local, a texture parameter (by pointer) and return
+/// value, and a struct holding a texture and a sampler passed to a function.
+const DXC_STYLE_RESOURCES: &str = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+    OpEntryPoint Fragment %main \"main\" %in_uv %out_color %g_tex %g_samp %s_alias\n\
+    OpExecutionMode %main OriginUpperLeft\n\
+    OpName %g_tex \"g_tex\"\nOpName %g_samp \"g_samp\"\n\
+    OpDecorate %in_uv Location 0\nOpDecorate %out_color Location 0\n\
+    OpDecorate %g_tex DescriptorSet 0\nOpDecorate %g_tex Binding 0\n\
+    OpDecorate %g_samp DescriptorSet 0\nOpDecorate %g_samp Binding 1\n\
+    %void = OpTypeVoid\n%float = OpTypeFloat 32\n%v2 = OpTypeVector %float 2\n\
+    %v4 = OpTypeVector %float 4\n%int = OpTypeInt 32 1\n%c0 = OpConstant %int 0\n\
+    %c1 = OpConstant %int 1\n%img = OpTypeImage %float 2D 0 0 0 1 Unknown\n\
+    %smp = OpTypeSampler\n%simg = OpTypeSampledImage %img\n%Bundle = OpTypeStruct %img %smp\n\
+    %p_uc_img = OpTypePointer UniformConstant %img\n%p_uc_smp = OpTypePointer UniformConstant %smp\n\
+    %p_priv_img = OpTypePointer Private %img\n%p_fn_img = OpTypePointer Function %img\n\
+    %p_fn_smp = OpTypePointer Function %smp\n%p_fn_bundle = OpTypePointer Function %Bundle\n\
+    %p_in_v2 = OpTypePointer Input %v2\n%p_out_v4 = OpTypePointer Output %v4\n\
+    %p_fn_v2 = OpTypePointer Function %v2\n\
+    %g_tex = OpVariable %p_uc_img UniformConstant\n%g_samp = OpVariable %p_uc_smp UniformConstant\n\
+    %s_alias = OpVariable %p_priv_img Private\n%in_uv = OpVariable %p_in_v2 Input\n\
+    %out_color = OpVariable %p_out_v4 Output\n\
+    %fn_void = OpTypeFunction %void\n%fn_pick = OpTypeFunction %img %p_fn_img\n\
+    %fn_sample = OpTypeFunction %v4 %p_fn_bundle %p_fn_v2\n\
+    %pick = OpFunction %img None %fn_pick\n%t = OpFunctionParameter %p_fn_img\n\
+    %pick_entry = OpLabel\n%tv = OpLoad %img %t\nOpReturnValue %tv\nOpFunctionEnd\n\
+    %sample = OpFunction %v4 None %fn_sample\n%b = OpFunctionParameter %p_fn_bundle\n\
+    %uvp = OpFunctionParameter %p_fn_v2\n%sample_entry = OpLabel\n\
+    %bt = OpAccessChain %p_fn_img %b %c0\n%bs = OpAccessChain %p_fn_smp %b %c1\n\
+    %ti = OpLoad %img %bt\n%si = OpLoad %smp %bs\n%uvv = OpLoad %v2 %uvp\n\
+    %comb = OpSampledImage %simg %ti %si\n%r = OpImageSampleImplicitLod %v4 %comb %uvv\n\
+    OpReturnValue %r\nOpFunctionEnd\n\
+    %main = OpFunction %void None %fn_void\n%main_entry = OpLabel\n\
+    %local = OpVariable %p_fn_img Function\n%param = OpVariable %p_fn_img Function\n\
+    %bundle = OpVariable %p_fn_bundle Function\n%uvarg = OpVariable %p_fn_v2 Function\n\
+    %g = OpLoad %img %g_tex\nOpStore %s_alias %g\n\
+    %a = OpLoad %img %s_alias\nOpStore %local %a\n\
+    %lv = OpLoad %img %local\nOpStore %param %lv\n\
+    %picked = OpFunctionCall %img %pick %param\n\
+    %bt_m = OpAccessChain %p_fn_img %bundle %c0\nOpStore %bt_m %picked\n\
+    %gs = OpLoad %smp %g_samp\n%bs_m = OpAccessChain %p_fn_smp %bundle %c1\nOpStore %bs_m %gs\n\
+    %uv = OpLoad %v2 %in_uv\nOpStore %uvarg %uv\n\
+    %color = OpFunctionCall %v4 %sample %bundle %uvarg\nOpStore %out_color %color\n\
+    OpReturn\nOpFunctionEnd\n";
+
+#[test]
+fn legalization_makes_resources_in_locals_params_returns_structs_and_aliases_direct() {
+    let m = ir_of(DXC_STYLE_RESOURCES);
+    // Vulkan keeps images and samplers out of structs and other storage classes: the input
+    // is illegal.
+    let before = spirv_val(&m).expect_err("the DXC-style input is not legal Vulkan SPIR-V");
+    assert!(
+        before.contains("opaque") || before.contains("UniformConstant"),
+        "{before}"
+    );
+    let text = after(m, spvkit::opt::LEGALIZE_HLSL);
+    assert!(!text.contains("OpFunctionCall"), "{text}");
+    assert!(!text.contains("Private"), "{text}");
+    assert!(!text.contains("OpVariable %_ptr_Function"), "{text}");
+    // The sampled image combines loads of the globals themselves.
+    let load_of = |global: &str| {
+        text.lines()
+            .find(|l| l.contains("OpLoad") && l.trim_end().ends_with(&format!(" %{global}")))
+            .and_then(|l| l.split_whitespace().next().map(str::to_string))
+            .unwrap_or_else(|| panic!("no load of %{global}\n{text}"))
+    };
+    let (tex, samp) = (load_of("g_tex"), load_of("g_samp"));
+    assert!(
+        text.lines()
+            .any(|l| l.contains("OpSampledImage") && l.ends_with(&format!(" {tex} {samp}"))),
+        "{text}"
+    );
+}

@@ -84,6 +84,11 @@ enum Command {
         /// where it stands among the pass flags.
         #[arg(short = 'O', long = "optimize", action = clap::ArgAction::Count)]
         optimize: u8,
+        /// Make a DXC-style module legal for Vulkan: resources held in locals, parameters,
+        /// return values, structs and `static` aliases become direct accesses to their
+        /// globals (spirv-opt's `--legalize-hlsl`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        legalize_hlsl: u8,
         /// `-Os`: optimize for size (spirv-opt's `-Os`).
         #[arg(long = "optimize-size", action = clap::ArgAction::Count)]
         optimize_size: u8,
@@ -483,6 +488,7 @@ fn run(cli: Cli) -> Result<(), String> {
             update_vce,
             optimize,
             optimize_size,
+            legalize_hlsl,
             ssa_rewrite,
             eliminate_dead_code,
             eliminate_dead_functions,
@@ -530,6 +536,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 match a.as_str() {
                     "-O" | "--optimize" => passes.extend_from_slice(crate::opt::PERFORMANCE),
                     "-Os" | "--optimize-size" => passes.extend_from_slice(crate::opt::SIZE),
+                    "--legalize-hlsl" => passes.extend_from_slice(crate::opt::LEGALIZE_HLSL),
                     _ => {
                         if let Some(p) = a.strip_prefix("--").and_then(Pass::from_name) {
                             passes.push(p);
@@ -543,6 +550,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     != spelled
                         + usize::from(optimize) * crate::opt::PERFORMANCE.len()
                         + usize::from(optimize_size) * crate::opt::SIZE.len()
+                        + usize::from(legalize_hlsl) * crate::opt::LEGALIZE_HLSL.len()
             {
                 return Err("error: pass flags must be spelled out (--ssa-rewrite ...)".into());
             }

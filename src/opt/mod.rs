@@ -162,6 +162,28 @@ pub const PERFORMANCE: &[Pass] = &[
     Pass::EliminateDeadTypesAndConstants,
 ];
 
+/// `spvkit opt --legalize-hlsl`: what makes a DXC-style module (resources held in locals,
+/// parameters, return values, structs and `static` aliases) legal for Vulkan, as spirv-opt's
+/// `--legalize-hlsl` does: inline everything, move Private variables into their entry point,
+/// split aggregates, promote variables (handles too, where no phi is needed) and fold, so
+/// that every resource access reaches its global directly.
+pub const LEGALIZE_HLSL: &[Pass] = &[
+    Pass::InlineExhaustive,
+    Pass::EliminateDeadFunctions,
+    Pass::PrivateToLocal,
+    Pass::ScalarReplacement,
+    Pass::SsaRewrite,
+    Pass::SimplifyInstructions,
+    Pass::EliminateDeadBranches,
+    Pass::MergeBlocks,
+    Pass::ScalarReplacement,
+    Pass::SsaRewrite,
+    Pass::SimplifyInstructions,
+    Pass::EliminateDeadCode,
+    Pass::EliminateDeadVariables,
+    Pass::EliminateDeadTypesAndConstants,
+];
+
 /// `spvkit opt -Os`: the size recipe. Every pass spvkit has shrinks code (it has no loop
 /// unrolling yet, the one pass of `-O` that grows it), so it is [`PERFORMANCE`].
 pub const SIZE: &[Pass] = PERFORMANCE;

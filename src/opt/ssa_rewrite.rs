@@ -16,7 +16,7 @@ use crate::ir::analysis::{visit_operands, Cfg};
 use crate::ir::{
     Block, BlockArg, Constant, ConstantValue, Function, Handle, Module, Op, Type, Value,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Deeper than this, a function is left as it is (the construction recurses through the
 /// joins of the control-flow graph).
@@ -35,8 +35,13 @@ enum Val {
 }
 
 /// The variables to promote: Function-storage `OpVariable`s used only as the pointer of
-/// non-volatile whole loads and stores; by op, with their pointee type.
-fn promotable(m: &Module, f: &Function) -> HashMap<Handle<Op>, Handle<Type>> {
+/// non-volatile whole loads and stores, other than `excluded`; by op, with their pointee
+/// type.
+fn promotable(
+    m: &Module,
+    f: &Function,
+    excluded: &HashSet<Handle<Op>>,
+) -> HashMap<Handle<Op>, Handle<Type>> {
     let mut vars = HashMap::new();
     for (_, b) in f.blocks.iter() {
         for &h in &b.ops {
@@ -51,8 +56,10 @@ fn promotable(m: &Module, f: &Function) -> HashMap<Handle<Op>, Handle<Type>> {
                 Some(Type::Pointer { pointee, .. }) => Some(*pointee),
                 _ => None,
             });
-            if let Some(p) = pointee.filter(|&p| plain_data(m, p, 0)) {
-                vars.insert(h, p);
+            if let Some(p) = pointee.filter(|&p| plain_data(m, p, 0) || handle(m, p)) {
+                if !excluded.contains(&h) {
+                    vars.insert(h, p);
+                }
             }
         }
     }
@@ -107,6 +114,22 @@ pub(crate) fn plain_data(m: &Module, t: Handle<Type>, depth: usize) -> bool {
         Some(Type::Vector { .. } | Type::Matrix { .. }) => true,
         Some(Type::Array { element, .. }) => plain_data(m, *element, depth + 1),
         Some(Type::Struct(s)) => s.members.iter().all(|mb| plain_data(m, mb.ty, depth + 1)),
+        _ => false,
+    }
+}
+
+/// Whether `t` is a handle (an image, sampler, sampled image, acceleration structure or
+/// pointer): a variable holding one is promoted only where no block argument is needed, as
+/// Vulkan keeps handles out of `OpPhi` (this is how HLSL resources held in locals reach
+/// their globals).
+fn handle(m: &Module, t: Handle<Type>) -> bool {
+    match m.types.get(t) {
+        Some(Type::Image(_) | Type::Sampler | Type::SampledImage { .. } | Type::Pointer { .. }) => {
+            true
+        }
+        Some(Type::Other(inst)) => {
+            inst.opcode() == Some(crate::grammar::Opcode::TypeAccelerationStructureKHR)
+        }
         _ => false,
     }
 }
@@ -239,9 +262,29 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
     if f.is_declaration() {
         return false;
     }
-    let vars = promotable(m, f);
+    // Variables of handles that would need a block argument are left in memory, and the
+    // rest promoted again without them.
+    let mut excluded = HashSet::new();
+    loop {
+        match attempt(m, f, &excluded) {
+            Attempt::Done(changed) => return changed,
+            Attempt::Without(vars) => excluded.extend(vars),
+        }
+    }
+}
+
+/// How one try at promoting went.
+enum Attempt {
+    /// Finished; whether anything changed.
+    Done(bool),
+    /// These variables (of handles) would need block arguments: nothing changed yet.
+    Without(Vec<Handle<Op>>),
+}
+
+fn attempt(m: &mut Module, f: &mut Function, excluded: &HashSet<Handle<Op>>) -> Attempt {
+    let vars = promotable(m, f, excluded);
     if vars.is_empty() {
-        return false;
+        return Attempt::Done(false);
     }
     let mut var_list: Vec<Handle<Op>> = vars.keys().copied().collect();
     var_list.sort();
@@ -274,7 +317,7 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
                 Instruction::Variable(v) if number.contains_key(&h) => {
                     if let Some(init) = v.initializer.and_then(Value::from_id) {
                         if value_type(m, f, init) != Some(ssa.types[number[&h]]) {
-                            return false;
+                            return Attempt::Done(false);
                         }
                         ssa.write(number[&h], b, Val::Old(init));
                     }
@@ -283,7 +326,7 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
                 Instruction::Load(l) => {
                     if let Some(var) = var_of(l.pointer) {
                         if f.ops[h].result_type() != Some(ssa.types[var]) {
-                            return false;
+                            return Attempt::Done(false);
                         }
                         let v = ssa.read(var, b);
                         loads.push((h, v));
@@ -295,7 +338,7 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
                         // (A value of another type, in an invalid module, cannot replace a
                         // load: the function is left as it is.)
                         if value_type(m, f, v) != Some(ssa.types[var]) {
-                            return false;
+                            return Attempt::Done(false);
                         }
                         ssa.write(var, b, Val::Old(v));
                         gone.push(h);
@@ -310,7 +353,7 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
         }
     }
     if ssa.too_deep {
-        return false;
+        return Attempt::Done(false);
     }
     // Loads and stores in unreachable blocks go too (loads read undefined values).
     for (b, block) in f.blocks.iter() {
@@ -377,11 +420,22 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
         while let Val::Old(Value::Op(x)) = v {
             let Some(&next) = load_val.get(&x) else { break };
             if x == h || steps > load_val.len() {
-                return false;
+                return Attempt::Done(false);
             }
             v = find(&same, next);
             steps += 1;
         }
+    }
+    // Handles may not pass through block arguments.
+    let phi_handles: Vec<Handle<Op>> = ssa
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(a, (_, var, _))| !same.contains_key(a) && !plain_data(m, ssa.types[*var], 0))
+        .map(|(_, (_, var, _))| var_list[*var])
+        .collect();
+    if !phi_handles.is_empty() {
+        return Attempt::Without(phi_handles);
     }
     // Materialize: undefined values, the arguments that stay, the replacements.
     let mut undef = HashMap::new();
@@ -450,10 +504,10 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
         map.insert(Value::Op(h), value_of(m, v, var));
     }
     let resolved: HashMap<Value, Value> = map.keys().map(|&k| (k, resolve(&map, k))).collect();
-    let gone: std::collections::HashSet<Handle<Op>> = gone.into_iter().collect();
+    let gone: HashSet<Handle<Op>> = gone.into_iter().collect();
     for (_, block) in f.blocks.iter_mut() {
         block.ops.retain(|h| !gone.contains(h));
     }
     replace_uses(m, f, &resolved);
-    true
+    Attempt::Done(true)
 }
