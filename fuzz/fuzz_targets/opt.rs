@@ -17,6 +17,8 @@ fuzz_target!(|data: &[u8]| {
     let valid = spvkit::validate::validate(&words, TargetEnv::Universal1_6).is_ok();
     let mut pipelines: Vec<Vec<Pass>> = Pass::ALL.iter().map(|&p| vec![p]).collect();
     pipelines.push(Pass::ALL.to_vec());
+    pipelines.push(spvkit::opt::PERFORMANCE.to_vec());
+    pipelines.push(spvkit::opt::LEGALIZE_HLSL.to_vec());
     for pipeline in pipelines {
         let mut m = module.clone();
         for pass in &pipeline {

@@ -255,7 +255,8 @@ fn remove_unreachable(m: &mut Module, f: &mut Function) -> bool {
 }
 
 /// Drops the merge instruction of a selection left as `OpBranchConditional %true %taken
-/// %merge` or as a switch on a constant with only a default once nothing inside breaks to the merge: the merge is unreachable, or reached by
+/// %merge` or as a switch on a constant with only a default, or of a loop whose continue
+/// target is unreachable, once nothing inside breaks to the merge: the merge is unreachable, or reached by
 /// one block ending in `OpBranch` that no construct between it and the header holds; whether
 /// any went.
 fn drop_finished_selections(m: &Module, f: &mut Function) -> bool {
@@ -263,8 +264,26 @@ fn drop_finished_selections(m: &Module, f: &mut Function) -> bool {
     let dom = DomTree::dominators(&cfg);
     let mut drops = Vec::new();
     for (h, block) in f.blocks.iter() {
-        let Some(Structure::Selection { merge, .. }) = block.structure else {
-            continue;
+        let merge = match block.structure {
+            Some(Structure::Selection { merge, .. }) => merge,
+            // A loop whose continue target nothing reaches runs once (an inlined function's
+            // returns, `do { } while (false)` after folding).
+            Some(Structure::Loop {
+                merge,
+                continue_target,
+                ..
+            }) if !cfg.is_reachable(continue_target) => {
+                if let Terminator::Branch(live) = &block.terminator {
+                    if live.block != merge && cfg.is_reachable(h) {
+                        let finished = once_left(f, &cfg, &dom, h, merge);
+                        if finished {
+                            drops.push((h, live.clone()));
+                        }
+                    }
+                }
+                continue;
+            }
+            _ => continue,
         };
         let live = match &block.terminator {
             Terminator::BranchConditional {
@@ -285,20 +304,7 @@ fn drop_finished_selections(m: &Module, f: &mut Function) -> bool {
         if live.block == merge || !cfg.is_reachable(h) {
             continue;
         }
-        let others: Vec<Handle<Block>> = cfg
-            .predecessors(merge)
-            .iter()
-            .copied()
-            .filter(|&p| p != h && cfg.is_reachable(p))
-            .collect();
-        let finished = match others.as_slice() {
-            [] => true,
-            [p] => {
-                matches!(f.blocks[*p].terminator, Terminator::Branch(_))
-                    && top_level(f, &dom, *p, h)
-            }
-            _ => false,
-        };
+        let finished = once_left(f, &cfg, &dom, h, merge);
         if finished {
             drops.push((h, live.clone()));
         }
@@ -310,6 +316,29 @@ fn drop_finished_selections(m: &Module, f: &mut Function) -> bool {
         block.terminator = Terminator::Branch(live);
     }
     any
+}
+
+/// Whether the construct headed by `h` is left only by falling off its end: its merge is
+/// unreachable, or reached by one block ending in `OpBranch` that no construct nested in it
+/// holds.
+fn once_left(
+    f: &Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    h: Handle<Block>,
+    merge: Handle<Block>,
+) -> bool {
+    let others: Vec<Handle<Block>> = cfg
+        .predecessors(merge)
+        .iter()
+        .copied()
+        .filter(|&p| p != h && cfg.is_reachable(p))
+        .collect();
+    match others.as_slice() {
+        [] => true,
+        [p] => matches!(f.blocks[*p].terminator, Terminator::Branch(_)) && top_level(f, dom, *p, h),
+        _ => false,
+    }
 }
 
 /// Whether no construct whose header lies strictly between `header` and `p` on `p`'s

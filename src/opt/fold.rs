@@ -470,6 +470,7 @@ fn fold(m: &mut Module, inst: &Instruction, ty: Handle<Type>, floats: bool) -> O
             return make_constant(m, ty, &picked);
         }
         I::CompositeExtract(e) => return extract(m, val(e.composite)?, &e.indexes, ty),
+        I::ExtInst(e) => return glsl(m, e, ty, floats),
         I::CompositeConstruct(c) => {
             let parts: Option<Vec<Value>> = c.constituents.iter().map(|&id| val(id)).collect();
             return construct(m, ty, parts?);
@@ -486,6 +487,25 @@ fn fold(m: &mut Module, inst: &Instruction, ty: Handle<Type>, floats: bool) -> O
         return None;
     }
     match operands.as_slice() {
+        // A vector times a scalar is a component-wise `OpFMul` (exact per component).
+        [a, b] if matches!(inst, I::VectorTimesScalar(_)) => {
+            let (xa, xb) = (literal_components(m, *a)?, literal_components(m, *b)?);
+            let [s] = xb.as_slice() else { return None };
+            if xa.len() != n {
+                return None;
+            }
+            let mul = I::FMul(crate::grammar::OpFMul {
+                result_type: crate::grammar::Id(0),
+                result_id: crate::grammar::Id(0),
+                operand_1: crate::grammar::Id(0),
+                operand_2: crate::grammar::Id(0),
+            });
+            let lits: Option<Vec<Lit>> = xa
+                .iter()
+                .map(|&x| binary(&mul, x, *s, out_kind, floats))
+                .collect();
+            make_constant(m, ty, &lits?)
+        }
         [a, b] => {
             if let Some(v) = identity(m, inst, *a, *b) {
                 return Some(v);
@@ -515,6 +535,175 @@ fn fold(m: &mut Module, inst: &Instruction, ty: Handle<Type>, floats: bool) -> O
         }
         _ => None,
     }
+}
+
+/// The GLSL.std.450 instructions whose results are exact functions of their operands, on
+/// constants: absolute values, signs, rounding to integers, minima, maxima and clamps
+/// (component-wise). `FMin`, `FMax` and `FClamp` with a NaN operand and clamps whose bounds
+/// cross are undefined and stay; transcendental functions, whose precision is the
+/// implementation's, stay too.
+fn glsl(
+    m: &mut Module,
+    e: &crate::grammar::OpExtInst,
+    ty: Handle<Type>,
+    floats: bool,
+) -> Option<Value> {
+    use crate::grammar::ext::glsl_std_450::Opcode as G;
+    let Some(Value::ExtInstSet(set)) = Value::from_id(e.set) else {
+        return None;
+    };
+    if m.ext_inst_imports.get(set)?.name != "GLSL.std.450" {
+        return None;
+    }
+    let (_, n) = components(m, ty)?;
+    let mut args = Vec::with_capacity(e.operands.len());
+    for &w in &e.operands {
+        let lits = literal_components(m, Value::from_id(crate::grammar::Id(w))?)?;
+        if lits.len() != n {
+            return None;
+        }
+        args.push(lits);
+    }
+    let op = e.instruction;
+    let is = |g: G| op == g as u32;
+    let float_op = [
+        G::FAbs,
+        G::FSign,
+        G::Floor,
+        G::Ceil,
+        G::Trunc,
+        G::RoundEven,
+        G::FMin,
+        G::FMax,
+        G::FClamp,
+    ]
+    .iter()
+    .any(|&g| is(g));
+    if float_op && !floats {
+        return None;
+    }
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let a: Vec<Lit> = args.iter().map(|x| x[i]).collect();
+        let r = match a.as_slice() {
+            [x] if is(G::FAbs)
+                || is(G::FSign)
+                || is(G::Floor)
+                || is(G::Ceil)
+                || is(G::Trunc)
+                || is(G::RoundEven) =>
+            {
+                let (v, w) = float(*x)?;
+                let r = if is(G::FAbs) {
+                    v.abs()
+                } else if is(G::FSign) {
+                    if v.is_nan() {
+                        return None;
+                    } else if v > 0.0 {
+                        1.0
+                    } else if v < 0.0 {
+                        -1.0
+                    } else {
+                        v
+                    }
+                } else if is(G::Floor) {
+                    v.floor()
+                } else if is(G::Ceil) {
+                    v.ceil()
+                } else if is(G::Trunc) {
+                    v.trunc()
+                } else {
+                    v.round_ties_even()
+                };
+                float_lit(r, w)
+            }
+            [x] if is(G::SAbs) || is(G::SSign) => {
+                let (_, sx, w) = int(*x)?;
+                let r = if is(G::SAbs) {
+                    sx.wrapping_abs()
+                } else {
+                    sx.signum()
+                };
+                Lit::Int {
+                    bits: mask(r as u64, w),
+                    width: w,
+                    signed: matches!(x, Lit::Int { signed: true, .. }),
+                }
+            }
+            [x, y] if is(G::FMin) || is(G::FMax) => {
+                let ((v, w), (u, _)) = (float(*x)?, float(*y)?);
+                if v.is_nan() || u.is_nan() {
+                    return None;
+                }
+                // (min(-0, +0) may be either zero: the first operand is kept.)
+                let r = if is(G::FMin) {
+                    if u < v {
+                        u
+                    } else {
+                        v
+                    }
+                } else if u > v {
+                    u
+                } else {
+                    v
+                };
+                float_lit(r, w)
+            }
+            [x, y] if is(G::SMin) || is(G::SMax) || is(G::UMin) || is(G::UMax) => {
+                let ((ux, sx, _), (uy, sy, _)) = (int(*x)?, int(*y)?);
+                let pick_x = if is(G::SMin) {
+                    sx <= sy
+                } else if is(G::SMax) {
+                    sx >= sy
+                } else if is(G::UMin) {
+                    ux <= uy
+                } else {
+                    ux >= uy
+                };
+                if pick_x {
+                    *x
+                } else {
+                    *y
+                }
+            }
+            [x, lo, hi] if is(G::FClamp) => {
+                let ((v, w), (l, _), (h, _)) = (float(*x)?, float(*lo)?, float(*hi)?);
+                if v.is_nan() || l.is_nan() || h.is_nan() || l > h {
+                    return None;
+                }
+                float_lit(v.max(l).min(h), w)
+            }
+            [x, lo, hi] if is(G::SClamp) || is(G::UClamp) => {
+                let ((ux, sx, _), (ul, sl, _), (uh, sh, _)) = (int(*x)?, int(*lo)?, int(*hi)?);
+                if is(G::SClamp) {
+                    if sl > sh {
+                        return None;
+                    }
+                    if sx < sl {
+                        *lo
+                    } else if sx > sh {
+                        *hi
+                    } else {
+                        *x
+                    }
+                } else {
+                    if ul > uh {
+                        return None;
+                    }
+                    if ux < ul {
+                        *lo
+                    } else if ux > uh {
+                        *hi
+                    } else {
+                        *x
+                    }
+                }
+            }
+            _ => return None,
+        };
+        out.push(r);
+    }
+    make_constant(m, ty, &out)
 }
 
 /// `x + 0`, `0 + x`, `x - 0`, `x * 1`, `1 * x`, `x | 0`, `x ^ 0`, `x & ~0` (integers), `x * 1.0`

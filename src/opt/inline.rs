@@ -84,6 +84,11 @@ fn shape(m: &Module, f: &Function) -> Option<Shape> {
         })
         .map(|(h, _)| h)
         .collect();
+    let merge_header: HashMap<Handle<Block>, Handle<Block>> = f
+        .blocks
+        .iter()
+        .filter_map(|(h, b)| Some((b.structure.as_ref()?.merge(), h)))
+        .collect();
     let mut inside_construct = false;
     for &r in &returns {
         if !cfg.is_reachable(r) {
@@ -91,6 +96,8 @@ fn shape(m: &Module, f: &Function) -> Option<Shape> {
             continue;
         }
         // Each construct whose header dominates the return and whose merge does not holds it.
+        // A merge block on the way up leaves its header's construct, and everything nested
+        // in it: the walk goes on above that header.
         let mut a = Some(r);
         while let Some(h) = a {
             if let Some(s) = &f.blocks[h].structure {
@@ -102,7 +109,10 @@ fn shape(m: &Module, f: &Function) -> Option<Shape> {
                     inside_construct = true;
                 }
             }
-            a = dom.idom(h);
+            a = match merge_header.get(&h) {
+                Some(&header) if header != h => dom.idom(header),
+                _ => dom.idom(h),
+            };
         }
     }
     let opaque_ty = |t: Handle<Type>| {
