@@ -221,6 +221,24 @@ fn check(c: &Candidate) -> Option<Vec<String>> {
             Err(e) => failures.push(format!("{}: opt --{}: {e}", c.name, pass.name())),
         }
     }
+    // And so do the recipes.
+    for (flag, recipe) in [
+        ("-O", spvkit::opt::PERFORMANCE),
+        ("--legalize-hlsl", spvkit::opt::LEGALIZE_HLSL),
+    ] {
+        let options = OptOptions {
+            passes: recipe.to_vec(),
+            update_vce: false,
+        };
+        match optimize(&c.words, &options) {
+            Ok(w) => {
+                if let Err(e) = spirv_val(c, &w, "recipe") {
+                    failures.push(format!("{}: the {flag} output is invalid: {e}", c.name));
+                }
+            }
+            Err(e) => failures.push(format!("{}: opt {flag}: {e}", c.name)),
+        }
+    }
     let options = OptOptions {
         passes: Vec::new(),
         update_vce: true,

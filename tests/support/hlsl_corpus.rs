@@ -394,10 +394,28 @@ pub fn words_of(bytes: &[u8]) -> Vec<u32> {
 }
 
 /// Compiles with `glslangValidator -D -V -S <stage> -e <entry> --target-env <env>`, plus the
-/// header's -D and -I (glslang has no -HV: it always short-circuits).
+/// header's -D and -I (glslang has no -HV: it always short-circuits). glslang legalizes (and so
+/// optimizes) HLSL with spirv-opt's passes by default; [`glslang_unoptimized`] does not.
 pub fn glslang(entry: &Entry) -> Result<Vec<u32>, String> {
-    let out = scratch_file(entry, "glslang.spv");
+    glslang_with(entry, &[])
+}
+
+/// [`glslang`] with `-Od`: the module before any optimization.
+pub fn glslang_unoptimized(entry: &Entry) -> Result<Vec<u32>, String> {
+    glslang_with(entry, &["-Od"])
+}
+
+fn glslang_with(entry: &Entry, extra: &[&str]) -> Result<Vec<u32>, String> {
+    let out = scratch_file(
+        entry,
+        if extra.is_empty() {
+            "glslang.spv"
+        } else {
+            "glslang-od.spv"
+        },
+    );
     let mut cmd = Command::new("glslangValidator");
+    cmd.args(extra);
     cmd.args(["-D", "-V", "-S", entry.args.glslang_stage(), "-e"])
         .arg(&entry.args.entry)
         .args(["--target-env", &entry.args.target_env]);
