@@ -380,6 +380,8 @@ fn fuzz_regressions_optimize_into_modules_that_read_back() {
         seen += 1;
         let mut pipelines: Vec<Vec<Pass>> = Pass::ALL.iter().map(|&p| vec![p]).collect();
         pipelines.push(Pass::ALL.to_vec());
+        pipelines.push(spvkit::opt::PERFORMANCE.to_vec());
+        pipelines.push(spvkit::opt::LEGALIZE_HLSL.to_vec());
         for pipeline in pipelines {
             let mut m = module.clone();
             pipeline.iter().for_each(|p| {

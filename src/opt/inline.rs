@@ -195,12 +195,14 @@ fn inline_calls(
     if f.is_declaration() {
         return false;
     }
-    let mut layout: Vec<Handle<Block>> = f.blocks.handles().collect();
+    // Blocks still to look at (a stack, next on top) and the layout built so far: a block
+    // split by a call is followed by the copy, and its continuation is looked at next.
+    let mut pending: Vec<Handle<Block>> = f.blocks.handles().collect();
+    pending.reverse();
+    let mut layout: Vec<Handle<Block>> = Vec::with_capacity(pending.len());
     let mut results: HashMap<Value, Value> = HashMap::new();
-    let mut i = 0;
     let mut changed = false;
-    while i < layout.len() {
-        let b = layout[i];
+    while let Some(b) = pending.pop() {
         let found = f.blocks[b].ops.iter().enumerate().find_map(|(k, &o)| {
             let op = &f.ops[o];
             let Instruction::FunctionCall(call) = &op.inst else {
@@ -222,27 +224,21 @@ fn inline_calls(
                 && pick(g, s);
             inlinable.then_some((k, g, s))
         });
-        let Some((k, g, s)) = found else {
-            i += 1;
+        // A loop header keeps its merge instruction: only one that branches on is split.
+        let splittable = !matches!(f.blocks[b].structure, Some(Structure::Loop { .. }))
+            || matches!(f.blocks[b].terminator, Terminator::Branch(_));
+        let Some((k, g, s)) = found.filter(|_| splittable && f.ops.len() <= MAX_CALLER_OPS) else {
+            layout.push(b);
             continue;
         };
-        // A loop header keeps its merge instruction: only one that branches on is split.
-        if matches!(f.blocks[b].structure, Some(Structure::Loop { .. }))
-            && !matches!(f.blocks[b].terminator, Terminator::Branch(_))
-        {
-            i += 1;
-            continue;
-        }
-        if f.ops.len() > MAX_CALLER_OPS {
-            break;
-        }
         let placeholder = Function::new(m.functions[g].ty, FunctionControl::None);
         let callee = std::mem::replace(&mut m.functions[g], placeholder);
-        let added = inline_call(m, f, b, k, &callee, s, &mut results);
+        let mut added = inline_call(m, f, b, k, &callee, s, &mut results);
         m.functions[g] = callee;
-        layout.splice(i + 1..i + 1, added.iter().copied());
-        // The continuation (last added) is looked at next.
-        i += added.len();
+        layout.push(b);
+        let cont = added.pop().expect("a continuation");
+        layout.extend(added);
+        pending.push(cont);
         changed = true;
     }
     if changed {
@@ -522,6 +518,11 @@ fn inline_call(
             })),
         };
         results.insert(Value::Op(call_h), value);
+    } else if let Some(ty) = call_op.result_type() {
+        // A void call's result names nothing a valid module uses; an invalid one that uses
+        // it gets an undefined value rather than a dangling reference.
+        let undef = m.constants.insert(Constant::new(ty, ConstantValue::Undef));
+        results.insert(Value::Op(call_h), Value::Constant(undef));
     }
     let mut added = Vec::with_capacity(block_map.len() + 3);
     if let Some((header, _)) = wrap {
