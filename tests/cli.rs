@@ -261,6 +261,66 @@ fn opt_round_trips_through_the_ir_and_update_vce_trims_the_header() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("<stdin>: word "));
 }
 
+#[test]
+fn opt_recipes_run_in_command_line_order_and_unknown_levels_are_refused() {
+    let bin = spvkit(
+        &["as", "--target-env", "spv1.3", "-", "-o", "-"],
+        example().as_bytes(),
+    );
+    assert!(bin.status.success());
+    let dir = scratch();
+    let input = dir.join("opt-recipe-in.spv");
+    std::fs::write(&input, &bin.stdout).unwrap();
+    for flags in [
+        &["-O"][..],
+        &["-Os"],
+        &["--legalize-hlsl"],
+        &["--legalize-hlsl", "-O", "--eliminate-dead-code"],
+    ] {
+        let out_path = dir.join("opt-recipe-out.spv");
+        let mut args = vec!["opt", "--print-pass-times"];
+        args.extend_from_slice(flags);
+        args.extend([input.to_str().unwrap(), "-o", out_path.to_str().unwrap()]);
+        let out = spvkit(&args, b"");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{flags:?}: {err}");
+        let o = Command::new("spirv-val").arg(&out_path).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{flags:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        // Each pass of the recipes reports its time, in order: -O starts by inlining.
+        let first = err.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with("inline-entry-points-exhaustive: "),
+            "{flags:?}: {err}"
+        );
+        let count = err.lines().count();
+        let want = match flags {
+            ["-O"] => spvkit::opt::PERFORMANCE.len(),
+            ["-Os"] => spvkit::opt::SIZE.len(),
+            ["--legalize-hlsl"] => spvkit::opt::LEGALIZE_HLSL.len(),
+            _ => spvkit::opt::LEGALIZE_HLSL.len() + spvkit::opt::PERFORMANCE.len() + 1,
+        };
+        assert_eq!(count, want, "{flags:?}: {err}");
+        assert!(
+            err.lines().last().unwrap().starts_with(match flags.last() {
+                Some(&"--eliminate-dead-code") => "eliminate-dead-code: ",
+                _ => "eliminate-dead-types-and-constants: ",
+            }),
+            "{flags:?}: {err}"
+        );
+    }
+    let out = spvkit(&["opt", "-O3", input.to_str().unwrap(), "-o", "-"], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 const COMPUTE: &str = "RWStructuredBuffer<uint> buf;\n\
 [numthreads(4, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { buf[id.x] = id.x * 2; }\n";
 
