@@ -4,9 +4,8 @@
 //! literal leave whole regions that never run.
 //!
 //! Structured control flow stays valid: a selection whose taken side may still reach its merge
-//! keeps its merge instruction, as `OpBranchConditional %true %taken %merge` (the edge to the
-//! merge passes undefined values and is never taken) or, for a switch, which nested
-//! constructs may break out of, as a switch with only a default; once the merge is reached only
+//! keeps its merge instruction, as a switch on a constant with only a default (which adds no
+//! edge, and which a switch's nested constructs may still break out of); once the merge is reached only
 //! by falling off the taken side (or not at all), the selection goes. A loop keeps its merge
 //! instruction, and a branch back to a loop header stays conditional (a loop has exactly one
 //! back edge). An unreachable block that a reachable header names as its merge or continue
@@ -110,11 +109,6 @@ fn fold_branches(m: &mut Module, f: &mut Function) -> bool {
                     if matches!(f.blocks[dead.block].structure, Some(Structure::Loop { .. })) {
                         continue;
                     }
-                    // Already the form a kept selection takes.
-                    let merge = f.blocks[b].structure.as_ref().map(Structure::merge);
-                    if c && merge == Some(dead.block) && merge != Some(live.block) {
-                        continue;
-                    }
                     live.clone()
                 }
                 None => continue,
@@ -136,7 +130,12 @@ fn fold_branches(m: &mut Module, f: &mut Function) -> bool {
             _ => continue,
         };
         let is_switch = matches!(f.blocks[b].terminator, Terminator::Switch { .. });
+        let to_merge = f.blocks[b].structure.as_ref().map(Structure::merge) == Some(live.block);
         let terminator = match &f.blocks[b].structure {
+            Some(Structure::Selection { .. }) if to_merge => {
+                f.blocks[b].structure = None;
+                Terminator::Branch(live)
+            }
             // A switch construct may be left by breaks from nested constructs: it stays a
             // switch, with only a default.
             Some(Structure::Selection { merge, .. }) if is_switch && *merge != live.block => {
@@ -149,30 +148,23 @@ fn fold_branches(m: &mut Module, f: &mut Function) -> bool {
                     cases: Vec::new(),
                 }
             }
-            Some(Structure::Selection { merge, .. }) if *merge != live.block => {
-                let merge = *merge;
-                let args = match &f.blocks[b].terminator {
-                    t if t.successors().any(|s| s.block == merge) => t
-                        .successors()
-                        .find(|s| s.block == merge)
-                        .map(|s| s.args.clone())
-                        .unwrap_or_default(),
-                    _ => undefs(m, f, merge),
-                };
-                let bool_ty = bool_type(m);
-                let yes = m
-                    .constants
-                    .insert(Constant::new(bool_ty, ConstantValue::Bool(true)));
-                Terminator::BranchConditional {
-                    condition: Value::Constant(yes),
-                    true_target: live,
-                    false_target: Successor { block: merge, args },
-                    weights: Vec::new(),
-                }
-            }
+            // An `if` whose taken side does not end at the merge keeps its merge instruction
+            // as a switch on a constant with only a default: no edge is added (a value the
+            // taken side defines may dominate the merge), and nothing inside can break.
             Some(Structure::Selection { .. }) => {
-                f.blocks[b].structure = None;
-                Terminator::Branch(live)
+                let uint = m.types.insert(Type::Int {
+                    width: 32,
+                    signed: false,
+                });
+                let zero = m.constants.insert(Constant::new(
+                    uint,
+                    ConstantValue::Scalar(LiteralNumber::Word(0)),
+                ));
+                Terminator::Switch {
+                    selector: Value::Constant(zero),
+                    default: live,
+                    cases: Vec::new(),
+                }
             }
             _ => Terminator::Branch(live),
         };
@@ -180,11 +172,6 @@ fn fold_branches(m: &mut Module, f: &mut Function) -> bool {
         changed = true;
     }
     changed
-}
-
-/// The module's boolean type (a module with a boolean branch has one).
-fn bool_type(m: &mut Module) -> Handle<Type> {
-    m.types.insert(Type::Bool)
 }
 
 /// Removes blocks nothing reaches, emptying those a reachable header names; whether any
@@ -215,6 +202,15 @@ fn remove_unreachable(m: &mut Module, f: &mut Function) -> bool {
             }
             None => {}
         }
+    }
+    // A block an op names (as some invalid modules have) stays too, emptied.
+    for (_, op) in f.ops.iter() {
+        use crate::grammar::Ids;
+        op.inst.visit_ids(&mut |id| {
+            if let Some(Value::Block(b)) = Value::from_id(id) {
+                named.insert(b);
+            }
+        });
     }
     let mut keep = Vec::with_capacity(f.blocks.len());
     let handles: Vec<Handle<Block>> = f.blocks.handles().collect();

@@ -242,6 +242,34 @@ fn inline_calls(
         changed = true;
     }
     if changed {
+        // Void results: an undefined value where something uses one, else nothing.
+        let void: Vec<Value> = results
+            .iter()
+            .filter(|(_, v)| matches!(v, Value::Type(_)))
+            .map(|(&k, _)| k)
+            .collect();
+        if !void.is_empty() {
+            let mut used = std::collections::HashSet::new();
+            for (_, b) in f.blocks.iter() {
+                for &h in &b.ops {
+                    crate::ir::analysis::visit_operands(m, &f.ops[h].inst, &mut |v| {
+                        used.insert(v);
+                    });
+                }
+                b.terminator.visit_values(|v| {
+                    used.insert(v);
+                });
+            }
+            for k in void {
+                let Some(Value::Type(ty)) = results.remove(&k) else {
+                    continue;
+                };
+                if used.contains(&k) {
+                    let undef = m.constants.insert(Constant::new(ty, ConstantValue::Undef));
+                    results.insert(k, Value::Constant(undef));
+                }
+            }
+        }
         let resolved: HashMap<Value, Value> =
             results.keys().map(|&k| (k, resolve(&results, k))).collect();
         replace_uses(m, f, &resolved);
@@ -519,10 +547,9 @@ fn inline_call(
         };
         results.insert(Value::Op(call_h), value);
     } else if let Some(ty) = call_op.result_type() {
-        // A void call's result names nothing a valid module uses; an invalid one that uses
-        // it gets an undefined value rather than a dangling reference.
-        let undef = m.constants.insert(Constant::new(ty, ConstantValue::Undef));
-        results.insert(Value::Op(call_h), Value::Constant(undef));
+        // A void call's result names nothing a valid module uses; should an invalid one use
+        // it, it gets an undefined value rather than a dangling reference (made only then).
+        results.insert(Value::Op(call_h), Value::Type(ty));
     }
     let mut added = Vec::with_capacity(block_map.len() + 3);
     if let Some((header, _)) = wrap {
