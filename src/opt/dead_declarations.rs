@@ -4,7 +4,7 @@
 //! passes leave constants and types that no op uses any more, each an instruction in the
 //! binary.
 //!
-//! Everything that may name a type or a constant is walked ([`visit_references`]): ops and
+//! Everything that may name a type or a constant is walked (`visit_references`): ops and
 //! terminators (extended-instruction operands included), functions, parameters, block
 //! arguments, global variables, specialization constants, module-level extended instructions,
 //! execution modes, decorations; the types and constants kept are renumbered in their order.
