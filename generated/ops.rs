@@ -7811,6 +7811,44 @@ impl Opcode {
             Self::TypeAccelerationStructureNV | Self::TypeCooperativeMatrixNV
         )
     }
+    ///Computes its result from its operands alone, so an op equal to one that dominates it is that value (the optimizer's redundancy elimination): the grammar's arithmetic, bit, relational and logical, conversion and composite classes, and address computations; not memory reads, images, derivatives or group operations, whose results depend on more than their operands. An OpExtInst other than a GLSL.std.450 value computation is left by the pass itself.
+    pub fn is_value_numbering(self) -> bool {
+        matches!(
+            self, Self::ExtInst | Self::AccessChain | Self::InBoundsAccessChain |
+            Self::PtrAccessChain | Self::InBoundsPtrAccessChain |
+            Self::VectorExtractDynamic | Self::VectorInsertDynamic | Self::VectorShuffle
+            | Self::CompositeConstruct | Self::CompositeExtract | Self::CompositeInsert |
+            Self::CopyObject | Self::Transpose | Self::ConvertFToU | Self::ConvertFToS |
+            Self::ConvertSToF | Self::ConvertUToF | Self::UConvert | Self::SConvert |
+            Self::FConvert | Self::QuantizeToF16 | Self::ConvertPtrToU |
+            Self::SatConvertSToU | Self::SatConvertUToS | Self::ConvertUToPtr |
+            Self::PtrCastToGeneric | Self::GenericCastToPtr |
+            Self::GenericCastToPtrExplicit | Self::Bitcast | Self::SNegate |
+            Self::FNegate | Self::IAdd | Self::FAdd | Self::ISub | Self::FSub |
+            Self::IMul | Self::FMul | Self::UDiv | Self::SDiv | Self::FDiv | Self::UMod |
+            Self::SRem | Self::SMod | Self::FRem | Self::FMod | Self::VectorTimesScalar |
+            Self::MatrixTimesScalar | Self::VectorTimesMatrix | Self::MatrixTimesVector |
+            Self::MatrixTimesMatrix | Self::OuterProduct | Self::Dot | Self::IAddCarry |
+            Self::ISubBorrow | Self::UMulExtended | Self::SMulExtended | Self::Any |
+            Self::All | Self::IsNan | Self::IsInf | Self::IsFinite | Self::IsNormal |
+            Self::SignBitSet | Self::LessOrGreater | Self::Ordered | Self::Unordered |
+            Self::LogicalEqual | Self::LogicalNotEqual | Self::LogicalOr |
+            Self::LogicalAnd | Self::LogicalNot | Self::Select | Self::IEqual |
+            Self::INotEqual | Self::UGreaterThan | Self::SGreaterThan |
+            Self::UGreaterThanEqual | Self::SGreaterThanEqual | Self::ULessThan |
+            Self::SLessThan | Self::ULessThanEqual | Self::SLessThanEqual |
+            Self::FOrdEqual | Self::FUnordEqual | Self::FOrdNotEqual |
+            Self::FUnordNotEqual | Self::FOrdLessThan | Self::FUnordLessThan |
+            Self::FOrdGreaterThan | Self::FUnordGreaterThan | Self::FOrdLessThanEqual |
+            Self::FUnordLessThanEqual | Self::FOrdGreaterThanEqual |
+            Self::FUnordGreaterThanEqual | Self::ShiftRightLogical |
+            Self::ShiftRightArithmetic | Self::ShiftLeftLogical | Self::BitwiseOr |
+            Self::BitwiseXor | Self::BitwiseAnd | Self::Not | Self::BitFieldInsert |
+            Self::BitFieldSExtract | Self::BitFieldUExtract | Self::BitReverse |
+            Self::BitCount | Self::CopyLogical | Self::SDot | Self::UDot | Self::SUDot |
+            Self::SDotAccSat | Self::UDotAccSat | Self::SUDotAccSat
+        )
+    }
 }
 /// Per opcode number: bit 0 known, bit 1 has a result type, bit 2 has a result id.
 static OPCODE_SHAPE: [u8; 6409usize] = [
