@@ -64,3 +64,118 @@ fn a_missing_input_is_an_error() {
     assert_eq!(code, 1);
     assert!(stderr.starts_with("/nonexistent.spv: error:"), "{stderr}");
 }
+
+/// `hlsl2spirv`'s optimization levels as DXC's: `-fcgl` writes the module as generated, `-O0`
+/// and `-Od` legalize only (this shader needs no legalization, so they equal `-fcgl`), the
+/// default `-O3` and `-O1` run `spvkit opt -O`, and `-Oconfig=` runs the passes it lists.
+/// Every level's module passes spirv-val and computes the buffer Rust computes.
+#[test]
+fn hlsl2spirv_optimization_levels_compute_the_same_buffer() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-run-levels");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("levels.hlsl");
+    std::fs::write(
+        &src,
+        r#"
+RWStructuredBuffer<int> buf : register(u0);
+struct Pair { int a; int b; };
+Pair step(Pair p, int i) {
+    Pair q;
+    q.a = p.a + i * 3;
+    q.b = (i % 2 == 0) ? p.b - i : p.b + 2 * i;
+    return q;
+}
+int twice(int x) { return x + x; }
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    Pair p = { (int)id.x, 7 };
+    for (int i = 0; i < 5; ++i) {
+        p = step(p, i);
+        if (false) { p.a = 1000; }
+    }
+    buf[id.x] = twice(p.a) + p.b * 1;
+}
+"#,
+    )
+    .unwrap();
+    // Rust's answer, thread by thread.
+    let expected: Vec<i64> = (0..4)
+        .map(|x: i64| {
+            let (mut a, mut b) = (x, 7);
+            for i in 0..5 {
+                a += i * 3;
+                b = if i % 2 == 0 { b - i } else { b + 2 * i };
+            }
+            2 * a + b
+        })
+        .collect();
+    let job = r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["i32"], "data": [0, 0, 0, 0]}]}"#;
+    let mut counts = Vec::new();
+    for (tag, flags) in [
+        ("fcgl", &["-fcgl"][..]),
+        ("O0", &["-O0"]),
+        ("Od", &["-Od"]),
+        ("default", &[]),
+        ("O1", &["-O1"]),
+        (
+            "config",
+            &["-Oconfig=--inline-entry-points-exhaustive,--ssa-rewrite"],
+        ),
+    ] {
+        let spv = dir.join(format!("{tag}.spv"));
+        let out = Command::new(env!("CARGO_BIN_EXE_hlsl2spirv"))
+            .arg(&src)
+            .args(["-T", "cs_6_0", "-Fo"])
+            .arg(&spv)
+            .args(flags)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{tag}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let val = Command::new("spirv-val").arg(&spv).output().unwrap();
+        assert!(
+            val.status.success(),
+            "{tag}: spirv-val: {}",
+            String::from_utf8_lossy(&val.stderr)
+        );
+        let (code, stdout, stderr) = spvkit_run(&spv.to_string_lossy(), job);
+        assert_eq!(code, 0, "{tag}: {stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let got: Vec<i64> = json["buffers"][0]["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        assert_eq!(got, expected, "{tag}");
+        let text = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+            .arg("dis")
+            .arg(&spv)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&text.stdout).into_owned();
+        counts.push((
+            tag,
+            text.lines().filter(|l| l.contains("Op")).count(),
+            text.contains("OpFunctionCall"),
+        ));
+    }
+    let by = |tag: &str| *counts.iter().find(|c| c.0 == tag).unwrap();
+    // -O0 and -Od change nothing here; -fcgl keeps the calls.
+    assert_eq!(by("O0").1, by("fcgl").1);
+    assert_eq!(by("Od").1, by("fcgl").1);
+    assert!(by("fcgl").2);
+    // -O3 (the default) and -O1 inline and shrink; -Oconfig= inlines.
+    assert!(
+        !by("default").2 && !by("O1").2 && !by("config").2,
+        "{counts:?}"
+    );
+    assert_eq!(by("default").1, by("O1").1);
+    assert!(
+        by("default").1 * 2 < by("fcgl").1,
+        "-O3 does not shrink the module much: {counts:?}"
+    );
+}

@@ -695,6 +695,14 @@ fn legalization_makes_resources_in_locals_params_returns_structs_and_aliases_dir
         before.contains("opaque") || before.contains("UniformConstant"),
         "{before}"
     );
+    // hlsl2spirv legalizes at every level when the module needs it, as DXC decides.
+    assert!(spvkit::opt::needs_legalization(&m));
+    let mut legal = m.clone();
+    for pass in spvkit::opt::LEGALIZE_HLSL {
+        pass.run(&mut legal);
+    }
+    assert!(!spvkit::opt::needs_legalization(&legal));
+    assert!(!spvkit::opt::needs_legalization(&looped_diamond()));
     let text = after(m, spvkit::opt::LEGALIZE_HLSL);
     assert!(!text.contains("OpFunctionCall"), "{text}");
     assert!(!text.contains("Private"), "{text}");

@@ -112,8 +112,8 @@ use Arity::{Flag, Joined, JoinedOrSeparate as JoS, Multi, Separate};
 use Group::{Common, Compilation as Comp, Optimization as Opt, SpirV, Utility as Util, Warning};
 use Support::{DxilOnly, Implemented as Yes, Note, Refused as No};
 
-const NO_OPT: Support =
-    Note("spvkit does not optimize SPIR-V yet; the output is correct but unoptimized");
+const DXIL_OPT: Support =
+    Note("switches a DXIL (LLVM) optimization; the SPIR-V passes are not affected, as in DXC");
 const NO_DEBUG: Support = Note("spvkit does not emit debug information yet");
 const NO_DIAG: Support = Note("diagnostics keep spvkit's clang-style format");
 const HINT: Support = Note("a code generation hint for DXIL; the SPIR-V is the same without it");
@@ -201,14 +201,14 @@ pub static FLAGS: &[DxcFlag] = &[
     // Optimization Options.
     f("-ffinite-math-only", Flag, "", Opt, "Allow optimizations for floating-point arithmetic that assume that arguments and results are not NaNs or +-Infs", Note("an optimization permission; spvkit does not optimize and emits no fast-math flags, so results stay IEEE")),
     f("-fno-finite-math-only", Flag, "", Opt, "Disallow optimizations for floating-point arithmetic that assume that arguments and results are not NaNs or +-Infs (the default)", Yes),
-    f("-O0", Flag, "", Opt, "Optimization Level 0", NO_OPT),
-    f("-O1", Flag, "", Opt, "Optimization Level 1", NO_OPT),
-    f("-O2", Flag, "", Opt, "Optimization Level 2", NO_OPT),
-    f("-O3", Flag, "", Opt, "Optimization Level 3 (Default)", NO_OPT),
-    f("-Od", Flag, "", Opt, "Disable optimizations", Note("spvkit does not optimize SPIR-V yet; nothing to disable")),
-    f("-fcgl", Flag, "", Opt, "Generate SPIR-V without legalization or optimization (DXC's test flag)", Note("spvkit neither legalizes nor optimizes yet; the output is the same")),
-    f("-opt-disable", Separate, "<value>", Opt, "Disable this optimization", NO_OPT),
-    f("-opt-enable", Separate, "<value>", Opt, "Enable this optimization", NO_OPT),
+    f("-O0", Flag, "", Opt, "Optimization Level 0", Yes),
+    f("-O1", Flag, "", Opt, "Optimization Level 1", Yes),
+    f("-O2", Flag, "", Opt, "Optimization Level 2", Yes),
+    f("-O3", Flag, "", Opt, "Optimization Level 3 (Default)", Yes),
+    f("-Od", Flag, "", Opt, "Disable optimizations", Yes),
+    f("-fcgl", Flag, "", Opt, "Generate SPIR-V without legalization or optimization (DXC's test flag)", Yes),
+    f("-opt-disable", Separate, "<value>", Opt, "Disable this optimization", DXIL_OPT),
+    f("-opt-enable", Separate, "<value>", Opt, "Enable this optimization", DXIL_OPT),
     // SPIR-V CodeGen Options.
     f("-fspv-debug=", Joined, "<value>", SpirV, "Specify whitelist of debug info category (file -> source -> line, tool, vulkan-with-source)", NO_DEBUG),
     f("-fspv-enable-maximal-reconvergence", Flag, "", SpirV, "Enables the MaximallyReconvergesKHR execution mode for this module (needs spvkit built from a grammar that has it)", Yes),
@@ -245,7 +245,7 @@ pub static FLAGS: &[DxcFlag] = &[
     f("-fvk-use-dx-position-w", Flag, "", SpirV, "Reciprocate SV_Position.w after reading from stage input in PS", Yes),
     f("-fvk-use-gl-layout", Flag, "", SpirV, "Use strict OpenGL std140/std430 memory layout for Vulkan resources", Yes),
     f("-fvk-use-scalar-layout", Flag, "", SpirV, "Use scalar memory layout for Vulkan resources", Yes),
-    f("-Oconfig=", Joined, "<value>", SpirV, "Specify a comma-separated list of SPIRV-Tools passes to customize optimization configuration", NO_OPT),
+    f("-Oconfig=", Joined, "<value>", SpirV, "Specify a comma-separated list of SPIRV-Tools passes to customize optimization configuration", Yes),
     f("-spirv", Flag, "", SpirV, "Generate SPIR-V code (always on)", Yes),
     f("-vkbr", Multi(4), "<type-number> <space> <binding> <set>", SpirV, "Alias of -fvk-bind-register", Yes),
     f("-Wno-vk-emulated-features", Flag, "", SpirV, "Do not emit warnings for emulated features resulting from no direct mapping", Note("spvkit emits no such warnings")),

@@ -57,6 +57,22 @@ pub struct Args {
     /// `-verify`: the diagnostics are checked against the source's `expected-*` comments
     /// instead of reported.
     pub verify: bool,
+    /// What runs on the module after code generation (`-O0`..`-O3`, `-Od`, `-fcgl`,
+    /// `-Oconfig=`).
+    pub optimization: Optimization,
+}
+
+/// The passes `hlsl2spirv` runs on the module it generated, as DXC runs spirv-opt's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Optimization {
+    /// `-fcgl`: the module as generated, neither legalized nor optimized.
+    None,
+    /// `-O0`, `-Od`: legalized (`--legalize-hlsl`) when the module needs it, not optimized.
+    LegalizeOnly,
+    /// `-O1`..`-O3` (the default): legalized when needed, then `spvkit opt -O`.
+    Full,
+    /// `-Oconfig=`: legalized when needed, then these passes instead of `-O`.
+    Config(Vec<crate::opt::Pass>),
 }
 
 /// The error for a flag (or a flag's value) that would change the output and is not
@@ -165,6 +181,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
         max_id: 0x3F_FFFF,
         notes: Vec::new(),
         verify: false,
+        optimization: Optimization::Full,
     };
     let mut defines = Vec::new();
     let mut include_dirs = Vec::new();
@@ -179,6 +196,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     // Options set directly by their flags (the rest are settled after the loop).
     let mut o = Options::new("main", a.options.profile);
     let (mut oconfig, mut opt_level) = (0, false);
+    let (mut optimization, mut fcgl) = (Optimization::Full, false);
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
@@ -204,9 +222,18 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                 if oconfig > 1 {
                     return Err("error: -Oconfig should not be specified more than once".into());
                 }
-                check_oconfig(m.value())?;
+                optimization = Optimization::Config(oconfig_passes(m.value(), &mut a.notes)?);
             }
-            "-O0" | "-O1" | "-O2" | "-O3" => opt_level = true,
+            "-O0" | "-O1" | "-O2" | "-O3" => {
+                opt_level = true;
+                optimization = if name == "-O0" {
+                    Optimization::LegalizeOnly
+                } else {
+                    Optimization::Full
+                };
+            }
+            "-Od" => optimization = Optimization::LegalizeOnly,
+            "-fcgl" => fcgl = true,
             "-fspv-debug=" => {
                 const CONTROLS: &[&str] = &[
                     "file",
@@ -244,6 +271,8 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
                 "-help" | "--help" | "-h" | "-?" => return Ok(Action::Help),
                 "--version" | "-version" => return Ok(Action::Version),
                 "-nologo" | "-Qunused-arguments" | "-spirv" | "-fno-finite-math-only" => {}
+                // Settled in the first match.
+                "-O0" | "-O1" | "-O2" | "-O3" | "-Od" | "-fcgl" | "-Oconfig=" => {}
                 "-Zpc" => zpc = true,
                 "-Zpr" => zpr = true,
                 "-fvk-invert-y" => invert_y = true,
@@ -369,6 +398,11 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     if oconfig > 0 && opt_level {
         return Err("error: -Oconfig should not be used together with -O".into());
     }
+    a.optimization = if fcgl {
+        Optimization::None
+    } else {
+        optimization
+    };
     let input = input.ok_or_else(|| format!("error: no input file\n{USAGE}"))?;
     let profile = profile
         .ok_or_else(|| format!("error: no target profile (-T cs_6_0, vs_6_0, ps_6_0)\n{USAGE}"))?;
@@ -425,8 +459,9 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     Ok(Action::Compile(Box::new(a)))
 }
 
-/// spirv-opt's flags (SPIRV-Tools 2023), which `-Oconfig=` lists: spvkit does not optimize
-/// yet, but a list DXC's spirv-opt would reject is still an error.
+/// spirv-opt's flags (SPIRV-Tools 2023), which `-Oconfig=` lists: those spvkit has run, the
+/// others are skipped with a note, and a flag DXC's spirv-opt would reject is "unknown" as
+/// there.
 const SPIRV_OPT_FLAGS: &[&str] = &[
     "-O",
     "-Os",
@@ -510,7 +545,9 @@ const SPIRV_OPT_FLAGS: &[&str] = &[
 ];
 
 /// Checks an `-Oconfig=` pass list as DXC's spirv-opt would.
-fn check_oconfig(list: &str) -> Result<(), String> {
+fn oconfig_passes(list: &str, notes: &mut Vec<String>) -> Result<Vec<crate::opt::Pass>, String> {
+    use crate::opt::{Pass, LEGALIZE_HLSL, PERFORMANCE, SIZE};
+    let mut passes = Vec::new();
     for pass in list.split(',').filter(|p| !p.is_empty()) {
         let flag = pass.split('=').next().unwrap_or(pass);
         if !SPIRV_OPT_FLAGS.contains(&flag) {
@@ -518,8 +555,22 @@ fn check_oconfig(list: &str) -> Result<(), String> {
                 "error: failed to optimize SPIR-V: Unknown flag '{pass}'"
             ));
         }
+        match flag {
+            "-O" => passes.extend_from_slice(PERFORMANCE),
+            "-Os" => passes.extend_from_slice(SIZE),
+            "--legalize-hlsl" => passes.extend_from_slice(LEGALIZE_HLSL),
+            _ => match flag.strip_prefix("--").and_then(Pass::from_name) {
+                Some(p) if flag == pass => passes.push(p),
+                // A pass only changes how the code is written, never what it computes:
+                // one spvkit lacks is skipped, said on standard error.
+                _ => notes.push(format!(
+                    "note: -Oconfig: spvkit has no pass '{pass}'; it is skipped (spvkit has -O, \
+                     -Os, --legalize-hlsl and the passes `spvkit opt --help` lists)"
+                )),
+            },
+        }
     }
-    Ok(())
+    Ok(passes)
 }
 
 /// The name diagnostics use for the input: `<stdin>` for `-`.
@@ -619,6 +670,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let mut words = compiled.words;
     let mut module = compiled.module;
+    let passes = passes_for(&a.optimization, &module);
+    if !passes.is_empty() {
+        for pass in passes {
+            pass.run(&mut module);
+        }
+        words = crate::ir::serialize(&module).map_err(|e| format!("{name}: error: {e}"))?;
+    }
     if let Some(allowed) = &a.allowed_extensions {
         if let Some(ext) = module
             .extensions
@@ -660,6 +718,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
         print!("{}", text()?);
     }
     Ok(())
+}
+
+/// The passes an optimization setting runs on `module`: the legalization when the module
+/// needs it (whatever the level, as DXC), then the optimization.
+fn passes_for(optimization: &Optimization, module: &crate::ir::Module) -> Vec<crate::opt::Pass> {
+    let mut passes = Vec::new();
+    if *optimization != Optimization::None && crate::opt::needs_legalization(module) {
+        passes.extend_from_slice(crate::opt::LEGALIZE_HLSL);
+    }
+    match optimization {
+        Optimization::None | Optimization::LegalizeOnly => {}
+        Optimization::Full => passes.extend_from_slice(crate::opt::PERFORMANCE),
+        Optimization::Config(list) => passes.extend_from_slice(list),
+    }
+    passes
 }
 
 /// The `hlsl2spirv` program.
@@ -784,8 +857,9 @@ mod tests {
     fn notes_refusals_and_actions() {
         let a = compile("- -T cs_6_0 -O3 -Zi -nologo -fspv-target-env=vulkan1.1spirv1.4").unwrap();
         assert_eq!(a.input, PathBuf::from("-"));
-        assert_eq!(a.notes.len(), 2, "{:?}", a.notes);
-        assert!(a.notes[0].starts_with("note: -O3: "), "{:?}", a.notes);
+        assert_eq!(a.notes.len(), 1, "{:?}", a.notes);
+        assert!(a.notes[0].starts_with("note: -Zi: "), "{:?}", a.notes);
+        assert_eq!(a.optimization, Optimization::Full);
         assert_eq!(a.options.target_env, TargetEnv::Vulkan1_1Spirv1_4);
         let a = compile("x.hlsl -T cs_6_0 -fspv-target-env=universal1.5").unwrap();
         assert_eq!(a.options.target_env, TargetEnv::Universal1_5);
@@ -796,11 +870,35 @@ mod tests {
         );
         // DXC's checks of flags that are only noted.
         let err = |cmd: &str| compile(cmd).unwrap_err();
+        use crate::opt::Pass;
         assert!(err("x.hlsl -T cs_6_0 -O0 -Oconfig=--loop-unroll").contains("together with -O"));
         assert!(err("x.hlsl -T cs_6_0 -Oconfig=-O -Oconfig=-Os").contains("more than once"));
         assert!(err("x.hlsl -T cs_6_0 -Oconfig=--nope").contains("Unknown flag '--nope'"));
         assert!(err("x.hlsl -T cs_6_0 -fspv-debug=t").contains("control parameter: t"));
-        assert!(compile("x.hlsl -T cs_6_0 -Oconfig=--ssa-rewrite,--loop-unroll-partial=3").is_ok());
+        let a = compile("x.hlsl -T cs_6_0 -Oconfig=--ssa-rewrite,--loop-unroll-partial=3").unwrap();
+        assert_eq!(a.optimization, Optimization::Config(vec![Pass::SsaRewrite]));
+        assert!(a.notes[0].contains("no pass '--loop-unroll-partial=3'; it is skipped"));
+        // The optimization levels, as DXC: -O3 by default, -O0/-Od legalize only, -fcgl
+        // neither, -Oconfig= in place of -O.
+        let level = |flags: &str| {
+            compile(&format!("x.hlsl -T cs_6_0 {flags}"))
+                .unwrap()
+                .optimization
+        };
+        assert_eq!(level(""), Optimization::Full);
+        assert_eq!(level("-O1"), Optimization::Full);
+        assert_eq!(level("-O0"), Optimization::LegalizeOnly);
+        assert_eq!(level("-Od"), Optimization::LegalizeOnly);
+        assert_eq!(level("-fcgl"), Optimization::None);
+        assert_eq!(level("-O3 -fcgl"), Optimization::None);
+        assert_eq!(
+            level("-Oconfig=--ssa-rewrite,--merge-blocks"),
+            Optimization::Config(vec![Pass::SsaRewrite, Pass::MergeBlocks])
+        );
+        assert_eq!(
+            level("-Oconfig=-O"),
+            Optimization::Config(crate::opt::PERFORMANCE.to_vec())
+        );
         assert_eq!(
             compile("x.hlsl -T cs_6_0 -denorm ftz")
                 .unwrap()

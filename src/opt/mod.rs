@@ -188,6 +188,65 @@ pub const LEGALIZE_HLSL: &[Pass] = &[
 /// unrolling yet, the one pass of `-O` that grows it), so it is [`PERFORMANCE`].
 pub const SIZE: &[Pass] = PERFORMANCE;
 
+/// Whether a module needs [`LEGALIZE_HLSL`] before Vulkan accepts it, as DXC decides when to
+/// run spirv-opt's legalization: a Function or Private variable holds an opaque handle (an
+/// image, sampler, acceleration structure or pointer) or a struct or array of them, or a
+/// function takes or returns one.
+pub fn needs_legalization(m: &ir::Module) -> bool {
+    use crate::grammar::StorageClass;
+    use ir::Type;
+    fn holds_handle(m: &ir::Module, t: ir::Handle<ir::Type>, depth: usize) -> bool {
+        match m.types.get(t) {
+            _ if depth > 64 => false,
+            Some(Type::Image(_) | Type::Sampler | Type::SampledImage { .. }) => true,
+            Some(Type::Pointer { .. }) => true,
+            Some(Type::Other(inst)) => {
+                inst.opcode() == Some(crate::grammar::Opcode::TypeAccelerationStructureKHR)
+            }
+            Some(Type::Array { element, .. } | Type::RuntimeArray { element, .. }) => {
+                holds_handle(m, *element, depth + 1)
+            }
+            Some(Type::Struct(s)) => s.members.iter().any(|mb| holds_handle(m, mb.ty, depth + 1)),
+            _ => false,
+        }
+    }
+    let variable_holds_handle = |ty: ir::Handle<ir::Type>| match m.types.get(ty) {
+        Some(Type::Pointer {
+            storage_class: StorageClass::Function | StorageClass::Private,
+            pointee,
+            ..
+        }) => holds_handle(m, *pointee, 0),
+        _ => false,
+    };
+    if m.globals.iter().any(|(_, g)| variable_holds_handle(g.ty)) {
+        return true;
+    }
+    // A parameter or return value that is a handle, holds one or points to memory other
+    // than Function and Private (a resource passed by reference).
+    let passes_handle = |t: ir::Handle<ir::Type>| match m.types.get(t) {
+        Some(Type::Pointer {
+            storage_class: StorageClass::Function | StorageClass::Private,
+            pointee,
+            ..
+        }) => holds_handle(m, *pointee, 0),
+        Some(Type::Pointer { .. }) => true,
+        _ => holds_handle(m, t, 0),
+    };
+    m.functions.iter().any(|(_, f)| {
+        let signature = match m.types.get(f.ty) {
+            Some(Type::Function { ret, params }) => {
+                passes_handle(*ret) || params.iter().any(|&p| passes_handle(p))
+            }
+            _ => false,
+        };
+        signature
+            || f.header
+                .iter()
+                .filter_map(|&h| f.ops[h].result_type())
+                .any(variable_holds_handle)
+    })
+}
+
 /// Runs `pass` on each function of `m` (the module, its functions taken out, is the pass's to
 /// read and extend); whether it changed any.
 fn each_function(
