@@ -545,6 +545,120 @@ fn folding_computes_what_spirv_defines_and_leaves_undefined_results() {
 }
 
 #[test]
+fn folding_computes_products_shuffles_and_inserts_of_constants_in_the_lowerings_order() {
+    // M has columns (1, 2) and (3, 4); v = (5, 6). Each case's result is taken apart at
+    // `path` and stored; after folding every store writes the constant `want`.
+    let cases: [(&str, &str, &str, f32); 10] = [
+        ("%float", "OpDot %float %v %c0", "", 17.0),
+        ("%v2", "OpMatrixTimesVector %v2 %M %v", " 1", 34.0),
+        ("%v2", "OpVectorTimesMatrix %v2 %v %M", " 1", 39.0),
+        ("%m2", "OpMatrixTimesMatrix %m2 %M %M", " 1 1", 22.0),
+        ("%m2", "OpMatrixTimesScalar %m2 %M %f2", " 1 0", 6.0),
+        ("%m2", "OpOuterProduct %m2 %v %c0", " 1 1", 12.0),
+        ("%m2", "OpTranspose %m2 %M", " 0 1", 3.0),
+        ("%v2", "OpVectorShuffle %v2 %v %c0 3 0", " 0", 2.0),
+        // The insert folds first, so the dot product of it folds too: 5 * 1 + 7 * 2.
+        ("%float", "OpDot %float %ins %c0", "", 19.0),
+        // RelaxedPrecision permits the exact result.
+        ("%float", "OpFAdd %float %f2 %f5", "", 7.0),
+    ];
+    let mut decls = String::new();
+    let mut body = String::from("%ins = OpCompositeInsert %v2 %f7 %v 1\n");
+    let mut iface = String::new();
+    let mut names = String::new();
+    for (i, (_, op, path, _)) in cases.iter().enumerate() {
+        decls += &format!("%o{i} = OpVariable %pf Private\n");
+        names += &format!("OpName %o{i} \"o{i}\"\n");
+        body += &format!("%r{i} = {op}\n");
+        body += &if path.is_empty() {
+            format!("OpStore %o{i} %r{i}\n")
+        } else {
+            format!("%x{i} = OpCompositeExtract %float %r{i}{path}\nOpStore %o{i} %x{i}\n")
+        };
+        iface += &format!(" %o{i}");
+    }
+    let text = format!(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+         OpEntryPoint GLCompute %main \"main\"{iface} %nc\nOpExecutionMode %main LocalSize 1 1 1\n\
+         {names}OpDecorate %r9 RelaxedPrecision\nOpDecorate %kept NoContraction\n\
+         %void = OpTypeVoid\n%float = OpTypeFloat 32\n%v2 = OpTypeVector %float 2\n\
+         %m2 = OpTypeMatrix %v2 2\n%fn = OpTypeFunction %void\n%pf = OpTypePointer Private %float\n\
+         %f1 = OpConstant %float 1\n%f2 = OpConstant %float 2\n%f3 = OpConstant %float 3\n\
+         %f4 = OpConstant %float 4\n%f5 = OpConstant %float 5\n%f6 = OpConstant %float 6\n\
+         %f7 = OpConstant %float 7\n%c0 = OpConstantComposite %v2 %f1 %f2\n\
+         %c1 = OpConstantComposite %v2 %f3 %f4\n%M = OpConstantComposite %m2 %c0 %c1\n\
+         %v = OpConstantComposite %v2 %f5 %f6\n{decls}%nc = OpVariable %pf Private\n\
+         %main = OpFunction %void None %fn\n%entry = OpLabel\n{body}\
+         %kept = OpFAdd %float %f2 %f5\nOpStore %nc %kept\nOpReturn\nOpFunctionEnd\n"
+    );
+    let out = after(
+        ir_of(&text),
+        &[Pass::SimplifyInstructions, Pass::EliminateDeadCode],
+    );
+    for (i, (_, op, _, want)) in cases.iter().enumerate() {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("OpStore %o{i} ")))
+            .unwrap_or_else(|| panic!("no store of case {i}\n{out}"));
+        let constant = line.split_whitespace().nth(2).unwrap();
+        let decl = out
+            .lines()
+            .find(|l| {
+                l.trim_start()
+                    .starts_with(&format!("{constant} = OpConstant %float "))
+            })
+            .unwrap_or_else(|| panic!("case {i} ({op}) did not fold\n{out}"));
+        let got: f32 = decl.split_whitespace().last().unwrap().parse().unwrap();
+        assert_eq!(got, *want, "case {i}: {op}\n{out}");
+    }
+    // NoContraction keeps the op.
+    assert!(out.contains("OpFAdd"), "{out}");
+    for op in [
+        "OpDot",
+        "OpMatrixTimes",
+        "OpVectorTimesMatrix",
+        "OpOuterProduct",
+        "OpTranspose",
+        "OpVectorShuffle",
+        "OpCompositeInsert",
+    ] {
+        assert!(!out.contains(op), "{op} stayed\n{out}");
+    }
+}
+
+#[test]
+fn a_continue_target_joins_a_plain_predecessor_which_becomes_the_continue_target() {
+    let m = ir_of(&format!(
+        "{HEADER}%main = OpFunction %void None %fn\n\
+         %entry = OpLabel\n%x = OpVariable %ptr Function\nOpStore %x %c0\nOpBranch %header\n\
+         %header = OpLabel\n%i = OpLoad %int %x\n%go = OpSLessThan %bool %i %c1\n\
+         OpLoopMerge %merge %cont None\nOpBranchConditional %go %body %merge\n\
+         %body = OpLabel\n%j = OpLoad %int %x\nOpBranch %cont\n\
+         %cont = OpLabel\n%n = OpIAdd %int %j %c1\nOpStore %x %n\nOpBranch %header\n\
+         %merge = OpLabel\nOpReturn\nOpFunctionEnd\n"
+    ));
+    let text = after(m, &[Pass::MergeBlocks]);
+    assert_eq!(text.matches("OpLabel").count(), 4, "{text}");
+    // The loop continues at the block that held the body, which now ends in the back edge.
+    let continue_target = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("OpLoopMerge "))
+        .and_then(|rest| rest.split_whitespace().nth(1))
+        .unwrap()
+        .to_string();
+    let block: Vec<&str> = text
+        .lines()
+        .skip_while(|l| l.trim() != format!("{continue_target} = OpLabel"))
+        .take(5)
+        .collect();
+    assert!(block.iter().any(|l| l.contains("OpLoad")), "{text}");
+    assert!(block.iter().any(|l| l.contains("OpIAdd")), "{text}");
+    // A continue target whose predecessor is a selection's merge block stays apart.
+    let text = after(looped_diamond(), &[Pass::MergeBlocks]);
+    assert_eq!(text.matches("OpLabel").count(), 8, "{text}");
+}
+
+#[test]
 fn simplification_reads_extracts_through_inserts_and_constructs() {
     let m = ir_of(
         &format!(

@@ -11,7 +11,8 @@
 //! conversion out of range are undefined and stay; floats are 32- or 64-bit IEEE with
 //! round-to-nearest-even (a module whose execution modes flush denormals or round otherwise
 //! keeps its float ops); ops carrying decorations (`NoContraction`, `FPRoundingMode`,
-//! `NonUniform`, ...) are left alone.
+//! `NonUniform`, ...) are left alone, except `RelaxedPrecision`, which permits the exact
+//! result. Matrix and vector products are computed in the order the lowering computes them.
 
 use super::replace::{replace_uses, resolve};
 use crate::grammar::{ExecutionMode, Ids, Instruction, LiteralNumber};
@@ -396,7 +397,13 @@ fn in_function(m: &mut Module, f: &mut Function, floats: bool) -> bool {
         for i in 0..f.blocks[b].ops.len() {
             let h = f.blocks[b].ops[i];
             let op = &f.ops[h];
-            if !op.decorations().is_empty() {
+            // RelaxedPrecision only permits less precision: the exact result is one the
+            // op may give. Other decorations (NoContraction, FPRoundingMode...) stay.
+            if !op
+                .decorations()
+                .iter()
+                .all(|d| matches!(d, crate::grammar::Decoration::RelaxedPrecision))
+            {
                 continue;
             }
             let mut inst = op.inst.clone();
@@ -475,6 +482,36 @@ fn fold(m: &mut Module, inst: &Instruction, ty: Handle<Type>, floats: bool) -> O
             let parts: Option<Vec<Value>> = c.constituents.iter().map(|&id| val(id)).collect();
             return construct(m, ty, parts?);
         }
+        I::CompositeInsert(ci) => {
+            let (Value::Constant(c), object @ Value::Constant(_)) =
+                (val(ci.composite)?, val(ci.object)?)
+            else {
+                return None;
+            };
+            return insert(m, c, object, &ci.indexes);
+        }
+        I::VectorShuffle(vs) => {
+            let (Value::Constant(a), Value::Constant(b)) = (val(vs.vector_1)?, val(vs.vector_2)?)
+            else {
+                return None;
+            };
+            let mut both = constant_parts(m, a)?;
+            both.extend(constant_parts(m, b)?);
+            // 0xFFFFFFFF, an undefined component, is not folded.
+            let picked: Option<Vec<Value>> = vs
+                .components
+                .iter()
+                .map(|&c| both.get(c as usize).copied())
+                .collect();
+            return construct(m, ty, picked?);
+        }
+        I::Dot(_)
+        | I::MatrixTimesScalar(_)
+        | I::MatrixTimesVector(_)
+        | I::VectorTimesMatrix(_)
+        | I::MatrixTimesMatrix(_)
+        | I::OuterProduct(_)
+        | I::Transpose(_) => return product(m, inst, ty, floats),
         _ => {}
     }
     let out_kind = scalar_kind(m, components(m, ty)?.0)?;
@@ -874,6 +911,177 @@ fn extract_through_ops(
         return Some(Extracted::Value(c));
     }
     (v != start || idx != indexes).then_some(Extracted::From(v, idx))
+}
+
+/// `OpCompositeInsert` of constant `object` into constant `c` at `path`: the composite constant,
+/// unless an undefined part would remain (a constant composite of undefined values is not
+/// folded).
+fn insert(m: &mut Module, c: Handle<Constant>, object: Value, path: &[u32]) -> Option<Value> {
+    let ty = m.constants.get(c)?.ty;
+    let mut parts = constant_parts(m, c)?;
+    let (&first, rest) = path.split_first()?;
+    let slot = parts.get_mut(first as usize)?;
+    *slot = if rest.is_empty() {
+        object
+    } else {
+        let Value::Constant(inner) = *slot else {
+            return None;
+        };
+        insert(m, inner, object, rest)?
+    };
+    let undefined = parts.iter().any(|p| match p {
+        Value::Constant(k) => m
+            .constants
+            .get(*k)
+            .is_none_or(|k| k.value == ConstantValue::Undef),
+        _ => true,
+    });
+    if undefined {
+        return None;
+    }
+    construct(m, ty, parts)
+}
+
+/// The columns of a constant matrix (or the one column of a vector), component by component.
+fn columns(m: &mut Module, v: Value) -> Option<Vec<Vec<Lit>>> {
+    let Value::Constant(c) = v else { return None };
+    match m.types.get(m.constants.get(c)?.ty)? {
+        Type::Matrix { .. } => constant_parts(m, c)?
+            .into_iter()
+            .map(|col| literal_components(m, col))
+            .collect(),
+        Type::Vector { .. } => Some(vec![literal_components(m, v)?]),
+        _ => None,
+    }
+}
+
+/// Matrix and vector products of constants, computed as the lowering computes them (so that
+/// folding and running agree): each result component a sum of products added in index order,
+/// each product and sum rounded once (no fused multiply-add).
+fn product(m: &mut Module, inst: &Instruction, ty: Handle<Type>, floats: bool) -> Option<Value> {
+    use crate::grammar::{Id, OpFAdd, OpFMul};
+    use Instruction as I;
+    if !floats {
+        return None;
+    }
+    let (z, z2, z3, z4) = (Id(0), Id(0), Id(0), Id(0));
+    let fmul = I::FMul(OpFMul {
+        result_type: z,
+        result_id: z2,
+        operand_1: z3,
+        operand_2: z4,
+    });
+    let fadd = I::FAdd(OpFAdd {
+        result_type: z,
+        result_id: z2,
+        operand_1: z3,
+        operand_2: z4,
+    });
+    let mul = |a: Lit, b: Lit| binary(&fmul, a, b, a, true);
+    let add = |a: Lit, b: Lit| binary(&fadd, a, b, a, true);
+    // Σ x[i] * y[i], in index order.
+    let dot = |x: &[Lit], y: &[Lit]| -> Option<Lit> {
+        if x.len() != y.len() || x.is_empty() {
+            return None;
+        }
+        let mut acc = mul(x[0], y[0])?;
+        for i in 1..x.len() {
+            acc = add(acc, mul(x[i], y[i])?)?;
+        }
+        Some(acc)
+    };
+    // M * v: the columns scaled by v's components, added in order.
+    let mat_vec = |cols: &[Vec<Lit>], v: &[Lit]| -> Option<Vec<Lit>> {
+        if cols.len() != v.len() {
+            return None;
+        }
+        let mut acc: Option<Vec<Lit>> = None;
+        for (c, &s) in cols.iter().zip(v) {
+            let t: Option<Vec<Lit>> = c.iter().map(|&x| mul(x, s)).collect();
+            let t = t?;
+            acc = Some(match acc {
+                None => t,
+                Some(a) => a
+                    .iter()
+                    .zip(&t)
+                    .map(|(&x, &y)| add(x, y))
+                    .collect::<Option<_>>()?,
+            });
+        }
+        acc
+    };
+    let mut ids = Vec::new();
+    inst.visit_ids(&mut |id| ids.push(id));
+    let operands: Option<Vec<Value>> = ids.iter().skip(2).map(|&id| Value::from_id(id)).collect();
+    let operands = operands?;
+    let single = |m: &mut Module, v: Value| {
+        let mut c = columns(m, v)?;
+        (c.len() == 1).then(|| c.remove(0))
+    };
+    // The result's columns (one for a vector, none for a scalar).
+    let result: Vec<Vec<Lit>> = match (inst, operands.as_slice()) {
+        (I::Dot(_), &[a, b]) => {
+            let (x, y) = (single(m, a)?, single(m, b)?);
+            let r = dot(&x, &y)?;
+            return make_constant(m, ty, &[r]);
+        }
+        (I::MatrixTimesScalar(_), &[a, s]) => {
+            let s = literal_components(m, s)?;
+            let [s] = s.as_slice() else { return None };
+            let cols = columns(m, a)?;
+            cols.iter()
+                .map(|c| c.iter().map(|&x| mul(x, *s)).collect())
+                .collect::<Option<_>>()?
+        }
+        (I::MatrixTimesVector(_), &[a, v]) => {
+            let (cols, v) = (columns(m, a)?, single(m, v)?);
+            vec![mat_vec(&cols, &v)?]
+        }
+        (I::VectorTimesMatrix(_), &[v, a]) => {
+            let (v, cols) = (single(m, v)?, columns(m, a)?);
+            vec![cols.iter().map(|c| dot(&v, c)).collect::<Option<_>>()?]
+        }
+        (I::MatrixTimesMatrix(_), &[a, b]) => {
+            let (left, right) = (columns(m, a)?, columns(m, b)?);
+            right
+                .iter()
+                .map(|c| mat_vec(&left, c))
+                .collect::<Option<_>>()?
+        }
+        (I::OuterProduct(_), &[a, b]) => {
+            let (x, y) = (single(m, a)?, single(m, b)?);
+            y.iter()
+                .map(|&s| x.iter().map(|&e| mul(e, s)).collect())
+                .collect::<Option<_>>()?
+        }
+        (I::Transpose(_), &[a]) => {
+            let cols = columns(m, a)?;
+            let rows = cols.first()?.len();
+            (0..rows)
+                .map(|r| cols.iter().map(|c| c.get(r).copied()).collect())
+                .collect::<Option<_>>()?
+        }
+        _ => return None,
+    };
+    match m.types.get(ty)?.clone() {
+        Type::Vector { .. } => {
+            let [col] = result.as_slice() else {
+                return None;
+            };
+            make_constant(m, ty, col)
+        }
+        Type::Matrix { column, count } => {
+            if result.len() != count as usize {
+                return None;
+            }
+            let mut parts = Vec::with_capacity(result.len());
+            for col in &result {
+                parts.push(make_constant(m, column, col)?);
+            }
+            construct(m, ty, parts)
+        }
+        _ => None,
+    }
 }
 
 /// `OpCompositeExtract` of a constant.

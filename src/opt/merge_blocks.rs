@@ -3,9 +3,10 @@
 //! inlining, dead-branch elimination and front ends leave chains of blocks that only branch
 //! on, each a label and a branch in the binary.
 //!
-//! A block named as a merge block or continue target stays (structured control flow needs
-//! it), as does the entry block and a block an op names; a loop header takes its successor
-//! only when that successor heads nothing. The successor's block arguments become the values
+//! A block named as a merge block stays (structured control flow needs it), as does the entry
+//! block and a block an op names; a continue target joins its predecessor only when that
+//! predecessor heads, merges and continues nothing (it becomes the continue target, as in
+//! spirv-opt); a loop header takes its successor only when that successor heads nothing. The successor's block arguments become the values
 //! the branch passed.
 
 use super::replace::{relayout_blocks, replace_uses};
@@ -24,20 +25,22 @@ fn in_function(m: &Module, f: &mut Function) -> bool {
     }
     let cfg = Cfg::new(f);
     let mut pinned: HashSet<Handle<Block>> = HashSet::new();
+    let mut merges: HashSet<Handle<Block>> = HashSet::new();
+    // Continue target -> its loop header.
+    let mut continues: HashMap<Handle<Block>, Handle<Block>> = HashMap::new();
     pinned.extend(f.entry());
-    for (_, b) in f.blocks.iter() {
+    for (h, b) in f.blocks.iter() {
         if let Some(Structure::Loop {
-            merge,
-            continue_target,
-            ..
+            continue_target, ..
         }) = &b.structure
         {
-            pinned.insert(*merge);
-            pinned.insert(*continue_target);
-        } else if let Some(s) = &b.structure {
-            pinned.insert(s.merge());
+            continues.insert(*continue_target, h);
+        }
+        if let Some(s) = &b.structure {
+            merges.insert(s.merge());
         }
     }
+    pinned.extend(merges.iter().copied());
     for (_, op) in f.ops.iter() {
         use crate::grammar::Ids;
         op.inst.visit_ids(&mut |id| {
@@ -58,9 +61,17 @@ fn in_function(m: &Module, f: &mut Function) -> bool {
             let s = next.block;
             let single = cfg.predecessors(s).len() == 1;
             let loop_header = matches!(f.blocks[b].structure, Some(Structure::Loop { .. }));
+            // A continue target joins a predecessor that heads, merges and continues nothing,
+            // which becomes the continue target.
+            let continue_of = continues.get(&s).copied();
+            let continue_joins = f.blocks[b].structure.is_none()
+                && !merges.contains(&b)
+                && !continues.contains_key(&b)
+                && continue_of.is_some_and(|h| h != s);
             if s == b
                 || !single
                 || pinned.contains(&s)
+                || (continue_of.is_some() && !continue_joins)
                 || gone.contains(&s)
                 || (loop_header && f.blocks[s].structure.is_some())
                 || next.args.len() != f.blocks[s].args.len()
@@ -68,6 +79,16 @@ fn in_function(m: &Module, f: &mut Function) -> bool {
                 break;
             }
             let passed = next.args.clone();
+            if let Some(h) = continue_of {
+                if let Some(Structure::Loop {
+                    continue_target, ..
+                }) = &mut f.blocks[h].structure
+                {
+                    *continue_target = b;
+                }
+                continues.remove(&s);
+                continues.insert(b, h);
+            }
             let taken = std::mem::replace(&mut f.blocks[s], Block::new(Terminator::Unreachable));
             for (&a, v) in taken.args.iter().zip(passed) {
                 args.insert(Value::BlockArg(a), v);

@@ -13,6 +13,7 @@
 use super::module::Inst;
 use super::Cx;
 use crate::grammar::{Instruction, Opcode};
+use crate::ir::analysis::graph;
 use std::collections::HashMap;
 
 /// A block of the function being walked.
@@ -376,7 +377,7 @@ fn analyze(cx: &mut Cx<'_>, end: &Inst<'_>) {
             }
         }
     }
-    let idom = dominators(&order, &rpo_num, &preds);
+    let idom = dominators(&order, &preds);
     let tree = Tree::new(&idom);
     let dominates =
         |a: usize, b: usize| -> bool { reachable(a) && reachable(b) && tree.contains(a, b) };
@@ -437,151 +438,47 @@ fn analyze(cx: &mut Cx<'_>, end: &Inst<'_>) {
     let _ = end;
 }
 
-/// Blocks reachable from block 0 in postorder (iterative depth-first search).
+/// Blocks reachable from block 0 in postorder.
 fn postorder(succ: &[Vec<u32>]) -> Vec<u32> {
-    let n = succ.len();
-    let mut seen = vec![false; n];
-    let mut out = Vec::with_capacity(n);
-    let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
-    seen[0] = true;
-    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
-        let s = &succ[b as usize];
-        if *next < s.len() {
-            let t = s[*next];
-            *next += 1;
-            if !seen[t as usize] {
-                seen[t as usize] = true;
-                stack.push((t, 0));
-            }
-        } else {
-            out.push(b);
-            stack.pop();
-        }
-    }
-    out
+    graph::postorder(succ.len(), &[0], |b| succ[b as usize].as_slice())
 }
 
-/// Immediate dominators (Cooper, Harvey, Kennedy), by block index; the entry and unreachable
-/// blocks are their own.
-fn dominators(order: &[u32], rpo_num: &[u32], preds: &[Vec<u32>]) -> Vec<u32> {
-    let n = rpo_num.len();
-    let mut idom: Vec<u32> = (0..n as u32).map(|_| UNDEF).collect();
-    idom[0] = 0;
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in order.iter().rev() {
-            if b == 0 {
-                continue;
-            }
-            let mut new = UNDEF;
-            for &p in &preds[b as usize] {
-                if idom[p as usize] == UNDEF {
-                    continue;
-                }
-                new = if new == UNDEF {
-                    p
-                } else {
-                    intersect(&idom, rpo_num, p, new)
-                };
-            }
-            if new != UNDEF && idom[b as usize] != new {
-                idom[b as usize] = new;
-                changed = true;
-            }
-        }
-    }
-    for (b, d) in idom.iter_mut().enumerate() {
-        if *d == UNDEF {
-            *d = b as u32;
-        }
-    }
-    idom
+/// Immediate dominators by block index, from `order` (a postorder from block 0) and the
+/// predecessors; the entry and unreachable blocks are their own.
+fn dominators(order: &[u32], preds: &[Vec<u32>]) -> Vec<u32> {
+    let rpo: Vec<u32> = order.iter().rev().copied().collect();
+    let idom =
+        graph::immediate_dominators(preds.len(), &rpo, &[0], |b| preds[b as usize].as_slice());
+    idom.into_iter()
+        .enumerate()
+        .map(|(b, d)| d.unwrap_or(b as u32))
+        .collect()
 }
 
-/// Immediate post-dominators over the reachable blocks: block index `n` is a virtual exit that
-/// every block without successors branches to; a block that cannot reach an exit (an infinite
-/// loop) has itself.
+/// Immediate post-dominators over the reachable blocks: the blocks without successors are
+/// roots (under a virtual exit), as is a block that cannot reach an exit (an infinite loop);
+/// a root is its own.
 fn post_dominators(succ: &[Vec<u32>], reachable: &[bool]) -> Vec<u32> {
     let n = succ.len();
-    // The reverse graph: from the exit to blocks without successors, then along predecessors.
-    let mut rsucc: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (b, s) in succ.iter().enumerate() {
-        if !reachable[b] {
-            continue;
-        }
-        if s.is_empty() {
-            rsucc[n].push(b as u32);
-        }
-        for &t in s {
-            rsucc[t as usize].push(b as u32);
-        }
-    }
-    // Postorder from the exit over the reverse graph.
-    let mut seen = vec![false; n + 1];
-    let mut order = Vec::with_capacity(n + 1);
-    let mut stack: Vec<(u32, usize)> = vec![(n as u32, 0)];
-    seen[n] = true;
-    while let Some(&mut (b, ref mut next)) = stack.last_mut() {
-        let s = &rsucc[b as usize];
-        if *next < s.len() {
-            let t = s[*next];
-            *next += 1;
-            if !seen[t as usize] {
-                seen[t as usize] = true;
-                stack.push((t, 0));
-            }
-        } else {
-            order.push(b);
-            stack.pop();
-        }
-    }
-    let mut num = vec![UNDEF; n + 1];
-    for (k, &b) in order.iter().rev().enumerate() {
-        num[b as usize] = k as u32;
-    }
-    // Predecessors in the reverse graph are successors in the CFG (plus the exit).
-    let mut rpreds: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
-    for (b, s) in rsucc.iter().enumerate() {
-        if num[b] != UNDEF {
+        if reachable[b] {
             for &t in s {
-                rpreds[t as usize].push(b as u32);
+                preds[t as usize].push(b as u32);
             }
         }
     }
-    let mut ipdom = vec![UNDEF; n + 1];
-    ipdom[n] = n as u32;
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in order.iter().rev() {
-            if b as usize == n {
-                continue;
-            }
-            let mut new = UNDEF;
-            for &p in &rpreds[b as usize] {
-                if ipdom[p as usize] == UNDEF {
-                    continue;
-                }
-                new = if new == UNDEF {
-                    p
-                } else {
-                    intersect(&ipdom, &num, p, new)
-                };
-            }
-            if new != UNDEF && ipdom[b as usize] != new {
-                ipdom[b as usize] = new;
-                changed = true;
-            }
-        }
-    }
-    for (b, d) in ipdom.iter_mut().enumerate().take(n) {
-        if *d == UNDEF {
-            *d = b as u32;
-        }
-    }
-    ipdom.truncate(n);
+    let exits: Vec<u32> = (0..n as u32)
+        .filter(|&b| reachable[b as usize] && succ[b as usize].is_empty())
+        .collect();
+    let mut order = graph::postorder(n, &exits, |b| preds[b as usize].as_slice());
+    order.reverse();
+    let ipdom = graph::immediate_dominators(n, &order, &exits, |b| succ[b as usize].as_slice());
     ipdom
+        .into_iter()
+        .enumerate()
+        .map(|(b, d)| d.unwrap_or(b as u32))
+        .collect()
 }
 
 /// A tree given by parent links (a node that is its own parent is a root), numbered in
@@ -633,18 +530,6 @@ impl Tree {
     }
 }
 
-fn intersect(idom: &[u32], rpo_num: &[u32], mut a: u32, mut b: u32) -> u32 {
-    while a != b {
-        while rpo_num[a as usize] > rpo_num[b as usize] {
-            a = idom[a as usize];
-        }
-        while rpo_num[b as usize] > rpo_num[a as usize] {
-            b = idom[b as usize];
-        }
-    }
-    a
-}
-
 /// Structured control flow rules (modules with the `Shader` capability).
 fn structured(cx: &mut Cx<'_>, blocks: &[Block], index: &HashMap<u32, u32>, succ: &[Vec<u32>]) {
     // The structural CFG: branch edges plus header -> merge and header -> continue edges;
@@ -678,7 +563,7 @@ fn structured(cx: &mut Cx<'_>, blocks: &[Block], index: &HashMap<u32, u32>, succ
             }
         }
     }
-    let idom = dominators(&order, &rpo_num, &spreds);
+    let idom = dominators(&order, &spreds);
     let tree = Tree::new(&idom);
     let dominates =
         |a: usize, b: usize| -> bool { reachable[a] && reachable[b] && tree.contains(a, b) };

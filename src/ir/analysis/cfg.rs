@@ -33,36 +33,13 @@ impl Cfg {
             rpo_index: vec![usize::MAX; n],
         };
         if let Some(entry) = f.entry() {
-            cfg.rpo = cfg.postorder(entry);
+            cfg.rpo = super::graph::postorder(n, &[entry], |b| cfg.succs[b.index()].as_slice());
             cfg.rpo.reverse();
             for (i, b) in cfg.rpo.iter().enumerate() {
                 cfg.rpo_index[b.index()] = i;
             }
         }
         cfg
-    }
-
-    /// The blocks reached from `start`, in postorder (iterative: deep graphs do not overflow
-    /// the stack).
-    fn postorder(&self, start: Handle<Block>) -> Vec<Handle<Block>> {
-        let mut seen = vec![false; self.succs.len()];
-        let mut out = Vec::new();
-        let mut stack = vec![(start, 0usize)];
-        seen[start.index()] = true;
-        while let Some((b, next)) = stack.last_mut() {
-            let b = *b;
-            if let Some(&s) = self.succs[b.index()].get(*next) {
-                *next += 1;
-                if !seen[s.index()] {
-                    seen[s.index()] = true;
-                    stack.push((s, 0));
-                }
-            } else {
-                out.push(b);
-                stack.pop();
-            }
-        }
-        out
     }
 
     /// The blocks `b` branches to.

@@ -1,7 +1,7 @@
 //! Dominator and post-dominator trees (Cooper, Harvey and Kennedy, "A Simple, Fast Dominance
 //! Algorithm": iterate over reverse postorder until the immediate dominators settle).
 
-use super::Cfg;
+use super::{graph, Cfg};
 use crate::ir::{Block, Handle};
 
 /// The immediate dominators of a function's reachable blocks (or, for a post-dominator tree,
@@ -28,35 +28,16 @@ impl DomTree {
     /// infinite loop) is outside it.
     pub fn post_dominators(cfg: &Cfg) -> Self {
         let n = cfg.len();
-        // Reverse postorder of the reversed graph, from every exit.
         let exits: Vec<Handle<Block>> = (0..n)
             .map(Handle::new)
             .filter(|&b| cfg.successors(b).is_empty() && cfg.is_reachable(b))
             .collect();
-        let mut seen = vec![false; n];
-        let mut post = Vec::new();
-        for &x in &exits {
-            if seen[x.index()] {
-                continue;
-            }
-            seen[x.index()] = true;
-            let mut stack = vec![(x, 0usize)];
-            while let Some((b, next)) = stack.last_mut() {
-                let b = *b;
-                if let Some(&p) = cfg.predecessors(b).get(*next) {
-                    *next += 1;
-                    if !seen[p.index()] && cfg.is_reachable(p) {
-                        seen[p.index()] = true;
-                        stack.push((p, 0));
-                    }
-                } else {
-                    post.push(b);
-                    stack.pop();
-                }
-            }
-        }
-        post.reverse();
-        Self::build(n, &post, &exits, |b| cfg.successors(b))
+        // Reverse postorder of the reversed graph, from every exit (reachable blocks only).
+        let mut order = graph::postorder(n, &exits, |b| cfg.predecessors(b));
+        // A predecessor the entry does not reach leads only to others it does not reach.
+        order.retain(|&b| cfg.is_reachable(b));
+        order.reverse();
+        Self::build(n, &order, &exits, |b| cfg.successors(b))
     }
 
     /// The tree over `order` (a reverse postorder of the graph from a virtual root whose
@@ -67,63 +48,12 @@ impl DomTree {
         roots: &[Handle<Block>],
         preds: impl Fn(Handle<Block>) -> &'a [Handle<Block>],
     ) -> Self {
-        const OUTSIDE: usize = usize::MAX;
-        let mut index = vec![OUTSIDE; n];
+        let mut index = vec![usize::MAX; n];
         for (i, b) in order.iter().enumerate() {
             index[b.index()] = i;
         }
-        // Positions shifted by one: 0 is the virtual root, `None` not yet known.
-        let mut idom: Vec<Option<usize>> = vec![None; order.len() + 1];
-        idom[0] = Some(0);
-        for r in roots {
-            if index[r.index()] != OUTSIDE {
-                idom[index[r.index()] + 1] = Some(0);
-            }
-        }
-        let intersect = |idom: &[Option<usize>], mut a: usize, mut b: usize| {
-            while a != b {
-                while a > b {
-                    a = idom[a].unwrap_or(0);
-                }
-                while b > a {
-                    b = idom[b].unwrap_or(0);
-                }
-            }
-            a
-        };
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for (i, &b) in order.iter().enumerate() {
-                let me = i + 1;
-                if idom[me] == Some(0) && roots.contains(&b) {
-                    continue;
-                }
-                let mut new: Option<usize> = None;
-                for p in preds(b) {
-                    let j = index[p.index()];
-                    if j == OUTSIDE || idom[j + 1].is_none() {
-                        continue;
-                    }
-                    new = Some(match new {
-                        None => j + 1,
-                        Some(k) => intersect(&idom, j + 1, k),
-                    });
-                }
-                if new.is_some() && idom[me] != new {
-                    idom[me] = new;
-                    changed = true;
-                }
-            }
-        }
-        let mut out = vec![None; n];
-        for (i, b) in order.iter().enumerate() {
-            if let Some(d) = idom[i + 1].filter(|&d| d > 0) {
-                out[b.index()] = Some(order[d - 1]);
-            }
-        }
         DomTree {
-            idom: out,
+            idom: graph::immediate_dominators(n, order, roots, preds),
             order: index,
         }
     }

@@ -7,6 +7,7 @@ mod call_graph;
 mod cfg;
 mod def_use;
 mod dominators;
+pub mod graph;
 
 pub use call_graph::CallGraph;
 pub use cfg::Cfg;
