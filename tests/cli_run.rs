@@ -179,3 +179,107 @@ void main(uint3 id : SV_DispatchThreadID) {
         "-O3 does not shrink the module much: {counts:?}"
     );
 }
+
+/// `[unroll]` loops with constant trip counts become copies of their body under `-O3` (and
+/// `-Oconfig=--loop-unroll`), nested ones too, while a loop without the attribute and one
+/// whose trip count depends on the input stay loops; every form computes what Rust computes.
+#[test]
+fn unroll_loops_become_copies_and_compute_the_same_buffer() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-run-unroll");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("unroll.hlsl");
+    std::fs::write(
+        &src,
+        r#"
+RWStructuredBuffer<int> buf : register(u0);
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    int acc = (int)id.x;
+    [unroll] for (int i = 0; i < 4; ++i) {
+        if (acc % 2 == 0) acc += i * 3; else acc -= i;
+        [unroll] for (int j = 1; j < 3; j++) acc = acc * 2 + j;
+    }
+    [unroll] for (int k = 10; k > 0; k -= 4) acc ^= k;
+    for (int n = 0; n < 3; ++n) acc += n;
+    [unroll] for (uint m = 0; m < id.x; ++m) acc += 7;
+    buf[id.x] = acc;
+}
+"#,
+    )
+    .unwrap();
+    let expected: Vec<i64> = (0..4i64)
+        .map(|x| {
+            let mut acc: i32 = x as i32;
+            for i in 0..4 {
+                if acc % 2 == 0 {
+                    acc += i * 3
+                } else {
+                    acc -= i
+                }
+                for j in 1..3 {
+                    acc = acc * 2 + j;
+                }
+            }
+            let mut k = 10;
+            while k > 0 {
+                acc ^= k;
+                k -= 4;
+            }
+            for n in 0..3 {
+                acc += n;
+            }
+            acc += 7 * x as i32;
+            i64::from(acc)
+        })
+        .collect();
+    let job = r#"{"dispatch": [1], "buffers": [{"binding": 0, "layout": ["i32"], "data": [0, 0, 0, 0]}]}"#;
+    let mut loops = Vec::new();
+    for (tag, flags) in [
+        ("fcgl", &["-fcgl"][..]),
+        ("default", &[]),
+        (
+            "config",
+            &["-Oconfig=--ssa-rewrite,--merge-blocks,--loop-unroll"],
+        ),
+    ] {
+        let spv = dir.join(format!("{tag}.spv"));
+        let out = Command::new(env!("CARGO_BIN_EXE_hlsl2spirv"))
+            .arg(&src)
+            .args(["-T", "cs_6_0", "-Fo"])
+            .arg(&spv)
+            .args(flags)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{tag}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let val = Command::new("spirv-val").arg(&spv).output().unwrap();
+        assert!(
+            val.status.success(),
+            "{tag}: spirv-val: {}",
+            String::from_utf8_lossy(&val.stderr)
+        );
+        let (code, stdout, stderr) = spvkit_run(&spv.to_string_lossy(), job);
+        assert_eq!(code, 0, "{tag}: {stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let got: Vec<i64> = json["buffers"][0]["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        assert_eq!(got, expected, "{tag}");
+        let text = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+            .arg("dis")
+            .arg(&spv)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&text.stdout).into_owned();
+        loops.push((tag, text.matches("OpLoopMerge").count()));
+    }
+    // Five loops as written (the nested one once); the plain loop and the one bounded by the
+    // input stay after unrolling.
+    assert_eq!(loops, [("fcgl", 5), ("default", 2), ("config", 2)]);
+}

@@ -659,6 +659,42 @@ fn a_continue_target_joins_a_plain_predecessor_which_becomes_the_continue_target
 }
 
 #[test]
+fn a_phi_of_one_value_is_that_value_and_an_if_with_empty_sides_goes() {
+    let m = ir_of(&format!(
+        "{HEADER}%main = OpFunction %void None %fn\n\
+         %entry = OpLabel\n%x = OpVariable %ptr Function\n%v = OpLoad %int %x\n\
+         %c = OpSLessThan %bool %v %c1\nOpSelectionMerge %join None\n\
+         OpBranchConditional %c %then %else\n\
+         %then = OpLabel\nOpBranch %join\n%else = OpLabel\nOpBranch %join\n\
+         %join = OpLabel\n%p = OpPhi %int %v %then %v %else\n%n = OpIAdd %int %p %c1\n\
+         OpStore %x %n\nOpReturn\nOpFunctionEnd\n"
+    ));
+    let text = after(
+        m,
+        &[
+            Pass::SimplifyInstructions,
+            Pass::EliminateDeadBranches,
+            Pass::MergeBlocks,
+            Pass::EliminateDeadCode,
+        ],
+    );
+    assert!(!text.contains("OpPhi"), "{text}");
+    assert!(!text.contains("OpSelectionMerge"), "{text}");
+    assert_eq!(text.matches("OpLabel").count(), 1, "{text}");
+    // A side that does something keeps the selection.
+    let m = ir_of(&format!(
+        "{HEADER}%main = OpFunction %void None %fn\n\
+         %entry = OpLabel\n%x = OpVariable %ptr Function\n%v = OpLoad %int %x\n\
+         %c = OpSLessThan %bool %v %c1\nOpSelectionMerge %join None\n\
+         OpBranchConditional %c %then %join\n\
+         %then = OpLabel\nOpStore %x %c0\nOpBranch %join\n\
+         %join = OpLabel\nOpReturn\nOpFunctionEnd\n"
+    ));
+    let text = after(m, &[Pass::EliminateDeadBranches, Pass::MergeBlocks]);
+    assert!(text.contains("OpSelectionMerge"), "{text}");
+}
+
+#[test]
 fn simplification_reads_extracts_through_inserts_and_constructs() {
     let m = ir_of(
         &format!(

@@ -153,6 +153,11 @@ enum Command {
         /// Function variable of it (spirv-opt's `--private-to-local`).
         #[arg(long, action = clap::ArgAction::Count)]
         private_to_local: u8,
+        /// Pass: a loop marked `Unroll` (HLSL's `[unroll]`) whose trip count its constants
+        /// decide, with no break or return inside, becomes that many copies of its body
+        /// (spirv-opt's `--loop-unroll`); other loops stay.
+        #[arg(long, action = clap::ArgAction::Count)]
+        loop_unroll: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -503,6 +508,7 @@ fn run(cli: Cli) -> Result<(), String> {
             convert_local_access_chains,
             scalar_replacement,
             private_to_local,
+            loop_unroll,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -529,7 +535,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 + usize::from(eliminate_dead_types_and_constants)
                 + usize::from(convert_local_access_chains)
                 + usize::from(scalar_replacement)
-                + usize::from(private_to_local);
+                + usize::from(private_to_local)
+                + usize::from(loop_unroll);
             let mut passes: Vec<Pass> = Vec::new();
             let mut spelled = 0;
             for a in std::env::args() {

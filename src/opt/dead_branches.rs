@@ -9,7 +9,8 @@
 //! by falling off the taken side (or not at all), the selection goes. A loop keeps its merge
 //! instruction, and a branch back to a loop header stays conditional (a loop has exactly one
 //! back edge). An unreachable block that a reachable header names as its merge or continue
-//! target stays, emptied (`OpUnreachable`, or a branch back to the loop header).
+//! target stays, emptied (`OpUnreachable`, or a branch back to the loop header). An `if` both
+//! of whose sides do nothing but reach the merge becomes a branch to the merge.
 
 use super::replace::relayout_blocks;
 use crate::grammar::LiteralNumber;
@@ -30,6 +31,7 @@ fn in_function(m: &mut Module, f: &mut Function) -> bool {
         return false;
     }
     let mut changed = fold_branches(m, f);
+    changed |= fold_empty_selections(f);
     changed |= remove_unreachable(m, f);
     if drop_finished_selections(m, f) {
         changed = true;
@@ -170,6 +172,55 @@ fn fold_branches(m: &mut Module, f: &mut Function) -> bool {
         };
         f.blocks[b].terminator = terminator;
         changed = true;
+    }
+    changed
+}
+
+/// An `if` whose two sides reach the merge block with nothing to do (each side the merge
+/// itself or an empty block branching there, passing the same values) becomes a branch to
+/// the merge; whether any did.
+fn fold_empty_selections(f: &mut Function) -> bool {
+    let cfg = Cfg::new(f);
+    let mut changed = false;
+    let handles: Vec<Handle<Block>> = f.blocks.handles().collect();
+    for b in handles {
+        let Some(Structure::Selection { merge, .. }) = f.blocks[b].structure else {
+            continue;
+        };
+        let Terminator::BranchConditional {
+            true_target,
+            false_target,
+            ..
+        } = &f.blocks[b].terminator
+        else {
+            continue;
+        };
+        let arm = |s: &Successor| -> Option<Successor> {
+            if s.block == merge {
+                return Some(s.clone());
+            }
+            let side = &f.blocks[s.block];
+            match &side.terminator {
+                Terminator::Branch(to)
+                    if to.block == merge
+                        && side.ops.is_empty()
+                        && side.args.is_empty()
+                        && side.structure.is_none()
+                        && cfg.predecessors(s.block) == [b] =>
+                {
+                    Some(to.clone())
+                }
+                _ => None,
+            }
+        };
+        if let (Some(a), Some(c)) = (arm(true_target), arm(false_target)) {
+            if a == c {
+                let block = &mut f.blocks[b];
+                block.structure = None;
+                block.terminator = Terminator::Branch(a);
+                changed = true;
+            }
+        }
     }
     changed
 }

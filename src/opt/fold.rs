@@ -2,7 +2,8 @@
 //! constant folding of `--ccp` for straight-line values): an op whose operands are constants
 //! becomes the constant it computes, and a few ops become one of their operands
 //! (`CompositeExtract` of a `CompositeInsert` or `CompositeConstruct`, `x + 0`, `x * 1`,
-//! `select(c, a, a)`, `OpCopyObject`). Why: inlining and front ends leave arithmetic on
+//! `select(c, a, a)`, `OpCopyObject`), as does a block argument (a phi) every predecessor
+//! passes the same value. Why: inlining and front ends leave arithmetic on
 //! literals and composites built only to be taken apart; folding them feeds dead-branch
 //! elimination and shrinks the module.
 //!
@@ -22,11 +23,16 @@ use std::collections::HashMap;
 
 /// Runs the pass on every function; whether anything changed.
 pub fn run(m: &mut Module) -> bool {
-    let floats = !m
-        .execution_modes
-        .iter()
-        .any(|e| changes_float_results(&e.mode));
+    let floats = floats_fold(m);
     super::each_function(m, |m, f| in_function(m, f, floats))
+}
+
+/// Whether float ops of `m` may be folded: no execution mode flushes denormals or rounds
+/// other than to nearest even.
+pub(crate) fn floats_fold(m: &Module) -> bool {
+    !m.execution_modes
+        .iter()
+        .any(|e| changes_float_results(&e.mode))
 }
 
 /// Whether an execution mode makes float results differ from IEEE round-to-nearest-even with
@@ -391,7 +397,7 @@ fn in_function(m: &mut Module, f: &mut Function, floats: bool) -> bool {
         return false;
     }
     let cfg = Cfg::new(f);
-    let mut map: HashMap<Value, Value> = HashMap::new();
+    let mut map = same_incoming_values(f, &cfg);
     let mut rewritten = false;
     for &b in cfg.reverse_postorder() {
         for i in 0..f.blocks[b].ops.len() {
@@ -449,9 +455,42 @@ fn in_function(m: &mut Module, f: &mut Function, floats: bool) -> bool {
     true
 }
 
+/// Block arguments (phis) that every reachable predecessor passes the same value (or the
+/// argument itself, around a loop): each is that value.
+fn same_incoming_values(f: &Function, cfg: &Cfg) -> HashMap<Value, Value> {
+    let mut incoming: HashMap<Value, Option<Value>> = HashMap::new();
+    let mut mixed: std::collections::HashSet<Value> = std::collections::HashSet::new();
+    for &b in cfg.reverse_postorder() {
+        for s in f.blocks[b].terminator.successors() {
+            for (&a, &v) in f.blocks[s.block].args.iter().zip(&s.args) {
+                let a = Value::BlockArg(a);
+                if v == a {
+                    continue;
+                }
+                match incoming.entry(a).or_insert(Some(v)) {
+                    Some(seen) if *seen == v => {}
+                    _ => {
+                        mixed.insert(a);
+                    }
+                }
+            }
+        }
+    }
+    incoming
+        .into_iter()
+        .filter(|(a, _)| !mixed.contains(a))
+        .filter_map(|(a, v)| Some((a, v?)))
+        .collect()
+}
+
 /// What `inst` (of result type `ty`, operands already folded) is, if it is a constant or one
 /// of its operands.
-fn fold(m: &mut Module, inst: &Instruction, ty: Handle<Type>, floats: bool) -> Option<Value> {
+pub(crate) fn fold(
+    m: &mut Module,
+    inst: &Instruction,
+    ty: Handle<Type>,
+    floats: bool,
+) -> Option<Value> {
     use Instruction as I;
     let val = |id| Value::from_id(id);
     match inst {

@@ -98,6 +98,13 @@ fn in_function(m: &Module, f: &mut Function) -> bool {
             block.terminator = taken.terminator;
             block.terminator_loc = taken.terminator_loc;
             if taken.structure.is_some() {
+                // A loop header moved: its continue target's header is now `b`.
+                if let Some(Structure::Loop {
+                    continue_target, ..
+                }) = &taken.structure
+                {
+                    continues.insert(*continue_target, b);
+                }
                 block.structure = taken.structure;
             }
             gone.insert(s);

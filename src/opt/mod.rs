@@ -10,6 +10,7 @@ pub mod dead_variables;
 pub mod fold;
 pub mod inline;
 pub mod local_access_chains;
+pub mod loop_unroll;
 pub mod merge_blocks;
 pub mod nonuniform;
 pub mod private_to_local;
@@ -67,11 +68,14 @@ pub enum Pass {
     ScalarReplacement,
     /// [`private_to_local`]: Private variables only one entry point uses become its locals.
     PrivateToLocal,
+    /// [`loop_unroll`]: loops marked `Unroll` whose trip count is constant become copies of
+    /// their body.
+    LoopUnroll,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 14] = [
+    pub const ALL: [Pass; 15] = [
         Pass::InlineExhaustive,
         Pass::InlineHeuristic,
         Pass::PrivateToLocal,
@@ -82,6 +86,7 @@ impl Pass {
         Pass::EliminateDeadBranches,
         Pass::MergeBlocks,
         Pass::RedundancyElimination,
+        Pass::LoopUnroll,
         Pass::EliminateDeadCode,
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,
@@ -106,6 +111,7 @@ impl Pass {
             Pass::ConvertLocalAccessChains => "convert-local-access-chains",
             Pass::ScalarReplacement => "scalar-replacement",
             Pass::PrivateToLocal => "private-to-local",
+            Pass::LoopUnroll => "loop-unroll",
         }
     }
 
@@ -131,13 +137,15 @@ impl Pass {
             Pass::ConvertLocalAccessChains => local_access_chains::run(m),
             Pass::ScalarReplacement => scalar_replacement::run(m),
             Pass::PrivateToLocal => private_to_local::run(m),
+            Pass::LoopUnroll => loop_unroll::run(m),
         }
     }
 }
 
 /// `spvkit opt -O`: spirv-opt's performance recipe, in the passes spvkit has: inline, drop what
 /// no entry point reaches, promote locals to values, then fold, prune branches, merge blocks
-/// and number values until little is left, and remove what nothing uses.
+/// and number values until little is left (unrolling `Unroll` loops between the rounds), and
+/// remove what nothing uses.
 pub const PERFORMANCE: &[Pass] = &[
     Pass::InlineExhaustive,
     Pass::EliminateDeadFunctions,
@@ -149,6 +157,7 @@ pub const PERFORMANCE: &[Pass] = &[
     Pass::EliminateDeadBranches,
     Pass::MergeBlocks,
     Pass::RedundancyElimination,
+    Pass::LoopUnroll,
     Pass::EliminateDeadCode,
     Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
@@ -184,9 +193,31 @@ pub const LEGALIZE_HLSL: &[Pass] = &[
     Pass::EliminateDeadTypesAndConstants,
 ];
 
-/// `spvkit opt -Os`: the size recipe. Every pass spvkit has shrinks code (it has no loop
-/// unrolling yet, the one pass of `-O` that grows it), so it is [`PERFORMANCE`].
-pub const SIZE: &[Pass] = PERFORMANCE;
+/// `spvkit opt -Os`: the size recipe: [`PERFORMANCE`] without loop unrolling, the one pass
+/// that grows code.
+pub const SIZE: &[Pass] = &[
+    Pass::InlineExhaustive,
+    Pass::EliminateDeadFunctions,
+    Pass::PrivateToLocal,
+    Pass::ScalarReplacement,
+    Pass::ConvertLocalAccessChains,
+    Pass::SsaRewrite,
+    Pass::SimplifyInstructions,
+    Pass::EliminateDeadBranches,
+    Pass::MergeBlocks,
+    Pass::RedundancyElimination,
+    Pass::EliminateDeadCode,
+    Pass::ScalarReplacement,
+    Pass::ConvertLocalAccessChains,
+    Pass::SsaRewrite,
+    Pass::SimplifyInstructions,
+    Pass::EliminateDeadBranches,
+    Pass::MergeBlocks,
+    Pass::RedundancyElimination,
+    Pass::EliminateDeadCode,
+    Pass::EliminateDeadVariables,
+    Pass::EliminateDeadTypesAndConstants,
+];
 
 /// Whether a module needs [`LEGALIZE_HLSL`] before Vulkan accepts it, as DXC decides when to
 /// run spirv-opt's legalization: a Function or Private variable holds an opaque handle (an
