@@ -4,7 +4,9 @@
 //! `<stem>.expected.json` the unoptimized module is checked against in `hlsl_corpus.rs`).
 //! It also prints the instructions each pipeline removes. The GLSL and HLSL compute shaders
 //! of `tests/corpus/compute` (compiled by glslang) are checked the same way against what the
-//! unoptimized module computes under `spvkit run`.
+//! unoptimized module computes under `spvkit run`, and so are the OpenCL C kernels of
+//! `tests/corpus/opencl` that have a job (clang-15 and llvm-spirv-15; Kernel modules, physical
+//! pointers).
 
 #![cfg(all(feature = "hlsl", feature = "run"))]
 
@@ -12,6 +14,9 @@
 mod compute;
 #[path = "support/hlsl_corpus.rs"]
 mod hlsl_corpus;
+#[path = "support/opencl.rs"]
+#[allow(dead_code)]
+mod opencl;
 #[path = "support/vulkan.rs"]
 mod vulkan;
 
@@ -169,6 +174,63 @@ fn optimized_glslang_compute_shaders_compute_what_the_unoptimized_ones_do() {
     }
     println!("optimized glslang compute shaders: {}", shaders.len());
     assert!(shaders.len() >= 20, "only {} shaders", shaders.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn optimized_opencl_kernels_compute_what_the_unoptimized_ones_do() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for k in opencl::kernels() {
+        let Some(job_path) = &k.job else { continue };
+        let job = spvkit::run::Job::from_json(&std::fs::read_to_string(job_path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", job_path.display()));
+        let bytes = std::fs::read(&k.reference).unwrap();
+        let words = spvkit::binary::words_from_bytes(&bytes)
+            .expect("llvm-spirv's module")
+            .to_vec();
+        let options = spvkit::run::RunOptions::default();
+        let want = match spvkit::run::run_spirv(&words, &job, &options) {
+            Ok(w) => w.to_json(),
+            Err(err) => {
+                failures.push(format!("{}: unoptimized: {err}", k.name));
+                continue;
+            }
+        };
+        checked += 1;
+        for pipeline in PIPELINES {
+            let tag = label(pipeline);
+            let opt = OptOptions {
+                passes: pipeline.to_vec(),
+                update_vce: false,
+            };
+            let out = match optimize(&words, &opt) {
+                Ok(w) => w,
+                Err(err) => {
+                    failures.push(format!("{} [{tag}]: {err}", k.name));
+                    continue;
+                }
+            };
+            let path = opencl::out_dir().join(format!("{}.opt.spv", k.name));
+            let bytes: Vec<u8> = out.iter().flat_map(|w| w.to_le_bytes()).collect();
+            std::fs::write(&path, bytes).unwrap();
+            if let Err(err) = opencl::spirv_val(&path, "opencl2.0") {
+                failures.push(format!("{} [{tag}]: invalid: {err}", k.name));
+                continue;
+            }
+            match spvkit::run::run_spirv(&out, &job, &options) {
+                Ok(got) if got.to_json() == want => {}
+                Ok(got) => failures.push(format!(
+                    "{} [{tag}]: {} instead of {want}",
+                    k.name,
+                    got.to_json()
+                )),
+                Err(err) => failures.push(format!("{} [{tag}]: {err}", k.name)),
+            }
+        }
+    }
+    println!("optimized OpenCL kernels: {checked}");
+    assert!(checked >= 20, "only {checked} kernels");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
