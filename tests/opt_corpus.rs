@@ -15,7 +15,6 @@ mod compute;
 #[path = "support/hlsl_corpus.rs"]
 mod hlsl_corpus;
 #[path = "support/opencl.rs"]
-#[allow(dead_code)]
 mod opencl;
 #[path = "support/vulkan.rs"]
 mod vulkan;
