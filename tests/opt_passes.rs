@@ -695,6 +695,49 @@ fn a_phi_of_one_value_is_that_value_and_an_if_with_empty_sides_goes() {
 }
 
 #[test]
+fn local_loads_after_stores_in_a_block_are_the_stored_values_and_write_only_locals_go() {
+    let m = ir_of(&format!(
+        "{HEADER}%c4 = OpConstant %int 4\n%arr = OpTypeArray %int %c4\n\
+         %parr = OpTypePointer Function %arr\n%pp = OpTypePointer Private %int\n%out = OpVariable %pp Private\n\
+         %main = OpFunction %void None %fn\n%entry = OpLabel\n\
+         %a = OpVariable %parr Function\n%w = OpVariable %parr Function\n\
+         %i = OpLoad %int %out\n%j = OpIAdd %int %i %c1\n\
+         %ai = OpAccessChain %ptr %a %i\n%aj = OpAccessChain %ptr %a %j\n\
+         OpStore %ai %c0\n%x = OpLoad %int %ai\n\
+         OpStore %out %x\n\
+         OpStore %aj %c1\n%y = OpLoad %int %ai\n\
+         %z = OpIAdd %int %y %x\nOpStore %out %z\n\
+         %wi = OpAccessChain %ptr %w %i\nOpStore %wi %z\n\
+         OpReturn\nOpFunctionEnd\n"
+    )
+    .replace("\"main\"\n", "\"main\" %out\n")
+    .replace("LocalSize 1 1 1\n", "LocalSize 1 1 1\nOpName %out \"out\"\nOpName %y \"y\"\n"));
+    let text = after(
+        m,
+        &[
+            Pass::EliminateLocalSingleBlock,
+            Pass::EliminateDeadCode,
+            Pass::EliminateLocalSingleBlock,
+        ],
+    );
+    // The load right after the store is the stored constant: `out = 0` first.
+    let stores: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("OpStore %out"))
+        .collect();
+    assert_eq!(stores.len(), 2, "{text}");
+    assert!(stores[0].ends_with("%int_0"), "{text}");
+    // After a store through another chain of the array, a[i] is read again.
+    assert!(text.contains("%y = OpLoad %int"), "{text}");
+    // The write-only local goes with its chain and store; the read one stays.
+    assert_eq!(
+        text.matches("OpVariable %_ptr_Function").count(),
+        1,
+        "{text}"
+    );
+}
+
+#[test]
 fn simplification_reads_extracts_through_inserts_and_constructs() {
     let m = ir_of(
         &format!(

@@ -158,6 +158,12 @@ enum Command {
         /// (spirv-opt's `--loop-unroll`); other loops stay.
         #[arg(long, action = clap::ArgAction::Count)]
         loop_unroll: u8,
+        /// Pass: within a block, a load of a local that an earlier store or load gave a value
+        /// is that value, a store of what memory holds goes, and a local nothing reads loses
+        /// its stores (spirv-opt's `--eliminate-local-single-block`); only locals whose
+        /// address goes nowhere but into loads, stores and access chains.
+        #[arg(long, action = clap::ArgAction::Count)]
+        eliminate_local_single_block: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -509,6 +515,7 @@ fn run(cli: Cli) -> Result<(), String> {
             scalar_replacement,
             private_to_local,
             loop_unroll,
+            eliminate_local_single_block,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -536,7 +543,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 + usize::from(convert_local_access_chains)
                 + usize::from(scalar_replacement)
                 + usize::from(private_to_local)
-                + usize::from(loop_unroll);
+                + usize::from(loop_unroll)
+                + usize::from(eliminate_local_single_block);
             let mut passes: Vec<Pass> = Vec::new();
             let mut spelled = 0;
             for a in std::env::args() {

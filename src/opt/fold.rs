@@ -427,6 +427,9 @@ fn in_function(m: &mut Module, f: &mut Function, floats: bool) -> bool {
                     match Value::from_id(e.composite)
                         .and_then(|c| extract_through_ops(m, f, &map, c, &e.indexes, ty))
                     {
+                        // (An op reached again, in an invalid module's cycle, is no answer.)
+                        Some(Extracted::Value(v)) if v == Value::Op(h) => None,
+                        Some(Extracted::From(c, _)) if c == Value::Op(h) => None,
                         Some(Extracted::Value(v)) => Some(v),
                         // A shorter way to the same value: the op reads it there.
                         Some(Extracted::From(c, path)) => {
@@ -921,6 +924,10 @@ fn extract_through_ops(
             I::CompositeExtract(ce) => {
                 let mut path = ce.indexes.clone();
                 path.extend_from_slice(&idx);
+                // A path longer than any type nests is a cycle of an invalid module.
+                if path.len() > 64 {
+                    return None;
+                }
                 v = val(ce.composite)?;
                 idx = path;
             }

@@ -10,6 +10,7 @@ pub mod dead_variables;
 pub mod fold;
 pub mod inline;
 pub mod local_access_chains;
+pub mod local_single_block;
 pub mod loop_unroll;
 pub mod merge_blocks;
 pub mod nonuniform;
@@ -71,17 +72,21 @@ pub enum Pass {
     /// [`loop_unroll`]: loops marked `Unroll` whose trip count is constant become copies of
     /// their body.
     LoopUnroll,
+    /// [`local_single_block`]: loads of locals a store or load earlier in the block gave a
+    /// value, stores of what memory holds, and locals only written.
+    EliminateLocalSingleBlock,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 15] = [
+    pub const ALL: [Pass; 16] = [
         Pass::InlineExhaustive,
         Pass::InlineHeuristic,
         Pass::PrivateToLocal,
         Pass::ScalarReplacement,
         Pass::ConvertLocalAccessChains,
         Pass::SsaRewrite,
+        Pass::EliminateLocalSingleBlock,
         Pass::SimplifyInstructions,
         Pass::EliminateDeadBranches,
         Pass::MergeBlocks,
@@ -112,6 +117,7 @@ impl Pass {
             Pass::ScalarReplacement => "scalar-replacement",
             Pass::PrivateToLocal => "private-to-local",
             Pass::LoopUnroll => "loop-unroll",
+            Pass::EliminateLocalSingleBlock => "eliminate-local-single-block",
         }
     }
 
@@ -138,6 +144,7 @@ impl Pass {
             Pass::ScalarReplacement => scalar_replacement::run(m),
             Pass::PrivateToLocal => private_to_local::run(m),
             Pass::LoopUnroll => loop_unroll::run(m),
+            Pass::EliminateLocalSingleBlock => local_single_block::run(m),
         }
     }
 }
@@ -153,6 +160,7 @@ pub const PERFORMANCE: &[Pass] = &[
     Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
     Pass::SsaRewrite,
+    Pass::EliminateLocalSingleBlock,
     Pass::SimplifyInstructions,
     Pass::EliminateDeadBranches,
     Pass::MergeBlocks,
@@ -162,6 +170,7 @@ pub const PERFORMANCE: &[Pass] = &[
     Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
     Pass::SsaRewrite,
+    Pass::EliminateLocalSingleBlock,
     Pass::SimplifyInstructions,
     Pass::EliminateDeadBranches,
     Pass::MergeBlocks,
@@ -202,6 +211,7 @@ pub const SIZE: &[Pass] = &[
     Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
     Pass::SsaRewrite,
+    Pass::EliminateLocalSingleBlock,
     Pass::SimplifyInstructions,
     Pass::EliminateDeadBranches,
     Pass::MergeBlocks,
@@ -210,6 +220,7 @@ pub const SIZE: &[Pass] = &[
     Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
     Pass::SsaRewrite,
+    Pass::EliminateLocalSingleBlock,
     Pass::SimplifyInstructions,
     Pass::EliminateDeadBranches,
     Pass::MergeBlocks,

@@ -135,7 +135,7 @@ fn handle(m: &Module, t: Handle<Type>) -> bool {
 }
 
 /// The type of `v` in `f`, where it has one.
-fn value_type(m: &Module, f: &Function, v: Value) -> Option<Handle<Type>> {
+pub(crate) fn value_type(m: &Module, f: &Function, v: Value) -> Option<Handle<Type>> {
     match v {
         Value::Op(h) => f.ops.get(h)?.result_type(),
         Value::BlockArg(h) => Some(f.block_args.get(h)?.ty),
