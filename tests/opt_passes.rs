@@ -2,7 +2,7 @@
 //! written in assembly text; each optimized module is checked with spirv-val, and the
 //! HLSL corpus's compute shaders compute the same buffers before and after.
 
-use spvkit::ir::analysis::{CallGraph, Cfg, DomTree, UseCounts};
+use spvkit::ir::analysis::{CallGraph, Cfg, DomTree, LoopNest, UseCounts};
 use spvkit::ir::{self, Block, Handle, Module};
 use spvkit::opt::Pass;
 use spvkit::text::{assemble, disassemble_to_string, AssembleOptions, DisassembleOptions};
@@ -113,6 +113,49 @@ fn control_flow_graph_and_dominators_of_a_loop_with_a_diamond() {
         ]
     );
     assert!(post.dominates(block(7), block(0)));
+}
+
+#[test]
+fn the_loop_nest_names_each_loops_blocks_and_parent() {
+    // entry -> outer ⇄ (obody -> inner ⇄ (ibody -> icont) -> imerge -> ocont), outer -> omerge
+    let m = ir_of(&format!(
+        "{HEADER}%main = OpFunction %void None %fn\n\
+         %entry = OpLabel\n%x = OpVariable %ptr Function\nOpBranch %outer\n\
+         %outer = OpLabel\n%i = OpLoad %int %x\n%go = OpSLessThan %bool %i %c1\n\
+         OpLoopMerge %omerge %ocont None\nOpBranchConditional %go %obody %omerge\n\
+         %obody = OpLabel\nOpBranch %inner\n\
+         %inner = OpLabel\nOpLoopMerge %imerge %icont None\nOpBranchConditional %go %ibody %imerge\n\
+         %ibody = OpLabel\nOpBranch %icont\n%icont = OpLabel\nOpBranch %inner\n\
+         %imerge = OpLabel\nOpBranch %ocont\n\
+         %ocont = OpLabel\nOpStore %x %c1\nOpBranch %outer\n\
+         %omerge = OpLabel\nOpReturn\nOpFunctionEnd\n"
+    ));
+    let f = m.functions.iter().next().unwrap().1;
+    let cfg = Cfg::new(f);
+    let nest = LoopNest::new(f, &cfg, &DomTree::dominators(&cfg));
+    // Blocks by layout position: entry 0, outer 1, obody 2, inner 3, ibody 4, icont 5,
+    // imerge 6, ocont 7, omerge 8.
+    assert_eq!(nest.loops.len(), 2);
+    let (outer, inner) = (&nest.loops[0], &nest.loops[1]);
+    assert_eq!(
+        (outer.header, outer.merge, outer.continue_target),
+        (block(1), block(8), block(7))
+    );
+    assert_eq!(outer.parent, None);
+    let mut blocks = outer.blocks.clone();
+    blocks.sort_by_key(|b| b.index());
+    assert_eq!(blocks, (1..=7).map(block).collect::<Vec<_>>());
+    assert_eq!(
+        (inner.header, inner.merge, inner.continue_target),
+        (block(3), block(6), block(5))
+    );
+    assert_eq!(inner.parent, Some(0));
+    assert_eq!(inner.blocks.len(), 3);
+    assert_eq!(nest.depth(block(4)), 2);
+    assert_eq!(nest.depth(block(6)), 1);
+    assert_eq!(nest.depth(block(8)), 0);
+    assert_eq!(nest.headed_by(block(3)), Some(inner));
+    assert_eq!(nest.headed_by(block(2)), None);
 }
 
 #[test]

@@ -88,10 +88,16 @@ fn scalar_kind(m: &Module, t: Handle<Type>) -> Option<Lit> {
     }
 }
 
+/// The most components or columns a folded vector or matrix has (SPIR-V's are at most 16;
+/// a count beyond is an invalid module's, not folded).
+const MAX_COMPONENTS: usize = 64;
+
 /// The component type and count of `t` when it is a scalar (count 1) or a vector.
 fn components(m: &Module, t: Handle<Type>) -> Option<(Handle<Type>, usize)> {
     match m.types.get(t)? {
-        Type::Vector { component, count } => Some((*component, *count as usize)),
+        Type::Vector { component, count } if *count as usize <= MAX_COMPONENTS => {
+            Some((*component, *count as usize))
+        }
         Type::Bool | Type::Int { .. } | Type::Float { .. } => Some((t, 1)),
         _ => None,
     }
@@ -823,6 +829,11 @@ fn constant_parts(m: &mut Module, c: Handle<Constant>) -> Option<Vec<Value>> {
         ConstantValue::Composite(parts) => Some(parts.clone()),
         ConstantValue::Null | ConstantValue::Undef => {
             let member_types: Vec<Handle<Type>> = match m.types.get(k.ty)? {
+                Type::Vector { count, .. } | Type::Matrix { count, .. }
+                    if *count as usize > MAX_COMPONENTS =>
+                {
+                    return None
+                }
                 Type::Vector { component, count } => vec![*component; *count as usize],
                 Type::Matrix { column, count } => vec![*column; *count as usize],
                 Type::Struct(s) => s.members.iter().map(|mb| mb.ty).collect(),
@@ -1151,7 +1162,7 @@ fn construct(m: &mut Module, ty: Handle<Type>, parts: Vec<Value>) -> Option<Valu
     match m.types.get(ty)? {
         Type::Vector { count, .. } => {
             let count = *count as usize;
-            let mut lits = Vec::with_capacity(count);
+            let mut lits = Vec::new();
             for p in parts {
                 lits.extend(literal_components(m, p)?);
             }

@@ -19,7 +19,7 @@
 use super::fold;
 use super::replace::{relayout_blocks, replace_uses};
 use crate::grammar::{Id, LoopControl};
-use crate::ir::analysis::{Cfg, DomTree};
+use crate::ir::analysis::{Cfg, DomTree, Loop, LoopNest};
 use crate::ir::operands::{visit_ids_mut, ExtOperands};
 use crate::ir::{Block, Function, Handle, Module, Structure, Successor, Terminator, Value};
 use std::collections::{HashMap, HashSet};
@@ -71,19 +71,15 @@ fn unroll_one(m: &mut Module, f: &mut Function, floats: bool) -> bool {
     }
     let cfg = Cfg::new(f);
     let dom = DomTree::dominators(&cfg);
-    // Inner loops come after their outer loop in reverse postorder.
-    let headers: Vec<Handle<Block>> = cfg
-        .reverse_postorder()
-        .iter()
-        .rev()
-        .copied()
-        .filter(|&b| {
-            matches!(&f.blocks[b].structure, Some(Structure::Loop { control, .. })
-                if control.mask.contains(LoopControl::Unroll))
-        })
-        .collect();
-    for h in headers {
-        if let Some(plan) = plan(m, f, &cfg, &dom, h, floats) {
+    let nest = LoopNest::new(f, &cfg, &dom);
+    // Inner loops come after their outer loop.
+    for l in nest.loops.iter().rev() {
+        let unroll_marked = matches!(&f.blocks[l.header].structure,
+            Some(Structure::Loop { control, .. }) if control.mask.contains(LoopControl::Unroll));
+        if !unroll_marked {
+            continue;
+        }
+        if let Some(plan) = plan(m, f, &cfg, l, floats) {
             unroll(m, f, &plan);
             return true;
         }
@@ -91,24 +87,9 @@ fn unroll_one(m: &mut Module, f: &mut Function, floats: bool) -> bool {
     false
 }
 
-/// Whether the loop headed by `h` can be unrolled, and how.
-fn plan(
-    m: &mut Module,
-    f: &Function,
-    cfg: &Cfg,
-    dom: &DomTree,
-    h: Handle<Block>,
-    floats: bool,
-) -> Option<Plan> {
-    let Some(Structure::Loop { merge, .. }) = f.blocks[h].structure else {
-        return None;
-    };
-    let blocks: Vec<Handle<Block>> = cfg
-        .reverse_postorder()
-        .iter()
-        .copied()
-        .filter(|&b| dom.dominates(h, b) && !dom.dominates(merge, b))
-        .collect();
+/// Whether loop `l` can be unrolled, and how.
+fn plan(m: &mut Module, f: &Function, cfg: &Cfg, l: &Loop, floats: bool) -> Option<Plan> {
+    let (h, merge, blocks) = (l.header, l.merge, l.blocks.clone());
     let in_loop: HashSet<Handle<Block>> = blocks.iter().copied().collect();
     // The header decides: one way into the loop, one to the merge block.
     let Terminator::BranchConditional {
