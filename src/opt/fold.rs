@@ -139,7 +139,16 @@ fn literal_components(m: &Module, v: Value) -> Option<Vec<Lit>> {
 /// The constant of type `t` made of `lits` (one per component).
 fn make_constant(m: &mut Module, t: Handle<Type>, lits: &[Lit]) -> Option<Value> {
     let (elem, n) = components(m, t)?;
-    if lits.len() != n {
+    // Each literal is of the component's kind and width (an invalid module's op may claim
+    // any result type).
+    let kind = scalar_kind(m, elem)?;
+    let fits = |l: &Lit| match (kind, *l) {
+        (Lit::Bool(_), Lit::Bool(_)) => true,
+        (Lit::Int { width: a, .. }, Lit::Int { width: b, .. }) => a == b,
+        (Lit::Float { width: a, .. }, Lit::Float { width: b, .. }) => a == b,
+        _ => false,
+    };
+    if lits.len() != n || !lits.iter().all(fits) {
         return None;
     }
     let scalar = |m: &mut Module, l: Lit| {
