@@ -123,40 +123,8 @@ void main(uint3 id : SV_DispatchThreadID) {
         ),
     ] {
         let spv = dir.join(format!("{tag}.spv"));
-        let out = Command::new(env!("CARGO_BIN_EXE_hlsl2spirv"))
-            .arg(&src)
-            .args(["-T", "cs_6_0", "-Fo"])
-            .arg(&spv)
-            .args(flags)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{tag}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let val = Command::new("spirv-val").arg(&spv).output().unwrap();
-        assert!(
-            val.status.success(),
-            "{tag}: spirv-val: {}",
-            String::from_utf8_lossy(&val.stderr)
-        );
-        let (code, stdout, stderr) = spvkit_run(&spv.to_string_lossy(), job);
-        assert_eq!(code, 0, "{tag}: {stderr}");
-        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-        let got: Vec<i64> = json["buffers"][0]["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_i64().unwrap())
-            .collect();
+        let (got, text) = compile_and_run(&src, &spv, flags, job, tag);
         assert_eq!(got, expected, "{tag}");
-        let text = Command::new(env!("CARGO_BIN_EXE_spvkit"))
-            .arg("dis")
-            .arg(&spv)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&text.stdout).into_owned();
         counts.push((
             tag,
             text.lines().filter(|l| l.contains("Op")).count(),
@@ -243,43 +211,56 @@ void main(uint3 id : SV_DispatchThreadID) {
         ),
     ] {
         let spv = dir.join(format!("{tag}.spv"));
-        let out = Command::new(env!("CARGO_BIN_EXE_hlsl2spirv"))
-            .arg(&src)
-            .args(["-T", "cs_6_0", "-Fo"])
-            .arg(&spv)
-            .args(flags)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{tag}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let val = Command::new("spirv-val").arg(&spv).output().unwrap();
-        assert!(
-            val.status.success(),
-            "{tag}: spirv-val: {}",
-            String::from_utf8_lossy(&val.stderr)
-        );
-        let (code, stdout, stderr) = spvkit_run(&spv.to_string_lossy(), job);
-        assert_eq!(code, 0, "{tag}: {stderr}");
-        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-        let got: Vec<i64> = json["buffers"][0]["data"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_i64().unwrap())
-            .collect();
+        let (got, text) = compile_and_run(&src, &spv, flags, job, tag);
         assert_eq!(got, expected, "{tag}");
-        let text = Command::new(env!("CARGO_BIN_EXE_spvkit"))
-            .arg("dis")
-            .arg(&spv)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&text.stdout).into_owned();
         loops.push((tag, text.matches("OpLoopMerge").count()));
     }
     // Five loops as written (the nested one once); the plain loop and the one bounded by the
     // input stay after unrolling.
     assert_eq!(loops, [("fcgl", 5), ("default", 2), ("config", 2)]);
+}
+
+/// Compiles `src` with `hlsl2spirv` and `flags` into `spv`, checks it with spirv-val, runs
+/// `job` under `spvkit run`: the first buffer's numbers and the disassembly.
+fn compile_and_run(
+    src: &std::path::Path,
+    spv: &std::path::Path,
+    flags: &[&str],
+    job: &str,
+    tag: &str,
+) -> (Vec<i64>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hlsl2spirv"))
+        .arg(src)
+        .args(["-T", "cs_6_0", "-Fo"])
+        .arg(spv)
+        .args(flags)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{tag}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let val = Command::new("spirv-val").arg(spv).output().unwrap();
+    assert!(
+        val.status.success(),
+        "{tag}: spirv-val: {}",
+        String::from_utf8_lossy(&val.stderr)
+    );
+    let (code, stdout, stderr) = spvkit_run(&spv.to_string_lossy(), job);
+    assert_eq!(code, 0, "{tag}: {stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let got: Vec<i64> = json["buffers"][0]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    let text = Command::new(env!("CARGO_BIN_EXE_spvkit"))
+        .arg("dis")
+        .arg(spv)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    (got, text)
 }

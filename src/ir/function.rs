@@ -232,6 +232,33 @@ impl Structure {
             Structure::Selection { merge, .. } | Structure::Loop { merge, .. } => *merge,
         }
     }
+
+    /// The same construct with its merge block and continue target renamed by `rename` (for
+    /// passes that copy blocks).
+    pub fn map_blocks(self, rename: impl Fn(Handle<Block>) -> Handle<Block>) -> Structure {
+        match self {
+            Structure::Selection {
+                merge,
+                control,
+                loc,
+            } => Structure::Selection {
+                merge: rename(merge),
+                control,
+                loc,
+            },
+            Structure::Loop {
+                merge,
+                continue_target,
+                control,
+                loc,
+            } => Structure::Loop {
+                merge: rename(merge),
+                continue_target: rename(continue_target),
+                control,
+                loc,
+            },
+        }
+    }
 }
 
 /// A branch target and the values it passes to the target's arguments.

@@ -485,28 +485,7 @@ fn inline_call(
                 t
             }
         };
-        let structure = block.structure.clone().map(|s| match s {
-            Structure::Selection {
-                merge,
-                control,
-                loc,
-            } => Structure::Selection {
-                merge: map_block(merge),
-                control,
-                loc,
-            },
-            Structure::Loop {
-                merge,
-                continue_target,
-                control,
-                loc,
-            } => Structure::Loop {
-                merge: map_block(merge),
-                continue_target: map_block(continue_target),
-                control,
-                loc,
-            },
-        });
+        let structure = block.structure.clone().map(|s| s.map_blocks(map_block));
         let target = &mut f.blocks[nb];
         target.name = block.name.clone();
         target.args = block.args.iter().map(|a| arg_map[a.index()]).collect();

@@ -374,28 +374,7 @@ fn unroll(m: &Module, f: &mut Function, plan: &Plan) {
             let structure = if b == h {
                 None
             } else {
-                src.structure.clone().map(|s| match s {
-                    Structure::Selection {
-                        merge,
-                        control,
-                        loc,
-                    } => Structure::Selection {
-                        merge: map_block(merge),
-                        control,
-                        loc,
-                    },
-                    Structure::Loop {
-                        merge,
-                        continue_target,
-                        control,
-                        loc,
-                    } => Structure::Loop {
-                        merge: map_block(merge),
-                        continue_target: map_block(continue_target),
-                        control,
-                        loc,
-                    },
-                })
+                src.structure.clone().map(|s| s.map_blocks(map_block))
             };
             let nb = blocks[&b];
             let block = &mut f.blocks[nb];
