@@ -31410,4 +31410,71 @@ impl Instruction {
             _ => None,
         }
     }
+    /// The image operands of an image instruction that has them (what passes read
+    /// without naming every image opcode).
+    pub fn image_operands(&self) -> Option<&ImageOperandsArgs> {
+        match self {
+            Self::ImageSampleImplicitLod(op) => op.image_operands.as_ref(),
+            Self::ImageSampleExplicitLod(op) => Some(&op.image_operands),
+            Self::ImageSampleDrefImplicitLod(op) => op.image_operands.as_ref(),
+            Self::ImageSampleDrefExplicitLod(op) => Some(&op.image_operands),
+            Self::ImageSampleProjImplicitLod(op) => op.image_operands.as_ref(),
+            Self::ImageSampleProjExplicitLod(op) => Some(&op.image_operands),
+            Self::ImageSampleProjDrefImplicitLod(op) => op.image_operands.as_ref(),
+            Self::ImageSampleProjDrefExplicitLod(op) => Some(&op.image_operands),
+            Self::ImageFetch(op) => op.image_operands.as_ref(),
+            Self::ImageGather(op) => op.image_operands.as_ref(),
+            Self::ImageDrefGather(op) => op.image_operands.as_ref(),
+            Self::ImageRead(op) => op.image_operands.as_ref(),
+            Self::ImageWrite(op) => op.image_operands.as_ref(),
+            Self::ImageSparseSampleImplicitLod(op) => op.image_operands.as_ref(),
+            Self::ImageSparseSampleExplicitLod(op) => Some(&op.image_operands),
+            Self::ImageSparseSampleDrefImplicitLod(op) => op.image_operands.as_ref(),
+            Self::ImageSparseSampleDrefExplicitLod(op) => Some(&op.image_operands),
+            Self::ImageSparseSampleProjImplicitLod(op) => op.image_operands.as_ref(),
+            Self::ImageSparseSampleProjExplicitLod(op) => Some(&op.image_operands),
+            Self::ImageSparseSampleProjDrefImplicitLod(op) => op.image_operands.as_ref(),
+            Self::ImageSparseSampleProjDrefExplicitLod(op) => Some(&op.image_operands),
+            Self::ImageSparseFetch(op) => op.image_operands.as_ref(),
+            Self::ImageSparseGather(op) => op.image_operands.as_ref(),
+            Self::ImageSparseDrefGather(op) => op.image_operands.as_ref(),
+            Self::ImageSparseRead(op) => op.image_operands.as_ref(),
+            Self::ImageSampleFootprintNV(op) => op.image_operands.as_ref(),
+            _ => None,
+        }
+    }
+    /// The image operands, to rewrite.
+    pub fn image_operands_mut(&mut self) -> Option<&mut ImageOperandsArgs> {
+        match self {
+            Self::ImageSampleImplicitLod(op) => op.image_operands.as_mut(),
+            Self::ImageSampleExplicitLod(op) => Some(&mut op.image_operands),
+            Self::ImageSampleDrefImplicitLod(op) => op.image_operands.as_mut(),
+            Self::ImageSampleDrefExplicitLod(op) => Some(&mut op.image_operands),
+            Self::ImageSampleProjImplicitLod(op) => op.image_operands.as_mut(),
+            Self::ImageSampleProjExplicitLod(op) => Some(&mut op.image_operands),
+            Self::ImageSampleProjDrefImplicitLod(op) => op.image_operands.as_mut(),
+            Self::ImageSampleProjDrefExplicitLod(op) => Some(&mut op.image_operands),
+            Self::ImageFetch(op) => op.image_operands.as_mut(),
+            Self::ImageGather(op) => op.image_operands.as_mut(),
+            Self::ImageDrefGather(op) => op.image_operands.as_mut(),
+            Self::ImageRead(op) => op.image_operands.as_mut(),
+            Self::ImageWrite(op) => op.image_operands.as_mut(),
+            Self::ImageSparseSampleImplicitLod(op) => op.image_operands.as_mut(),
+            Self::ImageSparseSampleExplicitLod(op) => Some(&mut op.image_operands),
+            Self::ImageSparseSampleDrefImplicitLod(op) => op.image_operands.as_mut(),
+            Self::ImageSparseSampleDrefExplicitLod(op) => Some(&mut op.image_operands),
+            Self::ImageSparseSampleProjImplicitLod(op) => op.image_operands.as_mut(),
+            Self::ImageSparseSampleProjExplicitLod(op) => Some(&mut op.image_operands),
+            Self::ImageSparseSampleProjDrefImplicitLod(op) => op.image_operands.as_mut(),
+            Self::ImageSparseSampleProjDrefExplicitLod(op) => {
+                Some(&mut op.image_operands)
+            }
+            Self::ImageSparseFetch(op) => op.image_operands.as_mut(),
+            Self::ImageSparseGather(op) => op.image_operands.as_mut(),
+            Self::ImageSparseDrefGather(op) => op.image_operands.as_mut(),
+            Self::ImageSparseRead(op) => op.image_operands.as_mut(),
+            Self::ImageSampleFootprintNV(op) => op.image_operands.as_mut(),
+            _ => None,
+        }
+    }
 }

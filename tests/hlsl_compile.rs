@@ -81,6 +81,17 @@ fn check_env(
     words
 }
 
+/// Compiles without legalization (`-fcgl`) and validates: the module as code generation
+/// makes it, for tests of what it emits before inlining (it must be valid all the same).
+fn check_unlegalized(name: &str, src: &str, profile: &str) -> Vec<u32> {
+    check(name, src, profile);
+    let mut o = options(profile, TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.legalize = false;
+    let words = compile_with(name, src, &o);
+    spirv_val(name, &words, TargetEnv::Vulkan1_0);
+    words
+}
+
 fn disassemble(words: &[u32]) -> String {
     spvkit::text::disassemble_to_string(words, &spvkit::text::DisassembleOptions::default())
         .expect("disassembles")
@@ -1180,8 +1191,77 @@ float4 main(float4 p : SV_Position, float2 uv : UV) : SV_Target {
     assert_eq!(dis.matches("ConstOffset").count(), 3, "{dis}");
     let bad = "Texture2D T; SamplerState S;\nfloat4 main(float2 uv : UV, int k : K) : SV_Target { return T.Sample(S, uv, int2(k, 0)); }";
     assert!(errors(bad, "ps_6_0").contains(
-        "bad.hlsl:2:77: error: not supported yet: a texel offset that is not a constant"
+        "bad.hlsl:2:77: error: a texel offset outside a gather must be a constant, and this one \
+         is not one even after inlining, unrolling [unroll] loops and folding"
     ));
+    // A fetch's offset must be a constant before legalization, as in DXC.
+    let fetch = "Texture2D T;\nfloat4 main(float4 p : SV_Position) : SV_Target { return T.Load(int3(0, 0, 0), int2(p.xy)); }";
+    assert!(errors(fetch, "ps_6_0").contains(
+        "bad.hlsl:2:80: error: Offsets to texture access operations must be immediate values"
+    ));
+}
+
+/// A sample's offset may be a value that legalization makes constant, as DXC allows: a loop
+/// counter of an `[unroll]` loop, a parameter of an inlined function given constants. Without
+/// legalization (`-fcgl`) it stays a variable `Offset`, which only spirv-val's
+/// `--before-hlsl-legalization` accepts.
+#[test]
+fn texel_offsets_that_legalization_makes_constant() {
+    let src = r#"
+Texture2D<float4> T : register(t0);
+SamplerState S : register(s0);
+float4 at(float2 uv, int2 o) { return T.SampleLevel(S, uv, 0, o); }
+float4 main(float2 uv : UV) : SV_Target {
+    float4 r = 0;
+    [unroll] for (int i = 0; i < 3; ++i)
+        r += T.Sample(S, uv, int2(i, -i));
+    return r + at(uv, int2(5, 7));
+}
+"#;
+    let dis = disassemble(&check("offsets_legalized", src, "ps_6_0"));
+    assert_eq!(dis.matches("ConstOffset").count(), 4, "{dis}");
+    assert!(
+        !dis.contains("|Offset") && !dis.contains(" Offset "),
+        "{dis}"
+    );
+    assert!(!dis.contains("ImageGatherExtended"), "{dis}");
+    for (x, y) in [(0, 0), (1, -1), (2, -2), (5, 7)] {
+        let name = |v: i32| {
+            if v < 0 {
+                format!("%int_n{}", -v)
+            } else {
+                format!("%int_{v}")
+            }
+        };
+        let pair = format!("OpConstantComposite %v2int {} {}", name(x), name(y));
+        assert!(dis.contains(&pair), "no offset ({x}, {y}): {dis}");
+    }
+    let mut o = options("ps_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.legalize = false;
+    let words = compile_with("offsets_fcgl", src, &o);
+    let dis = disassemble(&words);
+    assert!(dis.contains("Offset %"), "{dis}");
+    let path = scratch("offsets_fcgl");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).unwrap();
+    let val = |extra: &[&str]| {
+        Command::new("spirv-val")
+            .args(extra)
+            .arg(&path)
+            .output()
+            .expect("spirv-val runs")
+            .status
+            .success()
+    };
+    assert!(
+        !val(&["--target-env", "vulkan1.0"]),
+        "a variable Offset outside a gather is not Vulkan SPIR-V"
+    );
+    assert!(val(&[
+        "--target-env",
+        "vulkan1.0",
+        "--before-hlsl-legalization"
+    ]));
 }
 
 /// The ids decorated `RelaxedPrecision` in a disassembly, and the instruction defining each
@@ -3041,7 +3121,7 @@ fn texture_method_misuse_is_reported() {
         ),
         (
             "Texture2D T; SamplerState S;\nfloat4 main(float2 uv : UV, int2 o : O) : SV_Target { return T.SampleLevel(S, uv, 0, o); }",
-            "not supported yet: a texel offset that is not a constant",
+            "a texel offset outside a gather must be a constant",
         ),
         (
             "Texture2DMSArray<float4> T;\nfloat4 main(float2 uv : UV) : SV_Target { return T[int3(0, 0, 0)]; }",
@@ -4866,7 +4946,7 @@ fn image_and_sampler_parameters() {
                void main(uint3 id : SV_DispatchThreadID) {
                    put(rw, id.x, twice(texs[id.x % 3], smp) + samp(texs[1], smp, 0.25));
                }";
-    let dis = disassemble(&check("resource_params", src, "cs_6_0"));
+    let dis = disassemble(&check_unlegalized("resource_params", src, "cs_6_0"));
     for want in [
         "%t = OpFunctionParameter %_ptr_UniformConstant_type_2d_image",
         "%s = OpFunctionParameter %_ptr_UniformConstant_type_sampler",
@@ -5729,7 +5809,7 @@ fn subpass_inputs() {
                    SubpassInput c = color;
                    return read(c) + ids.SubpassLoad().xyxy + depth.SubpassLoad(3);
                }";
-    let dis = disassemble(&check("subpass", src, "ps_6_0"));
+    let dis = disassemble(&check_unlegalized("subpass", src, "ps_6_0"));
     for want in [
         "OpCapability InputAttachment",
         "OpDecorate %color InputAttachmentIndex 0",

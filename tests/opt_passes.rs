@@ -957,3 +957,53 @@ fn legalization_makes_resources_in_locals_params_returns_structs_and_aliases_dir
         "{text}"
     );
 }
+
+/// A texel `Offset` of a sample that folding makes constant becomes a `ConstOffset` (the form
+/// Vulkan takes outside gathers); a module with a variable one needs legalization, one with
+/// only gathers' variable offsets does not.
+#[test]
+fn constant_offsets_of_samples_become_const_offsets() {
+    let module = |offset: &str| {
+        ir_of(&format!(
+            "OpCapability Shader\nOpCapability ImageGatherExtended\nOpMemoryModel Logical GLSL450\n\
+             OpEntryPoint Fragment %main \"main\" %out %in %t\nOpExecutionMode %main OriginUpperLeft\n\
+             OpDecorate %t DescriptorSet 0\nOpDecorate %t Binding 0\nOpDecorate %out Location 0\n\
+             OpDecorate %in Location 0\nOpDecorate %in Flat\n\
+             %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n\
+             %int = OpTypeInt 32 1\n%v2int = OpTypeVector %int 2\n%v2 = OpTypeVector %float 2\n\
+             %v4 = OpTypeVector %float 4\n%img = OpTypeImage %float 2D 0 0 0 1 Unknown\n\
+             %simg = OpTypeSampledImage %img\n%pimg = OpTypePointer UniformConstant %simg\n\
+             %t = OpVariable %pimg UniformConstant\n%pout = OpTypePointer Output %v4\n\
+             %out = OpVariable %pout Output\n%pin = OpTypePointer Input %v2int\n\
+             %in = OpVariable %pin Input\n%c1 = OpConstant %int 1\n%c2 = OpConstant %int 2\n\
+             %f0 = OpConstant %float 0\n%uv = OpConstantComposite %v2 %f0 %f0\n\
+             %main = OpFunction %void None %fn\n%entry = OpLabel\n%s = OpLoad %simg %t\n\
+             %var = OpLoad %v2int %in\n%sum = OpIAdd %int %c1 %c1\n\
+             %folded = OpCompositeConstruct %v2int %sum %c2\n\
+             %r = OpImageSampleExplicitLod %v4 %s %uv Lod|Offset %f0 {offset}\n\
+             %g = OpImageGather %v4 %s %uv %c1 Offset %var\n\
+             %a = OpFAdd %v4 %r %g\nOpStore %out %a\nOpReturn\nOpFunctionEnd\n"
+        ))
+    };
+    assert!(spvkit::opt::needs_legalization(&module("%folded")));
+    assert!(spvkit::opt::needs_legalization(&module("%var")));
+    let mut m = module("%folded");
+    Pass::SimplifyInstructions.run(&mut m);
+    assert!(!spvkit::opt::needs_legalization(&m));
+    let text = after(m, &[Pass::EliminateDeadCode]);
+    assert!(
+        text.lines()
+            .any(|l| l.contains("OpImageSampleExplicitLod") && l.contains("Lod|ConstOffset")),
+        "{text}"
+    );
+    // The gather keeps its variable offset, which Vulkan allows.
+    assert!(
+        text.lines()
+            .any(|l| l.contains("OpImageGather") && l.contains(" Offset %")),
+        "{text}"
+    );
+    // A variable offset stays one.
+    let mut m = module("%var");
+    Pass::SimplifyInstructions.run(&mut m);
+    assert!(spvkit::opt::needs_legalization(&m));
+}

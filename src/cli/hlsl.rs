@@ -455,6 +455,7 @@ pub fn parse_args(args: &[String]) -> Result<Action, String> {
     options.target_env = target_env;
     options.enable_16bit_types = enable_16bit_types;
     a.input = input;
+    options.legalize = !fcgl;
     a.options = options;
     Ok(Action::Compile(Box::new(a)))
 }
@@ -675,6 +676,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
         for pass in passes {
             pass.run(&mut module);
         }
+        // Capabilities that only removed code used go.
+        let version = module.version;
+        crate::opt::update_vce(&mut module).map_err(|e| format!("{name}: error: {e}"))?;
+        module.version = module.version.max(version);
         words = crate::ir::serialize(&module).map_err(|e| format!("{name}: error: {e}"))?;
     }
     if let Some(allowed) = &a.allowed_extensions {
@@ -724,6 +729,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 /// needs it (whatever the level, as DXC), then the optimization.
 fn passes_for(optimization: &Optimization, module: &crate::ir::Module) -> Vec<crate::opt::Pass> {
     let mut passes = Vec::new();
+    // (The library legalized it already, unless told not to by `-fcgl`.)
     if *optimization != Optimization::None && crate::opt::needs_legalization(module) {
         passes.extend_from_slice(crate::opt::LEGALIZE_HLSL);
     }

@@ -269,6 +269,10 @@ pub struct Options {
     /// `-fspv-reflect`: the SPV_GOOGLE_hlsl_functionality1 and SPV_GOOGLE_user_type
     /// decorations (semantics, resource types, counter buffers).
     pub reflect: bool,
+    /// Run `crate::opt::LEGALIZE_HLSL` when the module needs it, as DXC does at every level
+    /// but `-fcgl` (which sets this false and gets the module as generated, which Vulkan may
+    /// reject): what legalization cannot make legal is then an error with its place.
+    pub legalize: bool,
 }
 
 impl Options {
@@ -297,6 +301,7 @@ impl Options {
             legacy_buffer_matrix_order: false,
             vulkan_memory_model: false,
             descriptor_heap: false,
+            legalize: true,
         }
     }
 }
@@ -479,6 +484,7 @@ fn compile_on_big_stack(
     }
     let mut parsed = parse(name, source, options);
     let mut diagnostics = parsed.diagnostics;
+    let mut legalization = Vec::new();
     let failed = |d: &[diag::Diagnostic]| d.iter().any(|d| d.severity == diag::Severity::Error);
     if !failed(&diagnostics) {
         let unit = std::mem::take(&mut parsed.unit);
@@ -495,6 +501,7 @@ fn compile_on_big_stack(
         // Emission recurses over the tree as deep as the parser's nesting limits allow.
         let unit = &parsed.unit;
         let diags = &mut diagnostics;
+        let pending = &mut legalization;
         // `#pragma pack_matrix` at the top of the file is the file's `-Zpr`/`-Zpc`.
         let mut opts = options.clone();
         if let Some(rm) = unit.pack_row_major {
@@ -507,9 +514,10 @@ fn compile_on_big_stack(
             if failed(diags) {
                 return None;
             }
-            codegen::emit(unit, module, opts, diags)
+            codegen::emit(unit, module, opts, diags, pending)
         })
     };
+
     let rendered = diag::render(&diagnostics, &parsed.sources);
     let Some(mut module) = module else {
         return Err(CompileError {
@@ -517,6 +525,20 @@ fn compile_on_big_stack(
             rendered,
         });
     };
+    // As DXC: legalized when it needs it; what stays illegal is an error where the source
+    // made it so (the places code generation recorded).
+    if options.legalize && crate::opt::needs_legalization(&module) {
+        for pass in crate::opt::LEGALIZE_HLSL {
+            pass.run(&mut module);
+        }
+        if !legalization.is_empty() && crate::opt::needs_legalization(&module) {
+            diagnostics.append(&mut legalization);
+            return Err(CompileError {
+                rendered: diag::render(&diagnostics, &parsed.sources),
+                diagnostics,
+            });
+        }
+    }
     // The environment's SPIR-V version first, so what it has in core needs no extension
     // (DenormPreserve is core from 1.4: no SPV_KHR_float_controls for Vulkan 1.2).
     let env_version = options.target_env.spirv_version();

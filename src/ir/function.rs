@@ -43,6 +43,30 @@ pub struct Function {
 }
 
 impl Function {
+    /// The blocks named as values rather than as branch targets: by an op, a terminator's
+    /// condition, selector or return value, or an argument a branch passes. Only invalid
+    /// modules have them; passes that remove or merge blocks keep these, so no reference is
+    /// left dangling.
+    pub fn blocks_named_as_values(
+        &self,
+        m: &super::Module,
+    ) -> std::collections::HashSet<Handle<Block>> {
+        let mut named = std::collections::HashSet::new();
+        let mut note = |v: Option<Value>| {
+            if let Some(Value::Block(b)) = v {
+                named.insert(b);
+            }
+        };
+        for (_, op) in self.ops.iter() {
+            // The module's view, which reads an `OpExtInst`'s operands by its set.
+            m.visit_values(&op.inst, |v| note(Some(v)));
+        }
+        for (_, b) in self.blocks.iter() {
+            b.terminator.visit_values(|v| note(Some(v)));
+        }
+        named
+    }
+
     /// A function with no parameters or blocks.
     pub fn new(ty: Handle<Type>, control: FunctionControl) -> Self {
         Function {

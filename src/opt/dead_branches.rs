@@ -254,15 +254,8 @@ fn remove_unreachable(m: &mut Module, f: &mut Function) -> bool {
             None => {}
         }
     }
-    // A block an op names (as some invalid modules have) stays too, emptied.
-    for (_, op) in f.ops.iter() {
-        use crate::grammar::Ids;
-        op.inst.visit_ids(&mut |id| {
-            if let Some(Value::Block(b)) = Value::from_id(id) {
-                named.insert(b);
-            }
-        });
-    }
+    // A block named as a value (as some invalid modules have) stays too, emptied.
+    named.extend(f.blocks_named_as_values(m));
     let mut keep = Vec::with_capacity(f.blocks.len());
     let handles: Vec<Handle<Block>> = f.blocks.handles().collect();
     for b in handles {

@@ -417,6 +417,7 @@ fn in_function(m: &mut Module, f: &mut Function, floats: bool) -> bool {
     for &b in cfg.reverse_postorder() {
         for i in 0..f.blocks[b].ops.len() {
             let h = f.blocks[b].ops[i];
+            rewritten |= offset_to_const_offset(&map, &mut f.ops[h].inst);
             let op = &f.ops[h];
             // RelaxedPrecision only permits less precision: the exact result is one the
             // op may give. Other decorations (NoContraction, FPRoundingMode...) stay.
@@ -470,6 +471,27 @@ fn in_function(m: &mut Module, f: &mut Function, floats: bool) -> bool {
     }
     let resolved: HashMap<Value, Value> = map.keys().map(|&k| (k, resolve(&map, k))).collect();
     replace_uses(m, f, &resolved);
+    true
+}
+
+/// An image operand `Offset` that is (or folded to) a constant becomes a `ConstOffset`: the
+/// form Vulkan allows outside gathers, which HLSL's offsets computed by unrolled loops and
+/// inlined parameters reach after legalization. Whether it changed `inst`.
+fn offset_to_const_offset(map: &HashMap<Value, Value>, inst: &mut Instruction) -> bool {
+    use crate::grammar::ImageOperands;
+    let Some(ops) = inst.image_operands_mut() else {
+        return false;
+    };
+    let Some(offset) = ops.offset.and_then(Value::from_id).map(|v| resolve(map, v)) else {
+        return false;
+    };
+    if !matches!(offset, Value::Constant(_)) || ops.const_offset.is_some() {
+        return false;
+    }
+    ops.offset = None;
+    ops.const_offset = Some(offset.to_id());
+    ops.mask =
+        ImageOperands((ops.mask.0 & !ImageOperands::Offset.0) | ImageOperands::ConstOffset.0);
     true
 }
 

@@ -79,7 +79,7 @@ fn unroll_one(m: &mut Module, f: &mut Function, floats: bool) -> bool {
         if !unroll_marked {
             continue;
         }
-        if let Some(plan) = plan(m, f, &cfg, l, floats) {
+        if let Some(plan) = plan(m, f, &cfg, &dom, l, floats) {
             unroll(m, f, &plan);
             return true;
         }
@@ -87,8 +87,46 @@ fn unroll_one(m: &mut Module, f: &mut Function, floats: bool) -> bool {
     false
 }
 
+/// Whether every value of the loop's blocks that they use is defined where it dominates the
+/// use (as in every valid module; copies of an invalid one would read undefined values).
+fn defs_dominate_uses(m: &Module, f: &Function, dom: &DomTree, blocks: &[Handle<Block>]) -> bool {
+    let mut def: HashMap<Value, (Handle<Block>, usize)> = HashMap::new();
+    for &b in blocks {
+        for &a in &f.blocks[b].args {
+            def.insert(Value::BlockArg(a), (b, 0));
+        }
+        for (i, &o) in f.blocks[b].ops.iter().enumerate() {
+            def.insert(Value::Op(o), (b, i + 1));
+        }
+    }
+    let reaches = |v: Value, at: Handle<Block>, index: usize| match def.get(&v) {
+        Some(&(d, k)) if d == at => k < index,
+        Some(&(d, _)) => dom.dominates(d, at),
+        None => true,
+    };
+    let mut ok = true;
+    for &b in blocks {
+        let block = &f.blocks[b];
+        for (i, &o) in block.ops.iter().enumerate() {
+            crate::ir::analysis::visit_operands(m, &f.ops[o].inst, &mut |v| {
+                ok &= reaches(v, b, i + 1);
+            });
+        }
+        let end = block.ops.len() + 1;
+        block.terminator.visit_values(|v| ok &= reaches(v, b, end));
+    }
+    ok
+}
+
 /// Whether loop `l` can be unrolled, and how.
-fn plan(m: &mut Module, f: &Function, cfg: &Cfg, l: &Loop, floats: bool) -> Option<Plan> {
+fn plan(
+    m: &mut Module,
+    f: &Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    l: &Loop,
+    floats: bool,
+) -> Option<Plan> {
     let (h, merge, blocks) = (l.header, l.merge, l.blocks.clone());
     let in_loop: HashSet<Handle<Block>> = blocks.iter().copied().collect();
     // The header decides: one way into the loop, one to the merge block.
@@ -157,6 +195,9 @@ fn plan(m: &mut Module, f: &Function, cfg: &Cfg, l: &Loop, floats: bool) -> Opti
         .clone();
     let header_args = &f.blocks[h].args;
     if entry_args.len() != header_args.len() || back_args.len() != header_args.len() {
+        return None;
+    }
+    if !defs_dominate_uses(m, f, dom, &blocks) {
         return None;
     }
     // Nothing outside reads a value of the loop other than the header's, or names a block of

@@ -41,14 +41,7 @@ fn in_function(m: &Module, f: &mut Function) -> bool {
         }
     }
     pinned.extend(merges.iter().copied());
-    for (_, op) in f.ops.iter() {
-        use crate::grammar::Ids;
-        op.inst.visit_ids(&mut |id| {
-            if let Some(Value::Block(b)) = Value::from_id(id) {
-                pinned.insert(b);
-            }
-        });
-    }
+    pinned.extend(f.blocks_named_as_values(m));
     let mut gone: HashSet<Handle<Block>> = HashSet::new();
     let mut args: HashMap<Value, Value> = HashMap::new();
     let handles: Vec<Handle<Block>> = f.blocks.handles().collect();

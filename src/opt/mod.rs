@@ -183,8 +183,9 @@ pub const PERFORMANCE: &[Pass] = &[
 /// `spvkit opt --legalize-hlsl`: what makes a DXC-style module (resources held in locals,
 /// parameters, return values, structs and `static` aliases) legal for Vulkan, as spirv-opt's
 /// `--legalize-hlsl` does: inline everything, move Private variables into their entry point,
-/// split aggregates, promote variables (handles too, where no phi is needed) and fold, so
-/// that every resource access reaches its global directly.
+/// split aggregates, promote variables (handles too, where no phi is needed), unroll
+/// `[unroll]` loops and fold, so that every resource access reaches its global directly and
+/// every texel offset outside a gather is a constant.
 pub const LEGALIZE_HLSL: &[Pass] = &[
     Pass::InlineExhaustive,
     Pass::EliminateDeadFunctions,
@@ -194,6 +195,8 @@ pub const LEGALIZE_HLSL: &[Pass] = &[
     Pass::SimplifyInstructions,
     Pass::EliminateDeadBranches,
     Pass::MergeBlocks,
+    Pass::LoopUnroll,
+    Pass::SimplifyInstructions,
     Pass::ScalarReplacement,
     Pass::SsaRewrite,
     Pass::SimplifyInstructions,
@@ -232,8 +235,9 @@ pub const SIZE: &[Pass] = &[
 
 /// Whether a module needs [`LEGALIZE_HLSL`] before Vulkan accepts it, as DXC decides when to
 /// run spirv-opt's legalization: a Function or Private variable holds an opaque handle (an
-/// image, sampler, acceleration structure or pointer) or a struct or array of them, or a
-/// function takes or returns one.
+/// image, sampler, acceleration structure or pointer) or a struct or array of them, a
+/// function takes or returns one, or an image instruction other than a gather takes a texel
+/// `Offset` that is not a constant (which inlining, unrolling and folding make one).
 pub fn needs_legalization(m: &ir::Module) -> bool {
     use crate::grammar::StorageClass;
     use ir::Type;
@@ -286,7 +290,31 @@ pub fn needs_legalization(m: &ir::Module) -> bool {
                 .iter()
                 .filter_map(|&h| f.ops[h].result_type())
                 .any(variable_holds_handle)
+            || f.blocks.iter().any(|(_, b)| {
+                b.ops
+                    .iter()
+                    .any(|&h| variable_offset_outside_gather(&f.ops[h].inst))
+            })
     })
+}
+
+/// An image instruction other than a gather whose texel `Offset` is not a constant (Vulkan
+/// takes a variable offset only in gathers).
+fn variable_offset_outside_gather(inst: &crate::grammar::Instruction) -> bool {
+    use crate::grammar::Instruction as I;
+    let gather = matches!(
+        inst,
+        I::ImageGather(_)
+            | I::ImageDrefGather(_)
+            | I::ImageSparseGather(_)
+            | I::ImageSparseDrefGather(_)
+    );
+    !gather
+        && inst
+            .image_operands()
+            .and_then(|ops| ops.offset)
+            .and_then(ir::Value::from_id)
+            .is_some_and(|v| !matches!(v, ir::Value::Constant(_)))
 }
 
 /// Runs `pass` on each function of `m` (the module, its functions taken out, is the pass's to

@@ -207,9 +207,22 @@ pub fn relayout_blocks(m: &Module, f: &mut Function, order: &[Handle<Block>]) {
     for (_, op) in f.ops.iter_mut() {
         visit_ids_mut(&mut op.inst, ext, &mut |id| swap(id));
     }
+    // Blocks named as values (invalid modules only) are renumbered too.
+    let value = |v: &mut Value| {
+        if let Value::Block(b) = v {
+            *b = new_of(*b);
+        }
+    };
     for (_, b) in f.blocks.iter_mut() {
-        if let Terminator::Other(inst) = &mut b.terminator {
-            visit_ids_mut(inst, ext, &mut |id| swap(id));
+        match &mut b.terminator {
+            Terminator::Other(inst) => visit_ids_mut(inst, ext, &mut |id| swap(id)),
+            Terminator::BranchConditional { condition: v, .. }
+            | Terminator::Switch { selector: v, .. }
+            | Terminator::ReturnValue(v) => value(v),
+            _ => {}
+        }
+        for s in b.terminator.successors_mut() {
+            s.args.iter_mut().for_each(value);
         }
     }
 }

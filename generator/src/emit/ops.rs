@@ -96,6 +96,8 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
     let mut defs = Vec::new();
     let mut result_id_arms = Vec::new();
     let mut result_type_arms = Vec::new();
+    let mut image_operand_arms = Vec::new();
+    let mut image_operand_mut_arms = Vec::new();
     for (i, v) in g.instructions.iter().zip(&variants) {
         let all: Vec<&str> = std::iter::once(i.opname.as_str())
             .chain(i.aliases.iter().map(|s| s.as_str()))
@@ -108,6 +110,20 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
         }
         if let Some(f) = field(i, "IdResultType") {
             result_type_arms.push(quote!(Self::#v(op) => Some(op.#f)));
+        }
+        if let Some(o) = i.operands.iter().find(|o| o.kind == "ImageOperands") {
+            let f = ident(&o.field);
+            let one = o.quantifier == crate::model::Quantifier::One;
+            image_operand_arms.push(if one {
+                quote!(Self::#v(op) => Some(&op.#f))
+            } else {
+                quote!(Self::#v(op) => op.#f.as_ref())
+            });
+            image_operand_mut_arms.push(if one {
+                quote!(Self::#v(op) => Some(&mut op.#f))
+            } else {
+                quote!(Self::#v(op) => op.#f.as_mut())
+            });
         }
     }
     let has_result: Vec<bool> = g
@@ -238,6 +254,15 @@ pub fn emit(g: &Grammar) -> Result<TokenStream, String> {
             /// The result type, if the instruction has one.
             pub fn result_type(&self) -> Option<Id> {
                 match self { #(#result_type_arms,)* _ => None }
+            }
+            /// The image operands of an image instruction that has them (what passes read
+            /// without naming every image opcode).
+            pub fn image_operands(&self) -> Option<&ImageOperandsArgs> {
+                match self { #(#image_operand_arms,)* _ => None }
+            }
+            /// The image operands, to rewrite.
+            pub fn image_operands_mut(&mut self) -> Option<&mut ImageOperandsArgs> {
+                match self { #(#image_operand_mut_arms,)* _ => None }
             }
         }
     })

@@ -45,6 +45,7 @@ pub fn emit(
     mut module: super::hir::Module,
     options: &Options,
     diags: &mut Vec<Diagnostic>,
+    legalization: &mut Vec<Diagnostic>,
 ) -> Option<ir::Module> {
     let bodies = std::mem::take(&mut module.bodies);
     let expr_types = std::mem::take(&mut module.expr_types);
@@ -78,6 +79,7 @@ pub fn emit(
         None => None,
     };
     diags.append(&mut st.diags);
+    legalization.append(&mut st.legalization);
     if diags
         .iter()
         .any(|d| d.severity == super::diag::Severity::Error)
@@ -239,6 +241,8 @@ pub(crate) struct State<'u> {
     pub precise: bool,
     pub opts: &'u Options,
     pub diags: Vec<Diagnostic>,
+    /// What stands as an error unless legalization removes it ([`State::needs_legalization`]).
+    pub legalization: Vec<Diagnostic>,
     /// The instances of functions with buffer parameters, by function item and the buffers
     /// passed: the buffers' resources and the emitted function.
     #[allow(clippy::type_complexity)]
@@ -331,6 +335,7 @@ impl<'u> State<'u> {
             precise: crate::hlsl::sema::attributes::uses_precise(unit),
             opts,
             diags: Vec::new(),
+            legalization: Vec::new(),
             types: module.types,
             instances: HashMap::new(),
             instance_names: Vec::new(),
@@ -368,6 +373,12 @@ impl<'u> State<'u> {
             format!("internal: semantic analysis accepted what code generation rejects: {msg}")
         };
         self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    /// Records `why` at `span`: code emitted as DXC emits it that Vulkan accepts only once
+    /// legalized (`crate::opt::LEGALIZE_HLSL`); the error stands if legalization leaves it.
+    pub fn needs_legalization(&mut self, span: Span, why: impl Into<String>) {
+        self.legalization.push(Diagnostic::error(span, why.into()));
     }
 
     /// Reports a failure of code generation itself: `what` went wrong, although semantic

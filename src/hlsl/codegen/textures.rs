@@ -16,6 +16,7 @@ use super::func::FnCx;
 use super::{Resource, Val};
 use crate::grammar::{ImageOperands, ImageOperandsArgs};
 use crate::hlsl::ast::Expr;
+use crate::hlsl::diag::Diagnostic;
 use crate::hlsl::sema::consteval::ConstVal;
 use crate::hlsl::sema::types::{ResourceKind, Scalar, TexDim, Ty};
 use crate::hlsl::source::Span;
@@ -104,6 +105,17 @@ fn sample_form(name: &str) -> Option<(bool, Lod, bool)> {
         "SampleCmpLevelZero" => (true, Lod::Zero, false),
         _ => return None,
     })
+}
+
+/// Where a texel offset goes, which decides whether it may vary.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OffsetUse {
+    /// A gather's `Offset`: any value.
+    Gather,
+    /// A sample's: a constant once legalized.
+    Sample,
+    /// A fetch's (`Load`): a constant, as DXC requires before legalization.
+    Fetch,
 }
 
 /// Adds a constant or variable texel offset to image operands.
@@ -226,9 +238,8 @@ impl FnCx<'_, '_> {
         Some(Value::Constant(self.f.constant_composite(ct, &ints)))
     }
 
-    /// A texel offset argument of `n` components: a constant, or (`variable`, for gathers)
-    /// any value.
-    fn offset_arg(&mut self, e: &Expr, n: u32, variable: bool) -> Option<Value> {
+    /// A texel offset argument of `n` components for `OffsetUse`.
+    fn offset_arg(&mut self, e: &Expr, n: u32, usage: OffsetUse) -> Option<Value> {
         let (mut v, mut t) = self.rvalue(e)?;
         // A longer constant vector truncated stays a constant (`int2(2, 3)` as a 1D offset).
         if let (Value::Constant(h), Ty::Vector(s, m)) = (v, &t) {
@@ -258,12 +269,22 @@ impl FnCx<'_, '_> {
             || self.convert(v, &t, &Ty::vector(Scalar::Int, n), e.span),
             Some,
         )?;
-        if !variable && !matches!(v, Value::Constant(_)) {
-            self.st.error(
+        match usage {
+            _ if matches!(v, Value::Constant(_)) => {}
+            OffsetUse::Gather => {}
+            // As DXC: a variable `Offset`, which inlining, `[unroll]` and folding must make
+            // a constant (`ConstOffset`) before Vulkan takes it.
+            OffsetUse::Sample => self.st.needs_legalization(
                 e.span,
-                "not supported yet: a texel offset that is not a constant",
-            );
-            return None;
+                "a texel offset outside a gather must be a constant, and this one is not one \
+                 even after inlining, unrolling [unroll] loops and folding",
+            ),
+            OffsetUse::Fetch => {
+                // A language rule that only constant folding here decides (as in DXC).
+                let why = "Offsets to texture access operations must be immediate values";
+                self.st.diags.push(Diagnostic::error(e.span, why));
+                return None;
+            }
         }
         Some(v)
     }
@@ -546,7 +567,7 @@ impl FnCx<'_, '_> {
         for (e, &(what, n)) in rest.iter().zip(&slots) {
             match what {
                 "offset" => {
-                    let o = self.offset_arg(e, n, false)?;
+                    let o = self.offset_arg(e, n, OffsetUse::Sample)?;
                     add_offset(&mut ops, Some(o));
                 }
                 "clamp" => ops.min_lod = Some(self.rvalue_as(e, &float)?.to_id()),
@@ -644,7 +665,7 @@ impl FnCx<'_, '_> {
         };
         let mut offsets = Vec::new();
         for e in &rest[..n_offsets] {
-            offsets.push(self.offset_arg(e, 2, true)?);
+            offsets.push(self.offset_arg(e, 2, OffsetUse::Gather)?);
         }
         let status = has_status.then(|| &rest[n_offsets]);
         let comp = self.sampled_scalar(r, name, span)?;
@@ -795,7 +816,7 @@ impl FnCx<'_, '_> {
             _ => return self.too_many("Load", args.len(), span),
         };
         if let Some(o) = offset {
-            let o = self.offset_arg(o, shape.dim.coords(), false)?;
+            let o = self.offset_arg(o, shape.dim.coords(), OffsetUse::Fetch)?;
             add_offset(&mut ops, Some(o));
         }
         let img = self.texture_image(r);
