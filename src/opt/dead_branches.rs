@@ -19,7 +19,7 @@ use crate::ir::{
     Block, Constant, ConstantValue, Function, Handle, Module, Structure, Successor, Terminator,
     Type, Value,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Runs the pass on every function; whether anything changed.
 pub fn run(m: &mut Module) -> bool {
@@ -256,6 +256,7 @@ fn remove_unreachable(m: &mut Module, f: &mut Function) -> bool {
     }
     // A block named as a value (as some invalid modules have) stays too, emptied.
     named.extend(f.blocks_named_as_values(m));
+    undefine_values_of_unreachable_blocks(m, f, &cfg);
     let mut keep = Vec::with_capacity(f.blocks.len());
     let handles: Vec<Handle<Block>> = f.blocks.handles().collect();
     for b in handles {
@@ -292,6 +293,58 @@ fn remove_unreachable(m: &mut Module, f: &mut Function) -> bool {
     }
     relayout_blocks(m, f, &keep);
     true
+}
+
+/// Uses, in reachable blocks, of values that unreachable blocks define (which only invalid
+/// modules have: such a definition cannot dominate the use) read an undefined value instead,
+/// so that removing or emptying those blocks leaves no reference dangling.
+fn undefine_values_of_unreachable_blocks(m: &mut Module, f: &mut Function, cfg: &Cfg) {
+    let mut defined: HashMap<Value, Handle<crate::ir::Type>> = HashMap::new();
+    for (b, block) in f.blocks.iter() {
+        if cfg.is_reachable(b) {
+            continue;
+        }
+        for &a in &block.args {
+            defined.insert(Value::BlockArg(a), f.block_args[a].ty);
+        }
+        for &o in &block.ops {
+            if let Some(t) = f.ops[o].result_type() {
+                defined.insert(Value::Op(o), t);
+            }
+        }
+    }
+    if defined.is_empty() {
+        return;
+    }
+    let mut used: HashSet<Value> = HashSet::new();
+    for (b, block) in f.blocks.iter() {
+        if !cfg.is_reachable(b) {
+            continue;
+        }
+        for &o in &block.ops {
+            crate::ir::analysis::visit_operands(m, &f.ops[o].inst, &mut |v| {
+                if defined.contains_key(&v) {
+                    used.insert(v);
+                }
+            });
+        }
+        block.terminator.visit_values(|v| {
+            if defined.contains_key(&v) {
+                used.insert(v);
+            }
+        });
+    }
+    if used.is_empty() {
+        return;
+    }
+    let map: HashMap<Value, Value> = used
+        .into_iter()
+        .map(|v| {
+            let undef = Constant::new(defined[&v], ConstantValue::Undef);
+            (v, Value::Constant(m.constants.insert(undef)))
+        })
+        .collect();
+    super::replace::replace_uses(m, f, &map);
 }
 
 /// Drops the merge instruction of a selection left as `OpBranchConditional %true %taken
