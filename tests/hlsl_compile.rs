@@ -7255,3 +7255,51 @@ fn function_instances_are_emitted_in_a_fixed_order() {
         assert_eq!(check("instances_order", src, "cs_6_0"), first);
     }
 }
+
+/// `RaytracingAccelerationStructure` is a resource type as in DXC: an
+/// `OpTypeAccelerationStructureKHR` handle in a UniformConstant variable (arrays, parameters
+/// and local names of it too), which declares SPV_KHR_ray_query and its capability outside
+/// the ray tracing stages and so needs SPIR-V 1.4.
+#[test]
+fn acceleration_structures_are_resources() {
+    let src = "RaytracingAccelerationStructure scenes[2] : register(t0);
+               RaytracingAccelerationStructure one : register(t4, space1);
+               RWStructuredBuffer<uint> o : register(u0);
+               uint use(RaytracingAccelerationStructure s) { return 7; }
+               [numthreads(1, 1, 1)]
+               void main(uint3 id : SV_DispatchThreadID) {
+                   RaytracingAccelerationStructure local = one;
+                   o[0] = use(scenes[id.x]) + use(local);
+               }";
+    let mut o = options("cs_6_5", TargetEnv::Vulkan1_2, LanguageVersion::V2021);
+    o.legalize = false;
+    let words = compile_with("accel", src, &o);
+    spirv_val("accel", &words, TargetEnv::Vulkan1_2);
+    let dis = disassemble(&words);
+    for want in [
+        "OpCapability RayQueryKHR",
+        "OpExtension \"SPV_KHR_ray_query\"",
+        "%accelerationStructureNV = OpTypeAccelerationStructureKHR",
+        "OpDecorate %scenes Binding 0",
+        "OpDecorate %one DescriptorSet 1",
+        "OpDecorate %one Binding 4",
+        "%one = OpVariable %_ptr_UniformConstant_accelerationStructureNV UniformConstant",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    // Legalized (the calls inlined), it is valid too.
+    let words = compile_with(
+        "accel_o",
+        src,
+        &options("cs_6_5", TargetEnv::Vulkan1_2, LanguageVersion::V2021),
+    );
+    spirv_val("accel_o", &words, TargetEnv::Vulkan1_2);
+    let e = errors(
+        "RaytracingAccelerationStructure a;\nfloat4 main() : SV_Target { return 0; }",
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("bad.hlsl:1:1: error: RaytracingAccelerationStructure needs SPIR-V 1.4"),
+        "{e}"
+    );
+}

@@ -99,7 +99,14 @@ fn shape(m: &Module, f: &Function) -> Option<Shape> {
         // A merge block on the way up leaves its header's construct, and everything nested
         // in it: the walk goes on above that header.
         let mut a = Some(r);
+        // (A merge that dominates its own header, in an invalid module, would send the walk
+        // round a cycle: more steps than blocks is no answer.)
+        let mut steps = 0;
         while let Some(h) = a {
+            steps += 1;
+            if steps > f.blocks.len() {
+                return None;
+            }
             if let Some(s) = &f.blocks[h].structure {
                 let merge = s.merge();
                 if !(cfg.is_reachable(merge) && dom.dominates(merge, r)) {

@@ -465,6 +465,16 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 let rty = Ty::Resource(kind, Box::new(elem.clone()));
                 let t = ir_ty(b, st, &rty, LayoutRule::None, false);
                 match (kind, b.module().types.get(t).cloned()) {
+                    // As DXC outside the ray tracing stages: ray queries read it. (Named as DXC
+                    // names it, after its NV ancestor.)
+                    (ResourceKind::AccelerationStructure, _) => {
+                        b.capability(Capability::RayQueryKHR);
+                        b.extension("SPV_KHR_ray_query");
+                        b.module_mut()
+                            .type_names
+                            .entry(t)
+                            .or_insert_with(|| "accelerationStructureNV".to_owned());
+                    }
                     (ResourceKind::Sampler { .. }, Some(Type::Sampler)) => {
                         b.module_mut()
                             .type_names

@@ -254,6 +254,13 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
             ir_ty(b, st, elem, rule, false)
         }
         ResourceKind::Sampler { .. } => b.type_sampler(),
+        // (By the name every grammar knows, primary or alias.)
+        ResourceKind::AccelerationStructure => {
+            match crate::ir::Type::opaque_handle("OpTypeAccelerationStructureKHR") {
+                Some(t) => b.ty(t),
+                None => b.type_void(),
+            }
+        }
         // An input attachment: a storage-like image of the SubpassData dimension.
         ResourceKind::Subpass { ms } => {
             let sampled_type = scalar_ty(b, texel_scalar(elem));

@@ -133,7 +133,9 @@ fn request_of(g: &Global) -> Option<(Assignment, char, Option<Option<u32>>)> {
 /// The register class DXC infers for a resource of `kind` (`-fvk-auto-shift-bindings`).
 fn resource_class(kind: ResourceKind) -> char {
     match kind {
-        ResourceKind::TextureBuffer | ResourceKind::Subpass { .. } => 't',
+        ResourceKind::TextureBuffer
+        | ResourceKind::Subpass { .. }
+        | ResourceKind::AccelerationStructure => 't',
         ResourceKind::Sampler { .. } => 's',
         ResourceKind::ConstantBuffer => 'b',
         ResourceKind::StructuredBuffer { rw, .. }

@@ -714,6 +714,7 @@ impl TypeResolver<'_> {
             }
             "SamplerState" | "sampler" => res(ResourceKind::Sampler { cmp: false }, Ty::Void),
             "SamplerComparisonState" => res(ResourceKind::Sampler { cmp: true }, Ty::Void),
+            "RaytracingAccelerationStructure" => res(ResourceKind::AccelerationStructure, Ty::Void),
             _ if name.starts_with("Texture")
                 || name.starts_with("RW")
                 || name.starts_with("Sampler")

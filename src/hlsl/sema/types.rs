@@ -168,6 +168,9 @@ pub enum ResourceKind {
         /// `SamplerComparisonState`.
         cmp: bool,
     },
+    /// `RaytracingAccelerationStructure`: an `OpTypeAccelerationStructureKHR` handle (ray
+    /// queries, which read it, are not supported yet).
+    AccelerationStructure,
 }
 
 /// A texture's dimensionality.
@@ -306,9 +309,9 @@ impl fmt::Display for Ty {
             Ty::Array(e, n) => write!(f, "{e}[{n}]"),
             Ty::Struct(i) => write!(f, "struct#{i}"),
             Ty::Resource(k, e) => match k {
-                ResourceKind::Sampler { .. } | ResourceKind::ByteAddressBuffer { .. } => {
-                    f.write_str(&k.hlsl_name())
-                }
+                ResourceKind::Sampler { .. }
+                | ResourceKind::ByteAddressBuffer { .. }
+                | ResourceKind::AccelerationStructure => f.write_str(&k.hlsl_name()),
                 _ => write!(f, "{}<{e}>", k.hlsl_name()),
             },
         }
@@ -375,6 +378,7 @@ impl ResourceKind {
                     "SamplerState".to_owned()
                 }
             }
+            ResourceKind::AccelerationStructure => "RaytracingAccelerationStructure".to_owned(),
             ResourceKind::Subpass { ms } => {
                 format!("SubpassInput{}", if ms { "MS" } else { "" })
             }
@@ -427,8 +431,7 @@ pub fn scalar_by_name(name: &str, sixteen: bool) -> Option<(Scalar, bool)> {
 pub fn is_unimplemented_builtin(name: &str) -> bool {
     matches!(
         name,
-        "RaytracingAccelerationStructure"
-            | "RayQuery"
+        "RayQuery"
             | "RayDesc"
             | "BuiltInTriangleIntersectionAttributes"
             | "vk::BufferPointer"
