@@ -4849,10 +4849,6 @@ fn unimplemented_builtin_types_are_refused_by_name() {
             "error: not supported yet: the type 'RayQuery'",
         ),
         (
-            "RaytracingAccelerationStructure AS; [numthreads(1, 1, 1)] void main() {}",
-            "bad.hlsl:1:1: error: not supported yet: the type 'RaytracingAccelerationStructure'",
-        ),
-        (
             "RasterizerOrderedTexture2DMS<float> B; [numthreads(1, 1, 1)] void main() {}",
             "error: not supported yet: the type 'RasterizerOrderedTexture2DMS'",
         ),
@@ -4985,8 +4981,9 @@ fn image_and_sampler_parameters() {
 
 /// A local resource variable initialized with a resource is a name for it (what DXC's
 /// legalization makes of it): reads and writes through it reach the resource, on lavapipe and
-/// under `spvkit run`. One assigned again, or declared without an initializer, needs the
-/// legalizer and is refused, as is an initializer of another resource type.
+/// under `spvkit run`. One that a condition not constant assigns is an error at its
+/// declaration (legalization cannot make it one resource), as is an initializer of another
+/// resource type.
 #[test]
 fn local_resource_aliases() {
     let src = "RWStructuredBuffer<float> o0 : register(u0);
@@ -5019,12 +5016,13 @@ fn local_resource_aliases() {
     // `local_resources_rebound_by_statements`.)
     for (body, want) in [
         (
-            "StructuredBuffer<float> b = g; if (g[0] > 0) b = h;",
-            "not supported yet: assigning to a local resource variable",
+            "StructuredBuffer<float> b = g; if (g[0] > 0) b = h; float x = b[0];",
+            "bad.hlsl:2:74: error: the resource variable 'b' does not name one resource \
+             wherever it is used",
         ),
         (
-            "StructuredBuffer<float> b; for (;;) { b = g; break; }",
-            "not supported yet: a local resource variable without an initializer",
+            "StructuredBuffer<float> b[2];",
+            "not supported yet: local arrays of resources",
         ),
         (
             "RWStructuredBuffer<float> b = g;",
@@ -7037,8 +7035,9 @@ fn constant_buffer_and_resource_array_parameters() {
 
 /// A local resource variable assigned by statements of its own block (with or without an
 /// initializer) names, after each, what was assigned; assigned anywhere else (an `if`, a
-/// loop, a nested block) it would need a legalizer and is refused; used before its first
-/// assignment it is an error. Computed on lavapipe and under `spvkit run`.
+/// loop, a nested block) it is a variable that legalization resolves, an error where a
+/// condition not constant chooses it; used before its first assignment it is an error.
+/// Computed on lavapipe and under `spvkit run`.
 #[test]
 fn local_resources_rebound_by_statements() {
     let src =
@@ -7064,12 +7063,8 @@ fn local_resources_rebound_by_statements() {
     for (body, want) in [
         (
             "RWStructuredBuffer<uint> x; if (k) x = a; else x = b; x[0] = 1;",
-            "not supported yet: a local resource variable without an initializer, other than \
-             assigned only by statements of its own block",
-        ),
-        (
-            "RWStructuredBuffer<uint> x = a; { x = b; } x[0] = 1;",
-            "not supported yet: assigning to a local resource variable other than by statements",
+            "bad.hlsl:2:79: error: the resource variable 'x' does not name one resource \
+             wherever it is used (legalization could not resolve it",
         ),
         (
             "RWStructuredBuffer<uint> x; x[0] = 1; x = a;",
@@ -7302,4 +7297,53 @@ fn acceleration_structures_are_resources() {
         e.contains("bad.hlsl:1:1: error: RaytracingAccelerationStructure needs SPIR-V 1.4"),
         "{e}"
     );
+}
+
+/// A local resource variable assigned in nested blocks (an `if` on a constant, a nested
+/// block, a loop that runs once) or again is a Function variable of a pointer to the
+/// resource, as DXC emits it (`-fcgl`), which legalization turns into direct accesses of the
+/// chosen resources: the buffers it writes are right on lavapipe and under `spvkit run`.
+#[test]
+fn local_resource_variables_that_legalization_resolves() {
+    let src = "RWStructuredBuffer<uint> a : register(u0);
+               RWStructuredBuffer<uint> b : register(u1);
+               Texture2D<float4> ta : register(t2);
+               Texture2D<float4> tb : register(t3);
+               #define PICK 1
+               [numthreads(1, 1, 1)]
+               void main() {
+                   RWStructuredBuffer<uint> x;
+                   Texture2D<float4> t;
+                   if (PICK > 0) { x = b; t = tb; } else { x = a; t = ta; }
+                   x[0] = 5;
+                   { x = a; }
+                   x[1] = 6;
+                   [unroll] for (int i = 0; i < 1; i++) { x = b; }
+                   x[1] = 7;
+               }";
+    let mut o = options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.legalize = false;
+    let raw = disassemble(&compile_with("resource_vars_fcgl", src, &o));
+    assert!(
+        raw.contains("%x = OpVariable %_ptr_Function__ptr_Uniform_type_RWStructuredBuffer_uint"),
+        "{raw}"
+    );
+    assert!(
+        raw.contains("%t = OpVariable %_ptr_Function__ptr_UniformConstant_type_2d_image"),
+        "{raw}"
+    );
+    let words = check("resource_vars", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(!dis.contains("OpVariable %_ptr_Function__ptr"), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 2},
+            {"binding": 1, "layout": ["u32"], "size_words": 2}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::words(&out, 0), [0, 6]);
+            assert_eq!(run::words(&out, 1), [5, 7]);
+        }
+    }
+    let _ = words;
 }

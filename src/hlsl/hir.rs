@@ -203,6 +203,14 @@ pub enum LocalKind {
         /// `const auto`.
         konst: bool,
     },
+    /// A resource variable assigned where it cannot simply name one resource (declared
+    /// without an initializer and assigned in a nested block, or assigned again): a Function
+    /// variable holding a pointer to the resource, as DXC emits it, which legalization
+    /// replaces by the resource itself (an error where it cannot).
+    ResourceVar {
+        /// Its type.
+        ty: Ty,
+    },
     /// A resource variable initialized with a resource (which it names from then on).
     ResourceAlias {
         /// Its type.

@@ -65,6 +65,8 @@ fn mask(x: u64, width: u32) -> u64 {
 fn sext(x: u64, width: u32) -> i64 {
     if width >= 64 {
         x as i64
+    } else if width == 0 {
+        0
     } else {
         let s = 64 - width;
         ((x << s) as i64) >> s
@@ -75,7 +77,7 @@ fn sext(x: u64, width: u32) -> i64 {
 fn scalar_kind(m: &Module, t: Handle<Type>) -> Option<Lit> {
     match m.types.get(t)? {
         Type::Bool => Some(Lit::Bool(false)),
-        Type::Int { width, signed } if *width <= 64 => Some(Lit::Int {
+        Type::Int { width, signed } if (1..=64).contains(width) => Some(Lit::Int {
             bits: 0,
             width: *width,
             signed: *signed,

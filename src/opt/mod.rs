@@ -285,15 +285,20 @@ pub fn needs_legalization(m: &ir::Module) -> bool {
             }
             _ => false,
         };
+        // (Variables are in the header once read back, in the first block as built.)
+        let variable = |h: &ir::Handle<ir::Op>| match &f.ops[*h].inst {
+            crate::grammar::Instruction::Variable(v) => match ir::Value::from_id(v.result_type) {
+                Some(ir::Value::Type(t)) => variable_holds_handle(t),
+                _ => false,
+            },
+            _ => false,
+        };
         signature
-            || f.header
-                .iter()
-                .filter_map(|&h| f.ops[h].result_type())
-                .any(variable_holds_handle)
+            || f.header.iter().any(variable)
             || f.blocks.iter().any(|(_, b)| {
                 b.ops
                     .iter()
-                    .any(|&h| variable_offset_outside_gather(&f.ops[h].inst))
+                    .any(|&h| variable(&h) || variable_offset_outside_gather(&f.ops[h].inst))
             })
     })
 }

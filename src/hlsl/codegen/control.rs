@@ -158,7 +158,87 @@ impl FnCx<'_, '_> {
                 is_static,
                 from_heap,
             } => self.resource_alias(decl, ty, *is_static, from_heap.as_deref()),
+            LocalKind::ResourceVar { ty } => self.resource_var(decl, ty),
         }
+    }
+
+    /// A local resource variable held in memory: a Function variable of a pointer to the
+    /// resource (`None` for a type that is no single resource).
+    fn resource_var(&mut self, decl: &Declarator, ty: &Ty) {
+        self.live();
+        let Ty::Resource(kind, _) = ty else {
+            self.st.scopes.declare(&decl.name.name, Sym::Refused);
+            return;
+        };
+        let sc = super::decls::resource_class(self.st, *kind);
+        let pointee = self.ty(ty);
+        let held = self.f.type_pointer(sc, pointee);
+        let ptr_ty = self.f.type_pointer(StorageClass::Function, held);
+        let cur = self.f.current_block();
+        self.f.switch_to(self.vars);
+        let var = self.f.variable(ptr_ty, StorageClass::Function, None);
+        self.f.switch_to(cur);
+        self.f.name(var, &decl.name.name);
+        self.resource_locals
+            .insert(decl.name.name.clone(), ty.clone());
+        self.st.scopes.declare(
+            &decl.name.name,
+            Sym::ResourceVar {
+                var,
+                ty: ty.clone(),
+            },
+        );
+        // Vulkan has no such variable: legalization must make every use read one resource.
+        self.st.needs_legalization(
+            decl.name.span,
+            format!(
+                "the resource variable '{}' does not name one resource wherever it is used \
+                 (legalization could not resolve it: a condition that is not constant \
+                 chooses its value)",
+                decl.name.name
+            ),
+        );
+        if let Some(Initializer::Expr(init)) = &decl.init {
+            self.store_resource(var, init, ty);
+        }
+    }
+
+    /// Stores the resource `init` (of type `ty`) into the resource variable `var`.
+    fn store_resource(&mut self, var: Value, init: &Expr, ty: &Ty) {
+        let resource = match self.expr(init) {
+            super::Val::Res(r) => r,
+            super::Val::Err => return,
+            _ => {
+                self.st
+                    .error(init.span, "a resource variable needs a resource");
+                return;
+            }
+        };
+        let Ty::Resource(kind, elem) = ty else { return };
+        if resource.kind != *kind || resource.elem != **elem || resource.array.is_some() {
+            self.st.error(
+                init.span,
+                format!(
+                    "cannot assign a '{}' to a '{}'",
+                    self.show(&Ty::Resource(
+                        resource.kind,
+                        Box::new(resource.elem.clone())
+                    )),
+                    self.show(ty)
+                ),
+            );
+            return;
+        }
+        if resource.counter.is_some() || !resource.flat.is_empty() {
+            self.st.error(
+                init.span,
+                "not supported yet: a buffer with a counter, or an element of a flattened \
+                 array of resources, in a local resource variable assigned in a nested block \
+                 or again",
+            );
+            return;
+        }
+        self.f.store(var, resource.ptr, None);
     }
 
     /// A local resource variable: a name for the resource its initializer names (for
@@ -192,6 +272,11 @@ impl FnCx<'_, '_> {
         let Some(ty) = self.resource_locals.get(&id.name).cloned() else {
             return false;
         };
+        if let Some(Sym::ResourceVar { var, .. }) = self.st.scopes.lookup(&id.name).cloned() {
+            self.live();
+            self.store_resource(var, rhs, &ty);
+            return true;
+        }
         if !matches!(
             self.st.scopes.lookup(&id.name),
             Some(Sym::Resource(_) | Sym::UnsetResource | Sym::Var(Place { konst: true, .. }))

@@ -571,6 +571,24 @@ impl FnCx<'_, '_> {
                 })
             }
             Sym::Resource(r) => Val::Res(r),
+            Sym::ResourceVar { var, ty } => {
+                let Ty::Resource(kind, elem) = ty else {
+                    return Val::Err;
+                };
+                let sc = super::decls::resource_class(self.st, kind);
+                let pointee = self.ty(&Ty::Resource(kind, elem.clone()));
+                let held = self.f.type_pointer(sc, pointee);
+                let ptr = self.f.load(held, var, None);
+                Val::Res(super::Resource {
+                    kind,
+                    elem: *elem,
+                    sc,
+                    counter: None,
+                    ptr,
+                    array: None,
+                    flat: Vec::new(),
+                })
+            }
             Sym::Const(c, t) => {
                 let v = match &t {
                     Ty::Scalar(s) => self.scalar_const(*s, c),
@@ -950,7 +968,12 @@ impl FnCx<'_, '_> {
                 Some(Sym::Refused) => return None,
                 Some(Sym::Var(Place { ty, .. }) | Sym::Member { ty, .. })
                 | Some(Sym::Const(_, ty) | Sym::Spec(_, ty)) => ty.clone(),
-                Some(Sym::Resource(_) | Sym::HeapElement { .. } | Sym::UnsetResource) => {
+                Some(
+                    Sym::Resource(_)
+                    | Sym::HeapElement { .. }
+                    | Sym::UnsetResource
+                    | Sym::ResourceVar { .. },
+                ) => {
                     self.st.error(
                         span,
                         format!(

@@ -130,6 +130,14 @@ pub(crate) enum Sym {
     },
     /// A local resource variable declared without an initializer, not assigned yet.
     UnsetResource,
+    /// A local resource variable held in memory ([`crate::hlsl::hir::LocalKind::ResourceVar`]):
+    /// a Function variable of a pointer to the resource, read at each use.
+    ResourceVar {
+        /// The variable.
+        var: Value,
+        /// The resource's type (`Ty::Resource`).
+        ty: Ty,
+    },
     /// A local whose declaration was refused (reported): using it reports nothing more.
     Refused,
 }

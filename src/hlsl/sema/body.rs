@@ -8,8 +8,8 @@ use super::consteval::ConstVal;
 use super::decls::{row_depth, written_matrix_shape, TypeEnv, TypeResolver};
 use super::names::BASE_FIELD;
 use super::scope::Scopes;
-use super::types::ResourceKind;
 use super::types::Ty;
+use super::types::{ResourceKind, SbFlavor};
 use crate::grammar::{LoopControl, SelectionControl};
 use crate::hlsl::ast::{
     Attribute, Block, Expr, ExprKind, Initializer, Item, Modifier, Stmt as AstStmt, StmtKind,
@@ -1149,6 +1149,32 @@ impl<'a> Lowerer<'a> {
             } else {
                 None
             };
+            // A buffer's counter, an array's elements or a `static` lifetime would not
+            // follow the resource through a variable; any other resource does.
+            let counted = match &ty {
+                Ty::Resource(ResourceKind::StructuredBuffer { flavor, rw, .. }, _) => {
+                    *flavor != SbFlavor::Plain
+                        || (*rw && self.m.counter_users.contains(&decl.name.name))
+                }
+                _ => false,
+            };
+            if why.is_some() && decl.array_dims.is_empty() && !is_static && !counted {
+                if let Some(init) = &decl.init {
+                    self.find_calls_init(init);
+                    self.resource_init(init, &ty);
+                }
+                let sym = LocalSym {
+                    unset: decl.init.is_none(),
+                    ..LocalSym::typed(ty.clone())
+                };
+                self.declare(&decl.name, sym);
+                out.push(Local {
+                    decl: d,
+                    declarator: decl,
+                    kind: LocalKind::ResourceVar { ty: ty.clone() },
+                });
+                continue;
+            }
             if let Some(why) = why {
                 self.error(decl.name.span, format!("not supported yet: {why}"));
                 out.push(self.refused(d, decl));
