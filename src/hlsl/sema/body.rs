@@ -1151,11 +1151,14 @@ impl<'a> Lowerer<'a> {
             };
             // A buffer's counter, an array's elements or a `static` lifetime would not
             // follow the resource through a variable; any other resource does.
+            // (Nor does a constant or texture buffer, which code generation reaches as a block
+            // of members rather than as one resource.)
             let counted = match &ty {
                 Ty::Resource(ResourceKind::StructuredBuffer { flavor, rw, .. }, _) => {
                     *flavor != SbFlavor::Plain
                         || (*rw && self.m.counter_users.contains(&decl.name.name))
                 }
+                Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, _) => true,
                 _ => false,
             };
             if why.is_some() && decl.array_dims.is_empty() && !is_static && !counted {
