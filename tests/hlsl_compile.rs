@@ -7347,3 +7347,41 @@ fn local_resource_variables_that_legalization_resolves() {
     }
     let _ = words;
 }
+
+/// HLSL 2018's `?:` of matrices: a scalar condition takes the branch form before SPIR-V 1.4
+/// (whose OpSelect takes no matrix), a bool matrix selects row by row; computed right on
+/// lavapipe and under `spvkit run`.
+#[test]
+fn matrix_conditionals_of_hlsl_2018() {
+    let src = "RWStructuredBuffer<float> o : register(u0);
+               StructuredBuffer<float> k : register(t1);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   float2x3 a = float2x3(1, 2, 3, 4, 5, 6);
+                   float2x3 b = float2x3(10, 20, 30, 40, 50, 60);
+                   bool2x3 pick = bool2x3(true, false, true, false, true, false);
+                   float2x3 m = k[0] > 0 ? a : b;
+                   float2x3 r = pick ? a : b;
+                   o[0] = m[1][2];
+                   o[1] = r[0][1] + r[1][1] + r[0][0];
+               }";
+    let words = check_env(
+        "matrix_ternary",
+        src,
+        "cs_6_0",
+        TargetEnv::Vulkan1_0,
+        LanguageVersion::V2018,
+    );
+    let dis = disassemble(&words);
+    assert!(!dis.contains("OpSelect %mat"), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["f32"], "size_words": 2},
+            {"binding": 1, "layout": ["f32"], "data": [1.0]}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::floats(&out, 0), [6.0f32, 20.0 + 5.0 + 1.0]);
+        }
+    }
+    let _ = words;
+}

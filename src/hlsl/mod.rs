@@ -531,8 +531,23 @@ fn compile_on_big_stack(
         for pass in crate::opt::LEGALIZE_HLSL {
             pass.run(&mut module);
         }
-        if !legalization.is_empty() && crate::opt::needs_legalization(&module) {
-            diagnostics.append(&mut legalization);
+        // Each recorded cause that is still there: its variable, or a variable offset.
+        let (names, offsets) = crate::opt::unlegalized(&module);
+        let still = |var: &Option<String>| match var {
+            Some(name) => names.contains(name),
+            None => offsets,
+        };
+        // (Should no recorded cause be found while the module is still illegal, all of them
+        // are reported rather than an invalid module returned.)
+        let none_found = !legalization.iter().any(|(_, v)| still(v));
+        let fallback = none_found && crate::opt::needs_legalization(&module);
+        let mut left: Vec<diag::Diagnostic> = legalization
+            .into_iter()
+            .filter(|(_, var)| fallback || still(var))
+            .map(|(d, _)| d)
+            .collect();
+        if !left.is_empty() {
+            diagnostics.append(&mut left);
             return Err(CompileError {
                 rendered: diag::render(&diagnostics, &parsed.sources),
                 diagnostics,

@@ -241,29 +241,7 @@ pub const SIZE: &[Pass] = &[
 pub fn needs_legalization(m: &ir::Module) -> bool {
     use crate::grammar::StorageClass;
     use ir::Type;
-    fn holds_handle(m: &ir::Module, t: ir::Handle<ir::Type>, depth: usize) -> bool {
-        match m.types.get(t) {
-            _ if depth > 64 => false,
-            Some(Type::Image(_) | Type::Sampler | Type::SampledImage { .. }) => true,
-            Some(Type::Pointer { .. }) => true,
-            Some(Type::Other(inst)) => {
-                inst.opcode() == Some(crate::grammar::Opcode::TypeAccelerationStructureKHR)
-            }
-            Some(Type::Array { element, .. } | Type::RuntimeArray { element, .. }) => {
-                holds_handle(m, *element, depth + 1)
-            }
-            Some(Type::Struct(s)) => s.members.iter().any(|mb| holds_handle(m, mb.ty, depth + 1)),
-            _ => false,
-        }
-    }
-    let variable_holds_handle = |ty: ir::Handle<ir::Type>| match m.types.get(ty) {
-        Some(Type::Pointer {
-            storage_class: StorageClass::Function | StorageClass::Private,
-            pointee,
-            ..
-        }) => holds_handle(m, *pointee, 0),
-        _ => false,
-    };
+    let variable_holds_handle = |ty: ir::Handle<ir::Type>| variable_holds_handle(m, ty);
     if m.globals.iter().any(|(_, g)| variable_holds_handle(g.ty)) {
         return true;
     }
@@ -301,6 +279,70 @@ pub fn needs_legalization(m: &ir::Module) -> bool {
                     .any(|&h| variable(&h) || variable_offset_outside_gather(&f.ops[h].inst))
             })
     })
+}
+
+/// Whether `t` is an opaque handle (image, sampler, acceleration structure, pointer) or an
+/// aggregate holding one.
+fn holds_handle(m: &ir::Module, t: ir::Handle<ir::Type>, depth: usize) -> bool {
+    use ir::Type;
+    match m.types.get(t) {
+        _ if depth > 64 => false,
+        Some(Type::Image(_) | Type::Sampler | Type::SampledImage { .. }) => true,
+        Some(Type::Pointer { .. }) => true,
+        Some(Type::Other(inst)) => {
+            inst.opcode() == Some(crate::grammar::Opcode::TypeAccelerationStructureKHR)
+        }
+        Some(Type::Array { element, .. } | Type::RuntimeArray { element, .. }) => {
+            holds_handle(m, *element, depth + 1)
+        }
+        Some(Type::Struct(s)) => s.members.iter().any(|mb| holds_handle(m, mb.ty, depth + 1)),
+        _ => false,
+    }
+}
+
+/// Whether `ty` is the type of a Function or Private variable that holds a handle.
+fn variable_holds_handle(m: &ir::Module, ty: ir::Handle<ir::Type>) -> bool {
+    match m.types.get(ty) {
+        Some(ir::Type::Pointer {
+            storage_class:
+                crate::grammar::StorageClass::Function | crate::grammar::StorageClass::Private,
+            pointee,
+            ..
+        }) => holds_handle(m, *pointee, 0),
+        _ => false,
+    }
+}
+
+/// What legalization left illegal, by name: the debug names of the Function and Private
+/// variables that still hold a handle, and whether an image instruction other than a gather
+/// still takes a variable texel offset (for a front end to point at its causes).
+pub fn unlegalized(m: &ir::Module) -> (std::collections::HashSet<String>, bool) {
+    let mut names = std::collections::HashSet::new();
+    let mut offsets = false;
+    let mut note = |ty: ir::Handle<ir::Type>, name: &Option<String>| {
+        if variable_holds_handle(m, ty) {
+            names.insert(name.clone().unwrap_or_default());
+        }
+    };
+    for (_, g) in m.globals.iter() {
+        note(g.ty, &g.name);
+    }
+    for (_, f) in m.functions.iter() {
+        let ops = f
+            .header
+            .iter()
+            .chain(f.blocks.iter().flat_map(|(_, b)| b.ops.iter()));
+        for &h in ops {
+            let op = &f.ops[h];
+            if let crate::grammar::Instruction::Variable(v) = &op.inst {
+                if let Some(ir::Value::Type(t)) = ir::Value::from_id(v.result_type) {
+                    note(t, &op.name().map(str::to_owned));
+                }
+            }
+            offsets |= variable_offset_outside_gather(&op.inst);
+        }
+    }
+    (names, offsets)
 }
 
 /// An image instruction other than a gather whose texel `Offset` is not a constant (Vulkan

@@ -191,6 +191,7 @@ impl FnCx<'_, '_> {
         // Vulkan has no such variable: legalization must make every use read one resource.
         self.st.needs_legalization(
             decl.name.span,
+            Some(&decl.name.name),
             format!(
                 "the resource variable '{}' does not name one resource wherever it is used \
                  (legalization could not resolve it: a condition that is not constant \

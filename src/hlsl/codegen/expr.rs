@@ -876,7 +876,12 @@ impl FnCx<'_, '_> {
     fn conditional(&mut self, e: &Expr, cond: &Expr, then: &Expr, otherwise: &Expr) -> Option<Val> {
         let ty = self.sema_type(e)?;
         let (c, ct) = self.operand(cond)?;
-        if self.st.opts.version >= LanguageVersion::V2021 {
+        // Before SPIR-V 1.4, OpSelect takes no composite other than a vector: a matrix,
+        // struct or array chosen by a scalar takes the branch form, as DXC.
+        let composite = matches!(ty, Ty::Matrix(..) | Ty::Struct(_) | Ty::Array(..))
+            && matches!(ct, Ty::Scalar(_))
+            && self.st.opts.target_env.spirv_version() < crate::grammar::Version(1, 4);
+        if self.st.opts.version >= LanguageVersion::V2021 || composite {
             let then_b = self.f.block();
             let else_b = self.f.block();
             let merge = self.f.block();
@@ -903,6 +908,20 @@ impl FnCx<'_, '_> {
         }
         let (tv, _) = self.operand(then)?;
         let (ev, _) = self.operand(otherwise)?;
+        // A bool matrix (an array of bool vectors) selects row by row.
+        if let (Ty::Matrix(_, rows, _), Ty::Matrix(s, _, cols)) = (&ct, &ty) {
+            let row = Ty::vector(*s, *cols);
+            let (rt, bt) = (self.ty(&row), self.ty(&Ty::vector(Scalar::Bool, *cols)));
+            let mut parts = Vec::with_capacity(*rows as usize);
+            for i in 0..*rows {
+                let ci = self.f.composite_extract(bt, c, vec![i]);
+                let ti = self.f.composite_extract(rt, tv, vec![i]);
+                let ei = self.f.composite_extract(rt, ev, vec![i]);
+                parts.push(self.f.select(rt, ci, ti, ei));
+            }
+            let t = self.ty(&ty);
+            return Some(Val::R(self.f.composite_construct(t, &parts), ty));
+        }
         let c = match (&ct, &ty) {
             (Ty::Scalar(_), Ty::Vector(_, n)) => self.splat(c, Scalar::Bool, *n),
             _ => c,

@@ -45,7 +45,7 @@ pub fn emit(
     mut module: super::hir::Module,
     options: &Options,
     diags: &mut Vec<Diagnostic>,
-    legalization: &mut Vec<Diagnostic>,
+    legalization: &mut Vec<(Diagnostic, Option<String>)>,
 ) -> Option<ir::Module> {
     let bodies = std::mem::take(&mut module.bodies);
     let expr_types = std::mem::take(&mut module.expr_types);
@@ -250,7 +250,7 @@ pub(crate) struct State<'u> {
     pub opts: &'u Options,
     pub diags: Vec<Diagnostic>,
     /// What stands as an error unless legalization removes it ([`State::needs_legalization`]).
-    pub legalization: Vec<Diagnostic>,
+    pub legalization: Vec<(Diagnostic, Option<String>)>,
     /// The instances of functions with buffer parameters, by function item and the buffers
     /// passed: the buffers' resources and the emitted function.
     #[allow(clippy::type_complexity)]
@@ -384,9 +384,11 @@ impl<'u> State<'u> {
     }
 
     /// Records `why` at `span`: code emitted as DXC emits it that Vulkan accepts only once
-    /// legalized (`crate::opt::LEGALIZE_HLSL`); the error stands if legalization leaves it.
-    pub fn needs_legalization(&mut self, span: Span, why: impl Into<String>) {
-        self.legalization.push(Diagnostic::error(span, why.into()));
+    /// legalized (`crate::opt::LEGALIZE_HLSL`); the error stands if legalization leaves it:
+    /// the variable named `var` that holds a resource, or (`None`) a variable texel offset.
+    pub fn needs_legalization(&mut self, span: Span, var: Option<&str>, why: impl Into<String>) {
+        self.legalization
+            .push((Diagnostic::error(span, why.into()), var.map(str::to_owned)));
     }
 
     /// Reports a failure of code generation itself: `what` went wrong, although semantic

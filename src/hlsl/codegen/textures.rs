@@ -276,6 +276,7 @@ impl FnCx<'_, '_> {
             // a constant (`ConstOffset`) before Vulkan takes it.
             OffsetUse::Sample => self.st.needs_legalization(
                 e.span,
+                None,
                 "a texel offset outside a gather must be a constant, and this one is not one \
                  even after inlining, unrolling [unroll] loops and folding",
             ),
