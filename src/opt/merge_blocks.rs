@@ -34,7 +34,10 @@ fn in_function(m: &Module, f: &mut Function) -> bool {
             continue_target, ..
         }) = &b.structure
         {
-            continues.insert(*continue_target, h);
+            // A continue target of two loops (an invalid module's) stays where it is.
+            if continues.insert(*continue_target, h).is_some() {
+                pinned.insert(*continue_target);
+            }
         }
         if let Some(s) = &b.structure {
             merges.insert(s.merge());
