@@ -5,6 +5,10 @@
 # the registry and the packaged generator.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Cargo verifies the library against the packaged generator, extracted under the registry
+# cache and reused while its version is unchanged: a stale extraction would hide a generator
+# change, so none is kept.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/spvkit-generator-*
 cargo package --workspace --quiet
 crate=$(ls target/package/spvkit-toolkit-*.crate)
 size=$(stat -c %s "$crate")
