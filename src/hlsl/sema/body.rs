@@ -1161,29 +1161,14 @@ impl<'a> Lowerer<'a> {
                 Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, _) => true,
                 _ => false,
             };
-            if why.is_some() && decl.array_dims.is_empty() && !is_static && !counted {
-                if let Some(init) = &decl.init {
-                    self.find_calls_init(init);
-                    self.resource_init(init, &ty);
-                }
-                let sym = LocalSym {
-                    unset: decl.init.is_none(),
-                    ..LocalSym::typed(ty.clone())
-                };
-                self.declare(&decl.name, sym);
-                out.push(Local {
-                    decl: d,
-                    declarator: decl,
-                    kind: LocalKind::ResourceVar { ty: ty.clone() },
-                });
-                continue;
-            }
-            if let Some(why) = why {
+            let held = why.is_some() && decl.array_dims.is_empty() && !is_static && !counted;
+            if let Some(why) = why.filter(|_| !held) {
                 self.error(decl.name.span, format!("not supported yet: {why}"));
                 out.push(self.refused(d, decl));
                 continue;
             }
             let from_heap = match &decl.init {
+                _ if held => None,
                 Some(Initializer::Expr(Expr {
                     kind: ExprKind::Index { base, .. },
                     span,
@@ -1218,10 +1203,14 @@ impl<'a> Lowerer<'a> {
             out.push(Local {
                 decl: d,
                 declarator: decl,
-                kind: LocalKind::ResourceAlias {
-                    ty: ty.clone(),
-                    is_static,
-                    from_heap,
+                kind: if held {
+                    LocalKind::ResourceVar { ty: ty.clone() }
+                } else {
+                    LocalKind::ResourceAlias {
+                        ty: ty.clone(),
+                        is_static,
+                        from_heap,
+                    }
                 },
             });
         }
