@@ -9,8 +9,9 @@
 //! what the passes work on: helper functions with early returns (inlining, its one-trip
 //! loops), struct, vector and array locals (scalar replacement, access-chain conversion),
 //! `if`/`else`, `switch` with `break`s and loops (SSA phis, dead branches on constant
-//! conditions, block merging), repeated subexpressions (redundancy elimination) and constant
-//! arithmetic (folding).
+//! conditions, block merging), repeated subexpressions (redundancy elimination), constant
+//! arithmetic (folding) and copies of buffer elements read at run-time indexes (copy
+//! propagation of arrays and structs).
 
 #![cfg(all(feature = "hlsl", feature = "run"))]
 
@@ -49,7 +50,10 @@ impl Gen {
         if leaf {
             return match self.rng.below(4) {
                 0 => self.small().to_string(),
-                1 => format!("In[{}]", self.rng.below(8)),
+                1 => {
+                    let k = self.rng.below(8);
+                    format!("In[{}].a[{}]", k / 4, k % 4)
+                }
                 2 if !self.counters.is_empty() => {
                     let i = self.rng.below(self.counters.len());
                     self.counters[i].clone()
@@ -102,7 +106,7 @@ impl Gen {
         let choice = if depth == 0 {
             self.rng.below(3)
         } else {
-            self.rng.below(9)
+            self.rng.below(10)
         };
         match choice {
             0 => {
@@ -171,6 +175,15 @@ impl Gen {
                 self.line(indent, &format!("int {v} = arr[{k2}] + s.v.y;"));
                 self.vars.push(v);
             }
+            8 => {
+                // A copy of read-only memory read at a run-time index (copy propagation).
+                let (t, v) = (format!("t{}", self.next), format!("v{}", self.next + 1));
+                self.next += 2;
+                let (e, i) = (self.expr(1), self.expr(2));
+                self.line(indent, &format!("T {t} = In[{e} & 1];"));
+                self.line(indent, &format!("int {v} = {t}.a[{i} & 3];"));
+                self.vars.push(v);
+            }
             _ => {
                 let e = self.expr(2);
                 let f = self.rng.pick(&["s.x", "s.v.x", "s.v.y", "s.v"]).unwrap();
@@ -194,7 +207,8 @@ fn program(n: u64) -> String {
         next: 0,
         helpers: 0,
     };
-    g.line(0, "StructuredBuffer<int> In : register(t1);");
+    g.line(0, "struct T { int a[4]; };");
+    g.line(0, "StructuredBuffer<T> In : register(t1);");
     g.line(0, "RWStructuredBuffer<int> Out : register(u0);");
     g.line(0, "struct S { int x; int2 v; };");
     for h in 0..2 {
@@ -210,7 +224,7 @@ fn program(n: u64) -> String {
     g.line(0, "[numthreads(1, 1, 1)]");
     g.line(0, "void main() {");
     g.vars = vec!["x0".into(), "x1".into()];
-    g.line(1, "int x0 = In[0]; int x1 = In[1] * 3;");
+    g.line(1, "int x0 = In[0].a[0]; int x1 = In[0].a[1] * 3;");
     g.line(1, "S s = (S)0; s.x = x0; int arr[4] = { x1, 5, x0, 7 };");
     g.block(1, 3, false);
     g.line(

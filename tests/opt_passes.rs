@@ -2,7 +2,7 @@
 //! written in assembly text; each optimized module is checked with spirv-val, and the
 //! HLSL corpus's compute shaders compute the same buffers before and after.
 
-use spvkit::ir::analysis::{CallGraph, Cfg, DomTree, LoopNest, UseCounts};
+use spvkit::ir::analysis::{CallGraph, Cfg, DefUse, DomTree, LoopNest, UseCounts, User};
 use spvkit::ir::{self, Block, Handle, Module};
 use spvkit::opt::Pass;
 use spvkit::text::{assemble, disassemble_to_string, AssembleOptions, DisassembleOptions};
@@ -1006,4 +1006,132 @@ fn constant_offsets_of_samples_become_const_offsets() {
     let mut m = module("%var");
     Pass::SimplifyInstructions.run(&mut m);
     assert!(spvkit::opt::needs_legalization(&m));
+}
+
+#[test]
+fn def_use_chains_list_every_user_in_layout_order() {
+    let m = looped_diamond();
+    let f = m.functions.iter().next().unwrap().1;
+    let uses = DefUse::new(&m, f);
+    // Blocks: entry, header, body, then, else, join, cont, merge.
+    let header = &f.blocks[block(1)];
+    let (x, i, go) = (f.blocks[block(0)].ops[0], header.ops[0], header.ops[1]);
+    let body = &f.blocks[block(2)];
+    let (p, cont) = (body.ops[0], &f.blocks[block(6)]);
+    let (n, store) = (cont.ops[0], cont.ops[1]);
+    // %x: loaded in the header, stored in the continue target.
+    assert_eq!(uses.users(ir::Value::Op(x)), [User::Op(i), User::Op(store)]);
+    // %i: the compare in the header, the compare in the body, the increment.
+    assert_eq!(
+        uses.users(ir::Value::Op(i)),
+        [User::Op(go), User::Op(p), User::Op(n)]
+    );
+    // Conditions are used by their blocks' terminators.
+    assert_eq!(uses.users(ir::Value::Op(go)), [User::Terminator(block(1))]);
+    assert_eq!(uses.users(ir::Value::Op(p)), [User::Terminator(block(2))]);
+    assert_eq!(uses.users(ir::Value::Op(n)), [User::Op(store)]);
+    assert!(uses.users(ir::Value::Op(store)).is_empty());
+    // Module-level values are no function's to list.
+    assert!(uses.users(ir::Value::Global(Handle::new(0))).is_empty());
+}
+
+/// A compute shader copying a uniform array (rebuilt element by element into a layout-free
+/// array, as HLSL front ends copy between layouts) and a Private array into locals, and a
+/// local into another, each read at a run-time index.
+const ARRAY_COPIES: &str = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+    OpEntryPoint GLCompute %main \"main\" %ubo %out %priv\n\
+    OpExecutionMode %main LocalSize 1 1 1\n\
+    OpName %copy \"copy\"\nOpName %x \"x\"\nOpName %again \"again\"\nOpName %y \"y\"\n\
+    OpName %twice \"twice\"\nOpName %z \"z\"\nOpName %later \"later\"\nOpName %w \"w\"\n\
+    OpDecorate %uarr ArrayStride 16\nOpMemberDecorate %Ubo 0 Offset 0\n\
+    OpMemberDecorate %Ubo 1 Offset 64\nOpDecorate %Ubo Block\n\
+    OpDecorate %ubo DescriptorSet 0\nOpDecorate %ubo Binding 0\n\
+    OpDecorate %oarr ArrayStride 4\nOpMemberDecorate %Out 0 Offset 0\nOpDecorate %Out Block\n\
+    OpDecorate %out DescriptorSet 0\nOpDecorate %out Binding 1\n\
+    %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n\
+    %int = OpTypeInt 32 1\n%c0 = OpConstant %int 0\n%c1 = OpConstant %int 1\n\
+    %c2 = OpConstant %int 2\n%c3 = OpConstant %int 3\n%c4 = OpConstant %int 4\n\
+    %f1 = OpConstant %float 1\n%f2 = OpConstant %float 2\n\
+    %uarr = OpTypeArray %float %c4\n%Ubo = OpTypeStruct %uarr %int\n\
+    %pubo = OpTypePointer Uniform %Ubo\n%ubo = OpVariable %pubo Uniform\n\
+    %puarr = OpTypePointer Uniform %uarr\n%puint = OpTypePointer Uniform %int\n\
+    %arr = OpTypeArray %float %c4\n%parr = OpTypePointer Function %arr\n\
+    %pf = OpTypePointer Function %float\n%pparr = OpTypePointer Private %arr\n\
+    %priv = OpVariable %pparr Private\n\
+    %oarr = OpTypeArray %float %c4\n%Out = OpTypeStruct %oarr\n\
+    %pout = OpTypePointer StorageBuffer %Out\n%out = OpVariable %pout StorageBuffer\n\
+    %pof = OpTypePointer StorageBuffer %float\n\
+    %ones = OpConstantComposite %arr %f1 %f1 %f1 %f1\n\
+    %twos = OpConstantComposite %arr %f2 %f2 %f2 %f2\n\
+    %main = OpFunction %void None %fn\n%entry = OpLabel\n\
+    %copy = OpVariable %parr Function\n%again = OpVariable %parr Function\n\
+    %twice = OpVariable %parr Function\n%later = OpVariable %parr Function\n\
+    %pi = OpAccessChain %puint %ubo %c1\n%i = OpLoad %int %pi\n\
+    %pa = OpAccessChain %puarr %ubo %c0\n%la = OpLoad %uarr %pa\n\
+    %e0 = OpCompositeExtract %float %la 0\n%e1 = OpCompositeExtract %float %la 1\n\
+    %e2 = OpCompositeExtract %float %la 2\n%e3 = OpCompositeExtract %float %la 3\n\
+    %ca = OpCompositeConstruct %arr %e0 %e1 %e2 %e3\nOpStore %copy %ca\n\
+    %cx = OpAccessChain %pf %copy %i\n%x = OpLoad %float %cx\n\
+    %lc = OpLoad %arr %copy\nOpStore %again %lc\n\
+    %cy = OpAccessChain %pf %again %i\n%y = OpLoad %float %cy\n\
+    OpStore %priv %ones\n%lp = OpLoad %arr %priv\nOpStore %twice %lp\nOpStore %priv %twos\n\
+    %cz = OpAccessChain %pf %twice %i\n%z = OpLoad %float %cz\n\
+    %lq = OpLoad %arr %copy\nOpStore %later %lq\n\
+    %cw = OpAccessChain %pf %later %i\n%w = OpLoad %float %cw\nOpStore %later %ones\n\
+    %o0 = OpAccessChain %pof %out %c0 %c0\nOpStore %o0 %x\n\
+    %o1 = OpAccessChain %pof %out %c0 %c1\nOpStore %o1 %y\n\
+    %o2 = OpAccessChain %pof %out %c0 %c2\nOpStore %o2 %z\n\
+    %o3 = OpAccessChain %pof %out %c0 %c3\nOpStore %o3 %w\n\
+    OpReturn\nOpFunctionEnd\n";
+
+/// The line defining the pointer `%value = OpLoad` reads.
+fn pointer_loaded(text: &str, value: &str) -> String {
+    let load = text
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("%{value} = OpLoad")))
+        .unwrap_or_else(|| panic!("no load %{value}\n{text}"));
+    let pointer = load.split_whitespace().last().unwrap();
+    text.lines()
+        .find(|l| l.trim_start().starts_with(&format!("{pointer} = ")))
+        .unwrap_or_else(|| panic!("no definition of {pointer}\n{text}"))
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn copy_propagation_reads_arrays_from_originals_nothing_changes() {
+    let m = ir_of(ARRAY_COPIES);
+    let text = after(m.clone(), &[Pass::CopyPropagateArrays]);
+    // The rebuilt copy of the uniform array is read from the uniform block.
+    let x = pointer_loaded(&text, "x");
+    assert!(
+        x.contains("OpAccessChain %_ptr_Uniform_float"),
+        "{x}\n{text}"
+    );
+    // A copy of that copy too (the first copy is written once, before it is copied; one
+    // sweep reads it from the first copy, the next from the uniform block).
+    let y = pointer_loaded(&text, "y");
+    assert!(
+        y.contains("OpAccessChain %_ptr_Uniform_float"),
+        "{y}\n{text}"
+    );
+    // A copy of a Private array stored again afterwards keeps its own memory, as does a
+    // local written a second time.
+    assert!(pointer_loaded(&text, "z").contains("%twice"), "{text}");
+    assert!(pointer_loaded(&text, "w").contains("%later"), "{text}");
+    // With the write-only copies gone, the recipe leaves only the two that must stay.
+    let text = after(
+        m,
+        &[
+            Pass::CopyPropagateArrays,
+            Pass::EliminateLocalSingleBlock,
+            Pass::EliminateDeadCode,
+            Pass::EliminateLocalSingleBlock,
+        ],
+    );
+    assert_eq!(
+        text.matches("OpVariable %_ptr_Function").count(),
+        2,
+        "{text}"
+    );
 }

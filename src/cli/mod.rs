@@ -164,6 +164,11 @@ enum Command {
         /// address goes nowhere but into loads, stores and access chains.
         #[arg(long, action = clap::ArgAction::Count)]
         eliminate_local_single_block: u8,
+        /// Pass: a local array or struct written once, whole, with a copy of memory nothing
+        /// else writes is read from that memory instead (spirv-opt's
+        /// `--copy-propagate-arrays`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        copy_propagate_arrays: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -516,6 +521,7 @@ fn run(cli: Cli) -> Result<(), String> {
             private_to_local,
             loop_unroll,
             eliminate_local_single_block,
+            copy_propagate_arrays,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -544,7 +550,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 + usize::from(scalar_replacement)
                 + usize::from(private_to_local)
                 + usize::from(loop_unroll)
-                + usize::from(eliminate_local_single_block);
+                + usize::from(eliminate_local_single_block)
+                + usize::from(copy_propagate_arrays);
             let mut passes: Vec<Pass> = Vec::new();
             let mut spelled = 0;
             for a in std::env::args() {

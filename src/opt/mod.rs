@@ -2,6 +2,7 @@
 //! serialized again, so every pass sees uniqued types and constants, folded decorations and
 //! structured control flow instead of a word stream.
 
+pub mod copy_propagate_arrays;
 pub mod dead_branches;
 pub mod dead_code;
 pub mod dead_declarations;
@@ -75,17 +76,21 @@ pub enum Pass {
     /// [`local_single_block`]: loads of locals a store or load earlier in the block gave a
     /// value, stores of what memory holds, and locals only written.
     EliminateLocalSingleBlock,
+    /// [`copy_propagate_arrays`]: locals written once with a copy of unchanging memory
+    /// read that memory instead.
+    CopyPropagateArrays,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 16] = [
+    pub const ALL: [Pass; 17] = [
         Pass::InlineExhaustive,
         Pass::InlineHeuristic,
         Pass::PrivateToLocal,
         Pass::ScalarReplacement,
         Pass::ConvertLocalAccessChains,
         Pass::SsaRewrite,
+        Pass::CopyPropagateArrays,
         Pass::EliminateLocalSingleBlock,
         Pass::SimplifyInstructions,
         Pass::EliminateDeadBranches,
@@ -118,6 +123,7 @@ impl Pass {
             Pass::PrivateToLocal => "private-to-local",
             Pass::LoopUnroll => "loop-unroll",
             Pass::EliminateLocalSingleBlock => "eliminate-local-single-block",
+            Pass::CopyPropagateArrays => "copy-propagate-arrays",
         }
     }
 
@@ -145,6 +151,7 @@ impl Pass {
             Pass::PrivateToLocal => private_to_local::run(m),
             Pass::LoopUnroll => loop_unroll::run(m),
             Pass::EliminateLocalSingleBlock => local_single_block::run(m),
+            Pass::CopyPropagateArrays => copy_propagate_arrays::run(m),
         }
     }
 }
@@ -160,6 +167,7 @@ pub const PERFORMANCE: &[Pass] = &[
     Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
     Pass::SsaRewrite,
+    Pass::CopyPropagateArrays,
     Pass::EliminateLocalSingleBlock,
     Pass::SimplifyInstructions,
     Pass::EliminateDeadBranches,
@@ -170,6 +178,7 @@ pub const PERFORMANCE: &[Pass] = &[
     Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
     Pass::SsaRewrite,
+    Pass::CopyPropagateArrays,
     Pass::EliminateLocalSingleBlock,
     Pass::SimplifyInstructions,
     Pass::EliminateDeadBranches,
@@ -184,7 +193,8 @@ pub const PERFORMANCE: &[Pass] = &[
 /// parameters, return values, structs and `static` aliases) legal for Vulkan, as spirv-opt's
 /// `--legalize-hlsl` does: inline everything, move Private variables into their entry point,
 /// split aggregates, promote variables (handles too, where no phi is needed), unroll
-/// `[unroll]` loops and fold, so that every resource access reaches its global directly and
+/// `[unroll]` loops and fold, read copies of arrays and structs from their originals, so
+/// that every resource access reaches its global directly and
 /// every texel offset outside a gather is a constant.
 pub const LEGALIZE_HLSL: &[Pass] = &[
     Pass::InlineExhaustive,
@@ -192,6 +202,7 @@ pub const LEGALIZE_HLSL: &[Pass] = &[
     Pass::PrivateToLocal,
     Pass::ScalarReplacement,
     Pass::SsaRewrite,
+    Pass::CopyPropagateArrays,
     Pass::SimplifyInstructions,
     Pass::EliminateDeadBranches,
     Pass::MergeBlocks,
@@ -199,6 +210,8 @@ pub const LEGALIZE_HLSL: &[Pass] = &[
     Pass::SimplifyInstructions,
     Pass::ScalarReplacement,
     Pass::SsaRewrite,
+    Pass::CopyPropagateArrays,
+    Pass::EliminateLocalSingleBlock,
     Pass::SimplifyInstructions,
     Pass::EliminateDeadCode,
     Pass::EliminateDeadVariables,
@@ -214,6 +227,7 @@ pub const SIZE: &[Pass] = &[
     Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
     Pass::SsaRewrite,
+    Pass::CopyPropagateArrays,
     Pass::EliminateLocalSingleBlock,
     Pass::SimplifyInstructions,
     Pass::EliminateDeadBranches,
@@ -223,6 +237,7 @@ pub const SIZE: &[Pass] = &[
     Pass::ScalarReplacement,
     Pass::ConvertLocalAccessChains,
     Pass::SsaRewrite,
+    Pass::CopyPropagateArrays,
     Pass::EliminateLocalSingleBlock,
     Pass::SimplifyInstructions,
     Pass::EliminateDeadBranches,
