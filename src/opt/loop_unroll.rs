@@ -200,41 +200,8 @@ fn plan(
     if !defs_dominate_uses(m, f, dom, &blocks) {
         return None;
     }
-    // Nothing outside reads a value of the loop other than the header's, or names a block of
-    // it (a branch from outside, a debug record).
-    let mut owned: HashSet<Value> = HashSet::new();
-    let mut size = 0;
-    for &b in &blocks {
-        size += f.blocks[b].ops.len() + 1;
-        owned.insert(Value::Block(b));
-        if b != h {
-            owned.extend(f.blocks[b].ops.iter().map(|&o| Value::Op(o)));
-            owned.extend(f.blocks[b].args.iter().map(|&a| Value::BlockArg(a)));
-        }
-    }
-    owned.insert(Value::Block(h));
-    let mut escapes = false;
-    for (b, block) in f.blocks.iter() {
-        if in_loop.contains(&b) {
-            continue;
-        }
-        for &o in &block.ops {
-            crate::ir::analysis::visit_operands(m, &f.ops[o].inst, &mut |v| {
-                escapes |= owned.contains(&v) && v != Value::Block(h);
-            });
-        }
-        block
-            .terminator
-            .visit_values(|v| escapes |= owned.contains(&v));
-    }
-    for &o in &f.header {
-        crate::ir::analysis::visit_operands(m, &f.ops[o].inst, &mut |v| {
-            escapes |= owned.contains(&v);
-        });
-    }
-    if escapes {
-        return None;
-    }
+    // (The trip count first: it fails fast where the walk of the whole function would not.)
+    let size: usize = blocks.iter().map(|&b| f.blocks[b].ops.len() + 1).sum();
     // The trip count: run the condition and the updates through the folder.
     let mut state: HashMap<Value, Value> = HashMap::new();
     for (&a, &v) in header_args.iter().zip(&entry_args) {
@@ -265,6 +232,39 @@ fn plan(
             }
         }
         state = next;
+    }
+    // Nothing outside reads a value of the loop other than the header's, or names a block of
+    // it (a branch from outside, a debug record).
+    let mut owned: HashSet<Value> = HashSet::new();
+    for &b in &blocks {
+        owned.insert(Value::Block(b));
+        if b != h {
+            owned.extend(f.blocks[b].ops.iter().map(|&o| Value::Op(o)));
+            owned.extend(f.blocks[b].args.iter().map(|&a| Value::BlockArg(a)));
+        }
+    }
+    owned.insert(Value::Block(h));
+    let mut escapes = false;
+    for (b, block) in f.blocks.iter() {
+        if in_loop.contains(&b) {
+            continue;
+        }
+        for &o in &block.ops {
+            crate::ir::analysis::visit_operands(m, &f.ops[o].inst, &mut |v| {
+                escapes |= owned.contains(&v) && v != Value::Block(h);
+            });
+        }
+        block
+            .terminator
+            .visit_values(|v| escapes |= owned.contains(&v));
+    }
+    for &o in &f.header {
+        crate::ir::analysis::visit_operands(m, &f.ops[o].inst, &mut |v| {
+            escapes |= owned.contains(&v);
+        });
+    }
+    if escapes {
+        return None;
     }
     Some(Plan {
         header: h,

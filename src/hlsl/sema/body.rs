@@ -1010,7 +1010,12 @@ impl<'a> Lowerer<'a> {
             return out;
         }
         let Some((base, relaxed)) = self.with_resolver(|r| r.resolve_type(&d.ty)) else {
-            return Vec::new();
+            // (Reported; the names are declared refused, so their uses report nothing more.)
+            return d
+                .declarators
+                .iter()
+                .map(|decl| self.refused(d, decl))
+                .collect();
         };
         if base.is_resource() {
             return self.resource_aliases(d, base, is_static);

@@ -36,6 +36,29 @@ impl TypeResolver<'_> {
     }
 }
 
+/// Whether `ty` is or holds a resource (in arrays, or in a struct of `resource_structs`).
+fn holds_resource(ty: &Ty, resource_structs: &std::collections::HashSet<usize>) -> bool {
+    match ty {
+        Ty::Resource(..) => true,
+        Ty::Array(e, _) => holds_resource(e, resource_structs),
+        Ty::Struct(i) => resource_structs.contains(i),
+        _ => false,
+    }
+}
+
+/// The struct of `resource_structs` that `ty` is or holds (in arrays, or as a resource's
+/// element type).
+fn resource_struct_in(
+    ty: &Ty,
+    resource_structs: &std::collections::HashSet<usize>,
+) -> Option<usize> {
+    match ty {
+        Ty::Struct(i) if resource_structs.contains(i) => Some(*i),
+        Ty::Array(e, _) | Ty::Resource(_, e) => resource_struct_in(e, resource_structs),
+        _ => None,
+    }
+}
+
 /// The largest array length accepted (layouts and initializers walk every element).
 const MAX_ARRAY: i64 = 1 << 16;
 
@@ -164,9 +187,9 @@ pub fn declare(
                     diags,
                     pack: None,
                 };
-                let (mut fields, mut bitfields) = r.fields_and_bits(&s.fields);
+                let (mut fields, mut bitfields) = r.fields_and_bits(&s.fields, true);
                 if let Some(base) = &s.base {
-                    match r.resolve_type(base) {
+                    match r.resolve_type_unchecked(base) {
                         Some((ty @ Ty::Struct(_), _)) => {
                             bitfields.iter_mut().for_each(|b| b.field += 1);
                             fields.insert(
@@ -195,6 +218,12 @@ pub fn declare(
                     .as_ref()
                     .map_or("anon".to_owned(), |n| n.name.clone());
                 let i = env.structs.len();
+                if fields
+                    .iter()
+                    .any(|f| holds_resource(&f.ty, &env.resource_structs))
+                {
+                    env.resource_structs.insert(i);
+                }
                 env.structs.push(StructDef {
                     name: name.clone(),
                     fields,
@@ -358,6 +387,9 @@ pub struct TypeEnv {
     pub incomplete: HashMap<String, String>,
     /// Typedefs of rasterizer-ordered views.
     pub rasterizer_ordered: std::collections::HashSet<String>,
+    /// The structs holding a resource (directly, in an array, or in a member struct): they
+    /// may be declared, but not used yet.
+    pub resource_structs: std::collections::HashSet<usize>,
 }
 
 impl TypeEnv {
@@ -465,8 +497,27 @@ impl TypeResolver<'_> {
             .collect()
     }
 
-    /// Resolves a written type; the bool says whether it has minimum precision.
+    /// Resolves a written type; the bool says whether it has minimum precision. A struct
+    /// holding resources is refused here, where it is used (its declaration is accepted).
     pub fn resolve_type(&mut self, t: &TypeExpr) -> Option<(Ty, bool)> {
+        let (ty, relaxed) = self.resolve_type_unchecked(t)?;
+        if let Some(i) = resource_struct_in(&ty, &self.env.resource_structs) {
+            let name = self.env.structs.get(i).map_or("", |d| d.name.as_str());
+            self.error(
+                t.span,
+                format!(
+                    "not supported yet: resources inside structs or buffers (the struct \
+                     '{name}' holds a resource)"
+                ),
+            );
+            return None;
+        }
+        Some((ty, relaxed))
+    }
+
+    /// [`Self::resolve_type`] without refusing structs that hold resources (for the members
+    /// of a struct being declared).
+    pub fn resolve_type_unchecked(&mut self, t: &TypeExpr) -> Option<(Ty, bool)> {
         let name = t.name.name.as_str();
         // A rasterizer-ordered view is its `RW` type (code generation orders the accesses).
         let name = rasterizer_ordered_as_rw(name).unwrap_or(name);
@@ -848,7 +899,7 @@ impl TypeResolver<'_> {
 
     /// The fields a buffer declaration declares (bit-fields are an error there).
     pub fn fields_of(&mut self, decls: &[VarDecl]) -> Vec<Field> {
-        let (fields, bits) = self.fields_and_bits(decls);
+        let (fields, bits) = self.fields_and_bits(decls, false);
         if !bits.is_empty() {
             let span = decls.first().map_or(Span::default(), |d| d.span);
             self.error(span, "bit-fields are only allowed in structs");
@@ -856,17 +907,27 @@ impl TypeResolver<'_> {
         fields
     }
 
-    /// The fields a struct declares, and its bit-fields packed into them.
-    pub fn fields_and_bits(&mut self, decls: &[VarDecl]) -> (Vec<Field>, Vec<BitField>) {
+    /// The fields a struct declares, and its bit-fields packed into them; resources among
+    /// them only for a struct (`in_struct`), not for a buffer's members.
+    pub fn fields_and_bits(
+        &mut self,
+        decls: &[VarDecl],
+        in_struct: bool,
+    ) -> (Vec<Field>, Vec<BitField>) {
         let mut fields: Vec<Field> = Vec::new();
         let mut bits: Vec<BitField> = Vec::new();
         // The field the last bit-field went into, and how many of its bits are used.
         let mut open: Option<(usize, u32)> = None;
         for d in decls {
-            let Some((base, relaxed)) = self.resolve_type(&d.ty) else {
+            let resolved = if in_struct {
+                self.resolve_type_unchecked(&d.ty)
+            } else {
+                self.resolve_type(&d.ty)
+            };
+            let Some((base, relaxed)) = resolved else {
                 continue;
             };
-            if base.is_resource() {
+            if base.is_resource() && !in_struct {
                 self.error(
                     d.ty.span,
                     "not supported yet: resources inside structs or buffers",

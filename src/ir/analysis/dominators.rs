@@ -12,6 +12,11 @@ pub struct DomTree {
     idom: Vec<Option<Handle<Block>>>,
     /// Position in the order the tree was built in, `usize::MAX` outside the tree.
     order: Vec<usize>,
+    /// Preorder number of each block in the tree, and the largest preorder number in its
+    /// subtree: `a` dominates `b` when `b`'s number is in `a`'s range, so a query is O(1)
+    /// however deep the tree (unrolled loops make long chains).
+    pre: Vec<u32>,
+    last: Vec<u32>,
 }
 
 impl DomTree {
@@ -52,9 +57,45 @@ impl DomTree {
         for (i, b) in order.iter().enumerate() {
             index[b.index()] = i;
         }
+        let idom = graph::immediate_dominators(n, order, roots, preds);
+        // Children lists, then an iterative depth-first walk of the forest numbering it.
+        let mut first_child = vec![usize::MAX; n];
+        let mut next_sibling = vec![usize::MAX; n];
+        let mut tops = Vec::new();
+        for &b in order.iter().rev() {
+            match idom[b.index()] {
+                Some(d) => {
+                    next_sibling[b.index()] = first_child[d.index()];
+                    first_child[d.index()] = b.index();
+                }
+                None => tops.push(b.index()),
+            }
+        }
+        let (mut pre, mut last) = (vec![u32::MAX; n], vec![0u32; n]);
+        let mut counter = 0u32;
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        for &t in tops.iter().rev() {
+            pre[t] = counter;
+            counter += 1;
+            stack.push((t, first_child[t]));
+            while let Some(top) = stack.last_mut() {
+                let (node, child) = *top;
+                if child == usize::MAX {
+                    last[node] = counter - 1;
+                    stack.pop();
+                    continue;
+                }
+                top.1 = next_sibling[child];
+                pre[child] = counter;
+                counter += 1;
+                stack.push((child, first_child[child]));
+            }
+        }
         DomTree {
-            idom: graph::immediate_dominators(n, order, roots, preds),
+            idom,
             order: index,
+            pre,
+            last,
         }
     }
 
@@ -70,18 +111,11 @@ impl DomTree {
 
     /// Whether `a` dominates `b` (every block dominates itself; blocks outside the tree
     /// dominate and are dominated by nothing).
-    pub fn dominates(&self, a: Handle<Block>, mut b: Handle<Block>) -> bool {
+    pub fn dominates(&self, a: Handle<Block>, b: Handle<Block>) -> bool {
         if !self.contains(a) || !self.contains(b) {
             return false;
         }
-        loop {
-            if a == b {
-                return true;
-            }
-            match self.idom(b) {
-                Some(d) => b = d,
-                None => return false,
-            }
-        }
+        let (a, b) = (a.index(), b.index());
+        self.pre[a] <= self.pre[b] && self.pre[b] <= self.last[a]
     }
 }
