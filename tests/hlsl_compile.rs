@@ -1739,10 +1739,10 @@ fn attributes_and_modifiers_are_implemented_or_refused() {
     );
     assert!(e.contains("unknown built-in 'PointSizes'"), "{e}");
     let e = errors(
-        "[[vk::ext_capability(5009)]] [numthreads(1, 1, 1)] void main() {}",
+        "[[vk::ext_decorate(1, 0)]] [numthreads(1, 1, 1)] void main() {}",
         "cs_6_0",
     );
-    assert!(e.contains("[[vk::ext_capability]]"), "{e}");
+    assert!(e.contains("[[vk::ext_decorate]]"), "{e}");
     let out = compile_source(
         "w.hlsl",
         "[frobnicate] [numthreads(1, 1, 1)] void main() {}",
@@ -7432,4 +7432,77 @@ fn structs_holding_resources_are_refused_where_used() {
         "cs_6_0",
     );
     assert!(e.contains("the struct 'Outer' holds a resource"), "{e}");
+}
+
+/// `[[vk::ext_capability(n)]]` and `[[vk::ext_extension("name")]]` on variables, fields and
+/// functions declare what they name, needed or not, at every optimization level (a
+/// capability with the extension that enables it); a number that is no capability, or an
+/// argument of the wrong kind, is an error at the attribute.
+#[test]
+fn requested_capabilities_and_extensions_are_declared() {
+    let src = "[[vk::ext_extension(\"SPV_KHR_post_depth_coverage\")]]
+               [[vk::ext_capability(/* SampleMaskPostDepthCoverage */ 4447)]]
+               int val;
+               struct T { [[vk::ext_extension(\"SPV_EXT_some_vendor_thing\")]] int v; };
+               [[vk::ext_capability(/* Int8 */ 39)]]
+               float4 main(float4 c : COLOR) : SV_Target { T t; t.v = val; return c * t.v; }";
+    for fcgl in [false, true] {
+        let mut o = options("ps_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+        o.legalize = !fcgl;
+        let words = compile_with("requested", src, &o);
+        spirv_val("requested", &words, TargetEnv::Vulkan1_0);
+        let dis = disassemble(&words);
+        for want in [
+            "OpCapability SampleMaskPostDepthCoverage",
+            "OpCapability Int8",
+            "OpExtension \"SPV_KHR_post_depth_coverage\"",
+            "OpExtension \"SPV_EXT_some_vendor_thing\"",
+        ] {
+            assert!(dis.contains(want), "missing {want}:\n{dis}");
+        }
+    }
+    // Through the command line, whose -O3 recomputes the requirements after optimizing.
+    let output = scratch("requested_o3");
+    let input = output.with_extension("hlsl");
+    std::fs::write(&input, src).unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_hlsl2spirv"))
+        .args(["-T", "ps_6_0", "-E", "main", "-O3"])
+        .arg(&input)
+        .arg("-Fo")
+        .arg(&output)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let bytes = std::fs::read(&output).unwrap();
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let dis = disassemble(&words);
+    assert!(dis.contains("OpCapability Int8"), "{dis}");
+    assert!(
+        dis.contains("OpExtension \"SPV_KHR_post_depth_coverage\""),
+        "{dis}"
+    );
+    for (attr, why) in [
+        (
+            "[[vk::ext_capability(99999)]]",
+            "no SPIR-V capability has this number",
+        ),
+        (
+            "[[vk::ext_capability(\"Int8\")]]",
+            "takes one integer literal",
+        ),
+        ("[[vk::ext_extension(7)]]", "takes one string literal"),
+    ] {
+        let e = errors(
+            &format!("{attr} int val; float4 main() : SV_Target {{ return val; }}"),
+            "ps_6_0",
+        );
+        assert!(e.contains(why) && e.contains(":1:1:"), "{attr}: {e}");
+    }
 }

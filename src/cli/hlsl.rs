@@ -680,6 +680,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let version = module.version;
         crate::opt::update_vce(&mut module).map_err(|e| format!("{name}: error: {e}"))?;
         module.version = module.version.max(version);
+        compiled.requested.declare(&mut module);
         words = crate::ir::serialize(&module).map_err(|e| format!("{name}: error: {e}"))?;
     }
     if let Some(allowed) = &a.allowed_extensions {

@@ -41,6 +41,7 @@ pub mod source;
 pub mod token;
 
 pub use diag::{Diagnostic, Severity};
+pub use sema::attributes::Requested;
 pub use source::Span;
 
 use crate::ir;
@@ -315,6 +316,9 @@ pub struct Compiled {
     pub words: Vec<u32>,
     /// Warnings, rendered like errors (empty when there are none).
     pub warnings: String,
+    /// The capabilities and extensions the source asks the module to declare: a pass that
+    /// recomputes the module's requirements declares them again with [`Requested::declare`].
+    pub requested: Requested,
 }
 
 /// A failed compilation: every error found, and their rendering with source lines and carets.
@@ -492,8 +496,9 @@ fn compile_on_big_stack(
         let diags = &mut diagnostics;
         parsed.unit = parser::on_big_stack(move || sema::names::resolve(unit, diags));
     }
+    let mut requested = sema::attributes::Requested::default();
     if !failed(&diagnostics) {
-        sema::attributes::check(&parsed.unit, &mut diagnostics);
+        requested = sema::attributes::check(&parsed.unit, &mut diagnostics);
     }
     let module = if failed(&diagnostics) {
         None
@@ -612,6 +617,7 @@ fn compile_on_big_stack(
     }
     // The environment's SPIR-V version, as DXC writes it (at least what the module needs).
     module.version = module.version.max(options.target_env.spirv_version());
+    requested.declare(&mut module);
     // From SPIR-V 1.4 an entry point lists every global it uses, not only inputs and outputs.
     if module.version >= crate::grammar::Version(1, 4) {
         let all: Vec<_> = module.globals.handles().collect();
@@ -636,5 +642,6 @@ fn compile_on_big_stack(
         module,
         words,
         warnings: rendered,
+        requested,
     })
 }

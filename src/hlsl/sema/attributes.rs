@@ -57,6 +57,10 @@ fn plain_known(site: Site, name: &str) -> bool {
 
 /// `[[vk::...]]` attributes implemented, by site.
 fn vk_implemented(site: Site, name: &str) -> bool {
+    // Module requirements ([`Requested`]), wherever a declaration carries them.
+    if matches!(name, "ext_capability" | "ext_extension") {
+        return site != Site::Statement;
+    }
     match site {
         // The fragment-test modes count on a pixel shader's entry point only
         // (`super::modes` refuses them elsewhere).
@@ -99,25 +103,74 @@ pub fn uses_precise(unit: &TranslationUnit) -> bool {
     let mut cx = Checker {
         diags: Vec::new(),
         precise: &mut found,
+        requested: Requested::default(),
     };
     cx.unit(unit);
     found
 }
 
-/// Checks every attribute and modifier of `unit`, reporting to `diags`.
-pub fn check(unit: &TranslationUnit, diags: &mut Vec<Diagnostic>) {
+/// What `[[vk::ext_capability(n)]]` and `[[vk::ext_extension("name")]]` ask the module to
+/// declare, wherever in the unit they are written (a function, a parameter, a variable, a
+/// field, a buffer): the module declares them whether or not its code needs them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Requested {
+    /// The capabilities, in source order.
+    pub capabilities: Vec<crate::grammar::Capability>,
+    /// The extensions, in source order.
+    pub extensions: Vec<String>,
+}
+
+impl Requested {
+    /// Declares the capabilities and extensions, needed or not, each capability with what
+    /// enables it at the module's version: nothing where the version has it, else an
+    /// extension the module declares or the first the grammar lists, else the version that
+    /// has it.
+    pub fn declare(&self, module: &mut crate::ir::Module) {
+        for e in &self.extensions {
+            if !module.extensions.contains(e) {
+                module.extensions.push(e.clone());
+            }
+        }
+        for &c in &self.capabilities {
+            if !module.capabilities.contains(&c) {
+                module.capabilities.push(c);
+            }
+            let a = c.availability();
+            if a.version.is_some_and(|v| v <= module.version) {
+                continue;
+            }
+            let declared = a
+                .extensions
+                .iter()
+                .any(|e| module.extensions.iter().any(|d| d == e.name()));
+            match (declared, a.extensions.first(), a.version) {
+                (true, ..) => {}
+                (false, Some(e), _) => module.extensions.push(e.name().to_string()),
+                (false, None, Some(v)) => module.version = v,
+                (false, None, None) => {}
+            }
+        }
+    }
+}
+
+/// Checks every attribute and modifier of `unit`, reporting to `diags`; what the unit asks
+/// the module to declare.
+pub fn check(unit: &TranslationUnit, diags: &mut Vec<Diagnostic>) -> Requested {
     let mut found = false;
     let mut cx = Checker {
         diags: Vec::new(),
         precise: &mut found,
+        requested: Requested::default(),
     };
     cx.unit(unit);
     diags.append(&mut cx.diags);
+    cx.requested
 }
 
 struct Checker<'a> {
     diags: Vec<Diagnostic>,
     precise: &'a mut bool,
+    requested: Requested,
 }
 
 impl Checker<'_> {
@@ -207,9 +260,54 @@ impl Checker<'_> {
         }
     }
 
+    /// Records `[[vk::ext_capability(n)]]` or `[[vk::ext_extension("name")]]`, whose
+    /// argument must be a known capability's number or a string.
+    fn requirement(&mut self, a: &Attribute) {
+        use crate::hlsl::ast::{ExprKind, Literal};
+        let name = a.name.name.as_str();
+        let arg = match a.args.as_slice() {
+            [e] => Some(&e.kind),
+            _ => None,
+        };
+        match (name, arg) {
+            ("ext_capability", Some(ExprKind::Literal(Literal::Int { value, .. }))) => {
+                match u32::try_from(*value)
+                    .ok()
+                    .and_then(crate::grammar::Capability::from_value)
+                {
+                    Some(c) => self.requested.capabilities.push(c),
+                    None => self.diags.push(Diagnostic::error(
+                        a.span,
+                        format!(
+                            "[[vk::ext_capability({value})]]: no SPIR-V capability has this number"
+                        ),
+                    )),
+                }
+            }
+            ("ext_extension", Some(ExprKind::Literal(Literal::String(s)))) => {
+                self.requested.extensions.push(s.clone())
+            }
+            ("ext_capability", _) => self.diags.push(Diagnostic::error(
+                a.span,
+                "[[vk::ext_capability]] takes one integer literal, a capability's number",
+            )),
+            _ => self.diags.push(Diagnostic::error(
+                a.span,
+                "[[vk::ext_extension]] takes one string literal, an extension's name",
+            )),
+        }
+    }
+
     fn attributes(&mut self, attrs: &[Attribute], site: Site) {
         for a in attrs {
             let name = a.name.name.as_str();
+            if site != Site::Statement
+                && matches!(name, "ext_capability" | "ext_extension")
+                && a.namespace.as_ref().is_some_and(|n| n.name == "vk")
+            {
+                self.requirement(a);
+                continue;
+            }
             match a.namespace.as_ref().map(|n| n.name.as_str()) {
                 None if plain_known(site, name) => {}
                 // Vulkan chooses the subgroup size at pipeline creation, not in SPIR-V: DXC's
