@@ -7386,52 +7386,123 @@ fn matrix_conditionals_of_hlsl_2018() {
     let _ = words;
 }
 
-/// A struct holding resources may be declared (DXC's tests declare such structs and never use
-/// them); using one is refused where it is named, until resources in structs are legalized.
+/// Structs holding resources, as locals and `in` parameters: each member holds a pointer to
+/// its resource, and legalization makes every use a direct access to the global, whatever
+/// the nesting (a base class, a member struct, a copy of the whole struct, a call); a member
+/// that a non-constant condition chooses is an error at the variable. Globals, buffers and
+/// arrays of such structs, and append, consume and constant-buffer members, are refused where
+/// written.
 #[test]
-fn structs_holding_resources_are_refused_where_used() {
+fn structs_holding_resources_as_locals_and_parameters() {
     let decls = "struct S { float4 f; };
                  struct Buffers { StructuredBuffer<S> ro; RWStructuredBuffer<S> rw; };
-                 struct Outer { Buffers b; float x; };
+                 struct Outer : Buffers { Texture2D<float4> tex; float x; };
                  StructuredBuffer<S> g_ro;
-                 RWStructuredBuffer<S> g_rw;";
-    let unused = format!(
+                 RWStructuredBuffer<S> g_rw;
+                 Texture2D<float4> g_tex;";
+    let src = format!(
         "{decls}
+         float4 read(Outer o, uint i) {{ return o.ro[i].f + o.tex.Load(int3(i, 0, 0)) * o.x; }}
          [numthreads(1, 1, 1)]
-         void main(uint3 id : SV_DispatchThreadID) {{ g_rw[id.x] = g_ro[id.x]; }}"
+         void main(uint3 id : SV_DispatchThreadID) {{
+             Buffers b;
+             b.ro = g_ro;
+             b.rw = g_rw;
+             Outer o;
+             o.ro = b.ro; o.rw = b.rw; o.tex = g_tex; o.x = 2;
+             Outer copy = o;
+             copy.rw[id.x].f = read(copy, id.x);
+         }}"
     );
-    let words = check("resource_struct_unused", &unused, "cs_6_0");
+    let words = check("resource_struct_locals", &src, "cs_6_0");
     let dis = disassemble(&words);
-    assert!(!dis.contains("Buffers"), "{dis}");
-    for (use_site, at) in [
-        (
-            "Buffers b; b.ro = g_ro; g_rw[id.x] = b.ro[id.x];",
-            "Buffers b;",
-        ),
-        ("Outer o; o.x = 1;", "Outer o;"),
+    // No variable of pointers is left; the accesses name the globals.
+    assert!(!dis.contains("OpVariable %_ptr_Function"), "{dis}");
+    for want in [
+        "OpAccessChain %_ptr_Uniform_S %g_ro",
+        "OpAccessChain %_ptr_Uniform_S %g_rw",
+        "OpLoad %type_2d_image %g_tex",
     ] {
-        let src = format!(
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    // Before legalization (`-fcgl`), as DXC: the members are pointers, valid for spirv-val
+    // before legalization.
+    let mut o = options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.legalize = false;
+    let fcgl = compile_with("resource_struct_fcgl", &src, &o);
+    let path = scratch("resource_struct_fcgl");
+    let bytes: Vec<u8> = fcgl.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).unwrap();
+    let val = Command::new("spirv-val")
+        .args(["--before-hlsl-legalization", "--target-env", "vulkan1.0"])
+        .arg(&path)
+        .output()
+        .expect("spirv-val runs");
+    assert!(
+        val.status.success(),
+        "{}",
+        String::from_utf8_lossy(&val.stderr)
+    );
+    let dis = disassemble(&fcgl);
+    assert!(
+        dis.contains("OpTypeStruct %_ptr_Uniform_type_StructuredBuffer_S"),
+        "{dis}"
+    );
+    // A member chosen by a condition that is not constant: an error at the variable.
+    let e = errors(
+        &format!(
             "{decls}
              [numthreads(1, 1, 1)]
-             void main(uint3 id : SV_DispatchThreadID) {{ {use_site} }}"
-        );
-        let e = errors(&src, "cs_6_0");
-        assert!(
-            e.contains("not supported yet: resources inside structs")
-                && e.contains(&format!(
-                    ":7:{}:",
-                    src.lines().nth(6).unwrap().find(at).unwrap() + 1
-                ))
-                && e.matches("error").count() == 1,
-            "{at}: {e}"
-        );
-    }
-    // A buffer of such a struct is refused at its declaration too.
-    let e = errors(
-        &format!("{decls} StructuredBuffer<Outer> bad; [numthreads(1,1,1)] void main() {{}}"),
+             void main(uint3 id : SV_DispatchThreadID) {{
+                 Buffers b;
+                 if (id.x > 3) b.ro = g_ro; else b.ro = g_ro;
+                 b.rw = g_rw;
+                 StructuredBuffer<S> other = g_ro;
+                 if (id.y > 1) b.ro = other;
+                 Buffers c;
+                 if (id.x > 2) c = b;
+                 g_rw[0] = c.ro[id.x];
+             }}"
+        ),
         "cs_6_0",
     );
-    assert!(e.contains("the struct 'Outer' holds a resource"), "{e}");
+    assert!(
+        e.contains(":14:26: error: a resource held in 'c' does not name one resource"),
+        "{e}"
+    );
+    for (bad, why) in [
+        ("static Buffers s;", "resources inside structs or buffers"),
+        ("Buffers global;", "resources inside structs or buffers"),
+        (
+            "StructuredBuffer<Outer> nested;",
+            "the struct 'Outer' holds a resource",
+        ),
+        (
+            "struct A { AppendStructuredBuffer<S> app; }; void f(A a) {}",
+            "the member 'app' of struct 'A': append and consume buffers",
+        ),
+        (
+            "struct R { Texture2D ts[2]; }; void f(R r) {}",
+            "arrays of resources inside structs",
+        ),
+        (
+            "void f(out Buffers b) {}",
+            "resources inside structs or buffers",
+        ),
+        (
+            "void f() { Buffers many[2]; } void g() { f(); }",
+            "arrays of structs holding resources",
+        ),
+    ] {
+        let bad = bad.replace("void g()", "[numthreads(1, 1, 1)] void main()");
+        let main = if bad.contains("void main()") {
+            ""
+        } else {
+            "[numthreads(1, 1, 1)] void main() {}"
+        };
+        let e = errors(&format!("{decls} {bad} {main}"), "cs_6_0");
+        assert!(e.contains(why) && e.contains(":6:"), "{bad}: {e}");
+    }
 }
 
 /// `[[vk::ext_capability(n)]]` and `[[vk::ext_extension("name")]]` on variables, fields and

@@ -551,6 +551,14 @@ fn compile_on_big_stack(
             .filter(|(_, var)| fallback || still(var))
             .map(|(d, _)| d)
             .collect();
+        // Never an illegal module without an error, even where no cause was recorded.
+        if left.is_empty() && fallback {
+            left.push(diag::Diagnostic::error(
+                Span::default(),
+                "not supported yet: resources that legalization could not make direct \
+                 accesses to their globals",
+            ));
+        }
         if !left.is_empty() {
             diagnostics.append(&mut left);
             return Err(CompileError {

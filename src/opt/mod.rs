@@ -336,7 +336,17 @@ pub fn unlegalized(m: &ir::Module) -> (std::collections::HashSet<String>, bool) 
     let mut offsets = false;
     let mut note = |ty: ir::Handle<ir::Type>, name: &Option<String>| {
         if variable_holds_handle(m, ty) {
-            names.insert(name.clone().unwrap_or_default());
+            // A variable scalar replacement split (`s_1_0` of `s`) names its aggregate too.
+            let mut name = name.clone().unwrap_or_default();
+            loop {
+                names.insert(name.clone());
+                match name.rsplit_once('_') {
+                    Some((base, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                        name = base.to_owned()
+                    }
+                    _ => break,
+                }
+            }
         }
     };
     for (_, g) in m.globals.iter() {

@@ -119,6 +119,20 @@ impl FnCx<'_, '_> {
             } => {
                 self.live();
                 let ptr = self.local(ty, &decl.name.name);
+                if matches!(ty, Ty::Struct(i) if self.st.types.resource_structs.contains(i)) {
+                    // Vulkan has no such variable: legalization must make every use of its
+                    // resources read one resource.
+                    self.st.needs_legalization(
+                        decl.name.span,
+                        Some(&decl.name.name),
+                        format!(
+                            "a resource held in '{}' does not name one resource wherever it \
+                             is used (legalization could not resolve it: a condition that is \
+                             not constant chooses it)",
+                            decl.name.name
+                        ),
+                    );
+                }
                 if let Some(depth) = row_depth {
                     self.row_matrices.insert(ptr, *depth);
                 }

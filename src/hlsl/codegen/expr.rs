@@ -108,6 +108,8 @@ impl FnCx<'_, '_> {
     pub fn expr(&mut self, e: &Expr) -> Val {
         self.live();
         let v = match self.expr_inner(e) {
+            // A resource read from the struct member holding it.
+            Some(Val::Held(p)) => self.member_resource(p),
             Some(v) => v,
             None => Val::Err,
         };
@@ -225,6 +227,12 @@ impl FnCx<'_, '_> {
             }
             ExprKind::Unary { op, operand } => self.unary(*op, operand, span)?,
             ExprKind::Binary { op, lhs, rhs } => self.binary(site, *op, lhs, rhs, span)?,
+            ExprKind::Assign { op: None, lhs, rhs }
+                if matches!(lhs.kind, ExprKind::Member { .. })
+                    && self.sema_type(lhs).is_some_and(|t| t.is_resource()) =>
+            {
+                self.assign_held(lhs, rhs, span)?
+            }
             ExprKind::Assign { op, lhs, rhs } => {
                 // The right side is evaluated first, then the left (as DXC, after clang).
                 let (r, rt) = self.rvalue(rhs)?;
@@ -481,6 +489,7 @@ impl FnCx<'_, '_> {
                 })
             }
             Val::Mips(r, ..) => Some(Ty::Resource(r.kind, Box::new(r.elem.clone()))),
+            Val::Held(p) => Some(p.ty.clone()),
             Val::Err => None,
         }
     }
@@ -571,24 +580,7 @@ impl FnCx<'_, '_> {
                 })
             }
             Sym::Resource(r) => Val::Res(r),
-            Sym::ResourceVar { var, ty } => {
-                let Ty::Resource(kind, elem) = ty else {
-                    return Val::Err;
-                };
-                let sc = super::decls::resource_class(self.st, kind);
-                let pointee = self.ty(&Ty::Resource(kind, elem.clone()));
-                let held = self.f.type_pointer(sc, pointee);
-                let ptr = self.f.load(held, var, None);
-                Val::Res(super::Resource {
-                    kind,
-                    elem: *elem,
-                    sc,
-                    counter: None,
-                    ptr,
-                    array: None,
-                    flat: Vec::new(),
-                })
-            }
+            Sym::ResourceVar { var, ty } => self.held_resource(var, &ty),
             Sym::Const(c, t) => {
                 let v = match &t {
                     Ty::Scalar(s) => self.scalar_const(*s, c),
@@ -605,6 +597,112 @@ impl FnCx<'_, '_> {
             // Reported where it is declared.
             Sym::Refused => Val::Err,
         }
+    }
+
+    /// `s.r = x` for a struct member `r` holding a resource: the member points to `x` from
+    /// now on (one resource, not an element of a flattened array, without a counter).
+    fn assign_held(&mut self, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Val> {
+        let resource = match self.expr(rhs) {
+            Val::Res(r) => r,
+            Val::Err => return None,
+            _ => {
+                self.st
+                    .error(rhs.span, "a resource member needs a resource");
+                return None;
+            }
+        };
+        let Some(Val::Held(slot)) = self.expr_inner(lhs) else {
+            self.st
+                .internal(span, "a resource member that is not held in memory");
+            return None;
+        };
+        let Ty::Resource(kind, elem) = &slot.ty else {
+            return None;
+        };
+        if resource.kind != *kind || resource.elem != **elem || resource.array.is_some() {
+            let (to, from) = (
+                self.show(&slot.ty),
+                self.show(&Ty::Resource(
+                    resource.kind,
+                    Box::new(resource.elem.clone()),
+                )),
+            );
+            self.st
+                .error(span, format!("cannot assign a '{from}' to a '{to}'"));
+            return None;
+        }
+        if resource.counter.is_some() || !resource.flat.is_empty() {
+            self.st.error(
+                rhs.span,
+                "not supported yet: a buffer with a counter, or an element of a flattened \
+                 array of resources, in a struct member",
+            );
+            return None;
+        }
+        if self.held_as_handle(&slot.ty) {
+            let t = self.ty(&slot.ty);
+            let handle = self.f.load(t, resource.ptr, None);
+            self.f.store(slot.ptr, handle, None);
+        } else {
+            self.f.store(slot.ptr, resource.ptr, None);
+        }
+        Some(Val::Res(resource))
+    }
+
+    /// The resource a struct member holds: an image or sampler is the member itself (a
+    /// handle in memory, loaded where it is used); a buffer is the pointer the member holds.
+    fn member_resource(&mut self, p: Place) -> Val {
+        if self.held_as_handle(&p.ty) {
+            return match self.resource_at(p.ptr, &p.ty) {
+                Val::Res(mut r) => {
+                    r.sc = p.sc;
+                    Val::Res(r)
+                }
+                other => other,
+            };
+        }
+        self.held_resource(p.ptr, &p.ty)
+    }
+
+    /// Whether a struct member holds a resource of type `ty` as its handle (images and
+    /// samplers) rather than as a pointer (buffers).
+    fn held_as_handle(&self, ty: &Ty) -> bool {
+        matches!(ty, Ty::Resource(kind, _)
+            if super::decls::resource_class(self.st, *kind) == StorageClass::UniformConstant)
+    }
+
+    /// The pointer to a resource of type `ty` that `slot` (a Function variable or a struct
+    /// member) holds, read now.
+    fn held_resource(&mut self, slot: Value, ty: &Ty) -> Val {
+        let ptr_ty = self.held_pointer_type(ty);
+        let ptr = self.f.load(ptr_ty, slot, None);
+        self.resource_at(ptr, ty)
+    }
+
+    /// The type of a pointer to a resource of type `ty`.
+    pub(crate) fn held_pointer_type(&mut self, ty: &Ty) -> crate::ir::Handle<crate::ir::Type> {
+        let sc = match ty {
+            Ty::Resource(kind, _) => super::decls::resource_class(self.st, *kind),
+            _ => StorageClass::Function,
+        };
+        let pointee = self.ty(ty);
+        self.f.type_pointer(sc, pointee)
+    }
+
+    /// The resource of type `ty` that pointer `ptr` points to.
+    fn resource_at(&mut self, ptr: Value, ty: &Ty) -> Val {
+        let Ty::Resource(kind, elem) = ty else {
+            return Val::Err;
+        };
+        Val::Res(super::Resource {
+            kind: *kind,
+            elem: (**elem).clone(),
+            sc: super::decls::resource_class(self.st, *kind),
+            counter: None,
+            ptr,
+            array: None,
+            flat: Vec::new(),
+        })
     }
 
     /// `static R r = Heap[i];` used: element `i` of the view, `i` evaluated here with only
@@ -1314,6 +1412,35 @@ impl FnCx<'_, '_> {
     /// Field `k` of a value of struct `i`: a pointer into it for an lvalue, else extracted.
     fn field_at(&mut self, base: Val, i: usize, k: usize, span: Span) -> Option<Val> {
         let f = self.st.types.structs.get(i)?.fields.get(k)?.clone();
+        if f.ty.is_resource() {
+            // A member holding a resource: its handle (images, samplers) or a pointer to it.
+            let handle = self.held_as_handle(&f.ty);
+            let held = if handle {
+                self.ty(&f.ty)
+            } else {
+                self.held_pointer_type(&f.ty)
+            };
+            let idx = self.i32c(k as i32);
+            return match base {
+                Val::P(p) => {
+                    let pt = self.f.type_pointer(p.sc, held);
+                    let ptr = self.f.access_chain(pt, p.ptr, &[idx]);
+                    Some(Val::Held(Place { ptr, ty: f.ty, ..p }))
+                }
+                other => {
+                    let (v, _) = self.load_val(&other, span)?;
+                    let r = self.f.composite_extract(held, v, vec![k as u32]);
+                    if handle {
+                        // A handle out of a value: through a variable, as resources are
+                        // reached through pointers.
+                        let tmp = self.local_place(&f.ty, "temp.var.resource");
+                        self.f.store(tmp.ptr, r, None);
+                        return Some(self.member_resource(tmp));
+                    }
+                    Some(self.resource_at(r, &f.ty))
+                }
+            };
+        }
         match base {
             Val::P(p) => {
                 let pt = self.ptr_ty(p.sc, &f.ty, p.layout, f.row_major);

@@ -402,7 +402,7 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 let t = self.ty(ty);
                 Some((self.f.composite_construct(t, &parts), ty.clone()))
             }
-            Val::Res(_) | Val::Mips(..) => {
+            Val::Res(_) | Val::Mips(..) | Val::Held(_) => {
                 self.st.error(span, "a resource object is not a value here");
                 None
             }

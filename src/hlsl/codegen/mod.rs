@@ -205,6 +205,10 @@ pub(crate) enum Val {
     Elems(Box<Val>, Ty, Vec<Vec<u32>>),
     /// A bit-field: `width` bits from `offset` of an integer lvalue or value of type `Ty`.
     Bits(Box<Val>, Ty, u32, u32),
+    /// A resource held in a struct member: the member's place (a pointer to the pointer to
+    /// the resource). [`Val::Res`] when read; an assignment stores another resource's
+    /// pointer into it.
+    Held(Place),
     /// Something that went wrong (already reported).
     Err,
 }

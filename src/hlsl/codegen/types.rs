@@ -107,7 +107,28 @@ pub(crate) fn ir_ty(
                 .then(|| struct_offsets(&def, layout, &st.types.structs));
             let mut members = Vec::new();
             for (k, f) in def.fields.iter().enumerate() {
-                let t = ir_ty(b, st, &f.ty, layout, f.row_major);
+                let t = match &f.ty {
+                    // A struct holding a resource (a local or a parameter only) holds a
+                    // pointer to it, which legalization makes a direct access.
+                    Ty::Resource(kind, _) => {
+                        if layout != LayoutRule::None {
+                            st.internal(
+                                crate::hlsl::Span::default(),
+                                "a resource inside a struct in a buffer",
+                            );
+                        }
+                        // An image or sampler is held as its handle, as DXC holds it; a
+                        // buffer as a pointer to its block.
+                        let sc = super::decls::resource_class(st, *kind);
+                        let pointee = ir_ty(b, st, &f.ty, layout, false);
+                        if sc == crate::grammar::StorageClass::UniformConstant {
+                            pointee
+                        } else {
+                            b.type_pointer(sc, pointee)
+                        }
+                    }
+                    _ => ir_ty(b, st, &f.ty, layout, f.row_major),
+                };
                 let mut m = Member::new(t);
                 m.name = Some(f.name.clone());
                 if f.relaxed {

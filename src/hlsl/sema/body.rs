@@ -1009,7 +1009,12 @@ impl<'a> Lowerer<'a> {
             }
             return out;
         }
-        let Some((base, relaxed)) = self.with_resolver(|r| r.resolve_type(&d.ty)) else {
+        let resolved = if is_static {
+            self.with_resolver(|r| r.resolve_type(&d.ty))
+        } else {
+            self.with_resolver(|r| r.resolve_local_type(&d.ty))
+        };
+        let Some((base, relaxed)) = resolved else {
             // (Reported; the names are declared refused, so their uses report nothing more.)
             return d
                 .declarators
@@ -1034,7 +1039,17 @@ impl<'a> Lowerer<'a> {
             return Vec::new();
         }
         let mut out = Vec::new();
+        let resource_struct =
+            matches!(&base, Ty::Struct(i) if self.m.types.resource_structs.contains(i));
         for decl in &d.declarators {
+            if resource_struct && !decl.array_dims.is_empty() {
+                self.error(
+                    decl.name.span,
+                    "not supported yet: arrays of structs holding resources",
+                );
+                out.push(self.refused(d, decl));
+                continue;
+            }
             let Some(ty) = self.with_resolver(|r| {
                 r.array_type(&base, &decl.array_dims, decl.init.as_ref(), decl.name.span)
             }) else {

@@ -515,6 +515,73 @@ impl TypeResolver<'_> {
         Some((ty, relaxed))
     }
 
+    /// The type of a local variable or an `in` parameter: [`Self::resolve_type`], where a
+    /// struct holding resources is accepted as long as each of them is one resource other
+    /// than a constant or texture buffer or an append or consume buffer (code generation
+    /// holds each in a pointer member, which legalization makes direct).
+    pub fn resolve_local_type(&mut self, t: &TypeExpr) -> Option<(Ty, bool)> {
+        let (ty, relaxed) = self.resolve_type_unchecked(t)?;
+        if let Ty::Struct(i) = &ty {
+            if self.env.resource_structs.contains(i) {
+                return match self.unsupported_resource_member(*i, 0) {
+                    None => Some((ty, relaxed)),
+                    Some(why) => {
+                        self.error(t.span, format!("not supported yet: {why}"));
+                        None
+                    }
+                };
+            }
+        }
+        self.resolve_type(t)
+    }
+
+    /// Why a local of struct `i` cannot hold its resources yet, if it cannot.
+    fn unsupported_resource_member(&self, i: usize, depth: u32) -> Option<String> {
+        use crate::hlsl::sema::types::{ResourceKind, SbFlavor};
+        let def = self.env.structs.get(i)?;
+        if depth > 16 {
+            return Some("structs of resources nested this deeply".into());
+        }
+        for f in &def.fields {
+            match &f.ty {
+                Ty::Struct(j) if self.env.resource_structs.contains(j) => {
+                    if let Some(why) = self.unsupported_resource_member(*j, depth + 1) {
+                        return Some(why);
+                    }
+                }
+                Ty::Resource(ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer, _) => {
+                    return Some(format!(
+                        "the member '{}' of struct '{}': constant and texture buffers inside \
+                         structs",
+                        f.name, def.name
+                    ))
+                }
+                Ty::Resource(
+                    ResourceKind::StructuredBuffer {
+                        flavor: SbFlavor::Append | SbFlavor::Consume,
+                        ..
+                    },
+                    _,
+                ) => {
+                    return Some(format!(
+                        "the member '{}' of struct '{}': append and consume buffers inside \
+                         structs",
+                        f.name, def.name
+                    ))
+                }
+                Ty::Resource(..) => {}
+                t if holds_resource(t, &self.env.resource_structs) => {
+                    return Some(format!(
+                        "the member '{}' of struct '{}': arrays of resources inside structs",
+                        f.name, def.name
+                    ))
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
     /// [`Self::resolve_type`] without refusing structs that hold resources (for the members
     /// of a struct being declared).
     pub fn resolve_type_unchecked(&mut self, t: &TypeExpr) -> Option<(Ty, bool)> {

@@ -1167,7 +1167,16 @@ impl Declarer<'_> {
             .map(|p| row_depth(&p.ty, p.array_dims.len()))
             .collect();
         for p in &f.params {
-            let Some((ty, relaxed)) = self.resolver(|r| r.resolve_type(&p.ty)) else {
+            // A struct holding resources is passed in (copied), not out.
+            let by_value = !has(&p.modifiers, Modifier::Out)
+                && !has(&p.modifiers, Modifier::InOut)
+                && p.array_dims.is_empty();
+            let resolved = if by_value {
+                self.resolver(|r| r.resolve_local_type(&p.ty))
+            } else {
+                self.resolver(|r| r.resolve_type(&p.ty))
+            };
+            let Some((ty, relaxed)) = resolved else {
                 params.push((Ty::Void, ParamDir::In));
                 relaxed_params.push(false);
                 continue;
