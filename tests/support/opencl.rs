@@ -81,8 +81,14 @@ pub fn run_ok(cmd: &mut Command) -> Vec<u8> {
 pub fn compile(source: &Path) -> Result<Kernel, String> {
     let name = source.file_stem().unwrap().to_string_lossy().into_owned();
     let out = out_dir();
-    let bitcode = out.join(format!("{name}.bc"));
-    let reference = out.join(format!("{name}.ref.spv"));
+    // Per test thread: two tests of one binary compile the same kernels at the same time,
+    // and one must not read a file the other is rewriting.
+    let thread = format!("{:?}", std::thread::current().id())
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>();
+    let bitcode = out.join(format!("{name}.t{thread}.bc"));
+    let reference = out.join(format!("{name}.t{thread}.ref.spv"));
     let text = std::fs::read_to_string(source).map_err(|e| e.to_string())?;
     let line_args = |prefix: &str| -> Vec<String> {
         text.lines()
