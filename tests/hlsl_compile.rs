@@ -7471,8 +7471,14 @@ fn structs_holding_resources_as_locals_and_parameters() {
         "{e}"
     );
     for (bad, why) in [
-        ("static Buffers s;", "resources inside structs or buffers"),
-        ("Buffers global;", "resources inside structs or buffers"),
+        (
+            "static Buffers s;",
+            "'static' as a module-scope struct holding resources",
+        ),
+        (
+            "Buffers global;",
+            "global structures containing buffers are not supported",
+        ),
         (
             "StructuredBuffer<Outer> nested;",
             "the struct 'Outer' holds a resource",
@@ -7482,8 +7488,8 @@ fn structs_holding_resources_as_locals_and_parameters() {
             "the member 'app' of struct 'A': append and consume buffers",
         ),
         (
-            "struct R { Texture2D ts[2]; }; void f(R r) {}",
-            "arrays of resources inside structs",
+            "struct R { StructuredBuffer<S> bs[2]; }; void f(R r) {}",
+            "arrays of buffers or of structs holding resources inside structs",
         ),
         (
             "void f(out Buffers b) {}",
@@ -7502,6 +7508,95 @@ fn structs_holding_resources_as_locals_and_parameters() {
         };
         let e = errors(&format!("{decls} {bad} {main}"), "cs_6_0");
         assert!(e.contains(why) && e.contains(":6:"), "{bad}: {e}");
+    }
+}
+
+/// A module-scope struct of images and samplers (or an array of them) becomes one variable per
+/// resource it holds, named and bound as DXC's descriptor scalar replacement leaves them: from
+/// the struct's binding on, in declaration order, an array of resources taking one binding per
+/// element (as every array of resources does once such a struct is declared). Passing one to a
+/// function passes its resources; what DXC refuses, or a non-constant index into an array of
+/// such structs, is an error.
+#[test]
+fn module_scope_structs_of_resources_are_split_per_resource() {
+    let decls = "struct T { SamplerState s[3]; };
+                 struct S { Texture2D t[2]; T tt[2]; };
+                 Texture2D before[4];
+                 S first[2][2];
+                 S second;
+                 [[vk::binding(5, 1)]] S explicit;
+                 Texture2D after;";
+    let src = format!(
+        "{decls}
+         float4 tex2D(S x, float2 v) {{
+             return x.t[0].Sample(x.tt[0].s[1], v) + x.t[1].Sample(x.tt[1].s[2], v);
+         }}
+         float4 main(float2 uv : TEXCOORD0) : SV_Target {{
+             return tex2D(first[1][0], uv) + second.t[1].Sample(second.tt[1].s[2], uv)
+                 + explicit.t[0].Sample(explicit.tt[0].s[0], uv) + after.Sample(second.tt[0].s[0], uv)
+                 + before[3].Sample(first[0][1].tt[1].s[0], uv);
+         }}"
+    );
+    let words = check("resource_struct_globals", &src, "ps_6_0");
+    let dis = disassemble(&words);
+    // Each S takes 2 + 3 + 3 bindings; `before` takes 4; `first[1][0]` is element 2.
+    for (name, binding, set) in [
+        ("before", 0, 0),
+        ("first_2__t", 4 + 16, 0),
+        ("first_2__tt_0__s", 4 + 18, 0),
+        ("first_2__tt_1__s", 4 + 21, 0),
+        ("first_1__tt_1__s", 4 + 13, 0),
+        ("second_t", 36, 0),
+        ("second_tt_0__s", 38, 0),
+        ("second_tt_1__s", 41, 0),
+        ("explicit_t", 5, 1),
+        ("explicit_tt_0__s", 7, 1),
+        ("after", 44, 0),
+    ] {
+        for want in [
+            format!("OpDecorate %{name} DescriptorSet {set}\n"),
+            format!("OpDecorate %{name} Binding {binding}\n"),
+        ] {
+            assert!(dis.contains(&want), "missing {want}{dis}");
+        }
+    }
+    for want in [
+        "OpName %first_2__tt_1__s \"first[2].tt[1].s\"",
+        "%second_tt_1__s = OpVariable %_ptr_UniformConstant__arr_type_sampler_uint_3 UniformConstant",
+        "%first_2__t = OpVariable %_ptr_UniformConstant__arr_type_2d_image_uint_2 UniformConstant",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    // The struct is passed as its resources: no variable of images is left.
+    assert!(!dis.contains("OpVariable %_ptr_Function"), "{dis}");
+    // Unused resources keep their place but get no variable.
+    assert!(!dis.contains("%first_3__t ="), "{dis}");
+    for (bad, why) in [
+        (
+            "struct M { Texture2D t; float f; }; M m; float4 use() { return m.f; }",
+            "global structures containing both resources and non-resources are not supported",
+        ),
+        (
+            "struct B { Texture2D t; StructuredBuffer<float> b; }; B b; float4 use() { return 0; }",
+            "global structures containing buffers are not supported",
+        ),
+        (
+            "static S s; float4 use() { return 0; }",
+            "not supported yet: 'static' as a module-scope struct holding resources",
+        ),
+        (
+            "cbuffer C { uint k; }; float4 use() { return tex2D(first[k][0], 0); }",
+            "not supported yet: a non-constant index into a module-scope array of structs",
+        ),
+    ] {
+        let src = format!(
+            "{decls}
+             float4 tex2D(S x, float2 v) {{ return x.t[0].Sample(x.tt[0].s[1], v); }}
+             {bad}
+             float4 main() : SV_Target {{ return use(); }}"
+        );
+        let e = errors(&src, "ps_6_0");
+        assert!(e.contains(why) && e.contains(":9:"), "{bad}: {e}");
     }
 }
 

@@ -317,6 +317,18 @@ pub enum GlobalKind {
     },
     /// A `static const` scalar with a constant value: no variable.
     Constant(ConstVal),
+    /// A module-scope struct holding only resources (or an array of them), split as DXC's
+    /// descriptor scalar replacement splits it: one resource global per resource it holds
+    /// (named `g.t`, `g[3].s`...), bound from the struct's binding on in declaration order
+    /// (an array of resources taking one binding per element); `g` itself is no variable.
+    ResourceStruct {
+        /// What the source says about the struct's binding.
+        binding: Binding,
+        /// How many consecutive bindings its resources take.
+        bindings: u32,
+        /// The names of its resources' globals, in order.
+        leaves: Vec<String>,
+    },
     /// `static R r = g;` for a resource `g` no function reassigns `r` from: a second name for
     /// the module-scope resource `g`.
     Alias(String),
@@ -363,6 +375,14 @@ pub enum Binding {
     /// A descriptor heap's view of its descriptors as one resource type: every such view of a
     /// heap shares the heap's binding.
     Heap(Heap),
+    /// A resource of a module-scope struct of resources ([`GlobalKind::ResourceStruct`]): the
+    /// struct's binding plus `offset`.
+    Member {
+        /// The struct's global (its index in [`Module::globals`]).
+        owner: usize,
+        /// Its place among the struct's bindings.
+        offset: u32,
+    },
 }
 
 /// A shader model 6.6 descriptor heap.

@@ -160,9 +160,13 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
     let refused = st.globals.iter().any(|g| g.descriptor.refused);
     let mut pending: Vec<Pending> = Vec::new();
     let mut aliases = Vec::new();
+    let mut bundles = Vec::new();
     for g in std::mem::take(&mut st.globals) {
         match g.kind {
             GlobalKind::Alias(target) => aliases.push((g.name, g.span, target)),
+            GlobalKind::ResourceStruct { leaves, .. } => {
+                bundles.push((g.name, g.span, g.ty, leaves))
+            }
             GlobalKind::HeapAlias {
                 view,
                 init: (item, decl),
@@ -172,6 +176,22 @@ pub(crate) fn emit_module(st: &mut State, b: &mut Builder) -> bool {
         }
     }
     bind_globals(st, b, pending);
+    // A struct of resources names the variables of its resources.
+    for (name, span, ty, leaves) in bundles {
+        let leaves: Option<Vec<Resource>> = leaves
+            .iter()
+            .map(|l| match st.scopes.lookup(l) {
+                Some(Sym::Resource(r)) => Some(r.clone()),
+                _ => None,
+            })
+            .collect();
+        let sym = match leaves {
+            Some(leaves) => Sym::ResourceStruct { ty, leaves },
+            // A resource refused (reported).
+            None => Sym::Refused,
+        };
+        declare_global(st, &name, span, sym);
+    }
     // A static resource initialized with another is a second name for it.
     for (name, span, target) in aliases {
         if let Some(sym) = st.scopes.lookup(&target).cloned() {
@@ -357,7 +377,8 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
         }
         GlobalKind::Constant(c) => declare_global(st, &name, span, Sym::Const(c, ty)),
         // Declared by `emit_module`, as names.
-        GlobalKind::Alias(_) | GlobalKind::HeapAlias { .. } => {}
+        GlobalKind::Alias(_) | GlobalKind::HeapAlias { .. } | GlobalKind::ResourceStruct { .. } => {
+        }
     }
 }
 

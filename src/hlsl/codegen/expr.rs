@@ -490,6 +490,7 @@ impl FnCx<'_, '_> {
             }
             Val::Mips(r, ..) => Some(Ty::Resource(r.kind, Box::new(r.elem.clone()))),
             Val::Held(p) => Some(p.ty.clone()),
+            Val::Bundle(t, _) => Some(t.clone()),
             Val::Err => None,
         }
     }
@@ -580,6 +581,7 @@ impl FnCx<'_, '_> {
                 })
             }
             Sym::Resource(r) => Val::Res(r),
+            Sym::ResourceStruct { ty, leaves } => Val::Bundle(ty, leaves),
             Sym::ResourceVar { var, ty } => self.held_resource(var, &ty),
             Sym::Const(c, t) => {
                 let v = match &t {
@@ -647,6 +649,86 @@ impl FnCx<'_, '_> {
             self.f.store(slot.ptr, resource.ptr, None);
         }
         Some(Val::Res(resource))
+    }
+
+    /// How many resources ([`Val::Bundle`] entries) a value of type `ty` holds: an array of
+    /// resources is one.
+    fn bundle_len(&self, ty: &Ty) -> usize {
+        match ty {
+            Ty::Resource(..) => 1,
+            Ty::Array(e, _) if matches!(**e, Ty::Resource(..)) => 1,
+            Ty::Array(e, n) => *n as usize * self.bundle_len(e),
+            Ty::Struct(i) => self
+                .st
+                .types
+                .structs
+                .get(*i)
+                .map_or(0, |d| d.fields.iter().map(|f| self.bundle_len(&f.ty)).sum()),
+            _ => 0,
+        }
+    }
+
+    /// The value of a struct of resources (or an array of them) of type `ty` made of
+    /// `leaves`, as a local holds it: images and samplers as handles, buffers as pointers.
+    pub(crate) fn bundle_value(
+        &mut self,
+        ty: &Ty,
+        leaves: &[super::Resource],
+        span: Span,
+    ) -> Option<Value> {
+        match ty {
+            Ty::Resource(..) => {
+                let r = leaves.first()?;
+                if self.held_as_handle(ty) {
+                    let t = self.ty(ty);
+                    Some(self.f.load(t, r.ptr, None))
+                } else {
+                    Some(r.ptr)
+                }
+            }
+            Ty::Struct(i) => {
+                let fields = self.st.types.structs.get(*i)?.fields.clone();
+                let mut parts = Vec::with_capacity(fields.len());
+                let mut at = 0;
+                for f in &fields {
+                    let n = self.bundle_len(&f.ty);
+                    parts.push(self.bundle_value(&f.ty, leaves.get(at..at + n)?, span)?);
+                    at += n;
+                }
+                let t = self.ty(ty);
+                Some(self.f.composite_construct(t, &parts))
+            }
+            Ty::Array(e, n) if !matches!(**e, Ty::Resource(..)) => {
+                let per = self.bundle_len(e);
+                let parts = (0..*n as usize)
+                    .map(|k| self.bundle_value(e, leaves.get(k * per..(k + 1) * per)?, span))
+                    .collect::<Option<Vec<_>>>()?;
+                let t = self.ty(ty);
+                Some(self.f.composite_construct(t, &parts))
+            }
+            Ty::Array(e, n) if self.held_as_handle(e) => {
+                // The handles of an array of images or samplers.
+                let r = leaves.first()?;
+                let et = self.ty(e);
+                let pt = self.f.type_pointer(StorageClass::UniformConstant, et);
+                let parts = (0..*n)
+                    .map(|k| {
+                        let i = self.i32c(k as i32);
+                        let ptr = self.f.access_chain(pt, r.ptr, &[i]);
+                        self.f.load(et, ptr, None)
+                    })
+                    .collect::<Vec<_>>();
+                let t = self.ty(ty);
+                Some(self.f.composite_construct(t, &parts))
+            }
+            _ => {
+                self.st.error(
+                    span,
+                    "not supported yet: an array of buffers inside a struct used as a value",
+                );
+                None
+            }
+        }
     }
 
     /// The resource a struct member holds: an image or sampler is the member itself (a
@@ -1089,7 +1171,8 @@ impl FnCx<'_, '_> {
                     Sym::Resource(_)
                     | Sym::HeapElement { .. }
                     | Sym::UnsetResource
-                    | Sym::ResourceVar { .. },
+                    | Sym::ResourceVar { .. }
+                    | Sym::ResourceStruct { .. },
                 ) => {
                     self.st.error(
                         span,
@@ -1412,6 +1495,36 @@ impl FnCx<'_, '_> {
     /// Field `k` of a value of struct `i`: a pointer into it for an lvalue, else extracted.
     fn field_at(&mut self, base: Val, i: usize, k: usize, span: Span) -> Option<Val> {
         let f = self.st.types.structs.get(i)?.fields.get(k)?.clone();
+        if let Val::Bundle(_, leaves) = base {
+            let def = self.st.types.structs.get(i)?;
+            let at: usize = def.fields[..k].iter().map(|f| self.bundle_len(&f.ty)).sum();
+            let n = self.bundle_len(&f.ty);
+            let part = leaves.get(at..at + n)?.to_vec();
+            return Some(match (&f.ty, part.as_slice()) {
+                (Ty::Resource(..), [r]) => Val::Res(r.clone()),
+                (Ty::Array(e, _), [r]) if matches!(**e, Ty::Resource(..)) => Val::Res(r.clone()),
+                _ => Val::Bundle(f.ty, part),
+            });
+        }
+        if let Ty::Array(..) = &f.ty {
+            if f.ty.is_resource() {
+                // An array of images or samplers: their handles, indexed next.
+                return match base {
+                    Val::P(p) => {
+                        let pt = self.ptr_ty(p.sc, &f.ty, LayoutRule::None, false);
+                        let idx = self.i32c(k as i32);
+                        let ptr = self.f.access_chain(pt, p.ptr, &[idx]);
+                        Some(Val::P(Place { ptr, ty: f.ty, ..p }))
+                    }
+                    other => {
+                        let (v, _) = self.load_val(&other, span)?;
+                        let t = self.ty(&f.ty);
+                        let r = self.f.composite_extract(t, v, vec![k as u32]);
+                        Some(Val::R(r, f.ty))
+                    }
+                };
+            }
+        }
         if f.ty.is_resource() {
             // A member holding a resource: its handle (images, samplers) or a pointer to it.
             let handle = self.held_as_handle(&f.ty);
@@ -1483,8 +1596,56 @@ impl FnCx<'_, '_> {
         if let Val::Res(r) = &base {
             return self.resource_index(r.clone(), index, span);
         }
+        if let Val::Bundle(Ty::Array(elem, n), leaves) = &base {
+            // An element of an array of structs of resources: their variables are split by
+            // element, so the index must be known here.
+            let (iv, _) = self.operand(index)?;
+            let k = match self.const_of(iv) {
+                Some(ConstVal::Int(k)) if (0..i64::from(*n)).contains(&k) => k as usize,
+                Some(ConstVal::Int(k)) => {
+                    self.st.error(
+                        index.span,
+                        format!("array index {k} is out of bounds (the array has {n} elements)"),
+                    );
+                    return None;
+                }
+                _ => {
+                    self.st.error(
+                        index.span,
+                        "not supported yet: a non-constant index into a module-scope array of \
+                         structs holding resources",
+                    );
+                    return None;
+                }
+            };
+            let per = self.bundle_len(elem);
+            let part = leaves.get(k * per..(k + 1) * per)?.to_vec();
+            return Some(Val::Bundle((**elem).clone(), part));
+        }
         if let Val::Mips(r, sample, level) = &base {
             return self.mips_index(r, *sample, *level, index);
+        }
+        if let Some(Ty::Array(elem, _)) = self.val_ty(&base) {
+            if let Ty::Resource(..) = &*elem {
+                // An element of an array of handles a struct holds: held in its element.
+                let p = match base {
+                    Val::P(p) => p,
+                    Val::R(v, t) => {
+                        let tmp = self.local_place(&t, "temp.var.resources");
+                        self.f.store(tmp.ptr, v, None);
+                        tmp
+                    }
+                    _ => return None,
+                };
+                let (iv, _) = self.operand(index)?;
+                let pt = self.ptr_ty(p.sc, &elem, LayoutRule::None, false);
+                let ptr = self.f.access_chain(pt, p.ptr, &[iv]);
+                return Some(Val::Held(Place {
+                    ptr,
+                    ty: *elem,
+                    ..p
+                }));
+            }
         }
         let bt = self.val_ty(&base)?;
         let (iv, it) = self.rvalue(index)?;

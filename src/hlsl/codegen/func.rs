@@ -402,6 +402,11 @@ impl<'a, 'u> FnCx<'a, 'u> {
                 let t = self.ty(ty);
                 Some((self.f.composite_construct(t, &parts), ty.clone()))
             }
+            Val::Bundle(ty, leaves) => {
+                let (ty, leaves) = (ty.clone(), leaves.clone());
+                let v = self.bundle_value(&ty, &leaves, span)?;
+                Some((v, ty))
+            }
             Val::Res(_) | Val::Mips(..) | Val::Held(_) => {
                 self.st.error(span, "a resource object is not a value here");
                 None

@@ -138,6 +138,14 @@ pub(crate) enum Sym {
         /// The resource's type (`Ty::Resource`).
         ty: Ty,
     },
+    /// A module-scope struct of resources (or an array of them), split into one resource
+    /// variable per resource ([`crate::hlsl::hir::GlobalKind::ResourceStruct`]).
+    ResourceStruct {
+        /// Its type.
+        ty: Ty,
+        /// Its resources, in declaration order.
+        leaves: Vec<Resource>,
+    },
     /// A local whose declaration was refused (reported): using it reports nothing more.
     Refused,
 }
@@ -209,6 +217,10 @@ pub(crate) enum Val {
     /// the resource). [`Val::Res`] when read; an assignment stores another resource's
     /// pointer into it.
     Held(Place),
+    /// A module-scope struct of resources, or a part of one, of type `Ty` (a struct or an
+    /// array of structs): its resources in declaration order. Members and constant indices
+    /// select among them; as a value it is the struct its resources make.
+    Bundle(Ty, Vec<Resource>),
     /// Something that went wrong (already reported).
     Err,
 }

@@ -7,7 +7,7 @@
 //! [`Descriptor`], reporting what DXC refuses; code generation decorates with it.
 
 use crate::hlsl::diag::Diagnostic;
-use crate::hlsl::hir::{Descriptor, Global, GlobalKind, Heap, Module};
+use crate::hlsl::hir::{Binding, Descriptor, Global, GlobalKind, Heap, Module};
 use crate::hlsl::sema::decls::TypeEnv;
 use crate::hlsl::sema::types::{ResourceKind, Ty};
 use crate::hlsl::source::Span;
@@ -44,16 +44,34 @@ pub fn bind_module(m: &mut Module, opts: &Options, diags: &mut Vec<Diagnostic>) 
     // `[[vk::counter_binding]]` in the buffer's set, after the buffer when that is implicit,
     // else in the lowest hole of the buffer's set.
     let default_set = opts.bindings.default_space;
+    let composite = m
+        .globals
+        .iter()
+        .any(|g| matches!(g.kind, GlobalKind::ResourceStruct { .. }));
     let mut requests: Vec<Request> = Vec::new();
     // Per request: the global (by index) and whether it is its counter's.
     let mut owners: Vec<(usize, bool)> = Vec::new();
     for (i, g) in m.globals.iter().enumerate() {
-        let Some((assignment, class, counter)) = request_of(g) else {
+        let Some((assignment, class, counter)) = request_of(g, &m.globals) else {
             continue;
+        };
+        let count = match &g.kind {
+            GlobalKind::ResourceStruct { bindings, .. } => *bindings,
+            // Beside a struct of resources, which is split, DXC counts arrays of resources
+            // the same way: one binding per element.
+            GlobalKind::Resource {
+                array: Some(n @ 1..),
+                ..
+            }
+            | GlobalKind::Block {
+                array: Some(n @ 1..),
+                ..
+            } if composite => *n,
+            _ => flattened(opts, g).unwrap_or(1),
         };
         requests.push(Request {
             assignment,
-            count: flattened(opts, g).unwrap_or(1),
+            count,
             class,
             globals: g.name == "$Globals" && g.span == Span::default(),
             span: g.span,
@@ -99,6 +117,18 @@ pub fn bind_module(m: &mut Module, opts: &Options, diags: &mut Vec<Diagnostic>) 
             d.binding = place;
         }
     }
+    // A struct of resources' resources: from its binding on.
+    for (i, g) in m.globals.iter().enumerate() {
+        if let GlobalKind::Resource {
+            binding: Binding::Member { owner, offset },
+            ..
+        } = g.kind
+        {
+            let place = descriptors.get(owner).and_then(|d| d.binding);
+            descriptors[i].binding = place.map(|(b, s)| (b.saturating_add(offset), s));
+            refused[i] = refused.get(owner).copied().unwrap_or(true);
+        }
+    }
     for ((g, mut d), refused) in m.globals.iter_mut().zip(descriptors).zip(&refused) {
         d.refused = *refused;
         g.descriptor = d;
@@ -109,8 +139,29 @@ pub fn bind_module(m: &mut Module, opts: &Options, diags: &mut Vec<Diagnostic>) 
 /// What a global asks of the binding assignment: what the source says, the register class it
 /// would take, and its counter (`Some(Some(b))` at `[[vk::counter_binding(b)]]`); `None` for
 /// what takes no binding (a push constant block, what is no resource or buffer).
-fn request_of(g: &Global) -> Option<(Assignment, char, Option<Option<u32>>)> {
+fn request_of(g: &Global, globals: &[Global]) -> Option<(Assignment, char, Option<Option<u32>>)> {
     match (&g.kind, &g.ty) {
+        // A struct of resources: the class of its first resource.
+        (
+            GlobalKind::ResourceStruct {
+                binding, leaves, ..
+            },
+            _,
+        ) => {
+            let first = leaves.first()?;
+            let class = globals.iter().find_map(|l| match &l.ty {
+                Ty::Resource(kind, _) if l.name == *first => Some(resource_class(*kind)),
+                _ => None,
+            })?;
+            Some(((*binding).into(), class, None))
+        }
+        (
+            GlobalKind::Resource {
+                binding: Binding::Member { .. },
+                ..
+            },
+            _,
+        ) => None,
         (
             GlobalKind::Resource {
                 binding, counter, ..
@@ -221,6 +272,8 @@ impl From<crate::hlsl::hir::Binding> for Assignment {
             Binding::Space(set) => Assignment::ImplicitIn { set },
             Binding::Implicit => Assignment::Implicit,
             Binding::Heap(h) => Assignment::Heap(h),
+            // Never requested: bound from the struct's binding.
+            Binding::Member { .. } => Assignment::Implicit,
         }
     }
 }

@@ -48,7 +48,7 @@ fn holds_resource(ty: &Ty, resource_structs: &std::collections::HashSet<usize>) 
 
 /// The struct of `resource_structs` that `ty` is or holds (in arrays, or as a resource's
 /// element type).
-fn resource_struct_in(
+pub(crate) fn resource_struct_in(
     ty: &Ty,
     resource_structs: &std::collections::HashSet<usize>,
 ) -> Option<usize> {
@@ -570,9 +570,32 @@ impl TypeResolver<'_> {
                     ))
                 }
                 Ty::Resource(..) => {}
+                // A fixed-size array of structs that may hold their resources.
+                Ty::Array(e, n)
+                    if *n > 0
+                        && matches!(**e, Ty::Struct(j) if self.env.resource_structs.contains(&j)) =>
+                {
+                    let Ty::Struct(j) = **e else { continue };
+                    if let Some(why) = self.unsupported_resource_member(j, depth + 1) {
+                        return Some(why);
+                    }
+                }
+                // A fixed-size array of images or samplers: an array of their handles.
+                Ty::Array(e, n)
+                    if *n > 0
+                        && matches!(
+                            **e,
+                            Ty::Resource(
+                                ResourceKind::Texture { .. }
+                                    | ResourceKind::Sampler { .. }
+                                    | ResourceKind::TexelBuffer { .. },
+                                _
+                            )
+                        ) => {}
                 t if holds_resource(t, &self.env.resource_structs) => {
                     return Some(format!(
-                        "the member '{}' of struct '{}': arrays of resources inside structs",
+                        "the member '{}' of struct '{}': arrays of buffers or of structs \
+                         holding resources inside structs",
                         f.name, def.name
                     ))
                 }

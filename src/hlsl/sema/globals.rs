@@ -330,9 +330,21 @@ impl Declarer<'_> {
             self.m.interlock.get_or_insert(v.ty.span);
         }
         let pack = decls::pack_matrix(&v.modifiers);
-        let Some((base, relaxed)) = self.resolver_in(pack, |r| r.resolve_type(&v.ty)) else {
+        let Some((base, relaxed)) = self.resolver_in(pack, |r| r.resolve_type_unchecked(&v.ty))
+        else {
             return;
         };
+        if let Ty::Struct(i) = base {
+            if self.m.types.resource_structs.contains(&i) {
+                self.resource_structs(v, i);
+                return;
+            }
+        }
+        if decls::resource_struct_in(&base, &self.m.types.resource_structs).is_some() {
+            // Refused (reported) by the checked resolution.
+            let _ = self.resolver_in(pack, |r| r.resolve_type(&v.ty));
+            return;
+        }
         let Some(base) = self.image_format(v, base) else {
             return;
         };
@@ -510,6 +522,215 @@ impl Declarer<'_> {
             }
             self.uniform(v, d, ty, relaxed);
         }
+    }
+
+    /// `S g;` (or `S g[2][3];`) for a struct `S` holding resources: one resource global per
+    /// resource it holds, as DXC's descriptor scalar replacement leaves it, and `g` a
+    /// [`GlobalKind::ResourceStruct`] naming them. What DXC would place elsewhere or that
+    /// spvkit does not split yet is refused.
+    fn resource_structs(&mut self, v: &VarDecl, i: usize) {
+        let struct_name = self.m.types.structs.get(i).map_or("", |d| d.name.as_str());
+        let what = format!("a module-scope struct holding resources ('{struct_name}')");
+        let refuse = |st: &mut Self, span: Span, why: &str| {
+            st.error(span, format!("not supported yet: {why} as {what}"));
+        };
+        for m in &v.modifiers {
+            if !matches!(
+                m.modifier,
+                Modifier::Uniform | Modifier::Const | Modifier::Extern
+            ) {
+                let spelled = format!("{:?}", m.modifier).to_lowercase();
+                refuse(self, m.span, &format!("'{spelled}'"));
+                return;
+            }
+        }
+        let binding = attr(&v.attributes, Some("vk"), "binding");
+        if let Some(a) = v
+            .attributes
+            .iter()
+            .find(|a| !binding.is_some_and(|b| std::ptr::eq(*a, b)))
+        {
+            refuse(self, a.span, "an attribute");
+            return;
+        }
+        if self.opts.reflect {
+            refuse(self, v.span, "-fspv-reflect");
+            return;
+        }
+        for d in &v.declarators {
+            if d.init.is_some() {
+                refuse(self, d.span, "an initializer");
+                continue;
+            }
+            if d.annotations
+                .iter()
+                .any(|a| !matches!(a, Annotation::Register(_) | Annotation::RegisterSpace(..)))
+            {
+                refuse(self, d.span, "a semantic or packoffset");
+                continue;
+            }
+            let Some(ty) =
+                self.resolver(|r| r.array_type(&Ty::Struct(i), &d.array_dims, None, d.name.span))
+            else {
+                continue;
+            };
+            // DXC's refusals, in its order.
+            if self.holds(&ty, &|t| !matches!(t, Ty::Resource(..))) {
+                self.error(
+                    d.span,
+                    "global structures containing both resources and non-resources are not \
+                     supported",
+                );
+                continue;
+            }
+            let buffer = |t: &Ty| {
+                matches!(
+                    t,
+                    Ty::Resource(
+                        ResourceKind::StructuredBuffer { .. }
+                            | ResourceKind::ByteAddressBuffer { .. }
+                            | ResourceKind::ConstantBuffer
+                            | ResourceKind::TextureBuffer,
+                        _
+                    )
+                )
+            };
+            if self.holds(&ty, &buffer) {
+                self.error(
+                    d.span,
+                    "global structures containing buffers are not supported",
+                );
+                continue;
+            }
+            let mut leaves = Vec::new();
+            let mut bindings = 0;
+            if let Err(why) = self.resource_leaves(&ty, &d.name.name, 0, &mut bindings, &mut leaves)
+            {
+                self.error(d.span, format!("not supported yet: {why}"));
+                continue;
+            }
+            let owner = self.m.globals.len();
+            let kind = GlobalKind::ResourceStruct {
+                binding: self.explicit_binding(&v.attributes, &d.annotations),
+                bindings,
+                leaves: leaves.iter().map(|(n, ..)| n.clone()).collect(),
+            };
+            self.push(&d.name.name, d.name.span, ty, false, kind);
+            for (name, leaf, array, offset) in leaves {
+                let kind = GlobalKind::Resource {
+                    binding: Binding::Member { owner, offset },
+                    coherent: false,
+                    user_type: None,
+                    counter: None,
+                    array,
+                    input_attachment: None,
+                };
+                self.push(&name, d.name.span, leaf, false, kind);
+            }
+        }
+    }
+
+    /// Whether `ty`, its arrays' elements and its structs' members, recursively, hold a
+    /// value (other than an array or struct) that `pred` accepts.
+    fn holds(&self, ty: &Ty, pred: &dyn Fn(&Ty) -> bool) -> bool {
+        fn walk(env: &TypeEnv, ty: &Ty, pred: &dyn Fn(&Ty) -> bool, depth: u32) -> bool {
+            match ty {
+                _ if depth > 32 => false,
+                Ty::Array(e, _) => walk(env, e, pred, depth + 1),
+                Ty::Struct(i) => env
+                    .structs
+                    .get(*i)
+                    .is_some_and(|d| d.fields.iter().any(|f| walk(env, &f.ty, pred, depth + 1))),
+                t => pred(t),
+            }
+        }
+        walk(&self.m.types, ty, pred, 0)
+    }
+
+    /// The resources a module-scope value of type `ty` named `name` holds, in declaration
+    /// order, each with its name, its type, its array length (for an array of resources)
+    /// and its place among the bindings (`next`, advanced past it); `Err` says why `ty` is
+    /// not split yet.
+    #[allow(clippy::type_complexity)]
+    fn resource_leaves(
+        &self,
+        ty: &Ty,
+        name: &str,
+        depth: u32,
+        next: &mut u32,
+        out: &mut Vec<(String, Ty, Option<u32>, u32)>,
+    ) -> Result<(), String> {
+        if depth > 16 || out.len() > 4096 {
+            return Err("structs of resources this deep or this large".into());
+        }
+        // (Buffers were refused before.)
+        let allowed = |kind: &ResourceKind| -> Result<(), String> {
+            match kind {
+                ResourceKind::Subpass { .. } => {
+                    Err(format!("the subpass input '{name}' inside a struct"))
+                }
+                _ => Ok(()),
+            }
+        };
+        match ty {
+            Ty::Resource(kind, _) => {
+                allowed(kind)?;
+                out.push((name.to_owned(), ty.clone(), None, *next));
+                *next = next.saturating_add(1);
+            }
+            Ty::Array(elem, n) if matches!(**elem, Ty::Resource(..)) => {
+                let Ty::Resource(kind, _) = &**elem else {
+                    return Ok(());
+                };
+                allowed(kind)?;
+                if *n == 0 {
+                    return Err(format!(
+                        "the unsized array of resources '{name}' inside a struct"
+                    ));
+                }
+                if self.opts.bindings.flatten_arrays {
+                    return Err(format!(
+                        "-fspv-flatten-resource-arrays with the array of resources '{name}' \
+                         inside a struct"
+                    ));
+                }
+                out.push((name.to_owned(), (**elem).clone(), Some(*n), *next));
+                *next = next.saturating_add(*n);
+            }
+            Ty::Array(..) => {
+                // Arrays of arrays are split by their flattened index, as DXC names them.
+                let (mut inner, mut count) = (ty, 1u32);
+                while let Ty::Array(e, n) = inner {
+                    count = count.saturating_mul(*n);
+                    inner = e;
+                }
+                if count == 0 || matches!(inner, Ty::Resource(..)) {
+                    return Err(format!("the array of arrays of resources '{name}'"));
+                }
+                for k in 0..count {
+                    self.resource_leaves(inner, &format!("{name}[{k}]"), depth + 1, next, out)?;
+                }
+            }
+            Ty::Struct(i) => {
+                let Some(def) = self.m.types.structs.get(*i) else {
+                    return Ok(());
+                };
+                if !def.bitfields.is_empty() {
+                    return Err(format!("the bit-fields of '{name}' beside resources"));
+                }
+                for f in &def.fields {
+                    let member = format!("{name}.{}", f.name);
+                    self.resource_leaves(&f.ty, &member, depth + 1, next, out)?;
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "'{name}', a member other than a resource in a module-scope struct \
+                     holding resources"
+                ))
+            }
+        }
+        Ok(())
     }
 
     /// The counter a buffer of `kind` gets: `Some(Some(b))` at `[[vk::counter_binding(b)]]`,
