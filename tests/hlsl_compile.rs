@@ -7600,6 +7600,97 @@ fn module_scope_structs_of_resources_are_split_per_resource() {
     }
 }
 
+/// `[[vk::ext_builtin_input(b)]] static const` and `[[vk::ext_builtin_output(b)]] static`
+/// variables are the stage's built-in `b` itself (in the entry point's interface, an integer
+/// pixel input flat, every name for one built-in sharing it); a compute shader reading
+/// `NumWorkgroups` that way sees the dispatch's size on lavapipe and under `spvkit run`.
+/// DXC's errors: not static, an input not const, both attributes, one built-in as an input
+/// and an output.
+#[test]
+fn ext_builtin_variables_are_the_stage_built_ins() {
+    let src = "RWStructuredBuffer<uint> Out : register(u0);
+               enum class BuiltIn { NumWorkgroups = 24 };
+               [[vk::ext_builtin_input(BuiltIn::NumWorkgroups)]]
+               static const uint3 groups;
+               [[vk::ext_builtin_input(/* NumWorkgroups */ 24)]]
+               static const uint3 again;
+               uint volume(uint3 v) { return v.x * v.y * v.z; }
+               [numthreads(1, 1, 1)]
+               void main(uint3 id : SV_GroupID) {
+                   uint i = id.x + groups.x * (id.y + groups.y * id.z);
+                   Out[i] = volume(groups) * 100 + again.y * 10 + i;
+               }";
+    let words = check("ext_builtin_input", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(
+        dis.contains("OpDecorate %groups BuiltIn NumWorkgroups"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("OpEntryPoint GLCompute %main \"main\" %groups"),
+        "{dis}"
+    );
+    assert!(
+        !dis.contains("%again"),
+        "one variable for one built-in:\n{dis}"
+    );
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [3, 2, 1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 6}]}"#;
+        let want: Vec<u32> = (0..6).map(|i| 6 * 100 + 2 * 10 + i).collect();
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+    let ps = "[[vk::ext_builtin_input(/* SampleId */ 18)]]
+              static const int sample_id;
+              [[vk::ext_extension(\"SPV_EXT_shader_stencil_export\")]]
+              [[vk::ext_builtin_output(/* FragStencilRefEXT */ 5014)]]
+              static int stencil;
+              void set(out int v, int x) { v = x; }
+              float4 main() : SV_Target { set(stencil, sample_id + 1); return 1; }";
+    let words = check("ext_builtin_output", ps, "ps_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpDecorate %sample_id BuiltIn SampleId",
+        "OpDecorate %sample_id Flat",
+        "OpDecorate %stencil BuiltIn FragStencilRefEXT",
+        "%stencil = OpVariable %_ptr_Output_int Output",
+        "OpCapability StencilExportEXT",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    for (bad, why) in [
+        (
+            "[[vk::ext_builtin_input(24)]] uint3 g;",
+            "vk::ext_builtin_input and vk::ext_builtin_output can only be applied to a static variable",
+        ),
+        (
+            "[[vk::ext_builtin_output(24)]] uint3 g;",
+            "vk::ext_builtin_input and vk::ext_builtin_output can only be applied to a static variable",
+        ),
+        (
+            "[[vk::ext_builtin_input(24)]] static uint3 g;",
+            "vk::ext_builtin_input can only be applied to a const-qualified variable",
+        ),
+        (
+            "[[vk::ext_builtin_input(24)]] [[vk::ext_builtin_output(24)]] static uint3 g;",
+            "vk::ext_builtin_input cannot be used together with vk::ext_builtin_output",
+        ),
+        (
+            "[[vk::ext_builtin_input(24)]] static const uint3 g; [[vk::ext_builtin_output(24)]] static uint3 h;",
+            "cannot redefine builtin 24 as an output",
+        ),
+        (
+            "[[vk::ext_builtin_input(123456)]] static const uint3 g;",
+            "takes one constant, a SPIR-V built-in's number",
+        ),
+    ] {
+        let e = errors(&format!("{bad}\n[numthreads(1, 1, 1)] void main() {{}}"), "cs_6_0");
+        assert!(e.contains(why) && e.contains("bad.hlsl:1:"), "{bad}: {e}");
+    }
+}
+
 /// `[[vk::ext_capability(n)]]` and `[[vk::ext_extension("name")]]` on variables, fields and
 /// functions declare what they name, needed or not, at every optimization level (a
 /// capability with the extension that enables it); a number that is no capability, or an

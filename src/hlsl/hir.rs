@@ -317,6 +317,15 @@ pub enum GlobalKind {
     },
     /// A `static const` scalar with a constant value: no variable.
     Constant(ConstVal),
+    /// `[[vk::ext_builtin_input(b)]] static const T x;` or `[[vk::ext_builtin_output(b)]]
+    /// static T x;`: the stage's built-in variable `b` itself, in the entry point's interface
+    /// (every such name for one built-in shares it).
+    BuiltInVar {
+        /// The built-in.
+        builtin: crate::grammar::BuiltIn,
+        /// An output (`ext_builtin_output`), written; else an input, read.
+        output: bool,
+    },
     /// A module-scope struct holding only resources (or an array of them), split as DXC's
     /// descriptor scalar replacement splits it: one resource global per resource it holds
     /// (named `g.t`, `g[3].s`...), bound from the struct's binding on in declaration order

@@ -376,6 +376,46 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             declare_global(st, &name, span, Sym::Var(Place { konst, ..place }));
         }
         GlobalKind::Constant(c) => declare_global(st, &name, span, Sym::Const(c, ty)),
+        GlobalKind::BuiltInVar { builtin, output } => {
+            let sc = if output {
+                StorageClass::Output
+            } else {
+                StorageClass::Input
+            };
+            let g = match st.builtin_vars.get(&(builtin, output)) {
+                Some(&g) => g,
+                None => {
+                    let mut decorations = vec![Decoration::BuiltIn(builtin)];
+                    // Integer and 64-bit pixel inputs are flat, as DXC decorates them.
+                    let pixel = st.opts.profile.stage == crate::hlsl::Stage::Pixel;
+                    let flat = ty
+                        .component()
+                        .is_some_and(|s| s.is_int() || s == Scalar::Double);
+                    if pixel && !output && flat {
+                        decorations.push(Decoration::Flat);
+                    }
+                    let t = ir_ty(b, st, &ty, LayoutRule::None, false);
+                    let p = b.type_pointer(sc, t);
+                    let g = b.global(GlobalVariable {
+                        name: Some(name.clone()),
+                        decorations,
+                        ..GlobalVariable::new(p, sc)
+                    });
+                    st.interface.push(g);
+                    st.builtin_vars.insert((builtin, output), g);
+                    g
+                }
+            };
+            let place = Place {
+                ptr: Value::Global(g),
+                ty,
+                sc,
+                layout: LayoutRule::None,
+                row_major: false,
+                konst: !output,
+            };
+            declare_global(st, &name, span, Sym::Var(place));
+        }
         // Declared by `emit_module`, as names.
         GlobalKind::Alias(_) | GlobalKind::HeapAlias { .. } | GlobalKind::ResourceStruct { .. } => {
         }

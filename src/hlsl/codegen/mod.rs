@@ -301,6 +301,9 @@ pub(crate) struct State<'u> {
     pub type_cache: HashMap<(Ty, LayoutRule, bool), Handle<ir::Type>>,
     pub glsl: Option<Handle<ExtInstImport>>,
     pub interface: Vec<Handle<GlobalVariable>>,
+    /// The variables of `[[vk::ext_builtin_input/output]]` built-ins, by built-in and
+    /// direction (every name for one shares it).
+    pub builtin_vars: HashMap<(crate::grammar::BuiltIn, bool), Handle<GlobalVariable>>,
     /// Built-in Input variables read by intrinsics (`WaveGetLaneCount`, ...), one per
     /// built-in.
     pub builtins: Vec<(crate::grammar::BuiltIn, Handle<GlobalVariable>)>,
@@ -376,6 +379,7 @@ impl<'u> State<'u> {
             type_cache: HashMap::new(),
             glsl: None,
             interface: Vec::new(),
+            builtin_vars: HashMap::new(),
             builtins: Vec::new(),
             static_inits: Vec::new(),
             entry_io: module.interface,

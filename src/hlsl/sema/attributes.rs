@@ -82,6 +82,8 @@ fn vk_implemented(site: Site, name: &str) -> bool {
                 | "counter_binding"
                 | "image_format"
                 | "input_attachment_index"
+                | "ext_builtin_input"
+                | "ext_builtin_output"
         ),
         Site::Buffer => matches!(name, "binding" | "push_constant"),
         _ => false,

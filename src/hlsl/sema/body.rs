@@ -270,6 +270,9 @@ fn module_facts(m: &Module) -> (HashMap<String, u8>, HashMap<String, bool>) {
                     rows.insert(g.name.clone(), *d);
                 }
             }
+            GlobalKind::BuiltInVar { output, .. } => {
+                assignable.insert(g.name.clone(), *output);
+            }
             GlobalKind::GroupShared { row_depth } => {
                 assignable.insert(g.name.clone(), true);
                 if let Some(d) = row_depth {

@@ -61,6 +61,7 @@ pub fn declare_module<'u>(
             origin: None,
         },
         push_constant_block: None,
+        builtins: Default::default(),
         placed_uniforms: Vec::new(),
     };
     for (idx, item) in unit.items.iter().enumerate() {
@@ -166,6 +167,9 @@ struct Declarer<'a> {
     uniforms: StructDef,
     /// Where the push constant block was declared (there may be one).
     push_constant_block: Option<Span>,
+    /// The built-ins `[[vk::ext_builtin_input/output]]` named so far: whether as an output,
+    /// and where.
+    builtins: std::collections::HashMap<u32, (bool, Span)>,
     /// The loose uniforms placed by `register(cN)`: their index in `uniforms`, and where.
     placed_uniforms: Vec<(usize, Span)>,
 }
@@ -339,6 +343,13 @@ impl Declarer<'_> {
                 self.resource_structs(v, i);
                 return;
             }
+        }
+        let builtin_in = attr(&v.attributes, Some("vk"), "ext_builtin_input");
+        let builtin_out = attr(&v.attributes, Some("vk"), "ext_builtin_output");
+        if let Some(a) = builtin_in.or(builtin_out) {
+            let output = builtin_in.is_none();
+            self.builtin_variables(v, base, relaxed, a, output, builtin_out.is_some());
+            return;
         }
         if decls::resource_struct_in(&base, &self.m.types.resource_structs).is_some() {
             // Refused (reported) by the checked resolution.
@@ -521,6 +532,104 @@ impl Declarer<'_> {
                 continue;
             }
             self.uniform(v, d, ty, relaxed);
+        }
+    }
+
+    /// `[[vk::ext_builtin_input(b)]] static const T x;` (`a`, `output` false) or
+    /// `[[vk::ext_builtin_output(b)]] static T x;`: the built-in variable `b`, with DXC's
+    /// errors (`both`: the variable has the two attributes).
+    fn builtin_variables(
+        &mut self,
+        v: &VarDecl,
+        base: Ty,
+        relaxed: bool,
+        a: &Attribute,
+        output: bool,
+        both: bool,
+    ) {
+        if both && !output {
+            self.error(
+                v.span,
+                "vk::ext_builtin_input cannot be used together with vk::ext_builtin_output",
+            );
+            return;
+        }
+        if !has(&v.modifiers, Modifier::Static) {
+            self.error(
+                v.span,
+                "vk::ext_builtin_input and vk::ext_builtin_output can only be applied to a \
+                 static variable",
+            );
+            return;
+        }
+        if !output && !self.m.types.is_const(&v.modifiers, &v.ty) {
+            self.error(
+                v.span,
+                "vk::ext_builtin_input can only be applied to a const-qualified variable",
+            );
+            return;
+        }
+        let what = if output {
+            "ext_builtin_output"
+        } else {
+            "ext_builtin_input"
+        };
+        if let Some(other) = v.attributes.iter().find(|o| {
+            !std::ptr::eq(*o, a)
+                && !matches!(o.name.name.as_str(), "ext_capability" | "ext_extension")
+        }) {
+            self.error(
+                other.span,
+                format!("not supported yet: this attribute with [[vk::{what}]]"),
+            );
+            return;
+        }
+        let number = match a.args.as_slice() {
+            [e] => self.const_eval(e).and_then(ConstVal::as_int),
+            _ => None,
+        };
+        let Some(builtin) = number
+            .and_then(|n| u32::try_from(n).ok())
+            .and_then(crate::grammar::BuiltIn::from_value)
+        else {
+            self.error(
+                a.span,
+                format!("[[vk::{what}]] takes one constant, a SPIR-V built-in's number"),
+            );
+            return;
+        };
+        if let Some((was_output, span)) = self.builtins.get(&(builtin as u32)).copied() {
+            if was_output != output {
+                let dir = if output { "an output" } else { "an input" };
+                self.diags.push(
+                    Diagnostic::error(
+                        a.span,
+                        format!("cannot redefine builtin {} as {dir}", builtin as u32),
+                    )
+                    .with_note(span, "previous definition is here"),
+                );
+                return;
+            }
+        }
+        self.builtins.insert(builtin as u32, (output, a.span));
+        for d in &v.declarators {
+            if d.init.is_some() {
+                self.error(
+                    d.span,
+                    format!("not supported yet: an initializer of a [[vk::{what}]] variable"),
+                );
+                continue;
+            }
+            let Some(ty) = self.resolver(|r| r.array_type(&base, &d.array_dims, None, d.name.span))
+            else {
+                continue;
+            };
+            if ty.is_resource() || matches!(ty, Ty::Struct(_)) {
+                self.error(d.span, format!("[[vk::{what}]] on a variable of this type"));
+                continue;
+            }
+            let kind = GlobalKind::BuiltInVar { builtin, output };
+            self.push(&d.name.name, d.name.span, ty, relaxed, kind);
         }
     }
 

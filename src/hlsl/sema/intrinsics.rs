@@ -183,7 +183,7 @@ pub fn is_out_of_scope(name: &str) -> bool {
         "asinh",
         "atanh",
         "errorf",
-        "EvaluateAttributeAtCentroid",
+        "EvaluateAttributeCentroid",
         "EvaluateAttributeAtSample",
         "EvaluateAttributeSnapped",
         "GetRenderTargetSampleCount",
