@@ -7691,6 +7691,89 @@ fn ext_builtin_variables_are_the_stage_built_ins() {
     }
 }
 
+/// `packoffset(cN.c)` places a constant buffer's member at 16 × N + 4 × c bytes (the members
+/// after it follow it); the shader reads the bytes placed there on lavapipe and under `spvkit
+/// run`. DXC's errors: a member placed over those before it, and packoffset outside a
+/// buffer's members; a placement off the member's alignment is an error too.
+#[test]
+fn packoffset_places_constant_buffer_members() {
+    let src = "cbuffer B : register(b0) {
+                   float a : packoffset(c0);
+                   float3 v : packoffset(c0.y);
+                   float b;
+                   float2 w : packoffset(c2.z);
+                   float4 far : packoffset(c4);
+               };
+               RWStructuredBuffer<float> Out : register(u1);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   Out[0] = a; Out[1] = v.x; Out[2] = v.z; Out[3] = b; Out[4] = w.y;
+                   Out[5] = far.w;
+               }";
+    let words = check("packoffset", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for (member, offset) in [(0, 0), (1, 4), (2, 16), (3, 40), (4, 64)] {
+        let want = format!("OpMemberDecorate %type_B {member} Offset {offset}\n");
+        assert!(dis.contains(&want), "missing {want}{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        // The uniform buffer's bytes: word k holds 100 + k.
+        let data: Vec<String> = (0..20).map(|k| (100 + k).to_string()).collect();
+        let job = format!(
+            r#"{{"dispatch": [1, 1, 1], "buffers": [
+                {{"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [{}]}},
+                {{"binding": 1, "layout": ["f32"], "size_words": 6}}]}}"#,
+            data.join(", ")
+        );
+        // a: word 0; v: words 1..4; b: word 4; w: words 10..12; far: words 16..20.
+        let want = vec![100.0, 101.0, 103.0, 104.0, 111.0, 119.0];
+        assert_eq!(run::floats(&run::lavapipe(&words, &job), 1), want);
+        assert_eq!(run::floats(&run::spvkit(&words, &job), 1), want);
+    }
+    for (bad, at, why) in [
+        (
+            "cbuffer C { float4 x : packoffset(c2); float y : packoffset(c1); };",
+            "1:50:",
+            "packoffset caused overlap with previous members",
+        ),
+        (
+            "cbuffer C { float x : packoffset(c0); float4 y : packoffset(c0.y); };",
+            "1:50:",
+            "packoffset caused overlap with previous members",
+        ),
+        (
+            "cbuffer C { float4 y : packoffset(c1.y); };",
+            "1:1:",
+            "should be 16-byte aligned",
+        ),
+        (
+            "float4 g : packoffset(c1);",
+            "1:12:",
+            "packoffset is only allowed on the members of a cbuffer or tbuffer",
+        ),
+        (
+            "struct S { float4 g : packoffset(c1); };",
+            "1:23:",
+            "packoffset is only allowed on the members of a cbuffer or tbuffer",
+        ),
+        (
+            "cbuffer C { float4 y : packoffset(t1); };",
+            "1:24:",
+            "packoffset takes a constant register",
+        ),
+    ] {
+        let e = errors(
+            &format!("{bad}\n[numthreads(1, 1, 1)] void main() {{}}"),
+            "cs_6_0",
+        );
+        assert!(
+            e.contains(why) && e.contains(&format!("bad.hlsl:{at}")),
+            "{bad}: {e}"
+        );
+    }
+}
+
 /// `[[vk::ext_capability(n)]]` and `[[vk::ext_extension("name")]]` on variables, fields and
 /// functions declare what they name, needed or not, at every optimization level (a
 /// capability with the extension that enables it); a number that is no capability, or an

@@ -847,7 +847,7 @@ fn structs_typedefs_and_buffers() {
     );
     assert!(matches!(
         &b.members[1].declarators[0].annotations[0],
-        Annotation::PackOffset(_)
+        Annotation::PackOffset(64, _)
     ));
     assert!(matches!(&unit.items[4], Item::Buffer(b) if b.kind == BufferKind::TBuffer));
     assert!(matches!(&unit.items[5], Item::Struct(s) if s.fields.is_empty()));

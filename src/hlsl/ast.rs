@@ -214,8 +214,9 @@ pub enum Annotation {
     Register(Register),
     /// `: register(spaceM)`: no register, only the space (descriptor set) M.
     RegisterSpace(u32, Span),
-    /// `: packoffset(c0.y)`: kept so it can be reported as not supported yet.
-    PackOffset(Span),
+    /// `: packoffset(c3.y)`: the byte offset it names (16 per register, 4 per component) in
+    /// its constant buffer.
+    PackOffset(u32, Span),
     /// `: 8` after a struct field: a bit-field of that width.
     BitField(u32, Span),
 }

@@ -2252,11 +2252,37 @@ impl Parser {
             } else if self.at_word("packoffset") && self.peek_at(1).is_punct("(") {
                 self.bump();
                 self.bump();
-                while !self.at(")") && !self.at_eof() && !self.at(";") {
+                // `cN` or `cN.x` (`x`, `y`, `z`, `w` or `r`, `g`, `b`, `a`).
+                let reg = self.bump();
+                let register = reg
+                    .text
+                    .strip_prefix('c')
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .filter(|_| reg.kind == TokenKind::Ident);
+                let mut component = Some(0);
+                if self.at(".") {
                     self.bump();
+                    let c = self.bump();
+                    component = match c.text.as_str() {
+                        "x" | "r" => Some(0),
+                        "y" | "g" => Some(1),
+                        "z" | "b" => Some(2),
+                        "w" | "a" => Some(3),
+                        _ => None,
+                    };
                 }
                 self.expect(")", "after the packoffset")?;
-                out.push(Annotation::PackOffset(start.to(self.prev_span())));
+                let span = start.to(self.prev_span());
+                match (register, component) {
+                    (Some(r), Some(c)) if r < (1 << 24) => {
+                        out.push(Annotation::PackOffset(r * 16 + c * 4, span))
+                    }
+                    _ => self.error(
+                        span,
+                        "packoffset takes a constant register and an optional component: \
+                         packoffset(c3) or packoffset(c3.y)",
+                    ),
+                }
             } else if self.tok().kind == TokenKind::Number {
                 let t = self.bump();
                 match parse_number(&t.text) {

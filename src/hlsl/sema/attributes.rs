@@ -217,7 +217,9 @@ impl Checker<'_> {
             .collect();
         self.attributes(&attrs, Site::Function);
         self.modifiers(&f.modifiers, Site::Function);
+        self.packoffset(&f.annotations);
         for p in &f.params {
+            self.packoffset(&p.annotations);
             self.attributes(&p.attributes, Site::Param);
             self.modifiers(&p.modifiers, Site::Param);
         }
@@ -231,6 +233,23 @@ impl Checker<'_> {
     fn var(&mut self, v: &VarDecl, site: Site) {
         self.attributes(&v.attributes, site);
         self.modifiers(&v.modifiers, site);
+        if matches!(site, Site::Global | Site::Local) {
+            for d in &v.declarators {
+                self.packoffset(&d.annotations);
+            }
+        }
+    }
+
+    /// `packoffset` outside a buffer's members (structs' fields are checked with them).
+    fn packoffset(&mut self, annotations: &[crate::hlsl::ast::Annotation]) {
+        for a in annotations {
+            if let crate::hlsl::ast::Annotation::PackOffset(_, span) = a {
+                self.diags.push(Diagnostic::error(
+                    *span,
+                    "packoffset is only allowed on the members of a cbuffer or tbuffer",
+                ));
+            }
+        }
     }
 
     fn stmt(&mut self, s: &Stmt) {

@@ -1036,18 +1036,15 @@ impl TypeResolver<'_> {
                 {
                     self.error(r.span, "not supported yet: register() on a member");
                 }
-                if decl
-                    .annotations
-                    .iter()
-                    .any(|a| matches!(a, Annotation::PackOffset(_)))
-                {
-                    if let Some(Annotation::PackOffset(sp)) = decl
-                        .annotations
-                        .iter()
-                        .find(|a| matches!(a, Annotation::PackOffset(_)))
-                    {
-                        self.error(*sp, "not supported yet: packoffset");
-                    }
+                let packed = decl.annotations.iter().find_map(|a| match a {
+                    Annotation::PackOffset(off, sp) => Some((*off, *sp)),
+                    _ => None,
+                });
+                if let (Some((_, sp)), true) = (packed, in_struct) {
+                    self.error(
+                        sp,
+                        "packoffset is only allowed on the members of a cbuffer or tbuffer",
+                    );
                 }
                 if self.opts.layout == crate::hlsl::BufferLayout::Dx && is_vector_matrix(&d.ty) {
                     self.error(d.ty.span, VECTOR_MATRIX_DX);
@@ -1151,7 +1148,9 @@ impl TypeResolver<'_> {
                             }
                             off.map(FieldOffset::At)
                         }
-                        None => None,
+                        None => packed
+                            .filter(|_| !in_struct)
+                            .map(|(off, _)| FieldOffset::Packed(off)),
                     },
                 });
             }

@@ -275,6 +275,29 @@ impl Declarer<'_> {
             bitfields: Vec::new(),
             origin: None,
         };
+        // `packoffset` below where a member would go overlaps those before it (DXC's check).
+        let rule = if push_constant || texture {
+            crate::hlsl::sema::layout::LayoutRule::sbuffer(self.opts.layout)
+        } else {
+            crate::hlsl::sema::layout::LayoutRule::cbuffer(self.opts.layout)
+        };
+        let overlaps =
+            crate::hlsl::sema::layout::packoffset_overlaps(&def, rule, &self.m.types.structs);
+        for k in overlaps {
+            let name = &def.fields[k].name;
+            let span = buf
+                .members
+                .iter()
+                .flat_map(|m| &m.declarators)
+                .filter(|d| d.name.name == *name)
+                .flat_map(|d| &d.annotations)
+                .find_map(|a| match a {
+                    Annotation::PackOffset(_, sp) => Some(*sp),
+                    _ => None,
+                })
+                .unwrap_or(buf.span);
+            self.error(span, "packoffset caused overlap with previous members");
+        }
         self.push(
             &buf.name.name,
             buf.span,
@@ -1410,7 +1433,8 @@ impl Declarer<'_> {
                 span,
                 format!(
                     "the offset provided in the attribute should be {align}-byte aligned \
-                     ([[vk::offset({off})]] on '{field}' in this buffer's layout)"
+                     ([[vk::offset({off})]] or a packoffset of byte {off} on '{field}' in this \
+                     buffer's layout)"
                 ),
             );
         }

@@ -222,7 +222,8 @@ pub fn array_stride(elem: &Ty, rule: LayoutRule, row_major: bool, structs: &[Str
     round_up(s, a)
 }
 
-/// The first field of `def` (or of a struct inside it) that `[[vk::offset]]` places off the
+/// The first field of `def` (or of a struct inside it) that `[[vk::offset]]` or `packoffset`
+/// places off the
 /// alignment `rule` needs: its name, offset and that alignment (a vector's component size
 /// under the relaxed rules; a vector there must not straddle 16 bytes either, which the
 /// alignment shown then is).
@@ -246,7 +247,7 @@ pub fn misaligned_offset(
             return None;
         }
         for f in &d.fields {
-            if let Some(FieldOffset::At(off)) = f.offset {
+            if let Some(FieldOffset::At(off) | FieldOffset::Packed(off)) = f.offset {
                 let (size, align) = size_align(&f.ty, rule, f.row_major, structs);
                 let need = match (&f.ty, rule.relaxed()) {
                     (Ty::Vector(s, _), true) if s.bits() <= 32 => {
@@ -272,6 +273,31 @@ pub fn misaligned_offset(
 
 /// The member offsets of a struct under `rule`.
 pub fn struct_offsets(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) -> Vec<u32> {
+    placed_offsets(def, rule, structs, &mut |_, _| {})
+}
+
+/// The members placed by `packoffset` below where they would otherwise go (so over the
+/// members before them), as DXC reports them: their indices.
+pub fn packoffset_overlaps(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) -> Vec<usize> {
+    let mut bad = Vec::new();
+    placed_offsets(def, rule, structs, &mut |k, natural| {
+        if let Some(FieldOffset::Packed(off)) = def.fields[k].offset {
+            if off < natural {
+                bad.push(k);
+            }
+        }
+    });
+    bad
+}
+
+/// [`struct_offsets`], telling `explicit` each member placed explicitly and where it would
+/// have gone otherwise.
+fn placed_offsets(
+    def: &StructDef,
+    rule: LayoutRule,
+    structs: &[StructDef],
+    explicit: &mut dyn FnMut(usize, u32),
+) -> Vec<u32> {
     let mut offsets = Vec::with_capacity(def.fields.len());
     // Fields without an offset of their own follow the last byte of those placed by
     // `register(cN)`, and the field before them.
@@ -287,19 +313,11 @@ pub fn struct_offsets(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) 
         })
         .max()
         .unwrap_or(0);
-    for f in &def.fields {
+    for (k, f) in def.fields.iter().enumerate() {
         let (size, align) = size_align(&f.ty, rule, f.row_major, structs);
-        match f.offset {
-            Some(FieldOffset::Placed(off)) => {
-                offsets.push(off);
-                continue;
-            }
-            Some(FieldOffset::At(off)) => {
-                offsets.push(off);
-                next = off.saturating_add(size);
-                continue;
-            }
-            None => {}
+        if let Some(FieldOffset::Placed(off)) = f.offset {
+            offsets.push(off);
+            continue;
         }
         let mut off = round_up(next, align);
         if let (true, Ty::Vector(s, _)) = (rule.relaxed(), &f.ty) {
@@ -312,6 +330,10 @@ pub fn struct_offsets(def: &StructDef, rule: LayoutRule, structs: &[StructDef]) 
             if improper_straddle(off, size) {
                 off = round_up(off, 16);
             }
+        }
+        if let Some(FieldOffset::At(at) | FieldOffset::Packed(at)) = f.offset {
+            explicit(k, off);
+            off = at;
         }
         offsets.push(off);
         next = off.saturating_add(size);

@@ -534,13 +534,16 @@ pub enum FieldOffset {
     Placed(u32),
     /// `[[vk::offset(N)]]`: the fields after it follow it, as they follow any field.
     At(u32),
+    /// `: packoffset(cN.c)` on a buffer member: as [`FieldOffset::At`], and an error where it
+    /// is below where the member would otherwise go (it would overlap those before it).
+    Packed(u32),
 }
 
 impl FieldOffset {
     /// The byte offset.
     pub fn bytes(self) -> u32 {
         match self {
-            FieldOffset::Placed(b) | FieldOffset::At(b) => b,
+            FieldOffset::Placed(b) | FieldOffset::At(b) | FieldOffset::Packed(b) => b,
         }
     }
 }
