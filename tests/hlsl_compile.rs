@@ -7774,6 +7774,102 @@ fn packoffset_places_constant_buffer_members() {
     }
 }
 
+/// `[[vk::ext_decorate(d, ...)]]` and `[[vk::ext_decorate_string(d, "...")]]` decorate the
+/// function, parameter, local or module-scope variable they are written on, the operands
+/// decoded by the grammar's decoration `d` (a wrong count or an unknown number is an error at
+/// the attribute). Ids (`ext_decorate_id`), struct and buffer members, the entry point's
+/// stage variables are refused; DXC's errors for string and id decorations on functions.
+#[test]
+fn ext_decorate_decorates_what_it_is_written_on() {
+    let src = "RWStructuredBuffer<uint> buf : register(u0);
+               [[vk::ext_decorate(/* Aliased */ 20)]] static uint counter;
+               [[vk::ext_decorate_string(/* UserSemantic */ 5635, \"shared one\")]]
+               groupshared uint tile[4];
+               [[vk::ext_decorate(/* RelaxedPrecision */ 0)]]
+               [noinline] uint bump([[vk::ext_decorate(20)]] inout uint a, uint b) {
+                   a += b;
+                   return a;
+               }
+               [numthreads(4, 1, 1)]
+               void main(uint3 id : SV_DispatchThreadID) {
+                   [[vk::ext_decorate(20)]] uint x = id.x;
+                   tile[id.x] = bump(x, 2);
+                   counter = x;
+                   buf[id.x] = tile[id.x] + counter;
+               }";
+    let words = check("ext_decorate", src, "cs_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpDecorate %counter Aliased",
+        "OpDecorateString %tile UserSemantic \"shared one\"",
+        "OpDecorate %bump RelaxedPrecision",
+        "OpDecorate %a Aliased",
+        "OpDecorate %x Aliased",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 4}]}"#;
+        // Each thread's x becomes id + 2, and so does its own (Private) `counter`.
+        let want: Vec<u32> = (0..4).map(|i| 2 * (i + 2)).collect();
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+        assert_eq!(run::words(&run::spvkit(&words, job), 0), want);
+    }
+    for (bad, at, why) in [
+        (
+            "[[vk::ext_decorate(99999)]] static uint g;",
+            "1:1:",
+            "no decoration of the SPIR-V grammar takes these operands",
+        ),
+        (
+            "[[vk::ext_decorate(/* SpecId */ 1)]] static uint g;",
+            "1:1:",
+            "no decoration of the SPIR-V grammar takes these operands",
+        ),
+        (
+            "[[vk::ext_decorate(/* Aliased */ 20, 7)]] static uint g;",
+            "1:1:",
+            "no decoration of the SPIR-V grammar takes these operands",
+        ),
+        (
+            "[[vk::ext_decorate_id(/* UniformId */ 27, 13)]] static uint g;",
+            "1:1:",
+            "not supported yet: the attribute [[vk::ext_decorate_id]] here",
+        ),
+        (
+            "[[vk::ext_decorate_string(5635, \"s\")]] uint f() { return 0; }",
+            "1:1:",
+            "vk::ext_decorate_string is not supported on functions",
+        ),
+        (
+            "struct S { [[vk::ext_decorate(20)]] uint m; };",
+            "1:12:",
+            "not supported yet: the attribute [[vk::ext_decorate]] here",
+        ),
+        (
+            "[[vk::ext_decorate(20)]] uint loose;",
+            "1:1:",
+            "not supported yet: [[vk::ext_decorate]] on a variable of this kind",
+        ),
+    ] {
+        let e = errors(
+            &format!("{bad}\n[numthreads(1, 1, 1)] void main() {{}}"),
+            "cs_6_0",
+        );
+        assert!(
+            e.contains(why) && e.contains(&format!("bad.hlsl:{at}")),
+            "{bad}: {e}"
+        );
+    }
+    let e = errors(
+        "[numthreads(1, 1, 1)] void main([[vk::ext_decorate(20)]] uint3 id : SV_GroupID) {}",
+        "cs_6_0",
+    );
+    assert!(e.contains("[[vk::ext_decorate]] on the entry point"), "{e}");
+}
+
 /// `[[vk::ext_capability(n)]]` and `[[vk::ext_extension("name")]]` on variables, fields and
 /// functions declare what they name, needed or not, at every optimization level (a
 /// capability with the extension that enables it); a number that is no capability, or an

@@ -158,6 +158,8 @@ pub struct Local<'u> {
     pub declarator: &'u Declarator,
     /// What it is.
     pub kind: LocalKind,
+    /// `[[vk::ext_decorate*]]`: decorations of its variable.
+    pub decorations: Vec<crate::grammar::Decoration>,
 }
 
 impl<'u> Local<'u> {
@@ -238,6 +240,8 @@ pub struct Global {
     pub kind: GlobalKind,
     /// Where a resource or buffer is bound ([`crate::hlsl::sema::bindings`]).
     pub descriptor: Descriptor,
+    /// `[[vk::ext_decorate]]`/`[[vk::ext_decorate_string]]`: decorations of its variable.
+    pub decorations: Vec<crate::grammar::Decoration>,
 }
 
 /// The descriptor set and binding semantic analysis assigned a resource or buffer.
@@ -442,6 +446,10 @@ pub struct Signature {
     /// For an inline SPIR-V declaration (`[[vk::ext_instruction(op)]]`): the opcode, and where
     /// the attribute is.
     pub inline_op: Option<(u32, Span)>,
+    /// `[[vk::ext_decorate*]]` on the function.
+    pub decorations: Vec<crate::grammar::Decoration>,
+    /// `[[vk::ext_decorate*]]` on each parameter.
+    pub param_decorations: Vec<Vec<crate::grammar::Decoration>>,
 }
 
 /// How a parameter is passed.

@@ -617,6 +617,7 @@ fn compile_on_big_stack(
             module.extensions.push(ext.to_owned());
         }
     }
+    enable_decorations(&mut module, env_version);
     if let Err(e) = crate::opt::update_vce(&mut module) {
         return Err(CompileError {
             diagnostics,
@@ -652,4 +653,42 @@ fn compile_on_big_stack(
         warnings: rendered,
         requested,
     })
+}
+
+/// Declares, for each decoration of a variable, parameter or function (those
+/// `[[vk::ext_decorate*]]` asks for) that the environment's SPIR-V version does not have, the
+/// first extension that enables it, so that the requirements pass enables it that way rather
+/// than by a version the environment does not accept.
+fn enable_decorations(module: &mut ir::Module, env_version: crate::grammar::Version) {
+    let mut wanted = Vec::new();
+    let mut note = |d: &crate::grammar::Decoration| {
+        let a = d.availability();
+        if a.version.is_some_and(|v| v <= env_version) {
+            return;
+        }
+        if let Some(e) = a.extensions.first() {
+            wanted.push(e.name().to_string());
+        }
+    };
+    for (_, g) in module.globals.iter() {
+        g.decorations.iter().for_each(&mut note);
+    }
+    for (_, f) in module.functions.iter() {
+        f.decorations.iter().for_each(&mut note);
+        f.params
+            .iter()
+            .flat_map(|p| &p.decorations)
+            .for_each(&mut note);
+        for (_, op) in f.ops.iter() {
+            op.attrs
+                .iter()
+                .flat_map(|a| &a.decorations)
+                .for_each(&mut note);
+        }
+    }
+    for e in wanted {
+        if !module.extensions.contains(&e) {
+            module.extensions.push(e);
+        }
+    }
 }

@@ -119,6 +119,9 @@ impl FnCx<'_, '_> {
             } => {
                 self.live();
                 let ptr = self.local(ty, &decl.name.name);
+                for d in &l.decorations {
+                    self.f.decorate(ptr, d.clone());
+                }
                 if matches!(ty, Ty::Struct(i) if self.st.types.resource_structs.contains(i)) {
                     // Vulkan has no such variable: legalization must make every use of its
                     // resources read one resource.

@@ -69,6 +69,8 @@ struct Pending {
     array: Option<u32>,
     /// `[[vk::input_attachment_index(N)]]` of a `SubpassInput`.
     input_attachment: Option<u32>,
+    /// `[[vk::ext_decorate*]]`: more decorations of its variables.
+    extra: Vec<Decoration>,
 }
 
 enum PendingKind {
@@ -287,6 +289,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
         relaxed,
         kind,
         descriptor,
+        decorations: extra,
     } = g;
     match kind {
         GlobalKind::String(text) => {
@@ -312,6 +315,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
                 counter,
                 array,
                 input_attachment,
+                extra,
             });
         }
         GlobalKind::Block {
@@ -337,6 +341,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
             counter: None,
             array,
             input_attachment: None,
+            extra,
         }),
         GlobalKind::SpecConstant { id, value } => {
             let Ty::Scalar(s) = ty else { return };
@@ -357,6 +362,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
         GlobalKind::GroupShared { row_depth } => {
             let sc = StorageClass::Workgroup;
             let place = plain_global(st, b, &name, ty, relaxed, row_depth, sc);
+            decorate_global(b, &place, extra);
             declare_global(st, &name, span, Sym::Var(place));
         }
         GlobalKind::Static {
@@ -367,6 +373,7 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
         } => {
             let sc = StorageClass::Private;
             let place = plain_global(st, b, &name, ty, relaxed, row_depth, sc);
+            decorate_global(b, &place, extra);
             if let Some(elems) = elements {
                 st.const_arrays.insert(place.ptr, elems);
             }
@@ -403,6 +410,9 @@ fn define_global(st: &mut State, b: &mut Builder, g: Global, pending: &mut Vec<P
                     });
                     st.interface.push(g);
                     st.builtin_vars.insert((builtin, output), g);
+                    if let Some(v) = b.module_mut().globals.get_mut(g) {
+                        v.decorations.extend(extra);
+                    }
                     g
                 }
             };
@@ -452,6 +462,15 @@ fn plain_global(
         layout: LayoutRule::None,
         row_major: false,
         konst: false,
+    }
+}
+
+/// Adds `[[vk::ext_decorate*]]`'s decorations to the module-scope variable at `place`.
+fn decorate_global(b: &mut Builder, place: &Place, extra: Vec<Decoration>) {
+    if let Value::Global(g) = place.ptr {
+        if let Some(v) = b.module_mut().globals.get_mut(g) {
+            v.decorations.extend(extra);
+        }
     }
 }
 
@@ -582,6 +601,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                             if coherent {
                                 decorations.push(Decoration::Coherent);
                             }
+                            decorations.extend(p.extra.iter().cloned());
                             let g = b.global(GlobalVariable {
                                 name: Some(format!("{}[{k}]", p.name)),
                                 decorations,
@@ -613,6 +633,7 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                 if coherent {
                     decorations.push(Decoration::Coherent);
                 }
+                decorations.extend(p.extra.iter().cloned());
                 if let Some(n) = p.input_attachment {
                     decorations.push(Decoration::InputAttachmentIndex(n));
                 }
@@ -992,6 +1013,9 @@ fn emit_function(
         }
         let v = cx.f.param(ir_index);
         ir_index += 1;
+        for d in fsym.param_decorations.get(i).into_iter().flatten() {
+            cx.f.decorate(v, d.clone());
+        }
         if fsym.relaxed_params.get(i).copied().unwrap_or(false) {
             cx.relax(v);
         }
@@ -1039,10 +1063,11 @@ fn emit_function(
     let h = cx.finish();
     let _ = h;
     b.name_function(handle, &fname);
-    if fsym.relaxed_ret {
-        if let Some(f) = b.module_mut().functions.get_mut(handle) {
+    if let Some(f) = b.module_mut().functions.get_mut(handle) {
+        if fsym.relaxed_ret {
             f.decorations.push(Decoration::RelaxedPrecision);
         }
+        f.decorations.extend(fsym.decorations.iter().cloned());
     }
     if bound.is_none() {
         if let Some(fs) = st.functions.get_mut(name).and_then(|v| v.get_mut(k)) {

@@ -61,6 +61,13 @@ fn vk_implemented(site: Site, name: &str) -> bool {
     if matches!(name, "ext_capability" | "ext_extension") {
         return site != Site::Statement;
     }
+    // Decorations of the variable, parameter or function ([`ext_decorations`]).
+    if matches!(name, "ext_decorate" | "ext_decorate_string") {
+        return matches!(
+            site,
+            Site::Function | Site::Param | Site::Global | Site::Local
+        );
+    }
     match site {
         // The fragment-test modes count on a pixel shader's entry point only
         // (`super::modes` refuses them elsewhere).
@@ -88,6 +95,71 @@ fn vk_implemented(site: Site, name: &str) -> bool {
         Site::Buffer => matches!(name, "binding" | "push_constant"),
         _ => false,
     }
+}
+
+/// The decorations `[[vk::ext_decorate(d, literals...)]]` and `[[vk::ext_decorate_string(d,
+/// "s"...)]]` among `attrs` ask for, each decoded by the grammar's operands of decoration `d`
+/// (`constant` evaluates an argument); an error names the attribute that asks for no
+/// decoration of the grammar, for operands that do not fit it, or for ids (which
+/// `[[vk::ext_decorate_id]]` would give, not supported yet).
+pub fn ext_decorations(
+    attrs: &[Attribute],
+    constant: &dyn Fn(&crate::hlsl::ast::Expr) -> Option<i64>,
+) -> Result<Vec<crate::grammar::Decoration>, Diagnostic> {
+    use crate::binary::{Decode, Encode, OperandReader, TypeTracker};
+    use crate::grammar::Ids;
+    use crate::hlsl::ast::{ExprKind, Literal};
+    let mut out = Vec::new();
+    for a in attrs {
+        if a.namespace.as_ref().is_none_or(|n| n.name != "vk") {
+            continue;
+        }
+        let strings = match a.name.name.as_str() {
+            "ext_decorate" => false,
+            "ext_decorate_string" => true,
+            _ => continue,
+        };
+        let name = &a.name.name;
+        let bad = |why: &str| Diagnostic::error(a.span, format!("[[vk::{name}]]: {why}"));
+        let mut words = Vec::new();
+        for (k, e) in a.args.iter().enumerate() {
+            match (&e.kind, strings && k > 0) {
+                (ExprKind::Literal(Literal::String(s)), true) => s.clone().encode(&mut words),
+                (_, true) => return Err(bad("the operands after the decoration are strings")),
+                (_, false) => match constant(e) {
+                    Some(v) if (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&v) => {
+                        words.push(v as u32)
+                    }
+                    _ => return Err(bad("the decoration and its operands are 32-bit constants")),
+                },
+            }
+        }
+        if words.is_empty() {
+            return Err(bad("the first argument is the decoration's number"));
+        }
+        let tracker = TypeTracker::new(0);
+        let mut r = OperandReader::new(&words, 0, u32::MAX, &tracker);
+        let decoded =
+            crate::grammar::Decoration::decode(&mut r).and_then(|d| r.finish().map(|_| d));
+        let d = match decoded {
+            Ok(d) => d,
+            Err(e) => {
+                return Err(bad(&format!(
+                    "no decoration of the SPIR-V grammar takes these operands ({})",
+                    e.kind
+                )))
+            }
+        };
+        let mut ids = false;
+        d.visit_ids(&mut |_| ids = true);
+        if ids {
+            return Err(bad(
+                "not supported yet: a decoration with id operands ([[vk::ext_decorate_id]])",
+            ));
+        }
+        out.push(d);
+    }
+    Ok(out)
 }
 
 /// DXC's attributes that change the SPIR-V and are not implemented yet.
@@ -253,7 +325,12 @@ impl Checker<'_> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
-        self.attributes(&s.attributes, Site::Statement);
+        // A declaration's attributes are its variables'.
+        let site = match s.kind {
+            StmtKind::Decl(_) => Site::Local,
+            _ => Site::Statement,
+        };
+        self.attributes(&s.attributes, site);
         match &s.kind {
             StmtKind::Block(b) => b.stmts.iter().for_each(|s| self.stmt(s)),
             StmtKind::Decl(d) => self.var(d, Site::Local),
@@ -344,6 +421,15 @@ impl Checker<'_> {
                     a.span,
                     format!("not supported yet: the attribute [{name}]"),
                 )),
+                Some("vk")
+                    if site == Site::Function
+                        && matches!(name, "ext_decorate_string" | "ext_decorate_id") =>
+                {
+                    self.diags.push(Diagnostic::error(
+                        a.span,
+                        format!("vk::{name} is not supported on functions"),
+                    ))
+                }
                 Some("vk") if vk_implemented(site, name) => {}
                 // Every `vk::` attribute changes the SPIR-V (bindings, layouts, built-ins,
                 // execution modes, inline SPIR-V): one not implemented here is refused.

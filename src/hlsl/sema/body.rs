@@ -181,6 +181,7 @@ pub fn lower_reached<'u>(
                 input_attachment: None,
             },
             descriptor: Default::default(),
+            decorations: Vec::new(),
         });
     }
     m.bodies = bodies;
@@ -788,7 +789,7 @@ impl<'a> Lowerer<'a> {
                 self.find_calls(e);
                 Stmt::Expr(e)
             }
-            StmtKind::Decl(d) => Stmt::Locals(self.locals(d)),
+            StmtKind::Decl(d) => Stmt::Locals(self.locals(d, &s.attributes)),
             StmtKind::If {
                 cond,
                 then,
@@ -969,8 +970,47 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// The variables of a local declaration.
-    fn locals<'u>(&mut self, d: &'u VarDecl) -> Vec<Local<'u>> {
+    /// The variables of a local declaration, checking `[[vk::ext_decorate*]]` on them (code
+    /// generation decorates the Function variables).
+    fn locals<'u>(
+        &mut self,
+        d: &'u VarDecl,
+        stmt_attrs: &[crate::hlsl::ast::Attribute],
+    ) -> Vec<Local<'u>> {
+        let decorations = {
+            let (consts, env, opts) = (&self.scopes, &self.m.types, self.opts);
+            let lookup = |n: &str| constant(consts, env, n);
+            let value = |e: &crate::hlsl::ast::Expr| {
+                crate::hlsl::sema::decls::fold(e, opts, &lookup).and_then(ConstVal::as_int)
+            };
+            let attrs: Vec<_> = stmt_attrs.iter().chain(&d.attributes).cloned().collect();
+            crate::hlsl::sema::attributes::ext_decorations(&attrs, &value)
+        };
+        let decorations = decorations.unwrap_or_else(|e| {
+            self.diags.push(e);
+            Vec::new()
+        });
+        let mut out = self.locals_of(d);
+        let decorated = !decorations.is_empty();
+        for l in &mut out {
+            l.decorations = decorations.clone();
+        }
+        if decorated
+            && out
+                .iter()
+                .any(|l| !matches!(l.kind, LocalKind::Var { .. } | LocalKind::Refused))
+        {
+            self.error(
+                d.span,
+                "not supported yet: [[vk::ext_decorate]] on a local other than a plain variable \
+                 (a static, auto or resource local)",
+            );
+        }
+        out
+    }
+
+    /// [`Self::locals`] less the decorations.
+    fn locals_of<'u>(&mut self, d: &'u VarDecl) -> Vec<Local<'u>> {
         let has = |m: Modifier| d.modifiers.iter().any(|x| x.modifier == m);
         let konst = self.m.types.is_const(&d.modifiers, &d.ty);
         if has(Modifier::GroupShared) {
@@ -1005,6 +1045,7 @@ impl<'a> Lowerer<'a> {
                 }
                 self.declare(&decl.name, sym);
                 out.push(Local {
+                    decorations: Vec::new(),
                     decl: d,
                     declarator: decl,
                     kind: LocalKind::Auto { konst },
@@ -1087,6 +1128,7 @@ impl<'a> Lowerer<'a> {
             }
             if is_static {
                 out.push(Local {
+                    decorations: Vec::new(),
                     decl: d,
                     declarator: decl,
                     kind: LocalKind::Static { ty, konst },
@@ -1118,6 +1160,7 @@ impl<'a> Lowerer<'a> {
             }
             self.scopes.declare(&decl.name.name, c.clone());
             out.push(Local {
+                decorations: Vec::new(),
                 decl: d,
                 declarator: decl,
                 kind: LocalKind::Var {
@@ -1143,6 +1186,7 @@ impl<'a> Lowerer<'a> {
     fn refused<'u>(&mut self, d: &'u VarDecl, decl: &'u crate::hlsl::ast::Declarator) -> Local<'u> {
         self.declare(&decl.name, LocalSym::default());
         Local {
+            decorations: Vec::new(),
             decl: d,
             declarator: decl,
             kind: LocalKind::Refused,
@@ -1224,6 +1268,7 @@ impl<'a> Lowerer<'a> {
             };
             self.declare(&decl.name, sym);
             out.push(Local {
+                decorations: Vec::new(),
                 decl: d,
                 declarator: decl,
                 kind: if held {

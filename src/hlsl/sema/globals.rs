@@ -97,6 +97,7 @@ pub fn declare_module<'u>(
                 array: None,
             },
             descriptor: Default::default(),
+            decorations: Vec::new(),
         });
     }
     redefined_globals(&m, diags);
@@ -208,6 +209,7 @@ impl Declarer<'_> {
             relaxed,
             kind,
             descriptor: Default::default(),
+            decorations: Vec::new(),
         });
     }
 
@@ -346,6 +348,43 @@ impl Declarer<'_> {
 
     /// The declarators of a module-scope variable declaration (item `idx`).
     fn variables(&mut self, idx: usize, v: &VarDecl) {
+        let decorations =
+            match crate::hlsl::sema::attributes::ext_decorations(&v.attributes, &|e| {
+                self.const_eval(e).and_then(ConstVal::as_int)
+            }) {
+                Ok(d) => d,
+                Err(e) => {
+                    self.diags.push(e);
+                    return;
+                }
+            };
+        let (globals, uniforms) = (self.m.globals.len(), self.uniforms.fields.len());
+        self.variables_of(idx, v);
+        if decorations.is_empty() {
+            return;
+        }
+        // Decorations go on variables: a resource, a static, groupshared or built-in one.
+        let mut refused = self.uniforms.fields.len() != uniforms;
+        for g in &mut self.m.globals[globals..] {
+            match g.kind {
+                GlobalKind::Resource { .. }
+                | GlobalKind::Static { .. }
+                | GlobalKind::GroupShared { .. }
+                | GlobalKind::BuiltInVar { .. } => g.decorations = decorations.clone(),
+                _ => refused = true,
+            }
+        }
+        if refused {
+            self.error(
+                v.span,
+                "not supported yet: [[vk::ext_decorate]] on a variable of this kind (a \
+                 constant buffer's member, a constant, a struct of resources...)",
+            );
+        }
+    }
+
+    /// [`Self::variables`] less the decorations.
+    fn variables_of(&mut self, idx: usize, v: &VarDecl) {
         if v.ty.name.name == "string"
             && v.ty.args.is_empty()
             && !self.m.types.struct_names.contains_key("string")
@@ -1566,6 +1605,32 @@ impl Declarer<'_> {
             return;
         }
         let required = f.params.iter().take_while(|p| p.default.is_none()).count();
+        let constant = |e: &Expr| {
+            decls::fold(e, self.opts, &|n| self.m.types.constant(n)).and_then(ConstVal::as_int)
+        };
+        let mut decoration_errors = Vec::new();
+        let mut decorations_of = |attrs: &[Attribute]| {
+            crate::hlsl::sema::attributes::ext_decorations(attrs, &constant).unwrap_or_else(|e| {
+                decoration_errors.push(e);
+                Vec::new()
+            })
+        };
+        let decorations = decorations_of(&f.attributes);
+        let param_decorations: Vec<_> = f
+            .params
+            .iter()
+            .map(|p| decorations_of(&p.attributes))
+            .collect();
+        let decorated = !decorations.is_empty() || param_decorations.iter().any(|d| !d.is_empty());
+        if decorated && (f.name.name == self.opts.entry || inline_op.is_some()) {
+            decoration_errors.push(Diagnostic::error(
+                f.name.span,
+                "not supported yet: [[vk::ext_decorate]] on the entry point, its parameters (the \
+                 stage variables) or an inline SPIR-V declaration",
+            ));
+        }
+        self.diags.append(&mut decoration_errors);
+        let list = self.m.functions.entry(f.name.name.clone()).or_default();
         list.push(Signature {
             item: idx,
             params,
@@ -1575,6 +1640,8 @@ impl Declarer<'_> {
             relaxed_ret,
             row_params,
             inline_op,
+            decorations,
+            param_decorations,
         });
     }
 }
