@@ -7870,6 +7870,50 @@ fn ext_decorate_decorates_what_it_is_written_on() {
     assert!(e.contains("[[vk::ext_decorate]] on the entry point"), "{e}");
 }
 
+/// `[[vk::spvexecutionmode(m)]]` on the entry point and `vk::ext_execution_mode(m, ...)`
+/// anywhere the entry point reaches (a template's argument included) add execution modes to
+/// the entry point, decoded by the grammar; an unknown mode, ids, or the attribute on another
+/// function are errors.
+#[test]
+fn inline_execution_modes_reach_the_entry_point() {
+    let src = "template<uint width> struct Denorm {
+                   static void declare() { vk::ext_execution_mode(/* DenormFlushToZero */ 4460, width); }
+               };
+               [[vk::spvexecutionmode(/* PostDepthCoverage */ 4446), vk::spvexecutionmode(/* DepthLess */ 15)]]
+               float4 main(float4 c : COLOR) : SV_Target {
+                   Denorm<32>::declare();
+                   return c;
+               }";
+    let words = check("inline_execution_modes", src, "ps_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpExecutionMode %main PostDepthCoverage",
+        "OpExecutionMode %main DepthLess",
+        "OpExecutionMode %main DenormFlushToZero 32",
+        "OpCapability SampleMaskPostDepthCoverage",
+        "OpCapability DenormFlushToZero",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    for (bad, why) in [
+        (
+            "[[vk::spvexecutionmode(99999)]] float4 main() : SV_Target { return 0; }",
+            "no execution mode of the SPIR-V grammar takes these constant operands",
+        ),
+        (
+            "float4 main() : SV_Target { vk::ext_execution_mode(/* LocalSizeId */ 38, 1, 1, 1); return 0; }",
+            "ids, vk::ext_execution_mode_id, are not supported yet",
+        ),
+        (
+            "[[vk::spvexecutionmode(15)]] void f() {} float4 main() : SV_Target { f(); return 0; }",
+            "[[vk::spvexecutionmode]] on a function other than the entry point",
+        ),
+    ] {
+        let e = errors(bad, "ps_6_0");
+        assert!(e.contains(why) && e.contains("bad.hlsl:1:"), "{bad}: {e}");
+    }
+}
+
 /// `[[vk::ext_capability(n)]]` and `[[vk::ext_extension("name")]]` on variables, fields and
 /// functions declare what they name, needed or not, at every optimization level (a
 /// capability with the extension that enables it); a number that is no capability, or an

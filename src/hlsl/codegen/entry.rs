@@ -481,6 +481,9 @@ pub(crate) fn emit_wrapper(st: &mut State, b: &mut Builder, entry: &FuncSym) {
     for mode in io.plan.modes {
         b.execution_mode(handle, mode);
     }
+    for mode in std::mem::take(&mut st.extra_modes) {
+        b.execution_mode(handle, mode);
+    }
     let compute = st.opts.profile.stage == Stage::Compute;
     if let (Some(size), Some(span), true) = (io.plan.local_size, st.derivative_use, compute) {
         derivative_group(st, b, handle, size, span);

@@ -1906,6 +1906,33 @@ impl FnCx<'_, '_> {
         if crate::hlsl::sema::intrinsics::lookup(name).is_some() {
             return self.intrinsic(name, args, span);
         }
+        if name == "vk::ext_execution_mode" {
+            // An execution mode of the entry point, with literal operands.
+            let words: Option<Vec<u32>> = args
+                .iter()
+                .map(|e| {
+                    self.st
+                        .const_eval(e)
+                        .and_then(crate::hlsl::sema::consteval::ConstVal::as_int)
+                        .and_then(|v| u32::try_from(v).ok())
+                })
+                .collect();
+            let mode = words
+                .filter(|w| !w.is_empty())
+                .map(|w| crate::hlsl::sema::attributes::literal_operands(&w));
+            let Some(Ok(mode)) = mode else {
+                self.st.error(
+                    span,
+                    "vk::ext_execution_mode: no execution mode of the SPIR-V grammar takes these \
+                     constant operands (ids, vk::ext_execution_mode_id, are not supported yet)",
+                );
+                return None;
+            };
+            if !self.st.extra_modes.contains(&mode) {
+                self.st.extra_modes.push(mode);
+            }
+            return Some(self.void_val());
+        }
         if crate::hlsl::sema::intrinsics::is_out_of_scope(name) {
             self.st.error(
                 name_span,

@@ -304,6 +304,8 @@ pub(crate) struct State<'u> {
     /// The variables of `[[vk::ext_builtin_input/output]]` built-ins, by built-in and
     /// direction (every name for one shares it).
     pub builtin_vars: HashMap<(crate::grammar::BuiltIn, bool), Handle<GlobalVariable>>,
+    /// The entry point's execution modes `vk::ext_execution_mode` calls ask for.
+    pub extra_modes: Vec<crate::grammar::ExecutionMode>,
     /// Built-in Input variables read by intrinsics (`WaveGetLaneCount`, ...), one per
     /// built-in.
     pub builtins: Vec<(crate::grammar::BuiltIn, Handle<GlobalVariable>)>,
@@ -380,6 +382,7 @@ impl<'u> State<'u> {
             glsl: None,
             interface: Vec::new(),
             builtin_vars: HashMap::new(),
+            extra_modes: Vec::new(),
             builtins: Vec::new(),
             static_inits: Vec::new(),
             entry_io: module.interface,

@@ -59,7 +59,10 @@ fn plain_known(site: Site, name: &str) -> bool {
 fn vk_implemented(site: Site, name: &str) -> bool {
     // Module requirements ([`Requested`]), wherever a declaration carries them.
     if matches!(name, "ext_capability" | "ext_extension") {
-        return site != Site::Statement;
+        return true;
+    }
+    if name == "spvexecutionmode" {
+        return site == Site::Function;
     }
     // Decorations of the variable, parameter or function ([`ext_decorations`]).
     if matches!(name, "ext_decorate" | "ext_decorate_string") {
@@ -106,8 +109,7 @@ pub fn ext_decorations(
     attrs: &[Attribute],
     constant: &dyn Fn(&crate::hlsl::ast::Expr) -> Option<i64>,
 ) -> Result<Vec<crate::grammar::Decoration>, Diagnostic> {
-    use crate::binary::{Decode, Encode, OperandReader, TypeTracker};
-    use crate::grammar::Ids;
+    use crate::binary::Encode;
     use crate::hlsl::ast::{ExprKind, Literal};
     let mut out = Vec::new();
     for a in attrs {
@@ -137,27 +139,74 @@ pub fn ext_decorations(
         if words.is_empty() {
             return Err(bad("the first argument is the decoration's number"));
         }
-        let tracker = TypeTracker::new(0);
-        let mut r = OperandReader::new(&words, 0, u32::MAX, &tracker);
-        let decoded =
-            crate::grammar::Decoration::decode(&mut r).and_then(|d| r.finish().map(|_| d));
-        let d = match decoded {
-            Ok(d) => d,
-            Err(e) => {
+        match literal_operands::<crate::grammar::Decoration>(&words) {
+            Ok(d) => out.push(d),
+            Err(None) => {
+                return Err(bad(
+                    "not supported yet: a decoration with id operands ([[vk::ext_decorate_id]])",
+                ))
+            }
+            Err(Some(e)) => {
                 return Err(bad(&format!(
-                    "no decoration of the SPIR-V grammar takes these operands ({})",
-                    e.kind
+                    "no decoration of the SPIR-V grammar takes these operands ({e})"
                 )))
             }
-        };
-        let mut ids = false;
-        d.visit_ids(&mut |_| ids = true);
-        if ids {
-            return Err(bad(
-                "not supported yet: a decoration with id operands ([[vk::ext_decorate_id]])",
-            ));
         }
-        out.push(d);
+    }
+    Ok(out)
+}
+
+/// An enumerant with its operands (a decoration, an execution mode) decoded from `words` (its
+/// number, then its operands) by the grammar; `Err(None)` when it takes ids, which inline
+/// SPIR-V gives only through the `_id` forms, `Err(Some(why))` when the words are no such
+/// enumerant.
+pub fn literal_operands<T: crate::binary::Decode + crate::grammar::Ids>(
+    words: &[u32],
+) -> Result<T, Option<String>> {
+    use crate::binary::{OperandReader, TypeTracker};
+    let tracker = TypeTracker::new(0);
+    let mut r = OperandReader::new(words, 0, u32::MAX, &tracker);
+    let v = T::decode(&mut r)
+        .and_then(|v| r.finish().map(|_| v))
+        .map_err(|e| Some(e.kind.to_string()))?;
+    let mut ids = false;
+    v.visit_ids(&mut |_| ids = true);
+    if ids {
+        return Err(None);
+    }
+    Ok(v)
+}
+
+/// The execution modes `[[vk::spvexecutionmode(m)]]` among `attrs` asks for, or the error at
+/// the attribute.
+pub fn spv_execution_modes(
+    attrs: &[Attribute],
+    constant: &dyn Fn(&crate::hlsl::ast::Expr) -> Option<i64>,
+) -> Result<Vec<crate::grammar::ExecutionMode>, Diagnostic> {
+    let mut out = Vec::new();
+    for a in attrs {
+        if a.namespace.as_ref().is_none_or(|n| n.name != "vk") || a.name.name != "spvexecutionmode"
+        {
+            continue;
+        }
+        let words: Option<Vec<u32>> = a
+            .args
+            .iter()
+            .map(|e| constant(e).and_then(|v| u32::try_from(v).ok()))
+            .collect();
+        match words
+            .filter(|w| !w.is_empty())
+            .map(|w| literal_operands(&w))
+        {
+            Some(Ok(m)) => out.push(m),
+            _ => {
+                return Err(Diagnostic::error(
+                    a.span,
+                    "[[vk::spvexecutionmode]]: no execution mode of the SPIR-V grammar takes \
+                     these constant operands (ids are not supported yet)",
+                ))
+            }
+        }
     }
     Ok(out)
 }
@@ -399,8 +448,7 @@ impl Checker<'_> {
     fn attributes(&mut self, attrs: &[Attribute], site: Site) {
         for a in attrs {
             let name = a.name.name.as_str();
-            if site != Site::Statement
-                && matches!(name, "ext_capability" | "ext_extension")
+            if matches!(name, "ext_capability" | "ext_extension")
                 && a.namespace.as_ref().is_some_and(|n| n.name == "vk")
             {
                 self.requirement(a);

@@ -1629,6 +1629,15 @@ impl Declarer<'_> {
                  stage variables) or an inline SPIR-V declaration",
             ));
         }
+        if f.name.name != self.opts.entry {
+            if let Some(a) = attr(&f.attributes, Some("vk"), "spvexecutionmode") {
+                decoration_errors.push(Diagnostic::error(
+                    a.span,
+                    "not supported yet: [[vk::spvexecutionmode]] on a function other than the \
+                     entry point",
+                ));
+            }
+        }
         self.diags.append(&mut decoration_errors);
         let list = self.m.functions.entry(f.name.name.clone()).or_default();
         list.push(Signature {

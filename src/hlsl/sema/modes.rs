@@ -90,6 +90,14 @@ pub(crate) fn plan(
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<ExecutionMode>, Option<[u32; 3]>) {
     let mut modes = Vec::new();
+    // `[[vk::spvexecutionmode(m)]]` on the entry point.
+    let constant = |e: &crate::hlsl::ast::Expr| {
+        crate::hlsl::sema::decls::fold(e, opts, &|n| m.types.constant(n)).and_then(|c| c.as_int())
+    };
+    match crate::hlsl::sema::attributes::spv_execution_modes(&decl.attributes, &constant) {
+        Ok(list) => modes.extend(list),
+        Err(e) => diags.push(e),
+    }
     if opts.maximal_reconvergence {
         // Newer than the bundled grammar: by name, where the grammar spvkit was built from
         // has it (its extension follows from the grammar).

@@ -332,6 +332,12 @@ impl Lowerer<'_> {
                 if !template_args.is_empty() {
                     return None;
                 }
+                // Inline SPIR-V: an execution mode of the entry point (code generation reads
+                // its constant operands).
+                if callee.name == "vk::ext_execution_mode" && self.variable(&callee.name).is_none()
+                {
+                    return Some(Ty::Void);
+                }
                 let known = self.variable(&callee.name).is_some()
                     || self.m.functions.contains_key(&callee.name)
                     || crate::hlsl::sema::intrinsics::lookup(&callee.name).is_some();
