@@ -7914,6 +7914,64 @@ fn inline_execution_modes_reach_the_entry_point() {
     }
 }
 
+/// `[[vk::ext_literal]]` parameters of an inline SPIR-V declaration give their constant
+/// value (a `static const`, an enumerator, a macro) as the operand's literal word: the group
+/// operation of `OpGroupNonUniformBallotBitCount` here, whose results lavapipe and `spvkit run`
+/// compute. A non-constant argument, or the attribute on an ordinary function, is an error.
+#[test]
+fn ext_literal_operands_of_inline_spirv() {
+    let src = "static const uint Reduce = 0;
+               #define InclusiveScan 1
+               enum { ExclusiveScan = 2 };
+               [[vk::ext_capability(/* GroupNonUniformBallot */ 64)]]
+               [[vk::ext_instruction(/* OpGroupNonUniformBallotBitCount */ 342)]]
+               uint BitCount(uint scope, [[vk::ext_literal]] uint op, uint4 ballot);
+               RWStructuredBuffer<uint> Out : register(u0);
+               [numthreads(4, 1, 1)]
+               void main(uint3 id : SV_GroupThreadID) {
+                   uint4 b = uint4(1, 0, 0, 0);
+                   Out[id.x * 3 + 0] = BitCount(3, Reduce, b);
+                   Out[id.x * 3 + 1] = BitCount(3, InclusiveScan, b);
+                   Out[id.x * 3 + 2] = BitCount(3, ExclusiveScan, b);
+               }";
+    let words = check_env(
+        "ext_literal",
+        src,
+        "cs_6_6",
+        TargetEnv::Vulkan1_1,
+        LanguageVersion::V2021,
+    );
+    let dis = disassemble(&words);
+    for want in ["Reduce", "InclusiveScan", "ExclusiveScan"] {
+        let want = format!("OpGroupNonUniformBallotBitCount %uint %uint_3 {want}");
+        assert!(dis.contains(&want), "missing {want}:\n{dis}");
+    }
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1, 1, 1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "size_words": 12}]}"#;
+        // Bit 0 only: every invocation counts it in the whole ballot and in its inclusive
+        // prefix; the exclusive prefix of invocation 0 is empty.
+        let want = vec![1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+        assert_eq!(run::words(&run::lavapipe(&words, job), 0), want);
+    }
+    for (bad, why) in [
+        (
+            "[[vk::ext_instruction(342)]] uint BitCount(uint scope, [[vk::ext_literal]] uint op, uint4 b);
+             [numthreads(1, 1, 1)] void main(uint3 id : SV_GroupThreadID) { BitCount(3, id.x, 0); }",
+            "vk::ext_literal may only be applied to parameters that can be evaluated to a literal value",
+        ),
+        (
+            "uint f([[vk::ext_literal]] uint op) { return op; }
+             [numthreads(1, 1, 1)] void main() { f(1); }",
+            "[[vk::ext_literal]] is only meaningful on a parameter of an inline SPIR-V declaration",
+        ),
+    ] {
+        let e = errors(bad, "cs_6_6");
+        assert!(e.contains(why), "{bad}: {e}");
+    }
+}
+
 /// `[[vk::ext_capability(n)]]` and `[[vk::ext_extension("name")]]` on variables, fields and
 /// functions declare what they name, needed or not, at every optimization level (a
 /// capability with the extension that enables it); a number that is no capability, or an

@@ -2400,10 +2400,26 @@ impl FnCx<'_, '_> {
             return None;
         };
         let ops = desc.operands;
+        // `[[vk::ext_literal]]` parameters give their constant value as the operand's word.
+        let literal: Vec<bool> = match self.st.unit.items.get(fsym.item) {
+            Some(crate::hlsl::ast::Item::Function(d)) => d
+                .params
+                .iter()
+                .map(|p| {
+                    p.attributes.iter().any(|a| {
+                        a.name.name == "ext_literal"
+                            && a.namespace.as_ref().is_some_and(|n| n.name == "vk")
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         let shape = ops.len() >= 2
             && ops[0].kind.class == KindClass::ResultType
             && ops[1].kind.class == KindClass::Result
-            && ops[2..].iter().all(|o| o.kind.class == KindClass::Id);
+            && ops[2..].iter().enumerate().all(|(k, o)| {
+                (o.kind.class == KindClass::Id) != literal.get(k).copied().unwrap_or(false)
+            });
         let fixed = ops[2.min(ops.len())..]
             .iter()
             .filter(|o| o.quantifier == Quantifier::One)
@@ -2413,7 +2429,7 @@ impl FnCx<'_, '_> {
             self.st.error(
                 at,
                 format!(
-                    "not supported yet: [[vk::ext_instruction]] with {} (only instructions with a result type, a result and a fixed number of id operands)",
+                    "not supported yet: [[vk::ext_instruction]] with {} (only instructions with a result type, a result and a fixed number of operands, each an id or, for a [[vk::ext_literal]] parameter, one literal word)",
                     desc.name
                 ),
             );
@@ -2431,7 +2447,7 @@ impl FnCx<'_, '_> {
             return None;
         }
         let mut operands = Vec::new();
-        for ((pt, dir), (v, a_span)) in fsym.params.iter().zip(vals.iter()) {
+        for (k, ((pt, dir), (v, a_span))) in fsym.params.iter().zip(vals.iter()).enumerate() {
             if *dir != ParamDir::In || pt.is_resource() {
                 self.st.error(
                     *a_span,
@@ -2441,7 +2457,25 @@ impl FnCx<'_, '_> {
             }
             let (x, xt) = self.load_val(v, *a_span)?;
             let x = self.convert(x, &xt, pt, *a_span)?;
-            operands.push(x);
+            if literal.get(k).copied().unwrap_or(false) {
+                let word = match self.const_of(x) {
+                    Some(ConstVal::Int(i)) => u32::try_from(i)
+                        .ok()
+                        .or(i32::try_from(i).ok().map(|i| i as u32)),
+                    Some(ConstVal::Bool(b)) => Some(u32::from(b)),
+                    _ => None,
+                };
+                let Some(word) = word else {
+                    self.st.error(
+                        *a_span,
+                        "a [[vk::ext_literal]] operand must be a 32-bit integer constant",
+                    );
+                    return None;
+                };
+                operands.push(Err(word));
+            } else {
+                operands.push(Ok(x));
+            }
         }
         let rt = self.ty(&fsym.ret);
         let mut words = vec![
@@ -2449,6 +2483,13 @@ impl FnCx<'_, '_> {
             self.f.next_result_id().0,
         ];
         for v in &operands {
+            let v = match v {
+                Ok(v) => v,
+                Err(word) => {
+                    words.push(*word);
+                    continue;
+                }
+            };
             match v.try_to_id() {
                 Some(id) => words.push(id.0),
                 None => {

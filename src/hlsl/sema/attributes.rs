@@ -82,7 +82,7 @@ fn vk_implemented(site: Site, name: &str) -> bool {
                     .iter()
                     .any(|(n, _)| *n == name)
         }
-        Site::Param => matches!(name, "location" | "builtin" | "index"),
+        Site::Param => matches!(name, "location" | "builtin" | "index" | "ext_literal"),
         Site::Field => matches!(name, "location" | "builtin" | "offset" | "index"),
         Site::Global => matches!(
             name,

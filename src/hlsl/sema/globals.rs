@@ -1629,6 +1629,17 @@ impl Declarer<'_> {
                  stage variables) or an inline SPIR-V declaration",
             ));
         }
+        if inline_op.is_none() {
+            for p in &f.params {
+                if let Some(a) = attr(&p.attributes, Some("vk"), "ext_literal") {
+                    decoration_errors.push(Diagnostic::error(
+                        a.span,
+                        "[[vk::ext_literal]] is only meaningful on a parameter of an inline \
+                         SPIR-V declaration ([[vk::ext_instruction]])",
+                    ));
+                }
+            }
+        }
         if f.name.name != self.opts.entry {
             if let Some(a) = attr(&f.attributes, Some("vk"), "spvexecutionmode") {
                 decoration_errors.push(Diagnostic::error(

@@ -859,6 +859,9 @@ impl Lowerer<'_> {
         };
         let chosen = cands[k];
         self.callees.insert(ExprId::of(site), chosen.item);
+        if chosen.inline_op.is_some() {
+            self.literal_arguments(chosen.item, args);
+        }
         // Arguments convert to their parameters' types; `out` and `inout` ones are assigned
         // (after `this`, which is the object).
         let skip = tys.len() - args.len();
@@ -902,6 +905,34 @@ impl Lowerer<'_> {
             }
             t => t.clone(),
         })
+    }
+
+    /// The arguments of an inline SPIR-V call for its `[[vk::ext_literal]]` parameters, which
+    /// must be constants (code generation writes their values as the operands' words).
+    fn literal_arguments(&mut self, item: usize, args: &[Expr]) {
+        let Some(crate::hlsl::ast::Item::Function(f)) = self.unit.items.get(item) else {
+            return;
+        };
+        for (p, a) in f.params.iter().zip(args) {
+            let literal = p.attributes.iter().any(|x| {
+                x.name.name == "ext_literal" && x.namespace.as_ref().is_some_and(|n| n.name == "vk")
+            });
+            if !literal {
+                continue;
+            }
+            let (consts, env) = (&self.scopes, &self.m.types);
+            let lookup = |n: &str| super::constant(consts, env, n);
+            let value = crate::hlsl::sema::decls::fold(a, self.opts, &lookup)
+                .and_then(|c| c.as_int())
+                .filter(|v| (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(v));
+            if value.is_none() {
+                self.report(
+                    a.span,
+                    "vk::ext_literal may only be applied to parameters that can be evaluated to a \
+                     literal value",
+                );
+            }
+        }
     }
 
     /// The type of `mul(args)`, the arguments of types `tys`: two vectors of different sizes
