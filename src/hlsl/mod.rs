@@ -554,9 +554,18 @@ fn compile_on_big_stack(
         // Never an illegal module without an error, even where no cause was recorded.
         if left.is_empty() && fallback {
             left.push(diag::Diagnostic::error(
-                Span::default(),
+                Span::whole_file(Default::default()),
                 "not supported yet: resources that legalization could not make direct \
                  accesses to their globals",
+            ));
+        }
+        // A resource read from a struct member (or another variable) that was never given
+        // one: DXC would emit the undefined pointer; no driver can run it.
+        if left.is_empty() && crate::opt::undefined_handle_used(&module) {
+            left.push(diag::Diagnostic::error(
+                Span::whole_file(Default::default()),
+                "a resource (a struct member, a variable or a parameter holding one) is used \
+                 before it is assigned: legalization found no resource for it",
             ));
         }
         if !left.is_empty() {

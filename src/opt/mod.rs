@@ -370,6 +370,32 @@ pub fn unlegalized(m: &ir::Module) -> (std::collections::HashSet<String>, bool) 
     (names, offsets)
 }
 
+/// Whether an instruction of a function takes an undefined handle (an `OpUndef` image,
+/// sampler or pointer): after legalization, a resource read from a variable or struct
+/// member that was never given one, which no driver can run.
+pub fn undefined_handle_used(m: &ir::Module) -> bool {
+    use crate::grammar::Ids;
+    let undefined_handle = |id: crate::grammar::Id| match ir::Value::from_id(id) {
+        Some(ir::Value::Constant(c)) => m.constants.get(c).is_some_and(|c| {
+            matches!(c.value, ir::ConstantValue::Undef) && holds_handle(m, c.ty, 0)
+        }),
+        _ => false,
+    };
+    m.functions.iter().any(|(_, f)| {
+        f.blocks.iter().any(|(_, b)| {
+            b.ops.iter().any(|&h| {
+                let inst = &f.ops[h].inst;
+                let (result, result_type) = (inst.result_id(), inst.result_type());
+                let mut found = false;
+                inst.visit_ids(&mut |id| {
+                    found |= Some(id) != result && Some(id) != result_type && undefined_handle(id);
+                });
+                found
+            })
+        })
+    })
+}
+
 /// An image instruction other than a gather whose texel `Offset` is not a constant (Vulkan
 /// takes a variable offset only in gathers).
 fn variable_offset_outside_gather(inst: &crate::grammar::Instruction) -> bool {

@@ -1550,7 +1550,7 @@ impl Declarer<'_> {
             return;
         }
         let (ret, relaxed_ret) = self
-            .resolver(|r| r.resolve_type(&f.return_ty))
+            .resolver(|r| r.resolve_local_type(&f.return_ty))
             .unwrap_or((Ty::Void, false));
         let mut params = Vec::new();
         let mut relaxed_params = Vec::new();
@@ -1560,11 +1560,9 @@ impl Declarer<'_> {
             .map(|p| row_depth(&p.ty, p.array_dims.len()))
             .collect();
         for p in &f.params {
-            // A struct holding resources is passed in (copied), not out.
-            let by_value = !has(&p.modifiers, Modifier::Out)
-                && !has(&p.modifiers, Modifier::InOut)
-                && p.array_dims.is_empty();
-            let resolved = if by_value {
+            // A struct holding resources is passed in (copied) or in and out (a method's
+            // `this`, an `inout` parameter: the pointers it holds are copied back).
+            let resolved = if p.array_dims.is_empty() {
                 self.resolver(|r| r.resolve_local_type(&p.ty))
             } else {
                 self.resolver(|r| r.resolve_type(&p.ty))

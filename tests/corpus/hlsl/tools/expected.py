@@ -1037,6 +1037,17 @@ def _(job):
     return {0: [nxt, after, n, 3 * n, named_id * 100 + named_n + 1]}
 
 
+@shader("resource_struct_methods",
+        [buf(0, "i32", [3, -4, 5, 7]), buf(1, "i32", [20, 30, -40, 50]), out(12, binding=2)],
+        dispatch=(1, 1, 1))
+def _(job):
+    small, large = input_of(job, 0), input_of(job, 1)
+    scaled = [(small[i] + 10) * 3 for i in range(4)]
+    pair = [(large[i] + 100) + small[i] for i in range(4)]
+    swapped = [(large[i] - 1) * 1000 + small[i] for i in range(4)]
+    return {2: scaled + pair + swapped}
+
+
 @shader("templates", [out(6, "f32")])
 def _(job):
     twice_int = sdiv(3 * 2, 4)                 # twice<int>(3) / 4 in int
