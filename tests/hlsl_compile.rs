@@ -8101,3 +8101,65 @@ fn structs_of_resources_through_methods_returns_and_inout() {
     }
     let _ = words;
 }
+
+/// `mul` of a matrix and a longer vector (either side) truncates the vector to the matrix's
+/// side, with DXC's warning, as real shaders write `mul((float3x3)m, v4)`. Computed on
+/// lavapipe and under `spvkit run` against sums done here.
+#[test]
+fn mul_truncates_a_longer_vector() {
+    let src = "RWStructuredBuffer<float> o : register(u0);
+         cbuffer C : register(b1) { float4x4 M; float4 v; };
+         [numthreads(1, 1, 1)] void main() {
+           float3 a = mul((float3x3)M, v);
+           float3 b = mul(v, (float3x3)M);
+           o[0] = a.x; o[1] = a.y; o[2] = a.z; o[3] = b.x; o[4] = b.y; o[5] = b.z;
+         }";
+    let words = check("mul-truncation", src, "cs_6_0");
+    let warnings = match compile_source(
+        "mul.hlsl",
+        src,
+        &options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021),
+    ) {
+        Ok(out) => out.warnings,
+        Err(e) => panic!("{}", e.rendered),
+    };
+    assert_eq!(
+        warnings
+            .matches("warning: implicit truncation of vector type (float4 to float3)")
+            .count(),
+        2,
+        "{warnings}"
+    );
+    // M[i][j] = 1 + 4i + j, held column by column (HLSL's default packing).
+    let m = |i: usize, j: usize| (1 + 4 * i + j) as f32;
+    let v = [0.5f32, -2.0, 3.0, 100.0];
+    let mut data = Vec::new();
+    for j in 0..4 {
+        for i in 0..4 {
+            data.push(m(i, j));
+        }
+    }
+    data.extend(v);
+    let a: Vec<f32> = (0..3)
+        .map(|i| (0..3).map(|j| m(i, j) * v[j]).sum())
+        .collect();
+    let b: Vec<f32> = (0..3)
+        .map(|j| (0..3).map(|i| v[i] * m(i, j)).sum())
+        .collect();
+    #[cfg(feature = "run")]
+    {
+        let job = format!(
+            r#"{{"dispatch": [1], "buffers": [
+            {{"binding": 0, "layout": ["f32"], "size_words": 6}},
+            {{"binding": 1, "kind": "uniform", "layout": ["f32"], "data": {data:?}}}]}}"#
+        );
+        for out in [run::lavapipe(&words, &job), run::spvkit(&words, &job)] {
+            let got: Vec<f32> = run::words(&out, 0)
+                .iter()
+                .map(|w| f32::from_bits(*w))
+                .collect();
+            assert_eq!(got, [a.clone(), b.clone()].concat());
+        }
+    }
+    let _ = (words, a, b);
+}

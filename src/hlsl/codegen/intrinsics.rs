@@ -916,8 +916,8 @@ impl FnCx<'_, '_> {
 
     /// `mul(a, b)`: HLSL's row-vector convention on DXC's transposed matrices.
     fn mul(&mut self, args: &[Expr], span: Span) -> Option<Val> {
-        let (a, at) = self.rvalue(&args[0])?;
-        let (b, bt) = self.rvalue(&args[1])?;
+        let (a, at) = self.operand(&args[0])?;
+        let (b, bt) = self.operand(&args[1])?;
         let (Some(ca), Some(cb)) = (at.component(), bt.component()) else {
             self.st.error(span, "mul needs numeric arguments");
             return None;

@@ -937,8 +937,23 @@ impl Lowerer<'_> {
 
     /// The type of `mul(args)`, the arguments of types `tys`: two vectors of different sizes
     /// multiply as a column and a row (an outer product) when the second is a 1xN matrix.
-    fn mul(&self, args: &[Expr], tys: &[Ty]) -> Option<Ty> {
+    fn mul(&mut self, args: &[Expr], tys: &[Ty]) -> Option<Ty> {
         let [at, bt] = tys else { return None };
+        // A vector longer than the matrix's side it meets is truncated to it, with DXC's
+        // warning (`mul((float3x3)m, v4)`, `mul(v4, (float3x3)m)`).
+        match (at, bt) {
+            (Ty::Matrix(_, _, c), Ty::Vector(s, n)) if n > c => {
+                let to = Ty::Vector(*s, *c);
+                self.record(&args[1], bt, &to);
+                return rules::mul_type(at, &to);
+            }
+            (Ty::Vector(s, n), Ty::Matrix(_, r, _)) if n > r => {
+                let to = Ty::Vector(*s, *r);
+                self.record(&args[0], at, &to);
+                return rules::mul_type(&to, bt);
+            }
+            _ => {}
+        }
         if let (Ty::Vector(a, m), Ty::Vector(b, n)) = (at, bt) {
             if m != n {
                 // (Only a name is known to be one, as code generation finds it.)
