@@ -5775,6 +5775,11 @@ fn builtin_attribute() {
         (
             "float4 main([[vk::builtin(\"PointSize\")]] float s : S) : SV_Target { return s; }",
             "ps_6_0",
+            "the pixel shader reads its [[vk::builtin(\"PointSize\")]] input",
+        ),
+        (
+            "void main([[vk::builtin(\"PointSize\")]] float s : S) {}",
+            "vs_6_0",
             "not supported yet: [[vk::builtin(\"PointSize\")]] as an input of this stage",
         ),
         (
@@ -8162,4 +8167,36 @@ fn mul_truncates_a_longer_vector() {
         }
     }
     let _ = (words, a, b);
+}
+
+/// A `[[vk::builtin("PointSize")]]` member of a struct the pixel shader shares with the vertex
+/// shader is accepted as a pixel input, as DXC does, where the pixel shader never reads it
+/// (the module is valid for Vulkan, which has no point size in fragment shaders); reading it
+/// is an error. `texture` is a name, not a type (`Texture2D texture;`).
+#[test]
+fn point_size_pixel_inputs_and_texture_as_a_name() {
+    let decls = "struct VSOutput { float4 Pos : SV_POSITION;
+           [[vk::builtin(\"PointSize\")]] float PSize : PSIZE; float4 Color : COLOR0; };
+         Texture2D texture : register(t0); SamplerState s : register(s1);";
+    let words = check(
+        "point-size-pixel-input",
+        &format!(
+            "{decls} float4 main(VSOutput input) : SV_TARGET {{
+             return input.Color * texture.Sample(s, input.Pos.xy); }}"
+        ),
+        "ps_6_0",
+    );
+    let text = disassemble(&words);
+    assert!(text.contains("BuiltIn PointSize"), "{text}");
+    let e = errors(
+        &format!(
+            "{decls} float4 main(VSOutput input) : SV_TARGET {{
+             return input.Color * input.PSize; }}"
+        ),
+        "ps_6_0",
+    );
+    assert!(
+        e.contains("error: the pixel shader reads its [[vk::builtin(\"PointSize\")]] input"),
+        "{e}"
+    );
 }

@@ -576,6 +576,27 @@ fn compile_on_big_stack(
             });
         }
     }
+    // A `[[vk::builtin("PointSize")]]` pixel input (a struct shared with the vertex stage)
+    // is kept only where nothing reads it, as DXC's optimizer leaves it: Vulkan has no point
+    // size in fragment shaders.
+    if fragment_reads_point_size(&module) {
+        if options.legalize {
+            for pass in crate::opt::LEGALIZE_HLSL {
+                pass.run(&mut module);
+            }
+        }
+        if fragment_reads_point_size(&module) {
+            diagnostics.push(diag::Diagnostic::error(
+                Span::whole_file(Default::default()),
+                "the pixel shader reads its [[vk::builtin(\"PointSize\")]] input, which Vulkan \
+                 allows only in vertex, tessellation and geometry shaders",
+            ));
+            return Err(CompileError {
+                rendered: diag::render(&diagnostics, &parsed.sources),
+                diagnostics,
+            });
+        }
+    }
     // The environment's SPIR-V version first, so what it has in core needs no extension
     // (DenormPreserve is core from 1.4: no SPV_KHR_float_controls for Vulkan 1.2).
     let env_version = options.target_env.spirv_version();
@@ -668,6 +689,40 @@ fn compile_on_big_stack(
 /// `[[vk::ext_decorate*]]` asks for) that the environment's SPIR-V version does not have, the
 /// first extension that enables it, so that the requirements pass enables it that way rather
 /// than by a version the environment does not accept.
+/// Whether a fragment entry point's code reads an input decorated `BuiltIn PointSize`.
+fn fragment_reads_point_size(m: &ir::Module) -> bool {
+    use crate::grammar::{BuiltIn, Decoration, ExecutionModel, Ids};
+    let fragment = m
+        .entry_points
+        .iter()
+        .any(|e| e.execution_model == ExecutionModel::Fragment);
+    let point_size: std::collections::HashSet<_> = m
+        .globals
+        .iter()
+        .filter(|(_, g)| {
+            g.storage_class == crate::grammar::StorageClass::Input
+                && g.decorations
+                    .contains(&Decoration::BuiltIn(BuiltIn::PointSize))
+        })
+        .map(|(h, _)| h)
+        .collect();
+    if !fragment || point_size.is_empty() {
+        return false;
+    }
+    m.functions.iter().any(|(_, f)| {
+        f.blocks.iter().any(|(_, b)| {
+            b.ops.iter().any(|&h| {
+                let mut reads = false;
+                f.ops[h].inst.visit_ids(&mut |id| {
+                    reads |= matches!(ir::Value::from_id(id),
+                        Some(ir::Value::Global(g)) if point_size.contains(&g));
+                });
+                reads
+            })
+        })
+    })
+}
+
 fn enable_decorations(module: &mut ir::Module, env_version: crate::grammar::Version) {
     let mut wanted = Vec::new();
     let mut note = |d: &crate::grammar::Decoration| {

@@ -163,7 +163,7 @@ pub fn is_builtin_type(name: &str) -> bool {
         "sampler2D",
         "sampler3D",
         "samplerCUBE",
-        "texture",
+        // (Not `texture`: DXC takes it as a name, `Texture2D texture;`.)
         "Texture",
         "RasterizerOrderedBuffer",
         "RasterizerOrderedByteAddressBuffer",

@@ -905,8 +905,10 @@ impl Planner<'_, '_> {
         let stage = self.stage;
         let int = matches!(ty, Ty::Scalar(Scalar::Int | Scalar::UInt));
         let (fits, typed, name) = match bi {
+            // (A pixel input as DXC allows, for a struct shared with the vertex stage: Vulkan
+            // rejects a read of it, which code generation refuses after optimization.)
             BuiltIn::PointSize => (
-                stage == Stage::Vertex && output,
+                (stage == Stage::Vertex && output) || (stage == Stage::Pixel && !output),
                 *ty == Ty::Scalar(Scalar::Float),
                 "gl_PointSize",
             ),
