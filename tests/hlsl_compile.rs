@@ -4844,17 +4844,8 @@ fn unimplemented_builtin_types_are_refused_by_name() {
             "error: not supported yet: the type 'vk::SpirvType'",
         ),
         (
-            "void f(RayQuery<RAY_FLAG_FORCE_OPAQUE | RAY_FLAG_SKIP_TRIANGLES> q) {} \
-             [numthreads(1, 1, 1)] void main() {}",
-            "error: not supported yet: the type 'RayQuery'",
-        ),
-        (
             "RasterizerOrderedTexture2DMS<float> B; [numthreads(1, 1, 1)] void main() {}",
             "error: not supported yet: the type 'RasterizerOrderedTexture2DMS'",
-        ),
-        (
-            "[numthreads(1, 1, 1)] void main() { RayQuery<0> q; }",
-            "bad.hlsl:1:37: error: not supported yet: the type 'RayQuery'",
         ),
         (
             "[numthreads(1, 1, 1)] void main() { vk::ext_type<2> t; }",
@@ -8199,4 +8190,166 @@ fn point_size_pixel_inputs_and_texture_as_a_name() {
         e.contains("error: the pixel shader reads its [[vk::builtin(\"PointSize\")]] input"),
         "{e}"
     );
+}
+
+/// Ray queries (`RayQuery<FLAGS>`, shader model 6.5) as DXC lowers them: a Function variable
+/// of `OpTypeRayQueryKHR`, `TraceRayInline` as `OpRayQueryInitializeKHR` with the template's
+/// flags or-ed in and the `RayDesc` taken apart, each method one `OpRayQuery*KHR` (candidate
+/// intersection 0, committed 1; the 3x4 matrices transposed from SPIR-V's 4x3, the
+/// non-opaque query negated), a ray query parameter a reference to the caller's; what is not
+/// supported yet, and a target below SPIR-V 1.4, are errors.
+#[test]
+fn ray_queries() {
+    let src = "RaytracingAccelerationStructure scene : register(t0);
+         RWStructuredBuffer<float> o : register(u1);
+         RayDesc ray(float3 at) {
+           RayDesc r; r.Origin = at; r.TMin = 0.25; r.Direction = float3(0, 0, 1); r.TMax = 100;
+           return r;
+         }
+         void trace(RayQuery<RAY_FLAG_FORCE_OPAQUE> query, uint flags) {
+           query.TraceRayInline(scene, flags, 0x0F, ray(float3(1, 2, 3)));
+         }
+         [numThreads(1, 1, 1)] void main() {
+           RayQuery<RAY_FLAG_FORCE_OPAQUE> q;
+           trace(q, RAY_FLAG_CULL_BACK_FACING_TRIANGLES);
+           float sum = 0;
+           while (q.Proceed()) {
+             if (q.CandidateType() == CANDIDATE_PROCEDURAL_PRIMITIVE) {
+               if (q.CandidateProceduralPrimitiveNonOpaque()) q.CommitProceduralPrimitiveHit(2.5);
+             } else {
+               float3x4 m = q.CandidateObjectToWorld3x4();
+               sum += m[0][3] + q.CandidateTriangleRayT() + q.CandidateTriangleBarycentrics().y;
+               q.CommitNonOpaqueTriangleHit();
+             }
+           }
+           if (q.CommittedStatus() == COMMITTED_TRIANGLE_HIT) {
+             float4x3 w = q.CommittedWorldToObject4x3();
+             sum += w[3][2] + q.CommittedRayT() + q.CommittedInstanceID() + q.CommittedInstanceIndex()
+                  + q.CommittedGeometryIndex() + q.CommittedPrimitiveIndex()
+                  + q.CommittedInstanceContributionToHitGroupIndex()
+                  + q.CommittedObjectRayOrigin().x + q.CommittedObjectRayDirection().z
+                  + (q.CommittedTriangleFrontFace() ? 1 : 0);
+           }
+           sum += q.RayTMin() + q.RayFlags() + q.WorldRayOrigin().y + q.WorldRayDirection().z;
+           q.Abort();
+           o[0] = sum;
+         }";
+    let words = check_env(
+        "ray-queries",
+        src,
+        "cs_6_5",
+        TargetEnv::Vulkan1_2,
+        LanguageVersion::V2021,
+    );
+    let text = disassemble(&words);
+    for want in [
+        "OpCapability RayQueryKHR",
+        "OpExtension \"SPV_KHR_ray_query\"",
+        // The template's FORCE_OPAQUE (1) or-ed into the flags passed (CULL_BACK_FACING, 16).
+        "OpBitwiseOr %uint %uint_1 ",
+        "OpStore %param_var_flags %uint_16",
+        "OpRayQueryProceedKHR %bool %q",
+        "OpRayQueryGetIntersectionTypeKHR %uint %q %uint_0",
+        "OpRayQueryGetIntersectionTypeKHR %uint %q %uint_1",
+        "OpRayQueryGetIntersectionCandidateAABBOpaqueKHR %bool %q",
+        "OpRayQueryGenerateIntersectionKHR %q %float_2_5",
+        "OpRayQueryGetIntersectionObjectToWorldKHR %mat4v3float %q %uint_0",
+        "OpTranspose %mat3v4float",
+        "OpRayQueryConfirmIntersectionKHR %q",
+        "OpRayQueryGetIntersectionWorldToObjectKHR %mat4v3float %q %uint_1",
+        "OpRayQueryGetIntersectionTKHR %float %q %uint_0",
+        "OpRayQueryGetIntersectionTKHR %float %q %uint_1",
+        "OpRayQueryGetIntersectionBarycentricsKHR %v2float %q %uint_0",
+        "OpRayQueryGetIntersectionInstanceCustomIndexKHR %uint %q %uint_1",
+        "OpRayQueryGetIntersectionInstanceIdKHR %uint %q %uint_1",
+        "OpRayQueryGetIntersectionGeometryIndexKHR %uint %q %uint_1",
+        "OpRayQueryGetIntersectionPrimitiveIndexKHR %uint %q %uint_1",
+        "OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR %uint %q %uint_1",
+        "OpRayQueryGetIntersectionObjectRayOriginKHR %v3float %q %uint_1",
+        "OpRayQueryGetIntersectionObjectRayDirectionKHR %v3float %q %uint_1",
+        "OpRayQueryGetIntersectionFrontFaceKHR %bool %q %uint_1",
+        "OpRayQueryGetRayTMinKHR %float %q",
+        "OpRayQueryGetRayFlagsKHR %uint %q",
+        "OpRayQueryGetWorldRayOriginKHR %v3float %q",
+        "OpRayQueryGetWorldRayDirectionKHR %v3float %q",
+        "OpRayQueryTerminateKHR %q",
+    ] {
+        assert!(text.contains(want), "{want}:\n{text}");
+    }
+    // The non-opaque query is the opaque one negated.
+    let opaque = text
+        .lines()
+        .find(|l| l.contains("CandidateAABBOpaqueKHR"))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("the opaque query");
+    assert!(
+        text.contains(&format!("OpLogicalNot %bool {opaque}")),
+        "{text}"
+    );
+    // The ray's members, in RayDesc's order: origin (1, 2, 3), TMin 0.25, direction, TMax 100.
+    assert!(text.contains("%float_0_25 "), "{text}");
+    for (body, want) in [
+        ("RayQuery<0> q[2];", "not supported yet: arrays of RayQuery"),
+        (
+            "static RayQuery<0> q;",
+            "not supported yet: a 'static' RayQuery",
+        ),
+        (
+            "RayQuery<0> q; RayQuery<0> r; q = r;",
+            "not supported yet: assigning a RayQuery",
+        ),
+        (
+            "RayQuery<0> q; q.Trace();",
+            "no method 'Trace' on a RayQuery",
+        ),
+        (
+            "RayQuery<0> q; q.Proceed(1);",
+            "'Proceed' takes 0 arguments, 1 given",
+        ),
+        (
+            "RayQuery<0> q; q.TraceRayInline(scene, 0, 1, float4(0, 0, 0, 0));",
+            "TraceRayInline's ray is a RayDesc",
+        ),
+        (
+            "RayQuery<1, 1> q;",
+            "not supported yet: RayQuery's second template argument",
+        ),
+    ] {
+        let e = match compile_source(
+            "bad.hlsl",
+            &format!(
+                "RaytracingAccelerationStructure scene; [numthreads(1, 1, 1)] void main() {{ {body} }}"
+            ),
+            &options("cs_6_5", TargetEnv::Vulkan1_2, LanguageVersion::V2021),
+        ) {
+            Ok(_) => panic!("compiled: {body}"),
+            Err(e) => e.rendered,
+        };
+        assert!(e.contains(want), "{body}: {e}");
+    }
+    for (src, want) in [
+        (
+            "struct S { RayQuery<0> q; }; [numthreads(1, 1, 1)] void main() { S s; }",
+            "not supported yet: a RayQuery in a struct",
+        ),
+        (
+            "RayQuery<0> g; [numthreads(1, 1, 1)] void main() {}",
+            "not supported yet: a RayQuery at module scope",
+        ),
+    ] {
+        let e = match compile_source(
+            "bad.hlsl",
+            src,
+            &options("cs_6_5", TargetEnv::Vulkan1_2, LanguageVersion::V2021),
+        ) {
+            Ok(_) => panic!("compiled: {src}"),
+            Err(e) => e.rendered,
+        };
+        assert!(e.contains(want), "{src}: {e}");
+    }
+    let e = errors(
+        "[numthreads(1, 1, 1)] void main() { RayQuery<0> q; }",
+        "cs_6_5",
+    );
+    assert!(e.contains("RayQuery needs SPIR-V 1.4 or later"), "{e}");
 }

@@ -442,6 +442,41 @@ pub fn preprocess_with(
     (tokens, sources, diags)
 }
 
+/// Puts DXC's built-in declarations ([`BUILTIN_DECLARATIONS`], a source of their own) in
+/// front of the parsed unit's items.
+fn add_builtin_declarations(parsed: &mut Parsed) {
+    let file = parsed.sources.add("<built-in>", BUILTIN_DECLARATIONS);
+    let mut ignored = Vec::new();
+    let tokens = lexer::lex(file, BUILTIN_DECLARATIONS, &mut ignored);
+    let (builtins, _) = parser::parse_tokens(tokens);
+    parsed.unit.items.splice(0..0, builtins.items);
+}
+
+/// The types and constants DXC declares for every shader: `RayDesc` and the ray flags and
+/// ray query statuses (`RAY_FLAG`, `CANDIDATE_TYPE`, `COMMITTED_STATUS`), as HLSL.
+const BUILTIN_DECLARATIONS: &str = "
+struct RayDesc { float3 Origin; float TMin; float3 Direction; float TMax; };
+static const uint RAY_FLAG_NONE = 0x0;
+static const uint RAY_FLAG_FORCE_OPAQUE = 0x1;
+static const uint RAY_FLAG_FORCE_NON_OPAQUE = 0x2;
+static const uint RAY_FLAG_ACCEPT_FIRST_HIT_AND_END_SEARCH = 0x4;
+static const uint RAY_FLAG_SKIP_CLOSEST_HIT_SHADER = 0x8;
+static const uint RAY_FLAG_CULL_BACK_FACING_TRIANGLES = 0x10;
+static const uint RAY_FLAG_CULL_FRONT_FACING_TRIANGLES = 0x20;
+static const uint RAY_FLAG_CULL_OPAQUE = 0x40;
+static const uint RAY_FLAG_CULL_NON_OPAQUE = 0x80;
+static const uint RAY_FLAG_SKIP_TRIANGLES = 0x100;
+static const uint RAY_FLAG_SKIP_PROCEDURAL_PRIMITIVES = 0x200;
+static const uint RAY_FLAG_FORCE_OMM_2_STATE = 0x400;
+static const uint RAYQUERY_FLAG_NONE = 0x0;
+static const uint RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS = 0x1;
+static const uint CANDIDATE_NON_OPAQUE_TRIANGLE = 0;
+static const uint CANDIDATE_PROCEDURAL_PRIMITIVE = 1;
+static const uint COMMITTED_NOTHING = 0;
+static const uint COMMITTED_TRIANGLE_HIT = 1;
+static const uint COMMITTED_PROCEDURAL_PRIMITIVE_HIT = 2;
+";
+
 /// Compiles the HLSL file at `path`.
 pub fn compile_file(path: &Path, options: &Options) -> Result<Compiled, CompileError> {
     let source = std::fs::read_to_string(path).map_err(|e| CompileError {
@@ -487,7 +522,8 @@ fn compile_on_big_stack(
         });
     }
     let mut parsed = parse(name, source, options);
-    let mut diagnostics = parsed.diagnostics;
+    add_builtin_declarations(&mut parsed);
+    let mut diagnostics = std::mem::take(&mut parsed.diagnostics);
     let mut legalization = Vec::new();
     let failed = |d: &[diag::Diagnostic]| d.iter().any(|d| d.severity == diag::Severity::Error);
     if !failed(&diagnostics) {

@@ -182,7 +182,6 @@ pub fn is_builtin_type(name: &str) -> bool {
         "TriangleStream",
         "RaytracingAccelerationStructure",
         "RayQuery",
-        "RayDesc",
         "string",
     ];
     if SCALARS.contains(&name) || OTHERS.contains(&name) {
@@ -881,11 +880,16 @@ impl Parser {
             };
             loop {
                 let first = self.ident("an attribute name")?;
-                let (namespace, name) = if self.eat("::") {
+                let (namespace, mut name) = if self.eat("::") {
                     (Some(first), self.ident("an attribute name after '::'")?)
                 } else {
                     (using.clone(), first)
                 };
+                // HLSL's own `[attributes]` are case-insensitive in DXC (`[numThreads]`,
+                // `[UNROLL]`, `[Branch]`).
+                if !double && namespace.is_none() {
+                    name.name.make_ascii_lowercase();
+                }
                 let mut args = Vec::new();
                 if self.eat("(") {
                     if !self.at(")") {

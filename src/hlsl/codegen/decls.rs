@@ -937,6 +937,8 @@ fn emit_function(
         // variable, or an element of an array of them), as SPIR-V lets a call pass it; a
         // buffer's pointer may not be passed without VariablePointers.
         let sc = match t {
+            // A ray query: a pointer to the caller's Function variable.
+            _ if t.is_ray_query() => StorageClass::Function,
             Ty::Resource(kind, _) => {
                 let span = decl.params.get(pi).map_or(decl.span, |p| p.ty.span);
                 let why = match kind {
@@ -1022,7 +1024,7 @@ fn emit_function(
         if let Some(Some(depth)) = fsym.row_params.get(i) {
             cx.row_matrices.insert(v, *depth);
         }
-        if let (Some(n), Ty::Resource(kind, elem)) = (&p.name, t) {
+        if let (Some(n), Ty::Resource(kind, elem), false) = (&p.name, t, t.is_ray_query()) {
             cx.f.name(v, &n.name);
             let resource = Resource {
                 kind: *kind,

@@ -329,6 +329,13 @@ impl FnCx<'_, '_> {
                     r if matches!(self.val_ty(&r), Some(Ty::Struct(_))) => {
                         self.member_call(site, r, method, args, span)?
                     }
+                    r if matches!(
+                        self.val_ty(&r),
+                        Some(Ty::Resource(ResourceKind::RayQuery { .. }, _))
+                    ) =>
+                    {
+                        self.ray_query_call(r, &method.name, args, span)?
+                    }
                     _ => {
                         self.st.error(
                             method.span,
@@ -2267,6 +2274,16 @@ impl FnCx<'_, '_> {
         for (k, ((pt, dir), (v, a_span))) in fsym.params.iter().zip(vals.iter()).enumerate() {
             let a_span = *a_span;
             if instance.is_some() && buffers.contains(&k) {
+                continue;
+            }
+            if pt.is_ray_query() {
+                // A ray query passes by reference, as DXC: the caller's variable itself.
+                let Val::P(place) = v else {
+                    self.st
+                        .internal(a_span, "a ray query argument that is not a variable");
+                    return None;
+                };
+                ptrs.push(place.ptr);
                 continue;
             }
             if let Ty::Resource(..) = pt {

@@ -18,6 +18,7 @@ mod math;
 mod ops;
 mod packed;
 mod raw_buffer;
+mod ray_query;
 mod resources;
 mod textures;
 mod types;

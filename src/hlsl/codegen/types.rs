@@ -282,6 +282,12 @@ fn resource_ty(b: &mut Builder, st: &mut State, kind: ResourceKind, elem: &Ty) -
                 None => b.type_void(),
             }
         }
+        ResourceKind::RayQuery { .. } => {
+            match crate::ir::Type::opaque_handle("OpTypeRayQueryKHR") {
+                Some(t) => b.ty(t),
+                None => b.type_void(),
+            }
+        }
         // An input attachment: a storage-like image of the SubpassData dimension.
         ResourceKind::Subpass { ms } => {
             let sampled_type = scalar_ty(b, texel_scalar(elem));

@@ -186,7 +186,9 @@ fn resource_class(kind: ResourceKind) -> char {
     match kind {
         ResourceKind::TextureBuffer
         | ResourceKind::Subpass { .. }
-        | ResourceKind::AccelerationStructure => 't',
+        | ResourceKind::AccelerationStructure
+        // (Never bound: a ray query is a Function variable.)
+        | ResourceKind::RayQuery { .. } => 't',
         ResourceKind::Sampler { .. } => 's',
         ResourceKind::ConstantBuffer => 'b',
         ResourceKind::StructuredBuffer { rw, .. }

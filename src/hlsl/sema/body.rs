@@ -1069,6 +1069,26 @@ impl<'a> Lowerer<'a> {
         if base.is_resource() {
             return self.resource_aliases(d, base, is_static);
         }
+        // A ray query is one Function variable of its own, declared without an initializer.
+        if base.is_ray_query() {
+            let why = if is_static {
+                Some("not supported yet: a 'static' RayQuery")
+            } else if d.declarators.iter().any(|x| !x.array_dims.is_empty()) {
+                Some("not supported yet: arrays of RayQuery")
+            } else if d.declarators.iter().any(|x| x.init.is_some()) {
+                Some("not supported yet: a RayQuery with an initializer")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                self.error(d.ty.span, why);
+                return d
+                    .declarators
+                    .iter()
+                    .map(|decl| self.refused(d, decl))
+                    .collect();
+            }
+        }
         if base == Ty::Void {
             if is_static {
                 self.error(d.ty.span, "not supported yet: static locals of this type");

@@ -856,6 +856,53 @@ impl TypeResolver<'_> {
             "SamplerState" | "sampler" => res(ResourceKind::Sampler { cmp: false }, Ty::Void),
             "SamplerComparisonState" => res(ResourceKind::Sampler { cmp: true }, Ty::Void),
             "RaytracingAccelerationStructure" => res(ResourceKind::AccelerationStructure, Ty::Void),
+            "RayQuery" => {
+                // `RayQuery<RAY_FLAG_...>`: a constant (a lone name parses as a type).
+                let flag = |st: &mut Self, a: &TemplateArg| -> Option<i64> {
+                    match a {
+                        TemplateArg::Expr(e) => st.const_eval(e).and_then(ConstVal::as_int),
+                        TemplateArg::Type(te) if te.args.is_empty() => {
+                            (st.consts)(&te.name.name).and_then(ConstVal::as_int)
+                        }
+                        TemplateArg::Type(_) => None,
+                    }
+                };
+                let Some(flags) = t.args.first().and_then(|a| flag(self, a)) else {
+                    self.error(t.span, "RayQuery takes a constant of ray flags");
+                    return None;
+                };
+                if t.args.len() > 2 {
+                    self.error(t.span, "RayQuery takes one or two template arguments");
+                    return None;
+                }
+                if let Some(a) = t.args.get(1) {
+                    if flag(self, a) != Some(0) {
+                        self.error(
+                            t.span,
+                            "not supported yet: RayQuery's second template argument (ray \
+                             query flags)",
+                        );
+                        return None;
+                    }
+                }
+                let Ok(flags) = u32::try_from(flags) else {
+                    self.error(
+                        t.span,
+                        "RayQuery's ray flags must be a 32-bit unsigned constant",
+                    );
+                    return None;
+                };
+                // SPV_KHR_ray_query needs SPIR-V 1.4.
+                if self.opts.target_env.spirv_version() < crate::grammar::Version(1, 4) {
+                    self.error(
+                        t.span,
+                        "RayQuery needs SPIR-V 1.4 or later (-fspv-target-env=vulkan1.1spirv1.4 \
+                         or vulkan1.2 and later)",
+                    );
+                    return None;
+                }
+                res(ResourceKind::RayQuery { flags }, Ty::Void)
+            }
             _ if name.starts_with("Texture")
                 || name.starts_with("RW")
                 || name.starts_with("Sampler")
@@ -1017,6 +1064,10 @@ impl TypeResolver<'_> {
             let Some((base, relaxed)) = resolved else {
                 continue;
             };
+            if base.is_ray_query() {
+                self.error(d.ty.span, "not supported yet: a RayQuery in a struct");
+                continue;
+            }
             if base.is_resource() && !in_struct {
                 self.error(
                     d.ty.span,

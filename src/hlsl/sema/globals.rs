@@ -426,6 +426,13 @@ impl Declarer<'_> {
         let groupshared = has(&v.modifiers, Modifier::GroupShared);
         let spec_id = attr(&v.attributes, Some("vk"), "constant_id");
         let push_constant = attr(&v.attributes, Some("vk"), "push_constant").is_some();
+        if base.is_ray_query() {
+            self.error(
+                v.ty.span,
+                "not supported yet: a RayQuery at module scope (a function's local is one)",
+            );
+            return;
+        }
         for (k, d) in v.declarators.iter().enumerate() {
             let name = d.name.name.clone();
             if let (Ty::Resource(..), [None]) = (&base, d.array_dims.as_slice()) {
@@ -1552,6 +1559,12 @@ impl Declarer<'_> {
         let (ret, relaxed_ret) = self
             .resolver(|r| r.resolve_local_type(&f.return_ty))
             .unwrap_or((Ty::Void, false));
+        // (A ray query parameter is a reference to the caller's, as in DXC; one is not
+        // returned.)
+        if ret.is_ray_query() {
+            self.error(f.return_ty.span, "not supported yet: returning a RayQuery");
+            return;
+        }
         let mut params = Vec::new();
         let mut relaxed_params = Vec::new();
         let row_params: Vec<Option<u8>> = f

@@ -22,6 +22,7 @@ pub mod intrinsics;
 pub mod layout;
 pub mod modes;
 pub mod names;
+pub mod ray_query;
 pub mod rules;
 pub mod scope;
 pub mod types;

@@ -168,9 +168,15 @@ pub enum ResourceKind {
         /// `SamplerComparisonState`.
         cmp: bool,
     },
-    /// `RaytracingAccelerationStructure`: an `OpTypeAccelerationStructureKHR` handle (ray
-    /// queries, which read it, are not supported yet).
+    /// `RaytracingAccelerationStructure`: an `OpTypeAccelerationStructureKHR` handle, which
+    /// ray queries trace.
     AccelerationStructure,
+    /// `RayQuery<FLAGS>`: an `OpTypeRayQueryKHR` object, a Function variable of its own (not
+    /// a descriptor: [`Ty::is_resource`] is false for it).
+    RayQuery {
+        /// The template's ray flags, or-ed into every `TraceRayInline`'s.
+        flags: u32,
+    },
 }
 
 /// A texture's dimensionality.
@@ -289,9 +295,19 @@ impl Ty {
         }
     }
 
+    /// Whether this is a `RayQuery` or an array of them.
+    pub fn is_ray_query(&self) -> bool {
+        match self {
+            Ty::Resource(ResourceKind::RayQuery { .. }, _) => true,
+            Ty::Array(e, _) => e.is_ray_query(),
+            _ => false,
+        }
+    }
+
     /// Whether this is a resource object (or an array of them).
     pub fn is_resource(&self) -> bool {
         match self {
+            Ty::Resource(ResourceKind::RayQuery { .. }, _) => false,
             Ty::Resource(..) => true,
             Ty::Array(e, _) => e.is_resource(),
             _ => false,
@@ -379,6 +395,7 @@ impl ResourceKind {
                 }
             }
             ResourceKind::AccelerationStructure => "RaytracingAccelerationStructure".to_owned(),
+            ResourceKind::RayQuery { flags } => format!("RayQuery<{flags}>"),
             ResourceKind::Subpass { ms } => {
                 format!("SubpassInput{}", if ms { "MS" } else { "" })
             }
@@ -431,9 +448,7 @@ pub fn scalar_by_name(name: &str, sixteen: bool) -> Option<(Scalar, bool)> {
 pub fn is_unimplemented_builtin(name: &str) -> bool {
     matches!(
         name,
-        "RayQuery"
-            | "RayDesc"
-            | "BuiltInTriangleIntersectionAttributes"
+        "BuiltInTriangleIntersectionAttributes"
             | "vk::BufferPointer"
             | "vk::SpirvType"
             | "vk::SpirvOpaqueType"

@@ -219,6 +219,10 @@ impl Lowerer<'_> {
                     }
                 }
                 let lt = self.check(lhs)?;
+                if lt.is_ray_query() {
+                    self.report(e.span, "not supported yet: assigning a RayQuery");
+                    return None;
+                }
                 if !self.check_assignable(lhs, e.span, false) {
                     return None;
                 }
@@ -455,6 +459,9 @@ impl Lowerer<'_> {
                 self.check_all(args);
                 match (rt?, type_arg) {
                     (Ty::Struct(i), None) => self.member_call(e, i, &method.name, args),
+                    (Ty::Resource(ResourceKind::RayQuery { .. }, _), None) => {
+                        self.ray_query_call(e, receiver, &method.name, args)
+                    }
                     (Ty::Resource(kind, elem), None) => {
                         if let Err(why) = availability::method(&kind, &method.name, self.opts) {
                             self.report(e.span, why);
@@ -937,6 +944,66 @@ impl Lowerer<'_> {
 
     /// The type of `mul(args)`, the arguments of types `tys`: two vectors of different sizes
     /// multiply as a column and a row (an outer product) when the second is a 1xN matrix.
+    /// `q.name(args)` on the ray query `q` (a variable: the object is not a value).
+    fn ray_query_call(
+        &mut self,
+        e: &Expr,
+        receiver: &Expr,
+        name: &str,
+        args: &[Expr],
+    ) -> Option<Ty> {
+        use crate::hlsl::sema::ray_query::{self, RayQueryOp};
+        let Some((op, params, result)) = ray_query::method(name) else {
+            self.report(e.span, format!("no method '{name}' on a RayQuery"));
+            return None;
+        };
+        if !matches!(receiver.kind, ExprKind::Ident(_)) {
+            self.report(
+                receiver.span,
+                "not supported yet: a ray query other than a variable named directly",
+            );
+            return None;
+        }
+        if args.len() != params.len() {
+            let msg = format!(
+                "'{name}' takes {} argument{}, {} given",
+                params.len(),
+                if params.len() == 1 { "" } else { "s" },
+                args.len()
+            );
+            self.report(e.span, msg);
+            return None;
+        }
+        if op == RayQueryOp::TraceRayInline {
+            if !matches!(
+                self.typed(&args[0]),
+                Some(Ty::Resource(ResourceKind::AccelerationStructure, _))
+            ) {
+                self.report(
+                    args[0].span,
+                    "TraceRayInline traces a RaytracingAccelerationStructure",
+                );
+                return None;
+            }
+            let is_ray = |t: &Ty| {
+                matches!(t, Ty::Struct(i) if self.m.types.structs.get(*i)
+                    .is_some_and(|d| d.name == "RayDesc"))
+            };
+            if !self.typed(&args[3]).is_some_and(|t| is_ray(&t)) {
+                self.report(args[3].span, "TraceRayInline's ray is a RayDesc");
+                return None;
+            }
+        }
+        for (a, to) in args.iter().zip(params) {
+            if let (Some(to), Some(at)) = (to, self.typed(a)) {
+                if !self.converted(a, &at, &to, a.span) {
+                    return None;
+                }
+            }
+        }
+        Some(result)
+    }
+
     fn mul(&mut self, args: &[Expr], tys: &[Ty]) -> Option<Ty> {
         let [at, bt] = tys else { return None };
         // A vector longer than the matrix's side it meets is truncated to it, with DXC's
