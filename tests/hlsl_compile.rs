@@ -8353,3 +8353,62 @@ fn ray_queries() {
     );
     assert!(e.contains("RayQuery needs SPIR-V 1.4 or later"), "{e}");
 }
+
+/// `c ? r1 : r2` of resources in HLSL 2018, as DXC: a sampler or read-only texture held by
+/// value in a Function variable (valid before legalization), which legalization resolves where
+/// `c` is constant; where it is not, an error at the expression. HLSL 2021's short-circuiting
+/// form takes no resource (DXC's error).
+#[test]
+fn resource_conditionals() {
+    let src = "Texture2D a : register(t0); Texture2D b : register(t1);
+         SamplerState s1 : register(s2); SamplerState s2 : register(s3);
+         RWStructuredBuffer<float> o : register(u4); RWStructuredBuffer<float> p : register(u5);
+         static const bool FIRST = false;
+         [numthreads(1, 1, 1)] void main() {
+           SamplerState s = FIRST ? s1 : s2;
+           float4 c = (FIRST ? a : b).SampleLevel(s, float2(0.5, 0.5), 0);
+           (FIRST ? o : p)[0] = c.x;
+         }";
+    // (Images and samplers only: a buffer is held by its pointer, which only legalization
+    // makes valid.)
+    let by_value = src.replace("(FIRST ? o : p)[0]", "o[0]");
+    let hv2018 = |legalize: bool| {
+        let mut o = options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2018);
+        o.legalize = legalize;
+        o
+    };
+    let words = compile_with("resource-conditionals", &by_value, &hv2018(false));
+    spirv_val("resource-conditionals", &words, TargetEnv::Vulkan1_0);
+    let text = disassemble(&words);
+    assert!(text.contains("%temp_var_ternary"), "{text}");
+    let words = compile_with("resource-conditionals-legal", src, &hv2018(true));
+    spirv_val("resource-conditionals-legal", &words, TargetEnv::Vulkan1_0);
+    let legal = disassemble(&words);
+    assert!(!legal.contains("%temp_var_ternary"), "{legal}");
+    // The chosen resources, directly: b, s2 and p.
+    for want in ["OpLoad %type_2d_image %b", "OpLoad %type_sampler %s2"] {
+        assert!(legal.contains(want), "{want}:\n{legal}");
+    }
+    assert!(
+        legal.contains("OpAccessChain %_ptr_Uniform_float %p"),
+        "{legal}"
+    );
+    let bad = "Texture2D a; Texture2D b; SamplerState s; RWStructuredBuffer<float> o; uint k;
+         [numthreads(1, 1, 1)] void main() { o[0] = (k > 1 ? a : b).SampleLevel(s, 0.5, 0).x; }";
+    let e = match compile_source("bad.hlsl", bad, &hv2018(true)) {
+        Ok(_) => panic!("compiled:\n{bad}"),
+        Err(e) => e.rendered,
+    };
+    assert!(
+        e.contains(
+            "bad.hlsl:2:53: error: the resource this '?:' chooses does not stay one resource"
+        ),
+        "{e}"
+    );
+    // HLSL 2021's short-circuiting '?:' takes no resource, as in DXC.
+    let e = errors(bad, "cs_6_0");
+    assert!(
+        e.contains("error: casting to type 'Texture2D<float4>' unimplemented"),
+        "{e}"
+    );
+}

@@ -279,14 +279,25 @@ pub fn needs_legalization(m: &ir::Module) -> bool {
             _ => false,
         };
         // (Variables are in the header once read back, in the first block as built.)
+        // (A phi or select of handles, which no Vulkan driver takes, as well.)
         let variable = |h: &ir::Handle<ir::Op>| match &f.ops[*h].inst {
             crate::grammar::Instruction::Variable(v) => match ir::Value::from_id(v.result_type) {
                 Some(ir::Value::Type(t)) => variable_holds_handle(t),
                 _ => false,
             },
+            crate::grammar::Instruction::Select(s) => match ir::Value::from_id(s.result_type) {
+                Some(ir::Value::Type(t)) => holds_handle(m, t, 0),
+                _ => false,
+            },
             _ => false,
         };
+        let merged_handle = f.blocks.iter().any(|(_, b)| {
+            b.args
+                .iter()
+                .any(|&a| holds_handle(m, f.block_args[a].ty, 0))
+        });
         signature
+            || merged_handle
             || f.header.iter().any(variable)
             || f.blocks.iter().any(|(_, b)| {
                 b.ops

@@ -1060,8 +1060,92 @@ impl FnCx<'_, '_> {
     /// `cond ? then : otherwise`: in HLSL 2021 only the chosen arm runs, each in its own
     /// block storing into a variable of the result type; before, both run and a (per
     /// component, for a vector condition) OpSelect picks.
+    /// `c ? r1 : r2` of resources, as DXC emits it: a Function variable holding a pointer to
+    /// the resource, stored in each branch, which legalization resolves where `c` is constant
+    /// (an error at the expression otherwise).
+    fn resource_conditional(
+        &mut self,
+        e: &Expr,
+        cond: &Expr,
+        then: &Expr,
+        otherwise: &Expr,
+    ) -> Option<Val> {
+        let (c, _) = self.operand(cond)?;
+        let then_b = self.f.block();
+        let else_b = self.f.block();
+        let merge = self.f.block();
+        self.f
+            .selection_merge(merge, crate::grammar::SelectionControl::None);
+        self.f.branch_conditional(c, (then_b, &[]), (else_b, &[]));
+        self.f.switch_to(then_b);
+        let tv = self.expr(then);
+        let then_end = self.f.current_block();
+        self.f.switch_to(else_b);
+        let ev = self.expr(otherwise);
+        let else_end = self.f.current_block();
+        let (Val::Res(tr), Val::Res(er)) = (tv, ev) else {
+            self.st.error(
+                e.span,
+                "not supported yet: '?:' of resources other than named ones",
+            );
+            return None;
+        };
+        if tr.counter.is_some() || er.counter.is_some() || tr.array.is_some() || er.array.is_some()
+        {
+            self.st.error(
+                e.span,
+                "not supported yet: '?:' of buffers with counters or of arrays of resources",
+            );
+            return None;
+        }
+        let pointee = self.ty(&Ty::Resource(tr.kind, Box::new(tr.elem.clone())));
+        // A sampler or read-only texture is held by value, as DXC holds it (valid before
+        // legalization); another resource by its pointer.
+        let by_value = matches!(
+            tr.kind,
+            ResourceKind::Sampler { .. } | ResourceKind::Texture { rw: false, .. }
+        );
+        let held = if by_value {
+            pointee
+        } else {
+            self.f.type_pointer(tr.sc, pointee)
+        };
+        let ptr_ty = self.f.type_pointer(StorageClass::Function, held);
+        let cur = self.f.current_block();
+        self.f.switch_to(self.vars);
+        let var = self.f.variable(ptr_ty, StorageClass::Function, None);
+        self.f.switch_to(cur);
+        const NAME: &str = "temp.var.ternary";
+        self.f.name(var, NAME);
+        for (end, r) in [(then_end, &tr), (else_end, &er)] {
+            self.f.switch_to(end);
+            let v = if by_value { self.load_handle(r) } else { r.ptr };
+            self.f.store(var, v, None);
+            self.f.branch(merge, &[]);
+        }
+        self.f.switch_to(merge);
+        self.st.needs_legalization(
+            e.span,
+            Some(NAME),
+            "the resource this '?:' chooses does not stay one resource (legalization could not \
+             resolve it: its condition is not constant)",
+        );
+        if by_value {
+            return Some(Val::Res(super::Resource {
+                ptr: var,
+                sc: StorageClass::Function,
+                ..tr
+            }));
+        }
+        let ptr = self.f.load(held, var, None);
+        Some(Val::Res(super::Resource { ptr, ..tr }))
+    }
+
     fn conditional(&mut self, e: &Expr, cond: &Expr, then: &Expr, otherwise: &Expr) -> Option<Val> {
         let ty = self.sema_type(e)?;
+        if ty.is_resource() {
+            return self.resource_conditional(e, cond, then, otherwise);
+        }
         let (c, ct) = self.operand(cond)?;
         // Before SPIR-V 1.4, OpSelect takes no composite other than a vector: a matrix,
         // struct or array chosen by a scalar takes the branch form, as DXC.

@@ -275,6 +275,21 @@ impl Lowerer<'_> {
                 let ct = self.check(cond);
                 let (tt, et) = (self.check(then), self.check(otherwise));
                 let (ct, tt, et) = (ct?, tt?, et?);
+                // `c ? r1 : r2` of one resource type chooses a resource (which legalization
+                // resolves where `c` is constant); HLSL 2021's short-circuiting form does not
+                // take resources in DXC.
+                if matches!(tt, Ty::Resource(..))
+                    && tt == et
+                    && self.opts.version >= LanguageVersion::V2021
+                {
+                    let msg = format!("casting to type '{}' unimplemented", self.m.types.show(&tt));
+                    self.report(e.span, msg);
+                    return None;
+                }
+                if matches!(tt, Ty::Resource(..)) && tt == et && matches!(ct, Ty::Scalar(_)) {
+                    self.record(cond, &ct, &Ty::Scalar(Scalar::Bool));
+                    return Some(tt);
+                }
                 if tt.is_resource() || et.is_resource() {
                     self.report(e.span, "a resource object is not a value here");
                     return None;
