@@ -8412,3 +8412,57 @@ fn resource_conditionals() {
         "{e}"
     );
 }
+
+/// Initializer lists of structs holding resources (DXC's flat initialization): a resource
+/// initializes the member of its type (a buffer as its pointer, an image or sampler as its
+/// handle, as such a struct holds them), nested lists and whole structs included; anything
+/// else in a resource's place is an error. Computed on lavapipe and under `spvkit run`.
+#[test]
+fn initializer_lists_of_structs_holding_resources() {
+    let src = "StructuredBuffer<uint> a : register(t0); StructuredBuffer<uint> b : register(t1);
+         RWStructuredBuffer<uint> o : register(u2);
+         struct P { StructuredBuffer<uint> buf; uint k; };
+         struct Q { P first; P second; };
+         [numthreads(1, 1, 1)] void main() {
+           P p = { a, 3 };
+           Q q = { p, { b, 5 } };
+           o[0] = p.buf[0] + p.k;
+           o[1] = q.second.buf[0] * q.second.k + q.first.buf[0];
+         }";
+    let words = check("resource-init-lists", src, "cs_6_0");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "data": [10]},
+            {"binding": 1, "layout": ["u32"], "data": [20]},
+            {"binding": 2, "layout": ["u32"], "size_words": 2}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::words(&out, 2), [13, 110]);
+        }
+    }
+    let _ = words;
+    // Images and samplers, held by value.
+    check(
+        "resource-init-lists-images",
+        "Texture2D t : register(t0); SamplerState s : register(s1);
+         RWStructuredBuffer<float4> o : register(u2);
+         struct T { Texture2D tex; SamplerState smp; };
+         [numthreads(1, 1, 1)] void main() {
+           T x = { t, s };
+           o[0] = x.tex.SampleLevel(x.smp, float2(0.5, 0.5), 0);
+         }",
+        "cs_6_0",
+    );
+    let e = errors(
+        "StructuredBuffer<uint> a; RWStructuredBuffer<uint> o;
+         struct P { StructuredBuffer<uint> buf; uint k; };
+         [numthreads(1, 1, 1)] void main() { P p = { 3, a }; o[0] = p.k; }",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains(
+            "error: cannot initialize 'StructuredBuffer<uint>' with 'int' in this initializer list"
+        ),
+        "{e}"
+    );
+}

@@ -4,7 +4,7 @@
 //! control attributes.
 
 use super::func::{FnCx, Jump};
-use super::{Place, Sym};
+use super::{Place, Sym, Val};
 use crate::grammar::{LiteralNumber, LoopControl, SelectionControl, StorageClass};
 use crate::hlsl::ast::{Declarator, Expr, Initializer};
 use crate::hlsl::hir::{Case, Local, LocalKind, Stmt};
@@ -619,7 +619,22 @@ impl FnCx<'_, '_> {
                         self.flatten_init(&list, out)?;
                         continue;
                     }
-                    let (v, t) = self.rvalue(e)?;
+                    // A resource is one value, as a struct holding it keeps it: an image's or
+                    // sampler's handle, a buffer's pointer.
+                    let val = self.expr(e);
+                    if let Val::Res(r) = &val {
+                        if r.array.is_none() {
+                            let t = Ty::Resource(r.kind, Box::new(r.elem.clone()));
+                            let v = if self.held_as_handle(&t) {
+                                self.load_handle(r)
+                            } else {
+                                r.ptr
+                            };
+                            out.push((v, t, e.span));
+                            continue;
+                        }
+                    }
+                    let (v, t) = self.load_val(&val, e.span)?;
                     self.flatten_value(v, &t, e.span, out);
                 }
             }
@@ -654,7 +669,12 @@ impl FnCx<'_, '_> {
                 };
                 let (fields, bitfields) = (def.fields.clone(), def.bitfields.clone());
                 for (k, f) in fields.iter().enumerate() {
-                    let ft = self.ty(&f.ty);
+                    // (A buffer member is held as its pointer.)
+                    let ft = if f.ty.is_resource() && !self.held_as_handle(&f.ty) {
+                        self.held_pointer_type(&f.ty)
+                    } else {
+                        self.ty(&f.ty)
+                    };
                     let x = self.f.composite_extract(ft, v, vec![k as u32]);
                     let bits: Vec<_> = bitfields.iter().filter(|b| b.field == k as u32).collect();
                     if bits.is_empty() {
@@ -724,6 +744,18 @@ impl FnCx<'_, '_> {
                 }
                 let t = self.ty(ty);
                 Some(self.composite(t, &parts))
+            }
+            Ty::Resource(..) if ty.is_resource() => {
+                let Some((v, t, sp)) = it.next() else {
+                    self.st.error(span, "too few initializers");
+                    return None;
+                };
+                if t != *ty {
+                    self.st
+                        .internal(sp, "a resource initializer of another type");
+                    return None;
+                }
+                Some(v)
             }
             _ => {
                 self.st.error(span, "not supported yet: this initializer");

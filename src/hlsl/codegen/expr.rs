@@ -755,7 +755,7 @@ impl FnCx<'_, '_> {
 
     /// Whether a struct member holds a resource of type `ty` as its handle (images and
     /// samplers) rather than as a pointer (buffers).
-    fn held_as_handle(&self, ty: &Ty) -> bool {
+    pub(super) fn held_as_handle(&self, ty: &Ty) -> bool {
         matches!(ty, Ty::Resource(kind, _)
             if super::decls::resource_class(self.st, *kind) == StorageClass::UniformConstant)
     }

@@ -86,9 +86,80 @@ impl Lowerer<'_> {
             None => "not supported yet: this initializer",
             Some(need) if given < need => "too few initializers",
             Some(need) if given > need => "too many initializers",
-            Some(_) => return,
+            Some(_) => {
+                // A resource leaf takes a resource of its type, and only it.
+                let mut want = Vec::new();
+                self.leaf_types(ty, &mut want);
+                let mut got = Vec::new();
+                if want.iter().any(Ty::is_resource) && self.init_leaf_types(init, &mut got) {
+                    let clash = want
+                        .iter()
+                        .zip(&got)
+                        .find(|(w, g)| (w.is_resource() || g.is_resource()) && w != g);
+                    if let Some((w, g)) = clash {
+                        let msg = format!(
+                            "cannot initialize '{}' with '{}' in this initializer list",
+                            self.m.types.show(w),
+                            self.m.types.show(g)
+                        );
+                        self.report(span, msg);
+                    }
+                }
+                return;
+            }
         };
         self.report(span, why);
+    }
+
+    /// The types of the values a `t` is made of, in an initializer list's order (a
+    /// bit-field's field once per bit-field).
+    fn leaf_types(&self, t: &Ty, out: &mut Vec<Ty>) {
+        match t {
+            Ty::Array(e, n) => {
+                for _ in 0..*n {
+                    self.leaf_types(e, out);
+                }
+            }
+            Ty::Struct(i) => {
+                let Some(def) = self.m.types.structs.get(*i) else {
+                    return;
+                };
+                for (k, f) in def.fields.iter().enumerate() {
+                    let bits = def.bitfields.iter().filter(|b| b.field == k as u32).count();
+                    for _ in 0..bits.max(usize::from(bits == 0)) {
+                        if bits > 0 {
+                            out.push(f.ty.clone());
+                        } else {
+                            self.leaf_types(&f.ty, out);
+                        }
+                    }
+                }
+            }
+            Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) => {
+                let s = Ty::Scalar(t.component().unwrap_or(Scalar::Float));
+                out.extend(std::iter::repeat_n(s, t.count() as usize));
+            }
+            t => out.push(t.clone()),
+        }
+    }
+
+    /// The leaf types an initializer gives, in order; false where one is not known.
+    fn init_leaf_types(&self, init: &Initializer, out: &mut Vec<Ty>) -> bool {
+        match init {
+            Initializer::List(items, _) => items.iter().all(|i| self.init_leaf_types(i, out)),
+            Initializer::Expr(e) => match &e.kind {
+                ExprKind::InitList(items) => items
+                    .iter()
+                    .all(|i| self.init_leaf_types(&Initializer::Expr(i.clone()), out)),
+                _ => match self.typed(e) {
+                    Some(t) => {
+                        self.leaf_types(&t, out);
+                        true
+                    }
+                    None => false,
+                },
+            },
+        }
     }
 
     /// Adds the number of values the (typed) initializer `init` gives to `n`.
@@ -117,6 +188,8 @@ impl Lowerer<'_> {
     fn leaves(&self, t: &Ty, target: bool) -> Option<u32> {
         match t {
             Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) => Some(t.count()),
+            // (An array of resources is not built from a list yet.)
+            Ty::Array(e, _) if target && e.is_resource() => None,
             Ty::Array(e, n) => Some(self.leaves(e, target)? * n),
             Ty::Struct(i) => {
                 let def = self.m.types.structs.get(*i)?;
@@ -131,6 +204,8 @@ impl Lowerer<'_> {
                 }
                 Some(n)
             }
+            // A resource (in a struct held as its pointer) is one value.
+            Ty::Resource(..) if t.is_resource() => Some(1),
             _ if target => None,
             _ => Some(1),
         }
