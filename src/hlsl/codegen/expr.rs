@@ -13,6 +13,10 @@ use crate::hlsl::sema::types::{ResourceKind, SbFlavor, Scalar, Ty};
 use crate::hlsl::source::Span;
 use crate::hlsl::LanguageVersion;
 use crate::ir::Value;
+use crate::ir::{Block, Handle};
+
+/// An arm of a selection: its result and the block it ends in.
+type Arm<T> = (T, Handle<Block>);
 
 use crate::hlsl::sema::rules::matrix_swizzle;
 
@@ -1060,6 +1064,31 @@ impl FnCx<'_, '_> {
     /// `cond ? then : otherwise`: in HLSL 2021 only the chosen arm runs, each in its own
     /// block storing into a variable of the result type; before, both run and a (per
     /// component, for a vector condition) OpSelect picks.
+    /// The branch form of `c ? then : otherwise`: a selection on `c` whose arms `arm`
+    /// evaluates; each arm's result with the block it ends in (neither branches yet), and the
+    /// merge block.
+    fn selection_arms<T>(
+        &mut self,
+        c: Value,
+        then: &Expr,
+        otherwise: &Expr,
+        mut arm: impl FnMut(&mut Self, &Expr) -> T,
+    ) -> (Arm<T>, Arm<T>, Handle<Block>) {
+        let then_b = self.f.block();
+        let else_b = self.f.block();
+        let merge = self.f.block();
+        self.f
+            .selection_merge(merge, crate::grammar::SelectionControl::None);
+        self.f.branch_conditional(c, (then_b, &[]), (else_b, &[]));
+        self.f.switch_to(then_b);
+        let tv = arm(self, then);
+        let then_end = self.f.current_block();
+        self.f.switch_to(else_b);
+        let ev = arm(self, otherwise);
+        let else_end = self.f.current_block();
+        ((tv, then_end), (ev, else_end), merge)
+    }
+
     /// `c ? r1 : r2` of resources, as DXC emits it: a Function variable holding a pointer to
     /// the resource, stored in each branch, which legalization resolves where `c` is constant
     /// (an error at the expression otherwise).
@@ -1071,18 +1100,8 @@ impl FnCx<'_, '_> {
         otherwise: &Expr,
     ) -> Option<Val> {
         let (c, _) = self.operand(cond)?;
-        let then_b = self.f.block();
-        let else_b = self.f.block();
-        let merge = self.f.block();
-        self.f
-            .selection_merge(merge, crate::grammar::SelectionControl::None);
-        self.f.branch_conditional(c, (then_b, &[]), (else_b, &[]));
-        self.f.switch_to(then_b);
-        let tv = self.expr(then);
-        let then_end = self.f.current_block();
-        self.f.switch_to(else_b);
-        let ev = self.expr(otherwise);
-        let else_end = self.f.current_block();
+        let ((tv, then_end), (ev, else_end), merge) =
+            self.selection_arms(c, then, otherwise, |cx, e| cx.expr(e));
         let (Val::Res(tr), Val::Res(er)) = (tv, ev) else {
             self.st.error(
                 e.span,
@@ -1153,18 +1172,8 @@ impl FnCx<'_, '_> {
             && matches!(ct, Ty::Scalar(_))
             && self.st.opts.target_env.spirv_version() < crate::grammar::Version(1, 4);
         if self.st.opts.version >= LanguageVersion::V2021 || composite {
-            let then_b = self.f.block();
-            let else_b = self.f.block();
-            let merge = self.f.block();
-            self.f
-                .selection_merge(merge, crate::grammar::SelectionControl::None);
-            self.f.branch_conditional(c, (then_b, &[]), (else_b, &[]));
-            self.f.switch_to(then_b);
-            let tv = self.operand(then);
-            let then_end = self.f.current_block();
-            self.f.switch_to(else_b);
-            let ev = self.operand(otherwise);
-            let else_end = self.f.current_block();
+            let ((tv, then_end), (ev, else_end), merge) =
+                self.selection_arms(c, then, otherwise, |cx, e| cx.operand(e));
             let ((tv, _), (ev, _)) = (tv?, ev?);
             let var = self.local(&ty, "temp.var.ternary");
             for (end, v) in [(then_end, tv), (else_end, ev)] {
