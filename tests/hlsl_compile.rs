@@ -8466,3 +8466,103 @@ fn initializer_lists_of_structs_holding_resources() {
         "{e}"
     );
 }
+
+/// A derivative in a vertex shader is an error only where legalization keeps it, as DXC's
+/// validator sees the legalized module: a branch constant conditions never take compiles.
+#[test]
+fn vertex_derivatives_only_in_dead_branches() {
+    let src = |cond: &str| {
+        format!(
+            "float4 main(float4 p : POSITION) : SV_Position {{
+               float4 o = p;
+               if ({cond}) {{ o += ddx(p) + fwidth(p); }}
+               return o;
+             }}"
+        )
+    };
+    let words = check("vs-dead-derivative", &src("false"), "vs_6_0");
+    let text = disassemble(&words);
+    assert!(
+        !text.contains("OpDPdx") && !text.contains("DerivativeControl"),
+        "{text}"
+    );
+    let e = errors(&src("p.x > 0"), "vs_6_0");
+    assert!(
+        e.contains("bad.hlsl:3:36: error: ddx is only available in pixel and compute shaders")
+            && e.contains("error: fwidth is only available in pixel and compute shaders"),
+        "{e}"
+    );
+}
+
+/// `-fspv-flatten-resource-arrays` with indices that are not constants: legalization gives
+/// each element its binding and a switch over the index picks the element's copy of the code
+/// that uses it (the loop is not unrolled, so the index stays variable). The buffers computed
+/// on lavapipe and under `spvkit run` are the ones the indices select.
+#[test]
+fn flattened_arrays_with_variable_indices() {
+    let src = "RWStructuredBuffer<uint> bufs[3] : register(u0);
+               RWStructuredBuffer<uint> o : register(u3);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   [loop] for (uint i = 0; i < 3; i++) {
+                       uint k = o[i];
+                       o[i] = bufs[k][0] * 10 + bufs[2 - k][1];
+                   }
+               }";
+    let mut o = options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.bindings.flatten_arrays = true;
+    let words = compile_with("flattened_variable", src, &o);
+    spirv_val("flattened_variable", &words, TargetEnv::Vulkan1_0);
+    let dis = disassemble(&words);
+    for want in [
+        "OpDecorate %bufs_0_ Binding 0",
+        "OpDecorate %bufs_2_ Binding 2",
+        "OpDecorate %o Binding 3",
+        "OpSwitch",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    assert!(!dis.contains("%bufs = "), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "layout": ["u32"], "data": [1, 2]},
+            {"binding": 1, "layout": ["u32"], "data": [3, 4]},
+            {"binding": 2, "layout": ["u32"], "data": [5, 6]},
+            {"binding": 3, "layout": ["u32"], "data": [2, 0, 1]}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::words(&out, 3), [52, 16, 34]);
+        }
+    }
+    // A texture picked by a variable index in one block and sampled in others; buffers with
+    // counters, whose counters are flattened beside them (after the buffers' bindings).
+    let src = "Texture2D t[2] : register(t0); SamplerState s : register(s2);
+               RWStructuredBuffer<uint> c[2] : register(u3);
+               float4 main(uint i : I, float2 uv : UV) : SV_Target {
+                   Texture2D x = t[i];
+                   c[i][c[i].IncrementCounter()] = 7;
+                   if (uv.x > 0) return x.Sample(s, uv);
+                   return x.Load(int3(0, 0, 0));
+               }";
+    let mut o = options("ps_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.bindings.flatten_arrays = true;
+    let words = compile_with("flattened_blocks", src, &o);
+    spirv_val("flattened_blocks", &words, TargetEnv::Vulkan1_0);
+    let dis = disassemble(&words);
+    for want in [
+        "OpDecorate %t_1_ Binding 1",
+        "OpDecorate %c_1_ Binding 4",
+        "OpDecorate %counter_var_c_0_ Binding 5",
+        "OpDecorate %counter_var_c_1_ Binding 6",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    // Without legalization (`-fcgl`) the arrays stay, at the bindings flattening gives.
+    o.legalize = false;
+    let dis = disassemble(&compile_with("flattened_fcgl", src, &o));
+    assert!(
+        dis.contains("OpDecorate %c Binding 3")
+            && dis.contains("OpDecorate %counter_var_c Binding 5"),
+        "{dis}"
+    );
+}

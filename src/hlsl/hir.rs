@@ -58,6 +58,10 @@ pub struct Module<'u> {
     /// operation, sampling with an implicit level of detail): a compute shader's derivative
     /// group then comes from its `numthreads`.
     pub derivative_use: Option<Span>,
+    /// Errors that hold only where the code survives legalization's dead-branch removal:
+    /// derivatives in a stage without them, which DXC leaves to the validator of the
+    /// legalized module (`if (false) { ddx(x); }` in a vertex shader compiles).
+    pub stage_bound: Vec<crate::hlsl::diag::Diagnostic>,
 }
 
 /// A table keyed by expression (addresses hash well with rustc's fast hasher).

@@ -525,6 +525,7 @@ fn compile_on_big_stack(
     add_builtin_declarations(&mut parsed);
     let mut diagnostics = std::mem::take(&mut parsed.diagnostics);
     let mut legalization = Vec::new();
+    let mut stage_bound = Vec::new();
     let failed = |d: &[diag::Diagnostic]| d.iter().any(|d| d.severity == diag::Severity::Error);
     if !failed(&diagnostics) {
         let unit = std::mem::take(&mut parsed.unit);
@@ -543,6 +544,7 @@ fn compile_on_big_stack(
         let unit = &parsed.unit;
         let diags = &mut diagnostics;
         let pending = &mut legalization;
+        let stage_bound = &mut stage_bound;
         // `#pragma pack_matrix` at the top of the file is the file's `-Zpr`/`-Zpc`.
         let mut opts = options.clone();
         if let Some(rm) = unit.pack_row_major {
@@ -555,7 +557,7 @@ fn compile_on_big_stack(
             if failed(diags) {
                 return None;
             }
-            codegen::emit(unit, module, opts, diags, pending)
+            codegen::emit(unit, module, opts, diags, pending, stage_bound)
         })
     };
 
@@ -566,9 +568,12 @@ fn compile_on_big_stack(
             rendered,
         });
     };
-    // As DXC: legalized when it needs it; what stays illegal is an error where the source
-    // made it so (the places code generation recorded).
-    if options.legalize && crate::opt::needs_legalization(&module) {
+    // As DXC: legalized when it needs it (always, to flatten arrays of resources); what
+    // stays illegal is an error where the source made it so (the places code generation
+    // recorded).
+    let flatten = options.bindings.flatten_arrays
+        && !crate::opt::descriptor_arrays::unflattened(&module).is_empty();
+    if options.legalize && (flatten || crate::opt::needs_legalization(&module)) {
         for pass in crate::opt::LEGALIZE_HLSL {
             pass.run(&mut module);
         }
@@ -604,8 +609,41 @@ fn compile_on_big_stack(
                  before it is assigned: legalization found no resource for it",
             ));
         }
+        // `-fspv-flatten-resource-arrays`, once unrolling made what indices it could
+        // constants, as DXC runs spirv-opt's descriptor scalar replacement.
+        if left.is_empty() && flatten {
+            crate::opt::descriptor_arrays::run(&mut module);
+            crate::opt::Pass::EliminateDeadVariables.run(&mut module);
+            crate::opt::Pass::EliminateDeadTypesAndConstants.run(&mut module);
+            for name in crate::opt::descriptor_arrays::unflattened(&module) {
+                left.push(diag::Diagnostic::error(
+                    Span::whole_file(Default::default()),
+                    format!(
+                        "not supported yet: -fspv-flatten-resource-arrays with the array of \
+                         resources '{name}' used other than through an index (a handle of one \
+                         of its elements used in another block or a loop header)"
+                    ),
+                ));
+            }
+        }
         if !left.is_empty() {
             diagnostics.append(&mut left);
+            return Err(CompileError {
+                rendered: diag::render(&diagnostics, &parsed.sources),
+                diagnostics,
+            });
+        }
+    }
+    // Derivatives in a stage without them: an error only where legalization (dead-branch
+    // removal) keeps them, as DXC's validator sees its legalized module.
+    if !stage_bound.is_empty() && uses_derivative_instructions(&module) {
+        if options.legalize {
+            for pass in crate::opt::LEGALIZE_HLSL {
+                pass.run(&mut module);
+            }
+        }
+        if uses_derivative_instructions(&module) {
+            diagnostics.append(&mut stage_bound);
             return Err(CompileError {
                 rendered: diag::render(&diagnostics, &parsed.sources),
                 diagnostics,
@@ -721,10 +759,30 @@ fn compile_on_big_stack(
     })
 }
 
-/// Declares, for each decoration of a variable, parameter or function (those
-/// `[[vk::ext_decorate*]]` asks for) that the environment's SPIR-V version does not have, the
-/// first extension that enables it, so that the requirements pass enables it that way rather
-/// than by a version the environment does not accept.
+/// Whether any function of `m` computes a derivative (`OpDPdx` and the like), which only
+/// fragment and compute shaders can.
+fn uses_derivative_instructions(m: &ir::Module) -> bool {
+    use crate::grammar::Instruction as I;
+    m.functions.iter().any(|(_, f)| {
+        f.blocks.iter().any(|(_, b)| {
+            b.ops.iter().any(|&h| {
+                matches!(
+                    f.ops[h].inst,
+                    I::DPdx(_)
+                        | I::DPdy(_)
+                        | I::Fwidth(_)
+                        | I::DPdxFine(_)
+                        | I::DPdyFine(_)
+                        | I::FwidthFine(_)
+                        | I::DPdxCoarse(_)
+                        | I::DPdyCoarse(_)
+                        | I::FwidthCoarse(_)
+                )
+            })
+        })
+    })
+}
+
 /// Whether a fragment entry point's code reads an input decorated `BuiltIn PointSize`.
 fn fragment_reads_point_size(m: &ir::Module) -> bool {
     use crate::grammar::{BuiltIn, Decoration, ExecutionModel, Ids};

@@ -8,6 +8,7 @@ pub mod dead_code;
 pub mod dead_declarations;
 pub mod dead_functions;
 pub mod dead_variables;
+pub mod descriptor_arrays;
 pub mod fold;
 pub mod inline;
 pub mod local_access_chains;
@@ -79,11 +80,14 @@ pub enum Pass {
     /// [`copy_propagate_arrays`]: locals written once with a copy of unchanging memory
     /// read that memory instead.
     CopyPropagateArrays,
+    /// [`descriptor_arrays`]: arrays of descriptors become one variable per element at
+    /// consecutive bindings.
+    DescriptorScalarReplacement,
 }
 
 impl Pass {
     /// Every pass, in the order `spvkit opt --help` lists them.
-    pub const ALL: [Pass; 17] = [
+    pub const ALL: [Pass; 18] = [
         Pass::InlineExhaustive,
         Pass::InlineHeuristic,
         Pass::PrivateToLocal,
@@ -101,6 +105,7 @@ impl Pass {
         Pass::EliminateDeadFunctions,
         Pass::EliminateDeadVariables,
         Pass::EliminateDeadTypesAndConstants,
+        Pass::DescriptorScalarReplacement,
     ];
 
     /// The command-line name (`--eliminate-dead-code`); spirv-opt's spelling where spirv-opt
@@ -124,6 +129,7 @@ impl Pass {
             Pass::LoopUnroll => "loop-unroll",
             Pass::EliminateLocalSingleBlock => "eliminate-local-single-block",
             Pass::CopyPropagateArrays => "copy-propagate-arrays",
+            Pass::DescriptorScalarReplacement => "descriptor-scalar-replacement",
         }
     }
 
@@ -152,6 +158,7 @@ impl Pass {
             Pass::LoopUnroll => loop_unroll::run(m),
             Pass::EliminateLocalSingleBlock => local_single_block::run(m),
             Pass::CopyPropagateArrays => copy_propagate_arrays::run(m),
+            Pass::DescriptorScalarReplacement => descriptor_arrays::run(m),
         }
     }
 }

@@ -247,12 +247,11 @@ impl FnCx<'_, '_> {
             );
             return;
         }
-        if resource.counter.is_some() || !resource.flat.is_empty() {
+        if resource.counter.is_some() {
             self.st.error(
                 init.span,
-                "not supported yet: a buffer with a counter, or an element of a flattened \
-                 array of resources, in a local resource variable assigned in a nested block \
-                 or again",
+                "not supported yet: a buffer with a counter in a local resource variable \
+                 assigned in a nested block or again",
             );
             return;
         }

@@ -504,13 +504,6 @@ pub(crate) fn resource_class(st: &State, kind: ResourceKind) -> StorageClass {
     }
 }
 
-/// The length of `p` if it is an array of resources that `-fspv-flatten-resource-arrays`
-/// makes one variable per element.
-fn flattened(st: &State, p: &Pending) -> Option<u32> {
-    let flat = st.opts.bindings.flatten_arrays && matches!(p.what, PendingKind::Resource(..));
-    p.array.filter(|&n| flat && n > 0)
-}
-
 /// Defines the resources and buffers at the bindings semantic analysis gave them.
 fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
     for p in pending {
@@ -520,7 +513,6 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
             None => Vec::new(),
         };
         let coherent = p.coherent;
-        let flat_len = flattened(st, &p);
         match p.what {
             PendingKind::Resource(kind, elem) => {
                 let sc = resource_class(st, kind);
@@ -592,36 +584,6 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                     }
                     _ => {}
                 }
-                if let (Some(n), Some((first, set))) = (flat_len, binding) {
-                    // One variable per element (`x[0]`, `x[1]`...), at consecutive bindings.
-                    let ptr = b.type_pointer(sc, t);
-                    let flat: Vec<Value> = (0..n)
-                        .map(|k| {
-                            let mut decorations = decos(Some((first + k, set)));
-                            if coherent {
-                                decorations.push(Decoration::Coherent);
-                            }
-                            decorations.extend(p.extra.iter().cloned());
-                            let g = b.global(GlobalVariable {
-                                name: Some(format!("{}[{k}]", p.name)),
-                                decorations,
-                                ..GlobalVariable::new(ptr, sc)
-                            });
-                            Value::Global(g)
-                        })
-                        .collect();
-                    let resource = Resource {
-                        kind,
-                        elem,
-                        sc,
-                        counter: None,
-                        ptr: flat[0],
-                        array: p.array,
-                        flat,
-                    };
-                    declare_global(st, &p.name, p.span, Sym::Resource(resource));
-                    continue;
-                }
                 let t = match p.array {
                     // `R r[]`: a runtime array of descriptors (descriptor indexing).
                     Some(0) => b.type_runtime_array(t, None),
@@ -665,7 +627,6 @@ fn bind_globals(st: &mut State, b: &mut Builder, pending: Vec<Pending>) {
                         counter: counter.map(Value::Global),
                         ptr: Value::Global(g),
                         array: p.array,
-                        flat: Vec::new(),
                     }),
                 );
             }
@@ -795,10 +756,8 @@ pub(crate) fn bound_variable(st: &State, t: &Ty, sym: &Sym) -> Option<Handle<Glo
             let Ty::Resource(kind, elem) = &**e else {
                 return None;
             };
-            let fits = r.kind == *kind
-                && r.elem == **elem
-                && r.flat.is_empty()
-                && r.array.is_some_and(|m| *n == 0 || m == *n);
+            let fits =
+                r.kind == *kind && r.elem == **elem && r.array.is_some_and(|m| *n == 0 || m == *n);
             fits.then_some(g)
         }
         (Ty::Resource(kind, elem), Sym::Resource(r)) => {
@@ -1033,7 +992,6 @@ fn emit_function(
                 counter: None,
                 ptr: v,
                 array: None,
-                flat: Vec::new(),
             };
             if !cx.st.scopes.declare(&n.name, Sym::Resource(resource)) {
                 cx.st

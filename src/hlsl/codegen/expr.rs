@@ -644,11 +644,10 @@ impl FnCx<'_, '_> {
                 .error(span, format!("cannot assign a '{from}' to a '{to}'"));
             return None;
         }
-        if resource.counter.is_some() || !resource.flat.is_empty() {
+        if resource.counter.is_some() {
             self.st.error(
                 rhs.span,
-                "not supported yet: a buffer with a counter, or an element of a flattened \
-                 array of resources, in a struct member",
+                "not supported yet: a buffer with a counter in a struct member",
             );
             return None;
         }
@@ -794,7 +793,6 @@ impl FnCx<'_, '_> {
             counter: None,
             ptr,
             array: None,
-            flat: Vec::new(),
         })
     }
 
@@ -2641,31 +2639,12 @@ impl FnCx<'_, '_> {
         if let Some(n) = r.array {
             // `textures[i]`: one resource of an array of them.
             let i = self.rvalue_as(index, &Ty::Scalar(Scalar::UInt))?;
-            let k = match self.const_of(i) {
-                Some(ConstVal::Int(k)) if k < 0 || (n > 0 && k >= i64::from(n)) => {
+            if let Some(ConstVal::Int(k)) = self.const_of(i) {
+                if k < 0 || (n > 0 && k >= i64::from(n)) {
                     self.st
                         .error(index.span, format!("index {k} is out of bounds (size {n})"));
                     return None;
                 }
-                Some(ConstVal::Int(k)) => Some(k as usize),
-                _ => None,
-            };
-            if !r.flat.is_empty() {
-                // A flattened array: the element's own variable.
-                let Some(&ptr) = k.and_then(|k| r.flat.get(k)) else {
-                    self.st.error(
-                        index.span,
-                        "not supported yet: a non-constant index into an array of resources \
-                         flattened by -fspv-flatten-resource-arrays",
-                    );
-                    return None;
-                };
-                return Some(Val::Res(super::Resource {
-                    ptr,
-                    array: None,
-                    flat: Vec::new(),
-                    ..r
-                }));
             }
             let rt = Ty::Resource(r.kind, Box::new(r.elem.clone()));
             let pt = self.ptr_ty(r.sc, &rt, LayoutRule::None, false);
@@ -2682,7 +2661,6 @@ impl FnCx<'_, '_> {
                 ptr,
                 counter,
                 array: None,
-                flat: Vec::new(),
                 ..r
             }));
         }

@@ -40,14 +40,17 @@ use crate::ir::{self, Builder, ExtInstImport, GlobalVariable, Handle, SpecConsta
 use std::collections::HashMap;
 
 /// Emits the module for `unit`, which semantic analysis accepted; `None` when a refusal or
-/// an internal error was reported (all of them are in `diags`, with warnings).
+/// an internal error was reported (all of them are in `diags`, with warnings). The errors
+/// that hold only if their code survives legalization go to `stage_bound`.
 pub fn emit(
     unit: &TranslationUnit,
     mut module: super::hir::Module,
     options: &Options,
     diags: &mut Vec<Diagnostic>,
     legalization: &mut Vec<(Diagnostic, Option<String>)>,
+    stage_bound: &mut Vec<Diagnostic>,
 ) -> Option<ir::Module> {
+    stage_bound.append(&mut module.stage_bound);
     let bodies = std::mem::take(&mut module.bodies);
     let expr_types = std::mem::take(&mut module.expr_types);
     let callees = std::mem::take(&mut module.callees);
@@ -169,10 +172,6 @@ pub(crate) struct Resource {
     /// The length of an array of resources (indexed before use; 0 for an unsized one);
     /// `None` for one resource.
     pub array: Option<u32>,
-
-    /// The variables of an array flattened by `-fspv-flatten-resource-arrays`, one per
-    /// element (`ptr` is the first); empty otherwise.
-    pub flat: Vec<Value>,
 }
 
 /// A pointer to storage of a type.

@@ -94,9 +94,10 @@ pub fn bind_module(m: &mut Module, opts: &Options, diags: &mut Vec<Diagnostic>) 
                 (None, a @ (Assignment::Implicit | Assignment::ImplicitIn { .. })) => a,
                 (None, _) => Assignment::Hole { set },
             };
+            // An array of counters, flattened as its buffers are, takes a binding each.
             requests.push(Request {
                 assignment,
-                count: 1,
+                count: flattened(opts, g).unwrap_or(1),
                 class: 'u',
                 globals: false,
                 span: g.span,

@@ -60,6 +60,7 @@ pub fn lower_reached<'u>(
         callees: ExprMap::default(),
         conversions: ExprMap::default(),
         derivative_use: None,
+        stage_bound: Vec::new(),
         recursion: false,
         heaps: Vec::new(),
     };
@@ -146,11 +147,12 @@ pub fn lower_reached<'u>(
     });
     let (order, bodies, recursion, heaps) = (g.order, g.bodies, g.recursion, g.heaps);
     let (expr_types, callees, conversions) = (g.expr_types, g.callees, g.conversions);
-    let derivative_use = g.derivative_use;
+    let (derivative_use, stage_bound) = (g.derivative_use, g.stage_bound);
     m.expr_types = expr_types;
     m.callees = callees;
     m.conversions = conversions;
     m.derivative_use = derivative_use;
+    m.stage_bound = stage_bound;
     for (k, v) in alias_views {
         if let Some(GlobalKind::HeapAlias { view, .. }) = m.globals.get_mut(k).map(|g| &mut g.kind)
         {
@@ -309,6 +311,8 @@ struct CallGraph<'a, 'u> {
     conversions: ExprMap<Ty>,
     /// Their first use of derivatives (see [`Module::derivative_use`]).
     derivative_use: Option<Span>,
+    /// Their errors that legalization may make moot (see [`Module::stage_bound`]).
+    stage_bound: Vec<Diagnostic>,
     recursion: bool,
     heaps: Vec<HeapView>,
 }
@@ -351,6 +355,7 @@ impl<'u> CallGraph<'_, 'u> {
             callees: &mut self.callees,
             conversions: &mut self.conversions,
             derivative_use: &mut self.derivative_use,
+            stage_bound: &mut self.stage_bound,
         };
         f(&mut l)
     }
@@ -525,6 +530,8 @@ struct Lowerer<'a> {
     conversions: &'a mut ExprMap<Ty>,
     /// The first use of derivatives found so far (see [`Module::derivative_use`]).
     derivative_use: &'a mut Option<Span>,
+    /// The errors found so far that legalization may make moot (see [`Module::stage_bound`]).
+    stage_bound: &'a mut Vec<Diagnostic>,
 }
 
 /// How many of `stmts` (not the statements inside them) are `x = e;`, by name.

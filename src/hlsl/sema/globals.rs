@@ -971,9 +971,6 @@ impl Declarer<'_> {
             _ if block && attr(&v.attributes, Some("vk"), "push_constant").is_some() => {
                 Some("arrays of push-constant blocks".to_owned())
             }
-            _ if counted && self.opts.bindings.flatten_arrays => Some(
-                "-fspv-flatten-resource-arrays with an array of buffers with counters".to_owned(),
-            ),
             _ if n == 0 && d.init.is_some() => {
                 Some("an unsized array of resources with an initializer".to_owned())
             }

@@ -10,12 +10,13 @@
 use super::resource_checks::no_method;
 use super::{Lowerer, Ty};
 use crate::hlsl::ast::{BinaryOp, Expr, ExprKind, Initializer, TypeExpr, UnaryOp};
+use crate::hlsl::diag::Diagnostic;
 use crate::hlsl::hir::ExprId;
 use crate::hlsl::sema::decls::TypeResolver;
 use crate::hlsl::sema::names::BASE_FIELD;
 use crate::hlsl::sema::types::{ResourceKind, Scalar, TexDim};
 use crate::hlsl::sema::{availability, rules};
-use crate::hlsl::LanguageVersion;
+use crate::hlsl::{LanguageVersion, Stage};
 
 /// Whether an expression may be assigned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -385,8 +386,16 @@ impl Lowerer<'_> {
                     None if callee.name == "printf" => self.printf(args),
                     None => {
                         if let Err(why) = availability::intrinsic(&callee.name, self.opts) {
-                            self.report(e.span, why);
-                            return None;
+                            // As DXC, whose validator sees the legalized module: a derivative
+                            // in a stage without them is an error only if it survives
+                            // dead-branch removal.
+                            if !availability::is_derivative(&callee.name)
+                                || matches!(self.opts.profile.stage, Stage::Pixel | Stage::Compute)
+                            {
+                                self.report(e.span, why);
+                                return None;
+                            }
+                            self.stage_bound.push(Diagnostic::error(e.span, why));
                         }
                         if availability::uses_derivatives(None, &callee.name) {
                             self.derivative_use.get_or_insert(e.span);
@@ -1671,7 +1680,7 @@ mod error_tests {
         let e = errors_in(
             "vs_6_0",
             decls,
-            "float2 uv = 0; S x = (S)0; uint64_t w = 0; t.Sample(s, uv); ddx(uv.x); clip(1); \
+            "float2 uv = 0; S x = (S)0; uint64_t w = 0; t.Sample(s, uv); clip(1); \
              WaveGetLaneIndex(); t.GatherCmpAlpha(s, uv, 0); sp.SubpassLoad(); t3[x]; \
              t3[int2(1, 2)]; tc[0]; firstbithigh(w); cross(float4(0, 0, 0, 0), 1); \
              length(float2x2(0, 0, 0, 0)); asint(1.0L); countbits(1, 2); \
@@ -1681,7 +1690,6 @@ mod error_tests {
             e,
             [
                 "sampling with implicit lod is only allowed in fragment and compute shaders",
-                "ddx is only available in pixel and compute shaders",
                 "clip is only allowed in pixel shaders",
                 "Vulkan 1.1 is required for Wave Operation but not permitted to use; please \
                  specify your target environment via command line option -fspv-target-env=",
