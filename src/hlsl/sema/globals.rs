@@ -1354,18 +1354,6 @@ impl Declarer<'_> {
         };
         let counter = self.counter(&kind, counted, counter_binding);
         let input_attachment = self.input_attachment(v, kind)?;
-        // SPV_KHR_ray_query, which declares the type outside ray tracing stages, needs SPIR-V
-        // 1.4.
-        if kind == ResourceKind::AccelerationStructure
-            && self.opts.target_env.spirv_version() < crate::grammar::Version(1, 4)
-        {
-            self.error(
-                v.ty.span,
-                "RaytracingAccelerationStructure needs SPIR-V 1.4 or later \
-                 (-fspv-target-env=vulkan1.1spirv1.4 or vulkan1.2 and later)",
-            );
-            return None;
-        }
         let kind = GlobalKind::Resource {
             binding,
             coherent: has(&v.modifiers, Modifier::GloballyCoherent),
