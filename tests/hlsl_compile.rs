@@ -8563,6 +8563,36 @@ fn flattened_arrays_with_variable_indices() {
     ] {
         assert!(dis.contains(want), "missing {want}:\n{dis}");
     }
+    // Arrays of constant buffers too: each element block at its binding.
+    let cbs = "struct P { float4 v; };
+               ConstantBuffer<P> cbs[3] : register(b0);
+               RWStructuredBuffer<float4> out4 : register(u3);
+               [numthreads(2, 1, 1)]
+               void main(uint3 id : SV_DispatchThreadID) { out4[id.x] = cbs[id.x].v + cbs[2].v; }";
+    let mut co = options("cs_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    co.bindings.flatten_arrays = true;
+    let words = compile_with("flattened_cbuffers", cbs, &co);
+    spirv_val("flattened_cbuffers", &words, TargetEnv::Vulkan1_0);
+    let dis = disassemble(&words);
+    assert!(
+        dis.contains("OpDecorate %cbs_1_ Binding 1")
+            && dis.contains("OpDecorate %cbs_2_ Binding 2"),
+        "{dis}"
+    );
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "kind": "uniform", "layout": ["f32"], "data": [1, 2, 3, 4]},
+            {"binding": 1, "kind": "uniform", "layout": ["f32"], "data": [10, 20, 30, 40]},
+            {"binding": 2, "kind": "uniform", "layout": ["f32"], "data": [100, 200, 300, 400]},
+            {"binding": 3, "layout": ["f32"], "size_words": 8}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(
+                run::floats(&out, 3),
+                [101.0f32, 202.0, 303.0, 404.0, 110.0, 220.0, 330.0, 440.0]
+            );
+        }
+    }
     // Without legalization (`-fcgl`) the arrays stay, at the bindings flattening gives.
     o.legalize = false;
     let dis = disassemble(&compile_with("flattened_fcgl", src, &o));
@@ -8571,4 +8601,59 @@ fn flattened_arrays_with_variable_indices() {
             && dis.contains("OpDecorate %counter_var_c Binding 5"),
         "{dis}"
     );
+}
+
+/// A local array of resources initialized with a module-scope array is a name for it, and a
+/// buffer's counter used through a local name is the buffer's: the buffers computed on
+/// lavapipe and under `spvkit run` are the named ones. Another length, element assignment
+/// and reassignment are errors.
+#[test]
+fn local_resource_arrays_and_counters_through_local_names() {
+    let src = "RWStructuredBuffer<uint> bufs[2] : register(u0);
+               RWStructuredBuffer<uint> o : register(u2);
+               [numthreads(1, 1, 1)]
+               void main() {
+                   RWStructuredBuffer<uint> l[2] = bufs;
+                   RWStructuredBuffer<uint> c = o;
+                   uint k = c.IncrementCounter();
+                   o[1] = l[1][0] + l[0][0] * 10 + k;
+               }";
+    let words = check("local-resource-arrays", src, "cs_6_0");
+    let dis = disassemble(&words);
+    assert!(dis.contains("OpDecorate %counter_var_o Binding 1"), "{dis}");
+    #[cfg(feature = "run")]
+    {
+        let job = r#"{"dispatch": [1], "buffers": [
+            {"binding": 0, "index": 0, "layout": ["u32"], "data": [3]},
+            {"binding": 0, "index": 1, "layout": ["u32"], "data": [4]},
+            {"binding": 2, "layout": ["u32"], "size_words": 2},
+            {"binding": 1, "layout": ["u32"], "data": [5]}]}"#;
+        for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
+            assert_eq!(run::words(&out, 2), [0, 39]);
+            assert_eq!(run::words(&out, 1), [6]);
+        }
+    }
+    let decls = "Texture2D g[3]; SamplerState s;\n";
+    for (body, want) in [
+        (
+            "Texture2D m[2] = g;",
+            "error: cannot initialize a variable of type 'Texture2D<float4>[2]' with an lvalue \
+             of type 'Texture2D<float4>[3]'",
+        ),
+        (
+            "Texture2D l[3] = g; l[0] = g[2];",
+            "error: not supported yet: assigning to an element of an array of resources",
+        ),
+        (
+            "Texture2D k[3] = g; k = g;",
+            "error: not supported yet: local arrays of resources other than a name for a \
+             module-scope array",
+        ),
+    ] {
+        let e = errors(
+            &format!("{decls}float4 main() : SV_Target {{ {body} return 0; }}"),
+            "ps_6_0",
+        );
+        assert!(e.contains(want), "{body}: {e}");
+    }
 }

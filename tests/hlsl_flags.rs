@@ -490,10 +490,7 @@ fn flattening_resource_arrays_gives_each_element_a_binding() {
                }";
     let dis = compile("flattened-arrays", src, &o, &[]);
     assert_eq!(
-        bindings_of(
-            &dis,
-            &["t_0_", "t_2_", "other", "next", "s_0_", "s_1_"]
-        ),
+        bindings_of(&dis, &["t_0_", "t_2_", "other", "next", "s_0_", "s_1_"]),
         [(0, 0), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6)]
     );
     assert!(!dis.contains("%t_1_"), "{dis}");

@@ -169,6 +169,11 @@ enum Command {
         /// `--copy-propagate-arrays`).
         #[arg(long, action = clap::ArgAction::Count)]
         copy_propagate_arrays: u8,
+        /// Pass: a bound array of descriptors becomes one variable per element at
+        /// consecutive bindings; a non-constant index becomes a switch over the elements
+        /// (spirv-opt's `--descriptor-scalar-replacement`).
+        #[arg(long, action = clap::ArgAction::Count)]
+        descriptor_scalar_replacement: u8,
         /// Validate the module after each pass (for debugging passes): the first pass whose
         /// output is invalid is named with the errors.
         #[arg(long)]
@@ -522,6 +527,7 @@ fn run(cli: Cli) -> Result<(), String> {
             loop_unroll,
             eliminate_local_single_block,
             copy_propagate_arrays,
+            descriptor_scalar_replacement,
             validate_after_each,
             target_env,
             print_pass_times,
@@ -551,7 +557,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 + usize::from(private_to_local)
                 + usize::from(loop_unroll)
                 + usize::from(eliminate_local_single_block)
-                + usize::from(copy_propagate_arrays);
+                + usize::from(copy_propagate_arrays)
+                + usize::from(descriptor_scalar_replacement);
             let mut passes: Vec<Pass> = Vec::new();
             let mut spelled = 0;
             for a in std::env::args() {

@@ -620,8 +620,9 @@ fn compile_on_big_stack(
                     Span::whole_file(Default::default()),
                     format!(
                         "not supported yet: -fspv-flatten-resource-arrays with the array of \
-                         resources '{name}' used other than through an index (a handle of one \
-                         of its elements used in another block or a loop header)"
+                         resources '{name}': more than 65,536 elements, or used other than \
+                         through an index (a handle of one of its elements used in another \
+                         block or a loop header)"
                     ),
                 ));
             }

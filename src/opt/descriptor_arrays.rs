@@ -24,6 +24,13 @@ use crate::ir::{
 };
 use std::collections::{HashMap, HashSet};
 
+/// The most bindings an array may take once flattened (no API binds more one by one; a
+/// larger array stays whole).
+const MAX_BINDINGS: u32 = 1 << 16;
+
+/// How many ops the switches of one function may copy in all.
+const COPY_BUDGET: usize = 1 << 16;
+
 /// Runs the pass until no array is left that it can split; whether anything changed.
 pub fn run(m: &mut Module) -> bool {
     let mut changed = false;
@@ -63,14 +70,21 @@ pub fn run(m: &mut Module) -> bool {
 pub fn unflattened(m: &Module) -> Vec<String> {
     m.globals
         .iter()
-        .filter(|&(_, g)| descriptor_array(m, g).is_some())
+        .filter(|&(_, g)| bound_array(m, g).is_some())
         .map(|(_, g)| g.name.clone().unwrap_or_default())
         .collect()
 }
 
 /// The length, element type and the number of bindings one element takes, when `g` is a
-/// bound array of descriptors.
+/// bound array of descriptors the pass splits (one of at most [`MAX_BINDINGS`]).
 fn descriptor_array(m: &Module, g: &GlobalVariable) -> Option<(u32, Handle<Type>, u32)> {
+    let (n, element, per_element) = bound_array(m, g)?;
+    (n.checked_mul(per_element)? <= MAX_BINDINGS).then_some((n, element, per_element))
+}
+
+/// The length, element type and the number of bindings one element takes, when `g` is a
+/// bound array of descriptors of a constant length.
+fn bound_array(m: &Module, g: &GlobalVariable) -> Option<(u32, Handle<Type>, u32)> {
     if !matches!(
         g.storage_class,
         StorageClass::UniformConstant | StorageClass::Uniform | StorageClass::StorageBuffer
@@ -309,14 +323,20 @@ fn rewrite_chains(
     elements: &HashMap<Handle<GlobalVariable>, Vec<Handle<GlobalVariable>>>,
 ) {
     let mut failed: HashSet<Handle<Op>> = HashSet::new();
+    // Chains in one range nest their switches, which multiplies the copies: past this many
+    // copied ops, the chains left stay (and their arrays whole).
+    let mut budget = COPY_BUDGET;
     while let Some((b, k)) = first_variable_chain(m, f, elements, &failed) {
         let chain = f.blocks[b].ops[k];
         let n = chain_into(&f.ops[chain].inst)
             .and_then(|(g, _)| elements.get(&g))
             .map_or(0, Vec::len);
-        if n == 0 || !switch_over_index(m, f, b, k, n) {
+        let cost = range_end(m, f, b, k).map_or(usize::MAX, |end| (end - k + 1) * n);
+        if n == 0 || cost > budget || !switch_over_index(m, f, b, k, n) {
             failed.insert(chain);
+            continue;
         }
+        budget -= cost;
     }
     let mut forward: HashMap<Value, Value> = HashMap::new();
     for (_, b) in f.blocks.iter_mut() {
@@ -465,6 +485,12 @@ fn switch_over_index(
         Some(Type::Int { width, .. }) => *width,
         _ => return false,
     };
+    // The index must be defined before the chain (only an invalid module defines it later).
+    if let Value::Op(h) = selector {
+        if f.blocks[b].ops[k..].contains(&h) {
+            return false;
+        }
+    }
     let after = f.blocks[b].ops.split_off(end + 1);
     let range = f.blocks[b].ops.split_off(k);
     // The range's values the rest of the function uses leave through the merge's arguments.
@@ -485,8 +511,11 @@ fn switch_over_index(
         }
         bl.terminator.visit_values(&mut note);
     }
+    // (Ops before the range too: only an invalid module uses a value before its definition,
+    // and such a use must still name something that exists.)
     after
         .iter()
+        .chain(&f.blocks[b].ops)
         .for_each(|&h| visit_operands(m, &f.ops[h].inst, &mut note));
     used_after.sort_by_key(|&h| range.iter().position(|&r| r == h));
 

@@ -393,6 +393,23 @@ impl FnCx<'_, '_> {
                 return;
             }
         };
+        // `R l[n] = g;`: a name for the whole array `g`.
+        if let Ty::Array(inner, n) = ty {
+            match &**inner {
+                Ty::Resource(kind, elem)
+                    if resource.kind == *kind
+                        && resource.elem == **elem
+                        && resource.array == Some(*n) =>
+                {
+                    self.st.scopes.declare(name, Sym::Resource(resource));
+                }
+                _ => self.st.error(
+                    init.span,
+                    format!("cannot initialize a '{}' with this array", self.show(ty)),
+                ),
+            }
+            return;
+        }
         let Ty::Resource(kind, elem) = ty else { return };
         if is_static && !matches!(resource.ptr, Value::Global(_)) {
             self.st.error(

@@ -205,11 +205,13 @@ fn resource_class(kind: ResourceKind) -> char {
     }
 }
 
-/// The length of `g` if it is an array of resources that `-fspv-flatten-resource-arrays`
+/// The length of `g` if it is an array of resources or blocks that `-fspv-flatten-resource-arrays`
 /// makes one variable per element (at consecutive bindings).
 pub(crate) fn flattened(opts: &Options, g: &Global) -> Option<u32> {
     match g.kind {
-        GlobalKind::Resource { array, .. } if opts.bindings.flatten_arrays => {
+        GlobalKind::Resource { array, .. } | GlobalKind::Block { array, .. }
+            if opts.bindings.flatten_arrays =>
+        {
             array.filter(|&n| n > 0)
         }
         _ => None,

@@ -1224,12 +1224,36 @@ impl<'a> Lowerer<'a> {
     /// stay (HLSL resources are handles; SPIR-V has no variables of them outside the
     /// legalizer's reach). One assigned again, or without an initializer, would need the
     /// legalizer.
-    fn resource_aliases<'u>(&mut self, d: &'u VarDecl, ty: Ty, is_static: bool) -> Vec<Local<'u>> {
+    fn resource_aliases<'u>(
+        &mut self,
+        d: &'u VarDecl,
+        base: Ty,
+        is_static: bool,
+    ) -> Vec<Local<'u>> {
         let mut out = Vec::new();
         for decl in &d.declarators {
+            let ty = if decl.array_dims.is_empty() {
+                base.clone()
+            } else {
+                let span = decl.name.span;
+                let dims = &decl.array_dims;
+                match self.with_resolver(|r| r.array_type(&base, dims, decl.init.as_ref(), span)) {
+                    Some(t) => t,
+                    None => {
+                        out.push(self.refused(d, decl));
+                        continue;
+                    }
+                }
+            };
             let direct = !is_static && self.assigned_directly(&decl.name.name);
-            let why = if !decl.array_dims.is_empty() {
-                Some("local arrays of resources")
+            // An array is a name for a whole module-scope array it is initialized with.
+            let array_alias = !decl.array_dims.is_empty()
+                && matches!(decl.init, Some(Initializer::Expr(_)))
+                && !is_static
+                && !self.reassigned.contains(&decl.name.name)
+                && !direct;
+            let why = if !decl.array_dims.is_empty() && !array_alias {
+                Some("local arrays of resources other than a name for a module-scope array")
             } else if !matches!(decl.init, Some(Initializer::Expr(_))) && !direct {
                 Some(
                     "a local resource variable without an initializer, other than assigned \
@@ -1288,6 +1312,28 @@ impl<'a> Lowerer<'a> {
             if let Some(init) = &decl.init {
                 self.find_calls_init(init);
                 self.resource_init(init, &ty);
+                // `R l[n] = g;` names an array of the same length.
+                if let (true, Initializer::Expr(e)) = (array_alias, init) {
+                    match self.typed(e) {
+                        Some(t) if t == ty => {}
+                        Some(t) => {
+                            let (f, to) = (self.m.types.show(&t), self.m.types.show(&ty));
+                            self.error(
+                                e.span,
+                                format!(
+                                    "cannot initialize a variable of type '{to}' with an \
+                                     lvalue of type '{f}'"
+                                ),
+                            );
+                            out.push(self.refused(d, decl));
+                            continue;
+                        }
+                        None => {
+                            out.push(self.refused(d, decl));
+                            continue;
+                        }
+                    }
+                }
             }
             let sym = LocalSym {
                 unset: decl.init.is_none(),

@@ -160,3 +160,65 @@ fn calls_of(e: &Expr, out: &mut Vec<(String, Span)>) {
 pub fn collect_calls_block(b: &Block, out: &mut Vec<(String, Span)>) {
     walk_block(b, &mut |e| calls_of(e, out));
 }
+
+/// The name an expression names a resource by: `g` for `g` and `g[i]`.
+fn root_name(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Ident(id) => Some(&id.name),
+        ExprKind::Index { base, .. } => match &base.kind {
+            ExprKind::Ident(id) => Some(&id.name),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The names a block makes other names for (`R a = g;`, `R a = g[i];`, `a = g;`), as
+/// `(a, g)` pairs: a buffer whose counter is used through `a` needs one as `g`.
+pub fn alias_edges(b: &Block, out: &mut Vec<(String, String)>) {
+    fn stmt(s: &Stmt, out: &mut Vec<(String, String)>) {
+        match &s.kind {
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt(s, out)),
+            StmtKind::Decl(d) => {
+                for x in &d.declarators {
+                    if let Some(Initializer::Expr(e)) = &x.init {
+                        if let Some(g) = root_name(e) {
+                            out.push((x.name.name.clone(), g.to_owned()));
+                        }
+                    }
+                }
+            }
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                stmt(then, out);
+                if let Some(o) = otherwise {
+                    stmt(o, out);
+                }
+            }
+            StmtKind::For { init, body, .. } => {
+                if let Some(i) = init {
+                    stmt(i, out);
+                }
+                stmt(body, out);
+            }
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => stmt(body, out),
+            StmtKind::Switch { cases, .. } => cases
+                .iter()
+                .flat_map(|c| &c.body)
+                .for_each(|s| stmt(s, out)),
+            _ => {}
+        }
+    }
+    b.stmts.iter().for_each(|s| stmt(s, out));
+    walk_block(b, &mut |e| {
+        if let ExprKind::Assign {
+            op: None, lhs, rhs, ..
+        } = &e.kind
+        {
+            if let (ExprKind::Ident(a), Some(g)) = (&lhs.kind, root_name(rhs)) {
+                out.push((a.name.clone(), g.to_owned()));
+            }
+        }
+    });
+}

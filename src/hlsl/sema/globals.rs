@@ -46,6 +46,28 @@ pub fn declare_module<'u>(
         .iter()
         .filter_map(|(c, _)| c.strip_prefix(COUNTER_USE).map(str::to_owned))
         .collect();
+    // A counter used through another name (a local naming the buffer or an element of its
+    // array) is the named buffer's: by name, as these are found before names resolve.
+    let mut aliases = Vec::new();
+    for item in &unit.items {
+        if let Item::Function(FunctionDecl {
+            body: Some(body), ..
+        }) = item
+        {
+            super::calls::alias_edges(body, &mut aliases);
+        }
+    }
+    loop {
+        let more: Vec<String> = aliases
+            .iter()
+            .filter(|(a, g)| m.counter_users.contains(a) && !m.counter_users.contains(g))
+            .map(|(_, g)| g.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        m.counter_users.extend(more);
+    }
     m.assigned = calls
         .iter()
         .filter_map(|(c, _)| c.strip_prefix(ASSIGNED).map(str::to_owned))
@@ -954,7 +976,6 @@ impl Declarer<'_> {
     /// An array of `n` resources of type `elem` (0: unsized, `R r[]`), one binding for all.
     fn resource_array(&mut self, v: &VarDecl, d: &Declarator, elem: Ty, n: u32) {
         let Ty::Resource(kind, _) = &elem else { return };
-        let size = if n == 0 { "unsized " } else { "" };
         let counted = matches!(
             kind,
             ResourceKind::StructuredBuffer { flavor, .. } if *flavor != SbFlavor::Plain
@@ -964,10 +985,6 @@ impl Declarer<'_> {
             ResourceKind::ConstantBuffer | ResourceKind::TextureBuffer
         );
         let why = match kind {
-            _ if block && self.opts.bindings.flatten_arrays => Some(format!(
-                "-fspv-flatten-resource-arrays with {size}arrays of ConstantBuffer or \
-                 TextureBuffer"
-            )),
             _ if block && attr(&v.attributes, Some("vk"), "push_constant").is_some() => {
                 Some("arrays of push-constant blocks".to_owned())
             }

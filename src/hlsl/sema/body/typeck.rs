@@ -224,6 +224,14 @@ impl Lowerer<'_> {
                     self.report(e.span, "not supported yet: assigning a RayQuery");
                     return None;
                 }
+                // An array of resources is a set of descriptors: no element is a variable.
+                if lt.is_resource() && matches!(lhs.kind, ExprKind::Index { .. }) {
+                    self.report(
+                        e.span,
+                        "not supported yet: assigning to an element of an array of resources",
+                    );
+                    return None;
+                }
                 if !self.check_assignable(lhs, e.span, false) {
                     return None;
                 }
