@@ -8604,18 +8604,22 @@ fn flattened_arrays_with_variable_indices() {
 }
 
 /// A local array of resources initialized with a module-scope array is a name for it, and a
-/// buffer's counter used through a local name is the buffer's: the buffers computed on
+/// buffer's counter used through a local name (of it, or of what a function returns) is the
+/// buffer's: the buffers computed on
 /// lavapipe and under `spvkit run` are the named ones. Another length, element assignment
 /// and reassignment are errors.
 #[test]
 fn local_resource_arrays_and_counters_through_local_names() {
     let src = "RWStructuredBuffer<uint> bufs[2] : register(u0);
                RWStructuredBuffer<uint> o : register(u2);
+               RWStructuredBuffer<uint> pick() { return o; }
                [numthreads(1, 1, 1)]
                void main() {
                    RWStructuredBuffer<uint> l[2] = bufs;
                    RWStructuredBuffer<uint> c = o;
                    uint k = c.IncrementCounter();
+                   RWStructuredBuffer<uint> d = pick();
+                   o[0] = d.IncrementCounter();
                    o[1] = l[1][0] + l[0][0] * 10 + k;
                }";
     let words = check("local-resource-arrays", src, "cs_6_0");
@@ -8629,8 +8633,8 @@ fn local_resource_arrays_and_counters_through_local_names() {
             {"binding": 2, "layout": ["u32"], "size_words": 2},
             {"binding": 1, "layout": ["u32"], "data": [5]}]}"#;
         for out in [run::lavapipe(&words, job), run::spvkit(&words, job)] {
-            assert_eq!(run::words(&out, 2), [0, 39]);
-            assert_eq!(run::words(&out, 1), [6]);
+            assert_eq!(run::words(&out, 2), [6, 39]);
+            assert_eq!(run::words(&out, 1), [7]);
         }
     }
     let decls = "Texture2D g[3]; SamplerState s;\n";

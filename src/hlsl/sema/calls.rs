@@ -161,10 +161,12 @@ pub fn collect_calls_block(b: &Block, out: &mut Vec<(String, Span)>) {
     walk_block(b, &mut |e| calls_of(e, out));
 }
 
-/// The name an expression names a resource by: `g` for `g` and `g[i]`.
+/// The name an expression names a resource by: `g` for `g` and `g[i]`, `f` for a call of
+/// `f` (a function returning a resource names what its `return`s name).
 fn root_name(e: &Expr) -> Option<&str> {
     match &e.kind {
         ExprKind::Ident(id) => Some(&id.name),
+        ExprKind::Call { callee, .. } => Some(&callee.name),
         ExprKind::Index { base, .. } => match &base.kind {
             ExprKind::Ident(id) => Some(&id.name),
             _ => None,
@@ -173,12 +175,13 @@ fn root_name(e: &Expr) -> Option<&str> {
     }
 }
 
-/// The names a block makes other names for (`R a = g;`, `R a = g[i];`, `a = g;`), as
-/// `(a, g)` pairs: a buffer whose counter is used through `a` needs one as `g`.
-pub fn alias_edges(b: &Block, out: &mut Vec<(String, String)>) {
-    fn stmt(s: &Stmt, out: &mut Vec<(String, String)>) {
+/// The names a block makes other names for (`R a = g;`, `R a = g[i];`, `a = g;`, `R a =
+/// f();`, and `return g;` in the body of `function`), as `(a, g)` pairs: a buffer whose
+/// counter is used through `a` needs one as `g`.
+pub fn alias_edges(b: &Block, function: Option<&str>, out: &mut Vec<(String, String)>) {
+    fn stmt(s: &Stmt, function: Option<&str>, out: &mut Vec<(String, String)>) {
         match &s.kind {
-            StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt(s, out)),
+            StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt(s, function, out)),
             StmtKind::Decl(d) => {
                 for x in &d.declarators {
                     if let Some(Initializer::Expr(e)) = &x.init {
@@ -191,26 +194,33 @@ pub fn alias_edges(b: &Block, out: &mut Vec<(String, String)>) {
             StmtKind::If {
                 then, otherwise, ..
             } => {
-                stmt(then, out);
+                stmt(then, function, out);
                 if let Some(o) = otherwise {
-                    stmt(o, out);
+                    stmt(o, function, out);
                 }
             }
             StmtKind::For { init, body, .. } => {
                 if let Some(i) = init {
-                    stmt(i, out);
+                    stmt(i, function, out);
                 }
-                stmt(body, out);
+                stmt(body, function, out);
             }
-            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => stmt(body, out),
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => {
+                stmt(body, function, out)
+            }
             StmtKind::Switch { cases, .. } => cases
                 .iter()
                 .flat_map(|c| &c.body)
-                .for_each(|s| stmt(s, out)),
+                .for_each(|s| stmt(s, function, out)),
+            StmtKind::Return(Some(e)) => {
+                if let (Some(f), Some(g)) = (function, root_name(e)) {
+                    out.push((f.to_owned(), g.to_owned()));
+                }
+            }
             _ => {}
         }
     }
-    b.stmts.iter().for_each(|s| stmt(s, out));
+    b.stmts.iter().for_each(|s| stmt(s, function, out));
     walk_block(b, &mut |e| {
         if let ExprKind::Assign {
             op: None, lhs, rhs, ..

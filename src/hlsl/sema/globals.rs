@@ -51,10 +51,12 @@ pub fn declare_module<'u>(
     let mut aliases = Vec::new();
     for item in &unit.items {
         if let Item::Function(FunctionDecl {
-            body: Some(body), ..
+            body: Some(body),
+            name,
+            ..
         }) = item
         {
-            super::calls::alias_edges(body, &mut aliases);
+            super::calls::alias_edges(body, Some(&name.name), &mut aliases);
         }
     }
     loop {
