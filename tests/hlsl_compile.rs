@@ -8661,3 +8661,78 @@ fn local_resource_arrays_and_counters_through_local_names() {
         assert!(e.contains(want), "{body}: {e}");
     }
 }
+
+/// `[[vk::combinedImageSampler]]`: a texture and a sampler at the same binding (the sampler
+/// shifted as a texture) become one combined image sampler once legalized, as DXC's
+/// `--convert-to-sampled-image` makes them; `-fcgl` keeps them apart at that binding. A
+/// missing partner, a sampler used with another texture and the attribute on an array are
+/// errors.
+#[test]
+fn combined_image_samplers() {
+    let src = "[[vk::combinedImageSampler]] Texture2D<float4> tex : register(t1);
+               [[vk::combinedImageSampler]] SamplerState smp : register(s1);
+               [[vk::combinedImageSampler]] [[vk::binding(4, 2)]] Texture2D<float> depth;
+               [[vk::combinedImageSampler]] [[vk::binding(4, 2)]] SamplerComparisonState cmp;
+               Texture2D<float4> plain : register(t0);
+               float4 sample_it(Texture2D<float4> t, SamplerState s, float2 uv) {
+                   return t.Sample(s, uv);
+               }
+               float4 main(float2 uv : UV) : SV_Target {
+                   return sample_it(tex, smp, uv) + tex.Load(int3(0, 0, 0))
+                        + depth.SampleCmp(cmp, uv, 0.5) + plain.Load(int3(1, 1, 0));
+               }";
+    let words = check("combined-image-samplers", src, "ps_6_0");
+    let dis = disassemble(&words);
+    for want in [
+        "OpDecorate %tex Binding 1",
+        "OpDecorate %depth DescriptorSet 2",
+        "OpDecorate %depth Binding 4",
+        "OpDecorate %plain Binding 0",
+        "%tex = OpVariable %_ptr_UniformConstant_type_sampled_image UniformConstant",
+    ] {
+        assert!(dis.contains(want), "missing {want}:\n{dis}");
+    }
+    assert!(
+        !dis.contains("%smp") && !dis.contains("%cmp") && !dis.contains("OpTypeSampler"),
+        "{dis}"
+    );
+    // Without legalization both stay, at the texture's binding.
+    let mut o = options("ps_6_0", TargetEnv::Vulkan1_0, LanguageVersion::V2021);
+    o.legalize = false;
+    let dis = disassemble(&compile_with("combined-fcgl", src, &o));
+    assert!(
+        dis.contains("OpDecorate %smp Binding 1") && dis.contains("OpDecorate %tex Binding 1"),
+        "{dis}"
+    );
+    for (src, want) in [
+        (
+            "Texture2D t : register(t1);
+             [[vk::combinedImageSampler]] SamplerState s : register(s1);
+             float4 main(float2 uv : UV) : SV_Target { return t.Sample(s, uv); }",
+            "error: Texture or Sampler with [[vk::combinedImageSampler]] attribute is missing \
+             for descriptor set and binding: 0, 1",
+        ),
+        (
+            "[[vk::combinedImageSampler]] Texture2D t : register(t1);
+             [[vk::combinedImageSampler]] SamplerState s : register(s1);
+             Texture2D other : register(t2);
+             float4 main(float2 uv : UV) : SV_Target { return other.Sample(s, uv); }",
+            "error: the sampler 's' of a [[vk::combinedImageSampler]] pair is used other than \
+             with its texture 't'",
+        ),
+        (
+            "[[vk::combinedImageSampler]] Texture2D t[2];
+             float4 main() : SV_Target { return 0; }",
+            "error: not supported yet: [[vk::combinedImageSampler]] other than on a texture \
+             or sampler variable",
+        ),
+        (
+            "[[vk::combinedImageSampler]] RWTexture2D<float4> t;
+             float4 main() : SV_Target { return 0; }",
+            "error: vk::combinedImageSampler applies to sampled textures and samplers",
+        ),
+    ] {
+        let e = errors(src, "ps_6_0");
+        assert!(e.contains(want), "{src}: {e}");
+    }
+}

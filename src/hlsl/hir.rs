@@ -30,6 +30,11 @@ pub struct Module<'u> {
     pub functions: HashMap<String, Vec<Signature>>,
     /// The structured buffers whose counter methods are called (they get a counter).
     pub counter_users: HashSet<String>,
+    /// The textures and samplers declared `[[vk::combinedImageSampler]]`, by name.
+    pub combined: HashSet<String>,
+    /// The descriptor set and binding of each `[[vk::combinedImageSampler]]` pair: one
+    /// combined image sampler each once legalized (`crate::opt::sampled_images`).
+    pub combined_places: Vec<(u32, u32)>,
     /// The names some function assigns as whole variables (`x = ...`).
     pub assigned: HashSet<String>,
     /// Where the first rasterizer-ordered view is declared, if one is: a pixel shader then

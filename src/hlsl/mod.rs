@@ -526,6 +526,7 @@ fn compile_on_big_stack(
     let mut diagnostics = std::mem::take(&mut parsed.diagnostics);
     let mut legalization = Vec::new();
     let mut stage_bound = Vec::new();
+    let mut combined = Vec::new();
     let failed = |d: &[diag::Diagnostic]| d.iter().any(|d| d.severity == diag::Severity::Error);
     if !failed(&diagnostics) {
         let unit = std::mem::take(&mut parsed.unit);
@@ -545,6 +546,7 @@ fn compile_on_big_stack(
         let diags = &mut diagnostics;
         let pending = &mut legalization;
         let stage_bound = &mut stage_bound;
+        let combined = &mut combined;
         // `#pragma pack_matrix` at the top of the file is the file's `-Zpr`/`-Zpc`.
         let mut opts = options.clone();
         if let Some(rm) = unit.pack_row_major {
@@ -557,7 +559,7 @@ fn compile_on_big_stack(
             if failed(diags) {
                 return None;
             }
-            codegen::emit(unit, module, opts, diags, pending, stage_bound)
+            codegen::emit(unit, module, opts, diags, pending, stage_bound, combined)
         })
     };
 
@@ -629,6 +631,21 @@ fn compile_on_big_stack(
         }
         if !left.is_empty() {
             diagnostics.append(&mut left);
+            return Err(CompileError {
+                rendered: diag::render(&diagnostics, &parsed.sources),
+                diagnostics,
+            });
+        }
+    }
+    // `[[vk::combinedImageSampler]]` pairs become one combined image sampler each, once
+    // legalization made every access direct (as DXC runs spirv-opt's
+    // `--convert-to-sampled-image` after legalization; `-fcgl` keeps them apart).
+    if options.legalize && !combined.is_empty() {
+        if let Err(why) = crate::opt::sampled_images::combine(&mut module, &combined) {
+            diagnostics.push(diag::Diagnostic::error(
+                Span::whole_file(Default::default()),
+                why,
+            ));
             return Err(CompileError {
                 rendered: diag::render(&diagnostics, &parsed.sources),
                 diagnostics,

@@ -19,6 +19,7 @@ pub mod nonuniform;
 pub mod private_to_local;
 pub mod redundancy;
 mod replace;
+pub mod sampled_images;
 pub mod scalar_replacement;
 pub mod ssa_rewrite;
 pub mod vulkan_memory_model;

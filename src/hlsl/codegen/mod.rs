@@ -41,7 +41,8 @@ use std::collections::HashMap;
 
 /// Emits the module for `unit`, which semantic analysis accepted; `None` when a refusal or
 /// an internal error was reported (all of them are in `diags`, with warnings). The errors
-/// that hold only if their code survives legalization go to `stage_bound`.
+/// that hold only if their code survives legalization go to `stage_bound`; the descriptor
+/// sets and bindings of `[[vk::combinedImageSampler]]` pairs to `combined`.
 pub fn emit(
     unit: &TranslationUnit,
     mut module: super::hir::Module,
@@ -49,8 +50,10 @@ pub fn emit(
     diags: &mut Vec<Diagnostic>,
     legalization: &mut Vec<(Diagnostic, Option<String>)>,
     stage_bound: &mut Vec<Diagnostic>,
+    combined: &mut Vec<(u32, u32)>,
 ) -> Option<ir::Module> {
     stage_bound.append(&mut module.stage_bound);
+    combined.append(&mut module.combined_places);
     let bodies = std::mem::take(&mut module.bodies);
     let expr_types = std::mem::take(&mut module.expr_types);
     let callees = std::mem::take(&mut module.callees);

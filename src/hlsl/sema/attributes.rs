@@ -94,6 +94,7 @@ fn vk_implemented(site: Site, name: &str) -> bool {
                 | "input_attachment_index"
                 | "ext_builtin_input"
                 | "ext_builtin_output"
+                | "combinedImageSampler"
         ),
         Site::Buffer => matches!(name, "binding" | "push_constant"),
         _ => false,

@@ -52,9 +52,17 @@ pub fn bind_module(m: &mut Module, opts: &Options, diags: &mut Vec<Diagnostic>) 
     // Per request: the global (by index) and whether it is its counter's.
     let mut owners: Vec<(usize, bool)> = Vec::new();
     for (i, g) in m.globals.iter().enumerate() {
-        let Some((assignment, class, counter)) = request_of(g, &m.globals) else {
+        let Some((mut assignment, mut class, counter)) = request_of(g, &m.globals) else {
             continue;
         };
+        // A `[[vk::combinedImageSampler]]` sampler takes its texture's register class (and
+        // shift): the pair is one combined image sampler.
+        if m.combined.contains(&g.name) && class == 's' {
+            class = 't';
+            if let Assignment::Register { class: c @ 's', .. } = &mut assignment {
+                *c = 't';
+            }
+        }
         let count = match &g.kind {
             GlobalKind::ResourceStruct { bindings, .. } => *bindings,
             // Beside a struct of resources, which is split, DXC counts arrays of resources
@@ -130,11 +138,58 @@ pub fn bind_module(m: &mut Module, opts: &Options, diags: &mut Vec<Diagnostic>) 
             refused[i] = refused.get(owner).copied().unwrap_or(true);
         }
     }
+    // Each `[[vk::combinedImageSampler]]` texture and sampler at the same place as one of the
+    // other kind: DXC's error otherwise.
+    let mut places: Vec<((u32, u32), bool, bool)> = Vec::new();
+    let mut ok = true;
+    for (g, d) in m.globals.iter().zip(&descriptors) {
+        let (Some(place), true) = (d.binding, m.combined.contains(&g.name)) else {
+            continue;
+        };
+        let sampler = matches!(g.ty, Ty::Resource(ResourceKind::Sampler { .. }, _));
+        match places.iter_mut().find(|(p, ..)| *p == place) {
+            Some((_, t, s)) if (sampler && !*s) || (!sampler && !*t) => {
+                *s |= sampler;
+                *t |= !sampler;
+            }
+            Some(_) => {
+                diags.push(Diagnostic::error(
+                    g.span,
+                    format!(
+                        "a second [[vk::combinedImageSampler]] {} at descriptor set and \
+                         binding: {}, {}",
+                        if sampler { "sampler" } else { "texture" },
+                        place.1,
+                        place.0
+                    ),
+                ));
+                ok = false;
+            }
+            None => places.push((place, !sampler, sampler)),
+        }
+    }
+    for &((binding, set), t, s) in &places {
+        if !(t && s) {
+            let g =
+                m.globals.iter().zip(&descriptors).find(|(g, d)| {
+                    d.binding == Some((binding, set)) && m.combined.contains(&g.name)
+                });
+            diags.push(Diagnostic::error(
+                g.map_or(Span::default(), |(g, _)| g.span),
+                format!(
+                    "Texture or Sampler with [[vk::combinedImageSampler]] attribute is missing \
+                     for descriptor set and binding: {set}, {binding}"
+                ),
+            ));
+            ok = false;
+        }
+    }
+    m.combined_places = places.iter().map(|&((b, s), ..)| (s, b)).collect();
     for ((g, mut d), refused) in m.globals.iter_mut().zip(descriptors).zip(&refused) {
         d.refused = *refused;
         g.descriptor = d;
     }
-    !refused.contains(&true)
+    ok && !refused.contains(&true)
 }
 
 /// What a global asks of the binding assignment: what the source says, the register class it

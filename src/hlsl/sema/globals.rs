@@ -424,6 +424,20 @@ impl Declarer<'_> {
         else {
             return;
         };
+        if let Some(a) = attr(&v.attributes, Some("vk"), "combinedImageSampler") {
+            let plain = v
+                .declarators
+                .iter()
+                .all(|d| d.array_dims.is_empty() && d.init.is_none());
+            if !matches!(base, Ty::Resource(..)) || has(&v.modifiers, Modifier::Static) || !plain {
+                self.error(
+                    a.span,
+                    "not supported yet: [[vk::combinedImageSampler]] other than on a texture or \
+                     sampler variable (arrays, initialized or static ones)",
+                );
+                return;
+            }
+        }
         if let Ty::Struct(i) = base {
             if self.m.types.resource_structs.contains(&i) {
                 self.resource_structs(v, i);
@@ -1355,6 +1369,25 @@ impl Declarer<'_> {
         ty: &Ty,
     ) -> Option<()> {
         let name = d.name.name.clone();
+        if let Some(a) = attr(&v.attributes, Some("vk"), "combinedImageSampler") {
+            let sampled = matches!(
+                kind,
+                ResourceKind::Texture {
+                    rw: false,
+                    ms: false,
+                    combined: false,
+                    ..
+                } | ResourceKind::Sampler { .. }
+            );
+            if !sampled {
+                self.error(
+                    a.span,
+                    "vk::combinedImageSampler applies to sampled textures and samplers",
+                );
+                return None;
+            }
+            self.m.combined.insert(name.clone());
+        }
         let binding = self.explicit_binding(&v.attributes, &d.annotations);
         if matches!(
             kind,
