@@ -48,10 +48,18 @@ pub fn run(m: &mut Module) -> bool {
     if used.iter().all(|&u| u) {
         return false;
     }
+    keep_only(m, &used);
+    true
+}
+
+/// Removes every global variable whose `used` entry is false (nothing may refer to it) and
+/// renumbers the references to the others, entry point interfaces included.
+pub(super) fn keep_only(m: &mut Module, used: &[bool]) {
+    let n = m.globals.len();
     let mut new_index = vec![None; n];
     let mut kept = Arena::new();
     for (h, g) in std::mem::take(&mut m.globals).iter() {
-        if used[h.index()] {
+        if used.get(h.index()).copied().unwrap_or(true) {
             new_index[h.index()] = Some(kept.append(g.clone()));
         }
     }
@@ -71,5 +79,4 @@ pub fn run(m: &mut Module) -> bool {
             .filter_map(|g| new_index.get(g.index()).copied().flatten())
             .collect();
     }
-    true
 }

@@ -10,10 +10,10 @@
 //! combined value itself. The sampler then goes. A sampler used with another texture, or any
 //! other way, has no variable left: that is an error naming it.
 
-use super::replace::{remap_module_values, replace_uses};
+use super::replace::replace_uses;
 use crate::grammar::{Decoration, Id, Instruction, OpImage, OpLoad, StorageClass};
 use crate::ir::analysis::visit_operands;
-use crate::ir::{Arena, Function, GlobalVariable, Handle, Module, Op, Type, Value};
+use crate::ir::{Function, GlobalVariable, Handle, Module, Op, Type, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Combines the texture and sampler at each `(set, binding)` of `places`.
@@ -83,7 +83,8 @@ pub fn combine(m: &mut Module, places: &[(u32, u32)]) -> Result<(), String> {
         }
         removed.extend(sampler);
     }
-    remove_globals(m, &removed);
+    let keep: Vec<bool> = m.globals.handles().map(|h| !removed.contains(&h)).collect();
+    super::dead_variables::keep_only(m, &keep);
     // The sampler types and pointers nothing declares any more.
     super::dead_declarations::run(m);
     Ok(())
@@ -206,35 +207,4 @@ fn rewrite(
         });
     }
     !other
-}
-
-/// Removes the globals `removed` (nothing uses them) from the module and its interfaces.
-fn remove_globals(m: &mut Module, removed: &HashSet<Handle<GlobalVariable>>) {
-    if removed.is_empty() {
-        return;
-    }
-    let n = m.globals.len();
-    let mut new_index = vec![None; n];
-    let mut kept = Arena::new();
-    for (h, g) in std::mem::take(&mut m.globals).iter() {
-        if !removed.contains(&h) {
-            new_index[h.index()] = Some(kept.append(g.clone()));
-        }
-    }
-    m.globals = kept;
-    remap_module_values(m, &|v| match v {
-        Value::Global(g) => new_index
-            .get(g.index())
-            .copied()
-            .flatten()
-            .map(Value::Global),
-        _ => None,
-    });
-    for e in &mut m.entry_points {
-        e.interface = e
-            .interface
-            .iter()
-            .filter_map(|g| new_index.get(g.index()).copied().flatten())
-            .collect();
-    }
 }
